@@ -55,6 +55,11 @@ def _ranks(bits: int) -> list[int]:
     return out
 
 
+#: _NIB_CARDS[rank][nibble]: the cards of ``rank`` whose suit bits are set in ``nibble``.
+_NIB_CARDS = tuple(tuple(tuple(rank * 4 + s for s in range(4) if nib >> s & 1) for nib in range(16))
+                   for rank in range(13))
+
+
 def _rank_count(x: int, rank: int) -> int:
     return ((x >> (4 * rank)) & 15).bit_count()
 
@@ -103,6 +108,11 @@ class Action(NamedTuple):
         what = {"declare_prial": "a pair of a prial", "declare_mournival": "a mournival",
                 "declare_dead_pair": "a dead pair"}[self.kind]
         return f"{who} declares {what}: {cs}"
+
+
+_tuple_new = tuple.__new__
+_BIT = tuple(1 << c for c in range(52))
+_FULL_SET = frozenset(range(52))
 
 
 class Oversight(NamedTuple):
@@ -216,7 +226,7 @@ class Deal:
             raise ValueError(f"ruleset {ruleset.id} does not cover {players} players "
                              f"(it covers {', '.join(map(str, ruleset.player_counts))})")
         pack = tuple(pack)
-        if len(pack) != 52 or mask_of(pack) != FULL_MASK:
+        if len(pack) != 52 or set(pack) != _FULL_SET:
             raise ValueError("the pack must be the 52 distinct cards")
         if not 0 <= dealer < players:
             raise ValueError(f"dealer must be a seat from 0 to {players - 1}")
@@ -235,11 +245,11 @@ class Deal:
         hand = self.rules.hand
         hands = [0] * players
         eldest = (dealer + 1) % players
-        for i in range(players * hand):
-            hands[(eldest + i) % players] |= 1 << pack[i]
-        table = 0
-        for c in pack[players * hand:]:
-            table |= 1 << c
+        end = players * hand
+        bit = _BIT.__getitem__
+        for q in range(players):
+            hands[(eldest + q) % players] = sum(map(bit, pack[q:end:players]))
+        table = sum(map(bit, pack[end:]))
         self.hands = hands
         self.table = table
         self.won = [0] * players
@@ -324,28 +334,30 @@ class Deal:
     def _captures(self, seat: int, kind: str) -> list[Action]:
         h = self.hands[seat]
         t = self.table
-        common = _presence(h) & _presence(t)
+        y = h | (h >> 1)
+        z = t | (t >> 1)
+        common = (y | (y >> 2)) & (z | (z >> 2)) & NIB
         out: list[Action] = []
+        new = _tuple_new
         while common:
             low = common & -common
             common ^= low
-            rank = (low.bit_length() - 1) >> 2
-            rm = RANK_MASK[rank]
-            hc = cards_of(h & rm)
-            tc = cards_of(t & rm)
+            shift = low.bit_length() - 1
+            nibs = _NIB_CARDS[shift >> 2]
+            hc = nibs[(h >> shift) & 15]
+            tc = nibs[(t >> shift) & 15]
             nh, nt = len(hc), len(tc)
             if self._c11:
                 for a in hc:
                     for b in tc:
-                        out.append(Action(seat, kind, (a,), (b,)))
+                        out.append(new(Action, (seat, kind, (a,), (b,), None)))
             if nt == 3 and self._c13:
-                tt = tuple(tc)
                 for a in hc:
-                    out.append(Action(seat, kind, (a,), tt))
+                    out.append(Action(seat, kind, (a,), tc))
             if nh == 2 and nt == 2 and self._c22:
-                out.append(Action(seat, kind, tuple(hc), tuple(tc)))
+                out.append(Action(seat, kind, hc, tc))
             if nh == 3 and nt == 1 and self._c31:
-                out.append(Action(seat, kind, tuple(hc), tuple(tc)))
+                out.append(Action(seat, kind, hc, tc))
         return out
 
     def _can_capture_rank(self, nh: int, nt: int) -> bool:
@@ -402,6 +414,29 @@ class Deal:
         if pairs:
             wc = _counts(self.wonall)
             return bool(pairs & (wc >> 1) & ~wc & ~(wc >> 2))
+        return False
+
+    def free_pending(self) -> bool:
+        """Cheap test: could any seat make a free action now (a claim, a declaration under
+        ``hand_plays: free``, or the dealer's taking of a table mournival)?"""
+        if self.phase != PLAY:
+            return False
+        if self.oversights:
+            return True
+        if not self.started and self.table_mournivals:
+            return True
+        if not self._free:
+            return False
+        x = self.wonall
+        a = (x & _N5) + ((x >> 1) & _N5)
+        wc = (a & _N3) + ((a >> 2) & _N3)
+        dead = (wc >> 1) & ~wc & ~(wc >> 2)
+        for h in self.hands:
+            if h:
+                a = (h & _N5) + ((h >> 1) & _N5)
+                hc = (a & _N3) + ((a >> 2) & _N3)
+                if ((hc & (hc >> 1)) | (hc >> 2) | ((hc >> 1) & ~hc & ~(hc >> 2) & dead)) & NIB:
+                    return True
         return False
 
     def dead_pairs(self, seat: int) -> tuple[int, ...]:
@@ -643,12 +678,9 @@ class Deal:
         p = a.player
         self.history.append(a)
         if kind == "capture" or kind == "play_on_capture":
-            hm = 0
-            for c in a.cards:
-                hm |= 1 << c
-            tm = 0
-            for c in a.table:
-                tm |= 1 << c
+            bit = _BIT.__getitem__
+            hm = sum(map(bit, a.cards))
+            tm = sum(map(bit, a.table))
             before = self.table
             self.hands[p] &= ~hm
             if not self.hands[p]:

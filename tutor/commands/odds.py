@@ -1,0 +1,48 @@
+"""``laugh odds``: exact odds of the deal for each ruleset and player count."""
+
+from __future__ import annotations
+
+import json
+
+
+def register(sub, parent) -> None:
+    """Add the ``odds`` subcommand."""
+    p = sub.add_parser("odds", parents=[parent], help="exact odds of the deal",
+                       description="Exact probabilities (fractions, shown as percentages) of a "
+                                   "mournival among the table cards, and of a prial or a "
+                                   "mournival in one player's hand.")
+    p.add_argument("--ruleset", "-r", metavar="R", help="one ruleset (default: all)")
+    p.add_argument("--json", action="store_true", help="exact fractions as JSON")
+    p.set_defaults(handler=run)
+
+
+def run(args) -> int:
+    """Print the odds table."""
+    from ..odds import deal_odds, percent
+    from ..sources import default_library
+    from ._common import console
+    lib = default_library()
+    ids = [lib.ruleset(args.ruleset).id] if args.ruleset else sorted(lib.rulesets)
+    rows = [deal_odds(lib.rulesets[i], n) for i in ids for n in lib.rulesets[i].player_counts]
+    if args.json:
+        print(json.dumps([{"ruleset": o.ruleset, "players": o.players, "hand": o.hand,
+                           "table": o.table,
+                           **{k: str(getattr(o, k)) for k in ("table_mournival", "hand_prial",
+                                                              "hand_mournival",
+                                                              "hand_prial_or_mournival")}}
+                          for o in rows], indent=1))
+        return 0
+    from rich.table import Table
+    t = Table(title="Exact odds of the deal", title_justify="left")
+    for col in ("ruleset", "players", "hand/table", "table mournival", "prial in hand",
+                "mournival in hand", "prial or better"):
+        t.add_column(col, justify="left" if col == "ruleset" else "right")
+    for o in rows:
+        t.add_row(o.ruleset, str(o.players), f"{o.hand}/{o.table}", percent(o.table_mournival),
+                  percent(o.hand_prial), percent(o.hand_mournival, 3),
+                  percent(o.hand_prial_or_mournival))
+    out = console()
+    out.print(t)
+    out.print("Prial: exactly three of a rank; prial or better: three or four. Hand figures are "
+              "for one player's hand.")
+    return 0
