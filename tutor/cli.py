@@ -52,7 +52,10 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     """Run the ``laugh`` command with ``argv`` (default ``sys.argv[1:]``); returns the exit status."""
     parser = build_parser()
-    args = parser.parse_args(argv)
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:          # --help, --version, or a one-line usage error (status 2)
+        return exc.code if isinstance(exc.code, int) else 0
     if args.sources:
         from . import sources
         sources.set_extra_dirs(args.sources)

@@ -23,7 +23,8 @@ def run(args) -> int:
     from ._common import console
     lib = default_library()
     ids = [lib.ruleset(args.ruleset).id] if args.ruleset else sorted(lib.rulesets)
-    rows = [deal_odds(lib.rulesets[i], n) for i in ids for n in lib.rulesets[i].player_counts]
+    rows = sorted((deal_odds(lib.rulesets[i], n) for i in ids for n in lib.rulesets[i].player_counts),
+                  key=lambda o: (o.players, o.hand, o.ruleset))
     if args.json:
         print(json.dumps([{"ruleset": o.ruleset, "players": o.players, "hand": o.hand,
                            "table": o.table,
@@ -32,17 +33,32 @@ def run(args) -> int:
                                                               "hand_prial_or_mournival")}}
                           for o in rows], indent=1))
         return 0
-    from rich.table import Table
-    t = Table(title="Exact odds of the deal", title_justify="left")
-    for col in ("ruleset", "players", "hand/table", "table mournival", "prial in hand",
-                "mournival in hand", "prial or better"):
-        t.add_column(col, justify="left" if col == "ruleset" else "right")
-    for o in rows:
-        t.add_row(o.ruleset, str(o.players), f"{o.hand}/{o.table}", percent(o.table_mournival),
-                  percent(o.hand_prial), percent(o.hand_mournival, 3),
-                  percent(o.hand_prial_or_mournival))
     out = console()
-    out.print(t)
+    groups: dict[tuple[int, int, int], list] = {}
+    for o in rows:
+        groups.setdefault((o.players, o.hand, o.table), []).append(o)
+    if out.width < 72:
+        for (n, hand, table), os_ in groups.items():
+            o = os_[0]
+            out.print(f"[bold]{n} players, {hand} each, {table} on the table[/bold] "
+                      f"({', '.join(x.ruleset for x in os_)})")
+            out.print(f"  table mournival   {percent(o.table_mournival)}")
+            out.print(f"  prial in hand     {percent(o.hand_prial)}")
+            out.print(f"  mournival in hand {percent(o.hand_mournival, 3)}")
+            out.print(f"  prial or better   {percent(o.hand_prial_or_mournival)}")
+    else:
+        from rich.table import Table
+        t = Table(title="Exact odds of the deal", title_justify="left")
+        for col in ("players", "hand/\ntable", "table\nmournival", "prial\nin hand",
+                    "mournival\nin hand", "prial or\nbetter", "rulesets"):
+            t.add_column(col, justify="left" if col == "rulesets" else "right",
+                         overflow="fold", min_width=18 if col == "rulesets" else None)
+        for (n, hand, table), os_ in groups.items():
+            o = os_[0]
+            t.add_row(str(n), f"{hand}/{table}", percent(o.table_mournival), percent(o.hand_prial),
+                      percent(o.hand_mournival, 3), percent(o.hand_prial_or_mournival),
+                      ", ".join(x.ruleset for x in os_))
+        out.print(t)
     out.print("Prial: exactly three of a rank; prial or better: three or four. Hand figures are "
-              "for one player's hand.")
+              "for one player's hand; the table figure is for the cards dealt face up.")
     return 0
