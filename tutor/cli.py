@@ -30,7 +30,7 @@ class _Parser(argparse.ArgumentParser):
 def build_parser() -> argparse.ArgumentParser:
     """Build the full argument parser from every available command module."""
     parent = argparse.ArgumentParser(add_help=False)
-    parent.add_argument("--sources", metavar="DIR", action="append", default=None,
+    parent.add_argument("--sources", metavar="DIR", action="append", default=argparse.SUPPRESS,
                         help="also load source files (house rules, other reconstructions) from DIR")
     parser = _Parser(prog="laugh", parents=[parent],
                      description="Learn and practise Laugh and Lie Down, the earliest known "
@@ -56,9 +56,10 @@ def main(argv: list[str] | None = None) -> int:
         args = parser.parse_args(argv)
     except SystemExit as exc:          # --help, --version, or a one-line usage error (status 2)
         return exc.code if isinstance(exc.code, int) else 0
-    if args.sources:
+    extra = getattr(args, "sources", None)
+    if extra:
         from . import sources
-        sources.set_extra_dirs(args.sources)
+        sources.set_extra_dirs(extra)
     handler = getattr(args, "handler", None)
     if handler is None:
         if "tutor_app" in sys.modules or _has_module("tutor.commands.tutor_app"):
