@@ -1,0 +1,222 @@
+"""The home screen: continue where you left off, the course with each lesson's state, puzzles,
+drills and play (where those commands exist), sources and statistics.
+
+It is a menu read by the asker, so it works the same when piped (a class can script it):
+
+- Enter, ``c`` or ``continue``: the lesson in progress (or the next one not yet done);
+- a lesson number, or ``lesson N``: that lesson (``lesson N again`` starts it afresh);
+- ``p`` puzzles, ``d`` drills, ``g`` play a deal, ``s`` sources, ``t`` statistics, ``q`` quit.
+
+Only the lessons' front matter is read here (no Markdown parser, no sources, no puzzles), so the
+screen appears quickly.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+
+from ..lessons import CourseEntry, course_index
+
+HELP = ("Enter or c: continue  ·  a number: that lesson  ·  p puzzles  ·  s sources  ·  "
+        "t statistics  ·  q quit")
+
+
+def _command_exists(name: str) -> bool:
+    try:
+        return importlib.util.find_spec(f"tutor.commands.{name}") is not None
+    except (ImportError, ValueError):
+        return False
+
+
+class Home:
+    """The home screen loop for ``ctx`` (:class:`tutor.app.io.Context`); ``seed``, when given,
+    seeds the puzzles of every lesson started from here (``laugh tutor --seed S``)."""
+
+    def __init__(self, ctx, seed: int | None = None):
+        self.ctx = ctx
+        self.seed = seed
+        self.extras = [(key, label, cmd) for key, label, cmd in
+                       (("d", "Drills", "drill"), ("g", "Play a deal", "play"))
+                       if _command_exists(cmd)]
+
+    # -- state -----------------------------------------------------------------------------
+
+    def course(self) -> list[CourseEntry]:
+        """The course (front matter only)."""
+        return course_index()
+
+    def next_lesson(self, course: list[CourseEntry], states: dict) -> CourseEntry | None:
+        """Where to continue: the last lesson opened if it is in progress, else the first lesson
+        in progress, else the first not completed; None when everything is done."""
+        last = self.ctx.store.last_lesson()
+        by_id = {e.id: e for e in course}
+        if last in by_id and last in states and states[last].in_progress:
+            return by_id[last]
+        for e in course:
+            s = states.get(e.id)
+            if s is not None and s.in_progress:
+                return e
+        for e in course:
+            s = states.get(e.id)
+            if s is None or not s.completed:
+                return e
+        return None
+
+    # -- drawing ---------------------------------------------------------------------------
+
+    def draw(self) -> tuple[list[CourseEntry], CourseEntry | None]:
+        """Print the home screen; returns the course and the lesson to continue."""
+        from rich.table import Table
+        from rich.text import Text
+        ctx = self.ctx
+        g = ctx.glyphs
+        course = self.course()
+        states = ctx.store.lesson_states()
+        done = sum(1 for e in course if e.id in states and states[e.id].completed)
+        nxt = self.next_lesson(course, states)
+        out = ctx.console
+        out.print(Text("Laugh and Lie Down", style="bold"), Text(" · a tutor", style="dim"),
+                  sep="")
+        bar_w = max(8, min(30, ctx.width - 22))
+        filled = round(bar_w * done / len(course)) if course else 0
+        bar = Text("Course ")
+        bar.append(g.full * filled, style="green")
+        bar.append(g.empty * (bar_w - filled), style="dim")
+        bar.append(f" {done}/{len(course)} lessons")
+        out.print(bar)
+        if nxt is not None:
+            s = states.get(nxt.id)
+            where = f", page {s.page + 1}" if s is not None and s.in_progress else ""
+            verb = "Continue" if s is not None and s.in_progress else "Start"
+            out.print(Text(f"c  {verb}: lesson {nxt.number}, {nxt.title}{where}", style="bold"))
+        else:
+            out.print(Text(f"{g.done} Course complete. Practise with p, or retake any lesson.",
+                           style="bold green"))
+        grid = Table.grid(padding=(0, 1))
+        grid.add_column(justify="right", no_wrap=True)
+        grid.add_column(no_wrap=True)
+        grid.add_column(ratio=1, overflow="fold")
+        grid.add_column(justify="right", no_wrap=True, style="dim")
+        for e in course:
+            s = states.get(e.id)
+            if s is not None and s.in_progress:
+                mark, style = g.current, "bold"
+                note = f"p.{s.page + 1}"
+            elif s is not None and s.completed:
+                mark, style = g.done, "green"
+                note = f"{s.right}/{s.total}" if s.total else "done"
+            else:
+                mark, style = g.todo, ""
+                note = f"{e.minutes}m" if e.minutes else ""
+            grid.add_row(str(e.number), Text(mark, style=style), Text(e.title), note)
+        out.print(grid)
+        items = [("p", "Puzzles")] + [(k, label) for k, label, _ in self.extras] + \
+            [("s", "Sources"), ("t", "Statistics"), ("q", "Quit")]
+        menu = Text()
+        for i, (k, label) in enumerate(items):
+            piece = f"{k} {label}"
+            if i:
+                menu.append("   ")
+            menu.append(k, style="bold")
+            menu.append(piece[1:])
+        out.print(menu)
+        return course, nxt
+
+    # -- the loop --------------------------------------------------------------------------
+
+    def run(self) -> int:
+        """Show the screen and act on choices until ``q``; returns the exit status (0).
+        ``EOFError`` and ``KeyboardInterrupt`` pass through (everything is already saved)."""
+        ctx = self.ctx
+        redraw = True
+        course: list[CourseEntry] = []
+        nxt = None
+        keys = ["continue", "lesson", "p", "s", "t", "q", "quit", "help"] + \
+            [k for k, _, _ in self.extras]
+        while True:
+            if redraw:
+                course, nxt = self.draw()
+            redraw = True
+            words = keys + [str(e.number) for e in course] + [e.id for e in course]
+            choice = ctx.asker.ask("home> ", words=words).strip()
+            low = choice.lower()
+            if low in ("q", "quit", "exit"):
+                return 0
+            if low in ("", "c", "continue"):
+                if nxt is None:
+                    self.practice()
+                else:
+                    self.open_lesson(nxt.id)
+                continue
+            again = low.endswith(" again")
+            if again:
+                low = low[: -len(" again")].strip()
+            if low.startswith("lesson "):
+                low = low[len("lesson "):].strip()
+            entry = next((e for e in course if low == str(e.number) or low == e.id), None)
+            if entry is not None:
+                self.open_lesson(entry.id, restart=again)
+                continue
+            if low in ("p", "puzzles", "puzzle"):
+                self.practice()
+                continue
+            if low in ("s", "sources"):
+                self.sources()
+                continue
+            if low in ("t", "stats", "statistics"):
+                self.stats()
+                continue
+            extra = next((cmd for k, _, cmd in self.extras if low in (k, cmd)), None)
+            if extra is not None:
+                self.run_command([extra])
+                continue
+            if low in ("h", "help", "?"):
+                ctx.say(HELP, style="dim")
+                redraw = False
+                continue
+            ctx.say(f"'{choice}' is not on the menu. {HELP}", style="yellow")
+            redraw = False
+
+    # -- actions ---------------------------------------------------------------------------
+
+    def open_lesson(self, lesson_id: str, restart: bool = False) -> None:
+        """Load, check and take a lesson (a broken lesson file is reported, not fatal)."""
+        from ..errors import DataError
+        from ..lessons import find_lesson, load_lesson
+        from .runner import LessonRunner
+        entry = find_lesson(lesson_id)
+        try:
+            lesson = load_lesson(entry.path)
+        except DataError as exc:
+            self.ctx.say(f"This lesson cannot be opened: {exc}", style="red")
+            return
+        lesson.number = entry.number
+        LessonRunner(self.ctx, lesson, seed=self.seed, restart=restart).run()
+        self.ctx.console.print()
+
+    def practice(self) -> None:
+        """Puzzles outside the course (see :func:`tutor.app.views.practice_menu`)."""
+        from .views import practice_menu
+        practice_menu(self.ctx)
+        self.ctx.console.print()
+
+    def stats(self) -> None:
+        """The statistics view, with the weakest themes offered as practice."""
+        from .views import stats_view
+        stats_view(self.ctx, offer_practice=True)
+        self.ctx.console.print()
+
+    def sources(self) -> None:
+        """The sources view (``laugh sources``)."""
+        from .views import sources_view
+        sources_view(self.ctx)
+        self.ctx.console.print()
+
+    def run_command(self, argv: list[str]) -> None:
+        """Run another ``laugh`` command (drills, play) and come back here."""
+        from ..cli import main
+        try:
+            main(argv)
+        except SystemExit:
+            pass
+        self.ctx.console.print()

@@ -1,0 +1,129 @@
+"""Posing one puzzle: show it, read answers (hints on request), grade with the engine, explain,
+and record the answer.
+
+Everything about a puzzle comes from :mod:`tutor.puzzles`; this module only drives the dialogue.
+At the answer prompt: an answer, ``hint`` (or ``?``) for the next hint, ``show`` to give up and
+see the answer (graded wrong), ``quit`` to leave (nothing recorded for this puzzle).  An answer
+that cannot be read (:class:`tutor.puzzles.AnswerError`) is explained and asked again, not graded.
+"""
+
+from __future__ import annotations
+
+import inspect
+import time
+from dataclasses import dataclass
+
+HINT_WORDS = ("hint", "?")
+SHOW_WORDS = ("show", "give up")
+QUIT_WORDS = ("quit",)
+
+
+class Quit(Exception):
+    """The learner asked to leave (``quit``); progress so far is saved."""
+
+
+@dataclass
+class Outcome:
+    """How one puzzle went: ``correct``, ``seconds`` taken, ``hints`` used."""
+
+    correct: bool
+    seconds: float
+    hints: int
+
+
+def generate(kind: str, ruleset: str | None = None, players: int | None = None,
+             seed: int | None = None, difficulty: int | None = None):
+    """A puzzle from :func:`tutor.puzzles.generate` (the same one for the same arguments)."""
+    from ..puzzles import generate as gen
+    return gen(kind, ruleset=ruleset, players=players, seed=seed, difficulty=difficulty)
+
+
+def _call(fn, *args, **kwargs):
+    """Call ``fn`` with only the keyword arguments it accepts (renderers of another module)."""
+    try:
+        params = inspect.signature(fn).parameters
+    except (TypeError, ValueError):
+        return fn(*args)
+    if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values()):
+        return fn(*args, **kwargs)
+    return fn(*args, **{k: v for k, v in kwargs.items() if k in params})
+
+
+def show_puzzle(ctx, puzzle, heading: str | None = None) -> None:
+    """Print the puzzle's position and question (from :func:`tutor.puzzles.render.render_puzzle`)."""
+    from rich.text import Text
+    from ..puzzles.render import render_puzzle
+    if heading:
+        ctx.console.print(Text(heading, style="bold"))
+    ctx.console.print(_call(render_puzzle, puzzle, symbols=ctx.symbols,
+                            console_width=ctx.width))
+
+
+def show_explanation(ctx, puzzle, grade=None) -> None:
+    """Print the answer, explanation and quotation (``render_explanation``)."""
+    from ..puzzles.render import render_explanation
+    ctx.console.print(_call(render_explanation, puzzle, grade, symbols=ctx.symbols,
+                            console_width=ctx.width))
+
+
+def pose(ctx, puzzle, *, heading: str | None = None, lesson: str | None = None,
+         slot: str | None = None, retry: bool = False) -> Outcome:
+    """Pose ``puzzle`` until it is answered; grade, explain and record it.
+
+    The answer is recorded (puzzle id, kind, themes, right or wrong, seconds, hints) in its own
+    transaction through ``ctx.store`` before the explanation is shown.  Raises :class:`Quit` when
+    the learner types ``quit``; ``EOFError``/``KeyboardInterrupt`` pass through (nothing is
+    recorded for an unanswered puzzle).
+    """
+    from ..puzzles import AnswerError
+    show_puzzle(ctx, puzzle, heading)
+    hints_used = 0
+    started = time.monotonic()
+    words = list(dict.fromkeys(list(puzzle.answer_words()) + ["hint", "show", "quit"]))
+
+    def check(text: str) -> str | None:
+        low = text.lower()
+        if low in HINT_WORDS or low in SHOW_WORDS or low in QUIT_WORDS:
+            return None
+        if not text:
+            return "Type your answer (or hint, show, quit)."
+        try:
+            puzzle.grade(text)
+        except AnswerError as exc:
+            return str(exc)
+        return None
+
+    def say(problem: str) -> None:
+        ctx.say(problem, style="yellow")
+
+    while True:
+        text = ctx.asker.ask_checked("answer> ", check, words=words, cards=True, say=say)
+        low = text.lower()
+        if low in QUIT_WORDS:
+            raise Quit()
+        if low in HINT_WORDS:
+            from ..puzzles.render import render_hint
+            ctx.console.print(_call(render_hint, puzzle, hints_used, symbols=ctx.symbols))
+            if hints_used < len(puzzle.hints):
+                hints_used += 1
+            else:
+                ctx.say("Answer, or type show to see the answer.", style="dim")
+            continue
+        if low in SHOW_WORDS:
+            grade = None
+            correct = False
+        else:
+            try:
+                grade = puzzle.grade(text)
+            except AnswerError as exc:      # the terminal validator already refused it
+                say(str(exc))
+                continue
+            correct = bool(grade.correct)
+        seconds = time.monotonic() - started
+        ctx.store.record_answer(puzzle.id, puzzle.kind, puzzle.themes, correct, seconds,
+                                hints=hints_used, lesson=lesson, ruleset=puzzle.ruleset,
+                                retry=retry, slot=slot)
+        if grade is None:
+            ctx.say(f"{ctx.glyphs.wrong} Shown, and counted as not right.", style="bold red")
+        show_explanation(ctx, puzzle, grade)
+        return Outcome(correct, seconds, hints_used)

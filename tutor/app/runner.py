@@ -1,0 +1,222 @@
+"""Taking a lesson: its pages one by one, its puzzles posed and graded, progress saved.
+
+At the end of each page the prompt takes ``next`` (or Enter), ``back`` or ``quit``.  Puzzles are
+posed where their block stands (see :mod:`tutor.app.puzzling` for the answer prompt); after each
+answer comes the explanation and the quotation behind the rule.  At the end, the puzzles missed
+are offered again, then the lesson is marked complete with its first-try score.
+
+Puzzle ``n`` of the block numbered ``b`` in a lesson taken with seed ``S`` is always the same
+puzzle (:func:`tutor.lessons.puzzle_seed`), so ``laugh lesson ID --seed S`` gives a class the same
+puzzles, and a lesson resumed later poses the ones not yet answered.
+"""
+
+from __future__ import annotations
+
+import secrets
+
+from ..lessons import Block, Lesson, Segment, puzzle_seed
+from .puzzling import Quit, generate, pose
+
+NEXT_WORDS = ("", "n", "next")
+BACK_WORDS = ("b", "back")
+QUIT_WORDS = ("q", "quit")
+
+
+class LessonRunner:
+    """Runs one lesson for the learner in ``ctx`` (:class:`tutor.app.io.Context`).
+
+    ``seed``: take the lesson with this seed (a new attempt unless the attempt in progress already
+    uses it); None resumes the attempt in progress, or starts one with a fresh random seed.
+    ``restart``: begin again from the first page even if an attempt is in progress.
+    """
+
+    def __init__(self, ctx, lesson: Lesson, seed: int | None = None, restart: bool = False):
+        self.ctx = ctx
+        self.lesson = lesson
+        self.seed_arg = seed
+        self.restart = restart
+        self.state = None
+        self._puzzles: dict[str, object] = {}
+        self._intro: list = []
+
+    # -- puzzles ---------------------------------------------------------------------------
+
+    def slots(self, block: Block) -> list[str]:
+        """The slot names (``"<block index>.<n>"``) of a puzzle block's puzzles."""
+        return [f"{block.index}.{n}" for n in range(block.data["count"])]
+
+    def puzzle(self, block: Block, n: int):
+        """Puzzle ``n`` of ``block`` for this attempt's seed (generated once, then kept)."""
+        slot = f"{block.index}.{n}"
+        if slot not in self._puzzles:
+            d = block.data
+            self._puzzles[slot] = generate(
+                d["kind"], ruleset=d["ruleset"], players=d["players"],
+                seed=puzzle_seed(self.state.seed, self.lesson.id, block.index, n),
+                difficulty=d["difficulty"])
+        return self._puzzles[slot]
+
+    # -- the run ---------------------------------------------------------------------------
+
+    def run(self) -> str:
+        """Take the lesson; returns ``"completed"`` or ``"quit"``.  ``EOFError`` and
+        ``KeyboardInterrupt`` pass through with everything answered already saved."""
+        ctx, lesson = self.ctx, self.lesson
+        store = ctx.store
+        state = store.lesson_state(lesson.id)
+        fresh = (state is None or not state.in_progress or self.restart
+                 or (self.seed_arg is not None and state.seed != self.seed_arg))
+        if fresh:
+            seed = self.seed_arg if self.seed_arg is not None else secrets.randbelow(10**6)
+            state = store.start_lesson(lesson.id, seed)
+        self.state = state
+        page = min(max(state.page, 0), len(lesson.pages) - 1)
+        self._intro = self.header(resumed=not fresh and (page > 0 or bool(state.answered)))
+        try:
+            while True:
+                store.save_page(lesson.id, page)
+                self.show_page(page)
+                last = page == len(lesson.pages) - 1
+                cmd = self.page_prompt(page, last)
+                if cmd == "quit":
+                    ctx.say(f"Saved: you can continue lesson {lesson.number or ''} "
+                            "from this page.".replace("  ", " "), style="dim")
+                    return "quit"
+                if cmd == "back":
+                    page = max(0, page - 1)
+                    continue
+                if last:
+                    break
+                page += 1
+            self.finish()
+        except Quit:
+            ctx.say("Saved: you can continue from this page later.", style="dim")
+            return "quit"
+        return "completed"
+
+    def header(self, resumed: bool) -> list:
+        """The lesson's title, objectives and the seed of this attempt, as renderables (shown
+        above the first page)."""
+        from rich.text import Text
+        ctx, lesson = self.ctx, self.lesson
+        title = f"Lesson {lesson.number}: {lesson.title}" if lesson.number else lesson.title
+        out: list = [Text(title, style="bold"),
+                     Text(f"About {lesson.minutes} minutes; {len(lesson.pages)} pages, "
+                          f"{lesson.puzzle_count} puzzles; seed {self.state.seed}.", style="dim")]
+        if not resumed:
+            from rich.table import Table
+            out.append(Text("You will learn to:"))
+            grid = Table.grid(padding=(0, 1))
+            grid.add_column(no_wrap=True)
+            grid.add_column(ratio=1)
+            for o in lesson.objectives:
+                grid.add_row(f" {_bullet(ctx)}", Text(o))
+            out.append(grid)
+        else:
+            out.append(Text(f"Welcome back: continuing at page {self.state.page + 1}.",
+                            style="dim"))
+        out.append(Text("At the end of a page: Enter (or next), back, quit. At an answer: hint, "
+                        "show, quit.", style="dim"))
+        return out
+
+    def show_page(self, page: int) -> None:
+        """Show page ``page`` (0-based): prose and blocks a screenful at a time, and its puzzles
+        where they stand (posing those not yet answered)."""
+        from rich.rule import Rule
+        from rich.text import Text
+        from .blocks import render_block
+        from .markdown import render_markdown
+        ctx, lesson = self.ctx, self.lesson
+        ctx.clear()
+        title = f"{lesson.number}. {lesson.title}" if lesson.number else lesson.title
+        pending: list = list(self._intro)
+        self._intro = []
+        pending += [Text(""), Rule(f"{title} · page {page + 1} of {len(lesson.pages)}",
+                                   style="dim")]
+        for item in lesson.pages[page]:
+            if isinstance(item, Segment):
+                pending += [render_markdown(item.text, ctx.symbols, _bullet(ctx)), Text("")]
+            elif item.kind == "puzzle":
+                ctx.show(*pending)
+                pending = []
+                self.puzzle_block(item)
+            else:
+                pending += [render_block(item, ctx), Text("")]
+        if pending:
+            ctx.show(*pending)
+
+    def puzzle_block(self, block: Block) -> None:
+        """Pose each puzzle of ``block`` not yet answered in this attempt; list the others."""
+        ctx = self.ctx
+        total = block.data["count"]
+        for n, slot in enumerate(self.slots(block)):
+            heading = f"Puzzle {n + 1} of {total}" if total > 1 else "Puzzle"
+            answered = self.state.answered.get(slot)
+            if answered is not None:
+                mark = ctx.glyphs.right if answered else ctx.glyphs.wrong
+                ctx.say(f"{heading}: answered ({mark} {'right' if answered else 'missed'}).",
+                        style="dim")
+                continue
+            outcome = pose(ctx, self.puzzle(block, n), heading=heading, lesson=self.lesson.id,
+                           slot=slot)
+            self.state.answered[slot] = outcome.correct
+            ctx.console.print()
+
+    def page_prompt(self, page: int, last: bool) -> str:
+        """Ask what next at the end of a page: ``"next"``, ``"back"`` or ``"quit"``."""
+        ctx = self.ctx
+        label = "finish" if last else "next"
+        prompt = f"[{label}/back/quit]> "
+        words = [label, "back", "quit"]
+
+        def check(text: str) -> str | None:
+            low = text.lower()
+            if low in NEXT_WORDS or low in BACK_WORDS or low in QUIT_WORDS or low == "finish":
+                return None
+            if low in ("hint", "?"):
+                return "Hints are for puzzles; type next, back or quit."
+            return f"Type {label} (or press Enter), back or quit."
+
+        while True:
+            low = ctx.asker.ask_checked(prompt, check, words=words,
+                                        say=lambda m: ctx.say(m, style="yellow")).lower()
+            if low in QUIT_WORDS:
+                return "quit"
+            if low in BACK_WORDS:
+                if page == 0:
+                    ctx.say("This is the first page.", style="yellow")
+                    continue
+                return "back"
+            return "next"
+
+    def finish(self) -> None:
+        """Offer the missed puzzles again, mark the lesson complete and show the score."""
+        ctx, lesson = self.ctx, self.lesson
+        blocks = list(lesson.blocks("puzzle"))
+        slots = [(b, n, f"{b.index}.{n}") for b in blocks for n in range(b.data["count"])]
+        total = len(slots)
+        right = sum(1 for _, _, s in slots if self.state.answered.get(s))
+        missed = [(b, n) for b, n, s in slots if self.state.answered.get(s) is False]
+        if missed:
+            ctx.say(f"You missed {len(missed)} puzzle{'s' if len(missed) != 1 else ''}. "
+                    "Try again now?", style="bold")
+            again = ctx.asker.ask_checked(
+                "[yes/no]> ", lambda t: None if t.lower() in ("", "y", "yes", "n", "no") else
+                "Type yes or no.", words=["yes", "no"],
+                say=lambda m: ctx.say(m, style="yellow")).lower()
+            if again in ("", "y", "yes"):
+                for i, (b, n) in enumerate(missed, 1):
+                    pose(ctx, self.puzzle(b, n), heading=f"Again, {i} of {len(missed)}",
+                         lesson=lesson.id, slot=f"{b.index}.{n}", retry=True)
+                    ctx.console.print()
+        ctx.store.complete_lesson(lesson.id, right, total)
+        g = ctx.glyphs
+        if total:
+            ctx.say(f"{g.done} Lesson complete: {right} of {total} puzzles right first time.",
+                    style="bold green")
+        else:
+            ctx.say(f"{g.done} Lesson complete.", style="bold green")
+
+
+def _bullet(ctx) -> str:
+    return "•" if ctx.symbols else "-"
