@@ -1,0 +1,62 @@
+"""Exporting puzzles as JSON Lines (``laugh-and-lie-down/puzzle@1``), and the curated sets of
+``puzzles/sets/*.yaml``."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import Any
+
+from ..errors import DataError, LaughError
+from .model import Puzzle, puzzles_dir
+
+
+def dumps(puzzle: Puzzle) -> str:
+    """One puzzle as a single JSON line."""
+    return json.dumps(puzzle.to_json(), ensure_ascii=False, separators=(",", ":"))
+
+
+def export_series(kind: str, count: int, seed: int, ruleset: str | None = None,
+                  players: int | None = None) -> Iterator[Puzzle]:
+    """``count`` puzzles of ``kind`` with seeds ``seed``, ``seed + 1``, ..."""
+    from . import generate
+    for k in range(count):
+        yield generate(kind, ruleset, players, seed + k)
+
+
+def write_puzzles(path: str | Path, puzzles: Iterable[Puzzle]) -> int:
+    """Write puzzles to ``path`` as JSON Lines; returns how many were written."""
+    n = 0
+    try:
+        with open(path, "w", encoding="utf-8") as fh:
+            for p in puzzles:
+                fh.write(dumps(p) + "\n")
+                n += 1
+    except OSError as exc:
+        raise LaughError(f"cannot write {path}: {exc.strerror or exc}") from None
+    return n
+
+
+def load_sets() -> dict[str, dict[str, Any]]:
+    """Every curated set: name (file stem) -> ``{title, description, ids}``."""
+    import yaml
+    folder = puzzles_dir() / "sets"
+    out: dict[str, dict[str, Any]] = {}
+    if not folder.is_dir():
+        return out
+    for f in sorted(folder.glob("*.yaml")):
+        try:
+            raw = yaml.safe_load(f.read_text(encoding="utf-8"))
+        except (OSError, yaml.YAMLError) as exc:
+            raise DataError(f"{f}: cannot read puzzle set: {exc}") from None
+        if not isinstance(raw, dict) or not isinstance(raw.get("ids"), list) \
+                or not all(isinstance(i, str) for i in raw["ids"]):
+            raise DataError(f"{f.name}: a puzzle set needs `ids:`, a list of puzzle ids")
+        extra = set(raw) - {"title", "description", "ids"}
+        if extra:
+            raise DataError(f"{f.name}: unknown keys {sorted(extra)}")
+        out[f.stem] = {"title": str(raw.get("title") or f.stem),
+                       "description": str(raw.get("description") or "").strip(),
+                       "ids": list(raw["ids"])}
+    return out

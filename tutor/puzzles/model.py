@@ -1,0 +1,336 @@
+"""The puzzle model: :class:`Puzzle`, :class:`Grade`, :class:`AnswerError`, and the kind
+definitions read from ``puzzles/*.yaml`` (:class:`Definition`).
+
+A puzzle is a position reached by legal play (a deal record cut at some action), the seat whose
+view the learner takes, a question, the answer the engine computes from that position, an
+explanation that cites the rule and quotes its source, themes and a difficulty from 1 to 5.
+Its id ``KIND.RULESET.PLAYERS.SEED`` regenerates it exactly (see :mod:`tutor.puzzles.generators`).
+"""
+
+from __future__ import annotations
+
+import string
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..errors import DataError, NotationError
+
+FORMAT = "laugh-and-lie-down/puzzle@1"
+
+#: The puzzle kinds, in the order lessons and menus list them.
+KINDS = ("spot-oversight", "capture-now", "settlement", "legal-play", "dead-pair", "count",
+         "deal-setup", "source-quiz")
+
+
+class AnswerError(NotationError):
+    """An answer that cannot be read (or names cards the learner cannot see or hold).
+
+    It is not graded wrong: the message explains what was expected, and the caller asks again.
+    """
+
+
+@dataclass(frozen=True)
+class Grade:
+    """The grading of one answer: ``correct``, and ``message`` saying in words what was right or
+    wrong."""
+
+    correct: bool
+    message: str
+
+
+# --------------------------------------------------------------------------------------------
+# Definitions (puzzles/<kind>.yaml)
+
+_TOP_KEYS = {"kind", "title", "summary", "generator_version", "decoy_rate", "themes",
+             "difficulty", "questions", "hints", "explanations", "quotes", "problems", "words",
+             "options"}
+_REQUIRED = ("kind", "title", "generator_version", "questions", "hints", "explanations")
+
+
+class _Formatter(string.Formatter):
+    def __init__(self, where: str):
+        self.where = where
+
+    def get_value(self, key, args, kwargs):
+        if isinstance(key, str) and key not in kwargs:
+            raise DataError(f"{self.where}: unknown placeholder {{{key}}} (known: "
+                            f"{', '.join(sorted(kwargs))})")
+        return super().get_value(key, args, kwargs)
+
+
+@dataclass
+class Definition:
+    """One kind's definition as data (``puzzles/<kind>.yaml``).
+
+    ``questions``, ``hints``, ``explanations``, ``quotes`` and ``problems`` map a variant name (or
+    ``default``) to templates, lists of hint templates, explanation templates, quotation
+    references and problem ids; ``difficulty`` holds the knobs (``base`` and per-feature
+    ``weights``); ``decoy_rate`` is the share of decoys; ``words`` and ``options`` are other
+    wording the kind needs.  Templates are ``str.format`` strings filled with facts the generator
+    reads from the engine.
+    """
+
+    kind: str
+    title: str
+    generator_version: int
+    path: Path
+    summary: str = ""
+    decoy_rate: float = 0.0
+    themes: list[str] = field(default_factory=list)
+    difficulty: dict[str, Any] = field(default_factory=dict)
+    questions: dict[str, str] = field(default_factory=dict)
+    hints: dict[str, list[str]] = field(default_factory=dict)
+    explanations: dict[str, str] = field(default_factory=dict)
+    quotes: dict[str, Any] = field(default_factory=dict)
+    problems: dict[str, list[Any]] = field(default_factory=dict)
+    words: dict[str, Any] = field(default_factory=dict)
+    options: dict[str, Any] = field(default_factory=dict)
+
+    def _pick(self, table: dict[str, Any], variant: str, what: str):
+        if variant in table:
+            return table[variant]
+        if "default" in table:
+            return table["default"]
+        raise DataError(f"{self.path.name}: {what} has no entry for {variant!r} and no default")
+
+    def fill(self, template: str, facts: dict[str, Any], where: str) -> str:
+        """``template`` filled with ``facts``; raises DataError naming an unknown placeholder."""
+        try:
+            return _Formatter(f"{self.path.name}: {where}").vformat(template, (), facts).strip()
+        except (IndexError, ValueError) as exc:
+            raise DataError(f"{self.path.name}: {where}: bad template: {exc}") from None
+
+    def question(self, variant: str, facts: dict[str, Any]) -> str:
+        """The question for ``variant``, filled."""
+        return self.fill(self._pick(self.questions, variant, "questions"), facts,
+                         f"questions.{variant}")
+
+    def hint_list(self, variant: str, facts: dict[str, Any]) -> list[str]:
+        """The hints for ``variant`` (the variant's own, else the default list), filled."""
+        hints = self.hints.get(variant, self.hints.get("default", []))
+        return [self.fill(h, facts, f"hints.{variant}") for h in hints]
+
+    def explanation(self, variant: str, facts: dict[str, Any]) -> str:
+        """The explanation for ``variant``, filled."""
+        return self.fill(self._pick(self.explanations, variant, "explanations"), facts,
+                         f"explanations.{variant}")
+
+    def quote_spec(self, *keys: str) -> Any:
+        """The quotations for the first of ``keys`` that has an entry (else ``default``): a list
+        of refs and ``{parameter, among, limit, fallback}`` entries."""
+        for k in keys:
+            if k in self.quotes:
+                return self.quotes[k]
+        return self.quotes.get("default", [])
+
+    def problem_specs(self, *keys: str) -> list[dict[str, Any]]:
+        """The source problems (RULES.md 6) that may bear on the puzzle: ``default``'s, then
+        those of the first of ``keys`` that has an entry, as ``[{id, when}]``."""
+        specs = list(self.problems.get("default", []))
+        for k in keys:
+            if k in self.problems and k != "default":
+                specs += list(self.problems[k])
+                break
+        return [p if isinstance(p, dict) else {"id": p} for p in specs]
+
+    def word(self, key: str, default: Any = None) -> Any:
+        """A piece of wording from ``words``."""
+        return self.words.get(key, default)
+
+    def rate_difficulty(self, features: dict[str, float]) -> int:
+        """Difficulty 1-5: ``base`` plus each feature's value times its weight, rounded."""
+        base = float(self.difficulty.get("base", 1))
+        weights = self.difficulty.get("weights", {}) or {}
+        score = base + sum(float(weights.get(k, 0)) * float(v) for k, v in features.items())
+        return max(1, min(5, int(score + 0.5)))
+
+
+def _as_variant_map(value: Any, path: Path, key: str, kind: type) -> dict[str, Any]:
+    if value is None:
+        return {}
+    if isinstance(value, kind) and not isinstance(value, dict):
+        return {"default": value}
+    if not isinstance(value, dict):
+        raise DataError(f"{path.name}: {key} must be a mapping of variant to value")
+    return dict(value)
+
+
+def load_definition(path: Path) -> Definition:
+    """Read and check one ``puzzles/<kind>.yaml``; raises DataError naming the file and key."""
+    import yaml
+    try:
+        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except (OSError, yaml.YAMLError) as exc:
+        raise DataError(f"{path}: cannot read puzzle definition: {exc}") from None
+    if not isinstance(raw, dict):
+        raise DataError(f"{path.name}: a puzzle definition is a mapping")
+    unknown = set(raw) - _TOP_KEYS
+    if unknown:
+        raise DataError(f"{path.name}: unknown keys {sorted(unknown)}; expected some of "
+                        f"{sorted(_TOP_KEYS)}")
+    for k in _REQUIRED:
+        if k not in raw:
+            raise DataError(f"{path.name}: missing key {k!r}")
+    if raw["kind"] not in KINDS:
+        raise DataError(f"{path.name}: kind {raw['kind']!r} is not one of {', '.join(KINDS)}")
+    ver = raw["generator_version"]
+    if not isinstance(ver, int) or ver < 1:
+        raise DataError(f"{path.name}: generator_version must be a whole number of at least 1")
+    rate = raw.get("decoy_rate", 0.0)
+    if not isinstance(rate, (int, float)) or not 0 <= rate <= 1:
+        raise DataError(f"{path.name}: decoy_rate must be a number from 0 to 1")
+    hints = raw["hints"]
+    if isinstance(hints, list):
+        hints = {"default": hints}
+    if not isinstance(hints, dict) or not all(isinstance(v, list) for v in hints.values()):
+        raise DataError(f"{path.name}: hints must be a list, or a mapping of variant to list")
+    for variant, items in hints.items():
+        for i, h in enumerate(items):
+            if not isinstance(h, str):
+                raise DataError(f"{path.name}: hints.{variant}[{i}] must be text (quote it if "
+                                "it holds a colon)")
+    for key in ("questions", "explanations"):
+        table = raw[key]
+        if isinstance(table, dict):
+            bad = [k for k, v in table.items() if not isinstance(v, str)]
+            if bad:
+                raise DataError(f"{path.name}: {key}.{bad[0]} must be text")
+    quotes = raw.get("quotes") or {}
+    if isinstance(quotes, list):
+        quotes = {"default": quotes}
+    problems = raw.get("problems") or {}
+    if isinstance(problems, list):
+        problems = {"default": problems}
+    return Definition(
+        kind=raw["kind"], title=str(raw["title"]), generator_version=ver, path=path,
+        summary=str(raw.get("summary") or ""), decoy_rate=float(rate),
+        themes=list(raw.get("themes") or []), difficulty=dict(raw.get("difficulty") or {}),
+        questions=_as_variant_map(raw["questions"], path, "questions", str),
+        hints=hints,
+        explanations=_as_variant_map(raw["explanations"], path, "explanations", str),
+        quotes=quotes, problems=problems, words=dict(raw.get("words") or {}),
+        options=dict(raw.get("options") or {}))
+
+
+_DEFS: dict[str, Definition] | None = None
+
+
+def puzzles_dir() -> Path:
+    """The folder of puzzle definitions (``puzzles/`` in a checkout, packaged data otherwise)."""
+    from ..data import data_dir
+    return data_dir("puzzles")
+
+
+def definitions() -> dict[str, Definition]:
+    """Every kind's :class:`Definition`, read once from :func:`puzzles_dir`."""
+    global _DEFS
+    if _DEFS is None:
+        folder = puzzles_dir()
+        defs = {}
+        for kind in KINDS:
+            path = folder / f"{kind}.yaml"
+            if not path.is_file():
+                raise DataError(f"missing puzzle definition {path}")
+            d = load_definition(path)
+            if d.kind != kind:
+                raise DataError(f"{path.name}: kind is {d.kind!r}, expected {kind!r}")
+            defs[kind] = d
+        _DEFS = defs
+    return _DEFS
+
+
+def definition(kind: str) -> Definition:
+    """The :class:`Definition` of ``kind``."""
+    return definitions()[kind]
+
+
+# --------------------------------------------------------------------------------------------
+# The puzzle
+
+
+@dataclass
+class Puzzle:
+    """One puzzle (see the module docstring).
+
+    ``record`` is a deal record (RULES.md 9) without ``result``, cut at the position; ``answer`` is
+    machine-readable (see ``puzzles/README.md``); ``accepted`` lists answers as a learner would
+    type them that are all graded right; ``quotes`` are quotation references ``source:id``;
+    ``variant`` names the kind's sub-case (an oversight kind, ``decoy``, a question form);
+    ``data`` holds what grading and display need beyond the public fields; ``problems`` are the
+    source problems (RULES.md 6) the explanation mentions, as ``{id, source, summary}``.
+    """
+
+    id: str
+    kind: str
+    ruleset: str
+    players: int
+    seat: int
+    record: dict[str, Any]
+    question: str
+    answer: dict[str, Any]
+    accepted: list[str]
+    explanation: str
+    quotes: list[str]
+    themes: list[str]
+    difficulty: int
+    hints: list[str]
+    variant: str = "default"
+    data: dict[str, Any] = field(default_factory=dict)
+    problems: list[dict[str, Any]] = field(default_factory=list)
+    _deal: Any = field(default=None, repr=False, compare=False)
+
+    # -- the position ---------------------------------------------------------------------
+
+    def deal(self):
+        """The position, replayed from :attr:`record` (a fresh :class:`~tutor.engine.Deal`)."""
+        if self._deal is None:
+            from ..records import replay
+            self._deal = replay(self.record)
+        return self._deal.clone()
+
+    @property
+    def has_position(self) -> bool:
+        """True when the puzzle is about a position on the table (not a setup or source quiz)."""
+        return bool(self.data.get("position", True))
+
+    # -- answers --------------------------------------------------------------------------
+
+    def grade(self, text: str) -> Grade:
+        """Grade a learner's answer (plain words and card codes).
+
+        Returns a :class:`Grade`; raises :class:`AnswerError` when the text cannot be read (the
+        caller explains and asks again).
+        """
+        from .answers import grade
+        return grade(self, text)
+
+    def expected_answer_text(self) -> str:
+        """The right answer written as a learner would type it."""
+        return self.accepted[0]
+
+    def answer_words(self) -> list[str]:
+        """Words to offer as completions at the answer prompt."""
+        from .answers import answer_words
+        return answer_words(self)
+
+    # -- output ---------------------------------------------------------------------------
+
+    def to_json(self) -> dict[str, Any]:
+        """The puzzle in the ``laugh-and-lie-down/puzzle@1`` format."""
+        return {
+            "format": FORMAT,
+            "id": self.id,
+            "kind": self.kind,
+            "ruleset": self.ruleset,
+            "players": self.players,
+            "seat": self.seat,
+            "record": self.record,
+            "question": self.question,
+            "answer": self.answer,
+            "accepted": list(self.accepted),
+            "explanation": self.explanation,
+            "quotes": list(self.quotes),
+            "themes": list(self.themes),
+            "difficulty": self.difficulty,
+        }

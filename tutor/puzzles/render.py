@@ -1,0 +1,236 @@
+"""Puzzles for the terminal (rich renderables), legible at 80 and at 40 columns.
+
+:func:`render_puzzle` shows only what the learner's seat can see (RULES.md 8): the table, every
+won pile, hand sizes, who is out, a set-aside mournival, the last few actions in words, the
+seat's own hand and the pot or points, then the question.  Never another player's hand.
+:func:`render_explanation` shows the answer, the explanation and the quotations with their
+citations, whether the learner was right or wrong.
+"""
+
+from __future__ import annotations
+
+from ..cards import SUIT_SYMBOLS, SUITS
+from .model import Grade, Puzzle, definition
+
+#: How many of the latest actions are shown in words.
+LAST_ACTIONS = 5
+
+
+def plain_suits(text: str, symbols: bool) -> str:
+    """``text`` with suit symbols written as letters when the terminal cannot show symbols."""
+    if symbols:
+        return text
+    for sym, letter in zip(SUIT_SYMBOLS, SUITS):
+        text = text.replace(sym, letter)
+    return text
+
+
+def _ruleset_title(puzzle: Puzzle) -> str:
+    from ..sources import default_library
+    return default_library().rulesets[puzzle.ruleset].title
+
+
+def _stars(d: int, symbols: bool) -> str:
+    return ("★" * d + "☆" * (5 - d)) if symbols else f"{d}/5"
+
+
+def _header(puzzle: Puzzle, symbols: bool):
+    from rich.text import Text
+    defn = definition(puzzle.kind)
+    t = Text()
+    t.append(defn.title, style="bold")
+    t.append(f"  difficulty {_stars(puzzle.difficulty, symbols)}\n", style="yellow")
+    t.append(f"{_ruleset_title(puzzle)}, {puzzle.players} players\n", style="dim")
+    t.append(f"Puzzle {puzzle.id}", style="dim")
+    return t
+
+
+def _context(puzzle: Puzzle) -> str:
+    from ..sources import default_library
+    rs = default_library().rulesets[puzzle.ruleset]
+    pc = rs.count(puzzle.players)
+    if pc.pot is not None:
+        bonus = f"; bonus {pc.last_in_bonus}" if pc.last_in_bonus else ""
+        return (f"Stakes: pot {pc.pot} (dealer {pc.ante_dealer}, others {pc.ante_other} each)"
+                f"{bonus}; breakeven {pc.breakeven} cards.")
+    return "Points: one point for each pair won."
+
+
+def _cards(cards, symbols: bool, empty: str = "none"):
+    from rich.text import Text
+
+    from ..ui import card_text
+    return card_text(cards, symbols) if cards else Text(empty, style="dim")
+
+
+def _line(label: str, body, style: str = "bold"):
+    from rich.text import Text
+    t = Text()
+    t.append(label, style=style)
+    t.append(" ")
+    t.append_text(body if isinstance(body, Text) else Text(str(body)))
+    return t
+
+
+def _marks(you: bool, dealer: bool) -> str:
+    marks = [m for m, on in (("you", you), ("dealer", dealer)) if on]
+    return f" ({', '.join(marks)})" if marks else ""
+
+
+def _position(puzzle: Puzzle, symbols: bool) -> list:
+    from rich.text import Text
+
+    from .generators import player_name
+    deal = puzzle.deal()
+    seat = puzzle.seat
+    n = puzzle.players
+    over = deal.is_terminal()
+    out: list = []
+    who = Text()
+    who.append(f"You are Player {seat}", style="bold cyan")
+    who.append(f". Dealer: Player {deal.dealer}.")
+    if not over and deal.to_move is not None:
+        who.append(" To move: ")
+        who.append("you" if deal.to_move == seat else f"Player {deal.to_move}", style="bold")
+        who.append(".")
+    out.append(who)
+    out.append(Text(_context(puzzle), style="dim"))
+    if over:
+        out.extend(_end_of_play(puzzle, deal, symbols))
+    else:
+        view = deal.view(seat)
+        out.append(_line(f"Table ({len(view.table)}):", _cards(view.table, symbols, "empty")))
+        if view.set_aside:
+            out.append(_line("Set aside (face down, known):", _cards(view.set_aside, symbols)))
+        out.append(Text("Players:", style="bold"))
+        for q in range(n):
+            t = Text("  ")
+            t.append(f"Player {q}" + _marks(q == seat, q == deal.dealer),
+                     style="bold cyan" if q == seat else "")
+            t.append(": ")
+            t.append("out" if view.out[q] else f"{view.hand_sizes[q]} in hand",
+                     style="dim" if view.out[q] else "")
+            t.append(f"; won {len(view.won[q])}")
+            if view.won[q]:
+                t.append(": ")
+                t.append_text(_cards(view.won[q], symbols))
+            out.append(t)
+    hist = deal.history
+    if hist:
+        from .generators import _names
+        names = _names(n, None)
+        names[seat] = f"Player {seat} (you)"
+        shown = hist[-LAST_ACTIONS:]
+        title = "Last action:" if len(shown) == 1 else (
+            "Actions so far:" if len(shown) == len(hist) else f"Last {len(shown)} actions:")
+        out.append(Text(title, style="bold"))
+        for a in shown:
+            out.append(Text("  " + a.describe(symbols, names)))
+    else:
+        out.append(Text("No action yet: play has not begun.", style="dim"))
+    if not over:
+        out.append(_line("Your hand:", _cards(deal.hand(seat), symbols, "empty (you are out)"),
+                         style="bold cyan"))
+    return out
+
+
+def _end_of_play(puzzle: Puzzle, deal, symbols: bool) -> list:
+    """A finished deal as it stood when play ended: the cards each player won in play, the
+    leftovers (the last hand and the table), any set-aside mournival."""
+    from rich.text import Text
+
+    from ..cards import parse_cards
+    from .generators import player_name
+    r = deal.result
+    seat = puzzle.seat
+    aside = set(parse_cards(puzzle.data.get("aside", [])))
+    leftovers = set(r.leftovers)
+    out = [Text("Play is over.", style="bold")]
+    out.append(Text(f"Last player in: {player_name(r.last_in, seat) if r.last_in is not None else 'nobody'}."))
+    out.append(_line("Leftovers (last hand and table):", _cards(sorted(leftovers), symbols)))
+    if aside:
+        out.append(_line("Set-aside mournival:", _cards(sorted(aside), symbols)))
+    out.append(Text("Cards won during play:", style="bold"))
+    for q in range(puzzle.players):
+        won = [c for c in r.won[q] if c not in leftovers and c not in aside]
+        t = Text("  ")
+        t.append(f"Player {q}" + _marks(q == seat, q == deal.dealer),
+                 style="bold cyan" if q == seat else "")
+        t.append(f": {len(won)}")
+        if won:
+            t.append(": ")
+            t.append_text(_cards(won, symbols))
+        out.append(t)
+    return out
+
+
+def render_puzzle(puzzle: Puzzle, console_width: int | None = None, symbols: bool | None = None):
+    """The puzzle as the learner's seat sees it, then the question (a rich renderable)."""
+    from rich.console import Group
+    from rich.text import Text
+
+    from ..ui import suit_symbols
+    if symbols is None:
+        symbols = suit_symbols()
+    parts: list = [_header(puzzle, symbols), Text("")]
+    if puzzle.has_position:
+        parts.extend(_position(puzzle, symbols))
+        parts.append(Text(""))
+    q = Text(plain_suits(puzzle.question, symbols))
+    q.stylize("bold")
+    parts.append(q)
+    return Group(*parts)
+
+
+def render_hint(puzzle: Puzzle, index: int, symbols: bool | None = None):
+    """Hint number ``index`` (0-based), or a note that there are no more."""
+    from rich.text import Text
+
+    from ..ui import suit_symbols
+    if symbols is None:
+        symbols = suit_symbols()
+    if index >= len(puzzle.hints):
+        return Text("No more hints.", style="dim")
+    t = Text(f"Hint {index + 1} of {len(puzzle.hints)}: ", style="bold yellow")
+    t.append(plain_suits(puzzle.hints[index], symbols))
+    return t
+
+
+def render_explanation(puzzle: Puzzle, grade: Grade | None, symbols: bool | None = None):
+    """The verdict (if graded), the answer, the explanation and each quotation with its
+    citation (a rich renderable)."""
+    from rich.console import Group
+    from rich.padding import Padding
+    from rich.text import Text
+
+    from ..sources import default_library
+    from ..ui import suit_symbols
+    if symbols is None:
+        symbols = suit_symbols()
+    parts: list = []
+    if grade is not None:
+        v = Text()
+        if symbols:
+            v.append("✓ " if grade.correct else "✗ ", style="bold green" if grade.correct
+                     else "bold red")
+        v.append(plain_suits(grade.message, symbols),
+                 style="green" if grade.correct else "red")
+        parts.append(v)
+    ans = Text("Answer: ", style="bold")
+    ans.append(plain_suits(puzzle.expected_answer_text(), symbols))
+    parts.append(ans)
+    parts.append(Text(""))
+    for para in puzzle.explanation.split("\n\n"):
+        parts.append(Text(plain_suits(para, symbols)))
+        parts.append(Text(""))
+    lib = default_library()
+    for ref in puzzle.quotes:
+        q = lib.quotation(ref)
+        body = Text()
+        body.append(f"“{q.text}”", style="italic")
+        body.append(f"\n— {q.citation}", style="dim")
+        if q.where:
+            body.append(f" ({q.where})", style="dim")
+        parts.append(Padding(body, (0, 0, 1, 2)))
+    parts.append(Text(f"Puzzle id: {puzzle.id}", style="dim"))
+    return Group(*parts)
