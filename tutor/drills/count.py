@@ -170,9 +170,9 @@ class CountDrill:
             if rnd.perfect:
                 perfect_run += 1
                 if perfect_run >= self.run_len:
-                    self.speed = round(self.speed * SPEEDUP, 2)
+                    self.speed = self.speed * SPEEDUP
                     perfect_run = 0
-                    io.say(f"{self.run_len} perfect rounds: faster, {self.speed:g} cards a second.",
+                    io.say(f"{self.run_len} perfect rounds: faster, {self.speed:.3g} cards a second.",
                            style="bold green")
             else:
                 perfect_run = 0
@@ -182,7 +182,7 @@ class CountDrill:
         best = io.meta_best("drill.count.speed.best", self.speed)
         io.say(f"Counting: {right}/{asked} answers right, "
                f"{sum(1 for r in res.rounds if r.perfect)}/{len(res.rounds)} perfect rounds, "
-               f"speed {self.speed:g} cards a second" + (" (a new best)" if best else "") + ".",
+               f"speed {self.speed:.3g} cards a second" + (" (a new best)" if best else "") + ".",
                style="bold")
         return res
 

@@ -78,6 +78,7 @@ class VirtualClock:
     """No real time (piped input): reads take no time, sleeps return at once."""
 
     realtime = False
+    piped = True        # say so when reporting a race
 
     def __init__(self, start: float = 0.0):
         self.t = float(start)
@@ -104,6 +105,7 @@ class FakeClock(VirtualClock):
     def __init__(self, delays: Iterable[float] = (), default: float = 0.0, realtime: bool = False,
                  start: float = 0.0):
         super().__init__(start)
+        self.piped = False
         self.delays = list(delays)
         self.default = default
         self.realtime = realtime

@@ -532,7 +532,8 @@ class DealPlayer:
         parts = [f"{self.names[q]} {t:.2f} s" for q, t in sorted(r.reactions.items(),
                                                                 key=lambda x: x[1])]
         if r.winner == self.seat:
-            note = " (piped: no real time, your line is read first)" if not self.clock.realtime else ""
+            note = (" (piped: no real time, your line is read first)"
+                    if getattr(self.clock, "piped", False) else "")
             head = f"You claimed after {r.learner or 0:.2f} s{note}"
             tail = ("; their reaction times: " + ", ".join(parts)) if parts else \
                 "; no computer player was going to claim it"
