@@ -37,6 +37,10 @@ def test_tokens_and_reading():
     assert read("A").ranks == [0]
     with pytest.raises(P.AnswerError):
         read("7h 7H")                            # a card named twice
+    with pytest.raises(P.AnswerError) as exc:
+        read("claim 7x")                         # a mistyped card is explained, not ignored
+    assert "not a suit" in str(exc.value)
+    assert read("take 7h to 7s").words == ["take", "to"]
 
 
 def test_empty_answer_is_not_graded():

@@ -106,8 +106,9 @@ def run_puzzle(args) -> int:
         try:
             grade = puzzle.grade(text)
         except AnswerError as exc:
-            out.print(f"[yellow]Could not read that:[/] {exc}. Try again (or `hint`, `quit`).",
-                      highlight=False)
+            msg = str(exc).rstrip(". ")
+            out.print(f"[yellow]Could not read that:[/] {msg}. Try again (or hint, quit).",
+                      highlight=False, markup=True)
             continue
         out.print(render_explanation(puzzle, grade, symbols))
         return 0

@@ -19,7 +19,7 @@ import random as _random
 
 from ..errors import UsageError
 from .generators import (DIFFICULTY_SEARCH, GENERATORS, GenerationError, applicable_rulesets,
-                         build, check_kind, make_id, parse_id, resolve_choice)
+                         build, check_kind, parse_id, resolve_choice)
 from .model import FORMAT, KINDS, AnswerError, Definition, Grade, Puzzle, definition, definitions
 
 __all__ = ["KINDS", "FORMAT", "generate", "from_id", "applicable_rulesets", "Puzzle", "Grade",

@@ -32,6 +32,9 @@ _RANK_ONLY = re.compile(r"^(10|[2-9atjqk])$", re.IGNORECASE)
 _SUIT_ONLY = re.compile(r"^[cdhs♣♦♥♠♧♢♡♤]$", re.IGNORECASE)
 _SEPARATORS = re.compile(r"[,;/|\n]|\band\b|\bor\b|\bthen\b|&", re.IGNORECASE)
 _NUMBER = re.compile(r"^[+-]?\d+$")
+#: A token meant as a card but mistyped: a digit rank (or an upper-case A T J Q K) and one more
+#: character, such as ``7x`` or ``10z`` (``to``, ``at`` stay words).
+_CARD_LIKE = re.compile(r"^(?:10|[1-9]|[ATJQK])[^\s\d]$")
 
 
 def _clean(text: str) -> str:
@@ -69,7 +72,6 @@ class Reading:
     ranks: list[int] = field(default_factory=list)
     numbers: list[int] = field(default_factory=list)
     words: list[str] = field(default_factory=list)
-    unknown: list[str] = field(default_factory=list)
 
 
 def read(text: str) -> Reading:
@@ -93,6 +95,11 @@ def read(text: str) -> Reading:
                 continue
             except NotationError:
                 pass
+        if _CARD_LIKE.match(t):
+            try:
+                parse_card(t)
+            except NotationError as exc:
+                raise AnswerError(str(exc)) from None
         if _NUMBER.match(low):
             r.numbers.append(int(low))
         else:

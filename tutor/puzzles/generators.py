@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..bots import make_bot, play_out
-from ..cards import RANK_NAMES, RANK_PLURALS, code, codes, pretty_cards, rank_code
+from ..cards import RANK_NAMES, RANK_PLURALS, codes, pretty_cards, rank_code
 from ..engine import Action, Deal
 from ..errors import LaughError, UsageError
 from ..records import action_to_json, replay, to_record
@@ -60,11 +60,6 @@ def player_name(seat: int, you: int | None = None) -> str:
 
 def _names(players: int, you: int | None) -> list[str]:
     return [player_name(q, you) for q in range(players)]
-
-
-def rank_word(rank: int, n: int = 2) -> str:
-    """``seven`` or ``sevens``."""
-    return RANK_NAMES[rank] if n == 1 else RANK_PLURALS[rank]
 
 
 def _join(items: list[str], word: str = "and") -> str:

@@ -80,7 +80,6 @@ def _marks(you: bool, dealer: bool) -> str:
 def _position(puzzle: Puzzle, symbols: bool) -> list:
     from rich.text import Text
 
-    from .generators import player_name
     deal = puzzle.deal()
     seat = puzzle.seat
     n = puzzle.players
