@@ -195,7 +195,7 @@ class CountDrill:
         io.say("")
         io.say(f"Round {number} · {rnd.deal.ruleset.id} · {rnd.deal.n} players · "
                f"{names[rnd.deal.dealer]} deal{'' if rnd.deal.dealer == rnd.seat else 's'} · "
-               f"{rnd.speed:g} cards a second", style="bold")
+               f"{rnd.speed:g} card{'' if rnd.speed == 1 else 's'} a second", style="bold")
         t = Text("Table: ")
         t.append_text(grouped_text(d0.table_cards(), io.symbols))
         io.show(t)

@@ -118,8 +118,8 @@ class SettleDrill:
         to = {"dealer": "the dealer", "last_in": "the last player in",
               "nobody": "nobody (discarded)"}[rs.leftovers_to]
         lines.append(Text(f"Leftovers (the last hand and the table) go to {to}."))
-        t = Table(show_edge=False, pad_edge=False)
-        t.add_column("player")
+        t = Table(box=None, pad_edge=False, header_style="bold underline")
+        t.add_column("player", no_wrap=True)
         t.add_column("won in play", justify="right")
         t.add_column("", overflow="fold")
         won = won_in_play(d)

@@ -126,6 +126,8 @@ def play_match(opts: PlayOptions, *, asker, clock, console, symbols: bool = True
         if not deal.is_terminal():
             result.quit = True
             out.print(Text("You left the deal before its end.", style="yellow"))
+            if record_path is not None:
+                out.print(Text(f"The deal so far is saved to {record_path}", style="dim"))
             break
         if not (practice and k == 0):
             match.totals = [t + v for t, v in zip(match.totals, deal.returns())]
@@ -134,10 +136,8 @@ def play_match(opts: PlayOptions, *, asker, clock, console, symbols: bool = True
         out.print()
         out.print(settlement_table(deal, names, symbols))
         out.print()
-        eligible = [r for r in player.races if r.learner_eligible]
-        won = sum(1 for r in eligible if r.winner == seat)
-        missed = sum(1 for m in player.mistakes if m.kind == "missed_claim")
-        out.print(review_renderable(player.mistakes, won, won + missed))
+        spots = [o for o in player.opportunities if o.kind == "spot-oversight"]
+        out.print(review_renderable(player.mistakes, sum(o.correct for o in spots), len(spots)))
         if store is not None:
             _record_progress(store, player, rs.id, opts.seed, k)
         if opts.deals > 1:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from rich import box
 from rich.console import Group
 from rich.table import Table
 from rich.text import Text
@@ -32,13 +33,13 @@ def settlement_table(deal: Deal, names: Sequence[str], symbols: bool) -> Group:
     assert res is not None, "the deal is not over"
     rs, pc = deal.ruleset, deal.rules
     stakes = res.net is not None
-    t = Table(show_edge=False, pad_edge=False)
-    t.add_column("player")
+    t = Table(box=None, pad_edge=False, header_style="bold underline")
+    t.add_column("player", no_wrap=True)
     t.add_column("won", justify="right")
     if stakes:
         t.add_column("ante", justify="right")
         t.add_column("bonus", justify="right")
-        t.add_column(f"(won-{pc.breakeven})/2", justify="right")
+        t.add_column("cards", justify="right")
         t.add_column("net", justify="right")
     else:
         if pc.last_in_bonus:
@@ -46,7 +47,7 @@ def settlement_table(deal: Deal, names: Sequence[str], symbols: bool) -> Group:
         t.add_column("points", justify="right")
     for q in range(deal.n):
         won = len(res.won[q])
-        name = names[q] + (" (D)" if q == deal.dealer else "")
+        name = names[q] + (" D" if q == deal.dealer else "")
         bonus = pc.last_in_bonus if res.bonus_to == q and pc.last_in_bonus else 0
         if stakes:
             t.add_row(name, str(won), f"-{pc.ante(q, deal.dealer)}", f"+{bonus}" if bonus else "",
@@ -59,6 +60,8 @@ def settlement_table(deal: Deal, names: Sequence[str], symbols: bool) -> Group:
             t.add_row(*row)
     lines: list = [Text("Settlement", style="bold"), t]
     notes = []
+    if stakes:
+        notes.append(f"Cards: (won - {pc.breakeven}) / 2 stakes.")
     if res.last_in is not None:
         notes.append(f"Last in: {names[res.last_in]}.")
     if res.bonus_to is not None and pc.last_in_bonus:
@@ -75,12 +78,13 @@ def settlement_table(deal: Deal, names: Sequence[str], symbols: bool) -> Group:
     return Group(*lines)
 
 
-def review_renderable(mistakes: Sequence[Mistake], races_won: int, races_eligible: int) -> Group:
-    """The review of the learner's mistakes, each with the engine's reason."""
+def review_renderable(mistakes: Sequence[Mistake], claimed: int, claimable: int) -> Group:
+    """The review of the learner's mistakes, each with the engine's reason; ``claimed`` of
+    ``claimable`` oversights were claimed by the learner."""
     lines: list = [Text("Review of your play", style="bold")]
-    if races_eligible:
-        lines.append(Text(f"Claim races you could enter: {races_eligible}; you claimed first in "
-                          f"{races_won}.", style="dim"))
+    if claimable:
+        lines.append(Text(f"Oversights you could claim: {claimable}; you claimed {claimed}.",
+                          style="dim"))
     if not mistakes:
         lines.append(Text("No mistakes: every claim made, every declaration in time, every "
                           "at-risk capture taken first.", style="green"))
@@ -104,8 +108,8 @@ def totals_table(names: Sequence[str], totals: Sequence[int], deals: int, stakes
     title = f"Match totals after {deals} deal{'s' if deals != 1 else ''}"
     if practice:
         title += " (the practice game not scored)"
-    t = Table(show_edge=False, pad_edge=False)
-    t.add_column("player")
+    t = Table(box=None, pad_edge=False, header_style="bold underline")
+    t.add_column("player", no_wrap=True)
     t.add_column("net stakes" if stakes else "points", justify="right")
     order = sorted(range(len(names)), key=lambda q: -totals[q])
     for q in order:
