@@ -4,7 +4,6 @@ trainer (answers, speed-ups, replay), settlement arithmetic, weak spots; answers
 from __future__ import annotations
 
 import io
-import random
 
 import pytest
 from rich.console import Console
@@ -304,3 +303,50 @@ def test_weak_spots_practise_the_weakest_skill_first(store, library):
     text = out.file.getvalue()
     assert "Item 1 of 1: settlement" in text
     assert store.answers()[-1].kind == "settlement" and store.answers()[-1].correct
+
+
+# -- the command line -----------------------------------------------------------------------------
+
+def test_laugh_drill_from_the_command_line(tmp_path):
+    import os
+    import sqlite3
+    import subprocess
+    import sys
+    env = dict(os.environ, LAUGH_HOME=str(tmp_path), PYTHONIOENCODING="utf-8")
+
+    def laugh(*args, stdin=""):
+        return subprocess.run([sys.executable, "-m", "tutor", "drill", *args], input=stdin,
+                              text=True, capture_output=True, env=env, timeout=60)
+
+    p = laugh("oversights", "--seed", "3", "--positions", "2", "--mode", "storm",
+              stdin="pass\nnothing\n")
+    assert p.returncode == 0, p.stderr
+    assert "Storm over:" in p.stdout
+    p = laugh("settle", "--seed", "3", "--rounds", "2", "--ruleset", "porges", stdin="0\n1\n")
+    assert p.returncode == 0 and "Settlement: " in p.stdout
+    p = laugh("count", "--seed", "3", "--rounds", "1", "--ruleset", "parlett",
+              stdin="\n0 0\nnone\nnone\n")
+    assert p.returncode == 0 and "Counting: " in p.stdout
+    db = sqlite3.connect(tmp_path / "progress.sqlite3")
+    kinds = [k for (k,) in db.execute("SELECT kind FROM answers")]
+    assert kinds.count("spot-oversight") == 2 and kinds.count("settlement") == 2
+    assert "count" in kinds
+    p = laugh("weak", "--list")
+    assert p.returncode == 0 and "weakest first" in p.stdout and "(kind)" in p.stdout
+    p = laugh("oversights", "--ruleset", "wolffauer")
+    assert p.returncode == 2 and "lists no oversights" in p.stderr
+    p = laugh("settle", "--players", "9")
+    assert p.returncode == 2 and "choose from" in p.stderr
+
+
+def test_weak_spots_pose_puzzles_of_other_kinds(store, library):
+    store.record_answer("x", "dead-pair", ["dead-pair", "declaration"], False, 9,
+                        at=1_700_000_000.0)
+    rulesets = [r for _, r in sorted(library.rulesets.items())]
+    out = Console(file=io.StringIO(), width=80, color_system=None, highlight=False)
+    io_ = DrillIO(ScriptedAsker(["no"] * 3), FakeClock(), out, True, store)
+    right, asked = practise_weak_spots(io_, rulesets, items=1, seed=4)
+    assert asked == 1
+    last = store.answers()[-1]
+    assert last.kind == "dead-pair"
+    assert "Answer:" in out.file.getvalue()

@@ -14,8 +14,8 @@ from conftest import position
 from tutor.bots import Bot
 from tutor.cards import parse_cards
 from tutor.engine import Action
-from tutor.play import DealPlayer, FakeClock, LEVELS, ScriptedAsker, VirtualClock, level
-from tutor.play.game import BEFORE_PROMPT, TURN_PROMPT, WATCH_PROMPT, WHICH_PROMPT
+from tutor.play import LEVELS, DealPlayer, FakeClock, ScriptedAsker, VirtualClock
+from tutor.play.game import TURN_PROMPT, WATCH_PROMPT, WHICH_PROMPT
 from tutor.play.inputs import action_code, interpret
 from tutor.play.session import PlayOptions, play_match
 from tutor.play.sheet import score_sheet, sheet_games
@@ -404,3 +404,15 @@ def test_points_match_has_a_practice_game_and_the_sheet(rulesets):
     assert res.totals == scored
     text = text_of(out)
     assert "(practice game)" in text and "Score sheet: You" in text
+
+
+def test_every_player_count_and_seat(library):
+    for rid, rs in sorted(library.rulesets.items()):
+        for n in rs.player_counts:
+            seat = (len(rid) + n) % n
+            res, out, _ = run_match(rs, n, LEVELS["beginner"], seed=n, seat=seat,
+                                    rng=random.Random(n))
+            deal = res.deals[0]
+            assert deal.is_terminal(), (rid, n)
+            deal.check_invariants()
+            assert f"seat {seat}" in text_of(out)

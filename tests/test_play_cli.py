@@ -14,8 +14,8 @@ import time
 
 import pytest
 
-from test_play import EngineLearner, run_match  # noqa: F401  (shared helpers)
-from tutor.play import LEVELS, VirtualClock
+from test_play import run_match
+from tutor.play import LEVELS
 from tutor.play.clock import TerminalClock, TimedAsker
 
 

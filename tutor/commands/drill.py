@@ -36,7 +36,8 @@ def register(sub, parent) -> None:
                                    "took) is kept in your progress, and schedules the skill for "
                                    "review (FSRS).")
     ds = p.add_subparsers(dest="drill_kind", metavar="KIND")
-    o = ds.add_parser("oversights", parents=[parent], help="spot and claim, or pass, against a clock",
+    o = ds.add_parser("oversights", parents=[parent],
+                      help="spot and claim, or pass, against a clock",
                       description="Positions in a stream: claim what can be claimed (claim 9s 9d, "
                                   "or claim 9) or pass (Enter). Streak: one miss ends it. Storm: "
                                   "three minutes, 10 s lost per mistake, time back for runs.")
@@ -118,7 +119,8 @@ def run(args, *, asker=None, clock=None, console=None) -> int:
             else:
                 drill.storm(args.minutes, args.positions)
         elif kind == "count":
-            CountDrill(io, rulesets, rs, args.players, args.speed, seed, args.run).session(args.rounds)
+            drill = CountDrill(io, rulesets, rs, args.players, args.speed, seed, args.run)
+            drill.session(args.rounds)
         elif kind == "settle":
             SettleDrill(io, rulesets, rs, args.players, seed).session(args.rounds)
         elif kind == "weak":

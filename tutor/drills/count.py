@@ -172,8 +172,8 @@ class CountDrill:
                 if perfect_run >= self.run_len:
                     self.speed = self.speed * SPEEDUP
                     perfect_run = 0
-                    io.say(f"{self.run_len} perfect rounds: faster, {self.speed:.3g} cards a second.",
-                           style="bold green")
+                    io.say(f"{self.run_len} perfect rounds: faster, {self.speed:.3g} cards a "
+                           "second.", style="bold green")
             else:
                 perfect_run = 0
         res.speed = self.speed

@@ -23,8 +23,8 @@ from rich.text import Text
 
 from .base import Answered, DrillIO
 
-__all__ = ["OversightDrill", "StreakResult", "StormResult", "COMBO_BONUS", "MISTAKE_PENALTY",
-           "combo_bonus", "position_screen"]
+__all__ = ["Attempt", "OversightDrill", "StreakResult", "StormResult", "COMBO_BONUS",
+           "MISTAKE_PENALTY", "combo_bonus", "position_screen"]
 
 MISTAKE_PENALTY = 10.0
 #: Seconds won back when the run of right answers reaches each length (then +10 s every 10).
@@ -40,6 +40,17 @@ def combo_bonus(combo: int) -> float:
     if combo > 30 and combo % 10 == 0:
         return 10.0
     return 0.0
+
+
+@dataclass
+class Attempt:
+    """One position answered: ``correct`` (None when the time ran out), ``seconds``, the
+    puzzle's ``grade`` (None without one), ``quit`` when the learner left."""
+
+    correct: bool | None
+    seconds: float
+    grade: object = None
+    quit: bool = False
 
 
 @dataclass
@@ -98,8 +109,8 @@ class OversightDrill:
         return generate("spot-oversight", self.ruleset, self.players,
                         seed=self.rng.randrange(10 ** 9), difficulty=difficulty)
 
-    def ask(self, puzzle, timeout: float | None) -> tuple[bool | None, float, object]:
-        """Pose ``puzzle``; returns (correct or None on time out or quit, seconds, grade)."""
+    def ask(self, puzzle, timeout: float | None) -> Attempt:
+        """Pose ``puzzle`` with ``timeout`` seconds (None: no limit) and grade the answer."""
         from ..puzzles import AnswerError
         io = self.io
         io.show(Text(""))
@@ -108,13 +119,13 @@ class OversightDrill:
         while True:
             left = None if timeout is None else timeout - (io.clock.now() - start)
             if left is not None and left <= 0:
-                return None, io.clock.now() - start, None
+                return Attempt(None, io.clock.now() - start)
             text = io.read(PROMPT, left, words=WORDS)
             if text is None:
-                return None, io.clock.now() - start, None
+                return Attempt(None, io.clock.now() - start)
             low = text.strip().lower()
             if low in ("quit", "q", "exit"):
-                return "quit", io.clock.now() - start, None      # type: ignore[return-value]
+                return Attempt(None, io.clock.now() - start, quit=True)
             if low in ("", "p"):
                 text = "nothing"
             try:
@@ -122,7 +133,7 @@ class OversightDrill:
             except AnswerError as exc:
                 io.say(str(exc), style="yellow")
                 continue
-            return grade.correct, io.clock.now() - start, grade
+            return Attempt(grade.correct, io.clock.now() - start, grade)
 
     def _record(self, puzzle, correct: bool, seconds: float) -> None:
         self.io.record(puzzle.id, puzzle.kind, puzzle.themes, correct, seconds, puzzle.ruleset)
@@ -138,8 +149,9 @@ class OversightDrill:
                "position; one miss ends it.", style="bold")
         while max_positions is None or len(res.answers) < max_positions:
             puzzle = self.next_puzzle(difficulty=min(5, 1 + res.streak // 4))
-            correct, secs, grade = self.ask(puzzle, limit)
-            if correct == "quit":
+            att = self.ask(puzzle, limit)
+            correct, secs, grade = att.correct, att.seconds, att.grade
+            if att.quit:
                 res.quit = True
                 break
             timed_out = correct is None
@@ -175,8 +187,9 @@ class OversightDrill:
             if left <= 0:
                 break
             puzzle = self.next_puzzle(difficulty=min(5, 1 + res.score // 5))
-            correct, secs, grade = self.ask(puzzle, left)
-            if correct == "quit":
+            att = self.ask(puzzle, left)
+            correct, secs, grade = att.correct, att.seconds, att.grade
+            if att.quit:
                 res.quit = True
                 break
             if correct is None:
@@ -189,8 +202,8 @@ class OversightDrill:
                 res.best_combo = max(res.best_combo, combo)
                 bonus = combo_bonus(combo)
                 res.bonus += bonus
-                io.say(f"✓ {secs:.1f} s · combo {combo}" + (f" · +{bonus:g} s" if bonus else ""),
-                       style="green")
+                gain = f" · +{bonus:g} s" if bonus else ""
+                io.say(f"✓ {secs:.1f} s · combo {combo}{gain}", style="green")
             else:
                 res.mistakes += 1
                 combo = 0

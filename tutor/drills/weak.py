@@ -92,12 +92,12 @@ def _item(io: DrillIO, kind: str, skill, rulesets, rng, ruleset) -> bool | None:
     if kind == "spot-oversight":
         from .oversights import OversightDrill
         drill = OversightDrill(io, seed=seed)
-        correct, secs, grade = drill.ask(puzzle, None)
-        if correct is None or correct == "quit":
+        att = drill.ask(puzzle, None)
+        if att.quit or att.correct is None:
             return None
-        drill._record(puzzle, bool(correct), secs)
-        _explain(io, puzzle, grade)
-        return bool(correct)
+        drill._record(puzzle, att.correct, att.seconds)
+        _explain(io, puzzle, att.grade)
+        return att.correct
     return ask_puzzle(io, puzzle)
 
 

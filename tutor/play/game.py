@@ -35,7 +35,7 @@ from ..cards import RANK_NAMES, RANK_PLURALS, pretty_cards
 from ..engine import DECLARATIONS, Action, Deal
 from ..errors import IllegalAction
 from .inputs import HELP, WORDS, Intent, action_code, explain, interpret
-from .screen import action_text, cards_text, grouped_text, render_screen
+from .screen import action_text, grouped_text, render_screen
 
 __all__ = ["DealPlayer", "Mistake", "Opportunity", "Race", "MISTAKE_TITLES", "OVERSIGHT_WORDS"]
 
@@ -297,7 +297,8 @@ class DealPlayer:
             else:
                 who = self.names[d.to_move] if d.to_move is not None else "nobody"
                 self.say(f"It is {who}'s turn. You may claim an oversight at any time"
-                         + (", and declare from your hand" if d.ruleset.hand_plays == "free" else "")
+                         + (", and declare from your hand" if d.ruleset.hand_plays == "free"
+                            else "")
                          + ".")
 
     # -- applying ------------------------------------------------------------------------------
@@ -555,12 +556,12 @@ class DealPlayer:
         res = d.result
         if (res is not None and res.last_in == self.seat and self._decls
                 and d.ruleset.leftovers_to != "last_in"):
+            went = "the dealer" if d.ruleset.leftovers_to == "dealer" else "nobody"
             for f in _one_per_rank(self._decls):
                 self.mistakes.append(Mistake(
                     "missed_declaration", len(d.history) - 1,
                     f"Play ended with {_decl_words(f, self.symbols)} still in your hand.",
-                    _decl_reason(f, d) + f" Left in hand, the cards went to "
-                    f"{ {'dealer': 'the dealer', 'nobody': 'nobody'}[d.ruleset.leftovers_to] }."))
+                    _decl_reason(f, d) + f" Left in hand, the cards went to {went}."))
         for m in self.mistakes:
             if m.kind == "missed_declaration":
                 self.opportunities.append(Opportunity("declaration", (_theme_of(m),), False, 0.0,
@@ -643,5 +644,6 @@ def _claim_reason(kind: str, offender: int, names: list[str]) -> str:
                        "three; the first claim takes the two left.",
         "laid_down_dead_pair": f"{who} lay down holding a dead pair; the first claim takes it.",
         "laid_down_prial": f"{who} lay down holding a prial; the first claim takes two of it.",
-        "laid_down_mournival": f"{who} lay down holding a mournival; the first claim takes all four.",
+        "laid_down_mournival": f"{who} lay down holding a mournival; the first claim takes all "
+                               "four.",
     }.get(kind, "an open oversight.")

@@ -96,7 +96,7 @@ def explain(reason: str, seat: int, names: list[str]) -> str:
     text = re.sub(r"it is player (\d+)'s turn, not player \d+'s",
                   lambda m: f"it is {names[int(m.group(1))]}'s turn", text)
     text = re.sub(r"[Pp]layer (\d+)", sub, text)
-    return text.replace("you holds", "you hold").replace("you can still", "you can still")
+    return text.replace("you holds", "you hold")
 
 
 def _turn_actions(deal: Deal, seat: int) -> list[Action]:
@@ -178,9 +178,8 @@ def _claim(rest: str, deal: Deal, seat: int, names: list[str]) -> Intent:
                 if reason and "covers" in reason:
                     reason = "no open oversight covers those cards"
                 return Intent("error", message=explain(reason, seat, names), claim=True)
-            return Intent("error", message=_nothing_to_claim(deal, seat, names,
-                                                             f"no open oversight of {RANK_PLURALS[rank]}"),
-                          claim=True)
+            none = f"no open oversight of {RANK_PLURALS[rank]}"
+            return Intent("error", message=_nothing_to_claim(deal, seat, names, none), claim=True)
     if not cands:
         return Intent("error", message=_nothing_to_claim(deal, seat, names), claim=True)
     # several card choices of one oversight are worth the same: keep one per oversight

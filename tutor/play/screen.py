@@ -149,8 +149,8 @@ def render_screen(deal: Deal, seat: int, names: Sequence[str], symbols: bool, *,
         won = deal.won_cards(q)
         t.append(f" won {len(won):<2}")
         if totals is not None:
-            t.append(f" ({totals[q]:+d})" if deal.ruleset.scoring == "stakes" else f" ({totals[q]})",
-                     style="dim")
+            total = f"{totals[q]:+d}" if deal.ruleset.scoring == "stakes" else str(totals[q])
+            t.append(f" ({total})", style="dim")
         if won and show_piles:
             t.append(" ")
             t.append_text(pile_text(won, symbols))
@@ -175,6 +175,7 @@ def render_screen(deal: Deal, seat: int, names: Sequence[str], symbols: bool, *,
     if show_hand:
         hand = deal.hand(seat)
         t = Text("Your hand: ", style="bold cyan")
-        t.append_text(grouped_text(hand, symbols) if hand else Text("none (you are out)", style="dim"))
+        t.append_text(grouped_text(hand, symbols) if hand
+                      else Text("none (you are out)", style="dim"))
         lines.append(t)
     return Group(*lines)

@@ -27,7 +27,7 @@ from ..records import dumps, to_record, write_records
 from .game import DealPlayer
 from .levels import Level, make_opponents, seat_names
 from .screen import cards_text
-from .sheet import review_renderable, score_sheet, settlement_table, totals_table
+from .sheet import ROUND, review_renderable, score_sheet, settlement_table, totals_table
 
 __all__ = ["MatchResult", "PlayOptions", "play_match", "records_dir"]
 
@@ -107,7 +107,8 @@ def play_match(opts: PlayOptions, *, asker, clock, console, symbols: bool = True
         deal = new_deal(rs, n, match.dealer_of(k), deal_rng)
         label = f"Deal {k + 1} of {opts.deals}"
         if practice:
-            label += " (practice game)" if k == 0 else f" (game {(k - 1) % 5 + 1}, round {(k - 1) // 5 + 1})"
+            label += (" (practice game)" if k == 0
+                      else f" (game {(k - 1) % ROUND + 1}, round {(k - 1) // ROUND + 1})")
         totals = match.totals if opts.deals > 1 else None
         player = DealPlayer(deal, seat, bots, bot_rng=bot_rng, reaction_rng=reaction_rng,
                             asker=asker, clock=clock, console=out, names=names, symbols=symbols,
