@@ -24,7 +24,7 @@ from tutor.puzzles.model import puzzles_dir
 
 LIB = default_library()
 #: Seeds per kind, spread over every (ruleset, players) the kind applies to.
-PER_KIND = 150
+PER_KIND = 200
 JSON_KEYS = {"format", "id", "kind", "ruleset", "players", "seat", "record", "question",
              "answer", "accepted", "explanation", "quotes", "themes", "difficulty"}
 
