@@ -147,7 +147,7 @@ def render_html(ws: Worksheet) -> str:
     for p in ws.puzzles:
         out.append('<div class="puzzle">')
         out.append(f"<h3>Puzzle {p.number}: {e(p.answer)}</h3>")
-        out.append(f"<p>{e(p.explanation)}</p>")
+        out.extend(_html_paragraphs(p.explanation))
         for text, cite in p.quotes:
             out.append(f"<blockquote>“{e(text)}”<cite>— {e(cite)}</cite></blockquote>")
         out.append(f'<p class="id">puzzle {e(p.id)}</p>')
@@ -160,15 +160,43 @@ def render_html(ws: Worksheet) -> str:
 # --------------------------------------------------------------------------------------------
 # Markdown
 
-_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|~])")
+_MD_SPECIAL = re.compile(r"([\\`*_\[\]|~])")
+_MD_LINE_START = re.compile(r"^(\s*)([#>+=-]|\d+[.)])")
 
 
 def md_escape(text: str) -> str:
-    """``text`` safe inside Markdown: ``& < >`` as entities, Markdown punctuation backslashed,
-    line breaks as spaces."""
+    """``text`` safe inside Markdown, on one line: ``& < >`` as entities, the characters that
+    make emphasis, code, links and tables backslashed, and a start that would make a heading,
+    list or quotation escaped."""
     text = " ".join(text.split())
     text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-    return _MD_SPECIAL.sub(r"\\\1", text)
+    text = _MD_SPECIAL.sub(r"\\\1", text)
+    def start(m: re.Match) -> str:
+        mark = m.group(2)
+        if mark[0].isdigit():           # "1." -> "1\.": a backslash only escapes punctuation
+            return m.group(1) + mark[:-1] + "\\" + mark[-1]
+        return m.group(1) + "\\" + mark
+    return _MD_LINE_START.sub(start, text)
+
+
+def _md_paragraphs(text: str) -> list[str]:
+    """Paragraphs (blank-line separated) of escaped lines, each line ending in a hard break."""
+    out: list[str] = []
+    for para in text.split("\n\n"):
+        lines = [md_escape(line) for line in para.splitlines() if line.strip()]
+        if lines:
+            out += [line + "  " for line in lines[:-1]] + [lines[-1], ""]
+    return out
+
+
+def _html_paragraphs(text: str) -> list[str]:
+    """Paragraphs of escaped lines joined by ``<br>``."""
+    out = []
+    for para in text.split("\n\n"):
+        lines = [html.escape(line) for line in para.splitlines() if line.strip()]
+        if lines:
+            out.append("<p>" + "<br>\n".join(lines) + "</p>")
+    return out
 
 
 def _fence(text: str) -> str:
@@ -198,7 +226,7 @@ def render_markdown(ws: Worksheet) -> str:
     out += ['<div style="page-break-before: always"></div>', "",
             f"## Answer key: {m(_title(ws))}", ""]
     for p in ws.puzzles:
-        out += [f"### Puzzle {p.number}: {m(p.answer)}", "", m(p.explanation), ""]
+        out += [f"### Puzzle {p.number}: {m(p.answer)}", ""] + _md_paragraphs(p.explanation)
         for text, cite in p.quotes:
             out += [f"> “{m(text)}”  ", f"> — {m(cite)}", ""]
         out += [f"*puzzle {m(p.id)}*", ""]

@@ -264,12 +264,20 @@ def _engine_fingerprint() -> str:
 
 
 def simulate_sentence(result: dict) -> str:
-    """The dealer's advantage in one sentence, from a study's JSON."""
+    """The dealer's advantage in one sentence, from a study's JSON: the mean with its 95%
+    interval, and whether the interval lies clear of zero."""
     a = result["dealer_advantage"]
     unit = "stakes" if result["measure"] == "net stakes" else "points"
+    mean, ci = a["mean"], a["ci95"]
+    if mean - ci > 0:
+        verdict = "the dealer has an advantage (the whole interval lies above zero)"
+    elif mean + ci < 0:
+        verdict = "the dealer is at a disadvantage (the whole interval lies below zero)"
+    else:
+        verdict = "no advantage to the dealer can be told apart from chance at this many deals"
     return (f"Over {result['deals']:,} deals ({result['ruleset']}, {result['players']} players, "
-            f"seed {result['seed']}), the dealer averaged {a['mean']:+.2f} ± {a['ci95']:.2f} "
-            f"{unit} a deal against the mean of the other seats: {a['verdict']}.")
+            f"seed {result['seed']}), the dealer averaged {mean:+.2f} ± {ci:.2f} {unit} a deal "
+            f"more than the mean of the other seats: {verdict}.")
 
 
 def render_simulate(data: dict, ctx, width: int):

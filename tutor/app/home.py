@@ -112,14 +112,17 @@ class Home:
         out.print(grid)
         items = [("p", "Puzzles")] + [(k, label) for k, label, _ in self.extras] + \
             [("s", "Sources"), ("t", "Statistics"), ("q", "Quit")]
-        menu = Text()
-        for i, (k, label) in enumerate(items):
-            piece = f"{k} {label}"
-            if i:
-                menu.append("   ")
-            menu.append(k, style="bold")
-            menu.append(piece[1:])
-        out.print(menu)
+        line = Text()
+        for k, label in items:          # never split an item across lines
+            piece = len(k) + 1 + len(label)
+            if line.plain and len(line.plain) + 3 + piece > ctx.width:
+                out.print(line)
+                line = Text()
+            if line.plain:
+                line.append("   ")
+            line.append(k, style="bold")
+            line.append(" " + label)
+        out.print(line)
         return course, nxt
 
     # -- the loop --------------------------------------------------------------------------

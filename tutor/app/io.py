@@ -67,12 +67,15 @@ class TutorAsker(Asker):
                 self.stdout.write(problem + "\n")
 
     def _interactive(self, prompt, words, cards, default, check) -> str:
-        from prompt_toolkit.completion import WordCompleter
-        from prompt_toolkit.validation import ValidationError, Validator
+        from prompt_toolkit.completion import DummyCompleter, WordCompleter
+        from prompt_toolkit.validation import DummyValidator, ValidationError, Validator
         session = self._prompt_session()
         vocab = list(dict.fromkeys(list(words) + (card_words() if cards else [])))
-        completer = WordCompleter(vocab, ignore_case=True, sentence=False) if vocab else None
-        validator = None
+        # A session keeps the completer and validator of its last prompt when given None, so
+        # each prompt passes its own (dummies where it has none).
+        completer = WordCompleter(vocab, ignore_case=True, sentence=False) if vocab \
+            else DummyCompleter()
+        validator = DummyValidator()
         if check is not None:
             class _V(Validator):
                 def validate(self, document):

@@ -55,6 +55,7 @@ def show_puzzle(ctx, puzzle, heading: str | None = None) -> None:
     from ..puzzles.render import render_puzzle
     if heading:
         ctx.console.print(Text(heading, style="bold"))
+    # Printed whole (not a screenful at a time): the question must stay beside its position.
     ctx.console.print(_call(render_puzzle, puzzle, symbols=ctx.symbols,
                             console_width=ctx.width))
 
@@ -62,8 +63,8 @@ def show_puzzle(ctx, puzzle, heading: str | None = None) -> None:
 def show_explanation(ctx, puzzle, grade=None) -> None:
     """Print the answer, explanation and quotation (``render_explanation``)."""
     from ..puzzles.render import render_explanation
-    ctx.console.print(_call(render_explanation, puzzle, grade, symbols=ctx.symbols,
-                            console_width=ctx.width))
+    ctx.show(_call(render_explanation, puzzle, grade, symbols=ctx.symbols,
+                   console_width=ctx.width))
 
 
 def pose(ctx, puzzle, *, heading: str | None = None, lesson: str | None = None,
@@ -126,4 +127,6 @@ def pose(ctx, puzzle, *, heading: str | None = None, lesson: str | None = None,
         if grade is None:
             ctx.say(f"{ctx.glyphs.wrong} Shown, and counted as not right.", style="bold red")
         show_explanation(ctx, puzzle, grade)
+        if ctx.asker.interactive:       # let the explanation be read before anything scrolls
+            ctx.asker.ask("Enter to go on> ")
         return Outcome(correct, seconds, hints_used)
