@@ -870,7 +870,7 @@ class DeadPair(KindGenerator):
             if d.phase != "play":
                 return
             for q in range(d.players):
-                if not d.hands[q] or q == a.player and a.kind == "declare_dead_pair":
+                if d.is_out(q) or q == a.player and a.kind == "declare_dead_pair":
                     continue
                 pairs = pairs_held(d, q)
                 if not pairs or len(pairs) > 3:
@@ -969,7 +969,7 @@ class Count(KindGenerator):
             return None
         deal = rng.choice(found)
         n = ctx.players
-        seat = rng.choice([q for q in range(n) if deal.hands[q]] or list(range(n)))
+        seat = rng.choice([q for q in range(n) if not deal.is_out(q)] or list(range(n)))
         view = deal.view(seat)
         # ranks with something to count: some cards seen, not all
         interesting = [r for r in range(13) if 0 < view.unseen[r] < 4 or
