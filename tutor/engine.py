@@ -137,7 +137,8 @@ class DealResult:
 
     ``won`` holds each seat's won cards (leftovers included) as sorted tuples; ``leftovers_to`` is a
     seat or None (nobody); ``net`` is stakes per seat (None under pairs scoring); ``points`` won
-    cards / 2 per seat (None under stakes scoring); ``bonus_to`` a seat or None.
+    cards / 2 per seat (None under stakes scoring); ``bonus_to`` a seat or None; ``set_aside`` the
+    table mournival turned face down at the deal (if any) and ``set_aside_to`` the seat that took it.
     """
 
     last_in: int | None
@@ -148,6 +149,8 @@ class DealResult:
     discard: tuple[int, ...]
     net: tuple[int, ...] | None
     points: tuple[int, ...] | None
+    set_aside: tuple[int, ...] = ()
+    set_aside_to: int | None = None
 
     def returns(self) -> tuple[int, ...]:
         """Net stakes per seat under stakes scoring, else points per seat."""
@@ -809,9 +812,10 @@ class Deal:
             self.discard |= left
         else:
             self.won[to] |= left
-        if self.aside:
-            tgt = last if last is not None else self.dealer
-            self.won[tgt] |= self.aside
+        aside, aside_to = self.aside, None
+        if aside:
+            aside_to = last if last is not None else self.dealer
+            self.won[aside_to] |= aside
             self.aside = 0
         self.wonall = 0
         for w in self.won:
@@ -845,7 +849,7 @@ class Deal:
             last_in=last, bonus_to=bonus_to,
             won=tuple(tuple(cards_of(w)) for w in self.won),
             leftovers_to=to, leftovers=tuple(cards_of(left)), discard=tuple(cards_of(self.discard)),
-            net=net, points=points)
+            net=net, points=points, set_aside=tuple(cards_of(aside)), set_aside_to=aside_to)
         self.phase = OVER
         self.to_move = None
 
