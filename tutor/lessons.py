@@ -20,7 +20,6 @@ order (``01-history.md``, ``02-terms.md``, ...).
 
 from __future__ import annotations
 
-import hashlib
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -223,6 +222,7 @@ def puzzle_seed(lesson_seed: int, lesson_id: str, block_index: int, n: int) -> i
     """The seed of puzzle ``n`` (0-based) of the puzzle block ``block_index`` of a lesson taken
     with ``lesson_seed``: the same numbers give the same puzzle on every machine (a 48-bit int
     from SHA-256, not Python's randomised ``hash``)."""
+    import hashlib
     digest = hashlib.sha256(f"{lesson_seed}/{lesson_id}/{block_index}/{n}".encode()).digest()
     return int.from_bytes(digest[:6], "big")
 

@@ -293,8 +293,9 @@ def render_simulate(data: dict, ctx, width: int):
     else:
         result = simulate(data, ctx.library)
     unit = "stakes" if result["measure"] == "net stakes" else "points"
-    t = Table(title=f"{result['ruleset']}, {result['players']} players: mean {unit} a deal",
-              title_justify="left")
+    title = Text(f"{result['ruleset']}, {result['players']} players: mean {unit} a deal, by "
+                 "seat", style="italic")
+    t = Table()
     t.add_column("seat")
     t.add_column("mean", justify="right")
     t.add_column("±", justify="right")
@@ -302,7 +303,7 @@ def render_simulate(data: dict, ctx, width: int):
     for s in result["seats"]:
         t.add_row(s["seat"], f"{s['mean']:+.2f}", f"{s['ci95']:.2f}",
                   f"{100 * s['last_in_rate']:.0f}%")
-    return Group(t, Text(simulate_sentence(result), style="bold"))
+    return Group(title, t, Text(simulate_sentence(result), style="bold"))
 
 
 # --------------------------------------------------------------------------------------------

@@ -216,10 +216,45 @@ class Home:
         self.ctx.console.print()
 
     def run_command(self, argv: list[str]) -> None:
-        """Run another ``laugh`` command (drills, play) and come back here."""
+        """Run another ``laugh`` command (drills, play) and come back here.  A command with
+        actions of its own (``laugh drill KIND``) first asks which one."""
         from ..cli import main
+        actions = _actions_of(argv[0])
+        if actions:
+            from rich.table import Table
+            grid = Table.grid(padding=(0, 2))
+            grid.add_column(style="bold", no_wrap=True)
+            grid.add_column(overflow="fold")
+            for name, help_text in actions:
+                grid.add_row(name, help_text)
+            self.ctx.console.print(grid)
+            names = [n for n, _ in actions]
+            choice = self.ctx.asker.ask_checked(
+                f"{argv[0]}> ",
+                lambda t: None if t in names or t.lower() in ("", "back") else
+                f"Type one of {', '.join(names)}, or Enter to go back.",
+                words=names + ["back"], say=lambda m: self.ctx.say(m, style="yellow"))
+            if choice.lower() in ("", "back"):
+                return
+            argv = argv + [choice]
         try:
             main(argv)
         except SystemExit:
             pass
         self.ctx.console.print()
+
+
+def _actions_of(command: str) -> list[tuple[str, str]]:
+    """The sub-actions of ``laugh COMMAND`` (name, help), from its argument parser; [] if none."""
+    import argparse
+    from ..cli import build_parser
+    parser = build_parser()
+    sub = next((a for a in parser._actions if isinstance(a, argparse._SubParsersAction)), None)
+    target = sub.choices.get(command) if sub is not None else None
+    if target is None:
+        return []
+    inner = next((a for a in target._actions if isinstance(a, argparse._SubParsersAction)), None)
+    if inner is None:
+        return []
+    helps = {c.dest: c.help or "" for c in inner._choices_actions}
+    return [(name, helps.get(name, "")) for name in inner.choices]

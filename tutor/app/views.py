@@ -59,20 +59,18 @@ def stats_view(ctx, offer_practice: bool = True) -> None:
     if not n:
         ctx.say("Answer some puzzles first: take a lesson, or p for puzzles.")
         return
-    ctx.say("Accuracy (bar and %), right of answered" + ("" if ctx.width < 60 else
-                                                          ", mean seconds"), style="dim")
-    for title, tallies in (("By theme, weakest first", store.tallies("theme")),
-                           ("By kind, weakest first", store.tallies("kind"))):
-        head, table = _tally_table(ctx, tallies, title)
-        ctx.console.print()
-        ctx.console.print(head)
-        ctx.console.print(table)
+    from rich.text import Text
+    parts: list = [Text("Accuracy (bar and %), right of answered"
+                        + ("" if ctx.width < 60 else ", mean seconds"), style="dim")]
+    sections = [("By theme, weakest first", store.tallies("theme")),
+                ("By kind, weakest first", store.tallies("kind"))]
     days = store.timeline()
     if days:
-        head, table = _tally_table(ctx, days[-14:], "Over time, by day")
-        ctx.console.print()
-        ctx.console.print(head)
-        ctx.console.print(table)
+        sections.append(("Over time, by day", days[-14:]))
+    for title, tallies in sections:
+        head, table = _tally_table(ctx, tallies, title)
+        parts += [Text(""), head, table]
+    ctx.show(*parts)
     weak = weakest_themes(store)
     ctx.console.print()
     if not weak:
@@ -223,44 +221,64 @@ def practice_themes(ctx, themes: list[str]) -> None:
 
 def sources_view(ctx) -> None:
     """List the sources; show one (or all, with the attestations as a timeline) through the
-    ``laugh sources`` command, until the learner goes back."""
-    import argparse
+    ``laugh sources`` command, a screenful at a time on a terminal, until the learner goes back."""
     from rich.table import Table
     from rich.text import Text
-    from ..errors import LaughError
     lib = ctx.library
+    ctx.say("Sources", style="bold")
+    grid = Table.grid(padding=(0, 1))
+    grid.add_column(no_wrap=True, style="bold")
+    grid.add_column(overflow="fold")
+    for s in lib.sources.values():
+        grid.add_row(s.id, Text(s.citation_text))
+    ctx.console.print(grid)
+    ids = list(lib.sources)
+    hint = f"Type a source id, all (every source and the timeline), or Enter to go back."
+    ctx.say(hint, style="dim")
+
+    def check(text: str) -> str | None:
+        if text.lower() in ("", "b", "back", "all", "q") or text in ids:
+            return None
+        return f"Type a source id ({', '.join(ids)}), all, or Enter to go back."
+
     while True:
-        ctx.say("Sources", style="bold")
-        grid = Table.grid(padding=(0, 1))
-        grid.add_column(no_wrap=True, style="bold")
-        grid.add_column(overflow="fold")
-        for s in lib.sources.values():
-            grid.add_row(s.id, Text(s.citation_text))
-        ctx.console.print(grid)
-        ids = list(lib.sources)
-
-        def check(text: str) -> str | None:
-            if text.lower() in ("", "b", "back", "all", "q") or text in ids:
-                return None
-            return f"Type a source id ({', '.join(ids)}), all, or Enter to go back."
-
         choice = ctx.asker.ask_checked("sources> ", check, words=ids + ["all", "back"],
                                        say=lambda m: ctx.say(m, style="yellow"))
         if choice.lower() in ("", "b", "back", "q"):
             return
+        show_sources_command(ctx, None if choice.lower() == "all" else choice)
+        ctx.say(hint, style="dim")
+
+
+def show_sources_command(ctx, source_id: str | None) -> None:
+    """Run ``laugh sources [ID]`` (its own handler) and show what it prints: straight through
+    when piped, a screenful at a time (in colour unless ``NO_COLOR``) on a terminal."""
+    import argparse
+    import contextlib
+    import io
+    import os
+    from rich.text import Text
+    from ..commands import sources_cmd
+    from ..errors import LaughError
+    args = argparse.Namespace(id=source_id, json=False)
+    try:
+        if not ctx.asker.interactive:
+            sources_cmd.run(args)
+            return
+        buf = io.StringIO()
+        saved = {k: os.environ.get(k) for k in ("COLUMNS", "FORCE_COLOR")}
+        os.environ["COLUMNS"] = str(ctx.width)
+        if not os.environ.get("NO_COLOR"):
+            os.environ["FORCE_COLOR"] = "1"
         try:
-            from ..commands import sources_cmd
-        except ImportError:
-            sources_cmd = None
-        sid = None if choice.lower() == "all" else choice
-        if sources_cmd is not None:
-            try:
-                sources_cmd.run(argparse.Namespace(id=sid, json=False))
-            except LaughError as exc:
-                ctx.say(str(exc), style="red")
-        else:                               # pragma: no cover - the command ships with us
-            for s in ([lib.source(sid)] if sid else lib.sources.values()):
-                ctx.say(s.citation_text, style="bold")
-                for q in s.quotations.values():
-                    ctx.say(f"  {q.text} ({q.where})")
-        ctx.console.print()
+            with contextlib.redirect_stdout(buf):
+                sources_cmd.run(args)
+        finally:
+            for k, v in saved.items():
+                if v is None:
+                    os.environ.pop(k, None)
+                else:
+                    os.environ[k] = v
+        ctx.show(Text.from_ansi(buf.getvalue()))
+    except LaughError as exc:
+        ctx.say(str(exc), style="red")
