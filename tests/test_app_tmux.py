@@ -29,19 +29,20 @@ class Term:
 
     def __init__(self, tmp_path, width=80, height=24, args=(), env=None):
         self.name = f"laugh-{uuid.uuid4().hex[:8]}"
+        self.socket = ["-L", self.name]         # a private tmux server: nobody else's sessions
         self.rc_file = tmp_path / f"rc-{self.name}"
         self.width = width
         envs = {"LAUGH_HOME": str(tmp_path / "home"), "NO_COLOR": "1",
                 "PYTHONPATH": str(ROOT), "TERM": "xterm-256color", "LANG": "C.UTF-8",
                 "LC_ALL": "C.UTF-8", **(env or {})}
         exports = " ".join(f"{k}={_q(v)}" for k, v in envs.items())
-        cmd = (f"cd {_q(str(ROOT))} && env {exports} {_q(sys.executable)} -m tutor "
+        cmd = (f"cd {_q(str(ROOT))} && env -u COLUMNS -u LINES {exports} {_q(sys.executable)} -m tutor "
                f"{' '.join(args)}; echo $? > {_q(str(self.rc_file))}; sleep 60")
-        subprocess.run(["tmux", "new-session", "-d", "-s", self.name, "-x", str(width), "-y",
+        subprocess.run(["tmux", *self.socket, "new-session", "-d", "-s", self.name, "-x", str(width), "-y",
                         str(height), "sh", "-c", cmd], check=True)
 
     def screen(self, escapes: bool = False, history: int = 0) -> str:
-        args = ["tmux", "capture-pane", "-p", "-t", self.name]
+        args = ["tmux", *self.socket, "capture-pane", "-p", "-t", self.name]
         if escapes:
             args.append("-e")
         if history:
@@ -53,7 +54,7 @@ class Term:
         return lines[-1] if lines else ""
 
     def keys(self, *keys: str) -> None:
-        subprocess.run(["tmux", "send-keys", "-t", self.name, *keys], check=True)
+        subprocess.run(["tmux", *self.socket, "send-keys", "-t", self.name, *keys], check=True)
 
     def press(self, *keys: str, timeout: float = 20) -> None:
         """Send keys, then wait until the program has reacted: the last line is neither the
@@ -85,7 +86,7 @@ class Term:
         raise AssertionError("the program did not exit:\n" + self.screen())
 
     def close(self) -> None:
-        subprocess.run(["tmux", "kill-session", "-t", self.name], capture_output=True)
+        subprocess.run(["tmux", *self.socket, "kill-server"], capture_output=True)
 
 
 def _q(text: str) -> str:

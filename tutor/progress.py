@@ -271,13 +271,14 @@ class ProgressStore:
         """How many answers are recorded."""
         return self.conn.execute("SELECT COUNT(*) FROM answers").fetchone()[0]
 
-    def tallies(self, by: str) -> list[Tally]:
-        """Answers counted by ``"theme"`` (an answer counts once for each of its themes) or
-        ``"kind"``, weakest first (lowest accuracy, then slowest).  Raises ValueError otherwise."""
+    def tallies(self, by: str, since: float | None = None) -> list[Tally]:
+        """Answers (since Unix time ``since``) counted by ``"theme"`` (an answer counts once for
+        each of its themes) or ``"kind"``, weakest first (lowest accuracy, then slowest).
+        Raises ValueError for another ``by``."""
         if by not in ("theme", "kind"):
             raise ValueError(f"tallies by 'theme' or 'kind', not {by!r}")
         out: dict[str, Tally] = {}
-        for a in self.answers():
+        for a in self.answers(since):
             names = a.themes if by == "theme" else (a.kind,)
             for name in names:
                 t = out.setdefault(name, Tally(name))

@@ -69,6 +69,7 @@ class Home:
         from rich.table import Table
         from rich.text import Text
         ctx = self.ctx
+        ctx.clear()
         g = ctx.glyphs
         course = self.course()
         states = ctx.store.lesson_states()
@@ -88,14 +89,15 @@ class Home:
             s = states.get(nxt.id)
             where = f", page {s.page + 1}" if s is not None and s.in_progress else ""
             verb = "Continue" if s is not None and s.in_progress else "Start"
-            out.print(Text(f"c  {verb}: lesson {nxt.number}, {nxt.title}{where}", style="bold"))
+            out.print(Text(f"c  {verb}: lesson {nxt.number}, {nxt.title}{where}", style="bold"),
+                      no_wrap=True, overflow="ellipsis")
         else:
             out.print(Text(f"{g.done} Course complete. Practise with p, or retake any lesson.",
                            style="bold green"))
         grid = Table.grid(padding=(0, 1))
         grid.add_column(justify="right", no_wrap=True)
         grid.add_column(no_wrap=True)
-        grid.add_column(ratio=1, overflow="fold")
+        grid.add_column()
         grid.add_column(justify="right", no_wrap=True, style="dim")
         for e in course:
             s = states.get(e.id)
@@ -108,7 +110,9 @@ class Home:
             else:
                 mark, style = g.todo, ""
                 note = f"{e.minutes}m" if e.minutes else ""
-            grid.add_row(str(e.number), Text(mark, style=style), Text(e.title), note)
+            title = Text(e.title)
+            title.truncate(max(8, ctx.width - 10), overflow="ellipsis")   # one line a lesson
+            grid.add_row(str(e.number), Text(mark, style=style), title, note)
         out.print(grid)
         items = [("p", "Puzzles")] + [(k, label) for k, label, _ in self.extras] + \
             [("s", "Sources"), ("t", "Statistics"), ("q", "Quit")]
@@ -123,6 +127,7 @@ class Home:
             line.append(k, style="bold")
             line.append(" " + label)
         out.print(line)
+        out.print(Text("Enter: continue. Or a number or letter.", style="dim"))
         return course, nxt
 
     # -- the loop --------------------------------------------------------------------------

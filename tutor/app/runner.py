@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import secrets
 
+from ..errors import LaughError
 from ..lessons import Block, Lesson, Segment, puzzle_seed
 from .puzzling import Quit, generate, pose
 
@@ -157,8 +158,13 @@ class LessonRunner:
                 ctx.say(f"{heading}: answered ({mark} {'right' if answered else 'missed'}).",
                         style="dim")
                 continue
-            outcome = pose(ctx, self.puzzle(block, n), heading=heading, lesson=self.lesson.id,
-                           slot=slot)
+            try:
+                puzzle = self.puzzle(block, n)
+            except LaughError as exc:       # a puzzle that cannot be set is skipped, not fatal
+                ctx.say(f"{heading}: this puzzle could not be set ({exc}); skipped.",
+                        style="yellow")
+                continue
+            outcome = pose(ctx, puzzle, heading=heading, lesson=self.lesson.id, slot=slot)
             self.state.answered[slot] = outcome.correct
             ctx.console.print()
 
@@ -194,7 +200,7 @@ class LessonRunner:
         ctx, lesson = self.ctx, self.lesson
         blocks = list(lesson.blocks("puzzle"))
         slots = [(b, n, f"{b.index}.{n}") for b in blocks for n in range(b.data["count"])]
-        total = len(slots)
+        total = sum(1 for _, _, s in slots if s in self.state.answered)
         right = sum(1 for _, _, s in slots if self.state.answered.get(s))
         missed = [(b, n) for b, n, s in slots if self.state.answered.get(s) is False]
         if missed:

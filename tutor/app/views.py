@@ -23,7 +23,9 @@ def _bar(ctx, share: float, width: int):
     return t
 
 
-def _tally_table(ctx, tallies, title: str):
+def _tally_table(ctx, tallies, title: str, recent: dict | None = None):
+    """A titled grid: name, bar, accuracy, right/answered, and on wide screens the mean seconds
+    and (with ``recent``, name -> Tally of the last week) the accuracy of the last seven days."""
     from rich.table import Table
     from rich.text import Text
     narrow = ctx.width < 60
@@ -35,11 +37,16 @@ def _tally_table(ctx, tallies, title: str):
     t.add_column(justify="right", no_wrap=True, style="dim")
     if not narrow:
         t.add_column(justify="right", no_wrap=True, style="dim")
+        if recent is not None:
+            t.add_column(justify="right", no_wrap=True)
     for x in tallies:
         row = [Text(x.name), _bar(ctx, x.accuracy, bar_w), f"{100 * x.accuracy:.0f}%",
                f"{x.right}/{x.n}"]
         if not narrow:
             row.append(f"{x.mean_seconds:.1f} s")
+            if recent is not None:
+                r = recent.get(x.name)
+                row.append(f"week {100 * r.accuracy:.0f}%" if r is not None else "")
         t.add_row(*row)
     return Text(title, style="bold"), t
 
@@ -62,13 +69,20 @@ def stats_view(ctx, offer_practice: bool = True) -> None:
     from rich.text import Text
     parts: list = [Text("Accuracy (bar and %), right of answered"
                         + ("" if ctx.width < 60 else ", mean seconds"), style="dim")]
-    sections = [("By theme, weakest first", store.tallies("theme")),
-                ("By kind, weakest first", store.tallies("kind"))]
+    import time
+    week_ago = time.time() - 7 * 86400
+    older = any(a.at < week_ago for a in store.answers())
+    recent = {by: ({t.name: t for t in store.tallies(by, since=week_ago)} if older else None)
+              for by in ("theme", "kind")}
+    if older and ctx.width >= 60:
+        parts.append(Text("'week': accuracy over the last seven days", style="dim"))
+    sections = [("By theme, weakest first", store.tallies("theme"), recent["theme"]),
+                ("By kind, weakest first", store.tallies("kind"), recent["kind"])]
     days = store.timeline()
     if days:
-        sections.append(("Over time, by day", days[-14:]))
-    for title, tallies in sections:
-        head, table = _tally_table(ctx, tallies, title)
+        sections.append(("Over time, by day", days[-14:], None))
+    for title, tallies, rec in sections:
+        head, table = _tally_table(ctx, tallies, title, rec)
         parts += [Text(""), head, table]
     ctx.show(*parts)
     weak = weakest_themes(store)
