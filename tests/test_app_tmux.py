@@ -7,7 +7,6 @@ end, Ctrl-C.  Skipped where tmux is not installed.
 
 from __future__ import annotations
 
-import os
 import re
 import shutil
 import subprocess

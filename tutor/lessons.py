@@ -57,11 +57,6 @@ ODDS_FIGURES = {
     "hand_prial_or_mournival": "a prial or better in one player's hand",
 }
 
-#: The puzzle kinds of the contract with :mod:`tutor.puzzles`; used only when that package
-#: cannot be imported.
-_FALLBACK_KINDS = ("spot-oversight", "capture-now", "settlement", "legal-play", "dead-pair",
-                   "count", "deal-setup", "source-quiz")
-
 _ID_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 _REF_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*:[a-z0-9]+(?:-[a-z0-9]+)*$")
 _MAX_PUZZLES = 10
@@ -599,9 +594,9 @@ class _Checker:
                 ok = False
             else:
                 ok &= self._players("puzzle", rs, players, lines.get("players", line))
-                if ok and applicable is not None:
+                if ok:
                     allowed = _applicable_ids(applicable, kind)
-                    if allowed is not None and rid not in allowed:
+                    if rid not in allowed:
                         self.fail(lines.get("ruleset", line), "puzzle.ruleset",
                                   f"puzzles of kind '{kind}' cannot be set under '{rid}' "
                                   f"(rulesets: {', '.join(allowed) or 'none'})")
@@ -802,21 +797,14 @@ def _key_lines(node, offset: int) -> dict[Any, int]:
 
 
 def _puzzle_api():
-    """(KINDS, applicable_rulesets or None) from :mod:`tutor.puzzles`, or the contract's kinds."""
-    try:
-        from . import puzzles
-    except ImportError:
-        return _FALLBACK_KINDS, None
-    return tuple(puzzles.KINDS), getattr(puzzles, "applicable_rulesets", None)
+    """(KINDS, applicable_rulesets) from :mod:`tutor.puzzles`."""
+    from . import puzzles
+    return tuple(puzzles.KINDS), puzzles.applicable_rulesets
 
 
-def _applicable_ids(applicable, kind: str) -> list[str] | None:
-    """The ids of the rulesets puzzles of ``kind`` can be set under, or None if unknown."""
-    try:
-        got = applicable(kind)
-    except Exception:  # noqa: BLE001 - an API we do not own; unknown means "do not check"
-        return None
-    return [getattr(r, "id", r) for r in got]
+def _applicable_ids(applicable, kind: str) -> list[str]:
+    """The ids of the rulesets puzzles of ``kind`` can be set under."""
+    return [getattr(r, "id", r) for r in applicable(kind)]
 
 
 def _display(path: Path) -> str:

@@ -70,12 +70,6 @@ def render_quote(data: dict, ctx, width: int):
     return Group(*parts)
 
 
-def quotation_lines(ref: str, library) -> tuple[str, str]:
-    """A quotation as plain text: (verbatim text, ``citation (where)``); KeyError if unknown."""
-    q = library.quotation(ref)
-    return q.text, f"{q.citation} ({q.where})"
-
-
 # --------------------------------------------------------------------------------------------
 # rules
 

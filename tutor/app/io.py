@@ -236,11 +236,3 @@ def make_context(interactive: bool | None = None) -> Context:
                           color_system=None, force_terminal=False, width=console.width)
     return Context(console, asker, suit_symbols(), Glyphs.for_terminal())
 
-
-def isatty(stream=None) -> bool:
-    """Whether ``stream`` (default stdin) is a terminal."""
-    stream = stream or sys.stdin
-    try:
-        return bool(stream.isatty())
-    except (AttributeError, ValueError):
-        return False

@@ -247,7 +247,7 @@ def sources_view(ctx) -> None:
         grid.add_row(s.id, Text(s.citation_text))
     ctx.console.print(grid)
     ids = list(lib.sources)
-    hint = f"Type a source id, all (every source and the timeline), or Enter to go back."
+    hint = "Type a source id, all (every source and the timeline), or Enter to go back."
     ctx.say(hint, style="dim")
 
     def check(text: str) -> str | None:
