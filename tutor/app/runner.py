@@ -80,8 +80,8 @@ class LessonRunner:
                 last = page == len(lesson.pages) - 1
                 cmd = self.page_prompt(page, last)
                 if cmd == "quit":
-                    ctx.say(f"Saved: you can continue lesson {lesson.number or ''} "
-                            "from this page.".replace("  ", " "), style="dim")
+                    which = f"lesson {lesson.number}" if lesson.number else "the lesson"
+                    ctx.say(f"Saved: you can continue {which} from this page.", style="dim")
                     return "quit"
                 if cmd == "back":
                     page = max(0, page - 1)
