@@ -202,13 +202,15 @@ def practice_themes(ctx, themes: list[str]) -> None:
     taking what came)."""
     from .puzzling import generate
     store = ctx.store
+    all_kinds = _kinds()
     kinds_for: dict[str, list[str]] = {}
     for a in store.answers():
+        if a.kind not in all_kinds:     # drills record kinds of their own
+            continue
         for t in a.themes:
             kinds_for.setdefault(t, [])
             if a.kind not in kinds_for[t]:
                 kinds_for[t].append(a.kind)
-    all_kinds = _kinds()
 
     def make(i: int):
         theme = themes[i % len(themes)]
