@@ -76,7 +76,10 @@ def main(argv: list[str] | None = None) -> int:
     except LaughError as exc:
         print(f"laugh: {exc}", file=sys.stderr)
         return 1
-    except (KeyboardInterrupt, EOFError):
+    except EOFError:                   # end of input: leave quietly, as a finished session
+        print(file=sys.stderr)
+        return 0
+    except KeyboardInterrupt:
         print(file=sys.stderr)
         return 130 if os.name != "nt" else 1
     except BrokenPipeError:

@@ -87,7 +87,10 @@ class Asker:
         from prompt_toolkit.history import InMemoryHistory
         if self._session is None:
             self._session = PromptSession(history=InMemoryHistory())
+        from prompt_toolkit.completion import DummyCompleter
         vocab = list(words) + (card_words() if cards else [])
-        completer = WordCompleter(vocab, ignore_case=True, sentence=True) if vocab else None
+        # a session keeps the last completer when given None: pass a dummy so words never leak
+        completer = (WordCompleter(vocab, ignore_case=True, sentence=True) if vocab
+                     else DummyCompleter())
         return self._session.prompt(prompt, completer=completer, default=default,
                                     complete_while_typing=False).strip()

@@ -52,9 +52,10 @@ def _tally_table(ctx, tallies, title: str, recent: dict | None = None):
 
 
 def weakest_themes(store, limit: int = 3) -> list[str]:
-    """Up to ``limit`` themes with the lowest accuracy (ties: slowest first), leaving out themes
-    answered right every time."""
-    return [t.name for t in store.tallies("theme") if t.right < t.n][:limit]
+    """Up to ``limit`` themes, weakest first as FSRS schedules them from the graded results
+    (:mod:`tutor.review`), leaving out themes never missed."""
+    from ..review import weakest_themes as by_fsrs
+    return by_fsrs(store, limit)
 
 
 def stats_view(ctx, offer_practice: bool = True) -> None:
@@ -84,6 +85,11 @@ def stats_view(ctx, offer_practice: bool = True) -> None:
     for title, tallies, rec in sections:
         head, table = _tally_table(ctx, tallies, title, rec)
         parts += [Text(""), head, table]
+    from ..review import render_weak_skills, weak_skills
+    skills = weak_skills(store)
+    if skills:
+        parts += [Text(""), Text("Skills by review schedule (FSRS), weakest first", style="bold"),
+                  render_weak_skills(skills[:12], width=ctx.width)]
     ctx.show(*parts)
     weak = weakest_themes(store)
     ctx.console.print()

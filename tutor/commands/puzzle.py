@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 import sys
 
 from ..errors import UsageError
@@ -86,6 +87,25 @@ def run_puzzle(args) -> int:
     asker = Asker()
     words = puzzle.answer_words() + ["answer"]
     hint = 0
+    started = time.monotonic()
+
+    def record(correct: bool) -> None:
+        """Keep the graded answer in the progress store (a failure to save is reported, not fatal)."""
+        from ..errors import LaughError
+        from ..progress import ProgressStore
+        try:
+            store = ProgressStore()
+        except LaughError as exc:
+            out.print(f"[yellow]Progress not saved:[/] {exc}", markup=True, highlight=False)
+            return
+        try:
+            if store.notice:
+                out.print(store.notice, highlight=False, markup=False)
+            store.record_answer(puzzle.id, puzzle.kind, puzzle.themes, correct,
+                                time.monotonic() - started, hints=hint, ruleset=puzzle.ruleset)
+        finally:
+            store.close()
+
     while True:
         try:
             text = asker.ask("Your answer (hint, answer, quit): ", words=words)
@@ -102,6 +122,7 @@ def run_puzzle(args) -> int:
             continue
         if low in ("answer", "show", "give up", "solution"):
             out.print(render_explanation(puzzle, None, symbols))
+            record(False)
             return 0
         try:
             grade = puzzle.grade(text)
@@ -111,6 +132,7 @@ def run_puzzle(args) -> int:
                       highlight=False, markup=True)
             continue
         out.print(render_explanation(puzzle, grade, symbols))
+        record(grade.correct)
         return 0
 
 
