@@ -181,6 +181,14 @@ class Careless(Bot):
     def _mistake(self, rng) -> bool:
         return self.rate > 0 and rng.random() < self.rate
 
+    def _overlooks(self, key: tuple, rng) -> bool:
+        """Whether this claim (or table mournival) is overlooked: decided once, then for good."""
+        if key not in self._decided:
+            self._decided.add(key)
+            if self._mistake(rng):
+                self._missed.add(key)
+        return key in self._missed
+
     def _forgets(self, seat: int, a: Action, rng) -> bool:
         key = (seat, a.cards[0] >> 2)
         if key in self._forgotten:
@@ -207,25 +215,9 @@ class Careless(Bot):
         if not _free_possible(deal, seat):
             return None
         for a in deal.free_actions(seat):
-            if a.kind == "claim":
-                key = ("claim", seat, a.oversight, a.cards)
-                if key in self._missed:
+            if a.kind == "claim" or a.kind == "take_table_mournival":
+                if self._overlooks((a.kind, seat, a.oversight, a.cards), rng):
                     continue
-                if key not in self._decided:
-                    self._decided.add(key)
-                    if self._mistake(rng):
-                        self._missed.add(key)
-                        continue
-                return a
-            if a.kind == "take_table_mournival":
-                key = ("mournival", a.cards)
-                if key in self._missed:
-                    continue
-                if key not in self._decided:
-                    self._decided.add(key)
-                    if self._mistake(rng):
-                        self._missed.add(key)
-                        continue
                 return a
             if self._forgets(seat, a, rng):
                 continue
