@@ -58,3 +58,28 @@ def console(stderr: bool = False):
     """A rich console (honours NO_COLOR and the terminal width)."""
     from rich.console import Console
     return Console(stderr=stderr, highlight=False)
+
+
+def session_io(args, asker=None, clock=None, console=None):
+    """The seed, input, clock, console and progress store of an interactive session (``laugh
+    play``, ``laugh drill``), each taken from the caller where given (tests inject them).
+
+    ``args.seed`` (None draws a fresh one from 1 to 999,999) and ``args.no_save`` (no store) are
+    read from the parsed arguments.  Returns ``(seed, asker, clock, console, store_or_None)``; a
+    notice from the store (a corrupt database moved aside) is printed.
+    """
+    import random
+
+    from ..play.clock import TimedAsker, default_clock
+    from ..ui import make_console
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1, 10 ** 6)
+    asker = asker or TimedAsker()
+    clock = clock or default_clock(asker)
+    console = console or make_console()
+    store = None
+    if not args.no_save:
+        from ..progress import ProgressStore
+        store = ProgressStore()
+        if store.notice:
+            console.print(store.notice)
+    return seed, asker, clock, console, store

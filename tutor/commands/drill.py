@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from ._common import positive_int
+from ._common import positive_int, session_io
 
 
 def _number(lo: float, hi: float, what: str):
@@ -80,13 +80,10 @@ def register(sub, parent) -> None:
 
 def run(args, *, asker=None, clock=None, console=None) -> int:
     """Run a drill; the keyword arguments let tests inject input, time and output."""
-    import random
-
     from ..drills import CountDrill, DrillIO, OversightDrill, SettleDrill, practise_weak_spots
     from ..errors import UsageError
-    from ..play.clock import TimedAsker, default_clock
     from ..sources import default_library
-    from ..ui import make_console, suit_symbols
+    from ..ui import suit_symbols
     lib = default_library()
     rs = lib.ruleset(args.ruleset) if args.ruleset else None
     if args.players is not None:
@@ -95,16 +92,7 @@ def run(args, *, asker=None, clock=None, console=None) -> int:
         if args.players not in counts:
             raise UsageError(f"{'ruleset ' + rs.id if rs else 'no ruleset'} does not cover "
                              f"{args.players} players; choose from {', '.join(map(str, counts))}")
-    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1, 10 ** 6)
-    asker = asker or TimedAsker()
-    clock = clock or default_clock(asker)
-    console = console or make_console()
-    store = None
-    if not args.no_save:
-        from ..progress import ProgressStore
-        store = ProgressStore()
-        if store.notice:
-            console.print(store.notice)
+    seed, asker, clock, console, store = session_io(args, asker, clock, console)
     io = DrillIO(asker, clock, console, suit_symbols(), store)
     rulesets = [r for _, r in sorted(lib.rulesets.items())]
     try:

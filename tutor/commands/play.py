@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from ._common import add_ruleset_options, positive_int, resolve
+from ._common import add_ruleset_options, positive_int, resolve, session_io
 
 
 def _seconds(text: str) -> float:
@@ -50,27 +50,15 @@ def register(sub, parent) -> None:
 
 def run(args, *, asker=None, clock=None, console=None) -> int:
     """Play; the keyword arguments let tests inject input, time and output."""
-    import random
-
     from ..errors import UsageError
-    from ..play.clock import TimedAsker, default_clock
     from ..play.levels import level
     from ..play.session import PlayOptions, play_match
-    from ..ui import make_console, suit_symbols
+    from ..ui import suit_symbols
     rs, players = resolve(args.ruleset, args.players)
     lv = level(args.level)
     if not 0 <= args.seat < players:
         raise UsageError(f"--seat must be from 0 to {players - 1}")
-    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1, 10 ** 6)
-    asker = asker or TimedAsker()
-    clock = clock or default_clock(asker)
-    console = console or make_console()
-    store = None
-    if not args.no_save:
-        from ..progress import ProgressStore
-        store = ProgressStore()
-        if store.notice:
-            console.print(store.notice)
+    seed, asker, clock, console, store = session_io(args, asker, clock, console)
     try:
         result = play_match(PlayOptions(rs, players, args.deals, args.seat, lv, seed, args.pace,
                                         args.export, not args.no_save),
