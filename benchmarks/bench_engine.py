@@ -13,8 +13,8 @@ import time
 
 
 def deals_per_second(ruleset, bot: str, deals: int, repeats: int = 3) -> float:
-    from tutor.bots import make_bot, play_out
-    from tutor.engine import new_deal
+    from tutor.engine.bots import make_bot, play_out
+    from tutor.engine.deal import new_deal
     best = 0.0
     for rep in range(repeats):
         rng = random.Random(rep)
@@ -27,7 +27,7 @@ def deals_per_second(ruleset, bot: str, deals: int, repeats: int = 3) -> float:
 
 
 def load_time(repeats: int = 5) -> float:
-    from tutor.sources import load_library
+    from tutor.engine.sources import load_library
     times = []
     for _ in range(repeats):
         t0 = time.perf_counter()
@@ -41,7 +41,7 @@ def main() -> None:
     ap.add_argument("--deals", type=int, default=5000)
     ap.add_argument("--ruleset", default="parlett")
     args = ap.parse_args()
-    from tutor.sources import load_library
+    from tutor.engine.sources import load_library
     rs = load_library().rulesets[args.ruleset]
     print(f"load all rulesets: {load_time() * 1000:.1f} ms (median of 5)")
     for bot in ("random", "willughby", "counter"):

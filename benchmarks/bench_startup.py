@@ -5,7 +5,7 @@ Measures, with a fresh ``LAUGH_HOME`` each run:
 1. time to the home screen: from starting ``python -m tutor`` until its ``home>`` prompt is on
    standard output (piped), median and best of N runs;
 2. wall time of ``printf 'q\\n' | laugh`` (start, home screen, quit), median and best;
-3. ``python -X importtime``: the cumulative import time of ``tutor.commands.tutor_app`` (what
+3. ``python -X importtime``: the cumulative import time of ``tutor.app.commands.tutor_app`` (what
    ``laugh`` with no command needs of the tutor itself), and the slowest imports of a whole
    ``laugh`` run, so a regression can be pinned on a module.
 
@@ -95,10 +95,10 @@ def main() -> int:
     print(f"printf 'q\\n' | laugh, wall time: median {statistics.median(quit_):.3f} s, "
           f"best {min(quit_):.3f} s")
 
-    rows = importtime(["-c", "import tutor.commands.tutor_app"])
-    top = [r for r in rows if r[2].strip() == "tutor.commands.tutor_app"]
+    rows = importtime(["-c", "import tutor.app.commands.tutor_app"])
+    top = [r for r in rows if r[2].strip() == "tutor.app.commands.tutor_app"]
     if top:
-        print(f"python -X importtime -c 'import tutor.commands.tutor_app': "
+        print(f"python -X importtime -c 'import tutor.app.commands.tutor_app': "
               f"{top[0][1] / 1000:.1f} ms cumulative")
     rows = importtime(["-m", "tutor"], b"q\n")
     total = sum(r[0] for r in rows)
@@ -107,7 +107,7 @@ def main() -> int:
     tops = sorted((r for r in rows if not r[2].startswith("  ")), key=lambda r: -r[1])[:12]
     for self_us, cum_us, name in tops:
         print(f"  {cum_us / 1000:7.1f} ms  {name.strip()}")
-    deferred = ("markdown_it", "tutor.puzzles", "tutor.sources", "prompt_toolkit")
+    deferred = ("markdown_it", "tutor.puzzles", "tutor.engine.sources", "prompt_toolkit")
     loaded = {r[2].strip() for r in rows}
     print("deferred until needed (not imported by the home screen itself): "
           + ", ".join(f"{m} {'(imported by another command module!)' if m in loaded else 'ok'}"

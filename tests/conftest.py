@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from tutor.cards import mask_of, parse_cards
-from tutor.engine import Deal
+from tutor.engine.cards import mask_of, parse_cards
+from tutor.engine.deal import Deal
 
 
 @pytest.fixture(scope="session")
 def library():
-    from tutor.sources import load_library
+    from tutor.engine.sources import load_library
     return load_library()
 
 

@@ -3,8 +3,8 @@
 - ``quote``: each quotation verbatim, with its citation and where it stands in the source.
 - ``rules``: chosen parameters side by side across rulesets, each marked read or chosen where
   the source does not state it (stacked instead of a table when the console is narrow).
-- ``odds``: exact odds of the deal (:mod:`tutor.odds`).
-- ``simulate``: the dealer's advantage from seeded self-play (:func:`tutor.simulate.run_study`),
+- ``odds``: exact odds of the deal (:mod:`tutor.engine.odds`).
+- ``simulate``: the dealer's advantage from seeded self-play (:func:`tutor.engine.simulate.run_study`),
   cached on disk by its parameters and a fingerprint of the engine's code.
 - ``cards``: labelled rows of cards.
 """
@@ -16,7 +16,7 @@ import json
 from fractions import Fraction
 from pathlib import Path
 
-from ..lessons import ODDS_FIGURES, Block
+from tutor.teaching.lessons import ODDS_FIGURES, Block
 
 CAPTURE_LABELS = {"one_for_one": "1 for 1", "one_for_three": "1 for 3",
                   "pair_for_pair": "pair for pair", "prial_for_one": "prial for 1"}
@@ -77,7 +77,7 @@ def render_quote(data: dict, ctx, width: int):
 def parameter_value(library, rid: str, name: str, players: int | None) -> tuple[str, str]:
     """One ruleset parameter for display: (value text, status) where status is ``stated``,
     ``read``, ``chosen`` or ``""`` (not covered / derived)."""
-    from ..rulesets import COUNT_PARAMETERS
+    from tutor.engine.rulesets import COUNT_PARAMETERS
     rs = library.rulesets[rid]
     if name in COUNT_PARAMETERS or name == "pot":
         if players not in rs.counts:
@@ -158,7 +158,7 @@ def _value_text(text: str, status: str):
 def odds_rows(data: dict, library) -> list[dict]:
     """The exact odds a block asks for: one dict per ruleset and player count, with ``ruleset``,
     ``players``, ``hand``, ``table`` and each figure as a :class:`fractions.Fraction`."""
-    from ..odds import deal_odds
+    from tutor.engine.odds import deal_odds
     rows = []
     for rid in data["rulesets"]:
         rs = library.rulesets[rid]
@@ -177,7 +177,7 @@ def odds_rows(data: dict, library) -> list[dict]:
 def odds_sentence(row: dict, figure: str) -> str:
     """One figure in words: ``A mournival among the 12 table cards (parlett, 5 players): 0.29%,
     about 1 deal in 342.``"""
-    from ..odds import percent
+    from tutor.engine.odds import percent
     p = row[figure]
     what = ODDS_FIGURES[figure]
     if figure == "table_mournival":
@@ -195,7 +195,7 @@ def render_odds(data: dict, ctx, width: int):
     """A sentence for a single figure, else a table (rows: ruleset and players)."""
     from rich.table import Table
     from rich.text import Text
-    from ..odds import percent
+    from tutor.engine.odds import percent
     rows = odds_rows(data, ctx.library)
     if len(rows) == 1 and len(data["figures"]) == 1:
         return Text(odds_sentence(rows[0], data["figures"][0]), style="bold")
@@ -216,10 +216,10 @@ def render_odds(data: dict, ctx, width: int):
 
 
 def simulate(data: dict, library, cache_dir: Path | None = None) -> dict:
-    """The study a ``simulate`` block asks for, as :meth:`tutor.simulate.Study.to_json`, read from
+    """The study a ``simulate`` block asks for, as :meth:`tutor.engine.simulate.Study.to_json`, read from
     the cache in ``cache_dir`` (default ``laugh_home()/cache``) or run and stored there.  The cache
     key includes a fingerprint of the engine's code, so a changed engine is measured afresh."""
-    from ..data import laugh_home
+    from tutor.engine.data import laugh_home
     key = "/".join(str(data[k]) for k in ("ruleset", "players", "deals", "seed", "bots"))
     key += "/" + _engine_fingerprint()
     cache_dir = cache_dir if cache_dir is not None else laugh_home() / "cache"
@@ -231,7 +231,7 @@ def simulate(data: dict, library, cache_dir: Path | None = None) -> dict:
         cache = {}
     if key in cache:
         return cache[key]
-    from ..simulate import run_study
+    from tutor.engine.simulate import run_study
     rs = library.rulesets[data["ruleset"]]
     study, _ = run_study(rs, data["players"], data["deals"], data["seed"], [data["bots"]])
     result = study.to_json()
@@ -248,8 +248,8 @@ def simulate(data: dict, library, cache_dir: Path | None = None) -> dict:
 
 def _engine_fingerprint() -> str:
     h = hashlib.sha256()
-    here = Path(__file__).resolve().parent.parent
-    for name in ("engine.py", "bots.py", "simulate.py", "rulesets.py"):
+    here = Path(__file__).resolve().parents[1] / "engine"
+    for name in ("deal.py", "bots.py", "simulate.py", "rulesets.py"):
         try:
             h.update((here / name).read_bytes())
         except OSError:
@@ -310,7 +310,7 @@ def render_cards(data: dict, ctx, width: int):
     from rich.padding import Padding
     from rich.table import Table
     from rich.text import Text
-    from ..ui import card_text
+    from tutor.puzzles.terminal import card_text
     grid = Table.grid(padding=(0, 2))
     grid.add_column(style="bold", overflow="fold")
     grid.add_column(ratio=1)

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import importlib.util
 
-from ..lessons import CourseEntry, course_index
+from tutor.teaching.lessons import CourseEntry, course_index
 
 HELP = ("Enter or c: continue  ·  a number: that lesson  ·  p puzzles  ·  s sources  ·  "
         "t statistics  ·  q quit")
@@ -23,7 +23,7 @@ HELP = ("Enter or c: continue  ·  a number: that lesson  ·  p puzzles  ·  s s
 
 def _command_exists(name: str) -> bool:
     try:
-        return importlib.util.find_spec(f"tutor.commands.{name}") is not None
+        return importlib.util.find_spec(f"tutor.app.commands.{name}") is not None
     except (ImportError, ValueError):
         return False
 
@@ -189,9 +189,9 @@ class Home:
 
     def open_lesson(self, lesson_id: str, restart: bool = False) -> None:
         """Load, check and take a lesson (a broken lesson file is reported, not fatal)."""
-        from ..errors import DataError
-        from ..lessons import find_lesson, load_lesson
-        from .runner import LessonRunner
+        from tutor.engine.errors import DataError
+        from tutor.teaching.lessons import find_lesson, load_lesson
+        from tutor.app.runner import LessonRunner
         entry = find_lesson(lesson_id)
         try:
             lesson = load_lesson(entry.path)
@@ -204,26 +204,26 @@ class Home:
 
     def practice(self) -> None:
         """Puzzles outside the course (see :func:`tutor.app.views.practice_menu`)."""
-        from .views import practice_menu
+        from tutor.app.views import practice_menu
         practice_menu(self.ctx)
         self.ctx.console.print()
 
     def stats(self) -> None:
         """The statistics view, with the weakest themes offered as practice."""
-        from .views import stats_view
+        from tutor.app.views import stats_view
         stats_view(self.ctx, offer_practice=True)
         self.ctx.console.print()
 
     def sources(self) -> None:
         """The sources view (``laugh sources``)."""
-        from .views import sources_view
+        from tutor.app.views import sources_view
         sources_view(self.ctx)
         self.ctx.console.print()
 
     def run_command(self, argv: list[str]) -> None:
         """Run another ``laugh`` command (drills, play) and come back here.  A command with
         actions of its own (``laugh drill KIND``) first asks which one."""
-        from ..cli import main
+        from tutor.app.cli import main
         actions = _actions_of(argv[0])
         if actions:
             from rich.table import Table
@@ -252,7 +252,7 @@ class Home:
 def _actions_of(command: str) -> list[tuple[str, str]]:
     """The sub-actions of ``laugh COMMAND`` (name, help), from its argument parser; [] if none."""
     import argparse
-    from ..cli import build_parser
+    from tutor.app.cli import build_parser
     parser = build_parser()
     sub = next((a for a in parser._actions if isinstance(a, argparse._SubParsersAction)), None)
     target = sub.choices.get(command) if sub is not None else None

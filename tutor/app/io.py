@@ -7,11 +7,11 @@ import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from ..ui import Asker, card_words, make_console, suit_symbols
+from tutor.puzzles.terminal import Asker, card_words, make_console, suit_symbols
 
 
 class TutorAsker(Asker):
-    """An :class:`tutor.ui.Asker` that can also check an answer as it is typed.
+    """An :class:`tutor.puzzles.terminal.Asker` that can also check an answer as it is typed.
 
     :meth:`ask_checked` takes ``check(text) -> str | None`` (an error message, or None when the
     text is acceptable).  On a terminal the message appears in place under the prompt
@@ -42,7 +42,7 @@ class TutorAsker(Asker):
 
     def ask(self, prompt: str = "> ", words: Sequence[str] = (), cards: bool = False,
             default: str = "") -> str:
-        """Ask once (see :meth:`tutor.ui.Asker.ask`); on a terminal history lasts across runs."""
+        """Ask once (see :meth:`tutor.puzzles.terminal.Asker.ask`); on a terminal history lasts across runs."""
         if not self.interactive:
             return super().ask(prompt, words, cards, default)
         return self._interactive(prompt, words, cards, default, None)
@@ -103,7 +103,7 @@ class Glyphs:
 
     @classmethod
     def for_terminal(cls) -> "Glyphs":
-        """Unicode glyphs when :func:`tutor.ui.suit_symbols` says the terminal can show them."""
+        """Unicode glyphs when :func:`tutor.puzzles.terminal.suit_symbols` says the terminal can show them."""
         if suit_symbols():
             return cls()
         return cls("x", ">", "-", "#", ".", "-", "+", "x")
@@ -112,7 +112,7 @@ class Glyphs:
 @dataclass
 class Context:
     """What every screen needs: ``console`` (rich), ``asker`` (:class:`TutorAsker`), ``store``
-    (:class:`tutor.progress.ProgressStore`, opened on first use), ``symbols`` (suit symbols
+    (:class:`tutor.teaching.progress.ProgressStore`, opened on first use), ``symbols`` (suit symbols
     or letters) and ``glyphs``."""
 
     console: object
@@ -125,7 +125,7 @@ class Context:
     def store(self):
         """The progress store, opened on first use (its notice, if any, printed once)."""
         if self._store is None:
-            from ..progress import ProgressStore
+            from tutor.teaching.progress import ProgressStore
             self._store = ProgressStore()
             if self._store.notice:
                 self.say(self._store.notice, style="yellow")
@@ -133,8 +133,8 @@ class Context:
 
     @property
     def library(self):
-        """The sources and rulesets (:func:`tutor.sources.default_library`)."""
-        from ..sources import default_library
+        """The sources and rulesets (:func:`tutor.engine.sources.default_library`)."""
+        from tutor.engine.sources import default_library
         return default_library()
 
     @property
@@ -221,7 +221,7 @@ class RStripWriter:
 def make_context(interactive: bool | None = None) -> Context:
     """A :class:`Context` for the real terminal (or pipes): console honouring ``NO_COLOR``,
     asker with history in ``laugh_home()/history.txt``."""
-    from ..data import laugh_home
+    from tutor.engine.data import laugh_home
     console = make_console()
     history = None
     try:

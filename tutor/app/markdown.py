@@ -106,7 +106,7 @@ def _inline_of(node, symbols: bool = True):
 
 
 def _inline(nodes, text, symbols: bool, style: str) -> None:
-    from ..ui import card_text
+    from tutor.puzzles.terminal import card_text
     for n in nodes:
         t = n.type
         if t == "text":
@@ -152,8 +152,8 @@ def _as_cards(content: str) -> list[int] | None:
     words = content.replace(",", " ").split()
     if not words or not all(_CARD_CODE.match(w) for w in words):
         return None
-    from ..cards import parse_cards
-    from ..errors import NotationError
+    from tutor.engine.cards import parse_cards
+    from tutor.engine.errors import NotationError
     try:
         return parse_cards(words)
     except NotationError:

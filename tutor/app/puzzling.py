@@ -34,7 +34,7 @@ class Outcome:
 def generate(kind: str, ruleset: str | None = None, players: int | None = None,
              seed: int | None = None, difficulty: int | None = None):
     """A puzzle from :func:`tutor.puzzles.generate` (the same one for the same arguments)."""
-    from ..puzzles import generate as gen
+    from tutor.puzzles import generate as gen
     return gen(kind, ruleset=ruleset, players=players, seed=seed, difficulty=difficulty)
 
 
@@ -52,7 +52,7 @@ def _call(fn, *args, **kwargs):
 def show_puzzle(ctx, puzzle, heading: str | None = None) -> None:
     """Print the puzzle's position and question (from :func:`tutor.puzzles.render.render_puzzle`)."""
     from rich.text import Text
-    from ..puzzles.render import render_puzzle
+    from tutor.puzzles.render import render_puzzle
     if heading:
         ctx.console.print(Text(heading, style="bold"))
     # Printed whole (not a screenful at a time): the question must stay beside its position.
@@ -62,7 +62,7 @@ def show_puzzle(ctx, puzzle, heading: str | None = None) -> None:
 
 def show_explanation(ctx, puzzle, grade=None) -> None:
     """Print the answer, explanation and quotation (``render_explanation``)."""
-    from ..puzzles.render import render_explanation
+    from tutor.puzzles.render import render_explanation
     ctx.show(_call(render_explanation, puzzle, grade, symbols=ctx.symbols,
                    console_width=ctx.width))
 
@@ -76,7 +76,7 @@ def pose(ctx, puzzle, *, heading: str | None = None, lesson: str | None = None,
     the learner types ``quit``; ``EOFError``/``KeyboardInterrupt`` pass through (nothing is
     recorded for an unanswered puzzle).
     """
-    from ..puzzles import AnswerError
+    from tutor.puzzles import AnswerError
     show_puzzle(ctx, puzzle, heading)
     hints_used = 0
     started = time.monotonic()
@@ -103,7 +103,7 @@ def pose(ctx, puzzle, *, heading: str | None = None, lesson: str | None = None,
         if low in QUIT_WORDS:
             raise Quit()
         if low in HINT_WORDS:
-            from ..puzzles.render import render_hint
+            from tutor.puzzles.render import render_hint
             ctx.console.print(_call(render_hint, puzzle, hints_used, symbols=ctx.symbols))
             if hints_used < len(puzzle.hints):
                 hints_used += 1

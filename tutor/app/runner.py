@@ -6,7 +6,7 @@ answer comes the explanation and the quotation behind the rule.  At the end, the
 are offered again, then the lesson is marked complete with its first-try score.
 
 Puzzle ``n`` of the block numbered ``b`` in a lesson taken with seed ``S`` is always the same
-puzzle (:func:`tutor.lessons.puzzle_seed`), so ``laugh lesson ID --seed S`` gives a class the same
+puzzle (:func:`tutor.teaching.lessons.puzzle_seed`), so ``laugh lesson ID --seed S`` gives a class the same
 puzzles, and a lesson resumed later poses the ones not yet answered.
 """
 
@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import secrets
 
-from ..errors import LaughError
-from ..lessons import Block, Lesson, Segment, puzzle_seed
-from .puzzling import Quit, generate, pose
+from tutor.engine.errors import LaughError
+from tutor.teaching.lessons import Block, Lesson, Segment, puzzle_seed
+from tutor.app.puzzling import Quit, generate, pose
 
 NEXT_WORDS = ("", "n", "next")
 BACK_WORDS = ("b", "back")
@@ -125,8 +125,8 @@ class LessonRunner:
         where they stand (posing those not yet answered)."""
         from rich.rule import Rule
         from rich.text import Text
-        from .blocks import render_block
-        from .markdown import render_markdown
+        from tutor.app.blocks import render_block
+        from tutor.app.markdown import render_markdown
         ctx, lesson = self.ctx, self.lesson
         ctx.clear()
         title = f"{lesson.number}. {lesson.title}" if lesson.number else lesson.title

@@ -53,8 +53,8 @@ def _tally_table(ctx, tallies, title: str, recent: dict | None = None):
 
 def weakest_themes(store, limit: int = 3) -> list[str]:
     """Up to ``limit`` themes, weakest first as FSRS schedules them from the graded results
-    (:mod:`tutor.review`), leaving out themes never missed."""
-    from ..review import weakest_themes as by_fsrs
+    (:mod:`tutor.teaching.review`), leaving out themes never missed."""
+    from tutor.teaching.review import weakest_themes as by_fsrs
     return by_fsrs(store, limit)
 
 
@@ -85,7 +85,7 @@ def stats_view(ctx, offer_practice: bool = True) -> None:
     for title, tallies, rec in sections:
         head, table = _tally_table(ctx, tallies, title, rec)
         parts += [Text(""), head, table]
-    from ..review import render_weak_skills, weak_skills
+    from tutor.teaching.review import render_weak_skills, weak_skills
     skills = weak_skills(store)
     if skills:
         parts += [Text(""), Text("Skills by review schedule (FSRS), weakest first", style="bold"),
@@ -113,13 +113,13 @@ def stats_view(ctx, offer_practice: bool = True) -> None:
 
 
 def _kinds():
-    from ..puzzles import KINDS
+    from tutor.puzzles import KINDS
     return list(KINDS)
 
 
 def _kind_title(kind: str) -> str:
     try:
-        from ..puzzles.model import definition
+        from tutor.puzzles.model import definition
         return definition(kind).title
     except Exception:  # noqa: BLE001 - a title is a nicety; the kind name will do
         return kind.replace("-", " ")
@@ -178,7 +178,7 @@ def _another(ctx) -> bool:
 
 def _run_set(ctx, make) -> bool:
     """Pose :data:`SET_SIZE` puzzles from ``make(i)``; False if the learner quit."""
-    from .puzzling import Quit, pose
+    from tutor.app.puzzling import Quit, pose
     right = 0
     for i in range(SET_SIZE):
         try:
@@ -193,7 +193,7 @@ def _run_set(ctx, make) -> bool:
 
 def practice_kinds(ctx, kinds: list[str]) -> None:
     """Sets of puzzles of ``kinds`` (in turn), freshly seeded, until the learner stops."""
-    from .puzzling import generate
+    from tutor.app.puzzling import generate
     while True:
         base = secrets.randbelow(10**9)
         if not _run_set(ctx, lambda i: generate(kinds[i % len(kinds)], seed=base + i)):
@@ -206,7 +206,7 @@ def practice_themes(ctx, themes: list[str]) -> None:
     """Sets of puzzles on ``themes`` (in turn): each is generated from a kind that has produced
     that theme before, retrying seeds until the puzzle carries the theme (or after a few tries,
     taking what came)."""
-    from .puzzling import generate
+    from tutor.app.puzzling import generate
     store = ctx.store
     all_kinds = _kinds()
     kinds_for: dict[str, list[str]] = {}
@@ -280,8 +280,8 @@ def show_sources_command(ctx, source_id: str | None) -> None:
     import io
     import os
     from rich.text import Text
-    from ..commands import sources_cmd
-    from ..errors import LaughError
+    from tutor.app.commands import sources_cmd
+    from tutor.engine.errors import LaughError
     args = argparse.Namespace(id=source_id, json=False)
     try:
         if not ctx.asker.interactive:

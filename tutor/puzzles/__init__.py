@@ -17,10 +17,10 @@ from __future__ import annotations
 
 import random as _random
 
-from ..errors import UsageError
-from .generators import (DIFFICULTY_SEARCH, GENERATORS, GenerationError, applicable_rulesets,
+from tutor.engine.errors import UsageError
+from tutor.puzzles.generators import (DIFFICULTY_SEARCH, GENERATORS, GenerationError, applicable_rulesets,
                          build, check_kind, parse_id, resolve_choice)
-from .model import FORMAT, KINDS, AnswerError, Definition, Grade, Puzzle, definition, definitions
+from tutor.puzzles.model import FORMAT, KINDS, AnswerError, Definition, Grade, Puzzle, definition, definitions
 
 __all__ = ["KINDS", "FORMAT", "generate", "from_id", "applicable_rulesets", "Puzzle", "Grade",
            "AnswerError", "GenerationError", "recompute_answer", "definition", "definitions",
@@ -71,8 +71,8 @@ def from_id(puzzle_id: str) -> Puzzle:
 
 def recompute_answer(puzzle: Puzzle) -> dict:
     """The puzzle's answer computed afresh by the engine from its record (replayed)."""
-    from ..records import replay
-    from ..sources import default_library
+    from tutor.engine.records import replay
+    from tutor.engine.sources import default_library
     rs = default_library().ruleset(puzzle.ruleset, puzzle.players)
     return GENERATORS[puzzle.kind].solve(replay(puzzle.record), puzzle.seat, puzzle.data, rs,
                                          puzzle.players)
@@ -80,7 +80,7 @@ def recompute_answer(puzzle: Puzzle) -> dict:
 
 def curated_sets() -> dict[str, dict]:
     """The curated sets in ``puzzles/sets/*.yaml``: name -> ``{title, description, ids}``."""
-    from .export import load_sets
+    from tutor.puzzles.export import load_sets
     return load_sets()
 
 

@@ -15,11 +15,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from ..cards import (RANK_NAMES, RANK_PLURALS, codes, parse_card, parse_rank, pretty,
+from tutor.engine.cards import (RANK_NAMES, RANK_PLURALS, codes, parse_card, parse_rank, pretty,
                      pretty_cards, rank_code)
-from ..engine import Action
-from ..errors import NotationError
-from .model import AnswerError, Grade, Puzzle
+from tutor.engine.deal import Action
+from tutor.engine.errors import NotationError
+from tutor.puzzles.model import AnswerError, Grade, Puzzle
 
 NOTHING_WORDS = {"nothing", "none", "no", "nope", "nil", "n", "-", "pass", "neither", "not"}
 YES_WORDS = {"yes", "y", "yep", "aye"}
@@ -124,7 +124,7 @@ def grade(p: Puzzle, text: str) -> Grade:
 
 
 def _grade_spot(p: Puzzle, text: str) -> Grade:
-    from .generators import claim_groups
+    from tutor.puzzles.generators import claim_groups
     r = read(text)
     says_nothing = bool(set(r.words) & NOTHING_WORDS)
     if not r.cards and not r.ranks:
@@ -272,7 +272,7 @@ def interpret_choice(deal, seat: int, item: str) -> tuple[Action | None, str | N
     """Read one named choice as an action (or a reason it is not one): returns ``(action,
     None)``, or ``(None, reason)`` for a choice that is not even an action of the seat's cards.
     Raises AnswerError when the item cannot be read."""
-    from .generators import play_choices
+    from tutor.puzzles.generators import play_choices
     low = " ".join(tokens(item)).lower()
     if re.search(r"\b(lie|lay|lies|lays)\b", low):
         return Action.make(seat, "lie_down", deal.hand(seat)), None
@@ -302,7 +302,7 @@ def interpret_choice(deal, seat: int, item: str) -> tuple[Action | None, str | N
         return Action.make(seat, kind, h), None
     # hand cards alone: a capture whose table cards are left unsaid
     caps = [a for a in play_choices(deal, seat) if a.kind == "capture" and set(a.cards) == set(h)]
-    from .generators import choice_key
+    from tutor.puzzles.generators import choice_key
     keys = {choice_key(a) for a in caps}
     if len(keys) == 1:
         return caps[0], None
@@ -315,8 +315,8 @@ def interpret_choice(deal, seat: int, item: str) -> tuple[Action | None, str | N
 
 
 def _grade_legal(p: Puzzle, text: str) -> Grade:
-    from .generators import choice_groups, choice_key, choice_words
-    from .model import definition
+    from tutor.puzzles.generators import choice_groups, choice_key, choice_words
+    from tutor.puzzles.model import definition
     deal = p.deal()
     groups = choice_groups(deal, p.seat)
     legal = {choice_key(g[0]): g for g in groups}
@@ -366,7 +366,7 @@ def _grade_legal(p: Puzzle, text: str) -> Grade:
 
 
 def _grade_dead(p: Puzzle, text: str) -> Grade:
-    from ..cards import parse_rank
+    from tutor.engine.cards import parse_rank
     r = read(text)
     deal = p.deal()
     pairs = [parse_rank(x) for x in p.data["pairs"]]
@@ -416,7 +416,7 @@ _RANK_PAIR = re.compile(r"(10|[2-9atjqk]|aces?|twos?|threes?|fours?|fives?|sixes
 
 
 def _grade_count(p: Puzzle, text: str) -> Grade:
-    from ..cards import parse_rank
+    from tutor.engine.cards import parse_rank
     asked = list(p.answer["unseen"])
     right = p.answer["unseen"]
     t = _clean(text)
@@ -530,8 +530,8 @@ def _norm(s: str) -> str:
 
 
 def _grade_source(p: Puzzle, text: str) -> Grade:
-    from ..sources import default_library
-    from .generators import LETTERS
+    from tutor.engine.sources import default_library
+    from tutor.puzzles.generators import LETTERS
     options = p.answer["options"]
     letters = LETTERS[:len(options)]
     t = _clean(text).strip().strip(").").strip()
@@ -586,7 +586,7 @@ def answer_words(p: Puzzle) -> list[str]:
     """Completion vocabulary for the answer prompt."""
     base = ["hint", "quit"]
     if p.kind == "source-quiz":
-        from .generators import LETTERS
+        from tutor.puzzles.generators import LETTERS
         return base + list(LETTERS[:len(p.answer["options"])]) + list(p.answer["options"])
     if p.kind in ("settlement", "count"):
         return base
@@ -615,7 +615,7 @@ def wrong_answer(p: Puzzle) -> str | None:
         vals[0] += 2
         return " ".join(str(v) for v in vals)
     if p.kind == "legal-play":
-        from .generators import choice_groups, choice_text
+        from tutor.puzzles.generators import choice_groups, choice_text
         deal = p.deal()
         groups = choice_groups(deal, p.seat)
         if len(groups) > 1:
@@ -642,7 +642,7 @@ def wrong_answer(p: Puzzle) -> str | None:
             first[0] = str(int(head) + 1)
         return " ".join(first)
     if p.kind == "source-quiz":
-        from .generators import LETTERS
+        from tutor.puzzles.generators import LETTERS
         right = a.get("source") or a.get("parameter")
         i = a["options"].index(right)
         return LETTERS[(i + 1) % len(a["options"])]

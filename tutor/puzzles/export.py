@@ -8,8 +8,8 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from ..errors import DataError, LaughError
-from .model import Puzzle, puzzles_dir
+from tutor.engine.errors import DataError, LaughError
+from tutor.puzzles.model import Puzzle, puzzles_dir
 
 
 def dumps(puzzle: Puzzle) -> str:
@@ -20,7 +20,7 @@ def dumps(puzzle: Puzzle) -> str:
 def export_series(kind: str, count: int, seed: int, ruleset: str | None = None,
                   players: int | None = None) -> Iterator[Puzzle]:
     """``count`` puzzles of ``kind`` with seeds ``seed``, ``seed + 1``, ..."""
-    from . import generate
+    from tutor.puzzles import generate
     for k in range(count):
         yield generate(kind, ruleset, players, seed + k)
 

@@ -4,13 +4,13 @@ A puzzle id is ``KIND.RULESET.PLAYERS.SEED``.  Its generator is deterministic fr
 ruleset, players, seed, the kind's ``generator_version`` in ``puzzles/<kind>.yaml``): a
 ``random.Random(f"{kind}/{ruleset}/{players}/{seed}/v{version}")`` draws the plan (which variant,
 decoy or not), and each attempt ``k`` plays a real deal with computer players from
-:mod:`tutor.bots` under ``random.Random(f".../v{version}/{k}")``.  The first attempt that yields a
+:mod:`tutor.engine.bots` under ``random.Random(f".../v{version}/{k}")``.  The first attempt that yields a
 suitable position (bounded) is the puzzle: the same id gives the same puzzle on any machine.
 
 Every answer comes from engine queries on the position (``free_actions``, ``legal_actions``,
 ``capture_options``, ``unseen``, ``dead_pairs``, ``why_illegal``, the deal's result, ruleset
 parameters); a generator never re-implements a rule.  A puzzle is kept only after its record is
-replayed with :func:`tutor.records.replay` and the answer recomputed from the replayed position
+replayed with :func:`tutor.engine.records.replay` and the answer recomputed from the replayed position
 comes out the same.
 
 Some positions are rare in random play (a mournival among the table cards, a mournival in hand),
@@ -26,13 +26,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..bots import make_bot, play_out
-from ..cards import RANK_NAMES, RANK_PLURALS, codes, pretty_cards, rank_code
-from ..engine import Action, Deal
-from ..errors import LaughError, UsageError
-from ..records import action_to_json, replay, to_record
-from ..rulesets import COUNT_PARAMETERS, OVERSIGHT_KINDS, RULESET_PARAMETERS, Ruleset
-from .model import KINDS, Definition, Puzzle, definition
+from tutor.engine.bots import make_bot, play_out
+from tutor.engine.cards import RANK_NAMES, RANK_PLURALS, codes, pretty_cards, rank_code
+from tutor.engine.deal import Action, Deal
+from tutor.engine.errors import LaughError, UsageError
+from tutor.engine.records import action_to_json, replay, to_record
+from tutor.engine.rulesets import COUNT_PARAMETERS, OVERSIGHT_KINDS, RULESET_PARAMETERS, Ruleset
+from tutor.puzzles.model import KINDS, Definition, Puzzle, definition
 
 #: Attempts (derived sub-seeds) a generator makes before giving up on a seed.
 MAX_ATTEMPTS = 60
@@ -49,7 +49,7 @@ class GenerationError(LaughError):
 
 
 def _library():
-    from ..sources import default_library
+    from tutor.engine.sources import default_library
     return default_library()
 
 
@@ -953,7 +953,7 @@ class Count(KindGenerator):
         return {"variant": "default", "ranks": base.choice(defn.options.get("ranks", [1, 2, 3]))}
 
     def solve(self, deal, seat, data, rs, players):
-        from ..cards import parse_rank
+        from tutor.engine.cards import parse_rank
         return {"unseen": {r: deal.unseen(seat, parse_rank(r)) for r in data["ranks"]}}
 
     def build(self, ctx):

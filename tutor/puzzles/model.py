@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..errors import DataError, NotationError
+from tutor.engine.errors import DataError, NotationError
 
 FORMAT = "laugh-and-lie-down/puzzle@1"
 
@@ -218,7 +218,7 @@ _DEFS: dict[str, Definition] | None = None
 
 def puzzles_dir() -> Path:
     """The folder of puzzle definitions (``puzzles/`` in a checkout, packaged data otherwise)."""
-    from ..data import data_dir
+    from tutor.engine.data import data_dir
     return data_dir("puzzles")
 
 
@@ -285,7 +285,7 @@ class Puzzle:
     def deal(self):
         """The position, replayed from :attr:`record` (a fresh :class:`~tutor.engine.Deal`)."""
         if self._deal is None:
-            from ..records import replay
+            from tutor.engine.records import replay
             self._deal = replay(self.record)
         return self._deal.clone()
 
@@ -302,7 +302,7 @@ class Puzzle:
         Returns a :class:`Grade`; raises :class:`AnswerError` when the text cannot be read (the
         caller explains and asks again).
         """
-        from .answers import grade
+        from tutor.puzzles.answers import grade
         return grade(self, text)
 
     def expected_answer_text(self) -> str:
@@ -311,7 +311,7 @@ class Puzzle:
 
     def answer_words(self) -> list[str]:
         """Words to offer as completions at the answer prompt."""
-        from .answers import answer_words
+        from tutor.puzzles.answers import answer_words
         return answer_words(self)
 
     # -- output ---------------------------------------------------------------------------

@@ -9,8 +9,8 @@ citations, whether the learner was right or wrong.
 
 from __future__ import annotations
 
-from ..cards import SUIT_SYMBOLS, SUITS
-from .model import Grade, Puzzle, definition
+from tutor.engine.cards import SUIT_SYMBOLS, SUITS
+from tutor.puzzles.model import Grade, Puzzle, definition
 
 #: How many of the latest actions are shown in words.
 LAST_ACTIONS = 5
@@ -26,7 +26,7 @@ def plain_suits(text: str, symbols: bool) -> str:
 
 
 def _ruleset_title(puzzle: Puzzle) -> str:
-    from ..sources import default_library
+    from tutor.engine.sources import default_library
     return default_library().rulesets[puzzle.ruleset].title
 
 
@@ -46,7 +46,7 @@ def _header(puzzle: Puzzle, symbols: bool):
 
 
 def _context(puzzle: Puzzle) -> str:
-    from ..sources import default_library
+    from tutor.engine.sources import default_library
     rs = default_library().rulesets[puzzle.ruleset]
     pc = rs.count(puzzle.players)
     if pc.pot is not None:
@@ -59,7 +59,7 @@ def _context(puzzle: Puzzle) -> str:
 def _cards(cards, symbols: bool, empty: str = "none"):
     from rich.text import Text
 
-    from ..ui import card_text
+    from tutor.puzzles.terminal import card_text
     return card_text(cards, symbols) if cards else Text(empty, style="dim")
 
 
@@ -116,7 +116,7 @@ def _position(puzzle: Puzzle, symbols: bool) -> list:
             out.append(t)
     hist = deal.history
     if hist:
-        from .generators import _names
+        from tutor.puzzles.generators import _names
         names = _names(n, None)
         names[seat] = f"Player {seat} (you)"
         shown = hist[-LAST_ACTIONS:]
@@ -138,8 +138,8 @@ def _end_of_play(puzzle: Puzzle, deal, symbols: bool) -> list:
     leftovers (the last hand and the table), any set-aside mournival."""
     from rich.text import Text
 
-    from ..cards import parse_cards
-    from .generators import player_name
+    from tutor.engine.cards import parse_cards
+    from tutor.puzzles.generators import player_name
     r = deal.result
     seat = puzzle.seat
     aside = set(parse_cards(puzzle.data.get("aside", [])))
@@ -168,7 +168,7 @@ def render_puzzle(puzzle: Puzzle, console_width: int | None = None, symbols: boo
     from rich.console import Group
     from rich.text import Text
 
-    from ..ui import suit_symbols
+    from tutor.puzzles.terminal import suit_symbols
     if symbols is None:
         symbols = suit_symbols()
     parts: list = [_header(puzzle, symbols), Text("")]
@@ -185,7 +185,7 @@ def render_hint(puzzle: Puzzle, index: int, symbols: bool | None = None):
     """Hint number ``index`` (0-based), or a note that there are no more."""
     from rich.text import Text
 
-    from ..ui import suit_symbols
+    from tutor.puzzles.terminal import suit_symbols
     if symbols is None:
         symbols = suit_symbols()
     if index >= len(puzzle.hints):
@@ -202,8 +202,8 @@ def render_explanation(puzzle: Puzzle, grade: Grade | None, symbols: bool | None
     from rich.padding import Padding
     from rich.text import Text
 
-    from ..sources import default_library
-    from ..ui import suit_symbols
+    from tutor.engine.sources import default_library
+    from tutor.puzzles.terminal import suit_symbols
     if symbols is None:
         symbols = suit_symbols()
     parts: list = []

@@ -1,0 +1,305 @@
+"""The tutor driven through pipes, as a class would script it: whole lessons through the prompts
+(right answers, wrong answers, a hint, a mistyped card, end of input), the whole course from the
+home screen, progress kept across runs, and clean exits."""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from tutor.teaching.lessons import find_lesson, load_course, load_lesson
+from tutor.teaching.progress import ProgressStore
+
+from support import ESC, ROOT, lesson_puzzles, lesson_script, run_laugh, wrong_answer
+
+
+def store(home):
+    return ProgressStore(home / "progress.sqlite3")
+
+
+def lesson(key):
+    entry = find_lesson(key)
+    got = load_lesson(entry.path)
+    got.number = entry.number
+    return got
+
+
+def assert_clean(proc):
+    assert ESC not in proc.stdout and ESC not in proc.stderr
+    assert "Traceback" not in proc.stderr and "Warning" not in proc.stderr
+
+
+def test_quit_from_the_home_screen(tmp_path):
+    proc = run_laugh([], "q\n", tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert_clean(proc)
+    out = proc.stdout
+    assert "Laugh and Lie Down" in out and "Course" in out and "0/11 lessons" in out
+    assert "1 · The game and its history" in out or "1 - The game and its history" in out
+    for item in ("p Puzzles", "s Sources", "t Statistics", "q Quit"):
+        assert item in out
+    assert "Start: lesson 1" in out
+
+
+def test_end_of_input_at_the_home_screen_exits_zero(tmp_path):
+    proc = run_laugh([], "", tmp_path)
+    assert proc.returncode == 0 and proc.stderr == ""
+    assert_clean(proc)
+
+
+def test_a_whole_lesson_with_right_and_wrong_answers_a_hint_and_a_mistyped_card(tmp_path):
+    les = lesson("capturing")
+    seed = 11
+    puzzles = [p for _, p in lesson_puzzles(les, seed)]
+    assert len(puzzles) >= 3
+
+    def answer(p, k):
+        return wrong_answer(p) if k == 1 else p.accepted[0]
+
+    lines = lesson_script(les, seed, answer, retry="yes")
+    # before the first answer: a hint, and a mistyped card that is explained, not graded
+    first = lines.index(puzzles[0].accepted[0])
+    lines[first:first] = ["hint", "7X"]
+    lines.append(puzzles[1].accepted[0])           # the missed puzzle, offered again
+    lines.append("q")
+    proc = run_laugh(["lesson", les.id, "--seed", str(seed)], "\n".join(lines) + "\n", tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert_clean(proc)
+    out = proc.stdout
+    assert f"Lesson {les.number}: {les.title}" in out and f"seed {seed}" in out
+    assert "Hint 1 of" in out
+    assert "'7X' is not" in out or "7X" in out.split("Hint 1 of")[1]
+    assert out.count("Right") >= len(puzzles) - 1
+    wrong_message = puzzles[1].grade(wrong_answer(puzzles[1])).message
+    assert wrong_message.split(":")[0] in out
+    assert "You missed 1 puzzle. Try again now?" in out
+    assert "Again, 1 of 1" in out
+    assert f"Lesson complete: {len(puzzles) - 1} of {len(puzzles)} puzzles right first time" in out
+    with store(tmp_path) as s:
+        answers = s.answers()
+        state = s.lesson_state(les.id)
+    assert [a.puzzle_id for a in answers if not a.retry] == [p.id for p in puzzles]
+    assert [a.correct for a in answers] == [True, False] + [True] * (len(puzzles) - 2) + [True]
+    assert answers[0].hints == 1 and answers[-1].retry
+    assert state.completed and (state.right, state.total) == (len(puzzles) - 1, len(puzzles))
+
+
+def test_every_answer_gets_the_explanation_and_the_quotation(tmp_path):
+    les = lesson("settlement")
+    proc = run_laugh(["lesson", les.id, "--seed", "2"],
+                     "\n".join(lesson_script(les, 2)) + "\n", tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    n = les.puzzle_count
+    assert proc.stdout.count("Answer: ") >= n
+    assert proc.stdout.count("Puzzle id: ") == n
+    assert proc.stdout.count("“") >= n       # each explanation quotes its rule
+
+
+def test_end_of_input_mid_lesson_saves_and_resumes(tmp_path):
+    les = lesson("oversights")
+    seed = 4
+    script = lesson_script(les, seed)
+    # stop after the first puzzle's answer
+    first_answer = next(i for i, line in enumerate(script) if line)
+    part = script[: first_answer + 1]
+    proc = run_laugh(["lesson", les.id, "--seed", str(seed)], "\n".join(part) + "\n", tmp_path)
+    assert proc.returncode == 0 and "Traceback" not in proc.stderr
+    assert_clean(proc)
+    with store(tmp_path) as s:
+        state = s.lesson_state(les.id)
+        assert s.answer_count() == 1
+    assert state.in_progress and state.seed == seed and len(state.answered) == 1
+    resumed_page = state.page
+    assert resumed_page == len(les.pages) - 1
+
+    # resume: the same seed continues where it was left; the answered puzzle is not asked again
+    rest = script[first_answer + 1:]
+    proc = run_laugh(["lesson", les.id], "\n".join(rest) + "\n", tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert "Welcome back: continuing at page" in proc.stdout
+    assert "answered (" in proc.stdout
+    assert "Lesson complete" in proc.stdout
+    with store(tmp_path) as s:
+        assert s.answer_count() == les.puzzle_count
+        assert s.lesson_state(les.id).completed
+
+
+def test_next_back_and_quit_between_pages(tmp_path):
+    les = lesson("history")
+    lines = ["", "back", "wobble", "", "", "quit"]
+    proc = run_laugh(["lesson", "1", "--seed", "1"], "\n".join(lines) + "\n", tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    out = proc.stdout
+    pages = re.findall(r"page (\d) of (\d)", out)
+    assert [int(p) for p, _ in pages] == [1, 2, 1, 2, 3]
+    assert "Type next (or press Enter), back or quit." in out
+    assert "Saved: you can continue lesson 1" in out
+    with store(tmp_path) as s:
+        state = s.lesson_state(les.id)
+    assert state.in_progress and state.page == 2
+
+
+def test_the_same_seed_gives_every_student_the_same_puzzles(tmp_path):
+    les = lesson("strategy")
+    ids = []
+    for student in ("a", "b"):
+        home = tmp_path / student
+        proc = run_laugh(["lesson", les.id, "--seed", "99"],
+                         "\n".join(lesson_script(les, 99)) + "\n", home)
+        assert proc.returncode == 0, proc.stderr
+        with store(home) as s:
+            ids.append([a.puzzle_id for a in s.answers()])
+    assert ids[0] == ids[1] and len(ids[0]) == les.puzzle_count
+
+
+def test_show_gives_up_and_counts_as_wrong(tmp_path):
+    les = lesson("declarations")
+    lines = lesson_script(les, 5, answer=lambda p, k: "show", retry="no")
+    proc = run_laugh(["lesson", les.id, "--seed", "5"], "\n".join(lines) + "\n", tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.count("Shown, and counted as not right.") == les.puzzle_count
+    assert f"Lesson complete: 0 of {les.puzzle_count}" in proc.stdout
+
+
+def test_the_whole_course_from_the_home_screen_then_stats(tmp_path):
+    seed = 21
+    lines: list[str] = []
+    for les in load_course():
+        lines.append("c")                       # continue: the next lesson not yet done
+        lines += lesson_script(les, seed)
+    lines += ["t", "no", "q"]
+    proc = run_laugh(["tutor", "--seed", str(seed)], "\n".join(lines) + "\n", tmp_path,
+                     timeout=300)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert_clean(proc)
+    out = proc.stdout
+    assert out.count("Lesson complete") == 11
+    assert "Course complete" in out
+    assert "11/11 lessons" in out
+    assert "Statistics:" in out and "By theme, weakest first" in out
+    flat = " ".join(out.split())
+    assert re.search(r"Over 2,000 deals \(parlett, 5 players, seed 1\), the dealer averaged "
+                     r"[+-]\d+\.\d\d ± \d+\.\d\d stakes a deal more than the mean", flat)
+    with store(tmp_path) as s:
+        states = s.lesson_states()
+        n = s.answer_count()
+    assert all(states[les.id].completed for les in load_course())
+    assert n == sum(les.puzzle_count for les in load_course())
+
+
+def test_progress_lasts_across_runs_on_the_home_screen(tmp_path):
+    les = lesson("terms")
+    proc = run_laugh(["lesson", les.id, "--seed", "3"],
+                     "\n".join(lesson_script(les, 3)) + "\n", tmp_path)
+    assert proc.returncode == 0
+    proc = run_laugh([], "q\n", tmp_path)
+    out = proc.stdout
+    assert "1/11 lessons" in out
+    assert re.search(r"2 [✓x] Cards and terms +\d/\d", out)
+    assert "Start: lesson 1, The game and its history" in out
+
+
+def test_home_menu_commands_and_bad_choices(tmp_path):
+    proc = run_laugh([], "lesson 99\nhelp\ns\nwillughby\nback\nt\nq\n", tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    out = proc.stdout
+    assert "'lesson 99' is not on the menu." in out
+    assert "Enter or c: continue" in out
+    assert "Why not to Court" in out            # the sources view, with the timeline
+    assert "Statistics: 0 answers recorded" in out
+
+
+def test_practice_from_the_home_screen(tmp_path):
+    from tutor.puzzles import KINDS
+    k = KINDS.index("count") + 1
+    lines = ["p", str(k)] + ["show"] * 5 + ["no", "q"]
+    proc = run_laugh([], "\n".join(lines) + "\n", tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert "0 of 5 right." in proc.stdout
+    with store(tmp_path) as s:
+        answers = s.answers()
+    assert len(answers) == 5 and {a.kind for a in answers} == {"count"}
+    assert all(a.lesson is None for a in answers)
+
+
+def test_stats_command_weakest_first_and_practice(tmp_path):
+    with store(tmp_path) as s:
+        s.record_answer("a", "count", ["counting", "unseen"], True, 3.0)
+        s.record_answer("b", "settlement", ["stakes", "bonus"], False, 12.0)
+        s.record_answer("c", "settlement", ["stakes"], False, 10.0)
+        s.record_answer("drill-settle.parlett.5.1.1", "drill-settle", ["stakes"], True, 3.0)
+    proc = run_laugh(["stats"], "", tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert_clean(proc)
+    out = proc.stdout
+    theme_part = out.split("By theme, weakest first")[1].split("By kind")[0]
+    assert theme_part.index("stakes") < theme_part.index("counting")
+    # weakest first as FSRS schedules them; a theme never missed is not among them
+    weak_line = next(line for line in out.splitlines() if line.startswith("Weakest themes:"))
+    assert set(weak_line[len("Weakest themes: "):].rstrip(".").split(", ")) == {"bonus", "stakes"}
+    assert "Skills by review schedule (FSRS), weakest first" in out
+    assert "laugh stats --practice" in out
+    proc = run_laugh(["stats", "--practice"], "show\n" * 5 + "no\n", tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert "Practice: " in proc.stdout and "bonus" in proc.stdout
+    with store(tmp_path) as s:
+        assert s.answer_count() == 9
+
+
+@pytest.mark.parametrize("columns", [40, 80])
+def test_narrow_terminals(tmp_path, columns):
+    les = lesson("sources-compared")
+    proc = run_laugh(["lesson", les.id, "--seed", "1"],
+                     "\n".join(lesson_script(les, 1)) + "\nq\n", tmp_path, columns=columns)
+    assert proc.returncode == 0, proc.stderr
+    widths = [len(line) for line in proc.stdout.splitlines()]
+    assert max(widths) <= columns, [line for line in proc.stdout.splitlines()
+                                    if len(line) > columns][:3]
+    proc = run_laugh([], "q\n", tmp_path, columns=columns)
+    assert max(len(line) for line in proc.stdout.splitlines()) <= columns
+
+
+def test_suit_letters_where_symbols_cannot_be_shown(tmp_path):
+    les = lesson("terms")
+    proc = run_laugh(["lesson", les.id, "--seed", "1"], "\nq\n", tmp_path,
+                     extra_env={"LAUGH_ASCII": "1"})
+    assert proc.returncode == 0
+    assert "2C 7H 7S 9D JD JH JS KC" in proc.stdout
+    assert "7♥" not in proc.stdout and "·" not in proc.stdout.split("You will learn")[1][:300]
+
+
+def test_ctrl_c_leaves_cleanly(tmp_path):
+    env = dict(os.environ, LAUGH_HOME=str(tmp_path), PYTHONPATH=str(ROOT))
+    proc = subprocess.Popen([sys.executable, "-m", "tutor"], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
+                            cwd=str(ROOT))
+    deadline = time.time() + 20
+    out = b""
+    os.set_blocking(proc.stdout.fileno(), False)
+    while b"home>" not in out and time.time() < deadline:     # wait for the home prompt
+        time.sleep(0.05)
+        try:
+            chunk = os.read(proc.stdout.fileno(), 65536)
+        except BlockingIOError:
+            chunk = b""
+        out += chunk
+    assert b"home>" in out
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=20)
+    err = err.decode()
+    assert proc.returncode == 130
+    assert "Traceback" not in err and "Interrupted; your progress is saved." in err
+
+
+def test_a_corrupt_progress_file_is_reported_and_replaced(tmp_path):
+    (tmp_path / "progress.sqlite3").write_bytes(b"garbage" * 200)
+    proc = run_laugh([], "q\n", tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert "could not be read" in proc.stdout and "a fresh one started" in proc.stdout
+    assert list(tmp_path.glob("progress.sqlite3.corrupt-*"))

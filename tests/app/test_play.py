@@ -1,0 +1,418 @@
+"""Practice deals (``laugh play``): whole deals through prompts, the claim race decided both ways
+with an injected clock, input, the review of mistakes, the screen and the score sheet."""
+
+from __future__ import annotations
+
+import io
+import json
+import random
+
+import pytest
+from rich.console import Console
+
+from conftest import position
+from tutor.engine.bots import Bot
+from tutor.engine.cards import parse_cards
+from tutor.engine.deal import Action
+from tutor.app.play import LEVELS, DealPlayer, FakeClock, ScriptedAsker, VirtualClock
+from tutor.app.play.game import TURN_PROMPT, WATCH_PROMPT, WHICH_PROMPT
+from tutor.app.play.inputs import action_code, interpret
+from tutor.app.play.session import PlayOptions, play_match
+from tutor.app.play.sheet import score_sheet, sheet_games
+from tutor.engine.records import replay
+
+
+def quiet(width: int = 80) -> Console:
+    return Console(file=io.StringIO(), width=width, color_system=None, highlight=False)
+
+
+def text_of(console: Console) -> str:
+    return console.file.getvalue()
+
+
+class EngineLearner:
+    """Answers every prompt from the engine: the first legal turn move (or a random one), a
+    claim whenever one is open (when ``claims``), and any declaration it holds (when
+    ``declares``); Enter otherwise."""
+
+    def __init__(self, holder, rng=None, claims=True, declares=True):
+        self.holder = holder
+        self.rng = rng
+        self.claims = claims
+        self.declares = declares
+        self.answers: list[str] = []
+
+    def __call__(self, prompt: str) -> str:
+        ans = self.answer(prompt)
+        self.answers.append(ans)
+        return ans
+
+    def answer(self, prompt: str) -> str:
+        p = self.holder["player"]
+        d, seat = p.deal, p.seat
+        free = d.free_actions(seat)
+        if prompt == WHICH_PROMPT:
+            return "1"
+        if self.claims and any(a.kind == "claim" for a in free):
+            return "claim"
+        decl = [a for a in free if a.kind.startswith("declare") or a.kind == "take_table_mournival"]
+        if self.declares and decl:
+            return action_code(decl[0])
+        if prompt == TURN_PROMPT:
+            legal = d.legal_actions()
+            a = self.rng.choice(legal) if self.rng else legal[0]
+            return action_code(a)
+        return ""
+
+
+def run_match(ruleset, players, lv, seed, deals=1, claims=True, declares=True, rng=None,
+              clock=None, store=None, width=80, seat=0):
+    holder = {}
+    learner = EngineLearner(holder, rng, claims, declares)
+    import tutor.app.play.session as session
+    orig = session.DealPlayer
+
+    class Hooked(orig):
+        def __init__(self, *a, **k):
+            super().__init__(*a, **k)
+            holder["player"] = self
+
+    session.DealPlayer = Hooked
+    try:
+        out = quiet(width)
+        res = play_match(PlayOptions(ruleset, players, deals, seat, lv, seed, 0.0, None, False),
+                         asker=ScriptedAsker(learner), clock=clock or VirtualClock(),
+                         console=out, store=store)
+    finally:
+        session.DealPlayer = orig
+    return res, out, learner
+
+
+# -- whole deals through the prompts ------------------------------------------------------------
+
+@pytest.mark.parametrize("lv", list(LEVELS))
+def test_every_ruleset_plays_to_settlement_at_each_level(library, lv):
+    for rid, rs in sorted(library.rulesets.items()):
+        n = 5 if 5 in rs.counts else rs.player_counts[-1]
+        res, out, learner = run_match(rs, n, LEVELS[lv], seed=len(rid) + 7,
+                                      rng=random.Random(rid))
+        deal = res.deals[0]
+        assert deal.is_terminal(), rid
+        deal.check_invariants()
+        rec = replay(json.loads(json.dumps(__import__("tutor.engine.records", fromlist=["to_record"]).to_record(deal))))
+        assert rec.result == deal.result
+        text = text_of(out)
+        assert "Settlement" in text and "Review of your play" in text, rid
+        assert learner.answers, rid
+
+
+def test_a_match_passes_the_deal_left_and_totals_add_up(rulesets):
+    rs = rulesets["parlett"]
+    res, out, _ = run_match(rs, 4, LEVELS["casual"], seed=5, deals=4)
+    assert [d.dealer for d in res.deals] == [(res.deals[0].dealer + k) % 4 for k in range(4)]
+    assert res.totals == [sum(d.returns()[q] for d in res.deals) for q in range(4)]
+    assert sum(res.totals) == 0
+    assert "Match totals after 4 deals" in text_of(out)
+
+
+def test_same_seed_same_deals_and_same_computer_choices(rulesets):
+    rs = rulesets["porges"]
+    a, _, la = run_match(rs, 5, LEVELS["beginner"], seed=11, deals=2)
+    b, _, lb = run_match(rs, 5, LEVELS["beginner"], seed=11, deals=2)
+    assert [d.history for d in a.deals] == [d.history for d in b.deals]
+    assert la.answers == lb.answers
+
+
+# -- the claim race -------------------------------------------------------------------------------
+
+class Scripted(Bot):
+    """A computer player for hand-built positions: ``pick`` chooses its turn (default: the first
+    legal), it claims everything, and reacts in exactly ``react`` seconds."""
+
+    def __init__(self, react=1.0, pick=None):
+        self.react = react
+        self.pick = pick
+
+    def choose(self, deal, legal, rng):
+        if self.pick:
+            for a in legal:
+                if self.pick(a):
+                    return a
+        return legal[0]
+
+    def reaction(self, rng):
+        return self.react
+
+
+def split_prial_position(rulesets):
+    """Parlett, 3 players, the learner at seat 0; seat 1 (to move) will split the table prial
+    of sevens, and seat 2 claims after 1.0 s."""
+    rs = rulesets["parlett"]
+    d = position(rs, 3, hands=["2C 3D", "7H 4C", "5D 6D 9S"], table="7C 7D 7S 5C 9H",
+                 dealer=0, to_move=1)
+    split = lambda a: a.kind == "capture" and a.table == tuple(parse_cards("7C"))  # noqa: E731
+    bots = [None, Scripted(2.5, split), Scripted(1.0)]
+    return d, bots
+
+
+def race(rulesets, delays, realtime=False, answers=None):
+    d, bots = split_prial_position(rulesets)
+    clock = FakeClock(delays, realtime=realtime)
+    holder = {}
+    learner = EngineLearner(holder)
+    out = quiet()
+    p = DealPlayer(d, 0, bots, bot_rng=random.Random(1), reaction_rng=random.Random(2),
+                   asker=ScriptedAsker(answers or learner), clock=clock, console=out,
+                   names=["You", "Anne", "Ralph"], pace=0.8)
+    holder["player"] = p
+    p.run()
+    return p, clock, text_of(out)
+
+
+def test_claim_race_the_learner_is_faster(rulesets):
+    # play has begun (no before-play prompt); the claim window after the split: the learner
+    # answers in 0.5 s, before Ralph's 1.0 s
+    p, clock, text = race(rulesets, [0.5])
+    first = p.races[0]
+    assert first.kind == "split_prial" and first.offender == 1
+    assert first.winner == 0 and first.learner == pytest.approx(0.5)
+    assert first.reactions == {2: 1.0}
+    assert "You claimed after 0.50 s; their reaction times: Ralph 1.00 s" in text
+    assert not [m for m in p.mistakes if m.kind == "missed_claim"]
+    assert p.deal.history[1] == Action.make(0, "claim", parse_cards("7D 7S"), (), "split_prial")
+
+
+def test_claim_race_the_computer_is_faster(rulesets):
+    # the learner would take 1.5 s: the window closes at Ralph's 1.0 s, unread
+    p, clock, text = race(rulesets, [1.5])
+    first = p.races[0]
+    assert first.winner == 2 and first.learner is None and first.window == pytest.approx(1.0)
+    assert clock.reads[0][1:] == (pytest.approx(1.0), 1.5, True)
+    assert "Claim window 1.00 s; reaction times: Ralph 1.00 s; you did not claim" in text
+    missed = [m for m in p.mistakes if m.kind == "missed_claim"]
+    assert len(missed) == 1 and "Ralph claimed it after 1.00 s" in missed[0].text
+    assert p.deal.history[1].player == 2 and p.deal.history[1].kind == "claim"
+
+
+def test_claim_race_on_the_terminal_policy_opens_a_window_after_every_action(rulesets):
+    # realtime: a pace window before Anne's turn (0.8 s, timed out), then the claim window
+    # (0.3 s: the learner claims), then more windows until the end
+    p, clock, text = race(rulesets, [5.0, 0.3], realtime=True)
+    assert clock.reads[0][0] == WATCH_PROMPT and clock.reads[0][3] is True
+    assert clock.reads[0][1] == pytest.approx(0.8)
+    assert clock.reads[1][1] == pytest.approx(1.0) and clock.reads[1][3] is False
+    assert p.races[0].winner == 0 and p.races[0].learner == pytest.approx(0.3)
+
+
+def test_piped_input_claim_typed_first_wins(rulesets):
+    # a virtual clock: no real time, the learner's line is read first
+    d, bots = split_prial_position(rulesets)
+    out = quiet()
+    lines = ["claim 7d 7s"] + ["ld"] * 5 + [""] * 20
+    p = DealPlayer(d, 0, bots, bot_rng=random.Random(1), reaction_rng=random.Random(2),
+                   asker=ScriptedAsker(lines), clock=VirtualClock(), console=out,
+                   names=["You", "Anne", "Ralph"])
+    p.run()
+    assert p.races[0].winner == 0
+    assert "piped: no real time" in text_of(out)
+
+
+def test_a_pass_lets_the_computer_claim(rulesets):
+    d, bots = split_prial_position(rulesets)
+    out = quiet()
+    lines = ["pass"] + ["ld", "2c"] * 5 + [""] * 20
+    p = DealPlayer(d, 0, bots, bot_rng=random.Random(1), reaction_rng=random.Random(2),
+                   asker=ScriptedAsker(lines), clock=VirtualClock(), console=out,
+                   names=["You", "Anne", "Ralph"])
+    p.run()
+    assert p.races[0].winner == 2
+    assert [m.kind for m in p.mistakes].count("missed_claim") == 1
+
+
+# -- what the learner types ---------------------------------------------------------------------
+
+NAMES = ["You", "Anne", "Ralph"]
+
+
+@pytest.fixture
+def sevens(rulesets):
+    return position(rulesets["parlett"], 3, hands=["7H 7D 4C", "2C", "3C"], table="7C 7S 9H",
+                    dealer=2, to_move=0)
+
+
+@pytest.mark.parametrize("text,kind,detail", [
+    ("7h", "actions", 2),                 # two table sevens: asks which
+    ("7h 7s", "actions", 1),
+    ("7H 7D 7C 7S", "actions", 1),        # a pair takes a pair
+    ("capture 7d 7c", "actions", 1),
+    ("4c", "error", "there is no four on the table"),
+    ("9h", "error", "name a card from your hand first"),
+    ("5s", "error", "neither in your hand nor on the table"),
+    ("7h 9h", "error", "same rank"),
+    ("ld", "error", "you can capture"),
+    ("declare", "error", "Name the cards"),
+    ("declare 7h 7d", "error", "is not dead"),
+    ("claim", "error", "there is nothing to claim"),
+    ("zz", "error", "is not a card"),
+    ("", "pass", None), ("pass", "pass", None), ("q", "quit", None),
+    ("help", "info", None), ("moves", "info", None), ("hand", "info", None),
+])
+def test_interpret(sevens, text, kind, detail):
+    intent = interpret(text, sevens, 0, NAMES)
+    assert intent.kind == kind
+    if kind == "actions":
+        assert len(intent.actions) == detail
+        assert all(sevens.why_illegal(a) is None for a in intent.actions)
+    elif kind == "error":
+        assert detail in intent.message
+
+
+def test_moves_are_typed_back_as_themselves(sevens):
+    for a in sevens.legal_actions():
+        intent = interpret(action_code(a), sevens, 0, NAMES)
+        assert intent.kind == "actions" and intent.actions == [a], action_code(a)
+
+
+def test_not_your_turn_is_explained_with_names(rulesets):
+    d = position(rulesets["parlett"], 3, hands=["7H", "2C", "3C"], table="7C", dealer=0,
+                 to_move=1)
+    assert interpret("7h", d, 0, NAMES).message == "it is Anne's turn, not yours"
+
+
+def test_illegal_input_is_explained_and_asked_again(sevens):
+    out = quiet()
+    lines = ["ld", "7h", "9", "2", "", "ld"] + [""] * 10
+    p = DealPlayer(sevens, 0, [None, Scripted(), Scripted()], bot_rng=random.Random(1),
+                   reaction_rng=random.Random(1), asker=ScriptedAsker(lines),
+                   clock=VirtualClock(), console=out, names=NAMES)
+    p.run()
+    text = text_of(out)
+    assert "you can capture (" in text and "so may not lie down" in text
+    assert "Which one?" in text and "Type a number from 1 to 2" in text
+    assert p.deal.history[0] == Action.make(0, "capture", parse_cards("7H"), parse_cards("7S"))
+
+
+# -- the review of mistakes ---------------------------------------------------------------------
+
+def test_at_risk_capture_left_for_another(rulesets):
+    # fives: two on the table, safe; the lone seven is at risk, and Anne holds the other one
+    d = position(rulesets["parlett"], 3, hands=["7H 5C 2D", "7C 3S", "4D 8H"],
+                 table="7S 5D 5S KH", dealer=2, to_move=0)
+    p = DealPlayer(d, 0, [None, Scripted(), Scripted()], bot_rng=random.Random(1),
+                   reaction_rng=random.Random(1), asker=ScriptedAsker(["5c 5d"] + ["ld"] * 9),
+                   clock=VirtualClock(), console=quiet(), names=NAMES)
+    p.run()
+    m = next(m for m in p.mistakes if m.kind == "at_risk_left")
+    assert "Anne took it before your next turn" in m.text
+    assert "a lone seven on the table" in m.reason and "2 fives on the table" in m.reason
+    assert m.index == 0
+
+
+def test_safe_capture_taken_too_early(rulesets):
+    d = position(rulesets["parlett"], 3, hands=["7H 5C 2D", "3S 3H", "4D 8H"],
+                 table="7S 5D 5S KH", dealer=2, to_move=0)
+    p = DealPlayer(d, 0, [None, Scripted(), Scripted()], bot_rng=random.Random(1),
+                   reaction_rng=random.Random(1), asker=ScriptedAsker(["5c 5d"] + ["ld", "7h"] * 5),
+                   clock=VirtualClock(), console=quiet(), names=NAMES)
+    p.run()
+    kinds = [m.kind for m in p.mistakes]
+    assert kinds[0] == "safe_too_early"
+    assert "while sevens was at risk" in p.mistakes[0].text
+
+
+def test_laying_down_a_dead_pair_is_a_missed_declaration_and_claimable(rulesets):
+    d = position(rulesets["parlett"], 3, hands=["9C 9D 2H", "KD", "QS QH"], table="KS 3C",
+                 won=["", "9H 9S", ""], dealer=2, to_move=0)
+    out = quiet()
+    p = DealPlayer(d, 0, [None, Scripted(), Scripted(0.7)], bot_rng=random.Random(1),
+                   reaction_rng=random.Random(1), asker=ScriptedAsker(["ld"] + [""] * 9),
+                   clock=VirtualClock(), console=out, names=NAMES)
+    p.run()
+    m = [m for m in p.mistakes if m.kind == "missed_declaration"]
+    assert len(m) == 1 and "dead pair of nines" in m[0].text
+    assert "declare_dead_pair" in m[0].reason
+    claims = [a for a in p.deal.history if a.kind == "claim"]
+    assert claims and claims[0].oversight == "laid_down_dead_pair" and claims[0].player != 0
+
+
+def test_declaring_in_time_is_no_mistake(rulesets):
+    d = position(rulesets["parlett"], 3, hands=["9C 9D 2H", "KD", "QS QH"], table="KS 3C",
+                 won=["", "9H 9S", ""], dealer=2, to_move=0)
+    p = DealPlayer(d, 0, [None, Scripted(), Scripted()], bot_rng=random.Random(1),
+                   reaction_rng=random.Random(1),
+                   asker=ScriptedAsker(["declare 9c 9d", "ld"] + [""] * 9),
+                   clock=VirtualClock(), console=quiet(), names=NAMES)
+    p.run()
+    assert not [m for m in p.mistakes if m.kind == "missed_declaration"]
+    assert p.deal.history[0].kind == "declare_dead_pair"
+
+
+def test_dealer_must_take_the_table_mournival_themselves(rulesets):
+    rs = rulesets["parlett"]
+    # find a deal whose table holds a mournival, with the learner dealing
+    rng = random.Random(0)
+    from tutor.engine.deal import new_deal
+    while True:
+        d = new_deal(rs, 5, 0, rng)
+        if d.table_mournivals:
+            break
+    bots = [None] + [Scripted() for _ in range(4)]
+    p = DealPlayer(d, 0, bots, bot_rng=random.Random(1), reaction_rng=random.Random(1),
+                   asker=ScriptedAsker(EngineLearner({}, declares=False)), clock=VirtualClock(),
+                   console=quiet(), names=["You", "Anne", "Ralph", "Mary", "Tom"])
+    p.asker._fn.holder["player"] = p
+    p.run()
+    assert any(m.kind == "mournival_not_taken" for m in p.mistakes)
+    assert not any(a.kind == "take_table_mournival" for a in p.deal.history)
+
+
+# -- the screen and the score sheet ---------------------------------------------------------------
+
+def test_screen_fits_40_columns_and_has_letters_without_symbols(rulesets):
+    from tutor.puzzles.board import render_screen
+    rs = rulesets["parlett"]
+    from tutor.engine.deal import new_deal
+    d = new_deal(rs, 5, 3, random.Random(4))
+    names = ["You", "Anne", "Ralph", "Mary", "Tom"]
+    for width, symbols in ((40, True), (80, False)):
+        c = quiet(width)
+        c.print(render_screen(d, 0, names, symbols, title="Deal 1 of 1 · parlett · Mary deals"))
+        lines = text_of(c).splitlines()
+        assert all(len(x.rstrip()) <= width for x in lines)
+        seat_lines = [x for x in lines if "hand 8" in x]
+        assert len(seat_lines) == 5          # one line per seat, never wrapped
+        assert any(x.startswith("Your hand:") for x in lines)
+        if not symbols:
+            assert not set("♣♦♥♠") & set(text_of(c))
+
+
+def test_score_sheet_practice_game_and_rounds_of_five():
+    assert sheet_games([5, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10]) == (5, [[1, 2, 3, 4, 5],
+                                                                 [6, 7, 8, 9, 10]])
+    c = quiet(80)
+    c.print(score_sheet("You", [5, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10]))
+    text = text_of(c)
+    assert "Round 1 scores" in text and "Round 2 scores" in text
+    assert "not scored" in text and "Cumulative score over both rounds: 55" in text
+    assert text.count("Total") == 2
+
+
+def test_points_match_has_a_practice_game_and_the_sheet(rulesets):
+    rs = rulesets["inter-livery-2018"]
+    res, out, _ = run_match(rs, 5, LEVELS["club"], seed=3, deals=3)
+    scored = [sum(d.returns()[q] for d in res.deals[1:]) for q in range(5)]
+    assert res.totals == scored
+    text = text_of(out)
+    assert "(practice game)" in text and "Score sheet: You" in text
+
+
+def test_every_player_count_and_seat(library):
+    for rid, rs in sorted(library.rulesets.items()):
+        for n in rs.player_counts:
+            seat = (len(rid) + n) % n
+            res, out, _ = run_match(rs, n, LEVELS["beginner"], seed=n, seat=seat,
+                                    rng=random.Random(n))
+            deal = res.deals[0]
+            assert deal.is_terminal(), (rid, n)
+            deal.check_invariants()
+            assert f"seat {seat}" in text_of(out)

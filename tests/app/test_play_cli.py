@@ -1,0 +1,127 @@
+"""``laugh play`` as a learner runs it: piped lines through a real process, the terminal prompt
+with a time limit, and the screen in tmux at 80x24 and at 40 columns."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import sqlite3
+import subprocess
+import sys
+import threading
+import time
+
+import pytest
+
+from test_play import run_match
+from tutor.app.play import LEVELS
+from tutor.app.play.clock import TerminalClock, TimedAsker
+
+
+def laugh(args, home, stdin="", timeout=60):
+    env = dict(os.environ, LAUGH_HOME=str(home), PYTHONIOENCODING="utf-8")
+    return subprocess.run([sys.executable, "-m", "tutor", *args], input=stdin, text=True,
+                          capture_output=True, env=env, timeout=timeout)
+
+
+def test_piped_laugh_play_reaches_settlement(tmp_path, rulesets):
+    # The learner's answers, worked out by the engine in-process with the same seed (piped
+    # input has no real time, so the same lines give the same game), then piped to laugh play.
+    rs = rulesets["porges"]
+    res, out, learner = run_match(rs, 5, LEVELS["beginner"], seed=1, deals=2)
+    assert all(d.is_terminal() for d in res.deals)
+    assert any(r.winner == 0 for p in res.players for r in p.races)   # a claim won, piped
+    export = tmp_path / "match.jsonl"
+    proc = laugh(["play", "--ruleset", "porges", "--players", "5", "--deals", "2", "--level",
+                  "beginner", "--seed", "1", "--export", str(export)], tmp_path,
+                 "\n".join(learner.answers) + "\n")
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    text = proc.stdout
+    assert text.count("Settlement") == 2 and text.count("Review of your play") == 2
+    assert "You claimed after 0.00 s (piped: no real time" in text
+    assert "Match totals after 2 deals" in text
+    recs = [json.loads(x) for x in export.read_text().splitlines()]
+    assert len(recs) == 2 and all("result" in r for r in recs)
+    saved = list((tmp_path / "records").glob("play-*.jsonl"))
+    assert len(saved) == 1 and len(saved[0].read_text().splitlines()) == 2
+    check = laugh(["records", "check", str(export)], tmp_path)
+    assert check.returncode == 0 and "2 good, 0 bad" in check.stdout
+    db = sqlite3.connect(tmp_path / "progress.sqlite3")
+    kinds = {k for (k,) in db.execute("SELECT kind FROM answers")}
+    assert "spot-oversight" in kinds
+
+
+def test_piped_input_running_out_saves_the_deal_so_far(tmp_path):
+    proc = laugh(["play", "--seed", "2"], tmp_path, "\n")
+    assert proc.returncode == 0            # end of input: save and leave as a finished session
+    assert "Traceback" not in proc.stderr
+    saved = list((tmp_path / "records").glob("play-*.jsonl"))
+    rec = json.loads(saved[0].read_text().splitlines()[0])
+    assert "result" not in rec and rec["ruleset"] == "parlett"
+
+
+def test_bad_choices_are_one_line(tmp_path):
+    for args, needle in ((["play", "--level", "grandmaster"], "choose from beginner, casual"),
+                         (["play", "--seat", "7"], "--seat must be from 0 to 4"),
+                         (["play", "--players", "9"], "choose from")):
+        proc = laugh(args, tmp_path)
+        assert proc.returncode == 2 and needle in proc.stderr
+        assert "Traceback" not in proc.stderr
+
+
+# -- the terminal prompt with a time limit --------------------------------------------------------
+
+def test_timed_prompt_times_out_answers_and_claims_with_the_space_bar():
+    from prompt_toolkit.application import create_app_session
+    from prompt_toolkit.input import create_pipe_input
+    from prompt_toolkit.output import DummyOutput
+    with create_pipe_input() as inp, create_app_session(input=inp, output=DummyOutput()):
+        asker = TimedAsker(interactive=True)
+        clock = TerminalClock()
+        t0 = time.monotonic()
+        assert clock.read(asker, "> ", 0.2) is None
+        assert time.monotonic() - t0 >= 0.19
+        inp.send_text("claim 7h 7s\r")
+        assert clock.read(asker, "> ", 5.0) == "claim 7h 7s"
+        inp.send_text(" ")
+        assert clock.read(asker, "> ", 5.0, erase=True) == "claim"
+        # a half-typed line keeps a pace window open until Enter
+        inp.send_text("7h")
+        threading.Timer(0.5, lambda: inp.send_text("\r")).start()
+        assert clock.read(asker, "> ", 0.1, extend_while_typing=True) == "7h"
+
+
+# -- tmux ---------------------------------------------------------------------------------------
+
+def _tmux_screen(tmp_path, width, height=24):
+    sock = f"laugh-test-{os.getpid()}-{width}"
+    cmd = (f"env LAUGH_HOME={tmp_path} {sys.executable} -m tutor play --seed 3 --no-save; "
+           "sleep 5")
+    subprocess.run(["tmux", "-L", sock, "new-session", "-d", "-x", str(width), "-y", str(height),
+                    cmd], check=True)
+    try:
+        screen = ""
+        for _ in range(100):
+            time.sleep(0.1)
+            screen = subprocess.run(["tmux", "-L", sock, "capture-pane", "-p"],
+                                    capture_output=True, text=True).stdout
+            if "Before play" in screen:
+                break
+        return screen
+    finally:
+        subprocess.run(["tmux", "-L", sock, "kill-server"], capture_output=True)
+
+
+@pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
+@pytest.mark.parametrize("width", [80, 40])
+def test_tmux_shows_the_table(tmp_path, width):
+    screen = _tmux_screen(tmp_path, width)
+    lines = screen.splitlines()
+    assert "Before play (Enter starts)>" in screen, screen
+    assert all(len(x) <= width for x in lines)
+    for name in ("You", "Anne", "Ralph", "Mary", "Tom"):
+        assert any(x.lstrip("▶ ").startswith(name) and "hand 8" in x for x in lines), screen
+    assert "Table (12):" in screen and "Your hand:" in screen
+    assert "♥" in screen or "H" in screen
+    assert "Pot 11" in screen

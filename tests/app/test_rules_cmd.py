@@ -1,0 +1,205 @@
+"""``laugh rules`` and ``laugh sources`` through the command line's ``main``."""
+
+from __future__ import annotations
+
+import json
+import pytest
+
+from tutor.app import cli
+from tutor.engine import data, sources
+
+RULESET_IDS = ["du-coeur", "inter-livery-2018", "parlett", "parlett-13", "parlett-tournament",
+               "porges", "wolffauer"]
+
+
+@pytest.fixture(autouse=True)
+def _plain_terminal(tmp_path, monkeypatch):
+    """An 80-column, colourless terminal and no learner's sources."""
+    monkeypatch.setenv("LAUGH_HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("COLUMNS", "80")
+    monkeypatch.setenv("NO_COLOR", "1")
+    monkeypatch.delenv("FORCE_COLOR", raising=False)
+    sources.set_extra_dirs(())
+    yield
+    sources.set_extra_dirs(())
+
+
+def run(capsys, *argv: str) -> tuple[int, str, str]:
+    code = cli.main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_rules_lists_the_rulesets(capsys):
+    code, out, err = run(capsys, "rules")
+    assert code == 0 and err == ""
+    for rid in RULESET_IDS:
+        assert rid in out
+    assert "3-7" in out  # wolffauer's player counts
+    assert max(len(line.rstrip()) for line in out.splitlines()) <= 80
+
+
+def test_rules_parlett_shows_values_statuses_quotations_and_notes(capsys):
+    code, out, err = run(capsys, "rules", "parlett")
+    assert code == 0 and err == ""
+    flat = " ".join(out.split())
+    assert "lowest_cut" in flat and "[stated]" in flat
+    # A verbatim quotation, with where it stands and the source's citation.
+    assert "Whoever cuts the lowest card (Ace low) from the 52-card pack deals first" in flat
+    assert 'David Parlett, "Laugh and Lie Down", Historic Card Games' in flat
+    # Willughby, quoted by Parlett, is cited as such.
+    assert "Whatever is overseen [i.e. overlooked] is his that can catch it first" in flat
+    assert "quoting Willughby" in flat
+    # Every player count, and a note.
+    for n in (3, 4, 5, 6):
+        assert f"{n} players" in flat
+    assert "Note:" in flat
+
+
+def test_rules_shows_chosen_values_with_the_source_value(capsys):
+    code, out, _ = run(capsys, "rules", "porges", "--players", "4")
+    assert code == 0
+    flat = " ".join(out.split())
+    assert "breakeven 10 (the text gives 8) [chosen]" in flat
+    assert "4 stakes short" in flat  # the note
+    assert "5 players" not in flat
+
+
+def test_rules_compare(capsys):
+    code, out, err = run(capsys, "rules", "--compare")
+    assert code == 0 and err == ""
+    assert max(len(line.rstrip()) for line in out.splitlines()) <= 80
+    for rid in ("du-coeur", "porges", "wolffauer", "parlett"):
+        assert rid in out
+    assert "≠" in out  # rows that differ are marked without colour
+    assert "last pair~" in out  # porges' read bonus_to, with its status mark
+    assert "10*" in out  # porges' chosen four-player breakeven
+    assert "Status:" in out and "chosen" in out  # the legend
+    assert "\x1b[" not in out  # NO_COLOR and no terminal: no escape codes
+
+
+def test_rules_compare_narrow(capsys, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "40")
+    code, out, _ = run(capsys, "rules", "--compare")
+    assert code == 0
+    assert max(len(line.rstrip()) for line in out.splitlines()) <= 40
+    assert "tournament" in out and "inter-" in out
+
+
+def test_rules_compare_selected(capsys):
+    code, out, _ = run(capsys, "rules", "--compare", "porges", "du-coeur")
+    assert code == 0
+    assert "porges" in out and "du-coeur" in out and "wolffauer" not in out
+
+
+def test_rules_json(capsys):
+    code, out, err = run(capsys, "rules", "--json")
+    assert code == 0 and err == ""
+    data_ = json.loads(out)
+    by_id = {r["id"]: r for r in data_["rulesets"]}
+    assert sorted(by_id) == RULESET_IDS
+    porges = by_id["porges"]
+    assert porges["counts"]["4"]["breakeven"] == {
+        **porges["counts"]["4"]["breakeven"], "value": 10, "status": "chosen", "source_value": 8}
+    assert porges["parameters"]["captures"]["value"] == ["one_for_one", "one_for_three"]
+    quote = porges["parameters"]["bonus_to"]["quotes"][0]
+    assert quote["text"] == "Whoever matched the last pair of the game wins 5 from the pot."
+    assert quote["ref"] == "porges:last-pair-bonus" and quote["citation"]
+    assert by_id["inter-livery-2018"]["counts"]["5"]["breakeven"]["value"] is None
+    assert by_id["inter-livery-2018"]["parameters"]["last_in_plays_on"]["value"] is True
+
+
+def test_rules_json_one_ruleset_and_compare(capsys):
+    code, out, _ = run(capsys, "rules", "wolffauer", "--json")
+    assert code == 0
+    assert [r["id"] for r in json.loads(out)["rulesets"]] == ["wolffauer"]
+    code, out, _ = run(capsys, "rules", "--compare", "--json")
+    assert code == 0
+    cmp = json.loads(out)
+    row = next(r for r in cmp["rows"] if r["parameter"] == "bonus_to")
+    assert row["differs"] and row["values"]["porges"] == "last_pair"
+    row = next(r for r in cmp["rows"] if r["parameter"] == "hand" and r["players"] == 7)
+    assert row["values"] == {"wolffauer": 6}
+
+
+def test_rules_unknown_ruleset(capsys):
+    code, out, err = run(capsys, "rules", "nosuch")
+    assert code == 2 and out == ""
+    lines = err.strip().splitlines()
+    assert len(lines) == 1
+    assert "nosuch" in lines[0]
+    for rid in RULESET_IDS:
+        assert rid in lines[0]
+
+
+def test_rules_unsupported_player_count(capsys):
+    code, _, err = run(capsys, "rules", "parlett-13", "--players", "5")
+    assert code == 2
+    assert err.strip() == "laugh: ruleset 'parlett-13' is for 4 players, not 5"
+
+
+def test_sources_lists_citations_quotations_and_the_timeline(capsys):
+    code, out, err = run(capsys, "sources")
+    assert code == 0 and err == ""
+    flat = " ".join(out.split())
+    assert 'Justin du Coeur, "Game Report: Laugh and Lie Down"' in flat
+    assert "deal-eight" in flat and "After Willughby, c.1665 > Cards and deal" in flat
+    heading = "The name on record, 1522 to c. 1825"
+    timeline = flat[flat.index(heading) + len(heading):]
+    order = [timeline.index(y) for y in ("1522", "1591", "1594", "1634", "c. 1825")]
+    assert order == sorted(order)
+    assert "Why not to Court" in timeline and "Calabrache" in timeline
+
+
+def test_sources_one_source(capsys):
+    code, out, _ = run(capsys, "sources", "porges")
+    assert code == 0
+    assert "games.porg.es" in out and "mournival-suit" in out
+    assert "The name on record" not in out
+    code, out, _ = run(capsys, "sources", "willughby")
+    assert code == 0 and "The name on record, 1522 to c. 1825" in out
+
+
+def test_sources_check(capsys):
+    assert data.source_texts_dir() is not None
+    code, out, err = run(capsys, "sources", "check")
+    assert code == 0, out + err
+    assert out.startswith("OK: all ") and len(out.strip().splitlines()) == 1
+
+
+def test_sources_check_fails_without_the_texts(capsys, tmp_path, monkeypatch):
+    monkeypatch.setenv("LAUGH_SOURCE_TEXTS", str(tmp_path / "empty"))
+    code, out, err = run(capsys, "sources", "check")
+    assert code == 1
+    assert "not found" in out and "parlett:deal-eight" in out
+    assert err.startswith("laugh: ") and len(err.strip().splitlines()) == 1
+
+
+def test_sources_check_fails_on_a_wrong_quotation(capsys, tmp_path):
+    extra = tmp_path / "extra"
+    extra.mkdir()
+    (extra / "club.txt").write_text("We deal ten cards each.\n", encoding="utf-8")
+    (extra / "club.yaml").write_text(
+        "id: club\nkind: house\ncitation: {author: The Club, title: House rules}\n"
+        "text: club.txt\nsummary: Our rules.\n"
+        "quotations:\n  deal:\n    text: We deal eleven cards each.\n    where: Deal\n",
+        encoding="utf-8")
+    code, out, _ = run(capsys, "sources", "check", "--sources", str(extra))
+    lines = [line for line in out.splitlines() if "club:deal" in line]
+    assert code == 1 and len(lines) == 1
+    assert "eleven" in lines[0] and "ten" in lines[0]
+
+
+def test_sources_unknown_id(capsys):
+    code, out, err = run(capsys, "sources", "nosuch")
+    assert code == 2 and out == ""
+    assert len(err.strip().splitlines()) == 1
+    assert "nosuch" in err and "parlett" in err and "willughby" in err
+
+
+def test_sources_json(capsys):
+    code, out, _ = run(capsys, "sources", "--json")
+    assert code == 0
+    d = json.loads(out)
+    assert {s["id"] for s in d["sources"]} >= {"parlett", "willughby"}
+    assert d["attestations"][0]["year"] == 1522

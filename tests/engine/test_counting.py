@@ -1,0 +1,155 @@
+"""Counting (RULES.md 8): unseen counts, and at-risk / safe capture options checked against an
+exhaustive search over every placement of the unseen cards and every line of play by the
+opponents before the seat's next turn."""
+
+import random
+from itertools import combinations
+
+import pytest
+
+from conftest import position
+from tutor.engine.bots import make_bot
+from tutor.engine.cards import cards_of, parse_card
+from tutor.engine.deal import new_deal
+
+
+def _unable(d, seat, rank):
+    """At ``seat``'s turn: no legal capture of ``rank``."""
+    return not any(a.kind in ("capture", "play_on_capture") and a.table[0] >> 2 == rank
+                   for a in d.legal_actions())
+
+
+def _line_exists(d, seat, rank, memo):
+    key = (tuple(d.hands), d.table, tuple(d.won), d.to_move, d.phase, tuple(d.oversights))
+    if key in memo:
+        return memo[key]
+    if d.phase == "over":
+        res = False
+    elif d.to_move == seat:
+        res = _unable(d, seat, rank)
+    else:
+        res = False
+        acts = list(d.legal_actions())
+        for q in range(d.n):
+            if q != seat:
+                acts.extend(d.free_actions(q))
+        for a in acts:
+            c = d.clone()
+            c.apply_unchecked(a)
+            if _line_exists(c, seat, rank, memo):
+                res = True
+                break
+    memo[key] = res
+    return res
+
+
+def _placements(cards, sizes):
+    if not sizes:
+        yield ()
+        return
+    for combo in combinations(cards, sizes[0]):
+        rest = [c for c in cards if c not in combo]
+        for tail in _placements(rest, sizes[1:]):
+            yield (combo,) + tail
+
+
+def brute_at_risk(deal, seat, rank):
+    opps = [q for q in range(deal.n) if q != seat and deal.hands[q]]
+    unseen = []
+    for q in opps:
+        unseen.extend(cards_of(deal.hands[q]))
+    sizes = [deal.hands[q].bit_count() for q in opps]
+    for placement in _placements(sorted(unseen), sizes):
+        d = deal.clone()
+        for q, cs in zip(opps, placement):
+            m = 0
+            for c in cs:
+                m |= 1 << c
+            d.hands[q] = m
+        if _line_exists(d, seat, rank, {}):
+            return True
+    return False
+
+
+def _late_positions(rulesets, rid, players, count, seed):
+    rs = rulesets[rid]
+    rng = random.Random(seed)
+    found = []
+    risky_wanted = count // 2
+    tries = 0
+    while len(found) < count and tries < 4000:
+        tries += 1
+        if tries > 1500:
+            risky_wanted = 0
+        deal = new_deal(rs, players, tries % players, rng)
+        bots = [make_bot("willughby", 0.2) for _ in range(players)]
+        stop = None
+        while deal.phase == "play":
+            d = deal
+            for seat in range(d.n):
+                if seat == d.to_move or not d.hands[seat]:
+                    continue
+                opp_cards = sum(h.bit_count() for q, h in enumerate(d.hands) if q != seat)
+                opts = d.capture_options(seat) if opp_cards <= 6 and not d.free_pending() else []
+                if opts and (risky_wanted <= 0 or any(o.at_risk for o in opts)):
+                    stop = (d.clone(), seat)
+                    risky_wanted -= any(o.at_risk for o in opts)
+                    break
+            if stop:
+                break
+            legal = d.legal_actions()
+            d.apply_unchecked(bots[d.to_move].choose(d, legal, rng))
+        if stop:
+            found.append(stop)
+    return found
+
+
+@pytest.mark.parametrize("rid,players", [("parlett", 5), ("parlett", 3), ("porges", 4),
+                                         ("wolffauer", 6), ("inter-livery-2018", 5)])
+def test_at_risk_matches_exhaustive_search(rulesets, rid, players):
+    positions = _late_positions(rulesets, rid, players, 25, f"risk/{rid}/{players}")
+    assert len(positions) >= 10
+    risky = safe = 0
+    for deal, seat in positions:
+        for opt in deal.capture_options(seat):
+            expected = brute_at_risk(deal, seat, opt.rank)
+            assert opt.at_risk == expected, (rid, players, seat, opt, deal.history)
+            risky += expected
+            safe += not expected
+    assert safe
+    assert risky or players == 3       # with two opponents, late risky positions are rare
+
+
+def test_exhaustive_search_finds_risky_positions(rulesets):
+    positions = _late_positions(rulesets, "parlett", 5, 12, "risk/check")
+    assert any(brute_at_risk(d, s, o.rank) for d, s in positions for o in d.capture_options(s))
+
+
+def test_unseen_counts_what_the_seat_cannot_see(rulesets):
+    d = position(rulesets["parlett"], 5, hands=["7H 7S 2C", "7C 3C", "4C", "5C", "6C"],
+                 table="7D 2D", won=["", "", "2H 2S", "", ""], to_move=1)
+    assert d.unseen(0, 6) == 1            # sevens: two in hand, one on the table
+    assert d.unseen(0, 1) == 0            # twos: hand, table, and two won
+    v = d.view(0)
+    assert v.unseen[6] == 1 and v.hand_sizes == (3, 2, 1, 1, 1)
+    assert all(not hasattr(v, "hands") for _ in [0])
+
+
+def test_willughby_rules_of_thumb_and_the_endgame_exception(rulesets):
+    rs = rulesets["parlett"]
+    # lone 7 on the table with a seven unseen: at risk; two nines on the table: safe
+    d = position(rs, 5, hands=["7H 9C 2C", "3C 3D", "4C 4D", "5C 5D", "6C 6D"],
+                 table="7D 9D 9H", to_move=0)
+    opts = {o.rank: o.at_risk for o in d.capture_options(0)}
+    assert opts == {6: True, 8: False}
+    # counting sharpens it: the other sevens are won, so the lone seven is safe
+    d = position(rs, 5, hands=["7H 9C 2C", "3C 3D", "4C 4D", "5C 5D", "6C 6D"],
+                 table="7D 9D 9H", won=["", "7C 7S", "", "", ""], to_move=0)
+    assert {o.rank: o.at_risk for o in d.capture_options(0)}[6] is False
+    # every opponent holds one card and nobody else holds cards: play ends first
+    d = position(rs, 5, hands=["7H 9C 2C", "3C", "4C", "", ""], table="7D 9D 9H", to_move=0)
+    assert {o.rank: o.at_risk for o in d.capture_options(0)}[6] is False
+    # ... unless the last player plays on
+    il = rulesets["inter-livery-2018"]
+    d = position(il, 5, hands=["7H 9C 2C", "3C", "4C", "", ""], table="7D 9D 9H", to_move=0)
+    assert {o.rank: o.at_risk for o in d.capture_options(0)}[6] is True

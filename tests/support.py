@@ -1,0 +1,141 @@
+"""Helpers shared by the tests of every room: running ``laugh`` with piped input, scripting a
+lesson's answers from the same puzzles the lesson poses, and an independent reading of a
+puzzle's answer straight from engine queries."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from tutor.engine.cards import RANKS, parse_rank
+from tutor.engine.records import action_to_json, replay
+from tutor.engine.sources import default_library
+
+ROOT = Path(__file__).resolve().parent.parent   # the project root
+ESC = "\x1b"
+
+
+def run_laugh(args: list[str], stdin: str, home: Path, columns: int = 80, timeout: float = 120,
+              extra_env: dict | None = None) -> subprocess.CompletedProcess:
+    """Run ``python -m tutor ARGS`` with ``stdin`` piped in and ``LAUGH_HOME=home``."""
+    env = dict(os.environ)
+    env.update({"LAUGH_HOME": str(home), "COLUMNS": str(columns), "LINES": "24",
+                "PYTHONPATH": str(ROOT) + os.pathsep + env.get("PYTHONPATH", ""),
+                "PYTHONIOENCODING": "utf-8"})
+    env.pop("NO_COLOR", None)
+    if extra_env:
+        env.update(extra_env)
+    return subprocess.run([sys.executable, "-m", "tutor", *args], input=stdin, text=True,
+                          capture_output=True, env=env, cwd=str(ROOT), timeout=timeout,
+                          encoding="utf-8")
+
+
+def lesson_puzzles(lesson, seed: int):
+    """Every puzzle of ``lesson`` for ``seed``, in the order the lesson poses them, with its page:
+    a list of (page index, puzzle)."""
+    from tutor.teaching.lessons import Block, puzzle_seed
+    from tutor.puzzles import generate
+    out = []
+    for i, page in enumerate(lesson.pages):
+        for item in page:
+            if isinstance(item, Block) and item.kind == "puzzle":
+                d = item.data
+                for n in range(d["count"]):
+                    out.append((i, generate(d["kind"], ruleset=d["ruleset"], players=d["players"],
+                                            seed=puzzle_seed(seed, lesson.id, item.index, n),
+                                            difficulty=d["difficulty"])))
+    return out
+
+
+def lesson_script(lesson, seed: int, answer=None, retry: str = "no") -> list[str]:
+    """The lines that take ``lesson`` (seed ``seed``) from its first page to the end: at each page,
+    the answers to its puzzles (``answer(puzzle, k)`` for the k-th puzzle; default the expected
+    answer), then Enter; at the end ``retry`` if any answer was wrong."""
+    answer = answer or (lambda p, k: p.accepted[0])
+    by_page: dict[int, list] = {}
+    for page, p in lesson_puzzles(lesson, seed):
+        by_page.setdefault(page, []).append(p)
+    lines: list[str] = []
+    wrong = False
+    k = 0
+    for i in range(len(lesson.pages)):
+        for p in by_page.get(i, []):
+            a = answer(p, k)
+            k += 1
+            lines.append(a)
+            if a.lower() in ("show",) or not p.grade(a).correct:
+                wrong = True
+        lines.append("")
+    if wrong:
+        lines.append(retry)
+    return lines
+
+
+def wrong_answer(p) -> str:
+    """An answer to ``p`` that reads but is graded wrong."""
+    from tutor.puzzles.answers import wrong_answer as w
+    text = w(p)
+    assert text is not None and not p.grade(text).correct
+    return text
+
+
+JSON_KEYS = {"format", "id", "kind", "ruleset", "players", "seat", "record", "question",
+             "answer", "accepted", "explanation", "quotes", "themes", "difficulty"}
+
+
+def engine_answer(obj: dict) -> dict:
+    """The answer of an exported puzzle (puzzle@1 JSON), computed here straight from engine
+    queries on its replayed record (and from the library for the non-position kinds)."""
+    kind, seat, ans = obj["kind"], obj["seat"], obj["answer"]
+    deal = replay(obj["record"])
+    if kind == "spot-oversight":
+        groups: dict = {}
+        for a in deal.free_actions(seat):
+            if a.kind == "claim":
+                groups.setdefault((a.oversight, a.cards[0] >> 2), []).append(a)
+        return {"claims": [{"oversight": g[0].oversight,
+                            "cards": [RANKS[c >> 2] + "CDHS"[c & 3] for c in g[0].cards]}
+                           for g in groups.values()]}
+    if kind == "capture-now":
+        opts = deal.capture_options(seat)
+        return {"at_risk": [RANKS[o.rank] for o in opts if o.at_risk],
+                "safe": [RANKS[o.rank] for o in opts if not o.at_risk]}
+    if kind == "settlement":
+        assert deal.is_terminal()
+        r = deal.result
+        key = "net" if r.net is not None else "points"
+        return {key: list(getattr(r, key)), "asked": ans["asked"]}
+    if kind == "legal-play":
+        acts = deal.legal_actions() if deal.to_move == seat else []
+        acts += [a for a in deal.free_actions(seat) if a.kind.startswith("declare")]
+        return {"actions": [action_to_json(a) for a in dict.fromkeys(acts)]}
+    if kind == "dead-pair":
+        acts = list(deal.free_actions(seat)) + (deal.legal_actions() if deal.to_move == seat
+                                                else [])
+        ranks = sorted({a.cards[0] >> 2 for a in acts if a.kind == "declare_dead_pair"})
+        return {"dead_pairs": [RANKS[r] for r in ranks]}
+    if kind == "count":
+        return {"unseen": {r: deal.unseen(seat, parse_rank(r)) for r in ans["unseen"]}}
+    if kind == "deal-setup":
+        LIB = default_library()
+        pc = LIB.rulesets[obj["ruleset"]].count(obj["players"])
+        return {"hand": pc.hand, "table": pc.table,
+                "ante": {"dealer": pc.ante_dealer, "other": pc.ante_other},
+                "bonus": pc.last_in_bonus, "breakeven": pc.breakeven, "asked": ans["asked"]}
+    if kind == "source-quiz":
+        LIB = default_library()
+        if "source" in ans:
+            return {"source": LIB.quotation(obj["quotes"][0]).source, "options": ans["options"]}
+        r1, r2 = list(ans["values"])
+        name = ans["parameter"]
+        pl = obj["players"] if name in ("hand", "table", "ante_dealer", "ante_other",
+                                        "last_in_bonus", "breakeven") else None
+        v1 = LIB.parameter(r1, name, pl).value
+        v2 = LIB.parameter(r2, name, pl).value
+        assert v1 != v2
+        tolist = lambda v: list(v) if isinstance(v, (tuple, list)) else v  # noqa: E731
+        return {"parameter": name, "values": {r1: tolist(v1), r2: tolist(v2)},
+                "options": ans["options"]}
+    raise AssertionError(kind)

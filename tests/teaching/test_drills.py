@@ -1,0 +1,352 @@
+"""Drills scored correctly: oversight streak and storm with an injected clock, the counting
+trainer (answers, speed-ups, replay), settlement arithmetic, weak spots; answers recorded."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from rich.console import Console
+
+from tutor.teaching.drills import CountDrill, DrillIO, OversightDrill, SettleDrill, practise_weak_spots
+from tutor.teaching.drills.count import parse_counts, parse_ranks
+from tutor.teaching.drills.oversights import COMBO_BONUS, MISTAKE_PENALTY, combo_bonus
+from tutor.teaching.drills.settle import parse_signed, won_in_play
+from tutor.engine.errors import NotationError
+from tutor.app.play import FakeClock, ScriptedAsker
+from tutor.teaching.progress import ProgressStore
+
+
+@pytest.fixture
+def store(tmp_path):
+    s = ProgressStore(tmp_path / "progress.sqlite3")
+    yield s
+    s.close()
+
+
+def make_io(answer, delays=(), store=None, default=0.0):
+    out = Console(file=io.StringIO(), width=80, color_system=None, highlight=False)
+    clock = FakeClock(delays, default=default)
+    return DrillIO(ScriptedAsker(answer), clock, out, True, store), out
+
+
+def hooked(drill):
+    """Keep the puzzle being asked in ``drill.current``."""
+    orig = drill.next_puzzle
+
+    def next_puzzle(*a, **k):
+        drill.current = orig(*a, **k)
+        return drill.current
+    drill.next_puzzle = next_puzzle
+    return drill
+
+
+def wrong_for(p) -> str:
+    return "nothing" if p.expected_answer_text().startswith("claim") else "claim 2"
+
+
+# -- oversights -------------------------------------------------------------------------------
+
+def test_streak_counts_right_answers_until_the_first_miss(store):
+    holder = {}
+    plan = iter(["right", "right", "right", "wrong"])
+
+    def answer(prompt):
+        p = holder["d"].current
+        return p.expected_answer_text() if next(plan) == "right" else wrong_for(p)
+
+    io_, out = make_io(answer, delays=[1.0, 2.0, 3.0, 4.0], store=store)
+    drill = hooked(OversightDrill(io_, seed=3))
+    holder["d"] = drill
+    res = drill.streak(limit=20)
+    assert res.streak == 3 and len(res.answers) == 4
+    assert [a.seconds for a in res.answers] == pytest.approx([1.0, 2.0, 3.0, 4.0])
+    rows = store.answers()
+    assert [a.correct for a in rows] == [True, True, True, False]
+    assert all(a.kind == "spot-oversight" and "oversight" in a.themes for a in rows)
+    assert [a.seconds for a in rows] == pytest.approx([1.0, 2.0, 3.0, 4.0])
+    assert store.get_meta("drill.oversights.streak.best") == "3"
+    assert "Streak: 3" in out.file.getvalue()
+
+
+def test_streak_ends_when_the_position_clock_runs_out(store):
+    holder = {}
+    io_, out = make_io(lambda p: holder["d"].current.expected_answer_text(),
+                       delays=[2.0, 30.0], store=store)
+    drill = hooked(OversightDrill(io_, seed=4))
+    holder["d"] = drill
+    res = drill.streak(limit=10)
+    assert res.streak == 1 and res.answers[-1].timed_out and not res.answers[-1].correct
+    assert "Time is up (10 s)" in out.file.getvalue()
+    assert [a.correct for a in store.answers()] == [True, False]
+
+
+def test_unreadable_answer_is_asked_again_on_the_same_clock(store):
+    holder = {}
+    answers = iter(["claim", "7x"])
+
+    def answer(prompt):
+        try:
+            return next(answers)
+        except StopIteration:
+            return holder["d"].current.expected_answer_text()
+
+    io_, out = make_io(answer, delays=[1.0, 1.0, 1.0], store=store)
+    drill = hooked(OversightDrill(io_, seed=5))
+    holder["d"] = drill
+    res = drill.streak(limit=20, max_positions=1)
+    assert res.streak == 1 and res.answers[0].seconds == pytest.approx(3.0)
+    assert "name the cards you claim" in out.file.getvalue()
+
+
+def test_storm_scoring_penalties_and_combo_bonuses(store):
+    # 40 s on the clock, 2 s an answer: five right (+3 s at a run of 5), one wrong (-10 s),
+    # then right until the clock runs out (another +3 s at the next run of 5)
+    holder = {}
+    n = {"i": 0}
+
+    def answer(prompt):
+        n["i"] += 1
+        p = holder["d"].current
+        return wrong_for(p) if n["i"] == 6 else p.expected_answer_text()
+
+    io_, out = make_io(answer, default=2.0, store=store)
+    drill = hooked(OversightDrill(io_, seed=6))
+    holder["d"] = drill
+    res = drill.storm(minutes=40 / 60)
+    # time: 40 + 3 + 3 (bonuses) - 10 (penalty) = 36 s: 17 answers of 2 s, and the 18th,
+    # begun with 2 s left, times out
+    assert res.mistakes == 1 and res.bonus == 2 * COMBO_BONUS[5]
+    assert len(res.answers) == 17 and res.score == 16
+    assert res.best_combo == 11
+    assert res.accuracy == pytest.approx(16 / 17)
+    assert store.answer_count() == 17
+    text = out.file.getvalue()
+    assert f"-{MISTAKE_PENALTY:g} s" in text and "combo 5 · +3 s" in text
+    assert "Storm over: score 16, 1 mistake" in text
+
+
+def test_combo_bonus_schedule():
+    assert [combo_bonus(k) for k in (1, 5, 12, 20, 30, 35, 40, 50)] == [0, 3, 5, 7, 10, 0, 10, 10]
+
+
+# -- counting -----------------------------------------------------------------------------------
+
+class CountLearner:
+    """Answers the counting questions from the engine (or wrongly, when told to)."""
+
+    def __init__(self, drill, wrong=()):
+        self.drill = drill
+        self.wrong = set(wrong)
+        self.round = None
+        self.asked = 0
+
+    def __call__(self, prompt):
+        if prompt != "count> ":
+            return ""
+        rnd = self.drill.current
+        d, seat = rnd.deal, rnd.seat
+        v = d.view(seat)
+        out = self.drill.io.console.file.getvalue().splitlines()
+        q = next(x for x in reversed(out) if x.endswith("?") or "?" in x)
+        self.asked += 1
+        if "unseen" in q:
+            ans = " ".join(str(v.unseen[r]) for r in rnd.ranks)
+            return "9 9" if "unseen" in self.wrong else ans
+        if "dead" in q:
+            ranks = " ".join("A23456789TJQK"[r] for r in v.dead_pairs) or "none"
+            return ("K" if ranks == "none" else "none") if "dead" in self.wrong else ranks
+        ranks = " ".join("A23456789TJQK"[o.rank] for o in v.capture_options if o.at_risk)
+        return ranks or "none"
+
+
+def count_drill(store, library, wrong=(), speed=2.0, run=2):
+    rulesets = [r for _, r in sorted(library.rulesets.items())]
+    out = Console(file=io.StringIO(), width=80, color_system=None, highlight=False)
+    clock = FakeClock()
+    drill = CountDrill(DrillIO(None, clock, out, True, store), rulesets, speed=speed, seed=7,
+                       run=run)
+    learner = CountLearner(drill, wrong)
+    drill.io.asker = ScriptedAsker(learner)
+    orig = drill.make_round
+
+    def make_round():
+        drill.current = orig()
+        drill.current.ranks = ()
+        return drill.current
+    drill.make_round = make_round
+    orig_ask = drill.ask
+
+    def ask(rnd, names):
+        drill.current = rnd
+        return orig_ask(rnd, names)
+    drill.ask = ask
+    return drill, out, clock
+
+
+def test_count_perfect_rounds_raise_the_speed(store, library):
+    drill, out, clock = count_drill(store, library, speed=2.0, run=2)
+    res = drill.session(rounds=4)
+    assert all(r.perfect for r in res.rounds)
+    assert res.speed == pytest.approx(2.0 * 1.25 * 1.25)
+    text = out.file.getvalue()
+    assert "2 perfect rounds: faster, 2.5 cards a second" in text
+    # the scroll took (cards moved, at least one an action) / speed seconds
+    first = res.rounds[0]
+    expect = sum(max(1, len(a.cards) + len(a.table)) for a in first.deal.history) / 2.0
+    assert clock.t >= expect
+    rows = store.answers()
+    assert rows and all(a.kind == "count" and a.correct for a in rows)
+    assert {t for a in rows for t in a.themes} >= {"unseen", "counting"}
+
+
+def test_count_wrong_answers_replay_what_was_missed(store, library):
+    drill, out, _ = count_drill(store, library, wrong=("unseen",))
+    res = drill.session(rounds=1)
+    rnd = res.rounds[0]
+    assert not rnd.perfect and rnd.results[0] == ("unseen", False, pytest.approx(0.0))
+    text = out.file.getvalue()
+    assert "✗ The answer:" in text and " unseen" in text and "- your hand" in text
+    assert res.speed == 2.0
+    assert store.answers()[0].correct is False
+
+
+def test_count_answer_parsing():
+    assert parse_counts("2 0", 2) == [2, 0]
+    assert parse_counts("7: 2, K: 0", 2) == [2, 0]
+    with pytest.raises(NotationError):
+        parse_counts("2", 2)
+    with pytest.raises(NotationError):
+        parse_counts("two one", 2)
+    assert parse_ranks("none") == set() and parse_ranks("") == set()
+    assert parse_ranks("9 q") == {8, 11} and parse_ranks("nines, queens") == {8, 11}
+
+
+# -- settlement ---------------------------------------------------------------------------------
+
+def test_won_in_play_plus_the_end_gives_the_engines_won_cards(library):
+    rulesets = [r for _, r in sorted(library.rulesets.items())]
+    drill = SettleDrill(DrillIO(None, None, None), rulesets, seed=9)
+    for _ in range(60):
+        q = drill.make_question()
+        d = q.deal
+        res = d.result
+        inplay = won_in_play(d)
+        aside = sum(len(a.cards) for a in d.history if a.kind == "take_table_mournival"
+                    and d.ruleset.table_mournival == "set_aside_for_last_in")
+        for s in range(d.n):
+            extra = (len(res.leftovers) if s == res.leftovers_to else 0) + \
+                (aside if s == res.last_in else 0)
+            assert inplay[s] + extra == len(res.won[s])
+
+
+def test_settle_drill_scores_each_ruleset(store, library):
+    rulesets = [r for _, r in sorted(library.rulesets.items())]
+    holder = {}
+    n = {"i": 0}
+
+    def answer(prompt):
+        n["i"] += 1
+        v = holder["q"].answer
+        return "x" if n["i"] == 1 else (f"{v:+d}" if n["i"] % 3 else str(v + 1))
+
+    out = Console(file=io.StringIO(), width=80, color_system=None, highlight=False)
+    io_ = DrillIO(ScriptedAsker(answer), FakeClock(default=1.5), out, True, store)
+    drill = SettleDrill(io_, rulesets, seed=2)
+    orig = drill.make_question
+
+    def make():
+        holder["q"] = orig()
+        return holder["q"]
+    drill.make_question = make
+    res = drill.session(rounds=6)
+    assert [a.correct for a in res.answers] == [True, False, True, True, False, True]
+    assert all(a.seconds == pytest.approx(3.0 if i == 0 else 1.5)
+               for i, a in enumerate(res.answers))
+    rows = store.answers()
+    assert len(rows) == 6 and all(a.kind == "settlement" and "settlement" in a.themes
+                                  for a in rows)
+    assert "is not a whole number" in out.file.getvalue()
+
+
+def test_parse_signed():
+    assert [parse_signed(x) for x in ("+3", "-2", "0", " 4 ", "−1")] == [3, -2, 0, 4, -1]
+    with pytest.raises(NotationError):
+        parse_signed("three")
+
+
+# -- weak spots -----------------------------------------------------------------------------------
+
+def test_weak_spots_practise_the_weakest_skill_first(store, library):
+    t0 = 1_700_000_000.0
+    for i in range(6):
+        store.record_answer(f"s{i}", "settlement", ["settlement", "stakes"], False, 20, at=t0 + i)
+        store.record_answer(f"o{i}", "spot-oversight", ["oversight", "split-prial"], True, 3,
+                            at=t0 + i)
+    rulesets = [r for _, r in sorted(library.rulesets.items())]
+    holder = {}
+    out = Console(file=io.StringIO(), width=80, color_system=None, highlight=False)
+    import tutor.teaching.drills.settle as settle
+    orig = settle.SettleDrill.make_question
+
+    def make(self):
+        holder["q"] = orig(self)
+        return holder["q"]
+    settle.SettleDrill.make_question = make
+    try:
+        io_ = DrillIO(ScriptedAsker(lambda p: str(holder["q"].answer)), FakeClock(), out, True,
+                      store)
+        right, asked = practise_weak_spots(io_, rulesets, items=1, seed=1)
+    finally:
+        settle.SettleDrill.make_question = orig
+    assert (right, asked) == (1, 1)
+    text = out.file.getvalue()
+    assert "Item 1 of 1: settlement" in text
+    assert store.answers()[-1].kind == "settlement" and store.answers()[-1].correct
+
+
+# -- the command line -----------------------------------------------------------------------------
+
+def test_laugh_drill_from_the_command_line(tmp_path):
+    import os
+    import sqlite3
+    import subprocess
+    import sys
+    env = dict(os.environ, LAUGH_HOME=str(tmp_path), PYTHONIOENCODING="utf-8")
+
+    def laugh(*args, stdin=""):
+        return subprocess.run([sys.executable, "-m", "tutor", "drill", *args], input=stdin,
+                              text=True, capture_output=True, env=env, timeout=60)
+
+    p = laugh("oversights", "--seed", "3", "--positions", "2", "--mode", "storm",
+              stdin="pass\nnothing\n")
+    assert p.returncode == 0, p.stderr
+    assert "Storm over:" in p.stdout
+    p = laugh("settle", "--seed", "3", "--rounds", "2", "--ruleset", "porges", stdin="0\n1\n")
+    assert p.returncode == 0 and "Settlement: " in p.stdout
+    p = laugh("count", "--seed", "3", "--rounds", "1", "--ruleset", "parlett",
+              stdin="\n0 0\nnone\nnone\n")
+    assert p.returncode == 0 and "Counting: " in p.stdout
+    db = sqlite3.connect(tmp_path / "progress.sqlite3")
+    kinds = [k for (k,) in db.execute("SELECT kind FROM answers")]
+    assert kinds.count("spot-oversight") == 2 and kinds.count("settlement") == 2
+    assert "count" in kinds
+    p = laugh("weak", "--list")
+    assert p.returncode == 0 and "weakest first" in p.stdout and "(kind)" in p.stdout
+    p = laugh("oversights", "--ruleset", "wolffauer")
+    assert p.returncode == 2 and "lists no oversights" in p.stderr
+    p = laugh("settle", "--players", "9")
+    assert p.returncode == 2 and "choose from" in p.stderr
+
+
+def test_weak_spots_pose_puzzles_of_other_kinds(store, library):
+    store.record_answer("x", "dead-pair", ["dead-pair", "declaration"], False, 9,
+                        at=1_700_000_000.0)
+    rulesets = [r for _, r in sorted(library.rulesets.items())]
+    out = Console(file=io.StringIO(), width=80, color_system=None, highlight=False)
+    io_ = DrillIO(ScriptedAsker(["no"] * 3), FakeClock(), out, True, store)
+    right, asked = practise_weak_spots(io_, rulesets, items=1, seed=4)
+    assert asked == 1
+    last = store.answers()[-1]
+    assert last.kind == "dead-pair"
+    assert "Answer:" in out.file.getvalue()

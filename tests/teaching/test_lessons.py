@@ -1,0 +1,250 @@
+"""The lesson format: the course as shipped, and every kind of problem ``laugh lessons check``
+must report with its file and line."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from tutor.app.cli import main
+from tutor.teaching.lessons import (BLOCK_KINDS, Block, Segment, check_lessons, course_index, find_lesson,
+                           load_course, load_lesson, puzzle_seed)
+
+from support import ROOT
+
+GOOD_FRONT = """\
+---
+id: sample
+title: A sample lesson
+objectives:
+  - Try the format.
+prerequisites: []
+sources: [parlett]
+minutes: 5
+---
+"""
+
+
+def write(tmp_path: Path, body: str, front: str = GOOD_FRONT, name: str = "05-sample.md") -> Path:
+    path = tmp_path / name
+    path.write_text(front + textwrap.dedent(body), encoding="utf-8")
+    return path
+
+
+def problems_of(path: Path) -> list[str]:
+    count, problems = check_lessons([path])
+    assert count == 1
+    return problems
+
+
+# --- the course as shipped ------------------------------------------------------------------
+
+def test_the_course_has_eleven_checked_lessons():
+    lessons = load_course()
+    assert len(lessons) >= 11
+    assert [lesson.number for lesson in lessons] == list(range(1, len(lessons) + 1))
+    for lesson in lessons:
+        assert lesson.quotes, f"{lesson.id} quotes no source"
+        if lesson.number > 1:
+            assert lesson.puzzle_count >= 3, f"{lesson.id} poses fewer than three puzzles"
+
+
+def test_lessons_check_command_passes(capsys):
+    assert main(["lessons", "check"]) == 0
+    out = capsys.readouterr().out
+    assert "lessons checked: no problems" in out
+
+
+def test_every_course_lesson_runs_through_the_engine_blocks():
+    """Each lesson's rules/odds/cards blocks name real rulesets and parameters; the dealer's
+    advantage of lesson 10 comes from a simulate block (never a typed number)."""
+    lessons = {lesson.id: lesson for lesson in load_course()}
+    kinds = {b.kind for lesson in lessons.values() for b in lesson.blocks()}
+    assert kinds == set(BLOCK_KINDS)
+    compared = lessons["sources-compared"]
+    sims = list(compared.blocks("simulate"))
+    assert sims and sims[0].data["ruleset"] == "parlett"
+    assert "du-coeur:dealer-advantage" in compared.quotes
+
+
+def test_course_index_reads_front_matter_only():
+    entries = course_index()
+    assert [e.number for e in entries] == list(range(1, len(entries) + 1))
+    assert entries[0].id == "history" and entries[0].title
+    code = ("import sys, tutor.teaching.lessons as L; L.course_index(); "
+            "print('markdown_it' in sys.modules, 'tutor.engine.sources' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         cwd=str(ROOT), check=True).stdout.split()
+    assert out == ["False", "False"]
+
+
+def test_find_lesson_by_number_or_id():
+    assert find_lesson("3").id == find_lesson(find_lesson(3).id).id
+    from tutor.engine.errors import UsageError
+    with pytest.raises(UsageError, match="no lesson 'nope'; lessons: 1 history"):
+        find_lesson("nope")
+
+
+def test_puzzle_seed_is_stable_and_distinct():
+    assert puzzle_seed(1, "terms", 4, 0) == puzzle_seed(1, "terms", 4, 0)
+    seeds = {puzzle_seed(s, "terms", b, n) for s in (1, 2) for b in (3, 4) for n in (0, 1)}
+    assert len(seeds) == 8
+    assert puzzle_seed(1, "terms", 4, 0) == 266208988846911  # pinned: the same on every machine
+
+
+# --- the format -----------------------------------------------------------------------------
+
+def test_pages_blocks_and_lines(tmp_path, library):
+    path = write(tmp_path, """
+        # First page
+
+        Some text with `7H 7D`.
+
+        ```quote
+        parlett:deal-eight
+        ```
+
+        ---
+
+        ## Still a heading, not a page break
+        Heading
+        ---
+
+        ```cards
+        Hand: 7H 7S
+        caption: a caption: with a colon
+        ```
+
+        ```
+        plain preformatted text
+        ```
+        """)
+    lesson = load_lesson(path, library)
+    assert len(lesson.pages) == 2
+    first, second = lesson.pages
+    assert isinstance(first[0], Segment) and first[0].line == 11
+    quote = first[1]
+    assert isinstance(quote, Block) and quote.kind == "quote" and quote.line == 15
+    assert quote.data == {"refs": ["parlett:deal-eight"]}
+    cards = next(i for i in second if isinstance(i, Block))
+    assert cards.data["caption"] == "a caption: with a colon"
+    assert isinstance(second[-1], Segment) and "plain preformatted" in second[-1].text
+    assert [b.index for b in lesson.blocks()] == [0, 1]
+
+
+@pytest.mark.parametrize("body, expected", [
+    ("```chart\nx: 1\n```\n", r"05-sample.md:10: chart: unknown block \(blocks: quote"),
+    ("```quote\nparlett:no-such-words\n```\n",
+     r"05-sample.md:11: quote: unknown quotation 'parlett:no-such-words'"),
+    ("```quote\nnobody:deal-eight\n```\n",
+     r"05-sample.md:11: quote: unknown quotation 'nobody:deal-eight' \(sources: "),
+    ("```quote\nparlett:deal-eight\n```\n\n```puzzle\nkind: juggling\n```\n",
+     r"05-sample.md:15: puzzle.kind: unknown puzzle kind 'juggling' \(kinds: spot-oversight"),
+    ("```quote\nparlett:deal-eight\n```\n\n```puzzle\nkind: count\nruleset: parlet\n```\n",
+     r"05-sample.md:16: puzzle.ruleset: unknown ruleset 'parlet' \(rulesets: "),
+    ("```quote\nparlett:deal-eight\n```\n\n```puzzle\nkind: count\nruleset: porges\n"
+     "players: 6\n```\n",
+     r"05-sample.md:17: puzzle.players: ruleset 'porges' does not cover 6 players"),
+    ("```quote\nparlett:deal-eight\n```\n\n```puzzle\nkind: spot-oversight\n"
+     "ruleset: wolffauer\n```\n",
+     r"05-sample.md:16: puzzle.ruleset: puzzles of kind 'spot-oversight' cannot be set under "
+     r"'wolffauer'"),
+    ("```quote\nparlett:deal-eight\n```\n\n```puzzle\nkind: count\ncount: 50\n```\n",
+     r"05-sample.md:16: puzzle.count: 50 is not a whole number from 1 to 10"),
+    ("```quote\nparlett:deal-eight\n```\n\n```rules\nparameters: [captures, colour]\n```\n",
+     r"05-sample.md:15: rules.parameters: unknown parameter 'colour'"),
+    ("```quote\nparlett:deal-eight\n```\n\n```odds\nfigure: royal_flush\n```\n",
+     r"05-sample.md:15: odds.figure: unknown figure 'royal_flush'"),
+    ("```quote\nparlett:deal-eight\n```\n\n```cards\nHand: 7H 7X\n```\n",
+     r"05-sample.md:15: cards.Hand: '7X' is not a card"),
+    ("```quote\nparlett:deal-eight\n```\n\n```cards\nHand: 7H\nTable: 7h\n```\n",
+     r"05-sample.md:16: cards.Table: 7H is also in 'Hand'"),
+    ("```quote\nparlett:deal-eight\n```\n\n```simulate\nruleset: parlett\nbots: genius\n```\n",
+     r"05-sample.md:16: simulate.bots: unknown computer player 'genius'"),
+    ("```quote\nparlett:deal-eight\ndu-coeur:stakes\n```\n",
+     r"05-sample.md:7: sources: the lesson quotes 'du-coeur' but its front matter does not"),
+    ("Just prose.\n", r"05-sample.md:10: quote: the lesson quotes no source"),
+    ("```quote\nparlett:deal-eight\n```\n\n- item\n\n  ```odds\n  figure: hand_prial\n  ```\n",
+     r"05-sample.md:16: odds: a block must stand on its own"),
+])
+def test_each_problem_names_file_and_line(tmp_path, body, expected):
+    path = write(tmp_path, body)
+    found = problems_of(path)
+    assert any(__import__("re").search(expected, p) for p in found), found
+
+
+@pytest.mark.parametrize("front, expected", [
+    (GOOD_FRONT.replace("minutes: 5\n", ""), r":1: minutes: missing from the front matter"),
+    (GOOD_FRONT.replace("minutes: 5", "minutes: soon"),
+     r":8: minutes: 'soon' is not a whole number of minutes"),
+    (GOOD_FRONT.replace("minutes: 5", "minutes: 5\ncolour: red"),
+     r":9: colour: unknown front matter key"),
+    (GOOD_FRONT.replace("id: sample", "id: Sample Lesson"), r":2: id: 'Sample Lesson' is not"),
+    (GOOD_FRONT.replace("  - Try the format.", "  - Try: the format."),
+     r":4: objectives: must be a list of text \(an item holding ': '"),
+    (GOOD_FRONT.replace("sources: [parlett]", "sources: [parlett, nobody]"),
+     r":7: sources: unknown source 'nobody'"),
+    (GOOD_FRONT.replace("title: A sample lesson", "title: [unclosed"),
+     r":3: front matter: not valid YAML"),
+    ("# No front matter\n", r":1: front matter: missing"),
+    ("---\nid: x\n", r":1: front matter: not closed"),
+])
+def test_bad_front_matter(tmp_path, front, expected):
+    path = write(tmp_path, "```quote\nparlett:deal-eight\n```\n", front=front)
+    found = problems_of(path)
+    assert any(__import__("re").search(expected, p) for p in found), found
+
+
+def test_load_lesson_raises_the_first_problem_with_all_attached(tmp_path):
+    from tutor.engine.errors import DataError
+    path = write(tmp_path, "```quote\nparlett:nope\n```\n\n```nonsense\n```\n")
+    with pytest.raises(DataError) as info:
+        load_lesson(path)
+    assert str(info.value).endswith("quote: unknown quotation 'parlett:nope'")
+    assert len(info.value.problems) == 2
+
+
+def test_lessons_check_command_on_a_bad_file(tmp_path, capsys):
+    path = write(tmp_path, "```quote\nparlett:nope\n```\n")
+    assert main(["lessons", "check", str(path)]) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].endswith("05-sample.md:11: quote: unknown quotation 'parlett:nope'")
+    assert out[-1] == "1 lesson checked: 1 problem"
+
+
+def test_course_checks_prerequisites_and_duplicate_ids(tmp_path, library, monkeypatch):
+    import tutor.teaching.lessons as lessons_mod
+    write(tmp_path, "```quote\nparlett:deal-eight\n```\n", name="01-a.md")
+    write(tmp_path, "```quote\nparlett:deal-eight\n```\n", name="02-b.md",
+          front=GOOD_FRONT.replace("prerequisites: []", "prerequisites: [later, ghost]"))
+    write(tmp_path, "```quote\nparlett:deal-eight\n```\n", name="03-c.md",
+          front=GOOD_FRONT.replace("id: sample", "id: later"))
+    monkeypatch.setattr(lessons_mod, "data_dir", lambda name: tmp_path)
+    count, problems = check_lessons(library=library)
+    assert count == 3
+    text = "\n".join(problems)
+    assert "02-b.md:2: id: lesson id 'sample' is also used by" in text
+    assert "prerequisites: 'later' does not come before 'sample'" in text
+    assert "prerequisites: unknown lesson 'ghost'" in text
+
+
+def test_raw_html_is_shown_as_text(library):
+    from rich.console import Console
+    from tutor.app.markdown import render_markdown
+    console = Console(width=60, record=True, color_system=None)
+    console.print(render_markdown("Hello <b>bold</b> <script>alert(1)</script>\n\n<div>x</div>\n"))
+    text = console.export_text()
+    assert "<b>bold</b>" in text and "<script>alert(1)</script>" in text and "<div>x</div>" in text
+
+
+def test_inline_card_codes_render_as_cards_only_when_canonical():
+    from rich.console import Console
+    from tutor.app.markdown import render_markdown
+    console = Console(width=60, record=True, color_system=None)
+    console.print(render_markdown("`7H 7D` and `qc` and `code`", symbols=True))
+    text = console.export_text()
+    assert "7♦ 7♥" in text and "qc" in text and "code" in text

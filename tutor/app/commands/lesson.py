@@ -1,0 +1,96 @@
+"""``laugh lesson ID`` (take one lesson) and ``laugh lessons list|check``."""
+
+from __future__ import annotations
+
+
+def register(sub, parent) -> None:
+    """Add the ``lesson`` and ``lessons`` subcommands."""
+    p = sub.add_parser("lesson", parents=[parent], help="take one lesson",
+                       description="Take one lesson of the course. With --seed every student "
+                                   "gets the same puzzles; without it, a lesson in progress "
+                                   "resumes where it was left.")
+    p.add_argument("id", metavar="ID", help="lesson id or number (see 'laugh lessons list')")
+    p.add_argument("--seed", type=int, metavar="S",
+                   help="seed for the lesson's puzzles (the same seed gives the same puzzles)")
+    p.add_argument("--restart", action="store_true",
+                   help="start again from the first page")
+    p.set_defaults(handler=run_lesson)
+
+    q = sub.add_parser("lessons", parents=[parent], help="list or check the lessons",
+                       description="List the course, or check every lesson file.")
+    qsub = q.add_subparsers(dest="lessons_command", metavar="ACTION")
+    c = qsub.add_parser("check", parents=[parent], help="check every lesson file",
+                        description="Check lessons: front matter, blocks, quotations, puzzle "
+                                    "kinds and rulesets. Each problem is one line naming the "
+                                    "file and line. Exit status 1 if there are problems.")
+    c.add_argument("files", nargs="*", metavar="FILE", help="lesson files (default: the course)")
+    c.set_defaults(handler=run_check)
+    ls = qsub.add_parser("list", parents=[parent], help="list the course",
+                         description="List the course with each lesson's state.")
+    ls.set_defaults(handler=run_list)
+    q.set_defaults(handler=run_list)
+
+
+def run_lesson(args) -> int:
+    """Take one lesson (``args.id``, ``args.seed``, ``args.restart``)."""
+    from tutor.app.io import make_context
+    from tutor.teaching.lessons import find_lesson, load_lesson
+    from tutor.app.commands.tutor_app import run_guarded
+    entry = find_lesson(args.id)
+    lesson = load_lesson(entry.path)
+    lesson.number = entry.number
+    ctx = make_context()
+
+    def body() -> int:
+        from tutor.app.runner import LessonRunner
+        LessonRunner(ctx, lesson, seed=args.seed, restart=args.restart).run()
+        return 0
+
+    return run_guarded(ctx, body)
+
+
+def run_check(args) -> int:
+    """Check lesson files; print each problem and a summary; 0 when all are good, else 1."""
+    from tutor.teaching.lessons import check_lessons
+    count, problems = check_lessons(args.files or None)
+    for p in problems:
+        print(p)
+    noun = "lesson" if count == 1 else "lessons"
+    if problems:
+        print(f"{count} {noun} checked: {len(problems)} problem"
+              f"{'s' if len(problems) != 1 else ''}")
+        return 1
+    print(f"{count} {noun} checked: no problems")
+    return 0 if count else 1
+
+
+def run_list(args) -> int:
+    """Print the course: number, id, title, minutes, and the learner's state of each."""
+    from rich.table import Table
+    from tutor.teaching.lessons import course_index
+    from tutor.teaching.progress import ProgressStore
+    from tutor.puzzles.terminal import make_console
+    entries = course_index()
+    with ProgressStore() as store:
+        states = store.lesson_states()
+        notice = store.notice
+    out = make_console()
+    if notice:
+        out.print(notice)
+    t = Table(title="The course", title_justify="left")
+    t.add_column("#", justify="right")
+    t.add_column("id")
+    t.add_column("title", overflow="fold")
+    t.add_column("min", justify="right")
+    t.add_column("state")
+    for e in entries:
+        s = states.get(e.id)
+        if s is not None and s.in_progress:
+            state = f"page {s.page + 1}"
+        elif s is not None and s.completed:
+            state = f"done {s.right}/{s.total}" if s.total else "done"
+        else:
+            state = ""
+        t.add_row(str(e.number), e.id, e.title, str(e.minutes), state)
+    out.print(t)
+    return 0

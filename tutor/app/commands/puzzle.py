@@ -1,0 +1,191 @@
+"""``laugh puzzle`` (one interactive puzzle) and ``laugh puzzles`` (export, list)."""
+
+from __future__ import annotations
+
+import json
+import time
+import sys
+
+from tutor.engine.errors import UsageError
+
+
+def register(sub, parent) -> None:
+    """Add the ``puzzle`` and ``puzzles`` subcommands."""
+    from tutor.puzzles import KINDS
+    kinds = ", ".join(KINDS)
+    p = sub.add_parser("puzzle", parents=[parent], help="one puzzle, graded by the rules engine",
+                       description="Pose one puzzle from a real deal: type your answer in plain "
+                                   "words and card codes (7h 7s, 10♥, claim 9s, nothing, lie "
+                                   "down, +2), `hint` for a hint, `quit` to leave. The answer, "
+                                   "the explanation and the source are shown whether you are "
+                                   "right or wrong.")
+    p.add_argument("kind", nargs="?", metavar="KIND", help=f"puzzle kind: {kinds} (default: any)")
+    p.add_argument("--ruleset", "-r", metavar="R", help="ruleset id (default: chosen from the seed)")
+    p.add_argument("--players", "-n", type=int, metavar="N", help="player count")
+    p.add_argument("--difficulty", "-d", type=int, metavar="D", help="difficulty from 1 to 5")
+    p.add_argument("--seed", type=int, metavar="S", help="seed (default: random)")
+    p.add_argument("--id", metavar="ID", dest="puzzle_id",
+                   help="a puzzle id KIND.RULESET.PLAYERS.SEED: exactly that puzzle")
+    p.add_argument("--json", action="store_true",
+                   help="print the puzzle as JSON (laugh-and-lie-down/puzzle@1) instead of asking")
+    p.set_defaults(handler=run_puzzle)
+
+    q = sub.add_parser("puzzles", parents=[parent], help="export puzzles; list kinds and sets",
+                       description="Export puzzles as JSON Lines, or list the puzzle kinds and "
+                                   "the curated sets.")
+    qs = q.add_subparsers(dest="puzzles_command", metavar="ACTION", parser_class=type(q))
+    e = qs.add_parser("export", parents=[parent], help="write puzzles as JSON Lines",
+                      description="Write puzzles in the laugh-and-lie-down/puzzle@1 format, one "
+                                  "JSON object a line: COUNT puzzles of KIND with seeds S, S+1, "
+                                  "..., or every puzzle of a curated set.")
+    e.add_argument("--kind", "-k", metavar="K", help=f"puzzle kind: {kinds}")
+    e.add_argument("--set", dest="set_name", metavar="NAME", help="a curated set instead of --kind")
+    e.add_argument("--count", "-c", type=int, default=20, metavar="N",
+                   help="how many puzzles (default %(default)s)")
+    e.add_argument("--seed", type=int, default=1, metavar="S", help="first seed (default %(default)s)")
+    e.add_argument("--ruleset", "-r", metavar="R", help="ruleset id (default: chosen per seed)")
+    e.add_argument("--players", "-n", type=int, metavar="N", help="player count")
+    e.add_argument("--out", "-o", metavar="FILE.jsonl", default="-",
+                   help="output file (default: standard output)")
+    e.set_defaults(handler=run_export)
+    ls = qs.add_parser("list", parents=[parent], help="the puzzle kinds and curated sets")
+    ls.add_argument("--json", action="store_true", help="as JSON")
+    ls.set_defaults(handler=run_list)
+    q.set_defaults(handler=run_list)
+
+
+def _make_puzzle(args):
+    from tutor import puzzles
+    if args.puzzle_id:
+        extra = [name for name, v in (("KIND", args.kind), ("--ruleset", args.ruleset),
+                                      ("--players", args.players),
+                                      ("--difficulty", args.difficulty), ("--seed", args.seed))
+                 if v is not None]
+        if extra:
+            raise UsageError(f"--id names one puzzle exactly; leave out {', '.join(extra)}")
+        return puzzles.from_id(args.puzzle_id)
+    kind = args.kind
+    if kind is None:
+        import random
+        kind = random.Random(args.seed).choice(puzzles.KINDS) if args.seed is not None \
+            else random.choice(puzzles.KINDS)
+    return puzzles.generate(kind, args.ruleset, args.players, args.seed, args.difficulty)
+
+
+def run_puzzle(args) -> int:
+    """Pose one puzzle; grade the answer; show the explanation."""
+    from tutor.puzzles import AnswerError
+    from tutor.puzzles.render import render_explanation, render_hint, render_puzzle
+    from tutor.puzzles.terminal import Asker, make_console, suit_symbols
+    puzzle = _make_puzzle(args)
+    if args.json:
+        print(json.dumps(puzzle.to_json(), ensure_ascii=False, indent=1))
+        return 0
+    out = make_console()
+    symbols = suit_symbols()
+    out.print(render_puzzle(puzzle, out.width, symbols))
+    asker = Asker()
+    words = puzzle.answer_words() + ["answer"]
+    hint = 0
+    started = time.monotonic()
+
+    def record(correct: bool) -> None:
+        """Keep the graded answer in the progress store (a failure to save is reported, not fatal)."""
+        from tutor.engine.errors import LaughError
+        from tutor.teaching.progress import ProgressStore
+        try:
+            store = ProgressStore()
+        except LaughError as exc:
+            out.print(f"[yellow]Progress not saved:[/] {exc}", markup=True, highlight=False)
+            return
+        try:
+            if store.notice:
+                out.print(store.notice, highlight=False, markup=False)
+            store.record_answer(puzzle.id, puzzle.kind, puzzle.themes, correct,
+                                time.monotonic() - started, hints=hint, ruleset=puzzle.ruleset)
+        finally:
+            store.close()
+
+    while True:
+        try:
+            text = asker.ask("Your answer (hint, answer, quit): ", words=words)
+        except EOFError:
+            return 0
+        low = text.strip().lower()
+        if not low:
+            continue
+        if low in ("quit", "exit"):       # not "q": that is a queen
+            return 0
+        if low in ("hint", "h", "?"):
+            out.print(render_hint(puzzle, hint, symbols))
+            hint += 1
+            continue
+        if low in ("answer", "show", "give up", "solution"):
+            out.print(render_explanation(puzzle, None, symbols))
+            record(False)
+            return 0
+        try:
+            grade = puzzle.grade(text)
+        except AnswerError as exc:
+            msg = str(exc).rstrip(". ")
+            out.print(f"[yellow]Could not read that:[/] {msg}. Try again (or hint, quit).",
+                      highlight=False, markup=True)
+            continue
+        out.print(render_explanation(puzzle, grade, symbols))
+        record(grade.correct)
+        return 0
+
+
+def run_export(args) -> int:
+    """Write puzzles as JSON Lines."""
+    from tutor import puzzles
+    from tutor.puzzles.export import dumps, export_series, write_puzzles
+    if args.set_name and args.kind:
+        raise UsageError("give --kind or --set, not both")
+    if args.set_name:
+        ids = puzzles.curated_set(args.set_name)["ids"]
+        series = (puzzles.from_id(i) for i in ids)
+    else:
+        if not args.kind:
+            raise UsageError(f"give --kind K (one of {', '.join(puzzles.KINDS)}) or --set NAME")
+        if args.count < 1:
+            raise UsageError("--count must be at least 1")
+        if args.seed < 0:
+            raise UsageError("--seed must be at least 0")
+        from tutor.puzzles.generators import check_kind, resolve_choice
+        check_kind(args.kind)
+        resolve_choice(args.kind, args.ruleset, args.players, args.seed)   # fail fast
+        series = export_series(args.kind, args.count, args.seed, args.ruleset, args.players)
+    if args.out == "-":
+        n = 0
+        for p in series:
+            sys.stdout.write(dumps(p) + "\n")
+            n += 1
+        return 0
+    n = write_puzzles(args.out, series)
+    print(f"wrote {n} puzzle{'s' if n != 1 else ''} to {args.out}", file=sys.stderr)
+    return 0
+
+
+def run_list(args) -> int:
+    """List the kinds (with the rulesets each applies to) and the curated sets."""
+    from tutor import puzzles
+    sets = puzzles.curated_sets()
+    kinds = [{"kind": k, "title": puzzles.definition(k).title,
+              "summary": puzzles.definition(k).summary,
+              "rulesets": puzzles.applicable_rulesets(k)} for k in puzzles.KINDS]
+    if getattr(args, "json", False):
+        print(json.dumps({"kinds": kinds, "sets": sets}, ensure_ascii=False, indent=1))
+        return 0
+    from tutor.puzzles.terminal import make_console
+    out = make_console()
+    out.print("[bold]Puzzle kinds[/]")
+    for k in kinds:
+        out.print(f"  [bold]{k['kind']}[/] ({k['title']}): {k['summary']}", highlight=False)
+        out.print(f"    rulesets: {', '.join(k['rulesets'])}", style="dim", highlight=False)
+    out.print("[bold]Curated sets[/]")
+    for name, s in sets.items():
+        out.print(f"  [bold]{name}[/]: {s['title']} ({len(s['ids'])} puzzles)", highlight=False)
+    out.print("Play one: laugh puzzle KIND; export: laugh puzzles export --kind K --count N "
+              "--seed S --out FILE.jsonl", style="dim", highlight=False)
+    return 0

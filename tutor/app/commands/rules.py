@@ -1,0 +1,531 @@
+"""``laugh rules``: the rulesets, each parameter with its status, the sources' words and our notes.
+
+``laugh rules`` lists the rulesets; ``laugh rules RULESET...`` shows each one in full;
+``laugh rules --compare [RULESET...]`` sets them side by side (parameters as rows) with the
+differences marked; ``--json`` prints the same information for programs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections import Counter
+from typing import Any
+
+from rich import box
+from rich.console import Console
+from rich.padding import Padding
+from rich.table import Table
+from rich.text import Text
+
+from tutor.engine.errors import UsageError
+from tutor.engine.rulesets import CAPTURE_FORMS, COUNT_PARAMETERS, OVERSIGHT_KINDS, RULESET_PARAMETERS, Ruleset
+from tutor.engine.sources import Library, Parameter, default_library, display_path
+
+#: One-word marks for the statuses in compact views (stated is the unmarked default).
+STATUS_MARKS = {"stated": "", "read": "~", "chosen": "*"}
+STATUS_MEANINGS = {
+    "stated": "the source says it",
+    "read": "a close reading of the source's words",
+    "chosen": "the source is silent or contradicts itself: the tutor's choice",
+}
+_STATUS_STYLES = {"stated": "green", "read": "yellow", "chosen": "magenta"}
+_RANK = {"stated": 0, "read": 1, "chosen": 2}
+
+#: Human labels for parameters.
+LABELS = {
+    "first_dealer": "first dealer", "table_mournival": "table mournival", "captures": "captures",
+    "hand_plays": "hand plays", "bonus_to": "bonus to", "last_in_plays_on": "last in plays on",
+    "leftovers_to": "leftovers to", "scoring": "scoring", "oversights": "oversights",
+    "hand": "hand", "table": "table", "ante_dealer": "ante (dealer)",
+    "ante_other": "ante (others)", "last_in_bonus": "last-in bonus", "breakeven": "breakeven",
+}
+CAPTURE_CODES = {"one_for_one": "1:1", "one_for_three": "1:3", "pair_for_pair": "2:2",
+                 "prial_for_one": "3:1"}
+OVERSIGHT_CODES = {"overlooked_table_mournival": "TM", "split_prial": "SP",
+                   "laid_down_dead_pair": "DP", "laid_down_prial": "LP",
+                   "laid_down_mournival": "LM"}
+_SHORT = {
+    "lowest_cut": "low cut", "highest_cut": "high cut", "chosen": "chosen",
+    "dealer_takes": "dealer", "set_aside_for_last_in": "set aside",
+    "last_in": "last in", "last_pair": "last pair",
+}
+
+
+def register(subparsers: argparse._SubParsersAction, parent: argparse.ArgumentParser) -> None:
+    """Add the ``rules`` command to ``subparsers`` (``parent`` holds the shared options)."""
+    p = subparsers.add_parser(
+        "rules", parents=[parent],
+        help="show the rulesets and where each rule comes from",
+        description="Show the rulesets: each parameter's value, whether the source states it, "
+                    "we read it from the source's words, or chose it, with the source's own "
+                    "words and our notes. Without RULESET, list the rulesets.")
+    p.add_argument("ruleset", nargs="*", metavar="RULESET", help="ruleset id(s) to show")
+    p.add_argument("--compare", action="store_true",
+                   help="set the rulesets (all, or those named) side by side")
+    p.add_argument("--players", "-p", type=int, metavar="N",
+                   help="only the parameters for N players")
+    p.add_argument("--json", action="store_true", help="print JSON instead of text")
+    p.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Handle ``laugh rules``; raises UsageError for an unknown ruleset or player count."""
+    lib = default_library()
+    ids: list[str] = list(args.ruleset)
+    for rid in ids:
+        lib.ruleset(rid, args.players)
+    if not ids:
+        ids = list(lib.rulesets)
+        if args.players is not None:
+            ids = [r for r in ids if args.players in lib.rulesets[r].counts]
+            if not ids:
+                counts = sorted({n for rs in lib.rulesets.values() for n in rs.counts})
+                raise UsageError(f"no ruleset is for {args.players} players; player counts: "
+                                 + ", ".join(map(str, counts)))
+    if args.json:
+        if args.compare:
+            data = compare_json(lib, ids, args.players)
+        else:
+            data = {"rulesets": [ruleset_json(lib, r, args.players) for r in ids]}
+        print(json.dumps(data, indent=2, ensure_ascii=False))
+        return 0
+    console = Console(highlight=False)
+    if args.compare:
+        print_compare(console, lib, ids, args.players)
+    elif args.ruleset:
+        for i, rid in enumerate(ids):
+            if i:
+                console.rule()
+            print_ruleset(console, lib, rid, args.players)
+    else:
+        print_list(console, lib, ids)
+    return 0
+
+
+# --------------------------------------------------------------------------------------------
+# Formatting values
+
+
+def format_value(name: str, value: Any) -> str:
+    """A parameter value in words: sets comma-separated, booleans yes/no, null as "none"."""
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, (tuple, list, frozenset, set)):
+        order = CAPTURE_FORMS if name == "captures" else OVERSIGHT_KINDS
+        items = [x for x in order if x in value]
+        return ", ".join(items) if items else "none"
+    return str(value)
+
+
+def short_value(name: str, value: Any) -> str:
+    """A parameter value in the compact codes of the comparison table."""
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if name == "captures":
+        return " ".join(CAPTURE_CODES[c] for c in CAPTURE_FORMS if c in value)
+    if name == "oversights":
+        return " ".join(OVERSIGHT_CODES[o] for o in OVERSIGHT_KINDS if o in value) or "none"
+    return _SHORT.get(value, str(value).replace("_", " "))
+
+
+#: A few words on what each named value means, shown after it in the full view.
+GLOSSES = {
+    ("first_dealer", "lowest_cut"): "whoever cuts the lowest card deals first",
+    ("first_dealer", "highest_cut"): "whoever cuts the highest card deals first",
+    ("first_dealer", "chosen"): "the players agree who deals first",
+    ("table_mournival", "dealer_takes"): "a mournival dealt to the table goes to the dealer",
+    ("table_mournival", "set_aside_for_last_in"):
+        "a mournival dealt to the table is set aside for the last player in",
+    ("hand_plays", "free"): "declaring from the hand is a free action, not a turn",
+    ("hand_plays", "turn"): "declaring from the hand takes a turn",
+    ("bonus_to", "last_in"): "the last player left with cards",
+    ("bonus_to", "last_pair"): "whoever made the last capture",
+    ("bonus_to", None): "no bonus",
+    ("last_in_plays_on", False): "play stops when one player is left",
+    ("last_in_plays_on", True): "the last player goes on capturing alone",
+    ("leftovers_to", "dealer"): "the last hand and the table cards go to the dealer",
+    ("leftovers_to", "last_in"): "the last hand and the table cards go to the last player in",
+    ("leftovers_to", "nobody"): "the last hand and the table cards count for nobody",
+    ("scoring", "stakes"): "antes into a pot, settled against the breakeven",
+    ("scoring", "pairs"): "one point for each pair won",
+}
+
+
+def _pad(renderable: Any, pad: tuple[int, int, int, int]) -> Padding:
+    return Padding(renderable, pad, expand=False)
+
+
+def _quote_text(lib: Library, ref: str, own_citation: str) -> Text:
+    q = lib.quotation(ref)
+    t = Text()
+    t.append(f"\u201c{q.text}\u201d", style="italic")
+    t.append(f"  \u2014 {q.where}", style="dim")
+    if q.citation != own_citation:
+        t.append(f"; {q.citation}", style="dim")
+    return t
+
+
+# --------------------------------------------------------------------------------------------
+# The list
+
+
+def print_list(console: Console, lib: Library, ids: list[str]) -> None:
+    """Print the rulesets: id, source, player counts and the one-line summary (title)."""
+    if console.width >= 64:
+        table = Table(box=box.SIMPLE_HEAD, safe_box=True, pad_edge=False, show_edge=False)
+        table.add_column("ruleset", no_wrap=True, style="bold")
+        table.add_column("source", no_wrap=True)
+        table.add_column("players", no_wrap=True)
+        table.add_column("summary", ratio=1)
+        for rid in ids:
+            rs = lib.rulesets[rid]
+            table.add_row(rid, rs.source, _counts(rs), rs.title)
+        console.print(table)
+    else:  # narrow: one ruleset to a paragraph
+        for rid in ids:
+            rs = lib.rulesets[rid]
+            t = Text()
+            t.append(rid, style="bold")
+            t.append(f"  {_counts(rs)} players, from {rs.source}", style="dim")
+            console.print(t)
+            console.print(_pad(Text(rs.title), (0, 0, 0, 2)))
+    console.print(Text("Show one with: laugh rules RULESET;  side by side: laugh rules --compare",
+                       style="dim"))
+
+
+def _counts(rs: Ruleset) -> str:
+    c = rs.player_counts
+    if len(c) > 2 and list(c) == list(range(c[0], c[-1] + 1)):
+        return f"{c[0]}-{c[-1]}"
+    return ", ".join(map(str, c))
+
+
+# --------------------------------------------------------------------------------------------
+# One ruleset in full
+
+
+def print_ruleset(console: Console, lib: Library, rid: str, players: int | None = None) -> None:
+    """Print ruleset ``rid`` in full: every parameter with value, status, quotations and note."""
+    rs = lib.rulesets[rid]
+    src = lib.source_of(rid)
+    own = src.citation_text
+    head = Text()
+    head.append(rid, style="bold")
+    head.append(f": {rs.title}")
+    console.print(head)
+    console.print(_pad(Text(rs.summary), (0, 0, 0, 2)))
+    meta = Text()
+    meta.append("Source: ", style="bold")
+    meta.append(own)
+    meta.append("\nPlayers: ", style="bold")
+    meta.append(_counts(rs))
+    meta.append("\nDefined in: ", style="bold")
+    meta.append(display_path(rs.origin))
+    console.print(_pad(meta, (0, 0, 0, 2)))
+    console.print(_pad(Text("Quotations are from the source above unless another is named. "
+                               + "; ".join(f"{s}: {m}" for s, m in STATUS_MEANINGS.items()) + ".",
+                               style="dim"), (0, 0, 0, 2)))
+
+    console.print()
+    console.print(Text("The game", style="bold underline"))
+    for name in RULESET_PARAMETERS:
+        p = lib.parameter(rid, name)
+        _print_entries(console, lib, [p], own)
+
+    counts = [players] if players is not None else list(rs.player_counts)
+    console.print()
+    console.print(Text("By number of players", style="bold underline"))
+    _count_table(console, lib, rs, counts)
+    shown_notes: set[str] = set()
+    for n in counts:
+        console.print(Text(f"{n} players", style="bold"))
+        groups: list[list[Parameter]] = []
+        for name in COUNT_PARAMETERS:
+            p = lib.parameter(rid, name, n)
+            for g in groups:
+                if (g[0].status, g[0].quotes, g[0].note) == (p.status, p.quotes, p.note):
+                    g.append(p)
+                    break
+            else:
+                groups.append([p])
+        for g in groups:
+            _print_entries(console, lib, g, own, shown_notes)
+
+    if rs.problems:
+        console.print()
+        console.print(Text("Problems in the sources", style="bold underline"))
+        for prob in rs.problems:
+            t = Text()
+            t.append(prob["id"], style="bold")
+            if prob["source"] != rs.source:
+                t.append(f" ({prob['source']})", style="dim")
+            t.append(": " + prob["summary"])
+            console.print(_pad(t, (0, 0, 0, 2)))
+            for ref in prob["quotes"]:
+                console.print(_pad(_quote_text(lib, ref, own), (0, 0, 0, 6)))
+
+
+def _print_entries(console: Console, lib: Library, group: list[Parameter], own: str,
+                   shown_notes: set[str] | None = None) -> None:
+    p0 = group[0]
+    line = Text()
+    for i, p in enumerate(group):
+        if i:
+            line.append(", ")
+        line.append(LABELS.get(p.name, p.name) if p.players is not None else p.name,
+                    style="bold" if p.players is None else "")
+        line.append(" " if p.players is not None else ": ")
+        line.append(format_value(p.name, p.value), style="bold cyan")
+        if p.has_source_value:
+            line.append(f" (the text gives {format_value(p.name, p.source_value)})")
+        gloss = GLOSSES.get((p.name, p.value)) if p.players is None else None
+        if gloss:
+            line.append(f" ({gloss})", style="dim")
+    line.append("  ")
+    line.append(f"[{p0.status}]", style=_STATUS_STYLES[p0.status])
+    console.print(_pad(line, (0, 0, 0, 2)))
+    for ref in p0.quotes:
+        console.print(_pad(_quote_text(lib, ref, own), (0, 0, 0, 6)))
+    if p0.note:
+        if shown_notes is not None and p0.note in shown_notes:
+            console.print(_pad(Text("Note: as above.", style="dim"), (0, 0, 0, 6)))
+        else:
+            if shown_notes is not None:
+                shown_notes.add(p0.note)
+            t = Text()
+            t.append("Note: ", style="bold")
+            t.append(p0.note)
+            console.print(_pad(t, (0, 0, 0, 6)))
+
+
+def _count_cell(lib: Library, rid: str, names: tuple[str, ...], n: int) -> str:
+    ps = [lib.parameter(rid, name, n) for name in names]
+    if all(p.value is None for p in ps):
+        return "–"
+    status = max((p.status for p in ps), key=_RANK.__getitem__)
+    return "/".join(str(p.value) for p in ps) + STATUS_MARKS[status]
+
+
+_COUNT_COLUMNS = (("hand", ("hand",)), ("table", ("table",)),
+                  ("ante", ("ante_dealer", "ante_other")), ("bonus", ("last_in_bonus",)),
+                  ("breakeven", ("breakeven",)))
+
+
+def _count_table(console: Console, lib: Library, rs: Ruleset, counts: list[int]) -> None:
+    legend = Text("ante is dealer/others; ~ read, * chosen, unmarked stated; – no stakes",
+                  style="dim")
+    if console.width >= 50:
+        table = Table(box=box.SIMPLE_HEAD, safe_box=True, pad_edge=False, show_edge=False)
+        table.add_column("players", justify="right")
+        for label, _ in _COUNT_COLUMNS:
+            table.add_column(label, justify="right")
+        for n in counts:
+            table.add_row(str(n), *(_count_cell(lib, rs.id, names, n)
+                                    for _, names in _COUNT_COLUMNS))
+        console.print(_pad(table, (0, 0, 0, 2)))
+    else:  # narrow: one line a player count
+        for n in counts:
+            t = Text(f"{n} players: ", style="bold")
+            t.append(", ".join(f"{label} {_count_cell(lib, rs.id, names, n)}"
+                               for label, names in _COUNT_COLUMNS))
+            console.print(_pad(t, (0, 0, 0, 2)))
+    console.print(_pad(legend, (0, 0, 0, 2)))
+
+
+# --------------------------------------------------------------------------------------------
+# Side by side
+
+def compare_rows(lib: Library, ids: list[str], players: int | None = None) -> list[tuple[str, tuple[str, ...], int | None]]:
+    """The rows of the comparison table: ``(label, parameter names, player count or None)``.
+
+    Whole-game parameters first, then for each player count any of ``ids`` covers (or just
+    ``players``): the deal (hand/table), the antes (dealer/others), the bonus and the breakeven.
+    """
+    rows: list[tuple[str, tuple[str, ...], int | None]] = [
+        (LABELS[name], (name,), None) for name in RULESET_PARAMETERS]
+    counts = sorted({n for r in ids for n in lib.rulesets[r].counts})
+    if players is not None:
+        counts = [players]
+    for n in counts:
+        rows += [(f"{n}p deal", ("hand", "table"), n),
+                 (f"{n}p ante", ("ante_dealer", "ante_other"), n),
+                 (f"{n}p bonus", ("last_in_bonus",), n),
+                 (f"{n}p breakeven", ("breakeven",), n)]
+    return rows
+
+
+def _cell(lib: Library, rid: str, names: tuple[str, ...], n: int | None) -> tuple[str, str] | None:
+    """(short value, weakest status) of a row for one ruleset, or None if it lacks the count."""
+    if n is not None and n not in lib.rulesets[rid].counts:
+        return None
+    ps = [lib.parameter(rid, name, n) for name in names]
+    if n is not None and all(p.value is None for p in ps):
+        value = "–"
+    else:
+        value = "/".join(short_value(p.name, p.value) for p in ps)
+    status = max((p.status for p in ps), key=_RANK.__getitem__)
+    return value, status
+
+
+def _majority(values: list[str]) -> str:
+    counts = Counter(values)
+    best = max(counts.values())
+    return next(v for v in values if counts[v] == best)
+
+
+def print_compare(console: Console, lib: Library, ids: list[str], players: int | None = None) -> None:
+    """Print the rulesets ``ids`` side by side, as many per table as the console width allows.
+
+    Rows where the rulesets differ are marked ``≠`` and the cells that differ from the most
+    common value are highlighted; each value carries its status mark; a legend follows.
+    """
+    rows = compare_rows(lib, ids, players)
+    cells = {rid: [_cell(lib, rid, names, n) for _, names, n in rows] for rid in ids}
+    differs: list[bool] = []
+    majority: list[str | None] = []
+    for i in range(len(rows)):
+        vals = [cells[rid][i][0] for rid in ids if cells[rid][i] is not None]
+        differs.append(len(set(vals)) > 1)
+        majority.append(_majority(vals) if vals else None)
+
+    # Columns: a 1-character difference mark, the parameter label, then the rulesets, as many
+    # to a table as the width allows (at least two, so that even 40 columns compare something).
+    width = console.width
+    col_w, gap = 10, 3
+    label_w = 16
+    per_table = max(1, (width - 1 - gap - label_w) // (col_w + gap))
+    if per_table < 2 and len(ids) > 1:
+        label_w = max(8, width - 1 - gap - 2 * (col_w + gap))
+        per_table = 2 if width - 1 - gap - label_w >= 2 * (col_w + gap) else 1
+    per_table = min(per_table, len(ids))
+    n_tables = -(-len(ids) // per_table)
+    per_table = -(-len(ids) // n_tables)  # spread evenly: 4 + 3 rather than 5 + 2
+    for start in range(0, len(ids), per_table):
+        chunk = ids[start:start + per_table]
+        table = Table(box=box.SIMPLE_HEAD, safe_box=True, pad_edge=False, show_edge=False,
+                      collapse_padding=True)
+        table.add_column("", width=1, no_wrap=True)
+        table.add_column("", max_width=label_w, overflow="fold")
+        for rid in chunk:
+            table.add_column(_wrap_id(rid, col_w), max_width=col_w, overflow="fold",
+                             header_style="bold")
+        prev_n: int | None = None
+        for i, (label, _, n) in enumerate(rows):
+            if all(cells[rid][i] is None for rid in chunk):
+                continue  # no ruleset of this table is for that many players
+            if n != prev_n:
+                table.add_section()
+                prev_n = n
+            row = [Text("≠" if differs[i] else "", style="bold"),
+                   Text(label, style="bold" if differs[i] else "")]
+            for rid in chunk:
+                c = cells[rid][i]
+                if c is None:
+                    row.append(Text("·", style="dim"))
+                    continue
+                value, status = c
+                t = Text(value, style="bold yellow" if differs[i] and value != majority[i] else "")
+                mark = STATUS_MARKS[status]
+                if mark:
+                    t.append(mark, style=_STATUS_STYLES[status])
+                row.append(t)
+            table.add_row(*row)
+        console.print(table)
+    legend = Text()
+    legend.append("Status: ", style="bold")
+    legend.append("unmarked stated (the source says it); ~ read (a close reading of its words); "
+                  "* chosen (the source is silent or contradicts itself: the tutor's choice).\n")
+    legend.append("≠ ", style="bold")
+    legend.append("the rulesets differ on this row; values unlike the most common one are "
+                  "highlighted. · the ruleset is not for that many players; – no stakes.\n")
+    legend.append("Captures: ", style="bold")
+    legend.append("1:1 one for one, 1:3 one for three, 2:2 pair for pair, 3:1 prial for one.\n")
+    legend.append("Oversights: ", style="bold")
+    legend.append("TM overlooked table mournival, SP split prial, DP laid-down dead pair, "
+                  "LP laid-down prial, LM laid-down mournival.\n")
+    legend.append("Deal is hand/table cards; ante is dealer/others; bonus and breakeven as in "
+                  "the sources (breakeven in cards). Details: laugh rules RULESET.", style="dim")
+    console.print(legend)
+
+
+def _wrap_id(rid: str, width: int) -> str:
+    """Break a ruleset id after dashes so that each header line fits ``width``."""
+    lines: list[str] = []
+    cur = ""
+    for part in rid.split("-"):
+        piece = part if not cur else "-" + part
+        if cur and len(cur) + len(piece) + 1 > width:
+            lines.append(cur + "-")
+            cur = part
+        else:
+            cur += piece
+    lines.append(cur)
+    return "\n".join(lines)
+
+
+# --------------------------------------------------------------------------------------------
+# JSON
+
+
+def _param_json(lib: Library, p: Parameter) -> dict[str, Any]:
+    value = list(p.value) if isinstance(p.value, tuple) else p.value
+    out: dict[str, Any] = {"value": value, "status": p.status, "note": p.note, "quotes": [
+        {"ref": q.ref, "text": q.text, "where": q.where, "citation": q.citation}
+        for q in lib.quotations_of(p.quotes)]}
+    if p.has_source_value:
+        sv = p.source_value
+        out["source_value"] = list(sv) if isinstance(sv, tuple) else sv
+    return out
+
+
+def ruleset_json(lib: Library, rid: str, players: int | None = None) -> dict[str, Any]:
+    """Ruleset ``rid`` as a JSON-ready dict: id, source, citation, title, summary, origin,
+    player_counts, parameters (name → {value, status, note, quotes, [source_value]}), counts
+    (player count as a string → the same per parameter) and problems."""
+    rs = lib.rulesets[rid]
+    counts = [players] if players is not None else list(rs.player_counts)
+    return {
+        "id": rid,
+        "source": rs.source,
+        "citation": lib.source_of(rid).citation_text,
+        "title": rs.title,
+        "summary": rs.summary,
+        "origin": rs.origin,
+        "player_counts": list(rs.player_counts),
+        "parameters": {name: _param_json(lib, lib.parameter(rid, name))
+                       for name in RULESET_PARAMETERS},
+        "counts": {str(n): {name: _param_json(lib, lib.parameter(rid, name, n))
+                            for name in COUNT_PARAMETERS} for n in counts},
+        "problems": [{"id": p["id"], "source": p["source"], "summary": p["summary"],
+                      "quotes": list(p["quotes"])} for p in rs.problems],
+    }
+
+
+def compare_json(lib: Library, ids: list[str], players: int | None = None) -> dict[str, Any]:
+    """The comparison as a JSON-ready dict: ``{"rulesets": [...], "rows": [{"parameter",
+    "players", "differs", "values": {ruleset: value or null}, "statuses": {...}}]}``; a
+    ruleset without that player count is left out of a row's values."""
+    rows = []
+    for name in RULESET_PARAMETERS:
+        ps = {rid: lib.parameter(rid, name) for rid in ids}
+        rows.append(_json_row(name, None, ps))
+    counts = [players] if players is not None else sorted(
+        {n for r in ids for n in lib.rulesets[r].counts})
+    for n in counts:
+        for name in COUNT_PARAMETERS:
+            ps = {rid: lib.parameter(rid, name, n) for rid in ids if n in lib.rulesets[rid].counts}
+            rows.append(_json_row(name, n, ps))
+    return {"rulesets": ids, "rows": rows}
+
+
+def _json_row(name: str, n: int | None, ps: dict[str, Parameter]) -> dict[str, Any]:
+    values = {rid: (list(p.value) if isinstance(p.value, tuple) else p.value)
+              for rid, p in ps.items()}
+    distinct = {json.dumps(v) for v in values.values()}
+    return {"parameter": name, "players": n, "differs": len(distinct) > 1, "values": values,
+            "statuses": {rid: p.status for rid, p in ps.items()}}

@@ -1,0 +1,35 @@
+"""``laugh stats``: accuracy and speed by theme and kind over time, weakest first."""
+
+from __future__ import annotations
+
+
+def register(sub, parent) -> None:
+    """Add the ``stats`` subcommand."""
+    p = sub.add_parser("stats", parents=[parent], help="your accuracy and speed, weakest first",
+                       description="Accuracy and speed per theme and per kind of puzzle, "
+                                   "weakest first, drawn as bars, and by day. On a terminal the "
+                                   "weakest themes are offered as a practice set.")
+    p.add_argument("--practice", action="store_true",
+                   help="go straight to a practice set of the weakest themes")
+    p.set_defaults(handler=run)
+
+
+def run(args) -> int:
+    """Print the statistics; offer (or, with ``--practice``, start) the practice set."""
+    from tutor.app.io import make_context
+    from tutor.app.views import practice_themes, stats_view, weakest_themes
+    from tutor.app.commands.tutor_app import run_guarded
+    ctx = make_context()
+
+    def body() -> int:
+        if args.practice:
+            weak = weakest_themes(ctx.store)
+            if not weak:
+                ctx.say("No weak themes yet: answer some puzzles first.")
+                return 0
+            practice_themes(ctx, weak)
+            return 0
+        stats_view(ctx, offer_practice=ctx.asker.interactive)
+        return 0
+
+    return run_guarded(ctx, body)

@@ -1,0 +1,53 @@
+"""``laugh`` (no arguments) and ``laugh tutor``: open the tutor's home screen.
+
+Kept light on purpose: nothing heavy is imported until the learner chooses something (the home
+screen reads only the lessons' front matter and the progress file).
+"""
+
+from __future__ import annotations
+
+import sys
+
+
+def register(sub, parent) -> None:
+    """Add the ``tutor`` subcommand (the same as running ``laugh`` with no command)."""
+    p = sub.add_parser("tutor", parents=[parent], help="open the tutor (the default command)",
+                       description="Open the tutor: the course of lessons, puzzles, sources and "
+                                   "statistics. The same as 'laugh' with no command. When "
+                                   "standard input is not a terminal, choices and answers are "
+                                   "read line by line.")
+    p.add_argument("--seed", type=int, metavar="S",
+                   help="seed for the puzzles of every lesson started here (a class can then "
+                        "script the whole course)")
+    p.set_defaults(handler=run_default)
+
+
+def run_default(args) -> int:
+    """Open the home screen and run it until the learner quits.
+
+    Returns 0 on ``q`` and at the end of input (everything answered is already saved); 130 on
+    Ctrl-C, without a traceback.
+    """
+    from tutor.app.io import make_context
+    ctx = make_context()
+    seed = getattr(args, "seed", None)
+    return run_guarded(ctx, lambda: _home(ctx, seed))
+
+
+def _home(ctx, seed: int | None) -> int:
+    from tutor.app.home import Home
+    return Home(ctx, seed=seed).run()
+
+
+def run_guarded(ctx, body) -> int:
+    """Run ``body()`` (returning an exit status) and leave cleanly: end of input saves and exits
+    0, Ctrl-C exits 130 with one line on stderr; the progress file is closed either way."""
+    try:
+        return int(body() or 0)
+    except EOFError:
+        return 0
+    except KeyboardInterrupt:
+        print("\nInterrupted; your progress is saved.", file=sys.stderr)
+        return 130
+    finally:
+        ctx.close()

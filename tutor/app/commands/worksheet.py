@@ -1,0 +1,37 @@
+"""``laugh worksheet LESSON --seed S --out FILE.html|.md``: a printable handout."""
+
+from __future__ import annotations
+
+
+def register(sub, parent) -> None:
+    """Add the ``worksheet`` subcommand."""
+    p = sub.add_parser("worksheet", parents=[parent], help="a printable worksheet for a lesson",
+                       description="Write a printable handout for a lesson: its quotations, its "
+                                   "puzzles (the same ones 'laugh lesson ID --seed S' poses) "
+                                   "and an answer key on a separate page. The format follows "
+                                   "the file name: .html or .md.")
+    p.add_argument("lesson", metavar="LESSON", help="lesson id or number")
+    p.add_argument("--seed", type=int, default=1, metavar="S",
+                   help="seed for the puzzles (default %(default)s)")
+    p.add_argument("--out", "-o", required=True, metavar="FILE",
+                   help="where to write it: FILE.html or FILE.md")
+    p.set_defaults(handler=run)
+
+
+def run(args) -> int:
+    """Write the worksheet; UsageError for an unknown lesson, a bad suffix or an unwritable file."""
+    from tutor.engine.errors import UsageError
+    from tutor.teaching.lessons import find_lesson, load_lesson
+    from tutor.teaching.worksheet import write_worksheet
+    entry = find_lesson(args.lesson)
+    lesson = load_lesson(entry.path)
+    lesson.number = entry.number
+    try:
+        fmt = write_worksheet(lesson, args.seed, args.out)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    except OSError as exc:
+        raise UsageError(f"cannot write {args.out}: {exc.strerror or exc}") from None
+    print(f"Wrote the {fmt.upper()} worksheet for lesson {entry.number} ({entry.id}), seed "
+          f"{args.seed}, to {args.out}")
+    return 0

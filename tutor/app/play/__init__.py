@@ -1,0 +1,20 @@
+"""Practice deals against computer players (``laugh play``).
+
+- :mod:`tutor.engine.levels`: the levels of computer players and their reaction times;
+- :mod:`tutor.app.play.clock`: clocks (terminal, virtual for piped input, fake for tests) and input
+  with a time limit;
+- :mod:`tutor.app.play.inputs`: reading the learner's moves;
+- :mod:`tutor.puzzles.board`: what the learner's seat sees;
+- :mod:`tutor.app.play.game`: one deal, the claim race, and the learner's mistakes;
+- :mod:`tutor.app.play.sheet`: settlement, review, match totals, the Inter-Livery score sheet;
+- :mod:`tutor.app.play.session`: a match of K deals, records and progress.
+"""
+
+from tutor.app.play.clock import FakeClock, ScriptedAsker, TerminalClock, TimedAsker, VirtualClock, default_clock
+from tutor.app.play.game import DealPlayer, Mistake, Race
+from tutor.engine.levels import LEVELS, Level, level, make_opponents, seat_names
+from tutor.app.play.session import MatchResult, PlayOptions, play_match
+
+__all__ = ["DealPlayer", "FakeClock", "LEVELS", "Level", "MatchResult", "Mistake", "PlayOptions",
+           "Race", "ScriptedAsker", "TerminalClock", "TimedAsker", "VirtualClock",
+           "default_clock", "level", "make_opponents", "play_match", "seat_names"]

@@ -1,0 +1,182 @@
+"""A practice match: K deals against computer players, the deal passing left.
+
+:func:`play_match` finds the first dealer by the ruleset's cut, plays each deal with a
+:class:`~tutor.app.play.game.DealPlayer`, and after each deal shows the settlement, the review of
+the learner's mistakes and the match totals; saves each deal record (JSON Lines) under
+``laugh_home()/records/``; records the graded moments (claims, at-risk captures,
+declarations) in the progress store; and, for rulesets that keep a written score of points,
+shows the Inter-Livery score sheet.
+
+Random sources, all from ``seed``: the cut and the shuffles (``seed``), the computer players'
+choices (``"<seed>:bots"``) and their reaction times (``"<seed>:reactions:<level>"``), so a
+seed reproduces the deals and the computer players' choices.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from rich.text import Text
+
+from tutor.engine.deal import Deal, new_deal
+from tutor.engine.match import Match, first_dealer
+from tutor.engine.records import dumps, to_record, write_records
+from tutor.app.play.game import DealPlayer
+from tutor.engine.levels import Level, make_opponents, seat_names
+from tutor.puzzles.board import cards_text
+from tutor.app.play.sheet import ROUND, review_renderable, score_sheet, settlement_table, totals_table
+
+__all__ = ["MatchResult", "PlayOptions", "play_match", "records_dir"]
+
+
+@dataclass
+class PlayOptions:
+    """What ``laugh play`` was asked for."""
+
+    ruleset: object
+    players: int
+    deals: int = 1
+    seat: int = 0
+    level: Level | None = None
+    seed: int = 1
+    pace: float = 1.0
+    export: str | None = None
+    save: bool = True
+
+
+@dataclass
+class MatchResult:
+    """What a match left behind: the deals played (finished or not), each deal's
+    :class:`DealPlayer`, the totals, where the records went, and whether the learner quit."""
+
+    deals: list[Deal] = field(default_factory=list)
+    players: list[DealPlayer] = field(default_factory=list)
+    totals: list[int] = field(default_factory=list)
+    record_path: Path | None = None
+    quit: bool = False
+    names: list[str] = field(default_factory=list)
+
+
+def records_dir() -> Path:
+    """``laugh_home()/records``."""
+    from tutor.engine.data import laugh_home
+    return laugh_home() / "records"
+
+
+def play_match(opts: PlayOptions, *, asker, clock, console, symbols: bool = True,
+               store=None) -> MatchResult:
+    """Play a match as ``opts`` asks; returns what happened.  ``store`` is a
+    :class:`~tutor.teaching.progress.ProgressStore` (None: results are not recorded)."""
+    rs, n, seat, lv = opts.ruleset, opts.players, opts.seat, opts.level
+    out = console
+    names = seat_names(n, seat)
+    deal_rng = random.Random(opts.seed)
+    bot_rng = random.Random(f"{opts.seed}:bots")
+    reaction_rng = random.Random(f"{opts.seed}:reactions:{lv.name}")
+    bots = make_opponents(lv, n, seat)
+    result = MatchResult(names=names)
+    out.print(Text(f"Laugh and Lie Down · {rs.id} · {n} players · {lv.name} · seed {opts.seed}",
+                   style="bold"))
+    out.print(Text(f"You play at seat {seat}, against {lv.summary}.", style="dim"))
+    dealer, cuts = first_dealer(rs, n, deal_rng)
+    if cuts:
+        rule = "lowest" if rs.first_dealer == "lowest_cut" else "highest"
+        for cut in cuts:
+            t = Text(f"Cut for the deal ({rule} deals): ")
+            for i, (q, c) in enumerate(sorted(cut.cards.items())):
+                if i:
+                    t.append(", ")
+                t.append(f"{names[q]} ")
+                t.append_text(cards_text([c], symbols))
+            out.print(t)
+    else:
+        out.print("The players choose the first dealer.")
+    out.print(f"{names[dealer]} deal{'' if dealer == seat else 's'} first; the deal passes left.")
+    match = Match(rs, n, dealer)
+    practice = rs.scoring == "pairs" and opts.deals >= 2
+    sheet_points: list[int] = []
+    record_path = None
+    if opts.save:
+        stamp = time.strftime("%Y%m%d-%H%M%S")
+        record_path = records_dir() / f"play-{stamp}-seed{opts.seed}.jsonl"
+    records = []
+    for k in range(opts.deals):
+        deal = new_deal(rs, n, match.dealer_of(k), deal_rng)
+        label = f"Deal {k + 1} of {opts.deals}"
+        if practice:
+            label += (" (practice game)" if k == 0
+                      else f" (game {(k - 1) % ROUND + 1}, round {(k - 1) // ROUND + 1})")
+        totals = match.totals if opts.deals > 1 else None
+        player = DealPlayer(deal, seat, bots, bot_rng=bot_rng, reaction_rng=reaction_rng,
+                            asker=asker, clock=clock, console=out, names=names, symbols=symbols,
+                            pace=opts.pace, title=f"{label} · {rs.id} · {names[deal.dealer]} "
+                                  f"deal{'' if deal.dealer == seat else 's'}",
+                            totals=totals)
+        result.deals.append(deal)
+        result.players.append(player)
+        try:
+            player.run()
+        finally:
+            rec = to_record(deal)
+            records.append(rec)
+            if record_path is not None:
+                _append(record_path, rec)
+        if not deal.is_terminal():
+            result.quit = True
+            out.print(Text("You left the deal before its end.", style="yellow"))
+            if record_path is not None:
+                out.print(Text(f"The deal so far is saved to {record_path}", style="dim"))
+            break
+        if not (practice and k == 0):
+            match.totals = [t + v for t, v in zip(match.totals, deal.returns())]
+        match.deals.append(deal)
+        sheet_points.append(deal.returns()[seat])
+        out.print()
+        out.print(settlement_table(deal, names, symbols))
+        out.print()
+        spots = [o for o in player.opportunities if o.kind == "spot-oversight"]
+        out.print(review_renderable(player.mistakes, sum(o.correct for o in spots), len(spots)))
+        if store is not None:
+            _record_progress(store, player, rs.id, opts.seed, k)
+        if opts.deals > 1:
+            out.print()
+            out.print(totals_table(names, match.totals, k + 1, rs.scoring == "stakes", practice))
+        if record_path is not None:
+            out.print(Text(f"Deal record saved to {record_path}", style="dim"))
+        if k + 1 < opts.deals and getattr(asker, "interactive", False):
+            text = asker.ask("Enter for the next deal, q to stop> ")
+            if text.strip().lower() in ("q", "quit", "stop"):
+                result.quit = True
+                break
+    result.totals = list(match.totals)
+    result.record_path = record_path
+    if practice and sheet_points:
+        out.print()
+        out.print(score_sheet(names[seat], sheet_points))
+    if opts.export:
+        try:
+            write_records(opts.export, records)
+        except OSError as exc:
+            from tutor.engine.errors import UsageError
+            raise UsageError(f"cannot write {opts.export}: {exc.strerror or exc}") from None
+        out.print(f"Exported {len(records)} deal record{'s' if len(records) != 1 else ''} to "
+                  f"{opts.export}")
+    return result
+
+
+def _append(path: Path, rec: dict) -> None:
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with open(path, "a", encoding="utf-8") as fh:
+            fh.write(dumps(rec) + "\n")
+    except OSError:
+        pass
+
+
+def _record_progress(store, player: DealPlayer, ruleset_id: str, seed: int, k: int) -> None:
+    for i, o in enumerate(player.opportunities):
+        store.record_answer(f"play:{ruleset_id}:{seed}:{k}:{o.index}:{i}", o.kind, o.themes,
+                            o.correct, o.seconds, ruleset=ruleset_id)

@@ -1,0 +1,14 @@
+"""The engine room: the game itself, and nothing about teaching it.
+
+Cards and notation (:mod:`.cards`), rulesets and their parameter table (:mod:`.rulesets`,
+:mod:`.parameters`), the source files that define them (:mod:`.sources`), one deal
+(:mod:`.deal`), deal records (:mod:`.records`), computer players (:mod:`.bots`, :mod:`.levels`),
+matches (:mod:`.match`), self-play studies (:mod:`.simulate`) and exact odds (:mod:`.odds`).
+Nothing here imports from the puzzles, teaching or app rooms.
+"""
+
+from tutor.engine.deal import (ACTION_KINDS, DECLARATIONS, TURN_KINDS, Action, CaptureOption, Deal,
+                               DealResult, Oversight, PlayerView, new_deal)
+
+__all__ = ["ACTION_KINDS", "DECLARATIONS", "TURN_KINDS", "Action", "CaptureOption", "Deal",
+           "DealResult", "Oversight", "PlayerView", "new_deal"]

@@ -1,0 +1,150 @@
+"""Cards and their notation.
+
+A card is a plain ``int`` from 0 to 51: ``rank * 4 + suit``, with ranks 0 (ace, low) to 12 (king)
+and suits 0 clubs, 1 diamonds, 2 hearts, 3 spades.  Sorting cards sorts by rank, then suit, which
+is the order deal records list them in (RULES.md 9).
+
+Notation: a rank ``A 2 3 4 5 6 7 8 9 T J Q K`` (``10`` is accepted for ten) followed by a suit
+``C D H S`` or ``♣ ♦ ♥ ♠``, in any case: ``7h``, ``7H``, ``10♥``, ``TH``.  Records use ``7H``;
+people see ``7♥`` (or ``7H`` where the terminal cannot show suit symbols).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from tutor.engine.errors import NotationError
+
+RANKS = "A23456789TJQK"
+SUITS = "CDHS"
+SUIT_SYMBOLS = "♣♦♥♠"
+RANK_NAMES = ("ace", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+              "jack", "queen", "king")
+RANK_PLURALS = ("aces", "twos", "threes", "fours", "fives", "sixes", "sevens", "eights", "nines",
+                "tens", "jacks", "queens", "kings")
+SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")
+
+FULL_PACK: tuple[int, ...] = tuple(range(52))
+
+_SUIT_LOOKUP = {c: i for i, c in enumerate(SUITS)}
+_SUIT_LOOKUP.update({c: i for i, c in enumerate(SUIT_SYMBOLS)})
+_SUIT_LOOKUP.update({"♧": 0, "♢": 1, "♡": 2, "♤": 3})
+_RANK_LOOKUP = {c: i for i, c in enumerate(RANKS)}
+_RANK_LOOKUP["10"] = 9
+_RANK_LOOKUP["1"] = 0  # never produced; "1" alone is refused below with a hint
+
+EXPECTED = ("a rank (A 2-9 T/10 J Q K) followed by a suit (C D H S or ♣ ♦ ♥ ♠), "
+            "for example 7H, 10♥ or qs")
+
+
+def rank_of(card: int) -> int:
+    """Rank index 0 (ace) .. 12 (king) of ``card``."""
+    return card >> 2
+
+
+def suit_of(card: int) -> int:
+    """Suit index 0 clubs, 1 diamonds, 2 hearts, 3 spades of ``card``."""
+    return card & 3
+
+
+def make_card(rank: int, suit: int) -> int:
+    """The card of ``rank`` (0-12) and ``suit`` (0-3)."""
+    return rank * 4 + suit
+
+
+def parse_rank(text: str) -> int:
+    """Read a rank such as ``7``, ``T``, ``10``, ``q`` or a plural word ``sevens``.
+
+    Raises :class:`NotationError` naming the input when it is not a rank.
+    """
+    t = text.strip()
+    u = t.upper()
+    if u in _RANK_LOOKUP and u != "1":
+        return _RANK_LOOKUP[u]
+    low = t.lower()
+    if low in RANK_NAMES:
+        return RANK_NAMES.index(low)
+    if low in RANK_PLURALS:
+        return RANK_PLURALS.index(low)
+    raise NotationError(f"{text!r} is not a rank: expected one of A 2 3 4 5 6 7 8 9 T (or 10) J Q K")
+
+
+def parse_card(text: str) -> int:
+    """Read one card from notation such as ``7h``, ``7H``, ``10♥`` or ``TH``.
+
+    Returns the card as an int 0-51.  Raises :class:`NotationError` that names the input and says
+    what is expected.
+    """
+    if not isinstance(text, str):
+        raise NotationError(f"{text!r} is not a card: expected {EXPECTED}")
+    t = text.strip().replace("\ufe0f", "")
+    if len(t) < 2:
+        raise NotationError(f"{text!r} is not a card: expected {EXPECTED}")
+    rank_part, suit_part = t[:-1], t[-1]
+    suit = _SUIT_LOOKUP.get(suit_part.upper())
+    if suit is None:
+        raise NotationError(f"{text!r} is not a card: {suit_part!r} is not a suit; expected {EXPECTED}")
+    rank = _RANK_LOOKUP.get(rank_part.upper())
+    if rank is None or rank_part == "1":
+        raise NotationError(f"{text!r} is not a card: {rank_part!r} is not a rank; expected {EXPECTED}")
+    return rank * 4 + suit
+
+
+def parse_cards(text: str | Iterable[str]) -> list[int]:
+    """Read several cards separated by spaces or commas (or an iterable of codes).
+
+    Raises :class:`NotationError` for the first card that cannot be read, or for a repeated card.
+    """
+    if isinstance(text, str):
+        parts = text.replace(",", " ").split()
+    else:
+        parts = list(text)
+    cards = [parse_card(p) for p in parts]
+    if len(set(cards)) != len(cards):
+        dup = next(code(c) for c in cards if cards.count(c) > 1)
+        raise NotationError(f"{dup} is named twice in {' '.join(map(str, parts))!r}")
+    return cards
+
+
+def code(card: int) -> str:
+    """Record notation of ``card``: ``7H``, ``TS``."""
+    return RANKS[card >> 2] + SUITS[card & 3]
+
+
+def codes(cards: Iterable[int]) -> list[str]:
+    """Record notation of several cards, sorted by rank then suit."""
+    return [code(c) for c in sorted(cards)]
+
+
+def pretty(card: int, symbols: bool = True) -> str:
+    """Notation for people: ``7♥`` (or ``7H`` with ``symbols=False``); ten is written ``10``."""
+    r = "10" if card >> 2 == 9 else RANKS[card >> 2]
+    return r + (SUIT_SYMBOLS[card & 3] if symbols else SUITS[card & 3])
+
+
+def pretty_cards(cards: Iterable[int], symbols: bool = True) -> str:
+    """Several cards for people, sorted, separated by spaces."""
+    return " ".join(pretty(c, symbols) for c in sorted(cards))
+
+
+def rank_code(rank: int) -> str:
+    """Rank as written in card codes: ``A``, ``2``..``9``, ``T``, ``J``, ``Q``, ``K``."""
+    return RANKS[rank]
+
+
+def mask_of(cards: Iterable[int]) -> int:
+    """Bit mask (bit ``card`` set) of a collection of cards."""
+    m = 0
+    for c in cards:
+        m |= 1 << c
+    return m
+
+
+def cards_of(mask: int) -> list[int]:
+    """The cards of a bit mask, in ascending order."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out

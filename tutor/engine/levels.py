@@ -1,0 +1,78 @@
+"""Levels of computer players for practice deals.
+
+Each level is a kind of computer player from :mod:`tutor.engine.bots` and a range of reaction times for
+the claim race (seconds, drawn from a seeded random source for the level):
+
+- ``beginner``: Willughby's advice, careless: a mistake at 35% of its chances (overlooks a table
+  mournival, splits a table prial, forgets declarations, misses claims); slow to claim.
+- ``casual``: the same at 15%; a little quicker.
+- ``club``: Willughby's advice without mistakes; claims in a second or two.
+- ``expert``: exact counting (at-risk captures first, safe ones held back), never a mistake;
+  claims fast.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from tutor.engine.bots import Bot, Careless, make_bot
+from tutor.engine.errors import UsageError
+
+__all__ = ["LEVELS", "Level", "level", "make_opponents", "SEAT_NAMES"]
+
+#: Names for the computer players, seat by seat after the learner (short for narrow terminals).
+SEAT_NAMES = ("Anne", "Ralph", "Mary", "Tom", "Bess", "Will", "Kate")
+
+
+@dataclass(frozen=True)
+class Level:
+    """A level: ``bot`` and ``mistakes`` choose the computer player (:func:`tutor.engine.bots.make_bot`),
+    ``reaction`` the range of claim reaction times in seconds."""
+
+    name: str
+    bot: str
+    mistakes: float
+    reaction: tuple[float, float]
+    summary: str
+
+    def make(self) -> Bot:
+        """A fresh computer player of this level."""
+        bot = make_bot(self.bot)
+        if self.mistakes > 0:
+            bot = Careless(bot, self.mistakes)
+        bot.reaction_range = self.reaction
+        return bot
+
+
+LEVELS: dict[str, Level] = {lv.name: lv for lv in (
+    Level("beginner", "willughby", 0.35, (2.0, 4.0),
+          "careless beginners: an oversight at a third of their chances, slow to claim"),
+    Level("casual", "willughby", 0.15, (1.4, 2.8),
+          "casual players: an occasional oversight, unhurried claims"),
+    Level("club", "willughby", 0.0, (0.9, 1.8),
+          "club players: Willughby's advice, no oversights, claims in a second or two"),
+    Level("expert", "counter", 0.0, (0.5, 1.1),
+          "counters: exact counting, never an oversight, quick to claim"),
+)}
+
+
+def level(name: str) -> Level:
+    """The level called ``name``; raises :class:`UsageError` listing the levels."""
+    try:
+        return LEVELS[name]
+    except KeyError:
+        raise UsageError(f"unknown level {name!r}; choose from {', '.join(LEVELS)}") from None
+
+
+def make_opponents(lv: Level, players: int, seat: int) -> list[Bot | None]:
+    """One computer player per seat, None at the learner's ``seat``."""
+    return [None if q == seat else lv.make() for q in range(players)]
+
+
+def seat_names(players: int, seat: int) -> list[str]:
+    """"You" at ``seat``; the computer players named in order to its left."""
+    names = [""] * players
+    names[seat] = "You"
+    for k in range(1, players):
+        names[(seat + k) % players] = SEAT_NAMES[k - 1]
+    return names

@@ -1,0 +1,181 @@
+"""What the learner's seat can see, drawn for the terminal (RULES.md 8).
+
+The table, every won pile, each player's hand size and whether they are out, the pot or the
+points, the last few actions and the learner's own hand; cards in colour with suit symbols
+(letters where the terminal cannot show them).  Every line wraps cleanly at 40 columns.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from rich.console import Group
+from rich.text import Text
+
+from tutor.engine.cards import RANKS, SUIT_SYMBOLS, SUITS, pretty
+from tutor.engine.deal import Action, Deal
+
+__all__ = ["action_text", "cards_text", "grouped_text", "pile_text", "render_screen",
+           "settlement_words", "scoring_line"]
+
+_VERB = {"capture": ("capture", "captures"), "lie": ("lie", "lies"), "claim": ("claim", "claims"),
+         "take": ("take", "takes"), "set": ("set", "sets"), "declare": ("declare", "declares")}
+
+
+def _style(card: int) -> str:
+    return "bold red" if card & 3 in (1, 2) else "bold"
+
+
+def cards_text(cards: Iterable[int], symbols: bool) -> Text:
+    """Cards one by one, sorted, coloured: ``7♥ 7♠``."""
+    t = Text()
+    for i, c in enumerate(sorted(cards)):
+        if i:
+            t.append(" ")
+        t.append(pretty(c, symbols), style=_style(c))
+    return t
+
+
+def grouped_text(cards: Iterable[int], symbols: bool) -> Text:
+    """Cards sorted, with a wider gap between ranks: ``5♥ 5♠  7♣``."""
+    t = Text()
+    prev = None
+    for c in sorted(cards):
+        if prev is not None:
+            t.append("  " if c >> 2 != prev else " ")
+        t.append(pretty(c, symbols), style=_style(c))
+        prev = c >> 2
+    return t
+
+
+def pile_text(cards: Iterable[int], symbols: bool) -> Text:
+    """A won pile, compact: each rank once with its suits, ``7♥♠ 9♣♦♥♠``."""
+    t = Text()
+    by_rank: dict[int, list[int]] = {}
+    for c in sorted(cards):
+        by_rank.setdefault(c >> 2, []).append(c)
+    for i, (rank, cs) in enumerate(by_rank.items()):
+        if i:
+            t.append(" ")
+        t.append("10" if rank == 9 else RANKS[rank], style="bold")
+        for c in cs:
+            t.append(SUIT_SYMBOLS[c & 3] if symbols else SUITS[c & 3], style=_style(c))
+    return t
+
+
+def _who(a: Action, names: Sequence[str], seat: int | None, verb: str) -> str:
+    you = a.player == seat
+    return f"{names[a.player]} {_VERB[verb][0 if you else 1]}"
+
+
+def action_text(a: Action, names: Sequence[str], seat: int | None, symbols: bool,
+                set_aside: bool = False) -> Text:
+    """One action in words with coloured cards: ``Anne captures 7♥ with 7♠``; the learner's own
+    actions read ``You capture ...``.  ``set_aside``: a table mournival is set aside for the
+    last-in player rather than taken into the dealer's won cards."""
+    t = Text()
+    k = a.kind
+    if k in ("capture", "play_on_capture"):
+        t.append(_who(a, names, seat, "capture") + " ")
+        t.append_text(cards_text(a.table, symbols))
+        t.append(" with ")
+        t.append_text(cards_text(a.cards, symbols))
+        if k == "play_on_capture":
+            t.append(" (playing on)")
+    elif k == "lie_down":
+        t.append(_who(a, names, seat, "lie") + " down: ")
+        t.append_text(cards_text(a.cards, symbols))
+    elif k == "claim":
+        t.append(_who(a, names, seat, "claim") + " ")
+        t.append_text(cards_text(a.cards, symbols))
+        t.append(f" ({(a.oversight or '').replace('_', ' ')})")
+    elif k == "take_table_mournival":
+        if set_aside:
+            t.append(_who(a, names, seat, "set") + " aside the table mournival ")
+        else:
+            t.append(_who(a, names, seat, "take") + " the table mournival ")
+        t.append_text(cards_text(a.cards, symbols))
+    else:
+        what = {"declare_prial": "a pair of a prial", "declare_mournival": "a mournival",
+                "declare_dead_pair": "a dead pair"}[k]
+        t.append(_who(a, names, seat, "declare") + f" {what}: ")
+        t.append_text(cards_text(a.cards, symbols))
+    return t
+
+
+def scoring_line(deal: Deal) -> str:
+    """The pot or the points, from the ruleset's parameters."""
+    rs, pc = deal.ruleset, deal.rules
+    if rs.scoring == "stakes":
+        parts = [f"Pot {pc.pot}"]
+        if pc.last_in_bonus and rs.bonus_to:
+            who = "last in" if rs.bonus_to == "last_in" else "last capture"
+            parts.append(f"bonus {pc.last_in_bonus} to the {who}")
+        parts.append(f"breakeven {pc.breakeven} won")
+        return " · ".join(parts)
+    text = "1 point a pair won"
+    if pc.last_in_bonus and rs.bonus_to:
+        text += f" · bonus {pc.last_in_bonus}"
+    return text
+
+
+def settlement_words(deal: Deal) -> str:
+    """Where the leftovers go under the ruleset, in words."""
+    return {"dealer": "the dealer", "last_in": "the last player in",
+            "nobody": "nobody (they are discarded)"}[deal.ruleset.leftovers_to]
+
+
+def render_screen(deal: Deal, seat: int, names: Sequence[str], symbols: bool, *,
+                  title: str = "", recent: int = 4, totals: Sequence[int] | None = None,
+                  show_hand: bool = True, show_piles: bool = True) -> Group:
+    """The table as ``seat`` sees it.  ``title`` heads it; ``recent`` is how many of the last
+    actions to list; ``totals`` (match totals per seat) are shown beside the names."""
+    lines: list[Text] = []
+    if title:
+        lines.append(Text(title, style="bold"))
+    lines.append(Text(scoring_line(deal), style="dim"))
+    n = deal.n
+    mark = "▶" if symbols else ">"
+    width = max(5, max(len(x) for x in names))
+    for k in range(n):
+        q = (seat + k) % n
+        t = Text()
+        to_move = deal.to_move == q and deal.phase != "over"
+        t.append(f"{mark} " if to_move else "  ", style="bold yellow")
+        t.append(f"{names[q]:<{width}}", style="bold cyan" if q == seat else "bold")
+        t.append(" D" if q == deal.dealer else "  ", style="magenta")
+        size = len(deal.hand(q))
+        t.append(f" hand {size:<2}" if size else " out    ", style="" if size else "dim")
+        won = deal.won_cards(q)
+        t.append(f" won {len(won):<2}")
+        if totals is not None:
+            total = f"{totals[q]:+d}" if deal.ruleset.scoring == "stakes" else str(totals[q])
+            t.append(f" ({total})", style="dim")
+        if won and show_piles:
+            t.append(" ")
+            t.append_text(pile_text(won, symbols))
+        lines.append(t)
+    aside = deal.set_aside()
+    if aside:
+        t = Text("Set aside for the last in: ")
+        t.append_text(cards_text(aside, symbols))
+        lines.append(t)
+    table = deal.table_cards()
+    t = Text(f"Table ({len(table)}): ", style="bold")
+    t.append_text(grouped_text(table, symbols) if table else Text("empty", style="dim"))
+    lines.append(t)
+    hist = deal.history[-recent:] if recent else []
+    set_aside = deal.ruleset.table_mournival == "set_aside_for_last_in"
+    if hist:
+        lines.append(Text("Last:", style="dim"))
+        for a in hist:
+            t = Text("  ")
+            t.append_text(action_text(a, names, seat, symbols, set_aside))
+            lines.append(t)
+    if show_hand:
+        hand = deal.hand(seat)
+        t = Text("Your hand: ", style="bold cyan")
+        t.append_text(grouped_text(hand, symbols) if hand
+                      else Text("none (you are out)", style="dim"))
+        lines.append(t)
+    return Group(*lines)

@@ -1,0 +1,65 @@
+"""What every drill needs: input with a clock, output, and the progress store."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rich.text import Text
+
+__all__ = ["DrillIO", "Answered"]
+
+
+@dataclass
+class Answered:
+    """One graded answer of a drill: ``correct``, ``seconds`` taken, ``timed_out``."""
+
+    correct: bool
+    seconds: float
+    timed_out: bool = False
+
+
+@dataclass
+class DrillIO:
+    """The drill's surroundings: ``asker`` reads lines (:class:`tutor.puzzles.terminal.Asker` or alike),
+    ``clock`` keeps time (:class:`tutor.app.play.clock.Clock`), ``console`` prints (rich),
+    ``symbols`` chooses suit symbols or letters, ``store`` records answers
+    (:class:`tutor.teaching.progress.ProgressStore`, or None)."""
+
+    asker: object
+    clock: object
+    console: object
+    symbols: bool = True
+    store: object = None
+
+    def say(self, text: str = "", style: str = "") -> None:
+        """Print one line (no markup)."""
+        self.console.print(Text(text, style=style))
+
+    def show(self, renderable) -> None:
+        self.console.print(renderable)
+
+    def read(self, prompt: str, timeout: float | None = None, words=()) -> str | None:
+        """A line, or None when ``timeout`` seconds pass first."""
+        return self.clock.read(self.asker, prompt, timeout, words=words)
+
+    def record(self, puzzle_id: str, kind: str, themes, correct: bool, seconds: float,
+               ruleset: str | None = None) -> None:
+        """Record a graded answer in the progress store (if any)."""
+        if self.store is not None:
+            self.store.record_answer(puzzle_id, kind, list(themes), correct, seconds,
+                                     ruleset=ruleset)
+
+    def meta_best(self, key: str, value: float, higher: bool = True) -> bool:
+        """Keep the best ``value`` under ``key`` in the store's meta table; True when it is a
+        new best."""
+        if self.store is None:
+            return False
+        old = self.store.get_meta(key)
+        try:
+            prev = float(old) if old is not None else None
+        except ValueError:
+            prev = None
+        if prev is None or (value > prev if higher else value < prev):
+            self.store.set_meta(key, repr(value))
+            return prev is not None
+        return False

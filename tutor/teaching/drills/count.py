@@ -1,0 +1,374 @@
+"""The card-counting trainer.
+
+A deal between computer players (one of them in the learner's seat) scrolls past, action by
+action, at a chosen speed in cards per second.  At the end of play, or at a random stop, the
+scroll stops and the learner, seeing only what is always in view (their hand and the table),
+answers from memory:
+
+1. how many of two given ranks are unseen (RULES.md 8: 4 - table - won piles - set aside - own
+   hand);
+2. which of their pairs are dead (the other two of the rank already won);
+3. which of the table ranks they could capture are at risk (RULES.md 8).
+
+Every answer is the engine's (:meth:`Deal.view`, :meth:`Deal.dead_pairs`,
+:meth:`Deal.capture_options`).  After a run of perfect rounds (``run``, 3 by default) the speed
+rises by a quarter, as blackjack counting trainers do.  A replay shows what was missed: the
+actions that moved the ranks asked about, each pair's verdict and each capture's risk, with the
+engine's reasons.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from dataclasses import dataclass, field
+
+from rich.text import Text
+
+from tutor.engine.bots import Careless, make_bot, play_out
+from tutor.engine.cards import RANK_NAMES, RANK_PLURALS, parse_rank
+from tutor.engine.deal import Action, Deal, new_deal
+from tutor.engine.errors import NotationError
+from tutor.teaching.drills.base import DrillIO
+
+__all__ = ["CountDrill", "CountRound", "CountResult", "parse_counts", "parse_ranks", "SPEEDUP"]
+
+SPEEDUP = 1.25
+_NONE = {"", "none", "no", "nothing", "-", "0", "nil"}
+
+
+@dataclass
+class CountRound:
+    """One stop: the deal and where it stopped, the questions' answers and the learner's."""
+
+    deal: Deal
+    seat: int
+    stop: int
+    speed: float
+    ranks: tuple[int, ...] = ()
+    results: list[tuple[str, bool, float]] = field(default_factory=list)   # (question, right, s)
+
+    @property
+    def perfect(self) -> bool:
+        return all(r for _, r, _ in self.results)
+
+
+@dataclass
+class CountResult:
+    """A session: its rounds and the speed reached."""
+
+    rounds: list[CountRound] = field(default_factory=list)
+    speed: float = 0.0
+    quit: bool = False
+
+
+def parse_counts(text: str, n: int) -> list[int]:
+    """``n`` whole numbers from ``2 0``, ``2, 0`` or ``7: 2, K: 0``; raises NotationError."""
+    parts = re.split(r"[\s,;]+", text.strip())
+    nums = []
+    for p in parts:
+        if not p:
+            continue
+        if ":" in p:
+            p = p.split(":", 1)[1]
+            if not p:
+                continue
+        if not p.isdigit():
+            raise NotationError(f"{p!r} is not a number: answer {n} whole number"
+                                f"{'s' if n != 1 else ''}, for example 2 0")
+        nums.append(int(p))
+    if len(nums) != n:
+        raise NotationError(f"answer {n} number{'s' if n != 1 else ''} (one per rank, in order), "
+                            f"not {len(nums)}")
+    return nums
+
+
+def parse_ranks(text: str) -> set[int]:
+    """Ranks from ``9 Q``, ``nines, queens``, or none (``none``, ``no``, empty)."""
+    t = text.strip().lower()
+    if t in _NONE:
+        return set()
+    out = set()
+    for p in re.split(r"[\s,;]+", t):
+        if not p or p in ("and",):
+            continue
+        out.add(parse_rank(p))
+    return out
+
+
+def _rank_list(ranks) -> str:
+    rs = sorted(ranks)
+    return ", ".join(RANK_PLURALS[r] for r in rs) if rs else "none"
+
+
+class CountDrill:
+    """Counting rounds.  ``ruleset`` (a :class:`~tutor.engine.rulesets.Ruleset`) and ``players`` fix
+    the game, else each round draws one from ``rulesets``; ``speed`` is the starting pace in
+    cards per second; ``seed`` fixes the deals and the stops."""
+
+    def __init__(self, io: DrillIO, rulesets: list, ruleset=None, players: int | None = None,
+                 speed: float = 2.0, seed: int = 1, run: int = 3):
+        self.io = io
+        self.rulesets = rulesets
+        self.ruleset = ruleset
+        self.players = players
+        self.speed = speed
+        self.seed = seed
+        self.run_len = run
+        self.rng = random.Random(f"{seed}:count")
+
+    # -- making a round -------------------------------------------------------------------
+
+    def make_round(self) -> CountRound:
+        """A fresh deal played by computer players, and a stop in it."""
+        rng = self.rng
+        for _ in range(50):
+            rs = self.ruleset or rng.choice(self.rulesets)
+            n = self.players if self.players in rs.counts else rng.choice(rs.player_counts)
+            deal = new_deal(rs, n, rng.randrange(n), rng)
+            bots = [Careless(make_bot("willughby"), 0.15) for _ in range(n)]
+            play_out(deal, bots, rng)
+            seat = rng.randrange(n)
+            stops = self._stops(deal, seat)
+            if not stops:
+                continue
+            if rng.random() < 0.3:
+                stop = stops[-1]
+            else:
+                half = stops[len(stops) // 2:] or stops
+                stop = rng.choice(half)
+            return CountRound(_replay(deal, stop), seat, stop, self.speed)
+        raise RuntimeError("no deal with a stop found")   # pragma: no cover
+
+    @staticmethod
+    def _stops(deal: Deal, seat: int) -> list[int]:
+        """History lengths after which play is still on and ``seat`` holds cards (at least
+        four actions in)."""
+        d = Deal(deal.ruleset, deal.n, deal.dealer, deal.pack)
+        out = []
+        for i, a in enumerate(deal.history):
+            d.apply_unchecked(a)
+            if i >= 3 and d.phase == "play" and d.hands[seat]:
+                out.append(i + 1)
+        return out
+
+    # -- running --------------------------------------------------------------------------
+
+    def session(self, rounds: int = 5) -> CountResult:
+        """``rounds`` rounds; the speed rises after each run of perfect ones."""
+        io = self.io
+        res = CountResult(speed=self.speed)
+        io.say("Counting trainer: watch the deal; when it stops, answer from memory.",
+               style="bold")
+        perfect_run = 0
+        for k in range(rounds):
+            rnd = self.make_round()
+            if not self.play_round(rnd, k + 1):
+                res.quit = True
+                break
+            res.rounds.append(rnd)
+            if rnd.perfect:
+                perfect_run += 1
+                if perfect_run >= self.run_len:
+                    self.speed = self.speed * SPEEDUP
+                    perfect_run = 0
+                    io.say(f"{self.run_len} perfect rounds: faster, {self.speed:.3g} cards a "
+                           "second.", style="bold green")
+            else:
+                perfect_run = 0
+        res.speed = self.speed
+        right = sum(1 for r in res.rounds for _, ok, _ in r.results if ok)
+        asked = sum(len(r.results) for r in res.rounds)
+        best = io.meta_best("drill.count.speed.best", self.speed)
+        io.say(f"Counting: {right}/{asked} answers right, "
+               f"{sum(1 for r in res.rounds if r.perfect)}/{len(res.rounds)} perfect rounds, "
+               f"speed {self.speed:.3g} cards a second" + (" (a new best)" if best else "") + ".",
+               style="bold")
+        return res
+
+    def play_round(self, rnd: CountRound, number: int = 1) -> bool:
+        """Scroll, stop, ask, replay.  False when the learner quits."""
+        io = self.io
+        d0 = Deal(rnd.deal.ruleset, rnd.deal.n, rnd.deal.dealer, rnd.deal.pack)
+        names = _names(rnd.deal.n, rnd.seat)
+        from tutor.puzzles.board import action_text, grouped_text
+        io.say("")
+        io.say(f"Round {number} · {rnd.deal.ruleset.id} · {rnd.deal.n} players · "
+               f"{names[rnd.deal.dealer]} deal{'' if rnd.deal.dealer == rnd.seat else 's'} · "
+               f"{rnd.speed:g} card{'' if rnd.speed == 1 else 's'} a second", style="bold")
+        t = Text("Table: ")
+        t.append_text(grouped_text(d0.table_cards(), io.symbols))
+        io.show(t)
+        t = Text("Your hand: ", style="bold cyan")
+        t.append_text(grouped_text(d0.hand(rnd.seat), io.symbols))
+        io.show(t)
+        text = io.read("Enter to start> ", None)
+        if text is not None and text.strip().lower() in ("q", "quit"):
+            return False
+        set_aside = rnd.deal.ruleset.table_mournival == "set_aside_for_last_in"
+        lines = [action_text(a, names, rnd.seat, io.symbols, set_aside)
+                 for a in rnd.deal.history[:rnd.stop]]
+        self._scroll(lines, rnd.deal.history[:rnd.stop], rnd.speed)
+        io.say("Stop!", style="bold yellow")
+        return self.ask(rnd, names)
+
+    def _scroll(self, lines: list[Text], actions: list[Action], speed: float) -> None:
+        io = self.io
+        live = None
+        if getattr(io.clock, "realtime", False) and getattr(io.console, "is_terminal", False):
+            from rich.live import Live
+            live = Live(Text(""), console=io.console, transient=True, auto_refresh=False)
+            live.start()
+        try:
+            for i, (line, a) in enumerate(zip(lines, actions), 1):
+                t = Text(f"{i:>3}. ")
+                t.append_text(line)
+                if live is not None:
+                    live.update(t, refresh=True)
+                else:
+                    io.show(t)
+                io.clock.sleep(max(1, len(a.cards) + len(a.table)) / speed)
+        finally:
+            if live is not None:
+                live.stop()
+
+    def ask(self, rnd: CountRound, names: list[str]) -> bool:
+        """The questions at the stop; records each answer; replays what was missed."""
+        from tutor.puzzles.board import grouped_text
+        io = self.io
+        d, seat = rnd.deal, rnd.seat
+        view = d.view(seat)
+        t = Text("Table: ")
+        t.append_text(grouped_text(view.table, io.symbols))
+        io.show(t)
+        t = Text("Your hand: ", style="bold cyan")
+        t.append_text(grouped_text(view.hand, io.symbols))
+        io.show(t)
+        base = f"drill-count.{d.ruleset.id}.{d.n}.{self.seed}.{rnd.stop}.s{rnd.speed:g}"
+        # 1. unseen
+        ranks = self._pick_ranks(d, seat)
+        rnd.ranks = ranks
+        want = [view.unseen[r] for r in ranks]
+        q = (f"How many {' and '.join(RANK_PLURALS[r] for r in ranks)} are unseen? "
+             f"(one number each)")
+        got = self._ask(q, lambda s: parse_counts(s, len(ranks)))
+        if got is None:
+            return False
+        ans, secs = got
+        ok = ans == want
+        rnd.results.append(("unseen", ok, secs))
+        io.record(base + ".unseen", "count", ["counting", "unseen"], ok, secs, d.ruleset.id)
+        self._verdict(ok, secs, " ".join(map(str, want)))
+        if not ok:
+            self._replay_unseen(rnd, names, ranks)
+        # 2. dead pairs
+        pairs = [r for r in range(13) if sum(1 for c in view.hand if c >> 2 == r) == 2]
+        if pairs:
+            dead = set(view.dead_pairs)
+            q = (f"Which of your pairs ({_rank_list(pairs)}) are dead? (ranks, or none)")
+            got = self._ask(q, parse_ranks)
+            if got is None:
+                return False
+            ans, secs = got
+            ok = ans == dead
+            rnd.results.append(("dead-pairs", ok, secs))
+            io.record(base + ".dead", "count", ["counting", "dead-pair"], ok, secs, d.ruleset.id)
+            self._verdict(ok, secs, _rank_list(dead))
+            if not ok:
+                self._replay_dead(rnd, names, pairs)
+        # 3. at risk
+        opts = view.capture_options
+        if opts:
+            risky = {o.rank for o in opts if o.at_risk}
+            q = (f"You could capture {_rank_list(o.rank for o in opts)}. Which are at risk? "
+                 "(ranks, or none)")
+            got = self._ask(q, parse_ranks)
+            if got is None:
+                return False
+            ans, secs = got
+            ok = ans == risky
+            rnd.results.append(("at-risk", ok, secs))
+            io.record(base + ".risk", "count", ["counting-risk", "at-risk"], ok, secs,
+                      d.ruleset.id)
+            self._verdict(ok, secs, _rank_list(risky))
+            if not ok:
+                for o in opts:
+                    io.say(f"  {RANK_PLURALS[o.rank]}: {'at risk' if o.at_risk else 'safe'}: "
+                           f"{o.reason}", style="dim")
+        return True
+
+    def _ask(self, question: str, parse):
+        io = self.io
+        io.say(question)
+        start = io.clock.now()
+        while True:
+            text = io.read("count> ", None)
+            if text is None:
+                return None
+            if text.strip().lower() in ("q", "quit"):
+                return None
+            try:
+                return parse(text), io.clock.now() - start
+            except NotationError as exc:
+                io.say(str(exc), style="yellow")
+
+    def _verdict(self, ok: bool, secs: float, answer: str) -> None:
+        if ok:
+            self.io.say(f"✓ {secs:.1f} s", style="green")
+        else:
+            self.io.say(f"✗ The answer: {answer}", style="red")
+
+    def _pick_ranks(self, d: Deal, seat: int) -> tuple[int, ...]:
+        cands = sorted({c >> 2 for a in d.history for c in a.cards + a.table})
+        if len(cands) < 2:
+            cands = list(range(13))
+        pick = self.rng.sample(cands, 2)
+        return tuple(sorted(pick))
+
+    def _replay_unseen(self, rnd: CountRound, names, ranks) -> None:
+        from tutor.puzzles.board import action_text
+        io = self.io
+        d = rnd.deal
+        set_aside = d.ruleset.table_mournival == "set_aside_for_last_in"
+        view = d.view(rnd.seat)
+        for r in ranks:
+            table = sum(1 for c in view.table if c >> 2 == r)
+            won = sum(1 for w in view.won for c in w if c >> 2 == r)
+            aside = sum(1 for c in view.set_aside if c >> 2 == r)
+            hand = sum(1 for c in view.hand if c >> 2 == r)
+            io.say(f"  {RANK_PLURALS[r]}: 4 - table {table} - won {won}"
+                   + (f" - set aside {aside}" if aside else "") + f" - your hand {hand} = "
+                   f"{view.unseen[r]} unseen", style="bold")
+            for i, a in enumerate(d.history):
+                if any(c >> 2 == r for c in a.cards + a.table):
+                    t = Text(f"    {i + 1:>3}. ")
+                    t.append_text(action_text(a, names, rnd.seat, io.symbols, set_aside))
+                    io.show(t)
+
+    def _replay_dead(self, rnd: CountRound, names, pairs) -> None:
+        io = self.io
+        d = rnd.deal
+        dead = set(d.dead_pairs(rnd.seat))
+        for r in pairs:
+            holders = [names[q] for q in range(d.n)
+                       if sum(1 for c in d.won_cards(q) if c >> 2 == r)]
+            won = sum(1 for q in range(d.n) for c in d.won_cards(q) if c >> 2 == r)
+            if r in dead:
+                io.say(f"  {RANK_PLURALS[r]}: dead: the other two are among the won cards "
+                       f"({', '.join(holders)}), so nobody can capture yours.", style="dim")
+            else:
+                io.say(f"  {RANK_PLURALS[r]}: not dead: {won} of the other two won, so a "
+                       f"{RANK_NAMES[r]} can still be captured.", style="dim")
+
+
+def _replay(deal: Deal, stop: int) -> Deal:
+    d = Deal(deal.ruleset, deal.n, deal.dealer, deal.pack)
+    for a in deal.history[:stop]:
+        d.apply_unchecked(a)
+    return d
+
+
+def _names(n: int, seat: int) -> list[str]:
+    names = [f"Player {q}" for q in range(n)]
+    names[seat] = "You"
+    return names

@@ -1,0 +1,227 @@
+"""The oversight drill: positions in a stream; spot and claim, or pass, against a clock.
+
+Positions are ``spot-oversight`` puzzles (:mod:`tutor.puzzles`): a real deal stopped just after
+an action, with an open oversight to claim or a decoy that looks like one.  The learner answers
+``claim 9s 9d`` (or ``claim 9``) or ``pass`` (an empty line passes too); the puzzle grades it.
+
+Two modes, after lichess's puzzle streak and puzzle storm:
+
+- ``streak``: one miss ends it; each position has ``limit`` seconds (running out is a miss).
+  Positions get harder as the streak grows (difficulty 1 to 5).
+- ``storm``: ``minutes`` on the clock (3 by default); each mistake costs
+  :data:`MISTAKE_PENALTY` seconds; runs of right answers win time back (:data:`COMBO_BONUS`).
+
+Each answer (its reaction time and whether it was right) goes to the progress store.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+
+from rich.text import Text
+
+from tutor.teaching.drills.base import Answered, DrillIO
+
+__all__ = ["Attempt", "OversightDrill", "StreakResult", "StormResult", "COMBO_BONUS",
+           "MISTAKE_PENALTY", "combo_bonus", "position_screen"]
+
+MISTAKE_PENALTY = 10.0
+#: Seconds won back when the run of right answers reaches each length (then +10 s every 10).
+COMBO_BONUS = {5: 3.0, 12: 5.0, 20: 7.0, 30: 10.0}
+PROMPT = "claim or pass> "
+WORDS = ("claim", "pass")
+
+
+def combo_bonus(combo: int) -> float:
+    """Seconds won back when the run of right answers reaches ``combo``."""
+    if combo in COMBO_BONUS:
+        return COMBO_BONUS[combo]
+    if combo > 30 and combo % 10 == 0:
+        return 10.0
+    return 0.0
+
+
+@dataclass
+class Attempt:
+    """One position answered: ``correct`` (None when the time ran out), ``seconds``, the
+    puzzle's ``grade`` (None without one), ``quit`` when the learner left."""
+
+    correct: bool | None
+    seconds: float
+    grade: object = None
+    quit: bool = False
+
+
+@dataclass
+class StreakResult:
+    """A streak: ``streak`` right answers before the miss; every answer's timing."""
+
+    streak: int = 0
+    answers: list[Answered] = field(default_factory=list)
+    quit: bool = False
+
+
+@dataclass
+class StormResult:
+    """A storm: ``score`` right answers, ``mistakes``, ``best_combo``, ``bonus`` seconds won."""
+
+    score: int = 0
+    mistakes: int = 0
+    best_combo: int = 0
+    bonus: float = 0.0
+    answers: list[Answered] = field(default_factory=list)
+    quit: bool = False
+
+    @property
+    def accuracy(self) -> float:
+        n = len(self.answers)
+        return self.score / n if n else 0.0
+
+
+def position_screen(puzzle, symbols: bool):
+    """A compact screen of a puzzle's position (the learner's view)."""
+    from tutor.puzzles.board import render_screen
+    deal = puzzle.deal()
+    names = [f"Player {q}" for q in range(deal.n)]
+    names[puzzle.seat] = "You"
+    title = f"{puzzle.ruleset} · {puzzle.players} players · {puzzle.id}"
+    return render_screen(deal, puzzle.seat, names, symbols, title=title, recent=3)
+
+
+class OversightDrill:
+    """Streams ``spot-oversight`` puzzles.  ``ruleset``/``players`` fix them (else each puzzle
+    chooses among the rulesets with oversights); ``seed`` fixes the stream."""
+
+    def __init__(self, io: DrillIO, ruleset: str | None = None, players: int | None = None,
+                 seed: int = 1):
+        self.io = io
+        self.ruleset = ruleset
+        self.players = players
+        self.seed = seed
+        self.rng = random.Random(f"{seed}:oversights")
+        self.count = 0
+
+    def next_puzzle(self, difficulty: int | None = None):
+        """The next position of the stream."""
+        from tutor.puzzles import generate
+        self.count += 1
+        return generate("spot-oversight", self.ruleset, self.players,
+                        seed=self.rng.randrange(10 ** 9), difficulty=difficulty)
+
+    def ask(self, puzzle, timeout: float | None) -> Attempt:
+        """Pose ``puzzle`` with ``timeout`` seconds (None: no limit) and grade the answer."""
+        from tutor.puzzles import AnswerError
+        io = self.io
+        io.show(Text(""))
+        io.show(position_screen(puzzle, io.symbols))
+        start = io.clock.now()
+        while True:
+            left = None if timeout is None else timeout - (io.clock.now() - start)
+            if left is not None and left <= 0:
+                return Attempt(None, io.clock.now() - start)
+            text = io.read(PROMPT, left, words=WORDS)
+            if text is None:
+                return Attempt(None, io.clock.now() - start)
+            low = text.strip().lower()
+            if low in ("quit", "q", "exit"):
+                return Attempt(None, io.clock.now() - start, quit=True)
+            if low in ("", "p"):
+                text = "nothing"
+            try:
+                grade = puzzle.grade(text)
+            except AnswerError as exc:
+                io.say(str(exc), style="yellow")
+                continue
+            return Attempt(grade.correct, io.clock.now() - start, grade)
+
+    def _record(self, puzzle, correct: bool, seconds: float) -> None:
+        self.io.record(puzzle.id, puzzle.kind, puzzle.themes, correct, seconds, puzzle.ruleset)
+
+    # -- streak -------------------------------------------------------------------------------
+
+    def streak(self, limit: float = 20.0, max_positions: int | None = None) -> StreakResult:
+        """Positions until the first miss (or ``max_positions``); ``limit`` seconds each."""
+        from tutor.puzzles.render import render_explanation
+        io = self.io
+        res = StreakResult()
+        io.say(f"Oversight streak: claim what can be claimed, pass otherwise; {limit:g} s a "
+               "position; one miss ends it.", style="bold")
+        while max_positions is None or len(res.answers) < max_positions:
+            puzzle = self.next_puzzle(difficulty=min(5, 1 + res.streak // 4))
+            att = self.ask(puzzle, limit)
+            correct, secs, grade = att.correct, att.seconds, att.grade
+            if att.quit:
+                res.quit = True
+                break
+            timed_out = correct is None
+            res.answers.append(Answered(bool(correct), secs, timed_out))
+            self._record(puzzle, bool(correct), secs)
+            if correct:
+                res.streak += 1
+                io.say(f"✓ {secs:.1f} s · streak {res.streak} · {grade.message}", style="green")
+                continue
+            if timed_out:
+                io.say(f"✗ Time is up ({limit:g} s).", style="red")
+            io.show(render_explanation(puzzle, grade, io.symbols))
+            break
+        best = io.meta_best("drill.oversights.streak.best", res.streak)
+        io.say(f"Streak: {res.streak}" + (" (a new best)" if best else "")
+               + _mean_line(res.answers), style="bold")
+        return res
+
+    # -- storm --------------------------------------------------------------------------------
+
+    def storm(self, minutes: float = 3.0, max_positions: int | None = None) -> StormResult:
+        """As many positions as the clock allows (see the module)."""
+        io = self.io
+        res = StormResult()
+        total = minutes * 60.0
+        io.say(f"Oversight storm: {minutes:g} minutes; a mistake costs {MISTAKE_PENALTY:g} s; "
+               "runs of right answers win time back.", style="bold")
+        start = io.clock.now()
+        penalty = 0.0
+        combo = 0
+        while max_positions is None or len(res.answers) < max_positions:
+            left = total + res.bonus - penalty - (io.clock.now() - start)
+            if left <= 0:
+                break
+            puzzle = self.next_puzzle(difficulty=min(5, 1 + res.score // 5))
+            att = self.ask(puzzle, left)
+            correct, secs, grade = att.correct, att.seconds, att.grade
+            if att.quit:
+                res.quit = True
+                break
+            if correct is None:
+                break           # the storm's clock ran out
+            res.answers.append(Answered(bool(correct), secs))
+            self._record(puzzle, bool(correct), secs)
+            if correct:
+                res.score += 1
+                combo += 1
+                res.best_combo = max(res.best_combo, combo)
+                bonus = combo_bonus(combo)
+                res.bonus += bonus
+                gain = f" · +{bonus:g} s" if bonus else ""
+                io.say(f"✓ {secs:.1f} s · combo {combo}{gain}", style="green")
+            else:
+                res.mistakes += 1
+                combo = 0
+                penalty += MISTAKE_PENALTY
+                io.say(f"✗ -{MISTAKE_PENALTY:g} s · {grade.message} (answer: "
+                       f"{puzzle.expected_answer_text()})", style="red")
+            left = total + res.bonus - penalty - (io.clock.now() - start)
+            io.say(f"{max(0.0, left):.0f} s left · score {res.score}", style="dim")
+        best = io.meta_best("drill.oversights.storm.best", res.score)
+        io.say(f"Storm over: score {res.score}, {res.mistakes} mistake"
+               f"{'s' if res.mistakes != 1 else ''}, best run {res.best_combo}, accuracy "
+               f"{100 * res.accuracy:.0f}%" + (" (a new best)" if best else "")
+               + _mean_line(res.answers), style="bold")
+        return res
+
+
+def _mean_line(answers: list[Answered]) -> str:
+    right = [a.seconds for a in answers if a.correct]
+    if not right:
+        return ""
+    return f"; mean reaction {sum(right) / len(right):.1f} s"

@@ -1,0 +1,129 @@
+"""Practise weak spots: a set of items on the weakest skills by FSRS (:mod:`tutor.teaching.review`).
+
+Each skill (a puzzle kind, or a theme) is turned into one item: a counting round for ``count``,
+a settlement question for ``settlement``, an oversight position for ``spot-oversight``, and a
+puzzle of the kind for every other kind (``capture-choice`` from practice deals becomes a
+``capture-now`` puzzle, ``declaration`` a ``dead-pair`` puzzle).  A theme becomes the kind it was
+most often answered under, and the puzzle is drawn again (a few times) until it carries the
+theme.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+from rich.text import Text
+
+from tutor.teaching.drills.base import DrillIO
+
+__all__ = ["practise_weak_spots", "kind_for_skill", "KIND_ALIASES"]
+
+#: Kinds recorded by practice deals, and the puzzle kinds that practise them.
+KIND_ALIASES = {"capture-choice": "capture-now", "declaration": "dead-pair"}
+
+
+def kind_for_skill(skill, store) -> str | None:
+    """The kind that practises ``skill`` (a :class:`tutor.teaching.review.SkillState`)."""
+    from tutor.puzzles import KINDS
+    if skill.group == "kind":
+        kind = KIND_ALIASES.get(skill.name, skill.name)
+        return kind if kind in KINDS else None
+    counts = Counter(a.kind for a in store.answers() if skill.name in a.themes)
+    for kind, _ in counts.most_common():
+        kind = KIND_ALIASES.get(kind, kind)
+        if kind in KINDS:
+            return kind
+    return None
+
+
+def practise_weak_spots(io: DrillIO, rulesets: list, items: int = 5, seed: int = 1,
+                        ruleset=None) -> tuple[int, int]:
+    """Pose ``items`` items on the weakest skills; returns (right, asked)."""
+    from tutor.teaching.review import ReviewBook, render_weak_skills
+    if io.store is None:
+        io.say("No progress store: nothing to practise.")
+        return 0, 0
+    skills = ReviewBook(io.store).skills()
+    if not skills:
+        io.say("No graded answers yet: play a deal, run a drill or answer some puzzles first.")
+        return 0, 0
+    weakest = skills[:max(1, min(items, len(skills)))]
+    io.say("Practise weak spots (weakest first, by FSRS):", style="bold")
+    io.show(render_weak_skills(weakest, width=getattr(io.console, "width", 80)))
+    rng = random.Random(f"{seed}:weak")
+    right = asked = 0
+    for i in range(items):
+        skill = weakest[i % len(weakest)]
+        kind = kind_for_skill(skill, io.store)
+        if kind is None:
+            continue
+        io.say("")
+        io.say(f"Item {i + 1} of {items}: {skill.name} ({skill.group})", style="bold")
+        ok = _item(io, kind, skill, rulesets, rng, ruleset)
+        if ok is None:
+            break
+        asked += 1
+        right += int(ok)
+    io.say(f"Weak spots: {right}/{asked} right.", style="bold")
+    return right, asked
+
+
+def _item(io: DrillIO, kind: str, skill, rulesets, rng, ruleset) -> bool | None:
+    seed = rng.randrange(10 ** 9)
+    if kind == "count":
+        from tutor.teaching.drills.count import CountDrill
+        drill = CountDrill(io, rulesets, ruleset=ruleset, seed=seed)
+        rnd = drill.make_round()
+        if not drill.play_round(rnd):
+            return None
+        return rnd.perfect
+    if kind == "settlement":
+        from tutor.teaching.drills.settle import SettleDrill
+        drill = SettleDrill(io, rulesets, ruleset=ruleset, seed=seed)
+        a = drill.ask(drill.make_question())
+        return None if a is None else a.correct
+    from tutor.puzzles import generate
+    puzzle = None
+    for attempt in range(12):
+        puzzle = generate(kind, ruleset.id if ruleset is not None else None, seed=seed + attempt)
+        if skill.group == "kind" or skill.name in puzzle.themes:
+            break
+    if kind == "spot-oversight":
+        from tutor.teaching.drills.oversights import OversightDrill
+        drill = OversightDrill(io, seed=seed)
+        att = drill.ask(puzzle, None)
+        if att.quit or att.correct is None:
+            return None
+        drill._record(puzzle, att.correct, att.seconds)
+        _explain(io, puzzle, att.grade)
+        return att.correct
+    return ask_puzzle(io, puzzle)
+
+
+def ask_puzzle(io: DrillIO, puzzle) -> bool | None:
+    """Pose any puzzle, grade it, explain, record; None when the learner quits."""
+    from tutor.puzzles import AnswerError
+    from tutor.puzzles.render import render_puzzle
+    io.show(render_puzzle(puzzle, symbols=io.symbols))
+    start = io.clock.now()
+    while True:
+        text = io.read("answer> ", None, words=puzzle.answer_words())
+        if text is None or text.strip().lower() in ("q", "quit"):
+            return None
+        try:
+            grade = puzzle.grade(text)
+        except AnswerError as exc:
+            io.say(str(exc), style="yellow")
+            continue
+        break
+    secs = io.clock.now() - start
+    io.record(puzzle.id, puzzle.kind, puzzle.themes, grade.correct, secs, puzzle.ruleset)
+    _explain(io, puzzle, grade)
+    return grade.correct
+
+
+def _explain(io: DrillIO, puzzle, grade) -> None:
+    from tutor.puzzles.render import render_explanation
+    io.show(render_explanation(puzzle, grade, io.symbols))
+    io.show(Text(""))

@@ -1,0 +1,816 @@
+"""Lessons as data: reading and checking the Markdown files in ``lessons/``.
+
+A lesson is a Markdown file with YAML front matter (see ``lessons/README.md`` for the format):
+
+- front matter keys ``id``, ``title``, ``objectives``, ``prerequisites``, ``sources`` (the ids of
+  the sources it quotes) and ``minutes``;
+- a body in CommonMark (raw HTML is off: ``<b>`` is shown as text), split into pages by
+  thematic breaks (a line ``---`` with a blank line before it);
+- fenced blocks whose info word names an engine block: ``quote``, ``puzzle``, ``rules``,
+  ``odds``, ``simulate`` and ``cards`` (see :data:`BLOCK_KINDS`).
+
+:func:`load_lesson` reads and checks one file and raises :class:`~tutor.engine.errors.DataError`
+(``FILE:LINE: KEY: what is wrong``) at the first problem; :func:`check_lessons` collects every
+problem of every file instead.  :func:`course_index` reads only the front matter of each file
+(no Markdown parser, no sources), for the home screen.
+
+The course is every ``*.md`` file of ``data_dir("lessons")`` except ``README.md``, in file-name
+order (``01-history.md``, ``02-terms.md``, ...).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from tutor.engine.data import data_dir
+from tutor.engine.errors import DataError
+
+__all__ = [
+    "BLOCK_KINDS", "Block", "CourseEntry", "FRONT_MATTER_KEYS", "Lesson", "ODDS_FIGURES",
+    "Segment", "check_lessons", "course_index", "find_lesson", "lesson_files", "load_course",
+    "load_lesson", "puzzle_seed", "resolve_players",
+]
+
+#: Front matter keys, all required: id (slug), title, objectives (list of text), prerequisites
+#: (list of lesson ids), sources (list of source ids quoted), minutes (estimated, whole number).
+FRONT_MATTER_KEYS = ("id", "title", "objectives", "prerequisites", "sources", "minutes")
+
+#: The blocks a lesson may use: info word -> one-line description.
+BLOCK_KINDS = {
+    "quote": "quotations by reference (source:id), shown verbatim with their citations",
+    "puzzle": "engine-graded puzzles: kind, count, ruleset, players, difficulty",
+    "rules": "a side-by-side table of chosen ruleset parameters",
+    "odds": "exact odds of the deal from the engine",
+    "simulate": "the dealer's advantage measured by simulated deals",
+    "cards": "hands or a table of cards, one labelled row each",
+}
+
+#: ``odds`` figures: name -> description (see :mod:`tutor.engine.odds`).
+ODDS_FIGURES = {
+    "table_mournival": "a mournival among the table cards",
+    "hand_prial": "a prial in one player's hand",
+    "hand_mournival": "a mournival in one player's hand",
+    "hand_prial_or_mournival": "a prial or better in one player's hand",
+}
+
+_ID_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+_REF_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*:[a-z0-9]+(?:-[a-z0-9]+)*$")
+_MAX_PUZZLES = 10
+_MAX_DEALS = 20000
+
+
+# --------------------------------------------------------------------------------------------
+# Data classes
+
+
+@dataclass(frozen=True)
+class Segment:
+    """A stretch of Markdown prose: ``text`` (CommonMark source) starting at file line ``line``."""
+
+    text: str
+    line: int
+
+
+@dataclass(frozen=True)
+class Block:
+    """One engine block: ``kind`` (a key of :data:`BLOCK_KINDS`), its checked ``data`` and the file
+    ``line`` of its opening fence.
+
+    ``data`` by kind: ``quote`` -> ``{"refs": [source:id, ...]}``; ``puzzle`` -> ``{"kind",
+    "count", "ruleset", "players", "difficulty"}`` (None where not given); ``rules`` ->
+    ``{"rulesets", "parameters", "players"}``; ``odds`` -> ``{"figures", "rulesets",
+    "players"}``; ``simulate`` -> ``{"ruleset", "players", "deals", "seed", "bots"}``; ``cards``
+    -> ``{"rows": [(label, [card, ...]), ...], "caption"}``.  ``index`` numbers the lesson's blocks
+    from 0 in file order (puzzle seeds use it).
+    """
+
+    kind: str
+    data: dict[str, Any]
+    line: int
+    index: int = 0
+
+
+Item = Segment | Block
+
+
+@dataclass
+class Lesson:
+    """A checked lesson.
+
+    ``number`` is its place in the course (1-based; 0 outside it); ``pages`` is a list of pages,
+    each a list of :class:`Segment` and :class:`Block` in order; ``path`` is the file.
+    """
+
+    id: str
+    title: str
+    objectives: list[str]
+    prerequisites: list[str]
+    sources: list[str]
+    minutes: int
+    path: Path
+    pages: list[list[Item]] = field(default_factory=list)
+    number: int = 0
+
+    def blocks(self, kind: str | None = None) -> Iterator[Block]:
+        """Every block (or every block of ``kind``) in file order."""
+        for page in self.pages:
+            for item in page:
+                if isinstance(item, Block) and (kind is None or item.kind == kind):
+                    yield item
+
+    @property
+    def puzzle_count(self) -> int:
+        """How many puzzles the lesson poses (the sum of its puzzle blocks' counts)."""
+        return sum(b.data["count"] for b in self.blocks("puzzle"))
+
+    @property
+    def quotes(self) -> list[str]:
+        """The quotation references of its quote blocks, in order, without repeats."""
+        seen: dict[str, None] = {}
+        for b in self.blocks("quote"):
+            for r in b.data["refs"]:
+                seen.setdefault(r, None)
+        return list(seen)
+
+
+@dataclass(frozen=True)
+class CourseEntry:
+    """One lesson as the home screen lists it: number (1-based), id, title, minutes, file."""
+
+    number: int
+    id: str
+    title: str
+    minutes: int
+    path: Path
+
+
+# --------------------------------------------------------------------------------------------
+# Files and the course
+
+
+def lesson_files(folder: Path | None = None) -> list[Path]:
+    """The lesson files of ``folder`` (default the project's ``lessons/``), in name order,
+    ``README.md`` excluded."""
+    folder = Path(folder) if folder is not None else data_dir("lessons")
+    if not folder.is_dir():
+        return []
+    return sorted(p for p in folder.glob("*.md") if p.name.lower() != "readme.md")
+
+
+def course_index(folder: Path | None = None) -> list[CourseEntry]:
+    """The course read cheaply: only each file's front matter, without checking the body.
+
+    A file whose front matter cannot be read is listed under its file name (title "(cannot be
+    read: run laugh lessons check)") so the home screen still opens.
+    """
+    out = []
+    for n, path in enumerate(lesson_files(folder), 1):
+        try:
+            fm, _, _ = _split_front_matter(path, path.read_text(encoding="utf-8"))
+            data = _yaml_load(fm) if fm is not None else None
+        except (OSError, UnicodeDecodeError, DataError, ValueError):
+            data = None
+        if not isinstance(data, dict):
+            data = {}
+        lid = data.get("id") if isinstance(data.get("id"), str) else path.stem
+        title = data.get("title") if isinstance(data.get("title"), str) else \
+            "(cannot be read: run laugh lessons check)"
+        minutes = data.get("minutes") if isinstance(data.get("minutes"), int) else 0
+        out.append(CourseEntry(n, lid, title, minutes, path))
+    return out
+
+
+def load_course(folder: Path | None = None, library=None) -> list[Lesson]:
+    """Every lesson of the course, loaded and checked (raises :class:`DataError` at the first
+    problem, as :func:`load_lesson`)."""
+    lessons = []
+    for n, path in enumerate(lesson_files(folder), 1):
+        lesson = load_lesson(path, library)
+        lesson.number = n
+        lessons.append(lesson)
+    problems = _course_problems(lessons)
+    if problems:
+        raise DataError(problems[0])
+    return lessons
+
+
+def find_lesson(key: str | int, folder: Path | None = None) -> CourseEntry:
+    """The course entry for ``key``: a lesson id, or its number in the course (``3`` or ``"3"``).
+
+    Raises :class:`~tutor.engine.errors.UsageError` listing the lesson ids when there is none.
+    """
+    from tutor.engine.errors import UsageError
+    entries = course_index(folder)
+    text = str(key).strip()
+    for e in entries:
+        if e.id == text or (text.isdigit() and int(text) == e.number):
+            return e
+    raise UsageError(f"no lesson '{text}'; lessons: "
+                     + ", ".join(f"{e.number} {e.id}" for e in entries))
+
+
+def puzzle_seed(lesson_seed: int, lesson_id: str, block_index: int, n: int) -> int:
+    """The seed of puzzle ``n`` (0-based) of the puzzle block ``block_index`` of a lesson taken
+    with ``lesson_seed``: the same numbers give the same puzzle on every machine (a 48-bit int
+    from SHA-256, not Python's randomised ``hash``)."""
+    import hashlib
+    digest = hashlib.sha256(f"{lesson_seed}/{lesson_id}/{block_index}/{n}".encode()).digest()
+    return int.from_bytes(digest[:6], "big")
+
+
+def resolve_players(ruleset, players: int | None) -> int:
+    """``players`` if given, else 5 where ``ruleset`` covers five, else its smallest count."""
+    if players is not None:
+        return players
+    return 5 if 5 in ruleset.counts else ruleset.player_counts[0]
+
+
+# --------------------------------------------------------------------------------------------
+# Loading and checking
+
+
+def load_lesson(path: Path | str, library=None) -> Lesson:
+    """Read and check one lesson file.
+
+    ``library`` is a :class:`tutor.engine.sources.Library` (default :func:`tutor.engine.sources.default_library`).
+    Raises :class:`~tutor.engine.errors.DataError` whose message is the first problem, one line
+    ``FILE:LINE: KEY: what is wrong``; its ``problems`` attribute lists them all.
+    """
+    path = Path(path)
+    checker = _Checker(path, library)
+    lesson = checker.run()
+    if checker.problems:
+        err = DataError(checker.problems[0])
+        err.problems = list(checker.problems)  # type: ignore[attr-defined]
+        raise err
+    assert lesson is not None
+    return lesson
+
+
+def check_lessons(paths: Iterable[Path | str] | None = None, library=None) -> tuple[int, list[str]]:
+    """Check lesson files (default: the whole course, with course-wide checks too).
+
+    Returns ``(files_checked, problems)``, each problem one line ``FILE:LINE: KEY: message``.
+    Course-wide checks (on the default set): lesson ids unique, prerequisites name lessons that
+    come earlier in the course.  Raises only what loading the sources raises.
+    """
+    whole_course = paths is None
+    files = lesson_files() if whole_course else [Path(p) for p in paths]
+    problems: list[str] = []
+    lessons: list[Lesson] = []
+    for n, path in enumerate(files, 1):
+        checker = _Checker(path, library)
+        lesson = checker.run()
+        problems.extend(checker.problems)
+        if lesson is not None:
+            lesson.number = n
+            lessons.append(lesson)
+    if whole_course:
+        known = [e.id for e in course_index()]
+        problems.extend(_course_problems(lessons, known))
+    return len(files), problems
+
+
+def _course_problems(lessons: list[Lesson], known: list[str] | None = None) -> list[str]:
+    """Duplicate ids and bad prerequisites.  ``known`` lists the ids of every file in course
+    order, read from front matter alone (so a lesson that fails to load still counts)."""
+    problems = []
+    seen: dict[str, Lesson] = {}
+    for lesson in lessons:
+        where = f"{_display(lesson.path)}:2: id"
+        if lesson.id in seen:
+            problems.append(f"{where}: lesson id '{lesson.id}' is also used by "
+                            f"{_display(seen[lesson.id].path)}")
+        seen.setdefault(lesson.id, lesson)
+    order = {lid: i for i, lid in enumerate(known if known is not None else
+                                             [lesson.id for lesson in lessons])}
+    for lesson in lessons:
+        i = order.get(lesson.id, len(order))
+        for pre in lesson.prerequisites:
+            if pre not in order:
+                problems.append(f"{_display(lesson.path)}:1: prerequisites: unknown lesson "
+                                f"'{pre}' (lessons: {', '.join(order)})")
+            elif order[pre] >= i:
+                problems.append(f"{_display(lesson.path)}:1: prerequisites: '{pre}' does not "
+                                f"come before '{lesson.id}' in the course")
+    return problems
+
+
+class _Checker:
+    """Parses one file and collects its problems (each a one-line message)."""
+
+    def __init__(self, path: Path, library=None):
+        self.path = path
+        self._library = library
+        self.problems: list[str] = []
+        self._quoted: set[str] = set()      # sources named by quote blocks, found or not
+        self._quote_blocks = 0
+
+    # -- helpers ---------------------------------------------------------------------------
+
+    @property
+    def library(self):
+        if self._library is None:
+            from tutor.engine.sources import default_library
+            self._library = default_library()
+        return self._library
+
+    def fail(self, line: int, key: str, message: str) -> None:
+        self.problems.append(f"{_display(self.path)}:{line}: {key}: {message}")
+
+    # -- the file --------------------------------------------------------------------------
+
+    def run(self) -> Lesson | None:
+        try:
+            text = self.path.read_text(encoding="utf-8")
+        except FileNotFoundError:
+            self.fail(0, "file", "no such lesson file")
+            return None
+        except (OSError, UnicodeDecodeError) as exc:
+            self.fail(0, "file", f"cannot be read: {exc}")
+            return None
+        try:
+            fm, body, body_line = _split_front_matter(self.path, text)
+        except DataError as exc:
+            self.problems.append(str(exc))
+            return None
+        if fm is None:
+            self.fail(1, "front matter", "missing: the file must begin with a line '---', the "
+                                         "YAML front matter, and another line '---'")
+            return None
+        meta = self.front_matter(fm)
+        if meta is None:
+            return None
+        lesson = Lesson(path=self.path, **meta)
+        lesson.pages = self.body(body, body_line, lesson)
+        if not self._quote_blocks:
+            self.fail(body_line, "quote", "the lesson quotes no source: every lesson needs at "
+                                          "least one quote block")
+        return lesson
+
+    def front_matter(self, fm: str) -> dict[str, Any] | None:
+        import yaml
+        try:
+            node = yaml.compose(fm, Loader=_loader())
+            data = yaml.load(fm, Loader=_loader())
+        except yaml.YAMLError as exc:
+            mark = getattr(exc, "context_mark", None) or getattr(exc, "problem_mark", None)
+            line = mark.line + 2 if mark is not None else 1
+            self.fail(line, "front matter", f"not valid YAML: {getattr(exc, 'problem', exc)}")
+            return None
+        if not isinstance(data, dict):
+            self.fail(1, "front matter", "must be a mapping of keys (id, title, ...)")
+            return None
+        lines = _key_lines(node, offset=2)
+        ok = True
+        for key in data:
+            if key not in FRONT_MATTER_KEYS:
+                self.fail(lines.get(key, 1), str(key),
+                          f"unknown front matter key (keys: {', '.join(FRONT_MATTER_KEYS)})")
+                ok = False
+        for key in FRONT_MATTER_KEYS:
+            if key not in data:
+                self.fail(1, key, "missing from the front matter")
+                ok = False
+        if not ok:
+            return None
+        out: dict[str, Any] = {}
+        line = lambda k: lines.get(k, 1)  # noqa: E731
+        lid = data["id"]
+        if not isinstance(lid, str) or not _ID_RE.match(lid):
+            self.fail(line("id"), "id", f"{lid!r} is not an id (lower-case words joined by '-')")
+            ok = False
+        out["id"] = lid
+        title = data["title"]
+        if not isinstance(title, str) or not title.strip():
+            self.fail(line("title"), "title", "must be non-empty text")
+            ok = False
+        out["title"] = str(title).strip()
+        for key in ("objectives", "prerequisites", "sources"):
+            v = data[key]
+            if v is None and key != "objectives":
+                v = []
+            if not isinstance(v, list) or not all(isinstance(x, str) and x.strip() for x in v):
+                hint = ""
+                if isinstance(v, list) and any(isinstance(x, dict) for x in v):
+                    hint = " (an item holding ': ' was read as a mapping: put it in quotes)"
+                self.fail(line(key), key, "must be a list of text" + hint)
+                ok = False
+                v = []
+            out[key] = [x.strip() for x in v]
+        if not out["objectives"] and ok:
+            self.fail(line("objectives"), "objectives", "list at least one objective")
+            ok = False
+        for src in out["sources"]:
+            if src not in self.library.sources:
+                self.fail(line("sources"), "sources", f"unknown source '{src}' (sources: "
+                                                      f"{', '.join(self.library.sources)})")
+                ok = False
+        minutes = data["minutes"]
+        if not isinstance(minutes, int) or isinstance(minutes, bool) or not 1 <= minutes <= 240:
+            self.fail(line("minutes"), "minutes", f"{minutes!r} is not a whole number of "
+                                                  "minutes from 1 to 240")
+            ok = False
+        out["minutes"] = minutes
+        self._sources_line = line("sources")
+        return out if ok else None
+
+    def body(self, body: str, body_line: int, lesson: Lesson) -> list[list[Item]]:
+        from markdown_it import MarkdownIt
+        md = MarkdownIt("commonmark", {"html": False}).enable("table")
+        tokens = md.parse(body)
+        lines = body.splitlines()
+        pages: list[list[Item]] = [[]]
+        start = 0           # first body line (0-based) not yet put in a segment
+        index = 0
+        fences = 0
+
+        def flush(upto: int) -> None:
+            text = "\n".join(lines[start:upto]).strip("\n")
+            if text.strip():
+                first = start + next(i for i, s in enumerate(lines[start:upto]) if s.strip())
+                pages[-1].append(Segment(text, body_line + first))
+
+        for tok in tokens:
+            if tok.map is None:
+                continue
+            if tok.level == 0 and tok.type == "hr":
+                flush(tok.map[0])
+                start = tok.map[1]
+                if pages[-1]:
+                    pages.append([])
+                continue
+            if tok.type != "fence":
+                continue
+            info = tok.info.strip().split()
+            word = info[0] if info else ""
+            fence_line = body_line + tok.map[0]
+            if not word:
+                continue        # a plain fenced code block: shown as preformatted text
+            fences += 1
+            if word not in BLOCK_KINDS:
+                self.fail(fence_line, word, f"unknown block (blocks: {', '.join(BLOCK_KINDS)})")
+                continue
+            if tok.level != 0:
+                self.fail(fence_line, word, "a block must stand on its own, not inside a list "
+                                            "or quotation")
+                continue
+            flush(tok.map[0])
+            start = tok.map[1]
+            data = getattr(self, "block_" + word)(tok.content, fence_line + 1)
+            if data is not None:
+                pages[-1].append(Block(word, data, fence_line, index))
+            index += 1
+        flush(len(lines))
+        if not pages[-1]:
+            pages.pop()
+        if not pages and not fences:
+            self.fail(body_line, "body", "the lesson has no text")
+        listed = set(lesson.sources)
+        quoted = self._quoted
+        for src in sorted(quoted - listed):
+            self.fail(self._sources_line, "sources", f"the lesson quotes '{src}' but its front "
+                                                     "matter does not list it")
+        for src in sorted(listed - quoted):
+            self.fail(self._sources_line, "sources", f"'{src}' is listed but no quote block "
+                                                     "quotes it")
+        return pages
+
+    # -- blocks ----------------------------------------------------------------------------
+
+    def _mapping(self, kind: str, content: str, line: int, allowed: tuple[str, ...],
+                 required: tuple[str, ...] = ()) -> tuple[dict, dict] | None:
+        import yaml
+        try:
+            node = yaml.compose(content, Loader=_loader())
+            data = yaml.load(content, Loader=_loader())
+        except yaml.YAMLError as exc:
+            mark = getattr(exc, "problem_mark", None)
+            self.fail(line + (mark.line if mark else 0), kind,
+                      f"not valid YAML: {getattr(exc, 'problem', exc)}")
+            return None
+        if data is None:
+            data = {}
+        if not isinstance(data, dict):
+            self.fail(line, kind, "the block must hold 'key: value' lines")
+            return None
+        lines = {k: line + v - 1 for k, v in _key_lines(node, offset=1).items()}
+        ok = True
+        for k in data:
+            if k not in allowed:
+                self.fail(lines.get(k, line), f"{kind}.{k}",
+                          f"unknown key (keys: {', '.join(allowed)})")
+                ok = False
+        for k in required:
+            if k not in data:
+                self.fail(line, f"{kind}.{k}", "missing")
+                ok = False
+        return (data, lines) if ok else None
+
+    def _int(self, kind: str, data: dict, lines: dict, key: str, lo: int, hi: int,
+             default: int | None, line: int) -> tuple[bool, int | None]:
+        v = data.get(key, default)
+        if v is None:
+            return True, None
+        if not isinstance(v, int) or isinstance(v, bool) or not lo <= v <= hi:
+            self.fail(lines.get(key, line), f"{kind}.{key}",
+                      f"{v!r} is not a whole number from {lo} to {hi}")
+            return False, None
+        return True, v
+
+    def _ruleset(self, kind: str, rid: Any, where: int, key: str = "ruleset"):
+        if not isinstance(rid, str) or rid not in self.library.rulesets:
+            self.fail(where, f"{kind}.{key}", f"unknown ruleset {rid!r} (rulesets: "
+                                              f"{', '.join(self.library.rulesets)})")
+            return None
+        return self.library.rulesets[rid]
+
+    def _players(self, kind: str, rs, players: int | None, where: int) -> bool:
+        if players is not None and players not in rs.counts:
+            self.fail(where, f"{kind}.players", f"ruleset '{rs.id}' does not cover {players} "
+                                                f"players (it covers "
+                                                f"{', '.join(map(str, rs.player_counts))})")
+            return False
+        return True
+
+    def block_quote(self, content: str, line: int) -> dict | None:
+        refs = []
+        ok = True
+        self._quote_blocks += 1
+        for i, raw in enumerate(content.splitlines()):
+            ref = raw.strip()
+            if ref.startswith("- "):
+                ref = ref[2:].strip()
+            if not ref or ref.startswith("#"):
+                continue
+            if not _REF_RE.match(ref):
+                self.fail(line + i, "quote", f"{ref!r} is not a quotation reference "
+                                             "(source:id, e.g. parlett:deal-eight)")
+                ok = False
+                continue
+            self._quoted.add(ref.split(":", 1)[0])
+            try:
+                self.library.quotation(ref)
+            except KeyError:
+                src = ref.split(":", 1)[0]
+                hint = "" if src in self.library.sources else \
+                    f" (sources: {', '.join(self.library.sources)})"
+                self.fail(line + i, "quote", f"unknown quotation '{ref}'{hint}")
+                ok = False
+                continue
+            refs.append(ref)
+        if not refs and ok:
+            self.fail(line - 1, "quote", "the block names no quotation")
+            ok = False
+        return {"refs": refs} if ok else None
+
+    def block_puzzle(self, content: str, line: int) -> dict | None:
+        got = self._mapping("puzzle", content, line,
+                            ("kind", "count", "ruleset", "players", "difficulty"), ("kind",))
+        if got is None:
+            return None
+        data, lines = got
+        ok = True
+        kinds, applicable = _puzzle_api()
+        kind = data["kind"]
+        if kind not in kinds:
+            self.fail(lines.get("kind", line), "puzzle.kind",
+                      f"unknown puzzle kind {kind!r} (kinds: {', '.join(kinds)})")
+            ok = False
+        good, count = self._int("puzzle", data, lines, "count", 1, _MAX_PUZZLES, 1, line)
+        ok &= good
+        good, players = self._int("puzzle", data, lines, "players", 2, 8, None, line)
+        ok &= good
+        good, difficulty = self._int("puzzle", data, lines, "difficulty", 1, 5, None, line)
+        ok &= good
+        rid = data.get("ruleset")
+        if rid is not None:
+            rs = self._ruleset("puzzle", rid, lines.get("ruleset", line))
+            if rs is None:
+                ok = False
+            else:
+                ok &= self._players("puzzle", rs, players, lines.get("players", line))
+                if ok:
+                    allowed = _applicable_ids(applicable, kind)
+                    if rid not in allowed:
+                        self.fail(lines.get("ruleset", line), "puzzle.ruleset",
+                                  f"puzzles of kind '{kind}' cannot be set under '{rid}' "
+                                  f"(rulesets: {', '.join(allowed) or 'none'})")
+                        ok = False
+        if not ok:
+            return None
+        return {"kind": kind, "count": count, "ruleset": rid, "players": players,
+                "difficulty": difficulty}
+
+    def block_rules(self, content: str, line: int) -> dict | None:
+        from tutor.engine.rulesets import COUNT_PARAMETERS, RULESET_PARAMETERS
+        got = self._mapping("rules", content, line, ("rulesets", "parameters", "players"),
+                            ("parameters",))
+        if got is None:
+            return None
+        data, lines = got
+        ok = True
+        rids = data.get("rulesets")
+        if rids is None:
+            rids = list(self.library.rulesets)
+        if not isinstance(rids, list) or not rids:
+            self.fail(lines.get("rulesets", line), "rules.rulesets", "must be a list of ruleset ids")
+            return None
+        for rid in rids:
+            ok &= self._ruleset("rules", rid, lines.get("rulesets", line), "rulesets") is not None
+        params = data["parameters"]
+        known = RULESET_PARAMETERS + COUNT_PARAMETERS + ("pot",)
+        if isinstance(params, str):
+            params = [params]
+        if not isinstance(params, list) or not params:
+            self.fail(lines.get("parameters", line), "rules.parameters",
+                      "must be a list of parameter names")
+            return None
+        for p in params:
+            if p not in known:
+                self.fail(lines.get("parameters", line), "rules.parameters",
+                          f"unknown parameter {p!r} (parameters: {', '.join(known)})")
+                ok = False
+        good, players = self._int("rules", data, lines, "players", 2, 8, None, line)
+        ok &= good
+        if ok and players is None and any(p in COUNT_PARAMETERS + ("pot",) for p in params):
+            players = 5
+        return {"rulesets": rids, "parameters": params, "players": players} if ok else None
+
+    def block_odds(self, content: str, line: int) -> dict | None:
+        got = self._mapping("odds", content, line, ("figure", "ruleset", "rulesets", "players"),
+                            ("figure",))
+        if got is None:
+            return None
+        data, lines = got
+        ok = True
+        figures = data["figure"]
+        if isinstance(figures, str):
+            figures = [figures]
+        if not isinstance(figures, list) or not figures:
+            self.fail(lines.get("figure", line), "odds.figure", "must name a figure")
+            return None
+        for f in figures:
+            if f not in ODDS_FIGURES:
+                self.fail(lines.get("figure", line), "odds.figure",
+                          f"unknown figure {f!r} (figures: {', '.join(ODDS_FIGURES)})")
+                ok = False
+        if "ruleset" in data and "rulesets" in data:
+            self.fail(lines.get("rulesets", line), "odds.rulesets", "give ruleset or rulesets, "
+                                                                    "not both")
+            return None
+        rids = data.get("rulesets", [data.get("ruleset", "parlett")])
+        if isinstance(rids, str):
+            rids = [rids]
+        if not isinstance(rids, list) or not rids:
+            self.fail(lines.get("rulesets", line), "odds.rulesets", "must be a list of rulesets")
+            return None
+        good, players = self._int("odds", data, lines, "players", 2, 8, None, line)
+        ok &= good
+        for rid in rids:
+            key = "rulesets" if "rulesets" in data else "ruleset"
+            rs = self._ruleset("odds", rid, lines.get(key, line), key)
+            if rs is None:
+                ok = False
+            elif len(rids) == 1:
+                ok &= self._players("odds", rs, players, lines.get("players", line))
+        return {"figures": figures, "rulesets": rids, "players": players} if ok else None
+
+    def block_simulate(self, content: str, line: int) -> dict | None:
+        from tutor.engine.bots import BOT_NAMES
+        got = self._mapping("simulate", content, line,
+                            ("ruleset", "players", "deals", "seed", "bots"), ("ruleset",))
+        if got is None:
+            return None
+        data, lines = got
+        ok = True
+        rs = self._ruleset("simulate", data["ruleset"], lines.get("ruleset", line))
+        good, players = self._int("simulate", data, lines, "players", 2, 8, None, line)
+        ok &= good and rs is not None
+        if rs is not None:
+            ok &= self._players("simulate", rs, players, lines.get("players", line))
+        good, deals = self._int("simulate", data, lines, "deals", 10, _MAX_DEALS, 2000, line)
+        ok &= good
+        good, seed = self._int("simulate", data, lines, "seed", 0, 2**31, 1, line)
+        ok &= good
+        bots = data.get("bots", "willughby")
+        if not isinstance(bots, str) or bots not in BOT_NAMES:
+            self.fail(lines.get("bots", line), "simulate.bots",
+                      f"unknown computer player {bots!r} (players: {', '.join(BOT_NAMES)})")
+            ok = False
+        if not ok:
+            return None
+        return {"ruleset": rs.id, "players": resolve_players(rs, players), "deals": deals,
+                "seed": seed, "bots": bots}
+
+    def block_cards(self, content: str, line: int) -> dict | None:
+        """One ``label: cards`` per line (split at the first colon, so a caption may hold
+        colons); ``caption: text`` is shown under the cards."""
+        from tutor.engine.cards import code, parse_cards
+        from tutor.engine.errors import NotationError
+        rows = []
+        caption = None
+        seen: dict[int, str] = {}
+        ok = True
+        for i, raw in enumerate(content.splitlines()):
+            where = line + i
+            text = raw.strip()
+            if not text or text.startswith("#"):
+                continue
+            if ":" not in text:
+                self.fail(where, "cards", f"{text!r} is not 'label: cards' (e.g. 'Your hand: "
+                                          "7H 7D QS')")
+                ok = False
+                continue
+            label, value = (part.strip() for part in text.split(":", 1))
+            if not label:
+                self.fail(where, "cards", "the label before ':' is empty")
+                ok = False
+                continue
+            if label == "caption":
+                caption = value
+                continue
+            try:
+                cards = parse_cards(value) if value else []
+            except NotationError as exc:
+                self.fail(where, f"cards.{label}", str(exc))
+                ok = False
+                continue
+            for c in cards:
+                if c in seen:
+                    self.fail(where, f"cards.{label}", f"{code(c)} is also in '{seen[c]}'")
+                    ok = False
+                seen[c] = label
+            rows.append((label, cards))
+        if not rows and ok:
+            self.fail(line - 1, "cards", "the block shows no cards")
+            ok = False
+        return {"rows": rows, "caption": caption} if ok else None
+
+
+# --------------------------------------------------------------------------------------------
+# Helpers
+
+
+def _loader():
+    import yaml
+    return getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+def _yaml_load(text: str):
+    import yaml
+    try:
+        return yaml.load(text, Loader=_loader())
+    except yaml.YAMLError:
+        return None
+
+
+def _split_front_matter(path: Path, text: str) -> tuple[str | None, str, int]:
+    """Split ``text`` into (front matter YAML or None, body, file line of the body's first line)."""
+    lines = text.splitlines()
+    if not lines or lines[0].strip() != "---":
+        return None, text, 1
+    for i in range(1, len(lines)):
+        if lines[i].strip() in ("---", "..."):
+            return "\n".join(lines[1:i]), "\n".join(lines[i + 1:]), i + 2
+    raise DataError(f"{_display(path)}:1: front matter: not closed (no second line '---')")
+
+
+def _key_lines(node, offset: int) -> dict[Any, int]:
+    """Map each key of a YAML mapping node to its line, 1-based, plus ``offset - 1``."""
+    from yaml.nodes import MappingNode
+    out: dict[Any, int] = {}
+    if isinstance(node, MappingNode):
+        for k, _ in node.value:
+            key = k.value
+            if getattr(k, "tag", "").endswith(":int"):
+                try:
+                    key = int(key)
+                except ValueError:
+                    pass
+            out[key] = k.start_mark.line + offset
+    return out
+
+
+def _puzzle_api():
+    """(KINDS, applicable_rulesets) from :mod:`tutor.puzzles`."""
+    from tutor import puzzles
+    return tuple(puzzles.KINDS), puzzles.applicable_rulesets
+
+
+def _applicable_ids(applicable, kind: str) -> list[str]:
+    """The ids of the rulesets puzzles of ``kind`` can be set under."""
+    return [getattr(r, "id", r) for r in applicable(kind)]
+
+
+def _display(path: Path) -> str:
+    import os
+    try:
+        p = Path(path)
+        return os.path.relpath(p) if p.resolve().is_relative_to(Path.cwd()) else str(p)
+    except (ValueError, OSError):
+        return str(path)

@@ -1,0 +1,411 @@
+"""The learner's progress: an SQLite file that lasts across runs.
+
+The file is ``progress.sqlite3`` in :func:`tutor.engine.data.laugh_home` (``$LAUGH_HOME`` or the
+platform's user data directory).  Its schema version is SQLite's ``PRAGMA user_version``
+(:data:`SCHEMA_VERSION`); older files are migrated when opened.
+
+- Every answer is one row of ``answers`` (puzzle id, kind, themes, right or wrong, seconds
+  taken, hints used), committed in its own transaction the moment it is graded, so a crash or
+  Ctrl-C loses nothing already answered.
+- ``lessons`` keeps each lesson's state: the seed of the current attempt, the page reached, the
+  answers given so far (so a lesson resumes with the same puzzles), and when it was completed.
+- ``meta`` keeps small settings (the last lesson opened).
+
+A file that is not a database, or fails SQLite's quick check, is moved aside to
+``progress.sqlite3.corrupt-<timestamp>`` and a fresh one started; :attr:`ProgressStore.notice`
+says so in one line for the caller to show.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from tutor.engine.errors import LaughError
+
+__all__ = ["FILE_NAME", "SCHEMA_VERSION", "Answer", "LessonState", "ProgressStore", "Tally",
+           "default_path"]
+
+FILE_NAME = "progress.sqlite3"
+SCHEMA_VERSION = 1
+
+_SCHEMA_V1 = """
+CREATE TABLE IF NOT EXISTS answers (
+    id          INTEGER PRIMARY KEY,
+    at          REAL    NOT NULL,        -- Unix time the answer was graded
+    puzzle_id   TEXT    NOT NULL,
+    kind        TEXT    NOT NULL,
+    themes      TEXT    NOT NULL,        -- JSON list of theme names
+    correct     INTEGER NOT NULL,        -- 1 right, 0 wrong
+    seconds     REAL    NOT NULL,        -- from the question shown to the answer graded
+    hints       INTEGER NOT NULL DEFAULT 0,
+    lesson      TEXT,                    -- lesson id, NULL for practice
+    ruleset     TEXT,
+    retry       INTEGER NOT NULL DEFAULT 0  -- 1 when a failed puzzle is asked again
+);
+CREATE INDEX IF NOT EXISTS answers_at ON answers(at);
+CREATE TABLE IF NOT EXISTS lessons (
+    lesson       TEXT PRIMARY KEY,
+    seed         INTEGER NOT NULL,
+    page         INTEGER NOT NULL DEFAULT 0,
+    answered     TEXT    NOT NULL DEFAULT '{}',   -- JSON {slot: true/false}
+    started_at   REAL    NOT NULL,
+    updated_at   REAL    NOT NULL,
+    completed_at REAL,                            -- NULL until first completed
+    right        INTEGER,                         -- first-try score of the last completion
+    total        INTEGER,
+    in_progress  INTEGER NOT NULL DEFAULT 1
+);
+CREATE TABLE IF NOT EXISTS meta (
+    key   TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+);
+"""
+
+#: Migrations: ``_MIGRATIONS[n]`` takes a file from version ``n`` to ``n + 1``.
+_MIGRATIONS = {0: _SCHEMA_V1}
+
+
+def default_path() -> Path:
+    """``laugh_home() / "progress.sqlite3"``."""
+    from tutor.engine.data import laugh_home
+    return laugh_home() / FILE_NAME
+
+
+@dataclass
+class LessonState:
+    """One lesson's saved state.
+
+    ``seed`` is the lesson seed of the current (or last) attempt; ``page`` the 0-based page
+    reached; ``answered`` maps a puzzle slot (``"<block index>.<n>"``) to True (right first time)
+    or False; ``in_progress`` is False once the attempt is finished; ``completed_at`` (Unix
+    time) is set once the lesson has ever been completed, with ``right``/``total`` its score.
+    """
+
+    lesson: str
+    seed: int
+    page: int = 0
+    answered: dict[str, bool] = field(default_factory=dict)
+    started_at: float = 0.0
+    updated_at: float = 0.0
+    completed_at: float | None = None
+    right: int | None = None
+    total: int | None = None
+    in_progress: bool = True
+
+    @property
+    def completed(self) -> bool:
+        """True once the lesson has been completed at least once."""
+        return self.completed_at is not None
+
+
+@dataclass(frozen=True)
+class Answer:
+    """One recorded answer (see the ``answers`` table)."""
+
+    at: float
+    puzzle_id: str
+    kind: str
+    themes: tuple[str, ...]
+    correct: bool
+    seconds: float
+    hints: int = 0
+    lesson: str | None = None
+    ruleset: str | None = None
+    retry: bool = False
+
+
+@dataclass
+class Tally:
+    """Answers counted for one theme, kind or period: ``right`` of ``n``, ``seconds`` in total."""
+
+    name: str
+    n: int = 0
+    right: int = 0
+    seconds: float = 0.0
+
+    @property
+    def accuracy(self) -> float:
+        """Share right, 0..1 (0 when there are no answers)."""
+        return self.right / self.n if self.n else 0.0
+
+    @property
+    def mean_seconds(self) -> float:
+        """Mean seconds an answer."""
+        return self.seconds / self.n if self.n else 0.0
+
+
+class ProgressStore:
+    """The progress database.
+
+    ``ProgressStore(path)`` opens (creating or migrating) the file, default
+    :func:`default_path`.  A corrupt file is moved aside and :attr:`notice` set to a one-line
+    message; otherwise ``notice`` is None.  Raises :class:`~tutor.engine.errors.LaughError` when the file
+    cannot be created (folder not writable) or was written by a newer version of the program.
+    Use as a context manager or call :meth:`close`.
+    """
+
+    def __init__(self, path: Path | str | None = None):
+        self.path = Path(path) if path is not None else default_path()
+        self.notice: str | None = None
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise LaughError(f"cannot create the progress folder {self.path.parent}: "
+                             f"{exc.strerror or exc}") from None
+        try:
+            self.conn = self._open()
+        except sqlite3.DatabaseError as exc:
+            moved = self._move_aside()
+            self.notice = (f"Your progress file {self.path} could not be read ({exc}); it was "
+                           f"moved to {moved.name} and a fresh one started.")
+            self.conn = self._open()
+
+    # -- opening ---------------------------------------------------------------------------
+
+    def _open(self) -> sqlite3.Connection:
+        try:
+            conn = sqlite3.connect(self.path, timeout=5.0, isolation_level=None)
+        except sqlite3.OperationalError as exc:
+            raise LaughError(f"cannot open the progress file {self.path}: {exc}") from None
+        try:
+            version = conn.execute("PRAGMA user_version").fetchone()[0]
+            if version:
+                ok = conn.execute("PRAGMA quick_check").fetchone()[0]
+                if ok != "ok":
+                    raise sqlite3.DatabaseError(f"quick check: {ok}")
+            if version > SCHEMA_VERSION:
+                conn.close()
+                raise LaughError(f"the progress file {self.path} was written by a newer version "
+                                 f"of the program (schema {version}, this one knows "
+                                 f"{SCHEMA_VERSION}); update the program")
+            while version < SCHEMA_VERSION:
+                conn.execute("BEGIN IMMEDIATE")
+                try:
+                    for statement in _statements(_MIGRATIONS[version]):
+                        conn.execute(statement)
+                    conn.execute(f"PRAGMA user_version = {version + 1}")
+                    conn.execute("COMMIT")
+                except BaseException:
+                    if conn.in_transaction:
+                        conn.execute("ROLLBACK")
+                    raise
+                version += 1
+        except sqlite3.DatabaseError:
+            conn.close()
+            raise
+        return conn
+
+    def _move_aside(self) -> Path:
+        stamp = time.strftime("%Y%m%d-%H%M%S")
+        target = self.path.with_name(f"{self.path.name}.corrupt-{stamp}")
+        n = 1
+        while target.exists():
+            n += 1
+            target = self.path.with_name(f"{self.path.name}.corrupt-{stamp}-{n}")
+        self.path.replace(target)
+        for suffix in ("-journal", "-wal", "-shm"):
+            side = self.path.with_name(self.path.name + suffix)
+            if side.exists():
+                side.replace(target.with_name(target.name + suffix))
+        return target
+
+    def close(self) -> None:
+        """Close the file (everything is already committed)."""
+        self.conn.close()
+
+    def __enter__(self) -> "ProgressStore":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    @property
+    def schema_version(self) -> int:
+        """The file's ``PRAGMA user_version``."""
+        return self.conn.execute("PRAGMA user_version").fetchone()[0]
+
+    # -- answers ---------------------------------------------------------------------------
+
+    def record_answer(self, puzzle_id: str, kind: str, themes, correct: bool, seconds: float,
+                      *, hints: int = 0, lesson: str | None = None, ruleset: str | None = None,
+                      retry: bool = False, slot: str | None = None, at: float | None = None) -> None:
+        """Record one graded answer, committed at once.
+
+        ``themes`` is an iterable of theme names; ``seconds`` the time taken (float seconds).
+        With ``lesson`` and ``slot`` (``"<block>.<n>"``) the lesson's saved answers are updated
+        in the same transaction (a first answer only: ``retry`` answers do not change them).
+        """
+        now = time.time() if at is None else at
+        with self._transaction():
+            self.conn.execute(
+                "INSERT INTO answers (at, puzzle_id, kind, themes, correct, seconds, hints, "
+                "lesson, ruleset, retry) VALUES (?,?,?,?,?,?,?,?,?,?)",
+                (now, puzzle_id, kind, json.dumps(list(themes)), int(bool(correct)),
+                 float(seconds), int(hints), lesson, ruleset, int(bool(retry))))
+            if lesson is not None and slot is not None and not retry:
+                row = self.conn.execute("SELECT answered FROM lessons WHERE lesson = ?",
+                                        (lesson,)).fetchone()
+                if row is not None:
+                    answered = json.loads(row[0])
+                    answered.setdefault(slot, bool(correct))
+                    self.conn.execute("UPDATE lessons SET answered = ?, updated_at = ? "
+                                      "WHERE lesson = ?", (json.dumps(answered), now, lesson))
+
+    def answers(self, since: float | None = None) -> list[Answer]:
+        """Every recorded answer (since Unix time ``since``), oldest first."""
+        sql = ("SELECT at, puzzle_id, kind, themes, correct, seconds, hints, lesson, ruleset, "
+               "retry FROM answers")
+        args: tuple = ()
+        if since is not None:
+            sql += " WHERE at >= ?"
+            args = (since,)
+        rows = self.conn.execute(sql + " ORDER BY at, id", args).fetchall()
+        return [Answer(r[0], r[1], r[2], tuple(json.loads(r[3])), bool(r[4]), r[5], r[6], r[7],
+                       r[8], bool(r[9])) for r in rows]
+
+    def answer_count(self) -> int:
+        """How many answers are recorded."""
+        return self.conn.execute("SELECT COUNT(*) FROM answers").fetchone()[0]
+
+    def tallies(self, by: str, since: float | None = None) -> list[Tally]:
+        """Answers (since Unix time ``since``) counted by ``"theme"`` (an answer counts once for
+        each of its themes) or ``"kind"``, weakest first (lowest accuracy, then slowest).
+        Raises ValueError for another ``by``."""
+        if by not in ("theme", "kind"):
+            raise ValueError(f"tallies by 'theme' or 'kind', not {by!r}")
+        out: dict[str, Tally] = {}
+        for a in self.answers(since):
+            names = a.themes if by == "theme" else (a.kind,)
+            for name in names:
+                t = out.setdefault(name, Tally(name))
+                t.n += 1
+                t.right += a.correct
+                t.seconds += a.seconds
+        return sorted(out.values(), key=lambda t: (t.accuracy, -t.mean_seconds, t.name))
+
+    def timeline(self, days: int = 1) -> list[Tally]:
+        """Answers counted per period of ``days`` days (local dates), oldest first; each
+        tally's ``name`` is the period's first date, ``YYYY-MM-DD``."""
+        out: dict[str, Tally] = {}
+        for a in self.answers():
+            day = int(a.at // 86400 // days * days * 86400)
+            name = time.strftime("%Y-%m-%d", time.localtime(day + 43200))
+            t = out.setdefault(name, Tally(name))
+            t.n += 1
+            t.right += a.correct
+            t.seconds += a.seconds
+        return [out[k] for k in sorted(out)]
+
+    # -- lessons ---------------------------------------------------------------------------
+
+    def lesson_state(self, lesson: str) -> LessonState | None:
+        """The saved state of ``lesson`` (an id), or None if it was never opened."""
+        row = self.conn.execute(
+            "SELECT lesson, seed, page, answered, started_at, updated_at, completed_at, right, "
+            "total, in_progress FROM lessons WHERE lesson = ?", (lesson,)).fetchone()
+        return _state(row) if row else None
+
+    def lesson_states(self) -> dict[str, LessonState]:
+        """Every saved lesson state, by lesson id."""
+        rows = self.conn.execute(
+            "SELECT lesson, seed, page, answered, started_at, updated_at, completed_at, right, "
+            "total, in_progress FROM lessons").fetchall()
+        return {r[0]: _state(r) for r in rows}
+
+    def start_lesson(self, lesson: str, seed: int) -> LessonState:
+        """Begin a new attempt at ``lesson`` with ``seed`` (page 0, nothing answered); keeps the
+        record of any earlier completion.  Also remembers it as the last lesson."""
+        now = time.time()
+        with self._transaction():
+            self.conn.execute(
+                "INSERT INTO lessons (lesson, seed, page, answered, started_at, updated_at, "
+                "in_progress) VALUES (?, ?, 0, '{}', ?, ?, 1) ON CONFLICT(lesson) DO UPDATE SET "
+                "seed = excluded.seed, page = 0, answered = '{}', started_at = excluded.started_at,"
+                " updated_at = excluded.updated_at, in_progress = 1", (lesson, seed, now, now))
+            self._set_meta("last_lesson", lesson)
+        state = self.lesson_state(lesson)
+        assert state is not None
+        return state
+
+    def save_page(self, lesson: str, page: int) -> None:
+        """Remember that ``lesson`` has reached ``page`` (0-based), and that it was the last
+        lesson opened."""
+        with self._transaction():
+            self.conn.execute("UPDATE lessons SET page = ?, updated_at = ? WHERE lesson = ?",
+                              (page, time.time(), lesson))
+            self._set_meta("last_lesson", lesson)
+
+    def complete_lesson(self, lesson: str, right: int, total: int) -> None:
+        """Mark the current attempt at ``lesson`` finished, with ``right`` of ``total`` puzzles
+        right first time."""
+        now = time.time()
+        with self._transaction():
+            self.conn.execute("UPDATE lessons SET completed_at = ?, right = ?, total = ?, "
+                              "in_progress = 0, updated_at = ? WHERE lesson = ?",
+                              (now, right, total, now, lesson))
+
+    def last_lesson(self) -> str | None:
+        """The id of the lesson opened most recently, or None."""
+        return self.get_meta("last_lesson")
+
+    # -- meta ------------------------------------------------------------------------------
+
+    def get_meta(self, key: str) -> str | None:
+        """A small saved setting, or None."""
+        row = self.conn.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        return row[0] if row else None
+
+    def set_meta(self, key: str, value: str) -> None:
+        """Save a small setting."""
+        with self._transaction():
+            self._set_meta(key, value)
+
+    def _set_meta(self, key: str, value: str) -> None:
+        self.conn.execute("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO "
+                          "UPDATE SET value = excluded.value", (key, value))
+
+    # -- transactions ----------------------------------------------------------------------
+
+    def _transaction(self):
+        return _Transaction(self.conn)
+
+
+class _Transaction:
+    """BEGIN IMMEDIATE ... COMMIT, rolled back on any exception (Ctrl-C included)."""
+
+    def __init__(self, conn: sqlite3.Connection):
+        self.conn = conn
+
+    def __enter__(self):
+        self.conn.execute("BEGIN IMMEDIATE")
+        return self.conn
+
+    def __exit__(self, exc_type, exc, tb) -> None:
+        if exc_type is None:
+            self.conn.execute("COMMIT")
+        elif self.conn.in_transaction:
+            self.conn.execute("ROLLBACK")
+
+
+def _statements(script: str) -> list[str]:
+    """Split an SQL script into statements (``executescript`` would commit early)."""
+    out, buf = [], ""
+    for line in script.splitlines(keepends=True):
+        buf += line
+        if sqlite3.complete_statement(buf):
+            out.append(buf.strip())
+            buf = ""
+    if buf.strip():
+        out.append(buf.strip())
+    return out
+
+
+def _state(row) -> LessonState:
+    return LessonState(lesson=row[0], seed=row[1], page=row[2],
+                       answered={k: bool(v) for k, v in json.loads(row[3]).items()},
+                       started_at=row[4], updated_at=row[5], completed_at=row[6], right=row[7],
+                       total=row[8], in_progress=bool(row[9]))

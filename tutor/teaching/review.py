@@ -1,0 +1,315 @@
+"""Weak spots: each skill scheduled for review with FSRS (py-fsrs), from graded results only.
+
+A *skill* is a puzzle kind (``kind:spot-oversight``) or a theme (``theme:split-prial``).  Every
+graded answer in the progress store (lessons, puzzles, drills, practice deals) is one review of
+its kind and of each of its themes.  The rating is never the learner's own: it comes from the
+grade and the time taken (:func:`rating_for`): wrong is ``Again``; right with a hint, or slower
+than the kind's slow limit, is ``Hard``; right is ``Good``; right in under a fifth of the slow
+limit is ``Easy``.
+
+FSRS card state lives in the progress database (``progress.sqlite3``) in tables of this module's
+own, created and migrated here inside transactions, with their own schema version (the
+``review_meta`` row ``schema``; the progress store's ``PRAGMA user_version`` is left alone):
+
+- ``review_cards``: one row per skill: the py-fsrs ``Card`` as JSON, review and lapse counts,
+  right answers;
+- ``review_meta``: ``schema`` and ``last_answer_id`` (the last ``answers.id`` folded in).
+
+:meth:`ReviewBook.sync` folds in every answer recorded since the last sync, in order, so
+answers recorded by any part of the program count.  :meth:`ReviewBook.skills` lists the skills
+weakest first: lowest predicted recall (retrievability) now, then lowest predicted recall a day
+from now (so that skills just reviewed, all near 100% now, are told apart by their stability),
+then due soonest, then hardest.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import zlib
+from dataclasses import dataclass
+from datetime import datetime, timedelta, timezone
+
+__all__ = ["ReviewBook", "SkillState", "SCHEMA", "SLOW_SECONDS", "rating_for", "skills_of",
+           "weak_skills", "weakest_themes", "render_weak_skills"]
+
+SCHEMA = 1
+
+#: Seconds after which a right answer counts as ``Hard``, by kind (default for others).
+SLOW_SECONDS = {"spot-oversight": 12.0, "count": 20.0, "settlement": 25.0, "capture-now": 25.0,
+                "dead-pair": 20.0, "capture-choice": 30.0, "declaration": 30.0}
+DEFAULT_SLOW = 40.0
+
+_SCHEMA_V1 = (
+    "CREATE TABLE IF NOT EXISTS review_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS review_cards ("
+    " skill TEXT PRIMARY KEY,"          # kind:<kind> or theme:<theme>
+    " card TEXT NOT NULL,"              # py-fsrs Card.to_json()
+    " reviews INTEGER NOT NULL DEFAULT 0,"
+    " lapses INTEGER NOT NULL DEFAULT 0,"
+    " right INTEGER NOT NULL DEFAULT 0,"
+    " updated_at REAL NOT NULL)",
+)
+_MIGRATIONS = {0: _SCHEMA_V1}
+
+
+def rating_for(correct: bool, seconds: float, kind: str = "", hints: int = 0):
+    """The FSRS rating of a graded answer (never a self-rating)."""
+    from fsrs import Rating
+    if not correct:
+        return Rating.Again
+    slow = SLOW_SECONDS.get(kind, DEFAULT_SLOW)
+    if hints or seconds > slow:
+        return Rating.Hard
+    if seconds < slow / 5:
+        return Rating.Easy
+    return Rating.Good
+
+
+def skills_of(kind: str, themes) -> list[str]:
+    """The skills an answer exercises: its kind and each of its themes."""
+    out = [f"kind:{kind}"]
+    for t in themes:
+        s = f"theme:{t}"
+        if s not in out:
+            out.append(s)
+    return out
+
+
+@dataclass(frozen=True)
+class SkillState:
+    """One skill's schedule: ``skill`` (``kind:...``/``theme:...``), ``name`` (without the
+    prefix), ``group`` (``kind`` or ``theme``), ``retrievability`` (predicted recall now, 0-1),
+    ``due``, ``stability``, ``difficulty``, ``reviews``, ``lapses``, ``right`` (right answers)
+    and ``tomorrow`` (predicted recall a day from now)."""
+
+    skill: str
+    name: str
+    group: str
+    retrievability: float
+    due: datetime
+    stability: float | None
+    difficulty: float | None
+    reviews: int
+    lapses: int
+    right: int
+    tomorrow: float = 0.0
+
+    @property
+    def accuracy(self) -> float:
+        return self.right / self.reviews if self.reviews else 0.0
+
+    def is_due(self, now: datetime) -> bool:
+        return self.due <= now
+
+
+def _utc(ts: float) -> datetime:
+    return datetime.fromtimestamp(ts, tz=timezone.utc)
+
+
+class ReviewBook:
+    """FSRS schedules of skills, kept in the progress database of ``store``
+    (a :class:`tutor.teaching.progress.ProgressStore`).  ``scheduler`` defaults to py-fsrs's
+    ``Scheduler(enable_fuzzing=False)``, so schedules are reproducible."""
+
+    def __init__(self, store, scheduler=None):
+        from fsrs import Scheduler
+        self.store = store
+        self.conn: sqlite3.Connection = store.conn
+        self.scheduler = scheduler or Scheduler(enable_fuzzing=False)
+        self._migrate()
+
+    # -- schema ------------------------------------------------------------------------------
+
+    def _version(self) -> int:
+        exists = self.conn.execute("SELECT name FROM sqlite_master WHERE type = 'table' AND "
+                                   "name = 'review_meta'").fetchone()
+        if not exists:
+            return 0
+        row = self.conn.execute("SELECT value FROM review_meta WHERE key = 'schema'").fetchone()
+        return int(row[0]) if row else 0
+
+    def _migrate(self) -> None:
+        from tutor.engine.errors import LaughError
+        version = self._version()
+        if version > SCHEMA:
+            raise LaughError(f"the review tables in {self.store.path} were written by a newer "
+                             f"version of the program (schema {version}, this one knows "
+                             f"{SCHEMA}); update the program")
+        while version < SCHEMA:
+            self.conn.execute("BEGIN IMMEDIATE")
+            try:
+                for statement in _MIGRATIONS[version]:
+                    self.conn.execute(statement)
+                self.conn.execute("INSERT INTO review_meta (key, value) VALUES ('schema', ?) "
+                                  "ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                                  (str(version + 1),))
+                self.conn.execute("COMMIT")
+            except BaseException:
+                if self.conn.in_transaction:
+                    self.conn.execute("ROLLBACK")
+                raise
+            version += 1
+
+    @property
+    def schema_version(self) -> int:
+        """This module's schema version in the file."""
+        return self._version()
+
+    # -- folding in answers -----------------------------------------------------------------
+
+    def _meta(self, key: str) -> str | None:
+        row = self.conn.execute("SELECT value FROM review_meta WHERE key = ?", (key,)).fetchone()
+        return row[0] if row else None
+
+    def sync(self) -> int:
+        """Fold every answer recorded since the last sync into the skills' FSRS cards, oldest
+        first, in one transaction.  Returns how many answers were folded in."""
+        from fsrs import Card, Rating
+        last = int(self._meta("last_answer_id") or 0)
+        rows = self.conn.execute(
+            "SELECT id, at, kind, themes, correct, seconds, hints FROM answers WHERE id > ? "
+            "ORDER BY id", (last,)).fetchall()
+        if not rows:
+            return 0
+        self.conn.execute("BEGIN IMMEDIATE")
+        try:
+            cache: dict[str, list] = {}
+            for rid, at, kind, themes, correct, seconds, hints in rows:
+                try:
+                    theme_list = json.loads(themes)
+                except (TypeError, ValueError):
+                    theme_list = []
+                rating = rating_for(bool(correct), float(seconds), kind, int(hints or 0))
+                when = _utc(at)
+                for skill in skills_of(kind, theme_list):
+                    entry = cache.get(skill)
+                    if entry is None:
+                        row = self.conn.execute("SELECT card, reviews, lapses, right FROM "
+                                                "review_cards WHERE skill = ?", (skill,)).fetchone()
+                        if row:
+                            entry = [Card.from_json(row[0]), row[1], row[2], row[3]]
+                        else:
+                            entry = [Card(card_id=zlib.crc32(skill.encode()) + 1, due=when),
+                                     0, 0, 0]
+                        cache[skill] = entry
+                    card = entry[0]
+                    review_at = max(when, card.last_review) if card.last_review else when
+                    card, _ = self.scheduler.review_card(card, rating, review_datetime=review_at)
+                    entry[0] = card
+                    entry[1] += 1
+                    entry[2] += int(rating == Rating.Again)
+                    entry[3] += int(bool(correct))
+                last = rid
+            now = max(r[1] for r in rows)
+            for skill, (card, reviews, lapses, right) in cache.items():
+                self.conn.execute(
+                    "INSERT INTO review_cards (skill, card, reviews, lapses, right, updated_at) "
+                    "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT(skill) DO UPDATE SET card = "
+                    "excluded.card, reviews = excluded.reviews, lapses = excluded.lapses, "
+                    "right = excluded.right, updated_at = excluded.updated_at",
+                    (skill, card.to_json(), reviews, lapses, right, now))
+            self.conn.execute("INSERT INTO review_meta (key, value) VALUES ('last_answer_id', ?) "
+                              "ON CONFLICT(key) DO UPDATE SET value = excluded.value", (str(last),))
+            self.conn.execute("COMMIT")
+        except BaseException:
+            if self.conn.in_transaction:
+                self.conn.execute("ROLLBACK")
+            raise
+        return len(rows)
+
+    # -- reading ---------------------------------------------------------------------------
+
+    def skills(self, now: datetime | None = None, group: str | None = None) -> list[SkillState]:
+        """Every skill's schedule, weakest first (after a :meth:`sync`).  ``group`` limits to
+        ``kind`` or ``theme`` skills."""
+        from fsrs import Card
+        self.sync()
+        now = now or datetime.now(timezone.utc)
+        out = []
+        for skill, card_json, reviews, lapses, right in self.conn.execute(
+                "SELECT skill, card, reviews, lapses, right FROM review_cards"):
+            g, _, name = skill.partition(":")
+            if group is not None and g != group:
+                continue
+            card = Card.from_json(card_json)
+            r = self.retrievability(card, now)
+            r_day = self.retrievability(card, now + timedelta(days=1))
+            out.append(SkillState(skill, name, g, r, card.due, card.stability, card.difficulty,
+                                  reviews, lapses, right, r_day))
+        out.sort(key=lambda s: (round(s.retrievability, 2), round(s.tomorrow, 3), s.due,
+                                -(s.difficulty or 0), s.accuracy, s.skill))
+        return out
+
+    def retrievability(self, card, now: datetime) -> float:
+        """Predicted recall of ``card`` at ``now`` (FSRS's forgetting curve, with fractional
+        days, so that answers of the same day still order the skills)."""
+        if card.last_review is None or card.stability is None:
+            return 0.0
+        days = max(0.0, (now - card.last_review).total_seconds() / 86400)
+        decay = -float(self.scheduler.parameters[20])
+        factor = 0.9 ** (1 / decay) - 1
+        return (1 + factor * days / card.stability) ** decay
+
+    def due(self, now: datetime | None = None) -> list[SkillState]:
+        """The skills due for review now, weakest first."""
+        now = now or datetime.now(timezone.utc)
+        return [s for s in self.skills(now) if s.is_due(now)]
+
+
+def weak_skills(store=None, limit: int | None = None, group: str | None = None,
+                now: datetime | None = None) -> list[SkillState]:
+    """The weakest skills (see :meth:`ReviewBook.skills`); ``store`` defaults to the learner's
+    progress store."""
+    own = store is None
+    if own:
+        from tutor.teaching.progress import ProgressStore
+        store = ProgressStore()
+    try:
+        out = ReviewBook(store).skills(now, group)
+    finally:
+        if own:
+            store.close()
+    return out[:limit] if limit is not None else out
+
+
+def weakest_themes(store, limit: int = 3) -> list[str]:
+    """Up to ``limit`` theme names, weakest first by FSRS, leaving out themes never missed."""
+    return [s.name for s in weak_skills(store, group="theme") if s.lapses][:limit]
+
+
+def render_weak_skills(states: list[SkillState], now: datetime | None = None, width: int = 80):
+    """A table of skills weakest first: predicted recall now and in a day, when due, and
+    right answers of all (at 60 columns and wider)."""
+    from rich.table import Table
+    from rich.text import Text
+    now = now or datetime.now(timezone.utc)
+    t = Table.grid(padding=(0, 1))
+    t.add_column(overflow="fold", ratio=1)
+    t.add_column(justify="right", no_wrap=True)
+    t.add_column(justify="right", no_wrap=True)
+    t.add_column(justify="right", no_wrap=True)
+    if width >= 60:
+        t.add_column(justify="right", no_wrap=True, style="dim")
+    t.add_row(Text("skill", style="dim"), Text("recall", style="dim"),
+              Text("tomorrow", style="dim"), Text("due", style="dim"),
+              *([Text("right", style="dim")] if width >= 60 else []))
+    for s in states:
+        style = "red" if s.retrievability < 0.7 else "yellow" if s.retrievability < 0.9 else "green"
+        row = [Text(f"{s.name} ({s.group})"), Text(f"{100 * s.retrievability:.0f}%", style=style),
+               f"{100 * s.tomorrow:.0f}%", _when(s.due, now)]
+        if width >= 60:
+            row.append(f"{s.right}/{s.reviews}")
+        t.add_row(*row)
+    return t
+
+
+def _when(due: datetime, now: datetime) -> str:
+    secs = (due - now).total_seconds()
+    if secs <= 0:
+        return "now"
+    if secs < 3600:
+        return f"{max(1, round(secs / 60))} min"
+    if secs < 86400 * 2:
+        return f"{round(secs / 3600)} h"
+    return f"{round(secs / 86400)} d"
