@@ -152,7 +152,7 @@ def replay(record: Any, rulesets: dict[str, Ruleset] | None = None, *,
         raise RecordError(f"pack: {exc}") from None
     try:
         deal = Deal(ruleset, players, dealer, pack)
-    except ValueError as exc:
+    except LaughError as exc:
         raise RecordError(str(exc)) from None
     actions = record["actions"]
     if not isinstance(actions, list):
