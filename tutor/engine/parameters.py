@@ -143,8 +143,10 @@ _SPECS = (
         words={True: "the last player in goes on capturing alone",
                False: "play stops when one player alone holds cards"},
         short={True: "yes", False: "no"},
-        keywords={True: (("continue",), ("carry on",), ("goes on",), ("keeps",)),
-                  False: (("last",),)}),
+        keywords={True: (("continue",), ("carry on",), ("goes on",), ("keeps",),
+                         ("can capture", "remaining")),
+                  False: (("not allowed",), ("may not",), ("ceases",), ("finished",),
+                          ("no more",))}),
     ParameterSpec(
         "leftovers_to", "ruleset", "enum", "leftovers to",
         "where the last player's hand and the table cards left at the end go",
