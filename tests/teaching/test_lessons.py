@@ -85,8 +85,38 @@ def test_course_index_reads_front_matter_only():
 def test_find_lesson_by_number_or_id():
     assert find_lesson("3").id == find_lesson(find_lesson(3).id).id
     from tutor.engine.errors import UsageError
-    with pytest.raises(UsageError, match="no lesson 'nope'; lessons: 1 history"):
+    with pytest.raises(UsageError, match=r"no lesson 'nope'; lessons \(give the number, the file "
+                                         r"name or the id\): 01-history, 02-terms"):
         find_lesson("nope")
+
+
+@pytest.mark.parametrize("key", [8, "8", "08", " 8 ", "08-oversights", "08-oversights.md",
+                                 "oversights", "OVERSIGHTS", "lessons/08-oversights.md"])
+def test_a_lesson_is_named_by_number_file_name_or_id(key):
+    entry = find_lesson(key)
+    assert (entry.number, entry.id, entry.path.name) == (8, "oversights", "08-oversights.md")
+
+
+@pytest.mark.parametrize("key", ["", "80", "0", "09-oversights", "oversight", "08-"])
+def test_a_name_that_is_no_lesson_is_refused(key):
+    from tutor.engine.errors import UsageError
+    with pytest.raises(UsageError, match="no lesson"):
+        find_lesson(key)
+
+
+def test_every_command_that_names_a_lesson_takes_all_three_names(tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("LAUGH_HOME", str(tmp_path / "home"))
+    for key in ("8", "08-oversights", "oversights"):
+        out = tmp_path / f"{key}.md"
+        assert main(["worksheet", key, "--seed", "3", "--out", str(out)]) == 0
+        assert out.read_text(encoding="utf-8").startswith("# Lesson 8: Oversights")
+        assert main(["lessons", "check", key]) == 0
+        assert "1 lesson checked: no problems" in capsys.readouterr().out
+    assert main(["lessons", "check", "no-such-lesson"]) == 2
+    assert "no lesson 'no-such-lesson'" in capsys.readouterr().err
+    assert main(["lessons", "list"]) == 0
+    listing = capsys.readouterr().out
+    assert "08-oversights" in listing and "oversights" in listing
 
 
 def test_puzzle_seed_is_stable_and_distinct():
