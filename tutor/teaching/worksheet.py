@@ -32,9 +32,10 @@ __all__ = ["MAX_PER_PAGE", "PAGE_BREAK", "PAGE_LINES", "Worksheet", "WorksheetPu
 @dataclass
 class WorksheetPuzzle:
     """One puzzle as printed: ``number`` (1-based), ``position`` (the position as plain text, as
-    the terminal shows it, without the question), ``question`` (its code spans in backticks, as
-    the puzzle writes it), ``answer`` (as a learner would type it), ``explanation``, ``quotes``
-    (stored quotation text, citation) pairs, and ``id``."""
+    the terminal shows it, without its title lines and the question), ``question`` (its code
+    spans in backticks, as the puzzle writes it), ``answer`` (as a learner would type it),
+    ``explanation``, ``quotes`` (stored quotation text, citation) pairs, ``id``, and ``about``
+    (one line for the heading: the kind of puzzle, the ruleset and players, the difficulty)."""
 
     number: int
     position: str
@@ -43,14 +44,16 @@ class WorksheetPuzzle:
     explanation: str
     quotes: list[tuple[str, str]]
     id: str
+    about: str = ""
 
     @property
     def lines(self) -> int:
         """The printed height of the puzzle in lines of its position (see :data:`PAGE_LINES`):
-        the position, the question at about 90 characters a line, and a fixed allowance for the
-        heading and the answer space."""
-        question = sum(max(1, -(-len(line) // 90)) for line in self.question.splitlines() or [""])
-        return len(self.position.splitlines()) + 2 * question + _PUZZLE_OVERHEAD
+        the position, four for every three lines of the question (9pt at 1.25, about 100
+        characters a line), and a fixed allowance for the heading and the answer space."""
+        question = sum(max(1, -(-len(line) // 100)) for line in self.question.splitlines() if
+                       line.strip())
+        return len(self.position.splitlines()) + -(-4 * question // 3) + _PUZZLE_OVERHEAD
 
 
 @dataclass
@@ -72,11 +75,13 @@ class Worksheet:
         return page_groups(self.puzzles)
 
 
-#: How many lines of a puzzle's position fit on a printed page (US Letter or A4, the print CSS
-#: of :func:`render_html`: 7.5pt monospace, 12 mm margins), counting :attr:`WorksheetPuzzle.lines`.
-PAGE_LINES = 74
-#: Lines allowed for a puzzle's heading and answer space (see :attr:`WorksheetPuzzle.lines`).
-_PUZZLE_OVERHEAD = 7
+#: How many lines of puzzles fit on a printed page, counted as :attr:`WorksheetPuzzle.lines`
+#: (lines of 7.5pt monospace at 1.15, the print CSS of :func:`render_html`).  US Letter with
+#: 12 mm margins holds about 92 such lines (measured with Chromium) and A4 more; 86 leaves a
+#: margin for error, and ``tests/teaching/test_worksheet.py`` prints a worksheet to check it.
+PAGE_LINES = 86
+#: Lines allowed for a puzzle's heading, kind line, answer space and spacing (about 70pt).
+_PUZZLE_OVERHEAD = 8
 #: Puzzles to a printed page: at most three, and two wherever three would not fit.
 MAX_PER_PAGE = 3
 
@@ -118,18 +123,32 @@ def _plain(renderable, width: int = 76) -> str:
     return "\n".join(line.rstrip() for line in buf.getvalue().splitlines()).strip("\n")
 
 
-def _position_without_question(renderable, question: str):
-    """The puzzle's renderable without its closing question, when the question is its last part
-    (as :func:`tutor.puzzles.render.render_puzzle` draws it); else the whole renderable."""
+def _split_puzzle(renderable, title: str, question: str):
+    """The position part of the puzzle's renderable, as :func:`tutor.puzzles.render.render_puzzle`
+    draws it (title lines, position, question): without the title lines when the first part
+    starts with ``title``, and without the question when it is the last part.  Returns
+    ``(renderable, title_removed, question_removed)``."""
     from rich.console import Group
     from rich.text import Text
+
+    def blank(part) -> bool:
+        return isinstance(part, Text) and not part.plain.strip()
+
     parts = list(getattr(renderable, "renderables", []))
-    if parts and isinstance(parts[-1], Text) and parts[-1].plain.strip() == question.strip():
+    if not parts:
+        return renderable, False, False
+    head = isinstance(parts[0], Text) and parts[0].plain.startswith(title)
+    if head:
+        parts = parts[1:]
+        while parts and blank(parts[0]):
+            parts.pop(0)
+    tail = bool(parts) and isinstance(parts[-1], Text) and \
+        parts[-1].plain.strip() == question.strip()
+    if tail:
         parts = parts[:-1]
-        while parts and isinstance(parts[-1], Text) and not parts[-1].plain.strip():
+        while parts and blank(parts[-1]):
             parts.pop()
-        return Group(*parts), True
-    return renderable, False
+    return Group(*parts), head, tail
 
 
 def build(lesson: Lesson, seed: int, library=None, symbols: bool = True) -> Worksheet:
@@ -139,6 +158,7 @@ def build(lesson: Lesson, seed: int, library=None, symbols: bool = True) -> Work
     ♣♦♥♠ (else letters).  Raises what :func:`tutor.puzzles.generate` raises.
     """
     from tutor.puzzles import generate
+    from tutor.puzzles.model import definition
     from tutor.puzzles.render import plain_suits, render_puzzle
     if library is None:
         from tutor.engine.sources import default_library
@@ -156,8 +176,14 @@ def build(lesson: Lesson, seed: int, library=None, symbols: bool = True) -> Work
                          seed=puzzle_seed(seed, lesson.id, block.index, n),
                          difficulty=d["difficulty"])
             question = plain_suits(p.question, symbols)
-            shown, apart = _position_without_question(render_puzzle(p, symbols=symbols), question)
+            title = definition(p.kind).title
+            shown, headless, apart = _split_puzzle(render_puzzle(p, symbols=symbols), title,
+                                                   question)
             position = _plain(shown)
+            stars = ("★" * p.difficulty + "☆" * (5 - p.difficulty)) if symbols else \
+                f"{p.difficulty}/5"
+            about = (f"{title} · {library.rulesets[p.ruleset].title}, {p.players} players · "
+                     f"difficulty {stars}") if headless else ""
             quotes = []
             for ref in p.quotes:
                 try:
@@ -166,7 +192,7 @@ def build(lesson: Lesson, seed: int, library=None, symbols: bool = True) -> Work
                     continue
             puzzles.append(WorksheetPuzzle(len(puzzles) + 1, position, question if apart else "",
                                            p.expected_answer_text(), p.explanation, quotes,
-                                           p.id))
+                                           p.id, about))
     return Worksheet(lesson.id, lesson.number, lesson.title, list(lesson.objectives), seed,
                      [quote(r) for r in lesson.quotes], puzzles)
 
@@ -277,7 +303,10 @@ pre { font-family: 'DejaVu Sans Mono', Menlo, Consolas, monospace; font-size: 0.
       white-space: pre-wrap; background: #f6f6f6; padding: 0.5em; border: 1px solid #ddd;
       margin: 0.3em 0; }
 code { font-family: 'DejaVu Sans Mono', Menlo, Consolas, monospace; font-size: 0.9em; }
+.about { color: #555; font-size: 0.85em; margin: 0 0 0.2em 0; }
 .question { font-weight: bold; margin: 0.4em 0; }
+.question code { white-space: nowrap; }
+.answer { margin: 0.4em 0 0 0; }
 .puzzle { break-inside: avoid; page-break-inside: avoid; margin-bottom: 1.2em; }
 .sheet { break-before: page; page-break-before: always; }
 .answer-line { border-bottom: 1px solid #999; height: 1.6em; margin-bottom: 0.4em; }
@@ -286,8 +315,15 @@ code { font-family: 'DejaVu Sans Mono', Menlo, Consolas, monospace; font-size: 0
 @page { margin: 12mm; }
 @media print {
   body { margin: 0; max-width: none; font-size: 10pt; line-height: 1.3; }
-  pre { background: none; font-size: 7.5pt; line-height: 1.2; padding: 0.3em 0.5em; }
-  .puzzle { margin-bottom: 0.8em; }
+  h2 { font-size: 13pt; margin: 0 0 0.4em 0; }
+  h3 { font-size: 11pt; margin: 0 0 0.1em 0; }
+  .about { font-size: 8pt; }
+  pre { background: none; font-size: 7.5pt; line-height: 1.15; padding: 0.25em 0.5em;
+        margin: 0.15em 0; }
+  .question { font-size: 9pt; line-height: 1.25; margin: 0.25em 0; }
+  .answer { font-size: 9pt; margin: 0.2em 0 0 0; }
+  .answer-line { height: 1.4em; margin-bottom: 0; }
+  .puzzle { margin-bottom: 1.1em; }
   .key { font-size: 8.5pt; line-height: 1.25; columns: 2; column-gap: 1.6em; }
   .key h2 { column-span: all; }
   .key h3 { font-size: 1.1em; }
@@ -336,12 +372,14 @@ def render_html(ws: Worksheet) -> str:
         for p in page:
             out.append('<div class="puzzle">')
             out.append(f"<h3>Puzzle {p.number}</h3>")
+            if p.about:
+                out.append(f'<p class="about">{e(p.about)}</p>')
             out.append(f"<pre>{e(p.position)}</pre>")
             if p.question:
                 out.append('<p class="question">' + "<br>\n".join(
                     html_inline(line) for line in p.question.splitlines() if line.strip())
                     + "</p>")
-            out.append('<p>Your answer:</p><div class="answer-line"></div>')
+            out.append('<p class="answer">Your answer:</p><div class="answer-line"></div>')
             out.append("</div>")
         out.append("</section>")
     if ws.puzzles:
@@ -432,7 +470,10 @@ def render_markdown(ws: Worksheet) -> str:
         if i == 0:
             out += ["## Puzzles", ""]
         for p in page:
-            out += [f"### Puzzle {p.number}", "", _fence(p.position), ""]
+            out += [f"### Puzzle {p.number}", ""]
+            if p.about:
+                out += [f"*{m(p.about)}*", ""]
+            out += [_fence(p.position), ""]
             if p.question:
                 out += _md_paragraphs(p.question)
             out += ["Your answer: ______________________", ""]
