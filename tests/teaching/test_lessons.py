@@ -3,6 +3,7 @@ must report with its file and line."""
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 import textwrap
@@ -278,3 +279,50 @@ def test_inline_card_codes_render_as_cards_only_when_canonical():
     console.print(render_markdown("`7H 7D` and `qc` and `code`", symbols=True))
     text = console.export_text()
     assert "7♦ 7♥" in text and "qc" in text and "code" in text
+
+
+# --------------------------------------------------------------------------------------------
+# Faithful wording: what a lesson says a source says is in that source's words
+
+
+#: Words a lesson puts in quotation marks that are not quoted from a source (scare quotes).
+SCARE_QUOTES = {"fish"}
+
+
+def _prose(lesson) -> str:
+    text = " ".join(item.text for page in lesson.pages for item in page
+                    if isinstance(item, Segment))
+    return " ".join(re.sub(r"`[^`]*`", "", text).split())
+
+
+def test_words_a_lesson_quotes_in_its_prose_stand_in_a_quotation(library):
+    from tutor.puzzles.quoted import quote_plain
+    quoted = [t for s in library.sources.values() for q in s.quotations.values()
+              for t in (q.text, quote_plain(q.text))]
+    missing = [(lesson.id, phrase) for lesson in load_course(library=library)
+               for phrase in re.findall(r'"([^"]+)"', _prose(lesson))
+               if phrase not in SCARE_QUOTES and not any(phrase in t for t in quoted)]
+    assert missing == []
+
+
+def test_statements_the_sources_do_not_support_stay_out(library):
+    """Issue 9's list: each statement is gone, or kept with its hedge and marked as a reading."""
+    course = {lesson.id: _prose(lesson) for lesson in load_course(library=library)}
+    history = course["history"]
+    for unsupported in ("Willughby also explains the name", "naturalist", "re-enactors",
+                        "wrote for himself", "John Skelton", "John Lyly", "Robert Forby",
+                        "games historian", "one-page"):
+        assert unsupported not in history
+    assert "du Coeur reports that Willughby himself explains the name" in history
+    assert "Two more dates come from elsewhere, not from the OED list" in history
+    for lid in ("terms", "settlement", "strategy"):
+        assert "in every ruleset" not in course[lid]
+        assert "whoever matched the last pair" in course[lid]
+    assert "The last player in takes the **bonus**" not in course["settlement"]
+    oversights = course["oversights"]
+    assert "**First in time wins, in our reading**" in oversights
+    assert '"probably" mean first in time' in oversights
+    assert "one-page" not in oversights
+    tournament = course["tournament"]
+    assert "give each of five players the deal once per round" not in tournament
+    assert "The sheet leaves one thing open" in tournament
