@@ -303,3 +303,12 @@ def test_a_corrupt_progress_file_is_reported_and_replaced(tmp_path):
     assert proc.returncode == 0, proc.stderr
     assert "could not be read" in proc.stdout and "a fresh one started" in proc.stdout
     assert list(tmp_path.glob("progress.sqlite3.corrupt-*"))
+
+
+def test_a_lesson_is_opened_by_its_file_name_on_the_home_screen_and_the_command_line(tmp_path):
+    proc = run_laugh([], "08-oversights\nquit\nq\n", tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert "Lesson 8" in proc.stdout and "Whatever is overseen" in proc.stdout
+    proc = run_laugh(["lesson", "08-oversights", "--seed", "3"], "quit\n", tmp_path / "2")
+    assert proc.returncode == 0, proc.stderr
+    assert "Lesson 8" in proc.stdout and "Saved: you can continue lesson 8" in proc.stdout

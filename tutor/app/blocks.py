@@ -16,6 +16,7 @@ import json
 from fractions import Fraction
 from pathlib import Path
 
+from tutor.puzzles.quoted import quote_text
 from tutor.teaching.lessons import ODDS_FIGURES, Block
 
 CAPTURE_LABELS = {"one_for_one": "1 for 1", "one_for_three": "1 for 3",
@@ -55,7 +56,8 @@ def render_block(block: Block, ctx, width: int | None = None):
 
 
 def render_quote(data: dict, ctx, width: int):
-    """Each quotation of ``data["refs"]`` verbatim in quotation marks, then ``— citation (where)``."""
+    """Each quotation of ``data["refs"]`` verbatim in quotation marks, its markup rendered
+    (:func:`tutor.puzzles.quoted.quote_text`), then ``— citation (where)``."""
     from rich.console import Group
     from rich.padding import Padding
     from rich.text import Text
@@ -64,7 +66,9 @@ def render_quote(data: dict, ctx, width: int):
     open_q, close_q = ("“", "”") if ctx.symbols else ('"', '"')
     for ref in data["refs"]:
         q = lib.quotation(ref)
-        body = Text(open_q + q.text + close_q, style="italic")
+        body = Text(open_q, style="italic")          # the quotation's own markup, rendered
+        body.append_text(quote_text(q.text, style="italic"))
+        body.append(close_q, style="italic")
         cite = Text(f"{ctx.glyphs.dash} {q.citation} ({q.where})", style="dim")
         parts.append(Padding(Group(body, Padding(cite, (0, 0, 0, 2))), (0, 0, 0, 2)))
     return Group(*parts)

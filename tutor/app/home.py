@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import importlib.util
 
-from tutor.teaching.lessons import CourseEntry, course_index
+from tutor.teaching.lessons import CourseEntry, course_index, match_lesson
 
 HELP = ("Enter or c: continue  ·  a number: that lesson  ·  p puzzles  ·  s sources  ·  "
         "t statistics  ·  q quit")
@@ -145,7 +145,8 @@ class Home:
             if redraw:
                 course, nxt = self.draw()
             redraw = True
-            words = keys + [str(e.number) for e in course] + [e.id for e in course]
+            words = keys + [str(e.number) for e in course] + [e.id for e in course] + \
+                [e.path.stem for e in course]
             choice = ctx.asker.ask("home> ", words=words).strip()
             low = choice.lower()
             if low in ("q", "quit", "exit"):
@@ -161,7 +162,7 @@ class Home:
                 low = low[: -len(" again")].strip()
             if low.startswith("lesson "):
                 low = low[len("lesson "):].strip()
-            entry = next((e for e in course if low == str(e.number) or low == e.id), None)
+            entry = match_lesson(course, low)       # number, file name or id
             if entry is not None:
                 self.open_lesson(entry.id, restart=again)
                 continue
