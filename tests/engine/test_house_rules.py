@@ -227,3 +227,16 @@ def test_rulesets_that_cannot_settle_are_refused_naming_the_parameters(tmp_path,
         load_library([tmp_path])
     assert words in str(exc.value)
     assert "house.yaml:" in str(exc.value)
+
+
+# --- the template of a new source file -------------------------------------------------------
+
+def test_the_template_names_every_parameter_and_loads_as_it_stands(tmp_path):
+    from tutor.engine.parameters import PARAMETERS
+    from tutor.engine.template import source_template
+    text = source_template("tuesday-club")
+    for name in PARAMETERS:
+        assert f"{name}: {{value:" in text, name
+    (tmp_path / "t.yaml").write_text(text)
+    rs = load_library([tmp_path]).rulesets["tuesday-club"]
+    assert rs.player_counts == (4, 5) and rs.captures_per_turn == "one"
