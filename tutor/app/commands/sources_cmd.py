@@ -47,10 +47,11 @@ def register(subparsers: argparse._SubParsersAction, parent: argparse.ArgumentPa
 
 def run(args: argparse.Namespace) -> int:
     """Handle ``laugh sources``; raises UsageError (exit 2) for an unknown source id."""
+    new_id = getattr(args, "new_id", None)
     if args.id == NEW:
-        return run_new(args.new_id, args.out)
-    if args.new_id is not None:
-        raise UsageError(f"unexpected {args.new_id!r}: laugh sources [ID | check | new NEW_ID]")
+        return run_new(new_id, getattr(args, "out", None))
+    if new_id is not None:
+        raise UsageError(f"unexpected {new_id!r}: laugh sources [ID | check | new NEW_ID]")
     lib = default_library()
     if args.id == CHECK:
         return run_check(lib, args.json)
