@@ -15,7 +15,7 @@ from collections import Counter
 
 from rich.text import Text
 
-from tutor.teaching.drills.base import DrillIO
+from tutor.teaching.drills.base import QUIT_WORDS, DrillIO
 
 __all__ = ["practise_weak_spots", "kind_for_skill", "KIND_ALIASES"]
 
@@ -109,7 +109,7 @@ def ask_puzzle(io: DrillIO, puzzle) -> bool | None:
     start = io.clock.now()
     while True:
         text = io.read("answer> ", None, words=puzzle.answer_words())
-        if text is None or text.strip().lower() in ("q", "quit"):
+        if text is None or text.strip().lower() in QUIT_WORDS:
             return None
         try:
             grade = puzzle.grade(text)
