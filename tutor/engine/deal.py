@@ -202,8 +202,7 @@ def deal_order(players: int, dealer: int, hand: int) -> tuple[int | None, ...]:
 
 # --- results and views ---------------------------------------------------------------------
 
-@dataclass(frozen=True)
-class SeatSettlement:
+class SeatSettlement(NamedTuple):
     """One seat's part of a finished deal's settlement (RULES.md 3.5, 3.6).
 
     Cards: ``won_in_play`` (won during play: captures, declarations, claims, a table mournival
@@ -730,9 +729,7 @@ class Deal:
         ``hand_plays: free``, or the dealer's taking of a table mournival)?"""
         if self.phase != PLAY:
             return False
-        if self.oversights:
-            return True
-        if not self.started and self.table_mournivals:
+        if self.oversights or (not self.started and self.table_mournivals):
             return True
         if not self._free:
             return False
@@ -740,17 +737,14 @@ class Deal:
         a = (x & _N5) + ((x >> 1) & _N5)
         wc = (a & _N3) + ((a >> 2) & _N3)
         dead = (wc >> 1) & ~wc & ~(wc >> 2)
-        if self._decl_default:
-            for h in self.hands:
-                if h:
-                    a = (h & _N5) + ((h >> 1) & _N5)
-                    hc = (a & _N3) + ((a >> 2) & _N3)
-                    if ((hc & (hc >> 1)) | (hc >> 2) | ((hc >> 1) & ~hc & ~(hc >> 2) & dead)) & NIB:
-                        return True
-            return False
+        if not self._decl_default:
+            return any(h and self._has_decl(h, dead) for h in self.hands)
         for h in self.hands:
-            if h and self._has_decl(h, dead):
-                return True
+            if h:
+                a = (h & _N5) + ((h >> 1) & _N5)
+                hc = (a & _N3) + ((a >> 2) & _N3)
+                if ((hc & (hc >> 1)) | (hc >> 2) | ((hc >> 1) & ~hc & ~(hc >> 2) & dead)) & NIB:
+                    return True
         return False
 
     def free_possible(self, seat: int) -> bool:
