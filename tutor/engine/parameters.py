@@ -14,7 +14,10 @@ Value shapes (``kind``):
 - ``set``: a list of names from ``values``, each at most once (kept in ``values`` order);
 - ``bool``: true or false;
 - ``int``: a whole number of cards or stakes (``minimum``; ``nullable``: or null);
-- ``payment``: null, or a mapping ``{stakes: N, to: each_in_play | pot}`` (RULES.md 3.6).
+- ``payment``: null, or a mapping ``{stakes: N, to: each_in_play | pot}`` (RULES.md 3.6);
+- ``match``: null, or a mapping ``{rounds: R, games: G, practice: P}``: R rounds of G games, the
+  first P games of the first round a practice that is not scored (RULES.md 3.5: the tournament
+  sheet of ``inter-livery-2018``).
 """
 
 from __future__ import annotations
@@ -228,6 +231,15 @@ _SPECS = (
                "most_won": "whoever won most cards takes the pot", None: "(no single winner)"},
         short={"last_in": "last in", "most_won": "most won", None: "none"},
         keywords={"last_in": (("last",),), "most_won": (("most",),)}),
+    ParameterSpec(
+        "match_format", "ruleset", "match", "match format",
+        "how a match is laid out: rounds of games, the first few a practice not scored; null "
+        "for a run of deals in which each player deals equally often",
+        "how a match is laid out",
+        required=False, default=None,
+        words={None: "a run of deals, each player dealing equally often"},
+        short={None: "deals"},
+        keywords={"*": (("round",), ("game",))}),
     # -- per player count (RULES.md 3.1) ----------------------------------------------------
     ParameterSpec("hand", "count", "int", "hand", "cards dealt to each player",
                   "the cards dealt to each player", minimum=1,
@@ -290,6 +302,13 @@ def value_words(name: str, value: Any) -> str:
         stakes, to = value["stakes"], value["to"]
         unit = "stake" if stakes == 1 else "stakes"
         return f"lying down pays {stakes} {unit} {s.words[to]}"
+    if s.kind == "match":
+        if not value:
+            return s.words[None]
+        practice = value.get("practice", 0)
+        return (f"{value['rounds']} round{'s' if value['rounds'] != 1 else ''} of "
+                f"{value['games']} games" + (f", the first {'game' if practice == 1 else f'{practice} games'} "
+                                             "a practice not scored" if practice else ""))
     if s.kind == "int":
         return "none" if value is None else str(value)
     if value in s.words:
@@ -312,6 +331,11 @@ def value_short(name: str, value: Any, codes: bool = False) -> str:
         if not value:
             return s.short[None]
         return f"{value['stakes']} {'to each in' if value['to'] == 'each_in_play' else 'to pot'}"
+    if s.kind == "match":
+        if not value:
+            return s.short[None]
+        return f"{value['rounds']}x{value['games']}" + (f", {value['practice']} practice"
+                                                         if value.get("practice") else "")
     if s.kind == "int":
         return "none" if value is None else str(value)
     if value in s.short:

@@ -119,6 +119,7 @@ class Ruleset:
     declarations: frozenset[str] = frozenset({"prial", "mournival", "dead_pair"})
     lie_down_pays: LieDownPayment | None = None
     pot_to: str | None = None
+    match_format: dict | None = field(default=None, compare=False)
     provenance: dict[str, Provenance] = field(default_factory=dict, compare=False)
     problems: tuple[dict[str, Any], ...] = field(default=(), compare=False)
     origin: str = field(default="", compare=False)
@@ -144,6 +145,8 @@ class Ruleset:
             return tuple(x for x in PARAMETERS[name].values if x in v)
         if isinstance(v, LieDownPayment):
             return {"stakes": v.stakes, "to": v.to}
+        if isinstance(v, dict):
+            return dict(v)
         return v
 
     @property

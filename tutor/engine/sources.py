@@ -852,6 +852,18 @@ def _parse_value(f: _File, name: str, node: Node, path: str) -> Any:
             raise f.error(e["to"][1], f"{path}.to", f"{_describe(to)} is not one of "
                                                     f"{', '.join(PAY_TO)}")
         return {"stakes": stakes, "to": to}
+    if s.kind == "match":
+        if isinstance(node, ScalarNode) and node.tag == _NULL_TAG:
+            return None
+        e = f.keys(node, path, ("rounds", "games"), ("practice",))
+        value = {"rounds": f.integer(e["rounds"][1], f"{path}.rounds", minimum=1),
+                 "games": f.integer(e["games"][1], f"{path}.games", minimum=1),
+                 "practice": (f.integer(e["practice"][1], f"{path}.practice")
+                              if "practice" in e else 0)}
+        if value["practice"] >= value["rounds"] * value["games"]:
+            raise f.error(e["practice"][1], f"{path}.practice",
+                          "a match needs at least one scored game after its practice games")
+        return value
     return f.integer(node, path, nullable=s.nullable, minimum=s.minimum or 0)
 
 
@@ -971,6 +983,7 @@ def _make_ruleset(raw: _RawSource, rr: _RawRuleset, problems: tuple[dict, ...]) 
         declarations=frozenset(p["declarations"].value),
         lie_down_pays=LieDownPayment(pays["stakes"], pays["to"]) if pays else None,
         pot_to=p["pot_to"].value,
+        match_format=p["match_format"].value,
         provenance={name: p[name].provenance for name in RULESET_PARAMETERS},
         problems=problems, origin=str(raw.path))
 

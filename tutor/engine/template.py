@@ -25,7 +25,7 @@ _START = {
     "leftovers_to": "dealer", "scoring": "stakes",
     "oversights": ["overlooked_table_mournival", "split_prial", "laid_down_dead_pair"],
     "captures_per_turn": "one", "declarations": ["prial", "mournival", "dead_pair"],
-    "lie_down_pays": "null", "pot_to": "null",
+    "lie_down_pays": "null", "pot_to": "null", "match_format": "null",
 }
 _COUNTS = {4: {"hand": 10, "table": 12, "ante_dealer": 3, "ante_other": 2, "last_in_bonus": 3,
                "breakeven": 10},
@@ -49,6 +49,8 @@ def _values_comment(name: str) -> str:
         vals = "true | false"
     elif spec.kind == "payment":
         vals = "null | {stakes: N, to: each_in_play} | {stakes: N, to: pot}"
+    elif spec.kind == "match":
+        vals = "null | {rounds: R, games: G, practice: P}"
     else:
         vals = "a whole number" + (" or null" if spec.nullable else "")
     return vals

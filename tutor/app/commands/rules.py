@@ -100,7 +100,7 @@ def format_value(name: str, value: Any) -> str:
     """A parameter value in words: sets comma-separated, booleans yes/no, null as "none"."""
     if isinstance(value, bool):
         return "yes" if value else "no"
-    if PARAMETERS[name].kind == "payment":
+    if PARAMETERS[name].kind in ("payment", "match"):
         return value_short(name, value)
     if isinstance(value, (tuple, list, frozenset, set)):
         items = [x for x in PARAMETERS[name].values if x in value]
@@ -116,7 +116,7 @@ def short_value(name: str, value: Any) -> str:
 def gloss(name: str, value: Any) -> str | None:
     """A few words on what a named value means (the parameter table's wording), or None."""
     spec = PARAMETERS[name]
-    if spec.kind in ("set", "int"):
+    if spec.kind in ("set", "int", "payment"):
         return None
     return value_words(name, value)
 
@@ -545,6 +545,9 @@ def print_parameters(console: Console) -> None:
             elif spec.kind == "payment":
                 console.print(_pad(Text("null, or {stakes: N, to: each_in_play} or {stakes: N, "
                                         "to: pot}", style="dim"), (0, 0, 0, 6)))
+            elif spec.kind == "match":
+                console.print(_pad(Text("null, or {rounds: R, games: G, practice: P}",
+                                        style="dim"), (0, 0, 0, 6)))
             else:
                 console.print(_pad(Text("a whole number" + (" or null" if spec.nullable else ""),
                                         style="dim"), (0, 0, 0, 6)))
