@@ -13,7 +13,14 @@ import html
 import io
 import re
 from dataclasses import dataclass
+from pathlib import Path
 
+from rich.console import Console
+
+from tutor.engine.errors import UsageError
+from tutor.engine.sources import default_library
+from tutor.puzzles import generate
+from tutor.puzzles.render import render_puzzle
 from tutor.teaching.lessons import Lesson, puzzle_seed
 
 __all__ = ["Worksheet", "WorksheetPuzzle", "build", "render_html", "render_markdown",
@@ -51,7 +58,6 @@ class Worksheet:
 
 def _plain(renderable, width: int = 76) -> str:
     """A rich renderable as plain text (no colour, no escape codes)."""
-    from rich.console import Console
     buf = io.StringIO()
     Console(file=buf, width=width, no_color=True, color_system=None, highlight=False,
             force_terminal=False, legacy_windows=False).print(renderable)
@@ -64,10 +70,7 @@ def build(lesson: Lesson, seed: int, library=None, symbols: bool = True) -> Work
     ``library`` defaults to :func:`tutor.engine.sources.default_library`; ``symbols`` writes suits as
     ♣♦♥♠ (else letters).  Raises what :func:`tutor.puzzles.generate` raises.
     """
-    from tutor.puzzles import generate
-    from tutor.puzzles.render import render_puzzle
     if library is None:
-        from tutor.engine.sources import default_library
         library = default_library()
 
     def quote(ref: str) -> tuple[str, str]:
@@ -239,9 +242,8 @@ def _title(ws: Worksheet) -> str:
 
 def write_worksheet(lesson: Lesson, seed: int, out_path, library=None) -> str:
     """Build and write the worksheet; the format follows the suffix (``.html``/``.htm`` or
-    ``.md``).  Returns the format written.  Raises ``ValueError`` for another suffix and
-    ``OSError`` when the file cannot be written."""
-    from pathlib import Path
+    ``.md``).  Returns the format written.  Raises :class:`tutor.engine.errors.UsageError`
+    for another suffix and ``OSError`` when the file cannot be written."""
     path = Path(out_path)
     suffix = path.suffix.lower()
     if suffix in (".html", ".htm"):
@@ -249,7 +251,7 @@ def write_worksheet(lesson: Lesson, seed: int, out_path, library=None) -> str:
     elif suffix in (".md", ".markdown"):
         fmt = "md"
     else:
-        raise ValueError(f"{path.name}: the worksheet is written as .html or .md")
+        raise UsageError(f"{path.name}: the worksheet is written as .html or .md")
     ws = build(lesson, seed, library)
     text = render_html(ws) if fmt == "html" else render_markdown(ws)
     path.write_text(text, encoding="utf-8")

@@ -4,6 +4,12 @@ from __future__ import annotations
 
 import json
 
+from rich.table import Table
+
+from tutor.app.commands._common import console
+from tutor.engine.odds import deal_odds, percent
+from tutor.engine.sources import default_library
+
 
 def register(sub, parent) -> None:
     """Add the ``odds`` subcommand."""
@@ -18,9 +24,6 @@ def register(sub, parent) -> None:
 
 def run(args) -> int:
     """Print the odds table."""
-    from tutor.engine.odds import deal_odds, percent
-    from tutor.engine.sources import default_library
-    from tutor.app.commands._common import console
     lib = default_library()
     ids = [lib.ruleset(args.ruleset).id] if args.ruleset else sorted(lib.rulesets)
     rows = sorted((deal_odds(lib.rulesets[i], n) for i in ids for n in lib.rulesets[i].player_counts),
@@ -47,7 +50,6 @@ def run(args) -> int:
             out.print(f"  mournival in hand {percent(o.hand_mournival, 3)}")
             out.print(f"  prial or better   {percent(o.hand_prial_or_mournival)}")
     else:
-        from rich.table import Table
         t = Table(title="Exact odds of the deal", title_justify="left")
         for col in ("players", "hand/\ntable", "table\nmournival", "prial\nin hand",
                     "mournival\nin hand", "prial or\nbetter", "rulesets"):

@@ -3,15 +3,22 @@
 from __future__ import annotations
 
 import json
-import time
+import random
 import sys
+import time
 
-from tutor.engine.errors import UsageError
+from tutor import puzzles
+from tutor.engine.errors import LaughError, UsageError
+from tutor.puzzles import KINDS, AnswerError
+from tutor.puzzles.export import dumps, export_series, write_puzzles
+from tutor.puzzles.generators import check_kind, resolve_choice
+from tutor.puzzles.render import render_explanation, render_hint, render_puzzle
+from tutor.puzzles.terminal import Asker, make_console, suit_symbols
+from tutor.teaching.progress import ProgressStore
 
 
 def register(sub, parent) -> None:
     """Add the ``puzzle`` and ``puzzles`` subcommands."""
-    from tutor.puzzles import KINDS
     kinds = ", ".join(KINDS)
     p = sub.add_parser("puzzle", parents=[parent], help="one puzzle, graded by the rules engine",
                        description="Pose one puzzle from a real deal: type your answer in plain "
@@ -55,7 +62,6 @@ def register(sub, parent) -> None:
 
 
 def _make_puzzle(args):
-    from tutor import puzzles
     if args.puzzle_id:
         extra = [name for name, v in (("KIND", args.kind), ("--ruleset", args.ruleset),
                                       ("--players", args.players),
@@ -66,7 +72,6 @@ def _make_puzzle(args):
         return puzzles.from_id(args.puzzle_id)
     kind = args.kind
     if kind is None:
-        import random
         kind = random.Random(args.seed).choice(puzzles.KINDS) if args.seed is not None \
             else random.choice(puzzles.KINDS)
     return puzzles.generate(kind, args.ruleset, args.players, args.seed, args.difficulty)
@@ -74,9 +79,6 @@ def _make_puzzle(args):
 
 def run_puzzle(args) -> int:
     """Pose one puzzle; grade the answer; show the explanation."""
-    from tutor.puzzles import AnswerError
-    from tutor.puzzles.render import render_explanation, render_hint, render_puzzle
-    from tutor.puzzles.terminal import Asker, make_console, suit_symbols
     puzzle = _make_puzzle(args)
     if args.json:
         print(json.dumps(puzzle.to_json(), ensure_ascii=False, indent=1))
@@ -91,8 +93,6 @@ def run_puzzle(args) -> int:
 
     def record(correct: bool) -> None:
         """Keep the graded answer in the progress store (a failure to save is reported, not fatal)."""
-        from tutor.engine.errors import LaughError
-        from tutor.teaching.progress import ProgressStore
         try:
             store = ProgressStore()
         except LaughError as exc:
@@ -138,8 +138,6 @@ def run_puzzle(args) -> int:
 
 def run_export(args) -> int:
     """Write puzzles as JSON Lines."""
-    from tutor import puzzles
-    from tutor.puzzles.export import dumps, export_series, write_puzzles
     if args.set_name and args.kind:
         raise UsageError("give --kind or --set, not both")
     if args.set_name:
@@ -152,7 +150,6 @@ def run_export(args) -> int:
             raise UsageError("--count must be at least 1")
         if args.seed < 0:
             raise UsageError("--seed must be at least 0")
-        from tutor.puzzles.generators import check_kind, resolve_choice
         check_kind(args.kind)
         resolve_choice(args.kind, args.ruleset, args.players, args.seed)   # fail fast
         series = export_series(args.kind, args.count, args.seed, args.ruleset, args.players)
@@ -169,7 +166,6 @@ def run_export(args) -> int:
 
 def run_list(args) -> int:
     """List the kinds (with the rulesets each applies to) and the curated sets."""
-    from tutor import puzzles
     sets = puzzles.curated_sets()
     kinds = [{"kind": k, "title": puzzles.definition(k).title,
               "summary": puzzles.definition(k).summary,
@@ -177,7 +173,6 @@ def run_list(args) -> int:
     if getattr(args, "json", False):
         print(json.dumps({"kinds": kinds, "sets": sets}, ensure_ascii=False, indent=1))
         return 0
-    from tutor.puzzles.terminal import make_console
     out = make_console()
     out.print("[bold]Puzzle kinds[/]")
     for k in kinds:

@@ -5,8 +5,13 @@ from __future__ import annotations
 import json
 import sys
 
-from tutor.engine.errors import UsageError
+from rich.table import Table
+
 from tutor.app.commands._common import add_ruleset_options, console, positive_int, rate, resolve
+from tutor.engine.bots import BOT_NAMES
+from tutor.engine.errors import UsageError
+from tutor.engine.records import write_records
+from tutor.engine.simulate import run_study, seat_names
 
 
 def register(sub, parent) -> None:
@@ -34,8 +39,6 @@ def register(sub, parent) -> None:
 
 def run(args) -> int:
     """Run a study and print its summary."""
-    from tutor.engine.bots import BOT_NAMES
-    from tutor.engine.simulate import run_study, seat_names
     rs, players = resolve(args.ruleset, args.players)
     bots = [b.strip() for b in args.bots.split(",") if b.strip()]
     bad = [b for b in bots if b not in BOT_NAMES]
@@ -49,7 +52,7 @@ def run(args) -> int:
     progress_cb = None
     bar = None
     if err.is_terminal and args.deals >= 2000 and not args.json:
-        from rich.progress import Progress
+        from rich.progress import Progress      # rich's progress bar: only on a terminal
         bar = Progress(console=err, transient=True)
         bar.start()
         task = bar.add_task(f"{rs.id}, {players} players", total=args.deals)
@@ -61,7 +64,6 @@ def run(args) -> int:
         if bar is not None:
             bar.stop()
     if args.records:
-        from tutor.engine.records import write_records
         try:
             write_records(args.records, records)
         except OSError as exc:
@@ -69,7 +71,6 @@ def run(args) -> int:
     if args.json:
         print(json.dumps(study.to_json(), indent=1))
         return 0
-    from rich.table import Table
     unit = "net stakes" if study.scoring == "stakes" else "points"
     t = Table(title=f"{rs.id}, {players} players, {args.deals} deals, seed {args.seed}",
               title_justify="left")
