@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import re
+import select
 import signal
 import subprocess
 import sys
@@ -274,26 +275,50 @@ def test_suit_letters_where_symbols_cannot_be_shown(tmp_path):
     assert "7♥" not in proc.stdout and "·" not in proc.stdout.split("You will learn")[1][:300]
 
 
+def _read_until(stream, marker: bytes, timeout: float) -> bytes:
+    """Read ``stream`` (a pipe) until ``marker`` has come, it closes, or ``timeout`` seconds pass
+    (each read blocks until there is output: no polling)."""
+    fd = stream.fileno()
+    out = b""
+    deadline = time.monotonic() + timeout
+    while marker not in out:
+        left = deadline - time.monotonic()
+        if left <= 0 or not select.select([fd], [], [], left)[0]:
+            break
+        chunk = os.read(fd, 65536)
+        if not chunk:
+            break
+        out += chunk
+    return out
+
+
+#: Runs ``laugh`` with Python's own Ctrl-C handling, whatever the test runner's: a background job
+#: of a non-interactive shell (``pytest &``) ignores SIGINT, and its children inherit that.
+_WITH_CTRL_C = ("import runpy, signal, sys; signal.signal(signal.SIGINT, signal.default_int_handler); "
+                "sys.argv = ['laugh']; runpy.run_module('tutor', run_name='__main__', alter_sys=True)")
+
+
 def test_ctrl_c_leaves_cleanly(tmp_path):
+    # Standard input stays open until the program has exited, so end of input cannot race the
+    # interrupt: the only way out is Ctrl-C.
     env = dict(os.environ, LAUGH_HOME=str(tmp_path), PYTHONPATH=str(ROOT))
-    proc = subprocess.Popen([sys.executable, "-m", "tutor"], stdin=subprocess.PIPE,
+    proc = subprocess.Popen([sys.executable, "-c", _WITH_CTRL_C], stdin=subprocess.PIPE,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
                             cwd=str(ROOT))
-    deadline = time.time() + 20
-    out = b""
-    os.set_blocking(proc.stdout.fileno(), False)
-    while b"home>" not in out and time.time() < deadline:     # wait for the home prompt
-        time.sleep(0.05)
-        try:
-            chunk = os.read(proc.stdout.fileno(), 65536)
-        except BlockingIOError:
-            chunk = b""
-        out += chunk
-    assert b"home>" in out
-    proc.send_signal(signal.SIGINT)
-    _, err = proc.communicate(timeout=20)
-    err = err.decode()
-    assert proc.returncode == 130
+    try:
+        out = _read_until(proc.stdout, b"home>", 60)      # the home prompt is waiting
+        assert b"home>" in out, out[-500:]
+        proc.send_signal(signal.SIGINT)
+        code = proc.wait(timeout=60)
+        err = proc.stderr.read().decode()
+    finally:
+        proc.stdin.close()
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        proc.stdout.close()
+        proc.stderr.close()
+    assert code == 130, err
     assert "Traceback" not in err and "Interrupted; your progress is saved." in err
 
 

@@ -93,7 +93,8 @@ def _run(argv: list[str] | None) -> int:
         _error(exc)
         return FAILED
     except EOFError:                   # end of input: leave quietly, as a finished session
-        print(file=sys.stderr)
+        if sys.stderr.isatty():        # (after Ctrl-D, end the prompt's line)
+            print(file=sys.stderr)
         return OK
     except KeyboardInterrupt:
         print(file=sys.stderr)
