@@ -87,7 +87,7 @@ def render_quote(data: dict, ctx, width: int):
 def parameter_value(library, rid: str, name: str, players: int | None) -> tuple[str, str]:
     """One ruleset parameter for display: (value text, status) where status is ``stated``,
     ``read``, ``chosen`` or ``""`` (not covered / derived)."""
-    rs = library.rulesets[rid]
+    rs = library.ruleset(rid)
     if name in COUNT_PARAMETERS or name == "pot":
         if players not in rs.counts:
             return "—", ""
@@ -165,7 +165,7 @@ def odds_rows(data: dict, library) -> list[dict]:
     ``players``, ``hand``, ``table`` and each figure as a :class:`fractions.Fraction`."""
     rows = []
     for rid in data["rulesets"]:
-        rs = library.rulesets[rid]
+        rs = library.ruleset(rid)
         counts = [data["players"]] if data["players"] is not None else list(rs.player_counts)
         for n in counts:
             if n not in rs.counts:
@@ -230,7 +230,7 @@ def simulate(data: dict, library, cache_dir: Path | None = None) -> dict:
         cache = {}
     if key in cache:
         return cache[key]
-    rs = library.rulesets[data["ruleset"]]
+    rs = library.ruleset(data["ruleset"])
     study, _ = run_study(rs, data["players"], data["deals"], data["seed"], [data["bots"]])
     result = study.to_json()
     cache[key] = result

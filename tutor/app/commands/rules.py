@@ -198,12 +198,12 @@ def list_view(lib: Library, ids: list[str], width: int = 80) -> list[Any]:
         table.add_column("players", no_wrap=True)
         table.add_column("summary", ratio=1)
         for rid in ids:
-            rs = lib.rulesets[rid]
+            rs = lib.ruleset(rid)
             table.add_row(rid, rs.source, _counts(rs), rs.title)
         out.append(table)
     else:  # narrow: one ruleset to a paragraph
         for rid in ids:
-            rs = lib.rulesets[rid]
+            rs = lib.ruleset(rid)
             t = Text()
             t.append(rid, style="bold")
             t.append(f"  {_counts(rs)} players, from {rs.source}", style="dim")
@@ -229,7 +229,7 @@ def ruleset_view(lib: Library, rid: str, players: int | None = None,
                  width: int = 80) -> list[Any]:
     """Ruleset ``rid`` in full: every parameter with value, status, quotations and note."""
     out: list[Any] = []
-    rs = lib.rulesets[rid]
+    rs = lib.ruleset(rid)
     src = lib.source_of(rid)
     own = src.citation_text
     head = Text()
@@ -371,7 +371,7 @@ def compare_rows(lib: Library, ids: list[str], players: int | None = None) -> li
     """
     rows: list[tuple[str, tuple[str, ...], int | None]] = [
         (LABELS[name], (name,), None) for name in RULESET_PARAMETERS]
-    counts = sorted({n for r in ids for n in lib.rulesets[r].counts})
+    counts = sorted({n for r in ids for n in lib.ruleset(r).counts})
     if players is not None:
         counts = [players]
     for n in counts:
@@ -512,7 +512,7 @@ def ruleset_json(lib: Library, rid: str, players: int | None = None) -> dict[str
     """Ruleset ``rid`` as a JSON-ready dict: id, source, citation, title, summary, origin,
     player_counts, parameters (name → {value, status, note, quotes, [source_value]}), counts
     (player count as a string → the same per parameter) and problems."""
-    rs = lib.rulesets[rid]
+    rs = lib.ruleset(rid)
     counts = [players] if players is not None else list(rs.player_counts)
     return {
         "id": rid,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from tutor.app.commands.lesson import open_lesson
 from tutor.engine.errors import UsageError
+from tutor.teaching.worksheet import write_worksheet
 
 
 def register(sub, parent) -> None:
@@ -23,8 +24,6 @@ def register(sub, parent) -> None:
 
 def run(args) -> int:
     """Write the worksheet; UsageError for an unknown lesson, a bad suffix or an unwritable file."""
-    # Heavy (HTML and Markdown writers, puzzle rendering): only for this command (start-up benchmark)
-    from tutor.teaching.worksheet import write_worksheet
     lesson = open_lesson(args.lesson)
     try:
         fmt = write_worksheet(lesson, args.seed, args.out)

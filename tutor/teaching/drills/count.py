@@ -29,6 +29,7 @@ from tutor.engine.bots import Careless, make_bot, play_out
 from tutor.engine.cards import RANK_NAMES, RANK_PLURALS, parse_rank
 from tutor.engine.deal import Action, Deal, new_deal
 from tutor.engine.errors import NotationError
+from tutor.puzzles.board import action_text, grouped_text
 from tutor.teaching.drills.base import DrillIO
 
 __all__ = ["CountDrill", "CountRound", "CountResult", "parse_counts", "parse_ranks", "SPEEDUP"]
@@ -191,7 +192,6 @@ class CountDrill:
         io = self.io
         d0 = Deal(rnd.deal.ruleset, rnd.deal.n, rnd.deal.dealer, rnd.deal.pack)
         names = _names(rnd.deal.n, rnd.seat)
-        from tutor.puzzles.board import action_text, grouped_text
         io.say("")
         io.say(f"Round {number} · {rnd.deal.ruleset.id} · {rnd.deal.n} players · "
                f"{names[rnd.deal.dealer]} deal{'' if rnd.deal.dealer == rnd.seat else 's'} · "
@@ -216,7 +216,7 @@ class CountDrill:
         io = self.io
         live = None
         if getattr(io.clock, "realtime", False) and getattr(io.console, "is_terminal", False):
-            from rich.live import Live
+            from rich.live import Live      # rich's live display: only on a terminal
             live = Live(Text(""), console=io.console, transient=True, auto_refresh=False)
             live.start()
         try:
@@ -234,7 +234,6 @@ class CountDrill:
 
     def ask(self, rnd: CountRound, names: list[str]) -> bool:
         """The questions at the stop; records each answer; replays what was missed."""
-        from tutor.puzzles.board import grouped_text
         io = self.io
         d, seat = rnd.deal, rnd.seat
         view = d.view(seat)
@@ -326,7 +325,6 @@ class CountDrill:
         return tuple(sorted(pick))
 
     def _replay_unseen(self, rnd: CountRound, names, ranks) -> None:
-        from tutor.puzzles.board import action_text
         io = self.io
         d = rnd.deal
         set_aside = d.ruleset.table_mournival == "set_aside_for_last_in"
