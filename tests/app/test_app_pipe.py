@@ -229,6 +229,24 @@ def test_practice_from_the_home_screen(tmp_path):
     assert all(a.lesson is None for a in answers)
 
 
+def test_drills_and_play_from_the_home_screen(tmp_path):
+    # The home screen runs the same functions as `laugh drill KIND` and `laugh play`, in this
+    # process, and comes back to the menu afterwards.
+    proc = run_laugh([], "d\nbogus\nsettle\nq\ng\nquit\nq\n", tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert_clean(proc)
+    out = proc.stdout
+    for name in ("oversights", "count", "settle", "weak"):
+        assert name in out.split("home> d")[1].split("drill> ")[0]
+    assert "Type one of oversights, count, settle, weak, or Enter to go back." in out
+    assert "Settlement drill: give the result as fast as you can." in out
+    assert re.search(r"Your (points|net stakes)\?\nsettle> q", out)
+    assert re.search(r"Laugh and Lie Down · parlett · 5 players · casual · seed \d+", out)
+    assert "You left the deal before its end." in out and "Replay this match with --seed" in out
+    assert out.count("Laugh and Lie Down · a tutor") == 3        # back home after each
+    assert out.rstrip().endswith("home> q")
+
+
 def test_stats_command_weakest_first_and_practice(tmp_path):
     with store(tmp_path) as s:
         s.record_answer("a", "count", ["counting", "unseen"], True, 3.0)

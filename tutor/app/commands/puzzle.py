@@ -6,6 +6,9 @@ import json
 import random
 import sys
 import time
+from typing import Any
+
+from rich.text import Text
 
 from tutor import puzzles
 from tutor.engine.errors import LaughError, UsageError
@@ -166,21 +169,38 @@ def run_export(args) -> int:
 
 def run_list(args) -> int:
     """List the kinds (with the rulesets each applies to) and the curated sets."""
-    sets = puzzles.curated_sets()
-    kinds = [{"kind": k, "title": puzzles.definition(k).title,
-              "summary": puzzles.definition(k).summary,
-              "rulesets": puzzles.applicable_rulesets(k)} for k in puzzles.KINDS]
+    data = kinds_and_sets()
     if getattr(args, "json", False):
-        print(json.dumps({"kinds": kinds, "sets": sets}, ensure_ascii=False, indent=1))
+        print(json.dumps(data, ensure_ascii=False, indent=1))
         return 0
     out = make_console()
-    out.print("[bold]Puzzle kinds[/]")
-    for k in kinds:
-        out.print(f"  [bold]{k['kind']}[/] ({k['title']}): {k['summary']}", highlight=False)
-        out.print(f"    rulesets: {', '.join(k['rulesets'])}", style="dim", highlight=False)
-    out.print("[bold]Curated sets[/]")
-    for name, s in sets.items():
-        out.print(f"  [bold]{name}[/]: {s['title']} ({len(s['ids'])} puzzles)", highlight=False)
-    out.print("Play one: laugh puzzle KIND; export: laugh puzzles export --kind K --count N "
-              "--seed S --out FILE.jsonl", style="dim", highlight=False)
+    for renderable in kinds_view(data):
+        out.print(renderable)
     return 0
+
+
+def kinds_and_sets() -> dict[str, Any]:
+    """``{"kinds": [{kind, title, summary, rulesets}], "sets": {name: {title, ids, ...}}}``."""
+    return {"kinds": [{"kind": k, "title": puzzles.definition(k).title,
+                       "summary": puzzles.definition(k).summary,
+                       "rulesets": puzzles.applicable_rulesets(k)} for k in puzzles.KINDS],
+            "sets": puzzles.curated_sets()}
+
+
+def kinds_view(data: dict[str, Any]) -> list[Text]:
+    """:func:`kinds_and_sets` as lines of text: each kind with its rulesets, then the sets."""
+    out = [Text("Puzzle kinds", style="bold")]
+    for k in data["kinds"]:
+        line = Text("  ")
+        line.append(k["kind"], style="bold")
+        line.append(f" ({k['title']}): {k['summary']}")
+        out += [line, Text(f"    rulesets: {', '.join(k['rulesets'])}", style="dim")]
+    out.append(Text("Curated sets", style="bold"))
+    for name, s in data["sets"].items():
+        line = Text("  ")
+        line.append(name, style="bold")
+        line.append(f": {s['title']} ({len(s['ids'])} puzzles)")
+        out.append(line)
+    out.append(Text("Play one: laugh puzzle KIND; export: laugh puzzles export --kind K --count N "
+                    "--seed S --out FILE.jsonl", style="dim"))
+    return out
