@@ -32,6 +32,9 @@ import tutor.app.runner  # noqa: F401
 import tutor.app.views  # noqa: F401
 import tutor.teaching.drills  # noqa: F401
 import tutor.teaching.worksheet  # noqa: F401
+from tutor.puzzles.model import definitions
+
+definitions()            # the puzzle definitions (read once, whatever LAUGH_HOME is)
 
 CHILD_SECONDS = 60       # a child still running after this is killed (SIGALRM)
 
