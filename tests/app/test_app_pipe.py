@@ -232,7 +232,7 @@ def test_practice_from_the_home_screen(tmp_path):
 def test_drills_and_play_from_the_home_screen(tmp_path):
     # The home screen runs the same functions as `laugh drill KIND` and `laugh play`, in this
     # process, and comes back to the menu afterwards.
-    proc = run_laugh([], "d\nbogus\nsettle\nq\ng\nquit\nq\n", tmp_path)
+    proc = run_laugh([], "d\nbogus\nsettle\nquit\ng\nquit\nq\n", tmp_path)
     assert proc.returncode == 0, proc.stderr
     assert_clean(proc)
     out = proc.stdout
@@ -240,7 +240,7 @@ def test_drills_and_play_from_the_home_screen(tmp_path):
         assert name in out.split("home> d")[1].split("drill> ")[0]
     assert "Type one of oversights, count, settle, weak, or Enter to go back." in out
     assert "Settlement drill: give the result as fast as you can." in out
-    assert re.search(r"Your (points|net stakes)\?\nsettle> q", out)
+    assert re.search(r"Your (points|net stakes)\?\nsettle> quit\n", out)
     assert re.search(r"Laugh and Lie Down · parlett · 5 players · casual · seed \d+", out)
     assert "You left the deal before its end." in out and "Replay this match with --seed" in out
     assert out.count("Laugh and Lie Down · a tutor") == 3        # back home after each
@@ -346,3 +346,12 @@ def test_a_corrupt_progress_file_is_reported_and_replaced(tmp_path):
     assert proc.returncode == 0, proc.stderr
     assert "could not be read" in proc.stdout and "a fresh one started" in proc.stdout
     assert list(tmp_path.glob("progress.sqlite3.corrupt-*"))
+
+
+def test_a_lesson_is_opened_by_its_file_name_on_the_home_screen_and_the_command_line(tmp_path):
+    proc = run_laugh([], "08-oversights\nquit\nq\n", tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert "Lesson 8" in proc.stdout and "Whatever is overseen" in proc.stdout
+    proc = run_laugh(["lesson", "08-oversights", "--seed", "3"], "quit\n", tmp_path / "2")
+    assert proc.returncode == 0, proc.stderr
+    assert "Lesson 8" in proc.stdout and "Saved: you can continue lesson 8" in proc.stdout

@@ -203,3 +203,30 @@ def test_sources_json(capsys):
     d = json.loads(out)
     assert {s["id"] for s in d["sources"]} >= {"parlett", "willughby"}
     assert d["attestations"][0]["year"] == 1522
+
+
+def test_rules_parameters_lists_every_parameter_with_its_values(capsys):
+    from tutor.engine.parameters import PARAMETERS
+    code, out, _ = run(capsys, "rules", "--parameters")
+    assert code == 0
+    for name, spec in PARAMETERS.items():
+        assert name in out
+    assert "each_in_play" in out and "most_won" in out
+    code, out, _ = run(capsys, "rules", "--parameters", "--json")
+    assert {p["name"] for p in json.loads(out)["parameters"]} == set(PARAMETERS)
+
+
+def test_sources_new_writes_a_template_that_loads(capsys, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    code, out, _ = run(capsys, "sources", "new", "tuesday-club")
+    assert code == 0 and (tmp_path / "tuesday-club.yaml").is_file()
+    try:
+        code, out, _ = run(capsys, "--sources", str(tmp_path / "tuesday-club.yaml"), "rules",
+                           "tuesday-club")
+    finally:
+        sources.set_extra_dirs(())
+    assert code == 0 and "tuesday-club" in out
+    code, _, err = run(capsys, "sources", "new", "tuesday-club")
+    assert code == 2 and "exists" in err
+    code, _, err = run(capsys, "sources", "new", "Bad Id")
+    assert code == 2 and "not an id" in err

@@ -45,6 +45,7 @@ COMMANDS = {
     "rules-compare": ["rules", "--compare"],
     "sources": ["sources", "porges"],
     "sources-check": ["sources", "check"],
+    "sources-new": ["sources", "new", "tuesday-club", "--out", "{home}/tuesday-club.yaml"],
     "simulate": ["simulate", "--deals", "3"],
     "simulate-json": ["simulate", "--deals", "3", "--json"],
     "records": ["records", "check", "tests/data/examples/parlett-5-clean.json"],

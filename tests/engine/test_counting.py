@@ -105,8 +105,11 @@ def _late_positions(rulesets, rid, players, count, seed):
 
 
 @pytest.mark.parametrize("rid,players", [("parlett", 5), ("parlett", 3), ("porges", 4),
-                                         ("wolffauer", 6), ("inter-livery-2018", 5)])
-def test_at_risk_matches_exhaustive_search(rulesets, rid, players):
+                                         ("wolffauer", 6), ("inter-livery-2018", 5),
+                                         ("house-any", 5), ("house-pot", 5)])
+def test_at_risk_matches_exhaustive_search(house, rid, players):
+    """Also under several captures a turn (RULES.md 3.6): the risk stays exact."""
+    rulesets = house
     positions = _late_positions(rulesets, rid, players, 25, f"risk/{rid}/{players}")
     assert len(positions) >= 10
     risky = safe = 0

@@ -378,8 +378,8 @@ def test_unknown_key(tmp_path):
     text = HOUSE.replace("    hand_plays:", "    hand_play:")
     msg, path = _load_error(tmp_path, text)
     assert msg.startswith(f"{path}:{_line_of(text, 'hand_play:')}: rulesets.tuesday.hand_play: "
-                          "unknown key")
-    assert "hand_plays" in msg  # the valid keys are listed
+                          "the rules model has no parameter 'hand_play'")
+    assert "laugh rules --parameters" in msg and "hand_plays" in msg  # where to look, and the keys
 
 
 def test_missing_key(tmp_path):
@@ -412,7 +412,7 @@ def test_bad_enum(tmp_path):
     text = HOUSE.replace("scoring: {value: stakes,", "scoring: {value: points,")
     msg, path = _load_error(tmp_path, text)
     assert msg == (f"{path}:{_line_of(text, 'value: points')}: rulesets.tuesday.scoring.value: "
-                   "'points' is not one of stakes, pairs")
+                   "'points' is not one of stakes, pairs, pot")
 
 
 def test_bad_status_and_kind(tmp_path):

@@ -11,7 +11,7 @@ from rich.console import Console
 from tutor.teaching.drills import CountDrill, DrillIO, OversightDrill, SettleDrill, practise_weak_spots
 from tutor.teaching.drills.count import parse_counts, parse_ranks
 from tutor.teaching.drills.oversights import COMBO_BONUS, MISTAKE_PENALTY, combo_bonus
-from tutor.teaching.drills.settle import parse_signed, won_in_play
+from tutor.teaching.drills.settle import parse_signed
 from tutor.engine.errors import NotationError
 from tutor.app.play import FakeClock, ScriptedAsker
 from tutor.teaching.progress import ProgressStore
@@ -224,20 +224,17 @@ def test_count_answer_parsing():
 
 # -- settlement ---------------------------------------------------------------------------------
 
-def test_won_in_play_plus_the_end_gives_the_engines_won_cards(library):
-    rulesets = [r for _, r in sorted(library.rulesets.items())]
+def test_the_working_ends_at_the_engines_settlement(library, house):
+    rulesets = [r for _, r in sorted(house.items())]
     drill = SettleDrill(DrillIO(None, None, None), rulesets, seed=9)
-    for _ in range(60):
+    for _ in range(80):
         q = drill.make_question()
+        text = drill.working(q)
         d = q.deal
-        res = d.result
-        inplay = won_in_play(d)
-        aside = sum(len(a.cards) for a in d.history if a.kind == "take_table_mournival"
-                    and d.ruleset.table_mournival == "set_aside_for_last_in")
-        for s in range(d.n):
-            extra = (len(res.leftovers) if s == res.leftovers_to else 0) + \
-                (aside if s == res.last_in else 0)
-            assert inplay[s] + extra == len(res.won[s])
+        if d.ruleset.scoring == "pairs":
+            assert f"= {q.answer} points" in text
+        else:
+            assert text.endswith(f"= {q.answer:+d}"), text
 
 
 def test_settle_drill_scores_each_ruleset(store, library):

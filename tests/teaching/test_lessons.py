@@ -3,6 +3,7 @@ must report with its file and line."""
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 import textwrap
@@ -85,8 +86,38 @@ def test_course_index_reads_front_matter_only():
 def test_find_lesson_by_number_or_id():
     assert find_lesson("3").id == find_lesson(find_lesson(3).id).id
     from tutor.engine.errors import UsageError
-    with pytest.raises(UsageError, match="no lesson 'nope'; lessons: 1 history"):
+    with pytest.raises(UsageError, match=r"no lesson 'nope'; lessons \(give the number, the file "
+                                         r"name or the id\): 01-history, 02-terms"):
         find_lesson("nope")
+
+
+@pytest.mark.parametrize("key", [8, "8", "08", " 8 ", "08-oversights", "08-oversights.md",
+                                 "oversights", "OVERSIGHTS", "lessons/08-oversights.md"])
+def test_a_lesson_is_named_by_number_file_name_or_id(key):
+    entry = find_lesson(key)
+    assert (entry.number, entry.id, entry.path.name) == (8, "oversights", "08-oversights.md")
+
+
+@pytest.mark.parametrize("key", ["", "80", "0", "09-oversights", "oversight", "08-"])
+def test_a_name_that_is_no_lesson_is_refused(key):
+    from tutor.engine.errors import UsageError
+    with pytest.raises(UsageError, match="no lesson"):
+        find_lesson(key)
+
+
+def test_every_command_that_names_a_lesson_takes_all_three_names(tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("LAUGH_HOME", str(tmp_path / "home"))
+    for key in ("8", "08-oversights", "oversights"):
+        out = tmp_path / f"{key}.md"
+        assert main(["worksheet", key, "--seed", "3", "--out", str(out)]) == 0
+        assert out.read_text(encoding="utf-8").startswith("# Lesson 8: Oversights")
+        assert main(["lessons", "check", key]) == 0
+        assert "1 lesson checked: no problems" in capsys.readouterr().out
+    assert main(["lessons", "check", "no-such-lesson"]) == 2
+    assert "no lesson 'no-such-lesson'" in capsys.readouterr().err
+    assert main(["lessons", "list"]) == 0
+    listing = capsys.readouterr().out
+    assert "08-oversights" in listing and "oversights" in listing
 
 
 def test_puzzle_seed_is_stable_and_distinct():
@@ -248,3 +279,50 @@ def test_inline_card_codes_render_as_cards_only_when_canonical():
     console.print(render_markdown("`7H 7D` and `qc` and `code`", symbols=True))
     text = console.export_text()
     assert "7♦ 7♥" in text and "qc" in text and "code" in text
+
+
+# --------------------------------------------------------------------------------------------
+# Faithful wording: what a lesson says a source says is in that source's words
+
+
+#: Words a lesson puts in quotation marks that are not quoted from a source (scare quotes).
+SCARE_QUOTES = {"fish"}
+
+
+def _prose(lesson) -> str:
+    text = " ".join(item.text for page in lesson.pages for item in page
+                    if isinstance(item, Segment))
+    return " ".join(re.sub(r"`[^`]*`", "", text).split())
+
+
+def test_words_a_lesson_quotes_in_its_prose_stand_in_a_quotation(library):
+    from tutor.puzzles.quoted import quote_plain
+    quoted = [t for s in library.sources.values() for q in s.quotations.values()
+              for t in (q.text, quote_plain(q.text))]
+    missing = [(lesson.id, phrase) for lesson in load_course(library=library)
+               for phrase in re.findall(r'"([^"]+)"', _prose(lesson))
+               if phrase not in SCARE_QUOTES and not any(phrase in t for t in quoted)]
+    assert missing == []
+
+
+def test_statements_the_sources_do_not_support_stay_out(library):
+    """Issue 9's list: each statement is gone, or kept with its hedge and marked as a reading."""
+    course = {lesson.id: _prose(lesson) for lesson in load_course(library=library)}
+    history = course["history"]
+    for unsupported in ("Willughby also explains the name", "naturalist", "re-enactors",
+                        "wrote for himself", "John Skelton", "John Lyly", "Robert Forby",
+                        "games historian", "one-page"):
+        assert unsupported not in history
+    assert "du Coeur reports that Willughby himself explains the name" in history
+    assert "Two more dates come from elsewhere, not from the OED list" in history
+    for lid in ("terms", "settlement", "strategy"):
+        assert "in every ruleset" not in course[lid]
+        assert "whoever matched the last pair" in course[lid]
+    assert "The last player in takes the **bonus**" not in course["settlement"]
+    oversights = course["oversights"]
+    assert "**First in time wins, in our reading**" in oversights
+    assert '"probably" mean first in time' in oversights
+    assert "one-page" not in oversights
+    tournament = course["tournament"]
+    assert "give each of five players the deal once per round" not in tournament
+    assert "The sheet leaves one thing open" in tournament

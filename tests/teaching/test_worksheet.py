@@ -10,7 +10,9 @@ import pytest
 from tutor.app.cli import main
 from tutor.engine.errors import UsageError
 from tutor.teaching.lessons import find_lesson, load_lesson
-from tutor.teaching.worksheet import build, md_escape, render_html, render_markdown, write_worksheet
+from tutor.teaching.worksheet import (PAGE_BREAK, PAGE_LINES, WorksheetPuzzle, build, md_escape,
+                                     page_groups, quote_html, quote_markdown, render_html,
+                                     render_markdown, write_worksheet)
 
 from support import lesson_puzzles
 
@@ -64,7 +66,7 @@ def test_html_worksheet_escapes_everything_from_the_lesson(hostile, library):
     tags = set(re.findall(r"<\s*([a-zA-Z0-9]+)", page))
     assert tags <= {"html", "head", "meta", "title", "style", "body", "h1", "h2", "h3", "p",
                     "code", "span", "ul", "li", "blockquote", "cite", "div", "pre", "section",
-                    "br"}
+                    "br", "strong", "em"}
 
 
 def test_markdown_worksheet_escapes_everything_from_the_lesson(hostile, library):
@@ -112,9 +114,15 @@ def test_markdown_file_and_page_break(tmp_path):
     assert main(["worksheet", "7", "--seed", "2", "--out", str(out)]) == 0
     text = out.read_text(encoding="utf-8")
     assert text.startswith("# Lesson 7: ")
-    before, after = text.split('<div style="page-break-before: always"></div>')
-    assert "## Puzzles" in before and "## Answer key" in after
-    assert "```text" in before
+    intro, *pages, key = text.split(PAGE_BREAK)
+    ws = build(course_lesson("7"), 2)
+    assert len(pages) == len(ws.pages) >= 1
+    assert "## From the sources" in intro and "### Puzzle" not in intro
+    assert pages[0].lstrip().startswith("## Puzzles")
+    for page, group in zip(pages, ws.pages):
+        assert re.findall(r"^### Puzzle (\d+)$", page, re.M) == [str(p.number) for p in group]
+        assert page.count("```text") == len(group)
+    assert key.lstrip().startswith("## Answer key") and "```text" not in key
 
 
 def test_bad_suffix_and_unknown_lesson(tmp_path, capsys):
@@ -130,3 +138,144 @@ def test_a_lesson_without_puzzles(tmp_path):
     text = render_markdown(build(course_lesson("history"), 1))
     assert "This lesson has no puzzles." in text
     assert "> “There is no other Game at cards that is any thing a kin to this.”" in text
+
+
+# --------------------------------------------------------------------------------------------
+# Quotations' own markup, rendered
+
+
+def test_quotation_markup_becomes_tags_never_literal_markup():
+    assert quote_html("Willughby’s <cite>Book of Games</cite>.") == \
+        "Willughby’s <em>Book of Games</em>."
+    assert quote_html("a **pair** by **matching** one") == \
+        "a <strong>pair</strong> by <strong>matching</strong> one"
+    assert quote_html("winning 6 *instead* of 1") == "winning 6 <em>instead</em> of 1"
+    assert quote_html("(a ‘{%a glossary#mournival,murnivall %}’)") == "(a ‘murnivall’)"
+    # no other markup from a source passes: tags dropped (their words kept), text escaped
+    assert quote_html('<script>alert(1)</script> <b onclick="x">b</b> & a < b') == \
+        "alert(1) <strong>b</strong> &amp; a &lt; b"
+    assert quote_markdown("a **pair** & *instead* <cite>Book</cite> [x]") == \
+        r"a **pair** &amp; *instead* *Book* \[x\]"
+    assert quote_markdown("**YOU DO NOT WIN A POINT** with") == "**YOU DO NOT WIN A POINT** with"
+
+
+def test_worksheets_show_quotations_formatted_and_puzzle_code_as_code(library):
+    from markdown_it import MarkdownIt
+    lesson = course_lesson("tournament")
+    ws = build(lesson, 3, library)
+    page = render_html(ws)
+    assert "**" not in page and "&lt;cite&gt;" not in page and "`" not in page
+    assert "<strong>PAIRS</strong>" in page          # inter-livery-2018:object
+    text = render_markdown(ws)
+    html = MarkdownIt("commonmark").render(text)
+    assert "<strong>PAIRS</strong>" in html and "\\*\\*" not in text
+    # lesson 1 quotes the compendium's <cite> and template link: shown as the page shows them
+    first = render_html(build(course_lesson("history"), 1, library))
+    assert "<em>Book of Games</em>" in first and "&lt;cite&gt;" not in first
+    # a question's code spans are code, on screen and on paper (no literal backticks)
+    sheet = render_html(build(course_lesson("oversights"), 3, library))
+    assert "`" not in sheet and "<code>nothing</code>" in sheet
+
+
+def test_terminal_lesson_view_renders_quotation_markup():
+    from tutor.puzzles.quoted import quote_text
+    t = quote_text("a **pair** and <cite>Book of Games</cite> and *instead*", style="italic")
+    assert t.plain == "a pair and Book of Games and instead"
+    styles = {t.plain[s.start:s.end]: str(s.style) for s in t.spans}
+    assert styles == {"pair": "bold", "Book of Games": "not italic", "instead": "not italic"}
+
+
+# --------------------------------------------------------------------------------------------
+# Printing: two or three puzzles to a page, the key on a page of its own
+
+
+def _sheet(lines: list[int]) -> list[WorksheetPuzzle]:
+    return [WorksheetPuzzle(i + 1, "\n".join(["x"] * (n - 8)), "", "a", "", [], f"id{i}")
+            for i, n in enumerate(lines)]
+
+
+@pytest.mark.parametrize("lines, pages", [
+    ([30, 30, 30], [2, 1]),        # three do not fit (90 > 86): two, then one
+    ([28, 28, 28], [3]),
+    ([20] * 4, [2, 2]),            # never three then one
+    ([20] * 7, [3, 2, 2]),
+    ([12] * 9, [3, 3, 3]),
+    ([50, 50], [1, 1]),            # a puzzle taller than half a page stands alone
+    ([20], [1]),
+    ([], []),
+])
+def test_page_groups(lines, pages):
+    puzzles = _sheet(lines)
+    assert [p.lines for p in puzzles] == lines
+    groups = page_groups(puzzles)
+    assert [len(g) for g in groups] == pages
+    assert [p for g in groups for p in g] == puzzles
+    assert all(sum(p.lines for p in g) <= PAGE_LINES or len(g) == 1 for g in groups)
+
+
+def _printed_structure(page: str):
+    """The worksheet's page-break rules and its sections as printed: (css rules, intro html,
+    [puzzle numbers of each sheet], key html)."""
+    css = re.search(r"<style>(.*?)</style>", page, re.S).group(1)
+    rules: dict[str, str] = {}
+    for sel, body in re.findall(r"([^{}]+)\{([^{}]*)\}", css):
+        rules[sel.strip()] = rules.get(sel.strip(), "") + body
+    intro, rest = page.split('<section class="sheet">', 1)
+    sections = re.findall(r'<section class="(sheet|key)">(.*?)</section>',
+                          '<section class="sheet">' + rest, re.S)
+    kinds = [k for k, _ in sections]
+    assert kinds == ["sheet"] * (len(kinds) - 1) + ["key"]      # the key comes last
+    sheets = [[int(n) for n in re.findall(r"<h3>Puzzle (\d+)</h3>", body)]
+              for k, body in sections if k == "sheet"]
+    return rules, intro, sheets, sections[-1][1]
+
+
+@pytest.mark.parametrize("key, seed", [("oversights", 3), ("capturing", 1), ("terms", 2)])
+def test_printed_worksheet_structure(key, seed, library):
+    ws = build(course_lesson(key), seed, library)
+    rules, intro, sheets, key_html = _printed_structure(render_html(ws))
+    # page breaks: each sheet and the key start a page; no puzzle is split across pages
+    assert "break-before: page" in rules[".sheet"] and "break-before: page" in rules[".key"]
+    assert "break-inside: avoid" in rules[".puzzle"]
+    # the title page holds no puzzle; every puzzle is on exactly one sheet, in order
+    assert "<h3>Puzzle" not in intro
+    assert [n for s in sheets for n in s] == list(range(1, len(ws.puzzles) + 1))
+    # two or three to a page, a single puzzle only when the next would not fit beside it
+    for i, s in enumerate(sheets):
+        height = sum(ws.puzzles[n - 1].lines for n in s)
+        assert 1 <= len(s) <= 3 and height <= PAGE_LINES or len(s) == 1
+        if len(s) == 1 and len(ws.puzzles) > 1:
+            neighbours = [sheets[j] for j in (i - 1, i + 1) if 0 <= j < len(sheets)]
+            assert all(height + ws.puzzles[t[-1] - 1].lines > PAGE_LINES for t in neighbours)
+    # the key: every answer, no puzzle position
+    assert "<pre>" not in key_html
+    assert re.findall(r"<h3>Puzzle (\d+): ", key_html) == [str(n) for n in
+                                                          range(1, len(ws.puzzles) + 1)]
+
+
+def _chromium():
+    import shutil
+    return next((shutil.which(n) for n in ("chromium", "chromium-browser", "google-chrome")
+                 if shutil.which(n)), None)
+
+
+@pytest.mark.chromium
+@pytest.mark.skipif(_chromium() is None, reason="Chromium is not installed")
+def test_lesson_8_worksheet_prints_on_three_pages(tmp_path):
+    """Print lesson 8's worksheet (seed 3) with headless Chromium: a title page, one page of its
+    three puzzles, and the answer key on a last page of its own."""
+    import subprocess
+    html_file = tmp_path / "sheet.html"
+    pdf = tmp_path / "sheet.pdf"
+    assert main(["worksheet", "08-oversights", "--seed", "3", "--out", str(html_file)]) == 0
+    ws = build(course_lesson("oversights"), 3)
+    assert [len(g) for g in ws.pages] == [3]
+    subprocess.run([_chromium(), "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+                    "--no-first-run", "--disable-background-networking",
+                    "--disable-component-update", "--disable-sync",
+                    f"--user-data-dir={tmp_path / 'profile'}", "--no-pdf-header-footer",
+                    f"--print-to-pdf={pdf}", html_file.as_uri()],
+                   check=True, capture_output=True, timeout=120)
+    data = pdf.read_bytes()
+    pages = len(re.findall(rb"/Type\s*/Page(?![s\w])", data))
+    assert pages == 1 + len(ws.pages) + 1 == 3

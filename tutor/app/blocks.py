@@ -26,6 +26,7 @@ from tutor.engine.errors import DataError
 from tutor.engine.odds import deal_odds, percent
 from tutor.engine.rulesets import COUNT_PARAMETERS
 from tutor.engine.simulate import run_study
+from tutor.puzzles.quoted import quote_text
 from tutor.puzzles.terminal import card_text
 from tutor.teaching.lessons import ODDS_FIGURES, Block
 
@@ -68,13 +69,16 @@ def render_block(block: Block, ctx, width: int | None = None):
 
 
 def render_quote(data: dict, ctx, width: int):
-    """Each quotation of ``data["refs"]`` verbatim in quotation marks, then ``— citation (where)``."""
+    """Each quotation of ``data["refs"]`` verbatim in quotation marks, its markup rendered
+    (:func:`tutor.puzzles.quoted.quote_text`), then ``— citation (where)``."""
     lib = ctx.library
     parts = []
     open_q, close_q = ("“", "”") if ctx.symbols else ('"', '"')
     for ref in data["refs"]:
         q = lib.quotation(ref)
-        body = Text(open_q + q.text + close_q, style="italic")
+        body = Text(open_q, style="italic")          # the quotation's own markup, rendered
+        body.append_text(quote_text(q.text, style="italic"))
+        body.append(close_q, style="italic")
         cite = Text(f"{ctx.glyphs.dash} {q.citation} ({q.where})", style="dim")
         parts.append(Padding(Group(body, Padding(cite, (0, 0, 0, 2))), (0, 0, 0, 2)))
     return Group(*parts)

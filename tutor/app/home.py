@@ -22,7 +22,7 @@ from tutor.app.commands.drill import DRILLS, DrillOptions, run_drill
 from tutor.app.commands.lesson import open_lesson, take_lesson
 from tutor.app.commands.play import start as start_play
 from tutor.engine.errors import DataError, LaughError
-from tutor.teaching.lessons import CourseEntry, course_index
+from tutor.teaching.lessons import CourseEntry, course_index, match_lesson
 
 HELP = ("Enter or c: continue  ·  a number: that lesson  ·  p puzzles  ·  d drills  ·  "
         "g play a deal  ·  s sources  ·  t statistics  ·  q quit")
@@ -144,7 +144,8 @@ class Home:
             if redraw:
                 course, nxt = self.draw()
             redraw = True
-            words = keys + [str(e.number) for e in course] + [e.id for e in course]
+            words = keys + [str(e.number) for e in course] + [e.id for e in course] + \
+                [e.path.stem for e in course]
             choice = ctx.asker.ask("home> ", words=words).strip()
             low = choice.lower()
             if low in ("q", "quit", "exit"):
@@ -160,7 +161,7 @@ class Home:
                 low = low[: -len(" again")].strip()
             if low.startswith("lesson "):
                 low = low[len("lesson "):].strip()
-            entry = next((e for e in course if low == str(e.number) or low == e.id), None)
+            entry = match_lesson(course, low)       # number, file name or id
             if entry is not None:
                 self.open_lesson(entry.id, restart=again)
                 continue

@@ -2,13 +2,16 @@
 
 Cards and notation (:mod:`.cards`), rulesets and their parameter table (:mod:`.rulesets`,
 :mod:`.parameters`), the source files that define them (:mod:`.sources`), one deal
-(:mod:`.deal`), deal records (:mod:`.records`), computer players (:mod:`.bots`, :mod:`.levels`),
+(:mod:`.deal`: legal actions, settlement, counting, reading moves), the claim race
+(:mod:`.race`), deal records (:mod:`.records`), computer players (:mod:`.bots`, :mod:`.levels`),
 matches (:mod:`.match`), self-play studies (:mod:`.simulate`) and exact odds (:mod:`.odds`).
 Nothing here imports from the puzzles, teaching or app rooms.
 """
 
 from tutor.engine.deal import (ACTION_KINDS, DECLARATIONS, TURN_KINDS, Action, CaptureOption, Deal,
-                               DealResult, Oversight, PlayerView, new_deal)
+                               DealResult, Oversight, PlayerView, RankCount, SeatSettlement,
+                               deal_order, new_deal)
 
 __all__ = ["ACTION_KINDS", "DECLARATIONS", "TURN_KINDS", "Action", "CaptureOption", "Deal",
-           "DealResult", "Oversight", "PlayerView", "new_deal"]
+           "DealResult", "Oversight", "PlayerView", "RankCount", "SeatSettlement", "deal_order",
+           "new_deal"]

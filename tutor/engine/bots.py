@@ -22,6 +22,7 @@ import random as _random
 
 from tutor.engine.deal import Action, Deal
 from tutor.engine.errors import UsageError
+from tutor.engine.race import ClaimRace
 
 BOT_NAMES = ("random", "willughby", "counter")
 
@@ -39,7 +40,7 @@ class Bot:
     def free_action(self, deal: Deal, seat: int, rng: _random.Random) -> Action | None:
         """A free action ``seat`` makes now, or None.  Default: take the dealer's table mournival,
         declare everything, claim everything."""
-        if not _free_possible(deal, seat):
+        if not deal.free_possible(seat):
             return None
         acts = deal.free_actions(seat)
         return acts[0] if acts else None
@@ -53,17 +54,6 @@ class Bot:
         return rng.uniform(lo, hi)
 
 
-def _free_possible(deal: Deal, seat: int) -> bool:
-    """Cheap test: could ``seat`` have any free action now?"""
-    if deal.phase != "play":
-        return False
-    if deal.oversights:
-        return True
-    if seat == deal.dealer and not deal.started and deal.table_mournivals:
-        return True
-    return deal._free and deal.has_declaration(seat)
-
-
 class RandomBot(Bot):
     """Uniform over the legal turn actions; each free action taken with even odds against none."""
 
@@ -74,21 +64,13 @@ class RandomBot(Bot):
         return legal[int(rng.random() * len(legal))] if len(legal) > 1 else legal[0]
 
     def free_action(self, deal, seat, rng):
-        if not _free_possible(deal, seat):
+        if not deal.free_possible(seat):
             return None
         acts = deal.free_actions(seat)
         if not acts:
             return None
         i = int(rng.random() * (len(acts) + 1))
         return acts[i] if i < len(acts) else None
-
-
-def _split(a: Action, deal: Deal) -> bool:
-    """True for a one-for-one capture from a table prial (the split_prial mistake)."""
-    if len(a.table) != 1 or len(a.cards) != 1 or a.kind != "capture":
-        return False
-    rank = a.table[0] >> 2
-    return sum(1 for c in deal.table_cards() if c >> 2 == rank) == 3
 
 
 class WillughbyBot(Bot):
@@ -108,14 +90,16 @@ class WillughbyBot(Bot):
 
     @staticmethod
     def _capture_by_table_count(deal, legal, rng):
-        table = deal.table
         three, lone, rest = [], [], []
+        end = None
         for a in legal:
             if a.kind not in ("capture", "play_on_capture"):
-                rest.append(a)
+                if a.kind == "end_turn":
+                    end = a
+                else:
+                    rest.append(a)
                 continue
-            rank = a.table[0] >> 2
-            nt = ((table >> (4 * rank)) & 15).bit_count()
+            nt = deal.table_count(a.table[0] >> 2)
             if len(a.table) == 3:
                 three.append(a)
             elif nt == 1 and len(a.cards) == 1:
@@ -124,9 +108,13 @@ class WillughbyBot(Bot):
                 rest.insert(0, a)
             else:
                 rest.append(a)
-        for group in (three, lone, rest):
+        for group in (three, lone):
             if group:
                 return group[int(rng.random() * len(group))]
+        if end is not None:             # several captures a turn: hold back the rest
+            return end
+        if rest:
+            return rest[int(rng.random() * len(rest))]
         return legal[0]
 
 
@@ -202,7 +190,7 @@ class Careless(Bot):
 
     def choose(self, deal, legal, rng):
         if len(legal) > 1:
-            splits = [a for a in legal if _split(a, deal)]
+            splits = [a for a in legal if deal.would_split_prial(a)]
             if splits and self._mistake(rng):
                 return splits[0]
             keep = [a for a in legal
@@ -212,7 +200,7 @@ class Careless(Bot):
         return self.inner.choose(deal, legal, rng)
 
     def free_action(self, deal, seat, rng):
-        if not _free_possible(deal, seat):
+        if not deal.free_possible(seat):
             return None
         for a in deal.free_actions(seat):
             if a.kind == "claim" or a.kind == "take_table_mournival":
@@ -241,7 +229,8 @@ def play_out(deal: Deal, bots: list[Bot], rng: _random.Random, observer=None) ->
     """Play ``deal`` to its end with one bot per seat, and return it.
 
     After every action, each seat may make free actions: every bot that wants one draws a
-    reaction time, and the fastest acts first (so a seed reproduces the race exactly).  Then the
+    reaction time and enters the claim race (:class:`tutor.engine.race.ClaimRace`); the fastest
+    acts first (so a seed reproduces the race exactly).  Then the
     player to move makes a turn action.  ``observer(deal, action)``, if given, is called after
     every action (for invariant checks or display).
     """
@@ -251,18 +240,16 @@ def play_out(deal: Deal, bots: list[Bot], rng: _random.Random, observer=None) ->
         bot.start(deal)
     while deal.phase != "over":
         while deal.phase == "play" and deal.free_pending():
-            best = None
+            race = ClaimRace(deal)
             for seat in seats:
                 a = bots[seat].free_action(deal, seat, rng)
                 if a is not None:
-                    t = bots[seat].reaction(rng)
-                    if best is None or t < best[0]:
-                        best = (t, a)
-            if best is None:
+                    race.enter(seat, a, bots[seat].reaction(rng), checked=False)
+            won = race.settle()
+            if won is None:
                 break
-            deal.apply_unchecked(best[1])
             if observer:
-                observer(deal, best[1])
+                observer(deal, won.action)
         if deal.phase == "over":
             break
         legal = deal.legal_actions()

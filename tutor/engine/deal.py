@@ -1,27 +1,38 @@
 """The rules engine: one deal of Laugh and Lie Down under any ruleset (RULES.md 3-4, 7-8).
 
-:class:`Deal` is the state.  Like an OpenSpiel state it offers :meth:`Deal.legal_actions` (the
-turn actions of the player to move), :meth:`Deal.free_actions` (declarations, claims and taking
-a table mournival: actions any player may make at any moment, not turns), :meth:`Deal.apply`
-(which refuses an illegal action with the reason), :meth:`Deal.is_terminal`,
-:meth:`Deal.returns`, :meth:`Deal.clone` and a per-player :meth:`Deal.view` with counting.
+:class:`Deal` is the state.  Like an OpenSpiel state it offers :meth:`Deal.legal_actions`
+(``legal_actions()``: the turn actions of the player to move; ``legal_actions(seat)``: everything
+that seat may do now, its turn actions when it is to move plus its declarations and claims),
+:meth:`Deal.apply` (which refuses an illegal action with the reason), :meth:`Deal.is_terminal`,
+:meth:`Deal.returns`, :meth:`Deal.clone`, :meth:`Deal.push`/:meth:`Deal.pop` (apply and take
+back), :meth:`Deal.parse_action` (the learner's notation read on the position, with precise
+errors) and a per-player :meth:`Deal.view` with counting.  :meth:`Deal.from_position` builds a
+hand-made position; a finished deal's :class:`DealResult` carries the whole settlement, seat by
+seat (:class:`SeatSettlement`).
 
-Cards are ints (see :mod:`tutor.engine.cards`).  Inside, each hand, the table and each won pile is a
-52-bit mask; four bits per rank ("nibble"), so rank counts are cheap bit arithmetic.
+Cards are ints (see :mod:`tutor.engine.cards`).  Inside, each hand, the table and each won pile is
+a 52-bit mask; four bits per rank ("nibble"), so rank counts are cheap bit arithmetic.
 
-The engine branches only on ruleset parameters (:class:`tutor.engine.rulesets.Ruleset`), never on a
-source's name.
+The engine branches only on ruleset parameters (:class:`tutor.engine.rulesets.Ruleset`, described
+in :mod:`tutor.engine.parameters`), never on a source's name.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from itertools import combinations
 from typing import NamedTuple
 
-from tutor.engine.cards import RANK_NAMES, RANK_PLURALS, cards_of, code, mask_of, pretty_cards, rank_code
-from tutor.engine.errors import IllegalAction
+from tutor.engine.cards import (RANK_NAMES, RANK_PLURALS, cards_of, code, mask_of, parse_card,
+                                parse_rank, pretty_cards, rank_code)
+from tutor.engine.errors import (AmbiguousAction, IllegalAction, IncompleteAction, InvalidAction,
+                                 NotationError, UsageError)
 from tutor.engine.rulesets import Ruleset
+
+__all__ = ["ACTION_KINDS", "CAPTURE_KINDS", "DECLARATIONS", "TURN_KINDS", "Action", "CaptureOption",
+           "Deal", "DealResult", "Oversight", "PlayerView", "RankCount", "SeatSettlement",
+           "deal_order", "new_deal"]
 
 # --- bit helpers -------------------------------------------------------------------------
 
@@ -64,12 +75,29 @@ def _rank_count(x: int, rank: int) -> int:
     return ((x >> (4 * rank)) & 15).bit_count()
 
 
+def _dead_bits(wonall: int) -> int:
+    """Bit 4r set where exactly two cards of rank r are among the won cards (a pair held of that
+    rank is then dead)."""
+    wc = _counts(wonall)
+    return (wc >> 1) & ~wc & ~(wc >> 2) & NIB
+
+
 # --- actions -----------------------------------------------------------------------------
 
-TURN_KINDS = frozenset({"capture", "lie_down", "play_on_capture"})
-DECLARATIONS = frozenset({"declare_prial", "declare_mournival", "declare_dead_pair"})
+CAPTURE_KINDS = frozenset({"capture", "play_on_capture"})
+TURN_KINDS = frozenset({"capture", "lie_down", "play_on_capture", "end_turn"})
+DECLARATIONS = frozenset({"declare_prial", "declare_mournival", "declare_dead_pair",
+                          "declare_pair"})
 ACTION_KINDS = ("take_table_mournival", "declare_prial", "declare_mournival", "declare_dead_pair",
-                "capture", "lie_down", "claim", "play_on_capture")
+                "declare_pair", "capture", "lie_down", "claim", "play_on_capture", "end_turn")
+#: The declaration action of each name in the ruleset's ``declarations`` (RULES.md 3.6).
+DECLARATION_ACTION = {"prial": "declare_prial", "mournival": "declare_mournival",
+                      "dead_pair": "declare_dead_pair", "pair": "declare_pair"}
+#: Capture forms by (hand cards, table cards) (RULES.md 3.2 ``captures``).
+CAPTURE_FORM = {(1, 1): "one_for_one", (1, 3): "one_for_three", (2, 2): "pair_for_pair",
+                (3, 1): "prial_for_one"}
+_DECLARE_WORDS = {"declare_prial": "a pair of a prial", "declare_mournival": "a mournival",
+                  "declare_dead_pair": "a dead pair", "declare_pair": "a pair"}
 
 
 class Action(NamedTuple):
@@ -92,24 +120,58 @@ class Action(NamedTuple):
         """Build an action with its card tuples sorted."""
         return cls(player, kind, tuple(sorted(cards)), tuple(sorted(table)), oversight)
 
+    @property
+    def form(self) -> str | None:
+        """The capture form of a capture (``one_for_one``, ``one_for_three``, ``pair_for_pair``,
+        ``prial_for_one``; RULES.md 3.2), else None."""
+        if self.kind not in CAPTURE_KINDS:
+            return None
+        return CAPTURE_FORM.get((len(self.cards), len(self.table)))
+
+    @property
+    def rank(self) -> int | None:
+        """The rank (0 ace .. 12 king) of the cards the action moves, or None (lie down, end
+        turn)."""
+        if self.kind in ("lie_down", "end_turn"):
+            return None
+        cs = self.cards or self.table
+        return cs[0] >> 2 if cs else None
+
+    def notation(self) -> str:
+        """How a learner types the action, read back by :meth:`Deal.parse_action`: ``7H 7S``
+        (hand card first, then table cards), ``declare QC QD``, ``claim 9S 9D``, ``take``,
+        ``lie down``, ``end turn``."""
+        if self.kind in CAPTURE_KINDS:
+            return " ".join(code(c) for c in self.cards + self.table)
+        if self.kind == "lie_down":
+            return "lie down"
+        if self.kind == "end_turn":
+            return "end turn"
+        if self.kind == "take_table_mournival":
+            return "take " + " ".join(code(c) for c in self.cards)
+        if self.kind == "claim":
+            return "claim " + " ".join(code(c) for c in self.cards)
+        return "declare " + " ".join(code(c) for c in self.cards)
+
     def describe(self, symbols: bool = True, names: list[str] | None = None) -> str:
         """A sentence for people: ``Player 2 captures 7♥ with 7♠``."""
         who = names[self.player] if names else f"Player {self.player}"
         cs = pretty_cards(self.cards, symbols)
-        if self.kind in ("capture", "play_on_capture"):
+        if self.kind in CAPTURE_KINDS:
             tail = " (playing on)" if self.kind == "play_on_capture" else ""
             return f"{who} captures {pretty_cards(self.table, symbols)} with {cs}{tail}"
         if self.kind == "lie_down":
             return f"{who} lies down: {cs}"
+        if self.kind == "end_turn":
+            return f"{who} ends the turn"
         if self.kind == "claim":
             return f"{who} claims {cs} ({self.oversight.replace('_', ' ')})"
         if self.kind == "take_table_mournival":
             return f"{who} takes the table mournival {cs}"
-        what = {"declare_prial": "a pair of a prial", "declare_mournival": "a mournival",
-                "declare_dead_pair": "a dead pair"}[self.kind]
-        return f"{who} declares {what}: {cs}"
+        return f"{who} declares {_DECLARE_WORDS[self.kind]}: {cs}"
 
 
+_DEFAULT_DECLARATIONS = frozenset({"prial", "mournival", "dead_pair"})
 _tuple_new = tuple.__new__
 _BIT = tuple(1 << c for c in range(52))
 _FULL_SET = frozenset(range(52))
@@ -129,16 +191,57 @@ class Oversight(NamedTuple):
     index: int          # index in the deal's history of the action that made the mistake (-1: the deal)
 
 
+def deal_order(players: int, dealer: int, hand: int) -> tuple[int | None, ...]:
+    """Who receives each card of the pack (RULES.md 3.3): for pack index ``i`` (0 = top card) the
+    seat dealt it, or None for a table card.  One card at a time to each player, starting with
+    eldest (``(dealer + 1) % players``), ``hand`` cards each; the rest go to the table."""
+    eldest = (dealer + 1) % players
+    end = players * hand
+    return tuple((eldest + i % players) % players if i < end else None for i in range(52))
+
+
 # --- results and views ---------------------------------------------------------------------
+
+class SeatSettlement(NamedTuple):
+    """One seat's part of a finished deal's settlement (RULES.md 3.5, 3.6).
+
+    Cards: ``won_in_play`` (won during play: captures, declarations, claims, a table mournival
+    the dealer took), ``leftovers`` (the last hand and table cards received at the end),
+    ``set_aside`` (a set-aside table mournival received at the end), ``won`` (all three).
+    Stakes (0 without stakes): ``ante`` put up (a positive number), ``bonus`` taken,
+    ``for_cards`` = (won - breakeven) / 2 under ``stakes`` scoring, ``paid`` and ``received``
+    in lie-down payments, ``pot_share`` taken under ``pot`` scoring; ``net`` = -ante - paid +
+    received + bonus + for_cards + pot_share, or None under pairs scoring without payments.
+    ``points`` = won / 2 (+ any bonus) under pairs scoring, else None.
+    """
+
+    seat: int
+    won_in_play: int
+    leftovers: int
+    set_aside: int
+    won: int
+    ante: int
+    bonus: int
+    for_cards: int
+    paid: int
+    received: int
+    pot_share: int
+    net: int | None
+    points: int | None
+
 
 @dataclass(frozen=True)
 class DealResult:
-    """A finished deal's settlement (RULES.md 3.5).
+    """A finished deal's settlement (RULES.md 3.5, 3.6).
 
     ``won`` holds each seat's won cards (leftovers included) as sorted tuples; ``leftovers_to`` is a
-    seat or None (nobody); ``net`` is stakes per seat (None under pairs scoring); ``points`` won
-    cards / 2 per seat (None under stakes scoring); ``bonus_to`` a seat or None; ``set_aside`` the
-    table mournival turned face down at the deal (if any) and ``set_aside_to`` the seat that took it.
+    seat or None (nobody); ``net`` is stakes per seat (None under pairs scoring, unless lying down
+    pays: then the payment balance); ``points`` won cards / 2 per seat (None unless pairs scoring);
+    ``bonus_to`` a seat or None; ``set_aside`` the table mournival turned face down at the deal (if
+    any) and ``set_aside_to`` the seat that took it; ``last_capturer`` the seat that made the last
+    capture (None if nobody captured); ``payments`` the lie-down payments in order as ``(payer,
+    payee or None for the pot, stakes)``; ``pot_to`` the seats that shared the pot under ``pot``
+    scoring; ``settlement`` the breakdown per seat (:class:`SeatSettlement`).
     """
 
     last_in: int | None
@@ -151,10 +254,17 @@ class DealResult:
     points: tuple[int, ...] | None
     set_aside: tuple[int, ...] = ()
     set_aside_to: int | None = None
+    last_capturer: int | None = None
+    payments: tuple[tuple[int, int | None, int], ...] = ()
+    pot_to: tuple[int, ...] = ()
+    settlement: tuple[SeatSettlement, ...] = ()
+    scoring: str = "stakes"
 
     def returns(self) -> tuple[int, ...]:
-        """Net stakes per seat under stakes scoring, else points per seat."""
-        return self.net if self.net is not None else self.points  # type: ignore[return-value]
+        """Points per seat under pairs scoring, else net stakes per seat."""
+        if self.scoring == "pairs":
+            return self.points  # type: ignore[return-value]
+        return self.net  # type: ignore[return-value]
 
 
 @dataclass(frozen=True)
@@ -173,6 +283,25 @@ class CaptureOption:
     unseen: int
     at_risk: bool
     reason: str
+
+
+@dataclass(frozen=True)
+class RankCount:
+    """Where the four cards of one rank are, as one seat sees them (RULES.md 8): ``table``,
+    ``hand`` (the seat's own), ``won`` (per seat), ``set_aside`` and ``unseen`` (= 4 - the rest,
+    the number in opponents' hands)."""
+
+    rank: int
+    table: int
+    hand: int
+    won: tuple[int, ...]
+    set_aside: int
+    unseen: int
+
+    @property
+    def won_total(self) -> int:
+        """Cards of the rank among everyone's won cards."""
+        return sum(self.won)
 
 
 @dataclass(frozen=True)
@@ -201,38 +330,65 @@ class PlayerView:
     capture_options: tuple[CaptureOption, ...]
     claims: tuple[Action, ...]
 
+    def count(self, rank: int) -> RankCount:
+        """Where the cards of ``rank`` are, as this seat sees them."""
+        def n(cards: Iterable[int]) -> int:
+            return sum(1 for c in cards if c >> 2 == rank)
+        return RankCount(rank, n(self.table), n(self.hand), tuple(n(w) for w in self.won),
+                         n(self.set_aside), self.unseen[rank])
+
 
 # --- the deal ------------------------------------------------------------------------------
 
 PLAY, PLAY_ON, OVER = "play", "play_on", "over"
 
+#: The state a push saves so that pop restores it (lists are copied).
+_UNDO_SLOTS = ("table", "wonall", "aside", "discard", "to_move", "started", "phase",
+               "last_capturer", "in_play", "result", "turn_captures", "pot")
+
 
 class Deal:
-    """One deal in progress, from the deal to settlement (RULES.md 3.3-3.5).
+    """One deal in progress, from the deal to settlement (RULES.md 3.3-3.6).
 
-    ``ruleset`` is a :class:`~tutor.engine.rulesets.Ruleset`; ``players`` a player count the ruleset
-    covers; ``dealer`` a seat 0..players-1; ``pack`` the 52 cards top first.  Dealing: one card at a
-    time to each player starting with eldest (``(dealer + 1) % players``), ``hand`` cards each;
-    the rest go face up to the table.
+    ``ruleset`` is a :class:`~tutor.engine.rulesets.Ruleset`; ``players`` a player count the
+    ruleset covers; ``dealer`` a seat 0..players-1; ``pack`` the 52 cards top first.  Dealing:
+    :func:`deal_order` (one card at a time to each player starting with eldest, ``hand`` cards
+    each; the rest face up to the table).  The pot starts with the antes (RULES.md 3.3).
 
-    Raises ``ValueError`` when the pack is not the 52 distinct cards or the player count is not
-    covered by the ruleset.
+    Raises :class:`~tutor.engine.errors.UsageError` when the pack is not the 52 distinct cards,
+    the dealer is not a seat, or the player count is not covered by the ruleset.
     """
 
     __slots__ = ("ruleset", "rules", "n", "dealer", "pack", "hands", "table", "won", "wonall",
-                 "aside", "discard", "to_move", "started", "phase", "oversights", "history",
-                 "last_capturer", "in_play", "result", "table_mournivals", "_c11", "_c13", "_c22",
-                 "_c31", "_free", "_ov")
+                 "aside", "discard", "outside", "to_move", "started", "phase", "oversights",
+                 "history", "last_capturer", "in_play", "result", "table_mournivals",
+                 "turn_captures", "pot", "payments", "_undo", "_c11", "_c13", "_c22", "_c31",
+                 "_free", "_ov", "_any", "_decl", "_decl_default", "_pays", "_ov_prial", "_ov_dead",
+                 "_ov_mourn")
 
     def __init__(self, ruleset: Ruleset, players: int, dealer: int, pack):
         if players not in ruleset.counts:
-            raise ValueError(f"ruleset {ruleset.id} does not cover {players} players "
+            raise UsageError(f"ruleset {ruleset.id} does not cover {players} players "
                              f"(it covers {', '.join(map(str, ruleset.player_counts))})")
         pack = tuple(pack)
         if len(pack) != 52 or set(pack) != _FULL_SET:
-            raise ValueError("the pack must be the 52 distinct cards")
-        if not 0 <= dealer < players:
-            raise ValueError(f"dealer must be a seat from 0 to {players - 1}")
+            raise UsageError("the pack must be the 52 distinct cards")
+        if not isinstance(dealer, int) or not 0 <= dealer < players:
+            raise UsageError(f"dealer must be a seat from 0 to {players - 1}")
+        self._setup(ruleset, players, dealer, pack)
+        hand = self.rules.hand
+        hands = [0] * players
+        eldest = (dealer + 1) % players
+        end = players * hand
+        bit = _BIT.__getitem__
+        for q in range(players):
+            hands[(eldest + q) % players] = sum(map(bit, pack[q:end:players]))
+        self.hands = hands
+        self.table = sum(map(bit, pack[end:]))
+        self.in_play = sum(1 for h in hands if h)
+        self._find_table_mournivals()
+
+    def _setup(self, ruleset: Ruleset, players: int, dealer: int, pack) -> None:
         self.ruleset = ruleset
         self.rules = ruleset.count(players)
         self.n = players
@@ -245,31 +401,110 @@ class Deal:
         self._c31 = "prial_for_one" in caps
         self._free = ruleset.hand_plays == "free"
         self._ov = ruleset.oversights
-        hand = self.rules.hand
-        hands = [0] * players
-        eldest = (dealer + 1) % players
-        end = players * hand
-        bit = _BIT.__getitem__
-        for q in range(players):
-            hands[(eldest + q) % players] = sum(map(bit, pack[q:end:players]))
-        table = sum(map(bit, pack[end:]))
-        self.hands = hands
-        self.table = table
+        self._any = ruleset.captures_per_turn == "any"
+        decl = ruleset.declarations
+        self._decl = decl
+        self._decl_default = decl == _DEFAULT_DECLARATIONS
+        self._pays = ruleset.lie_down_pays
+        ov = ruleset.oversights
+        # A laid-down hand is an oversight only where some declaration could have taken it
+        # (RULES.md 3.6 detail 3).
+        self._ov_dead = "laid_down_dead_pair" in ov and bool(decl & {"dead_pair", "pair"})
+        self._ov_prial = "laid_down_prial" in ov and bool(decl & {"prial", "pair"})
+        self._ov_mourn = "laid_down_mournival" in ov and bool(decl & {"mournival", "prial", "pair"})
         self.won = [0] * players
         self.wonall = 0
         self.aside = 0
         self.discard = 0
-        self.to_move: int | None = eldest
+        self.outside = 0
+        self.to_move = (dealer + 1) % players
         self.started = False
         self.phase = PLAY
         self.oversights: list[Oversight] = []
         self.history: list[Action] = []
         self.last_capturer: int | None = None
-        self.in_play = sum(1 for h in hands if h)
         self.result: DealResult | None = None
-        counts = _counts(table)
-        four = (counts >> 2) & NIB
+        self.turn_captures = 0
+        pc = self.rules
+        self.pot = pc.pot if ruleset.has_stakes and pc.pot is not None else 0
+        self.payments: list[tuple[int, int | None, int]] = []
+        self._undo: list[tuple] = []
+
+    def _find_table_mournivals(self) -> None:
+        four = (_counts(self.table) >> 2) & NIB
         self.table_mournivals = tuple(RANK_MASK[r] for r in _ranks(four))
+
+    @classmethod
+    def from_position(cls, ruleset: Ruleset, players: int, dealer: int, *,
+                      hands: Iterable[Iterable[int]], table: Iterable[int] = (),
+                      won: Iterable[Iterable[int]] | None = None, set_aside: Iterable[int] = (),
+                      to_move: int | None = None, started: bool = True,
+                      last_capturer: int | None = None, complete: bool = True) -> "Deal":
+        """A position built by hand (for teaching positions, puzzles and analysis).
+
+        ``hands`` and ``won`` give each seat's cards (lists of card ints, one per seat),
+        ``table`` the face-up cards, ``set_aside`` a set-aside table mournival; ``to_move`` the
+        seat to move (default eldest; it must hold cards), ``started`` whether play has begun
+        (before it, the dealer may still take a table mournival), ``last_capturer`` the seat that
+        captured last.  With ``complete`` every one of the 52 cards must be placed; without it the
+        cards not named are outside the deal (a teaching fragment: counting treats them as
+        unseen).  The position has no history and no pack, so it cannot be written as a deal
+        record.  Open oversights are not reconstructed.
+
+        Raises :class:`~tutor.engine.errors.UsageError` for a card placed twice, missing cards
+        (with ``complete``), a seat to move that holds no cards, or a bad player count or dealer.
+        """
+        if players not in ruleset.counts:
+            raise UsageError(f"ruleset {ruleset.id} does not cover {players} players "
+                             f"(it covers {', '.join(map(str, ruleset.player_counts))})")
+        if not isinstance(dealer, int) or not 0 <= dealer < players:
+            raise UsageError(f"dealer must be a seat from 0 to {players - 1}")
+        d = object.__new__(cls)
+        d._setup(ruleset, players, dealer, None)
+        hands = [list(h) for h in hands]
+        won_l = [list(w) for w in won] if won is not None else [[] for _ in range(players)]
+        if len(hands) != players or len(won_l) != players:
+            raise UsageError(f"give {players} hands and {players} won piles")
+        placed = 0
+
+        def place(cards: Iterable[int]) -> int:
+            nonlocal placed
+            m = 0
+            for c in cards:
+                if not isinstance(c, int) or not 0 <= c < 52:
+                    raise UsageError(f"{c!r} is not a card")
+                b = 1 << c
+                if (placed | m) & b:
+                    raise UsageError(f"{code(c)} is placed twice")
+                m |= b
+            placed |= m
+            return m
+
+        d.hands = [place(h) for h in hands]
+        d.table = place(table)
+        d.won = [place(w) for w in won_l]
+        d.aside = place(set_aside)
+        for w in d.won:
+            d.wonall |= w
+        missing = FULL_MASK & ~placed
+        if missing and complete:
+            raise UsageError(f"{len(cards_of(missing))} cards are not placed: "
+                             + " ".join(code(c) for c in cards_of(missing)))
+        d.outside = missing
+        d.in_play = sum(1 for h in d.hands if h)
+        d.started = started
+        d.last_capturer = last_capturer
+        if to_move is None:
+            to_move = (dealer + 1) % players
+            while not d.hands[to_move] and d.in_play:
+                to_move = (to_move + 1) % players
+        if not d.hands[to_move]:
+            raise UsageError(f"player {to_move} is to move but holds no cards")
+        d.to_move = to_move
+        d._find_table_mournivals()
+        if started:
+            d.table_mournivals = ()
+        return d
 
     # -- basic queries ---------------------------------------------------------------------
 
@@ -299,6 +534,18 @@ class Deal:
         """A table mournival turned face down for the last-in player (public), sorted."""
         return tuple(cards_of(self.aside))
 
+    def table_count(self, rank: int) -> int:
+        """How many cards of ``rank`` (0-12) lie on the table."""
+        return _rank_count(self.table, rank)
+
+    def hand_count(self, seat: int, rank: int) -> int:
+        """How many cards of ``rank`` ``seat`` holds."""
+        return _rank_count(self.hands[seat], rank)
+
+    def won_count(self, rank: int, seat: int | None = None) -> int:
+        """How many cards of ``rank`` are among ``seat``'s won cards (everyone's when None)."""
+        return _rank_count(self.wonall if seat is None else self.won[seat], rank)
+
     def is_out(self, seat: int) -> bool:
         """True when ``seat`` holds no cards (lay down, or emptied their hand)."""
         return not self.hands[seat]
@@ -307,14 +554,22 @@ class Deal:
         """True once the deal is settled."""
         return self.phase == OVER
 
+    @property
+    def declarations_are_free(self) -> bool:
+        """True when declarations are free actions (``hand_plays: free``), False when each is a
+        turn."""
+        return self._free
+
     def returns(self) -> tuple[int, ...]:
-        """Net stakes (stakes scoring) or points (pairs scoring) per seat; raises if not over."""
+        """Net stakes (stakes and pot scoring) or points (pairs scoring) per seat.
+
+        Raises :class:`~tutor.engine.errors.IllegalAction` while the deal is not over."""
         if self.result is None:
             raise IllegalAction("the deal is not over yet")
         return self.result.returns()
 
     def clone(self) -> "Deal":
-        """An independent copy of this state."""
+        """An independent copy of this state (its undo stack is not copied)."""
         other = object.__new__(Deal)
         for name in Deal.__slots__:
             setattr(other, name, getattr(self, name))
@@ -322,6 +577,8 @@ class Deal:
         other.won = list(self.won)
         other.oversights = list(self.oversights)
         other.history = list(self.history)
+        other.payments = list(self.payments)
+        other._undo = []
         return other
 
     def _next_in_play(self, seat: int) -> int:
@@ -331,6 +588,34 @@ class Deal:
         while not hands[q]:
             q = (q + 1) % n
         return q
+
+    # -- push and pop ---------------------------------------------------------------------
+
+    def push(self, action: Action) -> None:
+        """Apply ``action`` (checked, as :meth:`apply`) so that :meth:`pop` can take it back.
+
+        Raises :class:`~tutor.engine.errors.IllegalAction` with the reason."""
+        snap = (tuple(getattr(self, s) for s in _UNDO_SLOTS), list(self.hands), list(self.won),
+                list(self.oversights), len(self.history), len(self.payments),
+                self.table_mournivals)
+        self.apply(action)
+        self._undo.append(snap)
+
+    def pop(self) -> Action:
+        """Take back the last action made with :meth:`push` and return it.
+
+        Raises :class:`~tutor.engine.errors.IllegalAction` when there is nothing to take back."""
+        if not self._undo:
+            raise IllegalAction("there is no pushed action to take back")
+        values, hands, won, oversights, nhist, npay, mourn = self._undo.pop()
+        for name, v in zip(_UNDO_SLOTS, values):
+            setattr(self, name, v)
+        self.hands, self.won, self.oversights = hands, won, oversights
+        self.table_mournivals = mourn
+        action = self.history[nhist]
+        del self.history[nhist:]
+        del self.payments[npay:]
+        return action
 
     # -- captures ---------------------------------------------------------------------------
 
@@ -380,53 +665,71 @@ class Deal:
                 return True
         return False
 
+    def would_split_prial(self, action: Action) -> bool:
+        """True when ``action`` would make the ``split_prial`` oversight under this ruleset: a
+        one-for-one capture from a table prial where one-for-three is allowed and the ruleset
+        lets others claim the split (RULES.md 4)."""
+        return (action.kind == "capture" and len(action.cards) == 1 and len(action.table) == 1
+                and self._c13 and "split_prial" in self._ov
+                and _rank_count(self.table, action.table[0] >> 2) == 3)
+
     # -- declarations -----------------------------------------------------------------------
 
     def _declarations(self, seat: int) -> list[Action]:
         h = self.hands[seat]
         if not h:
             return []
+        decl = self._decl
         hc = _counts(h)
         out: list[Action] = []
         prial = ((hc & (hc >> 1)) | (hc >> 2)) & NIB       # count 3 or 4
-        if prial:
+        if prial and ("prial" in decl or "mournival" in decl):
             four = (hc >> 2) & NIB
             for rank in _ranks(prial):
                 cs = cards_of(h & RANK_MASK[rank])
-                if len(cs) == 4 and four:
+                if len(cs) == 4 and four and "mournival" in decl:
                     out.append(Action(seat, "declare_mournival", tuple(cs)))
-                for pair in combinations(cs, 2):
-                    out.append(Action(seat, "declare_prial", pair))
+                if "prial" in decl:
+                    for pair in combinations(cs, 2):
+                        out.append(Action(seat, "declare_prial", pair))
         pairs = (hc >> 1) & ~hc & ~(hc >> 2) & NIB          # count exactly 2
-        if pairs:
-            wc = _counts(self.wonall)
-            dead = pairs & (wc >> 1) & ~wc & ~(wc >> 2)
-            for rank in _ranks(dead):
+        if pairs and "dead_pair" in decl:
+            for rank in _ranks(pairs & _dead_bits(self.wonall)):
                 out.append(Action(seat, "declare_dead_pair", tuple(cards_of(h & RANK_MASK[rank]))))
+        if "pair" in decl:
+            for rank in _ranks(((hc >> 1) | (hc >> 2)) & NIB):   # count 2, 3 or 4
+                for pair in combinations(cards_of(h & RANK_MASK[rank]), 2):
+                    out.append(Action(seat, "declare_pair", pair))
         return out
 
     def has_declaration(self, seat: int) -> bool:
-        """True when ``seat`` holds a prial, a mournival or a dead pair it could declare."""
+        """True when ``seat`` holds cards it could declare under the ruleset's ``declarations``
+        (a prial, a mournival, a dead pair, or any pair where ``pair`` is listed)."""
         h = self.hands[seat]
-        if not h:
-            return False
-        hc = _counts(h)
-        if ((hc & (hc >> 1)) | (hc >> 2)) & NIB:
+        return bool(h) and self._has_decl(h, _dead_bits(self.wonall))
+
+    def _has_decl(self, h: int, dead: int) -> bool:
+        """Could hand mask ``h`` declare something, with ``dead`` the dead-pair rank bits?"""
+        a = (h & _N5) + ((h >> 1) & _N5)
+        hc = (a & _N3) + ((a >> 2) & _N3)
+        if self._decl_default:      # prial, mournival, dead pair: the shipped sources
+            return bool(((hc & (hc >> 1)) | (hc >> 2) | ((hc >> 1) & ~hc & ~(hc >> 2) & dead))
+                        & NIB)
+        decl = self._decl
+        if "pair" in decl and ((hc >> 1) | (hc >> 2)) & NIB:
             return True
-        pairs = (hc >> 1) & ~hc & ~(hc >> 2) & NIB
-        if pairs:
-            wc = _counts(self.wonall)
-            return bool(pairs & (wc >> 1) & ~wc & ~(wc >> 2))
-        return False
+        if "prial" in decl and ((hc & (hc >> 1)) | (hc >> 2)) & NIB:
+            return True
+        if "mournival" in decl and (hc >> 2) & NIB:
+            return True
+        return "dead_pair" in decl and bool((hc >> 1) & ~hc & ~(hc >> 2) & dead & NIB)
 
     def free_pending(self) -> bool:
         """Cheap test: could any seat make a free action now (a claim, a declaration under
         ``hand_plays: free``, or the dealer's taking of a table mournival)?"""
         if self.phase != PLAY:
             return False
-        if self.oversights:
-            return True
-        if not self.started and self.table_mournivals:
+        if self.oversights or (not self.started and self.table_mournivals):
             return True
         if not self._free:
             return False
@@ -434,6 +737,8 @@ class Deal:
         a = (x & _N5) + ((x >> 1) & _N5)
         wc = (a & _N3) + ((a >> 2) & _N3)
         dead = (wc >> 1) & ~wc & ~(wc >> 2)
+        if not self._decl_default:
+            return any(h and self._has_decl(h, dead) for h in self.hands)
         for h in self.hands:
             if h:
                 a = (h & _N5) + ((h >> 1) & _N5)
@@ -442,14 +747,25 @@ class Deal:
                     return True
         return False
 
+    def free_possible(self, seat: int) -> bool:
+        """Cheap test: could ``seat`` have any free action now (a claim is open, the dealer may
+        take a table mournival, or a free declaration is possible)?"""
+        if self.phase != PLAY:
+            return False
+        if self.oversights:
+            return True
+        if seat == self.dealer and not self.started and self.table_mournivals:
+            return True
+        h = self.hands[seat]
+        return self._free and bool(h) and self._has_decl(h, _dead_bits(self.wonall))
+
     def dead_pairs(self, seat: int) -> tuple[int, ...]:
         """Ranks of the dead pairs in ``seat``'s hand: pairs whose other two cards are already
         among anyone's won cards (including the holder's own, RULES.md 6)."""
         h = self.hands[seat]
         hc = _counts(h)
-        wc = _counts(self.wonall)
         pairs = (hc >> 1) & ~hc & ~(hc >> 2) & NIB
-        return tuple(_ranks(pairs & (wc >> 1) & ~wc & ~(wc >> 2)))
+        return tuple(_ranks(pairs & _dead_bits(self.wonall)))
 
     # -- claims ---------------------------------------------------------------------------
 
@@ -481,18 +797,30 @@ class Deal:
 
     # -- legal actions ----------------------------------------------------------------------
 
-    def legal_actions(self) -> list[Action]:
-        """The turn actions of the player to move (RULES.md 3.4): their captures; under
-        ``hand_plays: turn`` also their declarations; ``lie_down`` only when there is nothing
-        else.  In the play-on phase, the last-in player's ``play_on_capture`` actions.  Empty
-        when the deal is over.  Free actions are in :meth:`free_actions`.
+    def legal_actions(self, seat: int | None = None) -> list[Action]:
+        """The legal actions now.
+
+        Without ``seat``: the turn actions of the player to move (RULES.md 3.4, 3.6) — their
+        captures; under ``hand_plays: turn`` also their declarations; ``lie_down`` only when there
+        is nothing else; under ``captures_per_turn: any``, after a capture this turn, further
+        captures and ``end_turn``; in the play-on phase, the last-in player's
+        ``play_on_capture`` actions.  With ``seat``: everything that seat may do now — those turn
+        actions when it is to move, then its free actions (:meth:`free_actions`).  Empty when the
+        deal is over.  Each capture's form is :attr:`Action.form`.
         """
+        if seat is not None:
+            acts = self.legal_actions() if seat == self.to_move else []
+            acts.extend(self.free_actions(seat))
+            return acts
         if self.phase == OVER:
             return []
         p = self.to_move
         if self.phase == PLAY_ON:
             return self._captures(p, "play_on_capture")
         acts = self._captures(p, "capture")
+        if self.turn_captures:
+            acts.append(Action(p, "end_turn"))
+            return acts
         if not self._free:
             acts.extend(self._declarations(p))
         if not acts:
@@ -530,7 +858,7 @@ class Deal:
         try:
             self._check(action)
         except IllegalAction as exc:
-            return str(exc)
+            return exc.reason
         return None
 
     def _check(self, a: Action) -> None:
@@ -554,14 +882,26 @@ class Deal:
             raise IllegalAction("play_on_capture is only for the last-in player after play ends "
                                 "under a ruleset where the last player plays on")
         hmask = self.hands[p]
-        if kind in ("capture", "play_on_capture"):
+        if kind in CAPTURE_KINDS:
             if p != self.to_move:
                 raise IllegalAction(f"it is player {self.to_move}'s turn, not player {p}'s")
             self._check_capture(a, hmask)
             return
+        if kind == "end_turn":
+            if not self._any:
+                raise IllegalAction("a turn is one capture under this ruleset: there is no "
+                                    "end_turn")
+            if p != self.to_move:
+                raise IllegalAction(f"it is player {self.to_move}'s turn, not player {p}'s")
+            if not self.turn_captures:
+                raise IllegalAction("a turn ends with end_turn only after at least one capture")
+            return
         if kind == "lie_down":
             if p != self.to_move:
                 raise IllegalAction(f"it is player {self.to_move}'s turn, not player {p}'s")
+            if self.turn_captures:
+                raise IllegalAction(f"player {p} has captured this turn: end the turn "
+                                    "(end_turn) instead of lying down")
             caps = self._captures(p, "capture")
             if caps:
                 c = caps[0]
@@ -584,9 +924,16 @@ class Deal:
                 raise IllegalAction(f"{pretty_cards(cards)} is not a mournival on the table")
             return
         if kind in DECLARATIONS:
+            name = kind[len("declare_"):]
+            if name not in self._decl:
+                raise IllegalAction(f"this ruleset has no {name.replace('_', ' ')} declaration "
+                                    f"(declarations: {', '.join(sorted(self._decl)) or 'none'})")
             if not self._free and p != self.to_move:
                 raise IllegalAction(f"under this ruleset a declaration is a turn, and it is player "
                                     f"{self.to_move}'s turn")
+            if not self._free and self.turn_captures:
+                raise IllegalAction("under this ruleset a declaration is a whole turn, and player "
+                                    f"{p} has captured this turn")
             if not hmask:
                 raise IllegalAction(f"player {p} holds no cards")
             m = mask_of(cards)
@@ -604,6 +951,9 @@ class Deal:
             elif kind == "declare_mournival":
                 if len(cards) != 4:
                     raise IllegalAction("a mournival is all four cards of a rank")
+            elif kind == "declare_pair":
+                if len(cards) != 2:
+                    raise IllegalAction("declaring a pair lays down two cards of one rank")
             else:
                 if len(cards) != 2 or held != 2:
                     raise IllegalAction("a dead pair is exactly two cards of a rank held in hand")
@@ -631,8 +981,7 @@ class Deal:
         rank = ranks.pop()
         nh, nt = len(cards), len(table)
         on_table = _rank_count(self.table, rank)
-        form = {(1, 1): "one_for_one", (1, 3): "one_for_three", (2, 2): "pair_for_pair",
-                (3, 1): "prial_for_one"}.get((nh, nt))
+        form = CAPTURE_FORM.get((nh, nt))
         if form is None:
             if (nh, nt) == (1, 2):
                 raise IllegalAction("one card cannot take two: every win is two or four cards")
@@ -704,10 +1053,16 @@ class Deal:
                                                          len(self.history) - 1))
                 if self.oversights:
                     self._prune_oversights()
+                if self._any and self.hands[p] and self.in_play > 1 and self.can_capture(p):
+                    self.turn_captures += 1         # the same player may capture again
+                    return
                 self._after_turn(p)
             else:
                 if not self.can_capture(p):
                     self._finish()
+            return
+        if kind == "end_turn":
+            self._after_turn(p)
             return
         if kind == "lie_down":
             h = self.hands[p]
@@ -716,25 +1071,25 @@ class Deal:
             self.hands[p] = 0
             self.in_play -= 1
             self.table |= h
-            ov = self._ov
-            if ov:
+            if self._ov:
                 hc = _counts(h)
                 idx = len(self.history) - 1
-                if "laid_down_dead_pair" in ov:
+                if self._ov_dead:
                     pairs = (hc >> 1) & ~hc & ~(hc >> 2) & NIB
                     if pairs:
-                        wc = _counts(self.wonall)
-                        for rank in _ranks(pairs & (wc >> 1) & ~wc & ~(wc >> 2)):
+                        for rank in _ranks(pairs & _dead_bits(self.wonall)):
                             self.oversights.append(Oversight("laid_down_dead_pair", p,
                                                              h & RANK_MASK[rank], 2, idx))
-                if "laid_down_prial" in ov:
+                if self._ov_prial:
                     for rank in _ranks(hc & (hc >> 1) & ~(hc >> 2) & NIB):
                         self.oversights.append(Oversight("laid_down_prial", p,
                                                          h & RANK_MASK[rank], 2, idx))
-                if "laid_down_mournival" in ov:
+                if self._ov_mourn:
                     for rank in _ranks((hc >> 2) & NIB):
                         self.oversights.append(Oversight("laid_down_mournival", p,
                                                          h & RANK_MASK[rank], 4, idx))
+            if self._pays is not None:
+                self._pay_for_lying_down(p)
             self._after_turn(p)
             return
         m = 0
@@ -745,6 +1100,8 @@ class Deal:
             self.won[p] |= m
             self.wonall |= m
             self._prune_oversights()
+            if self.turn_captures:
+                self._turn_may_end()
             return
         if kind == "take_table_mournival":
             self.table &= ~m
@@ -769,7 +1126,30 @@ class Deal:
             if self.in_play <= 1:
                 self._end_play()
             elif p == self.to_move:
+                self.turn_captures = 0
                 self.to_move = self._next_in_play(p)
+        elif self.turn_captures:
+            self._turn_may_end()
+
+    def _turn_may_end(self) -> None:
+        """Under ``captures_per_turn: any``, a free action between the captures of one turn may
+        leave the mover unable to capture: the turn has then ended (RULES.md 3.6 detail 1)."""
+        if self.phase == PLAY and not self.can_capture(self.to_move):
+            self._after_turn(self.to_move)
+
+    def _pay_for_lying_down(self, p: int) -> None:
+        """RULES.md 3.6: N stakes to each player still holding cards, in turn order from the
+        payer's left, or N into the pot."""
+        stakes, to = self._pays.stakes, self._pays.to
+        if to == "pot":
+            self.pot += stakes
+            self.payments.append((p, None, stakes))
+            return
+        n = self.n
+        for k in range(1, n):
+            q = (p + k) % n
+            if self.hands[q]:
+                self.payments.append((p, q, stakes))
 
     def _start(self) -> None:
         self.started = True
@@ -781,6 +1161,7 @@ class Deal:
                                                      m, 4, idx))
 
     def _after_turn(self, p: int) -> None:
+        self.turn_captures = 0
         if self.in_play <= 1:
             self._end_play()
         else:
@@ -789,6 +1170,7 @@ class Deal:
     def _end_play(self) -> None:
         last = next((q for q in range(self.n) if self.hands[q]), None)
         self.oversights = []
+        self.turn_captures = 0
         if last is not None and self.ruleset.last_in_plays_on and self.can_capture(last):
             self.phase = PLAY_ON
             self.to_move = last
@@ -803,6 +1185,7 @@ class Deal:
         rs = self.ruleset
         pc = self.rules
         n = self.n
+        won_play = [w.bit_count() for w in self.won]
         left = self.table | (self.hands[last] if last is not None else 0)
         if last is not None:
             self.hands[last] = 0
@@ -827,29 +1210,52 @@ class Deal:
                 bonus_to = last
             else:
                 bonus_to = self.last_capturer
-        net = points = None
-        if rs.scoring == "stakes":
-            be = pc.breakeven
-            net = []
-            for q in range(n):
-                v = -pc.ante(q, self.dealer) + (won_counts[q] - be) // 2
-                if q == bonus_to:
-                    v += pc.last_in_bonus
-                net.append(v)
-            net = tuple(net)
-        else:
-            points = []
-            for q in range(n):
-                v = won_counts[q] // 2
-                if q == bonus_to and pc.last_in_bonus:
-                    v += pc.last_in_bonus
-                points.append(v)
-            points = tuple(points)
+        paid = [0] * n
+        received = [0] * n
+        for payer, payee, stakes in self.payments:
+            paid[payer] += stakes
+            if payee is not None:
+                received[payee] += stakes
+        shares = [0] * n
+        pot_to: tuple[int, ...] = ()
+        if rs.scoring == "pot":
+            if rs.pot_to == "last_in":
+                pot_to = (last,)
+            else:
+                best = max(won_counts)
+                pot_to = tuple(q for q in range(n) if won_counts[q] == best)
+            each, odd = divmod(self.pot, len(pot_to))
+            order = sorted(pot_to, key=lambda q: (q - self.dealer - 1) % n)   # from eldest
+            for k, q in enumerate(order):
+                shares[q] = each + (1 if k < odd else 0)
+        rows = []
+        for q in range(n):
+            ante = pc.ante(q, self.dealer) if rs.has_stakes else 0
+            bonus = (pc.last_in_bonus or 0) if q == bonus_to else 0
+            for_cards = (won_counts[q] - pc.breakeven) // 2 if rs.scoring == "stakes" else 0
+            if rs.scoring == "pairs":
+                points = won_counts[q] // 2 + bonus
+                net = received[q] - paid[q] if self._pays is not None else None
+            else:
+                points = None
+                net = -ante - paid[q] + received[q] + bonus + for_cards + shares[q]
+            rows.append(SeatSettlement(
+                seat=q, won_in_play=won_play[q],
+                leftovers=left.bit_count() if q == to else 0,
+                set_aside=aside.bit_count() if q == aside_to else 0,
+                won=won_counts[q], ante=ante, bonus=bonus,
+                for_cards=for_cards, paid=paid[q], received=received[q], pot_share=shares[q],
+                net=net, points=points))
+        self.pot = 0
+        nets = None if rows[0].net is None else tuple(r.net for r in rows)
+        points = None if rs.scoring != "pairs" else tuple(r.points for r in rows)
         self.result = DealResult(
             last_in=last, bonus_to=bonus_to,
             won=tuple(tuple(cards_of(w)) for w in self.won),
             leftovers_to=to, leftovers=tuple(cards_of(left)), discard=tuple(cards_of(self.discard)),
-            net=net, points=points, set_aside=tuple(cards_of(aside)), set_aside_to=aside_to)
+            net=nets, points=points, set_aside=tuple(cards_of(aside)), set_aside_to=aside_to,
+            last_capturer=self.last_capturer, payments=tuple(self.payments), pot_to=pot_to,
+            settlement=tuple(rows), scoring=rs.scoring)
         self.phase = OVER
         self.to_move = None
 
@@ -944,11 +1350,251 @@ class Deal:
             capture_options=tuple(self.capture_options(seat)),
             claims=tuple(self._claims(seat)))
 
+    def rank_count(self, seat: int, rank: int) -> RankCount:
+        """Where the cards of ``rank`` are as ``seat`` sees them (RULES.md 8)."""
+        return RankCount(rank, _rank_count(self.table, rank), _rank_count(self.hands[seat], rank),
+                         tuple(_rank_count(w, rank) for w in self.won),
+                         _rank_count(self.aside, rank), self.unseen(seat, rank))
+
+    # -- reading moves --------------------------------------------------------------------
+
+    def parse_action(self, text: str, seat: int) -> Action:
+        """Read ``text``, a move as a learner types it, for ``seat`` on this position.
+
+        The notation (case and commas do not matter; suits as letters or ♣♦♥♠; ten as T or 10):
+
+        - a capture: the hand card(s), then the table card(s) taken: ``7h 7s``, ``7h 7d 7c 7s``;
+          ``capture`` may come first; the hand card alone (``7h``) when only one capture plays it;
+        - ``declare`` and the cards (``declare qc qd``, all four of a mournival), or the rank
+          alone when that leaves one choice; two or four hand cards of one rank with no table card
+          also declare;
+        - ``claim`` and the cards (``claim 9s 9d``), or the rank (``claim 9``), or nothing, when
+          one oversight is open to the seat;
+        - ``take`` (the dealer takes a table mournival), ``lie down`` (or ``ld``), ``end turn``.
+
+        Returns the one legal :class:`Action` meant.  Raises :class:`~tutor.engine.errors.
+        InvalidAction` when a word is not a card, rank or move word;
+        :class:`~tutor.engine.errors.IllegalAction` with the engine's reason (not in your hand,
+        not on the table, not your turn, nothing to claim, ...);
+        :class:`~tutor.engine.errors.IncompleteAction` when a claim or declaration names some but
+        not all of its cards; :class:`~tutor.engine.errors.AmbiguousAction` when several legal
+        actions fit (``candidates`` lists them).  Every error names the input.
+        """
+        raw = " ".join(str(text).replace(",", " ").split())
+        low = raw.lower()
+        words = low.split()
+        if not words:
+            raise InvalidAction("no move: name a card, or a move word (declare, claim, take, "
+                                "lie down, end turn)", raw, seat)
+        if low in _LIE_WORDS:
+            return self._parsed([Action.make(seat, "lie_down", self.hand(seat))], raw, seat)
+        if low in _END_WORDS:
+            return self._parsed([Action(seat, "end_turn")], raw, seat)
+        head, rest = words[0], words[1:]
+        if head in ("capture", "cap"):
+            words = rest
+            head = "capture"
+            if not words:
+                raise IncompleteAction("name the cards: capture 7h 7s", raw, seat)
+        if head == "claim":
+            return self._parse_claim(rest, raw, seat)
+        if head in ("declare", "decl"):
+            return self._parse_declare(rest, raw, seat)
+        if head == "take":
+            return self._parse_take(rest, raw, seat)
+        cards = self._read_cards(words, raw, seat, ranks=False)
+        return self._parse_cards(cards, raw, seat)
+
+    def _read_cards(self, words: list[str], raw: str, seat: int, ranks: bool
+                    ) -> list[int] | int:
+        """The cards named by ``words`` (or, with ``ranks``, a rank named alone: an int rank
+        returned in place of the list)."""
+        if ranks and len(words) == 1:
+            try:
+                return parse_rank(words[0])
+            except NotationError:
+                pass
+        cards: list[int] = []
+        for w in words:
+            try:
+                c = parse_card(w)
+            except NotationError as exc:
+                raise InvalidAction(str(exc), raw, seat) from None
+            if c in cards:
+                raise InvalidAction(f"{code(c)} is named twice", raw, seat)
+            cards.append(c)
+        return cards
+
+    def _parsed(self, cands: list[Action], raw: str, seat: int) -> Action:
+        legal = [a for a in cands if self.why_illegal(a) is None]
+        if len(legal) == 1:
+            return legal[0]
+        if legal:
+            raise AmbiguousAction("that fits several moves: "
+                                  + "; ".join(a.notation() for a in legal), raw, seat, legal)
+        raise IllegalAction(self.why_illegal(cands[0]) or "not a move now", raw, seat)
+
+    def _parse_claim(self, words: list[str], raw: str, seat: int) -> Action:
+        cands = [a for a in self.free_actions(seat) if a.kind == "claim"]
+        named = self._read_cards(words, raw, seat, ranks=True) if words else None
+        if isinstance(named, int):
+            cands = [a for a in cands if a.cards[0] >> 2 == named]
+            if not cands:
+                raise IllegalAction(self._nothing_to_claim(seat, f"no open oversight of "
+                                                                 f"{RANK_PLURALS[named]}"), raw, seat)
+        elif named:
+            exact = [a for a in cands if set(a.cards) == set(named)]
+            if exact:
+                return exact[0] if len(exact) == 1 else self._one_kind(exact, raw, seat)
+            wider = [a for a in cands if set(named) < set(a.cards)]
+            if wider:
+                need = len(wider[0].cards)
+                raise IncompleteAction(f"which cards? a claim of {wider[0].oversight.replace('_', ' ')} "
+                                       f"names all {need}: " + "; ".join(
+                                           dict.fromkeys(a.notation() for a in wider)),
+                                       raw, seat, wider)
+            reason = next((r for r in (self.why_illegal(Action.make(seat, "claim", named, (), k))
+                                       for k in sorted(self._ov)) if r and "covers" not in r),
+                          None)
+            raise IllegalAction(reason or self._nothing_to_claim(
+                seat, f"no open oversight covers {pretty_cards(named)}"), raw, seat)
+        if not cands:
+            raise IllegalAction(self._nothing_to_claim(seat), raw, seat)
+        return self._one_kind(cands, raw, seat)
+
+    def _one_kind(self, cands: list[Action], raw: str, seat: int) -> Action:
+        """One action among ``cands`` when they are all the same move on cards of one rank
+        (the same kind and oversight, the same number of cards: which suits does not matter),
+        else AmbiguousAction."""
+        keys = {(a.kind, a.oversight, a.cards[0] >> 2, len(a.cards), len(a.table)) for a in cands}
+        if len(keys) == 1:
+            return cands[0]
+        choices = list(dict.fromkeys(cands))
+        raise AmbiguousAction("that fits several moves: name the cards: "
+                              + "; ".join(a.notation() for a in choices), raw, seat, choices)
+
+    def _nothing_to_claim(self, seat: int, default: str | None = None) -> str:
+        if not self._ov:
+            return "this ruleset lists no oversights: there is never anything to claim"
+        if self.phase != PLAY:
+            return "play has ended: there is nothing to claim"
+        if default:
+            return default
+        if any(o.offender == seat for o in self.open_oversights()):
+            return "the only open oversight is your own mistake, and you may not claim it"
+        return "there is nothing to claim"
+
+    def _parse_declare(self, words: list[str], raw: str, seat: int) -> Action:
+        if not words:
+            raise IncompleteAction("name the cards to declare: declare qc qd (two of a prial, a "
+                                   "dead pair), or all four of a mournival", raw, seat)
+        named = self._read_cards(words, raw, seat, ranks=True)
+        decls = [a for a in self.legal_actions(seat) if a.kind in DECLARATIONS]
+        if isinstance(named, int):
+            mine = [a for a in decls if a.cards[0] >> 2 == named]
+            if not mine:
+                why = (f"you hold no {RANK_PLURALS[named]} to declare"
+                       if not _rank_count(self.hands[seat], named) else
+                       f"there is no declaration of {RANK_PLURALS[named]} now")
+                raise IllegalAction(why, raw, seat)
+            return self._one_kind(self._preferred(mine), raw, seat)
+        return self._declare_cards(tuple(sorted(named)), decls, raw, seat)
+
+    @staticmethod
+    def _preferred(decls: list[Action]) -> list[Action]:
+        """Where one set of cards is several declarations (a pair of a prial is also a plain
+        pair), keep the most specific one."""
+        order = {"declare_mournival": 0, "declare_prial": 1, "declare_dead_pair": 2,
+                 "declare_pair": 3}
+        best: dict[tuple[int, ...], Action] = {}
+        for a in decls:
+            if a.cards not in best or order[a.kind] < order[best[a.cards].kind]:
+                best[a.cards] = a
+        return list(best.values())
+
+    def _declare_cards(self, named: tuple[int, ...], decls: list[Action], raw: str,
+                       seat: int) -> Action:
+        exact = self._preferred([a for a in decls if a.cards == named])
+        if exact:
+            return exact[0]
+        wider = [a for a in decls if set(named) < set(a.cards)]
+        if wider and len(named) < 2:
+            raise IncompleteAction("which cards? a declaration names two cards (or all four of "
+                                   "a mournival): " + "; ".join(a.notation() for a in
+                                                                self._preferred(wider)),
+                                   raw, seat, self._preferred(wider))
+        held = _rank_count(self.hands[seat], named[0] >> 2)
+        kind = ("declare_mournival" if len(named) == 4 else
+                "declare_prial" if held >= 3 and "prial" in self._decl else
+                "declare_dead_pair" if "dead_pair" in self._decl else "declare_pair")
+        reason = self.why_illegal(Action.make(seat, kind, named))
+        raise IllegalAction(reason or "that is not a declaration you can make now", raw, seat)
+
+    def _parse_take(self, words: list[str], raw: str, seat: int) -> Action:
+        if words and words not in (["mournival"], ["the", "mournival"], ["table", "mournival"]):
+            named = self._read_cards(words, raw, seat, ranks=True)
+            rank = named if isinstance(named, int) else named[0] >> 2
+            m = RANK_MASK[rank]
+            return self._parsed([Action.make(seat, "take_table_mournival", cards_of(m))], raw, seat)
+        acts = [Action.make(seat, "take_table_mournival", cards_of(m)) for m in RANK_MASK
+                if self.table & m == m]
+        if not acts:
+            raise IllegalAction("there is no mournival (four of a rank) on the table", raw, seat)
+        return self._parsed(acts, raw, seat)
+
+    def _parse_cards(self, cards: list[int], raw: str, seat: int) -> Action:
+        hand, table = self.hands[seat], self.table
+        loose = [c for c in cards if not (hand >> c) & 1 and not (table >> c) & 1]
+        if loose:
+            where = "not in your hand" if len(cards) == 1 else "neither in your hand nor on the table"
+            raise IllegalAction(f"{' '.join(code(c) for c in loose)}: {where}", raw, seat)
+        h = tuple(sorted(c for c in cards if (hand >> c) & 1))
+        t = tuple(sorted(c for c in cards if (table >> c) & 1))
+        if not h:
+            raise IllegalAction("name a card from your hand first (7h captures with the seven "
+                                "of hearts)", raw, seat)
+        ranks = {c >> 2 for c in cards}
+        if len(ranks) != 1:
+            raise IllegalAction("a capture takes cards of the same rank as the cards played",
+                                raw, seat)
+        rank = ranks.pop()
+        if not t and len(h) in (2, 4):
+            decls = [a for a in self.legal_actions(seat) if a.kind in DECLARATIONS]
+            exact = self._preferred([a for a in decls if a.cards == h])
+            if exact:
+                return exact[0]
+        if self.phase == OVER:
+            raise IllegalAction("the deal is over", raw, seat)
+        if self.to_move != seat:
+            raise IllegalAction(f"it is player {self.to_move}'s turn, not player {seat}'s",
+                                raw, seat)
+        caps = [a for a in self.legal_actions()
+                if a.kind in CAPTURE_KINDS and a.cards == h and set(t) <= set(a.table)]
+        exact = [a for a in caps if a.table == t]
+        if len(exact) == 1:
+            return exact[0]
+        if caps and not t:
+            if len(caps) == 1:
+                return caps[0]
+            raise AmbiguousAction("which table cards? " + "; ".join(a.notation() for a in caps),
+                                  raw, seat, caps)
+        if caps:
+            raise IncompleteAction("which table cards? that capture takes " + "; ".join(
+                a.notation() for a in caps), raw, seat, caps)
+        if not _rank_count(table, rank):
+            raise IllegalAction(f"there is no {RANK_NAMES[rank]} on the table to capture",
+                                raw, seat)
+        kind = "play_on_capture" if self.phase == PLAY_ON else "capture"
+        on_table = tuple(cards_of(table & RANK_MASK[rank]))
+        guess = Action.make(seat, kind, h, t or on_table)
+        raise IllegalAction(self.why_illegal(guess) or "that is not one of your moves now",
+                            raw, seat)
+
     # -- invariants -----------------------------------------------------------------------
 
     def check_invariants(self) -> None:
-        """Raise ``AssertionError`` naming the broken invariant of RULES.md 7, if any."""
-        masks = list(self.hands) + [self.table, self.aside, self.discard] + list(self.won)
+        """Raise ``AssertionError`` naming the broken invariant of RULES.md 7 (and 3.6), if any."""
+        masks = list(self.hands) + [self.table, self.aside, self.discard, self.outside] + list(self.won)
         total = 0
         for m in masks:
             if total & m:
@@ -967,25 +1613,40 @@ class Deal:
                 raise AssertionError("in-play count out of step with the hands")
             if self.to_move is not None and not self.hands[self.to_move]:
                 raise AssertionError(f"player {self.to_move} is to move but holds no cards")
+            if self.turn_captures and (not self._any or not self.can_capture(self.to_move)):
+                raise AssertionError("a turn goes on though no further capture is possible")
+            return
+        res = self.result
+        if any(self.hands) or self.table:
+            raise AssertionError("cards left in hand or on the table after settlement")
+        rs = self.ruleset
+        pc = self.rules
+        paid = sum(s for _, _, s in res.payments)
+        into_pot = sum(s for _, to, s in res.payments if to is None)
+        if rs.scoring == "stakes":
+            if self.discard or self.aside:
+                raise AssertionError("stakes scoring ends with every card in a won pile")
+            pot = pc.pot - (pc.last_in_bonus if res.bonus_to is not None else 0)
+            for q in range(self.n):
+                pot -= (len(res.won[q]) - pc.breakeven) // 2
+            if pot != 0:
+                raise AssertionError(f"the pot ends at {pot}, not 0")
+        elif rs.scoring == "pot":
+            pot = pc.pot + into_pot - sum(s.pot_share for s in res.settlement)
+            if pot != 0:
+                raise AssertionError(f"the pot ends at {pot}, not 0")
         else:
-            res = self.result
-            if any(self.hands) or self.table:
-                raise AssertionError("cards left in hand or on the table after settlement")
-            if self.ruleset.scoring == "stakes":
-                if self.discard or self.aside:
-                    raise AssertionError("stakes scoring ends with every card in a won pile")
-                pc = self.rules
-                pot = pc.pot - (pc.last_in_bonus if res.bonus_to is not None else 0)
-                for q in range(self.n):
-                    pot -= (len(res.won[q]) - pc.breakeven) // 2
-                if pot != 0:
-                    raise AssertionError(f"the pot ends at {pot}, not 0")
-                if sum(res.net) != 0:
-                    raise AssertionError(f"net results sum to {sum(res.net)}, not 0")
-            else:
-                bonus = (self.rules.last_in_bonus or 0) if res.bonus_to is not None else 0
-                if sum(res.points) != sum(len(w) for w in res.won) // 2 + bonus:
-                    raise AssertionError("points do not sum to won cards / 2")
+            bonus = (pc.last_in_bonus or 0) if res.bonus_to is not None else 0
+            if sum(res.points) != sum(len(w) for w in res.won) // 2 + bonus:
+                raise AssertionError("points do not sum to won cards / 2")
+        if res.net is not None and sum(res.net) != 0:
+            raise AssertionError(f"net results sum to {sum(res.net)}, not 0")
+        if paid != sum(s.paid for s in res.settlement):
+            raise AssertionError("lie-down payments out of step with the settlement")
+
+
+_LIE_WORDS = frozenset({"ld", "lie down", "lie", "lay down", "liedown", "lie-down", "i lie down"})
+_END_WORDS = frozenset({"end turn", "end", "end_turn", "end-turn", "done", "stop"})
 
 
 def new_deal(ruleset: Ruleset, players: int, dealer: int, rng) -> Deal:

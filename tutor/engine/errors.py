@@ -15,8 +15,40 @@ class NotationError(LaughError, ValueError):
     """A card or answer could not be read; the message names the input and what was expected."""
 
 
-class IllegalAction(LaughError):
-    """An action that the rules do not allow at this point of the deal; the message says why."""
+class ActionError(LaughError):
+    """A move that cannot be made as written (python-chess style): the base of
+    :class:`InvalidAction`, :class:`IllegalAction`, :class:`AmbiguousAction`.
+
+    ``text`` is the input as typed (None when the action was built by a program), ``seat`` the
+    seat it was read for, ``reason`` the explanation without the input, and ``candidates`` the
+    legal actions it could mean (ambiguous or incomplete input), else empty.
+    """
+
+    def __init__(self, reason: str, text: str | None = None, seat: int | None = None,
+                 candidates: tuple = ()):
+        super().__init__(f"{text!r}: {reason}" if text is not None else reason)
+        self.reason = reason
+        self.text = text
+        self.seat = seat
+        self.candidates = tuple(candidates)
+
+
+class InvalidAction(ActionError, NotationError):
+    """The input cannot be read as a move at all (not a card, an unknown word)."""
+
+
+class IllegalAction(ActionError):
+    """An action that the rules do not allow at this point of the deal; ``reason`` says why
+    (the card is not in the hand, not on the table, it is not the player's turn, ...)."""
+
+
+class AmbiguousAction(ActionError):
+    """The input fits several legal actions; ``candidates`` lists them."""
+
+
+class IncompleteAction(AmbiguousAction):
+    """The input names some but not all of the cards of the action it means (a claim or
+    declaration names all its cards, or its rank alone): "which cards?"."""
 
 
 class RecordError(LaughError):

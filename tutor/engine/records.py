@@ -23,6 +23,8 @@ FORMAT = "laugh-and-lie-down/deal@1"
 def action_to_json(a: Action) -> dict[str, Any]:
     """One action as a record object (cards as sorted codes)."""
     d: dict[str, Any] = {"player": a.player, "action": a.kind}
+    if a.kind == "end_turn":
+        return d
     if a.kind in ("capture", "play_on_capture"):
         d["hand"] = codes(a.cards)
         d["table"] = codes(a.table)
@@ -54,7 +56,10 @@ def action_from_json(d: Any, index: int) -> Action:
     player = d.get("player")
     if not isinstance(player, int) or isinstance(player, bool):
         raise RecordError(f"action {index}: 'player' must be a seat number", index)
-    if kind in ("capture", "play_on_capture"):
+    if kind == "end_turn":
+        allowed = {"player", "action"}
+        act = Action(player, kind)
+    elif kind in ("capture", "play_on_capture"):
         allowed = {"player", "action", "hand", "table"}
         hand, table = _cards_field(d, "hand", index), _cards_field(d, "table", index)
         act = Action.make(player, kind, hand, table)
@@ -79,7 +84,7 @@ def result_to_json(deal: Deal) -> dict[str, Any] | None:
     r = deal.result
     if r is None:
         return None
-    return {
+    out = {
         "last_in": r.last_in,
         "bonus_to": r.bonus_to,
         "won": [codes(w) for w in r.won],
@@ -87,6 +92,10 @@ def result_to_json(deal: Deal) -> dict[str, Any] | None:
         "net": list(r.net) if r.net is not None else None,
         "points": list(r.points) if r.points is not None else None,
     }
+    if deal.ruleset.lie_down_pays is not None:     # RULES.md 3.6: only where lying down pays
+        out["payments"] = [[payer, "pot" if payee is None else payee, stakes]
+                           for payer, payee, stakes in r.payments]
+    return out
 
 
 def to_record(deal: Deal, with_result: bool = True) -> dict[str, Any]:
@@ -152,7 +161,7 @@ def replay(record: Any, rulesets: dict[str, Ruleset] | None = None, *,
         raise RecordError(f"pack: {exc}") from None
     try:
         deal = Deal(ruleset, players, dealer, pack)
-    except ValueError as exc:
+    except LaughError as exc:
         raise RecordError(str(exc)) from None
     actions = record["actions"]
     if not isinstance(actions, list):
@@ -170,7 +179,7 @@ def replay(record: Any, rulesets: dict[str, Ruleset] | None = None, *,
             raise RecordError("the record has a result but its actions do not finish the deal")
         mine = result_to_json(deal)
         theirs = _normalise_result(record["result"])
-        for key in ("last_in", "bonus_to", "won", "leftovers", "net", "points"):
+        for key in mine:
             if theirs.get(key) != mine[key]:
                 raise RecordError(f"result.{key} is {theirs.get(key)!r} but the replay gives "
                                   f"{mine[key]!r}")

@@ -11,22 +11,34 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-CAPTURE_FORMS = ("one_for_one", "one_for_three", "pair_for_pair", "prial_for_one")
-OVERSIGHT_KINDS = ("overlooked_table_mournival", "split_prial", "laid_down_dead_pair",
-                   "laid_down_prial", "laid_down_mournival")
-FIRST_DEALER = ("lowest_cut", "highest_cut", "chosen")
-TABLE_MOURNIVAL = ("dealer_takes", "set_aside_for_last_in")
-HAND_PLAYS = ("free", "turn")
-BONUS_TO = ("last_in", "last_pair")
-LEFTOVERS_TO = ("dealer", "last_in", "nobody")
-SCORING = ("stakes", "pairs")
-STATUSES = ("stated", "read", "chosen")
+from tutor.engine.errors import UsageError
 
-#: Whole-ruleset parameters (RULES.md 3.2), in display order.
-RULESET_PARAMETERS = ("first_dealer", "table_mournival", "captures", "hand_plays", "bonus_to",
-                      "last_in_plays_on", "leftovers_to", "scoring", "oversights")
-#: Per-player-count parameters (RULES.md 3.1), in display order.
-COUNT_PARAMETERS = ("hand", "table", "ante_dealer", "ante_other", "last_in_bonus", "breakeven")
+from tutor.engine.parameters import (CAPTURE_FORMS, COUNT_PARAMETERS, DECLARATION_KINDS,
+                                     OVERSIGHT_KINDS, PARAMETERS, RULESET_PARAMETERS, STATUSES)
+
+FIRST_DEALER = PARAMETERS["first_dealer"].values
+TABLE_MOURNIVAL = PARAMETERS["table_mournival"].values
+HAND_PLAYS = PARAMETERS["hand_plays"].values
+BONUS_TO = PARAMETERS["bonus_to"].values
+LEFTOVERS_TO = PARAMETERS["leftovers_to"].values
+SCORING = PARAMETERS["scoring"].values
+CAPTURES_PER_TURN = PARAMETERS["captures_per_turn"].values
+POT_TO = PARAMETERS["pot_to"].values
+PAY_TO = ("each_in_play", "pot")
+
+__all__ = ["BONUS_TO", "CAPTURE_FORMS", "CAPTURES_PER_TURN", "COUNT_PARAMETERS",
+           "DECLARATION_KINDS", "FIRST_DEALER", "HAND_PLAYS", "LEFTOVERS_TO", "OVERSIGHT_KINDS",
+           "PAY_TO", "POT_TO", "RULESET_PARAMETERS", "SCORING", "STATUSES", "TABLE_MOURNIVAL",
+           "LieDownPayment", "PlayerCount", "Provenance", "Ruleset"]
+
+
+@dataclass(frozen=True)
+class LieDownPayment:
+    """What lying down costs (RULES.md 3.6): ``stakes`` (a whole number of stakes) paid to each
+    player still holding cards (``to == "each_in_play"``) or into the pot (``to == "pot"``)."""
+
+    stakes: int
+    to: str
 
 
 @dataclass(frozen=True)
@@ -80,8 +92,11 @@ class PlayerCount:
 class Ruleset:
     """One source's reading of the game (RULES.md 3.2), with provenance for every parameter.
 
-    ``counts`` maps a player count to its :class:`PlayerCount`.  ``captures`` and ``oversights``
-    are frozensets of names from :data:`CAPTURE_FORMS` and :data:`OVERSIGHT_KINDS`.
+    ``counts`` maps a player count to its :class:`PlayerCount`.  ``captures``, ``oversights``
+    and ``declarations`` are frozensets of names from :data:`CAPTURE_FORMS`,
+    :data:`OVERSIGHT_KINDS` and :data:`DECLARATION_KINDS`; the parameters of RULES.md 3.6
+    (``captures_per_turn``, ``declarations``, ``lie_down_pays``, ``pot_to``) default to the
+    behaviour of the six shipped sources.
     ``provenance`` maps each whole-ruleset parameter name to its :class:`Provenance`;
     ``problems`` are the source problems (RULES.md 6) this ruleset records, in our own words.
     """
@@ -100,6 +115,10 @@ class Ruleset:
     leftovers_to: str
     scoring: str
     oversights: frozenset[str]
+    captures_per_turn: str = "one"
+    declarations: frozenset[str] = frozenset({"prial", "mournival", "dead_pair"})
+    lie_down_pays: LieDownPayment | None = None
+    pot_to: str | None = None
     provenance: dict[str, Provenance] = field(default_factory=dict, compare=False)
     problems: tuple[dict[str, Any], ...] = field(default=(), compare=False)
     origin: str = field(default="", compare=False)
@@ -110,13 +129,25 @@ class Ruleset:
         return tuple(sorted(self.counts))
 
     def count(self, players: int) -> PlayerCount:
-        """The parameters for ``players``; raises ``KeyError`` for an unsupported count."""
-        return self.counts[players]
+        """The parameters for ``players``; raises :class:`~tutor.engine.errors.UsageError` for a
+        player count the ruleset does not cover."""
+        try:
+            return self.counts[players]
+        except KeyError:
+            raise UsageError(f"ruleset {self.id} does not cover {players} players (it covers "
+                             f"{', '.join(map(str, self.player_counts))})") from None
 
     def value(self, name: str) -> Any:
         """The value of a whole-ruleset parameter by name (sets are returned sorted as tuples)."""
         v = getattr(self, name)
         if isinstance(v, frozenset):
-            order = CAPTURE_FORMS if name == "captures" else OVERSIGHT_KINDS
-            return tuple(x for x in order if x in v)
+            return tuple(x for x in PARAMETERS[name].values if x in v)
+        if isinstance(v, LieDownPayment):
+            return {"stakes": v.stakes, "to": v.to}
         return v
+
+    @property
+    def has_stakes(self) -> bool:
+        """True under the stake-settled scorings (``stakes`` and ``pot``): there is a pot and
+        net results in stakes that sum to 0 (RULES.md 3.5, 3.6)."""
+        return self.scoring != "pairs"

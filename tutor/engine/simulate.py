@@ -84,7 +84,7 @@ class Study:
         return {
             "ruleset": self.ruleset, "players": self.players, "deals": self.deals,
             "seed": self.seed, "bots": self.bots, "mistakes": self.mistakes,
-            "measure": "net stakes" if self.scoring == "stakes" else "points",
+            "measure": "points" if self.scoring == "pairs" else "net stakes",
             "seats": [{"seat": names[i], "offset": i, "mean": round(s.mean, 4),
                        "ci95": round(s.ci95, 4), "last_in_rate": round(s.last_in / s.n, 4) if s.n else 0}
                       for i, s in enumerate(self.seats)],
@@ -96,7 +96,7 @@ class Study:
     def verdict(self) -> str:
         """One sentence on the dealer's advantage."""
         a = self.advantage
-        unit = "stakes" if self.scoring == "stakes" else "points"
+        unit = "points" if self.scoring == "pairs" else "stakes"
         if a.n < 2:
             return "too few deals to say"
         lo, hi = a.mean - a.ci95, a.mean + a.ci95

@@ -26,9 +26,9 @@ from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from tutor.engine.data import data_dir, laugh_home
 from tutor.engine.errors import DataError, UsageError
-from tutor.engine.rulesets import (BONUS_TO, CAPTURE_FORMS, COUNT_PARAMETERS, FIRST_DEALER, HAND_PLAYS,
-                       LEFTOVERS_TO, OVERSIGHT_KINDS, RULESET_PARAMETERS, SCORING, STATUSES,
-                       TABLE_MOURNIVAL, PlayerCount, Provenance, Ruleset)
+from tutor.engine.parameters import PARAMETERS
+from tutor.engine.rulesets import (BONUS_TO, COUNT_PARAMETERS, PAY_TO, RULESET_PARAMETERS, STATUSES,
+                                   LieDownPayment, PlayerCount, Provenance, Ruleset)
 
 __all__ = [
     "KINDS", "PACK_SIZE", "Library", "Parameter", "Quotation", "Source", "UnknownQuotation",
@@ -59,20 +59,11 @@ _ATTESTATION_REQUIRED = ("year", "author", "work", "quote")
 _ATTESTATION_OPTIONAL = ("date", "note")
 _PROBLEM_REQUIRED = ("id", "summary", "quotes")
 _PROBLEM_OPTIONAL = ("rulesets",)
-_RULESET_REQUIRED = ("title", "summary", "players") + RULESET_PARAMETERS
+_RULESET_REQUIRED = ("title", "summary", "players") + tuple(
+    n for n in RULESET_PARAMETERS if PARAMETERS[n].required)
+_RULESET_OPTIONAL = tuple(n for n in RULESET_PARAMETERS if not PARAMETERS[n].required)
 _ENTRY_REQUIRED = ("value", "status")
 _ENTRY_OPTIONAL = ("quotes", "note", "source_value")
-
-_ENUMS = {
-    "first_dealer": FIRST_DEALER,
-    "table_mournival": TABLE_MOURNIVAL,
-    "hand_plays": HAND_PLAYS,
-    "bonus_to": BONUS_TO,
-    "leftovers_to": LEFTOVERS_TO,
-    "scoring": SCORING,
-}
-_SETS = {"captures": CAPTURE_FORMS, "oversights": OVERSIGHT_KINDS}
-
 
 # --------------------------------------------------------------------------------------------
 # Public data classes
@@ -142,6 +133,7 @@ class Parameter:
     source_value: Any = None
     has_source_value: bool = False
     line: int = 0
+    implicit: bool = False
 
     @property
     def provenance(self) -> Provenance:
@@ -522,16 +514,19 @@ class _File:
         return {**merged, **own}
 
     def keys(self, node: Node, path: str, required: Sequence[str],
-             optional: Sequence[str] = (), at: Node | None = None) -> dict[str, tuple[Node, Node]]:
+             optional: Sequence[str] = (), at: Node | None = None,
+             unknown=None) -> dict[str, tuple[Node, Node]]:
         """A mapping with exactly the ``required`` keys and some of the ``optional`` ones.
 
-        A missing key is reported at ``at`` (the mapping's own key, where it has one).
+        A missing key is reported at ``at`` (the mapping's own key, where it has one); an
+        unknown key with ``unknown(key, valid)``'s message when given.
         """
         entries = self.mapping(node, path)
         valid = tuple(required) + tuple(optional)
         for key, (knode, _) in entries.items():
             if key not in valid:
                 raise self.error(knode, _join(path, key),
+                                 unknown(key, valid) if unknown else
                                  f"unknown key (valid keys: {', '.join(valid)})")
         for key in required:
             if key not in entries:
@@ -672,10 +667,18 @@ def _parse_ruleset(f: _File, raw: _RawSource, rid: Any, knode: Node, rnode: Node
     if not isinstance(rid, str) or not _ID_RE.match(rid):
         raise f.error(knode, rpath, "a ruleset id must be lowercase letters and digits joined "
                                     "by dashes")
-    e = f.keys(rnode, rpath, _RULESET_REQUIRED, at=knode)
+    e = f.keys(rnode, rpath, _RULESET_REQUIRED, _RULESET_OPTIONAL, at=knode, unknown=_no_such_rule)
     params: dict[str, Parameter] = {}
     for name in RULESET_PARAMETERS:
-        params[name] = _parse_entry(f, raw, rid, name, None, e[name], f"{rpath}.{name}")
+        if name in e:
+            params[name] = _parse_entry(f, raw, rid, name, None, e[name], f"{rpath}.{name}")
+        else:
+            params[name] = Parameter(ruleset=rid, name=name, players=None,
+                                     value=PARAMETERS[name].default, status="chosen",
+                                     note="Not named in the file: the default of the rules "
+                                          "model (RULES.md 3.6).",
+                                     line=knode.start_mark.line + 1, implicit=True)
+    _check_settles(f, e, rpath, params)
 
     scoring = params["scoring"].value
     bonus_to = params["bonus_to"]
@@ -689,7 +692,7 @@ def _parse_ruleset(f: _File, raw: _RawSource, rid: Any, knode: Node, rnode: Node
         if isinstance(n, bool) or not isinstance(n, int) or not 2 <= n <= PACK_SIZE // 2:
             raise f.error(pknode, cpath, f"a player count must be a whole number from 2 to "
                                          f"{PACK_SIZE // 2}")
-        ce = f.keys(cnode, cpath, COUNT_PARAMETERS, at=pknode)
+        ce = f.keys(cnode, cpath, COUNT_PARAMETERS, at=pknode, unknown=_no_such_rule)
         cp = {name: _parse_entry(f, raw, rid, name, n, ce[name], f"{cpath}.{name}")
               for name in COUNT_PARAMETERS}
         hand, table = cp["hand"].value, cp["table"].value
@@ -704,6 +707,17 @@ def _parse_ruleset(f: _File, raw: _RawSource, rid: Any, knode: Node, rnode: Node
                     raise f.error(ce[k][1], f"{cpath}.{k}.value",
                                   "must be a whole number under stakes scoring")
             _check_pot(f, ce["breakeven"][0], f"{cpath}.breakeven", n, **stakes)
+        elif scoring == "pot":
+            for k in ("ante_dealer", "ante_other"):
+                if stakes[k] is None:
+                    raise f.error(ce[k][1], f"{cpath}.{k}.value",
+                                  "must be a whole number under pot scoring (the antes make the "
+                                  "pot)")
+            for k in ("last_in_bonus", "breakeven"):
+                if stakes[k] is not None:
+                    raise f.error(ce[k][1], f"{cpath}.{k}.value",
+                                  f"must be null under pot scoring: the whole pot goes to one "
+                                  f"winner (pot_to), so there is no {PARAMETERS[k].label}")
         else:
             for k in ("ante_dealer", "ante_other", "breakeven"):
                 if stakes[k] is not None:
@@ -721,6 +735,44 @@ def _parse_ruleset(f: _File, raw: _RawSource, rid: Any, knode: Node, rnode: Node
                        title=f.string(e["title"][1], f"{rpath}.title"),
                        summary=f.string(e["summary"][1], f"{rpath}.summary"),
                        counts=dict(sorted(counts.items())), params=params)
+
+
+def _no_such_rule(key: Any, valid: Sequence[str]) -> str:
+    """The message for an unknown key in a ruleset or player-count mapping."""
+    return (f"the rules model has no parameter {key!r}; `laugh rules --parameters` lists every "
+            f"parameter with its values (valid keys here: {', '.join(valid)})")
+
+
+def _check_settles(f: _File, e: dict[str, tuple[Node, Node]], rpath: str,
+                   params: dict[str, Parameter]) -> None:
+    """Refuse combinations of whole-ruleset parameters whose settlement cannot balance
+    (RULES.md 3.6, 7), naming the parameters."""
+    v = {k: p.value for k, p in params.items()}
+    scoring, pays = v["scoring"], v["lie_down_pays"]
+
+    def at(name: str) -> tuple[Node, str]:
+        node = e[name][1] if name in e else e["scoring"][1]
+        return node, f"{rpath}.{name}"
+
+    if scoring == "stakes" and v["leftovers_to"] == "nobody":
+        raise f.error(*at("leftovers_to"), "scoring: stakes with leftovers_to: nobody cannot "
+                      "settle: discarded cards leave the won piles, so the pot cannot end at 0 "
+                      "(give the leftovers to the dealer or the last player in, or score pairs)")
+    if scoring == "pot":
+        if v["pot_to"] is None:
+            raise f.error(*at("scoring"), "scoring: pot needs pot_to (last_in or most_won): who "
+                          "takes the whole pot")
+        if v["bonus_to"] is not None:
+            raise f.error(*at("bonus_to"), "scoring: pot gives the whole pot to one winner, so "
+                          "bonus_to must be null (there is no bonus)")
+    elif v["pot_to"] is not None:
+        raise f.error(*at("pot_to"), f"pot_to is only for scoring: pot (this ruleset scores "
+                      f"{scoring})")
+    if pays is not None and pays["to"] == "pot" and scoring in ("stakes", "pairs"):
+        why = ("its pot could never empty: breakeven settles only the antes"
+               if scoring == "stakes" else "pairs scoring has no pot")
+        raise f.error(*at("lie_down_pays"), f"lie_down_pays into the pot cannot settle under "
+                      f"scoring: {scoring} ({why}); pay each player in instead")
 
 
 def _check_pot(f: _File, node: Node, path: str, n: int, ante_dealer: int, ante_other: int,
@@ -762,39 +814,45 @@ def _parse_entry(f: _File, raw: _RawSource, rid: str, name: str, players: int | 
 
 
 def _parse_value(f: _File, name: str, node: Node, path: str) -> Any:
-    if name in _SETS:
-        valid = _SETS[name]
+    """One parameter value, checked against the parameter table (:mod:`tutor.engine.parameters`)."""
+    s = PARAMETERS[name]
+    if s.kind == "set":
         items = []
         for i, inode in enumerate(f.sequence(node, path)):
             v = f.scalar(inode, f"{path}.{i}")
-            if v not in valid:
+            if v not in s.values:
                 raise f.error(inode, f"{path}.{i}",
-                              f"{_describe(v)} is not one of {', '.join(valid)}")
+                              f"{_describe(v)} is not one of {', '.join(s.values)}")
             if v in items:
                 raise f.error(inode, f"{path}.{i}", f"'{v}' is listed twice")
             items.append(v)
         if name == "captures" and not items:
             raise f.error(node, path, "at least one capture form is needed")
-        return tuple(x for x in valid if x in items)
-    if name in _ENUMS:
+        return tuple(x for x in s.values if x in items)
+    if s.kind == "enum":
         v = f.scalar(node, path)
-        nullable = name == "bonus_to"
-        if v is None and nullable:
+        if v is None and s.nullable:
             return None
-        if v not in _ENUMS[name]:
-            choices = ", ".join(_ENUMS[name]) + (", or null" if nullable else "")
+        if v not in s.values:
+            choices = ", ".join(s.values) + (", or null" if s.nullable else "")
             raise f.error(node, path, f"{_describe(v)} is not one of {choices}")
         return v
-    if name == "last_in_plays_on":
+    if s.kind == "bool":
         v = f.scalar(node, path)
         if not isinstance(v, bool):
             raise f.error(node, path, f"expected true or false, got {_describe(v)}")
         return v
-    if name == "hand":
-        return f.integer(node, path, minimum=1)
-    if name == "table":
-        return f.integer(node, path)
-    return f.integer(node, path, nullable=True)  # the stakes parameters
+    if s.kind == "payment":
+        if isinstance(node, ScalarNode) and node.tag == _NULL_TAG:
+            return None
+        e = f.keys(node, path, ("stakes", "to"))
+        stakes = f.integer(e["stakes"][1], f"{path}.stakes", minimum=1)
+        to = f.scalar(e["to"][1], f"{path}.to")
+        if to not in PAY_TO:
+            raise f.error(e["to"][1], f"{path}.to", f"{_describe(to)} is not one of "
+                                                    f"{', '.join(PAY_TO)}")
+        return {"stakes": stakes, "to": to}
+    return f.integer(node, path, nullable=s.nullable, minimum=s.minimum or 0)
 
 
 def _refs(f: _File, node: Node, path: str, raw: _RawSource) -> list[str]:
@@ -901,6 +959,7 @@ def _make_ruleset(raw: _RawSource, rr: _RawRuleset, problems: tuple[dict, ...]) 
             players=n, **{name: cp[name].value for name in COUNT_PARAMETERS},
             provenance={name: cp[name].provenance for name in COUNT_PARAMETERS})
     p = rr.params
+    pays = p["lie_down_pays"].value
     return Ruleset(
         id=rr.id, source=raw.id, title=rr.title, summary=rr.summary, counts=counts,
         first_dealer=p["first_dealer"].value, table_mournival=p["table_mournival"].value,
@@ -908,6 +967,10 @@ def _make_ruleset(raw: _RawSource, rr: _RawRuleset, problems: tuple[dict, ...]) 
         bonus_to=p["bonus_to"].value, last_in_plays_on=p["last_in_plays_on"].value,
         leftovers_to=p["leftovers_to"].value, scoring=p["scoring"].value,
         oversights=frozenset(p["oversights"].value),
+        captures_per_turn=p["captures_per_turn"].value,
+        declarations=frozenset(p["declarations"].value),
+        lie_down_pays=LieDownPayment(pays["stakes"], pays["to"]) if pays else None,
+        pot_to=p["pot_to"].value,
         provenance={name: p[name].provenance for name in RULESET_PARAMETERS},
         problems=problems, origin=str(raw.path))
 

@@ -1208,9 +1208,10 @@ class SourceQuiz(KindGenerator):
         diff, same = [], []
         for name in names:
             pl = n if name in COUNT_PARAMETERS else None
-            v1 = lib.parameter(r1, name, pl).value
-            v2 = lib.parameter(r2, name, pl).value
-            (diff if v1 != v2 else same).append(name)
+            p1, p2 = lib.parameter(r1, name, pl), lib.parameter(r2, name, pl)
+            if p1.implicit and p2.implicit:
+                continue        # neither source file says anything about it
+            (diff if p1.value != p2.value else same).append(name)
         if not diff or len(same) < 2:
             return None
         answer = rng.choice(diff)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from tutor.engine.cards import SUIT_SYMBOLS, SUITS
 from tutor.puzzles.model import Grade, Puzzle, definition
+from tutor.puzzles.quoted import quote_text
 
 #: How many of the latest actions are shown in words.
 LAST_ACTIONS = 5
@@ -226,7 +227,9 @@ def render_explanation(puzzle: Puzzle, grade: Grade | None, symbols: bool | None
     for ref in puzzle.quotes:
         q = lib.quotation(ref)
         body = Text()
-        body.append(f"“{q.text}”", style="italic")
+        body.append("“", style="italic")
+        body.append_text(quote_text(q.text, style="italic"))     # its markup rendered
+        body.append("”", style="italic")
         body.append(f"\n— {q.citation}", style="dim")
         if q.where:
             body.append(f" ({q.where})", style="dim")

@@ -27,12 +27,12 @@ from pathlib import Path
 from typing import Any
 
 from tutor.engine.data import data_dir
-from tutor.engine.errors import DataError
+from tutor.engine.errors import DataError, UsageError
 
 __all__ = [
     "BLOCK_KINDS", "Block", "CourseEntry", "FRONT_MATTER_KEYS", "Lesson", "ODDS_FIGURES",
-    "Segment", "check_lessons", "course_index", "find_lesson", "lesson_files", "load_course",
-    "load_lesson", "puzzle_seed", "resolve_players",
+    "Segment", "check_lessons", "course_index", "find_lesson", "lesson_files", "lesson_keys",
+    "load_course", "load_lesson", "match_lesson", "puzzle_seed", "resolve_players",
 ]
 
 #: Front matter keys, all required: id (slug), title, objectives (list of text), prerequisites
@@ -198,19 +198,47 @@ def load_course(folder: Path | None = None, library=None) -> list[Lesson]:
     return lessons
 
 
-def find_lesson(key: str | int, folder: Path | None = None) -> CourseEntry:
-    """The course entry for ``key``: a lesson id, or its number in the course (``3`` or ``"3"``).
+def lesson_keys(entry: CourseEntry) -> tuple[str, ...]:
+    """The names a learner may give for ``entry``: its short id (``oversights``), its number
+    (``8``; ``08`` is read as the number too) and its file name with or without ``.md``
+    (``08-oversights``, ``08-oversights.md``)."""
+    return (entry.id, str(entry.number), entry.path.stem, entry.path.name)
 
-    Raises :class:`~tutor.engine.errors.UsageError` listing the lesson ids when there is none.
+
+def match_lesson(entries: Iterable[CourseEntry], key: str | int) -> CourseEntry | None:
+    """The entry of ``entries`` that ``key`` names (see :func:`lesson_keys`), or None.
+
+    Case and surrounding space do not matter; a number may have leading zeros (``08``); a path
+    to a lesson file (``lessons/08-oversights.md``) names that file.
     """
-    from tutor.engine.errors import UsageError
-    entries = course_index(folder)
     text = str(key).strip()
+    if not text:
+        return None
+    low = text.lower()
+    name = re.split(r"[\\/]", low)[-1]
+    number = int(low) if low.isdigit() else None
     for e in entries:
-        if e.id == text or (text.isdigit() and int(text) == e.number):
+        if number is not None and number == e.number:
             return e
-    raise UsageError(f"no lesson '{text}'; lessons: "
-                     + ", ".join(f"{e.number} {e.id}" for e in entries))
+        if name in (k.lower() for k in lesson_keys(e)):
+            return e
+    return None
+
+
+def find_lesson(key: str | int, folder: Path | None = None) -> CourseEntry:
+    """The course entry for ``key``: a lesson's short id (``oversights``), its number in the
+    course (``8``, ``"8"`` or ``"08"``) or its file name (``08-oversights``, with or without
+    ``.md``); see :func:`match_lesson`.
+
+    Raises :class:`~tutor.engine.errors.UsageError` listing the lessons (number, file name and
+    id) when there is none.
+    """
+    entries = course_index(folder)
+    found = match_lesson(entries, key)
+    if found is not None:
+        return found
+    raise UsageError(f"no lesson '{str(key).strip()}'; lessons (give the number, the file name "
+                     "or the id): " + ", ".join(e.path.stem for e in entries))
 
 
 def puzzle_seed(lesson_seed: int, lesson_id: str, block_index: int, n: int) -> int:

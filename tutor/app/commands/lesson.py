@@ -6,6 +6,8 @@ use; :func:`course_table` is the course as ``laugh lessons list`` shows it.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from rich.table import Table
 
 from tutor.app.io import Context, make_context, run_guarded
@@ -20,7 +22,9 @@ def register(sub, parent) -> None:
                        description="Take one lesson of the course. With --seed every student "
                                    "gets the same puzzles; without it, a lesson in progress "
                                    "resumes where it was left.")
-    p.add_argument("id", metavar="ID", help="lesson id or number (see 'laugh lessons list')")
+    p.add_argument("id", metavar="LESSON",
+                   help="the lesson's number (8), file name (08-oversights) or id (oversights); "
+                        "see 'laugh lessons list'")
     p.add_argument("--seed", type=int, metavar="S",
                    help="seed for the lesson's puzzles (the same seed gives the same puzzles)")
     p.add_argument("--restart", action="store_true",
@@ -34,7 +38,9 @@ def register(sub, parent) -> None:
                         description="Check lessons: front matter, blocks, quotations, puzzle "
                                     "kinds and rulesets. Each problem is one line naming the "
                                     "file and line. Exit status 1 if there are problems.")
-    c.add_argument("files", nargs="*", metavar="FILE", help="lesson files (default: the course)")
+    c.add_argument("files", nargs="*", metavar="FILE",
+                   help="lesson files, or lessons of the course by number, file name or id "
+                        "(default: the whole course)")
     c.set_defaults(handler=run_check)
     ls = qsub.add_parser("list", parents=[parent], help="list the course",
                          description="List the course with each lesson's state.")
@@ -76,7 +82,8 @@ def run_lesson(args) -> int:
 
 def run_check(args) -> int:
     """Check lesson files; print each problem and a summary; 0 when all are good, else 1."""
-    count, problems = check_lessons(args.files or None)
+    files = [f if Path(f).exists() else find_lesson(f).path for f in args.files]
+    count, problems = check_lessons(files or None)
     for p in problems:
         print(p)
     noun = "lesson" if count == 1 else "lessons"
@@ -89,7 +96,8 @@ def run_check(args) -> int:
 
 
 def run_list(args) -> int:
-    """Print the course: number, id, title, minutes, and the learner's state of each."""
+    """Print the course: number, file name, id, title, minutes, and the learner's state of
+    each (a lesson may be named by any of the first three)."""
     entries = course_index()
     with ProgressStore() as store:
         states = store.lesson_states()
@@ -102,10 +110,11 @@ def run_list(args) -> int:
 
 
 def course_table(entries: list[CourseEntry], states: dict) -> Table:
-    """The course as a table: number, id, title, minutes and the learner's state (``states``:
+    """The course as a table: number, file name, id, title, minutes and the learner's state (``states``:
     lesson id -> :class:`tutor.teaching.progress.LessonState`)."""
     t = Table(title="The course", title_justify="left")
     t.add_column("#", justify="right")
+    t.add_column("file")
     t.add_column("id")
     t.add_column("title", overflow="fold")
     t.add_column("min", justify="right")
@@ -118,5 +127,5 @@ def course_table(entries: list[CourseEntry], states: dict) -> Table:
             state = f"done {s.right}/{s.total}" if s.total else "done"
         else:
             state = ""
-        t.add_row(str(e.number), e.id, e.title, str(e.minutes), state)
+        t.add_row(str(e.number), e.path.stem, e.id, e.title, str(e.minutes), state)
     return t

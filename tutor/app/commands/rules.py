@@ -4,7 +4,8 @@
 ``laugh rules --compare [RULESET...]`` sets them side by side (parameters as rows) with the
 differences marked; ``--json`` prints the same information for programs.
 
-:func:`rules_view` builds what the command shows, as rich renderables laid out for a width.
+:func:`rules_view` (and :func:`parameters_view`) build what the command shows, as rich
+renderables laid out for a width.
 """
 
 from __future__ import annotations
@@ -21,38 +22,19 @@ from rich.table import Table
 from rich.text import Text
 
 from tutor.engine.errors import UsageError
-from tutor.engine.rulesets import CAPTURE_FORMS, COUNT_PARAMETERS, OVERSIGHT_KINDS, RULESET_PARAMETERS, Ruleset
+from tutor.engine.parameters import (COUNT_PARAMETERS, PARAMETERS, RULESET_PARAMETERS, STATUS_MEANINGS,
+                                     value_short, value_words)
+from tutor.engine.rulesets import Ruleset
 from tutor.engine.sources import Library, Parameter, default_library, display_path
 from tutor.puzzles.terminal import make_console
 
 #: One-word marks for the statuses in compact views (stated is the unmarked default).
 STATUS_MARKS = {"stated": "", "read": "~", "chosen": "*"}
-STATUS_MEANINGS = {
-    "stated": "the source says it",
-    "read": "a close reading of the source's words",
-    "chosen": "the source is silent or contradicts itself: the tutor's choice",
-}
 _STATUS_STYLES = {"stated": "green", "read": "yellow", "chosen": "magenta"}
 _RANK = {"stated": 0, "read": 1, "chosen": 2}
 
-#: Human labels for parameters.
-LABELS = {
-    "first_dealer": "first dealer", "table_mournival": "table mournival", "captures": "captures",
-    "hand_plays": "hand plays", "bonus_to": "bonus to", "last_in_plays_on": "last in plays on",
-    "leftovers_to": "leftovers to", "scoring": "scoring", "oversights": "oversights",
-    "hand": "hand", "table": "table", "ante_dealer": "ante (dealer)",
-    "ante_other": "ante (others)", "last_in_bonus": "last-in bonus", "breakeven": "breakeven",
-}
-CAPTURE_CODES = {"one_for_one": "1:1", "one_for_three": "1:3", "pair_for_pair": "2:2",
-                 "prial_for_one": "3:1"}
-OVERSIGHT_CODES = {"overlooked_table_mournival": "TM", "split_prial": "SP",
-                   "laid_down_dead_pair": "DP", "laid_down_prial": "LP",
-                   "laid_down_mournival": "LM"}
-_SHORT = {
-    "lowest_cut": "low cut", "highest_cut": "high cut", "chosen": "chosen",
-    "dealer_takes": "dealer", "set_aside_for_last_in": "set aside",
-    "last_in": "last in", "last_pair": "last pair",
-}
+#: Human labels for parameters (from the parameter table).
+LABELS = {name: spec.label for name, spec in PARAMETERS.items()}
 
 
 def register(subparsers: argparse._SubParsersAction, parent: argparse.ArgumentParser) -> None:
@@ -68,12 +50,22 @@ def register(subparsers: argparse._SubParsersAction, parent: argparse.ArgumentPa
                    help="set the rulesets (all, or those named) side by side")
     p.add_argument("--players", "-p", type=int, metavar="N",
                    help="only the parameters for N players")
+    p.add_argument("--parameters", action="store_true",
+                   help="list every ruleset parameter with its values and meaning")
     p.add_argument("--json", action="store_true", help="print JSON instead of text")
     p.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
     """Handle ``laugh rules``; raises UsageError for an unknown ruleset or player count."""
+    if args.parameters:
+        if args.json:
+            print(json.dumps(parameters_json(), indent=2, ensure_ascii=False))
+        else:
+            console = make_console()
+            for renderable in parameters_view():
+                console.print(renderable)
+        return 0
     lib = default_library()
     ids: list[str] = list(args.ruleset)
     for rid in ids:
@@ -123,51 +115,27 @@ def rules_view(lib: Library, ids: list[str], *, compare: bool = False, named: bo
 
 def format_value(name: str, value: Any) -> str:
     """A parameter value in words: sets comma-separated, booleans yes/no, null as "none"."""
-    if value is None:
-        return "none"
     if isinstance(value, bool):
         return "yes" if value else "no"
+    if PARAMETERS[name].kind == "payment":
+        return value_short(name, value)
     if isinstance(value, (tuple, list, frozenset, set)):
-        order = CAPTURE_FORMS if name == "captures" else OVERSIGHT_KINDS
-        items = [x for x in order if x in value]
+        items = [x for x in PARAMETERS[name].values if x in value]
         return ", ".join(items) if items else "none"
-    return str(value)
+    return "none" if value is None else str(value)
 
 
 def short_value(name: str, value: Any) -> str:
     """A parameter value in the compact codes of the comparison table."""
-    if value is None:
-        return "none"
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if name == "captures":
-        return " ".join(CAPTURE_CODES[c] for c in CAPTURE_FORMS if c in value)
-    if name == "oversights":
-        return " ".join(OVERSIGHT_CODES[o] for o in OVERSIGHT_KINDS if o in value) or "none"
-    return _SHORT.get(value, str(value).replace("_", " "))
+    return value_short(name, value, codes=True)
 
 
-#: A few words on what each named value means, shown after it in the full view.
-GLOSSES = {
-    ("first_dealer", "lowest_cut"): "whoever cuts the lowest card deals first",
-    ("first_dealer", "highest_cut"): "whoever cuts the highest card deals first",
-    ("first_dealer", "chosen"): "the players agree who deals first",
-    ("table_mournival", "dealer_takes"): "a mournival dealt to the table goes to the dealer",
-    ("table_mournival", "set_aside_for_last_in"):
-        "a mournival dealt to the table is set aside for the last player in",
-    ("hand_plays", "free"): "declaring from the hand is a free action, not a turn",
-    ("hand_plays", "turn"): "declaring from the hand takes a turn",
-    ("bonus_to", "last_in"): "the last player left with cards",
-    ("bonus_to", "last_pair"): "whoever made the last capture",
-    ("bonus_to", None): "no bonus",
-    ("last_in_plays_on", False): "play stops when one player is left",
-    ("last_in_plays_on", True): "the last player goes on capturing alone",
-    ("leftovers_to", "dealer"): "the last hand and the table cards go to the dealer",
-    ("leftovers_to", "last_in"): "the last hand and the table cards go to the last player in",
-    ("leftovers_to", "nobody"): "the last hand and the table cards count for nobody",
-    ("scoring", "stakes"): "antes into a pot, settled against the breakeven",
-    ("scoring", "pairs"): "one point for each pair won",
-}
+def gloss(name: str, value: Any) -> str | None:
+    """A few words on what a named value means (the parameter table's wording), or None."""
+    spec = PARAMETERS[name]
+    if spec.kind in ("set", "int"):
+        return None
+    return value_words(name, value)
 
 
 def _pad(renderable: Any, pad: tuple[int, int, int, int]) -> Padding:
@@ -251,9 +219,18 @@ def ruleset_view(lib: Library, rid: str, players: int | None = None,
 
     out.append(Text(""))
     out.append(Text("The game", style="bold underline"))
+    defaults = []
     for name in RULESET_PARAMETERS:
         p = lib.parameter(rid, name)
+        if p.implicit:
+            defaults.append(p)
+            continue
         out += _entries(lib, [p], own)
+    if defaults:
+        t = Text("Not named in the source file, so the rules model's default: ", style="dim")
+        t.append("; ".join(f"{p.name}: {format_value(p.name, p.value)}" for p in defaults),
+                 style="dim")
+        out.append(_pad(t, (0, 0, 0, 2)))
 
     counts = [players] if players is not None else list(rs.player_counts)
     out.append(Text(""))
@@ -303,9 +280,9 @@ def _entries(lib: Library, group: list[Parameter], own: str,
         line.append(format_value(p.name, p.value), style="bold cyan")
         if p.has_source_value:
             line.append(f" (the text gives {format_value(p.name, p.source_value)})")
-        gloss = GLOSSES.get((p.name, p.value)) if p.players is None else None
-        if gloss:
-            line.append(f" ({gloss})", style="dim")
+        said = gloss(p.name, p.value) if p.players is None else None
+        if said:
+            line.append(f" ({said})", style="dim")
     line.append("  ")
     line.append(f"[{p0.status}]", style=_STATUS_STYLES[p0.status])
     out.append(_pad(line, (0, 0, 0, 2)))
@@ -370,7 +347,8 @@ def compare_rows(lib: Library, ids: list[str], players: int | None = None) -> li
     ``players``): the deal (hand/table), the antes (dealer/others), the bonus and the breakeven.
     """
     rows: list[tuple[str, tuple[str, ...], int | None]] = [
-        (LABELS[name], (name,), None) for name in RULESET_PARAMETERS]
+        (LABELS[name], (name,), None) for name in RULESET_PARAMETERS
+        if not all(lib.parameter(r, name).implicit for r in ids)]
     counts = sorted({n for r in ids for n in lib.ruleset(r).counts})
     if players is not None:
         counts = [players]
@@ -538,6 +516,8 @@ def compare_json(lib: Library, ids: list[str], players: int | None = None) -> di
     rows = []
     for name in RULESET_PARAMETERS:
         ps = {rid: lib.parameter(rid, name) for rid in ids}
+        if all(p.implicit for p in ps.values()):
+            continue
         rows.append(_json_row(name, None, ps))
     counts = [players] if players is not None else sorted(
         {n for r in ids for n in lib.rulesets[r].counts})
@@ -546,6 +526,61 @@ def compare_json(lib: Library, ids: list[str], players: int | None = None) -> di
             ps = {rid: lib.parameter(rid, name, n) for rid in ids if n in lib.rulesets[rid].counts}
             rows.append(_json_row(name, n, ps))
     return {"rulesets": ids, "rows": rows}
+
+
+def parameters_json() -> dict[str, Any]:
+    """Every ruleset parameter of the parameter table as a JSON-ready dict."""
+    out = []
+    for name, spec in PARAMETERS.items():
+        out.append({"name": name, "scope": spec.scope, "kind": spec.kind, "label": spec.label,
+                    "meaning": spec.meaning, "values": list(spec.values),
+                    "nullable": spec.nullable, "required": spec.required,
+                    "default": list(spec.default) if isinstance(spec.default, tuple)
+                    else spec.default,
+                    "value_words": {str(k): v for k, v in spec.words.items()}})
+    return {"parameters": out}
+
+
+def parameters_view() -> list[Any]:
+    """Every ruleset parameter: its values and what it means (the parameter table)."""
+    out: list[Any] = []
+    out.append(Text("The ruleset parameters (RULES.md 3): each has a value, a status "
+                       "(stated, read or chosen), quotations and a note in a source file.",
+                       style="dim"))
+    for scope, title in (("ruleset", "The game"), ("count", "Per number of players")):
+        out.append(Text(""))
+        out.append(Text(title, style="bold underline"))
+        for name, spec in PARAMETERS.items():
+            if spec.scope != scope:
+                continue
+            head = Text()
+            head.append(name, style="bold")
+            head.append(f" ({spec.label})" if spec.label != name else "")
+            head.append(": " + spec.meaning)
+            out.append(_pad(head, (0, 0, 0, 2)))
+            if spec.kind in ("enum", "set"):
+                kind = "one of" if spec.kind == "enum" else "a list of any of"
+                vals = Text(f"{kind}: ", style="dim")
+                for i, v in enumerate(spec.values):
+                    if i:
+                        vals.append("; ")
+                    vals.append(v, style="cyan")
+                    vals.append(f" ({spec.words.get(v, '')})" if spec.words.get(v) else "")
+                if spec.nullable:
+                    vals.append("; or null")
+                out.append(_pad(vals, (0, 0, 0, 6)))
+            elif spec.kind == "bool":
+                out.append(_pad(Text("true or false", style="dim"), (0, 0, 0, 6)))
+            elif spec.kind == "payment":
+                out.append(_pad(Text("null, or {stakes: N, to: each_in_play} or {stakes: N, "
+                                        "to: pot}", style="dim"), (0, 0, 0, 6)))
+            else:
+                out.append(_pad(Text("a whole number" + (" or null" if spec.nullable else ""),
+                                        style="dim"), (0, 0, 0, 6)))
+            if not spec.required:
+                out.append(_pad(Text(f"optional; default {format_value(name, spec.default)}",
+                                        style="dim"), (0, 0, 0, 6)))
+    return out
 
 
 def _json_row(name: str, n: int | None, ps: dict[str, Parameter]) -> dict[str, Any]:

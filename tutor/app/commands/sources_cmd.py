@@ -16,12 +16,18 @@ from typing import Any
 from rich.padding import Padding
 from rich.text import Text
 
+from pathlib import Path
+
 from tutor.engine.data import source_texts_dir
+from tutor.engine.errors import LaughError, UsageError
+from tutor.engine.template import source_template
 from tutor.engine.sources import Library, Source, check_quotations, default_library, display_path
 from tutor.puzzles.terminal import make_console
 
 #: The word that runs the quotation check instead of naming a source.
 CHECK = "check"
+#: The word that writes a template of a new source file.
+NEW = "new"
 
 
 def register(subparsers: argparse._SubParsersAction, parent: argparse.ArgumentParser) -> None:
@@ -32,14 +38,23 @@ def register(subparsers: argparse._SubParsersAction, parent: argparse.ArgumentPa
         description="Show each source's citation, summary and quotations (with where they "
                     "stand), and the records of the game's name from 1522 to c. 1825. "
                     "'laugh sources check' checks every quotation against the source texts.")
-    p.add_argument("id", nargs="?", metavar="ID|check",
-                   help="one source to show, or 'check' to check every quotation")
+    p.add_argument("id", nargs="?", metavar="ID|check|new",
+                   help="one source to show, 'check' to check every quotation, or 'new NEW_ID' "
+                        "to write a commented template of a source file")
+    p.add_argument("new_id", nargs="?", metavar="NEW_ID", help=argparse.SUPPRESS)
+    p.add_argument("--out", metavar="FILE",
+                   help="with 'new': where to write the template (default NEW_ID.yaml here)")
     p.add_argument("--json", action="store_true", help="print JSON instead of text")
     p.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
     """Handle ``laugh sources``; raises UsageError (exit 2) for an unknown source id."""
+    new_id = getattr(args, "new_id", None)
+    if args.id == NEW:
+        return run_new(new_id, getattr(args, "out", None))
+    if new_id is not None:
+        raise UsageError(f"unexpected {new_id!r}: laugh sources [ID | check | new NEW_ID]")
     lib = default_library()
     if args.id == CHECK:
         return run_check(lib, args.json)
@@ -75,6 +90,25 @@ def sources_view(lib: Library, source_id: str | None = None) -> list[Any]:
         if timeline_view:
             out += [Text("")] + timeline_view
     return out
+
+
+def run_new(new_id: str | None, out: str | None) -> int:
+    """Write the template of a new source file (:func:`tutor.engine.template.source_template`)
+    to ``out`` (default ``NEW_ID.yaml``); refuse to overwrite a file."""
+    if not new_id:
+        raise UsageError("laugh sources new NEW_ID: give the new source's id, e.g. tuesday-club")
+    text = source_template(new_id)
+    path = Path(out) if out else Path(f"{new_id}.yaml")
+    if path.exists():
+        raise UsageError(f"{path} exists; choose another file with --out")
+    try:
+        path.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise LaughError(f"cannot write {path}: {exc.strerror or exc}") from None
+    print(f"Wrote {path}: a source file with every ruleset parameter, ready to fill in.")
+    print(f"Try it with: laugh --sources {path} rules {new_id}   (or copy it into "
+          "LAUGH_HOME/sources/)")
+    return 0
 
 
 def run_check(lib: Library, as_json: bool = False) -> int:

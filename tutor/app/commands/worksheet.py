@@ -14,7 +14,8 @@ def register(sub, parent) -> None:
                                    "puzzles (the same ones 'laugh lesson ID --seed S' poses) "
                                    "and an answer key on a separate page. The format follows "
                                    "the file name: .html or .md.")
-    p.add_argument("lesson", metavar="LESSON", help="lesson id or number")
+    p.add_argument("lesson", metavar="LESSON",
+                   help="the lesson's number (8), file name (08-oversights) or id (oversights)")
     p.add_argument("--seed", type=int, default=1, metavar="S",
                    help="seed for the puzzles (default %(default)s)")
     p.add_argument("--out", "-o", required=True, metavar="FILE",

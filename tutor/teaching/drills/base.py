@@ -6,7 +6,10 @@ from dataclasses import dataclass
 
 from rich.text import Text
 
-__all__ = ["DrillIO", "Answered"]
+__all__ = ["DrillIO", "Answered", "QUIT_WORDS"]
+
+#: What leaves a drill at an answer prompt.  Never a single letter: ``q`` is the queen.
+QUIT_WORDS = ("quit", ":q")
 
 
 @dataclass

@@ -28,9 +28,9 @@ from rich.text import Text
 from tutor.engine.bots import Careless, make_bot, play_out
 from tutor.engine.cards import RANK_NAMES, RANK_PLURALS, parse_rank
 from tutor.engine.deal import Action, Deal, new_deal
-from tutor.engine.errors import NotationError
+from tutor.engine.errors import LaughError, NotationError
 from tutor.puzzles.board import action_text, grouped_text
-from tutor.teaching.drills.base import DrillIO
+from tutor.teaching.drills.base import QUIT_WORDS, DrillIO
 
 __all__ = ["CountDrill", "CountRound", "CountResult", "parse_counts", "parse_ranks", "SPEEDUP"]
 
@@ -139,7 +139,7 @@ class CountDrill:
                 half = stops[len(stops) // 2:] or stops
                 stop = rng.choice(half)
             return CountRound(_replay(deal, stop), seat, stop, self.speed)
-        raise RuntimeError("no deal with a stop found")   # pragma: no cover
+        raise LaughError("no deal with a stop found")   # pragma: no cover
 
     @staticmethod
     def _stops(deal: Deal, seat: int) -> list[int]:
@@ -203,7 +203,7 @@ class CountDrill:
         t.append_text(grouped_text(d0.hand(rnd.seat), io.symbols))
         io.show(t)
         text = io.read("Enter to start> ", None)
-        if text is not None and text.strip().lower() in ("q", "quit"):
+        if text is not None and text.strip().lower() in QUIT_WORDS:
             return False
         set_aside = rnd.deal.ruleset.table_mournival == "set_aside_for_last_in"
         lines = [action_text(a, names, rnd.seat, io.symbols, set_aside)
@@ -261,7 +261,7 @@ class CountDrill:
         if not ok:
             self._replay_unseen(rnd, names, ranks)
         # 2. dead pairs
-        pairs = [r for r in range(13) if sum(1 for c in view.hand if c >> 2 == r) == 2]
+        pairs = [r for r in range(13) if view.count(r).hand == 2]
         if pairs:
             dead = set(view.dead_pairs)
             q = (f"Which of your pairs ({_rank_list(pairs)}) are dead? (ranks, or none)")
@@ -304,7 +304,7 @@ class CountDrill:
             text = io.read("count> ", None)
             if text is None:
                 return None
-            if text.strip().lower() in ("q", "quit"):
+            if text.strip().lower() in QUIT_WORDS:
                 return None
             try:
                 return parse(text), io.clock.now() - start
@@ -318,7 +318,7 @@ class CountDrill:
             self.io.say(f"✗ The answer: {answer}", style="red")
 
     def _pick_ranks(self, d: Deal, seat: int) -> tuple[int, ...]:
-        cands = sorted({c >> 2 for a in d.history for c in a.cards + a.table})
+        cands = sorted({a.rank for a in d.history if a.rank is not None})
         if len(cands) < 2:
             cands = list(range(13))
         pick = self.rng.sample(cands, 2)
@@ -330,15 +330,12 @@ class CountDrill:
         set_aside = d.ruleset.table_mournival == "set_aside_for_last_in"
         view = d.view(rnd.seat)
         for r in ranks:
-            table = sum(1 for c in view.table if c >> 2 == r)
-            won = sum(1 for w in view.won for c in w if c >> 2 == r)
-            aside = sum(1 for c in view.set_aside if c >> 2 == r)
-            hand = sum(1 for c in view.hand if c >> 2 == r)
-            io.say(f"  {RANK_PLURALS[r]}: 4 - table {table} - won {won}"
-                   + (f" - set aside {aside}" if aside else "") + f" - your hand {hand} = "
-                   f"{view.unseen[r]} unseen", style="bold")
+            rc = view.count(r)
+            io.say(f"  {RANK_PLURALS[r]}: 4 - table {rc.table} - won {rc.won_total}"
+                   + (f" - set aside {rc.set_aside}" if rc.set_aside else "")
+                   + f" - your hand {rc.hand} = {rc.unseen} unseen", style="bold")
             for i, a in enumerate(d.history):
-                if any(c >> 2 == r for c in a.cards + a.table):
+                if a.rank == r:
                     t = Text(f"    {i + 1:>3}. ")
                     t.append_text(action_text(a, names, rnd.seat, io.symbols, set_aside))
                     io.show(t)
@@ -348,9 +345,9 @@ class CountDrill:
         d = rnd.deal
         dead = set(d.dead_pairs(rnd.seat))
         for r in pairs:
-            holders = [names[q] for q in range(d.n)
-                       if sum(1 for c in d.won_cards(q) if c >> 2 == r)]
-            won = sum(1 for q in range(d.n) for c in d.won_cards(q) if c >> 2 == r)
+            rc = d.rank_count(rnd.seat, r)
+            holders = [names[q] for q in range(d.n) if rc.won[q]]
+            won = rc.won_total
             if r in dead:
                 io.say(f"  {RANK_PLURALS[r]}: dead: the other two are among the won cards "
                        f"({', '.join(holders)}), so nobody can capture yours.", style="dim")

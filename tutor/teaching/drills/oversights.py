@@ -24,7 +24,7 @@ from rich.text import Text
 from tutor.puzzles import AnswerError, generate
 from tutor.puzzles.board import render_screen
 from tutor.puzzles.render import render_explanation
-from tutor.teaching.drills.base import Answered, DrillIO
+from tutor.teaching.drills.base import QUIT_WORDS, Answered, DrillIO
 
 __all__ = ["Attempt", "OversightDrill", "StreakResult", "StormResult", "COMBO_BONUS",
            "MISTAKE_PENALTY", "combo_bonus", "position_screen"]
@@ -124,7 +124,7 @@ class OversightDrill:
             if text is None:
                 return Attempt(None, io.clock.now() - start)
             low = text.strip().lower()
-            if low in ("quit", "q", "exit"):
+            if low in QUIT_WORDS or low == "exit":
                 return Attempt(None, io.clock.now() - start, quit=True)
             if low in ("", "p"):
                 text = "nothing"

@@ -13,15 +13,17 @@ import random
 import re
 from dataclasses import dataclass, field
 
+from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
 from tutor.engine.bots import Careless, make_bot, play_out
 from tutor.engine.deal import Deal, new_deal
 from tutor.engine.errors import NotationError
-from tutor.teaching.drills.base import Answered, DrillIO
+from tutor.engine.parameters import value_words
+from tutor.teaching.drills.base import QUIT_WORDS, Answered, DrillIO
 
-__all__ = ["SettleDrill", "SettleQuestion", "SettleResult", "parse_signed", "won_in_play"]
+__all__ = ["SettleDrill", "SettleQuestion", "SettleResult", "parse_signed"]
 
 
 @dataclass
@@ -54,29 +56,6 @@ def parse_signed(text: str) -> int:
     return int(t)
 
 
-def won_in_play(deal: Deal) -> list[int]:
-    """Each seat's won cards before the end of the deal (before leftovers and a set-aside
-    mournival are moved), counted from the deal's actions."""
-    won = [0] * deal.n
-    takes = deal.ruleset.table_mournival == "dealer_takes"
-    for a in deal.history:
-        if a.kind in ("capture", "play_on_capture"):
-            won[a.player] += len(a.cards) + len(a.table)
-        elif a.kind == "take_table_mournival":
-            if takes:
-                won[a.player] += len(a.cards)
-        else:
-            if a.kind != "lie_down":
-                won[a.player] += len(a.cards)
-    return won
-
-
-def _aside(deal: Deal) -> int:
-    if deal.ruleset.table_mournival != "set_aside_for_last_in":
-        return 0
-    return sum(len(a.cards) for a in deal.history if a.kind == "take_table_mournival")
-
-
 class SettleDrill:
     """Settlement questions.  ``rulesets`` to draw from (or one fixed ``ruleset``);
     ``seed`` fixes the deals."""
@@ -100,7 +79,8 @@ class SettleDrill:
         return SettleQuestion(deal, rng.randrange(n))
 
     def facts(self, q: SettleQuestion):
-        """The question's facts as a renderable."""
+        """The question's facts as a renderable: the ruleset's rule of settlement (in the
+        parameter table's words), and each seat's won cards from the engine's settlement."""
         d = q.deal
         rs, pc, res = d.ruleset, d.rules, d.result
         names = [f"Player {s}" for s in range(d.n)]
@@ -109,73 +89,83 @@ class SettleDrill:
         if rs.scoring == "stakes":
             rule = (f"Antes: dealer {pc.ante_dealer}, others {pc.ante_other}; breakeven "
                     f"{pc.breakeven} won cards, 1 stake per 2 cards above or below")
+        elif rs.scoring == "pot":
+            rule = (f"Antes: dealer {pc.ante_dealer}, others {pc.ante_other}; "
+                    f"{value_words('pot_to', rs.pot_to)}")
         else:
             rule = "Points: 1 per pair won (won cards / 2)"
         if pc.last_in_bonus and rs.bonus_to:
-            who = "the last player in" if rs.bonus_to == "last_in" else "the last capture"
-            rule += f"; bonus {pc.last_in_bonus} to {who}"
+            rule += f"; bonus {pc.last_in_bonus}: {value_words('bonus_to', rs.bonus_to)}"
+        if rs.lie_down_pays is not None:
+            rule += "; " + value_words("lie_down_pays", rs.value("lie_down_pays"))
         lines.append(Text(rule + "."))
-        to = {"dealer": "the dealer", "last_in": "the last player in",
-              "nobody": "nobody (discarded)"}[rs.leftovers_to]
-        lines.append(Text(f"Leftovers (the last hand and the table) go to {to}."))
+        lines.append(Text(value_words("leftovers_to", rs.leftovers_to).capitalize()
+                          + " (the last hand and the table)."))
         t = Table(box=None, pad_edge=False, header_style="bold underline")
         t.add_column("player", no_wrap=True)
         t.add_column("won in play", justify="right")
         t.add_column("", overflow="fold")
-        won = won_in_play(d)
-        last_capture = next((a.player for a in reversed(d.history)
-                             if a.kind in ("capture", "play_on_capture")), None)
-        for s in range(d.n):
+        for row in res.settlement:
+            s = row.seat
             notes = []
             if s == d.dealer:
                 notes.append("dealer")
             if s == res.last_in:
                 notes.append("last in")
-            if rs.bonus_to == "last_pair" and s == last_capture:
+            if rs.bonus_to == "last_pair" and s == res.last_capturer:
                 notes.append("last capture")
-            t.add_row(Text(names[s], style="bold cyan" if s == q.seat else ""), str(won[s]),
-                      ", ".join(notes))
+            if row.paid:
+                notes.append(f"paid {row.paid} on lying down")
+            t.add_row(Text(names[s], style="bold cyan" if s == q.seat else ""),
+                      str(row.won_in_play), ", ".join(notes))
         lines.append(t)
         extra = []
         if res.leftovers:
             extra.append(f"leftovers: {len(res.leftovers)} cards")
-        aside = _aside(d)
-        if aside:
-            extra.append(f"set-aside mournival: {aside} cards (to the last player in)")
+        if res.set_aside:
+            extra.append(f"set-aside mournival: {len(res.set_aside)} cards (to the last player "
+                         "in)")
         if extra:
             lines.append(Text("; ".join(extra).capitalize() + "."))
-        from rich.console import Group
         return Group(*lines)
 
     def working(self, q: SettleQuestion) -> str:
-        """The settlement of the seat asked about, worked out."""
+        """The settlement of the seat asked about, worked out from the engine's breakdown."""
         d = q.deal
         pc, res = d.rules, d.result
-        s = q.seat
-        won = len(res.won[s])
+        row = res.settlement[q.seat]
         parts = []
-        inplay = won_in_play(d)[s]
-        if won != inplay:
-            parts.append(f"won {inplay} in play + {won - inplay} at the end = {won}")
+        if row.won != row.won_in_play:
+            parts.append(f"won {row.won_in_play} in play + {row.won - row.won_in_play} at the "
+                         f"end = {row.won}")
+        if d.ruleset.scoring == "pairs":
+            parts.append(f"{row.won} / 2" + (f" + {row.bonus} bonus" if row.bonus else "")
+                         + f" = {row.points} points")
+            if row.net is not None:
+                parts.append(f"lying down: paid {row.paid}, received {row.received}, "
+                             f"{row.net:+d} stakes")
+            return "; ".join(parts)
+        terms = [f"-{row.ante} ante"]
+        if row.paid:
+            terms.append(f"- {row.paid} paid on lying down")
+        if row.received:
+            terms.append(f"+ {row.received} received")
+        if row.bonus:
+            terms.append(f"+ {row.bonus} bonus")
         if d.ruleset.scoring == "stakes":
-            ante = pc.ante(s, d.dealer)
-            bonus = pc.last_in_bonus if res.bonus_to == s else 0
-            sum_text = f"-{ante} ante" + (f" + {bonus} bonus" if bonus else "") + \
-                f" + ({won} - {pc.breakeven}) / 2 = {res.net[s]:+d}"
-            parts.append(sum_text)
-        else:
-            bonus = (pc.last_in_bonus or 0) if res.bonus_to == s else 0
-            parts.append(f"{won} / 2" + (f" + {bonus} bonus" if bonus else "")
-                         + f" = {res.points[s]} points")
+            terms.append(f"+ ({row.won} - {pc.breakeven}) / 2")
+        if row.pot_share:
+            terms.append(f"+ {row.pot_share} from the pot")
+        parts.append(" ".join(terms) + f" = {row.net:+d}")
         return "; ".join(parts)
 
     def themes(self, q: SettleQuestion) -> list[str]:
         d = q.deal
-        res = d.result
-        out = ["settlement", "stakes" if d.ruleset.scoring == "stakes" else "pairs-scoring"]
-        if len(res.won[q.seat]) != won_in_play(d)[q.seat]:
+        row = d.result.settlement[q.seat]
+        out = ["settlement", "pairs-scoring" if d.ruleset.scoring == "pairs" else "stakes"]
+        if row.leftovers or row.set_aside:
             out.append("leftovers")
-        if res.bonus_to == q.seat and d.rules.last_in_bonus:
+        if row.bonus:
             out.append("bonus")
         return out
 
@@ -185,12 +175,12 @@ class SettleDrill:
         io.show(Text(""))
         io.show(self.facts(q))
         d = q.deal
-        what = "net stakes" if d.ruleset.scoring == "stakes" else "points"
+        what = "points" if d.ruleset.scoring == "pairs" else "net stakes"
         io.say(f"Your {what}?")
         start = io.clock.now()
         while True:
             text = io.read("settle> ", None)
-            if text is None or text.strip().lower() in ("q", "quit"):
+            if text is None or text.strip().lower() in QUIT_WORDS:
                 return None
             try:
                 value = parse_signed(text)

@@ -17,7 +17,7 @@ from rich.text import Text
 
 from tutor.puzzles import KINDS, AnswerError, generate
 from tutor.puzzles.render import render_explanation, render_puzzle
-from tutor.teaching.drills.base import DrillIO
+from tutor.teaching.drills.base import QUIT_WORDS, DrillIO
 from tutor.teaching.drills.count import CountDrill
 from tutor.teaching.drills.oversights import OversightDrill
 from tutor.teaching.drills.settle import SettleDrill
@@ -107,7 +107,7 @@ def ask_puzzle(io: DrillIO, puzzle) -> bool | None:
     start = io.clock.now()
     while True:
         text = io.read("answer> ", None, words=puzzle.answer_words())
-        if text is None or text.strip().lower() in ("q", "quit"):
+        if text is None or text.strip().lower() in QUIT_WORDS:
             return None
         try:
             grade = puzzle.grade(text)

@@ -1,0 +1,319 @@
+"""The one table of ruleset parameters: what each parameter may be and how it is said.
+
+Every ruleset parameter of RULES.md 3.1, 3.2 and 3.6 has one :class:`ParameterSpec` here: its
+allowed values, its default (for the parameters of 3.6, which a file may leave out), a label, a
+one-line meaning, the wording of each value for learners, the phrase a source quiz uses for it,
+and the key words a quotation must contain for a *stated* value to be confirmed (issue 12's
+check).  Loading (:mod:`tutor.engine.sources`), the rules command, the lesson blocks, the play
+screen, the drills and the source quiz all read this table; adding a parameter means adding it
+here, teaching the engine (:mod:`tutor.engine.deal`) what it does, and writing it in the YAML.
+
+Value shapes (``kind``):
+
+- ``enum``: one name from ``values`` (``nullable``: or null);
+- ``set``: a list of names from ``values``, each at most once (kept in ``values`` order);
+- ``bool``: true or false;
+- ``int``: a whole number of cards or stakes (``minimum``; ``nullable``: or null);
+- ``payment``: null, or a mapping ``{stakes: N, to: each_in_play | pot}`` (RULES.md 3.6).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from tutor.engine.errors import UsageError
+
+__all__ = ["ParameterSpec", "PARAMETERS", "RULESET_PARAMETERS", "COUNT_PARAMETERS", "STATUSES",
+           "STATUS_MEANINGS", "spec", "value_words", "value_short", "default_of"]
+
+#: Provenance statuses (RULES.md 5), strongest first.
+STATUSES = ("stated", "read", "chosen")
+STATUS_MEANINGS = {
+    "stated": "the source says it",
+    "read": "a close reading of the source's words",
+    "chosen": "the source is silent or contradicts itself: the tutor's choice",
+}
+
+
+@dataclass(frozen=True)
+class ParameterSpec:
+    """One ruleset parameter (see the module docstring for ``kind``).
+
+    ``scope`` is ``ruleset`` (RULES.md 3.2, 3.6) or ``count`` (per player count, RULES.md 3.1);
+    ``values`` the allowed names (enum and set kinds); ``default`` the value a file that leaves the
+    parameter out means (``required`` parameters have none); ``label`` a short name for tables;
+    ``meaning`` one sentence for ``laugh rules --parameters``; ``words`` maps each value to its
+    wording for learners and ``short`` to a word or two for narrow tables; ``quiz`` is how a
+    question names the parameter ("who takes the bonus"); ``keywords`` maps a value (or ``*`` for
+    any value) to alternatives of key words, one of which a quotation of a *stated* value must
+    contain (each alternative a tuple of words that must all appear); numbers are checked as
+    digits or words without an entry here.
+    """
+
+    name: str
+    scope: str
+    kind: str
+    label: str
+    meaning: str
+    quiz: str
+    values: tuple[str, ...] = ()
+    nullable: bool = False
+    minimum: int | None = None
+    required: bool = True
+    default: Any = None
+    words: dict[Any, str] = field(default_factory=dict)
+    short: dict[Any, str] = field(default_factory=dict)
+    keywords: dict[Any, tuple[tuple[str, ...], ...]] = field(default_factory=dict)
+    codes: dict[Any, str] = field(default_factory=dict)
+
+
+CAPTURE_FORMS = ("one_for_one", "one_for_three", "pair_for_pair", "prial_for_one")
+OVERSIGHT_KINDS = ("overlooked_table_mournival", "split_prial", "laid_down_dead_pair",
+                   "laid_down_prial", "laid_down_mournival")
+DECLARATION_KINDS = ("prial", "mournival", "dead_pair", "pair")
+
+_SPECS = (
+    # -- whole-ruleset parameters (RULES.md 3.2) ----------------------------------------------
+    ParameterSpec(
+        "first_dealer", "ruleset", "enum", "first dealer",
+        "how the first dealer of a match is found; the deal then passes left",
+        "how the first dealer is found",
+        values=("lowest_cut", "highest_cut", "chosen"),
+        words={"lowest_cut": "whoever cuts the lowest card deals first",
+               "highest_cut": "whoever cuts the highest card deals first",
+               "chosen": "the players choose the first dealer"},
+        short={"lowest_cut": "lowest cut", "highest_cut": "highest cut", "chosen": "chosen"},
+        keywords={"lowest_cut": (("lowest",), ("low",)), "highest_cut": (("high",),),
+                  "chosen": (("choose",), ("chosen",), ("decide",))}),
+    ParameterSpec(
+        "table_mournival", "ruleset", "enum", "table mournival",
+        "a mournival among the dealt table cards: the dealer takes it before play, or it is set "
+        "aside for the last player in",
+        "what happens to a mournival among the table cards",
+        values=("dealer_takes", "set_aside_for_last_in"),
+        words={"dealer_takes": "the dealer takes it into their won cards before play",
+               "set_aside_for_last_in": "it is set aside, face down, for the last player in"},
+        short={"dealer_takes": "dealer takes", "set_aside_for_last_in": "set aside"},
+        keywords={"dealer_takes": (("dealer",),),
+                  "set_aside_for_last_in": (("aside",), ("face down",), ("turned",))}),
+    ParameterSpec(
+        "captures", "ruleset", "set", "captures",
+        "which forms of capture, hand cards taking table cards of their rank, are allowed",
+        "which forms of capture are allowed",
+        values=CAPTURE_FORMS,
+        words={"one_for_one": "one card takes one", "one_for_three": "one card takes three",
+               "pair_for_pair": "a pair takes a pair", "prial_for_one": "a prial takes one"},
+        short={"one_for_one": "1 for 1", "one_for_three": "1 for 3",
+               "pair_for_pair": "pair for pair", "prial_for_one": "prial for 1"},
+        codes={"one_for_one": "1:1", "one_for_three": "1:3", "pair_for_pair": "2:2",
+               "prial_for_one": "3:1"},
+        keywords={"one_for_one": (("one",), ("single",), ("a card",), ("same rank",),
+                                  ("match",)),
+                  "one_for_three": (("three",), ("all three",)),
+                  "pair_for_pair": (("pair",),),
+                  "prial_for_one": (("prial",), ("pair royal",), ("three",))}),
+    ParameterSpec(
+        "hand_plays", "ruleset", "enum", "hand plays",
+        "declarations from hand (prial, mournival, dead pair) are free actions at any time, or "
+        "each is a whole turn",
+        "whether declarations are free actions or turns",
+        values=("free", "turn"),
+        words={"free": "declarations are free actions, at any time the cards are held",
+               "turn": "each declaration is a whole turn, instead of a capture"},
+        short={"free": "free (any time)", "turn": "a turn each"},
+        keywords={"free": (("out of turn",), ("any time",), ("at any time",)),
+                  "turn": (("in turn",), ("your turn",), ("instead",))}),
+    ParameterSpec(
+        "bonus_to", "ruleset", "enum", "bonus to",
+        "who takes the bonus: the last player left holding cards, or whoever made the last "
+        "capture of the deal",
+        "who takes the bonus",
+        values=("last_in", "last_pair"), nullable=True,
+        words={"last_in": "the last player left holding cards takes the bonus",
+               "last_pair": "whoever made the last capture takes the bonus",
+               None: "there is no bonus"},
+        short={"last_in": "last in", "last_pair": "last pair", None: "none"},
+        keywords={"last_in": (("last",),), "last_pair": (("last pair",), ("last trick",),
+                                                        ("matched the last",))}),
+    ParameterSpec(
+        "last_in_plays_on", "ruleset", "bool", "last in plays on",
+        "when one player alone holds cards, play stops, or that player goes on capturing alone",
+        "whether the last player in goes on capturing alone",
+        words={True: "the last player in goes on capturing alone",
+               False: "play stops when one player alone holds cards"},
+        short={True: "yes", False: "no"},
+        keywords={True: (("continue",), ("carry on",), ("goes on",), ("keeps",),
+                         ("can capture", "remaining")),
+                  False: (("not allowed",), ("may not",), ("ceases",), ("finished",),
+                          ("no more",))}),
+    ParameterSpec(
+        "leftovers_to", "ruleset", "enum", "leftovers to",
+        "where the last player's hand and the table cards left at the end go",
+        "where the leftovers go",
+        values=("dealer", "last_in", "nobody"),
+        words={"dealer": "the leftovers go to the dealer",
+               "last_in": "the leftovers go to the last player in",
+               "nobody": "the leftovers are discarded"},
+        short={"dealer": "dealer", "last_in": "last in", "nobody": "nobody"},
+        keywords={"dealer": (("dealer",),), "last_in": (("winner",), ("last",)),
+                  "nobody": (("only",), ("discard",))}),
+    ParameterSpec(
+        "scoring", "ruleset", "enum", "scoring",
+        "settle the pot by breakeven (stakes), score a point per pair won (pairs), or give the "
+        "whole pot to one winner (pot)",
+        "stakes or points",
+        values=("stakes", "pairs", "pot"),
+        words={"stakes": "the pot is settled by breakeven: stakes for cards above or below it",
+               "pairs": "a point for each pair won",
+               "pot": "the whole pot goes to one winner"},
+        short={"stakes": "stakes", "pairs": "pairs", "pot": "pot"},
+        keywords={"stakes": (("stake",), ("pot",)), "pairs": (("point",), ("pair",)),
+                  "pot": (("pot",),)}),
+    ParameterSpec(
+        "oversights", "ruleset", "set", "claimable oversights",
+        "which mistakes other players may claim (RULES.md 4)",
+        "which mistakes may be claimed",
+        values=OVERSIGHT_KINDS,
+        words={"overlooked_table_mournival": "a table mournival the dealer did not take",
+               "split_prial": "a table prial split by a one-for-one capture",
+               "laid_down_dead_pair": "a dead pair laid down instead of declared",
+               "laid_down_prial": "a prial laid down without declaring a pair of it",
+               "laid_down_mournival": "a mournival laid down instead of declared"},
+        short={"overlooked_table_mournival": "table mournival", "split_prial": "split prial",
+               "laid_down_dead_pair": "dead pair laid down",
+               "laid_down_prial": "prial laid down", "laid_down_mournival": "mournival laid down"},
+        codes={"overlooked_table_mournival": "TM", "split_prial": "SP",
+               "laid_down_dead_pair": "DP", "laid_down_prial": "LP", "laid_down_mournival": "LM"},
+        keywords={"*": (("claim",), ("overseen",), ("oversight",), ("mistake",), ("catch",))}),
+    # -- other reconstructions and house rules (RULES.md 3.6) -----------------------------------
+    ParameterSpec(
+        "captures_per_turn", "ruleset", "enum", "captures a turn",
+        "one capture a turn, or any number: the player ends the turn with end_turn",
+        "how many captures a player may make in one turn",
+        values=("one", "any"), required=False, default="one",
+        words={"one": "one capture a turn", "any": "any number of captures in one turn"},
+        short={"one": "one", "any": "any"},
+        keywords={"one": (("one card",), ("one",)), "any": (("as many",), ("any number",),
+                                                            ("several",), ("again",))}),
+    ParameterSpec(
+        "declarations", "ruleset", "set", "declarations",
+        "which declarations from hand exist; pair lets any pair held be laid down as won cards",
+        "which declarations from hand exist",
+        values=DECLARATION_KINDS, required=False, default=("prial", "mournival", "dead_pair"),
+        words={"prial": "a pair of a prial", "mournival": "a mournival",
+               "dead_pair": "a dead pair", "pair": "any pair held"},
+        short={"prial": "prial", "mournival": "mournival", "dead_pair": "dead pair",
+               "pair": "any pair"},
+        codes={"prial": "P", "mournival": "M", "dead_pair": "DP", "pair": "any"},
+        keywords={"prial": (("prial",), ("pair royal",)), "mournival": (("mournival",),),
+                  "dead_pair": (("dead",), ("cannot be captured",)), "pair": (("pair",),)}),
+    ParameterSpec(
+        "lie_down_pays", "ruleset", "payment", "lying down pays",
+        "on lying down, the player pays N stakes to each player still holding cards, or N into "
+        "the pot",
+        "what a player pays on lying down",
+        required=False, default=None,
+        words={None: "lying down costs nothing", "each_in_play": "to each player still in",
+               "pot": "into the pot"},
+        short={None: "nothing"},
+        keywords={"*": (("pay",), ("stake",))}),
+    ParameterSpec(
+        "pot_to", "ruleset", "enum", "pot to",
+        "under pot scoring, who takes the whole pot: the last player in, or whoever won most "
+        "cards (a tie splits it)",
+        "who takes the whole pot",
+        values=("last_in", "most_won"), nullable=True, required=False, default=None,
+        words={"last_in": "the last player in takes the pot",
+               "most_won": "whoever won most cards takes the pot", None: "(no single winner)"},
+        short={"last_in": "last in", "most_won": "most won", None: "none"},
+        keywords={"last_in": (("last",),), "most_won": (("most",),)}),
+    # -- per player count (RULES.md 3.1) ----------------------------------------------------
+    ParameterSpec("hand", "count", "int", "hand", "cards dealt to each player",
+                  "the cards dealt to each player", minimum=1,
+                  keywords={"*": (("deal",), ("each",), ("cards",))}),
+    ParameterSpec("table", "count", "int", "table", "cards dealt face up to the table",
+                  "the cards dealt to the table", minimum=0,
+                  keywords={"*": (("table",), ("face up",), ("middle",), ("remaining",))}),
+    ParameterSpec("ante_dealer", "count", "int", "ante (dealer)",
+                  "stakes the dealer puts up at each deal", "the dealer's ante",
+                  minimum=0, nullable=True, keywords={"*": (("dealer",),)}),
+    ParameterSpec("ante_other", "count", "int", "ante (others)",
+                  "stakes each other player puts up at each deal", "the other players' ante",
+                  minimum=0, nullable=True, keywords={"*": (("other",), ("each",), ("rest",))}),
+    ParameterSpec("last_in_bonus", "count", "int", "bonus",
+                  "stakes the bonus winner takes from the pot first", "the size of the bonus",
+                  minimum=0, nullable=True, keywords={"*": (("last",),)}),
+    ParameterSpec("breakeven", "count", "int", "breakeven",
+                  "won cards at which a player neither pays nor takes; a stake per two cards "
+                  "above or below", "the breakeven", minimum=0, nullable=True,
+                  keywords={"*": (("card",), ("pair",))}),
+)
+
+#: Every parameter by name, in display order.
+PARAMETERS: dict[str, ParameterSpec] = {s.name: s for s in _SPECS}
+#: Whole-ruleset parameters (RULES.md 3.2 and 3.6), in display order.
+RULESET_PARAMETERS: tuple[str, ...] = tuple(s.name for s in _SPECS if s.scope == "ruleset")
+#: Per-player-count parameters (RULES.md 3.1), in display order.
+COUNT_PARAMETERS: tuple[str, ...] = tuple(s.name for s in _SPECS if s.scope == "count")
+
+
+def spec(name: str) -> ParameterSpec:
+    """The :class:`ParameterSpec` of ``name``; raises :class:`UsageError` naming the parameters
+    when there is none."""
+    try:
+        return PARAMETERS[name]
+    except KeyError:
+        raise UsageError(f"unknown ruleset parameter {name!r}; parameters: "
+                         + ", ".join(PARAMETERS)) from None
+
+
+def default_of(name: str) -> Any:
+    """The value a source file that leaves ``name`` out means (RULES.md 3.6 defaults)."""
+    return spec(name).default
+
+
+def _items(value: Any) -> list:
+    return list(value) if isinstance(value, (tuple, list, set, frozenset)) else [value]
+
+
+def value_words(name: str, value: Any) -> str:
+    """``value`` of parameter ``name`` in words for learners ("the dealer takes it into their
+    won cards before play"); sets are joined with commas; numbers as digits."""
+    s = spec(name)
+    if s.kind == "set":
+        items = [x for x in s.values if x in set(_items(value))]
+        return ", ".join(s.words.get(x, x.replace("_", " ")) for x in items) or "none"
+    if s.kind == "payment":
+        if not value:
+            return s.words[None]
+        stakes, to = value["stakes"], value["to"]
+        unit = "stake" if stakes == 1 else "stakes"
+        return f"lying down pays {stakes} {unit} {s.words[to]}"
+    if s.kind == "int":
+        return "none" if value is None else str(value)
+    if value in s.words:
+        return s.words[value]
+    return "none" if value is None else str(value).replace("_", " ")
+
+
+def value_short(name: str, value: Any, codes: bool = False) -> str:
+    """``value`` of parameter ``name`` in a word or two, for narrow tables ("dealer takes",
+    "1 for 1, 1 for 3", "yes", "none"); with ``codes``, sets in their compact codes where the
+    table gives them ("1:1 1:3", "TM SP")."""
+    s = spec(name)
+    if s.kind == "set" and codes and s.codes:
+        items = [x for x in s.values if x in set(_items(value))]
+        return " ".join(s.codes[x] for x in items) or "none"
+    if s.kind == "set":
+        items = [x for x in s.values if x in set(_items(value))]
+        return ", ".join(s.short.get(x, x.replace("_", " ")) for x in items) or "none"
+    if s.kind == "payment":
+        if not value:
+            return s.short[None]
+        return f"{value['stakes']} {'to each in' if value['to'] == 'each_in_play' else 'to pot'}"
+    if s.kind == "int":
+        return "none" if value is None else str(value)
+    if value in s.short:
+        return s.short[value]
+    return "none" if value is None else str(value).replace("_", " ")
