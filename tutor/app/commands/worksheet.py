@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from tutor.app.commands.lesson import open_lesson
 from tutor.engine.errors import UsageError
-from tutor.teaching.worksheet import write_worksheet
 
 
 def register(sub, parent) -> None:
@@ -25,6 +24,9 @@ def register(sub, parent) -> None:
 
 def run(args) -> int:
     """Write the worksheet; UsageError for an unknown lesson, a bad suffix or an unwritable file."""
+    # The handout writers (HTML, Markdown, page layout) load only for this command: every
+    # other command's start-up would pay for them (benchmarks/bench_startup.py)
+    from tutor.teaching.worksheet import write_worksheet
     lesson = open_lesson(args.lesson)
     try:
         fmt = write_worksheet(lesson, args.seed, args.out)
