@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import re
+import select
 import signal
 import subprocess
 import sys
@@ -228,6 +229,24 @@ def test_practice_from_the_home_screen(tmp_path):
     assert all(a.lesson is None for a in answers)
 
 
+def test_drills_and_play_from_the_home_screen(tmp_path):
+    # The home screen runs the same functions as `laugh drill KIND` and `laugh play`, in this
+    # process, and comes back to the menu afterwards.
+    proc = run_laugh([], "d\nbogus\nsettle\nquit\ng\nquit\nq\n", tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert_clean(proc)
+    out = proc.stdout
+    for name in ("oversights", "count", "settle", "weak"):
+        assert name in out.split("home> d")[1].split("drill> ")[0]
+    assert "Type one of oversights, count, settle, weak, or Enter to go back." in out
+    assert "Settlement drill: give the result as fast as you can." in out
+    assert re.search(r"Your (points|net stakes)\?\nsettle> quit\n", out)
+    assert re.search(r"Laugh and Lie Down · parlett · 5 players · casual · seed \d+", out)
+    assert "You left the deal before its end." in out and "Replay this match with --seed" in out
+    assert out.count("Laugh and Lie Down · a tutor") == 3        # back home after each
+    assert out.rstrip().endswith("home> q")
+
+
 def test_stats_command_weakest_first_and_practice(tmp_path):
     with store(tmp_path) as s:
         s.record_answer("a", "count", ["counting", "unseen"], True, 3.0)
@@ -274,26 +293,50 @@ def test_suit_letters_where_symbols_cannot_be_shown(tmp_path):
     assert "7♥" not in proc.stdout and "·" not in proc.stdout.split("You will learn")[1][:300]
 
 
+def _read_until(stream, marker: bytes, timeout: float) -> bytes:
+    """Read ``stream`` (a pipe) until ``marker`` has come, it closes, or ``timeout`` seconds pass
+    (each read blocks until there is output: no polling)."""
+    fd = stream.fileno()
+    out = b""
+    deadline = time.monotonic() + timeout
+    while marker not in out:
+        left = deadline - time.monotonic()
+        if left <= 0 or not select.select([fd], [], [], left)[0]:
+            break
+        chunk = os.read(fd, 65536)
+        if not chunk:
+            break
+        out += chunk
+    return out
+
+
+#: Runs ``laugh`` with Python's own Ctrl-C handling, whatever the test runner's: a background job
+#: of a non-interactive shell (``pytest &``) ignores SIGINT, and its children inherit that.
+_WITH_CTRL_C = ("import runpy, signal, sys; signal.signal(signal.SIGINT, signal.default_int_handler); "
+                "sys.argv = ['laugh']; runpy.run_module('tutor', run_name='__main__', alter_sys=True)")
+
+
 def test_ctrl_c_leaves_cleanly(tmp_path):
+    # Standard input stays open until the program has exited, so end of input cannot race the
+    # interrupt: the only way out is Ctrl-C.
     env = dict(os.environ, LAUGH_HOME=str(tmp_path), PYTHONPATH=str(ROOT))
-    proc = subprocess.Popen([sys.executable, "-m", "tutor"], stdin=subprocess.PIPE,
+    proc = subprocess.Popen([sys.executable, "-c", _WITH_CTRL_C], stdin=subprocess.PIPE,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
                             cwd=str(ROOT))
-    deadline = time.time() + 20
-    out = b""
-    os.set_blocking(proc.stdout.fileno(), False)
-    while b"home>" not in out and time.time() < deadline:     # wait for the home prompt
-        time.sleep(0.05)
-        try:
-            chunk = os.read(proc.stdout.fileno(), 65536)
-        except BlockingIOError:
-            chunk = b""
-        out += chunk
-    assert b"home>" in out
-    proc.send_signal(signal.SIGINT)
-    _, err = proc.communicate(timeout=20)
-    err = err.decode()
-    assert proc.returncode == 130
+    try:
+        out = _read_until(proc.stdout, b"home>", 60)      # the home prompt is waiting
+        assert b"home>" in out, out[-500:]
+        proc.send_signal(signal.SIGINT)
+        code = proc.wait(timeout=60)
+        err = proc.stderr.read().decode()
+    finally:
+        proc.stdin.close()
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        proc.stdout.close()
+        proc.stderr.close()
+    assert code == 130, err
     assert "Traceback" not in err and "Interrupted; your progress is saved." in err
 
 

@@ -8,6 +8,7 @@ import re
 import pytest
 
 from tutor.app.cli import main
+from tutor.engine.errors import UsageError
 from tutor.teaching.lessons import find_lesson, load_lesson
 from tutor.teaching.worksheet import (PAGE_BREAK, PAGE_LINES, WorksheetPuzzle, build, md_escape,
                                      page_groups, quote_html, quote_markdown, render_html,
@@ -129,7 +130,7 @@ def test_bad_suffix_and_unknown_lesson(tmp_path, capsys):
     assert "x.pdf: the worksheet is written as .html or .md" in capsys.readouterr().err
     assert main(["worksheet", "nope", "--out", str(tmp_path / "x.html")]) == 2
     assert "no lesson 'nope'" in capsys.readouterr().err
-    with pytest.raises(ValueError):
+    with pytest.raises(UsageError):
         write_worksheet(course_lesson("terms"), 1, tmp_path / "x.txt")
 
 

@@ -16,7 +16,18 @@ import json
 from fractions import Fraction
 from pathlib import Path
 
+from rich.console import Group
+from rich.padding import Padding
+from rich.table import Table
+from rich.text import Text
+
+from tutor.engine.data import laugh_home
+from tutor.engine.errors import DataError
+from tutor.engine.odds import deal_odds, percent
+from tutor.engine.rulesets import COUNT_PARAMETERS
+from tutor.engine.simulate import run_study
 from tutor.puzzles.quoted import quote_text
+from tutor.puzzles.terminal import card_text
 from tutor.teaching.lessons import ODDS_FIGURES, Block
 
 CAPTURE_LABELS = {"one_for_one": "1 for 1", "one_for_three": "1 for 3",
@@ -43,11 +54,13 @@ VALUE_LABELS = {"free": "free (any time)", "turn": "a turn each", "dealer_takes"
 def render_block(block: Block, ctx, width: int | None = None):
     """The renderable for a non-puzzle ``block`` (puzzles are posed by the runner).
 
-    ``ctx`` is a :class:`tutor.app.io.Context` (for the library, symbols and glyphs).
+    ``ctx`` is a :class:`tutor.app.io.Context` (for the library, symbols and glyphs).  Raises
+    :class:`tutor.engine.errors.DataError` for a kind of block it does not know.
     """
     width = width or ctx.width
-    fn = {"quote": render_quote, "rules": render_rules, "odds": render_odds,
-          "simulate": render_simulate, "cards": render_cards}[block.kind]
+    fn = RENDERERS.get(block.kind)
+    if fn is None:
+        raise DataError(f"a {block.kind!r} block cannot be shown (known: {', '.join(RENDERERS)})")
     return fn(block.data, ctx, width)
 
 
@@ -58,9 +71,6 @@ def render_block(block: Block, ctx, width: int | None = None):
 def render_quote(data: dict, ctx, width: int):
     """Each quotation of ``data["refs"]`` verbatim in quotation marks, its markup rendered
     (:func:`tutor.puzzles.quoted.quote_text`), then ``— citation (where)``."""
-    from rich.console import Group
-    from rich.padding import Padding
-    from rich.text import Text
     lib = ctx.library
     parts = []
     open_q, close_q = ("“", "”") if ctx.symbols else ('"', '"')
@@ -81,8 +91,7 @@ def render_quote(data: dict, ctx, width: int):
 def parameter_value(library, rid: str, name: str, players: int | None) -> tuple[str, str]:
     """One ruleset parameter for display: (value text, status) where status is ``stated``,
     ``read``, ``chosen`` or ``""`` (not covered / derived)."""
-    from tutor.engine.rulesets import COUNT_PARAMETERS
-    rs = library.rulesets[rid]
+    rs = library.ruleset(rid)
     if name in COUNT_PARAMETERS or name == "pot":
         if players not in rs.counts:
             return "—", ""
@@ -112,9 +121,6 @@ def parameter_value(library, rid: str, name: str, players: int | None) -> tuple[
 def render_rules(data: dict, ctx, width: int):
     """A table of ``data["parameters"]`` (rows) across ``data["rulesets"]`` (columns); per-count
     parameters for ``data["players"]``.  Values a source does not state are marked."""
-    from rich.console import Group
-    from rich.table import Table
-    from rich.text import Text
     lib = ctx.library
     rids, params, players = data["rulesets"], data["parameters"], data["players"]
     caption = ("Marked: (read) a close reading of the source; (chosen) the source is silent or "
@@ -148,7 +154,6 @@ def render_rules(data: dict, ctx, width: int):
 
 
 def _value_text(text: str, status: str):
-    from rich.text import Text
     t = Text(text)
     if status in ("read", "chosen"):
         t.append(f" ({status})", style="dim italic")
@@ -162,10 +167,9 @@ def _value_text(text: str, status: str):
 def odds_rows(data: dict, library) -> list[dict]:
     """The exact odds a block asks for: one dict per ruleset and player count, with ``ruleset``,
     ``players``, ``hand``, ``table`` and each figure as a :class:`fractions.Fraction`."""
-    from tutor.engine.odds import deal_odds
     rows = []
     for rid in data["rulesets"]:
-        rs = library.rulesets[rid]
+        rs = library.ruleset(rid)
         counts = [data["players"]] if data["players"] is not None else list(rs.player_counts)
         for n in counts:
             if n not in rs.counts:
@@ -181,7 +185,6 @@ def odds_rows(data: dict, library) -> list[dict]:
 def odds_sentence(row: dict, figure: str) -> str:
     """One figure in words: ``A mournival among the 12 table cards (parlett, 5 players): 0.29%,
     about 1 deal in 342.``"""
-    from tutor.engine.odds import percent
     p = row[figure]
     what = ODDS_FIGURES[figure]
     if figure == "table_mournival":
@@ -197,9 +200,6 @@ def odds_sentence(row: dict, figure: str) -> str:
 
 def render_odds(data: dict, ctx, width: int):
     """A sentence for a single figure, else a table (rows: ruleset and players)."""
-    from rich.table import Table
-    from rich.text import Text
-    from tutor.engine.odds import percent
     rows = odds_rows(data, ctx.library)
     if len(rows) == 1 and len(data["figures"]) == 1:
         return Text(odds_sentence(rows[0], data["figures"][0]), style="bold")
@@ -223,7 +223,6 @@ def simulate(data: dict, library, cache_dir: Path | None = None) -> dict:
     """The study a ``simulate`` block asks for, as :meth:`tutor.engine.simulate.Study.to_json`, read from
     the cache in ``cache_dir`` (default ``laugh_home()/cache``) or run and stored there.  The cache
     key includes a fingerprint of the engine's code, so a changed engine is measured afresh."""
-    from tutor.engine.data import laugh_home
     key = "/".join(str(data[k]) for k in ("ruleset", "players", "deals", "seed", "bots"))
     key += "/" + _engine_fingerprint()
     cache_dir = cache_dir if cache_dir is not None else laugh_home() / "cache"
@@ -235,8 +234,7 @@ def simulate(data: dict, library, cache_dir: Path | None = None) -> dict:
         cache = {}
     if key in cache:
         return cache[key]
-    from tutor.engine.simulate import run_study
-    rs = library.rulesets[data["ruleset"]]
+    rs = library.ruleset(data["ruleset"])
     study, _ = run_study(rs, data["players"], data["deals"], data["seed"], [data["bots"]])
     result = study.to_json()
     cache[key] = result
@@ -280,9 +278,6 @@ def simulate_sentence(result: dict) -> str:
 
 def render_simulate(data: dict, ctx, width: int):
     """The per-seat table and the dealer's-advantage sentence of a simulated study."""
-    from rich.console import Group
-    from rich.table import Table
-    from rich.text import Text
     result = None
     console = ctx.console
     if console.is_terminal:
@@ -310,11 +305,6 @@ def render_simulate(data: dict, ctx, width: int):
 
 def render_cards(data: dict, ctx, width: int):
     """One row per label: ``Your hand  7♥ 7♠ Q♦``, then the caption if any."""
-    from rich.console import Group
-    from rich.padding import Padding
-    from rich.table import Table
-    from rich.text import Text
-    from tutor.puzzles.terminal import card_text
     grid = Table.grid(padding=(0, 2))
     grid.add_column(style="bold", overflow="fold")
     grid.add_column(ratio=1)
@@ -324,3 +314,8 @@ def render_cards(data: dict, ctx, width: int):
     if data.get("caption"):
         parts.append(Padding(Text(data["caption"], style="dim italic"), (0, 0, 0, 2)))
     return Group(*parts)
+
+
+#: The renderer of each kind of (non-puzzle) block.
+RENDERERS = {"quote": render_quote, "rules": render_rules, "odds": render_odds,
+             "simulate": render_simulate, "cards": render_cards}

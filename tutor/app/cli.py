@@ -2,97 +2,109 @@
 
 Each subcommand lives in a module of :mod:`tutor.app.commands` that exposes ``register(subparsers,
 parent)``, where ``parent`` is the parser holding the options every command shares (``--sources
-DIR``).  Errors the program raises on purpose (:class:`tutor.engine.errors.LaughError`) become a one-line
-message; Ctrl-C and Ctrl-D leave cleanly.
+DIR``), and a handler that prints what a function of the same module builds (the home screen
+calls those functions too).  Errors the program raises on purpose
+(:class:`tutor.engine.errors.LaughError`) become a one-line message; Ctrl-C and Ctrl-D leave
+cleanly.  The standard streams are made safe first (:func:`tutor.puzzles.terminal.standard_streams`:
+closed, full, piped into ``head``, or unable to show Unicode).
 """
 
 from __future__ import annotations
 
 import argparse
-import importlib
 import os
 import sys
 
+from tutor import __version__
+from tutor.app.commands import (drill, lesson, odds, play, puzzle, records, rules, simulate,
+                                sources_cmd, stats, tutor_app, worksheet)
+from tutor.engine import sources
 from tutor.engine.errors import LaughError, UsageError
+from tutor.puzzles.terminal import standard_streams
 
 #: Command modules, in the order ``laugh --help`` lists them.
-COMMAND_MODULES = ("tutor_app", "lesson", "puzzle", "play", "drill", "rules", "sources_cmd",
-                   "simulate", "records", "odds", "stats", "worksheet")
+COMMAND_MODULES = (tutor_app, lesson, puzzle, play, drill, rules, sources_cmd, simulate, records,
+                   odds, stats, worksheet)
+
+#: Exit statuses (also listed by ``laugh --help`` and in README's command section).
+OK, FAILED, USAGE, INTERRUPTED = 0, 1, 2, 130
+
+EPILOG = ("Exit status: 0 done (also at end of input, after q, and when the reader of the "
+          "output goes away, as with | head); 1 a check failed, bad data, or the output could "
+          "not be written; 2 a usage error; 130 interrupted (Ctrl-C).")
 
 
 class _Parser(argparse.ArgumentParser):
     """An argument parser whose errors are one line and exit with status 2."""
 
     def error(self, message: str) -> None:  # noqa: D102 - argparse hook
-        self.exit(2, f"laugh: {message}\n")
+        self.exit(USAGE, f"laugh: {message}\n")
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """Build the full argument parser from every available command module."""
+    """Build the full argument parser from every command module."""
     parent = argparse.ArgumentParser(add_help=False)
     parent.add_argument("--sources", metavar="DIR", action="append", default=argparse.SUPPRESS,
                         help="also load source files (house rules, other reconstructions) from DIR")
-    parser = _Parser(prog="laugh", parents=[parent],
+    parser = _Parser(prog="laugh", parents=[parent], epilog=EPILOG,
                      description="Learn and practise Laugh and Lie Down, the earliest known "
                                  "European fishing game (Willughby, c. 1665).")
-    from tutor import __version__
     parser.add_argument("--version", action="version", version=f"laugh {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    for name in COMMAND_MODULES:
-        try:
-            module = importlib.import_module(f"tutor.app.commands.{name}")
-        except ModuleNotFoundError as exc:
-            if exc.name == f"tutor.app.commands.{name}":
-                continue
-            raise
+    for module in COMMAND_MODULES:
         module.register(sub, parent)
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Run the ``laugh`` command with ``argv`` (default ``sys.argv[1:]``); returns the exit status."""
+    """Run the ``laugh`` command with ``argv`` (default ``sys.argv[1:]``); returns the exit status
+    (:data:`OK`, :data:`FAILED`, :data:`USAGE` or :data:`INTERRUPTED`)."""
+    with standard_streams():
+        try:
+            status = _run(argv)
+            sys.stdout.flush()        # a failure to write the end of the output counts too
+        except BrokenPipeError:       # the reader went away (| head): done, quietly
+            return OK
+        except KeyboardInterrupt:     # before a command began (its own Ctrl-C is handled below)
+            print(file=sys.stderr)
+            return INTERRUPTED if os.name != "nt" else FAILED
+        except LaughError as exc:     # the output could not be written
+            _error(exc)
+            return FAILED
+        return status
+
+
+def _run(argv: list[str] | None) -> int:
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
     except SystemExit as exc:          # --help, --version, or a one-line usage error (status 2)
-        return exc.code if isinstance(exc.code, int) else 0
+        return exc.code if isinstance(exc.code, int) else OK
     extra = getattr(args, "sources", None)
     if extra:
-        from tutor.engine import sources
         sources.set_extra_dirs(extra)
-    handler = getattr(args, "handler", None)
-    if handler is None:
-        if "tutor_app" in sys.modules or _has_module("tutor.app.commands.tutor_app"):
-            from tutor.app.commands import tutor_app
-            handler = tutor_app.run_default
-        else:
-            parser.print_help()
-            return 0
+    handler = getattr(args, "handler", None) or tutor_app.run_default
     try:
-        return int(handler(args) or 0)
+        return int(handler(args) or OK)
     except UsageError as exc:
-        print(f"laugh: {exc}", file=sys.stderr)
-        return 2
+        _error(exc)
+        return USAGE
     except LaughError as exc:
-        print(f"laugh: {exc}", file=sys.stderr)
-        return 1
+        _error(exc)
+        return FAILED
     except EOFError:                   # end of input: leave quietly, as a finished session
-        print(file=sys.stderr)
-        return 0
+        if sys.stderr.isatty():        # (after Ctrl-D, end the prompt's line)
+            print(file=sys.stderr)
+        return OK
     except KeyboardInterrupt:
         print(file=sys.stderr)
-        return 130 if os.name != "nt" else 1
-    except BrokenPipeError:
-        try:
-            sys.stdout = open(os.devnull, "w")
-        except OSError:
-            pass
-        return 0
+        return INTERRUPTED if os.name != "nt" else FAILED
 
 
-def _has_module(name: str) -> bool:
-    import importlib.util
+def _error(exc: LaughError) -> None:
+    """Print ``exc`` as one line on standard error (nothing more can be done if that fails)."""
+    text = "; ".join(line.strip() for line in str(exc).splitlines() if line.strip())
     try:
-        return importlib.util.find_spec(name) is not None
-    except ModuleNotFoundError:
-        return False
+        print(f"laugh: {text}", file=sys.stderr)
+    except OSError:
+        pass

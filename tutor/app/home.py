@@ -7,25 +7,28 @@ It is a menu read by the asker, so it works the same when piped (a class can scr
 - a lesson number, or ``lesson N``: that lesson (``lesson N again`` starts it afresh);
 - ``p`` puzzles, ``d`` drills, ``g`` play a deal, ``s`` sources, ``t`` statistics, ``q`` quit.
 
-Only the lessons' front matter is read here (no Markdown parser, no sources, no puzzles), so the
-screen appears quickly.
+Only the lessons' front matter is read before the screen is drawn (no lesson is parsed).  Each
+choice calls the function its command calls (:func:`tutor.app.commands.lesson.take_lesson`,
+:func:`tutor.app.commands.drill.run_drill`, :func:`tutor.app.commands.play.start`, the views of
+:mod:`tutor.app.views`), in this process and with this screen's console.
 """
 
 from __future__ import annotations
 
-import importlib.util
+from rich.table import Table
+from rich.text import Text
 
+from tutor.app.commands.drill import DRILLS, DrillOptions, run_drill
+from tutor.app.commands.lesson import open_lesson, take_lesson
+from tutor.app.commands.play import start as start_play
+from tutor.engine.errors import DataError, LaughError
 from tutor.teaching.lessons import CourseEntry, course_index, match_lesson
 
-HELP = ("Enter or c: continue  ·  a number: that lesson  ·  p puzzles  ·  s sources  ·  "
-        "t statistics  ·  q quit")
+HELP = ("Enter or c: continue  ·  a number: that lesson  ·  p puzzles  ·  d drills  ·  "
+        "g play a deal  ·  s sources  ·  t statistics  ·  q quit")
 
-
-def _command_exists(name: str) -> bool:
-    try:
-        return importlib.util.find_spec(f"tutor.app.commands.{name}") is not None
-    except (ImportError, ValueError):
-        return False
+#: The menu entries beside the course and puzzles: (key, label, word).
+EXTRAS = (("d", "Drills", "drill"), ("g", "Play a deal", "play"))
 
 
 class Home:
@@ -35,9 +38,7 @@ class Home:
     def __init__(self, ctx, seed: int | None = None):
         self.ctx = ctx
         self.seed = seed
-        self.extras = [(key, label, cmd) for key, label, cmd in
-                       (("d", "Drills", "drill"), ("g", "Play a deal", "play"))
-                       if _command_exists(cmd)]
+        self.extras = list(EXTRAS)
 
     # -- state -----------------------------------------------------------------------------
 
@@ -66,8 +67,6 @@ class Home:
 
     def draw(self) -> tuple[list[CourseEntry], CourseEntry | None]:
         """Print the home screen; returns the course and the lesson to continue."""
-        from rich.table import Table
-        from rich.text import Text
         ctx = self.ctx
         ctx.clear()
         g = ctx.glyphs
@@ -175,9 +174,11 @@ class Home:
             if low in ("t", "stats", "statistics"):
                 self.stats()
                 continue
-            extra = next((cmd for k, _, cmd in self.extras if low in (k, cmd)), None)
-            if extra is not None:
-                self.run_command([extra])
+            if low in ("d", "drill", "drills"):
+                self.drills()
+                continue
+            if low in ("g", "play"):
+                self.play()
                 continue
             if low in ("h", "help", "?"):
                 ctx.say(HELP, style="dim")
@@ -190,77 +191,61 @@ class Home:
 
     def open_lesson(self, lesson_id: str, restart: bool = False) -> None:
         """Load, check and take a lesson (a broken lesson file is reported, not fatal)."""
-        from tutor.engine.errors import DataError
-        from tutor.teaching.lessons import find_lesson, load_lesson
-        from tutor.app.runner import LessonRunner
-        entry = find_lesson(lesson_id)
         try:
-            lesson = load_lesson(entry.path)
+            lesson = open_lesson(lesson_id)
         except DataError as exc:
             self.ctx.say(f"This lesson cannot be opened: {exc}", style="red")
             return
-        lesson.number = entry.number
-        LessonRunner(self.ctx, lesson, seed=self.seed, restart=restart).run()
+        take_lesson(self.ctx, lesson, seed=self.seed, restart=restart)
         self.ctx.console.print()
 
     def practice(self) -> None:
         """Puzzles outside the course (see :func:`tutor.app.views.practice_menu`)."""
+        # The views (FSRS, puzzles, rendering) load only when chosen: the home screen must
+        # appear quickly (benchmarks/bench_startup.py); likewise in stats() and sources().
         from tutor.app.views import practice_menu
         practice_menu(self.ctx)
         self.ctx.console.print()
 
     def stats(self) -> None:
         """The statistics view, with the weakest themes offered as practice."""
-        from tutor.app.views import stats_view
+        from tutor.app.views import stats_view      # lazily: see practice()
         stats_view(self.ctx, offer_practice=True)
         self.ctx.console.print()
 
     def sources(self) -> None:
-        """The sources view (``laugh sources``)."""
-        from tutor.app.views import sources_view
+        """The sources view (what ``laugh sources`` shows)."""
+        from tutor.app.views import sources_view    # lazily: see practice()
         sources_view(self.ctx)
         self.ctx.console.print()
 
-    def run_command(self, argv: list[str]) -> None:
-        """Run another ``laugh`` command (drills, play) and come back here.  A command with
-        actions of its own (``laugh drill KIND``) first asks which one."""
-        from tutor.app.cli import main
-        actions = _actions_of(argv[0])
-        if actions:
-            from rich.table import Table
-            grid = Table.grid(padding=(0, 2))
-            grid.add_column(style="bold", no_wrap=True)
-            grid.add_column(overflow="fold")
-            for name, help_text in actions:
-                grid.add_row(name, help_text)
-            self.ctx.console.print(grid)
-            names = [n for n, _ in actions]
-            choice = self.ctx.asker.ask_checked(
-                f"{argv[0]}> ",
-                lambda t: None if t in names or t.lower() in ("", "back") else
-                f"Type one of {', '.join(names)}, or Enter to go back.",
-                words=names + ["back"], say=lambda m: self.ctx.say(m, style="yellow"))
-            if choice.lower() in ("", "back"):
-                return
-            argv = argv + [choice]
+    def drills(self) -> None:
+        """Ask which drill (:data:`tutor.app.commands.drill.DRILLS`), run it with the defaults of
+        ``laugh drill KIND``, and come back here."""
+        grid = Table.grid(padding=(0, 2))
+        grid.add_column(style="bold", no_wrap=True)
+        grid.add_column(overflow="fold")
+        for name, help_text in DRILLS:
+            grid.add_row(name, help_text)
+        self.ctx.console.print(grid)
+        names = [n for n, _ in DRILLS]
+        choice = self.ctx.asker.ask_checked(
+            "drill> ",
+            lambda t: None if t in names or t.lower() in ("", "back") else
+            f"Type one of {', '.join(names)}, or Enter to go back.",
+            words=names + ["back"], say=lambda m: self.ctx.say(m, style="yellow"))
+        if choice.lower() in ("", "back"):
+            return
+        self._guarded(lambda: run_drill(DrillOptions(choice), console=self.ctx.console))
+
+    def play(self) -> None:
+        """Play a deal as ``laugh play`` does with its defaults, and come back here."""
+        self._guarded(lambda: start_play(console=self.ctx.console))
+
+    def _guarded(self, action) -> None:
+        """Run ``action``; a problem it raises on purpose is one line, then back to this screen."""
         try:
-            main(argv)
-        except SystemExit:
-            pass
+            action()
+        except LaughError as exc:
+            self.ctx.say(str(exc), style="red")
         self.ctx.console.print()
-
-
-def _actions_of(command: str) -> list[tuple[str, str]]:
-    """The sub-actions of ``laugh COMMAND`` (name, help), from its argument parser; [] if none."""
-    import argparse
-    from tutor.app.cli import build_parser
-    parser = build_parser()
-    sub = next((a for a in parser._actions if isinstance(a, argparse._SubParsersAction)), None)
-    target = sub.choices.get(command) if sub is not None else None
-    if target is None:
-        return []
-    inner = next((a for a in target._actions if isinstance(a, argparse._SubParsersAction)), None)
-    if inner is None:
-        return []
-    helps = {c.dest: c.help or "" for c in inner._choices_actions}
-    return [(name, helps.get(name, "")) for name in inner.choices]

@@ -1,4 +1,5 @@
-"""Input and output for the tutor: the console, the asker, glyphs and the shared context."""
+"""Input and output for the tutor: the console, the asker, glyphs, the shared context, and
+running a session in it (:func:`run_guarded`)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,14 @@ import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+from rich.console import Group
+from rich.segment import Segment, Segments
+from rich.text import Text
+
+from tutor.engine.data import laugh_home
+from tutor.engine.sources import default_library
 from tutor.puzzles.terminal import Asker, card_words, make_console, suit_symbols
+from tutor.teaching.progress import ProgressStore
 
 
 class TutorAsker(Asker):
@@ -27,6 +35,7 @@ class TutorAsker(Asker):
         self._tsession = None
 
     def _prompt_session(self):
+        # prompt_toolkit only on a terminal: it is slow to import and piped runs never need it
         from prompt_toolkit import PromptSession
         from prompt_toolkit.history import FileHistory, InMemoryHistory
         if self._tsession is None:
@@ -67,6 +76,7 @@ class TutorAsker(Asker):
                 self.stdout.write(problem + "\n")
 
     def _interactive(self, prompt, words, cards, default, check) -> str:
+        # prompt_toolkit only on a terminal (see _prompt_session)
         from prompt_toolkit.completion import DummyCompleter, WordCompleter
         from prompt_toolkit.validation import DummyValidator, ValidationError, Validator
         session = self._prompt_session()
@@ -125,7 +135,6 @@ class Context:
     def store(self):
         """The progress store, opened on first use (its notice, if any, printed once)."""
         if self._store is None:
-            from tutor.teaching.progress import ProgressStore
             self._store = ProgressStore()
             if self._store.notice:
                 self.say(self._store.notice, style="yellow")
@@ -134,7 +143,6 @@ class Context:
     @property
     def library(self):
         """The sources and rulesets (:func:`tutor.engine.sources.default_library`)."""
-        from tutor.engine.sources import default_library
         return default_library()
 
     @property
@@ -144,19 +152,16 @@ class Context:
 
     def say(self, text: str = "", style: str | None = None) -> None:
         """Print one line (or paragraph) of plain text, wrapped, without markup."""
-        from rich.text import Text
         self.console.print(Text(text, style=style or ""))
 
     def show(self, *renderables) -> None:
         """Print ``renderables``; on a terminal, a screenful at a time (``more>`` between, Enter
         for the next screenful, ``s`` to skip the rest of it) so nothing scrolls away unread.
         Raises ``EOFError``/``KeyboardInterrupt`` from the prompt."""
-        from rich.console import Group
         if not self.asker.interactive:
             for r in renderables:
                 self.console.print(r)
             return
-        from rich.segment import Segment, Segments
         lines = self.console.render_lines(Group(*renderables), self.console.options, pad=False)
         room = max(5, self.console.height - 2)
         i = 0
@@ -181,6 +186,20 @@ class Context:
         if self._store is not None:
             self._store.close()
             self._store = None
+
+
+def run_guarded(ctx: Context, body: Callable[[], int | None]) -> int:
+    """Run ``body()`` (returning an exit status) and leave cleanly: end of input saves and exits
+    0, Ctrl-C exits 130 with one line on stderr; the progress file is closed either way."""
+    try:
+        return int(body() or 0)
+    except EOFError:
+        return 0
+    except KeyboardInterrupt:
+        print("\nInterrupted; your progress is saved.", file=sys.stderr)
+        return 130
+    finally:
+        ctx.close()
 
 
 class RStripWriter:
@@ -221,7 +240,6 @@ class RStripWriter:
 def make_context(interactive: bool | None = None) -> Context:
     """A :class:`Context` for the real terminal (or pipes): console honouring ``NO_COLOR``,
     asker with history in ``laugh_home()/history.txt``."""
-    from tutor.engine.data import laugh_home
     console = make_console()
     history = None
     try:
@@ -231,8 +249,6 @@ def make_context(interactive: bool | None = None) -> Context:
     asker = TutorAsker(interactive=interactive, history_path=history)
     if not asker.interactive:
         # Piped: no colour, no escape codes and no padding, whatever the output is.
-        from rich.console import Console
-        console = Console(file=RStripWriter(sys.stdout), highlight=False, no_color=True,
-                          color_system=None, force_terminal=False, width=console.width)
+        console = make_console(file=RStripWriter(sys.stdout), plain=True, width=console.width)
     return Context(console, asker, suit_symbols(), Glyphs.for_terminal())
 

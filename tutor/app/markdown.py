@@ -9,12 +9,23 @@ works.
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
+
+from rich.console import Group
+from rich.padding import Padding
+from rich.table import Table
+from rich.text import Text
+
+from tutor.engine.cards import parse_cards
+from tutor.engine.errors import NotationError
+from tutor.puzzles.terminal import card_text
 
 
 @lru_cache(maxsize=1)
 def parser():
     """The markdown-it parser used for every lesson: CommonMark, raw HTML off, tables on."""
+    # markdown-it only when a lesson page is shown: the home screen never needs it
     from markdown_it import MarkdownIt
     return MarkdownIt("commonmark", {"html": False}).enable("table")
 
@@ -22,14 +33,12 @@ def parser():
 def render_markdown(text: str, symbols: bool = True, bullet: str = "•"):
     """``text`` (CommonMark) as one rich renderable (a ``Group``) of its blocks, with a blank
     line between blocks.  ``symbols`` chooses suit symbols or letters for inline cards."""
-    from markdown_it.tree import SyntaxTreeNode
-    from rich.console import Group
+    from markdown_it.tree import SyntaxTreeNode     # lazily, as in parser()
     tree = SyntaxTreeNode(parser().parse(text))
     return Group(*_blocks(tree.children, symbols, bullet, spaced=True))
 
 
 def _blocks(nodes, symbols: bool, bullet: str, spaced: bool) -> list:
-    from rich.text import Text
     out: list = []
     for node in nodes:
         r = _block(node, symbols, bullet)
@@ -42,10 +51,6 @@ def _blocks(nodes, symbols: bool, bullet: str, spaced: bool) -> list:
 
 
 def _block(node, symbols: bool, bullet: str):
-    from rich.console import Group
-    from rich.padding import Padding
-    from rich.table import Table
-    from rich.text import Text
     t = node.type
     if t == "paragraph":
         return _inline_of(node, symbols)
@@ -97,7 +102,6 @@ def _tight(item) -> bool:
 
 def _inline_of(node, symbols: bool = True):
     """The inline content of a block node (paragraph, heading, table cell) as ``Text``."""
-    from rich.text import Text
     text = Text()
     for child in node.children:
         if child.type == "inline":
@@ -106,7 +110,6 @@ def _inline_of(node, symbols: bool = True):
 
 
 def _inline(nodes, text, symbols: bool, style: str) -> None:
-    from tutor.puzzles.terminal import card_text
     for n in nodes:
         t = n.type
         if t == "text":
@@ -139,21 +142,15 @@ def _inline(nodes, text, symbols: bool, style: str) -> None:
             text.append(n.content or "", style=style or None)
 
 
-_CARD_CODE = None
+_CARD_CODE = re.compile(r"^(?:[A2-9TJQK]|10)[CDHS]$")
 
 
 def _as_cards(content: str) -> list[int] | None:
     """The cards ``content`` names in canonical codes (``7H 7D``, ``TS`` or ``10S``), or None.
     Lower-case or symbol forms are left as code, so a lesson can show how to type them."""
-    import re
-    global _CARD_CODE
-    if _CARD_CODE is None:
-        _CARD_CODE = re.compile(r"^(?:[A2-9TJQK]|10)[CDHS]$")
     words = content.replace(",", " ").split()
     if not words or not all(_CARD_CODE.match(w) for w in words):
         return None
-    from tutor.engine.cards import parse_cards
-    from tutor.engine.errors import NotationError
     try:
         return parse_cards(words)
     except NotationError:

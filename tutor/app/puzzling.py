@@ -9,9 +9,14 @@ that cannot be read (:class:`tutor.puzzles.AnswerError`) is explained and asked 
 
 from __future__ import annotations
 
-import inspect
 import time
 from dataclasses import dataclass
+
+from rich.text import Text
+
+from tutor import puzzles
+from tutor.puzzles import AnswerError
+from tutor.puzzles.render import render_explanation, render_hint, render_puzzle
 
 HINT_WORDS = ("hint", "?")
 SHOW_WORDS = ("show", "give up")
@@ -34,37 +39,21 @@ class Outcome:
 def generate(kind: str, ruleset: str | None = None, players: int | None = None,
              seed: int | None = None, difficulty: int | None = None):
     """A puzzle from :func:`tutor.puzzles.generate` (the same one for the same arguments)."""
-    from tutor.puzzles import generate as gen
-    return gen(kind, ruleset=ruleset, players=players, seed=seed, difficulty=difficulty)
-
-
-def _call(fn, *args, **kwargs):
-    """Call ``fn`` with only the keyword arguments it accepts (renderers of another module)."""
-    try:
-        params = inspect.signature(fn).parameters
-    except (TypeError, ValueError):
-        return fn(*args)
-    if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values()):
-        return fn(*args, **kwargs)
-    return fn(*args, **{k: v for k, v in kwargs.items() if k in params})
+    return puzzles.generate(kind, ruleset=ruleset, players=players, seed=seed,
+                            difficulty=difficulty)
 
 
 def show_puzzle(ctx, puzzle, heading: str | None = None) -> None:
     """Print the puzzle's position and question (from :func:`tutor.puzzles.render.render_puzzle`)."""
-    from rich.text import Text
-    from tutor.puzzles.render import render_puzzle
     if heading:
         ctx.console.print(Text(heading, style="bold"))
     # Printed whole (not a screenful at a time): the question must stay beside its position.
-    ctx.console.print(_call(render_puzzle, puzzle, symbols=ctx.symbols,
-                            console_width=ctx.width))
+    ctx.console.print(render_puzzle(puzzle, console_width=ctx.width, symbols=ctx.symbols))
 
 
 def show_explanation(ctx, puzzle, grade=None) -> None:
     """Print the answer, explanation and quotation (``render_explanation``)."""
-    from tutor.puzzles.render import render_explanation
-    ctx.show(_call(render_explanation, puzzle, grade, symbols=ctx.symbols,
-                   console_width=ctx.width))
+    ctx.show(render_explanation(puzzle, grade, symbols=ctx.symbols))
 
 
 def pose(ctx, puzzle, *, heading: str | None = None, lesson: str | None = None,
@@ -76,7 +65,6 @@ def pose(ctx, puzzle, *, heading: str | None = None, lesson: str | None = None,
     the learner types ``quit``; ``EOFError``/``KeyboardInterrupt`` pass through (nothing is
     recorded for an unanswered puzzle).
     """
-    from tutor.puzzles import AnswerError
     show_puzzle(ctx, puzzle, heading)
     hints_used = 0
     started = time.monotonic()
@@ -103,8 +91,7 @@ def pose(ctx, puzzle, *, heading: str | None = None, lesson: str | None = None,
         if low in QUIT_WORDS:
             raise Quit()
         if low in HINT_WORDS:
-            from tutor.puzzles.render import render_hint
-            ctx.console.print(_call(render_hint, puzzle, hints_used, symbols=ctx.symbols))
+            ctx.console.print(render_hint(puzzle, hints_used, symbols=ctx.symbols))
             if hints_used < len(puzzle.hints):
                 hints_used += 1
             else:

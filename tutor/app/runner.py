@@ -14,9 +14,15 @@ from __future__ import annotations
 
 import secrets
 
+from rich.rule import Rule
+from rich.table import Table
+from rich.text import Text
+
+from tutor.app.blocks import render_block
+from tutor.app.markdown import render_markdown
+from tutor.app.puzzling import Quit, generate, pose
 from tutor.engine.errors import LaughError
 from tutor.teaching.lessons import Block, Lesson, Segment, puzzle_seed
-from tutor.app.puzzling import Quit, generate, pose
 
 NEXT_WORDS = ("", "n", "next")
 BACK_WORDS = ("b", "back")
@@ -98,14 +104,12 @@ class LessonRunner:
     def header(self, resumed: bool) -> list:
         """The lesson's title, objectives and the seed of this attempt, as renderables (shown
         above the first page)."""
-        from rich.text import Text
         ctx, lesson = self.ctx, self.lesson
         title = f"Lesson {lesson.number}: {lesson.title}" if lesson.number else lesson.title
         out: list = [Text(title, style="bold"),
                      Text(f"About {lesson.minutes} minutes; {len(lesson.pages)} pages, "
                           f"{lesson.puzzle_count} puzzles; seed {self.state.seed}.", style="dim")]
         if not resumed:
-            from rich.table import Table
             out.append(Text("You will learn to:"))
             grid = Table.grid(padding=(0, 1))
             grid.add_column(no_wrap=True)
@@ -123,10 +127,6 @@ class LessonRunner:
     def show_page(self, page: int) -> None:
         """Show page ``page`` (0-based): prose and blocks a screenful at a time, and its puzzles
         where they stand (posing those not yet answered)."""
-        from rich.rule import Rule
-        from rich.text import Text
-        from tutor.app.blocks import render_block
-        from tutor.app.markdown import render_markdown
         ctx, lesson = self.ctx, self.lesson
         ctx.clear()
         title = f"{lesson.number}. {lesson.title}" if lesson.number else lesson.title

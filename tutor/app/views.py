@@ -5,6 +5,17 @@ puzzles, and the sources.
 from __future__ import annotations
 
 import secrets
+import time
+
+from rich.table import Table
+from rich.text import Text
+
+from tutor.app.commands.sources_cmd import sources_view as source_pages
+from tutor.app.puzzling import Quit, generate, pose
+from tutor.engine.errors import LaughError
+from tutor.puzzles import KINDS, definition
+from tutor.teaching.review import render_weak_skills, weak_skills
+from tutor.teaching.review import weakest_themes as fsrs_weakest
 
 SET_SIZE = 5
 
@@ -14,7 +25,6 @@ SET_SIZE = 5
 
 
 def _bar(ctx, share: float, width: int):
-    from rich.text import Text
     filled = round(width * share)
     t = Text()
     style = "green" if share >= 0.8 else "yellow" if share >= 0.5 else "red"
@@ -26,8 +36,6 @@ def _bar(ctx, share: float, width: int):
 def _tally_table(ctx, tallies, title: str, recent: dict | None = None):
     """A titled grid: name, bar, accuracy, right/answered, and on wide screens the mean seconds
     and (with ``recent``, name -> Tally of the last week) the accuracy of the last seven days."""
-    from rich.table import Table
-    from rich.text import Text
     narrow = ctx.width < 60
     bar_w = 6 if narrow else 12
     t = Table.grid(padding=(0, 1))
@@ -54,8 +62,7 @@ def _tally_table(ctx, tallies, title: str, recent: dict | None = None):
 def weakest_themes(store, limit: int = 3) -> list[str]:
     """Up to ``limit`` themes, weakest first as FSRS schedules them from the graded results
     (:mod:`tutor.teaching.review`), leaving out themes never missed."""
-    from tutor.teaching.review import weakest_themes as by_fsrs
-    return by_fsrs(store, limit)
+    return fsrs_weakest(store, limit)
 
 
 def stats_view(ctx, offer_practice: bool = True) -> None:
@@ -67,10 +74,8 @@ def stats_view(ctx, offer_practice: bool = True) -> None:
     if not n:
         ctx.say("Answer some puzzles first: take a lesson, or p for puzzles.")
         return
-    from rich.text import Text
     parts: list = [Text("Accuracy (bar and %), right of answered"
                         + ("" if ctx.width < 60 else ", mean seconds"), style="dim")]
-    import time
     week_ago = time.time() - 7 * 86400
     older = any(a.at < week_ago for a in store.answers())
     recent = {by: ({t.name: t for t in store.tallies(by, since=week_ago)} if older else None)
@@ -85,7 +90,6 @@ def stats_view(ctx, offer_practice: bool = True) -> None:
     for title, tallies, rec in sections:
         head, table = _tally_table(ctx, tallies, title, rec)
         parts += [Text(""), head, table]
-    from tutor.teaching.review import render_weak_skills, weak_skills
     skills = weak_skills(store)
     if skills:
         parts += [Text(""), Text("Skills by review schedule (FSRS), weakest first", style="bold"),
@@ -113,22 +117,18 @@ def stats_view(ctx, offer_practice: bool = True) -> None:
 
 
 def _kinds():
-    from tutor.puzzles import KINDS
     return list(KINDS)
 
 
 def _kind_title(kind: str) -> str:
     try:
-        from tutor.puzzles.model import definition
         return definition(kind).title
-    except Exception:  # noqa: BLE001 - a title is a nicety; the kind name will do
+    except LaughError:              # a broken definition file: the kind's name will do here
         return kind.replace("-", " ")
 
 
 def practice_menu(ctx) -> None:
     """Choose a kind of puzzle (or a mix, or the weakest themes) and practise in sets of five."""
-    from rich.table import Table
-    from rich.text import Text
     kinds = _kinds()
     ctx.say("Puzzles", style="bold")
     grid = Table.grid(padding=(0, 1))
@@ -178,7 +178,6 @@ def _another(ctx) -> bool:
 
 def _run_set(ctx, make) -> bool:
     """Pose :data:`SET_SIZE` puzzles from ``make(i)``; False if the learner quit."""
-    from tutor.app.puzzling import Quit, pose
     right = 0
     for i in range(SET_SIZE):
         try:
@@ -193,7 +192,6 @@ def _run_set(ctx, make) -> bool:
 
 def practice_kinds(ctx, kinds: list[str]) -> None:
     """Sets of puzzles of ``kinds`` (in turn), freshly seeded, until the learner stops."""
-    from tutor.app.puzzling import generate
     while True:
         base = secrets.randbelow(10**9)
         if not _run_set(ctx, lambda i: generate(kinds[i % len(kinds)], seed=base + i)):
@@ -206,7 +204,6 @@ def practice_themes(ctx, themes: list[str]) -> None:
     """Sets of puzzles on ``themes`` (in turn): each is generated from a kind that has produced
     that theme before, retrying seeds until the puzzle carries the theme (or after a few tries,
     taking what came)."""
-    from tutor.app.puzzling import generate
     store = ctx.store
     all_kinds = _kinds()
     kinds_for: dict[str, list[str]] = {}
@@ -244,8 +241,6 @@ def practice_themes(ctx, themes: list[str]) -> None:
 def sources_view(ctx) -> None:
     """List the sources; show one (or all, with the attestations as a timeline) through the
     ``laugh sources`` command, a screenful at a time on a terminal, until the learner goes back."""
-    from rich.table import Table
-    from rich.text import Text
     lib = ctx.library
     ctx.say("Sources", style="bold")
     grid = Table.grid(padding=(0, 1))
@@ -273,34 +268,11 @@ def sources_view(ctx) -> None:
 
 
 def show_sources_command(ctx, source_id: str | None) -> None:
-    """Run ``laugh sources [ID]`` (its own handler) and show what it prints: straight through
-    when piped, a screenful at a time (in colour unless ``NO_COLOR``) on a terminal."""
-    import argparse
-    import contextlib
-    import io
-    import os
-    from rich.text import Text
-    from tutor.app.commands import sources_cmd
-    from tutor.engine.errors import LaughError
-    args = argparse.Namespace(id=source_id, json=False)
+    """Show what ``laugh sources [ID]`` shows (:func:`tutor.app.commands.sources_cmd.sources_view`),
+    a screenful at a time on a terminal; an unknown id is one line, and the view goes on."""
     try:
-        if not ctx.asker.interactive:
-            sources_cmd.run(args)
-            return
-        buf = io.StringIO()
-        saved = {k: os.environ.get(k) for k in ("COLUMNS", "FORCE_COLOR")}
-        os.environ["COLUMNS"] = str(ctx.width)
-        if not os.environ.get("NO_COLOR"):
-            os.environ["FORCE_COLOR"] = "1"
-        try:
-            with contextlib.redirect_stdout(buf):
-                sources_cmd.run(args)
-        finally:
-            for k, v in saved.items():
-                if v is None:
-                    os.environ.pop(k, None)
-                else:
-                    os.environ[k] = v
-        ctx.show(Text.from_ansi(buf.getvalue()))
+        pages = source_pages(ctx.library, source_id)
     except LaughError as exc:
         ctx.say(str(exc), style="red")
+        return
+    ctx.show(*pages)

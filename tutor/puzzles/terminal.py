@@ -1,7 +1,18 @@
-"""Terminal input and output shared by every interactive command.
+"""Terminal input and output shared by every command: the one place that knows about the streams.
 
-- :func:`make_console`: a rich console that honours ``NO_COLOR`` and the terminal width.
-- :func:`suit_symbols`: whether the terminal can show ♣♦♥♠ (else cards are written ``7H``).
+- :func:`standard_streams`: makes the standard streams safe for the whole program (the command
+  line enters it once).  A closed standard input reads as an empty one (end of input at once);
+  input that is not valid in its encoding is read with replacement characters (and ASCII input
+  is read as UTF-8, of which it is a subset, so ``7♥`` typed under ``PYTHONIOENCODING=ascii`` is
+  still a card).  Output that its encoding cannot show falls back to ASCII (suits as letters,
+  quotation marks as ``"``, dashes as ``-``), never an error.  A closed standard output, or one
+  that cannot be written (a full disk), raises :class:`OutputError` (one line, exit status 1); a
+  reader that went away (``| head``) raises ``BrokenPipeError`` (the command line exits 0,
+  quietly).
+- :func:`make_console`: a rich console that honours ``NO_COLOR``, a usable width (``COLUMNS=0``
+  or nonsense falls back to the terminal's width, else 80; never below :data:`MIN_WIDTH`), and
+  the closed-pipe rule above.
+- :func:`suit_symbols`: whether the output can show ♣♦♥♠ (else cards are written ``7H``).
 - :func:`card_text`: a card (or several) as rich ``Text``, red for diamonds and hearts.
 - :class:`Asker`: reads answers.  On a terminal it uses prompt_toolkit (completion of card codes
   and answer words, history); when standard input is not a terminal it reads line by line with no
@@ -11,17 +22,248 @@
 
 from __future__ import annotations
 
+import codecs
+import errno
+import io
 import os
 import sys
-from collections.abc import Iterable, Sequence
+import unicodedata
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 
-from tutor.engine.cards import RANKS, SUIT_SYMBOLS, SUITS, pretty
+from rich.console import Console as _RichConsole
+from rich.text import Text
+
+from tutor.engine.cards import RANKS, SUITS, pretty, suit_of
+from tutor.engine.errors import LaughError
+
+#: The narrowest console the screens are laid out for (``COLUMNS=5`` is read as this).
+MIN_WIDTH = 20
+
+#: The codec error handler that writes what an encoding cannot show in ASCII.
+ASCII_FALLBACK = "laugh-ascii"
+
+_ASCII = {      # one character for one wherever a mark may stand in a table or a bar
+    "♣": "C", "♦": "D", "♥": "H", "♠": "S",
+    "“": '"', "”": '"', "„": '"', "‘": "'", "’": "'", "‚": "'", "«": '"', "»": '"',
+    "—": "-", "–": "-", "‐": "-", "−": "-", "·": "-", "•": "*", "…": "~", "≠": "!",
+    "✓": "+", "✗": "x", "▸": ">", "▶": ">", "█": "#", "░": ".", "×": "x", "÷": "/",
+    "\u00a0": " ", "ſ": "s",
+    "±": "+/-", "≤": "<=", "≥": ">=", "→": "->", "←": "<-", "½": "1/2", "¼": "1/4", "¾": "3/4",
+    "æ": "ae", "Æ": "AE", "œ": "oe", "Œ": "OE", "ß": "ss",
+}
 
 
-def make_console(stderr: bool = False, width: int | None = None):
-    """A rich ``Console`` for output: colour off under ``NO_COLOR`` or when not a terminal."""
-    from rich.console import Console
-    return Console(stderr=stderr, highlight=False, width=width,
+def _ascii(ch: str) -> str:
+    """``ch`` in ASCII: a table of the tutor's own marks, else its letters without accents, else
+    ``?``."""
+    if ch in _ASCII:
+        return _ASCII[ch]
+    plain = unicodedata.normalize("NFKD", ch).encode("ascii", "ignore").decode("ascii")
+    return plain or "?"
+
+
+def _ascii_fallback(exc: UnicodeError) -> tuple[str, int]:
+    if not isinstance(exc, UnicodeEncodeError):
+        raise exc
+    return "".join(_ascii(ch) for ch in exc.object[exc.start:exc.end]), exc.end
+
+
+codecs.register_error(ASCII_FALLBACK, _ascii_fallback)
+
+
+class OutputError(LaughError):
+    """Standard output cannot be written: it is closed, or the disk is full.  The message says
+    which (the command line prints it as one line and exits with status 1)."""
+
+
+def _is_utf(encoding: str | None) -> bool:
+    return (encoding or "").lower().replace("-", "").replace("_", "").startswith("utf")
+
+
+def _isatty(stream) -> bool:
+    """Whether ``stream`` is a terminal (False for None or a closed stream)."""
+    try:
+        return bool(stream is not None and stream.isatty())
+    except (AttributeError, ValueError, OSError):
+        return False
+
+
+class _GuardedOutput:
+    """A text stream in front of standard output that turns a failed write into
+    :class:`OutputError` (or lets ``BrokenPipeError`` through).  After a failure the file
+    descriptor is pointed at the null device, so that what is still buffered is dropped quietly
+    when the program exits, and every later write fails the same way."""
+
+    def __init__(self, stream):
+        self._stream = stream
+        self._failed: BaseException | None = None
+
+    def _fail(self, exc: OSError) -> BaseException:
+        try:
+            null = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(null, self._stream.fileno())
+            os.close(null)
+        except (OSError, ValueError, AttributeError):
+            pass
+        if isinstance(exc, BrokenPipeError):
+            self._failed = BrokenPipeError(errno.EPIPE, "the reader of the output has gone")
+        else:
+            self._failed = OutputError("cannot write to standard output: "
+                                       + (exc.strerror or str(exc)).lower())
+        return self._failed
+
+    def write(self, text: str) -> int:
+        if self._failed is not None:
+            raise self._failed
+        try:
+            return self._stream.write(text)
+        except OSError as exc:
+            raise self._fail(exc) from None
+
+    def flush(self) -> None:
+        if self._failed is not None:
+            return
+        try:
+            self._stream.flush()
+        except OSError as exc:
+            raise self._fail(exc) from None
+
+    def isatty(self) -> bool:
+        return _isatty(self._stream)
+
+    def writable(self) -> bool:
+        return True
+
+    def __getattr__(self, name: str):        # encoding, errors, fileno, buffer, ...
+        return getattr(self._stream, name)
+
+
+class _ClosedOutput:
+    """Standard output when the program was started with it closed: every write raises
+    :class:`OutputError`; flushing (as Python does at exit) has nothing to do."""
+
+    encoding = "utf-8"
+    errors = "strict"
+
+    def write(self, text: str) -> int:
+        if not text:
+            return 0
+        raise OutputError("cannot write to standard output: it is closed")
+
+    def flush(self) -> None:
+        pass
+
+    def isatty(self) -> bool:
+        return False
+
+    def writable(self) -> bool:
+        return True
+
+    def fileno(self) -> int:
+        raise io.UnsupportedOperation("standard output is closed")
+
+
+def _fall_back_to_ascii(stream) -> None:
+    """Let ``stream`` write what its encoding cannot show in ASCII instead of failing."""
+    if isinstance(stream, io.TextIOWrapper) and not _is_utf(stream.encoding) \
+            and stream.errors in ("strict", "surrogateescape"):
+        try:
+            stream.reconfigure(errors=ASCII_FALLBACK)
+        except (ValueError, io.UnsupportedOperation):
+            pass
+
+
+def _readable_input(stream):
+    """Standard input that never fails to decode: ASCII is read as UTF-8 (a superset), any
+    other encoding with replacement characters for bytes it cannot read."""
+    if isinstance(stream, io.TextIOWrapper):
+        try:
+            if (stream.encoding or "").lower().replace("-", "") in ("ascii", "usascii", "646"):
+                stream.reconfigure(encoding="utf-8", errors="replace")
+            elif stream.errors == "strict":
+                stream.reconfigure(errors="replace")
+        except (ValueError, io.UnsupportedOperation):
+            pass
+    return stream
+
+
+@contextmanager
+def standard_streams() -> Iterator[None]:
+    """Make ``sys.stdin``, ``sys.stdout`` and ``sys.stderr`` safe while the block runs (the
+    command line runs every command inside it), and put the originals back afterwards.
+
+    - closed standard input (``laugh <&-``): an empty stream, so the first question meets end of
+      input (``EOFError``), as with ``</dev/null``;
+    - input that its encoding cannot decode: replacement characters, and ASCII read as UTF-8;
+    - output that its encoding cannot show: ASCII (see :data:`ASCII_FALLBACK`);
+    - standard output closed or not writable (``>&-``, ``>/dev/full``): :class:`OutputError`;
+      a reader that went away: ``BrokenPipeError`` (see :class:`_GuardedOutput`).
+    """
+    saved = sys.stdin, sys.stdout, sys.stderr
+    try:
+        if sys.stdin is None:
+            sys.stdin = open(os.devnull, encoding="utf-8")   # noqa: SIM115 - lives as long as stdin
+        else:
+            _readable_input(sys.stdin)
+        if sys.stderr is None:
+            sys.stderr = open(os.devnull, "w", encoding="utf-8")   # noqa: SIM115
+        else:
+            _fall_back_to_ascii(sys.stderr)
+        if sys.stdout is None:
+            sys.stdout = _ClosedOutput()
+        else:
+            _fall_back_to_ascii(sys.stdout)
+            if not _isatty(sys.stdout):
+                sys.stdout = _GuardedOutput(sys.stdout)
+        yield
+    finally:
+        opened = [s for s, old in zip((sys.stdin, sys.stderr), saved[::2]) if old is None]
+        sys.stdin, sys.stdout, sys.stderr = saved
+        for stream in opened:
+            stream.close()
+
+
+class Console(_RichConsole):
+    """A rich console whose closed pipe raises ``BrokenPipeError`` (for the command line to exit
+    0, quietly) instead of rich's own exit with status 1."""
+
+    def on_broken_pipe(self) -> None:  # noqa: D102 - rich hook
+        self.quiet = True
+        raise BrokenPipeError(errno.EPIPE, "the reader of the output has gone")
+
+
+def console_width() -> int | None:
+    """The width to give a console, or None to let rich follow the terminal (and ``COLUMNS``).
+
+    ``COLUMNS`` that is not a positive number (``COLUMNS=0``) is ignored, and a width below
+    :data:`MIN_WIDTH` is raised to it.
+    """
+    columns = os.environ.get("COLUMNS")
+    if columns is None:
+        return None
+    if columns.strip().isdigit() and int(columns) > 0:
+        return max(MIN_WIDTH, int(columns))
+    for stream in (sys.__stdout__, sys.__stdin__, sys.__stderr__):
+        try:
+            width = os.get_terminal_size(stream.fileno()).columns
+        except (AttributeError, ValueError, OSError):
+            continue
+        if width > 0:
+            return max(MIN_WIDTH, width)
+    return 80
+
+
+def make_console(stderr: bool = False, width: int | None = None, *, file=None,
+                 plain: bool = False) -> Console:
+    """A :class:`Console` for output (standard output, standard error with ``stderr``, or
+    ``file``): colour off under ``NO_COLOR`` or when not a terminal, a usable width (see
+    :func:`console_width`).  ``plain``: no colour and no escape codes whatever the output is."""
+    width = width if width is not None else console_width()
+    if plain:
+        return Console(file=file, stderr=stderr, highlight=False, width=width, no_color=True,
+                       color_system=None, force_terminal=False)
+    return Console(file=file, stderr=stderr, highlight=False, width=width,
                    no_color=bool(os.environ.get("NO_COLOR")) or None)
 
 
@@ -30,13 +272,11 @@ def suit_symbols() -> bool:
     ``LAUGH_ASCII`` is not set."""
     if os.environ.get("LAUGH_ASCII"):
         return False
-    enc = (getattr(sys.stdout, "encoding", None) or "").lower().replace("-", "")
-    return enc in ("utf8", "utf16", "utf32")
+    return _is_utf(getattr(sys.stdout, "encoding", None))
 
 
-def card_text(cards: int | Iterable[int], symbols: bool | None = None):
+def card_text(cards: int | Iterable[int], symbols: bool | None = None) -> Text:
     """Cards as a rich ``Text``: sorted, space-separated, red for diamonds and hearts."""
-    from rich.text import Text
     if symbols is None:
         symbols = suit_symbols()
     if isinstance(cards, int):
@@ -45,7 +285,7 @@ def card_text(cards: int | Iterable[int], symbols: bool | None = None):
     for i, c in enumerate(sorted(cards)):
         if i:
             t.append(" ")
-        t.append(pretty(c, symbols), style="bold red" if c & 3 in (1, 2) else "bold")
+        t.append(pretty(c, symbols), style="bold red" if suit_of(c) in (1, 2) else "bold")
     return t
 
 
@@ -58,14 +298,15 @@ class Asker:
     """Reads one answer at a time.
 
     ``interactive`` defaults to whether stdin and stdout are terminals.  :meth:`ask` returns the
-    stripped line; raises ``EOFError`` at end of input and ``KeyboardInterrupt`` on Ctrl-C.
+    stripped line; raises ``EOFError`` at end of input (and when there is no standard input at
+    all) and ``KeyboardInterrupt`` on Ctrl-C.
     """
 
     def __init__(self, interactive: bool | None = None, stdin=None, stdout=None):
-        self.stdin = stdin or sys.stdin
-        self.stdout = stdout or sys.stdout
+        self.stdin = stdin if stdin is not None else sys.stdin
+        self.stdout = stdout if stdout is not None else sys.stdout
         if interactive is None:
-            interactive = bool(self.stdin.isatty() and self.stdout.isatty())
+            interactive = _isatty(self.stdin) and _isatty(self.stdout)
         self.interactive = interactive
         self._session = None
 
@@ -75,19 +316,19 @@ class Asker:
         if not self.interactive:
             self.stdout.write(prompt)
             self.stdout.flush()
-            line = self.stdin.readline()
+            line = self.stdin.readline() if self.stdin is not None else ""
             if not line:
                 self.stdout.write("\n")
                 raise EOFError
             text = line.rstrip("\n")
             self.stdout.write(text + "\n")
             return text.strip()
+        # prompt_toolkit only on a terminal: it is slow to import and piped runs never need it
         from prompt_toolkit import PromptSession
-        from prompt_toolkit.completion import WordCompleter
+        from prompt_toolkit.completion import DummyCompleter, WordCompleter
         from prompt_toolkit.history import InMemoryHistory
         if self._session is None:
             self._session = PromptSession(history=InMemoryHistory())
-        from prompt_toolkit.completion import DummyCompleter
         vocab = list(words) + (card_words() if cards else [])
         # a session keeps the last completer when given None: pass a dummy so words never leak
         completer = (WordCompleter(vocab, ignore_case=True, sentence=True) if vocab

@@ -30,6 +30,12 @@ import zlib
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 
+from rich.table import Table
+from rich.text import Text
+
+from tutor.engine.errors import LaughError
+from tutor.teaching.progress import ProgressStore
+
 __all__ = ["ReviewBook", "SkillState", "SCHEMA", "SLOW_SECONDS", "rating_for", "skills_of",
            "weak_skills", "weakest_themes", "render_weak_skills"]
 
@@ -55,6 +61,7 @@ _MIGRATIONS = {0: _SCHEMA_V1}
 
 def rating_for(correct: bool, seconds: float, kind: str = "", hints: int = 0):
     """The FSRS rating of a graded answer (never a self-rating)."""
+    # py-fsrs takes some 50 ms to import: only when a schedule is worked out (start-up time)
     from fsrs import Rating
     if not correct:
         return Rating.Again
@@ -113,7 +120,7 @@ class ReviewBook:
     ``Scheduler(enable_fuzzing=False)``, so schedules are reproducible."""
 
     def __init__(self, store, scheduler=None):
-        from fsrs import Scheduler
+        from fsrs import Scheduler          # lazily, as in rating_for()
         self.store = store
         self.conn: sqlite3.Connection = store.conn
         self.scheduler = scheduler or Scheduler(enable_fuzzing=False)
@@ -130,7 +137,6 @@ class ReviewBook:
         return int(row[0]) if row else 0
 
     def _migrate(self) -> None:
-        from tutor.engine.errors import LaughError
         version = self._version()
         if version > SCHEMA:
             raise LaughError(f"the review tables in {self.store.path} were written by a newer "
@@ -165,7 +171,7 @@ class ReviewBook:
     def sync(self) -> int:
         """Fold every answer recorded since the last sync into the skills' FSRS cards, oldest
         first, in one transaction.  Returns how many answers were folded in."""
-        from fsrs import Card, Rating
+        from fsrs import Card, Rating       # lazily, as in rating_for()
         last = int(self._meta("last_answer_id") or 0)
         rows = self.conn.execute(
             "SELECT id, at, kind, themes, correct, seconds, hints FROM answers WHERE id > ? "
@@ -223,7 +229,7 @@ class ReviewBook:
     def skills(self, now: datetime | None = None, group: str | None = None) -> list[SkillState]:
         """Every skill's schedule, weakest first (after a :meth:`sync`).  ``group`` limits to
         ``kind`` or ``theme`` skills."""
-        from fsrs import Card
+        from fsrs import Card               # lazily, as in rating_for()
         self.sync()
         now = now or datetime.now(timezone.utc)
         out = []
@@ -263,7 +269,6 @@ def weak_skills(store=None, limit: int | None = None, group: str | None = None,
     progress store."""
     own = store is None
     if own:
-        from tutor.teaching.progress import ProgressStore
         store = ProgressStore()
     try:
         out = ReviewBook(store).skills(now, group)
@@ -281,8 +286,6 @@ def weakest_themes(store, limit: int = 3) -> list[str]:
 def render_weak_skills(states: list[SkillState], now: datetime | None = None, width: int = 80):
     """A table of skills weakest first: predicted recall now and in a day, when due, and
     right answers of all (at 60 columns and wider)."""
-    from rich.table import Table
-    from rich.text import Text
     now = now or datetime.now(timezone.utc)
     t = Table.grid(padding=(0, 1))
     t.add_column(overflow="fold", ratio=1)

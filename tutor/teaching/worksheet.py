@@ -20,8 +20,17 @@ import html
 import io
 import re
 from dataclasses import dataclass
+from pathlib import Path
 
+from rich.console import Console, Group
+from rich.text import Text
+
+from tutor.engine.errors import UsageError
+from tutor.engine.sources import default_library
+from tutor.puzzles import generate
+from tutor.puzzles.model import definition
 from tutor.puzzles.quoted import quote_spans
+from tutor.puzzles.render import plain_suits, render_puzzle
 from tutor.teaching.lessons import Lesson, puzzle_seed
 
 __all__ = ["MAX_PER_PAGE", "PAGE_BREAK", "PAGE_LINES", "Worksheet", "WorksheetPuzzle", "build",
@@ -116,7 +125,6 @@ def page_groups(puzzles: list[WorksheetPuzzle], page_lines: int = PAGE_LINES,
 
 def _plain(renderable, width: int = 76) -> str:
     """A rich renderable as plain text (no colour, no escape codes)."""
-    from rich.console import Console
     buf = io.StringIO()
     Console(file=buf, width=width, no_color=True, color_system=None, highlight=False,
             force_terminal=False, legacy_windows=False).print(renderable)
@@ -128,8 +136,6 @@ def _split_puzzle(renderable, title: str, question: str):
     draws it (title lines, position, question): without the title lines when the first part
     starts with ``title``, and without the question when it is the last part.  Returns
     ``(renderable, title_removed, question_removed)``."""
-    from rich.console import Group
-    from rich.text import Text
 
     def blank(part) -> bool:
         return isinstance(part, Text) and not part.plain.strip()
@@ -157,11 +163,7 @@ def build(lesson: Lesson, seed: int, library=None, symbols: bool = True) -> Work
     ``library`` defaults to :func:`tutor.engine.sources.default_library`; ``symbols`` writes suits as
     ♣♦♥♠ (else letters).  Raises what :func:`tutor.puzzles.generate` raises.
     """
-    from tutor.puzzles import generate
-    from tutor.puzzles.model import definition
-    from tutor.puzzles.render import plain_suits, render_puzzle
     if library is None:
-        from tutor.engine.sources import default_library
         library = default_library()
 
     def quote(ref: str) -> tuple[str, str]:
@@ -494,9 +496,8 @@ def _title(ws: Worksheet) -> str:
 
 def write_worksheet(lesson: Lesson, seed: int, out_path, library=None) -> str:
     """Build and write the worksheet; the format follows the suffix (``.html``/``.htm`` or
-    ``.md``).  Returns the format written.  Raises ``ValueError`` for another suffix and
-    ``OSError`` when the file cannot be written."""
-    from pathlib import Path
+    ``.md``).  Returns the format written.  Raises :class:`tutor.engine.errors.UsageError`
+    for another suffix and ``OSError`` when the file cannot be written."""
     path = Path(out_path)
     suffix = path.suffix.lower()
     if suffix in (".html", ".htm"):
@@ -504,7 +505,7 @@ def write_worksheet(lesson: Lesson, seed: int, out_path, library=None) -> str:
     elif suffix in (".md", ".markdown"):
         fmt = "md"
     else:
-        raise ValueError(f"{path.name}: the worksheet is written as .html or .md")
+        raise UsageError(f"{path.name}: the worksheet is written as .html or .md")
     ws = build(lesson, seed, library)
     text = render_html(ws) if fmt == "html" else render_markdown(ws)
     path.write_text(text, encoding="utf-8")

@@ -1,10 +1,15 @@
-"""Helpers shared by the command modules: choosing a ruleset and player count, the console."""
+"""Helpers shared by the command modules: choosing a ruleset and player count, argument types,
+the console, and the set-up of an interactive session."""
 
 from __future__ import annotations
 
 import argparse
+import random
 
 from tutor.engine.errors import UsageError
+from tutor.engine.sources import default_library
+from tutor.puzzles.terminal import make_console
+from tutor.teaching.progress import ProgressStore
 
 
 def add_ruleset_options(p: argparse.ArgumentParser, default: str | None = "parlett",
@@ -21,7 +26,6 @@ def resolve(ruleset_id: str, players: int | None):
 
     Raises :class:`UsageError` listing the valid ruleset ids, or the ruleset's player counts.
     """
-    from tutor.engine.sources import default_library
     lib = default_library()
     rs = lib.ruleset(ruleset_id)
     if players is None:
@@ -55,30 +59,29 @@ def rate(text: str) -> float:
 
 
 def console(stderr: bool = False):
-    """A rich console (honours NO_COLOR and the terminal width)."""
-    from rich.console import Console
-    return Console(stderr=stderr, highlight=False)
+    """A rich console (honours NO_COLOR and the terminal width; see
+    :func:`tutor.puzzles.terminal.make_console`)."""
+    return make_console(stderr=stderr)
 
 
-def session_io(args, asker=None, clock=None, console=None):
+def session_io(seed: int | None, save: bool, asker=None, clock=None, console=None):
     """The seed, input, clock, console and progress store of an interactive session (``laugh
-    play``, ``laugh drill``), each taken from the caller where given (tests inject them).
+    play``, ``laugh drill``), each taken from the caller where given (tests and the home screen
+    pass their own).
 
-    ``args.seed`` (None draws a fresh one from 1 to 999,999) and ``args.no_save`` (no store) are
-    read from the parsed arguments.  Returns ``(seed, asker, clock, console, store_or_None)``; a
-    notice from the store (a corrupt database moved aside) is printed.
+    ``seed`` None draws a fresh one from 1 to 999,999; ``save`` False opens no store.  Returns
+    ``(seed, asker, clock, console, store_or_None)``; a notice from the store (a corrupt
+    database moved aside) is printed.
     """
-    import random
-
+    # The play package (clock, game, screen) loads only when a session starts: it is heavy, and
+    # every command's start-up would pay for it (benchmarks/bench_startup.py).
     from tutor.app.play.clock import TimedAsker, default_clock
-    from tutor.puzzles.terminal import make_console
-    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1, 10 ** 6)
+    seed = seed if seed is not None else random.SystemRandom().randrange(1, 10 ** 6)
     asker = asker or TimedAsker()
     clock = clock or default_clock(asker)
     console = console or make_console()
     store = None
-    if not args.no_save:
-        from tutor.teaching.progress import ProgressStore
+    if save:
         store = ProgressStore()
         if store.notice:
             console.print(store.notice)

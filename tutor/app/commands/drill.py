@@ -1,10 +1,54 @@
-"""``laugh drill KIND``: timed drills (oversights, count, settle) and weak spots."""
+"""``laugh drill KIND``: timed drills (oversights, count, settle) and weak spots.
+
+:func:`run_drill` runs one drill from a :class:`DrillOptions`; the ``laugh drill`` handler builds
+the options from the command line and the home screen builds them from :data:`DRILLS` (the same
+kinds, the same defaults).
+"""
 
 from __future__ import annotations
 
 import argparse
+from dataclasses import dataclass
 
 from tutor.app.commands._common import positive_int, session_io
+from tutor.engine.errors import UsageError
+from tutor.engine.sources import default_library
+from tutor.puzzles.terminal import suit_symbols
+
+#: The drill kinds and what each is, in the order ``laugh drill`` and the home screen list them.
+DRILLS = (("oversights", "spot and claim, or pass, against a clock"),
+          ("count", "the card-counting trainer"),
+          ("settle", "rapid settlement arithmetic"),
+          ("weak", "practise weak spots (FSRS)"))
+
+#: Rounds of a session when not given: ``count`` and ``settle``.
+DEFAULT_ROUNDS = {"count": 5, "settle": 10}
+
+
+@dataclass
+class DrillOptions:
+    """One drill as chosen: ``kind`` (a name of :data:`DRILLS`); ``ruleset`` (None: a mixture)
+    and ``players`` (None: any the ruleset covers); ``seed`` (None: a new one); ``save``
+    (record the answers).  Per kind: ``mode`` (``streak`` or ``storm``), ``limit`` (seconds a
+    position, streak), ``minutes`` (storm), ``positions`` (stop after N) for ``oversights``;
+    ``speed`` (cards a second) and ``run`` (perfect rounds before the speed rises) for ``count``;
+    ``rounds`` for ``count`` and ``settle`` (None: :data:`DEFAULT_ROUNDS`); ``items`` and
+    ``list_only`` for ``weak``."""
+
+    kind: str
+    ruleset: str | None = None
+    players: int | None = None
+    seed: int | None = None
+    save: bool = True
+    mode: str = "streak"
+    limit: float = 20.0
+    minutes: float = 3.0
+    positions: int | None = None
+    speed: float = 2.0
+    run: int = 3
+    rounds: int | None = None
+    items: int = 5
+    list_only: bool = False
 
 
 def _number(lo: float, hi: float, what: str):
@@ -31,99 +75,119 @@ def _common(p) -> None:
 
 def register(sub, parent) -> None:
     """Add the ``drill`` subcommand and its kinds."""
+    d = DrillOptions("")
+    helps = dict(DRILLS)
     p = sub.add_parser("drill", parents=[parent], help="timed drills: oversights, count, settle",
                        description="Timed drills. Every answer (right or wrong, and how long it "
                                    "took) is kept in your progress, and schedules the skill for "
                                    "review (FSRS).")
     ds = p.add_subparsers(dest="drill_kind", metavar="KIND")
-    o = ds.add_parser("oversights", parents=[parent],
-                      help="spot and claim, or pass, against a clock",
+    o = ds.add_parser("oversights", parents=[parent], help=helps["oversights"],
                       description="Positions in a stream: claim what can be claimed (claim 9s 9d, "
                                   "or claim 9) or pass (Enter). Streak: one miss ends it. Storm: "
                                   "three minutes, 10 s lost per mistake, time back for runs.")
-    o.add_argument("--mode", choices=("streak", "storm"), default="streak")
-    o.add_argument("--limit", type=_number(3, 300, "--limit"), default=20.0, metavar="SEC",
-                   help="streak: seconds for each position (default 20)")
-    o.add_argument("--minutes", type=_number(0.5, 30, "--minutes"), default=3.0, metavar="M",
-                   help="storm: minutes on the clock (default 3)")
+    o.add_argument("--mode", choices=("streak", "storm"), default=d.mode)
+    o.add_argument("--limit", type=_number(3, 300, "--limit"), default=d.limit, metavar="SEC",
+                   help="streak: seconds for each position (default %(default)g)")
+    o.add_argument("--minutes", type=_number(0.5, 30, "--minutes"), default=d.minutes,
+                   metavar="M", help="storm: minutes on the clock (default %(default)g)")
     o.add_argument("--positions", type=positive_int, default=None, metavar="N",
                    help="stop after N positions")
     _common(o)
-    o.set_defaults(handler=run)
-    c = ds.add_parser("count", parents=[parent], help="the card-counting trainer",
+    c = ds.add_parser("count", parents=[parent], help=helps["count"],
                       description="A deal scrolls past at a chosen speed; when it stops, say how "
                                   "many of two ranks are unseen, which of your pairs are dead and "
                                   "which captures are at risk. The speed rises after a run of "
                                   "perfect rounds.")
-    c.add_argument("--speed", type=_number(0.2, 50, "--speed"), default=2.0, metavar="CPS",
-                   help="cards a second (default 2)")
-    c.add_argument("--rounds", type=positive_int, default=5, metavar="N")
-    c.add_argument("--run", type=positive_int, default=3, metavar="R",
-                   help="perfect rounds before the speed rises (default 3)")
+    c.add_argument("--speed", type=_number(0.2, 50, "--speed"), default=d.speed, metavar="CPS",
+                   help="cards a second (default %(default)g)")
+    c.add_argument("--rounds", type=positive_int, default=DEFAULT_ROUNDS["count"], metavar="N")
+    c.add_argument("--run", type=positive_int, default=d.run, metavar="R",
+                   help="perfect rounds before the speed rises (default %(default)s)")
     _common(c)
-    c.set_defaults(handler=run)
-    s = ds.add_parser("settle", parents=[parent], help="rapid settlement arithmetic",
+    s = ds.add_parser("settle", parents=[parent], help=helps["settle"],
                       description="Finished deals as numbers: give one player's net stakes or "
                                   "points under the ruleset, as fast as you can.")
-    s.add_argument("--rounds", type=positive_int, default=10, metavar="N")
+    s.add_argument("--rounds", type=positive_int, default=DEFAULT_ROUNDS["settle"], metavar="N")
     _common(s)
-    s.set_defaults(handler=run)
-    w = ds.add_parser("weak", parents=[parent], help="practise weak spots (FSRS)",
+    w = ds.add_parser("weak", parents=[parent], help=helps["weak"],
                       description="A set on your weakest skills (puzzle kinds and themes), "
                                   "scheduled by FSRS from your graded answers.")
-    w.add_argument("--items", type=positive_int, default=5, metavar="N")
+    w.add_argument("--items", type=positive_int, default=d.items, metavar="N")
     w.add_argument("--list", action="store_true", help="only list the skills, weakest first")
     _common(w)
-    w.set_defaults(handler=run)
+    for kind_parser in (o, c, s, w):
+        kind_parser.set_defaults(handler=run)
     p.set_defaults(handler=lambda args: (p.print_help(), 2)[1])
 
 
-def run(args, *, asker=None, clock=None, console=None) -> int:
-    """Run a drill; the keyword arguments let tests inject input, time and output."""
+def options_from(args: argparse.Namespace) -> DrillOptions:
+    """The :class:`DrillOptions` that ``laugh drill KIND ...`` asks for."""
+    return DrillOptions(
+        kind=args.drill_kind, ruleset=args.ruleset, players=args.players, seed=args.seed,
+        save=not args.no_save, mode=getattr(args, "mode", "streak"),
+        limit=getattr(args, "limit", 20.0), minutes=getattr(args, "minutes", 3.0),
+        positions=getattr(args, "positions", None), speed=getattr(args, "speed", 2.0),
+        run=getattr(args, "run", 3), rounds=getattr(args, "rounds", None),
+        items=getattr(args, "items", 5), list_only=getattr(args, "list", False))
+
+
+def run(args: argparse.Namespace, *, asker=None, clock=None, console=None) -> int:
+    """The ``laugh drill KIND`` handler: :func:`run_drill` with the options of the command line;
+    the keyword arguments let tests inject input, time and output."""
+    return run_drill(options_from(args), asker=asker, clock=clock, console=console)
+
+
+def run_drill(opts: DrillOptions, *, asker=None, clock=None, console=None) -> int:
+    """Run the drill ``opts`` asks for; returns the exit status (0).
+
+    ``asker``, ``clock`` and ``console`` default to the terminal's (see
+    :func:`tutor.app.commands._common.session_io`).  Raises :class:`UsageError` for an unknown
+    kind, a ruleset or player count that does not fit, or ``list_only`` without saving;
+    ``EOFError``/``KeyboardInterrupt`` pass through (answers are already recorded).
+    """
+    # Heavy (every drill, FSRS): only when a drill runs (start-up benchmark)
     from tutor.teaching.drills import CountDrill, DrillIO, OversightDrill, SettleDrill, practise_weak_spots
-    from tutor.engine.errors import UsageError
-    from tutor.engine.sources import default_library
-    from tutor.puzzles.terminal import suit_symbols
+    from tutor.teaching.review import ReviewBook, render_weak_skills
+    if opts.kind not in dict(DRILLS):
+        raise UsageError(f"unknown drill {opts.kind!r}; choose from "
+                         f"{', '.join(k for k, _ in DRILLS)}")
     lib = default_library()
-    rs = lib.ruleset(args.ruleset) if args.ruleset else None
-    if args.players is not None:
+    rs = lib.ruleset(opts.ruleset) if opts.ruleset else None
+    if opts.players is not None:
         counts = rs.player_counts if rs else sorted({n for r in lib.rulesets.values()
                                                      for n in r.player_counts})
-        if args.players not in counts:
+        if opts.players not in counts:
             raise UsageError(f"{'ruleset ' + rs.id if rs else 'no ruleset'} does not cover "
-                             f"{args.players} players; choose from {', '.join(map(str, counts))}")
-    seed, asker, clock, console, store = session_io(args, asker, clock, console)
+                             f"{opts.players} players; choose from {', '.join(map(str, counts))}")
+    if opts.kind == "oversights" and rs is not None and not rs.oversights:
+        raise UsageError(f"ruleset {rs.id} lists no oversights: choose another for this drill")
+    if opts.kind == "weak" and opts.list_only and not opts.save:
+        raise UsageError("--list needs the progress store (leave out --no-save)")
+    seed, asker, clock, console, store = session_io(opts.seed, opts.save, asker, clock, console)
     io = DrillIO(asker, clock, console, suit_symbols(), store)
     rulesets = [r for _, r in sorted(lib.rulesets.items())]
+    rounds = opts.rounds if opts.rounds is not None else DEFAULT_ROUNDS.get(opts.kind)
     try:
-        kind = args.drill_kind
-        if kind == "oversights":
-            if rs is not None and not rs.oversights:
-                raise UsageError(f"ruleset {rs.id} lists no oversights: choose another for this "
-                                 "drill")
-            drill = OversightDrill(io, rs.id if rs else None, args.players, seed)
-            if args.mode == "streak":
-                drill.streak(args.limit, args.positions)
+        if opts.kind == "oversights":
+            drill = OversightDrill(io, rs.id if rs else None, opts.players, seed)
+            if opts.mode == "streak":
+                drill.streak(opts.limit, opts.positions)
             else:
-                drill.storm(args.minutes, args.positions)
-        elif kind == "count":
-            drill = CountDrill(io, rulesets, rs, args.players, args.speed, seed, args.run)
-            drill.session(args.rounds)
-        elif kind == "settle":
-            SettleDrill(io, rulesets, rs, args.players, seed).session(args.rounds)
-        elif kind == "weak":
-            if args.list:
-                from tutor.teaching.review import ReviewBook, render_weak_skills
-                if store is None:
-                    raise UsageError("--list needs the progress store (leave out --no-save)")
-                skills = ReviewBook(store).skills()
-                if not skills:
-                    io.say("No graded answers yet.")
-                else:
-                    io.say("Skills, weakest first (FSRS):", style="bold")
-                    io.show(render_weak_skills(skills, width=console.width))
+                drill.storm(opts.minutes, opts.positions)
+        elif opts.kind == "count":
+            CountDrill(io, rulesets, rs, opts.players, opts.speed, seed, opts.run).session(rounds)
+        elif opts.kind == "settle":
+            SettleDrill(io, rulesets, rs, opts.players, seed).session(rounds)
+        elif opts.list_only:
+            skills = ReviewBook(store).skills()
+            if not skills:
+                io.say("No graded answers yet.")
             else:
-                practise_weak_spots(io, rulesets, args.items, seed, rs)
+                io.say("Skills, weakest first (FSRS):", style="bold")
+                io.show(render_weak_skills(skills, width=console.width))
+        else:
+            practise_weak_spots(io, rulesets, opts.items, seed, rs)
     finally:
         if store is not None:
             store.close()

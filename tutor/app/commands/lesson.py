@@ -1,6 +1,19 @@
-"""``laugh lesson ID`` (take one lesson) and ``laugh lessons list|check``."""
+"""``laugh lesson ID`` (take one lesson) and ``laugh lessons list|check``.
+
+:func:`open_lesson` and :func:`take_lesson` are what both ``laugh lesson`` and the home screen
+use; :func:`course_table` is the course as ``laugh lessons list`` shows it.
+"""
 
 from __future__ import annotations
+
+from pathlib import Path
+
+from rich.table import Table
+
+from tutor.app.io import Context, make_context, run_guarded
+from tutor.puzzles.terminal import make_console
+from tutor.teaching.lessons import CourseEntry, Lesson, check_lessons, course_index, find_lesson, load_lesson
+from tutor.teaching.progress import ProgressStore
 
 
 def register(sub, parent) -> None:
@@ -35,19 +48,33 @@ def register(sub, parent) -> None:
     q.set_defaults(handler=run_list)
 
 
-def run_lesson(args) -> int:
-    """Take one lesson (``args.id``, ``args.seed``, ``args.restart``)."""
-    from tutor.app.io import make_context
-    from tutor.teaching.lessons import find_lesson, load_lesson
-    from tutor.app.commands.tutor_app import run_guarded
-    entry = find_lesson(args.id)
+def open_lesson(key: str) -> Lesson:
+    """The lesson ``key`` (id or number) of the course, loaded and checked, with its number.
+
+    Raises :class:`tutor.engine.errors.UsageError` for an unknown lesson and
+    :class:`tutor.engine.errors.DataError` for a broken lesson file."""
+    entry = find_lesson(key)
     lesson = load_lesson(entry.path)
     lesson.number = entry.number
+    return lesson
+
+
+def take_lesson(ctx: Context, lesson: Lesson, seed: int | None = None,
+                restart: bool = False) -> str:
+    """Take ``lesson`` in ``ctx`` (see :class:`tutor.app.runner.LessonRunner` for ``seed`` and
+    ``restart``); returns ``"completed"`` or ``"quit"``."""
+    # Heavy (Markdown, the engine blocks, puzzles): only when a lesson is taken (start-up benchmark)
+    from tutor.app.runner import LessonRunner
+    return LessonRunner(ctx, lesson, seed=seed, restart=restart).run()
+
+
+def run_lesson(args) -> int:
+    """Take one lesson (``args.id``, ``args.seed``, ``args.restart``)."""
+    lesson = open_lesson(args.id)
     ctx = make_context()
 
     def body() -> int:
-        from tutor.app.runner import LessonRunner
-        LessonRunner(ctx, lesson, seed=args.seed, restart=args.restart).run()
+        take_lesson(ctx, lesson, args.seed, args.restart)
         return 0
 
     return run_guarded(ctx, body)
@@ -55,8 +82,6 @@ def run_lesson(args) -> int:
 
 def run_check(args) -> int:
     """Check lesson files; print each problem and a summary; 0 when all are good, else 1."""
-    from pathlib import Path
-    from tutor.teaching.lessons import check_lessons, find_lesson
     files = [f if Path(f).exists() else find_lesson(f).path for f in args.files]
     count, problems = check_lessons(files or None)
     for p in problems:
@@ -73,10 +98,6 @@ def run_check(args) -> int:
 def run_list(args) -> int:
     """Print the course: number, file name, id, title, minutes, and the learner's state of
     each (a lesson may be named by any of the first three)."""
-    from rich.table import Table
-    from tutor.teaching.lessons import course_index
-    from tutor.teaching.progress import ProgressStore
-    from tutor.puzzles.terminal import make_console
     entries = course_index()
     with ProgressStore() as store:
         states = store.lesson_states()
@@ -84,6 +105,13 @@ def run_list(args) -> int:
     out = make_console()
     if notice:
         out.print(notice)
+    out.print(course_table(entries, states))
+    return 0
+
+
+def course_table(entries: list[CourseEntry], states: dict) -> Table:
+    """The course as a table: number, file name, id, title, minutes and the learner's state (``states``:
+    lesson id -> :class:`tutor.teaching.progress.LessonState`)."""
     t = Table(title="The course", title_justify="left")
     t.add_column("#", justify="right")
     t.add_column("file")
@@ -100,5 +128,4 @@ def run_list(args) -> int:
         else:
             state = ""
         t.add_row(str(e.number), e.path.stem, e.id, e.title, str(e.minutes), state)
-    out.print(t)
-    return 0
+    return t

@@ -1,8 +1,22 @@
-"""``laugh odds``: exact odds of the deal for each ruleset and player count."""
+"""``laugh odds``: exact odds of the deal for each ruleset and player count.
+
+:func:`odds_rows` gives the figures (data), :func:`odds_json` them for programs and
+:func:`odds_view` them as renderables laid out for a width; the command prints one or the other.
+"""
 
 from __future__ import annotations
 
 import json
+from typing import Any
+
+from rich.table import Table
+from rich.text import Text
+
+from tutor.app.commands._common import console
+from tutor.engine.odds import DealOdds, deal_odds, percent
+from tutor.engine.sources import Library, default_library
+
+FIGURES = ("table_mournival", "hand_prial", "hand_mournival", "hand_prial_or_mournival")
 
 
 def register(sub, parent) -> None:
@@ -17,37 +31,49 @@ def register(sub, parent) -> None:
 
 
 def run(args) -> int:
-    """Print the odds table."""
-    from tutor.engine.odds import deal_odds, percent
-    from tutor.engine.sources import default_library
-    from tutor.app.commands._common import console
-    lib = default_library()
-    ids = [lib.ruleset(args.ruleset).id] if args.ruleset else sorted(lib.rulesets)
-    rows = sorted((deal_odds(lib.rulesets[i], n) for i in ids for n in lib.rulesets[i].player_counts),
-                  key=lambda o: (o.players, o.hand, o.ruleset))
+    """Print the odds table (or, with ``--json``, the exact fractions)."""
+    rows = odds_rows(default_library(), args.ruleset)
     if args.json:
-        print(json.dumps([{"ruleset": o.ruleset, "players": o.players, "hand": o.hand,
-                           "table": o.table,
-                           **{k: str(getattr(o, k)) for k in ("table_mournival", "hand_prial",
-                                                              "hand_mournival",
-                                                              "hand_prial_or_mournival")}}
-                          for o in rows], indent=1))
+        print(json.dumps(odds_json(rows), indent=1))
         return 0
     out = console()
-    groups: dict[tuple[int, int, int], list] = {}
+    for renderable in odds_view(rows, out.width):
+        out.print(renderable)
+    return 0
+
+
+def odds_rows(lib: Library, ruleset: str | None = None) -> list[DealOdds]:
+    """The odds of every player count of ``ruleset`` (None: of every ruleset), by players, hand
+    size and ruleset.  Raises UsageError for an unknown ruleset."""
+    rulesets = [lib.ruleset(ruleset)] if ruleset else [lib.rulesets[i] for i in sorted(lib.rulesets)]
+    return sorted((deal_odds(rs, n) for rs in rulesets for n in rs.player_counts),
+                  key=lambda o: (o.players, o.hand, o.ruleset))
+
+
+def odds_json(rows: list[DealOdds]) -> list[dict[str, Any]]:
+    """``rows`` for JSON: each figure an exact fraction as a string (``"1/342"``)."""
+    return [{"ruleset": o.ruleset, "players": o.players, "hand": o.hand, "table": o.table,
+             **{k: str(getattr(o, k)) for k in FIGURES}} for o in rows]
+
+
+def odds_view(rows: list[DealOdds], width: int = 80) -> list[Any]:
+    """``rows`` as renderables: a table (one row per player count and deal, with the rulesets
+    that share it), or a paragraph each below 72 columns; then what the figures mean."""
+    groups: dict[tuple[int, int, int], list[DealOdds]] = {}
     for o in rows:
         groups.setdefault((o.players, o.hand, o.table), []).append(o)
-    if out.width < 72:
+    out: list[Any] = []
+    if width < 72:
         for (n, hand, table), os_ in groups.items():
             o = os_[0]
-            out.print(f"[bold]{n} players, {hand} each, {table} on the table[/bold] "
-                      f"({', '.join(x.ruleset for x in os_)})")
-            out.print(f"  table mournival   {percent(o.table_mournival)}")
-            out.print(f"  prial in hand     {percent(o.hand_prial)}")
-            out.print(f"  mournival in hand {percent(o.hand_mournival, 3)}")
-            out.print(f"  prial or better   {percent(o.hand_prial_or_mournival)}")
+            head = Text(f"{n} players, {hand} each, {table} on the table", style="bold")
+            head.append(f" ({', '.join(x.ruleset for x in os_)})", style="")
+            out += [head,
+                    Text(f"  table mournival   {percent(o.table_mournival)}"),
+                    Text(f"  prial in hand     {percent(o.hand_prial)}"),
+                    Text(f"  mournival in hand {percent(o.hand_mournival, 3)}"),
+                    Text(f"  prial or better   {percent(o.hand_prial_or_mournival)}")]
     else:
-        from rich.table import Table
         t = Table(title="Exact odds of the deal", title_justify="left")
         for col in ("players", "hand/\ntable", "table\nmournival", "prial\nin hand",
                     "mournival\nin hand", "prial or\nbetter", "rulesets"):
@@ -58,7 +84,7 @@ def run(args) -> int:
             t.add_row(str(n), f"{hand}/{table}", percent(o.table_mournival), percent(o.hand_prial),
                       percent(o.hand_mournival, 3), percent(o.hand_prial_or_mournival),
                       ", ".join(x.ruleset for x in os_))
-        out.print(t)
-    out.print("Prial: exactly three of a rank; prial or better: three or four. Hand figures are "
-              "for one player's hand; the table figure is for the cards dealt face up.")
-    return 0
+        out.append(t)
+    out.append(Text("Prial: exactly three of a rank; prial or better: three or four. Hand figures "
+                    "are for one player's hand; the table figure is for the cards dealt face up."))
+    return out

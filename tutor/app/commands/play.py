@@ -1,10 +1,20 @@
-"""``laugh play``: practice deals against computer players."""
+"""``laugh play``: practice deals against computer players.
+
+:func:`start` plays a match with explicit choices (each defaulting as ``laugh play`` does); the
+``laugh play`` handler and the home screen both call it.
+"""
 
 from __future__ import annotations
 
 import argparse
 
 from tutor.app.commands._common import add_ruleset_options, positive_int, resolve, session_io
+from tutor.engine.errors import UsageError
+from tutor.engine.levels import LEVELS, level
+from tutor.puzzles.terminal import suit_symbols
+
+DEFAULT_RULESET = "parlett"
+DEFAULT_LEVEL = "casual"
 
 
 def _seconds(text: str) -> float:
@@ -19,7 +29,6 @@ def _seconds(text: str) -> float:
 
 def register(sub, parent) -> None:
     """Add the ``play`` subcommand."""
-    from tutor.engine.levels import LEVELS
     levels = "; ".join(f"{lv.name}: {lv.summary}" for lv in LEVELS.values())
     p = sub.add_parser(
         "play", parents=[parent], help="play practice deals against computer players",
@@ -31,12 +40,12 @@ def register(sub, parent) -> None:
                     "review of your mistakes. Piped input has no real time: after an action, a "
                     "line is read whenever you could claim, and a claim typed there comes first.",
         epilog=f"Levels: {levels}.")
-    add_ruleset_options(p)
+    add_ruleset_options(p, default=DEFAULT_RULESET)
     p.add_argument("--deals", "-k", type=positive_int, default=1, metavar="K",
                    help="deals in the match (default 1)")
     p.add_argument("--seat", type=int, default=0, metavar="S",
                    help="your seat, 0 to players-1 (default 0)")
-    p.add_argument("--level", "-l", default="casual", metavar="L",
+    p.add_argument("--level", "-l", default=DEFAULT_LEVEL, metavar="L",
                    help=f"computer players: {', '.join(LEVELS)} (default %(default)s)")
     p.add_argument("--seed", type=int, default=None, metavar="S",
                    help="seed for the deals and the computer players (default: a new one)")
@@ -48,20 +57,32 @@ def register(sub, parent) -> None:
     p.set_defaults(handler=run)
 
 
-def run(args, *, asker=None, clock=None, console=None) -> int:
-    """Play; the keyword arguments let tests inject input, time and output."""
-    from tutor.engine.errors import UsageError
-    from tutor.engine.levels import level
+def run(args: argparse.Namespace, *, asker=None, clock=None, console=None) -> int:
+    """The ``laugh play`` handler; the keyword arguments let tests inject input, time and output."""
+    return start(args.ruleset, args.players, deals=args.deals, seat=args.seat,
+                 level_name=args.level, seed=args.seed, pace=args.pace, export=args.export,
+                 save=not args.no_save, asker=asker, clock=clock, console=console)
+
+
+def start(ruleset: str = DEFAULT_RULESET, players: int | None = None, *, deals: int = 1,
+          seat: int = 0, level_name: str = DEFAULT_LEVEL, seed: int | None = None,
+          pace: float = 1.0, export: str | None = None, save: bool = True,
+          asker=None, clock=None, console=None) -> int:
+    """Play a match of ``deals`` deals of ``ruleset`` (``players`` None: 5 where the ruleset
+    covers it) at ``seat`` against computer players of level ``level_name``; ``seed`` None draws
+    a new one; ``pace`` seconds before each computer player's move on a terminal; ``export`` a
+    JSON Lines file for the records; ``save`` keeps the records and progress.  Returns the exit
+    status (0).  Raises :class:`UsageError` for a choice that does not fit; ``EOFError`` and
+    ``KeyboardInterrupt`` pass through (the deal so far is saved)."""
+    # Heavy (the game, the screen, the score sheet): only when a deal is played (start-up benchmark)
     from tutor.app.play.session import PlayOptions, play_match
-    from tutor.puzzles.terminal import suit_symbols
-    rs, players = resolve(args.ruleset, args.players)
-    lv = level(args.level)
-    if not 0 <= args.seat < players:
+    rs, players = resolve(ruleset, players)
+    lv = level(level_name)
+    if not 0 <= seat < players:
         raise UsageError(f"--seat must be from 0 to {players - 1}")
-    seed, asker, clock, console, store = session_io(args, asker, clock, console)
+    seed, asker, clock, console, store = session_io(seed, save, asker, clock, console)
     try:
-        result = play_match(PlayOptions(rs, players, args.deals, args.seat, lv, seed, args.pace,
-                                        args.export, not args.no_save),
+        result = play_match(PlayOptions(rs, players, deals, seat, lv, seed, pace, export, save),
                             asker=asker, clock=clock, console=console, symbols=suit_symbols(),
                             store=store)
     finally:

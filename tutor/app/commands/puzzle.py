@@ -3,15 +3,25 @@
 from __future__ import annotations
 
 import json
-import time
+import random
 import sys
+import time
+from typing import Any
 
-from tutor.engine.errors import UsageError
+from rich.text import Text
+
+from tutor import puzzles
+from tutor.engine.errors import LaughError, UsageError
+from tutor.puzzles import KINDS, AnswerError
+from tutor.puzzles.export import dumps, export_series, write_puzzles
+from tutor.puzzles.generators import check_kind, resolve_choice
+from tutor.puzzles.render import render_explanation, render_hint, render_puzzle
+from tutor.puzzles.terminal import Asker, make_console, suit_symbols
+from tutor.teaching.progress import ProgressStore
 
 
 def register(sub, parent) -> None:
     """Add the ``puzzle`` and ``puzzles`` subcommands."""
-    from tutor.puzzles import KINDS
     kinds = ", ".join(KINDS)
     p = sub.add_parser("puzzle", parents=[parent], help="one puzzle, graded by the rules engine",
                        description="Pose one puzzle from a real deal: type your answer in plain "
@@ -55,7 +65,6 @@ def register(sub, parent) -> None:
 
 
 def _make_puzzle(args):
-    from tutor import puzzles
     if args.puzzle_id:
         extra = [name for name, v in (("KIND", args.kind), ("--ruleset", args.ruleset),
                                       ("--players", args.players),
@@ -66,7 +75,6 @@ def _make_puzzle(args):
         return puzzles.from_id(args.puzzle_id)
     kind = args.kind
     if kind is None:
-        import random
         kind = random.Random(args.seed).choice(puzzles.KINDS) if args.seed is not None \
             else random.choice(puzzles.KINDS)
     return puzzles.generate(kind, args.ruleset, args.players, args.seed, args.difficulty)
@@ -74,9 +82,6 @@ def _make_puzzle(args):
 
 def run_puzzle(args) -> int:
     """Pose one puzzle; grade the answer; show the explanation."""
-    from tutor.puzzles import AnswerError
-    from tutor.puzzles.render import render_explanation, render_hint, render_puzzle
-    from tutor.puzzles.terminal import Asker, make_console, suit_symbols
     puzzle = _make_puzzle(args)
     if args.json:
         print(json.dumps(puzzle.to_json(), ensure_ascii=False, indent=1))
@@ -91,8 +96,6 @@ def run_puzzle(args) -> int:
 
     def record(correct: bool) -> None:
         """Keep the graded answer in the progress store (a failure to save is reported, not fatal)."""
-        from tutor.engine.errors import LaughError
-        from tutor.teaching.progress import ProgressStore
         try:
             store = ProgressStore()
         except LaughError as exc:
@@ -138,8 +141,6 @@ def run_puzzle(args) -> int:
 
 def run_export(args) -> int:
     """Write puzzles as JSON Lines."""
-    from tutor import puzzles
-    from tutor.puzzles.export import dumps, export_series, write_puzzles
     if args.set_name and args.kind:
         raise UsageError("give --kind or --set, not both")
     if args.set_name:
@@ -152,7 +153,6 @@ def run_export(args) -> int:
             raise UsageError("--count must be at least 1")
         if args.seed < 0:
             raise UsageError("--seed must be at least 0")
-        from tutor.puzzles.generators import check_kind, resolve_choice
         check_kind(args.kind)
         resolve_choice(args.kind, args.ruleset, args.players, args.seed)   # fail fast
         series = export_series(args.kind, args.count, args.seed, args.ruleset, args.players)
@@ -169,23 +169,38 @@ def run_export(args) -> int:
 
 def run_list(args) -> int:
     """List the kinds (with the rulesets each applies to) and the curated sets."""
-    from tutor import puzzles
-    sets = puzzles.curated_sets()
-    kinds = [{"kind": k, "title": puzzles.definition(k).title,
-              "summary": puzzles.definition(k).summary,
-              "rulesets": puzzles.applicable_rulesets(k)} for k in puzzles.KINDS]
+    data = kinds_and_sets()
     if getattr(args, "json", False):
-        print(json.dumps({"kinds": kinds, "sets": sets}, ensure_ascii=False, indent=1))
+        print(json.dumps(data, ensure_ascii=False, indent=1))
         return 0
-    from tutor.puzzles.terminal import make_console
     out = make_console()
-    out.print("[bold]Puzzle kinds[/]")
-    for k in kinds:
-        out.print(f"  [bold]{k['kind']}[/] ({k['title']}): {k['summary']}", highlight=False)
-        out.print(f"    rulesets: {', '.join(k['rulesets'])}", style="dim", highlight=False)
-    out.print("[bold]Curated sets[/]")
-    for name, s in sets.items():
-        out.print(f"  [bold]{name}[/]: {s['title']} ({len(s['ids'])} puzzles)", highlight=False)
-    out.print("Play one: laugh puzzle KIND; export: laugh puzzles export --kind K --count N "
-              "--seed S --out FILE.jsonl", style="dim", highlight=False)
+    for renderable in kinds_view(data):
+        out.print(renderable)
     return 0
+
+
+def kinds_and_sets() -> dict[str, Any]:
+    """``{"kinds": [{kind, title, summary, rulesets}], "sets": {name: {title, ids, ...}}}``."""
+    return {"kinds": [{"kind": k, "title": puzzles.definition(k).title,
+                       "summary": puzzles.definition(k).summary,
+                       "rulesets": puzzles.applicable_rulesets(k)} for k in puzzles.KINDS],
+            "sets": puzzles.curated_sets()}
+
+
+def kinds_view(data: dict[str, Any]) -> list[Text]:
+    """:func:`kinds_and_sets` as lines of text: each kind with its rulesets, then the sets."""
+    out = [Text("Puzzle kinds", style="bold")]
+    for k in data["kinds"]:
+        line = Text("  ")
+        line.append(k["kind"], style="bold")
+        line.append(f" ({k['title']}): {k['summary']}")
+        out += [line, Text(f"    rulesets: {', '.join(k['rulesets'])}", style="dim")]
+    out.append(Text("Curated sets", style="bold"))
+    for name, s in data["sets"].items():
+        line = Text("  ")
+        line.append(name, style="bold")
+        line.append(f": {s['title']} ({len(s['ids'])} puzzles)")
+        out.append(line)
+    out.append(Text("Play one: laugh puzzle KIND; export: laugh puzzles export --kind K --count N "
+                    "--seed S --out FILE.jsonl", style="dim"))
+    return out

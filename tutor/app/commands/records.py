@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 
 from tutor.engine.errors import LaughError, RecordError
+from tutor.engine.records import load_records, replay
 
 
 def register(sub, parent) -> None:
@@ -22,7 +23,6 @@ def register(sub, parent) -> None:
 
 def run_check(args) -> int:
     """Check every record; exit 0 when all are good, 1 otherwise."""
-    from tutor.engine.records import replay
     good = bad = 0
     for path in args.file:
         for lineno, rec in _iter(path):
@@ -43,7 +43,6 @@ def run_check(args) -> int:
 
 
 def _iter(path):
-    from tutor.engine.records import load_records
     try:
         yield from load_records(path)
     except LaughError as exc:

@@ -3,6 +3,9 @@
 ``laugh rules`` lists the rulesets; ``laugh rules RULESET...`` shows each one in full;
 ``laugh rules --compare [RULESET...]`` sets them side by side (parameters as rows) with the
 differences marked; ``--json`` prints the same information for programs.
+
+:func:`rules_view` (and :func:`parameters_view`) build what the command shows, as rich
+renderables laid out for a width.
 """
 
 from __future__ import annotations
@@ -13,8 +16,8 @@ from collections import Counter
 from typing import Any
 
 from rich import box
-from rich.console import Console
 from rich.padding import Padding
+from rich.rule import Rule
 from rich.table import Table
 from rich.text import Text
 
@@ -23,6 +26,7 @@ from tutor.engine.parameters import (COUNT_PARAMETERS, PARAMETERS, RULESET_PARAM
                                      value_short, value_words)
 from tutor.engine.rulesets import Ruleset
 from tutor.engine.sources import Library, Parameter, default_library, display_path
+from tutor.puzzles.terminal import make_console
 
 #: One-word marks for the statuses in compact views (stated is the unmarked default).
 STATUS_MARKS = {"stated": "", "read": "~", "chosen": "*"}
@@ -58,7 +62,9 @@ def run(args: argparse.Namespace) -> int:
         if args.json:
             print(json.dumps(parameters_json(), indent=2, ensure_ascii=False))
         else:
-            print_parameters(Console(highlight=False))
+            console = make_console()
+            for renderable in parameters_view():
+                console.print(renderable)
         return 0
     lib = default_library()
     ids: list[str] = list(args.ruleset)
@@ -79,17 +85,28 @@ def run(args: argparse.Namespace) -> int:
             data = {"rulesets": [ruleset_json(lib, r, args.players) for r in ids]}
         print(json.dumps(data, indent=2, ensure_ascii=False))
         return 0
-    console = Console(highlight=False)
-    if args.compare:
-        print_compare(console, lib, ids, args.players)
-    elif args.ruleset:
-        for i, rid in enumerate(ids):
-            if i:
-                console.rule()
-            print_ruleset(console, lib, rid, args.players)
-    else:
-        print_list(console, lib, ids)
+    console = make_console()
+    for renderable in rules_view(lib, ids, compare=args.compare, named=bool(args.ruleset),
+                                 players=args.players, width=console.width):
+        console.print(renderable)
     return 0
+
+
+def rules_view(lib: Library, ids: list[str], *, compare: bool = False, named: bool = False,
+               players: int | None = None, width: int = 80) -> list[Any]:
+    """What ``laugh rules`` shows for the rulesets ``ids``, as renderables laid out for
+    ``width`` columns: side by side with ``compare``, each in full when ``named`` (the rulesets
+    were named on the command line), else the list; ``players`` keeps one player count."""
+    if compare:
+        return compare_view(lib, ids, players, width)
+    if not named:
+        return list_view(lib, ids, width)
+    out: list[Any] = []
+    for i, rid in enumerate(ids):
+        if i:
+            out.append(Rule())
+        out += ruleset_view(lib, rid, players, width)
+    return out
 
 
 # --------------------------------------------------------------------------------------------
@@ -139,28 +156,30 @@ def _quote_text(lib: Library, ref: str, own_citation: str) -> Text:
 # The list
 
 
-def print_list(console: Console, lib: Library, ids: list[str]) -> None:
-    """Print the rulesets: id, source, player counts and the one-line summary (title)."""
-    if console.width >= 64:
+def list_view(lib: Library, ids: list[str], width: int = 80) -> list[Any]:
+    """The rulesets: id, source, player counts and the one-line summary (title)."""
+    out: list[Any] = []
+    if width >= 64:
         table = Table(box=box.SIMPLE_HEAD, safe_box=True, pad_edge=False, show_edge=False)
         table.add_column("ruleset", no_wrap=True, style="bold")
         table.add_column("source", no_wrap=True)
         table.add_column("players", no_wrap=True)
         table.add_column("summary", ratio=1)
         for rid in ids:
-            rs = lib.rulesets[rid]
+            rs = lib.ruleset(rid)
             table.add_row(rid, rs.source, _counts(rs), rs.title)
-        console.print(table)
+        out.append(table)
     else:  # narrow: one ruleset to a paragraph
         for rid in ids:
-            rs = lib.rulesets[rid]
+            rs = lib.ruleset(rid)
             t = Text()
             t.append(rid, style="bold")
             t.append(f"  {_counts(rs)} players, from {rs.source}", style="dim")
-            console.print(t)
-            console.print(_pad(Text(rs.title), (0, 0, 0, 2)))
-    console.print(Text("Show one with: laugh rules RULESET;  side by side: laugh rules --compare",
-                       style="dim"))
+            out.append(t)
+            out.append(_pad(Text(rs.title), (0, 0, 0, 2)))
+    out.append(Text("Show one with: laugh rules RULESET;  side by side: laugh rules --compare",
+                    style="dim"))
+    return out
 
 
 def _counts(rs: Ruleset) -> str:
@@ -174,16 +193,18 @@ def _counts(rs: Ruleset) -> str:
 # One ruleset in full
 
 
-def print_ruleset(console: Console, lib: Library, rid: str, players: int | None = None) -> None:
-    """Print ruleset ``rid`` in full: every parameter with value, status, quotations and note."""
-    rs = lib.rulesets[rid]
+def ruleset_view(lib: Library, rid: str, players: int | None = None,
+                 width: int = 80) -> list[Any]:
+    """Ruleset ``rid`` in full: every parameter with value, status, quotations and note."""
+    out: list[Any] = []
+    rs = lib.ruleset(rid)
     src = lib.source_of(rid)
     own = src.citation_text
     head = Text()
     head.append(rid, style="bold")
     head.append(f": {rs.title}")
-    console.print(head)
-    console.print(_pad(Text(rs.summary), (0, 0, 0, 2)))
+    out.append(head)
+    out.append(_pad(Text(rs.summary), (0, 0, 0, 2)))
     meta = Text()
     meta.append("Source: ", style="bold")
     meta.append(own)
@@ -191,33 +212,33 @@ def print_ruleset(console: Console, lib: Library, rid: str, players: int | None 
     meta.append(_counts(rs))
     meta.append("\nDefined in: ", style="bold")
     meta.append(display_path(rs.origin))
-    console.print(_pad(meta, (0, 0, 0, 2)))
-    console.print(_pad(Text("Quotations are from the source above unless another is named. "
+    out.append(_pad(meta, (0, 0, 0, 2)))
+    out.append(_pad(Text("Quotations are from the source above unless another is named. "
                                + "; ".join(f"{s}: {m}" for s, m in STATUS_MEANINGS.items()) + ".",
                                style="dim"), (0, 0, 0, 2)))
 
-    console.print()
-    console.print(Text("The game", style="bold underline"))
+    out.append(Text(""))
+    out.append(Text("The game", style="bold underline"))
     defaults = []
     for name in RULESET_PARAMETERS:
         p = lib.parameter(rid, name)
         if p.implicit:
             defaults.append(p)
             continue
-        _print_entries(console, lib, [p], own)
+        out += _entries(lib, [p], own)
     if defaults:
         t = Text("Not named in the source file, so the rules model's default: ", style="dim")
         t.append("; ".join(f"{p.name}: {format_value(p.name, p.value)}" for p in defaults),
                  style="dim")
-        console.print(_pad(t, (0, 0, 0, 2)))
+        out.append(_pad(t, (0, 0, 0, 2)))
 
     counts = [players] if players is not None else list(rs.player_counts)
-    console.print()
-    console.print(Text("By number of players", style="bold underline"))
-    _count_table(console, lib, rs, counts)
+    out.append(Text(""))
+    out.append(Text("By number of players", style="bold underline"))
+    out += _count_table(lib, rs, counts, width)
     shown_notes: set[str] = set()
     for n in counts:
-        console.print(Text(f"{n} players", style="bold"))
+        out.append(Text(f"{n} players", style="bold"))
         groups: list[list[Parameter]] = []
         for name in COUNT_PARAMETERS:
             p = lib.parameter(rid, name, n)
@@ -228,24 +249,26 @@ def print_ruleset(console: Console, lib: Library, rid: str, players: int | None 
             else:
                 groups.append([p])
         for g in groups:
-            _print_entries(console, lib, g, own, shown_notes)
+            out += _entries(lib, g, own, shown_notes)
 
     if rs.problems:
-        console.print()
-        console.print(Text("Problems in the sources", style="bold underline"))
+        out.append(Text(""))
+        out.append(Text("Problems in the sources", style="bold underline"))
         for prob in rs.problems:
             t = Text()
             t.append(prob["id"], style="bold")
             if prob["source"] != rs.source:
                 t.append(f" ({prob['source']})", style="dim")
             t.append(": " + prob["summary"])
-            console.print(_pad(t, (0, 0, 0, 2)))
+            out.append(_pad(t, (0, 0, 0, 2)))
             for ref in prob["quotes"]:
-                console.print(_pad(_quote_text(lib, ref, own), (0, 0, 0, 6)))
+                out.append(_pad(_quote_text(lib, ref, own), (0, 0, 0, 6)))
+    return out
 
 
-def _print_entries(console: Console, lib: Library, group: list[Parameter], own: str,
-                   shown_notes: set[str] | None = None) -> None:
+def _entries(lib: Library, group: list[Parameter], own: str,
+             shown_notes: set[str] | None = None) -> list[Any]:
+    out: list[Any] = []
     p0 = group[0]
     line = Text()
     for i, p in enumerate(group):
@@ -262,19 +285,20 @@ def _print_entries(console: Console, lib: Library, group: list[Parameter], own: 
             line.append(f" ({said})", style="dim")
     line.append("  ")
     line.append(f"[{p0.status}]", style=_STATUS_STYLES[p0.status])
-    console.print(_pad(line, (0, 0, 0, 2)))
+    out.append(_pad(line, (0, 0, 0, 2)))
     for ref in p0.quotes:
-        console.print(_pad(_quote_text(lib, ref, own), (0, 0, 0, 6)))
+        out.append(_pad(_quote_text(lib, ref, own), (0, 0, 0, 6)))
     if p0.note:
         if shown_notes is not None and p0.note in shown_notes:
-            console.print(_pad(Text("Note: as above.", style="dim"), (0, 0, 0, 6)))
+            out.append(_pad(Text("Note: as above.", style="dim"), (0, 0, 0, 6)))
         else:
             if shown_notes is not None:
                 shown_notes.add(p0.note)
             t = Text()
             t.append("Note: ", style="bold")
             t.append(p0.note)
-            console.print(_pad(t, (0, 0, 0, 6)))
+            out.append(_pad(t, (0, 0, 0, 6)))
+    return out
 
 
 def _count_cell(lib: Library, rid: str, names: tuple[str, ...], n: int) -> str:
@@ -290,10 +314,11 @@ _COUNT_COLUMNS = (("hand", ("hand",)), ("table", ("table",)),
                   ("breakeven", ("breakeven",)))
 
 
-def _count_table(console: Console, lib: Library, rs: Ruleset, counts: list[int]) -> None:
+def _count_table(lib: Library, rs: Ruleset, counts: list[int], width: int) -> list[Any]:
+    out: list[Any] = []
     legend = Text("ante is dealer/others; ~ read, * chosen, unmarked stated; – no stakes",
                   style="dim")
-    if console.width >= 50:
+    if width >= 50:
         table = Table(box=box.SIMPLE_HEAD, safe_box=True, pad_edge=False, show_edge=False)
         table.add_column("players", justify="right")
         for label, _ in _COUNT_COLUMNS:
@@ -301,14 +326,15 @@ def _count_table(console: Console, lib: Library, rs: Ruleset, counts: list[int])
         for n in counts:
             table.add_row(str(n), *(_count_cell(lib, rs.id, names, n)
                                     for _, names in _COUNT_COLUMNS))
-        console.print(_pad(table, (0, 0, 0, 2)))
+        out.append(_pad(table, (0, 0, 0, 2)))
     else:  # narrow: one line a player count
         for n in counts:
             t = Text(f"{n} players: ", style="bold")
             t.append(", ".join(f"{label} {_count_cell(lib, rs.id, names, n)}"
                                for label, names in _COUNT_COLUMNS))
-            console.print(_pad(t, (0, 0, 0, 2)))
-    console.print(_pad(legend, (0, 0, 0, 2)))
+            out.append(_pad(t, (0, 0, 0, 2)))
+    out.append(_pad(legend, (0, 0, 0, 2)))
+    return out
 
 
 # --------------------------------------------------------------------------------------------
@@ -323,7 +349,7 @@ def compare_rows(lib: Library, ids: list[str], players: int | None = None) -> li
     rows: list[tuple[str, tuple[str, ...], int | None]] = [
         (LABELS[name], (name,), None) for name in RULESET_PARAMETERS
         if not all(lib.parameter(r, name).implicit for r in ids)]
-    counts = sorted({n for r in ids for n in lib.rulesets[r].counts})
+    counts = sorted({n for r in ids for n in lib.ruleset(r).counts})
     if players is not None:
         counts = [players]
     for n in counts:
@@ -353,8 +379,9 @@ def _majority(values: list[str]) -> str:
     return next(v for v in values if counts[v] == best)
 
 
-def print_compare(console: Console, lib: Library, ids: list[str], players: int | None = None) -> None:
-    """Print the rulesets ``ids`` side by side, as many per table as the console width allows.
+def compare_view(lib: Library, ids: list[str], players: int | None = None,
+                 width: int = 80) -> list[Any]:
+    """The rulesets ``ids`` side by side, as many per table as ``width`` columns allow.
 
     Rows where the rulesets differ are marked ``≠`` and the cells that differ from the most
     common value are highlighted; each value carries its status mark; a legend follows.
@@ -370,7 +397,7 @@ def print_compare(console: Console, lib: Library, ids: list[str], players: int |
 
     # Columns: a 1-character difference mark, the parameter label, then the rulesets, as many
     # to a table as the width allows (at least two, so that even 40 columns compare something).
-    width = console.width
+    out: list[Any] = []
     col_w, gap = 10, 3
     label_w = 16
     per_table = max(1, (width - 1 - gap - label_w) // (col_w + gap))
@@ -410,7 +437,7 @@ def print_compare(console: Console, lib: Library, ids: list[str], players: int |
                     t.append(mark, style=_STATUS_STYLES[status])
                 row.append(t)
             table.add_row(*row)
-        console.print(table)
+        out.append(table)
     legend = Text()
     legend.append("Status: ", style="bold")
     legend.append("unmarked stated (the source says it); ~ read (a close reading of its words); "
@@ -425,7 +452,8 @@ def print_compare(console: Console, lib: Library, ids: list[str], players: int |
                   "LP laid-down prial, LM laid-down mournival.\n")
     legend.append("Deal is hand/table cards; ante is dealer/others; bonus and breakeven as in "
                   "the sources (breakeven in cards). Details: laugh rules RULESET.", style="dim")
-    console.print(legend)
+    out.append(legend)
+    return out
 
 
 def _wrap_id(rid: str, width: int) -> str:
@@ -462,7 +490,7 @@ def ruleset_json(lib: Library, rid: str, players: int | None = None) -> dict[str
     """Ruleset ``rid`` as a JSON-ready dict: id, source, citation, title, summary, origin,
     player_counts, parameters (name → {value, status, note, quotes, [source_value]}), counts
     (player count as a string → the same per parameter) and problems."""
-    rs = lib.rulesets[rid]
+    rs = lib.ruleset(rid)
     counts = [players] if players is not None else list(rs.player_counts)
     return {
         "id": rid,
@@ -513,14 +541,15 @@ def parameters_json() -> dict[str, Any]:
     return {"parameters": out}
 
 
-def print_parameters(console: Console) -> None:
-    """Print every ruleset parameter: its values and what it means (the parameter table)."""
-    console.print(Text("The ruleset parameters (RULES.md 3): each has a value, a status "
+def parameters_view() -> list[Any]:
+    """Every ruleset parameter: its values and what it means (the parameter table)."""
+    out: list[Any] = []
+    out.append(Text("The ruleset parameters (RULES.md 3): each has a value, a status "
                        "(stated, read or chosen), quotations and a note in a source file.",
                        style="dim"))
     for scope, title in (("ruleset", "The game"), ("count", "Per number of players")):
-        console.print()
-        console.print(Text(title, style="bold underline"))
+        out.append(Text(""))
+        out.append(Text(title, style="bold underline"))
         for name, spec in PARAMETERS.items():
             if spec.scope != scope:
                 continue
@@ -528,7 +557,7 @@ def print_parameters(console: Console) -> None:
             head.append(name, style="bold")
             head.append(f" ({spec.label})" if spec.label != name else "")
             head.append(": " + spec.meaning)
-            console.print(_pad(head, (0, 0, 0, 2)))
+            out.append(_pad(head, (0, 0, 0, 2)))
             if spec.kind in ("enum", "set"):
                 kind = "one of" if spec.kind == "enum" else "a list of any of"
                 vals = Text(f"{kind}: ", style="dim")
@@ -539,21 +568,22 @@ def print_parameters(console: Console) -> None:
                     vals.append(f" ({spec.words.get(v, '')})" if spec.words.get(v) else "")
                 if spec.nullable:
                     vals.append("; or null")
-                console.print(_pad(vals, (0, 0, 0, 6)))
+                out.append(_pad(vals, (0, 0, 0, 6)))
             elif spec.kind == "bool":
-                console.print(_pad(Text("true or false", style="dim"), (0, 0, 0, 6)))
+                out.append(_pad(Text("true or false", style="dim"), (0, 0, 0, 6)))
             elif spec.kind == "payment":
-                console.print(_pad(Text("null, or {stakes: N, to: each_in_play} or {stakes: N, "
+                out.append(_pad(Text("null, or {stakes: N, to: each_in_play} or {stakes: N, "
                                         "to: pot}", style="dim"), (0, 0, 0, 6)))
             elif spec.kind == "match":
                 console.print(_pad(Text("null, or {rounds: R, games: G, practice: P}",
                                         style="dim"), (0, 0, 0, 6)))
             else:
-                console.print(_pad(Text("a whole number" + (" or null" if spec.nullable else ""),
+                out.append(_pad(Text("a whole number" + (" or null" if spec.nullable else ""),
                                         style="dim"), (0, 0, 0, 6)))
             if not spec.required:
-                console.print(_pad(Text(f"optional; default {format_value(name, spec.default)}",
+                out.append(_pad(Text(f"optional; default {format_value(name, spec.default)}",
                                         style="dim"), (0, 0, 0, 6)))
+    return out
 
 
 def _json_row(name: str, n: int | None, ps: dict[str, Parameter]) -> dict[str, Any]:

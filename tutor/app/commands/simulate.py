@@ -1,12 +1,19 @@
-"""``laugh simulate``: self-play studies between computer players."""
+"""``laugh simulate``: self-play studies between computer players (:func:`study_view` is the
+summary it shows)."""
 
 from __future__ import annotations
 
 import json
-import sys
+from typing import Any
 
-from tutor.engine.errors import UsageError
+from rich.table import Table
+from rich.text import Text
+
 from tutor.app.commands._common import add_ruleset_options, console, positive_int, rate, resolve
+from tutor.engine.bots import BOT_NAMES
+from tutor.engine.errors import UsageError
+from tutor.engine.records import write_records
+from tutor.engine.simulate import Study, run_study, seat_names
 
 
 def register(sub, parent) -> None:
@@ -34,8 +41,6 @@ def register(sub, parent) -> None:
 
 def run(args) -> int:
     """Run a study and print its summary."""
-    from tutor.engine.bots import BOT_NAMES
-    from tutor.engine.simulate import run_study, seat_names
     rs, players = resolve(args.ruleset, args.players)
     bots = [b.strip() for b in args.bots.split(",") if b.strip()]
     bad = [b for b in bots if b not in BOT_NAMES]
@@ -49,7 +54,7 @@ def run(args) -> int:
     progress_cb = None
     bar = None
     if err.is_terminal and args.deals >= 2000 and not args.json:
-        from rich.progress import Progress
+        from rich.progress import Progress      # rich's progress bar: only on a terminal
         bar = Progress(console=err, transient=True)
         bar.start()
         task = bar.add_task(f"{rs.id}, {players} players", total=args.deals)
@@ -61,7 +66,6 @@ def run(args) -> int:
         if bar is not None:
             bar.stop()
     if args.records:
-        from tutor.engine.records import write_records
         try:
             write_records(args.records, records)
         except OSError as exc:
@@ -69,9 +73,20 @@ def run(args) -> int:
     if args.json:
         print(json.dumps(study.to_json(), indent=1))
         return 0
-    from rich.table import Table
+    for renderable in study_view(study, rs.id, players, args.deals, args.seed, bots,
+                                 args.mistakes):
+        out.print(renderable)
+    if args.records:
+        out.print(f"Wrote {len(records)} deal records to {args.records}")
+    return 0
+
+
+def study_view(study: Study, ruleset_id: str, players: int, deals: int, seed: int,
+               bots: list[str], mistakes: float = 0.0) -> list[Any]:
+    """A study's summary as renderables: per seat the mean result, its 95% interval and how
+    often the seat is last in; the dealer's advantage with the verdict; the players."""
     unit = "net stakes" if study.scoring == "stakes" else "points"
-    t = Table(title=f"{rs.id}, {players} players, {args.deals} deals, seed {args.seed}",
+    t = Table(title=f"{ruleset_id}, {players} players, {deals} deals, seed {seed}",
               title_justify="left")
     t.add_column("seat")
     t.add_column(f"mean {unit}", justify="right")
@@ -79,11 +94,9 @@ def run(args) -> int:
     t.add_column("last in", justify="right")
     for name, s in zip(seat_names(players), study.seats):
         t.add_row(name, f"{s.mean:+.3f}", f"{s.ci95:.3f}", f"{100 * s.last_in / s.n:.1f}%")
-    out.print(t)
     a = study.advantage
-    out.print(f"Dealer's advantage: {a.mean:+.3f} ± {a.ci95:.3f} {unit} a deal over the mean "
-              f"of the others: {study.verdict()}.")
-    out.print(f"Players: {', '.join(bots)}" + (f", careless at {args.mistakes:g}" if args.mistakes else ""))
-    if args.records:
-        out.print(f"Wrote {len(records)} deal records to {args.records}")
-    return 0
+    return [t,
+            Text(f"Dealer's advantage: {a.mean:+.3f} ± {a.ci95:.3f} {unit} a deal over the mean "
+                 f"of the others: {study.verdict()}."),
+            Text(f"Players: {', '.join(bots)}"
+                 + (f", careless at {mistakes:g}" if mistakes else ""))]

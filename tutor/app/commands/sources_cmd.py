@@ -1,6 +1,9 @@
 """``laugh sources``: the sources with their citations, summaries and quotations, and the
 attestations of the game's name from 1522 to c. 1825; ``laugh sources check`` checks that every
 quotation stands verbatim in the collected texts.
+
+:func:`sources_view` builds what ``laugh sources [ID]`` shows, as rich renderables; the command
+prints them and the home screen's sources view shows them a screenful at a time.
 """
 
 from __future__ import annotations
@@ -10,7 +13,6 @@ import json
 import sys
 from typing import Any
 
-from rich.console import Console
 from rich.padding import Padding
 from rich.text import Text
 
@@ -20,6 +22,7 @@ from tutor.engine.data import source_texts_dir
 from tutor.engine.errors import LaughError, UsageError
 from tutor.engine.template import source_template
 from tutor.engine.sources import Library, Source, check_quotations, default_library, display_path
+from tutor.puzzles.terminal import make_console
 
 #: The word that runs the quotation check instead of naming a source.
 CHECK = "check"
@@ -66,15 +69,27 @@ def run(args: argparse.Namespace) -> int:
                 for a in timeline(lib)]
         print(json.dumps(data, indent=2, ensure_ascii=False))
         return 0
-    console = Console(highlight=False)
+    console = make_console()
+    for renderable in sources_view(lib, args.id):
+        console.print(renderable)
+    return 0
+
+
+def sources_view(lib: Library, source_id: str | None = None) -> list[Any]:
+    """What ``laugh sources [ID]`` shows, as rich renderables: source ``source_id`` (every
+    source when None) and, when all are shown or the one shown has attestations, the timeline of
+    the name.  Raises :class:`tutor.engine.errors.UsageError` for an unknown source id."""
+    selected = [lib.source(source_id)] if source_id else list(lib.sources.values())
+    out: list[Any] = []
     for i, src in enumerate(selected):
         if i:
-            console.print()
-        print_source(console, src)
-    if show_timeline:
-        console.print()
-        print_timeline(console, lib)
-    return 0
+            out.append(Text(""))
+        out += source_renderables(src)
+    if source_id is None or any(s.attestations for s in selected):
+        timeline_view = timeline_renderables(lib)
+        if timeline_view:
+            out += [Text("")] + timeline_view
+    return out
 
 
 def run_new(new_id: str | None, out: str | None) -> int:
@@ -122,13 +137,15 @@ def _pad(renderable: Any, left: int) -> Padding:
     return Padding(renderable, (0, 0, 0, left), expand=False)
 
 
-def print_source(console: Console, src: Source) -> None:
-    """Print one source: citation, kind, text file, rulesets, summary, quotations, problems."""
+def source_renderables(src: Source) -> list[Any]:
+    """One source as renderables: citation, kind, text file, rulesets, summary, quotations,
+    problems."""
+    out: list[Any] = []
     head = Text()
     head.append(src.id, style="bold")
     head.append(f"  ({src.kind})", style="dim")
-    console.print(head)
-    console.print(_pad(Text(src.citation_text), 2))
+    out.append(head)
+    out.append(_pad(Text(src.citation_text), 2))
     meta = Text()
     if src.text:
         meta.append("Text: ", style="bold")
@@ -137,29 +154,30 @@ def print_source(console: Console, src: Source) -> None:
     meta.append(", ".join(src.rulesets) if src.rulesets else "none of its own")
     meta.append("   File: ", style="bold")
     meta.append(display_path(src.path))
-    console.print(_pad(meta, 2))
-    console.print(_pad(Text(src.summary), 2))
+    out.append(_pad(meta, 2))
+    out.append(_pad(Text(src.summary), 2))
     if src.quotations:
-        console.print(_pad(Text(f"Quotations ({len(src.quotations)})", style="bold"), 2))
+        out.append(_pad(Text(f"Quotations ({len(src.quotations)})", style="bold"), 2))
         for q in src.quotations.values():
             t = Text()
             t.append(q.id, style="cyan")
             t.append(f"  {q.where}", style="dim")
             if q.in_ and q.in_ != src.text:
                 t.append(f"  [in {q.in_}]", style="dim")
-            console.print(_pad(t, 4))
+            out.append(_pad(t, 4))
             body = Text(f"\u201c{q.text}\u201d", style="italic")
             if q.quoting:
                 body.append(f"  (quoting {q.quoting})", style="dim")
-            console.print(_pad(body, 6))
+            out.append(_pad(body, 6))
     if src.problems:
-        console.print(_pad(Text("Problems", style="bold"), 2))
+        out.append(_pad(Text("Problems", style="bold"), 2))
         for p in src.problems:
             t = Text()
             t.append(p["id"], style="bold")
             t.append(f" ({', '.join(p['rulesets'])})" if p["rulesets"] else "", style="dim")
             t.append(": " + p["summary"])
-            console.print(_pad(t, 4))
+            out.append(_pad(t, 4))
+    return out
 
 
 def timeline(lib: Library) -> list[dict[str, Any]]:
@@ -168,14 +186,16 @@ def timeline(lib: Library) -> list[dict[str, Any]]:
     return sorted(items, key=lambda a: (a["year"] is None, a["year"] or 0))
 
 
-def print_timeline(console: Console, lib: Library) -> None:
-    """Print the attestations of the name as a timeline, with each quotation and note."""
+def timeline_renderables(lib: Library) -> list[Any]:
+    """The attestations of the name as a timeline, with each quotation and note ([] when there
+    are none)."""
     items = timeline(lib)
+    out: list[Any] = []
     if not items:
-        return
+        return out
     dated = [a for a in items if a["year"] is not None]
     span = f", {dated[0]['date']} to {dated[-1]['date']}" if dated else ""
-    console.print(Text(f"The name on record{span}", style="bold underline"))
+    out.append(Text(f"The name on record{span}", style="bold underline"))
     width = max(len(a["date"]) for a in items) + 2
     for a in items:
         q = lib.quotation(a["quote"])
@@ -183,12 +203,13 @@ def print_timeline(console: Console, lib: Library) -> None:
         line.append(a["date"].ljust(width), style="bold")
         line.append(f"{a['author']}, ")
         line.append(a["work"], style="italic")
-        console.print(_pad(line, 2))
-        console.print(_pad(Text(f"\u201c{q.text}\u201d", style="italic"), 2 + width))
+        out.append(_pad(line, 2))
+        out.append(_pad(Text(f"\u201c{q.text}\u201d", style="italic"), 2 + width))
         src = Text(f"as given by {q.cited_in}", style="dim")
-        console.print(_pad(src, 2 + width))
+        out.append(_pad(src, 2 + width))
         if a["note"]:
-            console.print(_pad(Text(a["note"]), 2 + width))
+            out.append(_pad(Text(a["note"]), 2 + width))
+    return out
 
 
 def source_json(src: Source) -> dict[str, Any]:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from tutor.app.io import make_context, run_guarded
+
 
 def register(sub, parent) -> None:
     """Add the ``stats`` subcommand."""
@@ -16,9 +18,8 @@ def register(sub, parent) -> None:
 
 def run(args) -> int:
     """Print the statistics; offer (or, with ``--practice``, start) the practice set."""
-    from tutor.app.io import make_context
+    # Heavy (FSRS, puzzles, rendering): only for this command (start-up benchmark)
     from tutor.app.views import practice_themes, stats_view, weakest_themes
-    from tutor.app.commands.tutor_app import run_guarded
     ctx = make_context()
 
     def body() -> int:

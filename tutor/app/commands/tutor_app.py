@@ -1,12 +1,12 @@
 """``laugh`` (no arguments) and ``laugh tutor``: open the tutor's home screen.
 
-Kept light on purpose: nothing heavy is imported until the learner chooses something (the home
-screen reads only the lessons' front matter and the progress file).
+The home screen reads only the lessons' front matter and the progress file before it appears.
 """
 
 from __future__ import annotations
 
-import sys
+from tutor.app.home import Home
+from tutor.app.io import make_context, run_guarded
 
 
 def register(sub, parent) -> None:
@@ -28,26 +28,6 @@ def run_default(args) -> int:
     Returns 0 on ``q`` and at the end of input (everything answered is already saved); 130 on
     Ctrl-C, without a traceback.
     """
-    from tutor.app.io import make_context
     ctx = make_context()
     seed = getattr(args, "seed", None)
-    return run_guarded(ctx, lambda: _home(ctx, seed))
-
-
-def _home(ctx, seed: int | None) -> int:
-    from tutor.app.home import Home
-    return Home(ctx, seed=seed).run()
-
-
-def run_guarded(ctx, body) -> int:
-    """Run ``body()`` (returning an exit status) and leave cleanly: end of input saves and exits
-    0, Ctrl-C exits 130 with one line on stderr; the progress file is closed either way."""
-    try:
-        return int(body() or 0)
-    except EOFError:
-        return 0
-    except KeyboardInterrupt:
-        print("\nInterrupted; your progress is saved.", file=sys.stderr)
-        return 130
-    finally:
-        ctx.close()
+    return run_guarded(ctx, lambda: Home(ctx, seed=seed).run())

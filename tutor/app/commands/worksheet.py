@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from tutor.app.commands.lesson import open_lesson
+from tutor.engine.errors import UsageError
+
 
 def register(sub, parent) -> None:
     """Add the ``worksheet`` subcommand."""
@@ -21,18 +24,14 @@ def register(sub, parent) -> None:
 
 def run(args) -> int:
     """Write the worksheet; UsageError for an unknown lesson, a bad suffix or an unwritable file."""
-    from tutor.engine.errors import UsageError
-    from tutor.teaching.lessons import find_lesson, load_lesson
+    # The handout writers (HTML, Markdown, page layout) load only for this command: every
+    # other command's start-up would pay for them (benchmarks/bench_startup.py)
     from tutor.teaching.worksheet import write_worksheet
-    entry = find_lesson(args.lesson)
-    lesson = load_lesson(entry.path)
-    lesson.number = entry.number
+    lesson = open_lesson(args.lesson)
     try:
         fmt = write_worksheet(lesson, args.seed, args.out)
-    except ValueError as exc:
-        raise UsageError(str(exc)) from None
     except OSError as exc:
         raise UsageError(f"cannot write {args.out}: {exc.strerror or exc}") from None
-    print(f"Wrote the {fmt.upper()} worksheet for lesson {entry.number} ({entry.id}), seed "
+    print(f"Wrote the {fmt.upper()} worksheet for lesson {lesson.number} ({lesson.id}), seed "
           f"{args.seed}, to {args.out}")
     return 0

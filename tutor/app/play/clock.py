@@ -142,6 +142,7 @@ class TimedAsker(Asker):
 
     def _timed_session(self, erase: bool):
         if erase not in self._timed:
+            # prompt_toolkit only on a terminal: it is slow to import and piped runs never need it
             from prompt_toolkit import PromptSession
             from prompt_toolkit.application.current import get_app
             from prompt_toolkit.filters import Condition
@@ -167,6 +168,7 @@ class TimedAsker(Asker):
         """
         if not self.interactive:
             return self.ask(prompt, words, cards=True)
+        # asyncio and prompt_toolkit only on a terminal (see _timed_session)
         import asyncio
 
         from prompt_toolkit.completion import WordCompleter

@@ -21,13 +21,15 @@ from pathlib import Path
 
 from rich.text import Text
 
+from tutor.app.play.game import DealPlayer
+from tutor.app.play.sheet import ROUND, review_renderable, score_sheet, settlement_table, totals_table
+from tutor.engine.data import laugh_home
 from tutor.engine.deal import Deal, new_deal
+from tutor.engine.errors import UsageError
+from tutor.engine.levels import Level, make_opponents, seat_names
 from tutor.engine.match import Match, first_dealer
 from tutor.engine.records import dumps, to_record, write_records
-from tutor.app.play.game import DealPlayer
-from tutor.engine.levels import Level, make_opponents, seat_names
 from tutor.puzzles.board import cards_text
-from tutor.app.play.sheet import ROUND, review_renderable, score_sheet, settlement_table, totals_table
 
 __all__ = ["MatchResult", "PlayOptions", "play_match", "records_dir"]
 
@@ -62,7 +64,6 @@ class MatchResult:
 
 def records_dir() -> Path:
     """``laugh_home()/records``."""
-    from tutor.engine.data import laugh_home
     return laugh_home() / "records"
 
 
@@ -160,7 +161,6 @@ def play_match(opts: PlayOptions, *, asker, clock, console, symbols: bool = True
         try:
             write_records(opts.export, records)
         except OSError as exc:
-            from tutor.engine.errors import UsageError
             raise UsageError(f"cannot write {opts.export}: {exc.strerror or exc}") from None
         out.print(f"Exported {len(records)} deal record{'s' if len(records) != 1 else ''} to "
                   f"{opts.export}")

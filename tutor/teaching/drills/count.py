@@ -216,7 +216,7 @@ class CountDrill:
         io = self.io
         live = None
         if getattr(io.clock, "realtime", False) and getattr(io.console, "is_terminal", False):
-            from rich.live import Live
+            from rich.live import Live      # rich's live display: only on a terminal
             live = Live(Text(""), console=io.console, transient=True, auto_refresh=False)
             live.start()
         try:

@@ -21,6 +21,9 @@ from dataclasses import dataclass, field
 
 from rich.text import Text
 
+from tutor.puzzles import AnswerError, generate
+from tutor.puzzles.board import render_screen
+from tutor.puzzles.render import render_explanation
 from tutor.teaching.drills.base import QUIT_WORDS, Answered, DrillIO
 
 __all__ = ["Attempt", "OversightDrill", "StreakResult", "StormResult", "COMBO_BONUS",
@@ -81,7 +84,6 @@ class StormResult:
 
 def position_screen(puzzle, symbols: bool):
     """A compact screen of a puzzle's position (the learner's view)."""
-    from tutor.puzzles.board import render_screen
     deal = puzzle.deal()
     names = [f"Player {q}" for q in range(deal.n)]
     names[puzzle.seat] = "You"
@@ -104,14 +106,12 @@ class OversightDrill:
 
     def next_puzzle(self, difficulty: int | None = None):
         """The next position of the stream."""
-        from tutor.puzzles import generate
         self.count += 1
         return generate("spot-oversight", self.ruleset, self.players,
                         seed=self.rng.randrange(10 ** 9), difficulty=difficulty)
 
     def ask(self, puzzle, timeout: float | None) -> Attempt:
         """Pose ``puzzle`` with ``timeout`` seconds (None: no limit) and grade the answer."""
-        from tutor.puzzles import AnswerError
         io = self.io
         io.show(Text(""))
         io.show(position_screen(puzzle, io.symbols))
@@ -142,7 +142,6 @@ class OversightDrill:
 
     def streak(self, limit: float = 20.0, max_positions: int | None = None) -> StreakResult:
         """Positions until the first miss (or ``max_positions``); ``limit`` seconds each."""
-        from tutor.puzzles.render import render_explanation
         io = self.io
         res = StreakResult()
         io.say(f"Oversight streak: claim what can be claimed, pass otherwise; {limit:g} s a "

@@ -15,7 +15,13 @@ from collections import Counter
 
 from rich.text import Text
 
+from tutor.puzzles import KINDS, AnswerError, generate
+from tutor.puzzles.render import render_explanation, render_puzzle
 from tutor.teaching.drills.base import QUIT_WORDS, DrillIO
+from tutor.teaching.drills.count import CountDrill
+from tutor.teaching.drills.oversights import OversightDrill
+from tutor.teaching.drills.settle import SettleDrill
+from tutor.teaching.review import ReviewBook, render_weak_skills
 
 __all__ = ["practise_weak_spots", "kind_for_skill", "KIND_ALIASES"]
 
@@ -25,7 +31,6 @@ KIND_ALIASES = {"capture-choice": "capture-now", "declaration": "dead-pair"}
 
 def kind_for_skill(skill, store) -> str | None:
     """The kind that practises ``skill`` (a :class:`tutor.teaching.review.SkillState`)."""
-    from tutor.puzzles import KINDS
     if skill.group == "kind":
         kind = KIND_ALIASES.get(skill.name, skill.name)
         return kind if kind in KINDS else None
@@ -40,7 +45,6 @@ def kind_for_skill(skill, store) -> str | None:
 def practise_weak_spots(io: DrillIO, rulesets: list, items: int = 5, seed: int = 1,
                         ruleset=None) -> tuple[int, int]:
     """Pose ``items`` items on the weakest skills; returns (right, asked)."""
-    from tutor.teaching.review import ReviewBook, render_weak_skills
     if io.store is None:
         io.say("No progress store: nothing to practise.")
         return 0, 0
@@ -72,25 +76,21 @@ def practise_weak_spots(io: DrillIO, rulesets: list, items: int = 5, seed: int =
 def _item(io: DrillIO, kind: str, skill, rulesets, rng, ruleset) -> bool | None:
     seed = rng.randrange(10 ** 9)
     if kind == "count":
-        from tutor.teaching.drills.count import CountDrill
         drill = CountDrill(io, rulesets, ruleset=ruleset, seed=seed)
         rnd = drill.make_round()
         if not drill.play_round(rnd):
             return None
         return rnd.perfect
     if kind == "settlement":
-        from tutor.teaching.drills.settle import SettleDrill
         drill = SettleDrill(io, rulesets, ruleset=ruleset, seed=seed)
         a = drill.ask(drill.make_question())
         return None if a is None else a.correct
-    from tutor.puzzles import generate
     puzzle = None
     for attempt in range(12):
         puzzle = generate(kind, ruleset.id if ruleset is not None else None, seed=seed + attempt)
         if skill.group == "kind" or skill.name in puzzle.themes:
             break
     if kind == "spot-oversight":
-        from tutor.teaching.drills.oversights import OversightDrill
         drill = OversightDrill(io, seed=seed)
         att = drill.ask(puzzle, None)
         if att.quit or att.correct is None:
@@ -103,8 +103,6 @@ def _item(io: DrillIO, kind: str, skill, rulesets, rng, ruleset) -> bool | None:
 
 def ask_puzzle(io: DrillIO, puzzle) -> bool | None:
     """Pose any puzzle, grade it, explain, record; None when the learner quits."""
-    from tutor.puzzles import AnswerError
-    from tutor.puzzles.render import render_puzzle
     io.show(render_puzzle(puzzle, symbols=io.symbols))
     start = io.clock.now()
     while True:
@@ -124,6 +122,5 @@ def ask_puzzle(io: DrillIO, puzzle) -> bool | None:
 
 
 def _explain(io: DrillIO, puzzle, grade) -> None:
-    from tutor.puzzles.render import render_explanation
     io.show(render_explanation(puzzle, grade, io.symbols))
     io.show(Text(""))

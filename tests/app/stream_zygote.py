@@ -1,0 +1,147 @@
+"""Runs many ``laugh`` commands, each in its own process, without paying for Python's start-up
+and the tutor's imports every time: this process imports the tutor once, then forks a child
+per command.  Each child sets up its file descriptors 0, 1 and 2 as a shell would (closed, the
+null device, a pipe with typed input, ``/dev/full``, a pipe whose reader has gone, or a file),
+builds ``sys.stdin``, ``sys.stdout`` and ``sys.stderr`` on them as CPython does at start-up
+(``None`` for a closed descriptor; the encoding of ``PYTHONIOENCODING``, strict, and
+``backslashreplace`` on standard error), runs :func:`tutor.app.cli.main` as ``python -m tutor``
+does, flushes as the interpreter does at exit (status 120 if standard output cannot be flushed),
+and exits with the status.
+
+Protocol: one JSON request a line on standard input (``id``, ``argv``, ``condition``, ``home``,
+``env``, ``typed``), until end of input; then one JSON result a line on standard output (``id``,
+``status``, ``seconds`` of wall time and ``cpu`` seconds), each as its child ends.  The child's output is in ``home/stdout`` and
+``home/stderr``.  Used by ``test_streams.py``; run as ``python stream_zygote.py``.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import signal
+import sys
+import time
+import traceback
+
+# Everything a command may need, imported once here (the children share it).
+import tutor.app.cli as cli
+import tutor.app.commands.lesson  # noqa: F401
+import tutor.app.play.session  # noqa: F401
+import tutor.app.runner  # noqa: F401
+import tutor.app.views  # noqa: F401
+import tutor.teaching.drills  # noqa: F401
+import tutor.teaching.worksheet  # noqa: F401
+from tutor.puzzles.model import definitions
+
+definitions()            # the puzzle definitions (read once, whatever LAUGH_HOME is)
+
+CHILD_SECONDS = 60       # a child still running after this is killed (SIGALRM)
+
+
+def _std(fd: int, mode: str, encoding: str, errors: str):
+    """The stream CPython makes for descriptor ``fd`` at start-up (None when it is closed)."""
+    try:
+        os.fstat(fd)
+    except OSError:
+        return None
+    raw = io.open(fd, mode + "b", closefd=False)
+    tty = raw.isatty()
+    return io.TextIOWrapper(raw, encoding=encoding, errors=errors, newline="\n",
+                            line_buffering=tty or fd == 2, write_through=fd == 2)
+
+
+def _redirect(fd: int, path: str, flags: int) -> None:
+    new = os.open(path, flags, 0o644)
+    os.dup2(new, fd)
+    os.close(new)
+
+
+def child(req: dict) -> None:
+    """Become the command of ``req`` (never returns)."""
+    status = 1
+    try:
+        signal.alarm(CHILD_SECONDS)
+        os.environ.clear()
+        os.environ.update(req["env"])
+        home, cond = req["home"], req["condition"]
+        if cond == "stdin-closed":
+            os.close(0)
+        elif req.get("typed") is not None:
+            r, w = os.pipe()
+            os.write(w, req["typed"].encode("utf-8"))
+            os.close(w)
+            os.dup2(r, 0)
+            os.close(r)
+        else:
+            _redirect(0, os.devnull, os.O_RDONLY)
+        if cond == "stdout-closed":
+            os.close(1)
+        elif cond == "stdout-full":
+            _redirect(1, "/dev/full", os.O_WRONLY)
+        elif cond == "closed-pipe":           # the reader has gone before the first write
+            r, w = os.pipe()
+            os.close(r)
+            os.dup2(w, 1)
+            os.close(w)
+        else:
+            _redirect(1, os.path.join(home, "stdout"), os.O_WRONLY | os.O_CREAT | os.O_TRUNC)
+        _redirect(2, os.path.join(home, "stderr"), os.O_WRONLY | os.O_CREAT | os.O_TRUNC)
+        encoding = os.environ.get("PYTHONIOENCODING", "utf-8").split(":")[0] or "utf-8"
+        sys.stdin = sys.__stdin__ = _std(0, "r", encoding, "strict")
+        sys.stdout = sys.__stdout__ = _std(1, "w", encoding, "strict")
+        sys.stderr = sys.__stderr__ = _std(2, "w", encoding, "backslashreplace")
+        sys.argv = ["laugh", *req["argv"]]
+        try:
+            status = cli.main(req["argv"])
+        except SystemExit as exc:
+            status = exc.code if isinstance(exc.code, int) else 1
+        except BaseException:                 # noqa: BLE001 - as the interpreter would
+            traceback.print_exc()
+            status = 1
+        for name in ("stdout", "stderr"):     # the interpreter's flush at exit
+            stream = getattr(sys, name)
+            if stream is None:
+                continue
+            try:
+                stream.flush()
+            except Exception:                 # noqa: BLE001 - reported as CPython does
+                if name == "stdout":
+                    try:
+                        print("Exception ignored on flushing sys.stdout:", file=sys.stderr)
+                        traceback.print_exc()
+                        sys.stderr.flush()
+                    except Exception:         # noqa: BLE001
+                        pass
+                    status = 120
+    finally:
+        os._exit(status if isinstance(status, int) else 1)
+
+
+def main() -> int:
+    requests = [json.loads(line) for line in sys.stdin if line.strip()]
+    limit = max(2, (os.cpu_count() or 2) + 1)
+    running: dict[int, int] = {}
+    started: dict[int, float] = {}
+    queue = list(requests)
+    while queue or running:
+        while queue and len(running) < limit:
+            req = queue.pop(0)
+            sys.stdout.flush()
+            pid = os.fork()
+            if pid == 0:
+                child(req)
+            running[pid] = req["id"]
+            started[pid] = time.monotonic()
+        pid, wait_status, usage = os.wait3(0)
+        rid = running.pop(pid)
+        status = os.waitstatus_to_exitcode(wait_status)
+        sys.stdout.write(json.dumps({"id": rid, "status": status,
+                                     "seconds": round(time.monotonic() - started.pop(pid), 3),
+                                     "cpu": round(usage.ru_utime + usage.ru_stime, 3)}) + "\n")
+        sys.stdout.flush()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
