@@ -575,8 +575,8 @@ def parameters_view() -> list[Any]:
                 out.append(_pad(Text("null, or {stakes: N, to: each_in_play} or {stakes: N, "
                                         "to: pot}", style="dim"), (0, 0, 0, 6)))
             elif spec.kind == "match":
-                console.print(_pad(Text("null, or {rounds: R, games: G, practice: P}",
-                                        style="dim"), (0, 0, 0, 6)))
+                out.append(_pad(Text("null, or {rounds: R, games: G, practice: P}",
+                                     style="dim"), (0, 0, 0, 6)))
             else:
                 out.append(_pad(Text("a whole number" + (" or null" if spec.nullable else ""),
                                         style="dim"), (0, 0, 0, 6)))
