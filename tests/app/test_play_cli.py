@@ -16,7 +16,7 @@ import pytest
 
 from test_play import run_match
 from tutor.app.play import LEVELS
-from tutor.app.play.clock import TerminalClock, TimedAsker
+from tutor.app.clock import TerminalClock, TimedAsker
 
 
 def laugh(args, home, stdin="", timeout=60):

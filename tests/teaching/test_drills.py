@@ -13,7 +13,7 @@ from tutor.teaching.drills.count import parse_counts, parse_ranks
 from tutor.teaching.drills.oversights import COMBO_BONUS, MISTAKE_PENALTY, combo_bonus
 from tutor.teaching.drills.settle import parse_signed
 from tutor.engine.errors import NotationError
-from tutor.app.play import FakeClock, ScriptedAsker
+from tutor.app.clock import FakeClock, ScriptedAsker
 from tutor.teaching.progress import ProgressStore
 
 
@@ -126,6 +126,65 @@ def test_storm_scoring_penalties_and_combo_bonuses(store):
     assert "Storm over: score 16, 1 mistake" in text
 
 
+def test_streak_raises_the_difficulty_only_after_runs_and_says_so(store):
+    from tutor.teaching.drills.oversights import STREAK_RUN
+    holder = {}
+    io_, out = make_io(lambda p: holder["d"].current.expected_answer_text(), store=store,
+                       default=1.0)
+    drill = hooked(OversightDrill(io_, seed=3))
+    asked = []
+    orig = drill.next_puzzle
+
+    def next_puzzle(difficulty=None):
+        asked.append(difficulty)
+        return orig(difficulty=difficulty)
+    drill.next_puzzle = next_puzzle
+    holder["d"] = drill
+    drill.streak(limit=20, max_positions=2 * STREAK_RUN + 1)
+    assert asked == [1] * STREAK_RUN + [2] * STREAK_RUN + [3]
+    text = " ".join(out.file.getvalue().split())
+    assert f"{STREAK_RUN} right in a row: harder positions now (difficulty 2 of 5)." in text
+    shown = [c for c in io_.clock.shown if c is not None]
+    assert shown[0].label == "Streak 0" and shown[0].total == 20
+    assert shown[0].progress == (1, 2 * STREAK_RUN + 1)
+
+
+def test_storm_difficulty_needs_a_run_at_the_current_one(store):
+    from tutor.teaching.drills.oversights import STORM_RUN
+    holder = {}
+    n = {"i": 0}
+
+    def answer(prompt):
+        n["i"] += 1
+        p = holder["d"].current
+        return wrong_for(p) if n["i"] == STORM_RUN - 1 else p.expected_answer_text()
+
+    io_, out = make_io(answer, default=1.0, store=store)
+    drill = hooked(OversightDrill(io_, seed=6))
+    asked = []
+    orig = drill.next_puzzle
+
+    def next_puzzle(difficulty=None):
+        asked.append(difficulty)
+        return orig(difficulty=difficulty)
+    drill.next_puzzle = next_puzzle
+    holder["d"] = drill
+    drill.storm(minutes=3, max_positions=2 * STORM_RUN + 1)
+    # a mistake at answer STORM_RUN-1 starts the run again: the difficulty rises only after
+    # STORM_RUN right answers in a row
+    assert asked == [1] * (2 * STORM_RUN - 1) + [2, 2]
+    assert "right in a row: harder positions now (difficulty 2 of 5)." in " ".join(
+        out.file.getvalue().split())
+    shown = [c for c in io_.clock.shown if c is not None]
+    assert shown[0].label == "Storm · score 0" and shown[0].total == 180
+
+
+def test_storm_says_minute_in_the_singular():
+    io_, out = make_io(["quit"])
+    OversightDrill(io_, seed=1).storm(minutes=1)
+    assert "Oversight storm: 1 minute;" in out.file.getvalue()
+
+
 def test_combo_bonus_schedule():
     assert [combo_bonus(k) for k in (1, 5, 12, 20, 30, 35, 40, 50)] == [0, 3, 5, 7, 10, 0, 10, 10]
 
@@ -189,8 +248,12 @@ def test_count_perfect_rounds_raise_the_speed(store, library):
     res = drill.session(rounds=4)
     assert all(r.perfect for r in res.rounds)
     assert res.speed == pytest.approx(2.0 * 1.25 * 1.25)
-    text = out.file.getvalue()
-    assert "2 perfect rounds: faster, 2.5 cards a second" in text
+    text = " ".join(out.file.getvalue().split())
+    assert "2 perfect rounds in a row at 2 cards a second: faster now, 2.5 cards a second" in text
+    assert "Perfect: 1 of 2 in a row before the pace rises." in text
+    # the question says how to answer, and why the learner's own cards are played
+    assert "One number for each" in text and "for example 2 1" in text
+    assert "A computer player plays your seat too" in text
     # the scroll took (cards moved, at least one an action) / speed seconds
     first = res.rounds[0]
     expect = sum(max(1, len(a.cards) + len(a.table)) for a in first.deal.history) / 2.0
@@ -209,6 +272,24 @@ def test_count_wrong_answers_replay_what_was_missed(store, library):
     assert "✗ The answer:" in text and " unseen" in text and "- your hand" in text
     assert res.speed == 2.0
     assert store.answers()[0].correct is False
+
+
+def test_count_answers_against_a_clock(store, library):
+    """With a limit each answer shows a countdown (round k of n); running out is a wrong
+    answer with no time recorded, and the pace does not rise."""
+    drill, out, clock = count_drill(store, library, speed=2.0, run=1)
+    drill.limit = 10.0
+    clock.delays = [0.0, 12.0]          # Enter to start, then the first answer: too late
+    res = drill.session(rounds=1)
+    rnd = res.rounds[0]
+    assert rnd.results[0] == ("unseen", False, None)
+    assert "Time is up (10 s). The answer:" in " ".join(out.file.getvalue().split())
+    shown = [c for c in clock.shown if c is not None]
+    assert shown and shown[0].label == "Round 1" and shown[0].progress == (1, 1)
+    assert shown[0].total == 10.0
+    assert res.speed == 2.0
+    first = store.answers()[0]
+    assert first.correct is False and first.seconds is None
 
 
 def test_count_answer_parsing():
@@ -264,6 +345,60 @@ def test_settle_drill_scores_each_ruleset(store, library):
     assert len(rows) == 6 and all(a.kind == "settlement" and "settlement" in a.themes
                                   for a in rows)
     assert "is not a whole number" in out.file.getvalue()
+
+
+def test_settle_drill_clock_tightens_only_after_a_run_of_right_answers(store, library):
+    rulesets = [r for _, r in sorted(library.rulesets.items())]
+    holder = {}
+    plan = iter(["right", "right", "slow", "right", "right", "right", "right"])
+
+    def answer(prompt):
+        return str(holder["q"].answer)
+
+    out = Console(file=io.StringIO(), width=80, color_system=None, highlight=False)
+    clock = FakeClock([2.0, 2.0, 70.0, 2.0, 2.0, 2.0, 2.0])
+    io_ = DrillIO(ScriptedAsker(answer), clock, out, True, store)
+    drill = SettleDrill(io_, rulesets, seed=2, limit=60)
+    orig = drill.make_question
+
+    def make():
+        next(plan)
+        holder["q"] = orig()
+        return holder["q"]
+    drill.make_question = make
+    res = drill.session(rounds=7)
+    assert [a.correct for a in res.answers] == [True, True, False, True, True, True, True]
+    assert res.answers[2].timed_out and res.answers[2].seconds is None
+    text = " ".join(out.file.getvalue().split())
+    assert "Time is up (60 s)" in text
+    # two right, then the time-out starts the run again: the clock tightens after answers 4-6
+    assert text.count("right in a row within") == 1
+    assert "3 right in a row within 60 s: the clock now gives 48 s a question." in text
+    limits = [c.total for c in clock.shown if c is not None]
+    assert limits[:6] == [60.0] * 6 and limits[6] == 48.0
+    assert [c.progress for c in clock.shown][:2] == [(1, 7), (2, 7)]
+    assert [a.seconds for a in store.answers()][:3] == [2.0, 2.0, None]
+
+
+def test_piped_answers_record_no_time(store, library):
+    """Answers read from a pipe (a virtual clock) are graded but their time is not recorded."""
+    from tutor.app.clock import VirtualClock
+    rulesets = [r for _, r in sorted(library.rulesets.items())]
+    holder = {}
+    out = Console(file=io.StringIO(), width=80, color_system=None, highlight=False)
+    io_ = DrillIO(ScriptedAsker(lambda p: str(holder["q"].answer)), VirtualClock(), out, True,
+                  store)
+    drill = SettleDrill(io_, rulesets, seed=3, limit=60)
+    orig = drill.make_question
+
+    def make():
+        holder["q"] = orig()
+        return holder["q"]
+    drill.make_question = make
+    res = drill.session(rounds=2)
+    assert [a.correct for a in res.answers] == [True, True]
+    assert [a.seconds for a in store.answers()] == [None, None]
+    assert "s an answer" not in out.file.getvalue()
 
 
 def test_parse_signed():

@@ -24,7 +24,7 @@ def test_default_path_follows_laugh_home(tmp_path, monkeypatch):
 
 def test_new_file_has_the_schema_version(tmp_path):
     with ProgressStore(tmp_path / "p.sqlite3") as store:
-        assert store.schema_version == SCHEMA_VERSION == 1
+        assert store.schema_version == SCHEMA_VERSION == 2
         assert store.notice is None
     conn = sqlite3.connect(tmp_path / "p.sqlite3")
     tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
@@ -42,6 +42,38 @@ def test_answers_last_across_runs(tmp_path):
     assert [(a.puzzle_id, a.correct, a.seconds, a.hints) for a in answers] == [
         ("count.parlett.5.1", True, 4.5, 1), ("count.parlett.5.2", False, 9.0, 0)]
     assert answers[0].themes == ("counting", "unseen")
+
+
+def test_an_answer_may_have_no_time(tmp_path):
+    """Answers not typed at a terminal record no time (None), never 0.0 s; the mean time of a
+    tally counts only the answers that have one."""
+    path = tmp_path / "p.sqlite3"
+    with ProgressStore(path) as store:
+        store.record_answer("count.parlett.5.1", "count", ["counting"], True, 4.0)
+        store.record_answer("count.parlett.5.2", "count", ["counting"], False, None)
+        store.record_answer("count.parlett.5.3", "count", ["counting"], True, 6.0)
+    with ProgressStore(path) as store:
+        assert [a.seconds for a in store.answers()] == [4.0, None, 6.0]
+        (t,) = store.tallies("kind")
+        assert (t.n, t.right, t.timed) == (3, 2, 2) and t.mean_seconds == pytest.approx(5.0)
+
+
+def test_a_version_1_file_is_migrated_with_its_answers(tmp_path):
+    from tutor.teaching.progress import _SCHEMA_V1, _statements
+    path = tmp_path / "p.sqlite3"
+    conn = sqlite3.connect(path)
+    for statement in _statements(_SCHEMA_V1):
+        conn.execute(statement)
+    conn.execute("INSERT INTO answers (at, puzzle_id, kind, themes, correct, seconds) VALUES "
+                 "(1.0, 'count.parlett.5.1', 'count', '[\"counting\"]', 1, 3.5)")
+    conn.execute("PRAGMA user_version = 1")
+    conn.commit()
+    conn.close()
+    with ProgressStore(path) as store:
+        assert store.schema_version == 2 and store.notice is None
+        store.record_answer("count.parlett.5.2", "count", ["counting"], True, None)
+        assert [(a.puzzle_id, a.seconds) for a in store.answers()] == [
+            ("count.parlett.5.1", 3.5), ("count.parlett.5.2", None)]
 
 
 def test_an_answer_is_committed_before_a_crash(tmp_path):

@@ -66,7 +66,7 @@ def test_weakest_first(store):
 
 def test_tables_are_versioned_and_leave_the_progress_schema_alone(store):
     ReviewBook(store)
-    assert store.schema_version == 1
+    assert store.schema_version == 2
     row = store.conn.execute("SELECT value FROM review_meta WHERE key = 'schema'").fetchone()
     assert int(row[0]) == SCHEMA
     ReviewBook(store)           # opening again migrates nothing

@@ -5,7 +5,14 @@ It is a menu read by the asker, so it works the same when piped (a class can scr
 
 - Enter, ``c`` or ``continue``: the lesson in progress (or the next one not yet done);
 - a lesson number, or ``lesson N``: that lesson (``lesson N again`` starts it afresh);
-- ``p`` puzzles, ``d`` drills, ``g`` play a deal, ``s`` sources, ``t`` statistics, ``q`` quit.
+- ``p`` puzzles, ``d`` drills, ``g`` play a deal, ``s`` sources, ``t`` statistics, ``h`` help,
+  ``q`` quit (each also by its word).
+
+The same keys hold on every screen reached from here: Ctrl-C goes back to the screen above (and
+from this one leaves the program); Ctrl-D saves and goes back, saying in one line what was saved
+(at the end of piped input the program then ends, as nothing more can be read); ``q`` or
+``quit`` goes back from a menu, ``quit`` (or ``:q``) from an answer prompt, where a single letter
+could be a card (``q`` is the queen).
 
 Only the lessons' front matter is read before the screen is drawn (no lesson is parsed).  Each
 choice calls the function its command calls (:func:`tutor.app.commands.lesson.take_lesson`,
@@ -18,14 +25,19 @@ from __future__ import annotations
 from rich.table import Table
 from rich.text import Text
 
-from tutor.app.commands.drill import DRILLS, DrillOptions, run_drill
+from tutor.app.commands.drill import MENU as DRILLS_MENU
+from tutor.app.commands.drill import DrillOptions, run_drill
 from tutor.app.commands.lesson import open_lesson, take_lesson
 from tutor.app.commands.play import start as start_play
+from tutor.app.io import MenuItem, menu
 from tutor.engine.errors import DataError, LaughError
 from tutor.teaching.lessons import CourseEntry, course_index, match_lesson
 
-HELP = ("Enter or c: continue  ·  a number: that lesson  ·  p puzzles  ·  d drills  ·  "
-        "g play a deal  ·  s sources  ·  t statistics  ·  q quit")
+HELP = ("Enter or c: continue  ·  a number (or lesson N, lesson N again): that lesson  ·  "
+        "p puzzles  ·  d drills  ·  g play a deal  ·  s sources  ·  t statistics  ·  h help  ·  "
+        "q quit.  Everywhere: Ctrl-C goes back to the screen above (here: leaves)  ·  Ctrl-D "
+        "saves and goes back  ·  q or quit leaves a menu, quit or :q an answer prompt  ·  "
+        "the space bar claims in a claim window.")
 
 #: The menu entries beside the course and puzzles: (key, label, word).
 EXTRAS = (("d", "Drills", "drill"), ("g", "Play a deal", "play"))
@@ -65,10 +77,12 @@ class Home:
 
     # -- drawing ---------------------------------------------------------------------------
 
-    def draw(self) -> tuple[list[CourseEntry], CourseEntry | None]:
-        """Print the home screen; returns the course and the lesson to continue."""
+    def draw(self, clear: bool = True) -> tuple[list[CourseEntry], CourseEntry | None]:
+        """Print the home screen (clearing the terminal first unless ``clear`` is False, so that
+        a line just said stays in view); returns the course and the lesson to continue."""
         ctx = self.ctx
-        ctx.clear()
+        if clear:
+            ctx.clear()
         g = ctx.glyphs
         course = self.course()
         states = ctx.store.lesson_states()
@@ -114,7 +128,7 @@ class Home:
             grid.add_row(str(e.number), Text(mark, style=style), title, note)
         out.print(grid)
         items = [("p", "Puzzles")] + [(k, label) for k, label, _ in self.extras] + \
-            [("s", "Sources"), ("t", "Statistics"), ("q", "Quit")]
+            [("s", "Sources"), ("t", "Statistics"), ("h", "Help"), ("q", "Quit")]
         line = Text()
         for k, label in items:          # never split an item across lines
             piece = len(k) + 1 + len(label)
@@ -126,35 +140,37 @@ class Home:
             line.append(k, style="bold")
             line.append(" " + label)
         out.print(line)
-        out.print(Text("Enter: continue. Or a number or letter.", style="dim"))
+        out.print(Text("Enter: continue. Or a number, letter or word; h for every key.",
+                       style="dim"))
         return course, nxt
 
     # -- the loop --------------------------------------------------------------------------
 
     def run(self) -> int:
         """Show the screen and act on choices until ``q``; returns the exit status (0).
-        ``EOFError`` and ``KeyboardInterrupt`` pass through (everything is already saved)."""
+        ``EOFError`` and ``KeyboardInterrupt`` at this screen pass through (everything is
+        already saved); from the screens reached from here they come back here."""
         ctx = self.ctx
-        redraw = True
+        self._redraw = "clear"
         course: list[CourseEntry] = []
         nxt = None
-        keys = ["continue", "lesson", "p", "s", "t", "q", "quit", "help"] + \
-            [k for k, _, _ in self.extras]
+        keys = ["continue", "lesson", "p", "puzzles", "d", "drills", "g", "play", "s", "sources",
+                "t", "statistics", "h", "help", "q", "quit"]
         while True:
-            if redraw:
-                course, nxt = self.draw()
-            redraw = True
+            if self._redraw:
+                course, nxt = self.draw(clear=self._redraw == "clear")
+            self._redraw = "clear"
             words = keys + [str(e.number) for e in course] + [e.id for e in course] + \
                 [e.path.stem for e in course]
             choice = ctx.asker.ask("home> ", words=words).strip()
             low = choice.lower()
-            if low in ("q", "quit", "exit"):
+            if low in ("q", "quit", ":q", "exit"):
                 return 0
             if low in ("", "c", "continue"):
                 if nxt is None:
-                    self.practice()
+                    self._screen(self.practice)
                 else:
-                    self.open_lesson(nxt.id)
+                    self._screen(lambda: self.open_lesson(nxt.id))
                 continue
             again = low.endswith(" again")
             if again:
@@ -163,29 +179,54 @@ class Home:
                 low = low[len("lesson "):].strip()
             entry = match_lesson(course, low)       # number, file name or id
             if entry is not None:
-                self.open_lesson(entry.id, restart=again)
+                self._screen(lambda: self.open_lesson(entry.id, restart=again))
                 continue
             if low in ("p", "puzzles", "puzzle"):
-                self.practice()
+                self._screen(self.practice)
                 continue
             if low in ("s", "sources"):
-                self.sources()
+                self._screen(self.sources, nothing_saved=True)
                 continue
             if low in ("t", "stats", "statistics"):
-                self.stats()
+                self._screen(self.stats)
                 continue
             if low in ("d", "drill", "drills"):
-                self.drills()
+                self._screen(self.drills)
                 continue
             if low in ("g", "play"):
-                self.play()
+                self._screen(self.play)
                 continue
             if low in ("h", "help", "?"):
                 ctx.say(HELP, style="dim")
-                redraw = False
+                self._redraw = ""
                 continue
             ctx.say(f"'{choice}' is not on the menu. {HELP}", style="yellow")
-            redraw = False
+            self._redraw = ""
+
+    def _screen(self, body, nothing_saved: bool = False) -> None:
+        """Run a screen reached from here.  A problem it raises on purpose is one line; Ctrl-C
+        and Ctrl-D come back here (the screen has said what it saved; ``nothing_saved``: there
+        was nothing to save, which is said here); at the end of piped input ``EOFError`` passes
+        on, as nothing more can be read."""
+        ctx = self.ctx
+        try:
+            body()
+        except LaughError as exc:
+            ctx.say(str(exc), style="red")
+            self._redraw = "keep"
+        except KeyboardInterrupt:
+            ctx.console.print()
+            if nothing_saved:
+                ctx.say("Back to the home screen (nothing to save).", style="dim")
+            self._redraw = "keep"
+        except EOFError:
+            if nothing_saved:
+                ctx.say("Back to the home screen (nothing to save).", style="dim")
+            if not ctx.asker.interactive:
+                raise
+            self._redraw = "keep"
+        else:
+            ctx.console.print()
 
     # -- actions ---------------------------------------------------------------------------
 
@@ -195,9 +236,9 @@ class Home:
             lesson = open_lesson(lesson_id)
         except DataError as exc:
             self.ctx.say(f"This lesson cannot be opened: {exc}", style="red")
+            self._redraw = "keep"
             return
         take_lesson(self.ctx, lesson, seed=self.seed, restart=restart)
-        self.ctx.console.print()
 
     def practice(self) -> None:
         """Puzzles outside the course (see :func:`tutor.app.views.practice_menu`)."""
@@ -205,47 +246,41 @@ class Home:
         # appear quickly (benchmarks/bench_startup.py); likewise in stats() and sources().
         from tutor.app.views import practice_menu
         practice_menu(self.ctx)
-        self.ctx.console.print()
 
     def stats(self) -> None:
         """The statistics view, with the weakest themes offered as practice."""
         from tutor.app.views import stats_view      # lazily: see practice()
-        stats_view(self.ctx, offer_practice=True)
-        self.ctx.console.print()
+        stats_view(self.ctx, offer_practice=True, from_home=True)
 
     def sources(self) -> None:
         """The sources view (what ``laugh sources`` shows)."""
         from tutor.app.views import sources_view    # lazily: see practice()
         sources_view(self.ctx)
-        self.ctx.console.print()
 
     def drills(self) -> None:
-        """Ask which drill (:data:`tutor.app.commands.drill.DRILLS`), run it with the defaults of
-        ``laugh drill KIND``, and come back here."""
-        grid = Table.grid(padding=(0, 2))
-        grid.add_column(style="bold", no_wrap=True)
-        grid.add_column(overflow="fold")
-        for name, help_text in DRILLS:
-            grid.add_row(name, help_text)
-        self.ctx.console.print(grid)
-        names = [n for n, _ in DRILLS]
-        choice = self.ctx.asker.ask_checked(
-            "drill> ",
-            lambda t: None if t in names or t.lower() in ("", "back") else
-            f"Type one of {', '.join(names)}, or Enter to go back.",
-            words=names + ["back"], say=lambda m: self.ctx.say(m, style="yellow"))
-        if choice.lower() in ("", "back"):
-            return
-        self._guarded(lambda: run_drill(DrillOptions(choice), console=self.ctx.console))
+        """The drills menu (:data:`tutor.app.commands.drill.MENU`: by number, letter or word);
+        each drill runs with the defaults of ``laugh drill KIND`` and comes back to this menu,
+        Ctrl-C and Ctrl-D included; Enter or ``q`` goes back home."""
+        ctx = self.ctx
+        items = [MenuItem(num, letter, words, label, opts)
+                 for num, letter, words, label, opts in DRILLS_MENU]
+        title = "Drills"
+        while True:
+            item = menu(ctx, items, "drill> ", title=title)
+            if item is None:
+                return
+            try:
+                run_drill(DrillOptions(**item.value), asker=ctx.asker, console=ctx.console)
+            except LaughError as exc:
+                ctx.say(str(exc), style="red")
+            except KeyboardInterrupt:
+                ctx.console.print()
+            except EOFError:
+                if not ctx.asker.interactive:
+                    raise
+            ctx.console.print()
+            title = "Drills (another, or Enter for home)"
 
     def play(self) -> None:
         """Play a deal as ``laugh play`` does with its defaults, and come back here."""
-        self._guarded(lambda: start_play(console=self.ctx.console))
-
-    def _guarded(self, action) -> None:
-        """Run ``action``; a problem it raises on purpose is one line, then back to this screen."""
-        try:
-            action()
-        except LaughError as exc:
-            self.ctx.say(str(exc), style="red")
-        self.ctx.console.print()
+        start_play(asker=self.ctx.asker, console=self.ctx.console)

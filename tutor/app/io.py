@@ -10,22 +10,26 @@ from dataclasses import dataclass, field
 
 from rich.console import Group
 from rich.segment import Segment, Segments
+from rich.table import Table
 from rich.text import Text
 
 from tutor.engine.data import laugh_home
 from tutor.engine.sources import default_library
-from tutor.puzzles.terminal import Asker, card_words, make_console, suit_symbols
+from tutor.app.clock import TimedAsker
+from tutor.puzzles.terminal import card_words, make_console, suit_symbols
 from tutor.teaching.progress import ProgressStore
 
 
-class TutorAsker(Asker):
-    """An :class:`tutor.puzzles.terminal.Asker` that can also check an answer as it is typed.
+class TutorAsker(TimedAsker):
+    """A :class:`tutor.app.clock.TimedAsker` (prompts with a time limit and a live countdown
+    on a terminal) whose plain questions keep their history across runs, and which can check an
+    answer before taking it.
 
     :meth:`ask_checked` takes ``check(text) -> str | None`` (an error message, or None when the
-    text is acceptable).  On a terminal the message appears in place under the prompt
-    (prompt_toolkit validation) and the line is not accepted; when piped, the message is printed
-    and the question asked again.  History is kept in ``history_path`` (a file) when given.
-    End of input raises ``EOFError``; Ctrl-C raises ``KeyboardInterrupt``.
+    text is acceptable).  A refused answer is explained whole (wrapped, never cut at the width of
+    the terminal) and the question asked again on an empty line, on a terminal as when piped.
+    History is kept in ``history_path`` (a file) when given.  End of input (Ctrl-D) raises
+    ``EOFError``; Ctrl-C raises ``KeyboardInterrupt``.
     """
 
     def __init__(self, interactive: bool | None = None, stdin=None, stdout=None,
@@ -51,22 +55,30 @@ class TutorAsker(Asker):
 
     def ask(self, prompt: str = "> ", words: Sequence[str] = (), cards: bool = False,
             default: str = "") -> str:
-        """Ask once (see :meth:`tutor.puzzles.terminal.Asker.ask`); on a terminal history lasts across runs."""
+        """Ask once (see :meth:`tutor.puzzles.terminal.Asker.ask`); on a terminal history lasts
+        across runs, and the line starts empty (or with ``default``)."""
         if not self.interactive:
             return super().ask(prompt, words, cards, default)
-        return self._interactive(prompt, words, cards, default, None)
+        # prompt_toolkit only on a terminal (see _prompt_session)
+        from prompt_toolkit.completion import DummyCompleter, WordCompleter
+        session = self._prompt_session()
+        vocab = list(dict.fromkeys(list(words) + (card_words() if cards else [])))
+        # A session keeps the completer of its last prompt when given None: pass a dummy.
+        completer = WordCompleter(vocab, ignore_case=True, sentence=False) if vocab \
+            else DummyCompleter()
+        return session.prompt(prompt, completer=completer, default=default,
+                              complete_while_typing=False).strip()
 
     def ask_checked(self, prompt: str, check: Callable[[str], str | None],
                     words: Sequence[str] = (), cards: bool = False,
                     say: Callable[[str], None] | None = None) -> str:
         """Ask until ``check`` accepts the stripped answer; return it.
 
-        ``say`` prints a refusal when piped (default: write it to stdout).
+        ``say`` prints a refusal (default: write it to the output); the question is then asked
+        again on an empty line.
         """
-        if self.interactive:
-            return self._interactive(prompt, words, cards, "", check)
         while True:
-            text = super().ask(prompt, words, cards)
+            text = self.ask(prompt, words, cards)
             problem = check(text)
             if problem is None:
                 return text
@@ -74,28 +86,6 @@ class TutorAsker(Asker):
                 say(problem)
             else:
                 self.stdout.write(problem + "\n")
-
-    def _interactive(self, prompt, words, cards, default, check) -> str:
-        # prompt_toolkit only on a terminal (see _prompt_session)
-        from prompt_toolkit.completion import DummyCompleter, WordCompleter
-        from prompt_toolkit.validation import DummyValidator, ValidationError, Validator
-        session = self._prompt_session()
-        vocab = list(dict.fromkeys(list(words) + (card_words() if cards else [])))
-        # A session keeps the completer and validator of its last prompt when given None, so
-        # each prompt passes its own (dummies where it has none).
-        completer = WordCompleter(vocab, ignore_case=True, sentence=False) if vocab \
-            else DummyCompleter()
-        validator = DummyValidator()
-        if check is not None:
-            class _V(Validator):
-                def validate(self, document):
-                    problem = check(document.text.strip())
-                    if problem is not None:
-                        raise ValidationError(message=problem, cursor_position=len(document.text))
-            validator = _V()
-        return session.prompt(prompt, completer=completer, default=default,
-                              validator=validator, validate_while_typing=False,
-                              complete_while_typing=False).strip()
 
 
 @dataclass
@@ -252,3 +242,58 @@ def make_context(interactive: bool | None = None) -> Context:
         console = make_console(file=RStripWriter(sys.stdout), plain=True, width=console.width)
     return Context(console, asker, suit_symbols(), Glyphs.for_terminal())
 
+
+
+#: What goes back from a menu to the screen above (a menu is not an answer prompt, so ``q`` is
+#: fine here: no card is asked for).
+BACK_WORDS = ("", "b", "back", "q", "quit", ":q")
+
+
+@dataclass(frozen=True)
+class MenuItem:
+    """One entry of a menu: its ``number``, its ``letter`` (or ""), the ``words`` it answers to
+    (the first is shown), a ``label`` and the ``value`` returned when it is chosen."""
+
+    number: str
+    letter: str
+    words: tuple[str, ...]
+    label: str
+    value: object = None
+
+    def keys(self) -> tuple[str, ...]:
+        """Everything that chooses this entry (lower case)."""
+        return tuple(k.lower() for k in (self.number, self.letter, *self.words) if k)
+
+
+def menu(ctx: Context, items: Sequence[MenuItem], prompt: str, title: str | None = None,
+         back: str = "Enter or q to go back") -> MenuItem | None:
+    """Show ``items`` (number, letter, word, label) and ask until one is chosen by its number,
+    its letter or any of its words; None for Enter, ``b``/``back`` or ``q``/``quit``.  A choice
+    that is none of these is refused in one line and asked again on an empty line."""
+    if title:
+        ctx.say(title, style="bold")
+    grid = Table.grid(padding=(0, 1))
+    grid.add_column(justify="right", no_wrap=True)
+    grid.add_column(no_wrap=True, style="bold")
+    grid.add_column(no_wrap=True, style="bold")
+    grid.add_column(overflow="fold", ratio=1)
+    for it in items:
+        grid.add_row(it.number, it.letter or "", it.words[0] if it.words else "", Text(it.label))
+    ctx.console.print(grid)
+    ctx.say(f"A number, a letter or a word; {back}.", style="dim")
+    chosen: dict[str, MenuItem] = {}
+    for it in items:
+        for k in it.keys():
+            chosen.setdefault(k, it)
+    numbers = [it.number for it in items]
+    hint = (f"Type {numbers[0]}-{numbers[-1]}, a letter or a word from the list, or "
+            f"{back.lower()}." if numbers else back)
+
+    def check(text: str) -> str | None:
+        low = text.lower()
+        return None if low in BACK_WORDS or low in chosen else f"'{text}' is not on the menu. {hint}"
+
+    words = [w for it in items for w in it.words] + ["back"]
+    answer = ctx.asker.ask_checked(prompt, check, words=words,
+                                   say=lambda m: ctx.say(m, style="yellow")).lower()
+    return None if answer in BACK_WORDS else chosen[answer]

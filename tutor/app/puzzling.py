@@ -3,8 +3,11 @@ and record the answer.
 
 Everything about a puzzle comes from :mod:`tutor.puzzles`; this module only drives the dialogue.
 At the answer prompt: an answer, ``hint`` (or ``?``) for the next hint, ``show`` to give up and
-see the answer (graded wrong), ``quit`` to leave (nothing recorded for this puzzle).  An answer
-that cannot be read (:class:`tutor.puzzles.AnswerError`) is explained and asked again, not graded.
+see the answer (graded wrong), ``quit`` or ``:q`` to leave (nothing recorded for this puzzle;
+never a single letter, which could be a card).  An answer that cannot be read
+(:class:`tutor.puzzles.AnswerError`) is explained whole and asked again on an empty line, not
+graded.  The time of an answer is recorded only when it was typed at a terminal (not piped, not
+shown with ``show``).
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ from tutor.puzzles.render import render_explanation, render_hint, render_puzzle
 
 HINT_WORDS = ("hint", "?")
 SHOW_WORDS = ("show", "give up")
-QUIT_WORDS = ("quit",)
+QUIT_WORDS = ("quit", ":q")
 
 
 class Quit(Exception):
@@ -29,10 +32,11 @@ class Quit(Exception):
 
 @dataclass
 class Outcome:
-    """How one puzzle went: ``correct``, ``seconds`` taken, ``hints`` used."""
+    """How one puzzle went: ``correct``, ``seconds`` taken (None when not typed at a terminal,
+    or shown), ``hints`` used."""
 
     correct: bool
-    seconds: float
+    seconds: float | None
     hints: int
 
 
@@ -108,7 +112,8 @@ def pose(ctx, puzzle, *, heading: str | None = None, lesson: str | None = None,
                 continue
             correct = bool(grade.correct)
         seconds = time.monotonic() - started
-        ctx.store.record_answer(puzzle.id, puzzle.kind, puzzle.themes, correct, seconds,
+        typed = None if grade is None or not ctx.asker.interactive else seconds
+        ctx.store.record_answer(puzzle.id, puzzle.kind, puzzle.themes, correct, typed,
                                 hints=hints_used, lesson=lesson, ruleset=puzzle.ruleset,
                                 retry=retry, slot=slot)
         if grade is None:
@@ -116,4 +121,4 @@ def pose(ctx, puzzle, *, heading: str | None = None, lesson: str | None = None,
         show_explanation(ctx, puzzle, grade)
         if ctx.asker.interactive:       # let the explanation be read before anything scrolls
             ctx.asker.ask("Enter to go on> ")
-        return Outcome(correct, seconds, hints_used)
+        return Outcome(correct, typed, hints_used)

@@ -99,7 +99,21 @@ class LessonRunner:
         except Quit:
             ctx.say("Saved: you can continue from this page later.", style="dim")
             return "quit"
+        except (EOFError, KeyboardInterrupt):
+            ctx.console.print()
+            ctx.say(self.saved_line(page), style="yellow")
+            raise
         return "completed"
+
+    def saved_line(self, page: int) -> str:
+        """What is saved when the learner leaves the lesson with Ctrl-C or Ctrl-D, in one line."""
+        lesson = self.lesson
+        which = f"lesson {lesson.number}" if lesson.number else lesson.title
+        done = len(self.state.answered)
+        total = lesson.puzzle_count
+        return (f"Saved: {which} at page {page + 1} of {len(lesson.pages)}, {done} of {total} "
+                f"puzzle{'s' if total != 1 else ''} answered; continue with c from the home "
+                f"screen or laugh lesson {lesson.number or lesson.id}.")
 
     def header(self, resumed: bool) -> list:
         """The lesson's title, objectives and the seed of this attempt, as renderables (shown
@@ -121,7 +135,7 @@ class LessonRunner:
             out.append(Text(f"Welcome back: continuing at page {self.state.page + 1}.",
                             style="dim"))
         out.append(Text("At the end of a page: Enter (or next), back, quit. At an answer: hint, "
-                        "show, quit.", style="dim"))
+                        "show, quit (or :q). Ctrl-D saves and leaves.", style="dim"))
         return out
 
     def show_page(self, page: int) -> None:

@@ -11,6 +11,7 @@ from rich.table import Table
 from rich.text import Text
 
 from tutor.app.commands.sources_cmd import sources_view as source_pages
+from tutor.app.io import MenuItem, menu
 from tutor.app.puzzling import Quit, generate, pose
 from tutor.engine.errors import LaughError
 from tutor.puzzles import KINDS, definition
@@ -51,7 +52,7 @@ def _tally_table(ctx, tallies, title: str, recent: dict | None = None):
         row = [Text(x.name), _bar(ctx, x.accuracy, bar_w), f"{100 * x.accuracy:.0f}%",
                f"{x.right}/{x.n}"]
         if not narrow:
-            row.append(f"{x.mean_seconds:.1f} s")
+            row.append(f"{x.mean_seconds:.1f} s" if x.timed else ctx.glyphs.dash)
             if recent is not None:
                 r = recent.get(x.name)
                 row.append(f"week {100 * r.accuracy:.0f}%" if r is not None else "")
@@ -65,14 +66,21 @@ def weakest_themes(store, limit: int = 3) -> list[str]:
     return fsrs_weakest(store, limit)
 
 
-def stats_view(ctx, offer_practice: bool = True) -> None:
+def stats_view(ctx, offer_practice: bool = True, from_home: bool = False) -> None:
     """Accuracy and speed by theme and by kind (weakest first, as bars), and by day over time;
-    then, when ``offer_practice``, the weakest themes offered as a practice set."""
+    then, when ``offer_practice``, the weakest themes offered as a practice set.  ``from_home``:
+    shown from the home screen (its empty state names the home screen's keys, else the shell's
+    commands)."""
     store = ctx.store
     n = store.answer_count()
     ctx.say(f"Statistics: {n} answer{'s' if n != 1 else ''} recorded", style="bold")
     if not n:
-        ctx.say("Answer some puzzles first: take a lesson, or p for puzzles.")
+        if from_home:
+            ctx.say("Answer some puzzles first: take a lesson (Enter), or p for puzzles, d for "
+                    "drills, g to play a deal.")
+        else:
+            ctx.say("Answer some puzzles first: take a lesson (laugh lesson 1), a puzzle (laugh "
+                    "puzzle), a drill (laugh drill count) or a deal (laugh play).")
         return
     parts: list = [Text("Accuracy (bar and %), right of answered"
                         + ("" if ctx.width < 60 else ", mean seconds"), style="dim")]
@@ -102,11 +110,7 @@ def stats_view(ctx, offer_practice: bool = True) -> None:
         return
     ctx.say(f"Weakest themes: {', '.join(weak)}.", style="bold")
     if offer_practice:
-        answer = ctx.asker.ask_checked(
-            "Practise them now? [yes/no]> ",
-            lambda t: None if t.lower() in ("", "y", "yes", "n", "no") else "Type yes or no.",
-            words=["yes", "no"], say=lambda m: ctx.say(m, style="yellow")).lower()
-        if answer in ("", "y", "yes"):
+        if yes_no(ctx, "Practise them now? [yes/no]> "):
             practice_themes(ctx, weak)
     else:
         ctx.say("Practise them: laugh stats --practice", style="dim")
@@ -127,83 +131,127 @@ def _kind_title(kind: str) -> str:
         return kind.replace("-", " ")
 
 
-def practice_menu(ctx) -> None:
-    """Choose a kind of puzzle (or a mix, or the weakest themes) and practise in sets of five."""
-    kinds = _kinds()
-    ctx.say("Puzzles", style="bold")
-    grid = Table.grid(padding=(0, 1))
-    grid.add_column(justify="right")
-    grid.add_column(overflow="fold")
-    for i, k in enumerate(kinds, 1):
-        grid.add_row(str(i), Text(_kind_title(k)))
-    grid.add_row("m", Text("a mix of every kind"))
-    grid.add_row("w", Text("your weakest themes"))
-    ctx.console.print(grid)
-    words = [str(i) for i in range(1, len(kinds) + 1)] + kinds + ["mix", "weak", "back"]
-
-    def check(text: str) -> str | None:
-        low = text.lower()
-        if low in ("", "b", "back", "m", "mix", "w", "weak") or low in kinds:
-            return None
-        if low.isdigit() and 1 <= int(low) <= len(kinds):
-            return None
-        return f"Type 1-{len(kinds)}, m, w, or Enter to go back."
-
-    choice = ctx.asker.ask_checked("puzzles> ", check, words=words,
-                                   say=lambda m: ctx.say(m, style="yellow")).lower()
-    if choice in ("", "b", "back"):
-        return
-    if choice in ("w", "weak"):
-        weak = weakest_themes(ctx.store)
-        if not weak:
-            ctx.say("No weak themes yet: here is a mix.", style="dim")
-            practice_kinds(ctx, kinds)
-        else:
-            practice_themes(ctx, weak)
-        return
-    if choice in ("m", "mix"):
-        practice_kinds(ctx, kinds)
-        return
-    kind = kinds[int(choice) - 1] if choice.isdigit() else choice
-    practice_kinds(ctx, [kind])
-
-
-def _another(ctx) -> bool:
+def yes_no(ctx, prompt: str) -> bool:
+    """Ask yes or no (y, n; Enter is yes; q or quit is no)."""
     answer = ctx.asker.ask_checked(
-        "Another set? [yes/no]> ",
-        lambda t: None if t.lower() in ("", "y", "yes", "n", "no", "q", "quit") else
+        prompt, lambda t: None if t.lower() in ("", "y", "yes", "n", "no", "q", "quit") else
         "Type yes or no.", words=["yes", "no"], say=lambda m: ctx.say(m, style="yellow")).lower()
     return answer in ("", "y", "yes")
 
 
-def _run_set(ctx, make) -> bool:
-    """Pose :data:`SET_SIZE` puzzles from ``make(i)``; False if the learner quit."""
-    right = 0
-    for i in range(SET_SIZE):
-        try:
-            outcome = pose(ctx, make(i), heading=f"Puzzle {i + 1} of {SET_SIZE}")
-        except Quit:
-            return False
-        right += outcome.correct
-        ctx.console.print()
-    ctx.say(f"{right} of {SET_SIZE} right.", style="bold")
-    return True
-
-
-def practice_kinds(ctx, kinds: list[str]) -> None:
-    """Sets of puzzles of ``kinds`` (in turn), freshly seeded, until the learner stops."""
+def practice_menu(ctx) -> None:
+    """Choose a kind of puzzle (or a mix, or the weakest themes) by number, letter or word, and
+    practise in sets of five; after each set the menu comes back (and offers the missed puzzles
+    again, as fresh puzzles of the same kinds and themes), until Enter or ``q``.  Ctrl-C and
+    Ctrl-D in a set come back to this menu."""
+    kinds = _kinds()
+    items = [MenuItem(str(i), "", (k,), _kind_title(k), ("kind", k))
+             for i, k in enumerate(kinds, 1)]
+    items += [MenuItem(str(len(kinds) + 1), "m", ("mix",), "a mix of every kind", ("mix", None)),
+              MenuItem(str(len(kinds) + 2), "w", ("weak",), "your weakest themes",
+                       ("weak", None))]
+    missed: list = []
     while True:
-        base = secrets.randbelow(10**9)
-        if not _run_set(ctx, lambda i: generate(kinds[i % len(kinds)], seed=base + i)):
+        shown = list(items)
+        if missed:
+            shown.append(MenuItem(str(len(kinds) + 3), "r", ("retry",),
+                                  f"the {len(missed)} missed, as fresh puzzles of the same "
+                                  "kinds and themes", ("retry", None)))
+        item = menu(ctx, shown, "puzzles> ", title="Puzzles")
+        if item is None:
             return
-        if not _another(ctx):
-            return
+        what, kind = item.value
+        try:
+            if what == "retry":
+                missed = practice_again(ctx, missed)
+            elif what == "weak":
+                weak = weakest_themes(ctx.store)
+                if not weak:
+                    ctx.say("No weak themes yet: here is a mix.", style="dim")
+                    missed = practice_kinds(ctx, kinds)
+                else:
+                    missed = practice_themes(ctx, weak)
+            elif what == "mix":
+                missed = practice_kinds(ctx, kinds)
+            else:
+                missed = practice_kinds(ctx, [kind])
+        except KeyboardInterrupt:
+            ctx.console.print()
+        except EOFError:
+            if not ctx.asker.interactive:
+                raise
+        ctx.console.print()
 
 
-def practice_themes(ctx, themes: list[str]) -> None:
-    """Sets of puzzles on ``themes`` (in turn): each is generated from a kind that has produced
+def _run_set(ctx, make) -> tuple[bool, list]:
+    """Pose :data:`SET_SIZE` puzzles from ``make(i)``; ``(finished, missed puzzles)``.
+    ``quit`` ends the set (False); Ctrl-C and Ctrl-D end it too, saying in one line what was
+    saved, and pass on."""
+    right = 0
+    missed = []
+    done = 0
+    try:
+        for i in range(SET_SIZE):
+            puzzle = make(i)
+            try:
+                outcome = pose(ctx, puzzle, heading=f"Puzzle {i + 1} of {SET_SIZE}")
+            except Quit:
+                return False, missed
+            done += 1
+            right += outcome.correct
+            if not outcome.correct:
+                missed.append(puzzle)
+            ctx.console.print()
+    except (EOFError, KeyboardInterrupt):
+        ctx.console.print()
+        ctx.say(f"Saved: {done} answer{'s' if done != 1 else ''} of this set ({right} right).",
+                style="yellow")
+        raise
+    ctx.say(f"{right} of {SET_SIZE} right."
+            + (f" Missed: {len(missed)} (r at the menu tries them again, as fresh puzzles)."
+               if missed else ""), style="bold")
+    return True, missed
+
+
+def practice_kinds(ctx, kinds: list[str]) -> list:
+    """A set of puzzles of ``kinds`` (in turn), freshly seeded; returns the puzzles missed."""
+    base = secrets.randbelow(10**9)
+    return _run_set(ctx, lambda i: generate(kinds[i % len(kinds)], seed=base + i))[1]
+
+
+def _fresh_like(kind: str, themes) -> object:
+    """A fresh puzzle of ``kind`` carrying one of ``themes`` (after a few tries, what came)."""
+    puzzle = None
+    for _ in range(12):
+        puzzle = generate(kind, seed=secrets.randbelow(10**9))
+        if not themes or set(themes) & set(puzzle.themes):
+            break
+    return puzzle
+
+
+def practice_again(ctx, missed: list) -> list:
+    """The missed puzzles again, as fresh puzzles of the same kinds and themes (never the same
+    position with its answer already shown); returns those missed this time."""
+    ctx.say(f"Again: {len(missed)} fresh puzzle{'s' if len(missed) != 1 else ''} of the kinds "
+            "and themes you missed.", style="bold")
+    again = []
+    for i, old in enumerate(missed, 1):
+        puzzle = _fresh_like(old.kind, old.themes)
+        try:
+            outcome = pose(ctx, puzzle, heading=f"Again, {i} of {len(missed)}", retry=True)
+        except Quit:
+            return again + missed[i - 1:]
+        if not outcome.correct:
+            again.append(puzzle)
+        ctx.console.print()
+    ctx.say(f"{len(missed) - len(again)} of {len(missed)} right this time.", style="bold")
+    return again
+
+
+def practice_themes(ctx, themes: list[str]) -> list:
+    """A set of puzzles on ``themes`` (in turn): each is generated from a kind that has produced
     that theme before, retrying seeds until the puzzle carries the theme (or after a few tries,
-    taking what came)."""
+    taking what came).  Returns the puzzles missed."""
     store = ctx.store
     all_kinds = _kinds()
     kinds_for: dict[str, list[str]] = {}
@@ -227,11 +275,7 @@ def practice_themes(ctx, themes: list[str]) -> None:
         return puzzle
 
     ctx.say(f"Practice: {', '.join(themes)}", style="bold")
-    while True:
-        if not _run_set(ctx, make):
-            return
-        if not _another(ctx):
-            return
+    return _run_set(ctx, make)[1]
 
 
 # --------------------------------------------------------------------------------------------
@@ -239,32 +283,21 @@ def practice_themes(ctx, themes: list[str]) -> None:
 
 
 def sources_view(ctx) -> None:
-    """List the sources; show one (or all, with the attestations as a timeline) through the
-    ``laugh sources`` command, a screenful at a time on a terminal, until the learner goes back."""
+    """List the sources (by number, letter-free id, or ``all``); show one (or all, with the
+    attestations as a timeline) through the ``laugh sources`` command, a screenful at a time on a
+    terminal, until the learner goes back (Enter or ``q``)."""
     lib = ctx.library
-    ctx.say("Sources", style="bold")
-    grid = Table.grid(padding=(0, 1))
-    grid.add_column(no_wrap=True, style="bold")
-    grid.add_column(overflow="fold")
-    for s in lib.sources.values():
-        grid.add_row(s.id, Text(s.citation_text))
-    ctx.console.print(grid)
-    ids = list(lib.sources)
-    hint = "Type a source id, all (every source and the timeline), or Enter to go back."
-    ctx.say(hint, style="dim")
-
-    def check(text: str) -> str | None:
-        if text.lower() in ("", "b", "back", "all", "q") or text in ids:
-            return None
-        return f"Type a source id ({', '.join(ids)}), all, or Enter to go back."
-
+    items = [MenuItem(str(i), "", (s.id,), s.citation_text, s.id)
+             for i, s in enumerate(lib.sources.values(), 1)]
+    items.append(MenuItem(str(len(items) + 1), "a", ("all",),
+                          "every source, and the attestations as a timeline", None))
+    title = "Sources"
     while True:
-        choice = ctx.asker.ask_checked("sources> ", check, words=ids + ["all", "back"],
-                                       say=lambda m: ctx.say(m, style="yellow"))
-        if choice.lower() in ("", "b", "back", "q"):
+        item = menu(ctx, items, "sources> ", title=title)
+        if item is None:
             return
-        show_sources_command(ctx, None if choice.lower() == "all" else choice)
-        ctx.say(hint, style="dim")
+        show_sources_command(ctx, item.value)
+        title = "Sources (another, or Enter to go back)"
 
 
 def show_sources_command(ctx, source_id: str | None) -> None:

@@ -10,20 +10,22 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from rich.console import Group
+from rich.table import Table
 from rich.text import Text
 
-from tutor.engine.cards import RANKS, SUIT_SYMBOLS, SUITS, pretty
+from tutor.engine.cards import RANKS, SUIT_SYMBOLS, SUITS, pretty, rank_of, suit_of
 from tutor.engine.deal import Action, Deal
+from tutor.engine.parameters import value_words
 
-__all__ = ["action_text", "cards_text", "grouped_text", "pile_text", "render_screen",
+__all__ = ["action_text", "cards_text", "grouped_text", "hanging", "pile_text", "render_screen",
            "settlement_words", "scoring_line"]
 
 _VERB = {"capture": ("capture", "captures"), "lie": ("lie", "lies"), "claim": ("claim", "claims"),
-         "take": ("take", "takes"), "set": ("set", "sets"), "declare": ("declare", "declares")}
+         "take": ("take", "takes"), "set": ("set", "sets"), "declare": ("declare", "declares"), "end": ("end", "ends")}
 
 
 def _style(card: int) -> str:
-    return "bold red" if card & 3 in (1, 2) else "bold"
+    return "bold red" if suit_of(card) in (1, 2) else "bold"
 
 
 def cards_text(cards: Iterable[int], symbols: bool) -> Text:
@@ -42,9 +44,9 @@ def grouped_text(cards: Iterable[int], symbols: bool) -> Text:
     prev = None
     for c in sorted(cards):
         if prev is not None:
-            t.append("  " if c >> 2 != prev else " ")
+            t.append("  " if rank_of(c) != prev else " ")
         t.append(pretty(c, symbols), style=_style(c))
-        prev = c >> 2
+        prev = rank_of(c)
     return t
 
 
@@ -53,13 +55,13 @@ def pile_text(cards: Iterable[int], symbols: bool) -> Text:
     t = Text()
     by_rank: dict[int, list[int]] = {}
     for c in sorted(cards):
-        by_rank.setdefault(c >> 2, []).append(c)
+        by_rank.setdefault(rank_of(c), []).append(c)
     for i, (rank, cs) in enumerate(by_rank.items()):
         if i:
             t.append(" ")
         t.append("10" if rank == 9 else RANKS[rank], style="bold")
         for c in cs:
-            t.append(SUIT_SYMBOLS[c & 3] if symbols else SUITS[c & 3], style=_style(c))
+            t.append(SUIT_SYMBOLS[suit_of(c)] if symbols else SUITS[suit_of(c)], style=_style(c))
     return t
 
 
@@ -95,9 +97,11 @@ def action_text(a: Action, names: Sequence[str], seat: int | None, symbols: bool
         else:
             t.append(_who(a, names, seat, "take") + " the table mournival ")
         t.append_text(cards_text(a.cards, symbols))
+    elif k == "end_turn":
+        t.append(_who(a, names, seat, "end") + " the turn")
     else:
         what = {"declare_prial": "a pair of a prial", "declare_mournival": "a mournival",
-                "declare_dead_pair": "a dead pair"}[k]
+                "declare_dead_pair": "a dead pair", "declare_pair": "a pair"}[k]
         t.append(_who(a, names, seat, "declare") + f" {what}: ")
         t.append_text(cards_text(a.cards, symbols))
     return t
@@ -113,6 +117,9 @@ def scoring_line(deal: Deal) -> str:
             parts.append(f"bonus {pc.last_in_bonus} to the {who}")
         parts.append(f"breakeven {pc.breakeven} won")
         return " · ".join(parts)
+    if rs.scoring == "pot":
+        who = "the last in" if rs.pot_to == "last_in" else "whoever won most cards"
+        return f"Pot {pc.pot} · the whole pot to {who}"
     text = "1 point a pair won"
     if pc.last_in_bonus and rs.bonus_to:
         text += f" · bonus {pc.last_in_bonus}"
@@ -125,15 +132,31 @@ def settlement_words(deal: Deal) -> str:
             "nobody": "nobody (they are discarded)"}[deal.ruleset.leftovers_to]
 
 
+def hanging(label: Text, body: Text):
+    """``label`` then ``body``, the body's wrapped lines indented under its first (so a list of
+    cards never wraps back to the left margin on a narrow terminal)."""
+    grid = Table.grid()
+    grid.add_column(no_wrap=True)
+    grid.add_column(ratio=1)
+    grid.add_row(label, body)
+    return grid
+
+
 def render_screen(deal: Deal, seat: int, names: Sequence[str], symbols: bool, *,
                   title: str = "", recent: int = 4, totals: Sequence[int] | None = None,
                   show_hand: bool = True, show_piles: bool = True) -> Group:
     """The table as ``seat`` sees it.  ``title`` heads it; ``recent`` is how many of the last
     actions to list; ``totals`` (match totals per seat) are shown beside the names."""
-    lines: list[Text] = []
+    lines: list = []
     if title:
         lines.append(Text(title, style="bold"))
-    lines.append(Text(scoring_line(deal), style="dim"))
+    rs = deal.ruleset
+    scoring = scoring_line(deal)
+    if rs.lie_down_pays is not None:
+        scoring += " · " + value_words("lie_down_pays", rs.value("lie_down_pays"))
+    if rs.has_stakes and deal.phase != "over" and deal.pot != deal.rules.pot:
+        scoring += f" · pot now {deal.pot}"
+    lines.append(Text(scoring, style="dim"))
     n = deal.n
     mark = "▶" if symbols else ">"
     width = max(5, max(len(x) for x in names))
@@ -149,21 +172,19 @@ def render_screen(deal: Deal, seat: int, names: Sequence[str], symbols: bool, *,
         won = deal.won_cards(q)
         t.append(f" won {len(won):<2}")
         if totals is not None:
-            total = f"{totals[q]:+d}" if deal.ruleset.scoring == "stakes" else str(totals[q])
+            total = f"{totals[q]:+d}" if rs.has_stakes else str(totals[q])
             t.append(f" ({total})", style="dim")
         if won and show_piles:
             t.append(" ")
-            t.append_text(pile_text(won, symbols))
-        lines.append(t)
+            lines.append(hanging(t, pile_text(won, symbols)))
+        else:
+            lines.append(t)
     aside = deal.set_aside()
     if aside:
-        t = Text("Set aside for the last in: ")
-        t.append_text(cards_text(aside, symbols))
-        lines.append(t)
+        lines.append(hanging(Text("Set aside for the last in: "), cards_text(aside, symbols)))
     table = deal.table_cards()
-    t = Text(f"Table ({len(table)}): ", style="bold")
-    t.append_text(grouped_text(table, symbols) if table else Text("empty", style="dim"))
-    lines.append(t)
+    lines.append(hanging(Text(f"Table ({len(table)}): ", style="bold"),
+                         grouped_text(table, symbols) if table else Text("empty", style="dim")))
     hist = deal.history[-recent:] if recent else []
     set_aside = deal.ruleset.table_mournival == "set_aside_for_last_in"
     if hist:
@@ -174,8 +195,7 @@ def render_screen(deal: Deal, seat: int, names: Sequence[str], symbols: bool, *,
             lines.append(t)
     if show_hand:
         hand = deal.hand(seat)
-        t = Text("Your hand: ", style="bold cyan")
-        t.append_text(grouped_text(hand, symbols) if hand
-                      else Text("none (you are out)", style="dim"))
-        lines.append(t)
+        lines.append(hanging(Text("Your hand: ", style="bold cyan"),
+                             grouped_text(hand, symbols) if hand
+                             else Text("none (you are out)", style="dim")))
     return Group(*lines)

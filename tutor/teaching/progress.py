@@ -30,7 +30,7 @@ __all__ = ["FILE_NAME", "SCHEMA_VERSION", "Answer", "LessonState", "ProgressStor
            "default_path"]
 
 FILE_NAME = "progress.sqlite3"
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 _SCHEMA_V1 = """
 CREATE TABLE IF NOT EXISTS answers (
@@ -65,8 +65,35 @@ CREATE TABLE IF NOT EXISTS meta (
 );
 """
 
+# -- version 2 (issue 14 item 4): an answer may have no time -----------------------------------
+# Answers not typed at a terminal (piped, or shown with "show") record no time: ``seconds`` is
+# NULL for them instead of a meaningless 0.0.  SQLite cannot drop a NOT NULL constraint, so the
+# table is rebuilt with its rows.
+_V1_TO_V2 = """
+CREATE TABLE answers_v2 (
+    id          INTEGER PRIMARY KEY,
+    at          REAL    NOT NULL,
+    puzzle_id   TEXT    NOT NULL,
+    kind        TEXT    NOT NULL,
+    themes      TEXT    NOT NULL,
+    correct     INTEGER NOT NULL,
+    seconds     REAL,                    -- NULL: no time (not typed at a terminal, or shown)
+    hints       INTEGER NOT NULL DEFAULT 0,
+    lesson      TEXT,
+    ruleset     TEXT,
+    retry       INTEGER NOT NULL DEFAULT 0
+);
+INSERT INTO answers_v2 (id, at, puzzle_id, kind, themes, correct, seconds, hints, lesson, ruleset,
+                        retry)
+    SELECT id, at, puzzle_id, kind, themes, correct, seconds, hints, lesson, ruleset, retry
+    FROM answers;
+DROP TABLE answers;
+ALTER TABLE answers_v2 RENAME TO answers;
+CREATE INDEX IF NOT EXISTS answers_at ON answers(at);
+"""
+
 #: Migrations: ``_MIGRATIONS[n]`` takes a file from version ``n`` to ``n + 1``.
-_MIGRATIONS = {0: _SCHEMA_V1}
+_MIGRATIONS = {0: _SCHEMA_V1, 1: _V1_TO_V2}
 
 
 def default_path() -> Path:
@@ -111,7 +138,7 @@ class Answer:
     kind: str
     themes: tuple[str, ...]
     correct: bool
-    seconds: float
+    seconds: float | None           # None: no time (not typed at a terminal)
     hints: int = 0
     lesson: str | None = None
     ruleset: str | None = None
@@ -120,12 +147,14 @@ class Answer:
 
 @dataclass
 class Tally:
-    """Answers counted for one theme, kind or period: ``right`` of ``n``, ``seconds`` in total."""
+    """Answers counted for one theme, kind or period: ``right`` of ``n``, ``seconds`` in total
+    over the ``timed`` answers that have a time."""
 
     name: str
     n: int = 0
     right: int = 0
     seconds: float = 0.0
+    timed: int = 0
 
     @property
     def accuracy(self) -> float:
@@ -134,8 +163,8 @@ class Tally:
 
     @property
     def mean_seconds(self) -> float:
-        """Mean seconds an answer."""
-        return self.seconds / self.n if self.n else 0.0
+        """Mean seconds an answer, over the answers that have a time (0 when none has)."""
+        return self.seconds / self.timed if self.timed else 0.0
 
 
 class ProgressStore:
@@ -230,12 +259,13 @@ class ProgressStore:
 
     # -- answers ---------------------------------------------------------------------------
 
-    def record_answer(self, puzzle_id: str, kind: str, themes, correct: bool, seconds: float,
+    def record_answer(self, puzzle_id: str, kind: str, themes, correct: bool, seconds: float | None,
                       *, hints: int = 0, lesson: str | None = None, ruleset: str | None = None,
                       retry: bool = False, slot: str | None = None, at: float | None = None) -> None:
         """Record one graded answer, committed at once.
 
-        ``themes`` is an iterable of theme names; ``seconds`` the time taken (float seconds).
+        ``themes`` is an iterable of theme names; ``seconds`` the time taken (float seconds), or
+        None when no time was measured (not typed at a terminal).
         With ``lesson`` and ``slot`` (``"<block>.<n>"``) the lesson's saved answers are updated
         in the same transaction (a first answer only: ``retry`` answers do not change them).
         """
@@ -245,7 +275,8 @@ class ProgressStore:
                 "INSERT INTO answers (at, puzzle_id, kind, themes, correct, seconds, hints, "
                 "lesson, ruleset, retry) VALUES (?,?,?,?,?,?,?,?,?,?)",
                 (now, puzzle_id, kind, json.dumps(list(themes)), int(bool(correct)),
-                 float(seconds), int(hints), lesson, ruleset, int(bool(retry))))
+                 None if seconds is None else float(seconds), int(hints), lesson, ruleset,
+                 int(bool(retry))))
             if lesson is not None and slot is not None and not retry:
                 row = self.conn.execute("SELECT answered FROM lessons WHERE lesson = ?",
                                         (lesson,)).fetchone()
@@ -284,7 +315,9 @@ class ProgressStore:
                 t = out.setdefault(name, Tally(name))
                 t.n += 1
                 t.right += a.correct
-                t.seconds += a.seconds
+                if a.seconds is not None:
+                    t.seconds += a.seconds
+                    t.timed += 1
         return sorted(out.values(), key=lambda t: (t.accuracy, -t.mean_seconds, t.name))
 
     def timeline(self, days: int = 1) -> list[Tally]:
@@ -297,7 +330,9 @@ class ProgressStore:
             t = out.setdefault(name, Tally(name))
             t.n += 1
             t.right += a.correct
-            t.seconds += a.seconds
+            if a.seconds is not None:
+                t.seconds += a.seconds
+                t.timed += 1
         return [out[k] for k in sorted(out)]
 
     # -- lessons ---------------------------------------------------------------------------

@@ -59,15 +59,18 @@ _SCHEMA_V1 = (
 _MIGRATIONS = {0: _SCHEMA_V1}
 
 
-def rating_for(correct: bool, seconds: float, kind: str = "", hints: int = 0):
-    """The FSRS rating of a graded answer (never a self-rating)."""
+def rating_for(correct: bool, seconds: float | None, kind: str = "", hints: int = 0):
+    """The FSRS rating of a graded answer (never a self-rating); ``seconds`` None (no time was
+    measured) says nothing about speed."""
     # py-fsrs takes some 50 ms to import: only when a schedule is worked out (start-up time)
     from fsrs import Rating
     if not correct:
         return Rating.Again
     slow = SLOW_SECONDS.get(kind, DEFAULT_SLOW)
-    if hints or seconds > slow:
+    if hints or (seconds is not None and seconds > slow):
         return Rating.Hard
+    if seconds is None:
+        return Rating.Good
     if seconds < slow / 5:
         return Rating.Easy
     return Rating.Good
@@ -186,7 +189,8 @@ class ReviewBook:
                     theme_list = json.loads(themes)
                 except (TypeError, ValueError):
                     theme_list = []
-                rating = rating_for(bool(correct), float(seconds), kind, int(hints or 0))
+                rating = rating_for(bool(correct), None if seconds is None else float(seconds), kind,
+                                    int(hints or 0))
                 when = _utc(at)
                 for skill in skills_of(kind, theme_list):
                     entry = cache.get(skill)

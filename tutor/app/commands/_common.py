@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import random
 
+from tutor.app.clock import TimedAsker, default_clock
 from tutor.engine.errors import UsageError
 from tutor.engine.sources import default_library
 from tutor.puzzles.terminal import make_console
@@ -73,9 +74,6 @@ def session_io(seed: int | None, save: bool, asker=None, clock=None, console=Non
     ``(seed, asker, clock, console, store_or_None)``; a notice from the store (a corrupt
     database moved aside) is printed.
     """
-    # The play package (clock, game, screen) loads only when a session starts: it is heavy, and
-    # every command's start-up would pay for it (benchmarks/bench_startup.py).
-    from tutor.app.play.clock import TimedAsker, default_clock
     seed = seed if seed is not None else random.SystemRandom().randrange(1, 10 ** 6)
     asker = asker or TimedAsker()
     clock = clock or default_clock(asker)

@@ -23,6 +23,18 @@ DRILLS = (("oversights", "spot and claim, or pass, against a clock"),
 
 #: Rounds of a session when not given: ``count`` and ``settle``.
 DEFAULT_ROUNDS = {"count": 5, "settle": 10}
+#: Seconds when ``--limit`` is not given: a streak's position, a count answer, a settlement
+#: question (the first; it tightens with runs of right answers).
+DEFAULT_LIMIT = {"oversights": 20.0, "count": 30.0, "settle": 60.0}
+
+#: The drills menu of the home screen: (number, letter, words, label, options).
+MENU = (("1", "o", ("streak", "oversights"), "oversight streak: one miss ends it",
+         {"kind": "oversights", "mode": "streak"}),
+        ("2", "m", ("storm",), "oversight storm: three minutes on the clock",
+         {"kind": "oversights", "mode": "storm"}),
+        ("3", "c", ("count",), "the card-counting trainer", {"kind": "count"}),
+        ("4", "s", ("settle",), "rapid settlement arithmetic", {"kind": "settle"}),
+        ("5", "w", ("weak",), "practise weak spots (FSRS)", {"kind": "weak"}))
 
 
 @dataclass
@@ -33,7 +45,8 @@ class DrillOptions:
     position, streak), ``minutes`` (storm), ``positions`` (stop after N) for ``oversights``;
     ``speed`` (cards a second) and ``run`` (perfect rounds before the speed rises) for ``count``;
     ``rounds`` for ``count`` and ``settle`` (None: :data:`DEFAULT_ROUNDS`); ``items`` and
-    ``list_only`` for ``weak``."""
+    ``list_only`` for ``weak``; ``limit`` (None: :data:`DEFAULT_LIMIT`; 0: no clock) is the
+    seconds a streak position, a count answer or a settlement question has."""
 
     kind: str
     ruleset: str | None = None
@@ -41,7 +54,7 @@ class DrillOptions:
     seed: int | None = None
     save: bool = True
     mode: str = "streak"
-    limit: float = 20.0
+    limit: float | None = None
     minutes: float = 3.0
     positions: int | None = None
     speed: float = 2.0
@@ -61,6 +74,14 @@ def _number(lo: float, hi: float, what: str):
             raise argparse.ArgumentTypeError(f"{what} must be from {lo:g} to {hi:g}, not {text}")
         return v
     return parse
+
+
+def _limit(text: str) -> float:
+    """argparse type: 0 (no clock) or 3 to 600 seconds."""
+    v = _number(0, 600, "--limit")(text)
+    if 0 < v < 3:
+        raise argparse.ArgumentTypeError(f"--limit must be 0 (no clock) or at least 3, not {text}")
+    return v
 
 
 def _common(p) -> None:
@@ -87,8 +108,9 @@ def register(sub, parent) -> None:
                                   "or claim 9) or pass (Enter). Streak: one miss ends it. Storm: "
                                   "three minutes, 10 s lost per mistake, time back for runs.")
     o.add_argument("--mode", choices=("streak", "storm"), default=d.mode)
-    o.add_argument("--limit", type=_number(3, 300, "--limit"), default=d.limit, metavar="SEC",
-                   help="streak: seconds for each position (default %(default)g)")
+    o.add_argument("--limit", type=_number(3, 300, "--limit"), default=None, metavar="SEC",
+                   help=f"streak: seconds for each position (default "
+                        f"{DEFAULT_LIMIT['oversights']:g})")
     o.add_argument("--minutes", type=_number(0.5, 30, "--minutes"), default=d.minutes,
                    metavar="M", help="storm: minutes on the clock (default %(default)g)")
     o.add_argument("--positions", type=positive_int, default=None, metavar="N",
@@ -103,12 +125,18 @@ def register(sub, parent) -> None:
                    help="cards a second (default %(default)g)")
     c.add_argument("--rounds", type=positive_int, default=DEFAULT_ROUNDS["count"], metavar="N")
     c.add_argument("--run", type=positive_int, default=d.run, metavar="R",
-                   help="perfect rounds before the speed rises (default %(default)s)")
+                   help="perfect rounds in a row before the speed rises (default %(default)s)")
+    c.add_argument("--limit", type=_limit, default=None, metavar="SEC",
+                   help=f"seconds for each answer, 0 for no clock (default "
+                        f"{DEFAULT_LIMIT['count']:g})")
     _common(c)
     s = ds.add_parser("settle", parents=[parent], help=helps["settle"],
                       description="Finished deals as numbers: give one player's net stakes or "
                                   "points under the ruleset, as fast as you can.")
     s.add_argument("--rounds", type=positive_int, default=DEFAULT_ROUNDS["settle"], metavar="N")
+    s.add_argument("--limit", type=_limit, default=None, metavar="SEC",
+                   help=f"seconds for the first question, 0 for no clock; it tightens after "
+                        f"runs of right answers (default {DEFAULT_LIMIT['settle']:g})")
     _common(s)
     w = ds.add_parser("weak", parents=[parent], help=helps["weak"],
                       description="A set on your weakest skills (puzzle kinds and themes), "
@@ -126,7 +154,7 @@ def options_from(args: argparse.Namespace) -> DrillOptions:
     return DrillOptions(
         kind=args.drill_kind, ruleset=args.ruleset, players=args.players, seed=args.seed,
         save=not args.no_save, mode=getattr(args, "mode", "streak"),
-        limit=getattr(args, "limit", 20.0), minutes=getattr(args, "minutes", 3.0),
+        limit=getattr(args, "limit", None), minutes=getattr(args, "minutes", 3.0),
         positions=getattr(args, "positions", None), speed=getattr(args, "speed", 2.0),
         run=getattr(args, "run", 3), rounds=getattr(args, "rounds", None),
         items=getattr(args, "items", 5), list_only=getattr(args, "list", False))
@@ -168,17 +196,19 @@ def run_drill(opts: DrillOptions, *, asker=None, clock=None, console=None) -> in
     io = DrillIO(asker, clock, console, suit_symbols(), store)
     rulesets = [r for _, r in sorted(lib.rulesets.items())]
     rounds = opts.rounds if opts.rounds is not None else DEFAULT_ROUNDS.get(opts.kind)
+    limit = opts.limit if opts.limit is not None else DEFAULT_LIMIT.get(opts.kind)
     try:
         if opts.kind == "oversights":
             drill = OversightDrill(io, rs.id if rs else None, opts.players, seed)
             if opts.mode == "streak":
-                drill.streak(opts.limit, opts.positions)
+                drill.streak(limit, opts.positions)
             else:
                 drill.storm(opts.minutes, opts.positions)
         elif opts.kind == "count":
-            CountDrill(io, rulesets, rs, opts.players, opts.speed, seed, opts.run).session(rounds)
+            CountDrill(io, rulesets, rs, opts.players, opts.speed, seed, opts.run,
+                       limit).session(rounds)
         elif opts.kind == "settle":
-            SettleDrill(io, rulesets, rs, opts.players, seed).session(rounds)
+            SettleDrill(io, rulesets, rs, opts.players, seed, limit).session(rounds)
         elif opts.list_only:
             skills = ReviewBook(store).skills()
             if not skills:

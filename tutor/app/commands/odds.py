@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from rich import box
 from rich.table import Table
 from rich.text import Text
 
@@ -17,6 +18,8 @@ from tutor.engine.odds import DealOdds, deal_odds, percent
 from tutor.engine.sources import Library, default_library
 
 FIGURES = ("table_mournival", "hand_prial", "hand_mournival", "hand_prial_or_mournival")
+#: The narrowest console that gets the table (below it, a paragraph per deal).
+TABLE_WIDTH = 78
 
 
 def register(sub, parent) -> None:
@@ -57,13 +60,15 @@ def odds_json(rows: list[DealOdds]) -> list[dict[str, Any]]:
 
 
 def odds_view(rows: list[DealOdds], width: int = 80) -> list[Any]:
-    """``rows`` as renderables: a table (one row per player count and deal, with the rulesets
-    that share it), or a paragraph each below 72 columns; then what the figures mean."""
+    """``rows`` as renderables laid out for ``width`` columns: a table (one row per player count
+    and deal, with the rulesets that share it, which wrap between names within their column and
+    never past the width), or below :data:`TABLE_WIDTH` columns a paragraph each; then what the
+    figures mean."""
     groups: dict[tuple[int, int, int], list[DealOdds]] = {}
     for o in rows:
         groups.setdefault((o.players, o.hand, o.table), []).append(o)
     out: list[Any] = []
-    if width < 72:
+    if width < TABLE_WIDTH:
         for (n, hand, table), os_ in groups.items():
             o = os_[0]
             head = Text(f"{n} players, {hand} each, {table} on the table", style="bold")
@@ -74,11 +79,14 @@ def odds_view(rows: list[DealOdds], width: int = 80) -> list[Any]:
                     Text(f"  mournival in hand {percent(o.hand_mournival, 3)}"),
                     Text(f"  prial or better   {percent(o.hand_prial_or_mournival)}")]
     else:
-        t = Table(title="Exact odds of the deal", title_justify="left")
+        # No vertical rules: the rulesets column keeps room for its longest name at 80 columns.
+        t = Table(title="Exact odds of the deal", title_justify="left", box=box.SIMPLE_HEAD,
+                  pad_edge=False, padding=(0, 1), collapse_padding=True)
         for col in ("players", "hand/\ntable", "table\nmournival", "prial\nin hand",
-                    "mournival\nin hand", "prial or\nbetter", "rulesets"):
-            t.add_column(col, justify="left" if col == "rulesets" else "right",
-                         overflow="fold", min_width=18 if col == "rulesets" else None)
+                    "mournival\nin hand", "prial or\nbetter"):
+            t.add_column(col, justify="right", no_wrap=True)
+        t.add_column("rulesets", justify="left", overflow="fold", ratio=1,
+                     min_width=max(len(o.ruleset) + 1 for o in rows))
         for (n, hand, table), os_ in groups.items():
             o = os_[0]
             t.add_row(str(n), f"{hand}/{table}", percent(o.table_mournival), percent(o.hand_prial),

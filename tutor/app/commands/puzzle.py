@@ -94,8 +94,10 @@ def run_puzzle(args) -> int:
     hint = 0
     started = time.monotonic()
 
-    def record(correct: bool) -> None:
-        """Keep the graded answer in the progress store (a failure to save is reported, not fatal)."""
+    def record(correct: bool, shown: bool = False) -> None:
+        """Keep the graded answer in the progress store (a failure to save is reported, not
+        fatal); its time only when it was typed at a terminal (not piped, not shown)."""
+        seconds = None if shown or not asker.interactive else time.monotonic() - started
         try:
             store = ProgressStore()
         except LaughError as exc:
@@ -104,8 +106,8 @@ def run_puzzle(args) -> int:
         try:
             if store.notice:
                 out.print(store.notice, highlight=False, markup=False)
-            store.record_answer(puzzle.id, puzzle.kind, puzzle.themes, correct,
-                                time.monotonic() - started, hints=hint, ruleset=puzzle.ruleset)
+            store.record_answer(puzzle.id, puzzle.kind, puzzle.themes, correct, seconds,
+                                hints=hint, ruleset=puzzle.ruleset)
         finally:
             store.close()
 
@@ -117,7 +119,7 @@ def run_puzzle(args) -> int:
         low = text.strip().lower()
         if not low:
             continue
-        if low in ("quit", "exit"):       # not "q": that is a queen
+        if low in ("quit", ":q", "exit"):       # not "q": that is a queen
             return 0
         if low in ("hint", "h", "?"):
             out.print(render_hint(puzzle, hint, symbols))
@@ -125,7 +127,7 @@ def run_puzzle(args) -> int:
             continue
         if low in ("answer", "show", "give up", "solution"):
             out.print(render_explanation(puzzle, None, symbols))
-            record(False)
+            record(False, shown=True)
             return 0
         try:
             grade = puzzle.grade(text)

@@ -12,6 +12,7 @@ from rich.text import Text
 from tutor.app.commands._common import add_ruleset_options, console, positive_int, rate, resolve
 from tutor.engine.bots import BOT_NAMES
 from tutor.engine.errors import UsageError
+from tutor.engine.levels import LEVELS
 from tutor.engine.records import write_records
 from tutor.engine.simulate import Study, run_study, seat_names
 
@@ -84,8 +85,9 @@ def run(args) -> int:
 def study_view(study: Study, ruleset_id: str, players: int, deals: int, seed: int,
                bots: list[str], mistakes: float = 0.0) -> list[Any]:
     """A study's summary as renderables: per seat the mean result, its 95% interval and how
-    often the seat is last in; the dealer's advantage with the verdict; the players."""
-    unit = "net stakes" if study.scoring == "stakes" else "points"
+    often the seat is last in; the dealer's advantage, said once with what it means; the
+    computer players, named as here and as the levels of ``laugh play``."""
+    unit = "points" if study.scoring == "pairs" else "net stakes"
     t = Table(title=f"{ruleset_id}, {players} players, {deals} deals, seed {seed}",
               title_justify="left")
     t.add_column("seat")
@@ -95,8 +97,34 @@ def study_view(study: Study, ruleset_id: str, players: int, deals: int, seed: in
     for name, s in zip(seat_names(players), study.seats):
         t.add_row(name, f"{s.mean:+.3f}", f"{s.ci95:.3f}", f"{100 * s.last_in / s.n:.1f}%")
     a = study.advantage
+    if a.n < 2:
+        meaning = "too few deals to say"
+    elif a.mean - a.ci95 > 0:
+        meaning = "an advantage (the whole interval is above 0)"
+    elif a.mean + a.ci95 < 0:
+        meaning = "a disadvantage (the whole interval is below 0)"
+    else:
+        meaning = "not told apart from chance at this many deals (the interval holds 0)"
     return [t,
-            Text(f"Dealer's advantage: {a.mean:+.3f} ± {a.ci95:.3f} {unit} a deal over the mean "
-                 f"of the others: {study.verdict()}."),
-            Text(f"Players: {', '.join(bots)}"
-                 + (f", careless at {mistakes:g}" if mistakes else ""))]
+            Text(f"Dealer's advantage over the mean of the others: {a.mean:+.3f} ± {a.ci95:.3f} "
+                 f"{unit} a deal (95% interval): {meaning}."),
+            Text(players_line(bots, mistakes))]
+
+
+def players_line(bots: list[str], mistakes: float = 0.0) -> str:
+    """The computer players in words: their names here (``--bots``) and the level of ``laugh
+    play`` that plays each (:data:`tutor.engine.levels.LEVELS`)."""
+    def level_of(name: str) -> str:
+        levels = [lv for lv in LEVELS.values() if lv.bot == name]
+        if not levels:
+            return "no level of laugh play"
+        same = [lv.name for lv in levels if lv.mistakes == mistakes]
+        others = [f"{lv.name} careless at {lv.mistakes:g}" if lv.mistakes else f"{lv.name} without "
+                  "mistakes" for lv in levels if lv.name not in same]
+        head = f"laugh play's {same[0]} level" if same else "as in laugh play"
+        return head + (f"; {', '.join(others)}" if others else "")
+    kinds = list(dict.fromkeys(bots))
+    where = "at every seat" if len(bots) == 1 or len(kinds) == 1 else "by seat"
+    care = f", careless at {mistakes:g}" if mistakes else ""
+    return (f"Computer players {where}: " + "; ".join(f"{b} ({level_of(b)})" for b in kinds)
+            + care + ".")

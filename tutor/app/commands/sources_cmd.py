@@ -21,6 +21,7 @@ from pathlib import Path
 from tutor.engine.data import source_texts_dir
 from tutor.engine.errors import LaughError, UsageError
 from tutor.engine.template import source_template
+from tutor.engine.data import data_dir
 from tutor.engine.sources import Library, Source, check_quotations, default_library, display_path
 from tutor.puzzles.terminal import make_console
 
@@ -137,6 +138,19 @@ def _pad(renderable: Any, left: int) -> Padding:
     return Padding(renderable, (0, 0, 0, left), expand=False)
 
 
+def source_file_label(path) -> str:
+    """Where a source file is, for people: the program's own sources as ``sources/NAME.yaml``
+    (the folder they have in the project, wherever the program is installed: never a path into
+    site-packages), any other file (a teacher's) by its path, relative to the working folder
+    where it is inside it."""
+    own = data_dir("sources").resolve()
+    try:
+        rel = Path(path).resolve().relative_to(own)
+    except (ValueError, OSError):
+        return display_path(path)
+    return f"sources/{rel.as_posix()} (one of the program's own)"
+
+
 def source_renderables(src: Source) -> list[Any]:
     """One source as renderables: citation, kind, text file, rulesets, summary, quotations,
     problems."""
@@ -153,7 +167,7 @@ def source_renderables(src: Source) -> list[Any]:
     meta.append("Rulesets: ", style="bold")
     meta.append(", ".join(src.rulesets) if src.rulesets else "none of its own")
     meta.append("   File: ", style="bold")
-    meta.append(display_path(src.path))
+    meta.append(source_file_label(src.path))
     out.append(_pad(meta, 2))
     out.append(_pad(Text(src.summary), 2))
     if src.quotations:

@@ -1,7 +1,7 @@
 """Practice deals against computer players (``laugh play``).
 
 - :mod:`tutor.engine.levels`: the levels of computer players and their reaction times;
-- :mod:`tutor.app.play.clock`: clocks (terminal, virtual for piped input, fake for tests) and input
+- :mod:`tutor.app.clock` (beside this package, as the drills use it too): clocks and input
   with a time limit;
 - :mod:`tutor.app.play.inputs`: reading the learner's moves;
 - :mod:`tutor.puzzles.board`: what the learner's seat sees;
@@ -10,7 +10,7 @@
 - :mod:`tutor.app.play.session`: a match of K deals, records and progress.
 """
 
-from tutor.app.play.clock import FakeClock, ScriptedAsker, TerminalClock, TimedAsker, VirtualClock, default_clock
+from tutor.app.clock import FakeClock, ScriptedAsker, TerminalClock, TimedAsker, VirtualClock, default_clock
 from tutor.app.play.game import DealPlayer, Mistake, Race
 from tutor.engine.levels import LEVELS, Level, level, make_opponents, seat_names
 from tutor.app.play.session import MatchResult, PlayOptions, play_match

@@ -1,26 +1,33 @@
 """One practice deal: the learner at one seat, computer players at the others.
 
 :class:`DealPlayer` runs the deal.  The learner makes every choice (captures, declarations,
-claims, taking a table mournival, lying down); nothing is declared for them.  Every rule
-question is the engine's: legality and reasons (:meth:`Deal.why_illegal`), at-risk and safe
-captures (:meth:`Deal.capture_options`), oversights (:meth:`Deal.open_oversights`).
+claims, taking a table mournival, lying down, ending a turn); nothing is done for them.  Every
+rule question is the engine's: the moves and their reading (:meth:`Deal.legal_actions`,
+:meth:`Deal.parse_action`), legality and reasons (:meth:`Deal.why_illegal`), at-risk and safe
+captures (:meth:`Deal.capture_options`), oversights (:meth:`Deal.open_oversights`), and who is
+first to a claim (:class:`tutor.engine.race.ClaimRace`).
 
 The claim race (Willughby: "whatever is overseen is his that can catch it first"): when an
 oversight appears, each computer player that will claim it draws a reaction time for its level
-(from the reactions random source, once per oversight), and claims when that time has passed.
-The learner claims first by typing ``claim`` (or the space bar on an empty line) before then.
-Time comes from the injected :class:`~tutor.app.play.clock.Clock`:
+(from the reactions random source, once per oversight).  If the learner may claim it, a claim
+window opens at once, as long as the slowest reaction of the level, with its countdown; the
+learner claims with the space bar (the claim key) and then names the cards, or types ``claim``
+and the cards.  Every claim is an entry in the engine's race, at its time after the oversight
+appeared; the fastest entry takes the cards, and the result names who was first and by how
+much.  Time comes from the injected :class:`~tutor.app.clock.Clock`:
 
-- on a terminal (:class:`~tutor.app.play.clock.TerminalClock`) a prompt is open after every action:
-  for the fastest computer player's reaction time when one will claim, else for ``pace`` seconds
-  before the next computer player moves (so the length of a pause says little);
-- piped (:class:`~tutor.app.play.clock.VirtualClock`) there is no real time: a line is read after an
-  action only when the learner could claim something (and on the learner's turn), and it is read
-  before any computer player's reaction time has passed, so a claim typed there wins if it is
-  the first claim after the action.  An empty line (``pass``) lets the computer players claim.
+- on a terminal (:class:`~tutor.app.clock.TerminalClock`) the window is a prompt that closes
+  when the first computer player claims or the window ends; when the learner is to move, the
+  turn prompt is the window, and computer players' claims appear above it as they happen (what
+  the learner is typing stays).  Between computer players' turns a prompt is open for ``pace``
+  seconds, so the length of a pause says little;
+- piped (:class:`~tutor.app.clock.VirtualClock`) there is no real time: a line is read after an
+  action only when the learner could claim something (and on the learner's turn), and it is
+  read before any computer player's reaction time has passed, so a claim typed there wins if it
+  is the first claim after the action.  An empty line (``pass``) lets the computer players claim.
 
-Afterwards, :attr:`DealPlayer.races` holds every claim race (window and reaction times) and
-:attr:`DealPlayer.mistakes` every mistake of the learner, with the engine's reason.
+Afterwards, :attr:`DealPlayer.races` holds every claim race and :attr:`DealPlayer.mistakes` every
+mistake of the learner, with the engine's reason.
 """
 
 from __future__ import annotations
@@ -30,27 +37,26 @@ from dataclasses import dataclass, field
 
 from rich.text import Text
 
+from tutor.app.play.inputs import HELP, QUIT_WORDS, WORDS, Intent, explain, interpret, read_move
 from tutor.engine.bots import Bot
 from tutor.engine.cards import RANK_NAMES, RANK_PLURALS, pretty_cards
 from tutor.engine.deal import DECLARATIONS, Action, Deal
 from tutor.engine.errors import IllegalAction
-from tutor.app.play.inputs import HELP, WORDS, Intent, action_code, explain, interpret
+from tutor.engine.parameters import value_short, value_words
+from tutor.engine.race import ClaimRace
 from tutor.puzzles.board import action_text, grouped_text, render_screen
 
-__all__ = ["DealPlayer", "Mistake", "Opportunity", "Race", "MISTAKE_TITLES", "OVERSIGHT_WORDS"]
+__all__ = ["DealPlayer", "Mistake", "Opportunity", "Race", "MISTAKE_TITLES"]
 
 TURN_PROMPT = "Your move> "
 WATCH_PROMPT = "watch> "
+CLAIM_PROMPT = "claim window> "
+NAME_PROMPT = "claim: which cards?> "
 BEFORE_PROMPT = "Before play (Enter starts)> "
 WHICH_PROMPT = "Which? > "
 
-OVERSIGHT_WORDS = {
-    "overlooked_table_mournival": "a table mournival the dealer did not take before play",
-    "split_prial": "a table prial split by a one-for-one capture",
-    "laid_down_dead_pair": "a dead pair laid down instead of declared",
-    "laid_down_prial": "a prial laid down without declaring a pair of it",
-    "laid_down_mournival": "a mournival laid down instead of declared",
-}
+#: The label of a claim window's countdown.
+WINDOW_LABEL = "Claim window · space claims"
 
 MISTAKE_TITLES = {
     "missed_claim": "missed claim",
@@ -64,11 +70,13 @@ MISTAKE_TITLES = {
 
 @dataclass
 class Race:
-    """One claim: ``index`` of the claim in the deal's history, the oversight ``kind`` and
-    ``cards``; ``reactions`` the computer players' reaction times (seat -> seconds) for it;
-    ``learner`` the learner's time when they claimed it (None otherwise), ``learner_eligible``
-    whether they could; ``winner`` the claimant; ``window`` how long the oversight stood open
-    before the claim."""
+    """One claim: ``index`` of the claim in the deal's history, the oversight ``kind``,
+    ``cards`` and ``offender``; ``reactions`` the computer players' reaction times (seat ->
+    seconds) for it; ``learner`` the learner's time when they claimed it (None otherwise; 0.0
+    when piped), ``learner_eligible`` whether they could; ``winner`` the claimant; ``window``
+    the winner's time (how long the oversight stood open before the claim); ``runner_up`` the
+    seat of the next entry and ``margin`` how far behind it was (None with one entry); ``piped``
+    when there was no real time."""
 
     index: int
     kind: str
@@ -79,6 +87,9 @@ class Race:
     learner_eligible: bool
     winner: int
     window: float
+    runner_up: int | None = None
+    margin: float | None = None
+    piped: bool = False
 
 
 @dataclass
@@ -99,22 +110,25 @@ class Mistake:
 @dataclass
 class Opportunity:
     """A graded moment for the progress store: ``kind``/``themes`` (puzzle kind and themes),
-    ``correct``, ``seconds``; ``index`` the history index."""
+    ``correct``, ``seconds`` (None when no time was measured at a terminal: piped input, a
+    declaration made in passing, a claim missed); ``index`` the history index."""
 
     kind: str
     themes: tuple[str, ...]
     correct: bool
-    seconds: float
+    seconds: float | None
     index: int
 
 
 @dataclass
 class _Open:
-    t0: float
+    t0: float                 # clock time the oversight appeared
     index: int
-    eligible: bool
+    eligible: bool            # the learner may claim it
+    window: float             # seconds the claim window stays open
     reactions: dict[int, float] = field(default_factory=dict)
     learner: float | None = None
+    window_done: bool = False
 
 
 @dataclass
@@ -132,7 +146,7 @@ class DealPlayer:
     ``bots`` has one :class:`~tutor.engine.bots.Bot` per seat (None at the learner's seat);
     ``bot_rng`` drives their choices and ``reaction_rng`` their reaction times; ``asker`` reads
     the learner's lines (:class:`~tutor.puzzles.terminal.Asker` or alike), ``clock`` is a
-    :class:`~tutor.app.play.clock.Clock`; ``console`` a rich console; ``names`` one name per seat;
+    :class:`~tutor.app.clock.Clock`; ``console`` a rich console; ``names`` one name per seat;
     ``pace`` the seconds a terminal waits before each computer player's turn; ``title`` heads the
     screen; ``totals`` the match totals shown beside the names.
     """
@@ -162,11 +176,17 @@ class DealPlayer:
         self._decision: _Decision | None = None
         self._decls: list[Action] = []
         self._screen_due = True
-        self._hint_shown = False
         self._set_aside = deal.ruleset.table_mournival == "set_aside_for_last_in"
-        for q, b in enumerate(bots):
+        #: The claim window: as long as the slowest reaction of the computer players' level.
+        self.window = max([b.reaction_range[1] for b in bots if b is not None] or [2.0])
+        for b in bots:
             if b is not None:
                 b.start(deal)
+
+    @property
+    def piped(self) -> bool:
+        """True when nobody types at a terminal (no real time: no answer time is measured)."""
+        return bool(getattr(self.clock, "piped", False))
 
     # -- running ------------------------------------------------------------------------------
 
@@ -183,35 +203,23 @@ class DealPlayer:
                 break
             self._track()
             offers = self._offers()
-            now = self.clock.now()
-            eligible = self._learner_can_claim()
+            window = self._window()
             if d.to_move == self.seat:
                 if self._screen_due:
                     self.show()
-                timeout = offers[0][0] - now if offers else None
-                if timeout is not None and timeout <= 0:
-                    self._bot_claim(offers[0])
-                    continue
-                text = self.clock.read(self.asker, TURN_PROMPT, timeout, words=WORDS)
-                if text is None:
-                    self._bot_claim(offers[0])
-                    continue
-                self._handle(text, turn=True)
+                self._turn(offers, window)
+                continue
+            if window is not None:
+                self._claim_window(window, offers)
                 continue
             if offers:
-                if self.clock.realtime or eligible:
-                    timeout = offers[0][0] - now
-                    if timeout > 0:
-                        text = self.clock.read(self.asker, WATCH_PROMPT, timeout, words=WORDS,
-                                               erase=True)
-                        if text is not None and self._handle(text, turn=False) != "pass":
-                            continue
-                self._bot_claim(offers[0])
+                self._bots_claim(offers)
                 continue
-            if self.clock.realtime or eligible:
+            if self.clock.realtime or self._learner_can_claim():
                 text = self.clock.read(self.asker, WATCH_PROMPT,
                                        self.pace if self.clock.realtime else None,
-                                       words=WORDS, extend_while_typing=True, erase=True)
+                                       words=WORDS, extend_while_typing=True, erase=True,
+                                       claim_key=True)
                 if text is not None and self._handle(text, turn=False) != "pass":
                     continue
             bot = self.bots[d.to_move]
@@ -224,19 +232,86 @@ class DealPlayer:
         d = self.deal
         while not d.started and d.phase == "play" and not self.quit:
             text = self.clock.read(self.asker, BEFORE_PROMPT, None, words=WORDS)
-            r = self._handle(text or "", turn=False, before=True)
+            r = self._handle(text or "", turn=False)
             if r == "pass":
                 return
 
+    def _turn(self, offers, window) -> None:
+        """The learner's turn prompt.  While an oversight they may claim is open, it is also the
+        claim window (its countdown below the prompt); computer players' claims appear above it
+        as they happen."""
+        events = [(at, self._claim_event(key)) for at, _, _, key in offers]
+        shown = {}
+        if window is not None:
+            key, info = window
+            shown = dict(label=WINDOW_LABEL, deadline=info.t0 + info.window, total=info.window)
+        text = self.clock.read(self.asker, TURN_PROMPT, None, words=WORDS, events=events,
+                               claim_key=True, **shown)
+        if text is not None:
+            self._handle(text, turn=True)
+
+    def _claim_event(self, key):
+        """What happens when a computer player's reaction time for the oversight ``key`` comes
+        during the learner's turn prompt: the race for it is run (and shown) at once."""
+        def fire() -> bool:
+            if key in self._open and self.deal.phase == "play":
+                info = self._open[key]
+                info.window_done = True
+                self._race(key)
+            return False
+        return fire
+
+    def _claim_window(self, window, offers) -> None:
+        """A claim window: a prompt with its countdown, closed by the first computer player's
+        claim or at its end; the learner claims with the space bar (or ``claim`` and the cards)."""
+        key, info = window
+        end = info.t0 + info.window
+        left = end - self.clock.now()
+        if left <= 0:
+            info.window_done = True
+            return
+        events = [(at, lambda: True) for at, _, _, k in offers]
+        text = self.clock.read(self.asker, CLAIM_PROMPT, left, words=WORDS, label=WINDOW_LABEL,
+                               deadline=end, total=info.window, events=events, claim_key=True)
+        if text is None:
+            info.window_done = True
+            now = self.clock.now()
+            due = [o for o in self._offers() if o[0] <= now + 1e-9]
+            if due:
+                self._race(due[0][3])
+            else:
+                self.say("The claim window closed: nobody claimed.", style="dim")
+            return
+        if self._handle(text, turn=False) == "pass":
+            info.window_done = True
+
+    def _bots_claim(self, offers) -> None:
+        """Computer players' claims when the learner has no window open: on a terminal after the
+        fastest reaction time (a prompt is open meanwhile), piped at once."""
+        at, _, _, key = offers[0]
+        wait = at - self.clock.now()
+        if self.clock.realtime and wait > 0:
+            text = self.clock.read(self.asker, WATCH_PROMPT, wait, words=WORDS, erase=True,
+                                   claim_key=True)
+            if text is not None and self._handle(text, turn=False) != "pass":
+                return
+        if key in self._open:
+            self._race(key)
+
     # -- the learner's input ------------------------------------------------------------------
 
-    def _handle(self, text: str, turn: bool, before: bool = False) -> str:
+    def _handle(self, text: str, turn: bool) -> str:
         """Act on one line; returns ``pass``, ``info``, ``error``, ``quit`` or ``acted``."""
         d = self.deal
         when = self.clock.now()
         intent = interpret(text, d, self.seat, self.names)
         if intent.kind == "pass":
             if turn:
+                end = [a for a in d.legal_actions() if a.kind == "end_turn"] \
+                    if d.to_move == self.seat else []
+                if end:
+                    self._apply(end[0])
+                    return "acted"
                 self.say("It is your turn: capture, or lie down if you cannot (type moves for "
                          "the moves, help for how).", style="yellow")
                 return "info"
@@ -247,24 +322,60 @@ class DealPlayer:
         if intent.kind == "info":
             self._info(intent.name)
             return "info"
+        if intent.kind == "claim":
+            a = self._name_claim()
+            if a is None:
+                for info in self._open.values():
+                    info.window_done = True
+                return "pass"
+            self._learner_claims(a, when)
+            return "acted"
         if intent.kind == "error":
             self.say(intent.message, style="yellow")
             return "error"
         a = self._choose(intent)
         if a is None:
             return "info"
-        self._apply(a, learner_time=when)
+        if a.kind == "claim":
+            self._learner_claims(a, when)
+        else:
+            self._apply(a)
         return "acted"
+
+    def _name_claim(self) -> Action | None:
+        """After the claim key: the learner names the cards (or the rank).  Unreadable or
+        incomplete naming is asked again; a claim that names cards no open oversight covers
+        fails (the key committed the learner); Enter takes the claim back."""
+        self.say("You claim! Name the cards (or the rank); Enter takes the claim back.",
+                 style="bold")
+        while True:
+            text = (self.clock.read(self.asker, NAME_PROMPT, None, words=("pass",)) or "").strip()
+            low = text.lower()
+            if not low or low in ("pass", "cancel", "back", "no") or low in QUIT_WORDS:
+                self.say("No claim.", style="dim")
+                return None
+            line = low if low.startswith("claim") else "claim " + low
+            intent = read_move(line, self.deal, self.seat, self.names, claim=True)
+            if intent.kind == "actions":
+                a = self._choose(intent)
+                if a is not None:
+                    return a
+                continue
+            self.say(intent.message, style="yellow")
+            if intent.incomplete or intent.unreadable:
+                continue
+            self.say("Your claim fails.", style="yellow")
+            return None
 
     def _choose(self, intent: Intent) -> Action | None:
         acts = intent.actions
         if len(acts) == 1:
             return acts[0]
-        self.say("Which one?")
+        self.say(intent.message or "Which one?")
         for i, a in enumerate(acts, 1):
             t = Text(f"  {i}. ")
             t.append_text(action_text(a, self.names, self.seat, self.symbols, self._set_aside))
-            t.append(f"   [{action_code(a)}]", style="dim")
+            t.append(f"   [{a.notation()}]", style="dim")
             self.out.print(t)
         while True:
             text = self.clock.read(self.asker, WHICH_PROMPT, None, words=())
@@ -291,95 +402,172 @@ class DealPlayer:
         elif name == "look":
             self.show()
         elif name == "moves":
+            mine = d.legal_actions(self.seat)
             if d.to_move == self.seat and d.phase != "over":
-                moves = [action_code(a) for a in d.legal_actions()]
-                self.say("Your moves: " + " | ".join(moves))
+                self.say("Your moves: " + " | ".join(a.notation() for a in mine))
             else:
                 who = self.names[d.to_move] if d.to_move is not None else "nobody"
+                free = [a for a in mine if a.kind in DECLARATIONS
+                        or a.kind == "take_table_mournival"]
                 self.say(f"It is {who}'s turn. You may claim an oversight at any time"
-                         + (", and declare from your hand" if d.ruleset.hand_plays == "free"
-                            else "")
-                         + ".")
+                         + (", and declare from your hand" if d.declarations_are_free else "")
+                         + "." + (" Now: " + " | ".join(a.notation() for a in free)
+                                  if free else ""))
+
+    # -- claims -------------------------------------------------------------------------------
+
+    def _learner_claims(self, a: Action, when: float) -> None:
+        """The learner's claim ``a``, made at clock time ``when``, enters the race for its
+        oversight against every computer player that will claim it."""
+        key = self._key_for_claim(a)
+        info = self._open.get(key) if key is not None else None
+        secs = 0.0 if info is None or self.piped else max(0.0, when - info.t0)
+        if info is not None:
+            info.window_done = True
+        self._race(key, (a, secs))
+
+    def _race(self, key, learner: tuple[Action, float] | None = None) -> None:
+        """Run the engine's race for the oversight ``key``: each computer player that will claim
+        it at its reaction time, and the learner's claim (action, seconds) if any; the fastest
+        takes the cards, and the result is said."""
+        d = self.deal
+        info = self._open.get(key)
+        race = ClaimRace(d)
+        if learner is not None:
+            race.enter(self.seat, learner[0], learner[1])
+        if info is not None:
+            for _, q, a, k in self._offers():
+                if k == key:
+                    race.enter(q, a, info.reactions[q])
+        w = race.winner()
+        if w is None:
+            return
+        order = race.order()
+        self._apply(w.action)
+        won_by_learner = w.seat == self.seat
+        if won_by_learner and info is not None:
+            info.learner = learner[1]
+        runner = order[1] if len(order) > 1 else None
+        r = Race(len(d.history) - 1, w.action.oversight or "", w.action.cards,
+                 key[1] if key else -1,
+                 {e.seat: e.seconds for e in order if e.seat != self.seat},
+                 learner[1] if learner is not None else None,
+                 info.eligible if info is not None else False, w.seat, w.seconds,
+                 runner.seat if runner else None, race.margin(), self.piped)
+        self.races.append(r)
+        self.out.print(Text("    " + self.race_line(r), style="dim"))
+
+    def race_line(self, r: Race) -> str:
+        """Who was first to the claim, in how long, and by how much."""
+        def name(q):
+            return "you" if q == self.seat else self.names[q]
+        if r.winner == self.seat:
+            if r.piped:
+                head = "You claimed first (piped input: no real time, your line is read first)"
+                others = sorted(r.reactions.items(), key=lambda x: x[1])
+                if others:
+                    head += "; " + ", ".join(f"{self.names[q]} would have claimed in {t:.2f} s"
+                                             for q, t in others)
+                return head + "."
+            head = f"You claimed first, in {r.learner or 0:.2f} s"
+            if r.runner_up is not None:
+                return (head + f": {r.margin:.2f} s ahead of {name(r.runner_up)} "
+                        f"({r.reactions.get(r.runner_up, 0):.2f} s).")
+            return head + "; no computer player was going to claim it."
+        head = f"{self.names[r.winner]} claimed first, in {r.window:.2f} s"
+        if r.runner_up is not None:
+            behind = r.window + (r.margin or 0)
+            head += f": {r.margin:.2f} s ahead of {name(r.runner_up)} ({behind:.2f} s)"
+        if r.learner_eligible and r.learner is None:
+            head += "; you did not claim"
+        return head + "."
 
     # -- applying ------------------------------------------------------------------------------
 
-    def _apply(self, a: Action, learner_time: float | None = None) -> None:
+    def _apply(self, a: Action) -> None:
         d = self.deal
         seat = self.seat
         mine = a.player == seat
+        rs = d.ruleset
         # before: what the learner's choice leaves undone
         if not d.started and a.kind in ("capture", "lie_down") or (
-                not d.started and a.kind in DECLARATIONS and d.ruleset.hand_plays == "turn"):
+                not d.started and a.kind in DECLARATIONS and not d.declarations_are_free):
             if seat == d.dealer:
                 take = [f for f in d.free_actions(seat) if f.kind == "take_table_mournival"]
                 for f in take:
-                    where = ("set it aside for the last player in" if self._set_aside
-                             else "take it into your won cards")
                     self.mistakes.append(Mistake(
                         "mournival_not_taken", len(d.history),
                         f"Play began with the mournival {pretty_cards(f.cards, self.symbols)} on "
                         "the table, and you were the dealer.",
-                        f"The dealer should {where} before play (the engine offered "
-                        f"take_table_mournival); left there, it is "
+                        f"Under {rs.id}, {value_words('table_mournival', rs.table_mournival)}: "
+                        "that was yours to do (take) before play; left there, it is "
                         + ("an oversight for the others to claim." if "overlooked_table_mournival"
-                           in d.ruleset.oversights else "four cards anyone may capture.")))
+                           in rs.oversights else "four cards anyone may capture.")))
         if mine and a.kind == "capture":
             self._decide(a)
         if mine and a.kind in DECLARATIONS:
-            self.opportunities.append(Opportunity("declaration", (_DECL_THEME[a.kind],), True, 0.0,
-                                                  len(d.history)))
+            self.opportunities.append(Opportunity("declaration", (_DECL_THEME[a.kind],), True,
+                                                  None, len(d.history)))
         if mine and a.kind == "lie_down":
             decls = [f for f in d.free_actions(seat) if f.kind in DECLARATIONS]
             for f in _one_per_rank(decls):
                 self.mistakes.append(Mistake(
                     "missed_declaration", len(d.history),
-                    f"You lay down holding {_decl_words(f, self.symbols)}.",
-                    _decl_reason(f, d)))
-        claim_key = None
-        if a.kind == "claim":
-            claim_key = self._key_for_claim(a)
+                    f"You lay down holding {_decl_words(f)}.", _decl_reason(f)))
+        paid = len(d.payments)
         try:
             d.apply(a)
         except IllegalAction as exc:      # cannot happen for engine-offered actions
-            self.say(explain(str(exc), seat, self.names), style="yellow")
+            self.say(explain(exc.reason, seat, self.names), style="yellow")
             return
         idx = len(d.history) - 1
         t = Text("  ")
         t.append_text(action_text(a, self.names, seat, self.symbols, self._set_aside))
         self.out.print(t)
-        if a.kind == "claim":
-            self._race_done(a, claim_key, learner_time)
+        if len(d.payments) > paid:
+            self.say("    " + self._payments_line(d.payments[paid:]), style="dim")
         if not mine and a.kind in ("capture", "play_on_capture") and self._decision:
             for rank in self._decision.at_risk:
-                if a.table[0] >> 2 == rank and rank not in self._decision.lost_to:
+                if a.rank == rank and rank not in self._decision.lost_to:
                     self._decision.lost_to[rank] = a.player
         if mine and a.kind == "capture":
             for o in d.oversights:
                 if o.offender == seat and o.index == idx and o.kind == "split_prial":
                     self.mistakes.append(Mistake(
                         "split_prial", idx,
-                        f"You took one card of the table prial of {RANK_PLURALS[a.table[0] >> 2]}.",
+                        f"You took one card of the table prial of {RANK_PLURALS[a.rank]}.",
                         "one_for_three is allowed, so one card from hand takes all three; the "
                         "two left are now an oversight (split prial) for the others to claim."))
-        if mine and a.kind in ("capture", "lie_down", "play_on_capture") or (
-                mine and a.kind in DECLARATIONS and d.ruleset.hand_plays == "turn"):
+        if mine and a.kind in ("capture", "lie_down", "play_on_capture", "end_turn") or (
+                mine and a.kind in DECLARATIONS and not d.declarations_are_free):
             self._screen_due = True
         if d.to_move == seat and not mine:
             self._screen_due = True
         self._track()
+
+    def _payments_line(self, payments) -> str:
+        """Lie-down payments as they are made (RULES.md 3.6)."""
+        payer = payments[0][0]
+        who = "You pay" if payer == self.seat else f"{self.names[payer]} pays"
+        stakes = payments[0][2]
+        unit = "stake" if stakes == 1 else "stakes"
+        if payments[0][1] is None:
+            return f"{who} {stakes} {unit} into the pot for lying down (pot now {self.deal.pot})."
+        to = ", ".join("you" if q == self.seat else self.names[q] for _, q, _ in payments)
+        return f"{who} {stakes} {unit} to each player still in for lying down: {to}."
 
     def _decide(self, a: Action) -> None:
         """Remember the learner's capture choice against the engine's at-risk/safe options."""
         self._close_decision()
         d = self.deal
         opts = d.capture_options(self.seat)
-        rank = a.table[0] >> 2
+        rank = a.rank
         risky = {o.rank: o.reason for o in opts if o.at_risk}
         chosen = next((o for o in opts if o.rank == rank), None)
         if risky and rank not in risky and chosen is not None:
             self._decision = _Decision(len(d.history), rank, chosen.reason, risky)
         elif risky:
-            self.opportunities.append(Opportunity("capture-choice", ("at-risk",), True, 0.0,
+            self.opportunities.append(Opportunity("capture-choice", ("at-risk",), True, None,
                                                   len(d.history)))
 
     def _close_decision(self) -> None:
@@ -402,7 +590,7 @@ class DealPlayer:
                 f"You captured {took}, which was safe to hold back, while {risky} "
                 f"{'was' if len(dec.at_risk) == 1 else 'were'} at risk.",
                 f"Safe: {dec.took_reason}. At risk: " + "; ".join(dec.at_risk.values()) + "."))
-        self.opportunities.append(Opportunity("capture-choice", ("at-risk",), False, 0.0,
+        self.opportunities.append(Opportunity("capture-choice", ("at-risk",), False, None,
                                               dec.index))
 
     # -- computer players ------------------------------------------------------------------------
@@ -411,23 +599,24 @@ class DealPlayer:
         return [q for q, b in enumerate(self.bots) if b is not None]
 
     def _bots_free(self) -> None:
-        """Computer players' declarations and table mournivals (not claims), fastest first."""
+        """Computer players' declarations and table mournivals (not claims): each wanting one
+        enters the engine's race at its reaction time, the fastest acts first."""
         d = self.deal
         while d.phase == "play" and d.free_pending():
-            best = None
+            race = ClaimRace(d)
             for q in self._bot_seats():
                 a = self.bots[q].free_action(d, q, self.bot_rng)
                 if a is None or a.kind == "claim":
                     continue
-                t = self.bots[q].reaction(self.reaction_rng)
-                if best is None or t < best[0]:
-                    best = (t, a)
-            if best is None:
+                race.enter(q, a, self.bots[q].reaction(self.reaction_rng))
+            w = race.winner()
+            if w is None:
                 return
-            self._apply(best[1])
+            self._apply(w.action)
 
     def _offers(self) -> list[tuple[float, int, Action, tuple]]:
-        """Computer players' claims: ``(deadline, seat, action, key)``, earliest first."""
+        """Computer players' claims: ``(clock time, seat, action, oversight key)``, earliest
+        first (ties: lower seat first, as in the engine's race)."""
         d = self.deal
         if d.phase != "play" or not d.oversights:
             return []
@@ -446,9 +635,6 @@ class DealPlayer:
         out.sort(key=lambda x: (x[0], x[1]))
         return out
 
-    def _bot_claim(self, offer) -> None:
-        self._apply(offer[2])
-
     def _key_for_claim(self, a: Action):
         m = 0
         for c in a.cards:
@@ -462,6 +648,18 @@ class DealPlayer:
     def _learner_can_claim(self) -> bool:
         return any(a.kind == "claim" for a in self.deal.free_actions(self.seat))
 
+    def _window(self):
+        """The open oversight whose claim window is still to run for the learner: ``(key,
+        info)``, or None."""
+        if self.quit or not self._open:
+            return None
+        mine = {self._key_for_claim(a) for a in self.deal.free_actions(self.seat)
+                if a.kind == "claim"}
+        for key, info in self._open.items():
+            if info.eligible and not info.window_done and key in mine:
+                return key, info
+        return None
+
     # -- oversight bookkeeping --------------------------------------------------------------------
 
     def _track(self) -> None:
@@ -474,7 +672,7 @@ class DealPlayer:
                 self._close(key, self._open.pop(key))
         for key, o in current.items():
             if key not in self._open:
-                self._open[key] = _Open(now, o.index, o.offender != self.seat)
+                self._open[key] = _Open(now, o.index, o.offender != self.seat, self.window)
         if d.phase == "play" and d.hands[self.seat]:
             self._decls = [f for f in d.free_actions(self.seat) if f.kind in DECLARATIONS]
         if d.to_move == self.seat and d.phase != "over":
@@ -494,11 +692,10 @@ class DealPlayer:
             if m & mask == m:
                 taken_by = last.player
         if taken_by == self.seat:
-            self.opportunities.append(Opportunity("spot-oversight", (kind,), True,
-                                                  info.learner or 0.0, index))
+            self.opportunities.append(Opportunity(
+                "spot-oversight", (kind,), True, None if self.piped else info.learner, index))
             return
-        window = self.clock.now() - info.t0
-        self.opportunities.append(Opportunity("spot-oversight", (kind,), False, window, index))
+        self.opportunities.append(Opportunity("spot-oversight", (kind,), False, None, index))
         cards = pretty_cards(_cards_of(mask), self.symbols)
         what = f"You did not claim {_oversight_phrase(kind, self.names[offender])} ({cards})"
         if taken_by is not None:
@@ -510,39 +707,9 @@ class DealPlayer:
         else:
             text = f"{what}; it stayed open until the cards were captured."
         self.mistakes.append(Mistake("missed_claim", index, text,
-                                     f"Claimable ({kind}) from action {index + 1}: "
-                                     f"{_claim_reason(kind, offender, self.names)}"))
-
-    def _race_done(self, a: Action, key, learner_time: float | None) -> None:
-        info = self._open.get(key) if key is not None else None
-        if info is None:
-            return
-        won_by_learner = a.player == self.seat
-        learner = (learner_time - info.t0) if won_by_learner and learner_time is not None else None
-        if won_by_learner:
-            info.learner = max(0.0, learner or 0.0)
-        window = (learner if won_by_learner else info.reactions.get(a.player, 0.0)) or 0.0
-        race = Race(len(self.deal.history) - 1, key[0], a.cards, key[1], dict(info.reactions),
-                    info.learner if won_by_learner else None, info.eligible, a.player,
-                    max(0.0, window))
-        self.races.append(race)
-        self.out.print(Text("    " + self.race_line(race), style="dim"))
-
-    def race_line(self, r: Race) -> str:
-        """The claim window and the reaction times, said after the fact."""
-        parts = [f"{self.names[q]} {t:.2f} s" for q, t in sorted(r.reactions.items(),
-                                                                key=lambda x: x[1])]
-        if r.winner == self.seat:
-            note = (" (piped: no real time, your line is read first)"
-                    if getattr(self.clock, "piped", False) else "")
-            head = f"You claimed after {r.learner or 0:.2f} s{note}"
-            tail = ("; their reaction times: " + ", ".join(parts)) if parts else \
-                "; no computer player was going to claim it"
-            return head + tail
-        head = f"Claim window {r.window:.2f} s; reaction times: " + ", ".join(parts)
-        if r.learner_eligible:
-            head += "; you did not claim"
-        return head
+                                     f"Claimable ({value_short('oversights', kind)}: "
+                                     f"{value_words('oversights', kind)}) from action "
+                                     f"{index + 1}: {_claim_reason(kind, offender, self.names)}"))
 
     # -- the end ------------------------------------------------------------------------------
 
@@ -556,16 +723,16 @@ class DealPlayer:
         res = d.result
         if (res is not None and res.last_in == self.seat and self._decls
                 and d.ruleset.leftovers_to != "last_in"):
-            went = "the dealer" if d.ruleset.leftovers_to == "dealer" else "nobody"
+            went = value_words("leftovers_to", d.ruleset.leftovers_to)
             for f in _one_per_rank(self._decls):
                 self.mistakes.append(Mistake(
                     "missed_declaration", len(d.history) - 1,
-                    f"Play ended with {_decl_words(f, self.symbols)} still in your hand.",
-                    _decl_reason(f, d) + f" Left in hand, the cards went to {went}."))
+                    f"Play ended with {_decl_words(f)} still in your hand.",
+                    _decl_reason(f) + f" Left in hand, they were leftovers: {went}."))
         for m in self.mistakes:
             if m.kind == "missed_declaration":
-                self.opportunities.append(Opportunity("declaration", (_theme_of(m),), False, 0.0,
-                                                      m.index))
+                self.opportunities.append(Opportunity("declaration", (_theme_of(m),), False,
+                                                      None, m.index))
         self.mistakes.sort(key=lambda m: m.index)
 
     # -- output ------------------------------------------------------------------------------
@@ -589,37 +756,40 @@ def _cards_of(mask: int) -> list[int]:
 
 def _one_per_rank(acts: list[Action]) -> list[Action]:
     seen, out = set(), []
-    for a in sorted(acts, key=lambda a: (a.cards[0] >> 2, -len(a.cards))):
-        r = a.cards[0] >> 2
-        if r not in seen:
-            seen.add(r)
+    for a in sorted(acts, key=lambda a: (a.rank, -len(a.cards), _DECL_ORDER[a.kind])):
+        if a.rank not in seen:
+            seen.add(a.rank)
             out.append(a)
     return out
 
 
-def _decl_words(a: Action, symbols: bool) -> str:
-    rank = a.cards[0] >> 2
-    what = {"declare_prial": "a prial", "declare_mournival": "a mournival",
-            "declare_dead_pair": "a dead pair"}[a.kind]
-    return f"{what} of {RANK_PLURALS[rank]}"
+_DECL_ORDER = {"declare_mournival": 0, "declare_prial": 1, "declare_dead_pair": 2,
+               "declare_pair": 3}
+_DECL_WHAT = {"declare_prial": "a prial", "declare_mournival": "a mournival",
+              "declare_dead_pair": "a dead pair", "declare_pair": "a pair"}
+_DECL_THEME = {"declare_dead_pair": "dead-pair", "declare_prial": "prial",
+               "declare_mournival": "mournival", "declare_pair": "pair"}
 
 
-def _decl_reason(a: Action, d: Deal) -> str:
-    rank = RANK_PLURALS[a.cards[0] >> 2]
+def _decl_words(a: Action) -> str:
+    return f"{_DECL_WHAT[a.kind]} of {RANK_PLURALS[a.rank]}"
+
+
+def _decl_reason(a: Action) -> str:
+    rank = RANK_PLURALS[a.rank]
     if a.kind == "declare_dead_pair":
         return (f"The other two {rank} were already among the won cards, so the pair was dead and "
                 f"could be declared ({a.kind}) at once.")
     if a.kind == "declare_mournival":
         return f"All four {rank} could be declared ({a.kind}) as two pairs."
+    if a.kind == "declare_pair":
+        return f"Under this ruleset any pair held may be declared ({a.kind}): two {rank}."
     return f"Two of the three {rank} could be declared ({a.kind}), keeping the third."
 
 
-_DECL_THEME = {"declare_dead_pair": "dead-pair", "declare_prial": "prial",
-               "declare_mournival": "mournival"}
-
-
 def _theme_of(m: Mistake) -> str:
-    for word, theme in (("dead pair", "dead-pair"), ("prial", "prial"), ("mournival", "mournival")):
+    for word, theme in (("dead pair", "dead-pair"), ("prial", "prial"), ("mournival", "mournival"),
+                        ("a pair", "pair")):
         if word in m.text:
             return theme
     return "declaration"

@@ -97,7 +97,9 @@ def play_match(opts: PlayOptions, *, asker, clock, console, symbols: bool = True
         out.print("The players choose the first dealer.")
     out.print(f"{names[dealer]} deal{'' if dealer == seat else 's'} first; the deal passes left.")
     match = Match(rs, n, dealer)
-    practice = rs.scoring == "pairs" and opts.deals >= 2
+    practice = bool((rs.match_format or {}).get("practice")) and opts.deals >= 2
+    pays = rs.lie_down_pays is not None and not rs.has_stakes
+    balances = [0] * n
     sheet_points: list[int] = []
     record_path = None
     if opts.save:
@@ -120,6 +122,10 @@ def play_match(opts: PlayOptions, *, asker, clock, console, symbols: bool = True
         result.players.append(player)
         try:
             player.run()
+        except (EOFError, KeyboardInterrupt):
+            out.print()
+            out.print(Text(_saved_line(deal, record_path, k), style="yellow"))
+            raise
         finally:
             rec = to_record(deal)
             records.append(rec)
@@ -133,6 +139,8 @@ def play_match(opts: PlayOptions, *, asker, clock, console, symbols: bool = True
             break
         if not (practice and k == 0):
             match.totals = [t + v for t, v in zip(match.totals, deal.returns())]
+            if pays:
+                balances = [b + r.net for b, r in zip(balances, deal.result.settlement)]
         match.deals.append(deal)
         sheet_points.append(deal.returns()[seat])
         out.print()
@@ -144,12 +152,13 @@ def play_match(opts: PlayOptions, *, asker, clock, console, symbols: bool = True
             _record_progress(store, player, rs.id, opts.seed, k)
         if opts.deals > 1:
             out.print()
-            out.print(totals_table(names, match.totals, k + 1, rs.scoring == "stakes", practice))
+            out.print(totals_table(names, match.totals, k + 1, rs.has_stakes, practice,
+                                   balances if pays else None))
         if record_path is not None:
             out.print(Text(f"Deal record saved to {record_path}", style="dim"))
         if k + 1 < opts.deals and getattr(asker, "interactive", False):
             text = asker.ask("Enter for the next deal, q to stop> ")
-            if text.strip().lower() in ("q", "quit", "stop"):
+            if text.strip().lower() in ("q", "quit", ":q", "stop"):
                 result.quit = True
                 break
     result.totals = list(match.totals)
@@ -165,6 +174,18 @@ def play_match(opts: PlayOptions, *, asker, clock, console, symbols: bool = True
         out.print(f"Exported {len(records)} deal record{'s' if len(records) != 1 else ''} to "
                   f"{opts.export}")
     return result
+
+
+def _saved_line(deal: Deal, record_path: Path | None, k: int) -> str:
+    """The one line said when the learner leaves a deal with Ctrl-D or Ctrl-C."""
+    if deal.is_terminal():
+        what = f"deal {k + 1}, finished"
+    else:
+        n = len(deal.history)
+        what = f"deal {k + 1} so far ({n} action{'s' if n != 1 else ''})"
+    if record_path is None:
+        return f"Left the match at {what}: not saved (--no-save)."
+    return f"Saved {what} to {record_path}."
 
 
 def _append(path: Path, rec: dict) -> None:

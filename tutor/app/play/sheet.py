@@ -15,9 +15,11 @@ from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
-from tutor.engine.deal import Deal
 from tutor.app.play.game import Mistake
-from tutor.puzzles.board import cards_text, settlement_words
+from tutor.engine.deal import Deal
+from tutor.engine.errors import IllegalAction
+from tutor.engine.parameters import value_words
+from tutor.puzzles.board import cards_text
 
 __all__ = ["settlement_table", "review_renderable", "totals_table", "score_sheet",
            "sheet_games", "ROUND"]
@@ -27,53 +29,85 @@ ROUND = 5
 
 
 def settlement_table(deal: Deal, names: Sequence[str], symbols: bool) -> Group:
-    """The settlement of a finished deal (RULES.md 3.5), with the leftovers and the bonus."""
+    """The settlement of a finished deal (RULES.md 3.5, 3.6), read from the engine's breakdown
+    (:attr:`tutor.engine.deal.DealResult.settlement`): per seat the cards won in play and at the
+    end, and under stakes the ante, lie-down payments, bonus, stakes for cards, share of the pot
+    and net; under pairs the bonus and points (and the payment balance where lying down pays)."""
     res = deal.result
-    assert res is not None, "the deal is not over"
+    if res is None:
+        raise IllegalAction("the deal is not over: there is no settlement yet")
     rs, pc = deal.ruleset, deal.rules
-    stakes = res.net is not None
+    rows = res.settlement
+    stakes = rs.has_stakes
+    pays = bool(res.payments)
+    end = any(r.leftovers or r.set_aside for r in rows)
     t = Table(box=None, pad_edge=False, header_style="bold underline")
     t.add_column("player", no_wrap=True)
-    t.add_column("won", justify="right")
+    cols: list[tuple[str, object]] = []
+    if end:
+        cols += [("in play", lambda r: str(r.won_in_play)),
+                 ("end", lambda r: f"+{r.leftovers + r.set_aside}" if r.leftovers + r.set_aside
+                  else "")]
+    cols.append(("won", lambda r: str(r.won)))
     if stakes:
-        t.add_column("ante", justify="right")
-        t.add_column("bonus", justify="right")
-        t.add_column("cards", justify="right")
+        cols.append(("ante", lambda r: f"-{r.ante}" if r.ante else "0"))
+    if pays:
+        cols.append(("paid", lambda r: f"-{r.paid}" if r.paid else ""))
+        cols.append(("got", lambda r: f"+{r.received}" if r.received else ""))
+    if pc.last_in_bonus and rs.bonus_to:
+        cols.append(("bonus", lambda r: f"+{r.bonus}" if r.bonus else ""))
+    if rs.scoring == "stakes":
+        cols.append(("cards", lambda r: f"{r.for_cards:+d}"))
+    if rs.scoring == "pot":
+        cols.append(("pot", lambda r: f"+{r.pot_share}" if r.pot_share else ""))
+    for label, _ in cols:
+        t.add_column(label, justify="right")
+    if stakes:
         t.add_column("net", justify="right")
     else:
-        if pc.last_in_bonus:
-            t.add_column("bonus", justify="right")
         t.add_column("points", justify="right")
-    for q in range(deal.n):
-        won = len(res.won[q])
-        name = names[q] + (" D" if q == deal.dealer else "")
-        bonus = pc.last_in_bonus if res.bonus_to == q and pc.last_in_bonus else 0
+        if pays:
+            t.add_column("stakes", justify="right")
+    for r in rows:
+        row: list = [names[r.seat] + (" D" if r.seat == deal.dealer else "")]
+        row += [fn(r) for _, fn in cols]
         if stakes:
-            t.add_row(name, str(won), f"-{pc.ante(q, deal.dealer)}", f"+{bonus}" if bonus else "",
-                      f"{(won - pc.breakeven) // 2:+d}", Text(f"{res.net[q]:+d}", style="bold"))
+            row.append(Text(f"{r.net:+d}", style="bold"))
         else:
-            row = [name, str(won)]
-            if pc.last_in_bonus:
-                row.append(f"+{bonus}" if bonus else "")
-            row.append(Text(str(res.points[q]), style="bold"))
-            t.add_row(*row)
+            row.append(Text(str(r.points), style="bold"))
+            if pays:
+                row.append(f"{r.net:+d}")
+        t.add_row(*row)
     lines: list = [Text("Settlement", style="bold"), t]
     notes = []
-    if stakes:
+    if rs.scoring == "stakes":
         notes.append(f"Cards: (won - {pc.breakeven}) / 2 stakes.")
+    elif rs.scoring == "pairs":
+        notes.append("Points: won / 2" + (" + bonus." if pc.last_in_bonus and rs.bonus_to
+                                          else "."))
     if res.last_in is not None:
         notes.append(f"Last in: {names[res.last_in]}.")
     if res.bonus_to is not None and pc.last_in_bonus:
-        why = "last in" if rs.bonus_to == "last_in" else "last capture"
-        notes.append(f"Bonus {pc.last_in_bonus} to {names[res.bonus_to]} ({why}).")
-    if notes:
-        lines.append(Text(" ".join(notes)))
+        notes.append(f"Bonus {pc.last_in_bonus} to {names[res.bonus_to]}: "
+                     f"{value_words('bonus_to', rs.bonus_to)}.")
+    if rs.scoring == "pot" and res.pot_to:
+        share = sum(r.pot_share for r in rows)
+        notes.append(f"Pot {share} to {', '.join(names[q] for q in res.pot_to)}: "
+                     f"{value_words('pot_to', rs.pot_to)}.")
+    if pays:
+        notes.append(value_words("lie_down_pays", rs.value("lie_down_pays")).capitalize() + ".")
+    lines.append(Text(" ".join(notes)))
     if res.leftovers:
-        lt = Text(f"Leftovers to {settlement_words(deal)}"
+        lt = Text(value_words("leftovers_to", rs.leftovers_to).capitalize()
                   + (f" ({names[res.leftovers_to]})" if res.leftovers_to is not None else "")
                   + ": ")
         lt.append_text(cards_text(res.leftovers, symbols))
         lines.append(lt)
+    if res.set_aside:
+        st = Text(f"The set-aside mournival to {names[res.set_aside_to]}: "
+                  if res.set_aside_to is not None else "The set-aside mournival: ")
+        st.append_text(cards_text(res.set_aside, symbols))
+        lines.append(st)
     return Group(*lines)
 
 
@@ -102,17 +136,24 @@ def review_renderable(mistakes: Sequence[Mistake], claimed: int, claimable: int)
 
 
 def totals_table(names: Sequence[str], totals: Sequence[int], deals: int, stakes: bool,
-                 practice: bool = False) -> Group:
-    """Match totals after ``deals`` deals (``practice``: the first deal is not counted)."""
+                 practice: bool = False, balances: Sequence[int] | None = None) -> Group:
+    """Match totals after ``deals`` deals (``practice``: the first deal is not counted):
+    ``totals`` are net stakes (``stakes``: stakes and pot scoring) or points; ``balances`` the
+    stakes paid and received on lying down under points scoring (RULES.md 3.6), if any."""
     title = f"Match totals after {deals} deal{'s' if deals != 1 else ''}"
     if practice:
         title += " (the practice game not scored)"
     t = Table(box=None, pad_edge=False, header_style="bold underline")
     t.add_column("player", no_wrap=True)
     t.add_column("net stakes" if stakes else "points", justify="right")
+    if balances is not None:
+        t.add_column("stakes", justify="right")
     order = sorted(range(len(names)), key=lambda q: -totals[q])
     for q in order:
-        t.add_row(names[q], f"{totals[q]:+d}" if stakes else str(totals[q]))
+        row = [names[q], f"{totals[q]:+d}" if stakes else str(totals[q])]
+        if balances is not None:
+            row.append(f"{balances[q]:+d}")
+        t.add_row(*row)
     return Group(Text(title, style="bold"), t)
 
 

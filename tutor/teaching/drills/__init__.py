@@ -5,7 +5,7 @@
 - :mod:`tutor.teaching.drills.settle`: rapid settlement arithmetic;
 - :mod:`tutor.teaching.drills.weak`: practise weak spots, chosen by FSRS (:mod:`tutor.teaching.review`).
 
-Every drill reads through an asker and a clock (:mod:`tutor.app.play.clock`), so tests inject both,
+Every drill reads through an asker and a clock (:mod:`tutor.app.clock`), so tests inject both,
 and records each graded answer in the progress store.
 """
 

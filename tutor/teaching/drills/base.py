@@ -14,17 +14,18 @@ QUIT_WORDS = ("quit", ":q")
 
 @dataclass
 class Answered:
-    """One graded answer of a drill: ``correct``, ``seconds`` taken, ``timed_out``."""
+    """One graded answer of a drill: ``correct``, ``seconds`` taken (None when no answer was
+    typed in time, or none at a terminal), ``timed_out``."""
 
     correct: bool
-    seconds: float
+    seconds: float | None
     timed_out: bool = False
 
 
 @dataclass
 class DrillIO:
     """The drill's surroundings: ``asker`` reads lines (:class:`tutor.puzzles.terminal.Asker` or alike),
-    ``clock`` keeps time (:class:`tutor.app.play.clock.Clock`), ``console`` prints (rich),
+    ``clock`` keeps time (:class:`tutor.app.clock.Clock`), ``console`` prints (rich),
     ``symbols`` chooses suit symbols or letters, ``store`` records answers
     (:class:`tutor.teaching.progress.ProgressStore`, or None)."""
 
@@ -41,16 +42,29 @@ class DrillIO:
     def show(self, renderable) -> None:
         self.console.print(renderable)
 
-    def read(self, prompt: str, timeout: float | None = None, words=()) -> str | None:
-        """A line, or None when ``timeout`` seconds pass first."""
-        return self.clock.read(self.asker, prompt, timeout, words=words)
+    @property
+    def piped(self) -> bool:
+        """True when the answers are not typed at a terminal (piped input): their times mean
+        nothing and are not recorded."""
+        return bool(getattr(self.clock, "piped", False))
 
-    def record(self, puzzle_id: str, kind: str, themes, correct: bool, seconds: float,
+    def read(self, prompt: str, timeout: float | None = None, words=(), *,
+             label: str | None = None, deadline: float | None = None,
+             total: float | None = None, progress: tuple[int, int] | None = None) -> str | None:
+        """A line, or None when ``timeout`` seconds pass first.  With ``label`` a terminal shows
+        a live countdown to ``deadline`` (clock time; default ``timeout`` from now) whose bar is
+        ``total`` seconds long, and ``progress`` ``(k, n)`` for item k of a set of n (see
+        :mod:`tutor.app.clock`)."""
+        return self.clock.read(self.asker, prompt, timeout, words=words, label=label,
+                               deadline=deadline, total=total, progress=progress)
+
+    def record(self, puzzle_id: str, kind: str, themes, correct: bool, seconds: float | None,
                ruleset: str | None = None) -> None:
-        """Record a graded answer in the progress store (if any)."""
+        """Record a graded answer in the progress store (if any); its time only when it was
+        typed at a terminal (``seconds`` None, or piped input: no time)."""
         if self.store is not None:
-            self.store.record_answer(puzzle_id, kind, list(themes), correct, seconds,
-                                     ruleset=ruleset)
+            self.store.record_answer(puzzle_id, kind, list(themes), correct,
+                                     None if self.piped else seconds, ruleset=ruleset)
 
     def meta_best(self, key: str, value: float, higher: bool = True) -> bool:
         """Keep the best ``value`` under ``key`` in the store's meta table; True when it is a

@@ -11,10 +11,13 @@ answers from memory:
 3. which of the table ranks they could capture are at risk (RULES.md 8).
 
 Every answer is the engine's (:meth:`Deal.view`, :meth:`Deal.dead_pairs`,
-:meth:`Deal.capture_options`).  After a run of perfect rounds (``run``, 3 by default) the speed
-rises by a quarter, as blackjack counting trainers do.  A replay shows what was missed: the
-actions that moved the ranks asked about, each pair's verdict and each capture's risk, with the
-engine's reasons.
+:meth:`Deal.capture_options`).  The learner's own seat is played by a computer player too: the
+drill trains counting, not choosing, and says so.  Accuracy before speed: only after a run of
+perfect rounds at the current pace (``run``, 3 by default; a miss starts the run again) does the
+speed rise by a quarter, as blackjack counting trainers do, and the drill says so.  With a
+``limit`` each answer has that many seconds, shown as a live countdown on a terminal; running
+out is a wrong answer.  A replay shows what was missed: the actions that moved the ranks asked
+about, each pair's verdict and each capture's risk, with the engine's reasons.
 """
 
 from __future__ import annotations
@@ -47,7 +50,10 @@ class CountRound:
     stop: int
     speed: float
     ranks: tuple[int, ...] = ()
-    results: list[tuple[str, bool, float]] = field(default_factory=list)   # (question, right, s)
+    #: (question, right, seconds or None when no answer was typed in time)
+    results: list[tuple[str, bool, float | None]] = field(default_factory=list)
+    number: int = 1
+    of: int | None = None
 
     @property
     def perfect(self) -> bool:
@@ -108,8 +114,9 @@ class CountDrill:
     cards per second; ``seed`` fixes the deals and the stops."""
 
     def __init__(self, io: DrillIO, rulesets: list, ruleset=None, players: int | None = None,
-                 speed: float = 2.0, seed: int = 1, run: int = 3):
+                 speed: float = 2.0, seed: int = 1, run: int = 3, limit: float | None = None):
         self.io = io
+        self.limit = limit or None
         self.rulesets = rulesets
         self.ruleset = ruleset
         self.players = players
@@ -117,6 +124,7 @@ class CountDrill:
         self.seed = seed
         self.run_len = run
         self.rng = random.Random(f"{seed}:count")
+        self._current: CountRound | None = None
 
     # -- making a round -------------------------------------------------------------------
 
@@ -159,24 +167,41 @@ class CountDrill:
         """``rounds`` rounds; the speed rises after each run of perfect ones."""
         io = self.io
         res = CountResult(speed=self.speed)
-        io.say("Counting trainer: watch the deal; when it stops, answer from memory.",
-               style="bold")
+        io.say("Counting trainer: watch the deal; when it stops, answer from memory. The pace "
+               f"rises only after {self.run_len} perfect round{'s' if self.run_len != 1 else ''} "
+               "in a row at the current pace"
+               + (f"; each answer has {self.limit:g} s." if self.limit else "."), style="bold")
         perfect_run = 0
-        for k in range(rounds):
-            rnd = self.make_round()
-            if not self.play_round(rnd, k + 1):
-                res.quit = True
-                break
-            res.rounds.append(rnd)
-            if rnd.perfect:
-                perfect_run += 1
-                if perfect_run >= self.run_len:
-                    self.speed = self.speed * SPEEDUP
+        try:
+            for k in range(rounds):
+                rnd = self.make_round()
+                rnd.number, rnd.of = k + 1, rounds
+                if not self.play_round(rnd, k + 1):
+                    res.quit = True
+                    break
+                res.rounds.append(rnd)
+                if rnd.perfect:
+                    perfect_run += 1
+                    if perfect_run >= self.run_len:
+                        old = self.speed
+                        self.speed = self.speed * SPEEDUP
+                        perfect_run = 0
+                        io.say(f"{self.run_len} perfect rounds in a row at {old:.3g} cards a "
+                               f"second: faster now, {self.speed:.3g} cards a second.",
+                               style="bold green")
+                    else:
+                        io.say(f"Perfect: {perfect_run} of {self.run_len} in a row before the "
+                               "pace rises.", style="dim")
+                else:
+                    if perfect_run:
+                        io.say("A miss: the run of perfect rounds starts again at this pace.",
+                               style="dim")
                     perfect_run = 0
-                    io.say(f"{self.run_len} perfect rounds: faster, {self.speed:.3g} cards a "
-                           "second.", style="bold green")
-            else:
-                perfect_run = 0
+        except (EOFError, KeyboardInterrupt):
+            n = sum(len(r.results) for r in res.rounds) + sum(
+                len(r.results) for r in [self._current] if r is not None and r not in res.rounds)
+            io.say(f"Counting stopped: {n} answer{'s' if n != 1 else ''} saved.", style="yellow")
+            raise
         res.speed = self.speed
         right = sum(1 for r in res.rounds for _, ok, _ in r.results if ok)
         asked = sum(len(r.results) for r in res.rounds)
@@ -190,6 +215,7 @@ class CountDrill:
     def play_round(self, rnd: CountRound, number: int = 1) -> bool:
         """Scroll, stop, ask, replay.  False when the learner quits."""
         io = self.io
+        self._current = rnd
         d0 = Deal(rnd.deal.ruleset, rnd.deal.n, rnd.deal.dealer, rnd.deal.pack)
         names = _names(rnd.deal.n, rnd.seat)
         io.say("")
@@ -202,6 +228,8 @@ class CountDrill:
         t = Text("Your hand: ", style="bold cyan")
         t.append_text(grouped_text(d0.hand(rnd.seat), io.symbols))
         io.show(t)
+        io.say("A computer player plays your seat too (Willughby's advice): this drill trains "
+               "counting, not choosing. Watch every card, yours included.", style="dim")
         text = io.read("Enter to start> ", None)
         if text is not None and text.strip().lower() in QUIT_WORDS:
             return False
@@ -248,16 +276,17 @@ class CountDrill:
         ranks = self._pick_ranks(d, seat)
         rnd.ranks = ranks
         want = [view.unseen[r] for r in ranks]
-        q = (f"How many {' and '.join(RANK_PLURALS[r] for r in ranks)} are unseen? "
-             f"(one number each)")
-        got = self._ask(q, lambda s: parse_counts(s, len(ranks)))
+        names_ = [RANK_PLURALS[r] for r in ranks]
+        q = (f"How many {' and '.join(names_)} are unseen? One number for each, {names_[0]} "
+             "first: for example 2 1.")
+        got = self._ask(q, lambda s: parse_counts(s, len(ranks)), rnd)
         if got is None:
             return False
         ans, secs = got
         ok = ans == want
         rnd.results.append(("unseen", ok, secs))
         io.record(base + ".unseen", "count", ["counting", "unseen"], ok, secs, d.ruleset.id)
-        self._verdict(ok, secs, " ".join(map(str, want)))
+        self._verdict(ok, secs, " ".join(map(str, want)), ans is None)
         if not ok:
             self._replay_unseen(rnd, names, ranks)
         # 2. dead pairs
@@ -265,14 +294,14 @@ class CountDrill:
         if pairs:
             dead = set(view.dead_pairs)
             q = (f"Which of your pairs ({_rank_list(pairs)}) are dead? (ranks, or none)")
-            got = self._ask(q, parse_ranks)
+            got = self._ask(q, parse_ranks, rnd)
             if got is None:
                 return False
             ans, secs = got
             ok = ans == dead
             rnd.results.append(("dead-pairs", ok, secs))
             io.record(base + ".dead", "count", ["counting", "dead-pair"], ok, secs, d.ruleset.id)
-            self._verdict(ok, secs, _rank_list(dead))
+            self._verdict(ok, secs, _rank_list(dead), ans is None)
             if not ok:
                 self._replay_dead(rnd, names, pairs)
         # 3. at risk
@@ -281,7 +310,7 @@ class CountDrill:
             risky = {o.rank for o in opts if o.at_risk}
             q = (f"You could capture {_rank_list(o.rank for o in opts)}. Which are at risk? "
                  "(ranks, or none)")
-            got = self._ask(q, parse_ranks)
+            got = self._ask(q, parse_ranks, rnd)
             if got is None:
                 return False
             ans, secs = got
@@ -289,31 +318,47 @@ class CountDrill:
             rnd.results.append(("at-risk", ok, secs))
             io.record(base + ".risk", "count", ["counting-risk", "at-risk"], ok, secs,
                       d.ruleset.id)
-            self._verdict(ok, secs, _rank_list(risky))
+            self._verdict(ok, secs, _rank_list(risky), ans is None)
             if not ok:
                 for o in opts:
                     io.say(f"  {RANK_PLURALS[o.rank]}: {'at risk' if o.at_risk else 'safe'}: "
                            f"{o.reason}", style="dim")
         return True
 
-    def _ask(self, question: str, parse):
+    def _ask(self, question: str, parse, rnd: CountRound | None = None):
+        """Ask ``question`` until an answer can be read: ``(answer, seconds)``, with ``(None,
+        None)`` when the time limit runs out; None when the learner quits.  Seconds are None
+        for answers not typed at a terminal."""
         io = self.io
         io.say(question)
         start = io.clock.now()
+        deadline = start + self.limit if self.limit else None
+        label = f"Round {rnd.number}" if rnd is not None else "Count"
+        progress = (rnd.number, rnd.of) if rnd is not None and rnd.of else None
         while True:
-            text = io.read("count> ", None)
+            left = None if deadline is None else deadline - io.clock.now()
+            if left is not None and left <= 0:
+                return None, None
+            text = io.read("count> ", left, label=label if deadline else None,
+                           deadline=deadline, total=self.limit, progress=progress)
             if text is None:
+                if deadline is not None:
+                    return None, None
                 return None
             if text.strip().lower() in QUIT_WORDS:
                 return None
             try:
-                return parse(text), io.clock.now() - start
+                secs = None if io.piped else io.clock.now() - start
+                return parse(text), secs
             except NotationError as exc:
                 io.say(str(exc), style="yellow")
 
-    def _verdict(self, ok: bool, secs: float, answer: str) -> None:
+    def _verdict(self, ok: bool, secs: float | None, answer: str,
+                 timed_out: bool = False) -> None:
         if ok:
-            self.io.say(f"✓ {secs:.1f} s", style="green")
+            self.io.say("✓" + (f" {secs:.1f} s" if secs is not None else ""), style="green")
+        elif timed_out:
+            self.io.say(f"✗ Time is up ({self.limit:g} s). The answer: {answer}", style="red")
         else:
             self.io.say(f"✗ The answer: {answer}", style="red")
 

@@ -7,11 +7,16 @@ an action, with an open oversight to claim or a decoy that looks like one.  The 
 Two modes, after lichess's puzzle streak and puzzle storm:
 
 - ``streak``: one miss ends it; each position has ``limit`` seconds (running out is a miss).
-  Positions get harder as the streak grows (difficulty 1 to 5).
 - ``storm``: ``minutes`` on the clock (3 by default); each mistake costs
   :data:`MISTAKE_PENALTY` seconds; runs of right answers win time back (:data:`COMBO_BONUS`).
 
-Each answer (its reaction time and whether it was right) goes to the progress store.
+Accuracy before speed: the positions get harder (difficulty 1 to 5) only after a run of right
+answers at the current difficulty (:data:`STREAK_RUN` in a streak, :data:`STORM_RUN` in a storm;
+a mistake starts the run again), and the drill says so when they do.  On a terminal the prompt
+shows a live countdown (the position's time in a streak, the storm's clock in a storm).
+
+Each answer (whether it was right, and its time when it was typed at a terminal in time) goes to
+the progress store.
 """
 
 from __future__ import annotations
@@ -27,9 +32,12 @@ from tutor.puzzles.render import render_explanation
 from tutor.teaching.drills.base import QUIT_WORDS, Answered, DrillIO
 
 __all__ = ["Attempt", "OversightDrill", "StreakResult", "StormResult", "COMBO_BONUS",
-           "MISTAKE_PENALTY", "combo_bonus", "position_screen"]
+           "MISTAKE_PENALTY", "STORM_RUN", "STREAK_RUN", "combo_bonus", "position_screen"]
 
 MISTAKE_PENALTY = 10.0
+#: Right answers in a row at one difficulty before the positions get harder.
+STREAK_RUN = 4
+STORM_RUN = 5
 #: Seconds won back when the run of right answers reaches each length (then +10 s every 10).
 COMBO_BONUS = {5: 3.0, 12: 5.0, 20: 7.0, 30: 10.0}
 PROMPT = "claim or pass> "
@@ -110,17 +118,22 @@ class OversightDrill:
         return generate("spot-oversight", self.ruleset, self.players,
                         seed=self.rng.randrange(10 ** 9), difficulty=difficulty)
 
-    def ask(self, puzzle, timeout: float | None) -> Attempt:
-        """Pose ``puzzle`` with ``timeout`` seconds (None: no limit) and grade the answer."""
+    def ask(self, puzzle, timeout: float | None, *, label: str | None = None,
+            total: float | None = None, progress: tuple[int, int] | None = None) -> Attempt:
+        """Pose ``puzzle`` with ``timeout`` seconds (None: no limit) and grade the answer; with
+        ``label`` the prompt shows a countdown of the time left (a bar ``total`` seconds long;
+        ``progress`` ``(k, n)``: position k of n)."""
         io = self.io
         io.show(Text(""))
         io.show(position_screen(puzzle, io.symbols))
         start = io.clock.now()
+        deadline = None if timeout is None else start + timeout
         while True:
             left = None if timeout is None else timeout - (io.clock.now() - start)
             if left is not None and left <= 0:
                 return Attempt(None, io.clock.now() - start)
-            text = io.read(PROMPT, left, words=WORDS)
+            text = io.read(PROMPT, left, words=WORDS, label=label, deadline=deadline,
+                           total=total or timeout, progress=progress)
             if text is None:
                 return Attempt(None, io.clock.now() - start)
             low = text.strip().lower()
@@ -135,7 +148,7 @@ class OversightDrill:
                 continue
             return Attempt(grade.correct, io.clock.now() - start, grade)
 
-    def _record(self, puzzle, correct: bool, seconds: float) -> None:
+    def _record(self, puzzle, correct: bool, seconds: float | None) -> None:
         self.io.record(puzzle.id, puzzle.kind, puzzle.themes, correct, seconds, puzzle.ruleset)
 
     # -- streak -------------------------------------------------------------------------------
@@ -144,26 +157,40 @@ class OversightDrill:
         """Positions until the first miss (or ``max_positions``); ``limit`` seconds each."""
         io = self.io
         res = StreakResult()
+        difficulty = 1
         io.say(f"Oversight streak: claim what can be claimed, pass otherwise; {limit:g} s a "
-               "position; one miss ends it.", style="bold")
-        while max_positions is None or len(res.answers) < max_positions:
-            puzzle = self.next_puzzle(difficulty=min(5, 1 + res.streak // 4))
-            att = self.ask(puzzle, limit)
-            correct, secs, grade = att.correct, att.seconds, att.grade
-            if att.quit:
-                res.quit = True
+               f"position; one miss ends it. The positions get harder after every {STREAK_RUN} "
+               "right in a row.", style="bold")
+        try:
+            while max_positions is None or len(res.answers) < max_positions:
+                puzzle = self.next_puzzle(difficulty=difficulty)
+                k = len(res.answers) + 1
+                att = self.ask(puzzle, limit, label=f"Streak {res.streak}",
+                               progress=(k, max_positions) if max_positions else None)
+                correct, secs, grade = att.correct, att.seconds, att.grade
+                if att.quit:
+                    res.quit = True
+                    break
+                timed_out = correct is None
+                typed = None if timed_out or io.piped else secs
+                res.answers.append(Answered(bool(correct), typed, timed_out))
+                self._record(puzzle, bool(correct), typed)
+                if correct:
+                    res.streak += 1
+                    io.say(f"✓ {_secs(typed)}streak {res.streak} · {grade.message}",
+                           style="green")
+                    if res.streak % STREAK_RUN == 0 and difficulty < 5:
+                        difficulty += 1
+                        io.say(f"{STREAK_RUN} right in a row: harder positions now (difficulty "
+                               f"{difficulty} of 5).", style="bold green")
+                    continue
+                if timed_out:
+                    io.say(f"✗ Time is up ({limit:g} s).", style="red")
+                io.show(render_explanation(puzzle, grade, io.symbols))
                 break
-            timed_out = correct is None
-            res.answers.append(Answered(bool(correct), secs, timed_out))
-            self._record(puzzle, bool(correct), secs)
-            if correct:
-                res.streak += 1
-                io.say(f"✓ {secs:.1f} s · streak {res.streak} · {grade.message}", style="green")
-                continue
-            if timed_out:
-                io.say(f"✗ Time is up ({limit:g} s).", style="red")
-            io.show(render_explanation(puzzle, grade, io.symbols))
-            break
+        except (EOFError, KeyboardInterrupt):
+            io.say(f"Streak stopped at {res.streak}; " + _saved(res.answers), style="yellow")
+            raise
         best = io.meta_best("drill.oversights.streak.best", res.streak)
         io.say(f"Streak: {res.streak}" + (" (a new best)" if best else "")
                + _mean_line(res.answers), style="bold")
@@ -176,41 +203,59 @@ class OversightDrill:
         io = self.io
         res = StormResult()
         total = minutes * 60.0
-        io.say(f"Oversight storm: {minutes:g} minutes; a mistake costs {MISTAKE_PENALTY:g} s; "
-               "runs of right answers win time back.", style="bold")
+        difficulty = 1
+        run = 0
+        io.say(f"Oversight storm: {minutes:g} minute{'' if minutes == 1 else 's'}; a mistake "
+               f"costs {MISTAKE_PENALTY:g} s; runs of right answers win time back; the positions "
+               f"get harder after every {STORM_RUN} right in a row.", style="bold")
         start = io.clock.now()
         penalty = 0.0
         combo = 0
-        while max_positions is None or len(res.answers) < max_positions:
-            left = total + res.bonus - penalty - (io.clock.now() - start)
-            if left <= 0:
-                break
-            puzzle = self.next_puzzle(difficulty=min(5, 1 + res.score // 5))
-            att = self.ask(puzzle, left)
-            correct, secs, grade = att.correct, att.seconds, att.grade
-            if att.quit:
-                res.quit = True
-                break
-            if correct is None:
-                break           # the storm's clock ran out
-            res.answers.append(Answered(bool(correct), secs))
-            self._record(puzzle, bool(correct), secs)
-            if correct:
-                res.score += 1
-                combo += 1
-                res.best_combo = max(res.best_combo, combo)
-                bonus = combo_bonus(combo)
-                res.bonus += bonus
-                gain = f" · +{bonus:g} s" if bonus else ""
-                io.say(f"✓ {secs:.1f} s · combo {combo}{gain}", style="green")
-            else:
-                res.mistakes += 1
-                combo = 0
-                penalty += MISTAKE_PENALTY
-                io.say(f"✗ -{MISTAKE_PENALTY:g} s · {grade.message} (answer: "
-                       f"{puzzle.expected_answer_text()})", style="red")
-            left = total + res.bonus - penalty - (io.clock.now() - start)
-            io.say(f"{max(0.0, left):.0f} s left · score {res.score}", style="dim")
+        try:
+            while max_positions is None or len(res.answers) < max_positions:
+                left = total + res.bonus - penalty - (io.clock.now() - start)
+                if left <= 0:
+                    break
+                puzzle = self.next_puzzle(difficulty=difficulty)
+                k = len(res.answers) + 1
+                att = self.ask(puzzle, left, label=f"Storm · score {res.score}",
+                               total=total + res.bonus,
+                               progress=(k, max_positions) if max_positions else None)
+                correct, secs, grade = att.correct, att.seconds, att.grade
+                if att.quit:
+                    res.quit = True
+                    break
+                if correct is None:
+                    break           # the storm's clock ran out
+                typed = None if io.piped else secs
+                res.answers.append(Answered(bool(correct), typed))
+                self._record(puzzle, bool(correct), typed)
+                if correct:
+                    res.score += 1
+                    combo += 1
+                    run += 1
+                    res.best_combo = max(res.best_combo, combo)
+                    bonus = combo_bonus(combo)
+                    res.bonus += bonus
+                    gain = f" · +{bonus:g} s" if bonus else ""
+                    io.say(f"✓ {_secs(typed)}combo {combo}{gain}", style="green")
+                    if run >= STORM_RUN and difficulty < 5:
+                        difficulty += 1
+                        run = 0
+                        io.say(f"{STORM_RUN} right in a row: harder positions now (difficulty "
+                               f"{difficulty} of 5).", style="bold green")
+                else:
+                    res.mistakes += 1
+                    combo = 0
+                    run = 0
+                    penalty += MISTAKE_PENALTY
+                    io.say(f"✗ -{MISTAKE_PENALTY:g} s · {grade.message} (answer: "
+                           f"{puzzle.expected_answer_text()})", style="red")
+                left = total + res.bonus - penalty - (io.clock.now() - start)
+                io.say(f"{max(0.0, left):.0f} s left · score {res.score}", style="dim")
+        except (EOFError, KeyboardInterrupt):
+            io.say(f"Storm stopped at score {res.score}; " + _saved(res.answers), style="yellow")
+            raise
         best = io.meta_best("drill.oversights.storm.best", res.score)
         io.say(f"Storm over: score {res.score}, {res.mistakes} mistake"
                f"{'s' if res.mistakes != 1 else ''}, best run {res.best_combo}, accuracy "
@@ -219,8 +264,20 @@ class OversightDrill:
         return res
 
 
+def _secs(seconds: float | None) -> str:
+    return "" if seconds is None else f"{seconds:.1f} s · "
+
+
+def _saved(answers: list[Answered]) -> str:
+    """What a drill left early has saved, in words."""
+    n = len(answers)
+    right = sum(1 for a in answers if a.correct)
+    return (f"{n} answer{'s' if n != 1 else ''} saved ({right} right)." if n
+            else "nothing answered, nothing to save.")
+
+
 def _mean_line(answers: list[Answered]) -> str:
-    right = [a.seconds for a in answers if a.correct]
+    right = [a.seconds for a in answers if a.correct and a.seconds is not None]
     if not right:
         return ""
     return f"; mean reaction {sum(right) / len(right):.1f} s"

@@ -5,6 +5,11 @@ antes, bonus and breakeven (or points for pairs), each player's won cards at the
 last player in, who made the last capture, where the leftovers and a set-aside mournival go.
 The learner gives one player's net stakes (or points); the engine's settlement
 (:class:`~tutor.engine.DealResult`) is the answer, and the working is shown afterwards.
+
+The drill has a clock: each question ``limit`` seconds (a live countdown on a terminal; running
+out is a wrong answer).  Accuracy before speed: only after :data:`RUN` right answers in a row
+within the current limit does the limit shrink (by :data:`TIGHTEN`, to no less than
+:data:`FASTEST` seconds), and the drill says so; a miss starts the run again.
 """
 
 from __future__ import annotations
@@ -23,7 +28,14 @@ from tutor.engine.errors import NotationError
 from tutor.engine.parameters import value_words
 from tutor.teaching.drills.base import QUIT_WORDS, Answered, DrillIO
 
-__all__ = ["SettleDrill", "SettleQuestion", "SettleResult", "parse_signed"]
+__all__ = ["SettleDrill", "SettleQuestion", "SettleResult", "parse_signed", "RUN", "TIGHTEN",
+           "FASTEST"]
+
+#: Right answers in a row within the limit before the clock tightens.
+RUN = 3
+#: How the limit shrinks after such a run, and the shortest it gets (seconds).
+TIGHTEN = 0.8
+FASTEST = 10.0
 
 
 @dataclass
@@ -61,8 +73,9 @@ class SettleDrill:
     ``seed`` fixes the deals."""
 
     def __init__(self, io: DrillIO, rulesets: list, ruleset=None, players: int | None = None,
-                 seed: int = 1):
+                 seed: int = 1, limit: float | None = None):
         self.io = io
+        self.limit = limit or None
         self.rulesets = rulesets
         self.ruleset = ruleset
         self.players = players
@@ -169,18 +182,29 @@ class SettleDrill:
             out.append("bonus")
         return out
 
-    def ask(self, q: SettleQuestion) -> Answered | None:
+    def ask(self, q: SettleQuestion, progress: tuple[int, int] | None = None) -> Answered | None:
+        """Pose ``q`` (with the drill's time limit, if any); None when the learner quits."""
         io = self.io
         self.count += 1
         io.show(Text(""))
         io.show(self.facts(q))
         d = q.deal
         what = "points" if d.ruleset.scoring == "pairs" else "net stakes"
-        io.say(f"Your {what}?")
+        io.say(f"Your {what}? (a whole number: +3, -2 or 0)")
         start = io.clock.now()
+        deadline = start + self.limit if self.limit else None
+        value = None
         while True:
-            text = io.read("settle> ", None)
-            if text is None or text.strip().lower() in QUIT_WORDS:
+            left = None if deadline is None else deadline - io.clock.now()
+            if left is not None and left <= 0:
+                break
+            text = io.read("settle> ", left, label="Settle" if deadline else None,
+                           deadline=deadline, total=self.limit, progress=progress)
+            if text is None:
+                if deadline is not None:
+                    break
+                return None
+            if text.strip().lower() in QUIT_WORDS:
                 return None
             try:
                 value = parse_signed(text)
@@ -188,28 +212,52 @@ class SettleDrill:
                 io.say(str(exc), style="yellow")
                 continue
             break
-        secs = io.clock.now() - start
-        ok = value == q.answer
+        timed_out = value is None
+        secs = None if timed_out or io.piped else io.clock.now() - start
+        ok = not timed_out and value == q.answer
         io.record(f"drill-settle.{d.ruleset.id}.{d.n}.{self.seed}.{self.count}", "settlement",
                   self.themes(q), ok, secs, d.ruleset.id)
         if ok:
-            io.say(f"✓ {secs:.1f} s · {self.working(q)}", style="green")
+            io.say("✓ " + (f"{secs:.1f} s · " if secs is not None else "") + self.working(q),
+                   style="green")
+        elif timed_out:
+            io.say(f"✗ Time is up ({self.limit:g} s). {self.working(q)}", style="red")
         else:
             io.say(f"✗ {self.working(q)}", style="red")
-        return Answered(ok, secs)
+        return Answered(ok, secs, timed_out)
 
     def session(self, rounds: int = 10) -> SettleResult:
         io = self.io
         res = SettleResult()
-        io.say("Settlement drill: give the result as fast as you can.", style="bold")
-        for _ in range(rounds):
-            a = self.ask(self.make_question())
-            if a is None:
-                res.quit = True
-                break
-            res.answers.append(a)
+        io.say("Settlement drill: give the result as fast as you can"
+               + (f"; {self.limit:g} s a question, and the clock tightens after every {RUN} "
+                  "right in a row." if self.limit else "."), style="bold")
+        run = 0
+        try:
+            for k in range(rounds):
+                a = self.ask(self.make_question(), progress=(k + 1, rounds))
+                if a is None:
+                    res.quit = True
+                    break
+                res.answers.append(a)
+                if not a.correct:
+                    run = 0
+                    continue
+                run += 1
+                if self.limit and run >= RUN and self.limit > FASTEST:
+                    old = self.limit
+                    self.limit = max(FASTEST, round(self.limit * TIGHTEN))
+                    run = 0
+                    io.say(f"{RUN} right in a row within {old:g} s: the clock now gives "
+                           f"{self.limit:g} s a question.", style="bold green")
+        except (EOFError, KeyboardInterrupt):
+            n = len(res.answers)
+            io.say(f"Settlement stopped: {n} answer{'s' if n != 1 else ''} saved "
+                   f"({res.right} right).", style="yellow")
+            raise
         if res.answers:
-            mean = sum(a.seconds for a in res.answers) / len(res.answers)
-            io.say(f"Settlement: {res.right}/{len(res.answers)} right, {mean:.1f} s an answer.",
-                   style="bold")
+            timed = [a.seconds for a in res.answers if a.seconds is not None]
+            mean = (f", {sum(timed) / len(timed):.1f} s an answer typed in time" if timed
+                    else "")
+            io.say(f"Settlement: {res.right}/{len(res.answers)} right{mean}.", style="bold")
         return res
