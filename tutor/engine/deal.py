@@ -752,12 +752,17 @@ class Deal:
         take a table mournival, or a free declaration is possible)?"""
         if self.phase != PLAY:
             return False
-        if self.oversights:
+        if self.oversights or (seat == self.dealer and not self.started and self.table_mournivals):
             return True
-        if seat == self.dealer and not self.started and self.table_mournivals:
-            return True
+        if not self._free:
+            return False
         h = self.hands[seat]
-        return self._free and bool(h) and self._has_decl(h, _dead_bits(self.wonall))
+        if not h:
+            return False
+        x = self.wonall
+        a = (x & _N5) + ((x >> 1) & _N5)
+        wc = (a & _N3) + ((a >> 2) & _N3)
+        return self._has_decl(h, (wc >> 1) & ~wc & ~(wc >> 2) & NIB)
 
     def dead_pairs(self, seat: int) -> tuple[int, ...]:
         """Ranks of the dead pairs in ``seat``'s hand: pairs whose other two cards are already
