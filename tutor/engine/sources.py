@@ -7,9 +7,9 @@ learner's ``LAUGH_HOME/sources``, then any extra folders, validates everything, 
 :class:`tutor.engine.rulesets.Ruleset` objects for the engine.
 
 Every malformed file is refused with a :class:`~tutor.engine.errors.DataError` whose message is one line,
-``FILE:LINE: KEY.PATH: what is wrong``.  YAML is read with PyYAML's safe loader only
-(``yaml.CSafeLoader`` where available, else ``yaml.SafeLoader``), composing the node tree so that
-every key's line is known.
+``FILE:LINE: KEY.PATH: what is wrong``.  YAML is read through :mod:`tutor.engine.yamlfile` (the
+safe loader only, with limits on size, depth and alias expansion, and duplicate keys refused),
+composing the node tree so that every key's line is known.
 """
 
 from __future__ import annotations
@@ -21,10 +21,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from tutor.engine.data import data_dir, laugh_home
+from tutor.engine import yamlfile
 from tutor.engine.errors import DataError, UsageError
 from tutor.engine.rulesets import (BONUS_TO, CAPTURE_FORMS, COUNT_PARAMETERS, FIRST_DEALER, HAND_PLAYS,
                        LEFTOVERS_TO, OVERSIGHT_KINDS, RULESET_PARAMETERS, SCORING, STATUSES,
@@ -39,10 +39,6 @@ __all__ = [
 #: The kinds of source a file may describe.
 KINDS = ("primary", "reconstruction", "rules-sheet", "house")
 PACK_SIZE = 52
-
-#: The safe loader: libyaml's SafeLoader where PyYAML was built with it (about ten times faster),
-#: else the pure-Python one.  Both build plain data only.
-_SafeLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 _ID_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 _MERGE_TAG = "tag:yaml.org,2002:merge"
@@ -465,36 +461,18 @@ class _File:
     def __init__(self, path: Path):
         self.path = path
         self.display = display_path(path)
-        try:
-            text = path.read_text(encoding="utf-8")
-        except UnicodeDecodeError as exc:
-            raise DataError(f"{self.display}:1: not UTF-8 text ({exc.reason} at byte {exc.start})")
-        except OSError as exc:
-            raise DataError(f"{self.display}: cannot read: {exc.strerror or exc}")
-        self.loader = _SafeLoader(text)
-        try:
-            self.root = self.loader.get_single_node()
-        except yaml.MarkedYAMLError as exc:
-            mark = exc.problem_mark or exc.context_mark
-            line = mark.line + 1 if mark else 1
-            what = " ".join(str(x) for x in (exc.context, exc.problem) if x)
-            raise DataError(f"{self.display}:{line}: YAML syntax error: {what}") from None
-        except yaml.YAMLError as exc:
-            raise DataError(f"{self.display}: YAML error: {_one_line(str(exc))}") from None
+        self.doc = yamlfile.compose(yamlfile.read_text(path, self.display), self.display)
+        self.loader = self.doc.loader
+        self.root = self.doc.root
 
     def error(self, node: Node | None, path: str, message: str) -> DataError:
-        line = node.start_mark.line + 1 if node is not None else 1
-        return DataError(f"{self.display}:{line}: {path}: {message}" if path
-                         else f"{self.display}:{line}: {message}")
+        return self.doc.error(node, path, message)
 
     def scalar(self, node: Node, path: str) -> Any:
         """The Python value of a scalar node (mappings and lists are refused)."""
         if not isinstance(node, ScalarNode):
             raise self.error(node, path, f"expected a single value, got {_kind(node)}")
-        try:
-            return self.loader.construct_object(node)
-        except yaml.YAMLError as exc:
-            raise self.error(node, path, _one_line(getattr(exc, "problem", None) or str(exc)))
+        return self.loader.construct_object(node)  # built (and cached) by yamlfile.compose
 
     def mapping(self, node: Node, path: str) -> dict[Any, tuple[Node, Node]]:
         """The entries of a mapping node as ``{key: (key_node, value_node)}``.
@@ -513,12 +491,9 @@ class _File:
                         merged.setdefault(k, kv)
                 continue
             key = self.scalar(knode, path)
-            if isinstance(key, (list, dict)) or key is None:
+            if key is None:
                 raise self.error(knode, path, "a key must be a name or a number")
-            if key in own:
-                raise self.error(knode, _join(path, key),
-                                 f"duplicate key (first at line {own[key][0].start_mark.line + 1})")
-            own[key] = (knode, vnode)
+            own[key] = (knode, vnode)   # a key given twice was refused by yamlfile.compose
         return {**merged, **own}
 
     def keys(self, node: Node, path: str, required: Sequence[str],
@@ -950,10 +925,6 @@ def _describe(value: Any) -> str:
     if isinstance(value, (int, float)):
         return f"the number {value}"
     return f"a {type(value).__name__} ({value})"
-
-
-def _one_line(text: str) -> str:
-    return " ".join(text.split())
 
 
 def _or_list(items: Sequence[Any]) -> str:

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from tutor.engine import yamlfile
 from tutor.engine.data import data_dir
 from tutor.engine.errors import DataError
 
@@ -170,9 +171,9 @@ def course_index(folder: Path | None = None) -> list[CourseEntry]:
     out = []
     for n, path in enumerate(lesson_files(folder), 1):
         try:
-            fm, _, _ = _split_front_matter(path, path.read_text(encoding="utf-8"))
-            data = _yaml_load(fm) if fm is not None else None
-        except (OSError, UnicodeDecodeError, DataError, ValueError):
+            fm, _, _ = _split_front_matter(path, yamlfile.read_text(path, _display(path)))
+            data = yamlfile.load(fm, _display(path), 2)[0] if fm is not None else None
+        except DataError:
             data = None
         if not isinstance(data, dict):
             data = {}
@@ -325,13 +326,13 @@ class _Checker:
     # -- the file --------------------------------------------------------------------------
 
     def run(self) -> Lesson | None:
-        try:
-            text = self.path.read_text(encoding="utf-8")
-        except FileNotFoundError:
+        if not self.path.exists():
             self.fail(0, "file", "no such lesson file")
             return None
-        except (OSError, UnicodeDecodeError) as exc:
-            self.fail(0, "file", f"cannot be read: {exc}")
+        try:
+            text = yamlfile.read_text(self.path, _display(self.path))
+        except DataError as exc:
+            self.problems.append(str(exc))
             return None
         try:
             fm, body, body_line = _split_front_matter(self.path, text)
@@ -353,19 +354,15 @@ class _Checker:
         return lesson
 
     def front_matter(self, fm: str) -> dict[str, Any] | None:
-        import yaml
         try:
-            node = yaml.compose(fm, Loader=_loader())
-            data = yaml.load(fm, Loader=_loader())
-        except yaml.YAMLError as exc:
-            mark = getattr(exc, "context_mark", None) or getattr(exc, "problem_mark", None)
-            line = mark.line + 2 if mark is not None else 1
-            self.fail(line, "front matter", f"not valid YAML: {getattr(exc, 'problem', exc)}")
+            data, doc = yamlfile.load(fm, _display(self.path), 2, "front matter")
+        except DataError as exc:
+            self.problems.append(str(exc))
             return None
         if not isinstance(data, dict):
             self.fail(1, "front matter", "must be a mapping of keys (id, title, ...)")
             return None
-        lines = _key_lines(node, offset=2)
+        lines = doc.key_lines()
         ok = True
         for key in data:
             if key not in FRONT_MATTER_KEYS:
@@ -449,6 +446,11 @@ class _Checker:
             info = tok.info.strip().split()
             word = info[0] if info else ""
             fence_line = body_line + tok.map[0]
+            if tok.level == 0 and not _fence_closed(tok, lines):
+                self.fail(fence_line, word or "fence",
+                          f"the fence {tok.markup}{word} opened here is never closed (end the "
+                          f"block with a line {tok.markup})")
+                continue
             if not word:
                 continue        # a plain fenced code block: shown as preformatted text
             fences += 1
@@ -484,21 +486,17 @@ class _Checker:
 
     def _mapping(self, kind: str, content: str, line: int, allowed: tuple[str, ...],
                  required: tuple[str, ...] = ()) -> tuple[dict, dict] | None:
-        import yaml
         try:
-            node = yaml.compose(content, Loader=_loader())
-            data = yaml.load(content, Loader=_loader())
-        except yaml.YAMLError as exc:
-            mark = getattr(exc, "problem_mark", None)
-            self.fail(line + (mark.line if mark else 0), kind,
-                      f"not valid YAML: {getattr(exc, 'problem', exc)}")
+            data, doc = yamlfile.load(content, _display(self.path), line, kind)
+        except DataError as exc:
+            self.problems.append(str(exc))
             return None
         if data is None:
             data = {}
         if not isinstance(data, dict):
             self.fail(line, kind, "the block must hold 'key: value' lines")
             return None
-        lines = {k: line + v - 1 for k, v in _key_lines(node, offset=1).items()}
+        lines = doc.key_lines()
         ok = True
         for k in data:
             if k not in allowed:
@@ -756,19 +754,6 @@ class _Checker:
 # Helpers
 
 
-def _loader():
-    import yaml
-    return getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-
-
-def _yaml_load(text: str):
-    import yaml
-    try:
-        return yaml.load(text, Loader=_loader())
-    except yaml.YAMLError:
-        return None
-
-
 def _split_front_matter(path: Path, text: str) -> tuple[str | None, str, int]:
     """Split ``text`` into (front matter YAML or None, body, file line of the body's first line)."""
     lines = text.splitlines()
@@ -780,20 +765,14 @@ def _split_front_matter(path: Path, text: str) -> tuple[str | None, str, int]:
     raise DataError(f"{_display(path)}:1: front matter: not closed (no second line '---')")
 
 
-def _key_lines(node, offset: int) -> dict[Any, int]:
-    """Map each key of a YAML mapping node to its line, 1-based, plus ``offset - 1``."""
-    from yaml.nodes import MappingNode
-    out: dict[Any, int] = {}
-    if isinstance(node, MappingNode):
-        for k, _ in node.value:
-            key = k.value
-            if getattr(k, "tag", "").endswith(":int"):
-                try:
-                    key = int(key)
-                except ValueError:
-                    pass
-            out[key] = k.start_mark.line + offset
-    return out
+def _fence_closed(tok, lines: list[str]) -> bool:
+    """True when the fence token ``tok`` (at the top level of the body) ends with a closing
+    fence: CommonMark runs an unclosed fence to the end of the file, swallowing the rest."""
+    start, end = tok.map
+    if end - start < 2:
+        return False
+    last = lines[end - 1].strip()
+    return bool(last) and set(last) == {tok.markup[0]} and len(last) >= len(tok.markup)
 
 
 def _puzzle_api():
