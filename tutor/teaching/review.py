@@ -122,12 +122,17 @@ class ReviewBook:
     # -- schema ------------------------------------------------------------------------------
 
     def _version(self) -> int:
+        """The review tables' schema version: 0 when there are none, -1 when ``review_meta``
+        is damaged."""
         exists = self.conn.execute("SELECT name FROM sqlite_master WHERE type = 'table' AND "
                                    "name = 'review_meta'").fetchone()
         if not exists:
             return 0
-        row = self.conn.execute("SELECT value FROM review_meta WHERE key = 'schema'").fetchone()
-        return int(row[0]) if row else 0
+        try:
+            row = self.conn.execute("SELECT value FROM review_meta WHERE key = 'schema'").fetchone()
+            return int(row[0]) if row else 0
+        except (sqlite3.OperationalError, TypeError, ValueError):
+            return -1
 
     def _migrate(self) -> None:
         from tutor.engine.errors import LaughError
@@ -136,6 +141,19 @@ class ReviewBook:
             raise LaughError(f"the review tables in {self.store.path} were written by a newer "
                              f"version of the program (schema {version}, this one knows "
                              f"{SCHEMA}); update the program")
+        if version < 0 or (version == SCHEMA and not self._intact()):
+            # The review tables only cache what the answers say: rebuilt from them, nothing
+            # is lost.
+            self.conn.execute("BEGIN IMMEDIATE")
+            try:
+                self.conn.execute("DROP TABLE IF EXISTS review_cards")
+                self.conn.execute("DROP TABLE IF EXISTS review_meta")
+                self.conn.execute("COMMIT")
+            except BaseException:
+                if self.conn.in_transaction:
+                    self.conn.execute("ROLLBACK")
+                raise
+            version = 0
         while version < SCHEMA:
             self.conn.execute("BEGIN IMMEDIATE")
             try:
@@ -150,6 +168,34 @@ class ReviewBook:
                     self.conn.execute("ROLLBACK")
                 raise
             version += 1
+
+    def _intact(self) -> bool:
+        """True when the review tables hold what this module writes: their columns, a whole
+        ``last_answer_id``, and every card readable by py-fsrs with aware datetimes."""
+        from fsrs import Card
+        columns = {"review_cards": {"skill", "card", "reviews", "lapses", "right", "updated_at"},
+                   "review_meta": {"key", "value"}}
+        for table, wanted in columns.items():
+            have = {r[1] for r in self.conn.execute(f"PRAGMA table_info({table})")}
+            if not wanted <= have:
+                return False
+        last = self.conn.execute("SELECT value FROM review_meta WHERE key = 'last_answer_id'"
+                                 ).fetchone()
+        try:
+            if last is not None:
+                int(last[0])
+            for skill, card_json, reviews, lapses, right in self.conn.execute(
+                    "SELECT skill, card, reviews, lapses, right FROM review_cards"):
+                card = Card.from_json(card_json)
+                if not (isinstance(skill, str) and
+                        all(isinstance(n, int) for n in (reviews, lapses, right)) and
+                        card.due.tzinfo is not None and
+                        (card.last_review is None or card.last_review.tzinfo is not None) and
+                        (card.stability is None or card.stability > 0)):
+                    return False
+        except (TypeError, ValueError, KeyError, AttributeError, RecursionError):
+            return False
+        return True
 
     @property
     def schema_version(self) -> int:

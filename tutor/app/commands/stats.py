@@ -19,7 +19,14 @@ def run(args) -> int:
     from tutor.app.io import make_context
     from tutor.app.views import practice_themes, stats_view, weakest_themes
     from tutor.app.commands.tutor_app import run_guarded
+    from tutor.teaching.progress import ProgressStore
     ctx = make_context()
+    if not args.practice and not ctx.asker.interactive:
+        # Statistics alone need no write access: read the file into memory, never change it.
+        # (Practice records answers, so it opens the store for writing, on first use.)
+        ctx._store = ProgressStore(read_only=True)
+        if ctx._store.notice:
+            ctx.say(ctx._store.notice, style="yellow")
 
     def body() -> int:
         if args.practice:
