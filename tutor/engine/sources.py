@@ -31,8 +31,8 @@ from tutor.engine.rulesets import (BONUS_TO, CAPTURE_FORMS, COUNT_PARAMETERS, FI
                        TABLE_MOURNIVAL, PlayerCount, Provenance, Ruleset)
 
 __all__ = [
-    "KINDS", "PACK_SIZE", "Library", "Parameter", "Quotation", "Source", "UnknownQuotation",
-    "check_quotations", "clear_cache", "default_library", "display_path", "get_ruleset",
+    "KINDS", "PACK_SIZE", "Library", "Parameter", "Quotation", "QuotationAudit", "Source",
+    "UnknownQuotation", "audit_quotations", "check_quotations", "clear_cache", "default_library", "display_path", "get_ruleset",
     "load_library", "normalise", "ruleset_ids", "set_extra_dirs",
 ]
 
@@ -350,43 +350,103 @@ def normalise(text: str) -> str:
     return " ".join(text.split())
 
 
-def check_quotations(library: Library, texts_dir: Path | None) -> list[str]:
-    """Check that every quotation stands verbatim in its text file.
+@dataclass(frozen=True)
+class QuotationAudit:
+    """What :func:`audit_quotations` found, every list entry one line ``FILE:LINE: KEY: ...``.
+
+    ``verified`` holds the references (``source:id``) of the quotations compared with their
+    text and found verbatim, and no others; ``unchecked`` a line for each quotation with no text
+    to compare it with (its source has ``text: null`` and it names no ``in`` file), ending
+    ``not checked (no text)``, with ``unchecked_refs`` their references; ``problems`` a line for
+    each quotation that is not verbatim or whose text is missing or unreadable; ``shared`` a
+    finding for each quotation that stands verbatim in more than one source text (naming them);
+    ``total`` the number of quotations.
+    """
+
+    verified: tuple[str, ...]
+    unchecked: tuple[str, ...]
+    unchecked_refs: tuple[str, ...]
+    problems: tuple[str, ...]
+    shared: tuple[str, ...]
+    total: int
+
+
+def audit_quotations(library: Library, texts_dir: Path | None) -> QuotationAudit:
+    """Compare every quotation with its text, and each with every other source text.
 
     A quotation is looked for (after :func:`normalise` on both sides) in its ``in`` file if
     given, else in its source's ``text``; a file name is resolved first beside the source's YAML
-    file (for a teacher's own texts), then in ``texts_dir``.  Sources with ``text: null`` are
-    skipped for quotations without ``in``.  Returns a list of one-line problems (file, quotation
-    reference, and the first stretch where quotation and text part), empty when all match.
+    file (for a teacher's own texts), then in ``texts_dir``.  A quotation with neither is not
+    checked, and is listed as such, never counted as verified.  The source texts are every text
+    file the sources and quotations name that can be read; a quotation found verbatim in more
+    than one of them is reported in :attr:`QuotationAudit.shared`.  Returns a
+    :class:`QuotationAudit`; raises nothing for missing or unreadable texts (they are problems).
     """
+    verified: list[str] = []
+    unchecked: list[str] = []
+    unchecked_refs: list[str] = []
     problems: list[str] = []
     texts: dict[Path, str | None] = {}
+    names: dict[Path, str] = {}
+
+    def read(path: Path, where: str) -> str | None:
+        if path not in texts:
+            try:
+                texts[path] = normalise(path.read_text(encoding="utf-8-sig"))
+            except (OSError, UnicodeDecodeError) as exc:
+                texts[path] = None
+                problems.append(f"{where}: cannot read {path}: {exc}")
+        return texts[path]
+
+    located: list[tuple[Quotation, str, Path | None, str]] = []
     for source in library.sources.values():
         for q in source.quotations.values():
+            where = f"{display_path(source.path)}:{q.line}: quotations.{q.id}"
             name = q.in_ or source.text
             if not name:
+                unchecked.append(f"{where}: {q.ref} not checked (no text)")
+                unchecked_refs.append(q.ref)
+                located.append((q, where, None, ""))
                 continue
-            where = f"{display_path(source.path)}:{q.line}: quotations.{q.id}"
             path = _find_text(name, source.path, texts_dir)
             if path is None:
                 problems.append(f"{where}: text file '{name}' of {q.ref} not found"
                                 + ("" if texts_dir else " (no source-texts folder)"))
+                located.append((q, where, None, ""))
                 continue
-            if path not in texts:
-                try:
-                    texts[path] = normalise(path.read_text(encoding="utf-8"))
-                except (OSError, UnicodeDecodeError) as exc:
-                    texts[path] = None
-                    problems.append(f"{where}: cannot read {path}: {exc}")
-            text = texts[path]
+            names[path] = name
+            text = read(path, where)
+            located.append((q, where, path, name))
             if text is None:
                 continue
             quote = normalise(q.text)
             if quote and quote in text:
+                verified.append(q.ref)
                 continue
             problems.append(f"{where}: {q.ref} is not verbatim in {name}: "
                             + _first_difference(quote, text))
-    return problems
+
+    shared: list[str] = []
+    readable = {path: text for path, text in texts.items() if text is not None}
+    for q, where, _, _ in located:
+        quote = normalise(q.text)
+        if not quote:
+            continue
+        found = sorted(names[path] for path, text in readable.items() if quote in text)
+        if len(found) > 1:
+            shared.append(f"{where}: {q.ref} stands verbatim in more than one source text: "
+                          + ", ".join(found))
+    return QuotationAudit(tuple(verified), tuple(unchecked), tuple(unchecked_refs),
+                          tuple(problems), tuple(shared),
+                          sum(len(s.quotations) for s in library.sources.values()))
+
+
+def check_quotations(library: Library, texts_dir: Path | None) -> list[str]:
+    """The problems :func:`audit_quotations` finds: a list of one-line problems (file, quotation
+    reference, and the first stretch where quotation and text part), empty when every
+    quotation that has a text stands verbatim in it.  Quotations without a text are not
+    problems here, and not verified either: see :attr:`QuotationAudit.unchecked`."""
+    return list(audit_quotations(library, texts_dir).problems)
 
 
 def _find_text(name: str, yaml_path: Path, texts_dir: Path | None) -> Path | None:
