@@ -201,7 +201,7 @@ class ProgressStore:
 
     def _open(self) -> sqlite3.Connection:
         """The file, checked, migrated, and proved writable (a write rolled back)."""
-        conn = sqlite3.connect(self.path, timeout=5.0, isolation_level=None)
+        conn = _connect(self.path)
         try:
             _check_and_migrate(conn, self.path)
             conn.execute("BEGIN IMMEDIATE")
@@ -217,7 +217,7 @@ class ProgressStore:
     def _open_copy(self) -> sqlite3.Connection:
         """A copy of the file in memory, the file opened read-only (or an empty store when
         there is no file, or it cannot be read: then :attr:`notice` says why)."""
-        mem = sqlite3.connect(":memory:", isolation_level=None)
+        mem = _connect(":memory:")
         if self.path.is_file():
             try:
                 src = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro", uri=True,
@@ -230,7 +230,7 @@ class ProgressStore:
                 return mem
             except sqlite3.DatabaseError as exc:
                 mem.close()
-                mem = sqlite3.connect(":memory:", isolation_level=None)
+                mem = _connect(":memory:")
                 if _environmental(exc):
                     self.notice = (f"Your progress file {self.path} cannot be read ({exc}); "
                                    "showing none of it.")
@@ -245,8 +245,7 @@ class ProgressStore:
         """Work in memory from now on (on a copy of the file when ``copy`` and it can be read)
         and set :attr:`notice` to say that progress cannot be saved, and why."""
         self.saving = False
-        self.conn = self._open_copy() if copy else sqlite3.connect(":memory:",
-                                                                    isolation_level=None)
+        self.conn = self._open_copy() if copy else _connect(":memory:")
         if not copy:
             _check_and_migrate(self.conn, self.path)
         read_notice = self.notice
@@ -460,6 +459,14 @@ class _Transaction:
             self.conn.execute("ROLLBACK")
 
 
+def _connect(target: Path | str) -> sqlite3.Connection:
+    """A connection in autocommit mode (transactions are explicit) that reads text which is
+    not UTF-8 (damage) with replacement characters instead of failing on the row."""
+    conn = sqlite3.connect(target, timeout=5.0, isolation_level=None)
+    conn.text_factory = lambda data: data.decode("utf-8", "replace")
+    return conn
+
+
 #: SQLite errors that come from where the file is (permissions, locks, a full disk), not from
 #: what it holds: the file is not damaged, it just cannot be written (or read) now.
 _ENVIRONMENTAL = ("SQLITE_READONLY", "SQLITE_CANTOPEN", "SQLITE_PERM", "SQLITE_BUSY",
@@ -488,8 +495,9 @@ def _expected_columns() -> dict[str, frozenset[str]]:
     finally:
         mem.close()
 
-#: The latest Unix time Python's dates can show (9999-12-31); a later one is damage.
-_LATEST = 253402300799
+#: The latest Unix time an answer or lesson may carry (the year 3000): a later one is damage
+#: (review schedules add years to it, and Python's dates end in 9999).
+_LATEST = 32503680000
 
 #: One query per table finding the first row whose values this program could not have written:
 #: wrong SQLite types, and JSON that is invalid or of the wrong shape.

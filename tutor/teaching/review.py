@@ -171,8 +171,9 @@ class ReviewBook:
 
     def _intact(self) -> bool:
         """True when the review tables hold what this module writes: their columns, a whole
-        ``last_answer_id``, and every card readable by py-fsrs with aware datetimes."""
-        from fsrs import Card
+        ``last_answer_id``, and every card one that py-fsrs reads and can review (UTC
+        datetimes before the year 3000)."""
+        from fsrs import Card, Rating
         columns = {"review_cards": {"skill", "card", "reviews", "lapses", "right", "updated_at"},
                    "review_meta": {"key", "value"}}
         for table, wanted in columns.items():
@@ -181,19 +182,23 @@ class ReviewBook:
                 return False
         last = self.conn.execute("SELECT value FROM review_meta WHERE key = 'last_answer_id'"
                                  ).fetchone()
+        now = datetime.now(timezone.utc)
         try:
             if last is not None:
                 int(last[0])
             for skill, card_json, reviews, lapses, right in self.conn.execute(
                     "SELECT skill, card, reviews, lapses, right FROM review_cards"):
                 card = Card.from_json(card_json)
+                times = [card.due] + ([card.last_review] if card.last_review else [])
                 if not (isinstance(skill, str) and
                         all(isinstance(n, int) for n in (reviews, lapses, right)) and
-                        card.due.tzinfo is not None and
-                        (card.last_review is None or card.last_review.tzinfo is not None) and
-                        (card.stability is None or card.stability > 0)):
+                        all(t.tzinfo == timezone.utc and t.year < 3000 for t in times)):
                     return False
-        except (TypeError, ValueError, KeyError, AttributeError, RecursionError):
+                # What sync and skills will do with it must work: a trial review, in memory.
+                self.scheduler.review_card(card, Rating.Good, review_datetime=max(times + [now]))
+                self.retrievability(card, now)
+        except (TypeError, ValueError, KeyError, AttributeError, IndexError, OverflowError,
+                AssertionError, ZeroDivisionError, RecursionError):
             return False
         return True
 
