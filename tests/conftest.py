@@ -8,16 +8,20 @@ import os
 import pytest
 from hypothesis import HealthCheck, settings
 
-# The fuzz tests (marker ``fuzz``) run in every ``pytest`` under the short profile: few examples,
-# derandomized so that the suite passes or fails the same way on every run.  ``pytest -m fuzz``
-# loads the long profile: random, LAUGH_FUZZ_EXAMPLES examples a test (default 4000, about ten
-# minutes on two cores).  LAUGH_FUZZ_PROFILE or --hypothesis-profile chooses one by name.
+import fuzzing
+from tutor.engine.cards import mask_of, parse_cards
+from tutor.engine.deal import Deal
+
+# The fuzz tests (marker ``fuzz``) run in every ``pytest`` under the short profile: a few
+# examples, derandomized so that the suite passes or fails the same way on every run.
+# ``pytest -m fuzz`` loads the long profile: random examples for about LAUGH_FUZZ_MINUTES
+# minutes (default 10; see tests/fuzzing.py).  LAUGH_FUZZ_PROFILE or --hypothesis-profile
+# chooses a profile by name.
 _FUZZ = dict(deadline=None, print_blob=True,
              suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
                                     HealthCheck.function_scoped_fixture])
 settings.register_profile("short", max_examples=20, derandomize=True, **_FUZZ)
-settings.register_profile("long", max_examples=int(os.environ.get("LAUGH_FUZZ_EXAMPLES", "4000")),
-                          **_FUZZ)
+settings.register_profile("long", max_examples=1000, **_FUZZ)
 
 
 def pytest_configure(config):
@@ -26,9 +30,7 @@ def pytest_configure(config):
         expr = config.getoption("markexpr", "") or ""
         chosen = "long" if "fuzz" in expr and "not fuzz" not in expr else "short"
     settings.load_profile(chosen)
-
-from tutor.engine.cards import mask_of, parse_cards
-from tutor.engine.deal import Deal
+    fuzzing.PROFILE = chosen
 
 
 @pytest.fixture(scope="session")

@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from fuzz_yaml import mutate_yaml
+from fuzzing import fuzz_settings, mutate_yaml
 from tutor.app.cli import main
 from tutor.engine import data, sources
 from tutor.engine.errors import DataError
@@ -33,6 +33,7 @@ def own_sources():
     return [sources._parse_file(p) for p in sorted(data.data_dir("sources").glob("*.yaml"))]
 
 
+@fuzz_settings(cost=0.12, short=12)
 @given(st.data())
 def test_mutated_source_files_are_refused_in_one_line(own_sources, tmp_path, capsys, data):
     name = data.draw(st.sampled_from(sorted(SEEDS)), label="seed")

@@ -196,7 +196,7 @@ def test_schema_and_json_damage_is_moved_aside_like_corruption(tmp_path, damage,
     damaged = path.read_bytes()
     with ProgressStore(path) as store:
         assert store.saving and store.answer_count() == 0 and store.lesson_states() == {}
-        assert store.notice.startswith(f"Your progress file {path} is damaged ({reason}")
+        assert store.notice.startswith(f"Your progress file {path} could not be read ({reason}")
         assert "moved to progress.sqlite3.corrupt-" in store.notice and "\n" not in store.notice
         store.record_answer("p", "count", [], True, 1.0)
     aside = list(tmp_path.glob(FILE_NAME + ".corrupt-*"))

@@ -185,11 +185,11 @@ class ProgressStore:
                 moved = self._move_aside()
             except OSError as move_exc:
                 self._go_on_without_saving(
-                    f"the file could not be read ({exc}) and cannot be moved aside "
+                    f"the file could not be read ({_said(exc)}) and cannot be moved aside "
                     f"({move_exc.strerror or move_exc})", copy=False)
                 return
-            self.notice = (f"Your progress file {self.path} is damaged ({exc}); it was moved "
-                           f"to {moved.name} beside it and a fresh one started.")
+            self.notice = (f"Your progress file {self.path} could not be read ({_said(exc)}); it "
+                           f"was moved to {moved.name} beside it and a fresh one started.")
             try:
                 self.conn = self._open()
             except sqlite3.DatabaseError as again:
@@ -201,14 +201,10 @@ class ProgressStore:
 
     def _open(self) -> sqlite3.Connection:
         """The file, checked, migrated, and proved writable (a write rolled back)."""
+        _check_header(self.path)
         conn = _connect(self.path)
         try:
             _check_and_migrate(conn, self.path)
-            conn.execute("BEGIN IMMEDIATE")
-            try:
-                conn.execute("CREATE TABLE _write_probe (x)")
-            finally:
-                conn.execute("ROLLBACK")
         except BaseException:
             conn.close()
             raise
@@ -220,6 +216,7 @@ class ProgressStore:
         mem = _connect(":memory:")
         if self.path.is_file():
             try:
+                _check_header(self.path)
                 src = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro", uri=True,
                                       timeout=5.0)
                 try:
@@ -231,11 +228,15 @@ class ProgressStore:
             except sqlite3.DatabaseError as exc:
                 mem.close()
                 mem = _connect(":memory:")
-                if _environmental(exc):
-                    self.notice = (f"Your progress file {self.path} cannot be read ({exc}); "
+                if getattr(exc, "sqlite_errorname", "") == "SQLITE_READONLY_ROLLBACK":
+                    self.notice = (f"Your progress file {self.path} has a change left unfinished "
+                                   "(a journal beside it) that only a lesson or puzzle, which "
+                                   "may write, can finish; showing none of it.")
+                elif _environmental(exc):
+                    self.notice = (f"Your progress file {self.path} cannot be read ({_said(exc)}); "
                                    "showing none of it.")
                 else:
-                    self.notice = (f"Your progress file {self.path} is damaged ({exc}); showing "
+                    self.notice = (f"Your progress file {self.path} is damaged ({_said(exc)}); showing "
                                    "none of it (the file is left as it is: the next lesson or "
                                    "puzzle moves it aside and starts a fresh one).")
         _check_and_migrate(mem, self.path)
@@ -260,10 +261,10 @@ class ProgressStore:
         if name.startswith("SQLITE_READONLY"):
             return f"the file {self.path} is read-only"
         if name == "SQLITE_CANTOPEN" and not self.path.exists():
-            return f"{self.path} cannot be created in its folder ({exc})"
+            return f"{self.path} cannot be created in its folder ({_said(exc)})"
         if name in ("SQLITE_BUSY", "SQLITE_LOCKED"):
-            return f"{self.path} is locked by another program ({exc})"
-        return f"{self.path}: {exc}"
+            return f"{self.path} is locked by another program ({_said(exc)})"
+        return f"{self.path}: {_said(exc)}"
 
     def _move_aside(self) -> Path:
         """Rename the file (and its journal, if any) to ``<name>.corrupt-<timestamp>``; return
@@ -459,6 +460,13 @@ class _Transaction:
             self.conn.execute("ROLLBACK")
 
 
+def _said(exc: BaseException) -> str:
+    """An error's message on one line, cut to 200 characters (SQLite's quick check can report
+    a page of problems)."""
+    text = " ".join(str(exc).split())
+    return text if len(text) <= 200 else text[:197] + "..."
+
+
 def _connect(target: Path | str) -> sqlite3.Connection:
     """A connection in autocommit mode (transactions are explicit) that reads text which is
     not UTF-8 (damage) with replacement characters instead of failing on the row."""
@@ -535,38 +543,71 @@ def _check_and_migrate(conn: sqlite3.Connection, path: Path) -> None:
     """Check an opened file and bring it to :data:`SCHEMA_VERSION`.
 
     Raises :class:`sqlite3.DatabaseError` for a file SQLite cannot read or that fails its
-    quick check, :class:`DamagedFile` for a table, column, type or JSON value this program did
-    not write, and :class:`LaughError` for a file of a newer schema.
+    quick check, :class:`DamagedFile` for a header, table, column, type or JSON value this
+    program did not write, and :class:`LaughError` for a file of a newer schema.  Tables are
+    checked before any migration writes, so a damaged file is moved aside as it was found.
     """
-    version = conn.execute("PRAGMA user_version").fetchone()[0]
-    if version:
+    try:
         ok = conn.execute("PRAGMA quick_check").fetchone()[0]
         if ok != "ok":
             raise sqlite3.DatabaseError(f"quick check: {ok}")
-    if version > SCHEMA_VERSION:
-        raise LaughError(f"the progress file {path} was written by a newer version "
-                         f"of the program (schema {version}, this one knows "
-                         f"{SCHEMA_VERSION}); update the program")
-    if version == SCHEMA_VERSION:
-        _check_tables(conn)
-    while version < SCHEMA_VERSION:
-        conn.execute("BEGIN IMMEDIATE")
-        try:
-            for statement in _statements(_MIGRATIONS[version]):
-                conn.execute(statement)
-            conn.execute(f"PRAGMA user_version = {version + 1}")
-            conn.execute("COMMIT")
-        except BaseException:
-            if conn.in_transaction:
-                conn.execute("ROLLBACK")
-            raise
-        version += 1
+        version = conn.execute("PRAGMA user_version").fetchone()[0]
+        if version > SCHEMA_VERSION:
+            raise LaughError(f"the progress file {path} was written by a newer version "
+                             f"of the program (schema {version}, this one knows "
+                             f"{SCHEMA_VERSION}); update the program")
+        _check_tables(conn, every=version == SCHEMA_VERSION)
+        if version < 0:
+            raise DamagedFile(f"the schema version is {version}")
+        _probe(conn)
+        while version < SCHEMA_VERSION:
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                for statement in _statements(_MIGRATIONS[version]):
+                    conn.execute(statement)
+                conn.execute(f"PRAGMA user_version = {version + 1}")
+                conn.execute("COMMIT")
+            except BaseException:
+                if conn.in_transaction:
+                    conn.execute("ROLLBACK")
+                raise
+            version += 1
+    except UnicodeDecodeError:
+        # SQLite quotes a damaged schema in its error message, and the bytes are not UTF-8.
+        raise DamagedFile("the file's schema is not readable") from None
 
 
-def _check_tables(conn: sqlite3.Connection) -> None:
-    """Raise :class:`DamagedFile` naming the first missing table or column, or the first row
-    holding a value of the wrong type or invalid JSON."""
+def _probe(conn: sqlite3.Connection) -> None:
+    """A write, rolled back: raises :class:`sqlite3.OperationalError` (``SQLITE_READONLY...``,
+    ``SQLITE_CANTOPEN``, ``SQLITE_BUSY``) when the file or its folder cannot be written now."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        conn.execute("CREATE TABLE _write_probe (x)")
+    finally:
+        conn.execute("ROLLBACK")
+
+
+def _check_header(path: Path) -> None:
+    """Raise :class:`DamagedFile` when ``path`` is an SQLite file whose header this program
+    never writes: a write-ahead log (which even reading would add files beside) or a file
+    format newer than SQLite's own (which no one may write)."""
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(20)
+    except OSError:
+        return                  # SQLite will say why it cannot open it
+    if len(head) == 20 and head.startswith(b"SQLite format 3\x00") and (head[18], head[19]) != (1, 1):
+        raise DamagedFile("its header is not one this program writes (file format versions "
+                          f"{head[18]} and {head[19]}, not 1)")
+
+
+def _check_tables(conn: sqlite3.Connection, every: bool) -> None:
+    """Raise :class:`DamagedFile` naming the first missing table (when ``every`` table must be
+    there) or column, or the first row holding a value of the wrong type or invalid JSON."""
+    present = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
     for table, columns in _expected_columns().items():
+        if table not in present and not every:
+            continue
         have = {r[1] for r in conn.execute(f"PRAGMA table_info({table})")}
         if not have:
             raise DamagedFile(f"the table {table} is missing")
@@ -574,6 +615,8 @@ def _check_tables(conn: sqlite3.Connection) -> None:
         if missing:
             raise DamagedFile(f"the table {table} has no column {missing[0]}")
     for table, sql in _ROW_CHECKS.items():
+        if table not in present:
+            continue
         try:
             row = conn.execute(sql).fetchone()
         except sqlite3.OperationalError as exc:

@@ -141,9 +141,9 @@ class ReviewBook:
             raise LaughError(f"the review tables in {self.store.path} were written by a newer "
                              f"version of the program (schema {version}, this one knows "
                              f"{SCHEMA}); update the program")
-        if version < 0 or (version == SCHEMA and not self._intact()):
+        if version <= 0 or (version == SCHEMA and not self._intact()):
             # The review tables only cache what the answers say: rebuilt from them, nothing
-            # is lost.
+            # is lost.  (Without review_meta, a review_cards left behind is of unknown shape.)
             self.conn.execute("BEGIN IMMEDIATE")
             try:
                 self.conn.execute("DROP TABLE IF EXISTS review_cards")

@@ -1,10 +1,38 @@
-"""Hypothesis helpers shared by the fuzz tests of YAML files (sources, lessons, puzzle
-definitions): mutations of a real file's text as a careless editor or a hostile file would make
-them."""
+"""Helpers shared by the fuzz tests (marker ``fuzz``): how many examples each runs, and
+mutations of a YAML file's text (sources, lessons, puzzle definitions) as a careless editor or a
+hostile file would make them.
+
+Every ``pytest`` runs the fuzz tests under the short profile: a few examples each, derandomized,
+a few seconds in all.  ``pytest -m fuzz`` runs the long profile: random examples, as many as fit
+in LAUGH_FUZZ_MINUTES minutes (default 10) shared among the fuzz tests by what an example of
+each costs, or LAUGH_FUZZ_EXAMPLES examples each when that is set.  (tests/conftest.py chooses
+the profile and sets :data:`PROFILE`.)
+"""
 
 from __future__ import annotations
 
+import os
+
+from hypothesis import settings
 from hypothesis import strategies as st
+
+#: The hypothesis profile in use, ``short`` or ``long`` (set by tests/conftest.py).
+PROFILE = "short"
+#: How many fuzz tests share the long run's minutes.
+FUZZ_TESTS = 5
+
+
+def fuzz_settings(cost: float, short: int = 20) -> settings:
+    """Settings for a fuzz test whose examples take about ``cost`` seconds each (measured on two
+    busy cores): ``short`` examples under the short profile; under the long one, its share of
+    LAUGH_FUZZ_MINUTES, or LAUGH_FUZZ_EXAMPLES."""
+    if PROFILE != "long":
+        return settings(max_examples=short)
+    fixed = os.environ.get("LAUGH_FUZZ_EXAMPLES")
+    if fixed:
+        return settings(max_examples=int(fixed))
+    minutes = float(os.environ.get("LAUGH_FUZZ_MINUTES", "10"))
+    return settings(max_examples=max(10, int(minutes * 60 / FUZZ_TESTS / cost)))
 
 #: Lines and fragments that YAML treats specially, and some that are plain mistakes.
 SNIPPETS = [
