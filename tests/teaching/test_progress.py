@@ -308,3 +308,27 @@ def test_a_read_only_file_or_folder_is_a_line_not_a_traceback(tmp_path, what):
     finally:
         locked.chmod(0o644 if what == "file" else 0o755)
     assert path.read_bytes() == before
+
+
+def test_a_damaged_file_in_a_read_only_folder_is_left_and_not_saved(tmp_path):
+    prefix = _unprivileged()
+    home = tmp_path / "home"
+    home.mkdir()
+    path = home / FILE_NAME
+    _filled(path)
+    conn = sqlite3.connect(path)
+    conn.execute("DROP TABLE lessons")
+    conn.commit()
+    conn.close()
+    damaged = path.read_bytes()
+    home.chmod(0o555)
+    try:
+        proc = _laugh(prefix, ["puzzle", "count", "--seed", "3"], home, "answer\n")
+    finally:
+        home.chmod(0o755)
+    out = "".join(proc.stdout.split())
+    assert proc.returncode == 0 and "Traceback" not in proc.stderr, proc.stderr
+    notice = (f"Your progress cannot be saved: {path} could not be read (the table lessons is "
+              "missing) and cannot be moved aside (Permission denied); going on without saving.")
+    assert "".join(notice.split()) in out
+    assert path.read_bytes() == damaged and sorted(p.name for p in home.iterdir()) == [FILE_NAME]

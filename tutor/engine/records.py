@@ -64,6 +64,13 @@ def _describe(value: Any) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
+def _keys(keys) -> str:
+    """Unexpected keys for a message: the first five, each cut to 20 characters."""
+    ks = sorted(keys)
+    shown = [k if len(k) <= 20 else k[:17] + "..." for k in ks[:5]]
+    return repr(shown)[:-1] + (", ...]" if len(ks) > 5 else "]")
+
+
 def _cards_field(d: dict, key: str, index: int) -> tuple[int, ...]:
     v = d.get(key)
     if not isinstance(v, list) or not all(isinstance(x, str) for x in v):
@@ -103,7 +110,7 @@ def action_from_json(d: Any, index: int) -> Action:
         act = Action.make(player, kind, cards, (), ov)
     extra = set(d) - allowed
     if extra:
-        raise RecordError(f"action {index}: unexpected keys {sorted(extra)}", index)
+        raise RecordError(f"action {index}: unexpected keys {_keys(extra)}", index)
     return act
 
 
@@ -164,7 +171,7 @@ def replay(record: Any, rulesets: dict[str, Ruleset] | None = None, *,
             raise RecordError(f"missing key {key!r}")
     extra = set(record) - set(RECORD_KEYS)
     if extra:
-        raise RecordError(f"unexpected keys {sorted(extra)}")
+        raise RecordError(f"unexpected keys {_keys(extra)}")
     rid = record["ruleset"]
     if not isinstance(rid, str):
         raise RecordError(f"ruleset: must be a ruleset id (text), got {_describe(rid)}")
@@ -250,7 +257,7 @@ def _normalise_result(res: Any) -> dict[str, Any]:
         raise RecordError(f"result: must be an object, got {_describe(res)}")
     extra = set(res) - set(RESULT_KEYS)
     if extra:
-        raise RecordError(f"result: unexpected keys {sorted(extra)}")
+        raise RecordError(f"result: unexpected keys {_keys(extra)}")
     out = dict(res)
     won = out.get("won")
     if won is not None:

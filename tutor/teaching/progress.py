@@ -185,17 +185,15 @@ class ProgressStore:
                 moved = self._move_aside()
             except OSError as move_exc:
                 self._go_on_without_saving(
-                    f"the file could not be read ({_said(exc)}) and cannot be moved aside "
+                    f"{self.path} could not be read ({_said(exc)}) and cannot be moved aside "
                     f"({move_exc.strerror or move_exc})", copy=False)
                 return
             self.notice = (f"Your progress file {self.path} could not be read ({_said(exc)}); it "
                            f"was moved to {moved.name} beside it and a fresh one started.")
             try:
                 self.conn = self._open()
-            except sqlite3.DatabaseError as again:
-                moved_notice = self.notice
+            except sqlite3.DatabaseError as again:   # the notice keeps where the old file went
                 self._go_on_without_saving(self._why_unwritable(again), copy=False)
-                self.notice = f"{moved_notice} {self.notice}"
 
     # -- opening ---------------------------------------------------------------------------
 
