@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import pytest
 
 from tutor.app import cli
@@ -168,10 +169,10 @@ def test_sources_check(capsys):
     assert summary.startswith("OK: all ") and " quotations of 6 sources verified verbatim" in summary
     assert summary.endswith("; 1 stands in more than one source text")
     # Inter-Livery's sheet has Parlett's sentence word for word: a finding, one line.
-    assert findings == [
-        "sources/inter-livery-2018.yaml:90: quotations.pair-for-pair: "
-        "inter-livery-2018:pair-for-pair stands verbatim in more than one source text: "
-        "inter-livery-2018-rules.md, parlett-historic-card-games.txt"]
+    assert len(findings) == 1 and re.fullmatch(
+        r"sources/inter-livery-2018\.yaml:\d+: quotations\.pair-for-pair: "
+        r"inter-livery-2018:pair-for-pair stands verbatim in more than one source text: "
+        r"inter-livery-2018-rules\.md, parlett-historic-card-games\.txt", findings[0]), findings
 
 
 def test_sources_check_fails_when_a_quotation_of_our_own_has_no_text(capsys, tmp_path,

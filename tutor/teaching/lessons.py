@@ -321,6 +321,10 @@ class _Checker:
         return self._library
 
     def fail(self, line: int, key: str, message: str) -> None:
+        """Add the problem ``FILE:LINE: KEY: message``, the key and message cut short if a
+        mistyped file made them long."""
+        key = key if len(key) <= 60 else key[:57] + "..."
+        message = message if len(message) <= 400 else message[:397] + "..."
         self.problems.append(f"{_display(self.path)}:{line}: {key}: {message}")
 
     # -- the file --------------------------------------------------------------------------
@@ -379,7 +383,7 @@ class _Checker:
         line = lambda k: lines.get(k, 1)  # noqa: E731
         lid = data["id"]
         if not isinstance(lid, str) or not _ID_RE.match(lid):
-            self.fail(line("id"), "id", f"{lid!r} is not an id (lower-case words joined by '-')")
+            self.fail(line("id"), "id", f"{_shown(lid)} is not an id (lower-case words joined by '-')")
             ok = False
         out["id"] = lid
         title = data["title"]
@@ -409,7 +413,7 @@ class _Checker:
                 ok = False
         minutes = data["minutes"]
         if not isinstance(minutes, int) or isinstance(minutes, bool) or not 1 <= minutes <= 240:
-            self.fail(line("minutes"), "minutes", f"{minutes!r} is not a whole number of "
+            self.fail(line("minutes"), "minutes", f"{_shown(minutes)} is not a whole number of "
                                                   "minutes from 1 to 240")
             ok = False
         out["minutes"] = minutes
@@ -516,13 +520,13 @@ class _Checker:
             return True, None
         if not isinstance(v, int) or isinstance(v, bool) or not lo <= v <= hi:
             self.fail(lines.get(key, line), f"{kind}.{key}",
-                      f"{v!r} is not a whole number from {lo} to {hi}")
+                      f"{_shown(v)} is not a whole number from {lo} to {hi}")
             return False, None
         return True, v
 
     def _ruleset(self, kind: str, rid: Any, where: int, key: str = "ruleset"):
         if not isinstance(rid, str) or rid not in self.library.rulesets:
-            self.fail(where, f"{kind}.{key}", f"unknown ruleset {rid!r} (rulesets: "
+            self.fail(where, f"{kind}.{key}", f"unknown ruleset {_shown(rid)} (rulesets: "
                                               f"{', '.join(self.library.rulesets)})")
             return None
         return self.library.rulesets[rid]
@@ -546,7 +550,7 @@ class _Checker:
             if not ref or ref.startswith("#"):
                 continue
             if not _REF_RE.match(ref):
-                self.fail(line + i, "quote", f"{ref!r} is not a quotation reference "
+                self.fail(line + i, "quote", f"{_shown(ref)} is not a quotation reference "
                                              "(source:id, e.g. parlett:deal-eight)")
                 ok = False
                 continue
@@ -577,7 +581,7 @@ class _Checker:
         kind = data["kind"]
         if kind not in kinds:
             self.fail(lines.get("kind", line), "puzzle.kind",
-                      f"unknown puzzle kind {kind!r} (kinds: {', '.join(kinds)})")
+                      f"unknown puzzle kind {_shown(kind)} (kinds: {', '.join(kinds)})")
             ok = False
         good, count = self._int("puzzle", data, lines, "count", 1, _MAX_PUZZLES, 1, line)
         ok &= good
@@ -631,7 +635,7 @@ class _Checker:
         for p in params:
             if p not in known:
                 self.fail(lines.get("parameters", line), "rules.parameters",
-                          f"unknown parameter {p!r} (parameters: {', '.join(known)})")
+                          f"unknown parameter {_shown(p)} (parameters: {', '.join(known)})")
                 ok = False
         good, players = self._int("rules", data, lines, "players", 2, 8, None, line)
         ok &= good
@@ -655,7 +659,7 @@ class _Checker:
         for f in figures:
             if f not in ODDS_FIGURES:
                 self.fail(lines.get("figure", line), "odds.figure",
-                          f"unknown figure {f!r} (figures: {', '.join(ODDS_FIGURES)})")
+                          f"unknown figure {_shown(f)} (figures: {', '.join(ODDS_FIGURES)})")
                 ok = False
         if "ruleset" in data and "rulesets" in data:
             self.fail(lines.get("rulesets", line), "odds.rulesets", "give ruleset or rulesets, "
@@ -698,7 +702,7 @@ class _Checker:
         bots = data.get("bots", "willughby")
         if not isinstance(bots, str) or bots not in BOT_NAMES:
             self.fail(lines.get("bots", line), "simulate.bots",
-                      f"unknown computer player {bots!r} (players: {', '.join(BOT_NAMES)})")
+                      f"unknown computer player {_shown(bots)} (players: {', '.join(BOT_NAMES)})")
             ok = False
         if not ok:
             return None
@@ -720,7 +724,7 @@ class _Checker:
             if not text or text.startswith("#"):
                 continue
             if ":" not in text:
-                self.fail(where, "cards", f"{text!r} is not 'label: cards' (e.g. 'Your hand: "
+                self.fail(where, "cards", f"{_shown(text)} is not 'label: cards' (e.g. 'Your hand: "
                                           "7H 7D QS')")
                 ok = False
                 continue
@@ -763,6 +767,12 @@ def _split_front_matter(path: Path, text: str) -> tuple[str | None, str, int]:
         if lines[i].strip() in ("---", "..."):
             return "\n".join(lines[1:i]), "\n".join(lines[i + 1:]), i + 2
     raise DataError(f"{_display(path)}:1: front matter: not closed (no second line '---')")
+
+
+def _shown(value: Any) -> str:
+    """``value`` as a problem names it: its repr, cut to 40 characters."""
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def _fence_closed(tok, lines: list[str]) -> bool:

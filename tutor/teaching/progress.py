@@ -11,7 +11,7 @@ platform's user data directory).  Its schema version is SQLite's ``PRAGMA user_v
   answers given so far (so a lesson resumes with the same puzzles), and when it was completed.
 - ``meta`` keeps small settings (the last lesson opened).
 
-A file that is not a database, fails SQLite's quick check, lacks a table or column, or holds a
+A file that is not a database, fails SQLite's integrity check, lacks a table or column, or holds a
 value of the wrong type or invalid JSON in a column, is damaged: it is moved aside (nothing is
 deleted) to ``progress.sqlite3.corrupt-<timestamp>`` beside it and a fresh one started;
 :attr:`ProgressStore.notice` says so in one line for the caller to show.
@@ -459,8 +459,8 @@ class _Transaction:
 
 
 def _said(exc: BaseException) -> str:
-    """An error's message on one line, cut to 200 characters (SQLite's quick check can report
-    a page of problems)."""
+    """An error's message on one line, cut to 200 characters (SQLite's integrity check can
+    report a page of problems)."""
     text = " ".join(str(exc).split())
     return text if len(text) <= 200 else text[:197] + "..."
 
@@ -541,14 +541,15 @@ def _check_and_migrate(conn: sqlite3.Connection, path: Path) -> None:
     """Check an opened file and bring it to :data:`SCHEMA_VERSION`.
 
     Raises :class:`sqlite3.DatabaseError` for a file SQLite cannot read or that fails its
-    quick check, :class:`DamagedFile` for a header, table, column, type or JSON value this
+    integrity check, :class:`DamagedFile` for a header, table, column, type or JSON value this
     program did not write, and :class:`LaughError` for a file of a newer schema.  Tables are
     checked before any migration writes, so a damaged file is moved aside as it was found.
     """
     try:
-        ok = conn.execute("PRAGMA quick_check").fetchone()[0]
+        # The integrity check, not the quick check: only it finds an index that lost a row.
+        ok = conn.execute("PRAGMA integrity_check").fetchone()[0]
         if ok != "ok":
-            raise sqlite3.DatabaseError(f"quick check: {ok}")
+            raise sqlite3.DatabaseError(f"integrity check: {ok}")
         version = conn.execute("PRAGMA user_version").fetchone()[0]
         if version > SCHEMA_VERSION:
             raise LaughError(f"the progress file {path} was written by a newer version "
