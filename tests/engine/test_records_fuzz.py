@@ -119,7 +119,7 @@ def mutate_text(data, text: str) -> bytes:
     return raw
 
 
-@fuzz_settings(cost=0.05, short=15)
+@fuzz_settings(cost=0.025, short=15)
 @given(st.data())
 def test_mutated_records_are_refused_in_one_line_naming_file_and_line(tmp_path, capsys, data):
     count = data.draw(st.integers(1, 3), label="records")

@@ -33,7 +33,7 @@ def own_sources():
     return [sources._parse_file(p) for p in sorted(data.data_dir("sources").glob("*.yaml"))]
 
 
-@fuzz_settings(cost=0.12, short=12)
+@fuzz_settings(cost=0.08, short=12)
 @given(st.data())
 def test_mutated_source_files_are_refused_in_one_line(own_sources, tmp_path, capsys, data):
     name = data.draw(st.sampled_from(sorted(SEEDS)), label="seed")

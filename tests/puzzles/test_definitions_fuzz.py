@@ -22,7 +22,7 @@ pytestmark = pytest.mark.fuzz
 SEEDS = {kind: (puzzles_dir() / f"{kind}.yaml").read_text(encoding="utf-8") for kind in KINDS}
 
 
-@fuzz_settings(cost=0.006, short=20)
+@fuzz_settings(cost=0.004, short=20)
 @given(st.data())
 def test_mutated_puzzle_definitions_are_refused_in_one_line(tmp_path, data):
     kind = data.draw(st.sampled_from(KINDS), label="kind")

@@ -28,7 +28,7 @@ FENCES = ["```", "```puzzle", "```quote", "```cards", "```odds", "```rules", "``
           "parlett:nosuch", "Your hand: 7H 7H", "figure: hand_prial", "parameters: pot"]
 
 
-@fuzz_settings(cost=0.03, short=15)
+@fuzz_settings(cost=0.025, short=15)
 @given(st.data())
 def test_mutated_lessons_give_one_line_problems_naming_file_and_line(library, tmp_path, capsys,
                                                                      data):

@@ -140,7 +140,7 @@ def _use(store: ProgressStore) -> None:
     weak_skills(store)
 
 
-@fuzz_settings(cost=0.18, short=10)
+@fuzz_settings(cost=0.14, short=10)
 @given(st.data())
 def test_a_damaged_progress_file_is_moved_aside_or_refused_in_one_line(tmp_path, capsys, data):
     folder = tmp_path / f"home{len(list(tmp_path.iterdir()))}"
