@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from tutor.engine import yamlfile
 from tutor.engine.errors import DataError, NotationError
 
 FORMAT = "laugh-and-lie-down/puzzle@1"
@@ -157,45 +158,62 @@ def _as_variant_map(value: Any, path: Path, key: str, kind: type) -> dict[str, A
 
 
 def load_definition(path: Path) -> Definition:
-    """Read and check one ``puzzles/<kind>.yaml``; raises DataError naming the file and key."""
-    import yaml
-    try:
-        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except (OSError, yaml.YAMLError) as exc:
-        raise DataError(f"{path}: cannot read puzzle definition: {exc}") from None
+    """Read and check one ``puzzles/<kind>.yaml`` (through :mod:`tutor.engine.yamlfile`: safe
+    loader, size, depth and alias limits, duplicate keys refused).
+
+    Raises :class:`DataError` ``FILE:LINE: KEY: what is wrong`` for a file that cannot be read,
+    is not YAML within the limits, or has an unknown, missing or ill-typed key.
+    """
+    path = Path(path)
+    raw, doc = yamlfile.load(yamlfile.read_text(path, path.name), path.name)
+
+    def fail(message: str, *keys: Any) -> DataError:
+        where = ".".join(str(k) for k in keys)
+        return DataError(f"{path.name}:{doc.line_of(*keys)}: {where + ': ' if where else ''}"
+                         f"{message}")
+
     if not isinstance(raw, dict):
-        raise DataError(f"{path.name}: a puzzle definition is a mapping")
-    unknown = set(raw) - _TOP_KEYS
-    if unknown:
-        raise DataError(f"{path.name}: unknown keys {sorted(unknown)}; expected some of "
-                        f"{sorted(_TOP_KEYS)}")
+        raise fail("a puzzle definition is a mapping")
+    for k in raw:
+        if k not in _TOP_KEYS:
+            raise fail(f"unknown key; expected some of {', '.join(sorted(_TOP_KEYS))}", k)
     for k in _REQUIRED:
         if k not in raw:
-            raise DataError(f"{path.name}: missing key {k!r}")
-    if raw["kind"] not in KINDS:
-        raise DataError(f"{path.name}: kind {raw['kind']!r} is not one of {', '.join(KINDS)}")
+            raise fail(f"missing key {k!r}")
+    if not isinstance(raw["kind"], str) or raw["kind"] not in KINDS:
+        raise fail(f"{raw['kind']!r} is not one of {', '.join(KINDS)}", "kind")
     ver = raw["generator_version"]
-    if not isinstance(ver, int) or ver < 1:
-        raise DataError(f"{path.name}: generator_version must be a whole number of at least 1")
+    if not isinstance(ver, int) or isinstance(ver, bool) or ver < 1:
+        raise fail("must be a whole number of at least 1", "generator_version")
     rate = raw.get("decoy_rate", 0.0)
-    if not isinstance(rate, (int, float)) or not 0 <= rate <= 1:
-        raise DataError(f"{path.name}: decoy_rate must be a number from 0 to 1")
+    if not isinstance(rate, (int, float)) or isinstance(rate, bool) or not 0 <= rate <= 1:
+        raise fail("must be a number from 0 to 1", "decoy_rate")
     hints = raw["hints"]
     if isinstance(hints, list):
         hints = {"default": hints}
     if not isinstance(hints, dict) or not all(isinstance(v, list) for v in hints.values()):
-        raise DataError(f"{path.name}: hints must be a list, or a mapping of variant to list")
+        raise fail("must be a list, or a mapping of variant to list", "hints")
     for variant, items in hints.items():
         for i, h in enumerate(items):
             if not isinstance(h, str):
-                raise DataError(f"{path.name}: hints.{variant}[{i}] must be text (quote it if "
-                                "it holds a colon)")
+                raise fail("must be text (quote it if it holds a colon)", "hints",
+                           *(() if raw["hints"] is items else (variant,)), i)
     for key in ("questions", "explanations"):
         table = raw[key]
         if isinstance(table, dict):
             bad = [k for k, v in table.items() if not isinstance(v, str)]
             if bad:
-                raise DataError(f"{path.name}: {key}.{bad[0]} must be text")
+                raise fail("must be text", key, bad[0])
+        elif table is not None and not isinstance(table, str):
+            raise fail("must be text, or a mapping of variant to text", key)
+    for key in ("summary", "title"):
+        if key in raw and not isinstance(raw[key], (str, type(None))):
+            raise fail("must be text", key)
+    for key, kinds in (("themes", (list,)), ("difficulty", (dict,)), ("quotes", (dict, list)),
+                       ("problems", (dict, list)), ("words", (dict,)), ("options", (dict,))):
+        if raw.get(key) is not None and not isinstance(raw[key], kinds):
+            raise fail(f"must be {' or '.join('a list' if k is list else 'a mapping' for k in kinds)}",
+                       key)
     quotes = raw.get("quotes") or {}
     if isinstance(quotes, list):
         quotes = {"default": quotes}

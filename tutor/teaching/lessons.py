@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from tutor.engine import yamlfile
 from tutor.engine.data import data_dir
 from tutor.engine.errors import DataError, UsageError
 
@@ -170,9 +171,9 @@ def course_index(folder: Path | None = None) -> list[CourseEntry]:
     out = []
     for n, path in enumerate(lesson_files(folder), 1):
         try:
-            fm, _, _ = _split_front_matter(path, path.read_text(encoding="utf-8"))
-            data = _yaml_load(fm) if fm is not None else None
-        except (OSError, UnicodeDecodeError, DataError, ValueError):
+            fm, _, _ = _split_front_matter(path, yamlfile.read_text(path, _display(path)))
+            data = yamlfile.load(fm, _display(path), 2)[0] if fm is not None else None
+        except DataError:
             data = None
         if not isinstance(data, dict):
             data = {}
@@ -348,18 +349,22 @@ class _Checker:
         return self._library
 
     def fail(self, line: int, key: str, message: str) -> None:
+        """Add the problem ``FILE:LINE: KEY: message``, the key and message cut short if a
+        mistyped file made them long."""
+        key = key if len(key) <= 60 else key[:57] + "..."
+        message = message if len(message) <= 400 else message[:397] + "..."
         self.problems.append(f"{_display(self.path)}:{line}: {key}: {message}")
 
     # -- the file --------------------------------------------------------------------------
 
     def run(self) -> Lesson | None:
-        try:
-            text = self.path.read_text(encoding="utf-8")
-        except FileNotFoundError:
+        if not self.path.exists():
             self.fail(0, "file", "no such lesson file")
             return None
-        except (OSError, UnicodeDecodeError) as exc:
-            self.fail(0, "file", f"cannot be read: {exc}")
+        try:
+            text = yamlfile.read_text(self.path, _display(self.path))
+        except DataError as exc:
+            self.problems.append(str(exc))
             return None
         try:
             fm, body, body_line = _split_front_matter(self.path, text)
@@ -381,19 +386,15 @@ class _Checker:
         return lesson
 
     def front_matter(self, fm: str) -> dict[str, Any] | None:
-        import yaml
         try:
-            node = yaml.compose(fm, Loader=_loader())
-            data = yaml.load(fm, Loader=_loader())
-        except yaml.YAMLError as exc:
-            mark = getattr(exc, "context_mark", None) or getattr(exc, "problem_mark", None)
-            line = mark.line + 2 if mark is not None else 1
-            self.fail(line, "front matter", f"not valid YAML: {getattr(exc, 'problem', exc)}")
+            data, doc = yamlfile.load(fm, _display(self.path), 2, "front matter")
+        except DataError as exc:
+            self.problems.append(str(exc))
             return None
         if not isinstance(data, dict):
             self.fail(1, "front matter", "must be a mapping of keys (id, title, ...)")
             return None
-        lines = _key_lines(node, offset=2)
+        lines = doc.key_lines()
         ok = True
         for key in data:
             if key not in FRONT_MATTER_KEYS:
@@ -410,7 +411,7 @@ class _Checker:
         line = lambda k: lines.get(k, 1)  # noqa: E731
         lid = data["id"]
         if not isinstance(lid, str) or not _ID_RE.match(lid):
-            self.fail(line("id"), "id", f"{lid!r} is not an id (lower-case words joined by '-')")
+            self.fail(line("id"), "id", f"{_shown(lid)} is not an id (lower-case words joined by '-')")
             ok = False
         out["id"] = lid
         title = data["title"]
@@ -440,7 +441,7 @@ class _Checker:
                 ok = False
         minutes = data["minutes"]
         if not isinstance(minutes, int) or isinstance(minutes, bool) or not 1 <= minutes <= 240:
-            self.fail(line("minutes"), "minutes", f"{minutes!r} is not a whole number of "
+            self.fail(line("minutes"), "minutes", f"{_shown(minutes)} is not a whole number of "
                                                   "minutes from 1 to 240")
             ok = False
         out["minutes"] = minutes
@@ -477,6 +478,11 @@ class _Checker:
             info = tok.info.strip().split()
             word = info[0] if info else ""
             fence_line = body_line + tok.map[0]
+            if tok.level == 0 and not _fence_closed(tok, lines):
+                self.fail(fence_line, word or "fence",
+                          f"the fence {tok.markup}{word} opened here is never closed (end the "
+                          f"block with a line {tok.markup})")
+                continue
             if not word:
                 continue        # a plain fenced code block: shown as preformatted text
             fences += 1
@@ -512,21 +518,17 @@ class _Checker:
 
     def _mapping(self, kind: str, content: str, line: int, allowed: tuple[str, ...],
                  required: tuple[str, ...] = ()) -> tuple[dict, dict] | None:
-        import yaml
         try:
-            node = yaml.compose(content, Loader=_loader())
-            data = yaml.load(content, Loader=_loader())
-        except yaml.YAMLError as exc:
-            mark = getattr(exc, "problem_mark", None)
-            self.fail(line + (mark.line if mark else 0), kind,
-                      f"not valid YAML: {getattr(exc, 'problem', exc)}")
+            data, doc = yamlfile.load(content, _display(self.path), line, kind)
+        except DataError as exc:
+            self.problems.append(str(exc))
             return None
         if data is None:
             data = {}
         if not isinstance(data, dict):
             self.fail(line, kind, "the block must hold 'key: value' lines")
             return None
-        lines = {k: line + v - 1 for k, v in _key_lines(node, offset=1).items()}
+        lines = doc.key_lines()
         ok = True
         for k in data:
             if k not in allowed:
@@ -546,13 +548,13 @@ class _Checker:
             return True, None
         if not isinstance(v, int) or isinstance(v, bool) or not lo <= v <= hi:
             self.fail(lines.get(key, line), f"{kind}.{key}",
-                      f"{v!r} is not a whole number from {lo} to {hi}")
+                      f"{_shown(v)} is not a whole number from {lo} to {hi}")
             return False, None
         return True, v
 
     def _ruleset(self, kind: str, rid: Any, where: int, key: str = "ruleset"):
         if not isinstance(rid, str) or rid not in self.library.rulesets:
-            self.fail(where, f"{kind}.{key}", f"unknown ruleset {rid!r} (rulesets: "
+            self.fail(where, f"{kind}.{key}", f"unknown ruleset {_shown(rid)} (rulesets: "
                                               f"{', '.join(self.library.rulesets)})")
             return None
         return self.library.rulesets[rid]
@@ -576,7 +578,7 @@ class _Checker:
             if not ref or ref.startswith("#"):
                 continue
             if not _REF_RE.match(ref):
-                self.fail(line + i, "quote", f"{ref!r} is not a quotation reference "
+                self.fail(line + i, "quote", f"{_shown(ref)} is not a quotation reference "
                                              "(source:id, e.g. parlett:deal-eight)")
                 ok = False
                 continue
@@ -607,7 +609,7 @@ class _Checker:
         kind = data["kind"]
         if kind not in kinds:
             self.fail(lines.get("kind", line), "puzzle.kind",
-                      f"unknown puzzle kind {kind!r} (kinds: {', '.join(kinds)})")
+                      f"unknown puzzle kind {_shown(kind)} (kinds: {', '.join(kinds)})")
             ok = False
         good, count = self._int("puzzle", data, lines, "count", 1, _MAX_PUZZLES, 1, line)
         ok &= good
@@ -661,7 +663,7 @@ class _Checker:
         for p in params:
             if p not in known:
                 self.fail(lines.get("parameters", line), "rules.parameters",
-                          f"unknown parameter {p!r} (parameters: {', '.join(known)})")
+                          f"unknown parameter {_shown(p)} (parameters: {', '.join(known)})")
                 ok = False
         good, players = self._int("rules", data, lines, "players", 2, 8, None, line)
         ok &= good
@@ -685,7 +687,7 @@ class _Checker:
         for f in figures:
             if f not in ODDS_FIGURES:
                 self.fail(lines.get("figure", line), "odds.figure",
-                          f"unknown figure {f!r} (figures: {', '.join(ODDS_FIGURES)})")
+                          f"unknown figure {_shown(f)} (figures: {', '.join(ODDS_FIGURES)})")
                 ok = False
         if "ruleset" in data and "rulesets" in data:
             self.fail(lines.get("rulesets", line), "odds.rulesets", "give ruleset or rulesets, "
@@ -728,7 +730,7 @@ class _Checker:
         bots = data.get("bots", "willughby")
         if not isinstance(bots, str) or bots not in BOT_NAMES:
             self.fail(lines.get("bots", line), "simulate.bots",
-                      f"unknown computer player {bots!r} (players: {', '.join(BOT_NAMES)})")
+                      f"unknown computer player {_shown(bots)} (players: {', '.join(BOT_NAMES)})")
             ok = False
         if not ok:
             return None
@@ -750,7 +752,7 @@ class _Checker:
             if not text or text.startswith("#"):
                 continue
             if ":" not in text:
-                self.fail(where, "cards", f"{text!r} is not 'label: cards' (e.g. 'Your hand: "
+                self.fail(where, "cards", f"{_shown(text)} is not 'label: cards' (e.g. 'Your hand: "
                                           "7H 7D QS')")
                 ok = False
                 continue
@@ -784,19 +786,6 @@ class _Checker:
 # Helpers
 
 
-def _loader():
-    import yaml
-    return getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-
-
-def _yaml_load(text: str):
-    import yaml
-    try:
-        return yaml.load(text, Loader=_loader())
-    except yaml.YAMLError:
-        return None
-
-
 def _split_front_matter(path: Path, text: str) -> tuple[str | None, str, int]:
     """Split ``text`` into (front matter YAML or None, body, file line of the body's first line)."""
     lines = text.splitlines()
@@ -808,20 +797,20 @@ def _split_front_matter(path: Path, text: str) -> tuple[str | None, str, int]:
     raise DataError(f"{_display(path)}:1: front matter: not closed (no second line '---')")
 
 
-def _key_lines(node, offset: int) -> dict[Any, int]:
-    """Map each key of a YAML mapping node to its line, 1-based, plus ``offset - 1``."""
-    from yaml.nodes import MappingNode
-    out: dict[Any, int] = {}
-    if isinstance(node, MappingNode):
-        for k, _ in node.value:
-            key = k.value
-            if getattr(k, "tag", "").endswith(":int"):
-                try:
-                    key = int(key)
-                except ValueError:
-                    pass
-            out[key] = k.start_mark.line + offset
-    return out
+def _shown(value: Any) -> str:
+    """``value`` as a problem names it: its repr, cut to 40 characters."""
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _fence_closed(tok, lines: list[str]) -> bool:
+    """True when the fence token ``tok`` (at the top level of the body) ends with a closing
+    fence: CommonMark runs an unclosed fence to the end of the file, swallowing the rest."""
+    start, end = tok.map
+    if end - start < 2:
+        return False
+    last = lines[end - 1].strip()
+    return bool(last) and set(last) == {tok.markup[0]} and len(last) >= len(tok.markup)
 
 
 def _puzzle_api():
