@@ -1,0 +1,831 @@
+"""Position analysis: what each option of a seat is worth, in stakes (RULES.md 3.4-3.5, 4, 8).
+
+:func:`analyse` answers, for one seat at one position, "what final result can I expect from each
+thing I may do now?", from that seat's own view only (RULES.md 8: its hand, the table, every won
+pile, the set-aside mournival, every hand's size and every action so far).
+
+The options (:func:`decision_options`) are every legal action of the seat now: its turn actions
+when it is to move, its free actions (declarations, claims, taking a table mournival), and
+*hold* (make no free action now) where it has a free action that may wait.
+
+Method: Monte Carlo over determinizations.  Sample ``i`` deals the cards the seat cannot see to
+its opponents at random, consistently with their hand sizes and with every card already revealed
+(:func:`determinize`), then, for every option in turn, applies the option to a copy of that deal
+and plays the deal out to settlement with one rollout policy in every seat (a computer player of
+:mod:`tutor.engine.bots`, ``counter`` by default).  Every option of sample ``i`` sees the same
+determinization and the same random numbers, seat by seat (common random numbers), so that the
+differences between options are sharp.
+
+Estimator and units.  ``X[i][j]`` is the seat's final result in sample ``i`` after option ``j``:
+net stakes under stakes scoring, points under pairs scoring (:meth:`Deal.returns`).  An option's
+value is the sample mean of ``X[.][j]`` over ``n`` samples, with the 95% interval
+``mean ± 1.96·s/√n`` (``s`` the sample standard deviation: a normal approximation).  Its
+difference from the best option ``b`` (the highest mean) is the mean of the paired differences
+``X[i][j] - X[i][b]``, with its own interval from their standard deviation.  Sampling stops early
+(checked every few samples, after ``min_samples``) when the best option is clearly ahead (the
+upper end of every other option's difference interval is below zero), or when every difference
+interval is within ``target`` of its mean, or at the sample or time budget.  The intervals are
+those of a fixed-size sample: the sequential stop makes their true coverage a little below 95%.
+
+Options that differ only by suits (the same ranks from the same places, touching the same open
+oversights) are worth exactly the same under rules that never look at suits; they are sampled
+once and share their figures.
+
+Reproducibility: the figures depend only on the seat's view, the ``seed`` and the sample
+budget, never on the clock or the machine (when a time budget is given instead, the number of
+samples, and so the figures, depend on the machine's speed).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from tutor.engine.bots import BOT_NAMES, Bot, WillughbyBot, make_bot
+from tutor.engine.cards import cards_of
+from tutor.engine.deal import _NIB_CARDS, NIB, OVER, PLAY, Action, Deal, _counts, _presence
+from tutor.engine.errors import LaughError, UsageError
+from tutor.engine.records import action_to_json
+
+#: Options whose figures count as the same (a hold).
+HOLD = None
+#: Rollout policies: every computer player but ``expert`` (which analyses by rollouts itself).
+POLICIES = tuple(b for b in BOT_NAMES if b != "expert")
+Z95 = 1.96
+_M64 = (1 << 64) - 1
+_FULL = (1 << 52) - 1
+_new = tuple.__new__
+
+
+class NoDecision(LaughError):
+    """The seat has nothing to choose at this position (not its turn and no free action)."""
+
+
+# --- seeds and random streams ------------------------------------------------------------
+
+def _mix(*parts: int) -> int:
+    """A 64-bit hash of whole numbers (splitmix64 steps): the same on every machine."""
+    h = 0x9E3779B97F4A7C15
+    for x in parts:
+        h = (h ^ (x & _M64)) & _M64
+        h = (h ^ (h >> 30)) * 0xBF58476D1CE4E5B9 & _M64
+        h = (h ^ (h >> 27)) * 0x94D049BB133111EB & _M64
+        h ^= h >> 31
+    return h
+
+
+class _Source:
+    """The uniform numbers of one seat in one sample: a list that grows on demand from a
+    generator seeded by ``seed``, so that its ``k``-th number never depends on who read first."""
+
+    __slots__ = ("buf", "seed", "gen")
+
+    def __init__(self, buf: list[float], seed: int):
+        self.buf = buf
+        self.seed = seed
+        self.gen: random.Random | None = None
+
+    def extend(self) -> None:
+        if self.gen is None:
+            self.gen = random.Random(self.seed)
+        r = self.gen.random
+        self.buf.extend([r() for _ in range(32)])
+
+
+class _Stream:
+    """A reader of one :class:`_Source` from its start: the ``rng`` a rollout policy gets for
+    one seat.  Offers ``random()`` and ``uniform(a, b)``, all that the computer players use."""
+
+    __slots__ = ("src", "buf", "i")
+
+    def __init__(self, src: _Source):
+        self.src = src
+        self.buf = src.buf
+        self.i = 0
+
+    def random(self) -> float:
+        i = self.i
+        self.i = i + 1
+        buf = self.buf
+        if i >= len(buf):
+            self.src.extend()
+        return buf[i]
+
+    def uniform(self, a: float, b: float) -> float:
+        return a + (b - a) * self.random()
+
+
+# --- rollout policies --------------------------------------------------------------------
+
+def _free_possible(d: Deal, seat: int) -> bool:
+    """Cheap test: could ``seat`` have a free action now?  (As the computer players test it.)"""
+    if d.phase != PLAY:
+        return False
+    if d.oversights:
+        return True
+    if seat == d.dealer and not d.started and d.table_mournivals:
+        return True
+    return d._free and d.has_declaration(seat)
+
+
+def _risky_ranks(d: Deal, seat: int) -> int:
+    """Bit ``4r`` set for each rank ``r`` that :meth:`Deal.capture_options` marks at risk for
+    ``seat`` when ``seat`` is to move in play (RULES.md 8), worked out on the masks alone.
+
+    When the seat is to move, every other seat in play moves before its next turn, so a rank is at
+    risk exactly when a lone table card of it can be taken one for one, the seat holds one, some
+    card of it is unseen, and play would not end first (every other seat in play holding one card,
+    unless the last player in plays on).  The tests check it against ``capture_options``.
+    """
+    if not d._c11:
+        return 0
+    h = d.hands[seat]
+    t = d.table
+    tc = _counts(t)
+    lone = tc & ~(tc >> 1) & ~(tc >> 2) & NIB & _presence(h)
+    if not lone:
+        return 0
+    sc = _counts(t | d.wonall | d.aside | h)
+    lone &= ~(sc >> 2)                      # all four seen: nobody else holds one
+    if not lone:
+        return 0
+    if not d.ruleset.last_in_plays_on:
+        hands = d.hands
+        single = True
+        for q in range(d.n):
+            if q != seat and hands[q] and hands[q] & (hands[q] - 1):
+                single = False
+                break
+        if single:
+            return 0
+    return lone
+
+
+def _low_card(m: int) -> int:
+    """The lowest card of a non-empty mask."""
+    return (m & -m).bit_length() - 1
+
+
+def _nth_card(m: int, k: int) -> int:
+    """The ``k``-th lowest card (from 0) of mask ``m``."""
+    for _ in range(k):
+        m &= m - 1
+    return (m & -m).bit_length() - 1
+
+
+def _pick(p: int, kind: str, cards: int, t: int, rng) -> Action:
+    """A one-for-one capture with a hand card drawn uniformly from mask ``cards`` (in card
+    order, as the engine lists captures), taking the lone table card of its rank."""
+    a = _nth_card(cards, int(rng.random() * cards.bit_count()))
+    return _new(Action, (p, kind, (a,), (_low_card(t & (15 << (a & ~3))),), None))
+
+
+def _risky_from(d: Deal, seat: int, h: int, t: int, lone: int) -> int:
+    """:func:`_risky_ranks` given the ranks ``lone`` with one table card and a card in hand."""
+    sc = _counts(t | d.wonall | d.aside | h)
+    lone &= ~(sc >> 2)                      # all four seen: nobody else holds one
+    if not lone:
+        return 0
+    if not d.ruleset.last_in_plays_on:
+        for q, m in enumerate(d.hands):
+            if q != seat and m & (m - 1):
+                return lone
+        return 0
+    return lone
+
+
+class _Policy:
+    """How every seat plays in a rollout: ``choose`` a turn action, ``free`` an action or None,
+    and a ``reaction`` time for the claim race (as :class:`tutor.engine.bots.Bot`)."""
+
+    name = "policy"
+
+    def start(self, d: Deal) -> None:
+        """Called before each rollout."""
+
+    def choose(self, d: Deal, rng) -> Action:
+        """The turn action of ``d.to_move``."""
+        raise NotImplementedError
+
+    def free(self, d: Deal, seat: int, rng) -> Action | None:
+        raise NotImplementedError
+
+    def reaction(self, seat: int, rng) -> float:
+        raise NotImplementedError
+
+
+class _BotPolicy(_Policy):
+    """Any computer player by name, one per seat."""
+
+    def __init__(self, name: str, players: int):
+        self.name = name
+        self.bots = [make_bot(name) for _ in range(players)]
+
+    def start(self, d):
+        for b in self.bots:
+            b.start(d)
+
+    def choose(self, d, rng):
+        return self.bots[d.to_move].choose(d, d.legal_actions(), rng)
+
+    def free(self, d, seat, rng):
+        return self.bots[seat].free_action(d, seat, rng)
+
+    def reaction(self, seat, rng):
+        return self.bots[seat].reaction(rng)
+
+
+class _CounterPolicy(_Policy):
+    """The ``counter`` player (:class:`tutor.engine.bots.CounterBot`) working on the engine's
+    masks: the same choice from the same random numbers, without building the list of legal
+    actions or the counting report (:meth:`Deal.capture_options`) on every turn.  The tests
+    check it against ``CounterBot`` on many positions of every ruleset.
+
+    The fast path covers turns where the player can capture and declarations are free actions
+    (or play goes on); any other turn asks the engine for its legal actions and chooses from them
+    as ``CounterBot`` does.
+    """
+
+    name = "counter"
+
+    def __init__(self):
+        from_bot = make_bot("counter")
+        self.lo, hi = from_bot.reaction_range
+        self.span = hi - self.lo
+
+    def choose(self, d, rng):
+        p = d.to_move
+        h = d.hands[p]
+        t = d.table
+        tc = _counts(t)
+        y = h | (h >> 1)
+        common = (y | (y >> 2)) & (tc | (tc >> 1) | (tc >> 2)) & NIB
+        play_on = d.phase != PLAY
+        if not common or not d._c11 or not (d._free or play_on):
+            return self.choose_from(d, d.legal_actions(), rng)
+        kind = "play_on_capture" if play_on else "capture"
+        if not common & (common - 1):                       # one rank in common
+            shift = common.bit_length() - 1
+            if (tc >> shift) & 7 == 1 and ((h >> shift) & 15).bit_count() == 1:
+                return _new(Action, (p, kind, (_low_card(h & (15 << shift)),),
+                                     (_low_card(t & (15 << shift)),), None))
+        lone = tc & ~(tc >> 1) & ~(tc >> 2) & common        # one table card of the rank
+        if not play_on and lone:
+            risky = _risky_from(d, p, h, t, lone)
+            if risky:
+                return _pick(p, kind, h & (risky * 15), t, rng)
+        if d._c13:
+            three = tc & (tc >> 1) & common                 # three table cards of the rank
+            if three:
+                cards = h & (three * 15)
+                a = _nth_card(cards, int(rng.random() * cards.bit_count()))
+                shift = a & ~3
+                return _new(Action, (p, kind, (a,), _NIB_CARDS[a >> 2][(t >> shift) & 15], None))
+        if lone:
+            return _pick(p, kind, h & (lone * 15), t, rng)
+        # only ranks with two (or three) table cards: WillughbyBot._capture_by_table_count's
+        # last group, in the engine's order of legal actions
+        c22, c31 = d._c22, d._c31
+        rest: list = []
+        while common:
+            low = common & -common
+            common ^= low
+            shift = low.bit_length() - 1
+            nibs = _NIB_CARDS[shift >> 2]
+            hc = nibs[(h >> shift) & 15]
+            tcs = nibs[(t >> shift) & 15]
+            nt = len(tcs)
+            if nt == 2:
+                for a in hc:
+                    for b in tcs:
+                        rest.insert(0, ((a,), (b,)))
+                if c22 and len(hc) == 2:
+                    rest.append((hc, tcs))
+            else:
+                for a in hc:
+                    for b in tcs:
+                        rest.append(((a,), (b,)))
+        cs, tb = rest[int(rng.random() * len(rest))]
+        return _new(Action, (p, kind, cs, tb, None))
+
+    @staticmethod
+    def choose_from(d, legal, rng):
+        """``CounterBot.choose`` with the at-risk ranks worked out on the masks."""
+        if len(legal) == 1:
+            return legal[0]
+        first = legal[0]
+        if first.kind == "capture":
+            risky = _risky_ranks(d, first.player)
+            if risky:
+                pick = [a for a in legal if a.kind == "capture" and len(a.cards) == 1
+                        and (risky >> (a.table[0] & ~3)) & 1]
+                if pick:
+                    return pick[int(rng.random() * len(pick))]
+        for a in legal:
+            if a.kind[0] == "d":            # a declaration (hand_plays: turn)
+                return a
+        return WillughbyBot._capture_by_table_count(d, legal, rng)
+
+    def free(self, d, seat, rng):
+        if not _free_possible(d, seat):
+            return None
+        acts = d.free_actions(seat)
+        return acts[0] if acts else None
+
+    def reaction(self, seat, rng):
+        return self.lo + self.span * rng.random()
+
+
+def make_policy(name: str, players: int) -> _Policy:
+    """The rollout policy called ``name`` (one of :data:`POLICIES`) for ``players`` seats.
+
+    Raises :class:`UsageError` for an unknown name or ``expert``."""
+    if name not in POLICIES:
+        raise UsageError(f"unknown rollout policy {name!r}; choose from {', '.join(POLICIES)}")
+    if name == "counter":
+        return _CounterPolicy()
+    return _BotPolicy(name, players)
+
+
+def rollout(d: Deal, policy: _Policy, rngs, hold: int | None = None) -> None:
+    """Play ``d`` to settlement in place, every seat by ``policy``.
+
+    ``rngs[q]`` is seat ``q``'s random source (``random()`` and ``uniform()``).  As in
+    :func:`tutor.engine.bots.play_out`: after every action each seat may offer a free action, the
+    fastest reaction acts first and the round repeats; then the player to move makes a turn
+    action.  ``hold``: a seat that offers nothing in the first round (it holds its free actions
+    until the next action is made).
+    """
+    n = d.n
+    policy.start(d)
+    free = policy.free
+    react = policy.reaction
+    choose = policy.choose
+    skip = -1 if hold is None else hold
+    while d.phase != OVER:
+        while d.phase == PLAY and d.free_pending():
+            best = None
+            best_t = 0.0
+            for q in range(n):
+                if q == skip:
+                    continue
+                a = free(d, q, rngs[q])
+                if a is not None:
+                    t = react(q, rngs[q])
+                    if best is None or t < best_t:
+                        best, best_t = a, t
+            skip = -1
+            if best is None:
+                break
+            d.apply_unchecked(best)
+        skip = -1
+        if d.phase == OVER:
+            break
+        d.apply_unchecked(choose(d, rngs[d.to_move]))
+
+
+# --- determinizations --------------------------------------------------------------------
+
+def unseen_mask(d: Deal, seat: int) -> int:
+    """The cards ``seat`` cannot see (RULES.md 8): all of them are in its opponents' hands."""
+    return _FULL & ~(d.hands[seat] | d.table | d.wonall | d.aside | d.discard)
+
+
+def known_holdings(d: Deal, seat: int) -> dict[tuple[int, int], int]:
+    """What every action so far proves about the opponents' hands, beyond their sizes.
+
+    Returns ``{(player, rank): k}``: ``player`` still holds at least ``k`` unseen cards of
+    ``rank``.  Declaring a pair of a prial shows a third card of that rank kept in hand (RULES.md
+    3.4); the proof lapses once the player plays a card of that rank from hand.  Every other
+    action shows only the cards it moves (they are then seen), and a player who lies down is out.
+    """
+    mins: dict[tuple[int, int], int] = {}
+    for a in d.history:
+        if a.player == seat:
+            continue
+        if a.kind == "declare_prial":
+            mins[(a.player, a.cards[0] >> 2)] = 1
+        elif a.kind in ("capture", "play_on_capture", "declare_dead_pair", "declare_mournival",
+                        "lie_down"):
+            for c in a.cards:
+                if (a.player, c >> 2) in mins:
+                    mins[(a.player, c >> 2)] = 0
+    return {k: v for k, v in mins.items() if v and d.hands[k[0]]}
+
+
+def _clone(d: Deal) -> Deal:
+    """A copy of ``d`` for a rollout (:meth:`Deal.clone` without the per-slot loop)."""
+    o = object.__new__(Deal)
+    o.ruleset = d.ruleset
+    o.rules = d.rules
+    o.n = d.n
+    o.dealer = d.dealer
+    o.pack = d.pack
+    o.hands = d.hands[:]
+    o.table = d.table
+    o.won = d.won[:]
+    o.wonall = d.wonall
+    o.aside = d.aside
+    o.discard = d.discard
+    o.to_move = d.to_move
+    o.started = d.started
+    o.phase = d.phase
+    o.oversights = d.oversights[:]
+    o.history = d.history[:]
+    o.last_capturer = d.last_capturer
+    o.in_play = d.in_play
+    o.result = d.result
+    o.table_mournivals = d.table_mournivals
+    o._c11 = d._c11
+    o._c13 = d._c13
+    o._c22 = d._c22
+    o._c31 = d._c31
+    o._free = d._free
+    o._ov = d._ov
+    return o
+
+
+class _Determinizer:
+    """Deals the cards ``seat`` cannot see to its opponents, at random and consistently with
+    their hand sizes and :func:`known_holdings`, on copies of one position."""
+
+    def __init__(self, d: Deal, seat: int):
+        self.base = d
+        self.seat = seat
+        self.cards = cards_of(unseen_mask(d, seat))
+        self.opponents = [(q, d.hands[q].bit_count()) for q in range(d.n)
+                          if q != seat and d.hands[q]]
+        if sum(k for _, k in self.opponents) != len(self.cards):
+            raise LaughError("the opponents' hand sizes do not match the unseen cards")
+        self.needs = [(q, 0xF << (4 * r)) for (q, r), k in sorted(known_holdings(d, seat).items())]
+
+    def deal(self, rng: random.Random) -> Deal:
+        """A copy of the position with the opponents' hands dealt afresh by ``rng``.
+
+        Uniform over the deals that fit (rejection sampling); after 2000 misfits, which only
+        an unlikely history can cause, the proven cards are placed first."""
+        cards = self.cards[:]
+        masks = None
+        for _ in range(2000 if self.needs else 1):
+            rng.shuffle(cards)
+            masks = self._split(cards)
+            if all(masks[q] & m for q, m in self.needs):
+                break
+        else:
+            masks = self._forced(cards, rng)
+        o = _clone(self.base)
+        for q, m in masks.items():
+            o.hands[q] = m
+        return o
+
+    def _split(self, cards: list[int]) -> dict[int, int]:
+        out = {}
+        i = 0
+        for q, k in self.opponents:
+            m = 0
+            for c in cards[i:i + k]:
+                m |= 1 << c
+            out[q] = m
+            i += k
+        return out
+
+    def _forced(self, cards: list[int], rng: random.Random) -> dict[int, int]:
+        rest = cards[:]
+        rng.shuffle(rest)
+        out = {q: 0 for q, _ in self.opponents}
+        room = dict(self.opponents)
+        for q, m in self.needs:
+            if out[q] & m:
+                continue
+            pick = next(c for c in rest if (1 << c) & m)
+            rest.remove(pick)
+            out[q] |= 1 << pick
+            room[q] -= 1
+        for q, _ in self.opponents:
+            for c in rest[:room[q]]:
+                out[q] |= 1 << c
+            rest = rest[room[q]:]
+        return out
+
+
+def determinize(d: Deal, seat: int, rng: random.Random) -> Deal:
+    """A copy of ``d`` in which the cards ``seat`` cannot see are dealt to its opponents at random
+    (``rng``), each opponent keeping its hand size, and every proven holding kept
+    (:func:`known_holdings`).  Everything ``seat`` can see is unchanged."""
+    return _Determinizer(d, seat).deal(rng)
+
+
+# --- options -----------------------------------------------------------------------------
+
+def decision_options(d: Deal, seat: int, which: str = "all") -> list[Action | None]:
+    """The options of ``seat`` now, in the engine's order: its turn actions (when it is to move:
+    :meth:`Deal.legal_actions`), then its free actions (:meth:`Deal.free_actions`), then
+    :data:`HOLD` (None) when it has free actions and is not to move.
+
+    ``which``: ``all``; ``turn`` (the turn actions only); ``free`` (the free actions and hold,
+    hold meaning: go on to the next action without one).  Empty when the deal is over.
+    """
+    if which not in ("all", "turn", "free"):
+        raise UsageError(f"which must be all, turn or free, not {which!r}")
+    if d.phase == OVER:
+        return []
+    out: list[Action | None] = []
+    to_move = d.to_move == seat
+    if to_move and which != "free":
+        out.extend(d.legal_actions())
+    if which != "turn":
+        free = d.free_actions(seat)
+        out.extend(free)
+        if free and (which == "free" or not to_move):
+            out.append(HOLD)
+    return out
+
+
+def _option_key(d: Deal, a: Action | None):
+    """Options with equal keys are the same play up to suits (see the module docstring)."""
+    if a is None:
+        return None
+    ovs = d.oversights
+
+    def where(c: int):
+        bit = 1 << c
+        return (c >> 2, tuple(i for i, o in enumerate(ovs) if o.mask & bit))
+
+    return (a.player, a.kind, a.oversight, tuple(sorted(map(where, a.cards))),
+            tuple(sorted(map(where, a.table))))
+
+
+def describe_option(a: Action | None, symbols: bool = True, names: list[str] | None = None) -> str:
+    """An option in words: the action's sentence, or ``hold`` for no free action now."""
+    if a is None:
+        return "hold (no free action now)"
+    return a.describe(symbols, names)
+
+
+def option_to_json(a: Action | None):
+    """An option as a record action object, or the string ``"hold"``."""
+    return "hold" if a is None else action_to_json(a)
+
+
+# --- results -----------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class OptionValue:
+    """One option's figures, in the deal's unit (net stakes, or points under pairs scoring).
+
+    ``action`` is the option (None: hold).  ``mean`` is its expected final result for the seat
+    and ``ci95`` the half-width of its 95% interval; ``diff`` its mean difference from the best
+    option (0 for the best, negative otherwise) and ``diff_ci95`` that difference's half-width
+    (paired samples); ``samples`` the rollouts behind them; ``group`` the index of its class of
+    options that differ only by suits (they share their figures).
+    """
+
+    action: Action | None
+    mean: float
+    ci95: float
+    diff: float
+    diff_ci95: float
+    samples: int
+    group: int
+
+    @property
+    def loss(self) -> float:
+        """Expected loss against the best option (>= 0)."""
+        return max(0.0, -self.diff)
+
+    def to_json(self) -> dict:
+        """A machine-readable summary."""
+        return {"action": option_to_json(self.action), "mean": round(self.mean, 4),
+                "ci95": round(self.ci95, 4), "diff": round(self.diff, 4),
+                "diff_ci95": round(self.diff_ci95, 4), "samples": self.samples,
+                "group": self.group}
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """The analysis of one seat's options at one position.
+
+    ``options`` are :class:`OptionValue` best first (ties in the engine's order); ``unit`` is
+    ``stakes`` or ``points``; ``samples`` the determinizations drawn; ``rollouts`` the deals
+    played out; ``seconds`` the time taken; ``stopped`` why sampling stopped: ``forced`` (one
+    option), ``clear`` (the best clearly ahead), ``precise`` (every difference interval within
+    the target), ``budget`` (samples or time ran out).
+    """
+
+    seat: int
+    policy: str
+    seed: int
+    unit: str
+    options: tuple[OptionValue, ...]
+    samples: int
+    rollouts: int
+    seconds: float
+    stopped: str
+    target: float
+
+    @property
+    def best(self) -> OptionValue:
+        """The option with the highest expected result."""
+        return self.options[0]
+
+    @property
+    def forced(self) -> bool:
+        """True when every option is the same play (one class of options, or one option)."""
+        return len({o.group for o in self.options}) == 1
+
+    def value_of(self, action: Action | None) -> OptionValue:
+        """The figures of ``action`` (None: hold); raises :class:`NoDecision` if it is not an
+        option here."""
+        if action is not None:
+            action = Action.make(action.player, action.kind, action.cards, action.table,
+                                 action.oversight)
+        for o in self.options:
+            if o.action == action:
+                return o
+        raise NoDecision(f"{describe_option(action)} is not an option of player {self.seat} here")
+
+    def max_diff_ci95(self) -> float:
+        """The widest difference interval (half-width) among the options, 0 if forced."""
+        return max((o.diff_ci95 for o in self.options if o.group != self.best.group), default=0.0)
+
+    def to_json(self) -> dict:
+        """A machine-readable summary."""
+        return {"seat": self.seat, "policy": self.policy, "seed": self.seed, "unit": self.unit,
+                "samples": self.samples, "rollouts": self.rollouts,
+                "seconds": round(self.seconds, 3), "stopped": self.stopped,
+                "target": self.target, "best": option_to_json(self.best.action),
+                "options": [o.to_json() for o in self.options]}
+
+
+def _stats(xs: list[float]) -> tuple[float, float]:
+    """Mean and 95% half-width (normal approximation) of ``xs``."""
+    n = len(xs)
+    if n == 0:
+        return 0.0, math.inf
+    m = sum(xs) / n
+    if n < 2:
+        return m, math.inf
+    v = sum((x - m) * (x - m) for x in xs) / (n - 1)
+    return m, Z95 * math.sqrt(max(v, 0.0) / n)
+
+
+def _diff_stats(xs: list[float], ys: list[float]) -> tuple[float, float]:
+    k = min(len(xs), len(ys))
+    return _stats([a - b for a, b in zip(xs[:k], ys[:k])])
+
+
+# --- the analysis ------------------------------------------------------------------------
+
+def analyse(d: Deal, seat: int, *, policy: str = "counter", seed: int = 0,
+            samples: int | None = None, seconds: float | None = None, target: float = 0.1,
+            min_samples: int = 32, stop_when_clear: bool = True, prune: bool = False,
+            which: str = "all", options: list[Action | None] | None = None,
+            progress: Callable[[int], None] | None = None) -> Analysis:
+    """Analyse ``seat``'s options at position ``d`` from its own view (see the module docstring
+    for the estimator, its unit and its intervals).
+
+    ``policy``: the rollout player (:data:`POLICIES`).  ``seed``: any whole number; the same
+    view, seed and sample budget give the same figures.  ``samples``: the most determinizations
+    to draw (default 4000 when no ``seconds`` either); ``seconds``: a time budget instead (or as
+    well).  ``target``: the half-width in the deal's unit at which a difference interval is
+    precise enough.  ``min_samples``: samples before any early stop.  ``stop_when_clear``: stop
+    once the best option is clearly ahead.  ``prune``: stop sampling an option once it is clearly
+    worse than the best (its figures then rest on fewer samples).  ``which``/``options``: the
+    options to compare (:func:`decision_options`; default all).  ``progress(k)`` is called with
+    the samples done after each batch.
+
+    Raises :class:`NoDecision` when ``seat`` has no option now, :class:`UsageError` for a bad
+    argument.
+    """
+    if not 0 <= seat < d.n:
+        raise UsageError(f"there is no player {seat} in a {d.n}-player deal")
+    if target <= 0:
+        raise UsageError("the target half-width must be above 0")
+    if samples is not None and samples < 1:
+        raise UsageError("the sample budget must be at least 1")
+    if samples is None and seconds is None:
+        samples = 4000
+    opts = decision_options(d, seat, which) if options is None else list(options)
+    if not opts:
+        raise NoDecision(f"player {seat} has nothing to decide now")
+    pol = make_policy(policy, d.n)
+    t0 = time.perf_counter()
+
+    keys: dict = {}
+    group_of: list[int] = []
+    reps: list[Action | None] = []
+    for a in opts:
+        k = _option_key(d, a)
+        if k not in keys:
+            keys[k] = len(reps)
+            reps.append(a)
+        group_of.append(keys[k])
+    g = len(reps)
+    values: list[list[float]] = [[] for _ in range(g)]
+    active = list(range(g))
+    det = _Determinizer(d, seat)
+    n_players = d.n
+    hold_seat = seat
+    unit = "stakes" if d.ruleset.scoring == "stakes" else "points"
+    rollouts = 0
+    stopped = "budget"
+    i = 0
+    min_n = min(min_samples, samples) if samples is not None else min_samples
+    check_at = min_n
+    seed_base = _mix(seed, seat)
+    while True:
+        if samples is not None and i >= samples:
+            break
+        if seconds is not None and i >= 1 and time.perf_counter() - t0 >= seconds:
+            break
+        s = _mix(seed_base, i)
+        rng = random.Random(s)
+        base = det.deal(rng)
+        rr = rng.random
+        sources = [_Source([rr() for _ in range(24)], _mix(s, q + 1)) for q in range(n_players)]
+        for j in active:
+            a = reps[j]
+            x = _clone(base)
+            if a is not None:
+                x.apply_unchecked(a)
+                rollout(x, pol, [_Stream(src) for src in sources])
+            else:
+                rollout(x, pol, [_Stream(src) for src in sources], hold=hold_seat)
+            values[j].append(x.result.returns()[seat])
+        rollouts += len(active)
+        i += 1
+        if g == 1 and i >= min_n:
+            stopped = "forced"
+            break
+        if i >= check_at:
+            if progress is not None:
+                progress(i)
+            check_at = i + max(8, i // 6)
+            verdict = _check(values, active, target, stop_when_clear, prune)
+            if verdict:
+                stopped = verdict
+                break
+    seconds_taken = time.perf_counter() - t0
+    if progress is not None:
+        progress(i)
+    return _summarise(d, seat, opts, group_of, values, active, pol.name, seed, unit, i, rollouts,
+                      seconds_taken, stopped, target)
+
+
+def _best(values: list[list[float]], active: list[int]) -> int:
+    means = {j: sum(values[j]) / len(values[j]) for j in active}
+    top = max(means.values())
+    return min(j for j in active if means[j] == top)
+
+
+def _check(values, active, target, stop_when_clear, prune) -> str | None:
+    """After a batch: the reason to stop, or None; drops clearly worse options from ``active``
+    when ``prune``."""
+    b = _best(values, active)
+    clear = True
+    precise = True
+    worse = []
+    for j in range(len(values)):
+        if j == b:
+            continue
+        m, h = _diff_stats(values[j], values[b])
+        if m + h >= 0:
+            clear = False
+        elif j in active:
+            worse.append(j)
+        if h > target and (j in active or not prune):
+            precise = False
+    if stop_when_clear and clear:
+        return "clear"
+    if precise:
+        return "precise"
+    if prune and worse and len(active) - len(worse) >= 1:
+        for j in worse:
+            active.remove(j)
+        if len(active) == 1 and stop_when_clear:
+            return "clear"
+    return None
+
+
+def _summarise(d, seat, opts, group_of, values, active, policy, seed, unit, samples, rollouts,
+               seconds, stopped, target) -> Analysis:
+    b = _best(values, active)
+    per_group = []
+    for j, xs in enumerate(values):
+        m, h = _stats(xs)
+        if j == b:
+            dm, dh = 0.0, 0.0
+        else:
+            dm, dh = _diff_stats(xs, values[b])
+        per_group.append((m, h, dm, dh, len(xs)))
+    out = []
+    for idx, a in enumerate(opts):
+        j = group_of[idx]
+        m, h, dm, dh, k = per_group[j]
+        out.append((idx, OptionValue(a, m, h, dm, dh, k, j)))
+    out.sort(key=lambda t: (t[1].group != b, -t[1].mean, t[0]))
+    return Analysis(seat, policy, seed, unit, tuple(o for _, o in out), samples, rollouts, seconds,
+                    stopped, target)
