@@ -17,7 +17,7 @@ from tutor.engine.errors import LaughError, UsageError
 
 #: Command modules, in the order ``laugh --help`` lists them.
 COMMAND_MODULES = ("tutor_app", "lesson", "puzzle", "play", "drill", "rules", "sources_cmd",
-                   "simulate", "records", "odds", "stats", "worksheet")
+                   "simulate", "records", "analyse", "odds", "stats", "worksheet")
 
 
 class _Parser(argparse.ArgumentParser):

@@ -44,9 +44,10 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from tutor.engine.bots import BOT_NAMES, Bot, WillughbyBot, make_bot
+from tutor.engine.bots import BOT_NAMES, WillughbyBot, _free_possible, make_bot
 from tutor.engine.cards import cards_of
-from tutor.engine.deal import _NIB_CARDS, NIB, OVER, PLAY, Action, Deal, _counts, _presence
+from tutor.engine.deal import (_NIB_CARDS, DECLARATIONS, NIB, OVER, PLAY, Action, Deal, _counts,
+                               _presence)
 from tutor.engine.errors import LaughError, UsageError
 from tutor.engine.records import action_to_json
 
@@ -66,8 +67,9 @@ class NoDecision(LaughError):
 
 # --- seeds and random streams ------------------------------------------------------------
 
-def _mix(*parts: int) -> int:
-    """A 64-bit hash of whole numbers (splitmix64 steps): the same on every machine."""
+def mix_seed(*parts: int) -> int:
+    """A 64-bit hash of whole numbers (splitmix64 steps): the same on every machine, for seeding
+    ``random.Random`` from several parts."""
     h = 0x9E3779B97F4A7C15
     for x in parts:
         h = (h ^ (x & _M64)) & _M64
@@ -119,17 +121,6 @@ class _Stream:
 
 
 # --- rollout policies --------------------------------------------------------------------
-
-def _free_possible(d: Deal, seat: int) -> bool:
-    """Cheap test: could ``seat`` have a free action now?  (As the computer players test it.)"""
-    if d.phase != PLAY:
-        return False
-    if d.oversights:
-        return True
-    if seat == d.dealer and not d.started and d.table_mournivals:
-        return True
-    return d._free and d.has_declaration(seat)
-
 
 def _risky_ranks(d: Deal, seat: int) -> int:
     """Bit ``4r`` set for each rank ``r`` that :meth:`Deal.capture_options` marks at risk for
@@ -544,8 +535,10 @@ def decision_options(d: Deal, seat: int, which: str = "all") -> list[Action | No
     return out
 
 
-def _option_key(d: Deal, a: Action | None):
-    """Options with equal keys are the same play up to suits (see the module docstring)."""
+def option_class(d: Deal, a: Action | None):
+    """A key for the option ``a`` (None: hold) at ``d``: options with equal keys are the same play
+    up to suits (the same ranks from the same places, touching the same open oversights), and
+    so worth exactly the same under rules that never look at suits."""
     if a is None:
         return None
     ovs = d.oversights
@@ -718,7 +711,7 @@ def analyse(d: Deal, seat: int, *, policy: str = "counter", seed: int = 0,
     group_of: list[int] = []
     reps: list[Action | None] = []
     for a in opts:
-        k = _option_key(d, a)
+        k = option_class(d, a)
         if k not in keys:
             keys[k] = len(reps)
             reps.append(a)
@@ -735,17 +728,17 @@ def analyse(d: Deal, seat: int, *, policy: str = "counter", seed: int = 0,
     i = 0
     min_n = min(min_samples, samples) if samples is not None else min_samples
     check_at = min_n
-    seed_base = _mix(seed, seat)
+    seed_base = mix_seed(seed, seat)
     while True:
         if samples is not None and i >= samples:
             break
         if seconds is not None and i >= 1 and time.perf_counter() - t0 >= seconds:
             break
-        s = _mix(seed_base, i)
+        s = mix_seed(seed_base, i)
         rng = random.Random(s)
         base = det.deal(rng)
         rr = rng.random
-        sources = [_Source([rr() for _ in range(24)], _mix(s, q + 1)) for q in range(n_players)]
+        sources = [_Source([rr() for _ in range(24)], mix_seed(s, q + 1)) for q in range(n_players)]
         for j in active:
             a = reps[j]
             x = _clone(base)
@@ -829,3 +822,123 @@ def _summarise(d, seat, opts, group_of, values, active, policy, seed, unit, samp
     out.sort(key=lambda t: (t[1].group != b, -t[1].mean, t[0]))
     return Analysis(seat, policy, seed, unit, tuple(o for _, o in out), samples, rollouts, seconds,
                     stopped, target)
+
+
+# --- annotating a deal -----------------------------------------------------------------------
+
+#: Loss thresholds in the deal's unit (stakes, or points under pairs scoring), lowest first: a
+#: chosen option that is worse than the best by at least this much, with a 95% interval on the
+#: difference that excludes zero, is an inaccuracy, a mistake or a blunder.  A stake is one pair
+#: of won cards: a blunder gives away at least a pair's worth, a mistake half a pair's worth
+#: (a pair lost one time in two), an inaccuracy a fifth of one.
+LOSS_CLASSES = (("inaccuracy", 0.2), ("mistake", 0.5), ("blunder", 1.0))
+
+
+def classify(loss: float, loss_ci95: float) -> str:
+    """``best``, ``good``, ``inaccuracy``, ``mistake`` or ``blunder`` for a chosen option that is
+    ``loss`` (>= 0, with 95% half-width ``loss_ci95``) below the best (:data:`LOSS_CLASSES`).
+
+    ``best``: no loss at all (the best option, or the same play up to suits); ``good``: a loss
+    below the first threshold, or one whose interval reaches zero."""
+    if loss <= 0:
+        return "best"
+    verdict = "good"
+    if loss - loss_ci95 > 0:
+        for name, at in LOSS_CLASSES:
+            if loss >= at:
+                verdict = name
+    return verdict
+
+
+@dataclass(frozen=True)
+class Decision:
+    """One decision of a seat in a deal, annotated.
+
+    ``index`` is the index in the record's actions of the action made next (the position is the
+    one before it); ``seat`` the deciding player; ``played`` what it did (an action, or None
+    when it held a free action while the turn went on); ``analysis`` its options' figures;
+    ``loss`` the played option's expected loss against the best, with ``loss_ci95``, in the
+    deal's unit; ``verdict`` from :func:`classify`.
+    """
+
+    index: int
+    seat: int
+    played: Action | None
+    analysis: Analysis
+    loss: float
+    loss_ci95: float
+    verdict: str
+
+    def to_json(self) -> dict:
+        """A machine-readable summary."""
+        an = self.analysis
+        return {"index": self.index, "seat": self.seat, "played": option_to_json(self.played),
+                "best": option_to_json(an.best.action), "loss": round(self.loss, 4),
+                "loss_ci95": round(self.loss_ci95, 4), "verdict": self.verdict,
+                "samples": an.samples, "stopped": an.stopped,
+                "options": [o.to_json() for o in an.options]}
+
+
+def _free_keys(d: Deal, seat: int) -> set:
+    return {(a.kind, a.oversight, a.cards) for a in d.free_actions(seat)}
+
+
+def decision_points(deal: Deal, seats=None, at: int | None = None) -> list[tuple[int, int, Action | None, Deal]]:
+    """The decisions of a finished or partial deal worth analysing: ``(index, seat, played,
+    position)`` with ``position`` a copy of the deal before action ``index``.
+
+    A decision is an action a seat made where it had options that are not all the same play
+    (forced moves are left out), or a hold: a seat that could make a free action it had not
+    been offered before, while the turn went on without it (a claim or declaration left for
+    later; a claim another player makes first is a race, not a decision).  ``seats`` limits the
+    seats (default all); ``at`` keeps only the decisions before action ``at``.
+    """
+    if seats is None:
+        seats = range(deal.n)
+    seats = set(seats)
+    d = Deal(deal.ruleset, deal.n, deal.dealer, deal.pack)
+    offered: list[set] = [set() for _ in range(deal.n)]
+    out = []
+    for k, a in enumerate(deal.history):
+        if at is None or k == at:
+            for q in sorted(seats):
+                if q == a.player:
+                    opts = decision_options(d, q)
+                    if len({option_class(d, o) for o in opts}) > 1:
+                        out.append((k, q, a, d.clone()))
+                    offered[q] |= _free_keys(d, q)
+                elif a.kind in ("capture", "lie_down", "play_on_capture") or (
+                        a.kind in DECLARATIONS and not d._free):
+                    new = _free_keys(d, q) - offered[q]
+                    if new:
+                        offered[q] |= new
+                        out.append((k, q, None, d.clone()))
+        d.apply_unchecked(a)
+    return out
+
+
+def annotate(deal: Deal, seats=None, at: int | None = None, *, policy: str = "counter",
+             seed: int = 0, samples: int = 1000, target: float = 0.1,
+             progress: Callable[[int, int], None] | None = None) -> list[Decision]:
+    """Analyse every decision of ``deal`` (:func:`decision_points`) and class each played option
+    by its loss (:func:`classify`).
+
+    ``policy``, ``seed``, ``samples`` and ``target`` go to :func:`analyse` (which stops early
+    once the best option is clearly ahead); the seed of decision ``(index, seat)`` is mixed from
+    ``seed``, ``index`` and ``seat``.  ``progress(done, total)`` is called after each decision.
+    Returns the decisions in the order of the deal.
+    """
+    points = decision_points(deal, seats, at)
+    out = []
+    if progress is not None:
+        progress(0, len(points))
+    for i, (k, q, played, pos) in enumerate(points):
+        an = analyse(pos, q, policy=policy, seed=mix_seed(seed, k, q), samples=samples,
+                     target=target)
+        mine = an.value_of(played)
+        loss = max(0.0, -mine.diff) if mine.group != an.best.group else 0.0
+        ci = mine.diff_ci95 if loss else 0.0
+        out.append(Decision(k, q, played, an, loss, ci, classify(loss, ci)))
+        if progress is not None:
+            progress(i + 1, len(points))
+    return out
