@@ -2,9 +2,11 @@
 until the 95% interval on each option's difference from the best is within ±0.1 stake.
 
 Run: python benchmarks/bench_analysis.py [--positions N] [--seed S] [--target T] [--policy P]
-     [--ruleset R] [--profile]
+     [--ruleset R] [--profile] [--deals D]
 Target (issue 10): median at most 1 s on one core.  Reports the median and 90th percentile time,
 the samples drawn and the widest difference interval achieved, per position and overall.
+With ``--deals D`` it also times ``laugh analyse``'s work on D whole five-player deals (every
+decision of every player, with the command's defaults; target: under 20 s a deal).
 
 Positions: deal ``k`` of a seeded self-play study between ``counter`` players (dealer ``k % 5``);
 from each deal one decision is drawn at random among those where the player had at least two
@@ -61,6 +63,7 @@ def main() -> None:
     ap.add_argument("--ruleset", default="parlett")
     ap.add_argument("--profile", action="store_true", help="profile the run with cProfile")
     ap.add_argument("--quiet", action="store_true", help="no line per position")
+    ap.add_argument("--deals", type=int, default=0, help="also time D whole-deal annotations")
     args = ap.parse_args()
     from tutor.engine.analysis import analyse
     from tutor.engine.sources import load_library
@@ -103,6 +106,27 @@ def main() -> None:
           f"interval: median ±{statistics.median(widths):.3f}, max ±{max(widths):.3f}; "
           f"{met}/{len(rows)} positions within ±{args.target}; "
           f"samples median {statistics.median(r[2].samples for r in rows):.0f}")
+    if args.deals:
+        time_whole_deals(rs, args.deals, args.seed, args.policy)
+
+
+def time_whole_deals(rs, deals: int, seed: int, policy: str) -> None:
+    """Annotate whole self-play deals as ``laugh analyse`` does (its default budget)."""
+    from tutor.engine.analysis import annotate
+    from tutor.engine.bots import make_bot, play_out
+    from tutor.engine.deal import new_deal
+    walls, cpus = [], []
+    for k in range(deals):
+        rng = random.Random(f"bench-analysis-deal/{seed}/{k}")
+        deal = play_out(new_deal(rs, 5, k % 5, rng), [make_bot("counter") for _ in range(5)], rng)
+        t0, c0 = time.perf_counter(), time.process_time()
+        decisions = annotate(deal, policy=policy, seed=k)
+        walls.append(time.perf_counter() - t0)
+        cpus.append(time.process_time() - c0)
+        print(f"deal {k}: {len(deal.history)} actions, {len(decisions)} decisions analysed, "
+              f"{walls[-1]:.1f} s (cpu {cpus[-1]:.1f} s)", flush=True)
+    print(f"{deals} whole deals: median {statistics.median(walls):.1f} s, max {max(walls):.1f} s "
+          f"(cpu: median {statistics.median(cpus):.1f} s, max {max(cpus):.1f} s)")
 
 
 if __name__ == "__main__":

@@ -265,6 +265,36 @@ def test_expert_takes_the_clearly_better_option(rulesets):
     assert expert.free_action(m, 0, random.Random(0)).kind == "take_table_mournival"
 
 
+#: Parlett, five players, after four actions: player 0 holds Q♣ Q♥ and the table Q♦ Q♠ (no other
+#: queen anywhere).  The counter player takes the pair for the pair at once; taking one queen now
+#: and the other on a later turn keeps a card in hand longer, which is clearly worth more.
+QUEENS = {"format": "laugh-and-lie-down/deal@1", "ruleset": "parlett", "players": 5, "dealer": 1,
+          "pack": "3S 5C 9H QH 9C 6H JH 7S AH 4C 6C 5D TC 7D 7H KS 7C AD 9D AC 5H 2H JC 2D 2C 4D "
+                  "KH 3H QC JD 9S AS 6S 6D 3D TD 5S 8D 4S KD 8C 8S QD 4H JS TH 3C 2S KC 8H TS "
+                  "QS".split(),
+          "actions": [{"player": 3, "action": "declare_prial", "cards": ["5C", "5D"]},
+                      {"player": 2, "action": "capture", "hand": ["4D"], "table": ["4H"]},
+                      {"player": 3, "action": "capture", "hand": ["2H"], "table": ["2S"]},
+                      {"player": 4, "action": "capture", "hand": ["3H"], "table": ["3C"]}]}
+
+
+def test_expert_leaves_the_counter_players_choice_only_when_clearly_better(rulesets):
+    d = replay(QUEENS, rulesets)
+    legal = d.legal_actions()
+    pair = Action.make(0, "capture", parse_cards("QC QH"), parse_cards("QD QS"))
+    assert make_bot("counter").choose(d, legal, random.Random(0)) == pair
+    an = analyse(d, 0, samples=200, seed=1, which="turn")
+    mine = an.value_of(pair)
+    assert mine.diff + mine.diff_ci95 < 0
+    pick = ExpertBot(samples=150, seed=1).choose(d, legal, random.Random(0))
+    assert pick != pair and len(pick.cards) == 1 and rank_of(pick.cards[0]) == rank_of(pair.cards[0])
+    # where the counter player's choice is the best, the expert makes it
+    d = _lone_seven_position(rulesets)
+    legal = d.legal_actions()
+    assert (ExpertBot(samples=60, seed=2).choose(d, legal, random.Random(0))
+            == make_bot("counter").choose(d, legal, random.Random(0)))
+
+
 def test_expert_is_a_computer_player_by_name():
     bot = make_bot("expert")
     assert isinstance(bot, ExpertBot) and bot.seconds == 0.3

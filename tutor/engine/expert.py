@@ -1,18 +1,23 @@
 """The ``expert`` computer player: it chooses by the analysis of :mod:`tutor.engine.analysis`.
 
-At each decision the expert analyses its options from its own view (perfect-information Monte
-Carlo over determinizations: the unseen cards dealt at random to the opponents, every option
-played out by ``counter`` players in every seat with common random numbers) and takes the
-option with the highest expected result.  Options that are clearly worse than the best are
-dropped as sampling goes on, and sampling stops as soon as the best is clearly ahead, every
-difference is known to ``target`` or the budget (``seconds`` per decision, or ``samples``
-determinizations) runs out.
+A rollout player in Bertsekas's sense, over its own rollout policy (``counter`` by default): at
+each decision the expert analyses its options from its own view (perfect-information Monte Carlo
+over determinizations: the unseen cards dealt at random to the opponents, every option played
+out by ``counter`` players in every seat with common random numbers).  It leaves the rollout
+policy's own choice only for an option that is better with a 95% interval on the difference that
+excludes zero: the best option when the policy's choice is clearly worse than it, else the
+policy's choice.  (Playing the estimated best every time also follows the noise between options
+that are nearly as good; measured against the true hands, the safeguard keeps most of the gain
+with far fewer departures.)  Options clearly worse than the best are dropped as sampling
+goes on, and sampling stops as soon as the best is clearly ahead, every difference is known to
+``target``, or the budget (``seconds`` per decision, or ``samples`` determinizations) runs out.
 
-Free actions (declarations, claims, taking a table mournival) are weighed against holding them.
-To keep its time in bounds the expert holds a declaration without analysis while it is not to
-move and more than three players are in play (play cannot then end before its next turn unless
-three players go out first); its claims and table mournivals are always analysed.  Its claims
-race with a ``counter`` player's reaction times, so it wins no race a counter would not.
+Free actions (declarations, claims, taking a table mournival) are weighed against holding them,
+the policy's choice being to make them at once.  To keep its time in bounds the expert makes a
+declaration at once without analysis when it is not to move and more than three players are in
+play (holding it then only delays it: the rollouts cannot value a long hold); its claims and
+table mournivals are always analysed.  Its claims race with a ``counter`` player's reaction
+times, so it wins no race a counter would not.
 
 With a sample budget the expert is reproducible: the seed of each analysis comes from the
 expert's ``seed`` and what the seat can see (never from the clock or the game's random source).
@@ -20,8 +25,10 @@ expert's ``seed`` and what the seat can see (never from the clock or the game's 
 
 from __future__ import annotations
 
+import random
+
 from tutor.engine.analysis import POLICIES, analyse, decision_options, mix_seed, option_class
-from tutor.engine.bots import Bot, _free_possible
+from tutor.engine.bots import Bot, _free_possible, make_bot
 from tutor.engine.deal import DECLARATIONS, Action, Deal
 from tutor.engine.errors import UsageError
 
@@ -53,6 +60,7 @@ class ExpertBot(Bot):
         self.seed = seed
         self.target = target
         self._cache: dict = {}
+        self._base = make_bot(policy)
         self.decisions = 0          # analyses run (for tests and benchmarks)
 
     def start(self, deal: Deal) -> None:
@@ -63,7 +71,9 @@ class ExpertBot(Bot):
         return (which, seat, len(deal.history), deal.to_move, deal.table, deal.hands[seat],
                 deal.wonall, deal.aside, tuple(h.bit_count() for h in deal.hands))
 
-    def _best(self, deal: Deal, seat: int, which: str, options: list) -> Action | None:
+    def _best(self, deal: Deal, seat: int, which: str, options: list, default):
+        """The option to play: the analysis's best if ``default`` (the rollout policy's own
+        choice) is clearly worse than it, else ``default``."""
         key = self._key(deal, seat, which)
         if key in self._cache:
             return self._cache[key]
@@ -72,17 +82,25 @@ class ExpertBot(Bot):
                      seconds=self.seconds, target=self.target, min_samples=16,
                      stop_when_clear=True, prune=True, options=options)
         self.decisions += 1
-        best = an.best.action
-        self._cache[key] = best
-        return best
+        mine = an.value_of(default)
+        pick = default
+        if mine.group != an.best.group and mine.diff + mine.diff_ci95 < 0:
+            pick = an.best.action
+        self._cache[key] = pick
+        return pick
+
+    def _policy_choice(self, deal: Deal, legal: list[Action], seat: int) -> Action:
+        rng = random.Random(mix_seed(self.seed, len(deal.history), seat))
+        return self._base.choose(deal, legal, rng)
 
     def choose(self, deal, legal, rng):
         if len(legal) == 1:
             return legal[0]
+        seat = deal.to_move
+        default = self._policy_choice(deal, legal, seat)
         if len({option_class(deal, a) for a in legal}) == 1:
-            return legal[0]
-        best = self._best(deal, deal.to_move, "turn", list(legal))
-        return best if best is not None else legal[0]
+            return default
+        return self._best(deal, seat, "turn", list(legal), default)
 
     def free_action(self, deal, seat, rng):
         if not _free_possible(deal, seat):
@@ -90,7 +108,8 @@ class ExpertBot(Bot):
         acts = deal.free_actions(seat)
         if not acts:
             return None
+        default = self._base.free_action(deal, seat, random.Random(mix_seed(self.seed, seat)))
         if (deal.to_move != seat and deal.in_play > 3
                 and all(a.kind in DECLARATIONS for a in acts)):
-            return None
-        return self._best(deal, seat, "free", decision_options(deal, seat, "free"))
+            return default
+        return self._best(deal, seat, "free", decision_options(deal, seat, "free"), default)
