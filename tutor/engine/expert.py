@@ -20,12 +20,12 @@ table mournivals are always analysed.  Its claims race with a ``counter`` player
 times, so it wins no race a counter would not.
 
 With a sample budget the expert is reproducible: the seed of each analysis comes from the
-expert's ``seed`` and what the seat can see (never from the clock or the game's random source).
+expert's ``seed`` and what the seat can see (never from the clock).  It draws on the game's random
+source exactly as its rollout policy would (for the policy's own choice), so a game where the
+expert agrees with that policy is the very game the policy would have played.
 """
 
 from __future__ import annotations
-
-import random
 
 from tutor.engine.analysis import POLICIES, analyse, decision_options, mix_seed, option_class
 from tutor.engine.bots import Bot, _free_possible, make_bot
@@ -89,15 +89,11 @@ class ExpertBot(Bot):
         self._cache[key] = pick
         return pick
 
-    def _policy_choice(self, deal: Deal, legal: list[Action], seat: int) -> Action:
-        rng = random.Random(mix_seed(self.seed, len(deal.history), seat))
-        return self._base.choose(deal, legal, rng)
-
     def choose(self, deal, legal, rng):
         if len(legal) == 1:
             return legal[0]
         seat = deal.to_move
-        default = self._policy_choice(deal, legal, seat)
+        default = self._base.choose(deal, legal, rng)   # the game's random numbers, as the policy
         if len({option_class(deal, a) for a in legal}) == 1:
             return default
         return self._best(deal, seat, "turn", list(legal), default)
@@ -108,7 +104,7 @@ class ExpertBot(Bot):
         acts = deal.free_actions(seat)
         if not acts:
             return None
-        default = self._base.free_action(deal, seat, random.Random(mix_seed(self.seed, seat)))
+        default = self._base.free_action(deal, seat, rng)
         if (deal.to_move != seat and deal.in_play > 3
                 and all(a.kind in DECLARATIONS for a in acts)):
             return default
