@@ -47,7 +47,7 @@ def test_analyse_text_for_one_seat_at_one_point(capsys):
                  "--samples", "40"]) == 0
     out = capsys.readouterr().out
     assert f"#{k - 1} Player {seat} holds" in out and "blunder" in out
-    assert "claims" in out and f"Player {seat}: 1 decisions" in out.replace("\n", " ")
+    assert "claims" in out and f"Player {seat}: 1 decision," in out.replace("\n", " ")
 
 
 def test_analyse_is_reproducible(capsys):

@@ -77,6 +77,16 @@ def test_mask_counter_policy_is_the_counter_player(rulesets):
     assert checked > 500
 
 
+def test_rollout_copies_carry_every_slot_of_the_deal(rulesets):
+    from tutor.engine.analysis import _clone
+    d = _positions(rulesets["porges"], 4, 1)[5]
+    c = _clone(d)
+    for name in Deal.__slots__:
+        assert getattr(c, name) == getattr(d, name), name
+        if isinstance(getattr(d, name), list):
+            assert getattr(c, name) is not getattr(d, name), name
+
+
 # --- options ------------------------------------------------------------------------------
 
 def test_options_are_the_engines_legal_actions(rulesets):

@@ -27,6 +27,12 @@ upper end of every other option's difference interval is below zero), or when ev
 interval is within ``target`` of its mean, or at the sample or time budget.  The intervals are
 those of a fixed-size sample: the sequential stop makes their true coverage a little below 95%.
 
+The determinizations use no inference from the opponents' choices (what a player did not take
+says something about its hand only under a model of how it plays): every deal of the unseen
+cards that fits the hand sizes and the proven holdings (:func:`known_holdings`) is equally likely.
+Inside a rollout, claims race as in :func:`tutor.engine.bots.play_out`: every seat offers its
+free action and the fastest reaction makes it.
+
 Options that differ only by suits (the same ranks from the same places, touching the same open
 oversights) are worth exactly the same under rules that never look at suits; they are sampled
 once and share their figures.
@@ -51,7 +57,7 @@ from tutor.engine.deal import (_NIB_CARDS, DECLARATIONS, NIB, OVER, PLAY, Action
 from tutor.engine.errors import LaughError, UsageError
 from tutor.engine.records import action_to_json
 
-#: Options whose figures count as the same (a hold).
+#: The option of making no free action now (holding it), in option lists.
 HOLD = None
 #: Rollout policies: every computer player but ``expert`` (which analyses by rollouts itself).
 POLICIES = tuple(b for b in BOT_NAMES if b != "expert")
@@ -137,22 +143,7 @@ def _risky_ranks(d: Deal, seat: int) -> int:
     t = d.table
     tc = _counts(t)
     lone = tc & ~(tc >> 1) & ~(tc >> 2) & NIB & _presence(h)
-    if not lone:
-        return 0
-    sc = _counts(t | d.wonall | d.aside | h)
-    lone &= ~(sc >> 2)                      # all four seen: nobody else holds one
-    if not lone:
-        return 0
-    if not d.ruleset.last_in_plays_on:
-        hands = d.hands
-        single = True
-        for q in range(d.n):
-            if q != seat and hands[q] and hands[q] & (hands[q] - 1):
-                single = False
-                break
-        if single:
-            return 0
-    return lone
+    return _risky_from(d, seat, h, t, lone) if lone else 0
 
 
 def _low_card(m: int) -> int:

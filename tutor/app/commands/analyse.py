@@ -110,6 +110,13 @@ def _to_json(deal, decisions, args) -> dict:
             "summary": summary}
 
 
+def _count(k: int, name: str) -> str:
+    """``1 mistake``, ``2 inaccuracies``."""
+    if k == 1:
+        return f"1 {name}"
+    return f"{k} {name[:-1] + 'ies' if name.endswith('y') else name + 's'}"
+
+
 def _signed(x: float) -> str:
     return f"{x:+.2f}"
 
@@ -144,15 +151,14 @@ def _print(out, deal, decisions, args, lineno) -> None:
             mark = "→" if mine else " "
             diff = "best" if group == best_group else f"{_signed(o.diff)} ± {o.diff_ci95:.2f}"
             more = len(members) - 1
-            same = f" (or {more} more the same up to suits)" if more else ""
+            same = f" (+{more} alike but for suits)" if more else ""
             out.print(f"  {mark} {_signed(o.mean)} ± {o.ci95:.2f}  {diff:>14}  "
                       f"{escape(describe_option(o.action))}{same}")
     out.print()
     for q in sorted({x.seat for x in decisions}):
         mine = [x for x in decisions if x.seat == q]
-        counts = ", ".join(f"{sum(1 for x in mine if x.verdict == name)} {name}"
-                           f"{'s' if sum(1 for x in mine if x.verdict == name) != 1 else ''}"
+        counts = ", ".join(_count(sum(1 for x in mine if x.verdict == name), name)
                            for name, _ in LOSS_CLASSES)
-        out.print(f"Player {q}: {len(mine)} decisions, {counts}; expected loss "
+        out.print(f"Player {q}: {_count(len(mine), 'decision')}, {counts}; expected loss "
                   f"{sum(x.loss for x in mine):.2f} {unit}")
 
