@@ -29,7 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 def sample_positions(ruleset, count: int, seed: int, players: int = 5):
     """``count`` (deal, seat) decision positions from seeded counter self-play."""
-    from tutor.engine.analysis import _option_key, decision_options
+    from tutor.engine.analysis import option_class, decision_options
     from tutor.engine.bots import make_bot, play_out
     from tutor.engine.deal import new_deal
     out = []
@@ -43,7 +43,7 @@ def sample_positions(ruleset, count: int, seed: int, players: int = 5):
         def observe(d, a, spots=spots, before=[deal.clone()]):
             prev = before[0]
             opts = decision_options(prev, a.player)
-            if len({_option_key(prev, o) for o in opts}) >= 2:
+            if len({option_class(prev, o) for o in opts}) >= 2:
                 spots.append((prev, a.player))
             before[0] = d.clone()
 
@@ -106,6 +106,12 @@ def main() -> None:
           f"interval: median ±{statistics.median(widths):.3f}, max ±{max(widths):.3f}; "
           f"{met}/{len(rows)} positions within ±{args.target}; "
           f"samples median {statistics.median(r[2].samples for r in rows):.0f}")
+    hard = [r for r in rows if r[2].samples > 32]
+    if hard:
+        print(f"{len(rows) - len(hard)} positions settled within the first 32 samples; the other "
+              f"{len(hard)}: median {statistics.median(r[0] for r in hard):.2f} s "
+              f"(cpu {statistics.median(r[1] for r in hard):.2f} s), samples median "
+              f"{statistics.median(r[2].samples for r in hard):.0f}")
     if args.deals:
         time_whole_deals(rs, args.deals, args.seed, args.policy)
 

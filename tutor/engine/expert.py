@@ -34,7 +34,8 @@ from tutor.engine.errors import UsageError
 
 
 class ExpertBot(Bot):
-    """Chooses every turn action and free action by :func:`tutor.engine.analysis.analyse`.
+    """Chooses every turn action and free action by :func:`tutor.engine.analysis.analyse`,
+    leaving its rollout policy's choice only for an option that is clearly better.
 
     ``seconds``: the time budget per decision (default 0.3 s; ignored when ``samples`` is given);
     ``samples``: a budget of determinizations per decision instead (reproducible play);
@@ -68,7 +69,8 @@ class ExpertBot(Bot):
 
     def _key(self, deal: Deal, seat: int, which: str) -> tuple:
         """What ``seat`` can see that changes from one decision to the next."""
-        return (which, seat, len(deal.history), deal.to_move, deal.table, deal.hands[seat],
+        to_move = -1 if deal.to_move is None else deal.to_move
+        return (which, seat, len(deal.history), to_move, deal.table, deal.hands[seat],
                 deal.wonall, deal.aside, tuple(h.bit_count() for h in deal.hands))
 
     def _best(self, deal: Deal, seat: int, which: str, options: list, default):
