@@ -118,6 +118,16 @@ def test_analysis_lists_every_option_and_the_seat_with_nothing_to_decide_is_refu
         analyse(d, seat, samples=10, policy="expert")
 
 
+def test_every_rollout_policy_by_name(rulesets):
+    from tutor.engine.analysis import POLICIES
+    d = _lone_seven_position(rulesets)
+    assert set(POLICIES) == {"random", "willughby", "counter"}
+    for policy in POLICIES:
+        an = analyse(d, 1, policy=policy, samples=12, seed=1, stop_when_clear=False)
+        assert an.policy == policy and an.samples == 12
+        assert all(o.samples == 12 and abs(o.mean) < 30 for o in an.options)
+
+
 def test_forced_positions_give_one_option(rulesets):
     rs = rulesets["parlett"]
     d = _deal_from(rs, 5, 0, {1: "7C 2D 3D 4D 5D 6D 8D 9D"},
