@@ -13,6 +13,12 @@ from each deal one decision is drawn at random among those where the player had 
 options that are not the same play up to suits (forced moves are not analysed).  The analysis
 runs with a sample budget (so the figures are reproducible) and without the early stop on a
 clearly best option, so every difference interval reaches the target (or the budget ends).
+
+Measured (defaults, a shared two-core machine): median 0.04 s (cpu 0.02 s), p90 5.1 s (cpu
+3.0 s); every position within ±0.1 (widest: median ±0.061).  51 positions settle within the
+first 32 samples (every option gives the same result in each); the other 49 take a median of
+2.3 s (cpu 1.1 s).  Whole deals (``--positions 0 --deals 6``): median 5.8 s, max 7.9 s (cpu
+3.7 s and 5.5 s).
 """
 
 from __future__ import annotations
@@ -68,6 +74,9 @@ def main() -> None:
     from tutor.engine.analysis import analyse
     from tutor.engine.sources import load_library
     rs = load_library().rulesets[args.ruleset]
+    if args.positions <= 0:
+        time_whole_deals(rs, args.deals, args.seed, args.policy)
+        return
     positions = sample_positions(rs, args.positions, args.seed)
 
     def run():

@@ -16,6 +16,23 @@ with a sample budget per decision (``--samples``), so every figure is reproducib
 
 Target (issue 10): the interval of the expert's mean result excludes zero in every stakes
 ruleset.
+
+Measured (``--deals 1000 --samples 200 --seed 7``, one process; stakes a deal, expert's mean
+result; the paired figure is the one whose interval is shortest):
+
+    ruleset        opponents   expert          paired with the opponents' player
+    du-coeur 5p    counter     +0.229 ± 0.226  +0.126 ± 0.079
+    du-coeur 5p    willughby   +0.707 ± 0.231  +0.593 ± 0.120
+    parlett 5p     counter     +0.323 ± 0.229  +0.205 ± 0.087
+    parlett 5p     willughby   +0.762 ± 0.234  +0.608 ± 0.133
+    parlett-13 4p  counter     +0.576 ± 0.307  +0.680 ± 0.145
+    parlett-13 4p  willughby   +1.354 ± 0.314  +1.361 ± 0.215
+    porges 5p      counter     +0.076 ± 0.225  +0.148 ± 0.103
+    porges 5p      willughby   +0.490 ± 0.232  +0.571 ± 0.152
+    wolffauer 5p   counter     +0.300 ± 0.225  +0.208 ± 0.083
+    wolffauer 5p   willughby   +0.907 ± 0.224  +0.747 ± 0.146
+
+About 3-4.5 analysed decisions a deal, 0.13-0.23 s a deal pair on a shared two-core machine.
 """
 
 from __future__ import annotations
