@@ -16,7 +16,8 @@ clearly best option, so every difference interval reaches the target (or the bud
 
 Measured (defaults, a shared two-core machine): median 0.04 s (cpu 0.02 s), p90 5.1 s (cpu
 3.0 s); every position within ±0.1 (widest: median ±0.061).  51 positions settle within the
-first 32 samples (every option gives the same result in each); the other 49 take a median of
+first 32 samples (mostly late positions where every option gives the same result in each
+sample); the other 49 take a median of
 2.3 s (cpu 1.1 s).  Whole deals (``--positions 0 --deals 6``): median 5.8 s, max 7.9 s (cpu
 3.7 s and 5.5 s).
 """
