@@ -12,6 +12,8 @@ race: :meth:`Bot.reaction` draws a seeded reaction time in seconds, and the fast
   three lie on the table; claims whatever it sees.
 - ``counter``: willughby plus exact counting (RULES.md 8): takes at-risk options first and holds
   back every safe one.
+- ``expert``: chooses by analysis (:mod:`tutor.engine.expert`): every option played out many
+  times by counter players over random placements of the unseen cards.
 - :class:`Careless` wraps any bot with a mistake rate: it overlooks a table mournival, splits a
   table prial, forgets declarations (so it may lie down holding them) and misses claims.
 """
@@ -24,7 +26,7 @@ from tutor.engine.deal import Action, Deal
 from tutor.engine.errors import UsageError
 from tutor.engine.race import ClaimRace
 
-BOT_NAMES = ("random", "willughby", "counter")
+BOT_NAMES = ("random", "willughby", "counter", "expert")
 
 
 class Bot:
@@ -216,8 +218,14 @@ class Careless(Bot):
 
 
 def make_bot(name: str, mistakes: float = 0.0) -> Bot:
-    """A fresh bot by name (``random``, ``willughby``, ``counter``), wrapped in :class:`Careless`
-    when ``mistakes`` > 0.  Raises :class:`UsageError` listing the valid names."""
+    """A fresh bot by name (``random``, ``willughby``, ``counter``, ``expert``), wrapped in
+    :class:`Careless` when ``mistakes`` > 0.  Raises :class:`UsageError` listing the valid names."""
+    if name == "expert":
+        # imported here: the expert builds on this module (Bot, make_bot), so a top-level
+        # import would be circular
+        from tutor.engine.expert import ExpertBot
+        bot = ExpertBot()
+        return Careless(bot, mistakes) if mistakes > 0 else bot
     classes = {"random": RandomBot, "willughby": WillughbyBot, "counter": CounterBot}
     if name not in classes:
         raise UsageError(f"unknown computer player {name!r}; choose from {', '.join(BOT_NAMES)}")

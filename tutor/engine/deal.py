@@ -347,6 +347,9 @@ _UNDO_SLOTS = ("table", "wonall", "aside", "discard", "to_move", "started", "pha
                "last_capturer", "in_play", "result", "turn_captures", "pot")
 
 
+_new_deal_object = object.__new__
+
+
 class Deal:
     """One deal in progress, from the deal to settlement (RULES.md 3.3-3.6).
 
@@ -389,6 +392,7 @@ class Deal:
         self._find_table_mournivals()
 
     def _setup(self, ruleset: Ruleset, players: int, dealer: int, pack) -> None:
+        """The ruleset's switches and an empty state (the caller deals the cards)."""
         self.ruleset = ruleset
         self.rules = ruleset.count(players)
         self.n = players
@@ -570,14 +574,14 @@ class Deal:
 
     def clone(self) -> "Deal":
         """An independent copy of this state (its undo stack is not copied)."""
-        other = object.__new__(Deal)
-        for name in Deal.__slots__:
+        other = _new_deal_object(Deal)
+        for name in _SHARED_SLOTS:
             setattr(other, name, getattr(self, name))
-        other.hands = list(self.hands)
-        other.won = list(self.won)
-        other.oversights = list(self.oversights)
-        other.history = list(self.history)
-        other.payments = list(self.payments)
+        other.hands = self.hands[:]
+        other.won = self.won[:]
+        other.oversights = self.oversights[:]
+        other.history = self.history[:]
+        other.payments = self.payments[:]
         other._undo = []
         return other
 
@@ -1312,9 +1316,9 @@ class Deal:
         common = _presence(h) & _presence(t)
         if not common:
             return []
-        movers, others = self.movers_before(seat)
+        risky = self.at_risk_ranks(seat)
+        movers, _ = self.movers_before(seat)
         seen = t | self.wonall | self.aside | h
-        ends_first = (not others and all(self.hands[q].bit_count() == 1 for q in movers))
         out = []
         for rank in _ranks(common):
             nh, nt = _rank_count(h, rank), _rank_count(t, rank)
@@ -1322,24 +1326,62 @@ class Deal:
                 continue
             u = 4 - _rank_count(seen, rank)
             name = RANK_PLURALS[rank]
-            if nt >= 2:
-                risk, why = False, (f"{nt} {name} on the table and at most {u} unseen: no opponent "
-                                    "can take them all before your next turn")
+            risk = bool((risky >> (4 * rank)) & 1)
+            if risk:
+                why = (f"a lone {RANK_NAMES[rank]} on the table with {u} unseen: an opponent may "
+                       "take it before your next turn")
+            elif nt >= 2:
+                why = (f"{nt} {name} on the table and at most {u} unseen: no opponent can take "
+                       "them all before your next turn")
             elif u == 0:
-                risk, why = False, (f"the other {name} are all won or in your hand: nobody else "
-                                    "can take the lone one")
+                why = (f"the other {name} are all won or in your hand: nobody else can take the "
+                       "lone one")
             elif not self._c11:
-                risk, why = False, "no one-for-one capture under this ruleset, so nobody can take it"
+                why = "no one-for-one capture under this ruleset, so nobody can take it"
             elif not movers:
-                risk, why = False, "nobody else moves before you again"
-            elif self.phase == PLAY and ends_first and not self.ruleset.last_in_plays_on:
-                risk, why = False, ("every opponent to move before you holds one card, so play "
-                                    "ends before your next turn")
+                why = "nobody else moves before you again"
             else:
-                risk, why = True, (f"a lone {RANK_NAMES[rank]} on the table with {u} unseen: an opponent may take it before your "
-                                   "next turn")
+                why = ("every opponent to move before you holds one card, so play ends before "
+                       "your next turn")
             out.append(CaptureOption(rank, nt, nh, u, risk, why))
         return out
+
+    def at_risk_ranks(self, seat: int) -> int:
+        """The rule behind :meth:`capture_options`' risk, on the masks: bit ``4r`` set for each
+        rank ``r`` the seat could capture now whose table cards could be gone before its next
+        turn (RULES.md 8).  That is a lone table card of a rank the seat holds, taken one for
+        one, with some card of the rank unseen, when an opponent moves before the seat's next
+        turn and play would not end first (every opponent to move holding one card and nobody
+        else holding any), unless the last player in plays on.  When ``seat`` is to move, every
+        opponent in play moves before its next turn (the fast path of rollouts)."""
+        h = self.hands[seat]
+        if not h or self.phase != PLAY or not self._c11:
+            return 0
+        t = self.table
+        tc = _counts(t)
+        lone = tc & ~(tc >> 1) & ~(tc >> 2) & NIB & _presence(h)
+        if not lone:
+            return 0
+        sc = _counts(t | self.wonall | self.aside | h)
+        lone &= ~(sc >> 2)                          # all four seen: nobody else holds one
+        if not lone:
+            return 0
+        if self.ruleset.last_in_plays_on:
+            if seat == self.to_move:
+                return lone if self.in_play > 1 else 0
+            movers, _ = self.movers_before(seat)
+            return lone if movers else 0
+        if seat == self.to_move:
+            for q, m in enumerate(self.hands):
+                if q != seat and m & (m - 1):
+                    return lone
+            return 0
+        movers, others = self.movers_before(seat)
+        if not movers:
+            return 0
+        if others or any(self.hands[q] & (self.hands[q] - 1) for q in movers):
+            return lone
+        return 0
 
     def view(self, seat: int) -> PlayerView:
         """What ``seat`` can see now, with its counting (RULES.md 8)."""
@@ -1649,6 +1691,10 @@ class Deal:
         if paid != sum(s.paid for s in res.settlement):
             raise AssertionError("lie-down payments out of step with the settlement")
 
+
+#: The slots :meth:`Deal.clone` copies as they are (immutable values); the lists are copied.
+_SHARED_SLOTS = tuple(name for name in Deal.__slots__
+                      if name not in ("hands", "won", "oversights", "history", "payments", "_undo"))
 
 _LIE_WORDS = frozenset({"ld", "lie down", "lie", "lay down", "liedown", "lie-down", "i lie down"})
 _END_WORDS = frozenset({"end turn", "end", "end_turn", "end-turn", "done", "stop"})
