@@ -15,7 +15,7 @@ import os
 import sys
 from collections.abc import Iterable, Sequence
 
-from tutor.engine.cards import RANKS, SUIT_SYMBOLS, SUITS, pretty
+from tutor.engine.cards import RANKS, SUITS, pretty, suit_of
 
 
 def make_console(stderr: bool = False, width: int | None = None):
@@ -45,7 +45,7 @@ def card_text(cards: int | Iterable[int], symbols: bool | None = None):
     for i, c in enumerate(sorted(cards)):
         if i:
             t.append(" ")
-        t.append(pretty(c, symbols), style="bold red" if c & 3 in (1, 2) else "bold")
+        t.append(pretty(c, symbols), style="bold red" if suit_of(c) in (1, 2) else "bold")
     return t
 
 
