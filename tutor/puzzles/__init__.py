@@ -88,13 +88,17 @@ def from_id(puzzle_id: str) -> Puzzle:
     return _build(kind, rid, n, seed)
 
 
-def another(puzzle: Puzzle, n: int = 1) -> Puzzle:
+def another(puzzle: Puzzle, n: int = 1, lesson: str | None = None) -> Puzzle:
     """A fresh puzzle of the same kind and main theme as ``puzzle``, under the same ruleset and
-    player count, never ``puzzle`` itself: "try again" after a wrong answer.  ``n`` numbers the
-    fresh puzzles asked for after the same one (1, 2, ...); the same ``puzzle`` and ``n`` give the
-    same fresh puzzle.  Raises GenerationError when none is found in the bounded search."""
+    player count, as hard where one is found, never ``puzzle`` itself: "try again" after a wrong
+    answer.  ``n`` numbers the fresh puzzles asked for after the same one (1, 2, ...); the same
+    ``puzzle`` and ``n`` give the same fresh puzzle.  ``lesson`` (a lesson file name without
+    ``.md``, as in a lesson block's spec) keeps it to what that lesson has taught.  Raises
+    GenerationError when none is found in the bounded search."""
     spec = f"{puzzle.kind}/{puzzle.theme}" if puzzle.theme in themes_of(puzzle.kind) \
         else puzzle.kind
+    if lesson:
+        spec += f"@{lesson}"
     seed = derived_seed(f"{puzzle.id}/again/{n}")
     return search(spec, puzzle.ruleset, puzzle.players, seed, puzzle.difficulty,
                   exclude=(puzzle.id,))

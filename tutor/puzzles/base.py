@@ -23,6 +23,9 @@ from tutor.puzzles.model import TRIES, AnswerError, Definition, Grade, Puzzle
 
 #: Letters that label listed choices.
 LETTERS = "ABCDEFGH"
+#: Puzzles of one set (a lesson block's, see :func:`tutor.teaching.lessons.puzzle_seed`) have
+#: seeds this far apart: more than any seed search goes, so their searches never meet.
+SET_STRIDE = 1000
 
 
 # --------------------------------------------------------------------------------------------

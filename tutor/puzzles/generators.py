@@ -15,8 +15,9 @@ the answer recomputed from the replayed position comes out the same.
 A *puzzle spec* names what to generate: ``KIND``; ``KIND/THEME`` for a puzzle of that kind
 tagged with THEME that needs nothing taught after THEME's lesson (``legal-play/lie-down``);
 either followed by ``@LESSON`` (a lesson file name without ``.md``) for a puzzle that needs
-nothing taught after that lesson and is no harder than the lesson allows (:func:`max_stars`):
-lesson blocks ask for ``legal-play@04-capturing`` or ``deal-setup/eldest@02-terms``.
+nothing taught after that lesson (in place of the theme's) and is no harder than the lesson
+allows (:func:`max_stars`): lesson blocks ask for ``legal-play@04-capturing`` or
+``legal-play/lie-down@06-lying-down``.
 :func:`search` looks through seeds from the one given (as for a requested difficulty) and
 returns the first puzzle that fits; its id is that puzzle's own, so it regenerates exactly.
 """
@@ -30,7 +31,7 @@ import re
 from tutor.engine.errors import LaughError, UsageError
 from tutor.engine.records import replay, to_record
 from tutor.engine.rulesets import Ruleset
-from tutor.puzzles.base import Ctx, PuzzleKind, library, player_name
+from tutor.puzzles.base import SET_STRIDE, Ctx, PuzzleKind, library, player_name
 from tutor.puzzles.model import Definition, Puzzle, definition
 from tutor.puzzles.registry import KINDS, kind_of, taught_in
 
@@ -38,11 +39,9 @@ from tutor.puzzles.registry import KINDS, kind_of, taught_in
 MAX_ATTEMPTS = 60
 #: Seeds searched for a puzzle of a requested difficulty.
 DIFFICULTY_SEARCH = 80
-#: Seeds searched for a puzzle of a requested theme.
+#: Seeds searched for a puzzle of a requested theme or lesson (fewer than SET_STRIDE).
 THEME_SEARCH = 400
-#: Puzzles of one set (a lesson's block, see :func:`tutor.teaching.lessons.puzzle_seed`) have
-#: seeds this far apart, more than any search goes, so their searches never meet.
-SET_STRIDE = 1000
+assert THEME_SEARCH < SET_STRIDE
 
 
 _LESSON = re.compile(r"^\d\d-[a-z0-9-]+$")
@@ -268,13 +267,14 @@ def needs(puzzle: Puzzle) -> str | None:
 def fits(puzzle: Puzzle, theme: str | None, lesson: str | None = None) -> bool:
     """Whether ``puzzle`` answers a spec's ``theme`` and ``lesson``: it carries the theme (as its
     main theme or a tag) and needs nothing taught after the theme's lesson; with ``lesson`` it
-    needs nothing taught after that lesson and has at most :func:`max_stars` stars."""
+    needs nothing taught after that lesson (whatever the theme's) and has at most
+    :func:`max_stars` stars."""
     if theme is not None and theme != puzzle.theme and theme not in puzzle.themes:
         return False
-    bounds = [b for b in (taught_in(puzzle.kind, theme) if theme else None, lesson) if b]
-    if bounds:
+    bound = lesson or (taught_in(puzzle.kind, theme) if theme else None)
+    if bound:
         need = needs(puzzle)
-        if need is None or need > min(bounds):
+        if need is None or need > bound:
             return False
     return lesson is None or puzzle.difficulty <= max_stars(lesson)
 

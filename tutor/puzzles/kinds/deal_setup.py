@@ -95,9 +95,6 @@ class DealSetup(PuzzleKind):
             lines.append(f"- Eldest is the dealer's left-hand neighbour: Player {dealer} deals, "
                          f"so Player {deal.eldest} is eldest and plays first; then come "
                          + ", ".join(f"Player {q}" for q in later) + ".")
-            quotes.append(lib.parameter(ctx.rs.id, "first_dealer").quotes[0]
-                          if lib.parameter(ctx.rs.id, "first_dealer").quotes else "")
-            quotes = [q for q in quotes if q]
         for f in asked:
             for name in _SETUP_PARAMS.get(f, ()):
                 p = lib.parameter(ctx.rs.id, name, n)

@@ -72,6 +72,10 @@ def form_words(a: Action) -> str:
     """What kind of move ``a`` is, for the explanation."""
     if a.form:
         return spec("captures").words[a.form]
+    if a.kind == "lie_down":
+        return "nothing else is possible, so you must lie down"
+    if a.kind == "end_turn":
+        return "you have captured this turn, and may stop"
     return _DECL_WORDS.get(a.kind, a.kind.replace("_", " "))
 
 
@@ -193,6 +197,8 @@ class LegalPlay(PuzzleKind):
                     continue
             elif want not in tags | {t for _, t in probes}:
                 continue
+            if not probes:
+                continue        # nothing to set beside the allowed moves
             pick.append((d, g, probes))
         if not pick:
             return None
@@ -243,7 +249,7 @@ class LegalPlay(PuzzleKind):
                               ("one_for_one", "one_for_three", "pair_for_pair", "prial_for_one")
                               if f in ctx.rs.captures]),
         }
-        features = {"choices": len(entries), "right": len(right),
+        features = {"choices": max(0, len(entries) - 3), "right": len(right) - 1,
                     "forbidden": float(any(t.startswith("no-") for t in tags)),
                     "declaration": float("declaration" in tags),
                     "rare_form": float(bool(tags & {"pair-for-pair", "prial-for-one",

@@ -21,18 +21,18 @@ import re
 from tutor.engine.deal import Deal
 from tutor.engine.errors import DataError
 from tutor.engine.parameters import spec, value_words
-from tutor.puzzles.base import LETTERS, Candidate, PuzzleKind, Verdict, join, jsonable, library
+from tutor.puzzles.base import LETTERS, SET_STRIDE, Candidate, PuzzleKind, Verdict, join, jsonable, library
 from tutor.puzzles.model import AnswerError, definition
+from tutor.puzzles.quoted import quote_plain
 from tutor.puzzles.reader import read
 
 OPEN = "open"
-_MARKUP = re.compile(r"<[^>]+>|\*\*|__|\*|`")
 _PAIR = re.compile(r"\b([A-Da-d])\s*([1-9])\b")
 
 
 def plain(text: str) -> str:
-    """``text`` without its Markdown or HTML markup."""
-    return _MARKUP.sub("", text)
+    """``text`` (words of a quotation) as the page shows it, without its markup."""
+    return quote_plain(text)
 
 
 _CACHE: dict[int, list[dict]] = {}
@@ -93,7 +93,8 @@ class Reading(PuzzleKind):
 
     def plan(self, base, rs, players, seed, defn):
         pool = pool_for(rs.id)
-        return {"variant": "default", "item": (seed % 1000 + seed // 1000) % len(pool)}
+        return {"variant": "default",
+                "item": (seed % SET_STRIDE + seed // SET_STRIDE) % len(pool)}
 
     def solve(self, deal, seat, data, rs, players):
         lib = library()
@@ -160,7 +161,9 @@ class Reading(PuzzleKind):
                        f"“{plain(item['decides'])}” decide it.")
         status = (f"The ruleset's value is {p.status} ({'the source says it' if p.status == 'stated' else 'a close reading of the source' if p.status == 'read' else 'the tutor’s choice'})"
                   + (f": {' '.join(p.note.split())}" if p.note else "."))
-        facts = {"quote": q.text, "source": q.citation, "where": q.where,
+        src = lib.sources[q.source]
+        who = src.author.split()[-1] if src.author else (src.in_ or src.title)
+        facts = {"quote": quote_plain(q.text), "source": who, "where": q.where,
                  "options": options, "words": word_lines,
                  "example": next(f"{LETTERS[i]}{k}" for i in range(len(readings))
                                  for k in range(1, len(words) + 1)

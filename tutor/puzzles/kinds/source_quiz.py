@@ -10,7 +10,7 @@ the 2018 handout both print would have two right answers), that are not a title,
 byline, and that have at least five words; sources that say something alike are never offered
 beside the right one.  Quotations are drawn in a fixed shuffled order indexed by the seed
 (:func:`quote_index`), so the puzzles of one set (consecutive seeds, or a lesson block's seeds
-:data:`~tutor.puzzles.generators.SET_STRIDE` apart) never repeat a quotation until every one has
+:data:`~tutor.puzzles.base.SET_STRIDE` apart) never repeat a quotation until every one has
 been asked.  Works under every ruleset.
 """
 
@@ -25,12 +25,11 @@ from tutor.engine.deal import Deal
 from tutor.engine.errors import LaughError
 from tutor.engine.parameters import COUNT_PARAMETERS, RULESET_PARAMETERS, spec, value_words
 from tutor.engine.sources import normalise
-from tutor.puzzles.base import LETTERS, Candidate, PuzzleKind, Verdict, join, jsonable, library
+from tutor.puzzles.base import LETTERS, SET_STRIDE, Candidate, PuzzleKind, Verdict, join, jsonable, library
 from tutor.puzzles.model import AnswerError
+from tutor.puzzles.quoted import quote_plain
 from tutor.puzzles.reader import letters_answer
 
-#: Seeds of one set lie this far apart (kept equal to tutor.puzzles.generators.SET_STRIDE).
-STRIDE = 1000
 _WORDS_CACHE: dict[str, frozenset[str]] = {}
 _POOL: dict[int, list] = {}
 _MARKUP = re.compile(r"<[^>]+>|\*\*|__|`")
@@ -96,8 +95,8 @@ def is_heading(quote, raw: str | None, source) -> bool:
 def which_pool() -> list:
     """The quotations a "which source" question may show, as ``(source, quotation)`` in a fixed
     order: from secondary sources, in no one's voice but the source's own, five words or more,
-    not a heading (:func:`is_heading`), and standing verbatim (case and markup aside) in this
-    source's text alone."""
+    not a heading (:func:`is_heading`), standing verbatim (case and markup aside) in this
+    source's text alone, and with at least two sources unlike it to offer beside it."""
     lib = library()
     key = id(lib)
     if key not in _POOL:
@@ -115,16 +114,28 @@ def which_pool() -> list:
                 plain = _plain(q.text)
                 if any(plain in t for sid, t in flat.items() if sid != s.id):
                     continue        # stands in another source's text too: two right answers
+                if len(_distractors(lib, s, q)[1]) < 2:
+                    continue        # too few sources unlike it to offer beside it
                 pool.append((s, q))
         _POOL.clear()
         _POOL[key] = pool
     return _POOL[key]
 
 
+def _distractors(lib, src, quote) -> tuple[set[str], list[str]]:
+    """The sources that say something alike (never offered beside ``src``), and the sources
+    that may be offered beside it."""
+    sources = [s for s in lib.sources.values() if s.kind != "primary"]
+    alike = {s.id for s in sources for q in s.quotations.values()
+             if s.id != src.id and _similar(q.text, quote.text)}
+    others = [s.id for s in sources if s.id != src.id and s.id not in alike and s.quotations]
+    return alike, others
+
+
 def quote_index(seed: int, size: int) -> int:
     """The place in the shuffled pool of the quotation for ``seed``: seeds one apart, or
-    :data:`STRIDE` apart, get neighbouring places, so a set never repeats a quotation."""
-    return (seed % STRIDE + seed // STRIDE) % size
+    :data:`~tutor.puzzles.base.SET_STRIDE` apart, get neighbouring places, so a set never repeats a quotation."""
+    return (seed % SET_STRIDE + seed // SET_STRIDE) % size
 
 
 def _short(src) -> str:
@@ -133,6 +144,11 @@ def _short(src) -> str:
         return f"{who}, {src.title}" + (f" ({src.date})" if src.date else "")
     return src.title + (f", {src.in_}" if src.in_ else "") + \
         (f", {src.published}" if src.published else "")
+
+
+def _who(src) -> str:
+    """A source named in a few words: its author, else where it appeared, else its title."""
+    return src.author or src.in_ or src.title
 
 
 def _show(name: str, v) -> str:
@@ -175,26 +191,13 @@ class SourceQuiz(PuzzleKind):
     def _which(self, ctx):
         rng = ctx.rng
         lib = library()
-        sources = [s for s in lib.sources.values() if s.kind != "primary"]
         pool = list(which_pool())
         if not pool:
             return None
         random.Random(f"source-quiz/v{ctx.defn.generator_version}/order").shuffle(pool)
-        k = int(rng.choice(ctx.defn.options.get("choices", [3, 4])))
-        start = quote_index(ctx.seed, len(pool))
-        for j in range(len(pool)):
-            # the seed's quotation, or the next one in the order that has enough distractors
-            src, quote = pool[(start + j) % len(pool)]
-            # sources that say something alike cannot be distractors
-            alike = {s.id for s in sources for q in s.quotations.values()
-                     if s.id != src.id and _similar(q.text, quote.text)}
-            others = [s.id for s in sources if s.id != src.id and s.id not in alike
-                      and s.quotations]
-            if len(others) >= 2:
-                break
-        else:
-            return None
-        k = min(k, len(others) + 1)
+        src, quote = pool[quote_index(ctx.seed, len(pool))]
+        alike, others = _distractors(lib, src, quote)
+        k = min(int(rng.choice(ctx.defn.options.get("choices", [3, 4]))), len(others) + 1)
         home = lib.ruleset_source.get(ctx.rs.id)
         picked = rng.sample(others, k - 1)
         if home and home != src.id and home not in picked and home in others:
@@ -205,9 +208,9 @@ class SourceQuiz(PuzzleKind):
         opts_text = "\n".join(f"{LETTERS[i]}) {_short(lib.sources[o])}"
                               for i, o in enumerate(options))
         data = {"variant": "which", "quote": quote.ref, "options": options, "position": False}
-        wrong = [f"{LETTERS[i]}) {lib.sources[o].author or lib.sources[o].title}"
-                 for i, o in enumerate(options) if o != src.id]
-        facts = {"quote": quote.text, "options": opts_text, "letter": letter,
+        wrong = [f"{LETTERS[i]}) {_who(lib.sources[o])}" for i, o in enumerate(options)
+                 if o != src.id]
+        facts = {"quote": quote_plain(quote.text), "options": opts_text, "letter": letter,
                  "source": _short(src), "where": quote.where,
                  "alike": join(sorted(alike)) or "none",
                  "others": join(wrong), "example": LETTERS[(options.index(src.id) + 1) % k]}
