@@ -29,8 +29,8 @@ CASES = ("one-at-risk", "all-safe", "several-at-risk", "one-at-risk", "endgame",
          "one-at-risk", "all-safe", "several-at-risk", "one-at-risk", "all-safe")
 #: Deals one attempt plays looking for the endgame case (about one deal in 150 has it), and
 #: the attempts that look for it before settling for an all-safe position.
-ENDGAME_DEALS = 12
-ENDGAME_ATTEMPTS = 12
+ENDGAME_DEALS = 8
+ENDGAME_ATTEMPTS = 10
 _WORDS = {w: "none" for w in NOTHING_WORDS}
 
 

@@ -5,7 +5,8 @@ The moves listed are the seat's distinct legal choices now (the engine's
 declarations, lying down, ending the turn; claims are the spot-oversight kind's business) and a
 few plausible illegal ones (a form the ruleset refuses, one card taking two, a card taking
 another rank, lying down while a capture is possible, declaring a live pair, ...), each checked
-illegal by the engine (:meth:`~tutor.engine.deal.Deal.why_illegal`).  The learner answers with
+illegal by the engine (:meth:`~tutor.engine.deal.Deal.why_illegal`); for rare forms the pack may
+be arranged first (:meth:`LegalPlay._arranged`).  The learner answers with
 letters; the grade gives partial credit and names what was missed and what was wrongly chosen.
 A legal capture that splits a table prial is labelled as a claimable mistake
 (:meth:`~tutor.engine.deal.Deal.would_split_prial`).
@@ -16,8 +17,8 @@ capture under ``captures_per_turn: any``, ``declare_pair``).
 
 from __future__ import annotations
 
-from tutor.engine.cards import RANK_PLURALS, pretty_cards, rank_of
-from tutor.engine.deal import Action
+from tutor.engine.cards import RANK_PLURALS, make_card, pretty_cards, rank_of
+from tutor.engine.deal import Action, deal_order
 from tutor.engine.parameters import spec
 from tutor.engine.records import action_from_json, action_to_json
 from tutor.puzzles.base import LETTERS, Candidate, PuzzleKind, Verdict, join
@@ -55,6 +56,13 @@ def choice_groups(deal, seat: int) -> list[list[Action]]:
     for a in choices_of(deal, seat):
         groups.setdefault(group_key(a), []).append(a)
     return list(groups.values())
+
+
+def _place(pack: list[int], targets: list[int], cards: list[int]) -> None:
+    """Swap ``cards`` into pack positions ``targets``."""
+    for i, c in zip(targets, cards):
+        j = pack.index(c)
+        pack[i], pack[j] = pack[j], pack[i]
 
 
 def label(a: Action) -> str:
@@ -183,8 +191,8 @@ class LegalPlay(PuzzleKind):
             if 1 <= len(groups) <= max_groups:
                 found.append((d.clone(), groups))
 
-        ctx.play(ctx.new_pack(), rng.randrange(ctx.players), ctx.bots(rng.uniform(0.2, 0.6)),
-                 observer)
+        pack, dealer, bots = self._arranged(ctx, theme)
+        ctx.play(pack, dealer, bots, observer)
         want = theme.replace("_", "-")
         pick = []
         for d, g in found:
@@ -205,10 +213,13 @@ class LegalPlay(PuzzleKind):
         deal, groups, probes = rng.choice(pick)
         seat = deal.to_move
         legal = [g[0] for g in groups]
-        room = max(1, min(3, 7 - len(legal)))
+        room = max(1, min(2, 6 - len(legal)))
         wanted = [x for x in probes if x[1] == want]
         others = [x for x in probes if x[1] != want]
         rng.shuffle(others)
+        # decoys of what earlier lessons teach first, so a puzzle asks no more than it must
+        lessons = ctx.defn.themes
+        others.sort(key=lambda x: lessons.get(x[1]) or "99")
         shown = (wanted[:1] + others)[:room]
         entries = [(a, True, "") for a in legal] + [(a, False, tag) for a, tag in shown]
         rng.shuffle(entries)
@@ -260,6 +271,30 @@ class LegalPlay(PuzzleKind):
                          themes=["legal-play"] + sorted(tags), theme=want, tags=tags,
                          data=data)
 
+    @staticmethod
+    def _arranged(ctx, theme: str):
+        """A pack, dealer and computer players for ``theme``.  Moves that need three of a rank
+        together are rare in play, so the shuffled pack may be arranged first (the dealing order
+        from :func:`tutor.engine.deal.deal_order`): for a prial taking a single card, three of a
+        rank to one player (who then forgets to declare them) and the fourth to the table; for
+        one card taking three, three of a rank to the table."""
+        rng, n = ctx.rng, ctx.players
+        pack = ctx.new_pack()
+        dealer = rng.randrange(n)
+        order = deal_order(n, dealer, ctx.pc.hand)
+        rate = rng.uniform(0.2, 0.6)
+        rank = rng.randrange(13)
+        cards = [make_card(rank, s) for s in rng.sample(range(4), 4)]
+        table = [i for i, q in enumerate(order) if q is None]
+        if theme in ("prial_for_one", "no_prial_for_one"):
+            seat = rng.randrange(n)
+            hand = [i for i, q in enumerate(order) if q == seat]
+            _place(pack, rng.sample(hand, 3) + rng.sample(table, 1), cards)
+            return pack, dealer, ctx.bots(rate, {seat: 1.0})
+        if theme in ("one_for_three", "no_one_for_three", "split_prial"):
+            _place(pack, rng.sample(table, 3), cards[:3])
+        return pack, dealer, ctx.bots(rate)
+
     # -- answers ----------------------------------------------------------------------------
 
     def check(self, p, text):
@@ -291,7 +326,8 @@ class LegalPlay(PuzzleKind):
             bits.append(f"{len(wrong)} of your choices may not be made")
         if missed:
             bits.append(f"you left out {len(missed)} that may")
-        lead = f"Partly right: {hits} of {len(right)}. " if hits else "Not right. "
+        lead = (f"Partly right: you chose {hits} of the {len(right)} moves you may make. "
+                if hits else "Not right. ")
         return Verdict(False, lead + ". ".join(x[0].upper() + x[1:] for x in parts) + ".",
                        credit=credit, retry="Not yet: " + " and ".join(bits) + ".")
 
