@@ -244,7 +244,7 @@ GOLDEN = {
     "spot-oversight.parlett.5.100": "1fabfe2b026db7fc",
     "capture-now.du-coeur.5.100": "1c4cffaa821451fd",
     "settlement.porges.5.100": "265265bf4f3e4848",
-    "legal-play.wolffauer.4.100": "a15ceada332554a8",
+    "legal-play.wolffauer.4.100": "b041c021f467a1f0",
     "dead-pair.wolffauer.5.101": "926e771e101f6a6c",
     "count.parlett.5.100": "6075074dfbfe718d",
     "deal-setup.porges.4.100": "d895700288448b99",
