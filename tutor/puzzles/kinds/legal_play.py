@@ -27,8 +27,9 @@ from tutor.puzzles.reader import letters_answer
 
 #: Plan themes that keep to what lesson 2 teaches (match a card of the same rank, or lie down).
 BASIC = ("one_for_one", "lie_down")
-#: Tags a basic puzzle may carry.
+#: Tags a basic puzzle may carry (besides house rules', which no lesson teaches).
 BASIC_TAGS = {"one-for-one", "lie-down", "mismatch"}
+HOUSE_TAGS = {"end-turn", "declare-pair", "lie-down-pays"}
 _DECL_WORDS = {"declare_prial": "declare two of your prial",
                "declare_mournival": "declare your mournival",
                "declare_dead_pair": "declare your pair as dead",
@@ -199,7 +200,7 @@ class LegalPlay(PuzzleKind):
             tags = legal_tags(d, d.to_move, g)
             probes = decoys(d, d.to_move, basic)
             if basic:
-                if not tags <= BASIC_TAGS or want not in tags:
+                if not tags <= BASIC_TAGS | HOUSE_TAGS or want not in tags:
                     continue
                 if theme == "one_for_one" and "lie-down" in tags:
                     continue

@@ -107,7 +107,7 @@ class Settlement(PuzzleKind):
             "seat_order": ", ".join(player_name(q) for q in asked),
             "pot_to": join([player_name(q, seat) for q in r.pot_to]) or "nobody",
             "pot_rule": value_words("pot_to", ctx.rs.pot_to) if ctx.rs.pot_to else "",
-            "lie_down_pays": value_words("lie_down_pays", ctx.rs.lie_down_pays),
+            "lie_down_pays": _pays_words(ctx.rs.lie_down_pays),
             "example": " ".join(_example(len(asked), [values[q] for q in asked])),
         }
         tags = {scoring}
@@ -217,6 +217,13 @@ class Settlement(PuzzleKind):
         vals = [a[key][s] for s in a["asked"]]
         vals[0] += 2
         return " ".join(str(v) for v in vals)
+
+
+def _pays_words(pays) -> str:
+    """What lying down costs, in words (the parameter table's wording)."""
+    if pays is None:
+        return value_words("lie_down_pays", None)
+    return value_words("lie_down_pays", {"stakes": pays.stakes, "to": pays.to})
 
 
 def _signed(v: int, key: str) -> str:

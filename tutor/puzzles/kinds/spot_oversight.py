@@ -140,7 +140,11 @@ class SpotOversight(PuzzleKind):
     name = "spot-oversight"
 
     def why_not(self, rs):
-        return None if rs.oversights else "its players cannot claim oversights"
+        if not rs.oversights:
+            return "its players cannot claim oversights"
+        if not self.reachable(rs):
+            return "none of the oversights it lists can arise in its play"
+        return None
 
     def decoy_themes(self, rs) -> list[str]:
         """The decoys that are tempting under ``rs`` (an action that looks like a claimable
@@ -154,10 +158,23 @@ class SpotOversight(PuzzleKind):
             themes.append("lay_down_mournival")
         return sorted(themes, key=_DECOY_THEMES.index)
 
+    @staticmethod
+    def reachable(rs) -> list[str]:
+        """The oversight kinds ``rs`` lists that play can make.  A laid-down dead pair, prial or
+        mournival is an oversight only where some declaration of the ruleset could have taken it
+        (RULES.md 3.6 detail 3); and where a declaration is a turn (``hand_plays: turn``) a
+        player may lie down only when no declaration is possible (RULES.md 3.4), so such a hand is
+        never laid down: under ``turn`` no laid-down kind arises."""
+        takes = {"laid_down_dead_pair": {"dead_pair", "pair"}, "laid_down_prial": {"prial", "pair"},
+                 "laid_down_mournival": {"mournival", "prial", "pair"}}
+        decl = set(rs.declarations)
+        return [k for k in OVERSIGHT_KINDS if k in rs.oversights
+                and (k not in takes or (rs.hand_plays != "turn" and takes[k] & decl))]
+
     def cycle(self, rs, rate: float) -> list[str]:
-        """The variants the seeds of ``rs`` cycle through: each oversight kind it lists once,
-        then ``decoy`` slots, about ``rate`` of the cycle."""
-        kinds = [k for k in OVERSIGHT_KINDS if k in rs.oversights]
+        """The variants the seeds of ``rs`` cycle through: each oversight kind it lists that play
+        can make (:meth:`reachable`) once, then ``decoy`` slots, about ``rate`` of the cycle."""
+        kinds = self.reachable(rs)
         decoys = max(1, round(len(kinds) * rate / (1 - rate))) if rate < 1 else len(kinds)
         return kinds + ["decoy"] * decoys
 
