@@ -19,7 +19,7 @@ from tutor.puzzles.base import (Candidate, PuzzleKind, Verdict, join, library, p
 from tutor.puzzles.model import AnswerError
 from tutor.puzzles.reader import clean, read
 
-_PAIR = re.compile(r"(?:player|p|seat)?\s*(\d+)\s*[:=]\s*([+-]?\d+)", re.IGNORECASE)
+_PAIR = re.compile(r"\b(?:player|p|seat)?\s*(\d+)\s*[:=]\s*([+-]?\d+)", re.IGNORECASE)
 #: Words a settlement answer may hold besides numbers: units, and words for nothing.
 _UNITS = {"stakes": "", "stake": "", "points": "", "point": "", "player": "", "players": "",
           "p": "", "seat": "", "net": "", "even": "zero", "quits": "zero", "square": "zero",
