@@ -15,6 +15,7 @@ from collections import Counter
 
 from tutor.engine.cards import RANK_PLURALS, codes, parse_rank, pretty_cards, rank_code, rank_of
 from tutor.engine.deal import Action
+from tutor.engine.errors import AmbiguousAction, IllegalAction, InvalidAction
 from tutor.puzzles.base import Candidate, PuzzleKind, Verdict, join, player_name
 from tutor.puzzles.model import AnswerError
 from tutor.puzzles.reader import NOTHING_WORDS, YES_WORDS, read
@@ -176,16 +177,28 @@ class DeadPair(PuzzleKind):
             raise AnswerError(f"you do not hold a pair of {RANK_PLURALS[stray[0]]}; your pairs: "
                               + ", ".join(RANK_PLURALS[x] for x in pairs))
         right = {parse_rank(x) for x in p.answer["dead_pairs"]}
-        if named == right:
+        declared, refused = set(), {}
+        for x in sorted(named):
+            try:        # the engine reads each declaration on the position
+                act = deal.parse_action(f"declare {rank_code(x)}", p.seat)
+            except IllegalAction as exc:
+                mine = [c for c in hand if rank_of(c) == x]
+                refused[x] = deal.why_illegal(Action.make(p.seat, "declare_dead_pair", mine)) \
+                    or exc.reason
+                continue
+            except (AmbiguousAction, InvalidAction) as exc:
+                raise AnswerError(exc.reason) from None
+            if act.kind == "declare_dead_pair":
+                declared.add(x)
+            else:
+                refused[x] = f"that would be {act.kind.replace('_', ' ')[8:]}, not a dead pair"
+        if declared == right and not refused:
             if right:
                 return Verdict(True, "Right: declare " + ", ".join(
                     f"the {RANK_PLURALS[x]}" for x in sorted(right)) + ".")
             return Verdict(True, "Right: not now.")
-        parts = []
-        for x in sorted(named - right):
-            mine = [c for c in hand if rank_of(c) == x]
-            why = deal.why_illegal(Action.make(p.seat, "declare_dead_pair", mine))
-            parts.append(f"the {RANK_PLURALS[x]} may not be declared now ({why})")
+        parts = [f"the {RANK_PLURALS[x]} may not be declared now ({why})"
+                 for x, why in sorted(refused.items())]
         for x in sorted(right - named):
             parts.append(f"the {RANK_PLURALS[x]} are a dead pair you may declare")
         return Verdict(False, "Not quite: " + "; ".join(parts) + ".",

@@ -24,8 +24,10 @@ from collections import Counter
 from typing import Any
 
 from tutor.engine.bots import make_bot, play_out
-from tutor.engine.cards import RANK_NAMES, RANK_PLURALS, codes, make_card, pretty_cards, rank_of
+from tutor.engine.cards import (RANK_NAMES, RANK_PLURALS, codes, make_card, pretty_cards,
+                                rank_code, rank_of)
 from tutor.engine.deal import Action, Deal, deal_order
+from tutor.engine.errors import AmbiguousAction, IllegalAction, IncompleteAction, InvalidAction
 from tutor.engine.parameters import OVERSIGHT_KINDS, spec
 from tutor.engine.records import replay, to_record
 from tutor.puzzles.base import (Candidate, PuzzleKind, Verdict, describe, join, library,
@@ -494,30 +496,32 @@ class SpotOversight(PuzzleKind):
         rank = ranks.pop()
         if r.ranks and r.cards:
             raise AnswerError("name the cards, or the rank alone, not both")
-        mine = [g for g in groups if g[0].rank == rank]
-        if mine:
-            g = mine[0]
-            need = len(g[0].cards)
-            if r.cards:
-                if len(r.cards) < need and any(set(r.cards) < set(a.cards) for a in g):
-                    choices = "; ".join(dict.fromkeys(a.notation() for a in g))
-                    raise AnswerError(f"which cards? the claim takes {need}: {choices}")
-                if not any(set(r.cards) == set(a.cards) for a in g):
-                    return Verdict(False, f"Too many cards: the claim takes {need} of "
-                                          f"{pretty_cards(set().union(*(a.cards for a in g)))}.",
-                                   retry=f"Not yet: the claim takes {need} cards.")
-            named = r.cards or g[0].cards
-            return Verdict(True, f"Right: you claim {pretty_cards(named)} "
-                                 f"({g[0].oversight.replace('_', ' ')}).")
-        if not groups:
-            story = [e for e in table_story(deal, p.seat, p.record) if e["rank"] == rank]
-            why = story[0]["why"] if story else "no open oversight covers them"
-            return Verdict(False, f"There is nothing to claim here ({why}).",
-                           retry="Not yet. Is any mistake really open to a claim, and is it "
-                                 "someone else's?")
-        return Verdict(False, f"Those cards are not open to a claim; what can be claimed is "
-                              f"{_join_claims(groups)}.",
-                       retry="Not yet: those cards are not open to a claim.")
+        named = " ".join(codes(r.cards)) if r.cards else rank_code(rank)
+        try:        # the engine reads the claim on the position (RULES.md 4)
+            act = deal.parse_action(f"claim {named}", p.seat)
+        except IncompleteAction as exc:
+            raise AnswerError(f"which cards? {exc.reason.removeprefix('which cards? ')}") from None
+        except (InvalidAction, AmbiguousAction) as exc:
+            raise AnswerError(exc.reason) from None
+        except IllegalAction as exc:
+            mine = [g for g in groups if g[0].rank == rank]
+            if mine:
+                need = len(mine[0][0].cards)
+                return Verdict(False, f"Too many cards: the claim takes {need} of "
+                                      f"{pretty_cards(set().union(*(a.cards for a in mine[0])))}.",
+                               retry=f"Not yet: the claim takes {need} cards.")
+            if not groups:
+                story = [e for e in table_story(deal, p.seat, p.record) if e["rank"] == rank]
+                why = story[0]["why"] if story else exc.reason
+                return Verdict(False, f"There is nothing to claim here ({why}).",
+                               retry="Not yet. Is any mistake really open to a claim, and is it "
+                                     "someone else's?")
+            return Verdict(False, f"Those cards are not open to a claim ({exc.reason}); what can "
+                                  f"be claimed is {_join_claims(groups)}.",
+                           retry="Not yet: those cards are not open to a claim.")
+        shown = r.cards or act.cards
+        return Verdict(True, f"Right: you claim {pretty_cards(shown)} "
+                             f"({act.oversight.replace('_', ' ')}).")
 
     def answer_words(self, p):
         deal = p.deal()
