@@ -157,7 +157,8 @@ class CaptureNow(PuzzleKind):
                        f"takes {pretty_cards(cap.table)}); the {join([RANK_PLURALS[o.rank] for o in safe])} "
                        "can wait.")
         elif risky:
-            verdict = (f"The {join([RANK_PLURALS[o.rank] for o in risky])} are all at risk, "
+            verdict = (f"The {join([RANK_PLURALS[o.rank] for o in risky])} are "
+                       f"{'both' if len(risky) == 2 else 'all'} at risk, "
                        "and you can make only one capture this turn: take one of them now and "
                        "you may lose the other" + ("s" if len(risky) > 2 else "")
                        + (f"; the {join([RANK_PLURALS[o.rank] for o in safe])} can wait."

@@ -162,7 +162,7 @@ class Reading(PuzzleKind):
         status = (f"The ruleset's value is {p.status} ({'the source says it' if p.status == 'stated' else 'a close reading of the source' if p.status == 'read' else 'the tutor’s choice'})"
                   + (f": {' '.join(p.note.split())}" if p.note else "."))
         src = lib.sources[q.source]
-        who = src.author.split()[-1] if src.author else (src.in_ or src.title)
+        who = " ".join(src.author.split()[1:]) if src.author else (src.in_ or src.title)
         facts = {"quote": quote_plain(q.text), "source": who, "where": q.where,
                  "options": options, "words": word_lines,
                  "example": next(f"{LETTERS[i]}{k}" for i in range(len(readings))
