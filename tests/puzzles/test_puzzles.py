@@ -407,3 +407,14 @@ def test_render_shows_the_earlier_actions_a_decoy_rests_on(corpus):
             assert f"{i + 1}. " + deal.history[i].describe(False, names) in text
         found += 1
     assert found
+
+
+def test_a_lesson_block_cycles_through_its_cases():
+    """A lesson block's seeds lie SET_STRIDE apart: its puzzles take the cases of the kind's
+    cycle in turn (spot-oversight and capture-now), as consecutive seeds do."""
+    from tutor.teaching.lessons import puzzle_seed
+    seeds = [puzzle_seed(3, "oversights", 4, n) for n in range(5)]
+    variants = [P.generate("spot-oversight", "parlett", 5, s).variant for s in seeds]
+    assert len(set(variants)) >= 4, variants            # three kinds and decoys, in turn
+    cases = [P.generate("capture-now", "parlett", 5, s).theme for s in seeds]
+    assert len(set(cases)) >= 3, cases

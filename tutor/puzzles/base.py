@@ -28,6 +28,13 @@ LETTERS = "ABCDEFGH"
 SET_STRIDE = 1000
 
 
+def set_index(seed: int) -> int:
+    """A seed's place in its set: seeds one apart, and seeds :data:`SET_STRIDE` apart (a lesson
+    block's), get neighbouring places, so a kind that cycles through cases by this index gives a
+    set of puzzles every case in turn."""
+    return seed % SET_STRIDE + seed // SET_STRIDE
+
+
 # --------------------------------------------------------------------------------------------
 # Wording
 

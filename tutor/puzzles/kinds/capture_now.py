@@ -19,7 +19,7 @@ wait).
 from __future__ import annotations
 
 from tutor.engine.cards import RANK_PLURALS, codes, pretty_cards, rank_code, rank_of
-from tutor.puzzles.base import Candidate, PuzzleKind, Verdict, join
+from tutor.puzzles.base import Candidate, PuzzleKind, Verdict, join, set_index
 from tutor.puzzles.model import AnswerError
 from tutor.puzzles.reader import NOTHING_WORDS, read
 
@@ -87,7 +87,7 @@ class CaptureNow(PuzzleKind):
 
     def plan(self, base, rs, players, seed, defn):
         cases = self.cases(rs, players)
-        return {"variant": "default", "case": cases[seed % len(cases)],
+        return {"variant": "default", "case": cases[set_index(seed) % len(cases)],
                 "prefer": base.choice(["counting", "hold-back", "any", "any"])}
 
     def plan_may_fit(self, plan, theme):

@@ -21,7 +21,8 @@ import re
 from tutor.engine.deal import Deal
 from tutor.engine.errors import DataError
 from tutor.engine.parameters import spec, value_words
-from tutor.puzzles.base import LETTERS, SET_STRIDE, Candidate, PuzzleKind, Verdict, join, jsonable, library
+from tutor.puzzles.base import (LETTERS, Candidate, PuzzleKind, Verdict, join, jsonable, library,
+                                set_index)
 from tutor.puzzles.model import AnswerError, definition
 from tutor.puzzles.quoted import quote_plain
 from tutor.puzzles.reader import read
@@ -93,8 +94,7 @@ class Reading(PuzzleKind):
 
     def plan(self, base, rs, players, seed, defn):
         pool = pool_for(rs.id)
-        return {"variant": "default",
-                "item": (seed % SET_STRIDE + seed // SET_STRIDE) % len(pool)}
+        return {"variant": "default", "item": set_index(seed) % len(pool)}
 
     def solve(self, deal, seat, data, rs, players):
         lib = library()

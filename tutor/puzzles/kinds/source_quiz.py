@@ -25,7 +25,8 @@ from tutor.engine.deal import Deal
 from tutor.engine.errors import LaughError
 from tutor.engine.parameters import COUNT_PARAMETERS, RULESET_PARAMETERS, spec, value_words
 from tutor.engine.sources import normalise
-from tutor.puzzles.base import LETTERS, SET_STRIDE, Candidate, PuzzleKind, Verdict, join, jsonable, library
+from tutor.puzzles.base import (LETTERS, Candidate, PuzzleKind, Verdict, join,
+                                jsonable, library, set_index)
 from tutor.puzzles.model import AnswerError
 from tutor.puzzles.quoted import quote_plain
 from tutor.puzzles.reader import letters_answer
@@ -135,7 +136,7 @@ def _distractors(lib, src, quote) -> tuple[set[str], list[str]]:
 def quote_index(seed: int, size: int) -> int:
     """The place in the shuffled pool of the quotation for ``seed``: seeds one apart, or
     :data:`~tutor.puzzles.base.SET_STRIDE` apart, get neighbouring places, so a set never repeats a quotation."""
-    return (seed % SET_STRIDE + seed // SET_STRIDE) % size
+    return set_index(seed) % size
 
 
 def _short(src) -> str:

@@ -24,14 +24,14 @@ from collections import Counter
 from typing import Any
 
 from tutor.engine.bots import make_bot, play_out
-from tutor.engine.cards import (RANK_NAMES, RANK_PLURALS, codes, make_card, pretty_cards,
-                                rank_code, rank_of)
+from tutor.engine.cards import (RANK_NAMES, RANK_PLURALS, cards_of, codes, make_card,
+                                pretty_cards, rank_code, rank_of)
 from tutor.engine.deal import Action, Deal, deal_order
 from tutor.engine.errors import AmbiguousAction, IllegalAction, IncompleteAction, InvalidAction
 from tutor.engine.parameters import OVERSIGHT_KINDS, spec
 from tutor.engine.records import replay, to_record
 from tutor.puzzles.base import (Candidate, PuzzleKind, Verdict, describe, join, library,
-                                player_name)
+                                player_name, set_index)
 from tutor.puzzles.model import AnswerError
 from tutor.puzzles.reader import NOTHING_WORDS, read
 
@@ -102,7 +102,8 @@ def table_story(deal: Deal, seat: int, record: dict[str, Any]) -> list[dict[str,
             i, a = laid[-1]
             held = sum(1 for c in a.cards if rank_of(c) == r)
             before = replay(record, upto=i)
-            made = [o for o in replay(record, upto=i + 1).oversights if o.index == i]
+            made = [o for o in replay(record, upto=i + 1).oversights
+                    if o.index == i and any(rank_of(c) == r for c in cards_of(o.mask))]
             what = {2: "a pair", 3: "a prial", 4: "a mournival"}[held]
             who = names[a.player]
             if made:
@@ -182,10 +183,11 @@ class SpotOversight(PuzzleKind):
 
     def plan(self, base, rs, players, seed, defn):
         slots = self.cycle(rs, defn.decoy_rate)
-        variant = slots[seed % len(slots)]
+        place = set_index(seed)
+        variant = slots[place % len(slots)]
         if variant == "decoy":
             decoys = self.decoy_themes(rs)
-            return {"variant": "decoy", "theme": decoys[(seed // len(slots)) % len(decoys)]}
+            return {"variant": "decoy", "theme": decoys[(place // len(slots)) % len(decoys)]}
         return {"variant": variant}
 
     def plan_may_fit(self, plan, theme):
