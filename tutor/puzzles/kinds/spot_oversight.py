@@ -74,6 +74,7 @@ def table_story(deal: Deal, seat: int, record: dict[str, Any]) -> list[dict[str,
     rs = deal.ruleset
     out = []
     hist = deal.history
+    laid_facts = _lie_down_facts(deal, record)
     names = {q: player_name(q, seat) for q in range(deal.players)}
     claims = {g[0].rank: g for g in claim_groups(deal, seat)}
     open_by_rank: dict[int, list] = {}
@@ -101,9 +102,8 @@ def table_story(deal: Deal, seat: int, record: dict[str, Any]) -> list[dict[str,
         elif laid:
             i, a = laid[-1]
             held = sum(1 for c in a.cards if rank_of(c) == r)
-            before = replay(record, upto=i)
-            made = [o for o in replay(record, upto=i + 1).oversights
-                    if o.index == i and any(rank_of(c) == r for c in cards_of(o.mask))]
+            dead_before, made_all = laid_facts[i]
+            made = [o for o in made_all if any(rank_of(c) == r for c in cards_of(o.mask))]
             what = {2: "a pair", 3: "a prial", 4: "a mournival"}[held]
             who = names[a.player]
             if made:
@@ -111,7 +111,7 @@ def table_story(deal: Deal, seat: int, record: dict[str, Any]) -> list[dict[str,
                                 f"({made[0].kind.replace('_', ' ')}), but the claim has lapsed: "
                                 "fewer of them are left on the table than it takes")
             elif held == 2 and "laid_down_dead_pair" in rs.oversights:
-                if r in before.dead_pairs(a.player):
+                if r in dead_before:
                     entry["why"] = (f"{who} laid down a dead pair, but no declaration under this "
                                     "ruleset could have taken it, so it is no mistake")
                 else:
@@ -137,6 +137,22 @@ def table_story(deal: Deal, seat: int, record: dict[str, Any]) -> list[dict[str,
             entry["history"] += took
         out.append(entry)
     return out
+
+
+def _lie_down_facts(deal: Deal, record: dict[str, Any]) -> dict[int, tuple]:
+    """For each lie-down in ``deal``'s history (by index): the dead pairs its player held just
+    before, and the oversights the engine recorded for it.  One pass over the deal's actions
+    from its record's first position."""
+    facts: dict[int, tuple] = {}
+    if not any(a.kind == "lie_down" for a in deal.history):
+        return facts
+    d = replay(record, upto=0)
+    for i, a in enumerate(deal.history):
+        dead = d.dead_pairs(a.player) if a.kind == "lie_down" else ()
+        d.apply(a)
+        if a.kind == "lie_down":
+            facts[i] = (dead, [o for o in d.oversights if o.index == i])
+    return facts
 
 
 class SpotOversight(PuzzleKind):
