@@ -15,7 +15,8 @@ from hypothesis import strategies as st
 
 from fuzzing import fuzz_settings, mutate_yaml
 from tutor.engine.errors import DataError
-from tutor.puzzles.model import KINDS, Definition, load_definition, puzzles_dir
+from tutor.puzzles.model import Definition, load_definition, puzzles_dir
+from tutor.puzzles.registry import KINDS
 
 pytestmark = pytest.mark.fuzz
 

@@ -12,18 +12,18 @@ from collections.abc import Iterable, Sequence
 from rich.console import Group
 from rich.text import Text
 
-from tutor.engine.cards import RANKS, SUIT_SYMBOLS, SUITS, pretty
+from tutor.engine.cards import RANKS, SUIT_SYMBOLS, SUITS, pretty, rank_of, suit_of
 from tutor.engine.deal import Action, Deal
 
 __all__ = ["action_text", "cards_text", "grouped_text", "pile_text", "render_screen",
            "settlement_words", "scoring_line"]
 
 _VERB = {"capture": ("capture", "captures"), "lie": ("lie", "lies"), "claim": ("claim", "claims"),
-         "take": ("take", "takes"), "set": ("set", "sets"), "declare": ("declare", "declares")}
+         "take": ("take", "takes"), "set": ("set", "sets"), "declare": ("declare", "declares"), "end": ("end", "ends")}
 
 
 def _style(card: int) -> str:
-    return "bold red" if card & 3 in (1, 2) else "bold"
+    return "bold red" if suit_of(card) in (1, 2) else "bold"
 
 
 def cards_text(cards: Iterable[int], symbols: bool) -> Text:
@@ -42,9 +42,9 @@ def grouped_text(cards: Iterable[int], symbols: bool) -> Text:
     prev = None
     for c in sorted(cards):
         if prev is not None:
-            t.append("  " if c >> 2 != prev else " ")
+            t.append("  " if rank_of(c) != prev else " ")
         t.append(pretty(c, symbols), style=_style(c))
-        prev = c >> 2
+        prev = rank_of(c)
     return t
 
 
@@ -53,13 +53,13 @@ def pile_text(cards: Iterable[int], symbols: bool) -> Text:
     t = Text()
     by_rank: dict[int, list[int]] = {}
     for c in sorted(cards):
-        by_rank.setdefault(c >> 2, []).append(c)
+        by_rank.setdefault(rank_of(c), []).append(c)
     for i, (rank, cs) in enumerate(by_rank.items()):
         if i:
             t.append(" ")
         t.append("10" if rank == 9 else RANKS[rank], style="bold")
         for c in cs:
-            t.append(SUIT_SYMBOLS[c & 3] if symbols else SUITS[c & 3], style=_style(c))
+            t.append(SUIT_SYMBOLS[suit_of(c)] if symbols else SUITS[suit_of(c)], style=_style(c))
     return t
 
 
@@ -95,9 +95,11 @@ def action_text(a: Action, names: Sequence[str], seat: int | None, symbols: bool
         else:
             t.append(_who(a, names, seat, "take") + " the table mournival ")
         t.append_text(cards_text(a.cards, symbols))
+    elif k == "end_turn":
+        t.append(_who(a, names, seat, "end") + " the turn")
     else:
         what = {"declare_prial": "a pair of a prial", "declare_mournival": "a mournival",
-                "declare_dead_pair": "a dead pair"}[k]
+                "declare_dead_pair": "a dead pair", "declare_pair": "a pair"}[k]
         t.append(_who(a, names, seat, "declare") + f" {what}: ")
         t.append_text(cards_text(a.cards, symbols))
     return t
@@ -113,6 +115,9 @@ def scoring_line(deal: Deal) -> str:
             parts.append(f"bonus {pc.last_in_bonus} to the {who}")
         parts.append(f"breakeven {pc.breakeven} won")
         return " · ".join(parts)
+    if rs.scoring == "pot":
+        who = "the last in" if rs.pot_to == "last_in" else "whoever won most cards"
+        return f"Pot {pc.pot} · the whole pot to {who}"
     text = "1 point a pair won"
     if pc.last_in_bonus and rs.bonus_to:
         text += f" · bonus {pc.last_in_bonus}"

@@ -10,6 +10,7 @@ from typing import Any
 
 from tutor.engine import yamlfile
 from tutor.engine.errors import DataError, LaughError
+from tutor.puzzles.generators import search
 from tutor.puzzles.model import Puzzle, puzzles_dir
 
 
@@ -20,10 +21,9 @@ def dumps(puzzle: Puzzle) -> str:
 
 def export_series(kind: str, count: int, seed: int, ruleset: str | None = None,
                   players: int | None = None) -> Iterator[Puzzle]:
-    """``count`` puzzles of ``kind`` with seeds ``seed``, ``seed + 1``, ..."""
-    from tutor.puzzles import generate
+    """``count`` puzzles of ``kind`` (a kind or spec) with seeds ``seed``, ``seed + 1``, ..."""
     for k in range(count):
-        yield generate(kind, ruleset, players, seed + k)
+        yield search(kind, ruleset, players, seed + k)
 
 
 def write_puzzles(path: str | Path, puzzles: Iterable[Puzzle]) -> int:

@@ -43,7 +43,7 @@ FRONT_MATTER_KEYS = ("id", "title", "objectives", "prerequisites", "sources", "m
 #: The blocks a lesson may use: info word -> one-line description.
 BLOCK_KINDS = {
     "quote": "quotations by reference (source:id), shown verbatim with their citations",
-    "puzzle": "engine-graded puzzles: kind, count, ruleset, players, difficulty",
+    "puzzle": "engine-graded puzzles: kind, theme, count, ruleset, players, difficulty",
     "rules": "a side-by-side table of chosen ruleset parameters",
     "odds": "exact odds of the deal from the engine",
     "simulate": "the dealer's advantage measured by simulated deals",
@@ -61,6 +61,8 @@ ODDS_FIGURES = {
 _ID_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 _REF_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*:[a-z0-9]+(?:-[a-z0-9]+)*$")
 _MAX_PUZZLES = 10
+#: A lesson file name (without ``.md``) that places it in the course: ``04-capturing``.
+_STEM_RE = re.compile(r"^\d\d-[a-z0-9-]+$")
 _MAX_DEALS = 20000
 
 
@@ -82,7 +84,10 @@ class Block:
     ``line`` of its opening fence.
 
     ``data`` by kind: ``quote`` -> ``{"refs": [source:id, ...]}``; ``puzzle`` -> ``{"kind",
-    "count", "ruleset", "players", "difficulty"}`` (None where not given); ``rules`` ->
+    "theme", "count", "ruleset", "players", "difficulty"}`` (None where not given), where
+    ``kind`` is the puzzle spec to generate, ``KIND[/THEME]@LESSON`` with the lesson's file name
+    (:mod:`tutor.puzzles.generators`: only puzzles that need nothing taught after this lesson,
+    no harder than it allows), and ``theme`` the theme alone; ``rules`` ->
     ``{"rulesets", "parameters", "players"}``; ``odds`` -> ``{"figures", "rulesets",
     "players"}``; ``simulate`` -> ``{"ruleset", "players", "deals", "seed", "bots"}``; ``cards``
     -> ``{"rows": [(label, [card, ...]), ...], "caption"}``.  ``index`` numbers the lesson's blocks
@@ -127,6 +132,20 @@ class Lesson:
     def puzzle_count(self) -> int:
         """How many puzzles the lesson poses (the sum of its puzzle blocks' counts)."""
         return sum(b.data["count"] for b in self.blocks("puzzle"))
+
+    def puzzle_slots(self) -> list[tuple[Block, int]]:
+        """Every puzzle the lesson poses, in order, as ``(block, n)`` (``n`` from 0 within its
+        block)."""
+        return [(b, n) for b in self.blocks("puzzle") for n in range(b.data["count"])]
+
+    def puzzle_number(self, block: Block, n: int) -> int:
+        """The place (from 1) of puzzle ``n`` of ``block`` among all the lesson's puzzles, so a
+        heading reads "Puzzle 3 of 5" the same way the lesson's header counts them.  Raises
+        UsageError when the block holds no such puzzle."""
+        for i, (b, k) in enumerate(self.puzzle_slots(), 1):
+            if b.index == block.index and k == n:
+                return i
+        raise UsageError(f"the lesson has no puzzle {n} in block {block.index}")
 
     @property
     def quotes(self) -> list[str]:
@@ -244,11 +263,15 @@ def find_lesson(key: str | int, folder: Path | None = None) -> CourseEntry:
 
 def puzzle_seed(lesson_seed: int, lesson_id: str, block_index: int, n: int) -> int:
     """The seed of puzzle ``n`` (0-based) of the puzzle block ``block_index`` of a lesson taken
-    with ``lesson_seed``: the same numbers give the same puzzle on every machine (a 48-bit int
-    from SHA-256, not Python's randomised ``hash``)."""
+    with ``lesson_seed``: the same numbers give the same puzzle on every machine.  The block's
+    first seed is a 48-bit int from SHA-256 (not Python's randomised ``hash``); its puzzles' seeds
+    lie :data:`tutor.puzzles.SET_STRIDE` apart, so their seed searches never meet and a set
+    never repeats a quotation (see :mod:`tutor.puzzles.kinds.source_quiz`)."""
     import hashlib
-    digest = hashlib.sha256(f"{lesson_seed}/{lesson_id}/{block_index}/{n}".encode()).digest()
-    return int.from_bytes(digest[:6], "big")
+
+    from tutor.puzzles.base import SET_STRIDE    # tutor.puzzles is loaded only when puzzles are posed
+    digest = hashlib.sha256(f"{lesson_seed}/{lesson_id}/{block_index}/0".encode()).digest()
+    return int.from_bytes(digest[:6], "big") + n * SET_STRIDE
 
 
 def resolve_players(ruleset, players: int | None) -> int:
@@ -285,7 +308,8 @@ def check_lessons(paths: Iterable[Path | str] | None = None, library=None) -> tu
 
     Returns ``(files_checked, problems)``, each problem one line ``FILE:LINE: KEY: message``.
     Course-wide checks (on the default set): lesson ids unique, prerequisites name lessons that
-    come earlier in the course.  Raises only what loading the sources raises.
+    come earlier in the course, and no puzzle is set before its teaching or harder than its
+    lesson allows (:func:`teaching_problems`).  Raises only what loading the sources raises.
     """
     whole_course = paths is None
     files = lesson_files() if whole_course else [Path(p) for p in paths]
@@ -307,7 +331,7 @@ def check_lessons(paths: Iterable[Path | str] | None = None, library=None) -> tu
 def _course_problems(lessons: list[Lesson], known: list[str] | None = None) -> list[str]:
     """Duplicate ids and bad prerequisites.  ``known`` lists the ids of every file in course
     order, read from front matter alone (so a lesson that fails to load still counts)."""
-    problems = []
+    problems = teaching_problems(lessons)
     seen: dict[str, Lesson] = {}
     for lesson in lessons:
         where = f"{_display(lesson.path)}:2: id"
@@ -600,17 +624,26 @@ class _Checker:
 
     def block_puzzle(self, content: str, line: int) -> dict | None:
         got = self._mapping("puzzle", content, line,
-                            ("kind", "count", "ruleset", "players", "difficulty"), ("kind",))
+                            ("kind", "theme", "count", "ruleset", "players", "difficulty"),
+                            ("kind",))
         if got is None:
             return None
         data, lines = got
         ok = True
         kinds, applicable = _puzzle_api()
         kind = data["kind"]
+        theme = data.get("theme")
         if kind not in kinds:
             self.fail(lines.get("kind", line), "puzzle.kind",
                       f"unknown puzzle kind {_shown(kind)} (kinds: {', '.join(kinds)})")
             ok = False
+        elif theme is not None:
+            themes = _puzzle_themes(kind)
+            if theme not in themes:
+                self.fail(lines.get("theme", line), "puzzle.theme",
+                          f"puzzles of kind '{kind}' have no theme {theme!r} (themes: "
+                          f"{', '.join(themes)})")
+                ok = False
         good, count = self._int("puzzle", data, lines, "count", 1, _MAX_PUZZLES, 1, line)
         ok &= good
         good, players = self._int("puzzle", data, lines, "players", 2, 8, None, line)
@@ -633,8 +666,11 @@ class _Checker:
                         ok = False
         if not ok:
             return None
-        return {"kind": kind, "count": count, "ruleset": rid, "players": players,
-                "difficulty": difficulty}
+        spec = kind + (f"/{theme}" if theme else "")
+        if _STEM_RE.match(self.path.stem):
+            spec += f"@{self.path.stem}"
+        return {"kind": spec, "theme": theme, "count": count, "ruleset": rid,
+                "players": players, "difficulty": difficulty}
 
     def block_rules(self, content: str, line: int) -> dict | None:
         from tutor.engine.rulesets import COUNT_PARAMETERS, RULESET_PARAMETERS
@@ -817,6 +853,59 @@ def _puzzle_api():
     """(KINDS, applicable_rulesets) from :mod:`tutor.puzzles`."""
     from tutor import puzzles
     return tuple(puzzles.KINDS), puzzles.applicable_rulesets
+
+
+def _puzzle_themes(kind: str) -> dict[str, str | None]:
+    """The themes of puzzles of ``kind`` and the lesson that teaches each."""
+    from tutor import puzzles
+    return puzzles.themes_of(kind)
+
+
+def teaching_problems(lessons: list[Lesson]) -> list[str]:
+    """Puzzles set before their teaching: for each puzzle block of ``lessons`` (the course, in
+    order), a problem when its theme is taught in a later lesson
+    (:func:`tutor.puzzles.taught_in`), or without a theme when the kind's question is first
+    taught in a later lesson (the block's puzzles are then drawn from what its own lesson has
+    taught: see :class:`Block`), when no lesson teaches it, or when its difficulty is
+    above what the lesson's place allows (:func:`tutor.puzzles.max_stars`: lessons 1-2 two
+    stars, 3-4 three, 5-6 four).  Also a problem for every lesson the puzzle kinds' definitions
+    name that is not a lesson of the course.  Each problem is one line ``FILE:LINE: KEY:
+    message``."""
+    from tutor import puzzles
+    stems = {lesson.path.stem: lesson for lesson in lessons}
+    problems = []
+    for lesson in lessons:
+        stem = lesson.path.stem
+        if not _STEM_RE.match(stem):
+            continue
+        for b in lesson.blocks("puzzle"):
+            d = b.data
+            kind = d["kind"].partition("/")[0].partition("@")[0]
+            theme = d.get("theme")
+            where = f"{_display(lesson.path)}:{b.line}: puzzle"
+            need = (puzzles.taught_in(kind, theme) if theme else
+                    puzzles.definition(kind).lesson)
+            what = f"'{kind}'" + (f" on '{theme}'" if theme else "")
+            if need is None:
+                problems.append(f"{where}.theme: no lesson teaches puzzles of {what}")
+            elif need > stem:
+                taught = stems.get(need)
+                name = f"lesson {taught.number}, {taught.title}" if taught else need
+                problems.append(f"{where}.{'theme' if theme else 'kind'}: puzzles of {what} "
+                                f"are taught in {name}, which comes after this lesson")
+            cap = puzzles.max_stars(stem)
+            if d.get("difficulty") is not None and d["difficulty"] > cap:
+                problems.append(f"{where}.difficulty: {d['difficulty']} stars is above what "
+                                f"lesson {lesson.number or stem[:2]} allows ({cap})")
+    if lessons and all(_STEM_RE.match(x.path.stem) for x in lessons):
+        for kind in puzzles.KINDS:
+            defn = puzzles.definition(kind)
+            named = [defn.lesson] + [v for v in defn.themes.values() if v]
+            for name in dict.fromkeys(n for n in named if n):
+                if name not in stems:
+                    problems.append(f"{defn.path.name}:1: lesson: '{name}' is not a lesson of "
+                                    f"the course (lessons: {', '.join(stems)})")
+    return problems
 
 
 def _applicable_ids(applicable, kind: str) -> list[str]:
