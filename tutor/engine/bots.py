@@ -131,11 +131,11 @@ class CounterBot(Bot):
         if len(legal) == 1:
             return legal[0]
         seat = legal[0].player
-        caps = [a for a in legal if a.kind in ("capture", "play_on_capture")]
-        if caps and legal[0].kind == "capture":
-            risky = {o.rank for o in deal.capture_options(seat) if o.at_risk}
+        if legal[0].kind == "capture":
+            risky = deal.at_risk_ranks(seat)        # the counting of capture_options, as a mask
             if risky:
-                pick = [a for a in caps if a.table[0] >> 2 in risky and len(a.cards) == 1]
+                pick = [a for a in legal if a.kind == "capture" and len(a.cards) == 1
+                        and (risky >> (a.table[0] & ~3)) & 1]
                 if pick:
                     return pick[int(rng.random() * len(pick))]
         decl = [a for a in legal if a.kind.startswith("declare")]
