@@ -1,13 +1,37 @@
-"""Shared fixtures: the loaded library of rulesets, and position-building helpers."""
+"""Shared fixtures: the loaded library of rulesets, and position-building helpers; the
+hypothesis profiles of the fuzz tests."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
 
+import fuzzing
 from tutor.engine.cards import parse_cards
 from tutor.engine.deal import Deal
+
+# The fuzz tests (marker ``fuzz``) run in every ``pytest`` under the short profile: a few
+# examples, derandomized so that the suite passes or fails the same way on every run.
+# ``pytest -m fuzz`` loads the long profile: random examples for about LAUGH_FUZZ_MINUTES
+# minutes (default 10; see tests/fuzzing.py).  LAUGH_FUZZ_PROFILE or --hypothesis-profile
+# chooses a profile by name.
+_FUZZ = dict(deadline=None, print_blob=True,
+             suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
+                                    HealthCheck.function_scoped_fixture])
+settings.register_profile("short", max_examples=20, derandomize=True, **_FUZZ)
+settings.register_profile("long", max_examples=1000, **_FUZZ)
+
+
+def pytest_configure(config):
+    chosen = os.environ.get("LAUGH_FUZZ_PROFILE") or config.getoption("hypothesis_profile", None)
+    if not chosen:
+        expr = config.getoption("markexpr", "") or ""
+        chosen = "long" if "fuzz" in expr and "not fuzz" not in expr else "short"
+    settings.load_profile(chosen)
+    fuzzing.PROFILE = chosen
 
 
 @pytest.fixture(scope="session")

@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 from tutor.engine.cards import RANKS, parse_rank
-from tutor.engine.records import action_to_json, replay
+from tutor.engine.records import action_from_json, action_to_json, replay
 from tutor.engine.sources import default_library
 
 ROOT = Path(__file__).resolve().parent.parent   # the project root
@@ -105,12 +105,15 @@ def engine_answer(obj: dict) -> dict:
     if kind == "settlement":
         assert deal.is_terminal()
         r = deal.result
-        key = "net" if r.net is not None else "points"
+        key = "points" if deal.ruleset.scoring == "pairs" else "net"
         return {key: list(getattr(r, key)), "asked": ans["asked"]}
     if kind == "legal-play":
         acts = deal.legal_actions() if deal.to_move == seat else []
         acts += [a for a in deal.free_actions(seat) if a.kind.startswith("declare")]
-        return {"actions": [action_to_json(a) for a in dict.fromkeys(acts)]}
+        right = [c["letter"] for c in ans["choices"]
+                 if deal.why_illegal(action_from_json(c["move"], 0)) is None]
+        return {"actions": [action_to_json(a) for a in dict.fromkeys(acts)],
+                "choices": ans["choices"], "right": right}
     if kind == "dead-pair":
         acts = list(deal.free_actions(seat)) + (deal.legal_actions() if deal.to_move == seat
                                                 else [])
@@ -123,7 +126,9 @@ def engine_answer(obj: dict) -> dict:
         pc = LIB.rulesets[obj["ruleset"]].count(obj["players"])
         return {"hand": pc.hand, "table": pc.table,
                 "ante": {"dealer": pc.ante_dealer, "other": pc.ante_other},
-                "bonus": pc.last_in_bonus, "breakeven": pc.breakeven, "asked": ans["asked"]}
+                "bonus": pc.last_in_bonus, "breakeven": pc.breakeven,
+                "dealer": obj["record"]["dealer"],
+                "eldest": (obj["record"]["dealer"] + 1) % obj["players"], "asked": ans["asked"]}
     if kind == "source-quiz":
         LIB = default_library()
         if "source" in ans:
@@ -138,4 +143,15 @@ def engine_answer(obj: dict) -> dict:
         tolist = lambda v: list(v) if isinstance(v, (tuple, list)) else v  # noqa: E731
         return {"parameter": name, "values": {r1: tolist(v1), r2: tolist(v2)},
                 "options": ans["options"]}
+    if kind == "reading":
+        LIB = default_library()
+        name = ans["parameter"]
+        q = LIB.quotation(ans["quote"])
+        value = LIB.parameter(obj["ruleset"], name).value
+        assert obj["quotes"] == [ans["quote"]]
+        right = "open" if "open" in obj["themes"] else (list(value) if isinstance(
+            value, (tuple, list)) else value)
+        words = ans["words"]
+        assert all(w in q.text for w in words)
+        return {**ans, "reading": "ABCDEFGH"[ans["readings"].index(right)]}
     raise AssertionError(kind)

@@ -32,9 +32,11 @@ import tutor.app.runner  # noqa: F401
 import tutor.app.views  # noqa: F401
 import tutor.teaching.drills  # noqa: F401
 import tutor.teaching.worksheet  # noqa: F401
-from tutor.puzzles.model import definitions
+from tutor.puzzles.model import definition
+from tutor.puzzles.registry import KINDS
 
-definitions()            # the puzzle definitions (read once, whatever LAUGH_HOME is)
+for _kind in KINDS:      # the puzzle definitions (read once, whatever LAUGH_HOME is)
+    definition(_kind)
 
 CHILD_SECONDS = 60       # a child still running after this is killed (SIGALRM)
 

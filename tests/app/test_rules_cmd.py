@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import pytest
 
 from tutor.app import cli
@@ -164,7 +165,66 @@ def test_sources_check(capsys):
     assert data.source_texts_dir() is not None
     code, out, err = run(capsys, "sources", "check")
     assert code == 0, out + err
-    assert out.startswith("OK: all ") and len(out.strip().splitlines()) == 1
+    *findings, summary = out.strip().splitlines()
+    assert summary.startswith("OK: all ") and " quotations of 6 sources verified verbatim" in summary
+    assert summary.endswith("; 1 stands in more than one source text")
+    # Inter-Livery's sheet has Parlett's sentence word for word: a finding, one line.
+    assert len(findings) == 1 and re.fullmatch(
+        r"sources/inter-livery-2018\.yaml:\d+: quotations\.pair-for-pair: "
+        r"inter-livery-2018:pair-for-pair stands verbatim in more than one source text: "
+        r"inter-livery-2018-rules\.md, parlett-historic-card-games\.txt", findings[0]), findings
+
+
+def test_sources_check_fails_when_a_quotation_of_our_own_has_no_text(capsys, tmp_path,
+                                                                      monkeypatch):
+    import shutil
+    from tutor.app.commands import sources_cmd
+    own = tmp_path / "sources"
+    shutil.copytree(data.data_dir("sources"), own, ignore=shutil.ignore_patterns("texts"))
+    path = own / "willughby.yaml"
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text.replace("    in: parlett-historic-card-games.txt\n", "", 1),
+                    encoding="utf-8")
+    line = text.splitlines().index("  no-other-game:") + 1
+
+    def data_dir(name):
+        return own if name == "sources" else data.data_dir(name)
+
+    monkeypatch.setattr(sources, "data_dir", data_dir)
+    monkeypatch.setattr(sources_cmd, "data_dir", data_dir)
+    sources.clear_cache()
+    try:
+        code, out, err = run(capsys, "sources", "check")
+    finally:
+        monkeypatch.undo()
+        sources.clear_cache()
+    assert code == 1
+    assert (f"{sources.display_path(path)}:{line}: quotations.no-other-game: "
+            "willughby:no-other-game not checked (no text)") in out.splitlines()
+    total = sum(len(s.quotations) for s in sources.load_library().sources.values())
+    assert err.strip() == (f"laugh: of {total} quotations, 1 of the project's own have no text "
+                           "to be checked against")
+
+
+def test_a_teachers_quotation_without_a_text_is_listed_not_verified(capsys, tmp_path):
+    extra = tmp_path / "extra"
+    extra.mkdir()
+    (extra / "club.yaml").write_text(
+        "id: club\nkind: house\ncitation: {author: The Club, title: House rules}\n"
+        "text: null\nsummary: Our rules.\n"
+        "quotations:\n  deal:\n    text: We deal eleven cards each.\n    where: Deal\n",
+        encoding="utf-8")
+    try:
+        code, out, _ = run(capsys, "sources", "check", "--sources", str(extra))
+    finally:
+        sources.set_extra_dirs(())
+    assert code == 0
+    lines = out.strip().splitlines()
+    assert f"{sources.display_path(extra / 'club.yaml')}:7: quotations.deal: club:deal not checked " \
+           "(no text)" in lines
+    own = sum(len(s.quotations) for s in sources.load_library().sources.values())
+    assert lines[-1].startswith(f"OK: {own} of {own + 1} quotations of 7 sources verified verbatim")
+    assert "; 1 not checked (no text);" in lines[-1]
 
 
 def test_sources_check_fails_without_the_texts(capsys, tmp_path, monkeypatch):

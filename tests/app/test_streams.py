@@ -49,6 +49,8 @@ COMMANDS = {
     "simulate": ["simulate", "--deals", "3"],
     "simulate-json": ["simulate", "--deals", "3", "--json"],
     "records": ["records", "check", "tests/data/examples/parlett-5-clean.json"],
+    "analyse": ["analyse", "tests/data/examples/parlett-5-clean.json", "--seat", "0",
+                "--samples", "16"],
     "odds": ["odds"],
     "stats": ["stats"],
     "worksheet": ["worksheet", "1", "--out", "{home}/sheet.md"],

@@ -44,3 +44,16 @@ def test_parse_rank(text, rank):
     assert parse_rank(text) == rank
     with pytest.raises(NotationError):
         parse_rank("eleven")
+
+
+def test_a_long_or_nested_input_is_named_briefly():
+    from tutor.engine.cards import parse_card
+    for bad in ["[" * 5000 + "H", "7" * 5000, [[[[[]]]]] , {"a": 1}, 10 ** 40]:
+        with pytest.raises(NotationError) as exc:
+            parse_card(bad)
+        assert len(str(exc.value)) < 200, str(exc.value)[:300]
+    nested: list = []
+    for _ in range(5000):
+        nested = [nested]
+    with pytest.raises(NotationError, match="a list is not a card"):
+        parse_card(nested)

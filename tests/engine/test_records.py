@@ -8,7 +8,9 @@ from pathlib import Path
 import pytest
 
 from tutor.engine.errors import RecordError
-from tutor.engine.records import load_records, replay, to_record, write_records
+from tutor.app.cli import main
+from tutor.engine.records import (UnfinishedRecord, check_record, load_records, replay,
+                                  to_record, write_records)
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "data" / "examples"
 FILES = sorted(EXAMPLES.glob("*.json"))
@@ -82,3 +84,124 @@ def test_jsonl_write_and_load(tmp_path, rulesets, example):
     single = tmp_path / "one.json"
     single.write_text(json.dumps(example, indent=1))
     assert [n for n, _ in load_records(single)] == [1]
+
+
+def _first(path):
+    """The one (line, record or error) that ``load_records`` yields for ``path``."""
+    rows = list(load_records(path))
+    assert len(rows) == 1, rows
+    return rows[0]
+
+
+@pytest.mark.parametrize("content,line,needle", [
+    (b'{"format": "x"}\n{"a": "\xff"}\n', 2, "not UTF-8 text: byte 0xFF at column 8"),
+    (b"[" * 100_000 + b"\n", 1, "nested too deeply"),
+    (b'{"players": ' + b"9" * 5000 + b"}\n", 1, "a number of 5000 digits"),
+    (b'{"players": 5, "players": 4}\n', 1, "the key 'players' is given twice"),
+    (b'{"players": NaN}\n', 1, "NaN is not a JSON value"),
+])
+def test_unreadable_lines_are_record_errors_naming_line_and_cause(tmp_path, content, line, needle):
+    path = tmp_path / "bad.jsonl"
+    path.write_bytes(content)
+    rows = [r for r in load_records(path) if isinstance(r[1], RecordError)]
+    assert len(rows) == 1
+    assert rows[0][0] == line and needle in str(rows[0][1])
+
+
+def test_a_byte_order_mark_and_a_bad_byte_in_a_pretty_printed_record(tmp_path, example):
+    path = tmp_path / "one.json"
+    path.write_bytes(b"\xef\xbb\xbf" + json.dumps(example, indent=1).encode())
+    line, rec = _first(path)
+    assert line == 1 and rec == example
+    text = json.dumps(example, indent=1).encode()
+    at = text.index(b'"dealer"')
+    path.write_bytes(text[:at] + b'"\xc3(": 1, ' + text[at:])
+    line, err = _first(path)
+    assert isinstance(err, RecordError) and "not UTF-8" in str(err)
+    assert line == text[:at].count(b"\n") + 1
+
+
+@pytest.mark.parametrize("mutate,needle", [
+    (lambda r: r.update(ruleset=["parlett"]), "ruleset: must be a ruleset id (text), got a list"),
+    (lambda r: r.update(ruleset={"id": 1}), "ruleset: must be a ruleset id"),
+    (lambda r: r.update(players="5"), "players: must be a whole number, got '5'"),
+    (lambda r: r.update(players=True), "players: must be a whole number, got true"),
+    (lambda r: r.update(dealer=-1), "dealer: must be a seat from 0 to 4"),
+    (lambda r: r.update(dealer=[0]), "dealer: must be a whole number, got a list"),
+    (lambda r: r.update(pack="7H 7D"), "pack: must be a list"),
+    (lambda r: r["pack"].__setitem__(0, 7), "pack: 7 is not a card"),
+    (lambda r: r["pack"].pop(), "pack: must be the 52 distinct cards, got 51"),
+    (lambda r: r.update(actions={"0": 1}), "actions: must be a list, got an object"),
+    (lambda r: r["actions"].__setitem__(0, [1]), "action 0: expected an object, got list"),
+    (lambda r: r["actions"][0].update(action=["capture"]), "action 0: unknown action a list"),
+    (lambda r: r["actions"][0].update(player=None), "action 0: 'player' must be a seat number"),
+    (lambda r: r["actions"][0].update(player=99), "action 0 (capture by player 99) is illegal"),
+    (lambda r: r["actions"][0].update(hand="7H"), "action 0: 'hand' must be a list of card codes"),
+    (lambda r: r["actions"][0].update(hand=[None]), "action 0: 'hand' must be a list of card codes"),
+    (lambda r: r["actions"][0].update(hand=["7X"]), "action 0: 'hand': '7X' is not a card"),
+    (lambda r: r.update(result=[1]), "result: must be an object, got a list"),
+    (lambda r: r["result"].update(won=[[1]]), "result.won.0: must be a list of card codes"),
+    (lambda r: r["result"].update(won="all"), "result.won: must be a list of card lists"),
+    (lambda r: r["result"].update(leftovers=[]), "result.leftovers: must be an object"),
+    (lambda r: r["result"].update(extra=1), "result: unexpected keys ['extra']"),
+    (lambda r: r["result"].update(net=[[[[]]]]), "result.net is a list but the replay gives"),
+])
+def test_wrong_types_anywhere_are_refused_naming_the_field(rulesets, example, mutate, needle):
+    bad = copy.deepcopy(example)
+    mutate(bad)
+    with pytest.raises(RecordError) as exc:
+        replay(bad, rulesets)
+    assert needle in str(exc.value)
+    assert "\n" not in str(exc.value)
+
+
+def test_unfinished_records_are_refused_unless_positions_are_asked_for(rulesets, example):
+    assert check_record(example, rulesets).is_terminal()
+    no_result = copy.deepcopy(example)
+    del no_result["result"]
+    with pytest.raises(UnfinishedRecord, match="unfinished: the record has no result"):
+        check_record(no_result, rulesets)
+    short = copy.deepcopy(no_result)
+    short["actions"] = short["actions"][:4]
+    with pytest.raises(UnfinishedRecord, match=r"unfinished: the actions stop before the deal is "
+                                               r"over \(4 actions; player \d to move\)"):
+        check_record(short, rulesets)
+    assert not check_record(short, rulesets, positions=True).is_terminal()
+    assert check_record(no_result, rulesets, positions=True).is_terminal()
+    # The reader itself still replays positions (puzzles store them), as before.
+    assert not replay(short, rulesets).is_terminal()
+
+
+def test_records_check_says_unfinished_and_accepts_positions_only_when_asked(tmp_path, capsys,
+                                                                            example):
+    short = copy.deepcopy(example)
+    del short["result"]
+    short["actions"] = short["actions"][:4]
+    path = tmp_path / "deals.jsonl"
+    write_records(path, [example, short])
+    assert main(["records", "check", str(path)]) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith(f"{path}:2: unfinished: the actions stop before the deal is over")
+    assert out[-1] == "2 records checked: 1 good, 0 bad, 1 unfinished"
+    assert main(["records", "check", "--positions", str(path)]) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == "2 records checked: 2 good, 0 bad"
+
+
+def test_records_check_turns_every_unreadable_file_into_lines_not_tracebacks(tmp_path, capsys,
+                                                                             example):
+    files = {
+        "bytes.jsonl": b'{"a": "\xff\xfe"}\n',
+        "list.json": json.dumps({**example, "ruleset": ["parlett"]}).encode(),
+        "deep.jsonl": b"[" * 100_000,
+        "digits.jsonl": b'{"dealer": ' + b"1" * 4301 + b"}",
+    }
+    paths = []
+    for name, content in files.items():
+        (tmp_path / name).write_bytes(content)
+        paths.append(str(tmp_path / name))
+    assert main(["records", "check", *paths]) == 1
+    captured = capsys.readouterr()
+    out = captured.out.splitlines()
+    assert "Traceback" not in captured.out + captured.err
+    assert [line.split(": ", 1)[0] for line in out[:-1]] == [f"{p}:1" for p in paths]
+    assert out[-1] == "4 records checked: 0 good, 4 bad"

@@ -558,3 +558,27 @@ def test_check_quotations_reports_a_difference(tmp_path):
     (tmp_path / "extra" / "club.txt").unlink()
     problems = [p for p in sources.check_quotations(lib, tmp_path / "nowhere") if "tuesday-club" in p]
     assert problems and all("not found" in p for p in problems)
+
+
+def test_verified_counts_only_quotations_compared_with_a_text(lib, tmp_path):
+    texts = data.source_texts_dir()
+    audit = sources.audit_quotations(lib, texts)
+    every = sorted(q.ref for s in lib.sources.values() for q in s.quotations.values())
+    assert sorted(audit.verified) == every and audit.total == len(every)
+    assert audit.problems == () and audit.unchecked == ()
+    house = HOUSE.replace("quotations: {}", "quotations:\n  made-up:\n    text: \"Anything at "
+                                            "all.\"\n    where: Nowhere\n")
+    path = _write(tmp_path / "extra", house)
+    audit = sources.audit_quotations(sources.load_library([tmp_path / "extra"]), texts)
+    assert "tuesday-club:made-up" not in audit.verified and len(audit.verified) == len(every)
+    assert audit.unchecked_refs == ("tuesday-club:made-up",)
+    assert audit.unchecked == (f"{path}:{_line_of(house, 'made-up:')}: quotations.made-up: "
+                               "tuesday-club:made-up not checked (no text)",)
+    assert audit.total == len(every) + 1
+
+
+def test_a_quotation_standing_in_two_source_texts_is_a_finding(lib):
+    audit = sources.audit_quotations(lib, data.source_texts_dir())
+    assert [line.split(": ", 2)[2] for line in audit.shared] == [
+        "inter-livery-2018:pair-for-pair stands verbatim in more than one source text: "
+        "inter-livery-2018-rules.md, parlett-historic-card-games.txt"]

@@ -1,6 +1,7 @@
 """Puzzles: every kind under every ruleset it applies to generates, replays legally, has the
 answer the engine computes from the position, grades its own answers right and a wrong one wrong;
-decoy rates hold; ids are reproducible; definitions cite real quotations."""
+variety by design; ids are reproducible; definitions cite real quotations and name the lessons
+that teach them."""
 
 from __future__ import annotations
 
@@ -15,76 +16,31 @@ import pytest
 import yaml
 
 import tutor.puzzles as P
-from tutor.engine.cards import RANKS, parse_card, parse_rank, pretty
+from tutor.engine.cards import parse_card, pretty
 from tutor.engine.deal import Action
-from tutor.engine.records import action_from_json, replay
+from tutor.engine.records import action_from_json
 from tutor.engine.sources import default_library
-from tutor.puzzles.answers import wrong_answer
-from tutor.puzzles.model import puzzles_dir
+from tutor.puzzles.model import definition_files
 
-from support import JSON_KEYS, engine_answer
+from puzzle_checks import check_puzzle
 
 LIB = default_library()
-#: Seeds per kind, spread over every (ruleset, players) the kind applies to.
-PER_KIND = 200
-
-def combos(kind: str) -> list[tuple[str, int]]:
-    return [(r, n) for r in P.applicable_rulesets(kind) for n in LIB.rulesets[r].player_counts]
-
-
-def seeds_for(kind: str) -> list[tuple[str, int, int]]:
-    cs = combos(kind)
-    per = max(4, -(-PER_KIND // len(cs)))
-    return [(r, n, s) for r, n in cs for s in range(per)]
-
-
-
-def check_puzzle(p: P.Puzzle) -> None:
-    """Everything a generated puzzle must satisfy."""
-    kind, rid, players, seed = p.id.split(".")
-    assert (kind, rid, int(players)) == (p.kind, p.ruleset, p.players) and seed.isdigit()
-    obj = p.to_json()
-    assert set(obj) == JSON_KEYS
-    assert obj["format"] == "laugh-and-lie-down/puzzle@1"
-    json.dumps(obj)
-    assert "result" not in p.record
-    deal = replay(p.record)                     # legal, action by action
-    assert len(deal.history) == len(p.record["actions"])
-    assert 0 <= p.seat < p.players
-    assert P.recompute_answer(p) == p.answer
-    assert engine_answer(obj) == p.answer
-    assert 1 <= p.difficulty <= 5
-    assert p.themes and p.hints and p.explanation and p.question
-    for ref in p.quotes:
-        LIB.quotation(ref)
-    assert p.quotes, f"{p.id} quotes no source"
-    for text in p.accepted:
-        g = p.grade(text)
-        assert g.correct, (p.id, text, g.message)
-    w = wrong_answer(p)
-    if w is not None:
-        g = p.grade(w)
-        assert not g.correct, (p.id, w, g.message)
-    assert p.expected_answer_text() == p.accepted[0]
-    assert "hint" in p.answer_words()
 
 
 @pytest.mark.parametrize("kind", P.KINDS)
-def test_every_kind_and_ruleset(kind):
+def test_every_kind_and_ruleset(kind, corpus):
     seen_rulesets = set()
-    for rid, n, s in seeds_for(kind):
-        p = P.generate(kind, rid, n, s)
+    for p in corpus(kind):
         check_puzzle(p)
-        seen_rulesets.add(rid)
+        seen_rulesets.add(p.ruleset)
     assert seen_rulesets == set(P.applicable_rulesets(kind))
 
 
-def test_kind_specific_answers_match_the_position():
-    # spot-oversight: a real claim is among the seat's free actions; a decoy has none
-    for s in range(40):
-        p = P.generate("spot-oversight", seed=s)
+def test_kind_specific_answers_match_the_position(corpus):
+    # spot-oversight: a real claim is among the seat's legal actions; a decoy has none
+    for p in corpus("spot-oversight")[:60]:
         deal = p.deal()
-        claims = [a for a in deal.free_actions(p.seat) if a.kind == "claim"]
+        claims = [a for a in deal.legal_actions(p.seat) if a.kind == "claim"]
         if p.variant == "decoy":
             assert p.answer == {"claims": []} and not claims and not deal.open_oversights()
         else:
@@ -94,33 +50,47 @@ def test_kind_specific_answers_match_the_position():
             act = Action.make(p.seat, "claim", [parse_card(x) for x in c["cards"]], (),
                               c["oversight"])
             assert deal.why_illegal(act) is None
-            # the mistake was made by the last action, by someone else
             assert deal.history[-1].kind in ("capture", "lie_down")
             assert all(o.offender != p.seat for o in deal.open_oversights())
-    # capture-now: exactly one at-risk option among at least one safe one, and it is our turn
-    for s in range(30):
-        p = P.generate("capture-now", seed=s)
+    # capture-now: the answer is the set of at-risk options; it is our turn; two options or more
+    for p in corpus("capture-now"):
         deal = p.deal()
         assert deal.to_move == p.seat
         opts = deal.capture_options(p.seat)
-        assert sum(o.at_risk for o in opts) == 1 and len(opts) >= 2
-    # legal-play: every listed action is legal for the seat
-    for s in range(30):
-        p = P.generate("legal-play", seed=s)
+        assert len(opts) >= 2
+        assert len(p.answer["at_risk"]) == sum(o.at_risk for o in opts)
+    # legal-play: the right letters are exactly the listed moves the engine allows
+    for p in corpus("legal-play")[:60]:
         deal = p.deal()
-        for a in p.answer["actions"]:
-            assert deal.why_illegal(action_from_json(a, 0)) is None
+        assert len(p.answer["choices"]) >= 2
+        for c in p.answer["choices"]:
+            legal = deal.why_illegal(action_from_json(c["move"], 0)) is None
+            assert legal == (c["letter"] in p.answer["right"]), (p.id, c)
 
 
-def test_source_quiz_options_are_unambiguous():
-    for s in range(60):
-        p = P.generate("source-quiz", seed=s)
+def test_capture_now_spreads_over_its_four_cases(corpus):
+    """Variety by design: over 200 puzzles, all four cases."""
+    from tutor.puzzles.kinds.capture_now import case_of
+    cases = Counter()
+    for p in corpus("capture-now"):
+        case = case_of(p.deal().capture_options(p.seat))
+        assert case == p.theme
+        cases[case] += 1
+    assert len(corpus("capture-now")) == 200
+    for case in ("all-safe", "one-at-risk", "several-at-risk", "endgame"):
+        assert cases[case] > 0, cases
+    assert cases["endgame"] < cases["all-safe"]
+
+
+def test_source_quiz_options_are_unambiguous(corpus):
+    from tutor.puzzles.quoted import quote_plain
+    for p in corpus("source-quiz"):
         opts = p.answer["options"]
         assert len(set(opts)) == len(opts) >= 3
         if p.variant == "which":
             q = LIB.quotation(p.quotes[0])
             assert p.answer["source"] == q.source and q.source in opts
-            assert q.text in p.question
+            assert quote_plain(q.text) in p.question
             assert q.citation not in p.question           # shown without its citation
         else:
             r1, r2 = list(p.answer["values"])
@@ -136,46 +106,93 @@ def test_source_quiz_options_are_unambiguous():
             assert differing == [p.answer["parameter"]]
 
 
-def test_every_oversight_kind_under_every_ruleset_that_allows_it():
+def test_source_quiz_never_asks_a_quotation_with_two_sources_or_a_heading():
+    """The Inter-Livery sentence that Parlett also prints, and headings or titles, are never a
+    "which source" question (issue 9)."""
+    from tutor.puzzles.kinds.source_quiz import which_pool
+    pool = {q.ref for _, q in which_pool()}
+    assert pool
+    assert "inter-livery-2018:pair-for-pair" not in pool          # also verbatim in Parlett
+    for ref in ("inter-livery-2018:for-five", "inter-livery-2018:cumulative-score",
+                "inter-livery-2018:practice-game", "wolffauer:based-on", "du-coeur:primary-source"):
+        assert ref not in pool, ref
+    titles = {s.title.lower() for s in LIB.sources.values()}
+    assert not any(LIB.quotation(r).text.lower().strip(". ") in titles for r in pool)
+
+
+def test_source_quiz_never_repeats_a_quotation_within_a_set():
+    from tutor.teaching.lessons import puzzle_seed
+    for first in (1, 40, 997):          # consecutive seeds, across a thousand boundary too
+        quotes = [p.quotes[0] for p in (P.generate("source-quiz", seed=s)
+                                        for s in range(first, first + 12)) if p.variant == "which"]
+        assert len(quotes) == len(set(quotes)), first
+    for lesson_seed in range(6):        # a lesson block's puzzles: seeds SET_STRIDE apart
+        ps = [P.generate("source-quiz", seed=puzzle_seed(lesson_seed, "sources-compared", 7, n))
+              for n in range(8)]
+        quotes = [p.quotes[0] for p in ps if p.variant == "which"]
+        assert len(quotes) == len(set(quotes)), lesson_seed
+
+
+def test_every_oversight_kind_and_decoys_under_every_ruleset():
+    """Variety by design: the seeds of a ruleset cycle through every oversight kind it allows and
+    its decoys, so one cycle of consecutive seeds covers them all."""
+    from tutor.puzzles.kinds.spot_oversight import SpotOversight
+    rate = P.definition("spot-oversight").decoy_rate
     for rid in P.applicable_rulesets("spot-oversight"):
         rs = LIB.rulesets[rid]
         n = 5 if 5 in rs.counts else rs.player_counts[0]
-        variants = Counter(P.generate("spot-oversight", rid, n, s).variant for s in range(80))
+        cycle = SpotOversight().cycle(rs, rate)
+        got = Counter(P.generate("spot-oversight", rid, n, s).variant
+                      for s in range(len(cycle)))
         for k in rs.oversights:
-            assert variants[k] > 0, (rid, k, variants)
-        assert variants["decoy"] > 0
+            assert got[k] == 1, (rid, k, got)
+        assert got["decoy"] >= 1
+        assert abs(got["decoy"] / len(cycle) - rate) < 0.1
 
 
-def test_spot_oversight_never_applies_without_oversights():
-    applicable = set(P.applicable_rulesets("spot-oversight"))
-    for rid, rs in LIB.rulesets.items():
-        assert (rid in applicable) == bool(rs.oversights)
-    from tutor.engine.errors import UsageError
-    with pytest.raises(UsageError):
-        P.generate("spot-oversight", "wolffauer", 5, 1)
+def test_laid_down_decoys_and_tempting_groups_are_explained(corpus):
+    """A decoy whose cards reached the table by an earlier lie-down shows that action, and the
+    explanation speaks of every tempting group on the table."""
+    from tutor.puzzles.kinds.spot_oversight import table_story
+    told = 0
+    for p in corpus("spot-oversight"):
+        deal = p.deal()
+        story = table_story(deal, p.seat, p.record)
+        claims = {g["rank"] for g in story if g["claim"]}
+        for e in story:
+            if e["rank"] in claims:
+                continue
+            name = ["aces", "twos", "threes", "fours", "fives", "sixes", "sevens", "eights",
+                    "nines", "tens", "jacks", "queens", "kings"][e["rank"]]
+            assert name in p.explanation, (p.id, name)
+            assert set(e["history"]) <= set(p.data["history"]) | {len(deal.history) - 1}
+            told += 1
+    assert told > 10
 
 
-def test_decoy_rates_hold():
-    spot = [P.generate("spot-oversight", seed=s).variant == "decoy" for s in range(300)]
-    rate = P.definition("spot-oversight").decoy_rate
-    assert abs(sum(spot) / len(spot) - rate) < 0.08
-    dead = [P.generate("dead-pair", seed=s).answer["dead_pairs"] == [] for s in range(200)]
-    assert abs(sum(dead) / len(dead) - P.definition("dead-pair").decoy_rate) < 0.1
+def test_count_difficulty_follows_its_formula(corpus):
+    for p in corpus("count"):
+        k = len(p.answer["unseen"])
+        assert k <= p.difficulty <= k + 2, (p.id, k, p.difficulty)
+    one = [p.difficulty for p in corpus("count") if len(p.answer["unseen"]) == 1]
+    three = [p.difficulty for p in corpus("count") if len(p.answer["unseen"]) == 3]
+    assert max(one) <= 3 <= min(three)
 
 
 def test_capture_forms_allowed_and_forbidden_are_exercised():
-    themes: dict[str, set] = {}
     for rid in ("parlett", "du-coeur", "wolffauer"):
         rs = LIB.rulesets[rid]
         got = set()
-        for s in range(150):
+        for s in range(60):
             got |= set(P.generate("legal-play", rid, 5, s).themes)
-        themes[rid] = got
         for form in ("one_for_three", "pair_for_pair", "prial_for_one"):
             name = form.replace("_", "-")
             expect = name if form in rs.captures else f"no-{name}"
             assert expect in got, (rid, expect)
-    assert "lie-down" in themes["parlett"] and "declaration" in themes["parlett"]
+        assert "lie-down" in got
+    assert "declaration" in got                 # wolffauer: declarations are turns
+    assert "split-prial" in {t for s in range(80)
+                             for t in P.generate("legal-play", "parlett", 5, s).themes}
 
 
 def test_same_id_same_puzzle():
@@ -190,14 +207,15 @@ def test_same_id_same_puzzle():
 #: Positions and answers of a few ids, fixed: a change means puzzles changed under the same
 #: generator version (bump ``generator_version`` in ``puzzles/<kind>.yaml`` and update these).
 GOLDEN = {
-    "spot-oversight.parlett.5.100": "42c5622e2bb48b38",
-    "capture-now.du-coeur.5.100": "6ccb351369537dea",
+    "spot-oversight.parlett.5.100": "1fabfe2b026db7fc",
+    "capture-now.du-coeur.5.100": "1c4cffaa821451fd",
     "settlement.porges.5.100": "265265bf4f3e4848",
-    "legal-play.wolffauer.4.100": "fa62dfebb4c3d81a",
+    "legal-play.wolffauer.4.100": "b041c021f467a1f0",
     "dead-pair.wolffauer.5.101": "926e771e101f6a6c",
     "count.parlett.5.100": "6075074dfbfe718d",
-    "deal-setup.porges.4.100": "ccc28125be0d7459",
-    "source-quiz.du-coeur.5.100": "df904b4e99eb13c1",
+    "deal-setup.porges.4.100": "d895700288448b99",
+    "source-quiz.du-coeur.5.100": "f18668dd72df7b0f",
+    "reading.parlett.5.100": "bd5b74506e4fb653",
 }
 
 
@@ -222,6 +240,29 @@ def test_difficulty_search():
     assert "1 to 5" in str(exc.value)
 
 
+def test_specs_search_for_a_theme_and_a_lesson():
+    p = P.generate("legal-play/lie-down", seed=5)
+    assert "lie-down" in p.themes and P.needs(p) <= P.taught_in("legal-play", "lie-down")
+    assert P.from_id(p.id).to_json() == p.to_json()          # its own id regenerates it
+    q = P.generate("deal-setup@03-the-deal", "parlett", 4, seed=9)
+    assert P.needs(q) <= "03-the-deal" and q.difficulty <= P.max_stars("03-the-deal")
+    assert P.parse_spec("legal-play/lie-down@06-lying-down") == ("legal-play", "lie-down",
+                                                                  "06-lying-down")
+    from tutor.engine.errors import UsageError
+    for bad in ("legal-play/juggling", "legal-play@lesson-four", "nope/lie-down"):
+        with pytest.raises(UsageError):
+            P.generate(bad, seed=1)
+
+
+def test_another_is_a_fresh_puzzle_of_the_same_kind_and_theme():
+    for kind in P.KINDS:
+        p = P.generate(kind, seed=21)
+        q = P.another(p)
+        assert q.id != p.id and q.kind == p.kind and q.theme == p.theme
+        assert (q.ruleset, q.players) == (p.ruleset, p.players)
+        assert P.another(p).id == q.id and P.another(p, 2).id != p.id
+
+
 def test_bad_choices_are_usage_errors():
     from tutor.engine.errors import UsageError
     for args in (("nope",), ("count", "nope"), ("count", "parlett", 9)):
@@ -229,18 +270,23 @@ def test_bad_choices_are_usage_errors():
             P.generate(*args)
         assert "\n" not in str(exc.value)
     for bad in ("count", "count.parlett.5", "count.parlett.five.1", "nope.parlett.5.1",
-                "count.nope.5.1", "count.parlett.9.1", "count.parlett.5.-1"):
+                "count.nope.5.1", "count.parlett.9.1", "count.parlett.5.-1",
+                "count/one-rank.parlett.5.1"):
         with pytest.raises(UsageError):
             P.from_id(bad)
 
 
-def test_definitions_cite_real_quotations_and_problems():
+def test_definitions_cite_real_quotations_problems_and_lessons():
+    from tutor.teaching.lessons import lesson_files
+    lessons = {f.stem for f in lesson_files()}
     problem_ids = {p["id"] for s in LIB.sources.values() for p in s.problems}
-    files = sorted(puzzles_dir().glob("*.yaml"))
+    files = definition_files()
     assert {f.stem for f in files} == set(P.KINDS)
     refs = []
     for f in files:
         raw = yaml.safe_load(f.read_text(encoding="utf-8"))
+        assert raw["lesson"] in lessons, f.name
+        assert all(v is None or v in lessons for v in raw["themes"].values()), f.name
         quotes = raw.get("quotes") or {}
         specs = quotes.values() if isinstance(quotes, dict) else [quotes]
         for spec in specs:
@@ -260,13 +306,47 @@ def test_definitions_cite_real_quotations_and_problems():
     assert refs
     for ref in refs:
         LIB.quotation(ref)          # raises for an unknown one
+    from tutor.puzzles.kinds.reading import sentences
+    assert len(sentences()) >= 20   # every reading sentence checks against its quotation
+
+
+def test_every_theme_a_puzzle_carries_names_its_lesson(corpus):
+    for kind in P.KINDS:
+        known = P.themes_of(kind)
+        for p in corpus(kind)[:80]:
+            assert set(p.themes) <= set(known), (p.id, set(p.themes) - set(known))
+            assert p.theme in known
+        assert P.taught_in(kind) is not None
+
+
+def test_no_example_in_a_question_is_its_answer(corpus):
+    """Checked over 500 puzzles of each kind that gives examples: every example a question gives
+    (`for example X`, `such as X`, `written like X`) reads, and is graded wrong.  The kinds answered
+    by listed letters or by naming a pair give none."""
+    example = re.compile(r"(?:for example|such as|written like)\s+`([^`]+)`")
+    for kind in P.KINDS:
+        if kind in ("legal-play", "source-quiz", "dead-pair"):
+            assert not any(example.search(p.question) for p in corpus(kind)), kind
+            continue
+        # the corpus, then more seeds (capture-now with three players, whose cases are quick)
+        more = [P.generate(kind, None, 3 if kind == "capture-now" else None, 1000 + s)
+                for s in range(300)]
+        shown = 0
+        for p in corpus(kind) + more:
+            for ex in example.findall(p.question):
+                shown += 1
+                try:
+                    assert not p.grade(ex).correct, (p.id, ex)
+                except P.AnswerError:
+                    pass
+        assert shown, kind
 
 
 def test_curated_sets_generate():
     sets = P.curated_sets()
     assert "classroom" in sets
     ids = sets["classroom"]["ids"]
-    assert len(ids) == 20 and len(set(ids)) == 20
+    assert len(set(ids)) == len(ids) >= 20
     assert {i.split(".")[0] for i in ids} == set(P.KINDS)
     for i in ids:
         p = P.from_id(i)
@@ -277,13 +357,13 @@ def test_curated_sets_generate():
 _CARD_TOKEN = re.compile(r"(?<![0-9A-Z])(?:10|[2-9AJQK])[CDHS](?![A-Za-z0-9])")
 
 
-@pytest.mark.parametrize("kind", [k for k in P.KINDS if k not in ("deal-setup", "source-quiz")])
-def test_render_shows_only_what_the_seat_can_see(kind):
+@pytest.mark.parametrize("kind", [k for k in P.KINDS
+                                  if k not in ("deal-setup", "source-quiz", "reading")])
+def test_render_shows_only_what_the_seat_can_see(kind, corpus):
     from rich.console import Console
 
     from tutor.puzzles.render import render_explanation, render_puzzle
-    for s in range(12):
-        p = P.generate(kind, seed=s)
+    for p in corpus(kind)[:12]:
         deal = p.deal()
         hidden = set()
         if not deal.is_terminal():
@@ -305,3 +385,36 @@ def test_render_shows_only_what_the_seat_can_see(kind):
                     assert pretty(c, False) in shown
             con.print(render_explanation(p, p.grade(p.accepted[0]), symbols=False))
             assert p.id in con.export_text()
+
+
+def test_render_shows_the_earlier_actions_a_decoy_rests_on(corpus):
+    from rich.console import Console
+
+    from tutor.puzzles.render import LAST_ACTIONS, render_puzzle
+    found = 0
+    for p in corpus("spot-oversight"):
+        deal = p.deal()
+        early = [i for i in p.data.get("history", []) if i < len(deal.history) - LAST_ACTIONS]
+        if not early:
+            continue
+        con = Console(width=80, record=True, color_system=None, file=io.StringIO())
+        con.print(render_puzzle(p, 80, symbols=False))
+        text = con.export_text()
+        assert "Earlier:" in text
+        names = [f"Player {q}" for q in range(p.players)]
+        names[p.seat] = f"Player {p.seat} (you)"
+        for i in early:
+            assert f"{i + 1}. " + deal.history[i].describe(False, names) in text
+        found += 1
+    assert found
+
+
+def test_a_lesson_block_cycles_through_its_cases():
+    """A lesson block's seeds lie SET_STRIDE apart: its puzzles take the cases of the kind's
+    cycle in turn (spot-oversight and capture-now), as consecutive seeds do."""
+    from tutor.teaching.lessons import puzzle_seed
+    seeds = [puzzle_seed(3, "oversights", 4, n) for n in range(5)]
+    variants = [P.generate("spot-oversight", "parlett", 5, s).variant for s in seeds]
+    assert len(set(variants)) >= 4, variants            # three kinds and decoys, in turn
+    cases = [P.generate("capture-now", "parlett", 5, s).theme for s in seeds]
+    assert len(set(cases)) >= 3, cases

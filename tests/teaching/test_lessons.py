@@ -326,3 +326,62 @@ def test_statements_the_sources_do_not_support_stay_out(library):
     tournament = course["tournament"]
     assert "give each of five players the deal once per round" not in tournament
     assert "The sheet leaves one thing open" in tournament
+
+
+# --- hardening: byte-order marks, unclosed fences, duplicate keys, alias bombs -------------------
+
+
+def test_a_byte_order_mark_is_accepted(tmp_path):
+    path = write(tmp_path, "Prose.\n\n```quote\nparlett:deal-eight\n```\n")
+    path.write_bytes(b"\xef\xbb\xbf" + path.read_bytes())
+    assert problems_of(path) == []
+    assert load_lesson(path).id == "sample"
+    assert course_index(tmp_path)[0].title == "A sample lesson"
+
+
+def test_an_unclosed_fence_is_refused_at_its_line(tmp_path):
+    path = write(tmp_path, "```quote\nparlett:deal-eight\n```\n\n```puzzle\nkind: count\n\n"
+                           "More prose, swallowed by the open fence.\n")
+    assert problems_of(path) == [f"{path}:14: puzzle: the fence ```puzzle opened here is never "
+                                 "closed (end the block with a line ```)"]
+
+
+def test_a_closed_fence_with_a_longer_closing_line_is_fine(tmp_path):
+    path = write(tmp_path, "```quote\nparlett:deal-eight\n`````\n\nProse.\n")
+    assert problems_of(path) == []
+
+
+def test_a_duplicate_key_in_a_puzzle_block_is_refused_with_both_lines(tmp_path):
+    path = write(tmp_path, "```quote\nparlett:deal-eight\n```\n\n```puzzle\nkind: count\n"
+                           "count: 2\ncount: 3\n```\n")
+    assert problems_of(path) == [f"{path}:17: puzzle.count: duplicate key (first at line 16)"]
+
+
+def test_a_duplicate_key_in_front_matter_is_refused(tmp_path):
+    path = write(tmp_path, "```quote\nparlett:deal-eight\n```\n",
+                 front=GOOD_FRONT.replace("minutes: 5\n", "minutes: 5\nminutes: 6\n"))
+    assert problems_of(path) == [f"{path}:9: front matter.minutes: duplicate key (first at "
+                                 "line 8)"]
+
+
+def _bomb(levels: int) -> str:
+    lines = ["l0: &l0 [lol, lol, lol, lol, lol, lol, lol, lol, lol]"]
+    lines += [f"l{i}: &l{i} [" + ", ".join([f"*l{i - 1}"] * 9) + "]" for i in range(1, levels)]
+    return "\n".join(lines) + "\n"
+
+
+@pytest.mark.parametrize("where", ["front matter", "puzzle"])
+def test_an_alias_bomb_in_a_lesson_is_refused_with_a_short_line(tmp_path, capsys, where):
+    # Seven levels (4.8 million strings) are enough to show it: before, the checker built the
+    # whole value and wrote it out in its message; nine levels ran out of memory.
+    if where == "front matter":
+        path = write(tmp_path, "```quote\nparlett:deal-eight\n```\n",
+                     front=GOOD_FRONT.replace("minutes: 5\n", "minutes: 5\n" + _bomb(7)))
+    else:
+        path = write(tmp_path, "```quote\nparlett:deal-eight\n```\n\n```puzzle\nkind: count\n"
+                               + _bomb(7) + "```\n")
+    assert main(["lessons", "check", str(path)]) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert len(out) == 2 and len(out[0]) < 200, out[0][:300]
+    assert re.match(rf"{re.escape(str(path))}:\d+: {where}\.l5\.0: more than 100,000 values once "
+                    r"aliases are expanded \(an alias bomb\?\)", out[0])

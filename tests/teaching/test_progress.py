@@ -178,8 +178,189 @@ def test_tallies_weakest_first_and_timeline(tmp_path):
             store.tallies("colour")
 
 
-def test_an_unwritable_home_is_one_clear_error(tmp_path):
+def test_a_home_that_cannot_be_created_goes_on_without_saving(tmp_path):
     blocker = tmp_path / "file"
     blocker.write_text("x")
-    with pytest.raises(LaughError, match="cannot create the progress folder"):
-        ProgressStore(blocker / "sub" / FILE_NAME)
+    with ProgressStore(blocker / "sub" / FILE_NAME) as store:
+        assert not store.saving
+        assert store.notice == (f"Your progress cannot be saved: the folder {blocker / 'sub'} "
+                                "cannot be created (Not a directory); going on without saving.")
+        store.record_answer("p", "count", ["counting"], True, 1.0)
+        assert store.answer_count() == 1
+    assert blocker.read_text() == "x"
+
+
+# --- hardening: damage SQLite's quick check does not see; files that cannot be written --------
+
+
+def _filled(path):
+    """A progress file with a lesson, two answers and review schedules; returns its bytes."""
+    from tutor.teaching.review import weak_skills
+    with ProgressStore(path) as store:
+        store.start_lesson("terms", 7)
+        store.record_answer("c.parlett.5.1", "count", ["counting"], False, 3.0, lesson="terms",
+                            slot="1.0")
+        store.record_answer("c.parlett.5.2", "count", ["counting"], True, 2.0)
+        weak_skills(store)
+    return path.read_bytes()
+
+
+@pytest.mark.parametrize("damage,reason", [
+    ("DROP TABLE answers", "the table answers is missing"),
+    ("DROP TABLE lessons", "the table lessons is missing"),
+    ("ALTER TABLE answers DROP COLUMN hints", "the table answers has no column hints"),
+    ("UPDATE answers SET themes = '[oops' WHERE id = 2", "the table answers, row 2, holds"),
+    ("UPDATE answers SET themes = '{\"a\": 1}'", "the table answers, row 1, holds"),
+    ("UPDATE answers SET themes = '[1, 2]'", "the table answers, row 1, holds"),
+    ("UPDATE answers SET at = 'yesterday'", "the table answers, row 1, holds"),
+    ("UPDATE answers SET at = 1e300", "the table answers, row 1, holds"),
+    ("UPDATE lessons SET answered = 'not json'", "the table lessons, row 'terms', holds"),
+    ("UPDATE lessons SET answered = '[[[[1]]]]'", "the table lessons, row 'terms', holds"),
+    ("UPDATE meta SET value = x'00ff'", "the table meta, row 'last_lesson', holds"),
+])
+def test_schema_and_json_damage_is_moved_aside_like_corruption(tmp_path, damage, reason):
+    path = tmp_path / FILE_NAME
+    _filled(path)
+    conn = sqlite3.connect(path)
+    conn.execute(damage)
+    conn.commit()
+    conn.close()
+    damaged = path.read_bytes()
+    with ProgressStore(path) as store:
+        assert store.saving and store.answer_count() == 0 and store.lesson_states() == {}
+        assert store.notice.startswith(f"Your progress file {path} could not be read ({reason}")
+        assert "moved to progress.sqlite3.corrupt-" in store.notice and "\n" not in store.notice
+        store.record_answer("p", "count", [], True, 1.0)
+    aside = list(tmp_path.glob(FILE_NAME + ".corrupt-*"))
+    assert len(aside) == 1 and aside[0].read_bytes() == damaged      # nothing lost
+    assert aside[0].name in store.notice
+
+
+def test_statistics_read_a_copy_and_never_write(tmp_path):
+    path = tmp_path / FILE_NAME
+    before = _filled(path)
+    stamp = path.stat().st_mtime_ns
+    from tutor.teaching.review import weak_skills
+    with ProgressStore(path, read_only=True) as store:
+        assert store.read_only and not store.saving and store.notice is None
+        assert store.answer_count() == 2
+        assert [s.skill for s in weak_skills(store)] == ["kind:count", "theme:counting"]
+        store.record_answer("p", "count", [], True, 1.0)       # stays in memory
+        assert store.answer_count() == 3
+    assert path.read_bytes() == before and path.stat().st_mtime_ns == stamp
+    assert sorted(p.name for p in tmp_path.iterdir()) == [FILE_NAME]
+    # No file at all: an empty store, and still nothing created.
+    with ProgressStore(tmp_path / "none" / FILE_NAME, read_only=True) as store:
+        assert store.answer_count() == 0 and store.notice is None
+    assert not (tmp_path / "none").exists()
+
+
+def test_statistics_leave_a_damaged_file_where_it_is(tmp_path):
+    path = tmp_path / FILE_NAME
+    _filled(path)
+    conn = sqlite3.connect(path)
+    conn.execute("DROP TABLE answers")
+    conn.commit()
+    conn.close()
+    damaged = path.read_bytes()
+    with ProgressStore(path, read_only=True) as store:
+        assert store.answer_count() == 0
+        assert store.notice.startswith(f"Your progress file {path} is damaged (the table answers "
+                                       "is missing); showing none of it")
+    assert path.read_bytes() == damaged and not list(tmp_path.glob("*.corrupt-*"))
+
+
+@pytest.mark.parametrize("damage", [
+    "DROP TABLE review_cards",
+    "UPDATE review_cards SET card = '{}'",
+    "UPDATE review_cards SET card = 'not json'",
+    "UPDATE review_meta SET value = 'x' WHERE key = 'last_answer_id'",
+    "ALTER TABLE review_cards DROP COLUMN lapses",
+])
+def test_damaged_review_tables_are_rebuilt_from_the_answers(tmp_path, damage):
+    from tutor.teaching.review import weak_skills
+    path = tmp_path / FILE_NAME
+    _filled(path)
+    with ProgressStore(path) as store:
+        before = [(s.skill, s.reviews, s.lapses) for s in weak_skills(store)]
+    conn = sqlite3.connect(path)
+    conn.execute(damage)
+    conn.commit()
+    conn.close()
+    with ProgressStore(path) as store:
+        assert store.notice is None
+        assert [(s.skill, s.reviews, s.lapses) for s in weak_skills(store)] == before
+
+
+# A file or folder that cannot be written.  As root, permission bits do not stop writes, so the
+# program is run without the capabilities that override them (setpriv, util-linux).
+
+def _unprivileged() -> list[str]:
+    import os
+    import shutil
+    if os.name != "posix":
+        pytest.skip("POSIX permissions")
+    if os.geteuid() != 0:
+        return []
+    if shutil.which("setpriv") is None:
+        pytest.skip("running as root without setpriv: read-only files are writable")
+    return ["setpriv", "--bounding-set=-dac_override,-dac_read_search"]
+
+
+def _laugh(prefix, args, home, stdin=""):
+    import os
+    env = dict(os.environ, LAUGH_HOME=str(home), COLUMNS="80", PYTHONIOENCODING="utf-8",
+               PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    return subprocess.run([*prefix, sys.executable, "-m", "tutor", *args], input=stdin,
+                          text=True, capture_output=True, env=env, cwd=str(ROOT), timeout=120)
+
+
+@pytest.mark.parametrize("what", ["file", "folder"])
+def test_a_read_only_file_or_folder_is_a_line_not_a_traceback(tmp_path, what):
+    prefix = _unprivileged()
+    home = tmp_path / "home"
+    home.mkdir()
+    path = home / FILE_NAME
+    before = _filled(path)
+    locked = path if what == "file" else home
+    locked.chmod(0o444 if what == "file" else 0o555)
+    try:
+        stats = _laugh(prefix, ["stats"], home)
+        assert stats.returncode == 0 and "Traceback" not in stats.stderr, stats.stderr
+        assert stats.stdout.startswith("Statistics: 2 answers recorded")   # no notice needed
+        why = (f"the file {path} is read-only" if what == "file"
+               else f"the folder {home} is read-only")
+        for args, stdin in ((["lesson", "2"], "\n" * 30), (["puzzle", "count", "--seed", "3"],
+                                                           "answer\n")):
+            proc = _laugh(prefix, args, home, stdin)
+            out = "".join(proc.stdout.split())         # a long path may be wrapped anywhere
+            assert proc.returncode == 0 and "Traceback" not in proc.stderr, proc.stderr
+            notice = f"Your progress cannot be saved: {why}; going on without saving."
+            assert "".join(notice.split()) in out
+    finally:
+        locked.chmod(0o644 if what == "file" else 0o755)
+    assert path.read_bytes() == before
+
+
+def test_a_damaged_file_in_a_read_only_folder_is_left_and_not_saved(tmp_path):
+    prefix = _unprivileged()
+    home = tmp_path / "home"
+    home.mkdir()
+    path = home / FILE_NAME
+    _filled(path)
+    conn = sqlite3.connect(path)
+    conn.execute("DROP TABLE lessons")
+    conn.commit()
+    conn.close()
+    damaged = path.read_bytes()
+    home.chmod(0o555)
+    try:
+        proc = _laugh(prefix, ["puzzle", "count", "--seed", "3"], home, "answer\n")
+    finally:
+        home.chmod(0o755)
+    out = "".join(proc.stdout.split())
+    assert proc.returncode == 0 and "Traceback" not in proc.stderr, proc.stderr
+    notice = (f"Your progress cannot be saved: {path} could not be read (the table lessons is "
+              "missing) and cannot be moved aside (Permission denied); going on without saving.")
+    assert "".join(notice.split()) in out
+    assert path.read_bytes() == damaged and sorted(p.name for p in home.iterdir()) == [FILE_NAME]

@@ -12,6 +12,8 @@ race: :meth:`Bot.reaction` draws a seeded reaction time in seconds, and the fast
   three lie on the table; claims whatever it sees.
 - ``counter``: willughby plus exact counting (RULES.md 8): takes at-risk options first and holds
   back every safe one.
+- ``expert``: chooses by analysis (:mod:`tutor.engine.expert`): every option played out many
+  times by counter players over random placements of the unseen cards.
 - :class:`Careless` wraps any bot with a mistake rate: it overlooks a table mournival, splits a
   table prial, forgets declarations (so it may lie down holding them) and misses claims.
 """
@@ -24,7 +26,7 @@ from tutor.engine.deal import Action, Deal
 from tutor.engine.errors import UsageError
 from tutor.engine.race import ClaimRace
 
-BOT_NAMES = ("random", "willughby", "counter")
+BOT_NAMES = ("random", "willughby", "counter", "expert")
 
 
 class Bot:
@@ -129,11 +131,11 @@ class CounterBot(Bot):
         if len(legal) == 1:
             return legal[0]
         seat = legal[0].player
-        caps = [a for a in legal if a.kind in ("capture", "play_on_capture")]
-        if caps and legal[0].kind == "capture":
-            risky = {o.rank for o in deal.capture_options(seat) if o.at_risk}
+        if legal[0].kind == "capture":
+            risky = deal.at_risk_ranks(seat)        # the counting of capture_options, as a mask
             if risky:
-                pick = [a for a in caps if a.table[0] >> 2 in risky and len(a.cards) == 1]
+                pick = [a for a in legal if a.kind == "capture" and len(a.cards) == 1
+                        and (risky >> (a.table[0] & ~3)) & 1]
                 if pick:
                     return pick[int(rng.random() * len(pick))]
         decl = [a for a in legal if a.kind.startswith("declare")]
@@ -216,8 +218,14 @@ class Careless(Bot):
 
 
 def make_bot(name: str, mistakes: float = 0.0) -> Bot:
-    """A fresh bot by name (``random``, ``willughby``, ``counter``), wrapped in :class:`Careless`
-    when ``mistakes`` > 0.  Raises :class:`UsageError` listing the valid names."""
+    """A fresh bot by name (``random``, ``willughby``, ``counter``, ``expert``), wrapped in
+    :class:`Careless` when ``mistakes`` > 0.  Raises :class:`UsageError` listing the valid names."""
+    if name == "expert":
+        # imported here: the expert builds on this module (Bot, make_bot), so a top-level
+        # import would be circular
+        from tutor.engine.expert import ExpertBot
+        bot = ExpertBot()
+        return Careless(bot, mistakes) if mistakes > 0 else bot
     classes = {"random": RandomBot, "willughby": WillughbyBot, "counter": CounterBot}
     if name not in classes:
         raise UsageError(f"unknown computer player {name!r}; choose from {', '.join(BOT_NAMES)}")

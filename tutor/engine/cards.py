@@ -52,6 +52,17 @@ def make_card(rank: int, suit: int) -> int:
     return rank * 4 + suit
 
 
+def _shown(value) -> str:
+    """``value`` as a message names it: a string's repr cut to about 30 characters, a number's
+    repr, else its type (never a long or deep repr)."""
+    if isinstance(value, str):
+        return repr(value) if len(value) <= 30 else repr(value[:27] + "...")
+    if isinstance(value, (bool, float)) or value is None or \
+            (isinstance(value, int) and abs(value) < 10 ** 30):
+        return repr(value)
+    return f"a {type(value).__name__}"
+
+
 def parse_rank(text: str) -> int:
     """Read a rank such as ``7``, ``T``, ``10``, ``q`` or a plural word ``sevens``.
 
@@ -66,7 +77,7 @@ def parse_rank(text: str) -> int:
         return RANK_NAMES.index(low)
     if low in RANK_PLURALS:
         return RANK_PLURALS.index(low)
-    raise NotationError(f"{text!r} is not a rank: expected one of A 2 3 4 5 6 7 8 9 T (or 10) J Q K")
+    raise NotationError(f"{_shown(text)} is not a rank: expected one of A 2 3 4 5 6 7 8 9 T (or 10) J Q K")
 
 
 def parse_card(text: str) -> int:
@@ -76,17 +87,17 @@ def parse_card(text: str) -> int:
     what is expected.
     """
     if not isinstance(text, str):
-        raise NotationError(f"{text!r} is not a card: expected {EXPECTED}")
+        raise NotationError(f"{_shown(text)} is not a card: expected {EXPECTED}")
     t = text.strip().replace("\ufe0f", "")
     if len(t) < 2:
-        raise NotationError(f"{text!r} is not a card: expected {EXPECTED}")
+        raise NotationError(f"{_shown(text)} is not a card: expected {EXPECTED}")
     rank_part, suit_part = t[:-1], t[-1]
     suit = _SUIT_LOOKUP.get(suit_part.upper())
     if suit is None:
-        raise NotationError(f"{text!r} is not a card: {suit_part!r} is not a suit; expected {EXPECTED}")
+        raise NotationError(f"{_shown(text)} is not a card: {suit_part!r} is not a suit; expected {EXPECTED}")
     rank = _RANK_LOOKUP.get(rank_part.upper())
     if rank is None or rank_part == "1":
-        raise NotationError(f"{text!r} is not a card: {rank_part!r} is not a rank; expected {EXPECTED}")
+        raise NotationError(f"{_shown(text)} is not a card: {_shown(rank_part)} is not a rank; expected {EXPECTED}")
     return rank * 4 + suit
 
 
@@ -102,7 +113,7 @@ def parse_cards(text: str | Iterable[str]) -> list[int]:
     cards = [parse_card(p) for p in parts]
     if len(set(cards)) != len(cards):
         dup = next(code(c) for c in cards if cards.count(c) > 1)
-        raise NotationError(f"{dup} is named twice in {' '.join(map(str, parts))!r}")
+        raise NotationError(f"{dup} is named twice in {_shown(' '.join(map(str, parts)))}")
     return cards
 
 

@@ -230,7 +230,6 @@ class SeatSettlement(NamedTuple):
     points: int | None
 
 
-@dataclass(frozen=True)
 class DealResult:
     """A finished deal's settlement (RULES.md 3.5, 3.6).
 
@@ -242,29 +241,94 @@ class DealResult:
     capture (None if nobody captured); ``payments`` the lie-down payments in order as ``(payer,
     payee or None for the pot, stakes)``; ``pot_to`` the seats that shared the pot under ``pot``
     scoring; ``settlement`` the breakdown per seat (:class:`SeatSettlement`).
+
+    The card tuples and the breakdown are worked out when first read (self-play and rollouts
+    need only :meth:`returns`).  Results compare equal when every field is equal.
     """
 
-    last_in: int | None
-    bonus_to: int | None
-    won: tuple[tuple[int, ...], ...]
-    leftovers_to: int | None
-    leftovers: tuple[int, ...]
-    discard: tuple[int, ...]
-    net: tuple[int, ...] | None
-    points: tuple[int, ...] | None
-    set_aside: tuple[int, ...] = ()
-    set_aside_to: int | None = None
-    last_capturer: int | None = None
-    payments: tuple[tuple[int, int | None, int], ...] = ()
-    pot_to: tuple[int, ...] = ()
-    settlement: tuple[SeatSettlement, ...] = ()
-    scoring: str = "stakes"
+    __slots__ = ("last_in", "bonus_to", "leftovers_to", "net", "points", "set_aside_to",
+                 "last_capturer", "payments", "pot_to", "scoring", "_won_masks", "_left",
+                 "_discard", "_aside", "_rows", "_won", "_rules")
+
+    def __init__(self, last_in, bonus_to, won_masks, leftovers_to, left, discard, net, points,
+                 aside, set_aside_to, last_capturer, payments, pot_to, scoring, rules):
+        self.last_in = last_in
+        self.bonus_to = bonus_to
+        self._won_masks = won_masks
+        self.leftovers_to = leftovers_to
+        self._left = left
+        self._discard = discard
+        self.net = net
+        self.points = points
+        self._aside = aside
+        self.set_aside_to = set_aside_to
+        self.last_capturer = last_capturer
+        self.payments = payments
+        self.pot_to = pot_to
+        self.scoring = scoring
+        self._rules = rules         # (won_in_play, ante, bonus, for_cards, paid, received, shares)
+        self._won = None
+        self._rows = None
+
+    @property
+    def won(self) -> tuple[tuple[int, ...], ...]:
+        """Each seat's won cards at the end, leftovers included, as sorted tuples."""
+        if self._won is None:
+            self._won = tuple(tuple(cards_of(w)) for w in self._won_masks)
+        return self._won
+
+    @property
+    def leftovers(self) -> tuple[int, ...]:
+        """The last hand and the table cards moved at the end, sorted."""
+        return tuple(cards_of(self._left))
+
+    @property
+    def discard(self) -> tuple[int, ...]:
+        """Cards that count for nobody (``leftovers_to: nobody``), sorted."""
+        return tuple(cards_of(self._discard))
+
+    @property
+    def set_aside(self) -> tuple[int, ...]:
+        """The set-aside table mournival, sorted (empty when there was none)."""
+        return tuple(cards_of(self._aside))
+
+    @property
+    def settlement(self) -> tuple[SeatSettlement, ...]:
+        """The breakdown per seat (:class:`SeatSettlement`)."""
+        if self._rows is None:
+            won_play, ante, bonus, for_cards, paid, received, shares = self._rules
+            left, aside = self._left.bit_count(), self._aside.bit_count()
+            rows = []
+            for q, w in enumerate(self._won_masks):
+                rows.append(SeatSettlement(
+                    q, won_play[q], left if q == self.leftovers_to else 0,
+                    aside if q == self.set_aside_to else 0, w.bit_count(), ante[q], bonus[q],
+                    for_cards[q], paid[q], received[q], shares[q],
+                    None if self.net is None else self.net[q],
+                    None if self.points is None else self.points[q]))
+            self._rows = tuple(rows)
+        return self._rows
 
     def returns(self) -> tuple[int, ...]:
         """Points per seat under pairs scoring, else net stakes per seat."""
         if self.scoring == "pairs":
             return self.points  # type: ignore[return-value]
         return self.net  # type: ignore[return-value]
+
+    def _key(self) -> tuple:
+        return (self.last_in, self.bonus_to, self._won_masks, self.leftovers_to, self._left,
+                self._discard, self.net, self.points, self._aside, self.set_aside_to,
+                self.last_capturer, self.payments, self.pot_to, self.scoring, self._rules)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, DealResult) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        return (f"DealResult(last_in={self.last_in}, bonus_to={self.bonus_to}, net={self.net}, "
+                f"points={self.points})")
 
 
 @dataclass(frozen=True)
@@ -347,6 +411,9 @@ _UNDO_SLOTS = ("table", "wonall", "aside", "discard", "to_move", "started", "pha
                "last_capturer", "in_play", "result", "turn_captures", "pot")
 
 
+_new_deal_object = object.__new__
+
+
 class Deal:
     """One deal in progress, from the deal to settlement (RULES.md 3.3-3.6).
 
@@ -389,6 +456,7 @@ class Deal:
         self._find_table_mournivals()
 
     def _setup(self, ruleset: Ruleset, players: int, dealer: int, pack) -> None:
+        """The ruleset's switches and an empty state (the caller deals the cards)."""
         self.ruleset = ruleset
         self.rules = ruleset.count(players)
         self.n = players
@@ -570,14 +638,14 @@ class Deal:
 
     def clone(self) -> "Deal":
         """An independent copy of this state (its undo stack is not copied)."""
-        other = object.__new__(Deal)
-        for name in Deal.__slots__:
+        other = _new_deal_object(Deal)
+        for name in _SHARED_SLOTS:
             setattr(other, name, getattr(self, name))
-        other.hands = list(self.hands)
-        other.won = list(self.won)
-        other.oversights = list(self.oversights)
-        other.history = list(self.history)
-        other.payments = list(self.payments)
+        other.hands = self.hands[:]
+        other.won = self.won[:]
+        other.oversights = self.oversights[:]
+        other.history = self.history[:]
+        other.payments = self.payments[:]
         other._undo = []
         return other
 
@@ -752,12 +820,17 @@ class Deal:
         take a table mournival, or a free declaration is possible)?"""
         if self.phase != PLAY:
             return False
-        if self.oversights:
+        if self.oversights or (seat == self.dealer and not self.started and self.table_mournivals):
             return True
-        if seat == self.dealer and not self.started and self.table_mournivals:
-            return True
+        if not self._free:
+            return False
         h = self.hands[seat]
-        return self._free and bool(h) and self._has_decl(h, _dead_bits(self.wonall))
+        if not h:
+            return False
+        x = self.wonall
+        a = (x & _N5) + ((x >> 1) & _N5)
+        wc = (a & _N3) + ((a >> 2) & _N3)
+        return self._has_decl(h, (wc >> 1) & ~wc & ~(wc >> 2) & NIB)
 
     def dead_pairs(self, seat: int) -> tuple[int, ...]:
         """Ranks of the dead pairs in ``seat``'s hand: pairs whose other two cards are already
@@ -1030,9 +1103,13 @@ class Deal:
         p = a.player
         self.history.append(a)
         if kind == "capture" or kind == "play_on_capture":
-            bit = _BIT.__getitem__
-            hm = sum(map(bit, a.cards))
-            tm = sum(map(bit, a.table))
+            cs, ts = a.cards, a.table
+            if len(cs) == 1 and len(ts) == 1:
+                hm, tm = _BIT[cs[0]], _BIT[ts[0]]
+            else:
+                bit = _BIT.__getitem__
+                hm = sum(map(bit, cs))
+                tm = sum(map(bit, ts))
             before = self.table
             self.hands[p] &= ~hm
             if not self.hands[p]:
@@ -1179,83 +1256,90 @@ class Deal:
         self._finish()
 
     def _finish(self) -> None:
-        last = next((q for q in range(self.n) if self.hands[q]), None)
+        hands = self.hands
+        last = None
+        for q in range(self.n):
+            if hands[q]:
+                last = q
+                break
         if last is None:
             last = self.to_move
         rs = self.ruleset
         pc = self.rules
         n = self.n
-        won_play = [w.bit_count() for w in self.won]
-        left = self.table | (self.hands[last] if last is not None else 0)
+        won = self.won
+        won_play = [w.bit_count() for w in won]
+        left = self.table | (hands[last] if last is not None else 0)
         if last is not None:
-            self.hands[last] = 0
+            hands[last] = 0
         self.table = 0
-        to = {"dealer": self.dealer, "last_in": last, "nobody": None}[rs.leftovers_to]
+        lt = rs.leftovers_to
+        to = self.dealer if lt == "dealer" else (last if lt == "last_in" else None)
         if to is None:
             self.discard |= left
         else:
-            self.won[to] |= left
+            won[to] |= left
         aside, aside_to = self.aside, None
         if aside:
             aside_to = last if last is not None else self.dealer
-            self.won[aside_to] |= aside
+            won[aside_to] |= aside
             self.aside = 0
-        self.wonall = 0
-        for w in self.won:
-            self.wonall |= w
-        won_counts = [w.bit_count() for w in self.won]
+        wonall = 0
+        for w in won:
+            wonall |= w
+        self.wonall = wonall
+        won_counts = [w.bit_count() for w in won]
         bonus_to = None
         if pc.last_in_bonus is not None and rs.bonus_to is not None:
             if rs.bonus_to == "last_in" or self.last_capturer is None:
                 bonus_to = last
             else:
                 bonus_to = self.last_capturer
-        paid = [0] * n
-        received = [0] * n
-        for payer, payee, stakes in self.payments:
-            paid[payer] += stakes
-            if payee is not None:
-                received[payee] += stakes
-        shares = [0] * n
+        zero = (0,) * n
+        paid = received = shares = zero
+        if self.payments:
+            paid, received = [0] * n, [0] * n
+            for payer, payee, stakes in self.payments:
+                paid[payer] += stakes
+                if payee is not None:
+                    received[payee] += stakes
         pot_to: tuple[int, ...] = ()
-        if rs.scoring == "pot":
+        scoring = rs.scoring
+        if scoring == "pot":
             if rs.pot_to == "last_in":
                 pot_to = (last,)
             else:
                 best = max(won_counts)
                 pot_to = tuple(q for q in range(n) if won_counts[q] == best)
             each, odd = divmod(self.pot, len(pot_to))
-            order = sorted(pot_to, key=lambda q: (q - self.dealer - 1) % n)   # from eldest
-            for k, q in enumerate(order):
-                shares[q] = each + (1 if k < odd else 0)
-        rows = []
-        for q in range(n):
-            ante = pc.ante(q, self.dealer) if rs.has_stakes else 0
-            bonus = (pc.last_in_bonus or 0) if q == bonus_to else 0
-            for_cards = (won_counts[q] - pc.breakeven) // 2 if rs.scoring == "stakes" else 0
-            if rs.scoring == "pairs":
-                points = won_counts[q] // 2 + bonus
-                net = received[q] - paid[q] if self._pays is not None else None
+            shares = [0] * n
+            for k, q in enumerate(sorted(pot_to, key=lambda q: (q - self.dealer - 1) % n)):
+                shares[q] = each + (1 if k < odd else 0)    # the odd stakes from eldest
+        bonus = [0] * n
+        if bonus_to is not None:
+            bonus[bonus_to] = pc.last_in_bonus or 0
+        if scoring == "pairs":
+            ante = for_cards = zero
+            points = tuple(won_counts[q] // 2 + bonus[q] for q in range(n))
+            net = (tuple(received[q] - paid[q] for q in range(n))
+                   if self._pays is not None else None)
+        else:
+            points = None
+            ad, ao = pc.ante_dealer, pc.ante_other
+            ante = tuple(ad if q == self.dealer else ao for q in range(n))
+            if scoring == "stakes":
+                be = pc.breakeven
+                for_cards = tuple((c - be) // 2 for c in won_counts)
             else:
-                points = None
-                net = -ante - paid[q] + received[q] + bonus + for_cards + shares[q]
-            rows.append(SeatSettlement(
-                seat=q, won_in_play=won_play[q],
-                leftovers=left.bit_count() if q == to else 0,
-                set_aside=aside.bit_count() if q == aside_to else 0,
-                won=won_counts[q], ante=ante, bonus=bonus,
-                for_cards=for_cards, paid=paid[q], received=received[q], pot_share=shares[q],
-                net=net, points=points))
+                for_cards = zero
+            net = tuple(-ante[q] - paid[q] + received[q] + bonus[q] + for_cards[q] + shares[q]
+                        for q in range(n))
         self.pot = 0
-        nets = None if rows[0].net is None else tuple(r.net for r in rows)
-        points = None if rs.scoring != "pairs" else tuple(r.points for r in rows)
         self.result = DealResult(
-            last_in=last, bonus_to=bonus_to,
-            won=tuple(tuple(cards_of(w)) for w in self.won),
-            leftovers_to=to, leftovers=tuple(cards_of(left)), discard=tuple(cards_of(self.discard)),
-            net=nets, points=points, set_aside=tuple(cards_of(aside)), set_aside_to=aside_to,
-            last_capturer=self.last_capturer, payments=tuple(self.payments), pot_to=pot_to,
-            settlement=tuple(rows), scoring=rs.scoring)
+            last, bonus_to, tuple(won), to, left, self.discard, net, points, aside, aside_to,
+            self.last_capturer, tuple(self.payments), pot_to, scoring,
+            (tuple(won_play), tuple(ante), tuple(bonus), tuple(for_cards), tuple(paid),
+             tuple(received), tuple(shares)))
         self.phase = OVER
         self.to_move = None
 
@@ -1307,9 +1391,9 @@ class Deal:
         common = _presence(h) & _presence(t)
         if not common:
             return []
-        movers, others = self.movers_before(seat)
+        risky = self.at_risk_ranks(seat)
+        movers, _ = self.movers_before(seat)
         seen = t | self.wonall | self.aside | h
-        ends_first = (not others and all(self.hands[q].bit_count() == 1 for q in movers))
         out = []
         for rank in _ranks(common):
             nh, nt = _rank_count(h, rank), _rank_count(t, rank)
@@ -1317,24 +1401,62 @@ class Deal:
                 continue
             u = 4 - _rank_count(seen, rank)
             name = RANK_PLURALS[rank]
-            if nt >= 2:
-                risk, why = False, (f"{nt} {name} on the table and at most {u} unseen: no opponent "
-                                    "can take them all before your next turn")
+            risk = bool((risky >> (4 * rank)) & 1)
+            if risk:
+                why = (f"a lone {RANK_NAMES[rank]} on the table with {u} unseen: an opponent may "
+                       "take it before your next turn")
+            elif nt >= 2:
+                why = (f"{nt} {name} on the table and at most {u} unseen: no opponent can take "
+                       "them all before your next turn")
             elif u == 0:
-                risk, why = False, (f"the other {name} are all won or in your hand: nobody else "
-                                    "can take the lone one")
+                why = (f"the other {name} are all won or in your hand: nobody else can take the "
+                       "lone one")
             elif not self._c11:
-                risk, why = False, "no one-for-one capture under this ruleset, so nobody can take it"
+                why = "no one-for-one capture under this ruleset, so nobody can take it"
             elif not movers:
-                risk, why = False, "nobody else moves before you again"
-            elif self.phase == PLAY and ends_first and not self.ruleset.last_in_plays_on:
-                risk, why = False, ("every opponent to move before you holds one card, so play "
-                                    "ends before your next turn")
+                why = "nobody else moves before you again"
             else:
-                risk, why = True, (f"a lone {RANK_NAMES[rank]} on the table with {u} unseen: an opponent may take it before your "
-                                   "next turn")
+                why = ("every opponent to move before you holds one card, so play ends before "
+                       "your next turn")
             out.append(CaptureOption(rank, nt, nh, u, risk, why))
         return out
+
+    def at_risk_ranks(self, seat: int) -> int:
+        """The rule behind :meth:`capture_options`' risk, on the masks: bit ``4r`` set for each
+        rank ``r`` the seat could capture now whose table cards could be gone before its next
+        turn (RULES.md 8).  That is a lone table card of a rank the seat holds, taken one for
+        one, with some card of the rank unseen, when an opponent moves before the seat's next
+        turn and play would not end first (every opponent to move holding one card and nobody
+        else holding any), unless the last player in plays on.  When ``seat`` is to move, every
+        opponent in play moves before its next turn (the fast path of rollouts)."""
+        h = self.hands[seat]
+        if not h or self.phase != PLAY or not self._c11:
+            return 0
+        t = self.table
+        tc = _counts(t)
+        lone = tc & ~(tc >> 1) & ~(tc >> 2) & NIB & _presence(h)
+        if not lone:
+            return 0
+        sc = _counts(t | self.wonall | self.aside | h)
+        lone &= ~(sc >> 2)                          # all four seen: nobody else holds one
+        if not lone:
+            return 0
+        if self.ruleset.last_in_plays_on:
+            if seat == self.to_move:
+                return lone if self.in_play > 1 else 0
+            movers, _ = self.movers_before(seat)
+            return lone if movers else 0
+        if seat == self.to_move:
+            for q, m in enumerate(self.hands):
+                if q != seat and m & (m - 1):
+                    return lone
+            return 0
+        movers, others = self.movers_before(seat)
+        if not movers:
+            return 0
+        if others or any(self.hands[q] & (self.hands[q] - 1) for q in movers):
+            return lone
+        return 0
 
     def view(self, seat: int) -> PlayerView:
         """What ``seat`` can see now, with its counting (RULES.md 8)."""
@@ -1644,6 +1766,10 @@ class Deal:
         if paid != sum(s.paid for s in res.settlement):
             raise AssertionError("lie-down payments out of step with the settlement")
 
+
+#: The slots :meth:`Deal.clone` copies as they are (immutable values); the lists are copied.
+_SHARED_SLOTS = tuple(name for name in Deal.__slots__
+                      if name not in ("hands", "won", "oversights", "history", "payments", "_undo"))
 
 _LIE_WORDS = frozenset({"ld", "lie down", "lie", "lay down", "liedown", "lie-down", "i lie down"})
 _END_WORDS = frozenset({"end turn", "end", "end_turn", "end-turn", "done", "stop"})

@@ -20,7 +20,7 @@ entries may no longer be legal: open a new race.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from tutor.engine.deal import Action, Deal
 from tutor.engine.errors import IllegalAction
@@ -28,8 +28,7 @@ from tutor.engine.errors import IllegalAction
 __all__ = ["ClaimRace", "Entry", "open_to"]
 
 
-@dataclass(frozen=True)
-class Entry:
+class Entry(NamedTuple):
     """One seat's entry in a race: the free ``action`` it makes and its reaction time in
     ``seconds`` after the race opened."""
 
@@ -67,19 +66,23 @@ class ClaimRace:
         """Enter ``seat`` with ``action`` after ``seconds`` (a number ≥ 0).
 
         With ``checked`` (the default) the action must be a legal free action of that seat now;
-        raises :class:`~tutor.engine.errors.IllegalAction` with the reason otherwise.  A seat
-        enters once; a second entry replaces the first.
+        raises :class:`~tutor.engine.errors.IllegalAction` with the reason otherwise (without it,
+        the caller vouches for the action: a computer player's pick from ``free_actions``).  A
+        seat enters once; a second entry replaces the first.
         """
+        if not checked:
+            entry = Entry(seat, action, seconds)
+            self.entries.append(entry)
+            return entry
         if action.player != seat:
             raise IllegalAction(f"an entry for player {seat} names player {action.player}'s "
                                 "action")
         if action.kind not in ("claim", "take_table_mournival") and not action.kind.startswith(
                 "declare"):
             raise IllegalAction(f"{action.kind} is a turn, not a free action")
-        if checked:
-            why = self.deal.why_illegal(action)
-            if why is not None:
-                raise IllegalAction(why)
+        why = self.deal.why_illegal(action)
+        if why is not None:
+            raise IllegalAction(why)
         if seconds < 0:
             raise IllegalAction("a reaction time is a number of seconds of at least 0")
         self.entries = [e for e in self.entries if e.seat != seat]
@@ -93,8 +96,9 @@ class ClaimRace:
 
     def winner(self) -> Entry | None:
         """The fastest entry, or None when nobody entered."""
-        order = self.order()
-        return order[0] if order else None
+        if not self.entries:
+            return None
+        return min(self.entries, key=lambda e: (e.seconds, e.seat))
 
     def margin(self) -> float | None:
         """Seconds between the winner and the next entry (None with fewer than two entries)."""

@@ -3,11 +3,17 @@
 A record is one JSON object per deal (a ``.json`` file), or one object per line (JSON Lines,
 ``.jsonl``) for many.  Reading a record replays every action through the engine, so a record
 that is not legal is refused with the index of the first bad action and the reason.
+
+Whatever a file holds, reading it raises (or yields) a :class:`~tutor.engine.errors.RecordError`
+whose message is one line naming the field (``ruleset: ...``, ``action 3: 'hand' ...``), never
+a Python error: bytes that are not UTF-8, JSON nested too deeply, numbers too long for any
+field, values of the wrong type and duplicate keys are all refused this way.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
@@ -16,8 +22,19 @@ from tutor.engine.cards import code, codes, parse_card
 from tutor.engine.deal import ACTION_KINDS, Action, Deal
 from tutor.engine.errors import LaughError, NotationError, RecordError
 from tutor.engine.rulesets import OVERSIGHT_KINDS, Ruleset
+from tutor.engine.sources import default_library
 
 FORMAT = "laugh-and-lie-down/deal@1"
+
+#: The top-level keys of a record, and of its ``result`` block (RULES.md 9).
+RECORD_KEYS = ("format", "ruleset", "players", "dealer", "pack", "actions", "result")
+RESULT_KEYS = ("last_in", "bonus_to", "won", "leftovers", "net", "points")
+
+#: No number in a record needs more digits than this (Python refuses over 4,300 on its own,
+#: with a ValueError; we refuse far sooner, with a RecordError).
+_MAX_DIGITS = 30
+#: Bytes that were not UTF-8, as ``surrogateescape`` decoding leaves them in the text.
+_UNDECODED = re.compile("[\udc80-\udcff]")
 
 
 def action_to_json(a: Action) -> dict[str, Any]:
@@ -35,14 +52,36 @@ def action_to_json(a: Action) -> dict[str, Any]:
     return d
 
 
+def _describe(value: Any) -> str:
+    """A short, safe description of a JSON value for a message (never a long or deep repr)."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, dict):
+        return "an object"
+    if isinstance(value, list):
+        return "a list"
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _keys(keys) -> str:
+    """Unexpected keys for a message: the first five, each cut to 20 characters."""
+    ks = sorted(keys)
+    shown = [k if len(k) <= 20 else k[:17] + "..." for k in ks[:5]]
+    return repr(shown)[:-1] + (", ...]" if len(ks) > 5 else "]")
+
+
 def _cards_field(d: dict, key: str, index: int) -> tuple[int, ...]:
     v = d.get(key)
     if not isinstance(v, list) or not all(isinstance(x, str) for x in v):
-        raise RecordError(f"action {index}: {key!r} must be a list of card codes", index)
+        got = "missing" if key not in d else f"got {_describe(v)}"
+        raise RecordError(f"action {index}: {key!r} must be a list of card codes ({got})", index)
     try:
         return tuple(parse_card(x) for x in v)
     except NotationError as exc:
-        raise RecordError(f"action {index}: {exc}", index) from None
+        raise RecordError(f"action {index}: {key!r}: {exc}", index) from None
 
 
 def action_from_json(d: Any, index: int) -> Action:
@@ -50,12 +89,13 @@ def action_from_json(d: Any, index: int) -> Action:
     if not isinstance(d, dict):
         raise RecordError(f"action {index}: expected an object, got {type(d).__name__}", index)
     kind = d.get("action")
-    if kind not in ACTION_KINDS:
-        raise RecordError(f"action {index}: unknown action {kind!r}; expected one of "
+    if not isinstance(kind, str) or kind not in ACTION_KINDS:
+        raise RecordError(f"action {index}: unknown action {_describe(kind)}; expected one of "
                           f"{', '.join(ACTION_KINDS)}", index)
     player = d.get("player")
     if not isinstance(player, int) or isinstance(player, bool):
-        raise RecordError(f"action {index}: 'player' must be a seat number", index)
+        raise RecordError(f"action {index}: 'player' must be a seat number, got "
+                          f"{_describe(player)}", index)
     if kind == "end_turn":
         allowed = {"player", "action"}
         act = Action(player, kind)
@@ -69,13 +109,13 @@ def action_from_json(d: Any, index: int) -> Action:
         ov = None
         if kind == "claim":
             ov = d.get("oversight")
-            if ov not in OVERSIGHT_KINDS:
-                raise RecordError(f"action {index}: unknown oversight {ov!r}; expected one of "
+            if not isinstance(ov, str) or ov not in OVERSIGHT_KINDS:
+                raise RecordError(f"action {index}: unknown oversight {_describe(ov)}; expected one of "
                                   f"{', '.join(OVERSIGHT_KINDS)}", index)
         act = Action.make(player, kind, cards, (), ov)
     extra = set(d) - allowed
     if extra:
-        raise RecordError(f"action {index}: unexpected keys {sorted(extra)}", index)
+        raise RecordError(f"action {index}: unexpected keys {_keys(extra)}", index)
     return act
 
 
@@ -114,15 +154,11 @@ def to_record(deal: Deal, with_result: bool = True) -> dict[str, Any]:
 
 
 def _lookup_ruleset(rid: str, players: int, rulesets: dict[str, Ruleset] | None) -> Ruleset:
-    if rulesets is not None:
-        if rid not in rulesets:
-            raise RecordError(f"unknown ruleset {rid!r}; known: {', '.join(sorted(rulesets))}")
-        return rulesets[rid]
-    from tutor.engine.sources import default_library
-    lib = default_library()
-    if rid not in lib.rulesets:
-        raise RecordError(f"unknown ruleset {rid!r}; known: {', '.join(sorted(lib.rulesets))}")
-    return lib.rulesets[rid]
+    known = rulesets if rulesets is not None else default_library().rulesets
+    if rid not in known:
+        raise RecordError(f"ruleset: unknown ruleset {_describe(rid)}; known: "
+                          f"{', '.join(sorted(known))}")
+    return known[rid]
 
 
 def replay(record: Any, rulesets: dict[str, Ruleset] | None = None, *,
@@ -136,36 +172,45 @@ def replay(record: Any, rulesets: dict[str, Ruleset] | None = None, *,
     that differs from the replay's.
     """
     if not isinstance(record, dict):
-        raise RecordError("a deal record is a JSON object")
+        raise RecordError(f"a deal record is a JSON object, not {_describe(record)}")
     if record.get("format") != FORMAT:
-        raise RecordError(f"'format' must be {FORMAT!r}, got {record.get('format')!r}")
-    for key in ("ruleset", "players", "dealer", "pack", "actions"):
+        raise RecordError(f"format: must be {FORMAT!r}, got {_describe(record.get('format'))}")
+    for key in RECORD_KEYS[1:-1]:
         if key not in record:
             raise RecordError(f"missing key {key!r}")
-    extra = set(record) - {"format", "ruleset", "players", "dealer", "pack", "actions", "result"}
+    extra = set(record) - set(RECORD_KEYS)
     if extra:
-        raise RecordError(f"unexpected keys {sorted(extra)}")
+        raise RecordError(f"unexpected keys {_keys(extra)}")
+    rid = record["ruleset"]
+    if not isinstance(rid, str):
+        raise RecordError(f"ruleset: must be a ruleset id (text), got {_describe(rid)}")
     players, dealer = record["players"], record["dealer"]
-    if not isinstance(players, int) or not isinstance(dealer, int):
-        raise RecordError("'players' and 'dealer' must be whole numbers")
-    ruleset = _lookup_ruleset(record["ruleset"], players, rulesets)
+    for key, value in (("players", players), ("dealer", dealer)):
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise RecordError(f"{key}: must be a whole number, got {_describe(value)}")
+    ruleset = _lookup_ruleset(rid, players, rulesets)
     if players not in ruleset.counts:
-        raise RecordError(f"ruleset {ruleset.id} does not cover {players} players "
+        raise RecordError(f"players: ruleset {ruleset.id} does not cover {players} players "
                           f"(it covers {', '.join(map(str, ruleset.player_counts))})")
+    if not 0 <= dealer < players:
+        raise RecordError(f"dealer: must be a seat from 0 to {players - 1}, got {dealer}")
     pack_codes = record["pack"]
     if not isinstance(pack_codes, list):
-        raise RecordError("'pack' must be a list of 52 card codes")
+        raise RecordError(f"pack: must be a list of 52 card codes, got {_describe(pack_codes)}")
     try:
         pack = [parse_card(c) for c in pack_codes]
     except NotationError as exc:
         raise RecordError(f"pack: {exc}") from None
+    if len(pack) != 52 or len(set(pack)) != 52:
+        raise RecordError(f"pack: must be the 52 distinct cards, got {len(pack)} cards, "
+                          f"{len(set(pack))} distinct")
     try:
         deal = Deal(ruleset, players, dealer, pack)
     except LaughError as exc:
         raise RecordError(str(exc)) from None
     actions = record["actions"]
     if not isinstance(actions, list):
-        raise RecordError("'actions' must be a list")
+        raise RecordError(f"actions: must be a list, got {_describe(actions)}")
     for i, d in enumerate(actions):
         if upto is not None and i >= upto:
             break
@@ -175,65 +220,178 @@ def replay(record: Any, rulesets: dict[str, Ruleset] | None = None, *,
             raise RecordError(f"action {i} ({act.kind} by player {act.player}) is illegal: {why}", i)
         deal.apply_unchecked(act)
     if check_result and upto is None and record.get("result") is not None:
-        if deal.result is None:
-            raise RecordError("the record has a result but its actions do not finish the deal")
-        mine = result_to_json(deal)
         theirs = _normalise_result(record["result"])
+        if deal.result is None:
+            raise RecordError("result: the record has a result but its actions do not finish "
+                              f"the deal (it stops after {len(actions)} actions)")
+        mine = result_to_json(deal)
         for key in mine:
             if theirs.get(key) != mine[key]:
-                raise RecordError(f"result.{key} is {theirs.get(key)!r} but the replay gives "
-                                  f"{mine[key]!r}")
+                raise RecordError(f"result.{key} is {_describe(theirs.get(key))} but the replay "
+                                  f"gives {mine[key]!r}")
+    return deal
+
+
+class UnfinishedRecord(RecordError):
+    """A record that is legal as far as it goes but is not a whole deal with its result."""
+
+
+def check_record(record: Any, rulesets: dict[str, Ruleset] | None = None, *,
+                 positions: bool = False) -> Deal:
+    """Replay ``record`` as :func:`replay` does and require a whole deal.
+
+    A record is *unfinished* when it has no ``result`` block, or when its actions stop before
+    the deal is over; such a record raises :class:`UnfinishedRecord` (a :class:`RecordError`)
+    unless ``positions`` is true (a position cut from a deal, as puzzles store them, is then
+    accepted).  Raises :class:`RecordError` as :func:`replay` for anything malformed or illegal.
+    Returns the replayed deal.
+    """
+    deal = replay(record, rulesets)
+    if positions:
+        return deal
+    if deal.result is None:
+        n = len(record["actions"])
+        raise UnfinishedRecord(f"unfinished: the actions stop before the deal is over "
+                               f"({n} action{'s' if n != 1 else ''}; player {deal.to_move} to "
+                               "move); check positions with --positions")
+    if record.get("result") is None:
+        raise UnfinishedRecord("unfinished: the record has no result block; check positions "
+                               "with --positions")
     return deal
 
 
 def _normalise_result(res: Any) -> dict[str, Any]:
+    """The ``result`` block with its card lists sorted, for comparison with the replay's."""
     if not isinstance(res, dict):
-        raise RecordError("'result' must be an object")
+        raise RecordError(f"result: must be an object, got {_describe(res)}")
+    extra = set(res) - set(RESULT_KEYS) - {"payments"}
+    if extra:
+        raise RecordError(f"result: unexpected keys {_keys(extra)}")
     out = dict(res)
-    try:
-        if isinstance(out.get("won"), list):
-            out["won"] = [codes(parse_card(c) for c in w) for w in out["won"]]
-        lo = out.get("leftovers")
-        if isinstance(lo, dict) and isinstance(lo.get("cards"), list):
-            out["leftovers"] = {"to": lo.get("to"), "cards": codes(parse_card(c) for c in lo["cards"])}
-    except (NotationError, TypeError) as exc:
-        raise RecordError(f"result: {exc}") from None
+    won = out.get("won")
+    if won is not None:
+        if not isinstance(won, list) or not all(isinstance(w, list) for w in won):
+            raise RecordError(f"result.won: must be a list of card lists, got {_describe(won)}")
+        out["won"] = [_result_cards(w, f"result.won.{i}") for i, w in enumerate(won)]
+    lo = out.get("leftovers")
+    if lo is not None:
+        if not isinstance(lo, dict) or set(lo) - {"to", "cards"}:
+            raise RecordError("result.leftovers: must be an object {to, cards}")
+        out["leftovers"] = {"to": lo.get("to"),
+                            "cards": _result_cards(lo.get("cards"), "result.leftovers.cards")}
     return out
+
+
+def _result_cards(value: Any, where: str) -> list[str]:
+    if not isinstance(value, list) or not all(isinstance(c, str) for c in value):
+        raise RecordError(f"{where}: must be a list of card codes, got {_describe(value)}")
+    try:
+        return codes(parse_card(c) for c in value)
+    except NotationError as exc:
+        raise RecordError(f"{where}: {exc}") from None
 
 
 def load_records(path: str | Path) -> Iterator[tuple[int, Any]]:
     """Yield ``(line_number, parsed_json_or_RecordError)`` for every record in a file.
 
     A ``.json`` file holding one object (or a list of objects) yields it with line 1 (list items
-    with their position); otherwise every non-blank line is a JSON object.  A line that is not
-    JSON yields a :class:`RecordError` in place of the object.  Raises :class:`LaughError` if the
-    file cannot be read.
+    with their position); otherwise every non-blank line is a JSON object.  A line that cannot
+    be read yields a :class:`RecordError` in place of the object, saying why in one line: bytes
+    that are not UTF-8 (with the column), not JSON, nested too deeply, a number longer than any
+    field needs, ``NaN`` or ``Infinity``, or a key given twice.  A UTF-8 byte-order mark is
+    skipped.  Raises :class:`LaughError` if the file cannot be read.
     """
     p = Path(path)
     try:
-        text = p.read_text(encoding="utf-8")
+        data = p.read_bytes()
     except OSError as exc:
         raise LaughError(f"cannot read {p}: {exc.strerror or exc}") from None
+    text = data.decode("utf-8", errors="surrogateescape").removeprefix("\ufeff")
     stripped = text.strip()
     if stripped.startswith("{") or stripped.startswith("["):
         try:
-            whole = json.loads(stripped)
-        except json.JSONDecodeError:
+            whole = loads(stripped)
+        except RecordError:
             whole = None
-        if isinstance(whole, dict):
-            yield 1, whole
-            return
-        if isinstance(whole, list):
+        if isinstance(whole, (dict, list)):
+            bad = _UNDECODED.search(text)
+            if bad is not None:
+                line = text.count("\n", 0, bad.start()) + 1
+                yield line, _not_utf8(text, bad.start())
+                return
+            if isinstance(whole, dict):
+                yield 1, whole
+                return
             for i, obj in enumerate(whole, 1):
                 yield i, obj
             return
     for lineno, line in enumerate(text.splitlines(), 1):
         if not line.strip():
             continue
+        bad = _UNDECODED.search(line)
+        if bad is not None:
+            yield lineno, _not_utf8(line, bad.start())
+            continue
         try:
-            yield lineno, json.loads(line)
-        except json.JSONDecodeError as exc:
-            yield lineno, RecordError(f"not JSON: {exc.msg} at column {exc.colno}")
+            yield lineno, loads(line)
+        except RecordError as exc:
+            yield lineno, exc
+
+
+def _not_utf8(text: str, pos: int) -> RecordError:
+    column = pos - (text.rfind("\n", 0, pos) + 1) + 1
+    return RecordError(f"not UTF-8 text: byte 0x{ord(text[pos]) - 0xDC00:02X} at column {column}")
+
+
+class _Refused(Exception):
+    """Raised inside the JSON decoder's hooks; turned into a RecordError by :func:`loads`."""
+
+
+def _parse_int(digits: str) -> int:
+    if len(digits.lstrip("-")) > _MAX_DIGITS:
+        raise _Refused(f"a number of {len(digits.lstrip('-'))} digits (no field of a record "
+                       f"needs more than {_MAX_DIGITS})")
+    return int(digits)
+
+
+def _parse_float(digits: str) -> float:
+    if len(digits) > 100:
+        raise _Refused(f"a number of {len(digits)} characters (no field of a record needs "
+                       "so many)")
+    return float(digits)
+
+
+def _parse_constant(name: str) -> Any:
+    raise _Refused(f"{name} is not a JSON value")
+
+
+def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise _Refused(f"the key {_describe(key)} is given twice in one object")
+        out[key] = value
+    return out
+
+
+def loads(text: str) -> Any:
+    """Parse one JSON text of a record (a line, or a whole ``.json`` file).
+
+    Raises :class:`RecordError` (one line) for text that is not JSON, nested too deeply for the
+    parser, a number longer than any field of a record needs, ``NaN``/``Infinity``, or a key
+    given twice in one object.
+    """
+    try:
+        return json.loads(text, parse_int=_parse_int, parse_float=_parse_float,
+                          parse_constant=_parse_constant, object_pairs_hook=_object)
+    except json.JSONDecodeError as exc:
+        where = f"line {exc.lineno} column {exc.colno}" if exc.lineno > 1 else f"column {exc.colno}"
+        raise RecordError(f"not JSON: {exc.msg} at {where}") from None
+    except _Refused as exc:
+        raise RecordError(f"not a record: {exc}") from None
+    except RecursionError:
+        raise RecordError("not a record: nested too deeply for a deal record") \
+            from None
 
 
 def dumps(record: dict[str, Any]) -> str:

@@ -7,9 +7,9 @@ learner's ``LAUGH_HOME/sources``, then any extra folders, validates everything, 
 :class:`tutor.engine.rulesets.Ruleset` objects for the engine.
 
 Every malformed file is refused with a :class:`~tutor.engine.errors.DataError` whose message is one line,
-``FILE:LINE: KEY.PATH: what is wrong``.  YAML is read with PyYAML's safe loader only
-(``yaml.CSafeLoader`` where available, else ``yaml.SafeLoader``), composing the node tree so that
-every key's line is known.
+``FILE:LINE: KEY.PATH: what is wrong``.  YAML is read through :mod:`tutor.engine.yamlfile` (the
+safe loader only, with limits on size, depth and alias expansion, and duplicate keys refused),
+composing the node tree so that every key's line is known.
 """
 
 from __future__ import annotations
@@ -21,28 +21,24 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from tutor.engine.data import data_dir, laugh_home
+from tutor.engine import yamlfile
 from tutor.engine.errors import DataError, UsageError
 from tutor.engine.parameters import PARAMETERS
 from tutor.engine.rulesets import (BONUS_TO, COUNT_PARAMETERS, PAY_TO, RULESET_PARAMETERS, STATUSES,
                                    LieDownPayment, PlayerCount, Provenance, Ruleset)
 
 __all__ = [
-    "KINDS", "PACK_SIZE", "Library", "Parameter", "Quotation", "Source", "UnknownQuotation",
-    "check_quotations", "clear_cache", "default_library", "display_path", "get_ruleset",
+    "KINDS", "PACK_SIZE", "Library", "Parameter", "Quotation", "QuotationAudit", "Source",
+    "UnknownQuotation", "audit_quotations", "check_quotations", "clear_cache", "default_library", "display_path", "get_ruleset",
     "load_library", "normalise", "ruleset_ids", "set_extra_dirs",
 ]
 
 #: The kinds of source a file may describe.
 KINDS = ("primary", "reconstruction", "rules-sheet", "house")
 PACK_SIZE = 52
-
-#: The safe loader: libyaml's SafeLoader where PyYAML was built with it (about ten times faster),
-#: else the pure-Python one.  Both build plain data only.
-_SafeLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 _ID_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 _MERGE_TAG = "tag:yaml.org,2002:merge"
@@ -346,43 +342,103 @@ def normalise(text: str) -> str:
     return " ".join(text.split())
 
 
-def check_quotations(library: Library, texts_dir: Path | None) -> list[str]:
-    """Check that every quotation stands verbatim in its text file.
+@dataclass(frozen=True)
+class QuotationAudit:
+    """What :func:`audit_quotations` found, every list entry one line ``FILE:LINE: KEY: ...``.
+
+    ``verified`` holds the references (``source:id``) of the quotations compared with their
+    text and found verbatim, and no others; ``unchecked`` a line for each quotation with no text
+    to compare it with (its source has ``text: null`` and it names no ``in`` file), ending
+    ``not checked (no text)``, with ``unchecked_refs`` their references; ``problems`` a line for
+    each quotation that is not verbatim or whose text is missing or unreadable; ``shared`` a
+    finding for each quotation that stands verbatim in more than one source text (naming them);
+    ``total`` the number of quotations.
+    """
+
+    verified: tuple[str, ...]
+    unchecked: tuple[str, ...]
+    unchecked_refs: tuple[str, ...]
+    problems: tuple[str, ...]
+    shared: tuple[str, ...]
+    total: int
+
+
+def audit_quotations(library: Library, texts_dir: Path | None) -> QuotationAudit:
+    """Compare every quotation with its text, and each with every other source text.
 
     A quotation is looked for (after :func:`normalise` on both sides) in its ``in`` file if
     given, else in its source's ``text``; a file name is resolved first beside the source's YAML
-    file (for a teacher's own texts), then in ``texts_dir``.  Sources with ``text: null`` are
-    skipped for quotations without ``in``.  Returns a list of one-line problems (file, quotation
-    reference, and the first stretch where quotation and text part), empty when all match.
+    file (for a teacher's own texts), then in ``texts_dir``.  A quotation with neither is not
+    checked, and is listed as such, never counted as verified.  The source texts are every text
+    file the sources and quotations name that can be read; a quotation found verbatim in more
+    than one of them is reported in :attr:`QuotationAudit.shared`.  Returns a
+    :class:`QuotationAudit`; raises nothing for missing or unreadable texts (they are problems).
     """
+    verified: list[str] = []
+    unchecked: list[str] = []
+    unchecked_refs: list[str] = []
     problems: list[str] = []
     texts: dict[Path, str | None] = {}
+    names: dict[Path, str] = {}
+
+    def read(path: Path, where: str) -> str | None:
+        if path not in texts:
+            try:
+                texts[path] = normalise(path.read_text(encoding="utf-8-sig"))
+            except (OSError, UnicodeDecodeError) as exc:
+                texts[path] = None
+                problems.append(f"{where}: cannot read {path}: {exc}")
+        return texts[path]
+
+    located: list[tuple[Quotation, str, Path | None, str]] = []
     for source in library.sources.values():
         for q in source.quotations.values():
+            where = f"{display_path(source.path)}:{q.line}: quotations.{q.id}"
             name = q.in_ or source.text
             if not name:
+                unchecked.append(f"{where}: {q.ref} not checked (no text)")
+                unchecked_refs.append(q.ref)
+                located.append((q, where, None, ""))
                 continue
-            where = f"{display_path(source.path)}:{q.line}: quotations.{q.id}"
             path = _find_text(name, source.path, texts_dir)
             if path is None:
                 problems.append(f"{where}: text file '{name}' of {q.ref} not found"
                                 + ("" if texts_dir else " (no source-texts folder)"))
+                located.append((q, where, None, ""))
                 continue
-            if path not in texts:
-                try:
-                    texts[path] = normalise(path.read_text(encoding="utf-8"))
-                except (OSError, UnicodeDecodeError) as exc:
-                    texts[path] = None
-                    problems.append(f"{where}: cannot read {path}: {exc}")
-            text = texts[path]
+            names[path] = name
+            text = read(path, where)
+            located.append((q, where, path, name))
             if text is None:
                 continue
             quote = normalise(q.text)
             if quote and quote in text:
+                verified.append(q.ref)
                 continue
             problems.append(f"{where}: {q.ref} is not verbatim in {name}: "
                             + _first_difference(quote, text))
-    return problems
+
+    shared: list[str] = []
+    readable = {path: text for path, text in texts.items() if text is not None}
+    for q, where, _, _ in located:
+        quote = normalise(q.text)
+        if not quote:
+            continue
+        found = sorted(names[path] for path, text in readable.items() if quote in text)
+        if len(found) > 1:
+            shared.append(f"{where}: {q.ref} stands verbatim in more than one source text: "
+                          + ", ".join(found))
+    return QuotationAudit(tuple(verified), tuple(unchecked), tuple(unchecked_refs),
+                          tuple(problems), tuple(shared),
+                          sum(len(s.quotations) for s in library.sources.values()))
+
+
+def check_quotations(library: Library, texts_dir: Path | None) -> list[str]:
+    """The problems :func:`audit_quotations` finds: a list of one-line problems (file, quotation
+    reference, and the first stretch where quotation and text part), empty when every
+    quotation that has a text stands verbatim in it.  Quotations without a text are not
+    problems here, and not verified either: see :attr:`QuotationAudit.unchecked`."""
+    return list(audit_quotations(library, texts_dir).problems)
 
 
 def _find_text(name: str, yaml_path: Path, texts_dir: Path | None) -> Path | None:
@@ -457,36 +513,18 @@ class _File:
     def __init__(self, path: Path):
         self.path = path
         self.display = display_path(path)
-        try:
-            text = path.read_text(encoding="utf-8")
-        except UnicodeDecodeError as exc:
-            raise DataError(f"{self.display}:1: not UTF-8 text ({exc.reason} at byte {exc.start})")
-        except OSError as exc:
-            raise DataError(f"{self.display}: cannot read: {exc.strerror or exc}")
-        self.loader = _SafeLoader(text)
-        try:
-            self.root = self.loader.get_single_node()
-        except yaml.MarkedYAMLError as exc:
-            mark = exc.problem_mark or exc.context_mark
-            line = mark.line + 1 if mark else 1
-            what = " ".join(str(x) for x in (exc.context, exc.problem) if x)
-            raise DataError(f"{self.display}:{line}: YAML syntax error: {what}") from None
-        except yaml.YAMLError as exc:
-            raise DataError(f"{self.display}: YAML error: {_one_line(str(exc))}") from None
+        self.doc = yamlfile.compose(yamlfile.read_text(path, self.display), self.display)
+        self.loader = self.doc.loader
+        self.root = self.doc.root
 
     def error(self, node: Node | None, path: str, message: str) -> DataError:
-        line = node.start_mark.line + 1 if node is not None else 1
-        return DataError(f"{self.display}:{line}: {path}: {message}" if path
-                         else f"{self.display}:{line}: {message}")
+        return self.doc.error(node, path, message)
 
     def scalar(self, node: Node, path: str) -> Any:
         """The Python value of a scalar node (mappings and lists are refused)."""
         if not isinstance(node, ScalarNode):
             raise self.error(node, path, f"expected a single value, got {_kind(node)}")
-        try:
-            return self.loader.construct_object(node)
-        except yaml.YAMLError as exc:
-            raise self.error(node, path, _one_line(getattr(exc, "problem", None) or str(exc)))
+        return self.loader.construct_object(node)  # built (and cached) by yamlfile.compose
 
     def mapping(self, node: Node, path: str) -> dict[Any, tuple[Node, Node]]:
         """The entries of a mapping node as ``{key: (key_node, value_node)}``.
@@ -505,12 +543,9 @@ class _File:
                         merged.setdefault(k, kv)
                 continue
             key = self.scalar(knode, path)
-            if isinstance(key, (list, dict)) or key is None:
+            if key is None:
                 raise self.error(knode, path, "a key must be a name or a number")
-            if key in own:
-                raise self.error(knode, _join(path, key),
-                                 f"duplicate key (first at line {own[key][0].start_mark.line + 1})")
-            own[key] = (knode, vnode)
+            own[key] = (knode, vnode)   # a key given twice was refused by yamlfile.compose
         return {**merged, **own}
 
     def keys(self, node: Node, path: str, required: Sequence[str],
@@ -1026,10 +1061,6 @@ def _describe(value: Any) -> str:
     if isinstance(value, (int, float)):
         return f"the number {value}"
     return f"a {type(value).__name__} ({value})"
-
-
-def _one_line(text: str) -> str:
-    return " ".join(text.split())
 
 
 def _or_list(items: Sequence[Any]) -> str:

@@ -1,16 +1,36 @@
 """Puzzles: positions from real deals, answered and graded by the rules engine.
 
+The room is laid out as:
+
+- :mod:`tutor.puzzles.model`: :class:`Puzzle`, :class:`Grade`, :class:`AnswerError` and the
+  kinds' definitions read from ``puzzles/*.yaml``;
+- :mod:`tutor.puzzles.reader`: reading an answer exactly (every word, or none);
+- :mod:`tutor.puzzles.base`: what every kind shares (the :class:`~tutor.puzzles.base.PuzzleKind`
+  base class);
+- :mod:`tutor.puzzles.kinds`: one module per kind (generator, grader, completion words,
+  wrong-answer example, explanation facts); :mod:`tutor.puzzles.registry` lists them and says
+  which lesson teaches each kind and theme;
+- :mod:`tutor.puzzles.generators`: the seeded search from an id or a spec to one puzzle;
+- :mod:`tutor.puzzles.answers`: grading by kind; :mod:`tutor.puzzles.render`,
+  :mod:`tutor.puzzles.board`, :mod:`tutor.puzzles.terminal`, :mod:`tutor.puzzles.quoted`:
+  showing puzzles and positions; :mod:`tutor.puzzles.export`: JSON Lines and curated sets.
+
 Public API (used by the lesson runner, drills and ``laugh puzzle``):
 
 - :data:`KINDS`: the puzzle kinds.
-- :func:`generate`: one puzzle of a kind (ruleset, players and seed chosen if not given).
+- :func:`generate`: one puzzle of a kind or spec (ruleset, players and seed chosen if not given).
 - :func:`from_id`: the puzzle of an id ``KIND.RULESET.PLAYERS.SEED``, exactly.
-- :func:`applicable_rulesets`: the rulesets a kind applies to.
-- :class:`Puzzle`, :class:`Grade`, :class:`AnswerError`.
+- :func:`another`: a fresh puzzle of the same kind and theme ("try again").
+- :func:`taught_in`: the lesson that teaches a kind and theme; :func:`max_stars`: how hard a
+  lesson's puzzles may be.
+- :func:`applicable_rulesets`, :func:`not_applicable`: which rulesets a kind applies to, and why
+  not.
+- :class:`Puzzle`, :class:`Grade`, :class:`AnswerError`, :class:`GenerationError`.
 - :func:`recompute_answer`: the answer recomputed by the engine from the puzzle's record.
 
 Definitions (questions, hints, explanation templates, quotations, difficulty knobs, decoy rates,
-generator versions) are data in ``puzzles/*.yaml``; see ``puzzles/README.md``.
+generator versions, the lessons that teach each theme) are data in ``puzzles/*.yaml``; see
+``puzzles/README.md``.
 """
 
 from __future__ import annotations
@@ -18,44 +38,43 @@ from __future__ import annotations
 import random as _random
 
 from tutor.engine.errors import UsageError
-from tutor.puzzles.generators import (DIFFICULTY_SEARCH, GENERATORS, GenerationError, applicable_rulesets,
-                         build, check_kind, parse_id, resolve_choice)
-from tutor.puzzles.model import FORMAT, KINDS, AnswerError, Definition, Grade, Puzzle, definition, definitions
+from tutor.engine.records import replay
+from tutor.engine.sources import default_library
+from tutor.puzzles.export import load_sets
+from tutor.puzzles.generators import (SET_STRIDE, GenerationError, applicable_rulesets,
+                                      derived_seed, max_stars, needs, not_applicable, parse_id,
+                                      parse_spec, resolve_choice, search)
+from tutor.puzzles.generators import build as _build
+from tutor.puzzles.model import FORMAT, TRIES, AnswerError, Definition, Grade, Puzzle, definition
+from tutor.puzzles.registry import KINDS, kind_of, taught_in, themes_of
 
-__all__ = ["KINDS", "FORMAT", "generate", "from_id", "applicable_rulesets", "Puzzle", "Grade",
-           "AnswerError", "GenerationError", "recompute_answer", "definition", "definitions",
-           "Definition", "curated_sets", "curated_set"]
+__all__ = ["KINDS", "FORMAT", "TRIES", "SET_STRIDE", "generate", "from_id", "another",
+           "applicable_rulesets", "not_applicable", "taught_in", "themes_of", "needs",
+           "max_stars", "parse_spec", "Puzzle", "Grade", "AnswerError", "GenerationError",
+           "recompute_answer", "definition", "definitions", "Definition", "curated_sets",
+           "curated_set"]
 
 
 def generate(kind: str, ruleset: str | None = None, players: int | None = None,
              seed: int | None = None, difficulty: int | None = None) -> Puzzle:
-    """One puzzle of ``kind``.
+    """One puzzle of ``kind``, a kind or a spec ``KIND[/THEME][@LESSON]`` (see
+    :mod:`tutor.puzzles.generators`).
 
     ``ruleset`` and ``players`` default to a choice drawn from the seed among the rulesets the
-    kind applies to; ``seed`` defaults to a fresh random one.  With ``difficulty`` (1-5), seeds
-    from ``seed`` on are searched in order for a puzzle of that difficulty (the nearest found is
-    returned if none matches within a bounded search).  Raises UsageError for an unknown kind,
-    ruleset, player count or difficulty.
+    kind applies to; ``seed`` defaults to a fresh random one.  With ``difficulty`` (1-5), or a
+    theme or lesson in the spec, seeds from ``seed`` on are searched in order for a puzzle that
+    fits (for a difficulty, the nearest found is returned if none matches within the bounded
+    search).  Raises UsageError for an unknown kind, theme, ruleset, player count or difficulty;
+    GenerationError when no puzzle fits.
     """
-    check_kind(kind)
+    parse_spec(kind)
     if difficulty is not None and not (isinstance(difficulty, int) and 1 <= difficulty <= 5):
         raise UsageError(f"difficulty must be a whole number from 1 to 5, not {difficulty!r}")
     if seed is None:
         seed = _random.randrange(1_000_000)
     if seed < 0:
         raise UsageError(f"a seed is a whole number of at least 0, not {seed}")
-    if difficulty is None:
-        rid, n = resolve_choice(kind, ruleset, players, seed)
-        return build(kind, rid, n, seed)
-    best: Puzzle | None = None
-    for s in range(seed, seed + DIFFICULTY_SEARCH):
-        rid, n = resolve_choice(kind, ruleset, players, s)
-        p = build(kind, rid, n, s)
-        if p.difficulty == difficulty:
-            return p
-        if best is None or abs(p.difficulty - difficulty) < abs(best.difficulty - difficulty):
-            best = p
-    return best  # type: ignore[return-value]
+    return search(kind, ruleset, players, seed, difficulty)
 
 
 def from_id(puzzle_id: str) -> Puzzle:
@@ -66,21 +85,39 @@ def from_id(puzzle_id: str) -> Puzzle:
     """
     kind, ruleset, players, seed = parse_id(puzzle_id)
     rid, n = resolve_choice(kind, ruleset, players, seed)
-    return build(kind, rid, n, seed)
+    return _build(kind, rid, n, seed)
+
+
+def another(puzzle: Puzzle, n: int = 1, lesson: str | None = None) -> Puzzle:
+    """A fresh puzzle of the same kind and main theme as ``puzzle``, under the same ruleset and
+    player count, as hard where one is found, never ``puzzle`` itself: "try again" after a wrong
+    answer.  ``n`` numbers the fresh puzzles asked for after the same one (1, 2, ...); the same
+    ``puzzle`` and ``n`` give the same fresh puzzle.  ``lesson`` (a lesson file name without
+    ``.md``, as in a lesson block's spec) keeps it to what that lesson has taught.  Raises
+    GenerationError when none is found in the bounded search."""
+    spec = f"{puzzle.kind}/{puzzle.theme}" if puzzle.theme in themes_of(puzzle.kind) \
+        else puzzle.kind
+    if lesson:
+        spec += f"@{lesson}"
+    seed = derived_seed(f"{puzzle.id}/again/{n}")
+    return search(spec, puzzle.ruleset, puzzle.players, seed, puzzle.difficulty,
+                  exclude=(puzzle.id,))
 
 
 def recompute_answer(puzzle: Puzzle) -> dict:
     """The puzzle's answer computed afresh by the engine from its record (replayed)."""
-    from tutor.engine.records import replay
-    from tutor.engine.sources import default_library
     rs = default_library().ruleset(puzzle.ruleset, puzzle.players)
-    return GENERATORS[puzzle.kind].solve(replay(puzzle.record), puzzle.seat, puzzle.data, rs,
-                                         puzzle.players)
+    return kind_of(puzzle.kind).solve(replay(puzzle.record), puzzle.seat, puzzle.data, rs,
+                                      puzzle.players)
+
+
+def definitions() -> dict[str, Definition]:
+    """Every kind's :class:`Definition`, in menu order."""
+    return {k: definition(k) for k in KINDS}
 
 
 def curated_sets() -> dict[str, dict]:
     """The curated sets in ``puzzles/sets/*.yaml``: name -> ``{title, description, ids}``."""
-    from tutor.puzzles.export import load_sets
     return load_sets()
 
 

@@ -8,7 +8,9 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
+from tutor.engine import yamlfile
 from tutor.engine.errors import DataError, LaughError
+from tutor.puzzles.generators import search
 from tutor.puzzles.model import Puzzle, puzzles_dir
 
 
@@ -19,10 +21,9 @@ def dumps(puzzle: Puzzle) -> str:
 
 def export_series(kind: str, count: int, seed: int, ruleset: str | None = None,
                   players: int | None = None) -> Iterator[Puzzle]:
-    """``count`` puzzles of ``kind`` with seeds ``seed``, ``seed + 1``, ..."""
-    from tutor.puzzles import generate
+    """``count`` puzzles of ``kind`` (a kind or spec) with seeds ``seed``, ``seed + 1``, ..."""
     for k in range(count):
-        yield generate(kind, ruleset, players, seed + k)
+        yield search(kind, ruleset, players, seed + k)
 
 
 def write_puzzles(path: str | Path, puzzles: Iterable[Puzzle]) -> int:
@@ -39,23 +40,25 @@ def write_puzzles(path: str | Path, puzzles: Iterable[Puzzle]) -> int:
 
 
 def load_sets() -> dict[str, dict[str, Any]]:
-    """Every curated set: name (file stem) -> ``{title, description, ids}``."""
-    import yaml
+    """Every curated set: name (file stem) -> ``{title, description, ids}``.
+
+    Each file is read through :mod:`tutor.engine.yamlfile`; raises :class:`DataError`
+    (``FILE:LINE: KEY: what is wrong``) for a malformed one.
+    """
     folder = puzzles_dir() / "sets"
     out: dict[str, dict[str, Any]] = {}
     if not folder.is_dir():
         return out
     for f in sorted(folder.glob("*.yaml")):
-        try:
-            raw = yaml.safe_load(f.read_text(encoding="utf-8"))
-        except (OSError, yaml.YAMLError) as exc:
-            raise DataError(f"{f}: cannot read puzzle set: {exc}") from None
+        raw, doc = yamlfile.load(yamlfile.read_text(f, f.name), f.name)
         if not isinstance(raw, dict) or not isinstance(raw.get("ids"), list) \
                 or not all(isinstance(i, str) for i in raw["ids"]):
-            raise DataError(f"{f.name}: a puzzle set needs `ids:`, a list of puzzle ids")
-        extra = set(raw) - {"title", "description", "ids"}
+            raise DataError(f"{f.name}:{doc.line_of('ids')}: ids: a puzzle set needs `ids:`, a "
+                            "list of puzzle ids")
+        extra = sorted(str(k) for k in set(raw) - {"title", "description", "ids"})
         if extra:
-            raise DataError(f"{f.name}: unknown keys {sorted(extra)}")
+            raise DataError(f"{f.name}:{doc.line_of(extra[0])}: {extra[0]}: unknown key "
+                            "(keys: title, description, ids)")
         out[f.stem] = {"title": str(raw.get("title") or f.stem),
                        "description": str(raw.get("description") or "").strip(),
                        "ids": list(raw["ids"])}

@@ -9,18 +9,21 @@ Its id ``KIND.RULESET.PLAYERS.SEED`` regenerates it exactly (see :mod:`tutor.puz
 
 from __future__ import annotations
 
+import re
 import string
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from tutor.engine.errors import DataError, NotationError
+from tutor.engine import yamlfile
+from tutor.engine.data import data_dir
+from tutor.engine.errors import DataError, LaughError, NotationError
+from tutor.engine.records import replay
 
 FORMAT = "laugh-and-lie-down/puzzle@1"
 
-#: The puzzle kinds, in the order lessons and menus list them.
-KINDS = ("spot-oversight", "capture-now", "settlement", "legal-play", "dead-pair", "count",
-         "deal-setup", "source-quiz")
+#: How many tries a puzzle allows before its answer is shown (see :attr:`Grade.final`).
+TRIES = 2
 
 
 class AnswerError(NotationError):
@@ -32,20 +35,37 @@ class AnswerError(NotationError):
 
 @dataclass(frozen=True)
 class Grade:
-    """The grading of one answer: ``correct``, and ``message`` saying in words what was right or
-    wrong."""
+    """The grading of one answer.
+
+    ``correct``: the answer is right.  ``message``: what was right or wrong, in words (it may
+    name the answer: show it only when the puzzle is over).  ``credit``: the share of the answer
+    that was right, from 0 to 1 (1 when correct; partial for a choice among listed moves).
+    ``final``: the puzzle is over (right, or no try left): show ``message`` and the explanation.
+    When ``final`` is False the learner gets another try: show ``retry`` (a nudge that does not
+    give the answer away) and grade the next answer with ``attempt`` one higher
+    (:meth:`Puzzle.grade`).
+    """
 
     correct: bool
     message: str
+    credit: float = -1.0
+    final: bool = True
+    retry: str = ""
+
+    def __post_init__(self):
+        if self.credit < 0:
+            object.__setattr__(self, "credit", 1.0 if self.correct else 0.0)
 
 
 # --------------------------------------------------------------------------------------------
 # Definitions (puzzles/<kind>.yaml)
 
-_TOP_KEYS = {"kind", "title", "summary", "generator_version", "decoy_rate", "themes",
+_TOP_KEYS = {"kind", "title", "summary", "generator_version", "decoy_rate", "lesson", "themes",
              "difficulty", "questions", "hints", "explanations", "quotes", "problems", "words",
-             "options"}
-_REQUIRED = ("kind", "title", "generator_version", "questions", "hints", "explanations")
+             "options", "items"}
+_REQUIRED = ("kind", "title", "generator_version", "lesson", "questions", "hints",
+             "explanations")
+_LESSON = re.compile(r"^\d\d-[a-z0-9-]+$")
 
 
 class _Formatter(string.Formatter):
@@ -66,9 +86,13 @@ class Definition:
     ``questions``, ``hints``, ``explanations``, ``quotes`` and ``problems`` map a variant name (or
     ``default``) to templates, lists of hint templates, explanation templates, quotation
     references and problem ids; ``difficulty`` holds the knobs (``base`` and per-feature
-    ``weights``); ``decoy_rate`` is the share of decoys; ``words`` and ``options`` are other
-    wording the kind needs.  Templates are ``str.format`` strings filled with facts the generator
-    reads from the engine.
+    ``weights``, and ``formula``: the rule in words); ``decoy_rate`` is the share of decoys;
+    ``words`` and ``options`` are other wording and knobs the kind needs; ``items`` is data a
+    kind draws from (the sentences of the reading kind).  ``lesson`` is the lesson (its
+    file name without ``.md``, such as ``04-capturing``) that first teaches the kind's question;
+    ``themes`` maps each theme its puzzles are tagged with to the lesson that teaches it (None:
+    a theme of house rules that no lesson teaches).  Templates are ``str.format`` strings filled
+    with facts the generator reads from the engine.
     """
 
     kind: str
@@ -77,7 +101,8 @@ class Definition:
     path: Path
     summary: str = ""
     decoy_rate: float = 0.0
-    themes: list[str] = field(default_factory=list)
+    lesson: str | None = None
+    themes: dict[str, str | None] = field(default_factory=dict)
     difficulty: dict[str, Any] = field(default_factory=dict)
     questions: dict[str, str] = field(default_factory=dict)
     hints: dict[str, list[str]] = field(default_factory=dict)
@@ -86,6 +111,7 @@ class Definition:
     problems: dict[str, list[Any]] = field(default_factory=dict)
     words: dict[str, Any] = field(default_factory=dict)
     options: dict[str, Any] = field(default_factory=dict)
+    items: list[Any] = field(default_factory=list)
 
     def _pick(self, table: dict[str, Any], variant: str, what: str):
         if variant in table:
@@ -139,11 +165,25 @@ class Definition:
         return self.words.get(key, default)
 
     def rate_difficulty(self, features: dict[str, float]) -> int:
-        """Difficulty 1-5: ``base`` plus each feature's value times its weight, rounded."""
+        """Difficulty 1-5: ``base`` plus each feature's value times its weight, rounded (halves
+        up) and kept within 1-5."""
         base = float(self.difficulty.get("base", 1))
         weights = self.difficulty.get("weights", {}) or {}
         score = base + sum(float(weights.get(k, 0)) * float(v) for k, v in features.items())
         return max(1, min(5, int(score + 0.5)))
+
+    def lesson_of(self, theme: str | None = None) -> str | None:
+        """The lesson that teaches a puzzle of this kind tagged ``theme`` (the later of the
+        kind's lesson and the theme's), or with no theme the lesson by which every theme the
+        course teaches is taught.  None for a theme no lesson teaches.  Lessons are named by
+        file name without ``.md``, which sorts in course order."""
+        if theme is None:
+            taught = [t for t in self.themes.values() if t]
+            return max([self.lesson or ""] + taught) or None
+        if theme not in self.themes:
+            return self.lesson
+        t = self.themes[theme]
+        return None if t is None else max(self.lesson or "", t)
 
 
 def _as_variant_map(value: Any, path: Path, key: str, kind: type) -> dict[str, Any]:
@@ -157,45 +197,73 @@ def _as_variant_map(value: Any, path: Path, key: str, kind: type) -> dict[str, A
 
 
 def load_definition(path: Path) -> Definition:
-    """Read and check one ``puzzles/<kind>.yaml``; raises DataError naming the file and key."""
-    import yaml
-    try:
-        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except (OSError, yaml.YAMLError) as exc:
-        raise DataError(f"{path}: cannot read puzzle definition: {exc}") from None
+    """Read and check one ``puzzles/<kind>.yaml`` (through :mod:`tutor.engine.yamlfile`: safe
+    loader, size, depth and alias limits, duplicate keys refused).
+
+    Raises :class:`DataError` ``FILE:LINE: KEY: what is wrong`` for a file that cannot be read,
+    is not YAML within the limits, or has an unknown, missing or ill-typed key.
+    """
+    path = Path(path)
+    raw, doc = yamlfile.load(yamlfile.read_text(path, path.name), path.name)
+
+    def fail(message: str, *keys: Any) -> DataError:
+        where = ".".join(str(k) for k in keys)
+        return DataError(f"{path.name}:{doc.line_of(*keys)}: {where + ': ' if where else ''}"
+                         f"{message}")
+
     if not isinstance(raw, dict):
-        raise DataError(f"{path.name}: a puzzle definition is a mapping")
-    unknown = set(raw) - _TOP_KEYS
-    if unknown:
-        raise DataError(f"{path.name}: unknown keys {sorted(unknown)}; expected some of "
-                        f"{sorted(_TOP_KEYS)}")
+        raise fail("a puzzle definition is a mapping")
+    for k in raw:
+        if k not in _TOP_KEYS:
+            raise fail(f"unknown key; expected some of {', '.join(sorted(_TOP_KEYS))}", k)
     for k in _REQUIRED:
         if k not in raw:
-            raise DataError(f"{path.name}: missing key {k!r}")
-    if raw["kind"] not in KINDS:
-        raise DataError(f"{path.name}: kind {raw['kind']!r} is not one of {', '.join(KINDS)}")
+            raise fail(f"missing key {k!r}")
+    if raw["kind"] != path.stem:
+        raise fail(f"{raw['kind']!r} is not this file's kind: expected {path.stem!r} (the file "
+                   "name)", "kind")
+    lesson = raw.get("lesson")
+    if lesson is not None and not (isinstance(lesson, str) and _LESSON.match(lesson)):
+        raise fail(f"must be a lesson file name without .md, such as 04-capturing, not "
+                   f"{lesson!r}", "lesson")
+    themes = raw.get("themes") or {}
+    if not isinstance(themes, dict) or not all(
+            isinstance(k, str) and (v is None or isinstance(v, str) and _LESSON.match(v))
+            for k, v in themes.items()):
+        raise fail("must map each theme to the lesson that teaches it (a lesson file name "
+                   "without .md, or null for none)", "themes")
     ver = raw["generator_version"]
-    if not isinstance(ver, int) or ver < 1:
-        raise DataError(f"{path.name}: generator_version must be a whole number of at least 1")
+    if not isinstance(ver, int) or isinstance(ver, bool) or ver < 1:
+        raise fail("must be a whole number of at least 1", "generator_version")
     rate = raw.get("decoy_rate", 0.0)
-    if not isinstance(rate, (int, float)) or not 0 <= rate <= 1:
-        raise DataError(f"{path.name}: decoy_rate must be a number from 0 to 1")
+    if not isinstance(rate, (int, float)) or isinstance(rate, bool) or not 0 <= rate <= 1:
+        raise fail("must be a number from 0 to 1", "decoy_rate")
     hints = raw["hints"]
     if isinstance(hints, list):
         hints = {"default": hints}
     if not isinstance(hints, dict) or not all(isinstance(v, list) for v in hints.values()):
-        raise DataError(f"{path.name}: hints must be a list, or a mapping of variant to list")
+        raise fail("must be a list, or a mapping of variant to list", "hints")
     for variant, items in hints.items():
         for i, h in enumerate(items):
             if not isinstance(h, str):
-                raise DataError(f"{path.name}: hints.{variant}[{i}] must be text (quote it if "
-                                "it holds a colon)")
+                raise fail("must be text (quote it if it holds a colon)", "hints",
+                           *(() if raw["hints"] is items else (variant,)), i)
     for key in ("questions", "explanations"):
         table = raw[key]
         if isinstance(table, dict):
             bad = [k for k, v in table.items() if not isinstance(v, str)]
             if bad:
-                raise DataError(f"{path.name}: {key}.{bad[0]} must be text")
+                raise fail("must be text", key, bad[0])
+        elif table is not None and not isinstance(table, str):
+            raise fail("must be text, or a mapping of variant to text", key)
+    for key in ("summary", "title"):
+        if key in raw and not isinstance(raw[key], (str, type(None))):
+            raise fail("must be text", key)
+    for key, kinds in (("difficulty", (dict,)), ("quotes", (dict, list)),
+                       ("problems", (dict, list)), ("words", (dict,)), ("options", (dict,))):
+        if raw.get(key) is not None and not isinstance(raw[key], kinds):
+            raise fail(f"must be {' or '.join('a list' if k is list else 'a mapping' for k in kinds)}",
+                       key)
     quotes = raw.get("quotes") or {}
     if isinstance(quotes, list):
         quotes = {"default": quotes}
@@ -204,45 +272,38 @@ def load_definition(path: Path) -> Definition:
         problems = {"default": problems}
     return Definition(
         kind=raw["kind"], title=str(raw["title"]), generator_version=ver, path=path,
-        summary=str(raw.get("summary") or ""), decoy_rate=float(rate),
-        themes=list(raw.get("themes") or []), difficulty=dict(raw.get("difficulty") or {}),
+        summary=str(raw.get("summary") or ""), decoy_rate=float(rate), lesson=lesson,
+        themes=dict(themes), difficulty=dict(raw.get("difficulty") or {}),
         questions=_as_variant_map(raw["questions"], path, "questions", str),
         hints=hints,
         explanations=_as_variant_map(raw["explanations"], path, "explanations", str),
         quotes=quotes, problems=problems, words=dict(raw.get("words") or {}),
-        options=dict(raw.get("options") or {}))
+        options=dict(raw.get("options") or {}), items=list(raw.get("items") or []))
 
 
-_DEFS: dict[str, Definition] | None = None
+_DEFS: dict[str, Definition] = {}
 
 
 def puzzles_dir() -> Path:
     """The folder of puzzle definitions (``puzzles/`` in a checkout, packaged data otherwise)."""
-    from tutor.engine.data import data_dir
     return data_dir("puzzles")
 
 
-def definitions() -> dict[str, Definition]:
-    """Every kind's :class:`Definition`, read once from :func:`puzzles_dir`."""
-    global _DEFS
-    if _DEFS is None:
-        folder = puzzles_dir()
-        defs = {}
-        for kind in KINDS:
-            path = folder / f"{kind}.yaml"
-            if not path.is_file():
-                raise DataError(f"missing puzzle definition {path}")
-            d = load_definition(path)
-            if d.kind != kind:
-                raise DataError(f"{path.name}: kind is {d.kind!r}, expected {kind!r}")
-            defs[kind] = d
-        _DEFS = defs
-    return _DEFS
-
-
 def definition(kind: str) -> Definition:
-    """The :class:`Definition` of ``kind``."""
-    return definitions()[kind]
+    """The :class:`Definition` of ``kind``, read once from ``puzzles/<kind>.yaml``; raises
+    DataError when the file is missing or malformed."""
+    d = _DEFS.get(kind)
+    if d is None:
+        path = puzzles_dir() / f"{kind}.yaml"
+        if not path.is_file():
+            raise DataError(f"missing puzzle definition {path}")
+        d = _DEFS[kind] = load_definition(path)
+    return d
+
+
+def definition_files() -> list[Path]:
+    """Every ``puzzles/*.yaml`` definition file, in name order (the curated sets excluded)."""
+    return sorted(puzzles_dir().glob("*.yaml"))
 
 
 # --------------------------------------------------------------------------------------------
@@ -258,7 +319,8 @@ class Puzzle:
     type them that are all graded right; ``quotes`` are quotation references ``source:id``;
     ``variant`` names the kind's sub-case (an oversight kind, ``decoy``, a question form);
     ``data`` holds what grading and display need beyond the public fields; ``problems`` are the
-    source problems (RULES.md 6) the explanation mentions, as ``{id, source, summary}``.
+    source problems (RULES.md 6) the explanation mentions, as ``{id, source, summary}``;
+    ``theme`` is the puzzle's main theme (one of ``themes``: what "try again" keeps).
     """
 
     id: str
@@ -278,14 +340,15 @@ class Puzzle:
     variant: str = "default"
     data: dict[str, Any] = field(default_factory=dict)
     problems: list[dict[str, Any]] = field(default_factory=list)
+    theme: str = ""
     _deal: Any = field(default=None, repr=False, compare=False)
+    _kind: Any = field(default=None, repr=False, compare=False)
 
     # -- the position ---------------------------------------------------------------------
 
     def deal(self):
         """The position, replayed from :attr:`record` (a fresh :class:`~tutor.engine.Deal`)."""
         if self._deal is None:
-            from tutor.engine.records import replay
             self._deal = replay(self.record)
         return self._deal.clone()
 
@@ -296,14 +359,15 @@ class Puzzle:
 
     # -- answers --------------------------------------------------------------------------
 
-    def grade(self, text: str) -> Grade:
-        """Grade a learner's answer (plain words and card codes).
+    def grade(self, text: str, attempt: int = 1) -> Grade:
+        """Grade a learner's answer (plain words and card codes), read exactly.
 
-        Returns a :class:`Grade`; raises :class:`AnswerError` when the text cannot be read (the
-        caller explains and asks again).
+        ``attempt`` counts the tries at this puzzle from 1; a wrong answer before the last try
+        (:data:`TRIES`) gives a :class:`Grade` that is not ``final``, with a ``retry`` nudge.
+        Raises :class:`AnswerError` when the text cannot be read completely (the caller
+        explains and asks again; it is not a try).
         """
-        from tutor.puzzles.answers import grade
-        return grade(self, text)
+        return self._the_kind().grade(self, text, attempt)
 
     def expected_answer_text(self) -> str:
         """The right answer written as a learner would type it."""
@@ -311,8 +375,13 @@ class Puzzle:
 
     def answer_words(self) -> list[str]:
         """Words to offer as completions at the answer prompt."""
-        from tutor.puzzles.answers import answer_words
-        return answer_words(self)
+        return self._the_kind().answer_words(self)
+
+    def _the_kind(self):
+        if self._kind is None:
+            raise LaughError(f"puzzle {self.id} was not made by tutor.puzzles.generate, so it "
+                             "cannot be graded")
+        return self._kind
 
     # -- output ---------------------------------------------------------------------------
 

@@ -1,17 +1,23 @@
 """Puzzles for the terminal (rich renderables), legible at 80 and at 40 columns.
 
 :func:`render_puzzle` shows only what the learner's seat can see (RULES.md 8): the table, every
-won pile, hand sizes, who is out, a set-aside mournival, the last few actions in words, the
-seat's own hand and the pot or points, then the question.  Never another player's hand.
-:func:`render_explanation` shows the answer, the explanation and the quotations with their
-citations, whether the learner was right or wrong.
+won pile, hand sizes, who is out, a set-aside mournival, the last few actions in words (and,
+under "Earlier", the earlier actions the puzzle rests on: the hand laid down that put a decoy on
+the table, ``puzzle.data["history"]``), the seat's own hand and the pot or points, then the
+question.  Never another player's hand.  :func:`render_explanation` shows the answer, the
+explanation and the quotations with their citations, whether the learner was right or wrong.
+
+rich is imported inside the functions that draw, to keep start-up quick.
 """
 
 from __future__ import annotations
 
 from tutor.engine.cards import SUIT_SYMBOLS, SUITS
+from tutor.engine.sources import default_library
+from tutor.puzzles.base import player_name, seat_names
 from tutor.puzzles.model import Grade, Puzzle, definition
 from tutor.puzzles.quoted import quote_text
+from tutor.puzzles.terminal import card_text, suit_symbols
 
 #: How many of the latest actions are shown in words.
 LAST_ACTIONS = 5
@@ -27,7 +33,6 @@ def plain_suits(text: str, symbols: bool) -> str:
 
 
 def _ruleset_title(puzzle: Puzzle) -> str:
-    from tutor.engine.sources import default_library
     return default_library().rulesets[puzzle.ruleset].title
 
 
@@ -47,9 +52,11 @@ def _header(puzzle: Puzzle, symbols: bool):
 
 
 def _context(puzzle: Puzzle) -> str:
-    from tutor.engine.sources import default_library
     rs = default_library().rulesets[puzzle.ruleset]
     pc = rs.count(puzzle.players)
+    if rs.scoring == "pot":
+        who = "the last player in" if rs.pot_to == "last_in" else "whoever wins most cards"
+        return f"Stakes: pot {pc.pot} (dealer {pc.ante_dealer}, others {pc.ante_other} each), all to {who}."
     if pc.pot is not None:
         bonus = f"; bonus {pc.last_in_bonus}" if pc.last_in_bonus else ""
         return (f"Stakes: pot {pc.pot} (dealer {pc.ante_dealer}, others {pc.ante_other} each)"
@@ -59,8 +66,6 @@ def _context(puzzle: Puzzle) -> str:
 
 def _cards(cards, symbols: bool, empty: str = "none"):
     from rich.text import Text
-
-    from tutor.puzzles.terminal import card_text
     return card_text(cards, symbols) if cards else Text(empty, style="dim")
 
 
@@ -117,15 +122,21 @@ def _position(puzzle: Puzzle, symbols: bool) -> list:
             out.append(t)
     hist = deal.history
     if hist:
-        from tutor.puzzles.generators import _names
-        names = _names(n, None)
+        names = seat_names(n, None)
         names[seat] = f"Player {seat} (you)"
-        shown = hist[-LAST_ACTIONS:]
+        first = max(0, len(hist) - LAST_ACTIONS)
+        earlier = [i for i in puzzle.data.get("history", ()) if i < first]
+        if earlier:
+            out.append(Text("Earlier:", style="bold"))
+            for i in earlier:
+                out.append(Text(f"  {i + 1}. " + hist[i].describe(symbols, names)))
+        shown = hist[first:]
         title = "Last action:" if len(shown) == 1 else (
             "Actions so far:" if len(shown) == len(hist) else f"Last {len(shown)} actions:")
         out.append(Text(title, style="bold"))
-        for a in shown:
-            out.append(Text("  " + a.describe(symbols, names)))
+        for i, a in enumerate(shown, first):
+            prefix = f"  {i + 1}. " if earlier else "  "
+            out.append(Text(prefix + a.describe(symbols, names)))
     else:
         out.append(Text("No action yet: play has not begun.", style="dim"))
     if not over:
@@ -136,14 +147,12 @@ def _position(puzzle: Puzzle, symbols: bool) -> list:
 
 def _end_of_play(puzzle: Puzzle, deal, symbols: bool) -> list:
     """A finished deal as it stood when play ended: the cards each player won in play, the
-    leftovers (the last hand and the table), any set-aside mournival."""
+    leftovers (the last hand and the table), any set-aside mournival (the engine's settlement
+    breakdown, :attr:`tutor.engine.deal.DealResult.settlement`)."""
     from rich.text import Text
-
-    from tutor.engine.cards import parse_cards
-    from tutor.puzzles.generators import player_name
     r = deal.result
     seat = puzzle.seat
-    aside = set(parse_cards(puzzle.data.get("aside", [])))
+    aside = set(r.set_aside)
     leftovers = set(r.leftovers)
     out = [Text("Play is over.", style="bold")]
     out.append(Text(f"Last player in: {player_name(r.last_in, seat) if r.last_in is not None else 'nobody'}."))
@@ -151,12 +160,13 @@ def _end_of_play(puzzle: Puzzle, deal, symbols: bool) -> list:
     if aside:
         out.append(_line("Set-aside mournival:", _cards(sorted(aside), symbols)))
     out.append(Text("Cards won during play:", style="bold"))
-    for q in range(puzzle.players):
+    for s in r.settlement:
+        q = s.seat
         won = [c for c in r.won[q] if c not in leftovers and c not in aside]
         t = Text("  ")
         t.append(f"Player {q}" + _marks(q == seat, q == deal.dealer),
                  style="bold cyan" if q == seat else "")
-        t.append(f": {len(won)}")
+        t.append(f": {s.won_in_play}")
         if won:
             t.append(": ")
             t.append_text(_cards(won, symbols))
@@ -168,8 +178,6 @@ def render_puzzle(puzzle: Puzzle, console_width: int | None = None, symbols: boo
     """The puzzle as the learner's seat sees it, then the question (a rich renderable)."""
     from rich.console import Group
     from rich.text import Text
-
-    from tutor.puzzles.terminal import suit_symbols
     if symbols is None:
         symbols = suit_symbols()
     parts: list = [_header(puzzle, symbols), Text("")]
@@ -185,8 +193,6 @@ def render_puzzle(puzzle: Puzzle, console_width: int | None = None, symbols: boo
 def render_hint(puzzle: Puzzle, index: int, symbols: bool | None = None):
     """Hint number ``index`` (0-based), or a note that there are no more."""
     from rich.text import Text
-
-    from tutor.puzzles.terminal import suit_symbols
     if symbols is None:
         symbols = suit_symbols()
     if index >= len(puzzle.hints):
@@ -202,9 +208,6 @@ def render_explanation(puzzle: Puzzle, grade: Grade | None, symbols: bool | None
     from rich.console import Group
     from rich.padding import Padding
     from rich.text import Text
-
-    from tutor.engine.sources import default_library
-    from tutor.puzzles.terminal import suit_symbols
     if symbols is None:
         symbols = suit_symbols()
     parts: list = []

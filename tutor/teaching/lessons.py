@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from tutor.engine import yamlfile
 from tutor.engine.data import data_dir
 from tutor.engine.errors import DataError, UsageError
 
@@ -42,7 +43,7 @@ FRONT_MATTER_KEYS = ("id", "title", "objectives", "prerequisites", "sources", "m
 #: The blocks a lesson may use: info word -> one-line description.
 BLOCK_KINDS = {
     "quote": "quotations by reference (source:id), shown verbatim with their citations",
-    "puzzle": "engine-graded puzzles: kind, count, ruleset, players, difficulty",
+    "puzzle": "engine-graded puzzles: kind, theme, count, ruleset, players, difficulty",
     "rules": "a side-by-side table of chosen ruleset parameters",
     "odds": "exact odds of the deal from the engine",
     "simulate": "the dealer's advantage measured by simulated deals",
@@ -60,6 +61,8 @@ ODDS_FIGURES = {
 _ID_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 _REF_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*:[a-z0-9]+(?:-[a-z0-9]+)*$")
 _MAX_PUZZLES = 10
+#: A lesson file name (without ``.md``) that places it in the course: ``04-capturing``.
+_STEM_RE = re.compile(r"^\d\d-[a-z0-9-]+$")
 _MAX_DEALS = 20000
 
 
@@ -81,7 +84,10 @@ class Block:
     ``line`` of its opening fence.
 
     ``data`` by kind: ``quote`` -> ``{"refs": [source:id, ...]}``; ``puzzle`` -> ``{"kind",
-    "count", "ruleset", "players", "difficulty"}`` (None where not given); ``rules`` ->
+    "theme", "count", "ruleset", "players", "difficulty"}`` (None where not given), where
+    ``kind`` is the puzzle spec to generate, ``KIND[/THEME]@LESSON`` with the lesson's file name
+    (:mod:`tutor.puzzles.generators`: only puzzles that need nothing taught after this lesson,
+    no harder than it allows), and ``theme`` the theme alone; ``rules`` ->
     ``{"rulesets", "parameters", "players"}``; ``odds`` -> ``{"figures", "rulesets",
     "players"}``; ``simulate`` -> ``{"ruleset", "players", "deals", "seed", "bots"}``; ``cards``
     -> ``{"rows": [(label, [card, ...]), ...], "caption"}``.  ``index`` numbers the lesson's blocks
@@ -127,6 +133,20 @@ class Lesson:
         """How many puzzles the lesson poses (the sum of its puzzle blocks' counts)."""
         return sum(b.data["count"] for b in self.blocks("puzzle"))
 
+    def puzzle_slots(self) -> list[tuple[Block, int]]:
+        """Every puzzle the lesson poses, in order, as ``(block, n)`` (``n`` from 0 within its
+        block)."""
+        return [(b, n) for b in self.blocks("puzzle") for n in range(b.data["count"])]
+
+    def puzzle_number(self, block: Block, n: int) -> int:
+        """The place (from 1) of puzzle ``n`` of ``block`` among all the lesson's puzzles, so a
+        heading reads "Puzzle 3 of 5" the same way the lesson's header counts them.  Raises
+        UsageError when the block holds no such puzzle."""
+        for i, (b, k) in enumerate(self.puzzle_slots(), 1):
+            if b.index == block.index and k == n:
+                return i
+        raise UsageError(f"the lesson has no puzzle {n} in block {block.index}")
+
     @property
     def quotes(self) -> list[str]:
         """The quotation references of its quote blocks, in order, without repeats."""
@@ -170,9 +190,9 @@ def course_index(folder: Path | None = None) -> list[CourseEntry]:
     out = []
     for n, path in enumerate(lesson_files(folder), 1):
         try:
-            fm, _, _ = _split_front_matter(path, path.read_text(encoding="utf-8"))
-            data = _yaml_load(fm) if fm is not None else None
-        except (OSError, UnicodeDecodeError, DataError, ValueError):
+            fm, _, _ = _split_front_matter(path, yamlfile.read_text(path, _display(path)))
+            data = yamlfile.load(fm, _display(path), 2)[0] if fm is not None else None
+        except DataError:
             data = None
         if not isinstance(data, dict):
             data = {}
@@ -243,11 +263,15 @@ def find_lesson(key: str | int, folder: Path | None = None) -> CourseEntry:
 
 def puzzle_seed(lesson_seed: int, lesson_id: str, block_index: int, n: int) -> int:
     """The seed of puzzle ``n`` (0-based) of the puzzle block ``block_index`` of a lesson taken
-    with ``lesson_seed``: the same numbers give the same puzzle on every machine (a 48-bit int
-    from SHA-256, not Python's randomised ``hash``)."""
+    with ``lesson_seed``: the same numbers give the same puzzle on every machine.  The block's
+    first seed is a 48-bit int from SHA-256 (not Python's randomised ``hash``); its puzzles' seeds
+    lie :data:`tutor.puzzles.SET_STRIDE` apart, so their seed searches never meet and a set
+    never repeats a quotation (see :mod:`tutor.puzzles.kinds.source_quiz`)."""
     import hashlib
-    digest = hashlib.sha256(f"{lesson_seed}/{lesson_id}/{block_index}/{n}".encode()).digest()
-    return int.from_bytes(digest[:6], "big")
+
+    from tutor.puzzles.base import SET_STRIDE    # tutor.puzzles is loaded only when puzzles are posed
+    digest = hashlib.sha256(f"{lesson_seed}/{lesson_id}/{block_index}/0".encode()).digest()
+    return int.from_bytes(digest[:6], "big") + n * SET_STRIDE
 
 
 def resolve_players(ruleset, players: int | None) -> int:
@@ -284,7 +308,8 @@ def check_lessons(paths: Iterable[Path | str] | None = None, library=None) -> tu
 
     Returns ``(files_checked, problems)``, each problem one line ``FILE:LINE: KEY: message``.
     Course-wide checks (on the default set): lesson ids unique, prerequisites name lessons that
-    come earlier in the course.  Raises only what loading the sources raises.
+    come earlier in the course, and no puzzle is set before its teaching or harder than its
+    lesson allows (:func:`teaching_problems`).  Raises only what loading the sources raises.
     """
     whole_course = paths is None
     files = lesson_files() if whole_course else [Path(p) for p in paths]
@@ -306,7 +331,7 @@ def check_lessons(paths: Iterable[Path | str] | None = None, library=None) -> tu
 def _course_problems(lessons: list[Lesson], known: list[str] | None = None) -> list[str]:
     """Duplicate ids and bad prerequisites.  ``known`` lists the ids of every file in course
     order, read from front matter alone (so a lesson that fails to load still counts)."""
-    problems = []
+    problems = teaching_problems(lessons)
     seen: dict[str, Lesson] = {}
     for lesson in lessons:
         where = f"{_display(lesson.path)}:2: id"
@@ -348,18 +373,22 @@ class _Checker:
         return self._library
 
     def fail(self, line: int, key: str, message: str) -> None:
+        """Add the problem ``FILE:LINE: KEY: message``, the key and message cut short if a
+        mistyped file made them long."""
+        key = key if len(key) <= 60 else key[:57] + "..."
+        message = message if len(message) <= 400 else message[:397] + "..."
         self.problems.append(f"{_display(self.path)}:{line}: {key}: {message}")
 
     # -- the file --------------------------------------------------------------------------
 
     def run(self) -> Lesson | None:
-        try:
-            text = self.path.read_text(encoding="utf-8")
-        except FileNotFoundError:
+        if not self.path.exists():
             self.fail(0, "file", "no such lesson file")
             return None
-        except (OSError, UnicodeDecodeError) as exc:
-            self.fail(0, "file", f"cannot be read: {exc}")
+        try:
+            text = yamlfile.read_text(self.path, _display(self.path))
+        except DataError as exc:
+            self.problems.append(str(exc))
             return None
         try:
             fm, body, body_line = _split_front_matter(self.path, text)
@@ -381,19 +410,15 @@ class _Checker:
         return lesson
 
     def front_matter(self, fm: str) -> dict[str, Any] | None:
-        import yaml
         try:
-            node = yaml.compose(fm, Loader=_loader())
-            data = yaml.load(fm, Loader=_loader())
-        except yaml.YAMLError as exc:
-            mark = getattr(exc, "context_mark", None) or getattr(exc, "problem_mark", None)
-            line = mark.line + 2 if mark is not None else 1
-            self.fail(line, "front matter", f"not valid YAML: {getattr(exc, 'problem', exc)}")
+            data, doc = yamlfile.load(fm, _display(self.path), 2, "front matter")
+        except DataError as exc:
+            self.problems.append(str(exc))
             return None
         if not isinstance(data, dict):
             self.fail(1, "front matter", "must be a mapping of keys (id, title, ...)")
             return None
-        lines = _key_lines(node, offset=2)
+        lines = doc.key_lines()
         ok = True
         for key in data:
             if key not in FRONT_MATTER_KEYS:
@@ -410,7 +435,7 @@ class _Checker:
         line = lambda k: lines.get(k, 1)  # noqa: E731
         lid = data["id"]
         if not isinstance(lid, str) or not _ID_RE.match(lid):
-            self.fail(line("id"), "id", f"{lid!r} is not an id (lower-case words joined by '-')")
+            self.fail(line("id"), "id", f"{_shown(lid)} is not an id (lower-case words joined by '-')")
             ok = False
         out["id"] = lid
         title = data["title"]
@@ -440,7 +465,7 @@ class _Checker:
                 ok = False
         minutes = data["minutes"]
         if not isinstance(minutes, int) or isinstance(minutes, bool) or not 1 <= minutes <= 240:
-            self.fail(line("minutes"), "minutes", f"{minutes!r} is not a whole number of "
+            self.fail(line("minutes"), "minutes", f"{_shown(minutes)} is not a whole number of "
                                                   "minutes from 1 to 240")
             ok = False
         out["minutes"] = minutes
@@ -477,6 +502,11 @@ class _Checker:
             info = tok.info.strip().split()
             word = info[0] if info else ""
             fence_line = body_line + tok.map[0]
+            if tok.level == 0 and not _fence_closed(tok, lines):
+                self.fail(fence_line, word or "fence",
+                          f"the fence {tok.markup}{word} opened here is never closed (end the "
+                          f"block with a line {tok.markup})")
+                continue
             if not word:
                 continue        # a plain fenced code block: shown as preformatted text
             fences += 1
@@ -512,21 +542,17 @@ class _Checker:
 
     def _mapping(self, kind: str, content: str, line: int, allowed: tuple[str, ...],
                  required: tuple[str, ...] = ()) -> tuple[dict, dict] | None:
-        import yaml
         try:
-            node = yaml.compose(content, Loader=_loader())
-            data = yaml.load(content, Loader=_loader())
-        except yaml.YAMLError as exc:
-            mark = getattr(exc, "problem_mark", None)
-            self.fail(line + (mark.line if mark else 0), kind,
-                      f"not valid YAML: {getattr(exc, 'problem', exc)}")
+            data, doc = yamlfile.load(content, _display(self.path), line, kind)
+        except DataError as exc:
+            self.problems.append(str(exc))
             return None
         if data is None:
             data = {}
         if not isinstance(data, dict):
             self.fail(line, kind, "the block must hold 'key: value' lines")
             return None
-        lines = {k: line + v - 1 for k, v in _key_lines(node, offset=1).items()}
+        lines = doc.key_lines()
         ok = True
         for k in data:
             if k not in allowed:
@@ -546,13 +572,13 @@ class _Checker:
             return True, None
         if not isinstance(v, int) or isinstance(v, bool) or not lo <= v <= hi:
             self.fail(lines.get(key, line), f"{kind}.{key}",
-                      f"{v!r} is not a whole number from {lo} to {hi}")
+                      f"{_shown(v)} is not a whole number from {lo} to {hi}")
             return False, None
         return True, v
 
     def _ruleset(self, kind: str, rid: Any, where: int, key: str = "ruleset"):
         if not isinstance(rid, str) or rid not in self.library.rulesets:
-            self.fail(where, f"{kind}.{key}", f"unknown ruleset {rid!r} (rulesets: "
+            self.fail(where, f"{kind}.{key}", f"unknown ruleset {_shown(rid)} (rulesets: "
                                               f"{', '.join(self.library.rulesets)})")
             return None
         return self.library.rulesets[rid]
@@ -576,7 +602,7 @@ class _Checker:
             if not ref or ref.startswith("#"):
                 continue
             if not _REF_RE.match(ref):
-                self.fail(line + i, "quote", f"{ref!r} is not a quotation reference "
+                self.fail(line + i, "quote", f"{_shown(ref)} is not a quotation reference "
                                              "(source:id, e.g. parlett:deal-eight)")
                 ok = False
                 continue
@@ -598,17 +624,26 @@ class _Checker:
 
     def block_puzzle(self, content: str, line: int) -> dict | None:
         got = self._mapping("puzzle", content, line,
-                            ("kind", "count", "ruleset", "players", "difficulty"), ("kind",))
+                            ("kind", "theme", "count", "ruleset", "players", "difficulty"),
+                            ("kind",))
         if got is None:
             return None
         data, lines = got
         ok = True
         kinds, applicable = _puzzle_api()
         kind = data["kind"]
+        theme = data.get("theme")
         if kind not in kinds:
             self.fail(lines.get("kind", line), "puzzle.kind",
-                      f"unknown puzzle kind {kind!r} (kinds: {', '.join(kinds)})")
+                      f"unknown puzzle kind {_shown(kind)} (kinds: {', '.join(kinds)})")
             ok = False
+        elif theme is not None:
+            themes = _puzzle_themes(kind)
+            if theme not in themes:
+                self.fail(lines.get("theme", line), "puzzle.theme",
+                          f"puzzles of kind '{kind}' have no theme {theme!r} (themes: "
+                          f"{', '.join(themes)})")
+                ok = False
         good, count = self._int("puzzle", data, lines, "count", 1, _MAX_PUZZLES, 1, line)
         ok &= good
         good, players = self._int("puzzle", data, lines, "players", 2, 8, None, line)
@@ -631,8 +666,11 @@ class _Checker:
                         ok = False
         if not ok:
             return None
-        return {"kind": kind, "count": count, "ruleset": rid, "players": players,
-                "difficulty": difficulty}
+        spec = kind + (f"/{theme}" if theme else "")
+        if _STEM_RE.match(self.path.stem):
+            spec += f"@{self.path.stem}"
+        return {"kind": spec, "theme": theme, "count": count, "ruleset": rid,
+                "players": players, "difficulty": difficulty}
 
     def block_rules(self, content: str, line: int) -> dict | None:
         from tutor.engine.rulesets import COUNT_PARAMETERS, RULESET_PARAMETERS
@@ -661,7 +699,7 @@ class _Checker:
         for p in params:
             if p not in known:
                 self.fail(lines.get("parameters", line), "rules.parameters",
-                          f"unknown parameter {p!r} (parameters: {', '.join(known)})")
+                          f"unknown parameter {_shown(p)} (parameters: {', '.join(known)})")
                 ok = False
         good, players = self._int("rules", data, lines, "players", 2, 8, None, line)
         ok &= good
@@ -685,7 +723,7 @@ class _Checker:
         for f in figures:
             if f not in ODDS_FIGURES:
                 self.fail(lines.get("figure", line), "odds.figure",
-                          f"unknown figure {f!r} (figures: {', '.join(ODDS_FIGURES)})")
+                          f"unknown figure {_shown(f)} (figures: {', '.join(ODDS_FIGURES)})")
                 ok = False
         if "ruleset" in data and "rulesets" in data:
             self.fail(lines.get("rulesets", line), "odds.rulesets", "give ruleset or rulesets, "
@@ -728,7 +766,7 @@ class _Checker:
         bots = data.get("bots", "willughby")
         if not isinstance(bots, str) or bots not in BOT_NAMES:
             self.fail(lines.get("bots", line), "simulate.bots",
-                      f"unknown computer player {bots!r} (players: {', '.join(BOT_NAMES)})")
+                      f"unknown computer player {_shown(bots)} (players: {', '.join(BOT_NAMES)})")
             ok = False
         if not ok:
             return None
@@ -750,7 +788,7 @@ class _Checker:
             if not text or text.startswith("#"):
                 continue
             if ":" not in text:
-                self.fail(where, "cards", f"{text!r} is not 'label: cards' (e.g. 'Your hand: "
+                self.fail(where, "cards", f"{_shown(text)} is not 'label: cards' (e.g. 'Your hand: "
                                           "7H 7D QS')")
                 ok = False
                 continue
@@ -784,19 +822,6 @@ class _Checker:
 # Helpers
 
 
-def _loader():
-    import yaml
-    return getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-
-
-def _yaml_load(text: str):
-    import yaml
-    try:
-        return yaml.load(text, Loader=_loader())
-    except yaml.YAMLError:
-        return None
-
-
 def _split_front_matter(path: Path, text: str) -> tuple[str | None, str, int]:
     """Split ``text`` into (front matter YAML or None, body, file line of the body's first line)."""
     lines = text.splitlines()
@@ -808,26 +833,79 @@ def _split_front_matter(path: Path, text: str) -> tuple[str | None, str, int]:
     raise DataError(f"{_display(path)}:1: front matter: not closed (no second line '---')")
 
 
-def _key_lines(node, offset: int) -> dict[Any, int]:
-    """Map each key of a YAML mapping node to its line, 1-based, plus ``offset - 1``."""
-    from yaml.nodes import MappingNode
-    out: dict[Any, int] = {}
-    if isinstance(node, MappingNode):
-        for k, _ in node.value:
-            key = k.value
-            if getattr(k, "tag", "").endswith(":int"):
-                try:
-                    key = int(key)
-                except ValueError:
-                    pass
-            out[key] = k.start_mark.line + offset
-    return out
+def _shown(value: Any) -> str:
+    """``value`` as a problem names it: its repr, cut to 40 characters."""
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _fence_closed(tok, lines: list[str]) -> bool:
+    """True when the fence token ``tok`` (at the top level of the body) ends with a closing
+    fence: CommonMark runs an unclosed fence to the end of the file, swallowing the rest."""
+    start, end = tok.map
+    if end - start < 2:
+        return False
+    last = lines[end - 1].strip()
+    return bool(last) and set(last) == {tok.markup[0]} and len(last) >= len(tok.markup)
 
 
 def _puzzle_api():
     """(KINDS, applicable_rulesets) from :mod:`tutor.puzzles`."""
     from tutor import puzzles
     return tuple(puzzles.KINDS), puzzles.applicable_rulesets
+
+
+def _puzzle_themes(kind: str) -> dict[str, str | None]:
+    """The themes of puzzles of ``kind`` and the lesson that teaches each."""
+    from tutor import puzzles
+    return puzzles.themes_of(kind)
+
+
+def teaching_problems(lessons: list[Lesson]) -> list[str]:
+    """Puzzles set before their teaching: for each puzzle block of ``lessons`` (the course, in
+    order), a problem when its theme is taught in a later lesson
+    (:func:`tutor.puzzles.taught_in`), or without a theme when the kind's question is first
+    taught in a later lesson (the block's puzzles are then drawn from what its own lesson has
+    taught: see :class:`Block`), when no lesson teaches it, or when its difficulty is
+    above what the lesson's place allows (:func:`tutor.puzzles.max_stars`: lessons 1-2 two
+    stars, 3-4 three, 5-6 four).  Also a problem for every lesson the puzzle kinds' definitions
+    name that is not a lesson of the course.  Each problem is one line ``FILE:LINE: KEY:
+    message``."""
+    from tutor import puzzles
+    stems = {lesson.path.stem: lesson for lesson in lessons}
+    problems = []
+    for lesson in lessons:
+        stem = lesson.path.stem
+        if not _STEM_RE.match(stem):
+            continue
+        for b in lesson.blocks("puzzle"):
+            d = b.data
+            kind = d["kind"].partition("/")[0].partition("@")[0]
+            theme = d.get("theme")
+            where = f"{_display(lesson.path)}:{b.line}: puzzle"
+            need = (puzzles.taught_in(kind, theme) if theme else
+                    puzzles.definition(kind).lesson)
+            what = f"'{kind}'" + (f" on '{theme}'" if theme else "")
+            if need is None:
+                problems.append(f"{where}.theme: no lesson teaches puzzles of {what}")
+            elif need > stem:
+                taught = stems.get(need)
+                name = f"lesson {taught.number}, {taught.title}" if taught else need
+                problems.append(f"{where}.{'theme' if theme else 'kind'}: puzzles of {what} "
+                                f"are taught in {name}, which comes after this lesson")
+            cap = puzzles.max_stars(stem)
+            if d.get("difficulty") is not None and d["difficulty"] > cap:
+                problems.append(f"{where}.difficulty: {d['difficulty']} stars is above what "
+                                f"lesson {lesson.number or stem[:2]} allows ({cap})")
+    if lessons and all(_STEM_RE.match(x.path.stem) for x in lessons):
+        for kind in puzzles.KINDS:
+            defn = puzzles.definition(kind)
+            named = [defn.lesson] + [v for v in defn.themes.values() if v]
+            for name in dict.fromkeys(n for n in named if n):
+                if name not in stems:
+                    problems.append(f"{defn.path.name}:1: lesson: '{name}' is not a lesson of "
+                                    f"the course (lessons: {', '.join(stems)})")
+    return problems
 
 
 def _applicable_ids(applicable, kind: str) -> list[str]:

@@ -11,13 +11,21 @@ platform's user data directory).  Its schema version is SQLite's ``PRAGMA user_v
   answers given so far (so a lesson resumes with the same puzzles), and when it was completed.
 - ``meta`` keeps small settings (the last lesson opened).
 
-A file that is not a database, or fails SQLite's quick check, is moved aside to
-``progress.sqlite3.corrupt-<timestamp>`` and a fresh one started; :attr:`ProgressStore.notice`
-says so in one line for the caller to show.
+A file that is not a database, fails SQLite's integrity check, lacks a table or column, or holds a
+value of the wrong type or invalid JSON in a column, is damaged: it is moved aside (nothing is
+deleted) to ``progress.sqlite3.corrupt-<timestamp>`` beside it and a fresh one started;
+:attr:`ProgressStore.notice` says so in one line for the caller to show.
+
+A file that cannot be written (a read-only file or folder, a folder that cannot be created) is
+never a Python error: the store reads what it can into memory and goes on without saving, and
+:attr:`ProgressStore.notice` says in one line that progress cannot be saved and why.  Opened
+with ``read_only=True`` (statistics), the store never writes to the file or its folder at all:
+it works on a copy in memory.
 """
 
 from __future__ import annotations
 
+import functools
 import json
 import sqlite3
 import time
@@ -171,64 +179,123 @@ class ProgressStore:
     """The progress database.
 
     ``ProgressStore(path)`` opens (creating or migrating) the file, default
-    :func:`default_path`.  A corrupt file is moved aside and :attr:`notice` set to a one-line
-    message; otherwise ``notice`` is None.  Raises :class:`~tutor.engine.errors.LaughError` when the file
-    cannot be created (folder not writable) or was written by a newer version of the program.
-    Use as a context manager or call :meth:`close`.
+    :func:`default_path`.  A damaged file is moved aside and :attr:`notice` set to a one-line
+    message; a file or folder that cannot be written leaves the store working in memory
+    (:attr:`saving` False) and :attr:`notice` saying why progress cannot be saved; otherwise
+    ``notice`` is None.  With ``read_only=True`` the file is only read (a copy is taken into
+    memory, so the statistics can fold answers into review schedules without writing), never
+    created, changed or moved; a damaged or unreadable file then reads as empty, with a notice.
+    Raises :class:`~tutor.engine.errors.LaughError` only for a file written by a newer version
+    of the program.  Use as a context manager or call :meth:`close`.
     """
 
-    def __init__(self, path: Path | str | None = None):
+    def __init__(self, path: Path | str | None = None, *, read_only: bool = False):
         self.path = Path(path) if path is not None else default_path()
         self.notice: str | None = None
+        self.read_only = read_only
+        #: True while changes are written to :attr:`path`; False when they stay in memory.
+        self.saving = not read_only
+        if read_only:
+            self.conn = self._open_copy()
+            return
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
-            raise LaughError(f"cannot create the progress folder {self.path.parent}: "
-                             f"{exc.strerror or exc}") from None
+            self._go_on_without_saving(f"the folder {self.path.parent} cannot be created "
+                                       f"({exc.strerror or exc})", copy=False)
+            return
         try:
             self.conn = self._open()
         except sqlite3.DatabaseError as exc:
-            moved = self._move_aside()
-            self.notice = (f"Your progress file {self.path} could not be read ({exc}); it was "
-                           f"moved to {moved.name} and a fresh one started.")
-            self.conn = self._open()
+            if _environmental(exc):
+                self._go_on_without_saving(self._why_unwritable(exc), copy=True)
+                return
+            try:
+                moved = self._move_aside()
+            except OSError as move_exc:
+                self._go_on_without_saving(
+                    f"{self.path} could not be read ({_said(exc)}) and cannot be moved aside "
+                    f"({move_exc.strerror or move_exc})", copy=False)
+                return
+            self.notice = (f"Your progress file {self.path} could not be read ({_said(exc)}); it "
+                           f"was moved to {moved.name} beside it and a fresh one started.")
+            try:
+                self.conn = self._open()
+            except sqlite3.DatabaseError as again:   # the notice keeps where the old file went
+                self._go_on_without_saving(self._why_unwritable(again), copy=False)
 
     # -- opening ---------------------------------------------------------------------------
 
     def _open(self) -> sqlite3.Connection:
+        """The file, checked, migrated, and proved writable (a write rolled back)."""
+        _check_header(self.path)
+        conn = _connect(self.path)
         try:
-            conn = sqlite3.connect(self.path, timeout=5.0, isolation_level=None)
-        except sqlite3.OperationalError as exc:
-            raise LaughError(f"cannot open the progress file {self.path}: {exc}") from None
-        try:
-            version = conn.execute("PRAGMA user_version").fetchone()[0]
-            if version:
-                ok = conn.execute("PRAGMA quick_check").fetchone()[0]
-                if ok != "ok":
-                    raise sqlite3.DatabaseError(f"quick check: {ok}")
-            if version > SCHEMA_VERSION:
-                conn.close()
-                raise LaughError(f"the progress file {self.path} was written by a newer version "
-                                 f"of the program (schema {version}, this one knows "
-                                 f"{SCHEMA_VERSION}); update the program")
-            while version < SCHEMA_VERSION:
-                conn.execute("BEGIN IMMEDIATE")
-                try:
-                    for statement in _statements(_MIGRATIONS[version]):
-                        conn.execute(statement)
-                    conn.execute(f"PRAGMA user_version = {version + 1}")
-                    conn.execute("COMMIT")
-                except BaseException:
-                    if conn.in_transaction:
-                        conn.execute("ROLLBACK")
-                    raise
-                version += 1
-        except sqlite3.DatabaseError:
+            _check_and_migrate(conn, self.path)
+        except BaseException:
             conn.close()
             raise
         return conn
 
+    def _open_copy(self) -> sqlite3.Connection:
+        """A copy of the file in memory, the file opened read-only (or an empty store when
+        there is no file, or it cannot be read: then :attr:`notice` says why)."""
+        mem = _connect(":memory:")
+        if self.path.is_file():
+            try:
+                _check_header(self.path)
+                src = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro", uri=True,
+                                      timeout=5.0)
+                try:
+                    src.backup(mem)
+                finally:
+                    src.close()
+                _check_and_migrate(mem, self.path)
+                return mem
+            except sqlite3.DatabaseError as exc:
+                mem.close()
+                mem = _connect(":memory:")
+                if getattr(exc, "sqlite_errorname", "") == "SQLITE_READONLY_ROLLBACK":
+                    self.notice = (f"Your progress file {self.path} has a change left unfinished "
+                                   "(a journal beside it) that only a lesson or puzzle, which "
+                                   "may write, can finish; showing none of it.")
+                elif _environmental(exc):
+                    self.notice = (f"Your progress file {self.path} cannot be read ({_said(exc)}); "
+                                   "showing none of it.")
+                else:
+                    self.notice = (f"Your progress file {self.path} is damaged ({_said(exc)}); showing "
+                                   "none of it (the file is left as it is: the next lesson or "
+                                   "puzzle moves it aside and starts a fresh one).")
+        _check_and_migrate(mem, self.path)
+        return mem
+
+    def _go_on_without_saving(self, why: str, copy: bool) -> None:
+        """Work in memory from now on (on a copy of the file when ``copy`` and it can be read)
+        and set :attr:`notice` to say that progress cannot be saved, and why."""
+        self.saving = False
+        self.conn = self._open_copy() if copy else _connect(":memory:")
+        if not copy:
+            _check_and_migrate(self.conn, self.path)
+        read_notice = self.notice
+        self.notice = f"Your progress cannot be saved: {why}; going on without saving."
+        if read_notice:
+            self.notice += " " + read_notice
+
+    def _why_unwritable(self, exc: sqlite3.DatabaseError) -> str:
+        name = getattr(exc, "sqlite_errorname", "")
+        if name == "SQLITE_READONLY_DIRECTORY":
+            return f"the folder {self.path.parent} is read-only"
+        if name.startswith("SQLITE_READONLY"):
+            return f"the file {self.path} is read-only"
+        if name == "SQLITE_CANTOPEN" and not self.path.exists():
+            return f"{self.path} cannot be created in its folder ({_said(exc)})"
+        if name in ("SQLITE_BUSY", "SQLITE_LOCKED"):
+            return f"{self.path} is locked by another program ({_said(exc)})"
+        return f"{self.path}: {_said(exc)}"
+
     def _move_aside(self) -> Path:
+        """Rename the file (and its journal, if any) to ``<name>.corrupt-<timestamp>``; return
+        the new path.  Raises OSError when the folder does not allow it."""
         stamp = time.strftime("%Y%m%d-%H%M%S")
         target = self.path.with_name(f"{self.path.name}.corrupt-{stamp}")
         n = 1
@@ -424,6 +491,200 @@ class _Transaction:
             self.conn.execute("COMMIT")
         elif self.conn.in_transaction:
             self.conn.execute("ROLLBACK")
+
+
+def _said(exc: BaseException) -> str:
+    """An error's message on one line, cut to 200 characters (SQLite's integrity check can
+    report a page of problems)."""
+    text = " ".join(str(exc).split())
+    return text if len(text) <= 200 else text[:197] + "..."
+
+
+def _connect(target: Path | str) -> sqlite3.Connection:
+    """A connection in autocommit mode (transactions are explicit) that reads text which is
+    not UTF-8 (damage) with replacement characters instead of failing on the row."""
+    conn = sqlite3.connect(target, timeout=5.0, isolation_level=None)
+    conn.text_factory = lambda data: data.decode("utf-8", "replace")
+    return conn
+
+
+#: SQLite errors that come from where the file is (permissions, locks, a full disk), not from
+#: what it holds: the file is not damaged, it just cannot be written (or read) now.
+_ENVIRONMENTAL = ("SQLITE_READONLY", "SQLITE_CANTOPEN", "SQLITE_PERM", "SQLITE_BUSY",
+                  "SQLITE_LOCKED", "SQLITE_IOERR", "SQLITE_FULL", "SQLITE_AUTH")
+
+
+def _environmental(exc: sqlite3.DatabaseError) -> bool:
+    return getattr(exc, "sqlite_errorname", "").startswith(_ENVIRONMENTAL)
+
+
+class DamagedFile(sqlite3.DatabaseError):
+    """A progress file that SQLite reads but whose tables or values are not what this program
+    wrote (a dropped table, a missing column, a value of the wrong type, invalid JSON)."""
+
+
+@functools.cache
+def _expected_columns() -> dict[str, frozenset[str]]:
+    """Every table of the current schema -> its column names."""
+    mem = sqlite3.connect(":memory:")
+    try:
+        for statement in _statements(_SCHEMA_V1):
+            mem.execute(statement)
+        tables = [r[0] for r in mem.execute("SELECT name FROM sqlite_master WHERE type='table'")]
+        return {t: frozenset(r[1] for r in mem.execute(f"PRAGMA table_info({t})"))
+                for t in tables}
+    finally:
+        mem.close()
+
+#: The latest Unix time an answer or lesson may carry (the year 3000): a later one is damage
+#: (review schedules add years to it, and Python's dates end in 9999).
+_LATEST = 32503680000
+
+#: One query per table finding the first row whose values this program could not have written:
+#: wrong SQLite types, and JSON that is invalid or of the wrong shape.
+_ROW_CHECKS = {
+    "answers": (
+        "SELECT id FROM answers WHERE typeof(at) NOT IN ('real', 'integer') "
+        f"OR at NOT BETWEEN 0 AND {_LATEST} "
+        "OR typeof(puzzle_id) <> 'text' OR typeof(kind) <> 'text' "
+        "OR typeof(correct) <> 'integer' OR typeof(seconds) NOT IN ('real', 'integer', 'null') "
+        "OR typeof(hints) <> 'integer' OR typeof(retry) <> 'integer' "
+        "OR typeof(lesson) NOT IN ('text', 'null') OR typeof(ruleset) NOT IN ('text', 'null') "
+        "OR CASE WHEN typeof(themes) = 'text' AND json_valid(themes) "
+        "THEN json_type(themes) <> 'array' "
+        "OR EXISTS (SELECT 1 FROM json_each(answers.themes) WHERE type <> 'text') "
+        "ELSE 1 END LIMIT 1"),
+    "lessons": (
+        "SELECT lesson FROM lessons WHERE typeof(lesson) <> 'text' "
+        "OR typeof(seed) <> 'integer' OR typeof(page) <> 'integer' "
+        "OR typeof(started_at) NOT IN ('real', 'integer') "
+        "OR typeof(updated_at) NOT IN ('real', 'integer') "
+        "OR typeof(completed_at) NOT IN ('real', 'integer', 'null') "
+        f"OR started_at NOT BETWEEN 0 AND {_LATEST} OR updated_at NOT BETWEEN 0 AND {_LATEST} "
+        f"OR completed_at NOT BETWEEN 0 AND {_LATEST} "
+        "OR typeof(right) NOT IN ('integer', 'null') OR typeof(total) NOT IN ('integer', 'null') "
+        "OR typeof(in_progress) <> 'integer' "
+        "OR CASE WHEN typeof(answered) = 'text' AND json_valid(answered) "
+        "THEN json_type(answered) <> 'object' "
+        "OR EXISTS (SELECT 1 FROM json_each(lessons.answered) WHERE type IN ('object', 'array')) "
+        "ELSE 1 END LIMIT 1"),
+    "meta": "SELECT key FROM meta WHERE typeof(key) <> 'text' OR typeof(value) <> 'text' LIMIT 1",
+}
+
+
+def _check_and_migrate(conn: sqlite3.Connection, path: Path) -> None:
+    """Check an opened file and bring it to :data:`SCHEMA_VERSION`.
+
+    Raises :class:`sqlite3.DatabaseError` for a file SQLite cannot read or that fails its
+    integrity check, :class:`DamagedFile` for a header, table, column, type or JSON value this
+    program did not write, and :class:`LaughError` for a file of a newer schema.  Tables are
+    checked before any migration writes, so a damaged file is moved aside as it was found.
+    """
+    try:
+        # The integrity check, not the quick check: only it finds an index that lost a row.
+        ok = conn.execute("PRAGMA integrity_check").fetchone()[0]
+        if ok != "ok":
+            raise sqlite3.DatabaseError(f"integrity check: {ok}")
+        version = conn.execute("PRAGMA user_version").fetchone()[0]
+        if version > SCHEMA_VERSION:
+            raise LaughError(f"the progress file {path} was written by a newer version "
+                             f"of the program (schema {version}, this one knows "
+                             f"{SCHEMA_VERSION}); update the program")
+        _check_tables(conn, every=version == SCHEMA_VERSION)
+        if version < 0:
+            raise DamagedFile(f"the schema version is {version}")
+        _probe(conn)
+        while version < SCHEMA_VERSION:
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                for statement in _statements(_MIGRATIONS[version]):
+                    conn.execute(statement)
+                conn.execute(f"PRAGMA user_version = {version + 1}")
+                conn.execute("COMMIT")
+            except BaseException:
+                if conn.in_transaction:
+                    conn.execute("ROLLBACK")
+                raise
+            version += 1
+    except UnicodeDecodeError:
+        # SQLite quotes a damaged schema in its error message, and the bytes are not UTF-8.
+        raise DamagedFile("the file's schema is not readable") from None
+
+
+def _probe(conn: sqlite3.Connection) -> None:
+    """A write, rolled back: raises :class:`sqlite3.OperationalError` (``SQLITE_READONLY...``,
+    ``SQLITE_CANTOPEN``, ``SQLITE_BUSY``) when the file or its folder cannot be written now."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        conn.execute("CREATE TABLE _write_probe (x)")
+    finally:
+        conn.execute("ROLLBACK")
+
+
+def _check_header(path: Path) -> None:
+    """Raise :class:`DamagedFile` when ``path`` is an SQLite file whose header this program
+    never writes: a write-ahead log (which even reading would add files beside) or a file
+    format newer than SQLite's own (which no one may write)."""
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(20)
+    except OSError:
+        return                  # SQLite will say why it cannot open it
+    if len(head) == 20 and head.startswith(b"SQLite format 3\x00") and (head[18], head[19]) != (1, 1):
+        raise DamagedFile("its header is not one this program writes (file format versions "
+                          f"{head[18]} and {head[19]}, not 1)")
+
+
+def _check_tables(conn: sqlite3.Connection, every: bool) -> None:
+    """Raise :class:`DamagedFile` naming the first missing table (when ``every`` table must be
+    there) or column, or the first row holding a value of the wrong type or invalid JSON."""
+    present = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    for table, columns in _expected_columns().items():
+        if table not in present and not every:
+            continue
+        have = {r[1] for r in conn.execute(f"PRAGMA table_info({table})")}
+        if not have:
+            raise DamagedFile(f"the table {table} is missing")
+        missing = sorted(columns - have)
+        if missing:
+            raise DamagedFile(f"the table {table} has no column {missing[0]}")
+    for table, sql in _ROW_CHECKS.items():
+        if table not in present:
+            continue
+        try:
+            row = conn.execute(sql).fetchone()
+        except sqlite3.OperationalError as exc:
+            if "no such function" not in str(exc):
+                raise
+            row = _python_row_check(conn, table)     # SQLite built without its JSON functions
+        if row is not None:
+            raise DamagedFile(f"the table {table}, row {row[0]!r}, holds a value of the wrong "
+                              "type or invalid JSON")
+
+
+def _python_row_check(conn: sqlite3.Connection, table: str) -> tuple | None:
+    """The JSON part of :data:`_ROW_CHECKS` done in Python, for SQLite without JSON functions."""
+    if table == "answers":
+        for rid, themes in conn.execute("SELECT id, themes FROM answers"):
+            value = _json_or_none(themes)
+            if not isinstance(value, list) or not all(isinstance(t, str) for t in value):
+                return (rid,)
+    elif table == "lessons":
+        for lesson, answered in conn.execute("SELECT lesson, answered FROM lessons"):
+            value = _json_or_none(answered)
+            if not isinstance(value, dict) or any(isinstance(v, (dict, list))
+                                                  for v in value.values()):
+                return (lesson,)
+    return None
+
+
+def _json_or_none(text) -> object:
+    if not isinstance(text, str):
+        return None
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError):
+        return None
 
 
 def _statements(script: str) -> list[str]:

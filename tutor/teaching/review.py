@@ -132,12 +132,17 @@ class ReviewBook:
     # -- schema ------------------------------------------------------------------------------
 
     def _version(self) -> int:
+        """The review tables' schema version: 0 when there are none, -1 when ``review_meta``
+        is damaged."""
         exists = self.conn.execute("SELECT name FROM sqlite_master WHERE type = 'table' AND "
                                    "name = 'review_meta'").fetchone()
         if not exists:
             return 0
-        row = self.conn.execute("SELECT value FROM review_meta WHERE key = 'schema'").fetchone()
-        return int(row[0]) if row else 0
+        try:
+            row = self.conn.execute("SELECT value FROM review_meta WHERE key = 'schema'").fetchone()
+            return int(row[0]) if row else 0
+        except (sqlite3.OperationalError, TypeError, ValueError):
+            return -1
 
     def _migrate(self) -> None:
         version = self._version()
@@ -145,6 +150,19 @@ class ReviewBook:
             raise LaughError(f"the review tables in {self.store.path} were written by a newer "
                              f"version of the program (schema {version}, this one knows "
                              f"{SCHEMA}); update the program")
+        if version <= 0 or (version == SCHEMA and not self._intact()):
+            # The review tables only cache what the answers say: rebuilt from them, nothing
+            # is lost.  (Without review_meta, a review_cards left behind is of unknown shape.)
+            self.conn.execute("BEGIN IMMEDIATE")
+            try:
+                self.conn.execute("DROP TABLE IF EXISTS review_cards")
+                self.conn.execute("DROP TABLE IF EXISTS review_meta")
+                self.conn.execute("COMMIT")
+            except BaseException:
+                if self.conn.in_transaction:
+                    self.conn.execute("ROLLBACK")
+                raise
+            version = 0
         while version < SCHEMA:
             self.conn.execute("BEGIN IMMEDIATE")
             try:
@@ -159,6 +177,39 @@ class ReviewBook:
                     self.conn.execute("ROLLBACK")
                 raise
             version += 1
+
+    def _intact(self) -> bool:
+        """True when the review tables hold what this module writes: their columns, a whole
+        ``last_answer_id``, and every card one that py-fsrs reads and can review (UTC
+        datetimes before the year 3000)."""
+        from fsrs import Card, Rating
+        columns = {"review_cards": {"skill", "card", "reviews", "lapses", "right", "updated_at"},
+                   "review_meta": {"key", "value"}}
+        for table, wanted in columns.items():
+            have = {r[1] for r in self.conn.execute(f"PRAGMA table_info({table})")}
+            if not wanted <= have:
+                return False
+        last = self.conn.execute("SELECT value FROM review_meta WHERE key = 'last_answer_id'"
+                                 ).fetchone()
+        now = datetime.now(timezone.utc)
+        try:
+            if last is not None:
+                int(last[0])
+            for skill, card_json, reviews, lapses, right in self.conn.execute(
+                    "SELECT skill, card, reviews, lapses, right FROM review_cards"):
+                card = Card.from_json(card_json)
+                times = [card.due] + ([card.last_review] if card.last_review else [])
+                if not (isinstance(skill, str) and
+                        all(isinstance(n, int) for n in (reviews, lapses, right)) and
+                        all(t.tzinfo == timezone.utc and t.year < 3000 for t in times)):
+                    return False
+                # What sync and skills will do with it must work: a trial review, in memory.
+                self.scheduler.review_card(card, Rating.Good, review_datetime=max(times + [now]))
+                self.retrievability(card, now)
+        except (TypeError, ValueError, KeyError, AttributeError, IndexError, OverflowError,
+                AssertionError, ZeroDivisionError, RecursionError):
+            return False
+        return True
 
     @property
     def schema_version(self) -> int:

@@ -18,11 +18,10 @@ from rich.text import Text
 
 from pathlib import Path
 
-from tutor.engine.data import source_texts_dir
+from tutor.engine.data import data_dir, source_texts_dir
 from tutor.engine.errors import LaughError, UsageError
+from tutor.engine.sources import Library, Source, audit_quotations, default_library, display_path
 from tutor.engine.template import source_template
-from tutor.engine.data import data_dir
-from tutor.engine.sources import Library, Source, check_quotations, default_library, display_path
 from tutor.puzzles.terminal import make_console
 
 #: The word that runs the quotation check instead of naming a source.
@@ -113,24 +112,45 @@ def run_new(new_id: str | None, out: str | None) -> int:
 
 
 def run_check(lib: Library, as_json: bool = False) -> int:
-    """Check every quotation against the source texts; print problems and return 1, or print a
-    one-line OK summary and return 0."""
+    """Compare every quotation with its source text; print one line for each problem, each
+    quotation not checked (no text), and each quotation that stands verbatim in more than one
+    source text (a finding), then a summary.
+
+    Returns 1 when a quotation is not verbatim or its text is missing, or a quotation of the
+    project's own sources could not be checked; else 0 (a teacher's quotations without a text
+    are listed, not failed; findings do not fail).
+    """
     texts = source_texts_dir()
-    problems = check_quotations(lib, texts)
-    total = sum(len(s.quotations) for s in lib.sources.values())
+    audit = audit_quotations(lib, texts)
+    builtin = data_dir("sources").resolve()
+    own_unchecked = [ref for ref in audit.unchecked_refs
+                     if lib.sources[ref.split(":", 1)[0]].path.resolve().parent == builtin]
+    failed = bool(audit.problems or own_unchecked)
     if as_json:
-        print(json.dumps({"texts": str(texts) if texts else None, "quotations": total,
-                          "problems": problems}, indent=2, ensure_ascii=False))
-        return 1 if problems else 0
-    if problems:
-        for line in problems:
-            print(line)
-        where = f" in {texts}" if texts else " (no source-texts folder: set LAUGH_SOURCE_TEXTS)"
-        print(f"laugh: {len(problems)} of {total} quotations could not be checked or are not "
-              f"verbatim{where}", file=sys.stderr)
+        print(json.dumps({"texts": str(texts) if texts else None, "quotations": audit.total,
+                          "verified": len(audit.verified), "problems": list(audit.problems),
+                          "unchecked": list(audit.unchecked), "shared": list(audit.shared)},
+                         indent=2, ensure_ascii=False))
+        return 1 if failed else 0
+    for line in audit.problems + audit.unchecked + audit.shared:
+        print(line)
+    where = f" in {texts}" if texts else " (no source-texts folder: set LAUGH_SOURCE_TEXTS)"
+    if failed:
+        parts = []
+        if audit.problems:
+            parts.append(f"{len(audit.problems)} could not be checked or are not verbatim{where}")
+        if own_unchecked:
+            parts.append(f"{len(own_unchecked)} of the project's own have no text to be "
+                         "checked against")
+        print(f"laugh: of {audit.total} quotations, {'; '.join(parts)}", file=sys.stderr)
         return 1
-    print(f"OK: all {total} quotations of {len(lib.sources)} sources stand verbatim in {texts} "
-          "(whitespace normalised)")
+    n = len(audit.verified)
+    head = f"all {n}" if n == audit.total else f"{n} of {audit.total}"
+    tail = f"; {len(audit.unchecked)} not checked (no text)" if audit.unchecked else ""
+    shared = (f"; {len(audit.shared)} stand{'s' if len(audit.shared) == 1 else ''} in more than "
+              "one source text" if audit.shared else "")
+    print(f"OK: {head} quotations of {len(lib.sources)} sources verified verbatim{where} "
+          f"(whitespace normalised){tail}{shared}")
     return 0
 
 

@@ -20,7 +20,14 @@ def run(args) -> int:
     """Print the statistics; offer (or, with ``--practice``, start) the practice set."""
     # Heavy (FSRS, puzzles, rendering): only for this command (start-up benchmark)
     from tutor.app.views import practice_themes, stats_view, weakest_themes
+    from tutor.teaching.progress import ProgressStore
     ctx = make_context()
+    if not args.practice and not ctx.asker.interactive:
+        # Statistics alone need no write access: read the file into memory, never change it.
+        # (Practice records answers, so it opens the store for writing, on first use.)
+        ctx._store = ProgressStore(read_only=True)
+        if ctx._store.notice:
+            ctx.say(ctx._store.notice, style="yellow")
 
     def body() -> int:
         if args.practice:

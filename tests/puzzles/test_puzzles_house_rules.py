@@ -1,0 +1,71 @@
+"""Every puzzle kind under the house rules of RULES.md 3.6 (several captures a turn with
+end_turn, any pair declared, lying down that pays, the whole pot to one winner): it works, or it
+says in one line why it does not apply."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import tutor.puzzles as P
+from tutor.engine.sources import default_library, set_extra_dirs
+
+from puzzle_checks import check_puzzle
+
+HOUSE = Path(__file__).resolve().parent.parent / "data" / "sources"
+HOUSE_RULESETS = ("house-any", "house-pot", "house-most", "house-pairs-pay")
+
+#: The kinds that do not apply, by ruleset, and a word of the reason each gives.
+NOT_APPLICABLE = {
+    ("capture-now", "house-any"): "one turn", ("capture-now", "house-pot"): "one turn",
+    ("dead-pair", "house-any"): "any pair", ("dead-pair", "house-pot"): "any pair",
+    ("dead-pair", "house-most"): "no dead-pair",
+    **{("reading", r): "sentence" for r in HOUSE_RULESETS},
+}
+
+
+@pytest.fixture(scope="module")
+def house_library():
+    set_extra_dirs([HOUSE])
+    try:
+        yield default_library()
+    finally:
+        set_extra_dirs([])
+
+
+@pytest.mark.parametrize("kind", P.KINDS)
+def test_every_kind_works_or_says_why_not(kind, house_library):
+    applicable = set(P.applicable_rulesets(kind))
+    for rid in HOUSE_RULESETS:
+        rs = house_library.rulesets[rid]
+        why = P.not_applicable(kind, rs)
+        if (kind, rid) in NOT_APPLICABLE:
+            assert why and "\n" not in why and NOT_APPLICABLE[(kind, rid)] in why, (kind, rid)
+            assert rid not in applicable
+            with pytest.raises(Exception) as exc:
+                P.generate(kind, rid, rs.player_counts[0], 1)
+            assert why in str(exc.value)
+            continue
+        assert why is None and rid in applicable, (kind, rid, why)
+        for n in rs.player_counts:
+            for s in range(3):
+                check_puzzle(P.generate(kind, rid, n, s), quotes=False)
+
+
+def test_house_rules_reach_the_puzzles(house_library):
+    themes = set()
+    for s in range(40):
+        themes |= set(P.generate("legal-play", "house-any", 5, s).themes)
+    assert {"end-turn", "declare-pair"} <= themes
+    pot = P.generate("settlement", "house-pot", 5, 2)
+    assert "the whole pot goes to" in pot.explanation and "net" in pot.answer
+    assert sum(pot.answer["net"]) == 0
+    paid = next(p for p in (P.generate("settlement", "house-pairs-pay", 5, s) for s in range(30))
+                if "lie-down-pays" in p.themes)
+    assert "paid −" in paid.explanation and "points" in paid.answer
+    setup = next(p for p in (P.generate("deal-setup", "house-most", 4, s) for s in range(40))
+                 if p.answer["asked"] == ["breakeven"])
+    assert setup.answer["breakeven"] is None and setup.grade("none").correct
+    assert P.needs(setup) is None               # pot scoring: a house rule no lesson teaches
+    assert P.taught_in("legal-play", "end-turn") is None          # no lesson teaches it

@@ -1,0 +1,113 @@
+"""The ``expert`` computer player: it chooses by the analysis of :mod:`tutor.engine.analysis`.
+
+A rollout player in Bertsekas's sense, over its own rollout policy (``counter`` by default): at
+each decision the expert analyses its options from its own view (perfect-information Monte Carlo
+over determinizations: the unseen cards dealt at random to the opponents, every option played
+out by ``counter`` players in every seat with common random numbers).  It leaves the rollout
+policy's own choice only for an option that is better with a 95% interval on the difference that
+excludes zero: the best option when the policy's choice is clearly worse than it, else the
+policy's choice.  (Playing the estimated best every time also follows the noise between options
+that are nearly as good; measured against the true hands, the safeguard keeps most of the gain
+with far fewer departures.)  Options clearly worse than the best are dropped as sampling
+goes on, and sampling stops as soon as the best is clearly ahead, every difference is known to
+``target``, or the budget (``seconds`` per decision, or ``samples`` determinizations) runs out.
+
+Free actions (declarations, claims, taking a table mournival) are weighed against holding them,
+the policy's choice being to make them at once.  To keep its time in bounds the expert makes a
+declaration at once without analysis when it is not to move and more than three players are in
+play (holding it then only delays it: the rollouts cannot value a long hold); its claims and
+table mournivals are always analysed.  Its claims race with a ``counter`` player's reaction
+times, so it wins no race a counter would not.
+
+With a sample budget the expert is reproducible: the seed of each analysis comes from the
+expert's ``seed`` and what the seat can see (never from the clock).  It draws on the game's random
+source exactly as its rollout policy would (for the policy's own choice), so a game where the
+expert agrees with that policy is the very game the policy would have played.
+"""
+
+from __future__ import annotations
+
+from tutor.engine.analysis import POLICIES, analyse, decision_options, mix_seed, option_class
+from tutor.engine.bots import Bot, make_bot
+from tutor.engine.deal import DECLARATIONS, Action, Deal
+from tutor.engine.errors import UsageError
+
+
+class ExpertBot(Bot):
+    """Chooses every turn action and free action by :func:`tutor.engine.analysis.analyse`,
+    leaving its rollout policy's choice only for an option that is clearly better.
+
+    ``seconds``: the time budget per decision (default 0.3 s; ignored when ``samples`` is given);
+    ``samples``: a budget of determinizations per decision instead (reproducible play);
+    ``policy``: the rollout player; ``seed``: any whole number; ``target``: the half-width
+    (stakes) at which a difference between options counts as known.  Raises
+    :class:`UsageError` for a bad budget or policy.
+    """
+
+    name = "expert"
+    reaction_range = (0.5, 1.2)     # a counter player's: the expert wins no race by speed
+
+    def __init__(self, seconds: float | None = 0.3, samples: int | None = None,
+                 policy: str = "counter", seed: int = 0, target: float = 0.1):
+        if samples is None and (seconds is None or seconds <= 0):
+            raise UsageError("the expert needs a time budget above 0 s or a sample budget")
+        if samples is not None and samples < 1:
+            raise UsageError("the expert's sample budget must be at least 1")
+        if policy not in POLICIES:
+            raise UsageError(f"unknown rollout policy {policy!r}; choose from {', '.join(POLICIES)}")
+        self.seconds = None if samples is not None else seconds
+        self.samples = samples
+        self.policy = policy
+        self.seed = seed
+        self.target = target
+        self._cache: dict = {}
+        self._base = make_bot(policy)
+        self.decisions = 0          # analyses run (for tests and benchmarks)
+
+    def start(self, deal: Deal) -> None:
+        self._cache.clear()
+
+    def _key(self, deal: Deal, seat: int, which: str) -> tuple:
+        """What ``seat`` can see that changes from one decision to the next."""
+        to_move = -1 if deal.to_move is None else deal.to_move
+        return (which, seat, len(deal.history), to_move, deal.table, deal.hands[seat],
+                deal.wonall, deal.aside, tuple(h.bit_count() for h in deal.hands))
+
+    def _best(self, deal: Deal, seat: int, which: str, options: list, default):
+        """The option to play: the analysis's best if ``default`` (the rollout policy's own
+        choice) is clearly worse than it, else ``default``."""
+        key = self._key(deal, seat, which)
+        if key in self._cache:
+            return self._cache[key]
+        seed = mix_seed(self.seed, *key[1:8], *key[8])
+        an = analyse(deal, seat, policy=self.policy, seed=seed, samples=self.samples,
+                     seconds=self.seconds, target=self.target, min_samples=16,
+                     stop_when_clear=True, prune=True, options=options)
+        self.decisions += 1
+        mine = an.value_of(default)
+        pick = default
+        if mine.group != an.best.group and mine.diff + mine.diff_ci95 < 0:
+            pick = an.best.action
+        self._cache[key] = pick
+        return pick
+
+    def choose(self, deal, legal, rng):
+        if len(legal) == 1:
+            return legal[0]
+        seat = deal.to_move
+        default = self._base.choose(deal, legal, rng)   # the game's random numbers, as the policy
+        if len({option_class(deal, a) for a in legal}) == 1:
+            return default
+        return self._best(deal, seat, "turn", list(legal), default)
+
+    def free_action(self, deal, seat, rng):
+        if not deal.free_possible(seat):
+            return None
+        acts = deal.free_actions(seat)
+        if not acts:
+            return None
+        default = self._base.free_action(deal, seat, rng)
+        if (deal.to_move != seat and deal.in_play > 3
+                and all(a.kind in DECLARATIONS for a in acts)):
+            return default
+        return self._best(deal, seat, "free", decision_options(deal, seat, "free"), default)

@@ -1,0 +1,224 @@
+"""What every puzzle kind shares: the :class:`PuzzleKind` base class, the :class:`Ctx` one
+generation attempt works with, the :class:`Candidate` a generator returns, the
+:class:`Verdict` a grader returns, and wording helpers.
+
+A kind is one module in :mod:`tutor.puzzles.kinds` holding one :class:`PuzzleKind` subclass:
+its generator (:meth:`~PuzzleKind.plan`, :meth:`~PuzzleKind.build`), the engine's answer
+(:meth:`~PuzzleKind.solve`), its grader (:meth:`~PuzzleKind.check`), its completion words, its
+wrong-answer example and the facts its explanation is filled with; its wording is in
+``puzzles/<kind>.yaml``.  :mod:`tutor.puzzles.registry` lists the kinds.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+from tutor.engine.bots import make_bot, play_out
+from tutor.engine.deal import Action, Deal
+from tutor.engine.rulesets import Ruleset
+from tutor.engine.sources import default_library
+from tutor.puzzles.model import TRIES, AnswerError, Definition, Grade, Puzzle
+
+#: Letters that label listed choices.
+LETTERS = "ABCDEFGH"
+#: Puzzles of one set (a lesson block's, see :func:`tutor.teaching.lessons.puzzle_seed`) have
+#: seeds this far apart: more than any seed search goes, so their searches never meet.
+SET_STRIDE = 1000
+
+
+def set_index(seed: int) -> int:
+    """A seed's place in its set: seeds one apart, and seeds :data:`SET_STRIDE` apart (a lesson
+    block's), get neighbouring places, so a kind that cycles through cases by this index gives a
+    set of puzzles every case in turn."""
+    return seed % SET_STRIDE + seed // SET_STRIDE
+
+
+# --------------------------------------------------------------------------------------------
+# Wording
+
+
+def player_name(seat: int, you: int | None = None) -> str:
+    """``Player 2`` (``you`` marks the learner's seat: ``you (Player 2)``)."""
+    return f"you (Player {seat})" if seat == you else f"Player {seat}"
+
+
+def seat_names(players: int, you: int | None) -> list[str]:
+    """:func:`player_name` for every seat."""
+    return [player_name(q, you) for q in range(players)]
+
+
+def join(items: list[str], word: str = "and") -> str:
+    """``a``, ``a and b``, ``a, b and c`` (empty items left out)."""
+    items = [i for i in items if i]
+    if not items:
+        return ""
+    if len(items) == 1:
+        return items[0]
+    return ", ".join(items[:-1]) + f" {word} " + items[-1]
+
+
+def signed(v: int) -> str:
+    """``+3``, ``−1`` or ``0`` (with a true minus sign), for explanations."""
+    return f"+{v}" if v > 0 else (f"−{-v}" if v < 0 else "0")
+
+
+def jsonable(v: Any) -> Any:
+    """A parameter value as JSON (tuples and sets as lists)."""
+    if isinstance(v, (tuple, list, frozenset, set)):
+        return list(v)
+    return v
+
+
+def describe(a: Action, you: int | None, players: int) -> str:
+    """An action in words, the learner's seat marked ``you``."""
+    return a.describe(True, seat_names(players, you))
+
+
+def library():
+    """The loaded library of sources and rulesets (:func:`tutor.engine.sources.default_library`)."""
+    return default_library()
+
+
+# --------------------------------------------------------------------------------------------
+# Generation
+
+
+@dataclass
+class Ctx:
+    """What one generation attempt works with: the kind, the ruleset and player count, the seed,
+    the attempt's ``rng``, the ``plan`` drawn from the id, the kind's :class:`Definition` and the
+    attempt's number (from 0)."""
+
+    kind: str
+    rs: Ruleset
+    players: int
+    seed: int
+    rng: random.Random
+    plan: dict[str, Any]
+    defn: Definition
+    attempt: int = 0
+
+    @property
+    def pc(self):
+        """The ruleset's parameters for this player count."""
+        return self.rs.count(self.players)
+
+    def new_pack(self) -> list[int]:
+        """A shuffled pack (from the attempt's rng)."""
+        pack = list(range(52))
+        self.rng.shuffle(pack)
+        return pack
+
+    def bots(self, rate: float, special: dict[int, float] | None = None,
+             names: tuple[str, ...] = ("willughby", "counter")):
+        """One computer player per seat: a seeded choice among ``names``, careless at ``rate``
+        (``special`` gives some seats their own rate)."""
+        special = special or {}
+        return [make_bot(self.rng.choice(names), special.get(q, rate))
+                for q in range(self.players)]
+
+    def play(self, pack: list[int], dealer: int, bots, observer=None) -> Deal:
+        """Deal ``pack`` and play it out with ``bots`` (``observer(deal, action)`` after every
+        action)."""
+        deal = Deal(self.rs, self.players, dealer, pack)
+        return play_out(deal, bots, self.rng, observer)
+
+
+@dataclass
+class Candidate:
+    """A suitable position found by a generator, with everything the puzzle needs.
+
+    ``theme`` is the puzzle's main theme; ``themes`` every theme it is tagged with; ``facts``
+    fill the kind's templates; ``features`` feed its difficulty formula; ``tags`` are facts the
+    definition's ``problems`` may depend on; ``quotes`` quotations the generator adds.
+    """
+
+    deal: Deal
+    seat: int
+    variant: str
+    answer: dict[str, Any]
+    accepted: list[str]
+    facts: dict[str, Any]
+    features: dict[str, float] = field(default_factory=dict)
+    themes: list[str] = field(default_factory=list)
+    theme: str = ""
+    data: dict[str, Any] = field(default_factory=dict)
+    tags: set[str] = field(default_factory=set)
+    quotes: list[str] = field(default_factory=list)
+    explain_key: str | None = None
+    question_key: str | None = None
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """A grader's reading of one answer: ``correct``, ``message`` (the full verdict, which may
+    name the answer), ``credit`` (0-1; None: 1 if correct else 0) and ``retry`` (a nudge before
+    a second try, which must not give the answer away)."""
+
+    correct: bool
+    message: str
+    credit: float | None = None
+    retry: str = ""
+
+
+class PuzzleKind:
+    """One kind of puzzle (subclass per module of :mod:`tutor.puzzles.kinds`).
+
+    ``name`` is the kind (``legal-play``); :meth:`why_not` says in one line why a ruleset is
+    left out (None when the kind applies).  Generation: :meth:`plan` draws the plan from the
+    id's base rng (cheaply: themed searches filter plans with :meth:`plan_may_fit` before
+    building), :meth:`build` makes one attempt, :meth:`solve` computes the answer from a
+    position by engine queries (it must agree after the record is replayed).  Answers:
+    :meth:`check` reads and grades one answer (raises :class:`AnswerError` when it cannot be
+    read completely); :meth:`answer_words` are completion words; :meth:`wrong_answer` a
+    plausible wrong answer.
+    """
+
+    name = ""
+
+    def why_not(self, rs: Ruleset) -> str | None:
+        """Why the kind does not apply under ``rs`` (one line), or None when it does; decided by
+        ruleset parameters only."""
+        return None
+
+    def plan(self, base: random.Random, rs: Ruleset, players: int, seed: int,
+             defn: Definition) -> dict[str, Any]:
+        """The plan of a puzzle id (which variant, decoy or not), from its base rng."""
+        return {"variant": "default"}
+
+    def plan_may_fit(self, plan: dict[str, Any], theme: str) -> bool:
+        """False when no puzzle of ``plan`` can carry ``theme`` (themed searches skip it)."""
+        return True
+
+    def build(self, ctx: Ctx) -> Candidate | None:
+        """One generation attempt: a candidate, or None to try the next attempt."""
+        raise NotImplementedError
+
+    def solve(self, deal: Deal, seat: int, data: dict[str, Any], rs: Ruleset,
+              players: int) -> dict[str, Any]:
+        """The answer from a position, by engine queries."""
+        raise NotImplementedError
+
+    def check(self, puzzle: Puzzle, text: str) -> Verdict:
+        """Read and grade ``text``; raises AnswerError when it cannot be read completely."""
+        raise NotImplementedError
+
+    def answer_words(self, puzzle: Puzzle) -> list[str]:
+        """Completion words for the answer prompt."""
+        return ["hint", "quit"]
+
+    def wrong_answer(self, puzzle: Puzzle) -> str | None:
+        """A plausible wrong answer that reads (for tests and drills), or None."""
+        return None
+
+    def grade(self, puzzle: Puzzle, text: str, attempt: int = 1) -> Grade:
+        """The :class:`Grade` of ``text`` at try ``attempt`` (see :meth:`Puzzle.grade`)."""
+        if not text or not text.strip():
+            raise AnswerError("type an answer (or `hint`, or `quit`)")
+        v = self.check(puzzle, text)
+        final = v.correct or attempt >= TRIES
+        credit = (1.0 if v.correct else 0.0) if v.credit is None else v.credit
+        retry = "" if final else (v.retry or "Not yet. Look again, and try once more.")
+        return Grade(v.correct, v.message, credit, final, retry)

@@ -1,0 +1,213 @@
+"""``dead-pair``: may you declare your pair now as a dead pair?
+
+A pair is dead when the other two cards of its rank are among anyone's won cards (the engine
+counts the holder's own won cards too, RULES.md 6); the answer is the ranks of the
+``declare_dead_pair`` actions among the seat's legal actions now (under ``hand_plays: turn``
+only on its turn).  About half the puzzles have no declarable pair (the decoys).
+
+Not for a ruleset without the dead-pair declaration, nor one where any pair may be declared
+(``declarations`` with ``pair``, RULES.md 3.6): there whether a pair is dead does not matter.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from tutor.engine.cards import RANK_PLURALS, codes, parse_rank, pretty_cards, rank_code, rank_of
+from tutor.engine.deal import Action
+from tutor.engine.errors import AmbiguousAction, IllegalAction, InvalidAction
+from tutor.puzzles.base import Candidate, PuzzleKind, Verdict, join, player_name
+from tutor.puzzles.model import AnswerError
+from tutor.puzzles.reader import NOTHING_WORDS, YES_WORDS, read
+
+_WORDS = {**{w: "no" for w in NOTHING_WORDS}, **{w: "yes" for w in YES_WORDS}, "not": "no",
+          "now": ""}
+
+
+def declarable_dead_pairs(deal, seat: int) -> list[int]:
+    """Ranks of the dead pairs ``seat`` may declare now (its legal ``declare_dead_pair``
+    actions, engine)."""
+    return sorted({a.rank for a in deal.legal_actions(seat) if a.kind == "declare_dead_pair"})
+
+
+def pairs_held(deal, seat: int) -> list[int]:
+    """Ranks of which ``seat`` holds exactly two cards."""
+    return sorted(r for r in range(13) if deal.hand_count(seat, r) == 2)
+
+
+class DeadPair(PuzzleKind):
+    name = "dead-pair"
+
+    def why_not(self, rs):
+        if "pair" in rs.declarations:
+            return "any pair may be declared under it, dead or not"
+        if "dead_pair" not in rs.declarations:
+            return "it has no dead-pair declaration"
+        return None
+
+    def plan(self, base, rs, players, seed, defn):
+        return {"variant": "live" if base.random() < defn.decoy_rate else "dead"}
+
+    def plan_may_fit(self, plan, theme):
+        if theme == "decoy":
+            return plan["variant"] == "live"
+        if theme == "declare":
+            return plan["variant"] == "dead"
+        return True
+
+    def solve(self, deal, seat, data, rs, players):
+        return {"dead_pairs": [rank_code(r) for r in declarable_dead_pairs(deal, seat)]}
+
+    def build(self, ctx):
+        rng = ctx.rng
+        variant = ctx.plan["variant"]
+        found = []
+
+        def observer(d, a) -> None:
+            if d.phase != "play":
+                return
+            for q in range(d.players):
+                if d.is_out(q) or q == a.player and a.kind == "declare_dead_pair":
+                    continue
+                pairs = pairs_held(d, q)
+                if not pairs or len(pairs) > 3:
+                    continue
+                dead = declarable_dead_pairs(d, q)
+                if bool(dead) == (variant == "dead"):
+                    found.append((d.clone(), q))
+
+        ctx.play(ctx.new_pack(), rng.randrange(ctx.players), ctx.bots(rng.uniform(0.3, 0.7)),
+                 observer)
+        if not found:
+            return None
+        if variant == "live":
+            # prefer tempting pairs: the other two visible on the table or won, or not your turn
+            def tempting(item):
+                d, q = item
+                for r in pairs_held(d, q):
+                    if d.unseen(q, r) < 2:
+                        return True
+                return bool(d.dead_pairs(q))
+            pick = [f for f in found if tempting(f)]
+            found = pick or found
+        deal, seat = rng.choice(found)
+        pairs = pairs_held(deal, seat)
+        dead = declarable_dead_pairs(deal, seat)
+        lines = []
+        tags = set()
+        n = ctx.players
+        hand = deal.hand(seat)
+        for r in pairs:
+            mine = [c for c in hand if rank_of(c) == r]
+            holders = [q for q in range(n) if deal.won_count(r, q)]
+            act = Action.make(seat, "declare_dead_pair", mine)
+            why = deal.why_illegal(act)
+            if why is None:
+                where = join([player_name(q, seat) for q in holders])
+                lines.append(f"- {pretty_cards(mine)}: the other two {RANK_PLURALS[r]} are won "
+                             f"(by {where}), so this pair can never be captured: declare it.")
+                if seat in holders:
+                    tags.add("own_twin")
+            else:
+                lines.append(f"- {pretty_cards(mine)}: not now: {why}. (Of the other two: "
+                             f"{deal.won_count(r)} won, {deal.table_count(r)} on the table, "
+                             f"{deal.unseen(seat, r)} unseen.)")
+                if r in deal.dead_pairs(seat):
+                    tags.add("not_your_turn")
+        if dead:
+            accepted = [" ".join(codes(c for c in hand if rank_of(c) in dead))]
+            accepted.append(", ".join(RANK_PLURALS[r] for r in dead))
+            accepted.append("declare " + " ".join(rank_code(r) for r in dead))
+            if len(pairs) == 1:
+                accepted.append("yes")
+        else:
+            accepted = ["no", "none", "nothing"]
+        held = [pretty_cards(c for c in hand if rank_of(c) == r) for r in pairs]
+        facts = {"pairs": join(held), "reasons": "\n".join(lines),
+                 "hand_plays": ctx.defn.word("hand_plays", {}).get(ctx.rs.hand_plays, ""),
+                 "npairs": len(pairs)}
+        tempting = any(deal.unseen(seat, r) < 2 and r not in dead for r in pairs)
+        features = {"pairs": len(pairs), "live": float(not dead), "tempting": float(tempting),
+                    "won_cards": float(sum(len(deal.won_cards(q)) for q in range(n))),
+                    "not_your_turn": float("not_your_turn" in tags),
+                    "own_twin": float("own_twin" in tags)}
+        themes = ["dead-pair", "declaration"] + (["decoy"] if not dead else [])
+        return Candidate(deal=deal, seat=seat, variant=variant,
+                         answer=self.solve(deal, seat, {}, ctx.rs, n), accepted=accepted,
+                         facts=facts, features=features, themes=themes, tags=tags,
+                         theme="declare" if dead else "decoy",
+                         data={"pairs": [rank_code(r) for r in pairs]},
+                         question_key="one" if len(pairs) == 1 else "several")
+
+    # -- answers ----------------------------------------------------------------------------
+
+    def check(self, p, text):
+        r = read(text, words=_WORDS, expected="name the pair you may declare (its cards or "
+                                              "rank), or answer `no`")
+        deal = p.deal()
+        pairs = [parse_rank(x) for x in p.data["pairs"]]
+        hand = set(deal.hand(p.seat))
+        off = [c for c in r.cards if c not in hand]
+        if off:
+            raise AnswerError(f"{pretty_cards(off)}: not in your hand. Name the pair you may "
+                              "declare, or answer `no`.")
+        per_rank = Counter(rank_of(c) for c in r.cards)
+        for rank, k in per_rank.items():
+            if rank in pairs and k < 2:
+                both = " ".join(codes(c for c in hand if rank_of(c) == rank))
+                raise AnswerError(f"which cards? a pair is declared with both its cards "
+                                  f"({both}), or name the rank alone")
+        named = set(per_rank) | set(r.ranks)
+        words = set(w for w in r.words if w)
+        if "yes" in words and "no" in words:
+            raise AnswerError("yes or no?")
+        if not named:
+            if "yes" in words:
+                if len(pairs) != 1:
+                    raise AnswerError("you hold more than one pair: say which (for example "
+                                      f"`{rank_code(pairs[0])}`), or `no`")
+                named = {pairs[0]}
+            elif "no" not in words:
+                raise AnswerError("answer with the pair you may declare (its cards or rank), "
+                                  "or `no`")
+        elif "no" in words:
+            raise AnswerError("name the pairs you may declare, or answer `no`, not both")
+        stray = [x for x in named if x not in pairs]
+        if stray:
+            raise AnswerError(f"you do not hold a pair of {RANK_PLURALS[stray[0]]}; your pairs: "
+                              + ", ".join(RANK_PLURALS[x] for x in pairs))
+        right = {parse_rank(x) for x in p.answer["dead_pairs"]}
+        declared, refused = set(), {}
+        for x in sorted(named):
+            try:        # the engine reads each declaration on the position
+                act = deal.parse_action(f"declare {rank_code(x)}", p.seat)
+            except IllegalAction as exc:
+                mine = [c for c in hand if rank_of(c) == x]
+                refused[x] = deal.why_illegal(Action.make(p.seat, "declare_dead_pair", mine)) \
+                    or exc.reason
+                continue
+            except (AmbiguousAction, InvalidAction) as exc:
+                raise AnswerError(exc.reason) from None
+            if act.kind == "declare_dead_pair":
+                declared.add(x)
+            else:
+                refused[x] = f"that would be {act.kind.replace('_', ' ')[8:]}, not a dead pair"
+        if declared == right and not refused:
+            if right:
+                return Verdict(True, "Right: declare " + ", ".join(
+                    f"the {RANK_PLURALS[x]}" for x in sorted(right)) + ".")
+            return Verdict(True, "Right: not now.")
+        parts = [f"the {RANK_PLURALS[x]} may not be declared now ({why})"
+                 for x, why in sorted(refused.items())]
+        for x in sorted(right - named):
+            parts.append(f"the {RANK_PLURALS[x]} are a dead pair you may declare")
+        return Verdict(False, "Not quite: " + "; ".join(parts) + ".",
+                       retry="Not yet. For each pair, find where the other two cards of its "
+                             "rank are.")
+
+    def answer_words(self, p):
+        deal = p.deal()
+        return ["hint", "quit", "yes", "no"] + codes(deal.hand(p.seat))
+
+    def wrong_answer(self, p):
+        return "no" if p.answer["dead_pairs"] else p.data["pairs"][0]

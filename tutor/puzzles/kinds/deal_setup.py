@@ -1,0 +1,198 @@
+"""``deal-setup``: before the first card, under a given reading: who is eldest, how many cards
+each, how many on the table, the antes, the bonus and the breakeven.
+
+The answers are ruleset parameters (RULES.md 3.1) and the engine's seating (eldest is the
+dealer's left-hand neighbour, :attr:`tutor.engine.deal.Deal.eldest`); the explanation quotes the
+source behind each value, and says where a value is read or chosen.  Works under every ruleset
+(under ``pot`` scoring there is no bonus and no breakeven: the answer is ``none``).
+
+Difficulty (``puzzles/deal-setup.yaml``): by what is asked (eldest, hand or table 1; the antes 2;
+the bonus or the breakeven 3; everything 4), plus one when the players are not five, plus one
+when a value asked is read or chosen rather than stated.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tutor.engine.deal import Deal
+from tutor.puzzles.base import Candidate, PuzzleKind, Verdict, library
+from tutor.puzzles.model import AnswerError
+from tutor.puzzles.reader import read
+
+SETUP_FIELDS = ("hand", "table", "ante", "bonus", "breakeven")
+_SETUP_PARAMS = {"hand": ("hand",), "table": ("table",), "ante": ("ante_dealer", "ante_other"),
+                 "bonus": ("last_in_bonus",), "breakeven": ("breakeven",)}
+_NONE = {"none": "none", "no": "none", "null": "none", "nil": "none", "-": "none",
+         "nothing": "none", "n/a": "none", "na": "none"}
+_FIELD_WORDS = {"hand": "", "cards": "", "card": "", "each": "", "table": "", "ante": "",
+                "antes": "", "stakes": "", "stake": "", "bonus": "", "breakeven": "",
+                "break-even": "", "dealer": "", "others": "", "other": "", "pairs": "pairs",
+                "pair": "pairs", "player": "", "seat": "", "p": "", "eldest": "", "is": ""}
+#: Example answers for the whole setup; the question shows the first that is not the answer.
+_EXAMPLES = ("10 12 3/2 3 10", "8 12 3/2 5 8")
+
+
+def setup_answer(rs, players: int) -> dict[str, Any]:
+    """The deal-setup facts of a ruleset and player count (ruleset parameters)."""
+    pc = rs.count(players)
+    return {"hand": pc.hand, "table": pc.table,
+            "ante": {"dealer": pc.ante_dealer, "other": pc.ante_other},
+            "bonus": pc.last_in_bonus, "breakeven": pc.breakeven}
+
+
+class DealSetup(PuzzleKind):
+    name = "deal-setup"
+
+    def plan(self, base, rs, players, seed, defn):
+        choices = list(defn.options.get("fields", ["eldest", *SETUP_FIELDS, "all"]))
+        return {"variant": base.choice(choices)}
+
+    def plan_may_fit(self, plan, theme):
+        if theme in ("eldest", *SETUP_FIELDS, "all"):
+            return plan["variant"] == theme
+        return True
+
+    def solve(self, deal, seat, data, rs, players):
+        return {**setup_answer(rs, players), "dealer": deal.dealer, "eldest": deal.eldest,
+                "asked": list(data["asked"])}
+
+    def build(self, ctx):
+        rng = ctx.rng
+        n = ctx.players
+        dealer = rng.randrange(n)
+        deal = Deal(ctx.rs, n, dealer, ctx.new_pack())
+        variant = ctx.plan["variant"]
+        asked = (list(SETUP_FIELDS) if variant == "all" else [variant])
+        ans = setup_answer(ctx.rs, n)
+        lib = library()
+        scoring = {"stakes": "stakes", "pairs": "pairs", "pot": "pot"}.get(ctx.rs.scoring,
+                                                                          "stakes")
+
+        def text(f):
+            if f == "eldest":
+                return str(deal.eldest)
+            if f == "ante":
+                a = ans["ante"]
+                return "none" if a["dealer"] is None else f"{a['dealer']}/{a['other']}"
+            v = ans[f]
+            return "none" if v is None else str(v)
+
+        canonical = " ".join(text(f) for f in asked)
+        accepted = [canonical]
+        if len(asked) > 1:
+            accepted.append(", ".join(f"{f} {text(f)}" for f in asked))
+        elif asked == ["ante"] and ans["ante"]["dealer"] is not None:
+            accepted.append(f"{ans['ante']['dealer']} {ans['ante']['other']}")
+        elif asked == ["eldest"]:
+            accepted.append(f"player {deal.eldest}")
+        quotes: list[str] = []
+        lines = []
+        statuses = []
+        labels = ctx.defn.word("fields", {})
+        if variant == "eldest":
+            later = [(deal.eldest + k) % n for k in range(1, n)]
+            lines.append(f"- Eldest is the dealer's left-hand neighbour: Player {dealer} deals, "
+                         f"so Player {deal.eldest} is eldest and plays first; then come "
+                         + ", ".join(f"Player {q}" for q in later) + ".")
+        for f in asked:
+            for name in _SETUP_PARAMS.get(f, ()):
+                p = lib.parameter(ctx.rs.id, name, n)
+                statuses.append(p.status)
+                for q in p.quotes[:2]:
+                    if q not in quotes:
+                        quotes.append(q)
+                note = f" ({p.status}: {p.note.strip()})" if p.status != "stated" and p.note else ""
+                lines.append(f"- {labels.get(name, name)}: "
+                             f"{'none' if p.value is None else p.value}{note}")
+        tags = set(asked) | {scoring}
+        features = {f"field_{variant}": 1.0, "not_five": float(n != 5),
+                    "not_stated": float(any(s != "stated" for s in statuses))}
+        if variant == "all":
+            example = next(e for e in _EXAMPLES if e != canonical)
+        elif variant == "ante":
+            example = "4/3" if canonical == "3/2" else "3/2"
+        else:
+            example = ""
+        facts = {"ruleset": lib.rulesets[ctx.rs.id].title, "players": n,
+                 "facts": "\n".join(lines), "field": labels.get(variant, variant),
+                 "dealer": dealer, "example": example}
+        themes = ["deal-setup", scoring] + asked
+        key = f"{variant}_{scoring}" if f"{variant}_{scoring}" in ctx.defn.questions else variant
+        return Candidate(deal=deal, seat=deal.dealer, variant=variant,
+                         answer=self.solve(deal, deal.dealer, {"asked": asked}, ctx.rs, n),
+                         accepted=accepted, facts=facts, features=features,
+                         themes=themes, theme=variant, tags=tags,
+                         data={"asked": asked, "position": False}, quotes=quotes,
+                         question_key=key)
+
+    # -- answers ----------------------------------------------------------------------------
+
+    def check(self, p, text):
+        ans = p.answer
+        asked = ans["asked"]
+        expected: list[int | None] = []
+        labels = []
+        for f in asked:
+            if f == "ante":
+                expected += [ans["ante"]["dealer"], ans["ante"]["other"]]
+                labels += ["dealer's ante", "others' ante"]
+            else:
+                expected.append(ans[f])
+                labels.append(f)
+        got = read(text.replace("/", " / "), words={**_NONE, **_FIELD_WORDS}, cards=False,
+                   ranks=False, numbers=True,
+                   expected="give numbers (or `none`) in the order asked")
+        vals: list[int | None] = []
+        for what, v in got.items:
+            if what == "number":
+                vals.append(v)
+            elif v == "none":
+                vals.append(None)
+            elif v == "pairs" and vals and vals[-1] is not None:
+                vals[-1] *= 2
+        stakes_null = ans["breakeven"] is None
+        if asked == ["ante"] and len(vals) == 1 and vals[0] is None:
+            vals = [None, None]
+        if len(asked) > 1 and stakes_null and len(vals) == 5 and vals[2] is None:
+            vals.insert(2, None)
+        if len(vals) != len(expected):
+            if asked == ["ante"]:
+                raise AnswerError("give the dealer's ante and the others' ante, for example "
+                                  "`3/2` (or `none`)")
+            if len(asked) > 1:
+                raise AnswerError("give six numbers in order: hand, table, dealer's ante / "
+                                  "others' ante, bonus, breakeven (`none` where there is none)")
+            raise AnswerError("give one number (or `none`)")
+        wrong = [(lab, v, e) for lab, v, e in zip(labels, vals, expected) if v != e]
+
+        def show(v):
+            return "none" if v is None else str(v)
+
+        if not wrong:
+            return Verdict(True, "Right: " + ", ".join(f"{lab} {show(e)}" for lab, e in
+                                                       zip(labels, expected)) + ".")
+        return Verdict(False, "Not quite: " + "; ".join(
+            f"{lab}: you said {show(v)}, it is {show(e)}" for lab, v, e in wrong) + ".",
+            credit=1 - len(wrong) / len(expected),
+            retry=("Not yet: " + (f"{len(wrong)} of the {len(expected)} figures are off. "
+                                  if len(expected) > 1 else "")
+                   + "Look at the ruleset's numbers for this many players again."))
+
+    def answer_words(self, p):
+        return ["hint", "quit", "none"]
+
+    def wrong_answer(self, p):
+        a = p.answer
+        first = p.accepted[0].split()
+        head = first[0]
+        if head == "none":
+            first[0] = "1/1" if a["asked"] == ["ante"] else "1"
+        elif "/" in head:
+            d, o = head.split("/")
+            first[0] = f"{int(d) + 1}/{o}"
+        elif a["asked"] == ["eldest"]:
+            first[0] = str(a["dealer"])
+        else:
+            first[0] = str(int(head) + 1)
+        return " ".join(first)

@@ -1,0 +1,344 @@
+"""``legal-play``: it is your turn; which of these listed moves may you make?
+
+The moves listed are the seat's distinct legal choices now (the engine's
+:meth:`~tutor.engine.deal.Deal.legal_actions` for the seat: captures grouped by rank and form,
+declarations, lying down, ending the turn; claims are the spot-oversight kind's business) and a
+few plausible illegal ones (a form the ruleset refuses, one card taking two, a card taking
+another rank, lying down while a capture is possible, declaring a live pair, ...), each checked
+illegal by the engine (:meth:`~tutor.engine.deal.Deal.why_illegal`); for rare forms the pack may
+be arranged first (:meth:`LegalPlay._arranged`).  The learner answers with
+letters; the grade gives partial credit and names what was missed and what was wrongly chosen.
+A legal capture that splits a table prial is labelled as a claimable mistake
+(:meth:`~tutor.engine.deal.Deal.would_split_prial`).
+
+Works under every ruleset, the parameters of RULES.md 3.6 included (``end_turn`` after a
+capture under ``captures_per_turn: any``, ``declare_pair``).
+"""
+
+from __future__ import annotations
+
+from tutor.engine.cards import RANK_PLURALS, make_card, pretty_cards, rank_of
+from tutor.engine.deal import Action, deal_order
+from tutor.engine.parameters import spec
+from tutor.engine.records import action_from_json, action_to_json
+from tutor.puzzles.base import LETTERS, Candidate, PuzzleKind, Verdict, join
+from tutor.puzzles.model import AnswerError
+from tutor.puzzles.reader import letters_answer
+
+#: Plan themes that keep to what lesson 2 teaches (match a card of the same rank, or lie down).
+BASIC = ("one_for_one", "lie_down")
+#: Tags a basic puzzle may carry (besides house rules', which no lesson teaches).
+BASIC_TAGS = {"one-for-one", "lie-down", "mismatch"}
+HOUSE_TAGS = {"end-turn", "declare-pair", "lie-down-pays"}
+_DECL_WORDS = {"declare_prial": "declare two of your prial",
+               "declare_mournival": "declare your mournival",
+               "declare_dead_pair": "declare your pair as dead",
+               "declare_pair": "declare your pair"}
+
+
+def choices_of(deal, seat: int) -> list[Action]:
+    """What ``seat`` may do now (engine), claims and the dealer's taking of a table mournival
+    left out, each action once."""
+    return list(dict.fromkeys(a for a in deal.legal_actions(seat)
+                              if a.kind not in ("claim", "take_table_mournival")))
+
+
+def group_key(a: Action) -> tuple:
+    """The group of a choice: kind, rank and form (so any seven taking a lone seven is one
+    choice)."""
+    if a.kind in ("lie_down", "end_turn"):
+        return (a.kind,)
+    return (a.kind, a.rank, len(a.cards), len(a.table))
+
+
+def choice_groups(deal, seat: int) -> list[list[Action]]:
+    """:func:`choices_of` grouped by :func:`group_key`, in engine order."""
+    groups: dict[tuple, list[Action]] = {}
+    for a in choices_of(deal, seat):
+        groups.setdefault(group_key(a), []).append(a)
+    return list(groups.values())
+
+
+def _place(pack: list[int], targets: list[int], cards: list[int]) -> None:
+    """Swap ``cards`` into pack positions ``targets``."""
+    for i, c in zip(targets, cards):
+        j = pack.index(c)
+        pack[i], pack[j] = pack[j], pack[i]
+
+
+def label(a: Action) -> str:
+    """A listed move in words: ``7♥ takes 7♠``, ``declare 5♣ 5♦``, ``lie down``."""
+    if a.kind in ("capture", "play_on_capture"):
+        return f"{pretty_cards(a.cards)} takes {pretty_cards(a.table)}"
+    if a.kind == "lie_down":
+        return "lie down (your whole hand goes onto the table)"
+    if a.kind == "end_turn":
+        return "end your turn"
+    return f"declare {pretty_cards(a.cards)}"
+
+
+def form_words(a: Action) -> str:
+    """What kind of move ``a`` is, for the explanation."""
+    if a.form:
+        return spec("captures").words[a.form]
+    if a.kind == "lie_down":
+        return "nothing else is possible, so you must lie down"
+    if a.kind == "end_turn":
+        return "you have captured this turn, and may stop"
+    return _DECL_WORDS.get(a.kind, a.kind.replace("_", " "))
+
+
+def decoys(deal, seat: int, basic: bool) -> list[tuple[Action, str]]:
+    """Plausible illegal moves for ``seat`` with the tag each teaches: every capture shape the
+    learner might try with the ranks in hand and on the table (unless ``basic``), a card taking
+    a table card of another rank, lying down, declaring a pair that is not dead, ending a turn
+    with no capture yet.  Each is checked illegal by the engine."""
+    hand, table = deal.hand(seat), deal.table_cards()
+    by_hand: dict[int, list[int]] = {}
+    for c in hand:
+        by_hand.setdefault(rank_of(c), []).append(c)
+    by_table: dict[int, list[int]] = {}
+    for c in table:
+        by_table.setdefault(rank_of(c), []).append(c)
+    out: list[tuple[Action, str]] = []
+    if not basic:
+        for r in sorted(set(by_hand) & set(by_table)):
+            h, t = by_hand[r], by_table[r]
+            for nh, nt, tag in ((1, 2, "two-for-one"), (1, 3, "no-one-for-three"),
+                                (2, 2, "no-pair-for-pair"), (3, 1, "no-prial-for-one")):
+                if len(h) >= nh and len(t) >= nt and (nt != 3 or len(t) == 3):
+                    out.append((Action.make(seat, "capture", h[:nh], t[:nt]), tag))
+        for r, cs in sorted(by_hand.items()):
+            if len(cs) == 2:
+                kind = "declare_dead_pair" if "dead_pair" in deal.ruleset.declarations else None
+                if kind:
+                    out.append((Action.make(seat, kind, cs), "declaration"))
+        if deal.ruleset.captures_per_turn == "any":
+            out.append((Action(seat, "end_turn"), "end-turn"))
+    # a card taking another rank
+    for r, cs in sorted(by_hand.items()):
+        others = [c for c in table if rank_of(c) != r]
+        if others:
+            out.append((Action.make(seat, "capture", cs[:1], others[:1]), "mismatch"))
+            break
+    out.append((Action.make(seat, "lie_down", hand), "lie-down"))
+    return [(a, tag) for a, tag in out if deal.why_illegal(a) is not None]
+
+
+def legal_tags(deal, seat: int, groups) -> set[str]:
+    """The themes the legal choices carry."""
+    tags = set()
+    for g in groups:
+        a = g[0]
+        if a.kind == "lie_down":
+            tags.add("lie-down")
+        elif a.kind == "end_turn":
+            tags.add("end-turn")
+        elif a.kind == "declare_pair":
+            tags.add("declare-pair")
+        elif a.kind.startswith("declare"):
+            tags.add("declaration")
+        elif a.form:
+            tags.add(a.form.replace("_", "-"))
+        if any(deal.would_split_prial(x) for x in g):
+            tags.add("split-prial")
+    if deal.ruleset.lie_down_pays and "lie-down" in tags:
+        tags.add("lie-down-pays")
+    return tags
+
+
+class LegalPlay(PuzzleKind):
+    name = "legal-play"
+
+    def plan_themes(self, rs) -> list[str]:
+        """The themes a plan may aim at under ``rs``."""
+        out = ["one_for_one", "lie_down", "declaration"]
+        for form in ("one_for_three", "pair_for_pair", "prial_for_one"):
+            out.append(form if form in rs.captures else f"no_{form}")
+        if "one_for_three" in rs.captures and "split_prial" in rs.oversights:
+            out.append("split_prial")
+        if rs.captures_per_turn == "any":
+            out.append("end_turn")
+        return out
+
+    def plan(self, base, rs, players, seed, defn):
+        return {"variant": "default", "theme": base.choice(self.plan_themes(rs))}
+
+    def plan_may_fit(self, plan, theme):
+        return plan["theme"].replace("_", "-") == theme
+
+    def solve(self, deal, seat, data, rs, players):
+        right = [c["letter"] for c in data["choices"]
+                 if deal.why_illegal(action_from_json(c["move"], 0)) is None]
+        return {"actions": [action_to_json(a) for a in choices_of(deal, seat)],
+                "choices": [dict(c) for c in data["choices"]], "right": right}
+
+    def build(self, ctx):
+        rng = ctx.rng
+        max_groups = int(ctx.defn.options.get("max_choices", 5))
+        theme = ctx.plan["theme"]
+        basic = theme in BASIC
+        found = []
+
+        def observer(d, a) -> None:
+            p = d.to_move
+            if d.phase != "play" or p is None:
+                return
+            if p == d.dealer and not d.started and d.table_mournivals:
+                return
+            if any(x.kind == "claim" for x in d.free_actions(p)):
+                return
+            groups = choice_groups(d, p)
+            if 1 <= len(groups) <= max_groups:
+                found.append((d.clone(), groups))
+
+        pack, dealer, bots = self._arranged(ctx, theme)
+        ctx.play(pack, dealer, bots, observer)
+        want = theme.replace("_", "-")
+        pick = []
+        for d, g in found:
+            tags = legal_tags(d, d.to_move, g)
+            probes = decoys(d, d.to_move, basic)
+            if basic:
+                if not tags <= BASIC_TAGS | HOUSE_TAGS or want not in tags:
+                    continue
+                if theme == "one_for_one" and "lie-down" in tags:
+                    continue
+            elif want not in tags | {t for _, t in probes}:
+                continue
+            if not probes:
+                continue        # nothing to set beside the allowed moves
+            pick.append((d, g, probes))
+        if not pick:
+            return None
+        deal, groups, probes = rng.choice(pick)
+        seat = deal.to_move
+        legal = [g[0] for g in groups]
+        room = max(1, min(2, 6 - len(legal)))
+        wanted = [x for x in probes if x[1] == want]
+        others = [x for x in probes if x[1] != want]
+        rng.shuffle(others)
+        # decoys of what earlier lessons teach first, so a puzzle asks no more than it must
+        lessons = ctx.defn.themes
+        others.sort(key=lambda x: lessons.get(x[1]) or "99")
+        shown = (wanted[:1] + others)[:room]
+        entries = [(a, True, "") for a in legal] + [(a, False, tag) for a, tag in shown]
+        rng.shuffle(entries)
+        choices = []
+        lines_ok, lines_no = [], []
+        split = []
+        for i, (a, ok, _) in enumerate(entries):
+            letter = LETTERS[i]
+            choices.append({"letter": letter, "move": action_to_json(a), "text": label(a)})
+            if ok:
+                g = next(g for g in groups if g[0] == a)
+                more = (f" (or any of the {len(g)} such moves)" if len(g) > 1 else "")
+                note = ""
+                if any(deal.would_split_prial(x) for x in g):
+                    note = (f": allowed, but it splits the prial of {RANK_PLURALS[a.rank]} on the "
+                            "table, and the others may claim the two left (a split prial). "
+                            "Take all three with one card instead")
+                    split.append(letter)
+                lines_ok.append(f"- {letter}) {label(a)}: {form_words(a)}{more}{note}.")
+            else:
+                lines_no.append(f"- {letter}) {label(a)}: {deal.why_illegal(a)}.")
+        data = {"choices": choices, "theme": theme}
+        answer = self.solve(deal, seat, data, ctx.rs, ctx.players)
+        right = answer["right"]
+        tags = legal_tags(deal, seat, groups) | {tag for _, ok, tag in entries if not ok}
+        example = next(" ".join(x) for x in (LETTERS[:2], LETTERS[1:3], LETTERS[:1],
+                                             LETTERS[1:2], LETTERS[:3])
+                       if list(x) != right and len(x) <= len(entries))
+        accepted = [" ".join(right), ", ".join(right).lower()]
+        if len(right) > 1:
+            accepted.append(" and ".join(reversed(right)))
+        facts = {
+            "options": "\n".join(f"{c['letter']}) {c['text']}" for c in choices),
+            "allowed": "\n".join(lines_ok), "refused": "\n".join(lines_no) or "- none listed.",
+            "count": len(groups), "example": example,
+            "hand_plays": ctx.defn.word("hand_plays", {}).get(ctx.rs.hand_plays, ""),
+            "captures": join([spec("captures").words[f] for f in
+                              ("one_for_one", "one_for_three", "pair_for_pair", "prial_for_one")
+                              if f in ctx.rs.captures]),
+        }
+        features = {"choices": max(0, len(entries) - 3), "right": len(right) - 1,
+                    "forbidden": float(any(t.startswith("no-") for t in tags)),
+                    "declaration": float("declaration" in tags),
+                    "rare_form": float(bool(tags & {"pair-for-pair", "prial-for-one",
+                                                    "one-for-three"})),
+                    "split_prial": float(bool(split))}
+        return Candidate(deal=deal, seat=seat, variant="default", answer=answer,
+                         accepted=accepted, facts=facts, features=features,
+                         themes=["legal-play"] + sorted(tags), theme=want, tags=tags,
+                         data=data)
+
+    @staticmethod
+    def _arranged(ctx, theme: str):
+        """A pack, dealer and computer players for ``theme``.  Moves that need three of a rank
+        together are rare in play, so the shuffled pack may be arranged first (the dealing order
+        from :func:`tutor.engine.deal.deal_order`): for a prial taking a single card, three of a
+        rank to one player (who then forgets to declare them) and the fourth to the table; for
+        one card taking three, three of a rank to the table."""
+        rng, n = ctx.rng, ctx.players
+        pack = ctx.new_pack()
+        dealer = rng.randrange(n)
+        order = deal_order(n, dealer, ctx.pc.hand)
+        rate = rng.uniform(0.2, 0.6)
+        rank = rng.randrange(13)
+        cards = [make_card(rank, s) for s in rng.sample(range(4), 4)]
+        table = [i for i, q in enumerate(order) if q is None]
+        if theme in ("prial_for_one", "no_prial_for_one"):
+            seat = rng.randrange(n)
+            hand = [i for i, q in enumerate(order) if q == seat]
+            _place(pack, rng.sample(hand, 3) + rng.sample(table, 1), cards)
+            return pack, dealer, ctx.bots(rate, {seat: 1.0})
+        if theme in ("one_for_three", "no_one_for_three", "split_prial"):
+            _place(pack, rng.sample(table, 3), cards[:3])
+        return pack, dealer, ctx.bots(rate)
+
+    # -- answers ----------------------------------------------------------------------------
+
+    def check(self, p, text):
+        choices = p.answer["choices"]
+        letters = "".join(c["letter"] for c in choices)
+        picked = letters_answer(text, letters, expected=f"answer with letters from "
+                                                        f"{letters[0]} to {letters[-1]}")
+        if not picked:
+            raise AnswerError(f"answer with the letters of the moves you may make "
+                              f"({letters[0]} to {letters[-1]})")
+        right = set(p.answer["right"])
+        deal = p.deal()
+        missed = [c for c in choices if c["letter"] in right and c["letter"] not in picked]
+        wrong = [c for c in choices if c["letter"] in picked and c["letter"] not in right]
+        hits = len(right & set(picked))
+        credit = hits / len(right | set(picked))
+        if not missed and not wrong:
+            return Verdict(True, "Right: " + ", ".join(sorted(right)) + ".")
+        parts = []
+        if missed:
+            parts.append("you left out " + "; ".join(f"{c['letter']}) {c['text']}"
+                                                      for c in missed))
+        if wrong:
+            parts.append("not allowed: " + "; ".join(
+                f"{c['letter']}) {c['text']}: "
+                f"{deal.why_illegal(action_from_json(c['move'], 0))}" for c in wrong))
+        bits = []
+        if wrong:
+            bits.append(f"{len(wrong)} of your choices may not be made")
+        if missed:
+            bits.append(f"you left out {len(missed)} that may")
+        lead = (f"Partly right: you chose {hits} of the {len(right)} moves you may make. "
+                if hits else "Not right. ")
+        return Verdict(False, lead + ". ".join(x[0].upper() + x[1:] for x in parts) + ".",
+                       credit=credit, retry="Not yet: " + " and ".join(bits) + ".")
+
+    def answer_words(self, p):
+        return ["hint", "quit"] + [c["letter"] for c in p.answer["choices"]]
+
+    def wrong_answer(self, p):
+        right = p.answer["right"]
+        letters = [c["letter"] for c in p.answer["choices"]]
+        wrong = [x for x in letters if x not in right]
+        if wrong:
+            return " ".join(right + wrong[:1])
+        return " ".join(right[:-1]) if len(right) > 1 else None

@@ -1,0 +1,318 @@
+"""``source-quiz``: which source says this quotation?  Or: where do two readings disagree?
+
+The answers come from the source files in ``sources/``: the quotation's source, or the one
+parameter whose values differ between two rulesets (parameters are named as
+:mod:`tutor.engine.parameters` words them for a quiz).
+
+Every question has one right answer.  A "which source" quotation is drawn only from quotations
+that stand verbatim in one source text alone (:func:`which_pool`: a sentence that Parlett and
+the 2018 handout both print would have two right answers), that are not a title, a heading or a
+byline, and that have at least five words; sources that say something alike are never offered
+beside the right one.  Quotations are drawn in a fixed shuffled order indexed by the seed
+(:func:`quote_index`), so the puzzles of one set (consecutive seeds, or a lesson block's seeds
+:data:`~tutor.puzzles.base.SET_STRIDE` apart) never repeat a quotation until every one has
+been asked.  Works under every ruleset.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from pathlib import Path
+
+from tutor.engine.data import source_texts_dir
+from tutor.engine.deal import Deal
+from tutor.engine.errors import LaughError
+from tutor.engine.parameters import COUNT_PARAMETERS, RULESET_PARAMETERS, spec, value_words
+from tutor.engine.sources import normalise
+from tutor.puzzles.base import (LETTERS, Candidate, PuzzleKind, Verdict, join,
+                                jsonable, library, set_index)
+from tutor.puzzles.model import AnswerError
+from tutor.puzzles.quoted import quote_plain
+from tutor.puzzles.reader import letters_answer
+
+_WORDS_CACHE: dict[str, frozenset[str]] = {}
+_POOL: dict[int, list] = {}
+_MARKUP = re.compile(r"<[^>]+>|\*\*|__|`")
+
+
+def _words(text: str) -> frozenset[str]:
+    got = _WORDS_CACHE.get(text)
+    if got is None:
+        got = frozenset(w for w in "".join(ch.lower() if ch.isalnum() else " "
+                                           for ch in text).split() if len(w) > 2)
+        _WORDS_CACHE[text] = got
+    return got
+
+
+def _similar(a: str, b: str) -> bool:
+    wa, wb = _words(a), _words(b)
+    if not wa or not wb:
+        return False
+    return len(wa & wb) / min(len(wa), len(wb)) >= 0.6
+
+
+def _plain(text: str) -> str:
+    """Normalised, markup removed, lower case."""
+    return normalise(_MARKUP.sub("", text)).lower()
+
+
+def _text_of(source) -> str | None:
+    """The source's collected text (beside its YAML file, else in the texts folder)."""
+    if not source.text:
+        return None
+    here = Path(source.path).parent / source.text
+    folder = source_texts_dir()
+    path = here if here.is_file() else (folder / source.text if folder else None)
+    if path is None or not path.is_file():
+        return None
+    return path.read_text(encoding="utf-8")
+
+
+def is_heading(quote, raw: str | None, source) -> bool:
+    """True when ``quote`` is a title, a heading, a byline or a label rather than a sentence of
+    the text: it stands in the source's citation, or it fills a whole line of the text that is a
+    Markdown heading, wholly bold, or has no closing punctuation and is not a list item."""
+    plain = _plain(quote.text).rstrip(".:; ")
+    cite = _plain(" ".join(str(x) for x in (source.title, source.author, source.in_,
+                                             source.date) if x))
+    if plain and plain in cite:
+        return True
+    if raw is None:
+        return False
+    target = normalise(quote.text)
+    for line in raw.splitlines():
+        norm = normalise(line)
+        if target not in norm:
+            continue
+        body = re.sub(r"^[-*•]\s*(?:[♥♦♣♠]\s*)?|^\d+\.\s*", "", norm)
+        if norm.startswith("#") or (len(norm) <= len(target) + 14 and (
+                re.fullmatch(r"(<b>.*</b>|\*\*.*\*\*)", norm) is not None
+                or (body == norm and not norm.rstrip().endswith((".", ":", ";", "!", "?"))))):
+            return True
+    return False
+
+
+def which_pool() -> list:
+    """The quotations a "which source" question may show, as ``(source, quotation)`` in a fixed
+    order: from secondary sources, in no one's voice but the source's own, five words or more,
+    not a heading (:func:`is_heading`), standing verbatim (case and markup aside) in this
+    source's text alone, and with at least two sources unlike it to offer beside it."""
+    lib = library()
+    key = id(lib)
+    if key not in _POOL:
+        raws = {s.id: _text_of(s) for s in lib.sources.values()}
+        flat = {sid: _plain(t) for sid, t in raws.items() if t}
+        pool = []
+        for s in lib.sources.values():
+            if s.kind == "primary":
+                continue
+            for q in s.quotations.values():
+                if q.speaker is not None or len(_words(q.text)) < 5:
+                    continue
+                if is_heading(q, raws.get(s.id), s):
+                    continue
+                plain = _plain(q.text)
+                if any(plain in t for sid, t in flat.items() if sid != s.id):
+                    continue        # stands in another source's text too: two right answers
+                if len(_distractors(lib, s, q)[1]) < 2:
+                    continue        # too few sources unlike it to offer beside it
+                pool.append((s, q))
+        _POOL.clear()
+        _POOL[key] = pool
+    return _POOL[key]
+
+
+def _distractors(lib, src, quote) -> tuple[set[str], list[str]]:
+    """The sources that say something alike (never offered beside ``src``), and the sources
+    that may be offered beside it."""
+    sources = [s for s in lib.sources.values() if s.kind != "primary"]
+    alike = {s.id for s in sources for q in s.quotations.values()
+             if s.id != src.id and _similar(q.text, quote.text)}
+    others = [s.id for s in sources if s.id != src.id and s.id not in alike and s.quotations]
+    return alike, others
+
+
+def quote_index(seed: int, size: int) -> int:
+    """The place in the shuffled pool of the quotation for ``seed``: seeds one apart, or
+    :data:`~tutor.puzzles.base.SET_STRIDE` apart, get neighbouring places, so a set never repeats a quotation."""
+    return set_index(seed) % size
+
+
+def _short(src) -> str:
+    who = src.author or src.title
+    if src.author:
+        return f"{who}, {src.title}" + (f" ({src.date})" if src.date else "")
+    return src.title + (f", {src.in_}" if src.in_ else "") + \
+        (f", {src.published}" if src.published else "")
+
+
+def _who(src) -> str:
+    """A source named in a few words: its author, else where it appeared, else its title."""
+    return src.author or src.in_ or src.title
+
+
+def _show(name: str, v) -> str:
+    return value_words(name, v)
+
+
+class SourceQuiz(PuzzleKind):
+    name = "source-quiz"
+
+    def plan(self, base, rs, players, seed, defn):
+        share = float(defn.options.get("which_share", 0.7))
+        return {"variant": "which" if base.random() < share else "disagree"}
+
+    def plan_may_fit(self, plan, theme):
+        if theme == "which-source":
+            return plan["variant"] == "which"
+        if theme == "disagreement":
+            return plan["variant"] == "disagree"
+        return True
+
+    def solve(self, deal, seat, data, rs, players):
+        lib = library()
+        if data["variant"] == "which":
+            q = lib.quotation(data["quote"])
+            return {"source": q.source, "options": list(data["options"])}
+        p1 = lib.parameter(data["rulesets"][0], data["parameter"], data.get("players"))
+        p2 = lib.parameter(data["rulesets"][1], data["parameter"], data.get("players"))
+        if p1.value == p2.value:
+            raise LaughError("source-quiz: the two rulesets agree on the asked parameter")
+        return {"parameter": data["parameter"],
+                "values": {data["rulesets"][0]: jsonable(p1.value),
+                           data["rulesets"][1]: jsonable(p2.value)},
+                "options": list(data["options"])}
+
+    def build(self, ctx):
+        if ctx.plan["variant"] == "which":
+            return self._which(ctx)
+        return self._disagree(ctx)
+
+    def _which(self, ctx):
+        rng = ctx.rng
+        lib = library()
+        pool = list(which_pool())
+        if not pool:
+            return None
+        random.Random(f"source-quiz/v{ctx.defn.generator_version}/order").shuffle(pool)
+        src, quote = pool[quote_index(ctx.seed, len(pool))]
+        alike, others = _distractors(lib, src, quote)
+        k = min(int(rng.choice(ctx.defn.options.get("choices", [3, 4]))), len(others) + 1)
+        home = lib.ruleset_source.get(ctx.rs.id)
+        picked = rng.sample(others, k - 1)
+        if home and home != src.id and home not in picked and home in others:
+            picked[0] = home
+        options = [src.id] + picked
+        rng.shuffle(options)
+        letter = LETTERS[options.index(src.id)]
+        opts_text = "\n".join(f"{LETTERS[i]}) {_short(lib.sources[o])}"
+                              for i, o in enumerate(options))
+        data = {"variant": "which", "quote": quote.ref, "options": options, "position": False}
+        wrong = [f"{LETTERS[i]}) {_who(lib.sources[o])}" for i, o in enumerate(options)
+                 if o != src.id]
+        facts = {"quote": quote_plain(quote.text), "options": opts_text, "letter": letter,
+                 "source": _short(src), "where": quote.where,
+                 "alike": join(sorted(alike)) or "none",
+                 "others": join(wrong), "example": LETTERS[(options.index(src.id) + 1) % k]}
+        accepted = [letter, src.id, letter.lower()]
+        if src.author:
+            accepted.append(src.author.split()[-1])
+        deal = Deal(ctx.rs, ctx.players, rng.randrange(ctx.players), ctx.new_pack())
+        features = {"choices": k, "alike": float(bool(alike)),
+                    "rules_sheet": float(src.kind == "rules-sheet"),
+                    "short": float(len(_words(quote.text)) < 10)}
+        return Candidate(deal=deal, seat=deal.dealer, variant="which",
+                         answer=self.solve(deal, 0, data, ctx.rs, ctx.players),
+                         accepted=accepted, facts=facts, features=features,
+                         themes=["sources", "which-source"], theme="which-source", data=data,
+                         quotes=[quote.ref])
+
+    def _disagree(self, ctx):
+        rng = ctx.rng
+        lib = library()
+        r1 = ctx.rs.id
+        src1 = lib.ruleset_source[r1]
+        others = [r for r in lib.rulesets if lib.ruleset_source[r] != src1]
+        if not others:
+            return None
+        r2 = rng.choice(others)
+        n = ctx.players if ctx.players in lib.rulesets[r2].counts else None
+        names = list(RULESET_PARAMETERS) + (list(COUNT_PARAMETERS) if n else [])
+        diff, same = [], []
+        for name in names:
+            pl = n if name in COUNT_PARAMETERS else None
+            p1, p2 = lib.parameter(r1, name, pl), lib.parameter(r2, name, pl)
+            if p1.implicit and p2.implicit:
+                continue        # neither source file says anything about it
+            (diff if p1.value != p2.value else same).append(name)
+        if not diff or len(same) < 2:
+            return None
+        answer = rng.choice(diff)
+        k = min(int(rng.choice(ctx.defn.options.get("choices", [3, 4]))), len(same) + 1)
+        options = [answer] + rng.sample(same, k - 1)
+        rng.shuffle(options)
+        opts_text = "\n".join(f"{LETTERS[i]}) {spec(o).quiz}" for i, o in enumerate(options))
+        pl = n if answer in COUNT_PARAMETERS else None
+        p1, p2 = lib.parameter(r1, answer, pl), lib.parameter(r2, answer, pl)
+        quotes = [q for q in (p1.quotes[:1] + p2.quotes[:1])]
+        letter = LETTERS[options.index(answer)]
+        data = {"variant": "disagree", "rulesets": [r1, r2], "parameter": answer,
+                "players": pl, "options": options, "position": False}
+        same_lines = [f"- {LETTERS[options.index(o)]}) {spec(o).quiz}: both say "
+                      f"{_show(o, lib.parameter(r1, o, n if o in COUNT_PARAMETERS else None).value)}"
+                      for o in options if o != answer]
+        facts = {"r1": lib.rulesets[r1].title, "r2": lib.rulesets[r2].title,
+                 "options": opts_text, "letter": letter,
+                 "parameter": spec(answer).quiz,
+                 "v1": _show(answer, p1.value), "v2": _show(answer, p2.value),
+                 "s1": p1.status, "s2": p2.status, "same": "\n".join(same_lines),
+                 "players": f" for {n} players" if pl else "",
+                 "example": LETTERS[(options.index(answer) + 1) % k]}
+        accepted = [letter, answer, letter.lower()]
+        deal = Deal(ctx.rs, ctx.players, rng.randrange(ctx.players), ctx.new_pack())
+        features = {"choices": k, "disagree": 1.0, "count_parameter": float(pl is not None)}
+        return Candidate(deal=deal, seat=deal.dealer, variant="disagree",
+                         answer=self.solve(deal, 0, data, ctx.rs, ctx.players),
+                         accepted=accepted, facts=facts, features=features,
+                         themes=["sources", "disagreement", answer.replace("_", "-")],
+                         theme="disagreement", data=data, quotes=quotes)
+
+    # -- answers ----------------------------------------------------------------------------
+
+    def check(self, p, text):
+        lib = library()
+        options = p.answer["options"]
+        letters = LETTERS[:len(options)]
+        names: dict[str, str] = {}
+        for i, o in enumerate(options):
+            names[o] = letters[i]
+            if o in lib.sources:
+                s = lib.sources[o]
+                if s.author:
+                    names[s.author] = letters[i]
+                    names[s.author.split()[-1]] = letters[i]
+            else:
+                names[o.replace("_", " ")] = letters[i]
+        picked = letters_answer(text, letters, names,
+                                expected=f"answer with a letter ({', '.join(letters)})")
+        if len(picked) != 1:
+            raise AnswerError(f"answer with one letter ({', '.join(letters)})")
+        right = p.answer.get("source") or p.answer.get("parameter")
+        letter = letters[options.index(right)]
+        if picked[0] == letter:
+            return Verdict(True, f"Right: {letter}.")
+        return Verdict(False, f"Not quite: it is {letter}, not {picked[0]}.",
+                       retry="Not yet. " + ("Listen to the voice and the vocabulary of the "
+                                            "sentence." if p.variant == "which" else
+                                            "Compare the two rulesets on each option."))
+
+    def answer_words(self, p):
+        return ["hint", "quit"] + list(LETTERS[:len(p.answer["options"])]) + \
+            list(p.answer["options"])
+
+    def wrong_answer(self, p):
+        a = p.answer
+        right = a.get("source") or a.get("parameter")
+        i = a["options"].index(right)
+        return LETTERS[(i + 1) % len(a["options"])]
