@@ -69,3 +69,11 @@ def position(ruleset, players, *, hands, table, won=None, dealer=0, to_move=None
                               hands=[parse_cards(h) for h in hands], table=parse_cards(table),
                               won=[parse_cards(w) for w in (won or [""] * players)],
                               to_move=to_move, started=started, complete=False)
+
+
+@pytest.fixture(autouse=True)
+def own_laugh_home(tmp_path, monkeypatch):
+    """Every test runs with its own ``LAUGH_HOME`` (tests may set their own over it), so that no
+    test reads or writes the progress file of whoever runs the suite: a file written by another
+    version of the program would otherwise decide what the tests see."""
+    monkeypatch.setenv("LAUGH_HOME", str(tmp_path / "laugh-home"))

@@ -231,20 +231,71 @@ def test_practice_from_the_home_screen(tmp_path):
 
 def test_drills_and_play_from_the_home_screen(tmp_path):
     # The home screen runs the same functions as `laugh drill KIND` and `laugh play`, in this
-    # process, and comes back to the menu afterwards.
-    proc = run_laugh([], "d\nbogus\nsettle\nquit\ng\nquit\nq\n", tmp_path)
+    # process; a drill comes back to the drills menu, Enter (or q) to the home screen.
+    proc = run_laugh([], "d\nbogus\nsettle\nquit\n4\nquit\ns\nquit\n\ng\nquit\nq\n", tmp_path)
     assert proc.returncode == 0, proc.stderr
     assert_clean(proc)
     out = proc.stdout
-    for name in ("oversights", "count", "settle", "weak"):
-        assert name in out.split("home> d")[1].split("drill> ")[0]
-    assert "Type one of oversights, count, settle, weak, or Enter to go back." in out
-    assert "Settlement drill: give the result as fast as you can." in out
-    assert re.search(r"Your (points|net stakes)\?\nsettle> quit\n", out)
+    menu = out.split("home> d")[1].split("drill> ")[0]
+    for number, letter, word in (("1", "o", "streak"), ("2", "m", "storm"), ("3", "c", "count"),
+                                 ("4", "s", "settle"), ("5", "w", "weak")):
+        assert re.search(rf"^\s*{number} {letter} {word} ", menu, re.M), menu
+    assert "'bogus' is not on the menu. Type 1-5, a letter or a word from the list" in out
+    # the drill by its word, its number and its letter: three settlement drills
+    assert out.count("Settlement drill: give the result as fast as you can; 60 s a question") == 3
+    assert re.search(r"Your (points|net stakes)\? \(a whole number: \+3, -2 or 0\)\nsettle> "
+                     r"quit\n", out)
     assert re.search(r"Laugh and Lie Down · parlett · 5 players · casual · seed \d+", out)
     assert "You left the deal before its end." in out and "Replay this match with --seed" in out
     assert out.count("Laugh and Lie Down · a tutor") == 3        # back home after each
     assert out.rstrip().endswith("home> q")
+
+
+def test_home_help_lists_every_key(tmp_path):
+    proc = run_laugh([], "h\nq\n", tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    flat = " ".join(proc.stdout.split())
+    for key in ("Enter or c", "lesson N again", "p puzzles", "d drills", "g play a deal",
+                "s sources", "t statistics", "h help", "q quit", "Ctrl-C", "Ctrl-D", ":q",
+                "space bar"):
+        assert key in flat, key
+
+
+def test_end_of_input_in_a_lesson_says_what_was_saved(tmp_path):
+    # piped input ends inside lesson 1: one line says what was saved, and the program ends
+    proc = run_laugh([], "1\n", tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert_clean(proc)
+    line = next(x for x in proc.stdout.splitlines() if x.startswith("Saved: lesson 1 at page"))
+    assert "continue with c from the home screen or laugh lesson 1" in " ".join(
+        proc.stdout.split())
+    with store(tmp_path) as s:
+        assert s.lesson_state("history").in_progress
+    assert line
+
+
+def test_puzzles_menu_by_number_letter_and_word_and_missed_ones_again(tmp_path):
+    from tutor.puzzles import KINDS
+    n = len(KINDS)
+    # a set of the mix by its letter: every answer shown (missed); then r: the missed again,
+    # as fresh puzzles; quit leaves that set; Enter goes home
+    script = "p\nm\n" + "show\n" * 5 + "r\nquit\n\nq\n"
+    proc = run_laugh([], script, tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert_clean(proc)
+    out = proc.stdout
+    assert re.search(rf"^\s*{n + 1} m mix ", out, re.M) and re.search(rf"^\s*{n + 2} w weak ",
+                                                                      out, re.M)
+    assert "0 of 5 right. Missed: 5" in " ".join(out.split())
+    assert re.search(rf"^\s*{n + 3} r retry +the 5 missed, as fresh puzzles", out, re.M)
+    assert "Again: 5 fresh puzzles of the kinds and themes you missed." in out
+    # the retried puzzle is a fresh one of the same kind, not the position whose answer was shown
+    ids = re.findall(r"^Puzzle ([a-z-]+\.[a-z0-9-]+\.\d+\.\d+)$", out, re.M)
+    first, again = ids[0], ids[5]
+    assert again.split(".")[0] == first.split(".")[0] and again != first
+    with store(tmp_path) as s:
+        answers = s.answers()
+    assert len(answers) == 5 and all(a.seconds is None for a in answers)    # shown: no time
 
 
 def test_stats_command_weakest_first_and_practice(tmp_path):

@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import json
 import random
+import re
 
 import pytest
 from rich.console import Console
@@ -15,7 +16,8 @@ from tutor.engine.bots import Bot
 from tutor.engine.cards import parse_cards
 from tutor.engine.deal import Action
 from tutor.app.play import LEVELS, DealPlayer, FakeClock, ScriptedAsker, VirtualClock
-from tutor.app.play.game import TURN_PROMPT, WATCH_PROMPT, WHICH_PROMPT
+from tutor.app.play.game import (CLAIM_PROMPT, NAME_PROMPT, TURN_PROMPT, WATCH_PROMPT,
+                                 WHICH_PROMPT, WINDOW_LABEL)
 from tutor.app.play.inputs import action_code, interpret
 from tutor.app.play.session import PlayOptions, play_match
 from tutor.app.play.sheet import score_sheet, sheet_games
@@ -177,9 +179,15 @@ def test_claim_race_the_learner_is_faster(rulesets):
     assert first.kind == "split_prial" and first.offender == 1
     assert first.winner == 0 and first.learner == pytest.approx(0.5)
     assert first.reactions == {2: 1.0}
-    assert "You claimed after 0.50 s; their reaction times: Ralph 1.00 s" in text
+    assert first.runner_up == 2 and first.margin == pytest.approx(0.5)
+    assert "You claimed first, in 0.50 s: 0.50 s ahead of Ralph (1.00 s)." in text
     assert not [m for m in p.mistakes if m.kind == "missed_claim"]
     assert p.deal.history[1] == Action.make(0, "claim", parse_cards("7D 7S"), (), "split_prial")
+    # the claim window opened at once, with its countdown; the claim key then asked the cards
+    assert clock.reads[0][0] == CLAIM_PROMPT and clock.reads[1][0] == NAME_PROMPT
+    window = clock.shown[0]
+    assert window.label == WINDOW_LABEL and window.total == pytest.approx(p.window)
+    assert window.deadline == pytest.approx(p.window)
 
 
 def test_claim_race_the_computer_is_faster(rulesets):
@@ -187,8 +195,8 @@ def test_claim_race_the_computer_is_faster(rulesets):
     p, clock, text = race(rulesets, [1.5])
     first = p.races[0]
     assert first.winner == 2 and first.learner is None and first.window == pytest.approx(1.0)
-    assert clock.reads[0][1:] == (pytest.approx(1.0), 1.5, True)
-    assert "Claim window 1.00 s; reaction times: Ralph 1.00 s; you did not claim" in text
+    assert clock.reads[0] == (CLAIM_PROMPT, pytest.approx(p.window), 1.5, True)
+    assert "Ralph claimed first, in 1.00 s; you did not claim." in text
     missed = [m for m in p.mistakes if m.kind == "missed_claim"]
     assert len(missed) == 1 and "Ralph claimed it after 1.00 s" in missed[0].text
     assert p.deal.history[1].player == 2 and p.deal.history[1].kind == "claim"
@@ -200,7 +208,7 @@ def test_claim_race_on_the_terminal_policy_opens_a_window_after_every_action(rul
     p, clock, text = race(rulesets, [5.0, 0.3], realtime=True)
     assert clock.reads[0][0] == WATCH_PROMPT and clock.reads[0][3] is True
     assert clock.reads[0][1] == pytest.approx(0.8)
-    assert clock.reads[1][1] == pytest.approx(1.0) and clock.reads[1][3] is False
+    assert clock.reads[1][0] == CLAIM_PROMPT and clock.reads[1][3] is False
     assert p.races[0].winner == 0 and p.races[0].learner == pytest.approx(0.3)
 
 
@@ -213,8 +221,9 @@ def test_piped_input_claim_typed_first_wins(rulesets):
                    asker=ScriptedAsker(lines), clock=VirtualClock(), console=out,
                    names=["You", "Anne", "Ralph"])
     p.run()
-    assert p.races[0].winner == 0
-    assert "piped: no real time" in text_of(out)
+    assert p.races[0].winner == 0 and p.races[0].piped
+    assert ("You claimed first (piped input: no real time, your line is read first); Ralph "
+            "would have claimed in 1.00 s.") in " ".join(text_of(out).split())
 
 
 def test_a_pass_lets_the_computer_claim(rulesets):
@@ -247,14 +256,18 @@ def sevens(rulesets):
     ("capture 7d 7c", "actions", 1),
     ("4c", "error", "there is no four on the table"),
     ("9h", "error", "name a card from your hand first"),
-    ("5s", "error", "neither in your hand nor on the table"),
+    ("5s", "error", "not in your hand"),
+    ("5s 7c", "error", "neither in your hand nor on the table"),
     ("7h 9h", "error", "same rank"),
     ("ld", "error", "you can capture"),
-    ("declare", "error", "Name the cards"),
+    ("declare", "error", "name the cards to declare"),
+    ("7h 7d 7c", "actions", 1),          # incomplete: the one capture it could mean is asked
     ("declare 7h 7d", "error", "is not dead"),
     ("claim", "error", "there is nothing to claim"),
     ("zz", "error", "is not a card"),
-    ("", "pass", None), ("pass", "pass", None), ("q", "quit", None),
+    ("c", "error", "there is nothing to claim"),
+    ("", "pass", None), ("pass", "pass", None), ("quit", "quit", None), (":q", "quit", None),
+    ("q", "error", "q alone is a rank; to leave the deal, type quit"),
     ("help", "info", None), ("moves", "info", None), ("hand", "info", None),
 ])
 def test_interpret(sevens, text, kind, detail):
@@ -288,7 +301,7 @@ def test_illegal_input_is_explained_and_asked_again(sevens):
     p.run()
     text = text_of(out)
     assert "you can capture (" in text and "so may not lie down" in text
-    assert "Which one?" in text and "Type a number from 1 to 2" in text
+    assert "which table cards? 7H 7C; 7H 7S" in text and "Type a number from 1 to 2" in text
     assert p.deal.history[0] == Action.make(0, "capture", parse_cards("7H"), parse_cards("7S"))
 
 
@@ -416,3 +429,143 @@ def test_every_player_count_and_seat(library):
             assert deal.is_terminal(), (rid, n)
             deal.check_invariants()
             assert f"seat {seat}" in text_of(out)
+
+
+# -- the claim race, live (issue 14 item 2) --------------------------------------------------------
+
+def test_claims_during_the_learners_turn_are_shown_as_they_happen(rulesets):
+    # Ralph splits the table prial of sevens just before the learner's turn; Anne claims after
+    # 1.0 s, while the learner (1.5 s) is still at the turn prompt: the claim appears above it
+    # as it happens, and the learner's line is then read (the prompt was not closed)
+    d = position(rulesets["parlett"], 3, hands=["2C 3D", "4C 8H", "7H 5D 9S"],
+                 table="7C 7D 7S 5C 9H", dealer=0, to_move=2)
+    split = lambda a: a.kind == "capture" and a.table == tuple(parse_cards("7C"))  # noqa: E731
+    out = quiet()
+    clock = FakeClock([1.5])
+    p = DealPlayer(d, 0, [None, Scripted(1.0), Scripted(2.5, split)],
+                   bot_rng=random.Random(1), reaction_rng=random.Random(2),
+                   asker=ScriptedAsker(["ld"] + [""] * 10), clock=clock, console=out,
+                   names=NAMES)
+    p.run()
+    text = text_of(out)
+    assert clock.reads[0] == (TURN_PROMPT, None, 1.5, False)
+    assert clock.shown[0].label == WINDOW_LABEL        # the turn prompt was the claim window
+    claim_at = text.index("Anne claims 7♦ 7♠")
+    assert claim_at < text.index("You lie down")
+    assert "Anne claimed first, in 1.00 s; you did not claim." in text
+    assert p.races[0].winner == 1 and p.deal.history[2].kind == "lie_down"
+
+
+def four_seat_split(rulesets):
+    """Parlett, 4 players: Anne (seat 1) splits the table prial of sevens; Ralph claims after
+    1.0 s and Mary after 1.4 s."""
+    d = position(rulesets["parlett"], 4, hands=["2C 3D", "7H 4C", "5D 6D", "9S 8S"],
+                 table="7C 7D 7S 5C 9H", dealer=0, to_move=1)
+    split = lambda a: a.kind == "capture" and a.table == tuple(parse_cards("7C"))  # noqa: E731
+    return d, [None, Scripted(2.5, split), Scripted(1.0), Scripted(1.4)]
+
+
+@pytest.mark.parametrize("delay,line", [
+    (1.5, "Ralph claimed first, in 1.00 s: 0.40 s ahead of Mary (1.40 s); you did not claim."),
+    (0.5, "You claimed first, in 0.50 s: 0.50 s ahead of Ralph (1.00 s)."),
+])
+def test_the_race_result_names_who_was_first_and_by_how_much(rulesets, delay, line):
+    d, bots = four_seat_split(rulesets)
+    out = quiet()
+    p = DealPlayer(d, 0, bots, bot_rng=random.Random(1), reaction_rng=random.Random(2),
+                   asker=ScriptedAsker(["claim", "7d 7s"] + ["ld"] * 4 + [""] * 20),
+                   clock=FakeClock([delay]), console=out,
+                   names=["You", "Anne", "Ralph", "Mary"])
+    p.run()
+    assert line in " ".join(text_of(out).split())
+
+
+def test_after_the_claim_key_the_cards_are_named_and_a_wrong_claim_fails(rulesets):
+    d, bots = split_prial_position(rulesets)
+    out = quiet()
+    asker = ScriptedAsker(["claim", "zz", "7d", "9h"] + ["ld"] * 5 + [""] * 20)
+    p = DealPlayer(d, 0, bots, bot_rng=random.Random(1), reaction_rng=random.Random(2),
+                   asker=asker, clock=VirtualClock(), console=out, names=NAMES)
+    p.run()
+    text = " ".join(text_of(out).split())
+    assert "You claim! Name the cards (or the rank)" in text
+    assert "'zz' is not a card" in text                 # unreadable: asked again
+    assert "which cards? A claim names all the cards it takes" in text   # incomplete: again
+    assert "Your claim fails." in text                  # 9H: no open oversight covers it
+    assert p.races[0].winner == 2
+    assert [x for x in asker.log if x.startswith(NAME_PROMPT)] == [
+        NAME_PROMPT + "zz", NAME_PROMPT + "7d", NAME_PROMPT + "9h"]
+
+
+# -- the parameters of RULES.md 3.6 in play --------------------------------------------------------
+
+def test_house_rules_play_to_settlement(house):
+    for rid in ("house-any", "house-pot", "house-most", "house-pairs-pay"):
+        rs = house[rid]
+        n = rs.player_counts[-1]
+        res, out, _ = run_match(rs, n, LEVELS["casual"], seed=len(rid), deals=2,
+                                rng=random.Random(rid))
+        assert all(deal.is_terminal() for deal in res.deals), rid
+        for deal in res.deals:
+            deal.check_invariants()
+        text = text_of(out)
+        assert text.count("Settlement") == 2, rid
+        flat = " ".join(text.split())
+        if rs.lie_down_pays is not None and any(deal.result.payments for deal in res.deals):
+            assert "lying down:" in flat or "for lying down" in flat, rid
+        if rs.scoring == "pot":
+            assert re.search(r"Pot \d+ to [A-Za-z, ]+: (the last player in|whoever won most "
+                             r"cards) takes the pot\.", flat), rid
+        if rid == "house-pairs-pay":
+            assert "Match totals after 2 deals" in text
+            totals = text.split("Match totals after 2 deals")[1]
+            assert "points" in totals and "stakes" in totals
+
+
+def test_settlement_table_reads_the_engines_breakdown(house):
+    from tutor.app.play.sheet import settlement_table
+    rs = house["house-any"]
+    res, _, _ = run_match(rs, 5, LEVELS["beginner"], seed=4, rng=random.Random(4))
+    deal = res.deals[0]
+    c = quiet(100)
+    c.print(settlement_table(deal, ["You", "Anne", "Ralph", "Mary", "Tom"], True))
+    lines = text_of(c).splitlines()
+    header = next(x for x in lines if x.startswith("player"))
+    assert "ante" in header and "net" in header and "cards" in header
+    if deal.result.payments:
+        assert "paid" in header and "got" in header
+    for row in deal.result.settlement:
+        name = ["You", "Anne", "Ralph", "Mary", "Tom"][row.seat]
+        line = next(x for x in lines if x.startswith(name))
+        assert line.split()[-1] == f"{row.net:+d}", line
+
+
+def test_several_captures_a_turn_end_turn_and_any_pair_declared(house):
+    rs = house["house-any"]
+    d = position(rs, 4, hands=["7H 8H QC QD", "2C 3C", "4C 5C", "6C 2D"], table="7C 8C 9D",
+                 dealer=3, to_move=0)
+    out = quiet()
+    asker = ScriptedAsker(["declare qc qd", "7h 7c", "moves", "", "8h 8c"] + [""] * 20)
+    p = DealPlayer(d, 0, [None, Scripted(), Scripted(), Scripted()], bot_rng=random.Random(1),
+                   reaction_rng=random.Random(1), asker=asker, clock=VirtualClock(),
+                   console=out, names=NAMES + ["Mary"])
+    p.run()
+    kinds = [(a.player, a.kind) for a in p.deal.history]
+    assert kinds[:3] == [(0, "declare_pair"), (0, "capture"), (0, "end_turn")]
+    text = text_of(out)
+    assert "You declare a pair: Q♣ Q♦" in text and "You end the turn" in text
+    assert "end turn" in text.split("Your moves:")[1].splitlines()[0]
+
+
+def test_lying_down_pays_and_the_payment_is_said(house):
+    rs = house["house-any"]
+    d = position(rs, 4, hands=["2C 3D", "KD 3H", "4C 5C", "6C 2D"], table="7C 8C 9D",
+                 dealer=3, to_move=0)
+    out = quiet()
+    p = DealPlayer(d, 0, [None, Scripted(), Scripted(), Scripted()], bot_rng=random.Random(1),
+                   reaction_rng=random.Random(1), asker=ScriptedAsker(["ld"] + [""] * 20),
+                   clock=VirtualClock(), console=out, names=NAMES + ["Mary"])
+    p.run()
+    assert ("You pay 1 stake to each player still in for lying down: Anne, Ralph, Mary."
+            in " ".join(text_of(out).split()))
+    assert p.deal.result.settlement[0].paid == 3

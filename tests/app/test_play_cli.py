@@ -39,7 +39,7 @@ def test_piped_laugh_play_reaches_settlement(tmp_path, rulesets):
     assert proc.returncode == 0, proc.stderr[-2000:]
     text = proc.stdout
     assert text.count("Settlement") == 2 and text.count("Review of your play") == 2
-    assert "You claimed after 0.00 s (piped: no real time" in text
+    assert "You claimed first (piped input: no real time" in text
     assert "Match totals after 2 deals" in text
     recs = [json.loads(x) for x in export.read_text().splitlines()]
     assert len(recs) == 2 and all("result" in r for r in recs)
@@ -59,6 +59,9 @@ def test_piped_input_running_out_saves_the_deal_so_far(tmp_path):
     saved = list((tmp_path / "records").glob("play-*.jsonl"))
     rec = json.loads(saved[0].read_text().splitlines()[0])
     assert "result" not in rec and rec["ruleset"] == "parlett"
+    # one line says what was saved (Ctrl-D at a terminal is the same end of input)
+    line = next(x for x in proc.stdout.splitlines() if x.startswith("Saved deal 1 so far"))
+    assert str(saved[0]) in " ".join(proc.stdout.split()) and "action" in line
 
 
 def test_bad_choices_are_one_line(tmp_path):
@@ -85,7 +88,16 @@ def test_timed_prompt_times_out_answers_and_claims_with_the_space_bar():
         inp.send_text("claim 7h 7s\r")
         assert clock.read(asker, "> ", 5.0) == "claim 7h 7s"
         inp.send_text(" ")
-        assert clock.read(asker, "> ", 5.0, erase=True) == "claim"
+        assert clock.read(asker, "> ", 5.0, erase=True, claim_key=True) == "claim"
+        inp.send_text(" 7h\r")         # elsewhere the space bar is a space
+        assert clock.read(asker, "> ", 5.0) == "7h"
+        # an event fires above the prompt; one that returns True closes it
+        fired = []
+        inp.send_text("7")
+        assert clock.read(asker, "> ", 5.0, events=[(clock.now() + 0.1, lambda: fired.append(1)),
+                                                    (clock.now() + 0.2, lambda: True)],
+                          label="Claim window", deadline=clock.now() + 3) is None
+        assert fired == [1]
         # a half-typed line keeps a pace window open until Enter
         inp.send_text("7h")
         threading.Timer(0.5, lambda: inp.send_text("\r")).start()

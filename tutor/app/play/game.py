@@ -368,8 +368,10 @@ class DealPlayer:
             return None
 
     def _choose(self, intent: Intent) -> Action | None:
+        """The one action meant: the only candidate, or the learner's pick among several (or of
+        the one an incomplete line could mean, never taken without asking)."""
         acts = intent.actions
-        if len(acts) == 1:
+        if len(acts) == 1 and not intent.incomplete:
             return acts[0]
         self.say(intent.message or "Which one?")
         for i, a in enumerate(acts, 1):

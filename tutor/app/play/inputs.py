@@ -131,6 +131,8 @@ def read_move(line: str, deal: Deal, seat: int, names: list[str], claim: bool = 
         if claim:           # never show which cards a claim needs: that is the learner's find
             return Intent("error", message="which cards? A claim names all the cards it takes "
                                            "(or the rank alone).", claim=True, incomplete=True)
+        if not exc.candidates:
+            return Intent("error", message=explain(exc.reason, seat, names), incomplete=True)
         return Intent("actions", actions=list(exc.candidates),
                       message=explain(exc.reason, seat, names), claim=claim, incomplete=True)
     except AmbiguousAction as exc:
@@ -138,6 +140,8 @@ def read_move(line: str, deal: Deal, seat: int, names: list[str], claim: bool = 
                       message=explain(exc.reason, seat, names), claim=claim)
     except InvalidAction as exc:
         reason = explain(exc.reason, seat, names).rstrip(". ")
+        if line in ("q", "k", "j", "a"):       # a rank letter alone: perhaps meant to leave
+            reason += f" ({line} alone is a rank; to leave the deal, type quit or :q)"
         return Intent("error", message=f"{reason}. Type help for the moves.", claim=claim,
                       unreadable=True)
     except IllegalAction as exc:

@@ -124,7 +124,7 @@ def play_match(opts: PlayOptions, *, asker, clock, console, symbols: bool = True
             player.run()
         except (EOFError, KeyboardInterrupt):
             out.print()
-            out.print(Text(_saved_line(deal, record_path, k), style="yellow"))
+            out.print(Text(_saved_line(deal, record_path, k), style="yellow"), soft_wrap=True)
             raise
         finally:
             rec = to_record(deal)
@@ -135,7 +135,8 @@ def play_match(opts: PlayOptions, *, asker, clock, console, symbols: bool = True
             result.quit = True
             out.print(Text("You left the deal before its end.", style="yellow"))
             if record_path is not None:
-                out.print(Text(f"The deal so far is saved to {record_path}", style="dim"))
+                out.print(Text(f"The deal so far is saved to {record_path}", style="dim"),
+                          soft_wrap=True)
             break
         if not (practice and k == 0):
             match.totals = [t + v for t, v in zip(match.totals, deal.returns())]
@@ -155,7 +156,7 @@ def play_match(opts: PlayOptions, *, asker, clock, console, symbols: bool = True
             out.print(totals_table(names, match.totals, k + 1, rs.has_stakes, practice,
                                    balances if pays else None))
         if record_path is not None:
-            out.print(Text(f"Deal record saved to {record_path}", style="dim"))
+            out.print(Text(f"Deal record saved to {record_path}", style="dim"), soft_wrap=True)
         if k + 1 < opts.deals and getattr(asker, "interactive", False):
             text = asker.ask("Enter for the next deal, q to stop> ")
             if text.strip().lower() in ("q", "quit", ":q", "stop"):
