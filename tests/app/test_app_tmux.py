@@ -141,12 +141,15 @@ def test_home_screen_lesson_and_quit_at_80x24(term_factory):
                 t.wait(PROMPTS)
                 assert "Hint 1 of" in t.screen()
                 seen_hint = True
-                t.press("7X", "Enter")                   # mistyped: refused in place
+                t.press("7X", "Enter")                   # mistyped: refused
                 time.sleep(0.3)
-                assert "answer> 7X" in t.screen()
+                screen = t.screen()
+                assert "answer> 7X" in screen
+                # the whole message, wrapped (never cut at the width), and a fresh empty line
+                flat = " ".join(screen.split())
+                assert "could not read '7X'" in flat and "for example 7H, 10♥ or qs" in flat
+                assert t.last_line().rstrip() == "answer>"
                 seen_refusal = True
-                t.keys("BSpace", "BSpace")
-                time.sleep(0.2)
                 continue
             text = wrong_answer(puzzle) if answered == 1 else puzzle.accepted[0]
             t.press(text, "Enter")
@@ -174,7 +177,10 @@ def test_forty_columns(term_factory):
     t.press("1", "Enter")
     t.wait(PROMPTS)
     assert all(len(line) <= 40 for line in t.screen().splitlines())
-    t.keys("C-c")
+    t.keys("C-c")                   # Ctrl-C in a lesson: back to the home screen
+    t.wait(r"home>")
+    assert "Saved: lesson 1 at page" in " ".join(t.screen().split())
+    t.keys("C-c")                   # and from the home screen: leave
     assert t.rc() == 130
 
 

@@ -24,31 +24,20 @@ from rich.text import Text
 from tutor.engine.data import laugh_home
 from tutor.engine.errors import DataError
 from tutor.engine.odds import deal_odds, percent
+from tutor.engine.parameters import PARAMETERS, value_short
 from tutor.engine.rulesets import COUNT_PARAMETERS
 from tutor.engine.simulate import run_study
 from tutor.puzzles.quoted import quote_text
 from tutor.puzzles.terminal import card_text
 from tutor.teaching.lessons import ODDS_FIGURES, Block
 
-CAPTURE_LABELS = {"one_for_one": "1 for 1", "one_for_three": "1 for 3",
-                  "pair_for_pair": "pair for pair", "prial_for_one": "prial for 1"}
-OVERSIGHT_LABELS = {"overlooked_table_mournival": "table mournival",
-                    "split_prial": "split prial", "laid_down_dead_pair": "dead pair laid down",
-                    "laid_down_prial": "prial laid down",
-                    "laid_down_mournival": "mournival laid down"}
-PARAMETER_LABELS = {
-    "first_dealer": "first dealer", "table_mournival": "table mournival",
-    "captures": "captures", "hand_plays": "declarations", "bonus_to": "bonus to",
-    "last_in_plays_on": "last in plays on", "leftovers_to": "leftovers to",
-    "scoring": "scoring", "oversights": "claimable oversights", "hand": "hand",
-    "table": "table", "ante_dealer": "dealer's ante", "ante_other": "others' ante",
-    "last_in_bonus": "bonus", "breakeven": "breakeven (cards)", "pot": "pot",
-}
 _SMALL = Fraction(1, 1000)     # below this, odds are shown to three decimals
-VALUE_LABELS = {"free": "free (any time)", "turn": "a turn each", "dealer_takes": "dealer takes it",
-                "set_aside_for_last_in": "set aside for last in", "last_pair": "last pair matched",
-                "last_in": "last in", "lowest_cut": "lowest cut", "highest_cut": "highest cut",
-                "chosen": "players choose"}
+
+
+def parameter_label(name: str) -> str:
+    """A parameter's label, from the parameter table (``pot``, which is no parameter but the
+    antes summed, is named here)."""
+    return "pot" if name == "pot" else PARAMETERS[name].label
 
 
 def render_block(block: Block, ctx, width: int | None = None):
@@ -105,17 +94,7 @@ def parameter_value(library, rid: str, name: str, players: int | None) -> tuple[
     v = rs.value(name)
     prov = rs.provenance.get(name)
     status = prov.status if prov else ""
-    if name == "captures":
-        text = ", ".join(CAPTURE_LABELS.get(x, x) for x in v)
-    elif name == "oversights":
-        text = ", ".join(OVERSIGHT_LABELS.get(x, x) for x in v) or "none"
-    elif isinstance(v, bool):
-        text = "yes" if v else "no"
-    elif v is None:
-        text = "none"
-    else:
-        text = VALUE_LABELS.get(str(v), str(v).replace("_", " "))
-    return text, status
+    return value_short(name, v), status
 
 
 def render_rules(data: dict, ctx, width: int):
@@ -134,14 +113,14 @@ def render_rules(data: dict, ctx, width: int):
         for rid in rids:
             t.add_column(rid, overflow="fold")
         for p in params:
-            row = [Text(PARAMETER_LABELS.get(p, p), style="bold")]
+            row = [Text(parameter_label(p), style="bold")]
             for rid in rids:
                 row.append(_value_text(*parameter_value(lib, rid, p, players)))
             t.add_row(*row)
         return Group(t, Text(caption, style="dim"))
     parts = []
     for p in params:
-        parts.append(Text(PARAMETER_LABELS.get(p, p), style="bold"))
+        parts.append(Text(parameter_label(p), style="bold"))
         grid = Table.grid(padding=(0, 1))
         grid.add_column(no_wrap=True)
         grid.add_column(ratio=1)

@@ -81,11 +81,12 @@ def _bar(share: float, width: int, symbols: bool) -> str:
 
 def countdown_line(cd: Countdown, now: float, width: int = 80, symbols: bool = True) -> str:
     """The toolbar line of ``cd`` at clock time ``now``, at most ``width`` columns: the label, the
-    time left (``12.3 s left``, ``2:54.3 left`` from a minute up) and a bar of it, and where the
-    prompt is item k of n, ``k of n`` and a bar of the set."""
+    time left (``12.3 s left``, ``2:54.3 left`` from a minute up; ``time is up`` at the end, for
+    a prompt that stays open) and a bar of it, and where the prompt is item k of n, ``k of n``
+    and a bar of the set."""
     left = max(0.0, cd.deadline - now)
     parts = [cd.label] if cd.label else []
-    clock = f"{_clock_text(left)} left"
+    clock = f"{_clock_text(left)} left" if left > 0 else "time is up"
     tail = ""
     if cd.progress is not None:
         k, n = cd.progress

@@ -221,7 +221,8 @@ class LessonRunner:
             ctx.say(f"You missed {len(missed)} puzzle{'s' if len(missed) != 1 else ''}. "
                     "Try again now?", style="bold")
             again = ctx.asker.ask_checked(
-                "[yes/no]> ", lambda t: None if t.lower() in ("", "y", "yes", "n", "no") else
+                "[yes/no]> ", lambda t: None if t.lower() in ("", "y", "yes", "n", "no", "q",
+                                                             "quit") else
                 "Type yes or no.", words=["yes", "no"],
                 say=lambda m: ctx.say(m, style="yellow")).lower()
             if again in ("", "y", "yes"):

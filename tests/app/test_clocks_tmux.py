@@ -1,0 +1,148 @@
+"""Visible clocks (issue 14 items 1 and 2), on a real terminal: tmux at 80 and 40 columns, with
+and without ``NO_COLOR``.  Every timed prompt (streak, storm, the timed count drill, the settle
+drill, a claim window in play) shows a live countdown: two captures of the screen a second apart,
+with no key pressed, show different remaining times, and it is redrawn several times a second.
+In play the learner claims with the space bar, names the cards, and is told who was first and by
+how much.  Skipped where tmux is not installed."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import time
+
+import pytest
+
+from test_app_tmux import COLOUR, Term
+
+pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
+
+LEFT = re.compile(r"(?:(\d+):)?(\d+\.\d)(?: s)? left")
+
+
+def remaining(screen: str, label: str) -> float | None:
+    """The seconds left shown by the countdown line holding ``label`` (None: no countdown)."""
+    for line in reversed(screen.splitlines()):
+        if label in line:
+            m = LEFT.search(line)
+            if m:
+                return int(m.group(1) or 0) * 60 + float(m.group(2))
+    return None
+
+
+def wait_for(term: Term, text: str, timeout: float = 30) -> str:
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        screen = term.screen()
+        if text in screen:
+            return screen
+        time.sleep(0.05)
+    raise AssertionError(f"waited for {text!r}; the screen is:\n{term.screen()}")
+
+
+def assert_counts_down(term: Term, label: str) -> tuple[str, str]:
+    """Two captures a second apart, no key pressed: the time left went down by about a second;
+    and five captures a quarter of a second apart show (nearly) five different times."""
+    first = term.screen()
+    a = remaining(first, label)
+    time.sleep(1.0)
+    second = term.screen()
+    b = remaining(second, label)
+    assert a is not None and b is not None, first
+    assert 0.5 <= a - b <= 1.8, (a, b)
+    seen = []
+    for _ in range(5):
+        seen.append(remaining(term.screen(), label))
+        time.sleep(0.25)
+    assert len(set(seen)) >= 4, seen          # redrawn at least four times a second
+    assert all(len(line) <= term.width for line in second.splitlines())
+    return first, second
+
+
+@pytest.fixture
+def term(tmp_path):
+    made = []
+
+    def make(args, width=80, colour=False):
+        env = {"NO_COLOR": ""} if colour else {}
+        t = Term(tmp_path, width=width, height=30, args=args, env=env)
+        made.append(t)
+        return t
+    yield make
+    for t in made:
+        t.close()
+
+
+@pytest.mark.parametrize("width,colour", [(80, False), (40, True)])
+def test_streak_shows_a_live_countdown(term, width, colour):
+    t = term(["drill", "oversights", "--seed", "2"], width=width, colour=colour)
+    wait_for(t, "claim or pass>")
+    wait_for(t, "Streak 0")
+    assert_counts_down(t, "Streak 0")
+    escapes = t.screen(escapes=True)
+    assert bool(COLOUR.search(escapes)) == colour      # NO_COLOR=1: no colour at all
+    t.keys("quit", "Enter")
+    assert t.rc() == 0
+
+
+def test_storm_shows_the_storms_clock(term):
+    t = term(["drill", "oversights", "--mode", "storm", "--seed", "2"])
+    wait_for(t, "Storm · score 0")
+    first, _ = assert_counts_down(t, "Storm · score 0")
+    assert re.search(r"Storm · score 0 · 2:5\d\.\d left [█]+", first), first
+    t.keys("quit", "Enter")
+    assert t.rc() == 0
+
+
+@pytest.mark.parametrize("width", [80, 40])
+def test_the_timed_count_drill_shows_a_countdown_and_the_set(term, width):
+    t = term(["drill", "count", "--seed", "3", "--speed", "50"], width=width)
+    wait_for(t, "Enter to start>")
+    t.keys("Enter")
+    wait_for(t, "count>")
+    first, _ = assert_counts_down(t, "Round 1 ·")
+    assert "1 of 5" in first
+    t.keys("quit", "Enter")
+    assert t.rc() == 0
+
+
+def test_the_settle_drill_has_a_clock(term):
+    t = term(["drill", "settle", "--seed", "3"])
+    wait_for(t, "settle>")
+    screen = wait_for(t, "Settle ·")
+    assert "1 of 10" in screen
+    assert_counts_down(t, "Settle")
+    t.keys("quit", "Enter")
+    assert t.rc() == 0
+
+
+def test_a_claim_window_in_play_counts_down_and_the_space_bar_claims(term):
+    # seed 72 at beginner level: Mary splits the table prial of sixes before the learner's
+    # first turn; the claim window opens at once, and the slowest beginner takes 2 s or more
+    t = term(["play", "--seed", "72", "--level", "beginner", "--no-save"])
+    wait_for(t, "Before play (Enter starts)>")
+    t.keys("Enter")
+    wait_for(t, "Claim window · space claims")
+    first, second = assert_counts_down(t, "Claim window")
+    assert "claim window>" in second
+    t.keys("Space")
+    wait_for(t, "claim: which cards?>")
+    t.keys("6h 6s", "Enter")
+    screen = wait_for(t, "You claimed first, in")
+    line = next(x for x in screen.splitlines() if "You claimed first, in" in x)
+    assert re.search(r"You claimed first, in \d+\.\d\d s: \d+\.\d\d s ahead of Ralph "
+                     r"\(3\.27 s\)\.", line), line
+    t.keys("C-c")
+    assert t.rc() == 130
+
+
+def test_ctrl_d_at_your_move_saves_and_says_so(term, tmp_path):
+    t = term(["play", "--seed", "3"])
+    wait_for(t, "Before play (Enter starts)>")
+    t.keys("Enter")
+    wait_for(t, "Your move>", timeout=60)
+    t.keys("C-d")
+    assert t.rc() == 0
+    screen = t.screen(history=200)
+    assert re.search(r"Saved deal 1 so far \(\d+ actions?\) to ", screen), screen
+    assert "Traceback" not in screen
