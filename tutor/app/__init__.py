@@ -7,8 +7,11 @@ lesson runner, and the practice, sources and statistics views.
   data, or a session run by a function with explicit arguments); its argparse handler prints
   that, and the home screen calls the same functions.
 - :mod:`tutor.app.io`: the :class:`~tutor.app.io.TutorAsker` (prompt_toolkit on a terminal with
-  completion, validation in place and history; plain lines when piped) and the
-  :class:`~tutor.app.io.Context` every screen shares.
+  completion and history; a refused answer explained whole and asked again on an empty line;
+  plain lines when piped), the :class:`~tutor.app.io.Context` every screen shares, and
+  :func:`~tutor.app.io.menu` (an entry by its number, letter or word).
+- :mod:`tutor.app.clock`: clocks (terminal, virtual for piped input, fake for tests), prompts
+  with a time limit, and the live countdown every timed prompt shows.
 - :mod:`tutor.app.home`: the home screen and its menu.
 - :mod:`tutor.app.runner`: taking a lesson, page by page.
 - :mod:`tutor.app.puzzling`: posing one puzzle (hints, grading, explanation, recording).
