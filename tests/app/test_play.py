@@ -10,7 +10,7 @@ import random
 import pytest
 from rich.console import Console
 
-from conftest import position
+from support import position
 from tutor.engine.bots import Bot
 from tutor.engine.cards import parse_cards
 from tutor.engine.deal import Action
