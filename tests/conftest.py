@@ -4,14 +4,12 @@ hypothesis profiles of the fuzz tests."""
 from __future__ import annotations
 
 import os
-from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, settings
 
 import fuzzing
-from tutor.engine.cards import parse_cards
-from tutor.engine.deal import Deal
+from support import HOUSE_SOURCES     # a teacher's file that uses every parameter of RULES.md 3.6
 
 # The fuzz tests (marker ``fuzz``) run in every ``pytest`` under the short profile: a few
 # examples, derandomized so that the suite passes or fails the same way on every run.
@@ -45,8 +43,6 @@ def rulesets(library):
     return library.rulesets
 
 
-#: A teacher's file that switches on every parameter of RULES.md 3.6.
-HOUSE_SOURCES = Path(__file__).resolve().parent / "data" / "sources"
 
 
 @pytest.fixture(scope="session")
@@ -59,16 +55,6 @@ def house_library():
 def house(house_library):
     """Every ruleset, the shipped ones and the test house rules (RULES.md 3.6)."""
     return house_library.rulesets
-
-
-def position(ruleset, players, *, hands, table, won=None, dealer=0, to_move=None, started=True):
-    """A deal state set up by hand (:meth:`Deal.from_position`): ``hands`` is a list of card
-    strings per seat, ``table`` a card string; ``won`` optional card strings per seat.  Cards not
-    named are outside the deal (a teaching fragment)."""
-    return Deal.from_position(ruleset, players, dealer,
-                              hands=[parse_cards(h) for h in hands], table=parse_cards(table),
-                              won=[parse_cards(w) for w in (won or [""] * players)],
-                              to_move=to_move, started=started, complete=False)
 
 
 @pytest.fixture(autouse=True)

@@ -9,12 +9,16 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tutor.engine.cards import RANKS, parse_rank
+from tutor.engine.cards import RANKS, parse_cards, parse_rank
+from tutor.engine.deal import Deal
 from tutor.engine.records import action_from_json, action_to_json, replay
 from tutor.engine.sources import default_library
 
 ROOT = Path(__file__).resolve().parent.parent   # the project root
 ESC = "\x1b"
+
+#: A teacher's file that switches on every parameter of RULES.md 3.6.
+HOUSE_SOURCES = Path(__file__).resolve().parent / "data" / "sources"
 
 
 def run_laugh(args: list[str], stdin: str, home: Path, columns: int = 80, timeout: float = 120,
@@ -155,3 +159,12 @@ def engine_answer(obj: dict) -> dict:
         assert all(w in q.text for w in words)
         return {**ans, "reading": "ABCDEFGH"[ans["readings"].index(right)]}
     raise AssertionError(kind)
+
+def position(ruleset, players, *, hands, table, won=None, dealer=0, to_move=None, started=True):
+    """A deal state set up by hand (:meth:`Deal.from_position`): ``hands`` is a list of card
+    strings per seat, ``table`` a card string; ``won`` optional card strings per seat.  Cards not
+    named are outside the deal (a teaching fragment)."""
+    return Deal.from_position(ruleset, players, dealer,
+                              hands=[parse_cards(h) for h in hands], table=parse_cards(table),
+                              won=[parse_cards(w) for w in (won or [""] * players)],
+                              to_move=to_move, started=started, complete=False)

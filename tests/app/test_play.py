@@ -11,7 +11,7 @@ import re
 import pytest
 from rich.console import Console
 
-from conftest import position
+from support import position
 from tutor.engine.bots import Bot
 from tutor.engine.cards import parse_cards
 from tutor.engine.deal import Action

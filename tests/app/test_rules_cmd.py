@@ -290,3 +290,52 @@ def test_sources_new_writes_a_template_that_loads(capsys, tmp_path, monkeypatch)
     assert code == 2 and "exists" in err
     code, _, err = run(capsys, "sources", "new", "Bad Id")
     assert code == 2 and "not an id" in err
+
+
+def _club(tmp_path, quote: str, text: str | None):
+    extra = tmp_path / "club"
+    extra.mkdir()
+    if text is not None:
+        (extra / "club.txt").write_text(text, encoding="utf-8")
+    (extra / "club.yaml").write_text(
+        "id: club\nkind: house\ncitation: {author: The Club, title: House rules}\n"
+        f"text: {'club.txt' if text is not None else 'null'}\nsummary: Our rules.\n"
+        f"quotations:\n  deal:\n    text: {quote}\n    where: Deal\n"
+        "rulesets:\n  club:\n    title: Club\n    summary: Ours.\n    players:\n      4:\n"
+        "        hand: {value: 10, status: stated, quotes: [deal]}\n"
+        "        table: {value: 12, status: chosen, note: x}\n"
+        "        ante_dealer: {value: 3, status: chosen, note: x}\n"
+        "        ante_other: {value: 2, status: chosen, note: x}\n"
+        "        last_in_bonus: {value: 3, status: chosen, note: x}\n"
+        "        breakeven: {value: 10, status: chosen, note: x}\n"
+        "    first_dealer: {value: chosen, status: chosen, note: x}\n"
+        "    table_mournival: {value: dealer_takes, status: chosen, note: x}\n"
+        "    captures: {value: [one_for_one], status: chosen, note: x}\n"
+        "    hand_plays: {value: free, status: chosen, note: x}\n"
+        "    bonus_to: {value: last_in, status: chosen, note: x}\n"
+        "    last_in_plays_on: {value: false, status: chosen, note: x}\n"
+        "    leftovers_to: {value: dealer, status: chosen, note: x}\n"
+        "    scoring: {value: stakes, status: chosen, note: x}\n"
+        "    oversights: {value: [], status: chosen, note: x}\n", encoding="utf-8")
+    return extra
+
+
+@pytest.mark.parametrize("command", [["rules", "club"], ["simulate", "--ruleset", "club",
+                                                          "--players", "4", "--deals", "2"]])
+def test_a_made_up_quotation_is_refused_by_every_command(capsys, tmp_path, command):
+    extra = _club(tmp_path, "We deal ten cards each.", "Our rule: we deal eleven cards each.")
+    try:
+        code, out, err = run(capsys, "--sources", str(extra), *command)
+    finally:
+        sources.set_extra_dirs(())
+    assert code == 1 and "club:deal is not verbatim in club.txt" in err
+    assert "club.yaml:" in err and len(err.strip().splitlines()) == 1
+
+
+def test_a_quotation_with_no_text_is_shown_as_not_checked(capsys, tmp_path):
+    extra = _club(tmp_path, "We deal ten cards each.", None)
+    try:
+        code, out, _ = run(capsys, "--sources", str(extra), "rules", "club")
+    finally:
+        sources.set_extra_dirs(())
+    assert code == 0 and "not checked" in " ".join(out.split())

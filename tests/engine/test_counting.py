@@ -7,7 +7,7 @@ from itertools import combinations
 
 import pytest
 
-from conftest import position
+from support import position
 from tutor.engine.bots import make_bot
 from tutor.engine.cards import cards_of, parse_card
 from tutor.engine.deal import new_deal

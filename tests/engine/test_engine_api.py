@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import position
+from support import position
 from tutor.engine.bots import make_bot, play_out
 from tutor.engine.cards import parse_cards
 from tutor.engine.deal import Action, Deal, deal_order, new_deal

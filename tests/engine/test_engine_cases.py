@@ -2,7 +2,7 @@
 
 import pytest
 
-from conftest import position
+from support import position
 from tutor.engine.cards import codes, mask_of, parse_cards
 from tutor.engine.deal import Action, Deal
 from tutor.engine.errors import IllegalAction

@@ -6,7 +6,7 @@ import textwrap
 
 import pytest
 
-from conftest import HOUSE_SOURCES, position
+from support import HOUSE_SOURCES, position
 from tutor.engine.cards import parse_cards
 from tutor.engine.deal import Action
 from tutor.engine.errors import DataError, IllegalAction

@@ -52,8 +52,7 @@ from dataclasses import dataclass
 
 from tutor.engine.bots import BOT_NAMES, WillughbyBot, make_bot
 from tutor.engine.cards import cards_of
-from tutor.engine.deal import (_NIB_CARDS, DECLARATIONS, NIB, OVER, PLAY, Action, Deal, _counts,
-                               _presence)
+from tutor.engine.deal import _NIB_CARDS, DECLARATIONS, NIB, OVER, PLAY, Action, Deal, _counts
 from tutor.engine.errors import LaughError, UsageError
 from tutor.engine.race import ClaimRace
 from tutor.engine.records import action_to_json
@@ -239,7 +238,7 @@ class _CounterPolicy(_Policy):
             return _pick(p, kind, h & (lone * 15), t, rng)
         # only ranks with two (or three) table cards: WillughbyBot._capture_by_table_count's
         # last group, in the engine's order of legal actions
-        c22, c31 = d._c22, d._c31
+        c22 = d._c22
         rest: list = []
         while common:
             low = common & -common

@@ -32,7 +32,7 @@ from tutor.engine.rulesets import Ruleset
 
 __all__ = ["ACTION_KINDS", "CAPTURE_KINDS", "DECLARATIONS", "TURN_KINDS", "Action", "CaptureOption",
            "Deal", "DealResult", "Oversight", "PlayerView", "RankCount", "SeatSettlement",
-           "deal_order", "new_deal"]
+           "deal_order", "new_deal", "reachable_oversights"]
 
 # --- bit helpers -------------------------------------------------------------------------
 
@@ -189,6 +189,32 @@ class Oversight(NamedTuple):
     mask: int
     take: int
     index: int          # index in the deal's history of the action that made the mistake (-1: the deal)
+
+
+#: The declarations that could have taken each laid-down hand (RULES.md 3.6 detail 3).
+_TAKEN_BY = {"laid_down_dead_pair": frozenset({"dead_pair", "pair"}),
+             "laid_down_prial": frozenset({"prial", "pair"}),
+             "laid_down_mournival": frozenset({"mournival", "prial", "pair"})}
+
+
+def reachable_oversights(ruleset: Ruleset) -> tuple[str, ...]:
+    """The oversight kinds ``ruleset`` lists that its play can actually make (RULES.md 4, 3.6).
+
+    A split prial needs one-for-one and one-for-three captures (only where a table prial could be
+    taken whole is taking one of it a mistake).  A laid-down dead pair, prial or mournival is an
+    oversight only where some declaration of the ruleset could have taken it (RULES.md 3.6 detail
+    3), and where each declaration is a turn (``hand_plays: turn``) a player may lie down only
+    when no declaration is possible (RULES.md 3.4), so such a hand is never laid down.
+    """
+    out = []
+    for k in ruleset.value("oversights"):
+        if k == "split_prial" and not {"one_for_one", "one_for_three"} <= ruleset.captures:
+            continue
+        if k in _TAKEN_BY and (ruleset.hand_plays == "turn"
+                               or not _TAKEN_BY[k] & ruleset.declarations):
+            continue
+        out.append(k)
+    return tuple(out)
 
 
 def deal_order(players: int, dealer: int, hand: int) -> tuple[int | None, ...]:
@@ -477,9 +503,9 @@ class Deal:
         ov = ruleset.oversights
         # A laid-down hand is an oversight only where some declaration could have taken it
         # (RULES.md 3.6 detail 3).
-        self._ov_dead = "laid_down_dead_pair" in ov and bool(decl & {"dead_pair", "pair"})
-        self._ov_prial = "laid_down_prial" in ov and bool(decl & {"prial", "pair"})
-        self._ov_mourn = "laid_down_mournival" in ov and bool(decl & {"mournival", "prial", "pair"})
+        self._ov_dead = "laid_down_dead_pair" in ov and bool(decl & _TAKEN_BY["laid_down_dead_pair"])
+        self._ov_prial = "laid_down_prial" in ov and bool(decl & _TAKEN_BY["laid_down_prial"])
+        self._ov_mourn = "laid_down_mournival" in ov and bool(decl & _TAKEN_BY["laid_down_mournival"])
         self.won = [0] * players
         self.wonall = 0
         self.aside = 0

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from tutor.engine.analysis import POLICIES, analyse, decision_options, mix_seed, option_class
 from tutor.engine.bots import Bot, make_bot
-from tutor.engine.deal import DECLARATIONS, Action, Deal
+from tutor.engine.deal import DECLARATIONS, Deal
 from tutor.engine.errors import UsageError
 
 

@@ -285,6 +285,13 @@ def default_of(name: str) -> Any:
     return spec(name).default
 
 
+def _payment(value: Any) -> dict | None:
+    """A lie-down payment as a mapping (a ruleset's ``LieDownPayment`` or the file's mapping)."""
+    if value is not None and not isinstance(value, dict):
+        return {"stakes": value.stakes, "to": value.to}
+    return value
+
+
 def _items(value: Any) -> list:
     return list(value) if isinstance(value, (tuple, list, set, frozenset)) else [value]
 
@@ -297,6 +304,7 @@ def value_words(name: str, value: Any) -> str:
         items = [x for x in s.values if x in set(_items(value))]
         return ", ".join(s.words.get(x, x.replace("_", " ")) for x in items) or "none"
     if s.kind == "payment":
+        value = _payment(value)
         if not value:
             return s.words[None]
         stakes, to = value["stakes"], value["to"]
@@ -328,6 +336,7 @@ def value_short(name: str, value: Any, codes: bool = False) -> str:
         items = [x for x in s.values if x in set(_items(value))]
         return ", ".join(s.short.get(x, x.replace("_", " ")) for x in items) or "none"
     if s.kind == "payment":
+        value = _payment(value)
         if not value:
             return s.short[None]
         return f"{value['stakes']} {'to each in' if value['to'] == 'each_in_play' else 'to pot'}"

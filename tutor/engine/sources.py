@@ -23,7 +23,7 @@ from typing import Any
 
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
-from tutor.engine.data import data_dir, laugh_home
+from tutor.engine.data import data_dir, laugh_home, source_texts_dir
 from tutor.engine import yamlfile
 from tutor.engine.errors import DataError, UsageError
 from tutor.engine.parameters import PARAMETERS
@@ -187,6 +187,8 @@ class Library:
     rulesets: dict[str, Ruleset] = field(default_factory=dict)
     parameters: dict[str, list[Parameter]] = field(default_factory=dict)
     ruleset_source: dict[str, str] = field(default_factory=dict)
+    #: References of quotations with no text to check them against (None: not yet verified).
+    unchecked: frozenset[str] | None = None
 
     def quotation(self, ref: str, default_source: str | None = None) -> Quotation:
         """The quotation ``ref``: ``source:id``, or a bare ``id`` of ``default_source``.
@@ -309,17 +311,40 @@ def clear_cache() -> None:
     _cache = None
 
 
-def default_library() -> Library:
+def default_library(verify: bool = True) -> Library:
     """The library of the project's, the learner's and the extra folders' sources, cached.
 
     The cache is keyed on the extra folders and the learner's folder, so changing
-    ``LAUGH_HOME`` or calling :func:`set_extra_dirs` reloads.  Raises as :func:`load_library`.
+    ``LAUGH_HOME`` or calling :func:`set_extra_dirs` reloads.  With ``verify`` (the default) every
+    quotation that has a text to be checked against must stand in it verbatim
+    (:func:`verify_quotations`), so no command runs on a made-up quotation; ``laugh sources
+    check`` asks for ``verify=False`` to report every problem itself.  Raises as
+    :func:`load_library`, and :class:`~tutor.engine.errors.DataError` for a quotation that is not
+    in its text.
     """
     global _cache
     key = (_extra_dirs, str(laugh_home()))
     if _cache is None or _cache[0] != key:
         _cache = (key, load_library(_extra_dirs))
-    return _cache[1]
+    lib = _cache[1]
+    if verify and lib.unchecked is None:
+        verify_quotations(lib, source_texts_dir())
+    return lib
+
+
+def verify_quotations(library: Library, texts_dir: Path | None) -> None:
+    """Check every quotation that names a text (its ``in`` file, or its source's ``text``)
+    against that text, and note in ``library.unchecked`` the references of those with none.
+
+    Raises :class:`~tutor.engine.errors.DataError` ``FILE:LINE: quotations.ID: ...`` for the first
+    quotation that is not verbatim in its text, or whose text cannot be found or read.
+    """
+    audit = audit_quotations(library, texts_dir)
+    if audit.problems:
+        extra = len(audit.problems) - 1
+        raise DataError(audit.problems[0] + (f" (and {extra} more: laugh sources check lists "
+                                              "them)" if extra else ""))
+    library.unchecked = frozenset(audit.unchecked_refs)
 
 
 def get_ruleset(ruleset_id: str, players: int | None = None) -> Ruleset:

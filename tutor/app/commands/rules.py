@@ -149,6 +149,9 @@ def _quote_text(lib: Library, ref: str, own_citation: str) -> Text:
     t.append(f"  \u2014 {q.where}", style="dim")
     if q.citation != own_citation:
         t.append(f"; {q.citation}", style="dim")
+    if lib.unchecked and ref in lib.unchecked:
+        t.append(" (not checked: the source file gives no text to check it against)",
+                 style="yellow")
     return t
 
 

@@ -55,7 +55,7 @@ def run(args: argparse.Namespace) -> int:
         return run_new(new_id, getattr(args, "out", None))
     if new_id is not None:
         raise UsageError(f"unexpected {new_id!r}: laugh sources [ID | check | new NEW_ID]")
-    lib = default_library()
+    lib = default_library(verify=args.id != CHECK)   # the check reports every problem itself
     if args.id == CHECK:
         return run_check(lib, args.json)
     selected = [lib.source(args.id)] if args.id else list(lib.sources.values())

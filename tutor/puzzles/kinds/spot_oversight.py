@@ -26,7 +26,7 @@ from typing import Any
 from tutor.engine.bots import make_bot, play_out
 from tutor.engine.cards import (RANK_NAMES, RANK_PLURALS, cards_of, codes, make_card,
                                 pretty_cards, rank_code, rank_of)
-from tutor.engine.deal import Action, Deal, deal_order
+from tutor.engine.deal import Action, Deal, deal_order, reachable_oversights
 from tutor.engine.errors import AmbiguousAction, IllegalAction, IncompleteAction, InvalidAction
 from tutor.engine.parameters import OVERSIGHT_KINDS, spec
 from tutor.engine.records import replay, to_record
@@ -179,16 +179,9 @@ class SpotOversight(PuzzleKind):
 
     @staticmethod
     def reachable(rs) -> list[str]:
-        """The oversight kinds ``rs`` lists that play can make.  A laid-down dead pair, prial or
-        mournival is an oversight only where some declaration of the ruleset could have taken it
-        (RULES.md 3.6 detail 3); and where a declaration is a turn (``hand_plays: turn``) a
-        player may lie down only when no declaration is possible (RULES.md 3.4), so such a hand is
-        never laid down: under ``turn`` no laid-down kind arises."""
-        takes = {"laid_down_dead_pair": {"dead_pair", "pair"}, "laid_down_prial": {"prial", "pair"},
-                 "laid_down_mournival": {"mournival", "prial", "pair"}}
-        decl = set(rs.declarations)
-        return [k for k in OVERSIGHT_KINDS if k in rs.oversights
-                and (k not in takes or (rs.hand_plays != "turn" and takes[k] & decl))]
+        """The oversight kinds ``rs`` lists that play can make (the engine's
+        :func:`~tutor.engine.deal.reachable_oversights`)."""
+        return list(reachable_oversights(rs))
 
     def cycle(self, rs, rate: float) -> list[str]:
         """The variants the seeds of ``rs`` cycle through: each oversight kind it lists that play
