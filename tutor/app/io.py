@@ -180,10 +180,13 @@ class Context:
 
 def run_guarded(ctx: Context, body: Callable[[], int | None]) -> int:
     """Run ``body()`` (returning an exit status) and leave cleanly: end of input saves and exits
-    0, Ctrl-C exits 130 with one line on stderr; the progress file is closed either way."""
+    0 (Ctrl-D at a terminal says so in one line), Ctrl-C exits 130 with one line on stderr; the
+    progress file is closed either way."""
     try:
         return int(body() or 0)
     except EOFError:
+        if ctx.asker.interactive:
+            print("\nEverything answered is saved.", file=sys.stderr)
         return 0
     except KeyboardInterrupt:
         print("\nInterrupted; your progress is saved.", file=sys.stderr)

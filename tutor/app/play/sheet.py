@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from rich.console import Group
+from rich.measure import Measurement
 from rich.table import Table
 from rich.text import Text
 
@@ -68,17 +69,20 @@ def settlement_table(deal: Deal, names: Sequence[str], symbols: bool) -> Group:
         t.add_column("points", justify="right")
         if pays:
             t.add_column("stakes", justify="right")
+    stacked = []
     for r in rows:
-        row: list = [names[r.seat] + (" D" if r.seat == deal.dealer else "")]
+        who = names[r.seat] + (" D" if r.seat == deal.dealer else "")
+        row: list = [who]
         row += [fn(r) for _, fn in cols]
-        if stakes:
-            row.append(Text(f"{r.net:+d}", style="bold"))
-        else:
-            row.append(Text(str(r.points), style="bold"))
-            if pays:
-                row.append(f"{r.net:+d}")
+        last = ([("net", f"{r.net:+d}")] if stakes else
+                [("points", str(r.points))] + ([("stakes", f"{r.net:+d}")] if pays else []))
+        row += [Text(last[0][1], style="bold")] + [v for _, v in last[1:]]
         t.add_row(*row)
-    lines: list = [Text("Settlement", style="bold"), t]
+        line = Text(f"{who}: ", style="bold")
+        line.append(", ".join(f"{label} {fn(r)}" for label, fn in cols if fn(r)))
+        line.append(", " + ", ".join(f"{label} {v}" for label, v in last), style="bold")
+        stacked.append(line)
+    lines: list = [Text("Settlement", style="bold"), _Fitted(t, Group(*stacked))]
     notes = []
     if rs.scoring == "stakes":
         notes.append(f"Cards: (won - {pc.breakeven}) / 2 stakes.")
@@ -109,6 +113,19 @@ def settlement_table(deal: Deal, names: Sequence[str], symbols: bool) -> Group:
         st.append_text(cards_text(res.set_aside, symbols))
         lines.append(st)
     return Group(*lines)
+
+
+class _Fitted:
+    """``wide`` where it fits the width it is given, else ``narrow`` (a table that would squeeze
+    its figures to ellipses becomes a line a seat)."""
+
+    def __init__(self, wide, narrow):
+        self.wide = wide
+        self.narrow = narrow
+
+    def __rich_console__(self, console, options):
+        need = Measurement.get(console, options.update(width=10_000), self.wide).maximum
+        yield self.wide if need <= options.max_width else self.narrow
 
 
 def review_renderable(mistakes: Sequence[Mistake], claimed: int, claimable: int) -> Group:
