@@ -569,3 +569,17 @@ def test_lying_down_pays_and_the_payment_is_said(house):
     assert ("You pay 1 stake to each player still in for lying down: Anne, Ralph, Mary."
             in " ".join(text_of(out).split()))
     assert p.deal.result.settlement[0].paid == 3
+
+
+def test_settlement_at_40_columns_is_a_line_a_seat(house):
+    from tutor.app.play.sheet import settlement_table
+    rs = house["house-any"]
+    res, _, _ = run_match(rs, 5, LEVELS["beginner"], seed=4, rng=random.Random(4))
+    deal = res.deals[0]
+    c = quiet(40)
+    c.print(settlement_table(deal, ["You", "Anne", "Ralph", "Mary", "Tom"], True))
+    text = text_of(c)
+    assert "…" not in text and all(len(x.rstrip()) <= 40 for x in text.splitlines())
+    flat = " ".join(text.split())
+    for name, row in zip(["You", "Anne", "Ralph", "Mary", "Tom"], deal.result.settlement):
+        assert re.search(rf"{name}( D)?: .*?net {re.escape(f'{row.net:+d}')}", flat), name
