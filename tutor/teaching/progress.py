@@ -148,32 +148,44 @@ def _migrate_0(conn: sqlite3.Connection) -> None:
 
 def _migrate_1(conn: sqlite3.Connection) -> None:
     """Schema 1 to 2: answers rebuilt with ``uid``, ``difficulty``, ``revealed`` and a nullable
-    ``seconds`` (nothing dropped: see the module docstring); the rating tables added."""
+    ``seconds`` (nothing dropped: see the module docstring); the rating tables made afresh and
+    filled from the answers.  (A file of schema 2 marked as schema 1 keeps its uids, bands and
+    revealed answers where they are sound.)"""
+    have = {r[1] for r in conn.execute("PRAGMA table_info(answers)")}
+    extra = [c if c in have else "NULL" for c in ("uid", "difficulty", "revealed")]
     conn.execute("DROP TABLE IF EXISTS answers_v2")
     conn.execute(_ANSWERS_V2)
     seen: set[str] = set()
     rows = conn.execute("SELECT id, at, puzzle_id, kind, themes, correct, seconds, hints, lesson, "
-                        "ruleset, retry FROM answers ORDER BY id").fetchall()
+                        f"ruleset, retry, {', '.join(extra)} FROM answers ORDER BY id").fetchall()
     for row in rows:
-        rid, at, puzzle_id, kind, themes, correct, seconds, hints, lesson, ruleset, retry = row
-        uid = _content_uid(row[1:])
-        n = 1
-        while uid in seen:                 # two answers alike in every value, time included
-            n += 1
-            uid = _content_uid(row[1:] + (n,))
+        (rid, at, puzzle_id, kind, themes, correct, seconds, hints, lesson, ruleset, retry,
+         uid, difficulty, revealed) = row
+        if not isinstance(uid, str) or not uid or uid in seen:
+            uid = _content_uid(row[1:11])
+            n = 1
+            while uid in seen:             # two answers alike in every value, time included
+                n += 1
+                uid = _content_uid(row[1:11] + (n,))
         seen.add(uid)
         if seconds is not None and not (_UNTIMED_BELOW <= seconds <= _LONGEST):
             seconds = None
+        if not (isinstance(difficulty, int) and 1 <= difficulty <= 5):
+            difficulty = None
         conn.execute("INSERT INTO answers_v2 (id, uid, at, puzzle_id, kind, themes, correct, "
-                     "seconds, hints, lesson, ruleset, retry) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+                     "seconds, hints, lesson, ruleset, retry, difficulty, revealed) "
+                     "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                      (rid, uid, at, puzzle_id, kind, themes, correct, seconds, hints, lesson,
-                      ruleset, retry))
+                      ruleset, retry, difficulty, int(revealed == 1)))
     conn.execute("DROP TABLE answers")
     conn.execute("ALTER TABLE answers_v2 RENAME TO answers")
     conn.execute("CREATE INDEX IF NOT EXISTS answers_at ON answers(at)")
     conn.execute("CREATE INDEX IF NOT EXISTS answers_puzzle ON answers(puzzle_id)")
+    conn.execute("DROP TABLE IF EXISTS ratings")
+    conn.execute("DROP TABLE IF EXISTS rating_history")
     for statement in _statements(_RATINGS_V2):
         conn.execute(statement)
+    _recompute(conn)
 
 
 def _content_uid(values: tuple) -> str:
@@ -659,37 +671,7 @@ class ProgressStore:
             return self._recompute()
 
     def _recompute(self) -> int:
-        self.conn.execute("DELETE FROM ratings")
-        self.conn.execute("DELETE FROM rating_history")
-        state: dict[str, R.Rating] = {}
-        games: dict[str, int] = {}
-        updated: dict[str, float] = {}
-        history = []
-        seen: set[str] = set()
-        rated = 0
-        for uid, at, puzzle_id, kind, themes, correct, hints, retry, difficulty, revealed in \
-                self.conn.execute("SELECT uid, at, puzzle_id, kind, themes, correct, hints, "
-                                  "retry, difficulty, revealed FROM answers ORDER BY at, id"):
-            first = puzzle_id not in seen
-            seen.add(puzzle_id)
-            if not R.counts(first, retry=bool(retry), revealed=bool(revealed), hints=hints,
-                            difficulty=difficulty):
-                continue
-            rated += 1
-            after = R.rate(lambda s: state.get(s) or R.default_rating(s), kind, difficulty,
-                           json.loads(themes), bool(correct))
-            for subject, r in after.items():
-                state[subject] = r
-                games[subject] = games.get(subject, 0) + 1
-                updated[subject] = at
-                history.append((subject, at, r.rating, r.rd, r.vol, uid))
-        self.conn.executemany(
-            "INSERT INTO ratings (subject, rating, rd, vol, games, updated_at) VALUES "
-            "(?, ?, ?, ?, ?, ?)", [(k, r.rating, r.rd, r.vol, games[k], updated[k])
-                                   for k, r in state.items()])
-        self.conn.executemany("INSERT INTO rating_history (subject, at, rating, rd, vol, "
-                              "answer_uid) VALUES (?, ?, ?, ?, ?, ?)", history)
-        return rated
+        return _recompute(self.conn)
 
     # -- merging another machine's progress ------------------------------------------------
 
@@ -937,8 +919,8 @@ def _row_checks(version: int) -> dict[str, str]:
                     f"OR seconds NOT BETWEEN 0 AND {_LONGEST} "
                     "OR typeof(difficulty) NOT IN ('integer', 'null') "
                     "OR difficulty NOT BETWEEN 1 AND 5 OR typeof(revealed) <> 'integer' ")
-    else:
-        answers += "OR typeof(seconds) NOT IN ('real', 'integer') "
+    else:       # (a NULL time is let through: the migration reads it as a missing time)
+        answers += "OR typeof(seconds) NOT IN ('real', 'integer', 'null') "
     checks = {
         "answers": answers + f"OR {_THEMES_OK} LIMIT 1",
         "lessons": (
@@ -1033,10 +1015,11 @@ def _check_header(path: Path) -> None:
 
 
 def _check_tables(conn: sqlite3.Connection, version: int) -> None:
-    """Raise :class:`DamagedFile` naming the first missing table (every table must be there in
-    a file of the current schema; an older one is checked for the tables it has) or column of
-    schema ``version``, or the first row holding a value of the wrong type or invalid JSON."""
-    every = version == SCHEMA_VERSION
+    """Raise :class:`DamagedFile` naming the first missing table (every table of its schema
+    must be there in a file of schema 1 or later; a file of version 0, made before schemas were
+    numbered, is checked for the tables it has) or column of schema ``version``, or the first
+    row holding a value of the wrong type or invalid JSON."""
+    every = version >= 1
     version = max(version, 1)          # a file of version 0 is checked as schema 1
     present = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
     for table, columns in _expected_columns(version).items():
@@ -1098,6 +1081,42 @@ def _statements(script: str) -> list[str]:
     if buf.strip():
         out.append(buf.strip())
     return out
+
+
+def _recompute(conn: sqlite3.Connection) -> int:
+    """Rebuild the rating tables from the answers, oldest first (inside the caller's
+    transaction); returns how many answers were rated."""
+    conn.execute("DELETE FROM ratings")
+    conn.execute("DELETE FROM rating_history")
+    state: dict[str, R.Rating] = {}
+    games: dict[str, int] = {}
+    updated: dict[str, float] = {}
+    history = []
+    seen: set[str] = set()
+    rated = 0
+    for uid, at, puzzle_id, kind, themes, correct, hints, retry, difficulty, revealed in \
+            conn.execute("SELECT uid, at, puzzle_id, kind, themes, correct, hints, retry, "
+                         "difficulty, revealed FROM answers ORDER BY at, id").fetchall():
+        first = puzzle_id not in seen
+        seen.add(puzzle_id)
+        if not R.counts(first, retry=bool(retry), revealed=bool(revealed), hints=hints,
+                        difficulty=difficulty):
+            continue
+        rated += 1
+        after = R.rate(lambda s: state.get(s) or R.default_rating(s), kind, difficulty,
+                       json.loads(themes), bool(correct))
+        for subject, r in after.items():
+            state[subject] = r
+            games[subject] = games.get(subject, 0) + 1
+            updated[subject] = at
+            history.append((subject, at, r.rating, r.rd, r.vol, uid))
+    conn.executemany(
+        "INSERT INTO ratings (subject, rating, rd, vol, games, updated_at) VALUES "
+        "(?, ?, ?, ?, ?, ?)", [(k, r.rating, r.rd, r.vol, games[k], updated[k])
+                               for k, r in state.items()])
+    conn.executemany("INSERT INTO rating_history (subject, at, rating, rd, vol, answer_uid) "
+                     "VALUES (?, ?, ?, ?, ?, ?)", history)
+    return rated
 
 
 def _weakest_first(t: Tally):
