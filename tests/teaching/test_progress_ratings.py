@@ -105,12 +105,13 @@ def test_a_missing_time_is_missing_not_zero(store):
     store.record_answer("c", "count", ["counting"], False, 4.0, at=T0 + 2)
     store.record_answer("d", "settlement", ["stakes"], True, None, at=T0 + 3)
     store.record_answer("e", "settlement", ["stakes"], True, -3.0, at=T0 + 4)   # nonsense: none
-    assert [a.seconds for a in store.answers()] == [None, 9.0, 4.0, None, None]
+    store.record_answer("f", "settlement", ["stakes"], True, 0.0, at=T0 + 5)    # a virtual clock
+    assert [a.seconds for a in store.answers()] == [None, 9.0, 4.0, None, None, None]
     counting, = [t for t in store.tallies("theme") if t.name == "counting"]
     assert (counting.n, counting.timed, counting.median_seconds) == (3, 2, 6.5)
     assert counting.mean_seconds == 6.5
     stakes, = [t for t in store.tallies("theme") if t.name == "stakes"]
-    assert (stakes.n, stakes.timed, stakes.median_seconds, stakes.mean_seconds) == (2, 0, None,
+    assert (stakes.n, stakes.timed, stakes.median_seconds, stakes.mean_seconds) == (3, 0, None,
                                                                                    None)
 
 

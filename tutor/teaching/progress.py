@@ -505,7 +505,8 @@ class ProgressStore:
 
         ``themes`` is an iterable of theme names; ``seconds`` the time taken (float seconds), or
         None when the answer was not typed at a terminal (piped, revealed): it is then missing
-        from every time shown, not 0 (a negative or infinite time counts as missing too).
+        from every time shown, not 0 (so is a time of 0 or less, which no one took, as a
+        virtual clock's, and one longer than a week).
         ``difficulty`` is the puzzle's band (1-5, None when it is not a puzzle of a band);
         ``revealed`` True when the learner asked to see the answer.  With ``lesson`` and
         ``slot`` (``"<block>.<n>"``) the lesson's saved answers are updated in the same
@@ -514,7 +515,7 @@ class ProgressStore:
         try at the puzzle (:func:`tutor.teaching.ratings.counts`).
         """
         now = time.time() if at is None else at
-        if seconds is not None and not (0 <= seconds <= _LONGEST):
+        if seconds is not None and not (0 < seconds <= _LONGEST):
             seconds = None
         theme_list = [str(t) for t in themes]
         change = None
