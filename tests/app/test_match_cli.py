@@ -176,3 +176,33 @@ def test_a_damaged_saved_match_is_one_line(tmp_path, content, needle):
     proc = laugh(["match", "--resume"], tmp_path)
     assert proc.returncode == 1 and needle in proc.stderr and str(bad) in proc.stderr
     assert len(proc.stderr.strip().splitlines()) == 1 and "Traceback" not in proc.stderr
+
+
+def test_the_sheet_follows_the_engines_plan_and_adds_up_for_every_seat(rulesets):
+    import random
+
+    from tutor.app.match_sheet import round_scores, sheet_html, sheet_renderable
+    from tutor.engine.bots import make_bot
+    from tutor.engine.match import Match
+    m = Match.start(rulesets["inter-livery-2018"], 5, seed=3, meta={"seat": 0, "level": "club"})
+    m.play(6, [make_bot("willughby") for _ in range(5)], random.Random(1))
+    for seat in range(5):
+        rounds = round_scores(m, seat)
+        assert [len(r) for r in rounds] == [5, 5]
+        assert [g.number for g, _ in rounds[0]] == [1, 2, 3, 4, 5]
+        assert rounds[0][0][0].practice and not any(g.practice for g, _ in rounds[1])
+        assert [s for _, s in rounds[1]] == [m.deals[5].returns()[seat], None, None, None, None]
+        scored = sum(s for r in rounds for g, s in r if s is not None and not g.practice)
+        assert scored == m.totals[seat]                       # the practice game left out
+    out = Console(file=io.StringIO(), width=80, color_system=None)
+    out.print(sheet_renderable(m, 0, "You"))
+    text = out.file.getvalue()
+    assert "Game ┃ Round 1 scores ┃" in text and "Round 2 scores" in text
+    assert f"({m.deals[0].returns()[0]}) practice" in text
+    assert f"Cumulative score over both rounds: {m.totals[0]}" in text
+    names = ["<b>You</b>", "Anne & co", "Ralph", "Mary", "<script>x</script>"]
+    page = sheet_html(m, names, 0)
+    assert "<script>x" not in page and "&lt;script&gt;x&lt;/script&gt;" in page
+    assert "Name: <b>&lt;b&gt;You&lt;/b&gt;</b>" in page and "Anne &amp; co" in page
+    assert page.count("<h1>Score sheet (The first game is for practice only and is not "
+                      "scored)</h1>") == 5

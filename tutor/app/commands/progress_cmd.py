@@ -64,8 +64,8 @@ def run_export(args) -> int:
     from tutor.teaching.transfer import write_export    # JSON writing: this command only
     store = ProgressStore(read_only=True)
     try:
-        if store.notice:
-            print(store.notice, file=sys.stderr)
+        if store.notice:        # read-only, a notice means the file could not be read
+            raise LaughError(f"nothing exported: {store.notice}")
         name = args.name or None
         n = write_export(store, args.file, learner=name)
         rating = store.rating(R.OVERALL)
