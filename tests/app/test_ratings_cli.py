@@ -255,3 +255,18 @@ def test_exporting_a_damaged_progress_file_exports_nothing(tmp_path):
     assert proc.stderr.startswith("laugh: nothing exported: Your progress file ")
     assert len(proc.stderr.splitlines()) == 1 and not out.exists()
     assert (tmp_path / FILE_NAME).read_bytes() == b"not a database" * 100
+
+
+def test_the_rating_chart_draws_the_latest_history_between_its_labels():
+    from tutor.app.views import rating_chart
+    from tutor.teaching.progress import RatingPoint
+    points = [RatingPoint(T0 + i, 1500 + 40 * i, 100) for i in range(100)]
+    chart = rating_chart(points, width=30, height=4).plain.splitlines()
+    rows, axis, caption = chart[:4], chart[4], chart[5]
+    assert rows[0].startswith("5460 │") and rows[3].startswith("4540 │")   # the last 24 shown
+    assert all(len(r) == 6 + 24 for r in rows)
+    assert rows[3][6] == "▁" and rows[0][-1] == "█" and rows[0][6] == " "  # lowest, highest
+    assert axis.endswith("└" + "─" * 24) and "the last 24 rated answers" in caption
+    ascii_rows = rating_chart(points[:15:5], width=30, height=4, unicode=False).plain.splitlines()
+    assert ascii_rows[3].startswith("1500 |.") and ascii_rows[0].endswith("#")
+    assert rating_chart(points[:1], width=30) is None

@@ -109,12 +109,13 @@ def rating_chart(points, width: int, height: int = 5, unicode: bool = True) -> T
         t.append(f"{label:>{label_w}} ", style="dim")
         t.append("|" if not unicode else "│", style="dim")
         for v in shown:
-            level = (v - lo) / (hi - lo) * height      # rows filled, 0..height
+            # rows filled: an eighth of a row for the lowest rating shown, all for the highest
+            level = 0.125 + (v - lo) / (hi - lo) * (height - 0.125)
             fill = min(1.0, max(0.0, level - r))
             if unicode:
                 cell = _EIGHTHS[round(fill * 8)]
             else:
-                cell = "#" if fill >= 0.5 else " "
+                cell = "#" if fill >= 0.5 else "." if fill > 0 else " "
             t.append(cell, style="cyan")
         t.append("\n")
     t.append(" " * label_w + " ")
