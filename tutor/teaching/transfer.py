@@ -26,7 +26,6 @@ from __future__ import annotations
 import json
 import math
 import os
-import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -88,14 +87,13 @@ def write_export(store: ProgressStore, path: str | Path, learner: str | None = N
     data = export_data(store, learner)
     path = Path(path)
     text = json.dumps(data, ensure_ascii=False, indent=1) + "\n"
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")     # the umask's permissions
     try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent or Path("."))
         try:
-            with os.fdopen(fd, "w", encoding="utf-8") as fh:
-                fh.write(text)
+            tmp.write_text(text, encoding="utf-8")
             os.replace(tmp, path)
         except BaseException:
-            Path(tmp).unlink(missing_ok=True)
+            tmp.unlink(missing_ok=True)
             raise
     except OSError as exc:
         raise UsageError(f"cannot write {path}: {exc.strerror or exc}") from None

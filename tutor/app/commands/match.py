@@ -20,7 +20,6 @@ import argparse
 import json
 import os
 import random
-import tempfile
 import time
 from pathlib import Path
 
@@ -165,14 +164,14 @@ def save_match(match: Match, path: Path) -> None:
     """Write the match to ``path`` whole or not at all (a file beside it, then renamed).
     Raises OSError when it cannot be written."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")     # the umask's permissions
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+        with open(tmp, "w", encoding="utf-8") as fh:
             json.dump(match.to_json(), fh, ensure_ascii=False)
             fh.write("\n")
         os.replace(tmp, path)
     except BaseException:
-        Path(tmp).unlink(missing_ok=True)
+        tmp.unlink(missing_ok=True)
         raise
 
 

@@ -119,16 +119,19 @@ def run_report(args) -> int:
         print("laugh: no progress export could be read; no report written", file=sys.stderr)
         return 1
     report = build_report(exports)
-    out = make_console()
-    for renderable in report_view(report):
-        out.print(renderable)
+    written = []            # the files first: they are there even if the reader of the output goes
     for path, text, what in ((args.html, render_html, "HTML"), (args.csv, render_csv, "CSV")):
         if path:
             try:
                 Path(path).write_text(text(report), encoding="utf-8")
             except OSError as exc:
                 raise UsageError(f"cannot write {path}: {exc.strerror or exc}") from None
-            out.print(f"Wrote the {what} report to {path}", highlight=False)
+            written.append(f"Wrote the {what} report to {path}")
+    out = make_console()
+    for renderable in report_view(report):
+        out.print(renderable)
+    for line in written:
+        out.print(line, highlight=False)
     if bad:
         out.print(Text(f"{bad} file{'s' if bad != 1 else ''} left out (see above).",
                        style="yellow"))
