@@ -15,7 +15,6 @@ import re
 import pytest
 
 import tutor.puzzles as P
-from tutor.teaching import ratings as R
 from tutor.teaching.progress import FILE_NAME, ProgressStore
 
 from support import ROOT, run_laugh

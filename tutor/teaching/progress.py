@@ -45,7 +45,6 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
-import math
 import sqlite3
 import statistics
 import time
