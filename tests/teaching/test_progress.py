@@ -24,11 +24,11 @@ def test_default_path_follows_laugh_home(tmp_path, monkeypatch):
 
 def test_new_file_has_the_schema_version(tmp_path):
     with ProgressStore(tmp_path / "p.sqlite3") as store:
-        assert store.schema_version == SCHEMA_VERSION == 1
+        assert store.schema_version == SCHEMA_VERSION == 2
         assert store.notice is None
     conn = sqlite3.connect(tmp_path / "p.sqlite3")
     tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
-    assert {"answers", "lessons", "meta"} <= tables
+    assert {"answers", "lessons", "meta", "ratings", "rating_history"} <= tables
 
 
 def test_answers_last_across_runs(tmp_path):
@@ -142,7 +142,7 @@ def test_tallies_weakest_first_and_timeline(tmp_path):
         assert [(k.name, k.right, k.n) for k in kinds] == [("settlement", 0, 2), ("count", 1, 2)]
         days = store.timeline()
         assert [(d.n, d.right) for d in days] == [(2, 1), (2, 0)]
-        with pytest.raises(ValueError):
+        with pytest.raises(LaughError):
             store.tallies("colour")
 
 
