@@ -37,6 +37,8 @@ COMMANDS = {
     "puzzles-list": ["puzzles", "list"],
     "puzzles-export": ["puzzles", "export", "--kind", "count", "--count", "2"],
     "play": ["play", "--seed", "1", "--no-save"],
+    "match": ["match", "--ruleset", "inter-livery-2018", "--seed", "1",
+              "--sheet", "{home}/sheet.html"],
     "drill-oversights": ["drill", "oversights", "--seed", "1", "--positions", "1", "--no-save"],
     "drill-count": ["drill", "count", "--rounds", "1", "--seed", "1", "--no-save"],
     "drill-settle": ["drill", "settle", "--rounds", "1", "--seed", "1", "--no-save"],
@@ -53,6 +55,9 @@ COMMANDS = {
                 "--samples", "16"],
     "odds": ["odds"],
     "stats": ["stats"],
+    "progress-export": ["progress", "export", "{home}/progress.json"],
+    "progress-import": ["progress", "import", "tests/data/progress-export.json"],
+    "class-report": ["class", "report", "tests/data/progress-export.json"],
     "worksheet": ["worksheet", "1", "--out", "{home}/sheet.md"],
 }
 

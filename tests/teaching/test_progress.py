@@ -28,7 +28,7 @@ def test_new_file_has_the_schema_version(tmp_path):
         assert store.notice is None
     conn = sqlite3.connect(tmp_path / "p.sqlite3")
     tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
-    assert {"answers", "lessons", "meta"} <= tables
+    assert {"answers", "lessons", "meta", "ratings", "rating_history"} <= tables
 
 
 def test_answers_last_across_runs(tmp_path):
@@ -174,7 +174,7 @@ def test_tallies_weakest_first_and_timeline(tmp_path):
         assert [(k.name, k.right, k.n) for k in kinds] == [("settlement", 0, 2), ("count", 1, 2)]
         days = store.timeline()
         assert [(d.n, d.right) for d in days] == [(2, 1), (2, 0)]
-        with pytest.raises(ValueError):
+        with pytest.raises(LaughError):
             store.tallies("colour")
 
 

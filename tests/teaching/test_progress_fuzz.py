@@ -28,17 +28,19 @@ pytestmark = pytest.mark.fuzz
 
 TABLES = {
     "answers": ["at", "puzzle_id", "kind", "themes", "correct", "seconds", "hints", "lesson",
-                "ruleset", "retry"],
+                "ruleset", "retry", "uid", "difficulty", "revealed"],
     "lessons": ["lesson", "seed", "page", "answered", "started_at", "updated_at", "completed_at",
                 "right", "total", "in_progress"],
     "meta": ["key", "value"],
+    "ratings": ["subject", "rating", "rd", "vol", "games", "updated_at"],
+    "rating_history": ["subject", "at", "rating", "rd", "vol", "answer_uid"],
     "review_cards": ["skill", "card", "reviews", "lapses", "right", "updated_at"],
     "review_meta": ["key", "value"],
 }
 
 
 def _filled() -> bytes:
-    """A progress file with lessons, answers and review schedules."""
+    """A progress file with lessons, answers (some untimed), ratings and review schedules."""
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / FILE_NAME
         with ProgressStore(path) as store:
@@ -47,9 +49,10 @@ def _filled() -> bytes:
             store.complete_lesson("history", 2, 3)
             for i in range(30):
                 store.record_answer(f"count.parlett.5.{i}", "count" if i % 3 else "settlement",
-                                    ["counting", "unseen"][: 1 + i % 2], i % 4 != 0, 1.0 + i,
-                                    hints=i % 2, lesson="terms" if i < 5 else None,
-                                    slot=f"1.{i}" if i < 5 else None)
+                                    ["counting", "unseen"][: 1 + i % 2], i % 4 != 0,
+                                    1.0 + i if i % 5 else None, hints=i % 2 * (i % 3 == 0),
+                                    lesson="terms" if i < 5 else None,
+                                    slot=f"1.{i}" if i < 5 else None, difficulty=1 + i % 5)
             weak_skills(store)
         return path.read_bytes()
 
@@ -132,7 +135,8 @@ def _use(store: ProgressStore) -> None:
     state = store.start_lesson("terms", 11)
     assert state.seed == 11 and state.page == 0
     store.record_answer("count.parlett.5.99", "count", ["counting"], True, 2.0, lesson="terms",
-                        slot="1.0")
+                        slot="1.0", difficulty=3)
+    store.learner_rating(), store.rating_history(), store.choose_difficulty("count")
     store.save_page("terms", 1)
     store.complete_lesson("terms", 1, 1)
     store.set_meta("x", "y")

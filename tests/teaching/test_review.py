@@ -9,7 +9,7 @@ import pytest
 from fsrs import Rating
 
 from tutor.engine.errors import LaughError
-from tutor.teaching.progress import ProgressStore
+from tutor.teaching.progress import SCHEMA_VERSION, ProgressStore
 from tutor.teaching.review import (SCHEMA, ReviewBook, rating_for, render_weak_skills, skills_of,
                           weak_skills, weakest_themes)
 
@@ -66,7 +66,7 @@ def test_weakest_first(store):
 
 def test_tables_are_versioned_and_leave_the_progress_schema_alone(store):
     ReviewBook(store)
-    assert store.schema_version == 2
+    assert store.schema_version == SCHEMA_VERSION
     row = store.conn.execute("SELECT value FROM review_meta WHERE key = 'schema'").fetchone()
     assert int(row[0]) == SCHEMA
     ReviewBook(store)           # opening again migrates nothing

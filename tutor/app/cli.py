@@ -16,15 +16,15 @@ import os
 import sys
 
 from tutor import __version__
-from tutor.app.commands import (analyse, drill, lesson, odds, play, puzzle, records, rules,
-                                simulate, sources_cmd, stats, tutor_app, worksheet)
+from tutor.app.commands import (analyse, drill, lesson, match, odds, play, progress_cmd, puzzle,
+                                records, rules, simulate, sources_cmd, stats, tutor_app, worksheet)
 from tutor.engine import sources
 from tutor.engine.errors import LaughError, UsageError
 from tutor.puzzles.terminal import standard_streams
 
 #: Command modules, in the order ``laugh --help`` lists them.
-COMMAND_MODULES = (tutor_app, lesson, puzzle, play, drill, rules, sources_cmd, simulate, records,
-                   analyse, odds, stats, worksheet)
+COMMAND_MODULES = (tutor_app, lesson, puzzle, play, match, drill, rules, sources_cmd, simulate,
+                   records, analyse, odds, stats, progress_cmd, worksheet)
 
 #: Exit statuses (also listed by ``laugh --help`` and in README's command section).
 OK, FAILED, USAGE, INTERRUPTED = 0, 1, 2, 130

@@ -250,7 +250,7 @@ class Home:
     def stats(self) -> None:
         """The statistics view, with the weakest themes offered as practice."""
         from tutor.app.views import stats_view      # lazily: see practice()
-        stats_view(self.ctx, offer_practice=True, from_home=True)
+        stats_view(self.ctx, offer_practice=True, at_home=True)
 
     def sources(self) -> None:
         """The sources view (what ``laugh sources`` shows)."""

@@ -2,6 +2,9 @@
 and record the answer.
 
 Everything about a puzzle comes from :mod:`tutor.puzzles`; this module only drives the dialogue.
+The stars shown are the puzzle band's rating turned into stars
+(:meth:`tutor.teaching.progress.ProgressStore.stars`), and after a rated answer (a first try)
+the learner's rating and the band's are shown as they moved.
 At the answer prompt: an answer, ``hint`` (or ``?``) for the next hint, ``show`` to give up and
 see the answer (graded wrong), ``quit`` or ``:q`` to leave (nothing recorded for this puzzle;
 never a single letter, which could be a card).  An answer that cannot be read
@@ -12,6 +15,7 @@ shown with ``show``).
 
 from __future__ import annotations
 
+import copy
 import time
 from dataclasses import dataclass
 
@@ -47,12 +51,29 @@ def generate(kind: str, ruleset: str | None = None, players: int | None = None,
                             difficulty=difficulty)
 
 
-def show_puzzle(ctx, puzzle, heading: str | None = None) -> None:
-    """Print the puzzle's position and question (from :func:`tutor.puzzles.render.render_puzzle`)."""
+def show_puzzle(ctx, puzzle, heading: str | None = None, stars: int | None = None) -> None:
+    """Print the puzzle's position and question (from :func:`tutor.puzzles.render.render_puzzle`),
+    with ``stars`` (1-5) as its difficulty when given."""
     if heading:
         ctx.console.print(Text(heading, style="bold"))
+    shown = puzzle
+    if stars is not None and stars != puzzle.difficulty:
+        shown = copy.copy(puzzle)        # the stars come from the rating; the puzzle is unchanged
+        shown.difficulty = stars
     # Printed whole (not a screenful at a time): the question must stay beside its position.
-    ctx.console.print(render_puzzle(puzzle, console_width=ctx.width, symbols=ctx.symbols))
+    ctx.console.print(render_puzzle(shown, console_width=ctx.width, symbols=ctx.symbols))
+
+
+def rating_change_text(change, symbols: bool = True) -> Text:
+    """One line on what a rated answer moved: the learner's rating and the puzzle band's
+    (a :class:`tutor.teaching.progress.RatingChange`)."""
+    arrow = "→" if symbols else "->"
+    (was, now), (_, band_was, band_now) = change.learner, change.band
+    t = Text("Rating ", style="bold")
+    t.append(f"{was.rating:.0f} {arrow} {now.rating:.0f} ({now.rating - was.rating:+.0f})",
+             style="bold cyan")
+    t.append(f"; these puzzles {band_was.rating:.0f} {arrow} {band_now.rating:.0f}", style="dim")
+    return t
 
 
 def show_explanation(ctx, puzzle, grade=None) -> None:
@@ -67,9 +88,10 @@ def pose(ctx, puzzle, *, heading: str | None = None, lesson: str | None = None,
     The answer is recorded (puzzle id, kind, themes, right or wrong, seconds, hints) in its own
     transaction through ``ctx.store`` before the explanation is shown.  Raises :class:`Quit` when
     the learner types ``quit``; ``EOFError``/``KeyboardInterrupt`` pass through (nothing is
-    recorded for an unanswered puzzle).
+    recorded for an unanswered puzzle).  The time is recorded only for an answer typed at a
+    terminal (piped input and a shown answer have none); the ratings move on a first try.
     """
-    show_puzzle(ctx, puzzle, heading)
+    show_puzzle(ctx, puzzle, heading, stars=ctx.store.stars(puzzle.kind, puzzle.difficulty))
     hints_used = 0
     started = time.monotonic()
     words = list(dict.fromkeys(list(puzzle.answer_words()) + ["hint", "show", "quit"]))
@@ -112,13 +134,16 @@ def pose(ctx, puzzle, *, heading: str | None = None, lesson: str | None = None,
                 continue
             correct = bool(grade.correct)
         seconds = time.monotonic() - started
-        typed = None if grade is None or not ctx.asker.interactive else seconds
-        ctx.store.record_answer(puzzle.id, puzzle.kind, puzzle.themes, correct, typed,
-                                hints=hints_used, lesson=lesson, ruleset=puzzle.ruleset,
-                                retry=retry, slot=slot)
+        timed = ctx.asker.interactive and grade is not None
+        change = ctx.store.record_answer(
+            puzzle.id, puzzle.kind, puzzle.themes, correct, seconds if timed else None,
+            hints=hints_used, lesson=lesson, ruleset=puzzle.ruleset, retry=retry, slot=slot,
+            difficulty=puzzle.difficulty, revealed=grade is None)
         if grade is None:
             ctx.say(f"{ctx.glyphs.wrong} Shown, and counted as not right.", style="bold red")
         show_explanation(ctx, puzzle, grade)
+        if change is not None:
+            ctx.console.print(rating_change_text(change, ctx.symbols))
         if ctx.asker.interactive:       # let the explanation be read before anything scrolls
             ctx.asker.ask("Enter to go on> ")
-        return Outcome(correct, typed, hints_used)
+        return Outcome(correct, seconds if timed else None, hints_used)

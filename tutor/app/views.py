@@ -15,8 +15,8 @@ from tutor.app.io import MenuItem, menu
 from tutor.app.puzzling import Quit, generate, pose
 from tutor.engine.errors import LaughError
 from tutor.puzzles import KINDS, definition
+from tutor.teaching import ratings as R
 from tutor.teaching.review import render_weak_skills, weak_skills
-from tutor.teaching.review import weakest_themes as fsrs_weakest
 
 SET_SIZE = 5
 
@@ -34,8 +34,15 @@ def _bar(ctx, share: float, width: int):
     return t
 
 
-def _tally_table(ctx, tallies, title: str, recent: dict | None = None):
-    """A titled grid: name, bar, accuracy, right/answered, and on wide screens the mean seconds
+def _seconds(value: float | None) -> str:
+    """A median time, or a dash when no answer of the tally was timed."""
+    return "-" if value is None else f"{value:.1f} s"
+
+
+def _tally_table(ctx, tallies, title: str, recent: dict | None = None,
+                 rated: dict | None = None):
+    """A titled grid: name, bar, accuracy, right/answered, and on wide screens the median
+    seconds of the timed answers, (with ``rated``, name -> SubjectRating) the learner's rating,
     and (with ``recent``, name -> Tally of the last week) the accuracy of the last seven days."""
     narrow = ctx.width < 60
     bar_w = 6 if narrow else 12
@@ -46,13 +53,18 @@ def _tally_table(ctx, tallies, title: str, recent: dict | None = None):
     t.add_column(justify="right", no_wrap=True, style="dim")
     if not narrow:
         t.add_column(justify="right", no_wrap=True, style="dim")
+        if rated is not None:
+            t.add_column(justify="right", no_wrap=True)
         if recent is not None:
             t.add_column(justify="right", no_wrap=True)
     for x in tallies:
         row = [Text(x.name), _bar(ctx, x.accuracy, bar_w), f"{100 * x.accuracy:.0f}%",
                f"{x.right}/{x.n}"]
         if not narrow:
-            row.append(f"{x.mean_seconds:.1f} s" if x.timed else ctx.glyphs.dash)
+            row.append(_seconds(x.median_seconds))
+            if rated is not None:
+                got = rated.get(x.name)
+                row.append(f"{got.rating.rating:.0f}" if got is not None else "")
             if recent is not None:
                 r = recent.get(x.name)
                 row.append(f"week {100 * r.accuracy:.0f}%" if r is not None else "")
@@ -60,50 +72,125 @@ def _tally_table(ctx, tallies, title: str, recent: dict | None = None):
     return Text(title, style="bold"), t
 
 
+def weakest_of(tallies, limit: int = 3) -> list[str]:
+    """The first ``limit`` names of ``tallies`` (already weakest first, as the statistics show
+    them) that were ever answered wrong."""
+    return [t.name for t in tallies if t.right < t.n][:limit]
+
+
 def weakest_themes(store, limit: int = 3) -> list[str]:
-    """Up to ``limit`` themes, weakest first as FSRS schedules them from the graded results
-    (:mod:`tutor.teaching.review`), leaving out themes never missed."""
-    return fsrs_weakest(store, limit)
+    """Up to ``limit`` themes, weakest first as the statistics' theme table orders them (lowest
+    accuracy, then slowest median time), leaving out themes never missed: the list agrees with
+    the numbers shown."""
+    return weakest_of(store.tallies("theme"), limit)
 
 
-def stats_view(ctx, offer_practice: bool = True, from_home: bool = False) -> None:
-    """Accuracy and speed by theme and by kind (weakest first, as bars), and by day over time;
-    then, when ``offer_practice``, the weakest themes offered as a practice set.  ``from_home``:
-    shown from the home screen (its empty state names the home screen's keys, else the shell's
-    commands)."""
+#: Eighths of a block, for the rating chart's partly filled cells.
+_EIGHTHS = " ▁▂▃▄▅▆▇█"
+
+
+def rating_chart(points, width: int, height: int = 5, unicode: bool = True) -> Text | None:
+    """The rating's history as a small bar chart: one column a rated answer (the latest that
+    fit in ``width`` columns, oldest left), ``height`` rows between the lowest and highest
+    rating shown (at least 100 points apart), labelled at the top and bottom.  ``points`` are
+    :class:`tutor.teaching.progress.RatingPoint`; None when there are fewer than two."""
+    if len(points) < 2:
+        return None
+    values = [p.rating for p in points]
+    label_w = max(len(f"{v:.0f}") for v in values)
+    shown = values[-max(8, width - label_w - 2):]
+    lo, hi = min(shown), max(shown)
+    labels = (f"{hi:.0f}", f"{lo:.0f}")
+    if hi - lo < 100:
+        mid = (hi + lo) / 2
+        lo, hi = mid - 50, mid + 50
+    t = Text()
+    for r in range(height - 1, -1, -1):
+        label = labels[0] if r == height - 1 else labels[1] if r == 0 else ""
+        t.append(f"{label:>{label_w}} ", style="dim")
+        t.append("|" if not unicode else "│", style="dim")
+        for v in shown:
+            # rows filled: an eighth of a row for the lowest rating shown, all for the highest
+            level = 0.125 + (v - lo) / (hi - lo) * (height - 0.125)
+            fill = min(1.0, max(0.0, level - r))
+            if unicode:
+                cell = _EIGHTHS[round(fill * 8)]
+            else:
+                cell = "#" if fill >= 0.5 else "." if fill > 0 else " "
+            t.append(cell, style="cyan")
+        t.append("\n")
+    t.append(" " * label_w + " ")
+    t.append(("└" if unicode else "+") + ("─" if unicode else "-") * len(shown), style="dim")
+    t.append(f"\n{' ' * label_w}  the last {len(shown)} rated answers, oldest left", style="dim")
+    return t
+
+
+def rating_lines(ctx, store) -> list:
+    """The learner's overall rating, its deviation and 95% interval, how many answers moved
+    it, and its history as a chart (:func:`rating_chart`)."""
+    got = store.rating(R.OVERALL)
+    if got is None:
+        return [Text("Rating: not yet rated (first tries at puzzles of a known difficulty move "
+                     "it; a retry, a hint or a shown answer does not)", style="dim")]
+    r = got.rating
+    lo, hi = r.interval
+    head = Text("Rating ", style="bold")
+    head.append(f"{r.rating:.0f}", style="bold cyan")
+    head.append(f"  deviation {r.rd:.0f} (95%: {lo:.0f} to {hi:.0f}), "
+                f"{got.games} rated answer{'s' if got.games != 1 else ''}")
+    out: list = [head]
+    chart = rating_chart(store.rating_history(R.OVERALL), min(ctx.width, 72),
+                         unicode=ctx.symbols)
+    if chart is not None:
+        out.append(chart)
+    return out
+
+
+def stats_view(ctx, offer_practice: bool = True, at_home: bool = True) -> None:
+    """The learner's rating and its history; accuracy and median time by theme and by kind
+    (weakest first, as bars, with the learner's rating of each), and by day over time; skills
+    as FSRS schedules them for review; then the weakest themes of the theme table, offered as a
+    practice set when ``offer_practice``.  ``at_home`` says whether the view was reached from
+    the home screen (its keys are named) or from the shell (commands are named)."""
     store = ctx.store
     n = store.answer_count()
     ctx.say(f"Statistics: {n} answer{'s' if n != 1 else ''} recorded", style="bold")
     if not n:
-        if from_home:
+        if at_home:
             ctx.say("Answer some puzzles first: take a lesson (Enter), or p for puzzles, d for "
                     "drills, g to play a deal.")
         else:
-            ctx.say("Answer some puzzles first: take a lesson (laugh lesson 1), a puzzle (laugh "
-                    "puzzle), a drill (laugh drill count) or a deal (laugh play).")
+            ctx.say("Answer some puzzles first: laugh lesson 1, or laugh puzzle.")
         return
-    parts: list = [Text("Accuracy (bar and %), right of answered"
-                        + ("" if ctx.width < 60 else ", mean seconds"), style="dim")]
+    parts: list = rating_lines(ctx, store) + [Text("")]
+    parts.append(Text("Accuracy (bar and %), right of answered"
+                      + ("" if ctx.width < 60 else ", median seconds of the answers typed at a "
+                         "terminal (- none), your rating"), style="dim"))
     week_ago = time.time() - 7 * 86400
     older = any(a.at < week_ago for a in store.answers())
     recent = {by: ({t.name: t for t in store.tallies(by, since=week_ago)} if older else None)
               for by in ("theme", "kind")}
     if older and ctx.width >= 60:
         parts.append(Text("'week': accuracy over the last seven days", style="dim"))
-    sections = [("By theme, weakest first", store.tallies("theme"), recent["theme"]),
-                ("By kind, weakest first", store.tallies("kind"), recent["kind"])]
+    themes = store.tallies("theme")
+    rated_themes = {k.partition(":")[2]: v for k, v in store.ratings("theme:").items()}
+    rated_kinds = {k.partition(":")[2]: v for k, v in store.ratings("kind:").items()}
+    sections = [("By theme, weakest first", themes, recent["theme"], rated_themes),
+                ("By kind, weakest first", store.tallies("kind"), recent["kind"], rated_kinds)]
     days = store.timeline()
     if days:
-        sections.append(("Over time, by day", days[-14:], None))
-    for title, tallies, rec in sections:
-        head, table = _tally_table(ctx, tallies, title, rec)
+        sections.append(("Over time, by day", days[-14:], None, None))
+    for title, tallies, rec, rated in sections:
+        head, table = _tally_table(ctx, tallies, title, rec, rated)
         parts += [Text(""), head, table]
     skills = weak_skills(store)
     if skills:
         parts += [Text(""), Text("Skills by review schedule (FSRS), weakest first", style="bold"),
+                  Text("recall tomorrow: the chance FSRS gives of recalling it a day from now",
+                       style="dim"),
                   render_weak_skills(skills[:12], width=ctx.width)]
     ctx.show(*parts)
-    weak = weakest_themes(store)
+    weak = weakest_of(themes)
     ctx.console.print()
     if not weak:
         ctx.say("Every theme answered right so far.", style="green")
@@ -214,16 +301,24 @@ def _run_set(ctx, make) -> tuple[bool, list]:
 
 
 def practice_kinds(ctx, kinds: list[str]) -> list:
-    """A set of puzzles of ``kinds`` (in turn), freshly seeded; returns the puzzles missed."""
+    """A set of puzzles of ``kinds`` (in turn), freshly seeded, each of the difficulty band
+    nearest the learner's rating (:meth:`tutor.teaching.progress.ProgressStore.choose_difficulty`);
+    returns the puzzles missed."""
     base = secrets.randbelow(10**9)
-    return _run_set(ctx, lambda i: generate(kinds[i % len(kinds)], seed=base + i))[1]
+
+    def make(i: int):
+        kind = kinds[i % len(kinds)]
+        return generate(kind, seed=base + i, difficulty=ctx.store.choose_difficulty(kind))
+    return _run_set(ctx, make)[1]
 
 
-def _fresh_like(kind: str, themes) -> object:
-    """A fresh puzzle of ``kind`` carrying one of ``themes`` (after a few tries, what came)."""
+def _fresh_like(ctx, kind: str, themes) -> object:
+    """A fresh puzzle of ``kind`` carrying one of ``themes`` (after a few tries, what came), in
+    the difficulty band nearest the learner's rating."""
     puzzle = None
     for _ in range(12):
-        puzzle = generate(kind, seed=secrets.randbelow(10**9))
+        puzzle = generate(kind, seed=secrets.randbelow(10**9),
+                          difficulty=ctx.store.choose_difficulty(kind))
         if not themes or set(themes) & set(puzzle.themes):
             break
     return puzzle
@@ -236,7 +331,7 @@ def practice_again(ctx, missed: list) -> list:
             "and themes you missed.", style="bold")
     again = []
     for i, old in enumerate(missed, 1):
-        puzzle = _fresh_like(old.kind, old.themes)
+        puzzle = _fresh_like(ctx, old.kind, old.themes)
         try:
             outcome = pose(ctx, puzzle, heading=f"Again, {i} of {len(missed)}", retry=True)
         except Quit:
@@ -250,8 +345,9 @@ def practice_again(ctx, missed: list) -> list:
 
 def practice_themes(ctx, themes: list[str]) -> list:
     """A set of puzzles on ``themes`` (in turn): each is generated from a kind that has produced
-    that theme before, retrying seeds until the puzzle carries the theme (or after a few tries,
-    taking what came).  Returns the puzzles missed."""
+    that theme before, in the difficulty band nearest the learner's rating, retrying seeds until
+    the puzzle carries the theme (or after a few tries, taking what came).  Returns the puzzles
+    missed."""
     store = ctx.store
     all_kinds = _kinds()
     kinds_for: dict[str, list[str]] = {}
@@ -269,7 +365,8 @@ def practice_themes(ctx, themes: list[str]) -> list:
         puzzle = None
         for attempt in range(12):
             kind = kinds[(i + attempt) % len(kinds)]
-            puzzle = generate(kind, seed=secrets.randbelow(10**9))
+            puzzle = generate(kind, seed=secrets.randbelow(10**9),
+                              difficulty=store.choose_difficulty(kind))
             if theme in puzzle.themes:
                 break
         return puzzle

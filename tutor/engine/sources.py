@@ -233,13 +233,16 @@ class Library:
     def parameter(self, ruleset_id: str, name: str, players: int | None = None) -> Parameter:
         """One :class:`Parameter` of a ruleset (``players`` for the per-count parameters).
 
-        Raises UsageError for an unknown ruleset or player count, KeyError for an unknown name.
+        Raises UsageError for an unknown ruleset or player count, or a name that is not a
+        parameter (for that scope).
         """
         self.ruleset(ruleset_id, players)
         for p in self.parameters[ruleset_id]:
             if p.name == name and p.players == players:
                 return p
-        raise KeyError(name)
+        raise UsageError(f"{name!r} is not a {'per-player-count' if players else 'whole-ruleset'} "
+                         f"parameter of ruleset {ruleset_id} (`laugh rules --parameters` lists "
+                         "them)")
 
     def quotations_of(self, refs: Iterable[str]) -> list[Quotation]:
         """The :class:`Quotation` objects for qualified references (unknown ones raise)."""

@@ -10,6 +10,14 @@ learner's rating (within about 200 points), as lichess does.
 
 Ratings are on the familiar scale: 1500 for a new learner, with a rating deviation (RD) of 350
 that shrinks as answers come in; a 95% interval is about rating ± 2 RD.
+
+Which answers are rated (:func:`counts`): the first try at a puzzle only, as lichess rates
+only a user's first attempt at a puzzle.  A retry, a later sight of a puzzle already answered,
+an answer revealed (``show``) and an answer given after a hint move no rating; neither does an
+answer whose puzzle band is unknown (drills and practice deals record moments, not puzzles of a
+band).  :func:`rate` works out what one rated answer changes: the learner overall, per kind and
+per theme (each a game against the puzzle band as it stood), and the band (a game against the
+learner overall).
 """
 
 from __future__ import annotations
@@ -19,8 +27,9 @@ from typing import NamedTuple
 
 import glicko2
 
-__all__ = ["Rating", "NEW_LEARNER", "update", "puzzle_subject", "theme_subject", "OVERALL",
-           "initial_puzzle_rating", "stars_for", "choose_difficulty", "BAND_WIDTH"]
+__all__ = ["Rating", "NEW_LEARNER", "update", "play", "puzzle_subject", "theme_subject",
+           "kind_subject", "OVERALL", "initial_puzzle_rating", "stars_for", "choose_difficulty",
+           "BAND_WIDTH", "counts", "rate", "default_rating", "band_of"]
 
 #: The subject of the learner's overall rating in the store.
 OVERALL = "learner"
@@ -87,6 +96,52 @@ def puzzle_subject(kind: str, difficulty: int) -> str:
 def theme_subject(theme: str) -> str:
     """The store's subject for the learner's rating on one ``theme``."""
     return f"theme:{theme}"
+
+
+def kind_subject(kind: str) -> str:
+    """The store's subject for the learner's rating on one puzzle ``kind``."""
+    return f"kind:{kind}"
+
+
+def band_of(subject: str) -> tuple[str, int] | None:
+    """``(kind, difficulty)`` of a :func:`puzzle_subject`, or None for a learner's subject."""
+    head, _, rest = subject.partition(":")
+    kind, _, band = rest.rpartition(":")
+    if head != "puzzle" or not kind or not band.isdigit():
+        return None
+    return kind, int(band)
+
+
+def default_rating(subject: str) -> Rating:
+    """Where ``subject`` starts before any answer: a puzzle band at
+    :func:`initial_puzzle_rating`, any learner's subject at :data:`NEW_LEARNER`."""
+    band = band_of(subject)
+    return initial_puzzle_rating(band[1]) if band else NEW_LEARNER
+
+
+def counts(first_try: bool, *, retry: bool = False, revealed: bool = False, hints: int = 0,
+           difficulty: int | None = None) -> bool:
+    """Whether an answer moves ratings: a ``first_try`` at the puzzle (no earlier answer to the
+    same puzzle id), not a ``retry``, not ``revealed``, given without ``hints``, with a known
+    ``difficulty`` band (1-5)."""
+    return (first_try and not retry and not revealed and not hints
+            and isinstance(difficulty, int) and 1 <= difficulty <= 5)
+
+
+def rate(current, kind: str, difficulty: int, themes, correct: bool) -> dict[str, Rating]:
+    """The ratings one rated answer changes, by subject: the learner overall (:data:`OVERALL`),
+    on ``kind`` (:func:`kind_subject`) and on each of ``themes`` (:func:`theme_subject`), each
+    after a game against the puzzle band as it stood before the answer; and the band
+    (:func:`puzzle_subject`) after a game against the learner overall.  ``current(subject)``
+    gives a subject's rating now (:func:`default_rating` for one never rated)."""
+    band_subject = puzzle_subject(kind, difficulty)
+    band = current(band_subject)
+    learner, new_band = play(current(OVERALL), band, correct)
+    out = {OVERALL: learner, band_subject: new_band}
+    score = 1.0 if correct else 0.0
+    for subject in [kind_subject(kind)] + [theme_subject(t) for t in dict.fromkeys(themes)]:
+        out[subject] = update(current(subject), band, score)
+    return out
 
 
 def initial_puzzle_rating(difficulty: int) -> Rating:

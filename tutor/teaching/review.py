@@ -15,11 +15,13 @@ own, created and migrated here inside transactions, with their own schema versio
   right answers;
 - ``review_meta``: ``schema`` and ``last_answer_id`` (the last ``answers.id`` folded in).
 
-:meth:`ReviewBook.sync` folds in every answer recorded since the last sync, in order, so
-answers recorded by any part of the program count.  :meth:`ReviewBook.skills` lists the skills
-weakest first: lowest predicted recall (retrievability) now, then lowest predicted recall a day
-from now (so that skills just reviewed, all near 100% now, are told apart by their stability),
-then due soonest, then hardest.
+:meth:`ReviewBook.sync` folds in every answer recorded since the last sync, oldest first, so
+answers recorded by any part of the program count (answers merged from another machine drop the
+tables, which are then rebuilt from every answer in time order).  :meth:`ReviewBook.skills`
+lists the skills weakest first: lowest predicted recall a day from now, then due soonest, then
+hardest.  Recall *now* is not what tells skills apart: FSRS predicts about 100% for any skill
+just reviewed, even one answered wrong every time (its forgetting curve starts at 1 at each
+review), so the statistics show the recall a day from now, which a lapse lowers at once.
 """
 
 from __future__ import annotations
@@ -60,8 +62,8 @@ _MIGRATIONS = {0: _SCHEMA_V1}
 
 
 def rating_for(correct: bool, seconds: float | None, kind: str = "", hints: int = 0):
-    """The FSRS rating of a graded answer (never a self-rating); ``seconds`` None (no time was
-    measured) says nothing about speed."""
+    """The FSRS rating of a graded answer (never a self-rating); ``seconds`` None (an answer
+    not timed) rates a right answer by its hints alone: ``Good``, or ``Hard`` with a hint."""
     # py-fsrs takes some 50 ms to import: only when a schedule is worked out (start-up time)
     from fsrs import Rating
     if not correct:
@@ -69,9 +71,7 @@ def rating_for(correct: bool, seconds: float | None, kind: str = "", hints: int 
     slow = SLOW_SECONDS.get(kind, DEFAULT_SLOW)
     if hints or (seconds is not None and seconds > slow):
         return Rating.Hard
-    if seconds is None:
-        return Rating.Good
-    if seconds < slow / 5:
+    if seconds is not None and seconds < slow / 5:
         return Rating.Easy
     return Rating.Good
 
@@ -229,7 +229,7 @@ class ReviewBook:
         last = int(self._meta("last_answer_id") or 0)
         rows = self.conn.execute(
             "SELECT id, at, kind, themes, correct, seconds, hints FROM answers WHERE id > ? "
-            "ORDER BY id", (last,)).fetchall()
+            "ORDER BY at, id", (last,)).fetchall()
         if not rows:
             return 0
         self.conn.execute("BEGIN IMMEDIATE")
@@ -240,8 +240,7 @@ class ReviewBook:
                     theme_list = json.loads(themes)
                 except (TypeError, ValueError):
                     theme_list = []
-                rating = rating_for(bool(correct), None if seconds is None else float(seconds), kind,
-                                    int(hints or 0))
+                rating = rating_for(bool(correct), seconds, kind, int(hints or 0))
                 when = _utc(at)
                 for skill in skills_of(kind, theme_list):
                     entry = cache.get(skill)
@@ -261,7 +260,7 @@ class ReviewBook:
                     entry[1] += 1
                     entry[2] += int(rating == Rating.Again)
                     entry[3] += int(bool(correct))
-                last = rid
+                last = max(last, rid)
             now = max(r[1] for r in rows)
             for skill, (card, reviews, lapses, right) in cache.items():
                 self.conn.execute(
@@ -298,8 +297,8 @@ class ReviewBook:
             r_day = self.retrievability(card, now + timedelta(days=1))
             out.append(SkillState(skill, name, g, r, card.due, card.stability, card.difficulty,
                                   reviews, lapses, right, r_day))
-        out.sort(key=lambda s: (round(s.retrievability, 2), round(s.tomorrow, 3), s.due,
-                                -(s.difficulty or 0), s.accuracy, s.skill))
+        out.sort(key=lambda s: (round(s.tomorrow, 3), s.due, -(s.difficulty or 0), s.accuracy,
+                                s.skill))
         return out
 
     def retrievability(self, card, now: datetime) -> float:
@@ -339,23 +338,23 @@ def weakest_themes(store, limit: int = 3) -> list[str]:
 
 
 def render_weak_skills(states: list[SkillState], now: datetime | None = None, width: int = 80):
-    """A table of skills weakest first: predicted recall now and in a day, when due, and
-    right answers of all (at 60 columns and wider)."""
+    """A table of skills weakest first: FSRS's predicted recall a day from now, when the skill
+    is due for review, and (at 60 columns and wider) right answers of all.  (Recall now is left
+    out: it is about 100% for every skill just reviewed, right or wrong; see the module
+    docstring.)"""
     now = now or datetime.now(timezone.utc)
     t = Table.grid(padding=(0, 1))
     t.add_column(overflow="fold", ratio=1)
     t.add_column(justify="right", no_wrap=True)
     t.add_column(justify="right", no_wrap=True)
-    t.add_column(justify="right", no_wrap=True)
     if width >= 60:
         t.add_column(justify="right", no_wrap=True, style="dim")
-    t.add_row(Text("skill", style="dim"), Text("recall", style="dim"),
-              Text("tomorrow", style="dim"), Text("due", style="dim"),
-              *([Text("right", style="dim")] if width >= 60 else []))
+    t.add_row(Text("skill", style="dim"), Text("recall tomorrow", style="dim"),
+              Text("due", style="dim"), *([Text("right", style="dim")] if width >= 60 else []))
     for s in states:
-        style = "red" if s.retrievability < 0.7 else "yellow" if s.retrievability < 0.9 else "green"
-        row = [Text(f"{s.name} ({s.group})"), Text(f"{100 * s.retrievability:.0f}%", style=style),
-               f"{100 * s.tomorrow:.0f}%", _when(s.due, now)]
+        style = "red" if s.tomorrow < 0.7 else "yellow" if s.tomorrow < 0.9 else "green"
+        row = [Text(f"{s.name} ({s.group})"), Text(f"{100 * s.tomorrow:.0f}%", style=style),
+               _when(s.due, now)]
         if width >= 60:
             row.append(f"{s.right}/{s.reviews}")
         t.add_row(*row)

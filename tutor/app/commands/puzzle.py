@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import json
 import random
 import sys
@@ -11,6 +12,7 @@ from typing import Any
 from rich.text import Text
 
 from tutor import puzzles
+from tutor.app.puzzling import rating_change_text
 from tutor.engine.errors import LaughError, UsageError
 from tutor.puzzles import KINDS, AnswerError
 from tutor.puzzles.export import dumps, export_series, write_puzzles
@@ -32,8 +34,10 @@ def register(sub, parent) -> None:
     p.add_argument("kind", nargs="?", metavar="KIND", help=f"puzzle kind: {kinds} (default: any)")
     p.add_argument("--ruleset", "-r", metavar="R", help="ruleset id (default: chosen from the seed)")
     p.add_argument("--players", "-n", type=int, metavar="N", help="player count")
-    p.add_argument("--difficulty", "-d", type=int, metavar="D", help="difficulty from 1 to 5")
-    p.add_argument("--seed", type=int, metavar="S", help="seed (default: random)")
+    p.add_argument("--difficulty", "-d", type=int, metavar="D",
+                   help="difficulty from 1 to 5 (default: the band nearest your rating)")
+    p.add_argument("--seed", type=int, metavar="S",
+                   help="seed: exactly that seed's puzzle (default: random)")
     p.add_argument("--id", metavar="ID", dest="puzzle_id",
                    help="a puzzle id KIND.RULESET.PLAYERS.SEED: exactly that puzzle")
     p.add_argument("--json", action="store_true",
@@ -64,7 +68,9 @@ def register(sub, parent) -> None:
     q.set_defaults(handler=run_list)
 
 
-def _make_puzzle(args):
+def _make_puzzle(args, store=None):
+    """The puzzle asked for.  Without ``--difficulty``, ``--seed`` or ``--id``, and with a
+    progress ``store``, its difficulty band is the one nearest the learner's rating."""
     if args.puzzle_id:
         extra = [name for name, v in (("KIND", args.kind), ("--ruleset", args.ruleset),
                                       ("--players", args.players),
@@ -77,39 +83,65 @@ def _make_puzzle(args):
     if kind is None:
         kind = random.Random(args.seed).choice(puzzles.KINDS) if args.seed is not None \
             else random.choice(puzzles.KINDS)
-    return puzzles.generate(kind, args.ruleset, args.players, args.seed, args.difficulty)
+    difficulty = args.difficulty
+    if difficulty is None and args.seed is None and store is not None:
+        difficulty = store.choose_difficulty(kind)
+    return puzzles.generate(kind, args.ruleset, args.players, args.seed, difficulty)
+
+
+def _open_store(out) -> ProgressStore | None:
+    """The progress store, its notice printed; None (and one line) when it cannot be opened."""
+    try:
+        store = ProgressStore()
+    except LaughError as exc:
+        out.print(f"[yellow]Progress not saved:[/] {exc}", markup=True, highlight=False)
+        return None
+    if store.notice:
+        out.print(store.notice, highlight=False, markup=False)
+    return store
 
 
 def run_puzzle(args) -> int:
-    """Pose one puzzle; grade the answer; show the explanation."""
-    puzzle = _make_puzzle(args)
+    """Pose one puzzle; grade the answer; show the explanation; record it (moving the ratings
+    on a first try) and show the rating as it moved."""
     if args.json:
-        print(json.dumps(puzzle.to_json(), ensure_ascii=False, indent=1))
+        print(json.dumps(_make_puzzle(args).to_json(), ensure_ascii=False, indent=1))
         return 0
     out = make_console()
+    store = _open_store(out)
+    try:
+        return _pose(args, out, store)
+    finally:
+        if store is not None:
+            store.close()
+
+
+def _pose(args, out, store) -> int:
+    puzzle = _make_puzzle(args, store)
     symbols = suit_symbols()
-    out.print(render_puzzle(puzzle, out.width, symbols))
+    shown = puzzle
+    if store is not None:
+        stars = store.stars(puzzle.kind, puzzle.difficulty)
+        if stars != puzzle.difficulty:
+            shown = copy.copy(puzzle)     # the stars come from the band's rating
+            shown.difficulty = stars
+    out.print(render_puzzle(shown, out.width, symbols))
     asker = Asker()
     words = puzzle.answer_words() + ["answer"]
     hint = 0
     started = time.monotonic()
 
-    def record(correct: bool, shown: bool = False) -> None:
-        """Keep the graded answer in the progress store (a failure to save is reported, not
-        fatal); its time only when it was typed at a terminal (not piped, not shown)."""
-        seconds = None if shown or not asker.interactive else time.monotonic() - started
-        try:
-            store = ProgressStore()
-        except LaughError as exc:
-            out.print(f"[yellow]Progress not saved:[/] {exc}", markup=True, highlight=False)
+    def record(correct: bool, revealed: bool = False) -> None:
+        """Keep the graded answer in the progress store; a time only for an answer typed at a
+        terminal."""
+        if store is None:
             return
-        try:
-            if store.notice:
-                out.print(store.notice, highlight=False, markup=False)
-            store.record_answer(puzzle.id, puzzle.kind, puzzle.themes, correct, seconds,
-                                hints=hint, ruleset=puzzle.ruleset)
-        finally:
-            store.close()
+        seconds = time.monotonic() - started if asker.interactive and not revealed else None
+        change = store.record_answer(puzzle.id, puzzle.kind, puzzle.themes, correct, seconds,
+                                     hints=hint, ruleset=puzzle.ruleset,
+                                     difficulty=puzzle.difficulty, revealed=revealed)
+        if change is not None:
+            out.print(rating_change_text(change, symbols))
 
     while True:
         try:
@@ -127,7 +159,7 @@ def run_puzzle(args) -> int:
             continue
         if low in ("answer", "show", "give up", "solution"):
             out.print(render_explanation(puzzle, None, symbols))
-            record(False, shown=True)
+            record(False, revealed=True)
             return 0
         try:
             grade = puzzle.grade(text)

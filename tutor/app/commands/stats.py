@@ -1,4 +1,5 @@
-"""``laugh stats``: accuracy and speed by theme and kind over time, weakest first."""
+"""``laugh stats``: the learner's rating and its history, accuracy and speed by theme and kind
+over time, weakest first."""
 
 from __future__ import annotations
 
@@ -8,9 +9,12 @@ from tutor.app.io import make_context, run_guarded
 def register(sub, parent) -> None:
     """Add the ``stats`` subcommand."""
     p = sub.add_parser("stats", parents=[parent], help="your accuracy and speed, weakest first",
-                       description="Accuracy and speed per theme and per kind of puzzle, "
-                                   "weakest first, drawn as bars, and by day. On a terminal the "
-                                   "weakest themes are offered as a practice set.")
+                       description="Your rating (Glicko-2, moved by first tries at puzzles) "
+                                   "with its deviation and history; accuracy and median time "
+                                   "per theme and per kind of puzzle, weakest first, drawn as "
+                                   "bars, and by day; skills as FSRS schedules them for review. "
+                                   "On a terminal the weakest themes are offered as a practice "
+                                   "set.")
     p.add_argument("--practice", action="store_true",
                    help="go straight to a practice set of the weakest themes")
     p.set_defaults(handler=run)
@@ -37,7 +41,7 @@ def run(args) -> int:
                 return 0
             practice_themes(ctx, weak)
             return 0
-        stats_view(ctx, offer_practice=ctx.asker.interactive)
+        stats_view(ctx, offer_practice=ctx.asker.interactive, at_home=False)
         return 0
 
     return run_guarded(ctx, body)

@@ -1,0 +1,208 @@
+"""``laugh match`` (issue 14): a whole Inter-Livery match played through pipes with its score
+sheet (terminal and HTML), quit mid-match and resumed to the same end, Ctrl-D saving what is
+finished, a stakes match with running totals, and bad choices or saved files in one line."""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+from rich.console import Console
+
+from test_play import EngineLearner
+from tutor.app.commands import match as M
+from tutor.app.play import DealPlayer, ScriptedAsker, VirtualClock
+
+from support import ROOT
+
+
+def laugh(args, home, stdin="", timeout=120):
+    env = dict(os.environ, LAUGH_HOME=str(home), PYTHONIOENCODING="utf-8", COLUMNS="80",
+               PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    env.pop("NO_COLOR", None)
+    return subprocess.run([sys.executable, "-m", "tutor", *args], input=stdin, text=True,
+                          capture_output=True, env=env, cwd=str(ROOT), timeout=timeout,
+                          encoding="utf-8")
+
+
+def scripted(home, monkeypatch, **options):
+    """Play a match in-process with an engine learner; returns the learner's lines, the index
+    of the first line of each deal, the output and the saved match."""
+    monkeypatch.setenv("LAUGH_HOME", str(home))
+    holder, starts = {}, []
+    learner = EngineLearner(holder)
+
+    class Hooked(DealPlayer):
+        def __init__(self, *a, **k):
+            super().__init__(*a, **k)
+            holder["player"] = self
+            starts.append(len(learner.answers))
+
+    args = argparse.Namespace(**{**dict(ruleset=None, players=None, deals=None, seat=None,
+                                        level="club", seed=7, pace=0.0, resume=None,
+                                        sheet=None), **options})
+    out = Console(file=io.StringIO(), width=80, color_system=None)
+    assert M.run(args, asker=ScriptedAsker(learner), clock=VirtualClock(), console=out,
+                 make_player=Hooked) == 0
+    saved = json.loads(next((home / "matches").glob("match-*.json")).read_text())
+    return learner.answers, starts, out.file.getvalue(), saved
+
+
+@pytest.fixture(scope="module")
+def inter_livery(tmp_path_factory):
+    mp = pytest.MonkeyPatch()
+    try:
+        return scripted(tmp_path_factory.mktemp("il"), mp, ruleset="inter-livery-2018")
+    finally:
+        mp.undo()
+
+
+def test_an_inter_livery_match_through_pipes_ends_with_the_score_sheet(inter_livery, tmp_path):
+    lines, starts, _, saved = inter_livery
+    assert len(starts) == 10 and len(saved["deals"]) == 10
+    sheet = tmp_path / "sheet.html"
+    proc = laugh(["match", "--ruleset", "inter-livery-2018", "--level", "club", "--seed", "7",
+                  "--sheet", str(sheet)], tmp_path, "\n".join(lines) + "\n")
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    out = proc.stdout
+    assert "2 rounds of 5 games (the first a practice game, not scored)." in out
+    assert out.count("Settlement") == 10 and out.count("Review of your play") == 10
+    assert "Match totals after 1 deal (the practice game not scored)" in out
+    assert "Match totals after 10 deals (the practice game not scored)" in out
+    assert "Practice game (1 of 10)" in out and "Game 5, round 2 (10 of 10)" in out
+    # the score sheet: the learner's points per game, the practice game in brackets
+    points = [d["result"]["points"][0] for d in saved["deals"]]
+    assert f"({points[0]}) practice" in out
+    assert f"Cumulative score over both rounds: {sum(points[1:])}" in out
+    assert f"Total score │ {sum(points[1:5]):>14} │ Total score │ {sum(points[5:]):>14}" in out
+    assert "First: " in out and "The match is over." in out
+    page = sheet.read_text(encoding="utf-8")
+    assert page.count('<div class="sheet">') == 5                   # one a player
+    assert "Cumulative Score over both rounds: " + str(sum(points[1:])) in page
+    assert page.index("Name: <b>You</b>") < page.index("Name: <b>Anne</b>")
+    # the saved match replays and agrees with the piped one
+    saved_path, = (tmp_path / "matches").glob("match-*.json")
+    assert json.loads(saved_path.read_text())["deals"] == saved["deals"]
+
+
+def test_quit_mid_match_then_resume_ends_as_if_never_stopped(inter_livery, tmp_path):
+    lines, starts, _, saved = inter_livery
+    k = starts[3]                      # the first line of the fourth deal
+    first = laugh(["match", "--ruleset", "inter-livery-2018", "--level", "club", "--seed", "7"],
+                  tmp_path, "\n".join(lines[:k + 2] + ["quit"]) + "\n")
+    assert first.returncode == 0, first.stderr[-2000:]
+    said = [line for line in first.stdout.splitlines() if line.startswith("Match saved")]
+    assert said == ["Match saved after 3 of 10 deals; laugh match --resume plays on."]
+    path, = (tmp_path / "matches").glob("match-*.json")
+    assert len(json.loads(path.read_text())["deals"]) == 3
+    again = laugh(["match", "--resume", "--sheet", str(tmp_path / "s.html")], tmp_path,
+                  "\n".join(lines[k:]) + "\n")
+    assert again.returncode == 0, again.stderr[-2000:]
+    assert "Resumed after 3 of 10 deals." in again.stdout
+    assert again.stdout.count("Settlement") == 7 and "The match is over." in again.stdout
+    assert json.loads(path.read_text())["deals"] == saved["deals"]     # the same ten deals
+    assert (tmp_path / "s.html").is_file()
+    # over: nothing left to resume, and the finished file shows its results
+    none = laugh(["match", "--resume"], tmp_path)
+    assert none.returncode == 2 and none.stderr.startswith("laugh: no unfinished match")
+    shown = laugh(["match", "--resume", str(path)], tmp_path)
+    assert shown.returncode == 0 and "This match is over (10 deals)" in shown.stdout
+    assert "Cumulative score over both rounds" in shown.stdout
+
+
+def test_end_of_input_mid_deal_saves_what_is_finished(inter_livery, tmp_path):
+    lines, starts, _, _ = inter_livery
+    proc = laugh(["match", "--ruleset", "inter-livery-2018", "--level", "club", "--seed", "7"],
+                 tmp_path, "\n".join(lines[:starts[2] + 1]) + "\n")
+    assert proc.returncode == 0 and "Traceback" not in proc.stderr
+    assert proc.stdout.rstrip().endswith(
+        "Match saved after 2 of 10 deals; laugh match --resume plays on.")
+
+
+def test_a_stakes_match_shows_running_totals_and_the_deal_passing_left(tmp_path, monkeypatch):
+    lines, starts, out, saved = scripted(tmp_path / "in", monkeypatch, ruleset="parlett",
+                                         players=4, deals=3, seed=11)
+    assert len(saved["deals"]) == 3
+    dealers = [d["dealer"] for d in saved["deals"]]
+    assert dealers == [(saved["first_dealer"] + k) % 4 for k in range(3)]
+    proc = laugh(["match", "--ruleset", "parlett", "--players", "4", "--deals", "3", "--level",
+                  "club", "--seed", "11", "--sheet", str(tmp_path / "deals.html")],
+                 tmp_path / "out", "\n".join(lines) + "\n")
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    for k in (1, 2, 3):
+        assert f"Match totals after {k} deal{'s' if k > 1 else ''}\n" in proc.stdout
+    nets = [d["result"]["net"][0] for d in saved["deals"]]
+    assert f"You{sum(nets):+d}".replace(" ", "") in proc.stdout.replace(" ", "")
+    assert "Score sheet: You" not in proc.stdout and "Deal by deal" in proc.stdout
+    page = (tmp_path / "deals.html").read_text(encoding="utf-8")
+    assert page.count("<tr><td>Deal ") == 3 and '<tr class="total">' in page
+
+
+@pytest.mark.parametrize("args,status,needle", [
+    (["match", "--resume", "--ruleset", "parlett"], 2, "leave out --ruleset"),
+    (["match", "--resume"], 2, "no unfinished match to resume"),
+    (["match", "--ruleset", "inter-livery-2018", "--deals", "3"], 2,
+     "2 rounds of 5 games (10 deals), not 3"),
+    (["match", "--players", "9"], 2, "choose from"),
+    (["match", "--seat", "5"], 2, "--seat must be from 0 to 4"),
+    (["match", "--level", "grandmaster"], 2, "choose from beginner, casual"),
+])
+def test_bad_choices_are_one_line(tmp_path, args, status, needle):
+    proc = laugh(args, tmp_path)
+    assert proc.returncode == status and needle in proc.stderr
+    assert len(proc.stderr.strip().splitlines()) == 1 and "Traceback" not in proc.stderr
+
+
+@pytest.mark.parametrize("content,needle", [
+    ("{not json", "not a saved match"),
+    (json.dumps({"format": "laugh-and-lie-down/match@1", "ruleset": "parlett", "players": 5,
+                 "seed": 1, "first_dealer": 0, "cuts": [], "deals_planned": 5,
+                 "meta": {"seat": 0, "level": "club"},
+                 "deals": [{"ruleset": "parlett"}]}), "the saved match cannot be resumed"),
+    (json.dumps({"format": "laugh-and-lie-down/match@1", "ruleset": "parlett", "players": 5,
+                 "seed": 1, "first_dealer": 0, "cuts": [], "deals_planned": 5,
+                 "meta": {"seat": 9}, "deals": []}), "names no valid seat and level"),
+])
+def test_a_damaged_saved_match_is_one_line(tmp_path, content, needle):
+    folder = tmp_path / "matches"
+    folder.mkdir()
+    bad = folder / "match-20260101-000000-parlett-seed1.json"
+    bad.write_text(content)
+    proc = laugh(["match", "--resume"], tmp_path)
+    assert proc.returncode == 1 and needle in proc.stderr and str(bad) in proc.stderr
+    assert len(proc.stderr.strip().splitlines()) == 1 and "Traceback" not in proc.stderr
+
+
+def test_the_sheet_follows_the_engines_plan_and_adds_up_for_every_seat(rulesets):
+    import random
+
+    from tutor.app.match_sheet import round_scores, sheet_html, sheet_renderable
+    from tutor.engine.bots import make_bot
+    from tutor.engine.match import Match
+    m = Match.start(rulesets["inter-livery-2018"], 5, seed=3, meta={"seat": 0, "level": "club"})
+    m.play(6, [make_bot("willughby") for _ in range(5)], random.Random(1))
+    for seat in range(5):
+        rounds = round_scores(m, seat)
+        assert [len(r) for r in rounds] == [5, 5]
+        assert [g.number for g, _ in rounds[0]] == [1, 2, 3, 4, 5]
+        assert rounds[0][0][0].practice and not any(g.practice for g, _ in rounds[1])
+        assert [s for _, s in rounds[1]] == [m.deals[5].returns()[seat], None, None, None, None]
+        scored = sum(s for r in rounds for g, s in r if s is not None and not g.practice)
+        assert scored == m.totals[seat]                       # the practice game left out
+    out = Console(file=io.StringIO(), width=80, color_system=None)
+    out.print(sheet_renderable(m, 0, "You"))
+    text = out.file.getvalue()
+    assert "Game ┃ Round 1 scores ┃" in text and "Round 2 scores" in text
+    assert f"({m.deals[0].returns()[0]}) practice" in text
+    assert f"Cumulative score over both rounds: {m.totals[0]}" in text
+    names = ["<b>You</b>", "Anne & co", "Ralph", "Mary", "<script>x</script>"]
+    page = sheet_html(m, names, 0)
+    assert "<script>x" not in page and "&lt;script&gt;x&lt;/script&gt;" in page
+    assert "Name: <b>&lt;b&gt;You&lt;/b&gt;</b>" in page and "Anne &amp; co" in page
+    assert page.count("<h1>Score sheet (The first game is for practice only and is not "
+                      "scored)</h1>") == 5

@@ -1,0 +1,380 @@
+"""``laugh match``: a whole match against computer players, saved after every deal and resumable.
+
+``laugh match --ruleset R --players N [--deals K] [--level L] [--seat S] [--seed S]`` starts a
+match (:meth:`tutor.engine.match.Match.start`: the first dealer by the ruleset's cut, the deal
+passing left, the ruleset's match format where it has one: under ``inter-livery-2018`` two
+rounds of five games, the first a practice game).  Each deal is played with the interactive
+deal player (:class:`tutor.app.play.game.DealPlayer`); after it come the settlement, the review
+of the learner's play and the running totals.  The match is saved (JSON,
+:meth:`Match.to_json`, with every finished deal's record) in ``laugh_home()/matches/`` after
+every deal.  Quitting (``quit``, Ctrl-D, Ctrl-C) keeps what is finished and says so in one line;
+``laugh match --resume`` (or ``--resume FILE``) plays on from the next deal, which is dealt as it
+would have been (each deal has its own random stream of the seed, and so do the computer
+players' choices and reaction times in it).  At the end, and whenever ``--sheet FILE.html`` is
+given, the score sheet (:mod:`tutor.app.match_sheet`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import time
+from pathlib import Path
+
+from rich.text import Text
+
+from tutor.app.commands._common import add_ruleset_options, positive_int, resolve, session_io
+from tutor.engine.data import laugh_home
+from tutor.engine.errors import LaughError, RecordError, UsageError
+from tutor.engine.levels import LEVELS, level, make_opponents, seat_names
+from tutor.engine.match import Match
+from tutor.engine.sources import default_library
+from tutor.puzzles.terminal import suit_symbols
+
+DEFAULT_RULESET = "parlett"
+DEFAULT_LEVEL = "casual"
+
+
+def register(sub, parent) -> None:
+    """Add the ``match`` subcommand."""
+    levels = "; ".join(f"{lv.name}: {lv.summary}" for lv in LEVELS.values())
+    p = sub.add_parser(
+        "match", parents=[parent], help="a whole match, saved after every deal and resumable",
+        description="Play a match against computer players: the deal passes left, the running "
+                    "totals follow every deal, and the match is saved after every deal. Under "
+                    "a ruleset with a match format (inter-livery-2018: two rounds of five games, "
+                    "the first a practice game) the match follows it and ends with the "
+                    "tournament score sheet. Quit at any prompt (quit, Ctrl-D): what is "
+                    "finished is kept; 'laugh match --resume' plays on.",
+        epilog=f"Levels: {levels}.")
+    add_ruleset_options(p, default=None)
+    p.add_argument("--deals", "-k", type=positive_int, default=None, metavar="K",
+                   help="deals in the match (default: the ruleset's match format, else one "
+                        "deal per player)")
+    p.add_argument("--seat", type=int, default=None, metavar="S",
+                   help="your seat, 0 to players-1 (default 0)")
+    p.add_argument("--level", "-l", default=None, metavar="L",
+                   help=f"computer players: {', '.join(LEVELS)} (default {DEFAULT_LEVEL})")
+    p.add_argument("--seed", type=int, default=None, metavar="S",
+                   help="seed for the cut, the deals and the computer players (default: new)")
+    p.add_argument("--pace", type=_seconds, default=None, metavar="SEC",
+                   help="seconds before each computer player's move on a terminal (default 1)")
+    p.add_argument("--resume", nargs="?", const="", default=None, metavar="FILE",
+                   help="play on the last unfinished match (or the saved match FILE)")
+    p.add_argument("--sheet", metavar="FILE.html",
+                   help="also write the score sheet as printable HTML")
+    p.set_defaults(handler=run)
+
+
+def _seconds(text: str) -> float:
+    try:
+        v = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not 0 <= v <= 30:
+        raise argparse.ArgumentTypeError(f"{text} is not between 0 and 30 seconds")
+    return v
+
+
+def matches_dir() -> Path:
+    """Where matches are saved: ``laugh_home()/matches``."""
+    return laugh_home() / "matches"
+
+
+def run(args: argparse.Namespace, *, asker=None, clock=None, console=None,
+        make_player=None) -> int:
+    """The ``laugh match`` handler; the keyword arguments let tests inject input, time, output
+    and the deal player."""
+    if args.resume is not None:
+        given = [name for name, v in (("--ruleset", args.ruleset), ("--players", args.players),
+                                      ("--deals", args.deals), ("--seat", args.seat),
+                                      ("--level", args.level), ("--seed", args.seed))
+                 if v is not None]
+        if given:
+            raise UsageError(f"--resume plays on the saved match as it was set up; leave out "
+                             f"{', '.join(given)}")
+        path = Path(args.resume) if args.resume else latest_unfinished()
+        match = load_match(path)
+        pace = args.pace if args.pace is not None else match.meta.get("pace", 1.0)
+    else:
+        rs, players = resolve(args.ruleset or DEFAULT_RULESET, args.players)
+        lv = level(args.level or DEFAULT_LEVEL)
+        seat = args.seat if args.seat is not None else 0
+        if not 0 <= seat < players:
+            raise UsageError(f"--seat must be from 0 to {players - 1}")
+        seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1, 10 ** 6)
+        pace = args.pace if args.pace is not None else 1.0
+        match = Match.start(rs, players, seed, deals=args.deals,
+                            meta={"seat": seat, "level": lv.name, "pace": pace,
+                                  "started_at": time.time()})
+        stamp = time.strftime("%Y%m%d-%H%M%S")
+        path = matches_dir() / f"match-{stamp}-{rs.id}-seed{seed}.json"
+    seed, asker, clock, console, store = session_io(match.seed, True, asker, clock, console)
+    session = MatchSession(match, path, asker=asker, clock=clock, console=console, store=store,
+                           pace=pace, symbols=suit_symbols(), make_player=make_player)
+    try:
+        return session.run(sheet=args.sheet)
+    finally:
+        if store is not None:
+            store.close()
+
+
+def latest_unfinished() -> Path:
+    """The most recently saved match that is not over.  Raises :class:`UsageError` when there is
+    none."""
+    folder = matches_dir()
+    candidates = []
+    for f in folder.glob("match-*.json") if folder.is_dir() else ():
+        try:
+            obj = json.loads(f.read_text(encoding="utf-8"))
+            unfinished = len(obj["deals"]) < obj["deals_planned"]
+        except (OSError, ValueError, KeyError, TypeError):
+            unfinished = True           # a damaged file: load_match will say what is wrong
+        if unfinished:
+            candidates.append((f.stat().st_mtime, f.name, f))
+    if not candidates:
+        raise UsageError(f"no unfinished match to resume in {folder}; start one with "
+                         "laugh match --ruleset R")
+    return max(candidates)[2]
+
+
+def load_match(path: Path) -> Match:
+    """A saved match, every deal replayed and checked (:meth:`Match.from_json`).  Raises
+    :class:`LaughError` naming the file and what is wrong."""
+    try:
+        obj = json.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise UsageError(f"cannot read the saved match {path}: {exc.strerror or exc}") from None
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise LaughError(f"{path}: not a saved match ({exc})") from None
+    try:
+        match = Match.from_json(obj, default_library().rulesets)
+    except RecordError as exc:
+        raise LaughError(f"{path}: the saved match cannot be resumed ({exc})") from None
+    meta = match.meta
+    if not (isinstance(meta.get("seat"), int) and 0 <= meta["seat"] < match.players
+            and meta.get("level") in LEVELS):
+        raise LaughError(f"{path}: the saved match names no valid seat and level")
+    return match
+
+
+def save_match(match: Match, path: Path) -> None:
+    """Write the match to ``path`` whole or not at all (a file beside it, then renamed).
+    Raises OSError when it cannot be written."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")     # the umask's permissions
+    try:
+        with open(tmp, "w", encoding="utf-8") as fh:
+            json.dump(match.to_json(), fh, ensure_ascii=False)
+            fh.write("\n")
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+
+
+class MatchSession:
+    """Plays ``match`` from its next deal to its end (or until the learner quits), saving it
+    to ``path`` after every deal.  ``asker``/``clock``/``console`` as for ``laugh play``;
+    ``store`` a progress store (the graded moments of each deal are recorded), or None;
+    ``make_player`` builds the deal player (default :class:`tutor.app.play.game.DealPlayer`)."""
+
+    def __init__(self, match: Match, path: Path, *, asker, clock, console, store=None,
+                 pace: float = 1.0, symbols: bool = True, make_player=None):
+        self.match = match
+        self.path = path
+        self.asker = asker
+        self.clock = clock
+        self.out = console
+        self.store = store
+        self.pace = pace
+        self.symbols = symbols
+        self.seat = match.meta["seat"]
+        self.level = level(match.meta["level"])
+        self.names = seat_names(match.players, self.seat)
+        if make_player is None:
+            # The game and its screen load only when a deal is played (start-up benchmark).
+            from tutor.app.play.game import DealPlayer
+            make_player = DealPlayer
+        self.make_player = make_player
+        self._save_failed = False
+
+    def say(self, text: str, style: str = "") -> None:
+        self.out.print(Text(text, style=style))
+
+    def run(self, sheet: str | None = None) -> int:
+        """Play on; returns the exit status (0, or 130 after Ctrl-C).  Writes ``sheet`` (HTML)
+        when given, whether the match ended or stopped."""
+        m = self.match
+        self._save()
+        if m.is_over:
+            self.say(f"This match is over ({len(m.deals)} deals); its results:", style="bold")
+            self._the_end(sheet)
+            return 0
+        self._heading()
+        try:
+            while not m.is_over:
+                if not self._play_next():
+                    self._stopped(sheet)
+                    return 0
+                if not m.is_over and getattr(self.asker, "interactive", False):
+                    text = self.asker.ask("Enter for the next deal, q to stop> ")
+                    if text.strip().lower() in ("q", "quit", "stop"):
+                        self._stopped(sheet)
+                        return 0
+        except EOFError:
+            self._stopped(sheet)
+            return 0
+        except KeyboardInterrupt:
+            self.out.print()
+            self._stopped(sheet)
+            return 130
+        self.out.print()
+        self.say("The match is over.", style="bold")
+        self._the_end(sheet)
+        return 0
+
+    # -- the deals ---------------------------------------------------------------------------
+
+    def _heading(self) -> None:
+        m, rs = self.match, self.match.ruleset
+        self.say(f"Laugh and Lie Down · match · {rs.id} · {m.players} players · "
+                 f"{self.level.name} · seed {m.seed}", style="bold")
+        self.say(f"You play at seat {self.seat}, against {self.level.summary}.", style="dim")
+        fmt = rs.match_format
+        if fmt:
+            practice = " (the first a practice game, not scored)" if fmt.get("practice") else ""
+            self.say(f"{fmt['rounds']} rounds of {fmt['games']} games{practice}.")
+        else:
+            self.say(f"{len(m.games)} deals.")
+        self.say(f"Saved after every deal in {self.path} (a deal left unfinished starts again "
+                 "when you resume).", style="dim")
+        if m.deals:
+            self.say(f"Resumed after {len(m.deals)} of {len(m.games)} deals.", style="bold")
+            self._totals()
+        else:
+            self._cuts()
+            first = self.names[m.first]
+            self.say(f"{first} deal{'' if m.first == self.seat else 's'} first; the deal "
+                     "passes left.")
+
+    def _cuts(self) -> None:
+        from tutor.puzzles.board import cards_text
+        rs = self.match.ruleset
+        if not self.match.cuts:
+            self.say("The players choose the first dealer.")
+            return
+        rule = "lowest" if rs.first_dealer == "lowest_cut" else "highest"
+        for cut in self.match.cuts:
+            t = Text(f"Cut for the deal ({rule} deals): ")
+            for i, (q, c) in enumerate(sorted(cut.cards.items())):
+                if i:
+                    t.append(", ")
+                t.append(f"{self.names[q]} ")
+                t.append_text(cards_text([c], self.symbols))
+            self.out.print(t)
+
+    def _play_next(self) -> bool:
+        """Play the next game; False when the learner left it unfinished."""
+        from tutor.app.play.sheet import review_renderable, settlement_table
+        m = self.match
+        game = m.next_game
+        deal = m.new_deal()
+        k = game.index
+        label = (f"{game.label} ({k + 1} of {len(m.games)})" if game.round is not None
+                 else f"Deal {k + 1} of {len(m.games)}")
+        dealer = self.names[game.dealer]
+        player = self.make_player(
+            deal, self.seat, make_opponents(self.level, m.players, self.seat),
+            bot_rng=random.Random(f"{m.seed}:bots:{k}"),
+            reaction_rng=random.Random(f"{m.seed}:reactions:{self.level.name}:{k}"),
+            asker=self.asker, clock=self.clock, console=self.out, names=self.names,
+            symbols=self.symbols, pace=self.pace,
+            title=f"{label} · {m.ruleset.id} · {dealer} deal{'' if game.dealer == self.seat else 's'}",
+            totals=list(m.totals))
+        player.run()
+        if not deal.is_terminal():
+            return False
+        m.record_deal(deal)
+        self._save()
+        self.out.print()
+        if game.practice:
+            self.say("The practice game: not scored.", style="dim")
+        self.out.print(settlement_table(deal, self.names, self.symbols))
+        self.out.print()
+        spots = [o for o in player.opportunities if o.kind == "spot-oversight"]
+        self.out.print(review_renderable(player.mistakes, sum(o.correct for o in spots),
+                                         len(spots)))
+        self._record_progress(player, k)
+        self.out.print()
+        self._totals()
+        return True
+
+    def _totals(self) -> None:
+        from tutor.app.play.sheet import totals_table
+        m = self.match
+        practice = any(g.practice for g in m.games[:len(m.deals)])
+        self.out.print(totals_table(self.names, m.totals, len(m.deals),
+                                    m.ruleset.scoring != "pairs", practice))
+        self.say(f"{len(m.deals)} of {len(m.games)} deals played; saved.", style="dim")
+
+    def _record_progress(self, player, k: int) -> None:
+        """The deal's graded moments (claims, declarations, at-risk captures) in the progress
+        store; a time only when typed at a terminal."""
+        if self.store is None:
+            return
+        timed = getattr(self.asker, "interactive", False)
+        rid, seed = self.match.ruleset.id, self.match.seed
+        for i, o in enumerate(player.opportunities):
+            seconds = o.seconds if timed and o.seconds else None   # None: not timed
+            self.store.record_answer(f"match:{rid}:{seed}:{k}:{o.index}:{i}", o.kind, o.themes,
+                                     o.correct, seconds, ruleset=rid)
+
+    # -- saving and the end ------------------------------------------------------------------
+
+    def _save(self) -> None:
+        try:
+            save_match(self.match, self.path)
+        except OSError as exc:
+            if not self._save_failed:
+                self.say(f"The match cannot be saved to {self.path} "
+                         f"({exc.strerror or exc}); playing on without saving.", style="yellow")
+            self._save_failed = True
+
+    def _stopped(self, sheet: str | None) -> None:
+        m = self.match
+        if sheet:
+            self._write_sheet(sheet)
+        if self._save_failed:
+            self.say(f"Match stopped after {len(m.deals)} of {len(m.games)} deals; it could not "
+                     "be saved.", style="yellow")
+            return
+        self.say(f"Match saved after {len(m.deals)} of {len(m.games)} deals; laugh match --resume "
+                 "plays on.", style="bold")
+
+    def _the_end(self, sheet: str | None) -> None:
+        from tutor.app.match_sheet import deals_renderable, sheet_renderable
+        m = self.match
+        self.out.print(deals_renderable(m, self.names))
+        self.out.print()
+        if m.ruleset.match_format:
+            self.out.print(sheet_renderable(m, self.seat, self.names[self.seat]))
+            self.out.print()
+        best = max(m.totals)
+        winners = [self.names[q] for q in range(m.players) if m.totals[q] == best]
+        score = f"{best:+d}" if m.ruleset.scoring != "pairs" else f"{best} points"
+        self.say(f"First: {' and '.join(winners)}, with {score}.", style="bold")
+        if sheet:
+            self._write_sheet(sheet)
+        self.say(f"The match is saved in {self.path}.", style="dim")
+
+    def _write_sheet(self, sheet: str) -> None:
+        from tutor.app.match_sheet import sheet_html
+        try:
+            Path(sheet).write_text(sheet_html(self.match, self.names, self.seat),
+                                   encoding="utf-8")
+        except OSError as exc:
+            raise UsageError(f"cannot write {sheet}: {exc.strerror or exc}") from None
+        self.say(f"Score sheet written to {sheet}.")

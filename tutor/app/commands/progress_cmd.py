@@ -1,0 +1,174 @@
+"""``laugh progress export|import FILE.json`` (progress that travels between machines) and
+``laugh class report FILES... [--html OUT] [--csv OUT]`` (several learners' exports for a
+teacher).  The formats and the merge are :mod:`tutor.teaching.transfer`; the report is
+:mod:`tutor.teaching.classreport`."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from rich.table import Table
+from rich.text import Text
+
+from tutor.engine.errors import DataError, LaughError, UsageError
+from tutor.puzzles.terminal import make_console
+from tutor.teaching import ratings as R
+from tutor.teaching.progress import ProgressStore
+
+
+def register(sub, parent) -> None:
+    """Add the ``progress`` and ``class`` subcommands."""
+    p = sub.add_parser("progress", parents=[parent],
+                       help="export your progress to a file, or import one",
+                       description="Take your progress to another machine, or hand it to a "
+                                   "teacher: 'export FILE.json' writes every answer, lesson "
+                                   "and setting; 'import FILE.json' merges such a file into "
+                                   "this machine's progress. Answers are keyed, so nothing is "
+                                   "duplicated or lost (importing a file twice changes "
+                                   "nothing), and the ratings are recomputed from the merged "
+                                   "answers. A damaged file is refused whole.")
+    ps = p.add_subparsers(dest="progress_command", metavar="ACTION", parser_class=type(p))
+    e = ps.add_parser("export", parents=[parent], help="write your progress to FILE.json")
+    e.add_argument("file", metavar="FILE.json")
+    e.add_argument("--name", metavar="NAME",
+                   help="your name, for a teacher's class report (default: the file's name)")
+    e.set_defaults(handler=run_export)
+    i = ps.add_parser("import", parents=[parent], help="merge FILE.json into your progress")
+    i.add_argument("file", metavar="FILE.json")
+    i.set_defaults(handler=run_import)
+    p.set_defaults(handler=_missing("progress", "export FILE.json | import FILE.json"))
+
+    c = sub.add_parser("class", parents=[parent], help="a class report from learners' exports",
+                       description="Turn several learners' progress exports ('laugh progress "
+                                   "export') into one table per puzzle kind and per theme: "
+                                   "answers, accuracy, median time and rating of each learner. "
+                                   "Printed here, and written as HTML (printable) and CSV.")
+    cs = c.add_subparsers(dest="class_command", metavar="ACTION", parser_class=type(c))
+    r = cs.add_parser("report", parents=[parent], help="the report of FILES")
+    r.add_argument("files", nargs="+", metavar="FILE.json")
+    r.add_argument("--html", metavar="OUT.html", help="also write the report as HTML")
+    r.add_argument("--csv", metavar="OUT.csv", help="also write the report as CSV")
+    r.set_defaults(handler=run_report)
+    c.set_defaults(handler=_missing("class", "report FILE.json... [--html OUT] [--csv OUT]"))
+
+
+def _missing(command: str, usage: str):
+    def handler(args) -> int:
+        raise UsageError(f"laugh {command} needs an action: laugh {command} {usage}")
+    return handler
+
+
+def run_export(args) -> int:
+    """Write the progress (read without changing the file) to ``args.file``."""
+    from tutor.teaching.transfer import write_export    # JSON writing: this command only
+    store = ProgressStore(read_only=True)
+    try:
+        if store.notice:        # read-only, a notice means the file could not be read
+            raise LaughError(f"nothing exported: {store.notice}")
+        name = args.name or None
+        n = write_export(store, args.file, learner=name)
+        rating = store.rating(R.OVERALL)
+        lessons = len(store.lesson_states())
+    finally:
+        store.close()
+    said = f", rating {rating.rating.rating:.0f}" if rating else ""
+    print(f"Exported {n} answer{'s' if n != 1 else ''} and {lessons} lesson"
+          f"{'s' if lessons != 1 else ''}{said} to {args.file}")
+    return 0
+
+
+def run_import(args) -> int:
+    """Merge ``args.file`` into the progress store; a damaged file changes nothing."""
+    from tutor.teaching.transfer import read_export
+    export = read_export(args.file)          # checked whole before the store is opened
+    store = ProgressStore()
+    try:
+        if store.notice:
+            print(store.notice)
+        if not store.saving:
+            raise LaughError(f"nothing imported from {args.file}: your progress cannot be saved")
+        before = store.rating(R.OVERALL)
+        added, known = store.merge(export.answers, export.lessons, export.meta)
+        after = store.rating(R.OVERALL)
+    finally:
+        store.close()
+    line = (f"Imported {args.file}: {added} answer{'s' if added != 1 else ''} added, {known} "
+            f"already here; {len(export.lessons)} lesson{'s' if len(export.lessons) != 1 else ''}"
+            " merged")
+    if after is not None:
+        was = f"{before.rating.rating:.0f} -> " if before and added else ""
+        line += f"; rating {was}{after.rating.rating:.0f} (recomputed from every answer)"
+    print(line + ".")
+    return 0
+
+
+def run_report(args) -> int:
+    """Print the class report of ``args.files``; write ``--html``/``--csv``.  A file that cannot
+    be read is one line on stderr and left out; the status is then 1."""
+    from tutor.teaching.classreport import build_report, render_csv, render_html
+    from tutor.teaching.transfer import read_export
+    exports, bad = [], 0
+    for f in args.files:
+        try:
+            exports.append((f, read_export(f)))
+        except DataError as exc:
+            print(f"laugh: {exc}", file=sys.stderr)
+            bad += 1
+    if not exports:
+        print("laugh: no progress export could be read; no report written", file=sys.stderr)
+        return 1
+    report = build_report(exports)
+    written = []            # the files first: they are there even if the reader of the output goes
+    for path, text, what in ((args.html, render_html, "HTML"), (args.csv, render_csv, "CSV")):
+        if path:
+            try:
+                Path(path).write_text(text(report), encoding="utf-8")
+            except OSError as exc:
+                raise UsageError(f"cannot write {path}: {exc.strerror or exc}") from None
+            written.append(f"Wrote the {what} report to {path}")
+    out = make_console()
+    for renderable in report_view(report):
+        out.print(renderable)
+    for line in written:
+        out.print(line, highlight=False)
+    if bad:
+        out.print(Text(f"{bad} file{'s' if bad != 1 else ''} left out (see above).",
+                       style="yellow"))
+    return 1 if bad else 0
+
+
+def report_view(report) -> list:
+    """The class report as rich renderables: the learners, then a table per kind and theme."""
+    n = len(report.learners)
+    parts: list = [Text(f"Class report: {n} learner{'s' if n != 1 else ''}", style="bold")]
+    t = _table("learner", "answers", "accuracy", "rating")
+    for lr in report.learners:
+        acc = lr.right / lr.answers if lr.answers else 0.0
+        t.add_row(lr.name, str(lr.answers), f"{100 * acc:.0f}%", _rating(lr.rating, lr.rd))
+    parts.append(t)
+    for group, names in (("Kind", report.kinds), ("Theme", report.themes)):
+        for name in names:
+            parts += [Text(""), Text(f"{group}: {name}", style="bold")]
+            t = _table("learner", "answers", "accuracy", "median", "rating")
+            for lr in report.learners:
+                c = lr.cells.get((group.lower(), name))
+                if c is None:
+                    continue
+                t.add_row(lr.name, str(c.answers),
+                          Text(f"{100 * c.accuracy:.0f}%", style="red" if c.accuracy < 0.5 else ""),
+                          "-" if c.median is None else f"{c.median:.1f} s", _rating(c.rating, c.rd))
+            parts.append(t)
+    return parts
+
+
+def _table(*columns: str) -> Table:
+    t = Table(box=None, pad_edge=False, header_style="bold underline")
+    for i, col in enumerate(columns):
+        t.add_column(col, justify="left" if i == 0 else "right", overflow="fold",
+                     no_wrap=i > 0)
+    return t
+
+
+def _rating(rating: float | None, rd: float | None) -> str:
+    return "-" if rating is None else f"{rating:.0f} ± {rd:.0f}"
