@@ -10,6 +10,10 @@ from tutor.engine.sources import default_library
 
 #: Puzzles per kind in the shared corpus (capture-now's variety is checked over 200).
 PER_KIND = 200
+#: Kinds whose generation analyses positions (about half a second a puzzle, and their check
+#: reruns the analysis): the corpus holds one puzzle per ruleset, and loops over every kind take
+#: fewer of them.
+SLOW_KINDS = frozenset(k for k in P.KINDS if P.generators.kind_of(k).analysed)
 
 
 def combos(kind: str) -> list[tuple[str, int]]:
@@ -18,8 +22,13 @@ def combos(kind: str) -> list[tuple[str, int]]:
 
 
 def seeds_for(kind: str, total: int = PER_KIND) -> list[tuple[str, int, int]]:
-    """``total`` (ruleset, players, seed) triples, round-robin over the kind's combinations."""
+    """``total`` (ruleset, players, seed) triples, round-robin over the kind's combinations
+    (for a slow kind, one for each ruleset, with five players where it covers five)."""
     cs = combos(kind)
+    if kind in SLOW_KINDS:
+        lib = default_library()
+        return [(r, 5 if 5 in lib.rulesets[r].counts else lib.rulesets[r].player_counts[0], i)
+                for i, r in enumerate(P.applicable_rulesets(kind))]
     return [(*cs[i % len(cs)], i // len(cs)) for i in range(total)]
 
 

@@ -186,6 +186,8 @@ def run_study(ruleset: Ruleset, players: int, deals: int, seed: int, bots: list[
 
 #: The computer players an expert seat may be measured against.
 SKILL_OPPONENTS = ("random", "willughby", "counter")
+#: The format name of the figures of several skill studies (:func:`skill_json`).
+SKILL_FORMAT = "laugh-and-lie-down/skill@1"
 
 
 @dataclass
@@ -350,3 +352,13 @@ def run_skill(ruleset: Ruleset, players: int, deals: int, seed: int, opponent: s
             if progress is not None:
                 progress(len(part.results))
     return study
+
+
+def skill_json(studies: list[SkillStudy], deals: int, seed: int, samples: int,
+               opponents: list[str], per_deal: bool = True) -> dict:
+    """The figures of several skill studies (``laugh simulate --skill --json``, and the lessons'
+    precomputed table) as one JSON object: ``format`` (:data:`SKILL_FORMAT`), ``deals``,
+    ``seed``, ``samples``, ``opponents`` and ``rows`` (:meth:`SkillStudy.to_json` each, with
+    every deal's figures when ``per_deal``)."""
+    return {"format": SKILL_FORMAT, "deals": deals, "seed": seed, "samples": samples,
+            "opponents": list(opponents), "rows": [s.to_json(per_deal) for s in studies]}

@@ -251,6 +251,9 @@ class PuzzleKind:
     """
 
     name = ""
+    #: True for a kind whose generation runs the engine's analysis (about a second a puzzle
+    #: rather than milliseconds): not for timed drills.
+    analysed = False
 
     def why_not(self, rs: Ruleset) -> str | None:
         """Why the kind does not apply under ``rs`` (one line), or None when it does; decided by

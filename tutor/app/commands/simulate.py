@@ -14,8 +14,8 @@ from tutor.app.commands._common import add_ruleset_options, console, positive_in
 from tutor.engine.bots import BOT_NAMES
 from tutor.engine.errors import UsageError
 from tutor.engine.records import write_records
-from tutor.engine.simulate import (SKILL_OPPONENTS, SkillStudy, Study, run_skill, run_study,
-                                   seat_names)
+from tutor.engine.simulate import (SKILL_OPPONENTS, Study, run_skill, run_study, seat_names,
+                                   skill_json)
 from tutor.engine.sources import default_library
 
 
@@ -118,10 +118,6 @@ def study_view(study: Study, ruleset_id: str, players: int, deals: int, seed: in
 
 # --- --skill ---------------------------------------------------------------------------------
 
-#: The format name of ``laugh simulate --skill --json`` (also the lessons' precomputed figures).
-SKILL_FORMAT = "laugh-and-lie-down/skill@1"
-
-
 def skill_plan(skill: str, players: int | None, opponents: str) -> tuple[list, list[str]]:
     """The ``(ruleset, players)`` pairs and the opponents a ``--skill`` run measures.
 
@@ -151,8 +147,8 @@ def skill_plan(skill: str, players: int | None, opponents: str) -> tuple[list, l
 
 def run_skill_table(args) -> int:
     """``laugh simulate --skill``: play the paired deals of every ruleset and opponent
-    (:func:`tutor.engine.simulate.run_skill`) and print the table, or JSON (format
-    :data:`SKILL_FORMAT`, every deal's figures included)."""
+    (:func:`tutor.engine.simulate.run_skill`) and print the table, or JSON
+    (:func:`tutor.engine.simulate.skill_json`, every deal's figures included)."""
     pairs, opps = skill_plan(args.skill, args.players, args.opponents)
     err = console(stderr=True)
     bar = None
@@ -182,18 +178,11 @@ def run_skill_table(args) -> int:
     return 0
 
 
-def skill_json(studies: list[SkillStudy], deals: int, seed: int, samples: int,
-               opponents: list[str], per_deal: bool = True) -> dict:
-    """The figures of a ``--skill`` run as one JSON object: ``format``, ``deals``, ``seed``,
-    ``samples``, ``opponents`` and ``rows`` (:meth:`SkillStudy.to_json` each)."""
-    return {"format": SKILL_FORMAT, "deals": deals, "seed": seed, "samples": samples,
-            "opponents": list(opponents), "rows": [s.to_json(per_deal) for s in studies]}
-
-
 def skill_view(figures: dict) -> list[Any]:
-    """A ``--skill`` run's figures (:func:`skill_json`) as renderables: per ruleset, the expert
-    seat's gain per deal over each opponent's seat with its 95% interval; a note on the
-    method.  Also used by the lessons' ``simulate`` block with ``skill``."""
+    """A ``--skill`` run's figures (:func:`tutor.engine.simulate.skill_json`) as renderables:
+    per ruleset, the expert seat's gain per deal over each opponent's seat with its 95%
+    interval; a note on the method.  Also used by the lessons' ``simulate`` block with
+    ``skill``."""
     opps = figures["opponents"]
     t = Table(title=f"An expert seat's gain a deal, {figures['deals']:,} paired deals each, "
                     f"seed {figures['seed']}", title_justify="left")

@@ -15,14 +15,18 @@ clearly best answer): the best option's mean result beats the second best's by a
 ``margin`` (half a stake; half a point under pairs scoring, a point being a pair won) and the two
 options' 95% intervals do not overlap.
 
-The search is bounded: each attempt plays one deal and analyses at most ``analyses`` of its
-candidate positions, then gives up on the deal (the next attempt plays another).  For variety the
-plan (:data:`CASES`, cycled by the seed) says which positions to analyse first: ``at-risk``,
-those where the player can make a capture that is at risk and also something else (about half
-of them have a clearly best move, nearly always the capture at risk), or ``other``, the rest
-(about one in ten has a clearly best move, half of them a capture that could have waited).
-Measured on a shared two-core machine: about 0.25 s a puzzle (median) for ``at-risk``, 0.9 s
-for ``other``, never above 5 s.
+The search is bounded: each attempt plays one deal, screens at most ``screens`` of its
+candidate positions with a short analysis (the first ``screen`` samples of the full one: the
+same seed), analyses in full at most ``analyses`` of those whose leading option is ahead by half
+the margin or more, then gives up on the deal (the next attempt plays another).  Many positions
+are decided whatever the player does (every option gives the same result in every sample): the
+screen drops them for a fifth of the cost.  For variety the plan (:data:`CASES`, cycled by the
+seed) says which positions to look at first: ``at-risk``, those where the player can make a
+capture that is at risk and also something else (about half of them have a clearly best move,
+nearly always the capture at risk), or ``other``, the rest (about one in ten has one, half of
+them a capture that could have waited, or ending the turn where that is a choice); after
+:data:`OTHER_ATTEMPTS` deals without one, ``other`` looks at the ``at-risk`` positions first too.
+Timing (``benchmarks/bench_puzzles.py``-style, a shared two-core machine): see the kind's YAML.
 
 The answer and the margin are fixed at generation and stored in the puzzle with every option's
 figures, the seed and the budget (so the analysis can be rerun and checked).
@@ -47,6 +51,8 @@ from tutor.puzzles.reader import letters_answer
 #: Which positions a puzzle analyses first, in the order the seeds cycle through them (see
 #: the module docstring).
 CASES = ("at-risk", "other", "at-risk")
+#: Deals a puzzle planned ``other`` plays before it looks at the ``at-risk`` positions first.
+OTHER_ATTEMPTS = 4
 #: Draws of the ``counter`` player's choice that say whether its rules (an at-risk capture
 #: first, then a declaration, then by the count of table cards) find the best move.
 ADVICE_DRAWS = 16
@@ -60,14 +66,23 @@ def number(x: float) -> str:
     return s.replace("-", "−")
 
 
+def runner_up(an):
+    """The best option of the analysis ``an`` that is not the same play as its best, or None."""
+    return next((o for o in an.options if o.group != an.best.group), None)
+
+
+def lead(an) -> float:
+    """How far the analysis ``an``'s best option is ahead of the :func:`runner_up`, in the
+    deal's unit (0 when every option is the same play)."""
+    second = runner_up(an)
+    return 0.0 if second is None else an.best.mean - second.mean
+
+
 def clear_best(an, margin: float) -> bool:
-    """True when the analysis ``an`` has one clearly best option: it beats the best option of
-    any other class by at least ``margin`` and the two 95% intervals do not overlap."""
-    best = an.best
-    second = next((o for o in an.options if o.group != best.group), None)
-    if second is None:
-        return False
-    return (best.mean - second.mean >= margin
+    """True when the analysis ``an`` has one clearly best option: it beats the
+    :func:`runner_up` by at least ``margin`` and the two 95% intervals do not overlap."""
+    best, second = an.best, runner_up(an)
+    return (second is not None and best.mean - second.mean >= margin
             and best.mean - best.ci95 > second.mean + second.ci95)
 
 
@@ -103,6 +118,7 @@ def advice_share(deal, seat: int, best_action) -> float:
 
 class BestMove(PuzzleKind):
     name = "best-move"
+    analysed = True
 
     def plan(self, base, rs, players, seed, defn):
         return {"variant": "default", "prefer": CASES[set_index(seed) % len(CASES)]}
@@ -131,7 +147,9 @@ class BestMove(PuzzleKind):
         samples = int(opts.get("samples", 200))
         margin = float(opts.get("margin", 0.5))
         max_options = int(opts.get("max_options", 6))
-        budget = int(opts.get("analyses", 6))
+        budget = int(opts.get("analyses", 4))
+        screens = int(opts.get("screens", 12))
+        screen = int(opts.get("screen", 32))
         policy = str(opts.get("policy", "counter"))
         spots = []
 
@@ -145,15 +163,20 @@ class BestMove(PuzzleKind):
         ctx.play(ctx.new_pack(), ctx.rng.randrange(ctx.players), ctx.bots(0.1), observer)
         rng = ctx.rng
         rng.shuffle(spots)
-        at_risk = ctx.plan["prefer"] == "at-risk"
+        at_risk = ctx.plan["prefer"] == "at-risk" or ctx.attempt >= OTHER_ATTEMPTS
         spots.sort(key=lambda d: _mixed(d, d.to_move) != at_risk)
         where = f"{ctx.kind}.{ctx.rs.id}.{ctx.players}.{ctx.seed}/v{ctx.defn.generator_version}"
-        for k, deal in enumerate(spots[:budget]):
+        for k, deal in enumerate(spots[:screens]):
             seat = deal.to_move
             seed = text_seed(f"{where}/{ctx.attempt}/{k}")
+            if lead(turn_analysis(deal, seat, seed, screen, policy)) < margin / 2:
+                continue
             an = turn_analysis(deal, seat, seed, samples, policy)
             if clear_best(an, margin):
                 return self._candidate(ctx, deal, seat, an, seed, samples, policy)
+            budget -= 1
+            if budget <= 0:
+                break
         return None
 
     def _candidate(self, ctx, deal, seat, an, seed, samples, policy) -> Candidate:
@@ -161,7 +184,7 @@ class BestMove(PuzzleKind):
         ctx.rng.shuffle(entries)
         best = an.best
         best_key = option_class(deal, best.action)
-        second = next(o for o in an.options if o.group != best.group)
+        second = runner_up(an)
         unit = an.unit
         choices = []
         best_letter = ""
@@ -178,8 +201,8 @@ class BestMove(PuzzleKind):
         runner = next(c for c in choices
                       if option_class(deal, action_from_json(c["move"], 0))
                       == option_class(deal, second.action))
-        lead = round(best.mean - second.mean, 4)
-        data = {"choices": choices, "best": best_letter, "margin": lead, "unit": unit,
+        ahead = round(best.mean - second.mean, 4)
+        data = {"choices": choices, "best": best_letter, "margin": ahead, "unit": unit,
                 "policy": policy, "samples": samples, "seed": seed}
         answer = self.solve(deal, seat, data, ctx.rs, ctx.players)
         b = by_letter[best_letter]
@@ -200,7 +223,7 @@ class BestMove(PuzzleKind):
         facts = {
             "options": "\n".join(f"{c['letter']}) {c['text']}" for c in choices),
             "values": "\n".join(lines),
-            "verdict": (f"{best_letter}) {b['text']} is the best move: {lead:.2f} {unit} ahead "
+            "verdict": (f"{best_letter}) {b['text']} is the best move: {ahead:.2f} {unit} ahead "
                         f"of the next best, {runner['letter']}) {runner['text']}."),
             "counting": (words.get("counting_lead", "The counting:") + "\n"
                          + "\n".join(counting)) if counting else "",
@@ -214,7 +237,7 @@ class BestMove(PuzzleKind):
         tags = {tag}
         if share == 0:
             tags.add("against-advice")
-        features = {"options": float(len(choices) - 2), "close": float(lead < 1.0),
+        features = {"options": float(len(choices) - 2), "close": float(ahead < 1.0),
                     "against_advice": 1.0 - share}
         return Candidate(deal=deal, seat=seat, variant="default", answer=answer,
                          accepted=[best_letter, best_letter.lower()], facts=facts,
