@@ -29,8 +29,6 @@ from typing import Any
 from tutor.engine import yamlfile
 from tutor.engine.data import data_dir
 from tutor.engine.errors import DataError, UsageError
-from tutor.engine.simulate import SKILL_OPPONENTS
-from tutor.teaching.figures import skill_figures
 
 __all__ = [
     "BLOCK_KINDS", "Block", "CourseEntry", "FRONT_MATTER_KEYS", "Lesson", "ODDS_FIGURES",
@@ -782,6 +780,9 @@ class _Checker:
     def block_skill(self, content: str, line: int) -> dict | None:
         """A ``simulate`` block with ``skill``: the expert seat's gain per ruleset, from the
         precomputed figures (:mod:`tutor.teaching.figures`), which must hold these parameters."""
+        # here, as block_simulate's BOT_NAMES: course_index must not load the engine's sources
+        from tutor.engine.simulate import SKILL_OPPONENTS
+        from tutor.teaching.figures import skill_figures
         got = self._mapping("simulate", content, line,
                             ("skill", "rulesets", "deals", "seed", "samples"), ("skill",))
         if got is None:
