@@ -114,7 +114,7 @@ def test_bad_input_one_line_status_2(monkeypatch, capsys, argv, needle):
 @pytest.mark.parametrize("kind", P.KINDS)
 def test_export_round_trip(monkeypatch, capsys, tmp_path, kind):
     out_file = tmp_path / f"{kind}.jsonl"
-    count = 3 if P.generators.kind_of(kind).analysed else 12    # best-move: ~0.5 s a puzzle
+    count = 3 if P.generators.kind_of(kind).analysed else 12    # best-move analyses positions
     rc, _, err = run(monkeypatch, capsys, ["puzzles", "export", "--kind", kind, "--count",
                                            str(count), "--seed", "40", "--out", str(out_file)])
     assert rc == 0, err

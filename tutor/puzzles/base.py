@@ -251,7 +251,7 @@ class PuzzleKind:
     """
 
     name = ""
-    #: True for a kind whose generation runs the engine's analysis (about a second a puzzle
+    #: True for a kind whose generation runs the engine's analysis (tenths of a second a puzzle
     #: rather than milliseconds): not for timed drills.
     analysed = False
 
