@@ -261,7 +261,8 @@ class SkillStudy:
         if g.mean - g.ci95 > 0:
             return f"the expert gains {g.mean:.2f} {self.unit} a deal over a {self.opponent} player"
         if g.mean + g.ci95 < 0:
-            return f"the expert loses {-g.mean:.2f} {self.unit} a deal against a {self.opponent} player"
+            return (f"the expert loses {-g.mean:.2f} {self.unit} a deal against a "
+                    f"{self.opponent} player")
         return (f"no gain over a {self.opponent} player can be told apart from chance at this many "
                 "deals")
 

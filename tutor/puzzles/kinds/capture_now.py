@@ -5,12 +5,13 @@ Each capture option is at risk or safe as the engine counts it
 ranks, which may be empty.  Positions are chosen by design to spread over four cases (the plan
 draws one from the seed, :data:`CASES`): exactly one at risk, all safe, several at risk, and the
 endgame exception (a lone card that would be at risk is safe because play ends before your next
-turn).  The last hint, worked out only when it is shown (:func:`analysis_hint`), gives the
-capture the engine's analysis rates best and its margin in stakes.  The endgame case is rare in play (about one deal in 150), so one attempt at it plays up
+turn).  The endgame case is rare in play (about one deal in 150), so one attempt at it plays up
 to :data:`ENDGAME_DEALS` deals, counting only where the hands have the shape it needs; after
 :data:`ENDGAME_ATTEMPTS` attempts it settles for an all-safe position (a puzzle's main theme is
 always the case it has).  The
-explanation gives the engine's verdict and reason for every option.
+explanation gives the engine's verdict and reason for every option.  The last hint, worked out
+only when it is shown (:func:`analysis_hint`), gives the capture the engine's analysis rates best
+and its margin in stakes.
 
 Not for a ruleset without one-for-one captures (no lone table card is ever at risk), nor one
 where a player may capture again in the same turn (``captures_per_turn: any``: nothing has to
@@ -66,7 +67,8 @@ def analysis_hint(p) -> str:
     engine's analysis (:func:`tutor.puzzles.base.turn_analysis`: ``hint_samples`` deals of the
     cards the seat cannot see, played out by ``counter`` players, seeded from the puzzle's id)
     rates best, and by how much (the paired difference from the next best, with its 95%
-    interval), or that none is clearly best, or that they are all worth the same.  Wording from ``words`` of ``capture-now.yaml``."""
+    interval), or that none is clearly best, or that they are all worth the same.  Wording from
+    ``words`` of ``capture-now.yaml``."""
     defn = definition("capture-now")
     samples = int(defn.options.get("hint_samples", 200))
     deal = p.deal()
