@@ -8,12 +8,10 @@ import pytest
 import tutor.puzzles as P
 from tutor.engine.sources import default_library
 
+from puzzle_checks import SLOW_KINDS
+
 #: Puzzles per kind in the shared corpus (capture-now's variety is checked over 200).
 PER_KIND = 200
-#: Kinds whose generation analyses positions (tenths of a second a puzzle, and their check
-#: reruns the analysis): the corpus holds one puzzle per ruleset, and loops over every kind take
-#: fewer of them.
-SLOW_KINDS = frozenset(k for k in P.KINDS if P.generators.kind_of(k).analysed)
 
 
 def combos(kind: str) -> list[tuple[str, int]]:

@@ -11,8 +11,7 @@ import pytest
 import tutor.puzzles as P
 from tutor.engine.sources import default_library, set_extra_dirs
 
-from conftest import SLOW_KINDS
-from puzzle_checks import check_puzzle
+from puzzle_checks import SLOW_KINDS, check_puzzle
 
 HOUSE = Path(__file__).resolve().parent.parent / "data" / "sources"
 HOUSE_RULESETS = ("house-any", "house-pot", "house-most", "house-pairs-pay")
