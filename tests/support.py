@@ -158,6 +158,28 @@ def engine_answer(obj: dict) -> dict:
         words = ans["words"]
         assert all(w in q.text for w in words)
         return {**ans, "reading": "ABCDEFGH"[ans["readings"].index(right)]}
+    if kind == "best-move":
+        # the analysis run afresh from the seed and budget the answer names: the same figures
+        from tutor.engine.analysis import analyse, decision_options, option_class
+        an = analyse(deal, seat, policy=ans["policy"], seed=ans["seed"], samples=ans["samples"],
+                     which="turn", stop_when_clear=False, min_samples=ans["samples"])
+        moves = [action_from_json(c["move"], 0) for c in ans["choices"]]
+        classes = [option_class(deal, a) for a in moves]
+        assert len(set(classes)) == len(classes)
+        assert set(classes) == {option_class(deal, a) for a in decision_options(deal, seat, "turn")}
+        choices = []
+        for c, a in zip(ans["choices"], moves):
+            v = an.value_of(a)
+            choices.append({"letter": c["letter"], "move": c["move"], "text": c["text"],
+                            "mean": round(v.mean, 4), "ci95": round(v.ci95, 4),
+                            "diff": round(v.diff, 4), "diff_ci95": round(v.diff_ci95, 4)})
+        best = an.best
+        second = next(o for o in an.options if o.group != best.group)
+        letter = next(c["letter"] for c, k in zip(ans["choices"], classes)
+                      if k == option_class(deal, best.action))
+        return {"choices": choices, "best": letter, "margin": round(best.mean - second.mean, 4),
+                "unit": an.unit, "policy": ans["policy"], "samples": ans["samples"],
+                "seed": ans["seed"]}
     raise AssertionError(kind)
 
 def position(ruleset, players, *, hands, table, won=None, dealer=0, to_move=None, started=True):

@@ -8,6 +8,8 @@ import pytest
 import tutor.puzzles as P
 from tutor.engine.sources import default_library
 
+from puzzle_checks import SLOW_KINDS
+
 #: Puzzles per kind in the shared corpus (capture-now's variety is checked over 200).
 PER_KIND = 200
 
@@ -18,8 +20,13 @@ def combos(kind: str) -> list[tuple[str, int]]:
 
 
 def seeds_for(kind: str, total: int = PER_KIND) -> list[tuple[str, int, int]]:
-    """``total`` (ruleset, players, seed) triples, round-robin over the kind's combinations."""
+    """``total`` (ruleset, players, seed) triples, round-robin over the kind's combinations
+    (for a slow kind, one for each ruleset, with five players where it covers five)."""
     cs = combos(kind)
+    if kind in SLOW_KINDS:
+        lib = default_library()
+        return [(r, 5 if 5 in lib.rulesets[r].counts else lib.rulesets[r].player_counts[0], i)
+                for i, r in enumerate(P.applicable_rulesets(kind))]
     return [(*cs[i % len(cs)], i // len(cs)) for i in range(total)]
 
 

@@ -11,6 +11,11 @@ from tutor.puzzles.answers import wrong_answer
 
 from support import JSON_KEYS, engine_answer
 
+#: Kinds whose generation analyses positions (tenths of a second a puzzle, and their check
+#: reruns the analysis): the corpus holds one puzzle per ruleset, and loops over every kind take
+#: fewer of them.
+SLOW_KINDS = frozenset(k for k in P.KINDS if P.generators.kind_of(k).analysed)
+
 
 def check_puzzle(p: P.Puzzle, quotes: bool = True) -> None:
     """Everything a generated puzzle must satisfy."""

@@ -11,7 +11,7 @@ import pytest
 import tutor.puzzles as P
 from tutor.engine.sources import default_library, set_extra_dirs
 
-from puzzle_checks import check_puzzle
+from puzzle_checks import SLOW_KINDS, check_puzzle
 
 HOUSE = Path(__file__).resolve().parent.parent / "data" / "sources"
 HOUSE_RULESETS = ("house-any", "house-pot", "house-most", "house-pairs-pay")
@@ -48,8 +48,9 @@ def test_every_kind_works_or_says_why_not(kind, house_library):
             assert why in str(exc.value)
             continue
         assert why is None and rid in applicable, (kind, rid, why)
-        for n in rs.player_counts:
-            for s in range(3):
+        slow = kind in SLOW_KINDS          # one puzzle, at the largest player count
+        for n in rs.player_counts[-1:] if slow else rs.player_counts:
+            for s in range(1 if slow else 3):
                 check_puzzle(P.generate(kind, rid, n, s), quotes=False)
 
 

@@ -5,7 +5,8 @@
   the source does not state it (stacked instead of a table when the console is narrow).
 - ``odds``: exact odds of the deal (:mod:`tutor.engine.odds`).
 - ``simulate``: the dealer's advantage from seeded self-play (:func:`tutor.engine.simulate.run_study`),
-  cached on disk by its parameters and a fingerprint of the engine's code.
+  cached on disk by its parameters and a fingerprint of the engine's code; with ``skill``, the
+  expert seat's gain per ruleset from precomputed figures (:mod:`tutor.teaching.figures`).
 - ``cards``: labelled rows of cards.
 """
 
@@ -21,6 +22,7 @@ from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
 
+from tutor.app.commands.simulate import skill_view
 from tutor.engine.data import laugh_home
 from tutor.engine.errors import DataError
 from tutor.engine.odds import deal_odds, percent
@@ -29,6 +31,7 @@ from tutor.engine.rulesets import COUNT_PARAMETERS
 from tutor.engine.simulate import run_study
 from tutor.puzzles.quoted import quote_text
 from tutor.puzzles.terminal import card_text
+from tutor.teaching.figures import skill_figures
 from tutor.teaching.lessons import ODDS_FIGURES, Block
 
 _SMALL = Fraction(1, 1000)     # below this, odds are shown to three decimals
@@ -256,7 +259,10 @@ def simulate_sentence(result: dict) -> str:
 
 
 def render_simulate(data: dict, ctx, width: int):
-    """The per-seat table and the dealer's-advantage sentence of a simulated study."""
+    """The per-seat table and the dealer's-advantage sentence of a simulated study (with
+    ``skill``: :func:`render_skill`)."""
+    if "skill" in data:
+        return render_skill(data, ctx, width)
     result = None
     console = ctx.console
     if console.is_terminal:
@@ -276,6 +282,15 @@ def render_simulate(data: dict, ctx, width: int):
         t.add_row(s["seat"], f"{s['mean']:+.2f}", f"{s['ci95']:.2f}",
                   f"{100 * s['last_in_rate']:.0f}%")
     return Group(title, t, Text(simulate_sentence(result), style="bold"))
+
+
+def render_skill(data: dict, ctx, width: int):
+    """The expert seat's gain per ruleset over each opponent's seat, from the precomputed
+    figures (:func:`tutor.teaching.figures.skill_figures`: read, never computed, so the lesson
+    opens at once), shown as ``laugh simulate --skill`` shows them."""
+    figures = skill_figures(data["skill"], data["deals"], data["seed"], data["samples"],
+                            data["rulesets"])
+    return Group(*skill_view(figures))
 
 
 # --------------------------------------------------------------------------------------------

@@ -5,6 +5,9 @@ dealt by seat ``k % players`` (the deal passing left), so a study gives the same
 the number of worker processes.  Seats are reported relative to the dealer (0 = dealer, 1 =
 eldest, ...), which answers du Coeur's open question: "I believe that the dealer has a slight
 advantage, but that needs testing."
+
+:func:`run_skill` measures how much skill each reconstruction rewards: the same deals played
+with an ``expert`` seat and with another computer player in that seat (:class:`SkillStudy`).
 """
 
 from __future__ import annotations
@@ -14,8 +17,11 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from tutor.engine.analysis import mix_seed
 from tutor.engine.bots import make_bot, play_out
 from tutor.engine.deal import new_deal
+from tutor.engine.errors import UsageError
+from tutor.engine.expert import ExpertBot
 from tutor.engine.records import to_record
 from tutor.engine.rulesets import Ruleset
 
@@ -174,3 +180,186 @@ def run_study(ruleset: Ruleset, players: int, deals: int, seed: int, bots: list[
             if progress is not None:
                 progress(part.seats[0].n)
     return study, records
+
+
+# --- skill: an expert seat against the same seat played by another computer player ---------
+
+#: The computer players an expert seat may be measured against.
+SKILL_OPPONENTS = ("random", "willughby", "counter")
+#: The format name of the figures of several skill studies (:func:`skill_json`).
+SKILL_FORMAT = "laugh-and-lie-down/skill@1"
+
+
+@dataclass
+class SkillStudy:
+    """How much an ``expert`` seat gains over another computer player in the same seat.
+
+    Deal ``k`` is the deal ``k`` of :func:`run_study` with the same seed (the same pack from
+    ``random.Random(f"{seed}/{k}")``, dealt by seat ``k % players``), played twice: once with
+    an :class:`~tutor.engine.expert.ExpertBot` in seat 0 and ``opponent`` players in the other
+    seats, once with an ``opponent`` player in seat 0 too, from the same random source (common
+    random numbers: the two games are the same until the seat first chooses differently, and
+    the expert draws on the game's random numbers exactly as its rollout player ``counter``
+    would).  Seat 0 holds every seat relative to the dealer equally often.
+
+    ``results`` holds, per deal in order, ``(expert, baseline)``: seat 0's final result (net
+    stakes, or points under pairs scoring) minus the mean of all seats' results in that game
+    (the minus changes nothing under stakes scoring, where results sum to 0).  The *gain* of a
+    deal is ``expert - baseline``; :attr:`gain` is its mean with a 95% interval (normal
+    approximation), far narrower than either result's own because the two games share the deal.
+    ``decisions`` counts the expert's analysed decisions.  The expert plays with ``samples``
+    determinizations per decision and a seed mixed from ``seed`` and ``k``, so every figure is
+    reproducible on any machine.
+    """
+
+    ruleset: str
+    players: int
+    deals: int
+    seed: int
+    opponent: str
+    samples: int
+    scoring: str
+    results: list[tuple[float, float]] = field(default_factory=list)
+    decisions: int = 0
+
+    def _stats(self, f) -> SeatStats:
+        s = SeatStats()
+        for e, b in self.results:
+            s.add(f(e, b), False)
+        return s
+
+    @property
+    def gain(self) -> SeatStats:
+        """The expert's gain per deal over the baseline seat (paired), with its interval."""
+        return self._stats(lambda e, b: e - b)
+
+    @property
+    def expert(self) -> SeatStats:
+        """The expert seat's result per deal relative to the seats' mean."""
+        return self._stats(lambda e, b: e)
+
+    @property
+    def baseline(self) -> SeatStats:
+        """The baseline seat's result per deal relative to the seats' mean."""
+        return self._stats(lambda e, b: b)
+
+    @property
+    def unit(self) -> str:
+        """``stakes`` or ``points``."""
+        return "points" if self.scoring == "pairs" else "stakes"
+
+    def merge(self, other: "SkillStudy") -> None:
+        """Add the next deals of the same study (another worker's part, in order)."""
+        self.results.extend(other.results)
+        self.decisions += other.decisions
+
+    def verdict(self) -> str:
+        """One sentence on the gain: above, below or not told apart from zero."""
+        g = self.gain
+        if g.n < 2:
+            return "too few deals to say"
+        if g.mean - g.ci95 > 0:
+            return f"the expert gains {g.mean:.2f} {self.unit} a deal over a {self.opponent} player"
+        if g.mean + g.ci95 < 0:
+            return (f"the expert loses {-g.mean:.2f} {self.unit} a deal against a "
+                    f"{self.opponent} player")
+        return (f"no gain over a {self.opponent} player can be told apart from chance at this many "
+                "deals")
+
+    def to_json(self, per_deal: bool = True) -> dict:
+        """A machine-readable summary; with ``per_deal``, every deal's ``[expert, baseline]``
+        too (so the summary can be checked and any deal replayed)."""
+        out = {"ruleset": self.ruleset, "players": self.players, "opponent": self.opponent,
+               "deals": len(self.results), "seed": self.seed, "samples": self.samples,
+               "measure": "points" if self.scoring == "pairs" else "net stakes",
+               "unit": self.unit,
+               "decisions_per_deal": round(self.decisions / len(self.results), 3)
+               if self.results else 0.0}
+        for name in ("gain", "expert", "baseline"):
+            s = getattr(self, name)
+            out[name] = {"mean": round(s.mean, 4), "ci95": round(s.ci95, 4) if s.n > 1 else None}
+        out["verdict"] = self.verdict()
+        if per_deal:
+            out["results"] = [[round(e, 4), round(b, 4)] for e, b in self.results]
+        return out
+
+
+def play_skill_deal(ruleset: Ruleset, players: int, opponent: str, samples: int, seed: int,
+                    k: int) -> tuple[float, float, int]:
+    """Deal ``k`` of a skill study (see :class:`SkillStudy`), played with the expert in seat 0
+    and then with ``opponent`` there: ``(expert's result, baseline's result, the expert's
+    analysed decisions)``, results relative to the seats' mean."""
+    expert = ExpertBot(samples=samples, seed=mix_seed(seed, k))
+    out = []
+    for first in (expert, make_bot(opponent)):
+        rng = random.Random(f"{seed}/{k}")
+        deal = new_deal(ruleset, players, k % players, rng)
+        play_out(deal, [first] + [make_bot(opponent) for _ in range(players - 1)], rng)
+        ret = deal.returns()
+        out.append(ret[0] - sum(ret) / players)
+    return out[0], out[1], expert.decisions
+
+
+def skill_chunk(ruleset: Ruleset, players: int, opponent: str, samples: int, seed: int,
+                start: int, count: int,
+                progress: Callable[[int], None] | None = None) -> SkillStudy:
+    """Deals ``start`` .. ``start+count-1`` of a skill study, as a partial :class:`SkillStudy`."""
+    study = SkillStudy(ruleset.id, players, count, seed, opponent, samples, ruleset.scoring)
+    for k in range(start, start + count):
+        e, b, n = play_skill_deal(ruleset, players, opponent, samples, seed, k)
+        study.results.append((e, b))
+        study.decisions += n
+        if progress is not None:
+            progress(1)
+    return study
+
+
+def _skill_worker(args):
+    return skill_chunk(*args)
+
+
+def run_skill(ruleset: Ruleset, players: int, deals: int, seed: int, opponent: str,
+              samples: int = 200, workers: int = 1,
+              progress: Callable[[int], None] | None = None) -> SkillStudy:
+    """How much an expert seat gains over an ``opponent`` seat under ``ruleset`` with
+    ``players``, over ``deals`` paired deals (:class:`SkillStudy`).
+
+    ``samples``: the expert's determinizations per decision; ``workers`` processes share the
+    deals (the figures do not depend on it); ``progress(k)`` is called as deals are done.
+    Raises :class:`UsageError` for an opponent not in :data:`SKILL_OPPONENTS`, a player count the
+    ruleset does not cover, or a budget below 1.
+    """
+    if opponent not in SKILL_OPPONENTS:
+        raise UsageError(f"an expert seat is measured against {', '.join(SKILL_OPPONENTS)}, not "
+                         f"{opponent!r}")
+    if players not in ruleset.counts:
+        raise UsageError(f"ruleset {ruleset.id} does not cover {players} players; choose from "
+                         f"{', '.join(map(str, ruleset.player_counts))}")
+    if deals < 1 or samples < 1:
+        raise UsageError("a skill study needs at least one deal and one sample a decision")
+    if workers <= 1 or deals < 8:
+        study = skill_chunk(ruleset, players, opponent, samples, seed, 0, deals, progress)
+        study.deals = deals
+        return study
+    import multiprocessing as mp
+    size = max(2, deals // (workers * 8))
+    chunks = [(ruleset, players, opponent, samples, seed, start, min(size, deals - start))
+              for start in range(0, deals, size)]
+    study = SkillStudy(ruleset.id, players, deals, seed, opponent, samples, ruleset.scoring)
+    ctx = mp.get_context("fork") if hasattr(mp, "get_context") else mp
+    with ctx.Pool(workers) as pool:
+        for part in pool.imap(_skill_worker, chunks):
+            study.merge(part)
+            if progress is not None:
+                progress(len(part.results))
+    return study
+
+
+def skill_json(studies: list[SkillStudy], deals: int, seed: int, samples: int,
+               opponents: list[str], per_deal: bool = True) -> dict:
+    """The figures of several skill studies (``laugh simulate --skill --json``, and the lessons'
+    precomputed table) as one JSON object: ``format`` (:data:`SKILL_FORMAT`), ``deals``,
+    ``seed``, ``samples``, ``opponents`` and ``rows`` (:meth:`SkillStudy.to_json` each, with
+    every deal's figures when ``per_deal``)."""
+    return {"format": SKILL_FORMAT, "deals": deals, "seed": seed, "samples": samples,
+            "opponents": list(opponents), "rows": [s.to_json(per_deal) for s in studies]}

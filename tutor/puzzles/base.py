@@ -11,11 +11,16 @@ wrong-answer example and the facts its explanation is filled with; its wording i
 
 from __future__ import annotations
 
+import hashlib
 import random
+from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from tutor.engine.analysis import Analysis, analyse, decision_options, option_class
 from tutor.engine.bots import make_bot, play_out
+from tutor.engine.cards import pretty_cards
 from tutor.engine.deal import Action, Deal
 from tutor.engine.rulesets import Ruleset
 from tutor.engine.sources import default_library
@@ -74,6 +79,75 @@ def jsonable(v: Any) -> Any:
 def describe(a: Action, you: int | None, players: int) -> str:
     """An action in words, the learner's seat marked ``you``."""
     return a.describe(True, seat_names(players, you))
+
+
+def text_seed(text: str) -> int:
+    """A 48-bit seed from ``text`` (SHA-256, the same on every machine): for an analysis whose
+    seed comes from a puzzle's id."""
+    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:6], "big")
+
+
+def option_label(a: Action | None, alike: int = 1) -> str:
+    """An option of a turn in words: ``7♥ takes 7♠``, ``declare 5♣ 5♦``, ``lie down``, ``end your
+    turn``; ``alike`` options that are the same play up to suits are noted after it."""
+    if a is None:
+        text = "wait (no free action now)"
+    elif a.kind in ("capture", "play_on_capture"):
+        text = f"{pretty_cards(a.cards)} takes {pretty_cards(a.table)}"
+    elif a.kind == "lie_down":
+        text = "lie down"
+    elif a.kind == "end_turn":
+        text = "end your turn"
+    elif a.kind == "claim":
+        text = f"claim {pretty_cards(a.cards)}"
+    elif a.kind == "take_table_mournival":
+        text = "take the table mournival"
+    else:
+        text = f"declare {pretty_cards(a.cards)}"
+    if alike > 1:
+        text += " (or the same with other suits)"
+    return text
+
+
+def turn_options(deal: Deal, seat: int) -> list[tuple[Action, int]]:
+    """The seat's turn options now, one for each class of options that are the same play up to
+    suits (:func:`tutor.engine.analysis.option_class`), in the engine's order: ``(the first of
+    the class, how many options the class holds)``."""
+    classes: dict = {}
+    for a in decision_options(deal, seat, "turn"):
+        k = option_class(deal, a)
+        if k in classes:
+            classes[k][1] += 1
+        else:
+            classes[k] = [a, 1]
+    return [(a, k) for a, k in classes.values()]
+
+
+#: Fixed-budget analyses already made in this process (the figures depend only on the seat's
+#: view, the seed and the budget, so a puzzle made twice needs its analysis once).
+_ANALYSES: OrderedDict = OrderedDict()
+_ANALYSES_KEPT = 128
+
+
+def turn_analysis(deal: Deal, seat: int, seed: int, samples: int,
+                  policy: str = "counter") -> Analysis:
+    """The analysis of ``seat``'s turn options at ``deal`` (:func:`tutor.engine.analysis.analyse`
+    with ``which="turn"``) on a fixed budget: exactly ``samples`` determinizations, no early
+    stop, so the figures depend only on the seat's view, ``seed`` and ``samples`` (the same on
+    any machine).  Remembered for the process (the last :data:`_ANALYSES_KEPT`).  Raises
+    :class:`tutor.engine.analysis.NoDecision` when the seat is not to move."""
+    key = (deal.ruleset.id, deal.n, deal.dealer, seat, tuple(deal.history), deal.table,
+           deal.hands[seat], deal.wonall, deal.aside, seed, samples, policy)
+    hit = _ANALYSES.get(key)
+    if hit is not None and hit[0] is deal.ruleset:
+        _ANALYSES.move_to_end(key)
+        return hit[1]
+    an = analyse(deal, seat, policy=policy, seed=seed, samples=samples, which="turn",
+                 stop_when_clear=False, min_samples=samples)
+    _ANALYSES[key] = (deal.ruleset, an)
+    while len(_ANALYSES) > _ANALYSES_KEPT:
+        _ANALYSES.popitem(last=False)
+    return an
 
 
 def library():
@@ -173,10 +247,13 @@ class PuzzleKind:
     position by engine queries (it must agree after the record is replayed).  Answers:
     :meth:`check` reads and grades one answer (raises :class:`AnswerError` when it cannot be
     read completely); :meth:`answer_words` are completion words; :meth:`wrong_answer` a
-    plausible wrong answer.
+    plausible wrong answer; :meth:`late_hints` hints worked out only when shown.
     """
 
     name = ""
+    #: True for a kind whose generation runs the engine's analysis (tenths of a second a puzzle
+    #: rather than milliseconds): not for timed drills.
+    analysed = False
 
     def why_not(self, rs: Ruleset) -> str | None:
         """Why the kind does not apply under ``rs`` (one line), or None when it does; decided by
@@ -212,6 +289,12 @@ class PuzzleKind:
     def wrong_answer(self, puzzle: Puzzle) -> str | None:
         """A plausible wrong answer that reads (for tests and drills), or None."""
         return None
+
+    def late_hints(self, puzzle: Puzzle) -> list[Callable[[], str]]:
+        """Hints worked out only when shown, after the definition's own (each a zero-argument
+        callable returning the text; see :class:`tutor.puzzles.model.Hints`): for hints too slow
+        to make with every puzzle.  None by default."""
+        return []
 
     def grade(self, puzzle: Puzzle, text: str, attempt: int = 1) -> Grade:
         """The :class:`Grade` of ``text`` at try ``attempt`` (see :meth:`Puzzle.grade`)."""

@@ -32,7 +32,7 @@ from tutor.engine.errors import LaughError, UsageError
 from tutor.engine.records import replay, to_record
 from tutor.engine.rulesets import Ruleset
 from tutor.puzzles.base import SET_STRIDE, Ctx, PuzzleKind, library, player_name
-from tutor.puzzles.model import Definition, Puzzle, definition
+from tutor.puzzles.model import Definition, Hints, Puzzle, definition
 from tutor.puzzles.registry import KINDS, kind_of, taught_in
 
 #: Attempts (derived sub-seeds) a generator makes before giving up on a seed.
@@ -207,7 +207,7 @@ def assemble(gen: PuzzleKind, ctx: Ctx, cand) -> Puzzle | None:
         lead = defn.word("problem_lead", "A problem in the sources:")
         explanation += "".join(f"\n\n{lead} {p['summary']}" for p in problems)
     themes = list(dict.fromkeys(cand.themes))
-    return Puzzle(
+    puzzle = Puzzle(
         id=make_id(ctx.kind, rs.id, ctx.players, ctx.seed), kind=ctx.kind, ruleset=rs.id,
         players=ctx.players, seat=cand.seat, record=record, question=question,
         answer=cand.answer, accepted=list(dict.fromkeys(cand.accepted)),
@@ -215,6 +215,9 @@ def assemble(gen: PuzzleKind, ctx: Ctx, cand) -> Puzzle | None:
         difficulty=defn.rate_difficulty(cand.features), hints=hints, variant=cand.variant,
         data=cand.data, problems=problems, theme=cand.theme or (themes[0] if themes else ""),
         _deal=replayed, _kind=gen)
+    late = gen.late_hints(puzzle)
+    puzzle.hints = Hints(list(hints) + list(late))
+    return puzzle
 
 
 def resolve_quotes(defn: Definition, keys: list[str], rs: Ruleset, extra: list[str]) -> list[str]:

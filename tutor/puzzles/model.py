@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 import string
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -307,6 +308,47 @@ def definition_files() -> list[Path]:
 
 
 # --------------------------------------------------------------------------------------------
+# Hints
+
+
+class Hints(Sequence):
+    """A puzzle's hints, in the order they are shown: texts, and hints worked out only when first
+    shown (a zero-argument callable returning the text, called once; for a hint that needs an
+    analysis of the position, which would slow every puzzle's generation down if made then).
+
+    A sequence of strings: ``len(hints)`` never works a hint out; ``hints[i]`` works out hint
+    ``i`` if it is not yet known.
+    """
+
+    def __init__(self, items: Iterable[str | Callable[[], str]] = ()):
+        self._items: list[str | Callable[[], str]] = list(items)
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return [self[k] for k in range(*i.indices(len(self._items)))]
+        x = self._items[i]
+        if callable(x):
+            x = self._items[i] = str(x())
+        return x
+
+    def known(self, i: int) -> bool:
+        """True when hint ``i`` is text already (shown, or never deferred)."""
+        return not callable(self._items[i])
+
+    def __eq__(self, other) -> bool:
+        if isinstance(other, (Hints, list, tuple)):
+            return list(self) == list(other)
+        return NotImplemented
+
+    def __repr__(self) -> str:
+        shown = [x if not callable(x) else "<worked out when shown>" for x in self._items]
+        return f"Hints({shown!r})"
+
+
+# --------------------------------------------------------------------------------------------
 # The puzzle
 
 
@@ -320,7 +362,8 @@ class Puzzle:
     ``variant`` names the kind's sub-case (an oversight kind, ``decoy``, a question form);
     ``data`` holds what grading and display need beyond the public fields; ``problems`` are the
     source problems (RULES.md 6) the explanation mentions, as ``{id, source, summary}``;
-    ``theme`` is the puzzle's main theme (one of ``themes``: what "try again" keeps).
+    ``theme`` is the puzzle's main theme (one of ``themes``: what "try again" keeps);
+    ``hints`` are shown one at a time (:class:`Hints`: some are worked out only when shown).
     """
 
     id: str
@@ -336,7 +379,7 @@ class Puzzle:
     quotes: list[str]
     themes: list[str]
     difficulty: int
-    hints: list[str]
+    hints: Sequence[str]
     variant: str = "default"
     data: dict[str, Any] = field(default_factory=dict)
     problems: list[dict[str, Any]] = field(default_factory=list)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from tutor.engine.errors import UsageError
 from tutor.puzzles.base import PuzzleKind
+from tutor.puzzles.kinds.best_move import BestMove
 from tutor.puzzles.kinds.capture_now import CaptureNow
 from tutor.puzzles.kinds.count import Count
 from tutor.puzzles.kinds.dead_pair import DeadPair
@@ -27,7 +28,7 @@ from tutor.puzzles.model import definition
 #: Every kind, in the order lessons and menus list them.
 REGISTRY: dict[str, PuzzleKind] = {k.name: k for k in (
     SpotOversight(), CaptureNow(), Settlement(), LegalPlay(), DeadPair(), Count(), DealSetup(),
-    SourceQuiz(), Reading())}
+    SourceQuiz(), Reading(), BestMove())}
 
 #: The puzzle kinds' names, in menu order.
 KINDS: tuple[str, ...] = tuple(REGISTRY)

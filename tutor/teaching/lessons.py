@@ -46,7 +46,8 @@ BLOCK_KINDS = {
     "puzzle": "engine-graded puzzles: kind, theme, count, ruleset, players, difficulty",
     "rules": "a side-by-side table of chosen ruleset parameters",
     "odds": "exact odds of the deal from the engine",
-    "simulate": "the dealer's advantage measured by simulated deals",
+    "simulate": "the dealer's advantage measured by simulated deals, or (with skill) how much "
+                "an expert seat gains per ruleset, from precomputed figures",
     "cards": "hands or a table of cards, one labelled row each",
 }
 
@@ -89,7 +90,8 @@ class Block:
     (:mod:`tutor.puzzles.generators`: only puzzles that need nothing taught after this lesson,
     no harder than it allows), and ``theme`` the theme alone; ``rules`` ->
     ``{"rulesets", "parameters", "players"}``; ``odds`` -> ``{"figures", "rulesets",
-    "players"}``; ``simulate`` -> ``{"ruleset", "players", "deals", "seed", "bots"}``; ``cards``
+    "players"}``; ``simulate`` -> ``{"ruleset", "players", "deals", "seed", "bots"}``, or with
+    ``skill`` ``{"skill": [opponents], "rulesets", "deals", "seed", "samples"}``; ``cards``
     -> ``{"rows": [(label, [card, ...]), ...], "caption"}``.  ``index`` numbers the lesson's blocks
     from 0 in file order (puzzle seeds use it).
     """
@@ -748,6 +750,8 @@ class _Checker:
 
     def block_simulate(self, content: str, line: int) -> dict | None:
         from tutor.engine.bots import BOT_NAMES
+        if re.search(r"^skill\s*:", content, re.MULTILINE):
+            return self.block_skill(content, line)
         got = self._mapping("simulate", content, line,
                             ("ruleset", "players", "deals", "seed", "bots"), ("ruleset",))
         if got is None:
@@ -772,6 +776,54 @@ class _Checker:
             return None
         return {"ruleset": rs.id, "players": resolve_players(rs, players), "deals": deals,
                 "seed": seed, "bots": bots}
+
+    def block_skill(self, content: str, line: int) -> dict | None:
+        """A ``simulate`` block with ``skill``: the expert seat's gain per ruleset, from the
+        precomputed figures (:mod:`tutor.teaching.figures`), which must hold these parameters."""
+        # here, as block_simulate's BOT_NAMES: course_index must not load the engine's sources
+        from tutor.engine.simulate import SKILL_OPPONENTS
+        from tutor.teaching.figures import skill_figures
+        got = self._mapping("simulate", content, line,
+                            ("skill", "rulesets", "deals", "seed", "samples"), ("skill",))
+        if got is None:
+            return None
+        data, lines = got
+        opps = data["skill"]
+        if isinstance(opps, str):
+            opps = [opps]
+        if (not isinstance(opps, list) or not opps
+                or not all(o in SKILL_OPPONENTS for o in opps)):
+            self.fail(lines.get("skill", line), "simulate.skill",
+                      f"must list the players an expert seat is measured against (from "
+                      f"{', '.join(SKILL_OPPONENTS)}), not {_shown(data['skill'])}")
+            return None
+        ok = True
+        rids = data.get("rulesets")
+        if rids is not None:
+            if isinstance(rids, str):
+                rids = [rids]
+            if not isinstance(rids, list) or not rids:
+                self.fail(lines.get("rulesets", line), "simulate.rulesets",
+                          "must be a list of rulesets")
+                return None
+            for rid in rids:
+                ok &= self._ruleset("simulate", rid, lines.get("rulesets", line),
+                                    "rulesets") is not None
+        good, deals = self._int("simulate", data, lines, "deals", 10, _MAX_DEALS, 1000, line)
+        ok &= good
+        good, seed = self._int("simulate", data, lines, "seed", 0, 2**31, 1, line)
+        ok &= good
+        good, samples = self._int("simulate", data, lines, "samples", 1, 100000, 200, line)
+        ok &= good
+        if not ok:
+            return None
+        try:
+            skill_figures(opps, deals, seed, samples, rids)
+        except DataError as exc:
+            self.fail(lines.get("skill", line), "simulate.skill", str(exc))
+            return None
+        return {"skill": opps, "rulesets": rids, "deals": deals, "seed": seed,
+                "samples": samples}
 
     def block_cards(self, content: str, line: int) -> dict | None:
         """One ``label: cards`` per line (split at the first colon, so a caption may hold

@@ -1,5 +1,6 @@
 """``laugh simulate``: self-play studies between computer players (:func:`study_view` is the
-summary it shows)."""
+summary it shows); ``laugh simulate --skill``: how much an expert seat gains, per ruleset
+(:func:`skill_view`)."""
 
 from __future__ import annotations
 
@@ -14,7 +15,9 @@ from tutor.engine.bots import BOT_NAMES
 from tutor.engine.errors import UsageError
 from tutor.engine.levels import LEVELS
 from tutor.engine.records import write_records
-from tutor.engine.simulate import Study, run_study, seat_names
+from tutor.engine.simulate import (SKILL_OPPONENTS, Study, run_skill, run_study, seat_names,
+                                   skill_json)
+from tutor.engine.sources import default_library
 
 
 def register(sub, parent) -> None:
@@ -37,11 +40,22 @@ def register(sub, parent) -> None:
     p.add_argument("--workers", type=positive_int, default=1, metavar="W",
                    help="worker processes (results do not depend on it)")
     p.add_argument("--json", action="store_true", help="print the summary as JSON")
+    p.add_argument("--skill", nargs="?", const="all", default=None, metavar="RULESETS",
+                   help="instead: how much an expert seat gains over other players' seats, per "
+                        "ruleset (comma-separated; default every ruleset), each at --players "
+                        "or 5 (else its smallest count)")
+    p.add_argument("--opponents", default="random,counter", metavar="NAMES",
+                   help="with --skill: the players an expert seat is measured against "
+                        "(default %(default)s)")
+    p.add_argument("--samples", type=positive_int, default=200, metavar="N",
+                   help="with --skill: the expert's samples per decision (default %(default)s)")
     p.set_defaults(handler=run)
 
 
 def run(args) -> int:
     """Run a study and print its summary."""
+    if args.skill is not None:
+        return run_skill_table(args)
     rs, players = resolve(args.ruleset, args.players)
     bots = [b.strip() for b in args.bots.split(",") if b.strip()]
     bad = [b for b in bots if b not in BOT_NAMES]
@@ -128,3 +142,103 @@ def players_line(bots: list[str], mistakes: float = 0.0) -> str:
     care = f", careless at {mistakes:g}" if mistakes else ""
     return (f"Computer players {where}: " + "; ".join(f"{b} ({level_of(b)})" for b in kinds)
             + care + ".")
+
+
+# --- --skill ---------------------------------------------------------------------------------
+
+def skill_plan(skill: str, players: int | None, opponents: str) -> tuple[list, list[str]]:
+    """The ``(ruleset, players)`` pairs and the opponents a ``--skill`` run measures.
+
+    ``skill`` is ``all`` or comma-separated ruleset ids; ``players`` None takes 5 where a
+    ruleset covers five, else its smallest count.  Raises :class:`UsageError` for an unknown
+    ruleset or opponent, or a player count a chosen ruleset does not cover."""
+    lib = default_library()
+    rids = list(lib.rulesets) if skill == "all" else [r.strip() for r in skill.split(",")
+                                                       if r.strip()]
+    if not rids:
+        raise UsageError("--skill names no ruleset")
+    pairs = []
+    for rid in rids:
+        rs = lib.ruleset(rid)
+        n = players if players is not None else (5 if 5 in rs.counts else rs.player_counts[0])
+        if n not in rs.counts:
+            raise UsageError(f"ruleset {rs.id} does not cover {n} players; choose from "
+                             f"{', '.join(map(str, rs.player_counts))}")
+        pairs.append((rs, n))
+    opps = [o.strip() for o in opponents.split(",") if o.strip()]
+    bad = [o for o in opps if o not in SKILL_OPPONENTS]
+    if bad or not opps:
+        raise UsageError(f"unknown opponent {bad[0] if bad else opponents!r}; choose from "
+                         f"{', '.join(SKILL_OPPONENTS)}")
+    return pairs, list(dict.fromkeys(opps))
+
+
+def run_skill_table(args) -> int:
+    """``laugh simulate --skill``: play the paired deals of every ruleset and opponent
+    (:func:`tutor.engine.simulate.run_skill`) and print the table, or JSON
+    (:func:`tutor.engine.simulate.skill_json`, every deal's figures included)."""
+    pairs, opps = skill_plan(args.skill, args.players, args.opponents)
+    err = console(stderr=True)
+    bar = None
+    progress_cb = None
+    if err.is_terminal and not args.json:
+        from rich.progress import Progress      # rich's progress bar: only on a terminal
+        bar = Progress(console=err, transient=True)
+        bar.start()
+        task = bar.add_task("expert seats", total=args.deals * len(pairs) * len(opps))
+        progress_cb = lambda k: bar.advance(task, k)  # noqa: E731
+    studies = []
+    try:
+        for rs, n in pairs:
+            for opp in opps:
+                studies.append(run_skill(rs, n, args.deals, args.seed, opp, args.samples,
+                                         args.workers, progress_cb))
+    finally:
+        if bar is not None:
+            bar.stop()
+    if args.json:
+        print(json.dumps(skill_json(studies, args.deals, args.seed, args.samples, opps)))
+        return 0
+    out = console()
+    for renderable in skill_view(skill_json(studies, args.deals, args.seed, args.samples,
+                                            opps, per_deal=False)):
+        out.print(renderable)
+    return 0
+
+
+def skill_view(figures: dict) -> list[Any]:
+    """A ``--skill`` run's figures (:func:`tutor.engine.simulate.skill_json`) as renderables:
+    per ruleset, the expert seat's gain per deal over each opponent's seat with its 95%
+    interval; a note on the method.  Also used by the lessons' ``simulate`` block with
+    ``skill``."""
+    opps = figures["opponents"]
+    t = Table(title=f"An expert seat's gain a deal, {figures['deals']:,} paired deals each, "
+                    f"seed {figures['seed']}", title_justify="left")
+    t.add_column("ruleset")
+    t.add_column("players", justify="right")
+    for o in opps:
+        t.add_column(f"over {o}", justify="right")
+    t.add_column("unit")
+    rows: dict = {}
+    for r in figures["rows"]:
+        rows.setdefault((r["ruleset"], r["players"]), {})[r["opponent"]] = r
+    for (rid, n), by in rows.items():
+        cells = []
+        for o in opps:
+            r = by.get(o)
+            if r is None:
+                cells.append("")
+                continue
+            g = r["gain"]
+            ci = g["ci95"]
+            cell = f"{g['mean']:+.2f} ± {ci:.2f}" if ci is not None else f"{g['mean']:+.2f}"
+            if ci is not None and abs(g["mean"]) <= ci:
+                cell += " ?"
+            cells.append(cell)
+        unit = next(iter(by.values()))["unit"]
+        t.add_row(rid, str(n), *cells, unit)
+    note = Text(f"Each deal is played twice from the same shuffle and random numbers: once with "
+                f"an expert (the engine's analysis, {figures['samples']} samples a decision) in "
+                "one seat, once with the other player there; the gain is the difference, "
+                "with its 95% interval. ? marks a gain that cannot be told apart from zero.")
+    return [t, note]

@@ -9,7 +9,9 @@ turn).  The endgame case is rare in play (about one deal in 150), so one attempt
 to :data:`ENDGAME_DEALS` deals, counting only where the hands have the shape it needs; after
 :data:`ENDGAME_ATTEMPTS` attempts it settles for an all-safe position (a puzzle's main theme is
 always the case it has).  The
-explanation gives the engine's verdict and reason for every option.
+explanation gives the engine's verdict and reason for every option.  The last hint, worked out
+only when it is shown (:func:`analysis_hint`), gives the capture the engine's analysis rates best
+and its margin in stakes.
 
 Not for a ruleset without one-for-one captures (no lone table card is ever at risk), nor one
 where a player may capture again in the same turn (``captures_per_turn: any``: nothing has to
@@ -19,8 +21,9 @@ wait).
 from __future__ import annotations
 
 from tutor.engine.cards import RANK_PLURALS, codes, pretty_cards, rank_code, rank_of
-from tutor.puzzles.base import Candidate, PuzzleKind, Verdict, join, set_index
-from tutor.puzzles.model import AnswerError
+from tutor.puzzles.base import (Candidate, PuzzleKind, Verdict, join, option_label, set_index,
+                                text_seed, turn_analysis)
+from tutor.puzzles.model import AnswerError, definition
 from tutor.puzzles.reader import NOTHING_WORDS, read
 
 #: The cases a puzzle is aimed at, in the order the seeds cycle through them (see
@@ -57,6 +60,32 @@ def case_of(opts) -> str:
     if any(option_theme(o) == "endgame" for o in opts):
         return "endgame"
     return "all-safe"
+
+
+def analysis_hint(p) -> str:
+    """The last hint of a capture-now puzzle, worked out when it is shown: which capture the
+    engine's analysis (:func:`tutor.puzzles.base.turn_analysis`: ``hint_samples`` deals of the
+    cards the seat cannot see, played out by ``counter`` players, seeded from the puzzle's id)
+    rates best, and by how much (the paired difference from the next best, with its 95%
+    interval), or that none is clearly best, or that they are all worth the same.  Wording from
+    ``words`` of ``capture-now.yaml``."""
+    defn = definition("capture-now")
+    samples = int(defn.options.get("hint_samples", 200))
+    deal = p.deal()
+    an = turn_analysis(deal, p.seat, text_seed(f"{p.id}/hint"), samples)
+    best = an.best
+    second = next(o for o in an.options if o.group != best.group)
+    lead = max(0.0, -second.diff)
+    if second.diff + second.diff_ci95 < 0:
+        key = "analysis_hint"
+    elif lead < 0.005 and second.diff_ci95 < 0.005:
+        key = "analysis_hint_equal"         # the same result in every deal played out
+    else:
+        key = "analysis_hint_close"
+    facts = {"best": option_label(best.action), "second": option_label(second.action),
+             "margin": f"{lead:.2f}", "ci": f"{second.diff_ci95:.2f}",
+             "unit": an.unit, "samples": samples}
+    return defn.fill(defn.word(key), facts, f"words.{key}")
 
 
 def _endgame_shape(deal, p: int) -> bool:
@@ -228,6 +257,9 @@ class CaptureNow(PuzzleKind):
                        credit=hits / union if union else 0.0,
                        retry="Not yet. For each rank you can capture, ask: could an opponent "
                              "take the table cards before your next turn?")
+
+    def late_hints(self, p):
+        return [lambda: analysis_hint(p)]
 
     def answer_words(self, p):
         deal = p.deal()
