@@ -15,6 +15,7 @@ from __future__ import annotations
 from tutor.engine.cards import SUIT_SYMBOLS, SUITS
 from tutor.engine.sources import default_library
 from tutor.puzzles.base import player_name, seat_names
+from tutor.puzzles.board import hanging
 from tutor.puzzles.model import Grade, Puzzle, definition
 from tutor.puzzles.quoted import quote_text
 from tutor.puzzles.terminal import card_text, suit_symbols
@@ -70,12 +71,11 @@ def _cards(cards, symbols: bool, empty: str = "none"):
 
 
 def _line(label: str, body, style: str = "bold"):
+    """``label`` then ``body`` (a card list), the body's wrapped lines indented under its first
+    (:func:`tutor.puzzles.board.hanging`), never back at the left margin."""
     from rich.text import Text
-    t = Text()
-    t.append(label, style=style)
-    t.append(" ")
-    t.append_text(body if isinstance(body, Text) else Text(str(body)))
-    return t
+    return hanging(Text(label + " ", style=style),
+                   body if isinstance(body, Text) else Text(str(body)))
 
 
 def _marks(you: bool, dealer: bool) -> str:
@@ -118,8 +118,9 @@ def _position(puzzle: Puzzle, symbols: bool) -> list:
             t.append(f"; won {len(view.won[q])}")
             if view.won[q]:
                 t.append(": ")
-                t.append_text(_cards(view.won[q], symbols))
-            out.append(t)
+                out.append(hanging(t, _cards(view.won[q], symbols)))
+            else:
+                out.append(t)
     hist = deal.history
     if hist:
         names = seat_names(n, None)
@@ -169,8 +170,9 @@ def _end_of_play(puzzle: Puzzle, deal, symbols: bool) -> list:
         t.append(f": {s.won_in_play}")
         if won:
             t.append(": ")
-            t.append_text(_cards(won, symbols))
-        out.append(t)
+            out.append(hanging(t, _cards(won, symbols)))
+        else:
+            out.append(t)
     return out
 
 
