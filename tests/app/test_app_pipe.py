@@ -319,6 +319,8 @@ def test_puzzles_menu_by_number_letter_and_word_and_missed_ones_again(tmp_path):
     ids = re.findall(r"^Puzzle ([a-z-]+\.[a-z0-9-]+\.\d+\.\d+)$", out, re.M)
     first, again = ids[0], ids[5]
     assert again.split(".")[0] == first.split(".")[0] and again != first
+    from tutor.puzzles import another, from_id
+    assert again == another(from_id(first), 1).id        # the same kind and theme, fresh
     with store(tmp_path) as s:
         answers = s.answers()
     assert len(answers) == 5 and all(a.seconds is None for a in answers)    # shown: no time
