@@ -184,3 +184,27 @@ def test_the_expert_level_plays_the_expert_with_a_sample_budget(rulesets):
     assert isinstance(bot, ExpertBot) and bot.samples == EXPERT_SAMPLES and bot.seconds is None
     assert bot.reaction_range == LEVELS["expert"].reaction
     assert "playing it out" in LEVELS["expert"].summary
+
+
+def test_why_a_missed_claim_and_a_dead_pair_laid_down_cost(rulesets):
+    # the example deal with oversights: Anne (seat 1) lies down holding a dead pair of threes,
+    # and the learner at seat 0 lets the claim go by
+    import json
+    from pathlib import Path
+    from tutor.engine.records import replay
+    d = replay(json.loads((Path(__file__).resolve().parent.parent / "data" / "examples"
+                           / "parlett-5-oversights.json").read_text()))
+    mine = review_deal(d, 0, seat_names(5, 0), samples=100)
+    hold = next(c for c in mine.costly if c.played is None)
+    assert hold.best.kind == "claim" and hold.verdict in ("mistake", "blunder")
+    assert hold.why == ("The claim of 3♣ 3♠ was open, and the first claim takes the cards: "
+                        "Ralph, Mary and Tom could claim it too.")
+    theirs = review_deal(d, 1, seat_names(5, 1), samples=100)
+    laid = next(c for c in theirs.costly if c.played.kind == "lie_down")
+    assert laid.best.kind == "declare_dead_pair"
+    assert laid.why == ("You lay down holding your dead pair (3♣ 3♠). Of the threes: 2 in your "
+                        "hand, 2 won, 0 on the table, 0 unseen: nobody else holds one.")
+    c = quiet(80)
+    c.print(review_renderable([], 0, 0, review=mine, names=seat_names(5, 0), seat=0))
+    assert "You hold (no claim or declaration yet); best: you claim 3♣ 3♠" in \
+        " ".join(text_of(c).split())

@@ -38,7 +38,7 @@ __all__ = ["COSTLIEST", "HINT_SAMPLES", "REVIEW_SAMPLES", "Costly", "DealReview"
 
 #: Determinizations per decision in the review after a deal (the analysis stops sooner once the
 #: best option is clearly ahead).  Measured on a shared two-core machine: a whole five-player
-#: deal's review in about 0.3-1.3 s (see the report in benchmarks/bench_review.py).
+#: deal's review in 0.2-0.3 s at the median, at most about 1 s (benchmarks/bench_review.py).
 REVIEW_SAMPLES = 400
 #: Determinizations for a ``hint`` at the prompt (a short budget: well under a second).
 HINT_SAMPLES = 200
@@ -241,10 +241,12 @@ def why(pos: Deal, seat: int, played: Action | None, an: Analysis, names: Sequen
         if c1 is not None and not c1.at_risk:
             facts = f"The {RANK_PLURALS[played.rank]} were safe to keep for a later turn ({c1.reason})."
     elif best is not None and best.kind == "claim":
-        others = [q for q in range(pos.n) if q != seat and pos.hands[q]]
-        facts = (f"The claim was open to the first to make it, and "
-                 f"{len(others)} other player{'s' if len(others) != 1 else ''} "
-                 f"{'were' if len(others) != 1 else 'was'} still in play to make it first.")
+        rivals = [q for q in range(pos.n) if q != seat and any(
+            a.kind == "claim" and a.oversight == best.oversight and set(a.cards) & set(best.cards)
+            for a in pos.free_actions(q))]
+        facts = (f"The claim of {pretty_cards(best.cards, symbols)} was open, and the first claim "
+                 "takes the cards: " + (f"{_names_list(rivals, names)} could claim "
+                                        "it too." if rivals else "nobody else could claim it."))
     elif best is not None and best.kind in DECLARATIONS:
         facts = _rank_facts(pos, seat, best.rank, names)
         if played is not None and played.kind == "lie_down":
