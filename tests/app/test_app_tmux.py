@@ -156,8 +156,13 @@ def test_home_screen_lesson_and_quit_at_80x24(term_factory):
                 assert puzzle.id == tried
                 assert "One more try (or hint, show)." in t.screen()
             tried = puzzle.id
-            text = wrong_answer(puzzle) if answered == 1 else puzzle.accepted[0]
-            t.press(text, "Enter")
+            if answered == 1:               # wrong: the nudge, and the same prompt again
+                t.keys(wrong_answer(puzzle), "Enter")
+                deadline = time.time() + 20
+                while "One more try" not in t.screen() and time.time() < deadline:
+                    time.sleep(0.03)
+            else:
+                t.press(puzzle.accepted[0], "Enter")
             answered += 1
         elif "[yes/no]>" in line:
             t.press("no", "Enter")
