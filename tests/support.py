@@ -53,11 +53,13 @@ def lesson_puzzles(lesson, seed: int):
     return out
 
 
-def lesson_script(lesson, seed: int, answer=None, retry: str = "no") -> list[str]:
+def lesson_script(lesson, seed: int, answer=None, retry: str = "no", second=None) -> list[str]:
     """The lines that take ``lesson`` (seed ``seed``) from its first page to the end: at each page,
     the answers to its puzzles (``answer(puzzle, k)`` for the k-th puzzle; default the expected
-    answer), then Enter; at the end ``retry`` if any answer was wrong."""
+    answer; after a wrong one, the second try ``second(puzzle, k)``, default the same answer
+    again), then Enter; at the end ``retry`` if any answer was wrong."""
     answer = answer or (lambda p, k: p.accepted[0])
+    second = second or answer
     by_page: dict[int, list] = {}
     for page, p in lesson_puzzles(lesson, seed):
         by_page.setdefault(page, []).append(p)
@@ -67,10 +69,12 @@ def lesson_script(lesson, seed: int, answer=None, retry: str = "no") -> list[str
     for i in range(len(lesson.pages)):
         for p in by_page.get(i, []):
             a = answer(p, k)
-            k += 1
             lines.append(a)
             if a.lower() in ("show",) or not p.grade(a).correct:
                 wrong = True
+                if a.lower() != "show":
+                    lines.append(second(p, k))
+            k += 1
         lines.append("")
     if wrong:
         lines.append(retry)

@@ -55,20 +55,30 @@ def test_end_of_input_at_the_home_screen_exits_zero(tmp_path):
 
 
 def test_a_whole_lesson_with_right_and_wrong_answers_a_hint_and_a_mistyped_card(tmp_path):
+    from tutor.puzzles import another
     les = lesson("capturing")
     seed = 11
     puzzles = [p for _, p in lesson_puzzles(les, seed)]
     assert len(puzzles) >= 3
 
+    # puzzle 1 right; puzzle 2 wrong twice (missed); puzzle 3 wrong, then right at the second
+    # try; the rest right
     def answer(p, k):
+        return wrong_answer(p) if k in (1, 2) else p.accepted[0]
+
+    def second(p, k):
         return wrong_answer(p) if k == 1 else p.accepted[0]
 
-    lines = lesson_script(les, seed, answer, retry="yes")
+    lines = lesson_script(les, seed, answer, retry="yes", second=second)
     # before the first answer: a hint, and a mistyped card that is explained, not graded
     first = lines.index(puzzles[0].accepted[0])
     lines[first:first] = ["hint", "7X"]
-    lines.append(puzzles[1].accepted[0])           # the missed puzzle, offered again
-    lines.append("q")
+    # "try again": fresh puzzles of the same kinds, never the ones whose answers were shown
+    fresh = another(puzzles[1], 1, lesson=les.path.stem)
+    fresh2 = another(puzzles[2], 1, lesson=les.path.stem)
+    assert fresh.id != puzzles[1].id and fresh.kind == puzzles[1].kind
+    assert fresh2.id != puzzles[2].id and fresh2.kind == puzzles[2].kind
+    lines += [fresh.accepted[0], fresh2.accepted[0], "q"]
     proc = run_laugh(["lesson", les.id, "--seed", str(seed)], "\n".join(lines) + "\n", tmp_path)
     assert proc.returncode == 0, proc.stderr
     assert_clean(proc)
@@ -76,19 +86,35 @@ def test_a_whole_lesson_with_right_and_wrong_answers_a_hint_and_a_mistyped_card(
     assert f"Lesson {les.number}: {les.title}" in out and f"seed {seed}" in out
     assert "Hint 1 of" in out
     assert "'7X' is not" in out or "7X" in out.split("Hint 1 of")[1]
-    assert out.count("Right") >= len(puzzles) - 1
-    wrong_message = puzzles[1].grade(wrong_answer(puzzles[1])).message
+    # a wrong first answer: the nudge, not the answer; the answer comes after the second try
+    assert out.count("One more try (or hint, show).") == 2
+    nudge = puzzles[2].grade(wrong_answer(puzzles[2])).retry
+    assert " ".join(nudge.split()) in " ".join(out.split())
+    part = out.split(f"Puzzle id: {puzzles[1].id}")[1].split(f"Puzzle id: {puzzles[2].id}")[0]
+    assert part.index("One more try") < part.index("Answer: ")
+    wrong_message = puzzles[1].grade(wrong_answer(puzzles[1]), 2).message
     assert wrong_message.split(":")[0] in out
-    assert "You missed 1 puzzle. Try again now?" in out
-    assert "Again, 1 of 1" in out
-    assert f"Lesson complete: {len(puzzles) - 1} of {len(puzzles)} puzzles right first time" in out
+    assert "You missed 2 puzzles. Try again now, with fresh puzzles of the same kinds?" in out
+    assert "Again, 2 of 2" in out and f"Puzzle id: {fresh.id}" in out
+    n = len(puzzles)
+    assert f"Lesson complete: {n - 2} of {n} puzzles right first time" in out
+    # the puzzles are numbered across the lesson, as its header counts them
+    assert f"{n} puzzles; seed {seed}" in out
+    assert [int(k) for k in re.findall(rf"^Puzzle (\d+) of {n}$", out, re.M)] == \
+        list(range(1, n + 1))
     with store(tmp_path) as s:
         answers = s.answers()
         state = s.lesson_state(les.id)
     assert [a.puzzle_id for a in answers if not a.retry] == [p.id for p in puzzles]
-    assert [a.correct for a in answers] == [True, False] + [True] * (len(puzzles) - 2) + [True]
-    assert answers[0].hints == 1 and answers[-1].retry
-    assert state.completed and (state.right, state.total) == (len(puzzles) - 1, len(puzzles))
+    # each try is an answer; a second try (and the fresh puzzle) is a retry
+    assert [(a.puzzle_id, a.correct, a.retry) for a in answers] == (
+        [(puzzles[0].id, True, False), (puzzles[1].id, False, False),
+         (puzzles[1].id, False, True), (puzzles[2].id, False, False),
+         (puzzles[2].id, True, True)]
+        + [(p.id, True, False) for p in puzzles[3:]]
+        + [(fresh.id, True, True), (fresh2.id, True, True)])
+    assert answers[0].hints == 1
+    assert state.completed and (state.right, state.total) == (n - 2, n)
 
 
 def test_every_answer_gets_the_explanation_and_the_quotation(tmp_path):
@@ -222,7 +248,7 @@ def test_practice_from_the_home_screen(tmp_path):
     lines = ["p", str(k)] + ["show"] * 5 + ["no", "q"]
     proc = run_laugh([], "\n".join(lines) + "\n", tmp_path)
     assert proc.returncode == 0, proc.stderr
-    assert "0 of 5 right." in proc.stdout
+    assert "0 of 5 right at the first try." in proc.stdout
     with store(tmp_path) as s:
         answers = s.answers()
     assert len(answers) == 5 and {a.kind for a in answers} == {"count"}
@@ -286,13 +312,15 @@ def test_puzzles_menu_by_number_letter_and_word_and_missed_ones_again(tmp_path):
     out = proc.stdout
     assert re.search(rf"^\s*{n + 1} m mix ", out, re.M) and re.search(rf"^\s*{n + 2} w weak ",
                                                                       out, re.M)
-    assert "0 of 5 right. Missed: 5" in " ".join(out.split())
+    assert "0 of 5 right at the first try. Missed at the first try: 5" in " ".join(out.split())
     assert re.search(rf"^\s*{n + 3} r retry +the 5 missed, as fresh puzzles", out, re.M)
     assert "Again: 5 fresh puzzles of the kinds and themes you missed." in out
     # the retried puzzle is a fresh one of the same kind, not the position whose answer was shown
     ids = re.findall(r"^Puzzle ([a-z-]+\.[a-z0-9-]+\.\d+\.\d+)$", out, re.M)
     first, again = ids[0], ids[5]
     assert again.split(".")[0] == first.split(".")[0] and again != first
+    from tutor.puzzles import another, from_id
+    assert again == another(from_id(first), 1).id        # the same kind and theme, fresh
     with store(tmp_path) as s:
         answers = s.answers()
     assert len(answers) == 5 and all(a.seconds is None for a in answers)    # shown: no time

@@ -122,6 +122,7 @@ def test_home_screen_lesson_and_quit_at_80x24(term_factory):
 
     t.press("2", "Enter")
     answered = 0
+    tried = None
     seen_more = seen_hint = seen_refusal = False
     for _ in range(200):
         line = t.wait(PROMPTS)
@@ -151,8 +152,17 @@ def test_home_screen_lesson_and_quit_at_80x24(term_factory):
                 assert t.last_line().rstrip() == "answer>"
                 seen_refusal = True
                 continue
-            text = wrong_answer(puzzle) if answered == 1 else puzzle.accepted[0]
-            t.press(text, "Enter")
+            if answered == 2:               # the second try at the puzzle answered wrong
+                assert puzzle.id == tried
+                assert "One more try (or hint, show)." in t.screen()
+            tried = puzzle.id
+            if answered == 1:               # wrong: the nudge, and the same prompt again
+                t.keys(wrong_answer(puzzle), "Enter")
+                deadline = time.time() + 20
+                while "One more try" not in t.screen() and time.time() < deadline:
+                    time.sleep(0.03)
+            else:
+                t.press(puzzle.accepted[0], "Enter")
             answered += 1
         elif "[yes/no]>" in line:
             t.press("no", "Enter")
@@ -160,7 +170,7 @@ def test_home_screen_lesson_and_quit_at_80x24(term_factory):
             t.press("Enter")
     else:
         raise AssertionError("the lesson did not end:\n" + t.screen())
-    assert seen_more and seen_hint and seen_refusal and answered == 3
+    assert seen_more and seen_hint and seen_refusal and answered == 4   # 3 puzzles, a 2nd try
     screen = t.screen()
     assert "1/11 lessons" in screen and "Cards and terms" in screen
     assert not COLOUR.search(t.screen(escapes=True))

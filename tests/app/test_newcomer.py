@@ -51,8 +51,8 @@ def test_simulate_names_players_as_play_does_and_says_the_advantage_once(tmp_pat
     assert "Dealer's advantage over the mean of the others:" in text
     proc = run_laugh(["simulate", "--deals", "50", "--bots", "counter", "--mistakes", "0.15"],
                      "", tmp_path)
-    assert "counter (as in laugh play; expert without mistakes), careless at 0.15." in \
-        flat(proc.stdout)
+    # laugh play's expert level plays the expert computer player, so counter is no level
+    assert "counter (no level of laugh play), careless at 0.15." in flat(proc.stdout)
 
 
 def test_a_sources_file_is_named_where_the_project_keeps_it(tmp_path):

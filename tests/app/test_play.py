@@ -20,7 +20,6 @@ from tutor.app.play.game import (CLAIM_PROMPT, NAME_PROMPT, TURN_PROMPT, WATCH_P
                                  WHICH_PROMPT, WINDOW_LABEL)
 from tutor.app.play.inputs import action_code, interpret
 from tutor.app.play.session import PlayOptions, play_match
-from tutor.app.play.sheet import score_sheet, sheet_games
 from tutor.engine.records import replay
 
 
@@ -68,7 +67,9 @@ class EngineLearner:
 
 
 def run_match(ruleset, players, lv, seed, deals=1, claims=True, declares=True, rng=None,
-              clock=None, store=None, width=80, seat=0):
+              clock=None, store=None, width=80, seat=0, review_samples=0):
+    """Play a match with an :class:`EngineLearner`; ``review_samples`` 0 leaves the analysis
+    of the learner's decisions out (the tests of the review ask for it)."""
     holder = {}
     learner = EngineLearner(holder, rng, claims, declares)
     import tutor.app.play.session as session
@@ -82,7 +83,8 @@ def run_match(ruleset, players, lv, seed, deals=1, claims=True, declares=True, r
     session.DealPlayer = Hooked
     try:
         out = quiet(width)
-        res = play_match(PlayOptions(ruleset, players, deals, seat, lv, seed, 0.0, None, False),
+        res = play_match(PlayOptions(ruleset, players, deals, seat, lv, seed, 0.0, None, False,
+                                     review_samples),
                          asker=ScriptedAsker(learner), clock=clock or VirtualClock(),
                          console=out, store=store)
     finally:
@@ -93,7 +95,9 @@ def run_match(ruleset, players, lv, seed, deals=1, claims=True, declares=True, r
 # -- whole deals through the prompts ------------------------------------------------------------
 
 @pytest.mark.parametrize("lv", list(LEVELS))
-def test_every_ruleset_plays_to_settlement_at_each_level(library, lv):
+def test_every_ruleset_plays_to_settlement_at_each_level(library, lv, monkeypatch):
+    import tutor.engine.levels as levels
+    monkeypatch.setattr(levels, "EXPERT_SAMPLES", 24)     # the expert, on a small budget
     for rid, rs in sorted(library.rulesets.items()):
         n = 5 if 5 in rs.counts else rs.player_counts[-1]
         res, out, learner = run_match(rs, n, LEVELS[lv], seed=len(rid) + 7,
@@ -399,24 +403,29 @@ def test_screen_fits_40_columns_and_has_letters_without_symbols(rulesets):
             assert not set("♣♦♥♠") & set(text_of(c))
 
 
-def test_score_sheet_practice_game_and_rounds_of_five():
-    assert sheet_games([5, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10]) == (5, [[1, 2, 3, 4, 5],
-                                                                 [6, 7, 8, 9, 10]])
-    c = quiet(80)
-    c.print(score_sheet("You", [5, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10]))
-    text = text_of(c)
-    assert "Round 1 scores" in text and "Round 2 scores" in text
-    assert "not scored" in text and "Cumulative score over both rounds: 55" in text
-    assert text.count("Total") == 2
-
-
 def test_points_match_has_a_practice_game_and_the_sheet(rulesets):
+    # the engine's plan (plan_games), as laugh match: the practice game is game 1 of round 1,
+    # and the sheet is laugh match's sheet
     rs = rulesets["inter-livery-2018"]
     res, out, _ = run_match(rs, 5, LEVELS["club"], seed=3, deals=3)
     scored = [sum(d.returns()[q] for d in res.deals[1:]) for q in range(5)]
     assert res.totals == scored
     text = text_of(out)
-    assert "(practice game)" in text and "Score sheet: You" in text
+    assert "Deal 1 of 3 (practice game)" in text
+    assert "Deal 2 of 3 (game 2, round 1)" in text and "Deal 3 of 3 (game 3, round 1)" in text
+    sheet = text[text.index("Score sheet: You"):]
+    assert "3 of 3 games played" in sheet and "practice" in sheet
+    rows = [line for line in sheet.splitlines() if line.startswith("│")]
+    assert rows[0].split("│")[1].strip() == "1"                 # game 1 ...
+    assert f"({res.deals[0].returns()[0]}) practice" in rows[0]  # ... is the practice game
+    mine = sum(d.returns()[0] for d in res.deals[1:])
+    assert f"Cumulative score over the round: {mine}" in sheet
+
+
+def test_a_format_match_longer_than_its_rounds_is_refused_before_any_deal(rulesets):
+    from tutor.engine.errors import UsageError
+    with pytest.raises(UsageError, match=r"2 rounds of 5 games \(10 deals\)"):
+        run_match(rulesets["inter-livery-2018"], 5, LEVELS["club"], seed=3, deals=11)
 
 
 def test_every_player_count_and_seat(library):

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import sqlite3
 import subprocess
@@ -39,6 +40,7 @@ def test_piped_laugh_play_reaches_settlement(tmp_path, rulesets):
     assert proc.returncode == 0, proc.stderr[-2000:]
     text = proc.stdout
     assert text.count("Settlement") == 2 and text.count("Review of your play") == 2
+    assert text.count("Your costliest decisions (the engine's analysis of your") == 2
     assert "You claimed first (piped input: no real time" in text
     assert "Match totals after 2 deals" in text
     recs = [json.loads(x) for x in export.read_text().splitlines()]
@@ -64,10 +66,37 @@ def test_piped_input_running_out_saves_the_deal_so_far(tmp_path):
     assert str(saved[0]) in " ".join(proc.stdout.split()) and "action" in line
 
 
+def test_the_expert_level_through_the_real_program(tmp_path, rulesets):
+    # the learner's lines worked out in-process against the same expert players (a sample
+    # budget, so the same seed gives the same game), then piped; the review counts
+    rs = rulesets["parlett"]
+    res, _, learner = run_match(rs, 3, LEVELS["expert"], seed=2, review_samples=0)
+    assert res.deals[0].is_terminal()
+    proc = laugh(["play", "--players", "3", "--level", "expert", "--seed", "2", "--no-save"],
+                 tmp_path, "\n".join(learner.answers) + "\n")
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    text = " ".join(proc.stdout.split())
+    assert "against experts: every move weighed by playing it out" in text
+    assert "Settlement" in text and "Your costliest decisions (the engine's analysis" in text
+    nets = re.findall(r"^(You|Anne|Ralph)\b.* ([+-]\d+)\s*$", proc.stdout, re.M)
+    assert [int(v) for _, v in nets] == list(res.deals[0].returns())     # the very same game
+
+
+def test_the_review_budget_is_checked_and_its_help_is_the_programs(tmp_path):
+    from tutor.app.commands.play import REVIEW_SAMPLES_HELP
+    from tutor.app.play.review import REVIEW_SAMPLES
+    assert REVIEW_SAMPLES_HELP == REVIEW_SAMPLES
+    proc = laugh(["play", "--review-samples", "many"], tmp_path)
+    assert proc.returncode == 2 and "'many' is not a whole number" in proc.stderr
+    assert "Traceback" not in proc.stderr
+
+
 def test_bad_choices_are_one_line(tmp_path):
     for args, needle in ((["play", "--level", "grandmaster"], "choose from beginner, casual"),
                          (["play", "--seat", "7"], "--seat must be from 0 to 4"),
-                         (["play", "--players", "9"], "choose from")):
+                         (["play", "--players", "9"], "choose from"),
+                         (["play", "-r", "inter-livery-2018", "-k", "11"],
+                          "2 rounds of 5 games (10 deals): play at most 10 deals")):
         proc = laugh(args, tmp_path)
         assert proc.returncode == 2 and needle in proc.stderr
         assert "Traceback" not in proc.stderr

@@ -59,6 +59,25 @@ def test_piped_puzzle_wrong_answer_still_explains(monkeypatch, capsys):
     assert p.expected_answer_text() in out
 
 
+def test_piped_puzzle_a_second_try_before_the_answer(monkeypatch, capsys, tmp_path):
+    # a wrong first answer gets the nudge, not the answer; the second try is graded as try 2,
+    # and both tries are recorded (the second as a retry, which moves no rating)
+    monkeypatch.setenv("LAUGH_HOME", str(tmp_path))
+    p = P.from_id(ID)
+    nudge = p.grade("nothing").retry
+    assert nudge and not p.grade("nothing").final and p.grade("nothing", 2).final
+    rc, out, _ = run(monkeypatch, capsys, ["puzzle", "--id", ID], f"nothing\n{p.accepted[0]}\n")
+    assert rc == 0
+    flat = " ".join(out.split())
+    assert " ".join(nudge.split()) in flat and "One more try (or hint, show)." in flat
+    assert out.index("One more try") < out.index("Answer:")
+    assert "There was something to claim" not in out and "Right" in out
+    from tutor.teaching.progress import ProgressStore
+    with ProgressStore(tmp_path / "progress.sqlite3") as store:
+        tries = [(a.puzzle_id, a.correct, a.retry) for a in store.answers()]
+    assert tries == [(ID, False, False), (ID, True, True)]
+
+
 @pytest.mark.parametrize("stdin", ["quit\n", "", "hint\n"])
 def test_quit_and_end_of_input_leave_cleanly(monkeypatch, capsys, stdin):
     rc, out, err = run(monkeypatch, capsys, ["puzzle", "count", "--seed", "3"], stdin)

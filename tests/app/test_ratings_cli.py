@@ -101,7 +101,7 @@ def test_home_practice_sets_are_served_near_the_rating(tmp_path):
         band = s.choose_difficulty("count")
     proc = run_laugh([], "p\ncount\n" + "show\n" * 5 + "no\nq\n", tmp_path)
     assert proc.returncode == 0, proc.stderr
-    assert "0 of 5 right." in proc.stdout
+    assert "0 of 5 right at the first try." in proc.stdout
     with store(tmp_path) as s:
         served = [a.difficulty for a in s.answers() if a.kind == "count"]
     assert len(served) == 5

@@ -339,3 +339,23 @@ def test_a_quotation_with_no_text_is_shown_as_not_checked(capsys, tmp_path):
     finally:
         sources.set_extra_dirs(())
     assert code == 0 and "not checked" in " ".join(out.split())
+
+
+def test_lesson_rules_tables_never_read_chosen_chosen():
+    # the first-dealer value "chosen" and the provenance mark "(chosen)" collided; the value
+    # is now the parameter table's short word (stacked at 40 columns: one line a ruleset)
+    import io as _io
+    from rich.console import Console
+    from tutor.app.blocks import parameter_value, render_block
+    from tutor.app.io import Context, Glyphs
+    from tutor.engine.sources import default_library
+    from tutor.teaching.lessons import find_lesson, load_lesson
+    assert parameter_value(default_library(), "porges", "first_dealer", None) == \
+        ("players choose", "chosen")
+    c = Console(file=_io.StringIO(), width=40, color_system=None)
+    ctx = Context(c, None, True, Glyphs())
+    for key in ("the-deal", "sources-compared"):
+        for b in load_lesson(find_lesson(key).path).blocks("rules"):
+            c.print(render_block(b, ctx, 40))
+    out = c.file.getvalue()
+    assert "porges   players choose (chosen)" in out and "chosen (chosen)" not in out

@@ -380,11 +380,33 @@ def test_render_shows_only_what_the_seat_can_see(kind, corpus):
             assert max(len(line) for line in text.splitlines()) <= width
             shown = set(_CARD_TOKEN.findall(bare.export_text()))
             assert not (shown & hidden), (p.id, shown & hidden)
+            # card lists wrap under their label, never back to the left margin
+            assert not any(_CARD_TOKEN.match(line) for line in bare.export_text().splitlines()), \
+                (p.id, width, bare.export_text())
             if not deal.is_terminal():
                 for c in deal.hand(p.seat):
                     assert pretty(c, False) in shown
             con.print(render_explanation(p, p.grade(p.accepted[0]), symbols=False))
             assert p.id in con.export_text()
+
+
+@pytest.mark.parametrize("symbols", [True, False])
+def test_card_lists_hang_under_their_labels_at_forty_columns(symbols):
+    # long won piles, a laid-down hand and the learner's hand: at 40 columns every card list
+    # wraps under its label (or goes under a label too long to share a line), never back to
+    # the left margin
+    from rich.console import Console
+
+    from tutor.puzzles.render import render_puzzle
+    p = P.from_id("spot-oversight.parlett-13.4.3")
+    con = Console(width=40, record=True, color_system=None, file=io.StringIO())
+    con.print(render_puzzle(dataclasses.replace(p, question=""), 40, symbols=symbols))
+    lines = con.export_text().splitlines()
+    card = re.compile(r"(?:10|[2-9AJQK])[CDHS♣♦♥♠]")
+    assert not any(card.match(line) for line in lines), "\n".join(lines)
+    assert max(len(line) for line in lines) <= 40
+    at = next(i for i, line in enumerate(lines) if "Player 3 (dealer): 8 in hand; won 4:" in line)
+    assert re.match(r"^ {4}A", lines[at + 1])           # under its long label, indented
 
 
 def test_render_shows_the_earlier_actions_a_decoy_rests_on(corpus):

@@ -65,6 +65,9 @@ def test_streak_counts_right_answers_until_the_first_miss(store):
     assert [a.correct for a in rows] == [True, True, True, False]
     assert all(a.kind == "spot-oversight" and "oversight" in a.themes for a in rows)
     assert [a.seconds for a in rows] == pytest.approx([1.0, 2.0, 3.0, 4.0])
+    # each answer carries its puzzle's band, so it is rated (spot-oversight puzzles)
+    assert all(a.difficulty in range(1, 6) for a in rows)
+    assert store.ratings("puzzle:spot-oversight:") and store.rating("learner") is not None
     assert store.get_meta("drill.oversights.streak.best") == "3"
     assert "Streak: 3" in out.file.getvalue()
 
@@ -482,3 +485,25 @@ def test_weak_spots_pose_puzzles_of_other_kinds(store, library):
     last = store.answers()[-1]
     assert last.kind == "dead-pair"
     assert "Answer:" in out.file.getvalue()
+
+
+def test_weak_spots_serve_rated_puzzles_near_the_learner_with_a_second_try(store, library):
+    # the weak-spots drill picks the band nearest the learner's rating (as the practice sets)
+    # and records it, so the first try is rated; a wrong first try gets the nudge and a second
+    # try (a retry: not rated) before the answer is shown
+    from tutor.puzzles import from_id
+    store.record_answer("x", "dead-pair", ["dead-pair", "declaration"], False, 9,
+                        at=1_700_000_000.0)
+    band = store.choose_difficulty("dead-pair")
+    rulesets = [r for _, r in sorted(library.rulesets.items())]
+    out = Console(file=io.StringIO(), width=80, color_system=None, highlight=False)
+    io_ = DrillIO(ScriptedAsker(["no", "no"]), FakeClock(), out, True, store)
+    practise_weak_spots(io_, rulesets, items=1, seed=4)
+    rows = [a for a in store.answers() if a.puzzle_id != "x"]
+    assert rows[0].difficulty == band and not rows[0].retry
+    assert store.rating("learner") is not None            # the first try was rated
+    puzzle = from_id(rows[0].puzzle_id)
+    assert not rows[0].correct          # "no" is wrong here: the second try is asked
+    assert len(rows) == 2 and rows[1].retry and rows[1].puzzle_id == puzzle.id
+    text = out.file.getvalue()
+    assert "One more try." in text and text.index("One more try.") < text.index("Answer:")

@@ -38,6 +38,11 @@ def round_scores(match: Match, seat: int) -> list[list[tuple[Game, int | None]]]
     return [rounds[r] for r in sorted(rounds)]
 
 
+def _over(rounds: int) -> str:
+    """``both rounds``, ``the round``, ``3 rounds``."""
+    return {1: "the round", 2: "both rounds"}.get(rounds, f"{rounds} rounds")
+
+
 def _total(games) -> int:
     return sum(score for g, score in games if score is not None and not g.practice)
 
@@ -81,7 +86,7 @@ def sheet_renderable(match: Match, seat: int, name: str) -> Group:
             cumulative += _total(games)
         t.add_row(*row)
         lines.append(t)
-    over = "both rounds" if len(rounds) == 2 else f"{len(rounds)} rounds"
+    over = _over(len(rounds))
     lines.append(Text(f"Cumulative score over {over}: {cumulative}", style="bold"))
     return Group(*lines)
 
@@ -181,6 +186,6 @@ def _sheet_html(match: Match, seat: int, name: str, head: str) -> str:
             f'<td>Total score</td><td class="n">{_total(games)}</td>' for games in pair) + "</tr>")
         cumulative += sum(_total(games) for games in pair)
         out.append("</tbody></table>")
-    over = "both rounds" if len(rounds) == 2 else f"{len(rounds)} rounds"
+    over = _over(len(rounds))
     out.append(f"<p><b>Cumulative Score over {over}: {cumulative}</b></p></div>")
     return "\n".join(out)

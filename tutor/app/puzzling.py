@@ -9,8 +9,9 @@ At the answer prompt: an answer, ``hint`` (or ``?``) for the next hint, ``show``
 see the answer (graded wrong), ``quit`` or ``:q`` to leave (nothing recorded for this puzzle;
 never a single letter, which could be a card).  An answer that cannot be read
 (:class:`tutor.puzzles.AnswerError`) is explained whole and asked again on an empty line, not
-graded.  The time of an answer is recorded only when it was typed at a terminal (not piped, not
-shown with ``show``).
+graded.  A wrong first answer is not the end: the grade's nudge is shown and a second try is
+read before the answer and the explanation (:func:`pose`).  The time of an answer is recorded
+only when it was typed at a terminal (not piped, not shown with ``show``).
 """
 
 from __future__ import annotations
@@ -36,12 +37,16 @@ class Quit(Exception):
 
 @dataclass
 class Outcome:
-    """How one puzzle went: ``correct``, ``seconds`` taken (None when not typed at a terminal,
-    or shown), ``hints`` used."""
+    """How one puzzle went: ``correct`` (right in the end, at the first or the second try),
+    ``seconds`` taken by the first try (None when not typed at a terminal, or shown), ``hints``
+    used, ``first`` (right at the first try: the answer that counts for ratings and a lesson's
+    score) and ``tries`` (1 or 2)."""
 
     correct: bool
     seconds: float | None
     hints: int
+    first: bool = False
+    tries: int = 1
 
 
 def generate(kind: str, ruleset: str | None = None, players: int | None = None,
@@ -81,20 +86,41 @@ def show_explanation(ctx, puzzle, grade=None) -> None:
     ctx.show(render_explanation(puzzle, grade, symbols=ctx.symbols))
 
 
+def retry_text(grade, wrong: str = "✗") -> Text:
+    """The line after a wrong first try: the mark, and the grade's nudge (which never gives the
+    answer away), then how to go on."""
+    t = Text()
+    if wrong:
+        t.append(f"{wrong} ", style="bold yellow")
+    t.append(grade.retry or "Not yet.", style="yellow")
+    t.append(" One more try (or hint, show).", style="dim")
+    return t
+
+
 def pose(ctx, puzzle, *, heading: str | None = None, lesson: str | None = None,
          slot: str | None = None, retry: bool = False) -> Outcome:
-    """Pose ``puzzle`` until it is answered; grade, explain and record it.
+    """Pose ``puzzle`` until it is over; grade, explain and record it.
 
-    The answer is recorded (puzzle id, kind, themes, right or wrong, seconds, hints) in its own
-    transaction through ``ctx.store`` before the explanation is shown.  Raises :class:`Quit` when
-    the learner types ``quit``; ``EOFError``/``KeyboardInterrupt`` pass through (nothing is
-    recorded for an unanswered puzzle).  The time is recorded only for an answer typed at a
-    terminal (piped input and a shown answer have none); the ratings move on a first try.
+    Every puzzle allows a second try before its answer is shown (:data:`tutor.puzzles.model.TRIES`
+    tries): a wrong first answer gets the grade's nudge (:attr:`Grade.retry`, never the answer)
+    and the next answer is graded as try 2 (:meth:`Puzzle.grade` with ``attempt``); the answer
+    and explanation come once the grade is final (right, or no try left) or the learner types
+    ``show``.  Each graded try is recorded (puzzle id, kind, themes, right or wrong, seconds,
+    hints) in its own transaction through ``ctx.store`` when it is made: the first try as the
+    puzzle's answer (it moves the ratings, and counts for the lesson's slot), a second try as a
+    ``retry`` (it moves no rating).  Raises :class:`Quit` when the learner types ``quit``;
+    ``EOFError``/``KeyboardInterrupt`` pass through (nothing is recorded for an unanswered try).
+    The time is recorded only for an answer typed at a terminal (piped input and a shown answer
+    have none).
     """
     show_puzzle(ctx, puzzle, heading, stars=ctx.store.stars(puzzle.kind, puzzle.difficulty))
     hints_used = 0
     started = time.monotonic()
     words = list(dict.fromkeys(list(puzzle.answer_words()) + ["hint", "show", "quit"]))
+    attempt = 1
+    first: bool | None = None
+    first_seconds: float | None = None
+    change = None
 
     def check(text: str) -> str | None:
         low = text.lower()
@@ -103,7 +129,7 @@ def pose(ctx, puzzle, *, heading: str | None = None, lesson: str | None = None,
         if not text:
             return "Type your answer (or hint, show, quit)."
         try:
-            puzzle.grade(text)
+            puzzle.grade(text, attempt)
         except AnswerError as exc:
             return str(exc)
         return None
@@ -128,17 +154,25 @@ def pose(ctx, puzzle, *, heading: str | None = None, lesson: str | None = None,
             correct = False
         else:
             try:
-                grade = puzzle.grade(text)
+                grade = puzzle.grade(text, attempt)
             except AnswerError as exc:      # the terminal validator already refused it
                 say(str(exc))
                 continue
             correct = bool(grade.correct)
         seconds = time.monotonic() - started
         timed = ctx.asker.interactive and grade is not None
-        change = ctx.store.record_answer(
+        moved = ctx.store.record_answer(
             puzzle.id, puzzle.kind, puzzle.themes, correct, seconds if timed else None,
-            hints=hints_used, lesson=lesson, ruleset=puzzle.ruleset, retry=retry, slot=slot,
-            difficulty=puzzle.difficulty, revealed=grade is None)
+            hints=hints_used, lesson=lesson, ruleset=puzzle.ruleset,
+            retry=retry or attempt > 1, slot=slot, difficulty=puzzle.difficulty,
+            revealed=grade is None)
+        if attempt == 1:
+            first, first_seconds, change = correct, (seconds if timed else None), moved
+        if grade is not None and not grade.final:
+            ctx.console.print(retry_text(grade, ctx.glyphs.wrong))
+            attempt += 1
+            started = time.monotonic()
+            continue
         if grade is None:
             ctx.say(f"{ctx.glyphs.wrong} Shown, and counted as not right.", style="bold red")
         show_explanation(ctx, puzzle, grade)
@@ -146,4 +180,4 @@ def pose(ctx, puzzle, *, heading: str | None = None, lesson: str | None = None,
             ctx.console.print(rating_change_text(change, ctx.symbols))
         if ctx.asker.interactive:       # let the explanation be read before anything scrolls
             ctx.asker.ask("Enter to go on> ")
-        return Outcome(correct, seconds if timed else None, hints_used)
+        return Outcome(correct, first_seconds, hints_used, bool(first), attempt)

@@ -1,9 +1,11 @@
 """Taking a lesson: its pages one by one, its puzzles posed and graded, progress saved.
 
 At the end of each page the prompt takes ``next`` (or Enter), ``back`` or ``quit``.  Puzzles are
-posed where their block stands (see :mod:`tutor.app.puzzling` for the answer prompt); after each
-answer comes the explanation and the quotation behind the rule.  At the end, the puzzles missed
-are offered again, then the lesson is marked complete with its first-try score.
+posed where their block stands (see :mod:`tutor.app.puzzling` for the answer prompt: every puzzle
+allows a second try before its answer is shown); after each puzzle comes the explanation and the
+quotation behind the rule.  Puzzles are numbered across the lesson ("Puzzle 3 of 5", as the
+header counts them).  At the end, the puzzles missed at the first try are offered again as fresh
+puzzles of the same kind and theme, then the lesson is marked complete with its first-try score.
 
 Puzzle ``n`` of the block numbered ``b`` in a lesson taken with seed ``S`` is always the same
 puzzle (:func:`tutor.teaching.lessons.puzzle_seed`), so ``laugh lesson ID --seed S`` gives a class the same
@@ -22,6 +24,7 @@ from tutor.app.blocks import render_block
 from tutor.app.markdown import render_markdown
 from tutor.app.puzzling import Quit, generate, pose
 from tutor.engine.errors import LaughError
+from tutor.puzzles import another
 from tutor.teaching.lessons import Block, Lesson, Segment, puzzle_seed
 
 NEXT_WORDS = ("", "n", "next")
@@ -62,6 +65,13 @@ class LessonRunner:
                 seed=puzzle_seed(self.state.seed, self.lesson.id, block.index, n),
                 difficulty=d["difficulty"])
         return self._puzzles[slot]
+
+    def fresh_puzzle(self, block: Block, n: int):
+        """A fresh puzzle for "try again" after puzzle ``n`` of ``block`` was missed: the same
+        kind and theme, within what the lesson has taught (:func:`tutor.puzzles.another`), never
+        the missed puzzle with its answer already shown.  The same attempt (seed) gives the same
+        fresh puzzle.  Raises GenerationError when none is found."""
+        return another(self.puzzle(block, n), 1, lesson=self.lesson.path.stem)
 
     # -- the run ---------------------------------------------------------------------------
 
@@ -163,9 +173,8 @@ class LessonRunner:
     def puzzle_block(self, block: Block) -> None:
         """Pose each puzzle of ``block`` not yet answered in this attempt; list the others."""
         ctx = self.ctx
-        total = block.data["count"]
         for n, slot in enumerate(self.slots(block)):
-            heading = f"Puzzle {n + 1} of {total}" if total > 1 else "Puzzle"
+            heading = self.heading(block, n)
             answered = self.state.answered.get(slot)
             if answered is not None:
                 mark = ctx.glyphs.right if answered else ctx.glyphs.wrong
@@ -179,8 +188,17 @@ class LessonRunner:
                         style="yellow")
                 continue
             outcome = pose(ctx, puzzle, heading=heading, lesson=self.lesson.id, slot=slot)
-            self.state.answered[slot] = outcome.correct
+            self.state.answered[slot] = outcome.first     # as the store keeps it: the first try
             ctx.console.print()
+
+    def heading(self, block: Block, n: int) -> str:
+        """``Puzzle k of n`` for puzzle ``n`` of ``block``, numbered across the whole lesson
+        (:meth:`Lesson.puzzle_number`), so it agrees with the header's count; ``Puzzle`` when
+        the lesson poses one."""
+        total = self.lesson.puzzle_count
+        if total <= 1:
+            return "Puzzle"
+        return f"Puzzle {self.lesson.puzzle_number(block, n)} of {total}"
 
     def page_prompt(self, page: int, last: bool) -> str:
         """Ask what next at the end of a page: ``"next"``, ``"back"`` or ``"quit"``."""
@@ -219,7 +237,7 @@ class LessonRunner:
         missed = [(b, n) for b, n, s in slots if self.state.answered.get(s) is False]
         if missed:
             ctx.say(f"You missed {len(missed)} puzzle{'s' if len(missed) != 1 else ''}. "
-                    "Try again now?", style="bold")
+                    "Try again now, with fresh puzzles of the same kinds?", style="bold")
             again = ctx.asker.ask_checked(
                 "[yes/no]> ", lambda t: None if t.lower() in ("", "y", "yes", "n", "no", "q",
                                                              "quit") else
@@ -227,8 +245,15 @@ class LessonRunner:
                 say=lambda m: ctx.say(m, style="yellow")).lower()
             if again in ("", "y", "yes"):
                 for i, (b, n) in enumerate(missed, 1):
-                    pose(ctx, self.puzzle(b, n), heading=f"Again, {i} of {len(missed)}",
-                         lesson=lesson.id, slot=f"{b.index}.{n}", retry=True)
+                    heading = f"Again, {i} of {len(missed)}"
+                    try:
+                        fresh = self.fresh_puzzle(b, n)
+                    except LaughError as exc:   # none found: skipped, not fatal
+                        ctx.say(f"{heading}: no fresh puzzle of this kind could be set ({exc}); "
+                                "skipped.", style="yellow")
+                        continue
+                    pose(ctx, fresh, heading=heading, lesson=lesson.id, slot=f"{b.index}.{n}",
+                         retry=True)
                     ctx.console.print()
         ctx.store.complete_lesson(lesson.id, right, total)
         g = ctx.glyphs

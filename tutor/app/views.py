@@ -14,7 +14,7 @@ from tutor.app.commands.sources_cmd import sources_view as source_pages
 from tutor.app.io import MenuItem, menu
 from tutor.app.puzzling import Quit, generate, pose
 from tutor.engine.errors import LaughError
-from tutor.puzzles import KINDS, definition
+from tutor.puzzles import KINDS, another, definition
 from tutor.teaching import ratings as R
 from tutor.teaching.review import render_weak_skills, weak_skills
 
@@ -274,7 +274,7 @@ def _run_set(ctx, make) -> tuple[bool, list]:
     """Pose :data:`SET_SIZE` puzzles from ``make(i)``; ``(finished, missed puzzles)``.
     ``quit`` ends the set (False); Ctrl-C and Ctrl-D end it too, saying in one line what was
     saved, and pass on."""
-    right = 0
+    right = second = 0
     missed = []
     done = 0
     try:
@@ -285,8 +285,9 @@ def _run_set(ctx, make) -> tuple[bool, list]:
             except Quit:
                 return False, missed
             done += 1
-            right += outcome.correct
-            if not outcome.correct:
+            right += outcome.first
+            second += outcome.correct and not outcome.first
+            if not outcome.first:
                 missed.append(puzzle)
             ctx.console.print()
     except (EOFError, KeyboardInterrupt):
@@ -294,9 +295,10 @@ def _run_set(ctx, make) -> tuple[bool, list]:
         ctx.say(f"Saved: {done} answer{'s' if done != 1 else ''} of this set ({right} right).",
                 style="yellow")
         raise
-    ctx.say(f"{right} of {SET_SIZE} right."
-            + (f" Missed: {len(missed)} (r at the menu tries them again, as fresh puzzles)."
-               if missed else ""), style="bold")
+    ctx.say(f"{right} of {SET_SIZE} right at the first try"
+            + (f", {second} more at the second" if second else "") + "."
+            + (f" Missed at the first try: {len(missed)} (r at the menu tries them again, as "
+               "fresh puzzles of the same kinds and themes)." if missed else ""), style="bold")
     return True, missed
 
 
@@ -325,21 +327,26 @@ def _fresh_like(ctx, kind: str, themes) -> object:
 
 
 def practice_again(ctx, missed: list) -> list:
-    """The missed puzzles again, as fresh puzzles of the same kinds and themes (never the same
-    position with its answer already shown); returns those missed this time."""
+    """The missed puzzles again, as fresh puzzles of the same kinds and themes
+    (:func:`tutor.puzzles.another`: the same kind, main theme, ruleset, players and difficulty;
+    never the same position with its answer already shown); returns those missed this time."""
     ctx.say(f"Again: {len(missed)} fresh puzzle{'s' if len(missed) != 1 else ''} of the kinds "
             "and themes you missed.", style="bold")
     again = []
     for i, old in enumerate(missed, 1):
-        puzzle = _fresh_like(ctx, old.kind, old.themes)
+        try:
+            puzzle = another(old, 1)
+        except LaughError:              # none in the bounded search: any of the kind and themes
+            puzzle = _fresh_like(ctx, old.kind, old.themes)
         try:
             outcome = pose(ctx, puzzle, heading=f"Again, {i} of {len(missed)}", retry=True)
         except Quit:
             return again + missed[i - 1:]
-        if not outcome.correct:
+        if not outcome.first:
             again.append(puzzle)
         ctx.console.print()
-    ctx.say(f"{len(missed) - len(again)} of {len(missed)} right this time.", style="bold")
+    ctx.say(f"{len(missed) - len(again)} of {len(missed)} right at the first try this time.",
+            style="bold")
     return again
 
 

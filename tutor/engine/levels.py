@@ -7,8 +7,11 @@ the claim race (seconds, drawn from a seeded random source for the level):
   mournival, splits a table prial, forgets declarations, misses claims); slow to claim.
 - ``casual``: the same at 15%; a little quicker.
 - ``club``: Willughby's advice without mistakes; claims in a second or two.
-- ``expert``: exact counting (at-risk captures first, safe ones held back), never a mistake;
-  claims fast.
+- ``expert``: the ``expert`` computer player (:class:`tutor.engine.expert.ExpertBot`): each
+  decision chosen by playing its options out from what the player can see, with a budget of
+  :data:`EXPERT_SAMPLES` determinizations a decision (a sample budget rather than a time budget,
+  so a seed replays the same game on any machine; about 0.05 s a decision on a shared two-core
+  machine, measured by benchmarks/bench_expert.py); never a mistake; claims fast.
 """
 
 from __future__ import annotations
@@ -17,8 +20,13 @@ from dataclasses import dataclass
 
 from tutor.engine.bots import Bot, Careless, make_bot
 from tutor.engine.errors import UsageError
+from tutor.engine.expert import ExpertBot
 
-__all__ = ["LEVELS", "Level", "level", "make_opponents", "SEAT_NAMES"]
+__all__ = ["EXPERT_SAMPLES", "LEVELS", "Level", "level", "make_opponents", "SEAT_NAMES"]
+
+#: The expert level's budget: determinizations per decision (the budget of the strength figures
+#: in benchmarks/bench_expert.py).
+EXPERT_SAMPLES = 200
 
 #: Names for the computer players, seat by seat after the learner (short for narrow terminals).
 SEAT_NAMES = ("Anne", "Ralph", "Mary", "Tom", "Bess", "Will", "Kate")
@@ -36,8 +44,9 @@ class Level:
     summary: str
 
     def make(self) -> Bot:
-        """A fresh computer player of this level."""
-        bot = make_bot(self.bot)
+        """A fresh computer player of this level (the expert with a sample budget of
+        :data:`EXPERT_SAMPLES` a decision)."""
+        bot = ExpertBot(samples=EXPERT_SAMPLES) if self.bot == "expert" else make_bot(self.bot)
         if self.mistakes > 0:
             bot = Careless(bot, self.mistakes)
         bot.reaction_range = self.reaction
@@ -51,8 +60,8 @@ LEVELS: dict[str, Level] = {lv.name: lv for lv in (
           "casual players: an occasional oversight, unhurried claims"),
     Level("club", "willughby", 0.0, (0.9, 1.8),
           "club players: Willughby's advice, no oversights, claims in a second or two"),
-    Level("expert", "counter", 0.0, (0.5, 1.1),
-          "counters: exact counting, never an oversight, quick to claim"),
+    Level("expert", "expert", 0.0, (0.5, 1.1),
+          "experts: every move weighed by playing it out, never an oversight, quick to claim"),
 )}
 
 

@@ -86,7 +86,8 @@ _SPECS = (
         words={"lowest_cut": "whoever cuts the lowest card deals first",
                "highest_cut": "whoever cuts the highest card deals first",
                "chosen": "the players choose the first dealer"},
-        short={"lowest_cut": "lowest cut", "highest_cut": "highest cut", "chosen": "chosen"},
+        short={"lowest_cut": "lowest cut", "highest_cut": "highest cut",
+               "chosen": "players choose"},
         keywords={"lowest_cut": (("lowest",), ("low",)), "highest_cut": (("high",),),
                   "chosen": (("choose",), ("chosen",), ("decide",))}),
     ParameterSpec(

@@ -15,6 +15,7 @@ from __future__ import annotations
 from tutor.engine.cards import SUIT_SYMBOLS, SUITS
 from tutor.engine.sources import default_library
 from tutor.puzzles.base import player_name, seat_names
+from tutor.puzzles.board import hanging
 from tutor.puzzles.model import Grade, Puzzle, definition
 from tutor.puzzles.quoted import quote_text
 from tutor.puzzles.terminal import card_text, suit_symbols
@@ -69,13 +70,37 @@ def _cards(cards, symbols: bool, empty: str = "none"):
     return card_text(cards, symbols) if cards else Text(empty, style="dim")
 
 
+#: The least room (cells) a card list keeps beside its label before it goes under the label.
+_ROOM = 16
+
+
+class _Hang:
+    """``label`` then ``body`` (a card list) with the body's wrapped lines indented under its
+    first (:func:`tutor.puzzles.board.hanging`), never back at the left margin; where the label
+    leaves less than :data:`_ROOM` cells beside it (a narrow terminal), the body goes on the
+    next lines, indented by ``indent``."""
+
+    def __init__(self, label, body, indent: int = 4):
+        self.label = label
+        self.body = body
+        self.indent = indent
+
+    def __rich_console__(self, console, options):
+        from rich.text import Text
+        if self.label.cell_len + _ROOM <= options.max_width:
+            yield hanging(self.label, self.body)
+        else:
+            label = self.label.copy()
+            label.rstrip()
+            yield label
+            yield hanging(Text(" " * self.indent), self.body)
+
+
 def _line(label: str, body, style: str = "bold"):
+    """``label`` then ``body`` (a card list), hanging (:class:`_Hang`)."""
     from rich.text import Text
-    t = Text()
-    t.append(label, style=style)
-    t.append(" ")
-    t.append_text(body if isinstance(body, Text) else Text(str(body)))
-    return t
+    return _Hang(Text(label + " ", style=style),
+                 body if isinstance(body, Text) else Text(str(body)))
 
 
 def _marks(you: bool, dealer: bool) -> str:
@@ -118,8 +143,9 @@ def _position(puzzle: Puzzle, symbols: bool) -> list:
             t.append(f"; won {len(view.won[q])}")
             if view.won[q]:
                 t.append(": ")
-                t.append_text(_cards(view.won[q], symbols))
-            out.append(t)
+                out.append(_Hang(t, _cards(view.won[q], symbols)))
+            else:
+                out.append(t)
     hist = deal.history
     if hist:
         names = seat_names(n, None)
@@ -129,14 +155,14 @@ def _position(puzzle: Puzzle, symbols: bool) -> list:
         if earlier:
             out.append(Text("Earlier:", style="bold"))
             for i in earlier:
-                out.append(Text(f"  {i + 1}. " + hist[i].describe(symbols, names)))
+                out.append(hanging(Text(f"  {i + 1}. "), Text(hist[i].describe(symbols, names))))
         shown = hist[first:]
         title = "Last action:" if len(shown) == 1 else (
             "Actions so far:" if len(shown) == len(hist) else f"Last {len(shown)} actions:")
         out.append(Text(title, style="bold"))
         for i, a in enumerate(shown, first):
             prefix = f"  {i + 1}. " if earlier else "  "
-            out.append(Text(prefix + a.describe(symbols, names)))
+            out.append(hanging(Text(prefix), Text(a.describe(symbols, names))))
     else:
         out.append(Text("No action yet: play has not begun.", style="dim"))
     if not over:
@@ -169,8 +195,9 @@ def _end_of_play(puzzle: Puzzle, deal, symbols: bool) -> list:
         t.append(f": {s.won_in_play}")
         if won:
             t.append(": ")
-            t.append_text(_cards(won, symbols))
-        out.append(t)
+            out.append(_Hang(t, _cards(won, symbols)))
+        else:
+            out.append(t)
     return out
 
 

@@ -15,6 +15,9 @@ from tutor.puzzles.terminal import suit_symbols
 
 DEFAULT_RULESET = "parlett"
 DEFAULT_LEVEL = "casual"
+#: The review's playouts per decision, as :data:`tutor.app.play.review.REVIEW_SAMPLES` (named
+#: here for the help text without importing the game at start-up; a test keeps them equal).
+REVIEW_SAMPLES_HELP = 400
 
 
 def _seconds(text: str) -> float:
@@ -27,6 +30,16 @@ def _seconds(text: str) -> float:
     return v
 
 
+def _samples(text: str) -> int:
+    try:
+        v = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if not 0 <= v <= 100_000:
+        raise argparse.ArgumentTypeError(f"{text} is not from 0 to 100000")
+    return v
+
+
 def register(sub, parent) -> None:
     """Add the ``play`` subcommand."""
     levels = "; ".join(f"{lv.name}: {lv.summary}" for lv in LEVELS.values())
@@ -36,8 +49,11 @@ def register(sub, parent) -> None:
                     "computer players. You make every choice: captures (7h, or 7h 7s), "
                     "declarations (declare qc qd), claims (claim, or the space bar) and lying "
                     "down (ld). Computer players claim an oversight after a reaction time for "
-                    "their level; claim first to win it. After each deal: the settlement and a "
-                    "review of your mistakes. Piped input has no real time: after an action, a "
+                    "their level; claim first to win it. At your prompt, hint shows the best "
+                    "move and its margin. After each deal: the settlement and a review of your "
+                    "mistakes, with your costliest decisions in stakes by the engine's analysis "
+                    "(reproducible: seeded from the deal). Piped input has no real time: after "
+                    "an action, a "
                     "line is read whenever you could claim, and a claim typed there comes first.",
         epilog=f"Levels: {levels}.")
     add_ruleset_options(p, default=DEFAULT_RULESET)
@@ -51,6 +67,9 @@ def register(sub, parent) -> None:
                    help="seed for the deals and the computer players (default: a new one)")
     p.add_argument("--pace", type=_seconds, default=1.0, metavar="SEC",
                    help="seconds before each computer player's move on a terminal (default 1)")
+    p.add_argument("--review-samples", type=_samples, default=None, metavar="N",
+                   help="playouts per decision in the review of your costliest decisions after "
+                        f"each deal (default {REVIEW_SAMPLES_HELP}; 0 leaves the analysis out)")
     p.add_argument("--export", metavar="FILE.jsonl", help="also write the deal records here")
     p.add_argument("--no-save", action="store_true",
                    help="do not save deal records or progress")
@@ -61,17 +80,20 @@ def run(args: argparse.Namespace, *, asker=None, clock=None, console=None) -> in
     """The ``laugh play`` handler; the keyword arguments let tests inject input, time and output."""
     return start(args.ruleset, args.players, deals=args.deals, seat=args.seat,
                  level_name=args.level, seed=args.seed, pace=args.pace, export=args.export,
-                 save=not args.no_save, asker=asker, clock=clock, console=console)
+                 save=not args.no_save, asker=asker, clock=clock, console=console,
+                 review_samples=args.review_samples)
 
 
 def start(ruleset: str = DEFAULT_RULESET, players: int | None = None, *, deals: int = 1,
           seat: int = 0, level_name: str = DEFAULT_LEVEL, seed: int | None = None,
           pace: float = 1.0, export: str | None = None, save: bool = True,
-          asker=None, clock=None, console=None) -> int:
+          asker=None, clock=None, console=None, review_samples: int | None = None) -> int:
     """Play a match of ``deals`` deals of ``ruleset`` (``players`` None: 5 where the ruleset
     covers it) at ``seat`` against computer players of level ``level_name``; ``seed`` None draws
     a new one; ``pace`` seconds before each computer player's move on a terminal; ``export`` a
-    JSON Lines file for the records; ``save`` keeps the records and progress.  Returns the exit
+    JSON Lines file for the records; ``save`` keeps the records and progress;
+    ``review_samples`` the playouts per decision in the review after each deal (None: the
+    default, :data:`tutor.app.play.review.REVIEW_SAMPLES`; 0: no analysis).  Returns the exit
     status (0).  Raises :class:`UsageError` for a choice that does not fit; ``EOFError`` and
     ``KeyboardInterrupt`` pass through (the deal so far is saved)."""
     # Heavy (the game, the screen, the score sheet): only when a deal is played (start-up benchmark)
@@ -82,7 +104,10 @@ def start(ruleset: str = DEFAULT_RULESET, players: int | None = None, *, deals: 
         raise UsageError(f"--seat must be from 0 to {players - 1}")
     seed, asker, clock, console, store = session_io(seed, save, asker, clock, console)
     try:
-        result = play_match(PlayOptions(rs, players, deals, seat, lv, seed, pace, export, save),
+        opts = PlayOptions(rs, players, deals, seat, lv, seed, pace, export, save)
+        if review_samples is not None:
+            opts.review_samples = review_samples
+        result = play_match(opts,
                             asker=asker, clock=clock, console=console, symbols=suit_symbols(),
                             store=store)
     finally:

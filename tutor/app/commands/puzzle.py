@@ -12,7 +12,7 @@ from typing import Any
 from rich.text import Text
 
 from tutor import puzzles
-from tutor.app.puzzling import rating_change_text
+from tutor.app.puzzling import rating_change_text, retry_text
 from tutor.engine.errors import LaughError, UsageError
 from tutor.puzzles import KINDS, AnswerError
 from tutor.puzzles.export import dumps, export_series, write_puzzles
@@ -28,7 +28,8 @@ def register(sub, parent) -> None:
     p = sub.add_parser("puzzle", parents=[parent], help="one puzzle, graded by the rules engine",
                        description="Pose one puzzle from a real deal: type your answer in plain "
                                    "words and card codes (7h 7s, 10♥, claim 9s, nothing, lie "
-                                   "down, +2), `hint` for a hint, `quit` to leave. The answer, "
+                                   "down, +2), `hint` for a hint, `quit` to leave. A wrong "
+                                   "answer gets a nudge and a second try; then the answer, "
                                    "the explanation and the source are shown whether you are "
                                    "right or wrong.")
     p.add_argument("kind", nargs="?", metavar="KIND", help=f"puzzle kind: {kinds} (default: any)")
@@ -129,24 +130,34 @@ def _pose(args, out, store) -> int:
     asker = Asker()
     words = puzzle.answer_words() + ["answer"]
     hint = 0
+    attempt = 1
+    last = None                         # the grade of a wrong first try
     started = time.monotonic()
+    changes: list = []
 
     def record(correct: bool, revealed: bool = False) -> None:
-        """Keep the graded answer in the progress store; a time only for an answer typed at a
-        terminal."""
+        """Keep the graded try in the progress store (a second try as a retry, which moves no
+        rating); a time only for an answer typed at a terminal."""
         if store is None:
             return
         seconds = time.monotonic() - started if asker.interactive and not revealed else None
         change = store.record_answer(puzzle.id, puzzle.kind, puzzle.themes, correct, seconds,
-                                     hints=hint, ruleset=puzzle.ruleset,
+                                     hints=hint, ruleset=puzzle.ruleset, retry=attempt > 1,
                                      difficulty=puzzle.difficulty, revealed=revealed)
         if change is not None:
+            changes.append(change)
+
+    def rating() -> None:
+        for change in changes:
             out.print(rating_change_text(change, symbols))
 
     while True:
         try:
             text = asker.ask("Your answer (hint, answer, quit): ", words=words)
-        except EOFError:
+        except EOFError:                # input ended: a puzzle already tried is explained
+            if last is not None:
+                out.print(render_explanation(puzzle, last, symbols))
+                rating()
             return 0
         low = text.strip().lower()
         if not low:
@@ -158,18 +169,26 @@ def _pose(args, out, store) -> int:
             hint += 1
             continue
         if low in ("answer", "show", "give up", "solution"):
-            out.print(render_explanation(puzzle, None, symbols))
             record(False, revealed=True)
+            out.print(render_explanation(puzzle, None, symbols))
+            rating()
             return 0
         try:
-            grade = puzzle.grade(text)
+            grade = puzzle.grade(text, attempt)
         except AnswerError as exc:
             msg = str(exc).rstrip(". ")
             out.print(f"[yellow]Could not read that:[/] {msg}. Try again (or hint, quit).",
                       highlight=False, markup=True)
             continue
-        out.print(render_explanation(puzzle, grade, symbols))
         record(grade.correct)
+        if not grade.final:             # a second try before the answer is shown
+            out.print(retry_text(grade, "✗" if symbols else "x"))
+            last = grade
+            attempt += 1
+            started = time.monotonic()
+            continue
+        out.print(render_explanation(puzzle, grade, symbols))
+        rating()
         return 0
 
 

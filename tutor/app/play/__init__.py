@@ -6,7 +6,9 @@
 - :mod:`tutor.app.play.inputs`: reading the learner's moves;
 - :mod:`tutor.puzzles.board`: what the learner's seat sees;
 - :mod:`tutor.app.play.game`: one deal, the claim race, and the learner's mistakes;
-- :mod:`tutor.app.play.sheet`: settlement, review, match totals, the Inter-Livery score sheet;
+- :mod:`tutor.app.play.review`: the engine's analysis of the learner's decisions (the costliest,
+  and why) and the ``hint`` at the prompt;
+- :mod:`tutor.app.play.sheet`: settlement, review, match totals;
 - :mod:`tutor.app.play.session`: a match of K deals, records and progress.
 """
 

@@ -38,6 +38,7 @@ from dataclasses import dataclass, field
 from rich.text import Text
 
 from tutor.app.play.inputs import HELP, QUIT_WORDS, WORDS, Intent, explain, interpret, read_move
+from tutor.app.play.review import hint
 from tutor.engine.bots import Bot
 from tutor.engine.cards import RANK_NAMES, RANK_PLURALS, pretty_cards
 from tutor.engine.deal import DECLARATIONS, Action, Deal
@@ -171,6 +172,8 @@ class DealPlayer:
         self.races: list[Race] = []
         self.mistakes: list[Mistake] = []
         self.opportunities: list[Opportunity] = []
+        #: How many hints (``hint``: the analysis's best option) the learner asked for.
+        self.hints = 0
         self.quit = False
         self._open: dict[tuple, _Open] = {}
         self._decision: _Decision | None = None
@@ -403,6 +406,10 @@ class DealPlayer:
             self.out.print(t)
         elif name == "look":
             self.show()
+        elif name == "hint":
+            got = hint(d, self.seat, self.names, symbols=self.symbols)
+            self.hints += got.analysis is not None
+            self.say("Hint: " + got.text, style="cyan")
         elif name == "moves":
             mine = d.legal_actions(self.seat)
             if d.to_move == self.seat and d.phase != "over":

@@ -18,7 +18,8 @@ What the learner may type (the engine's notation, :meth:`~tutor.engine.deal.Acti
 - ``take`` (the dealer takes a table mournival before play);
 - ``lie down`` or ``ld``; ``end turn`` (or ``end``) where several captures a turn are allowed;
 - ``pass`` or an empty line (let the moment go; at your turn, end it where you may),
-  ``help``, ``hand``, ``moves`` (the legal moves, as you would type them), ``look`` (the table
+  ``help``, ``hint`` (the best option now and its margin, by the engine's analysis from what you
+  can see), ``hand``, ``moves`` (the legal moves, as you would type them), ``look`` (the table
   again), ``quit`` (or ``:q``).  A single letter never quits: ``q`` is the queen.
 """
 
@@ -33,8 +34,8 @@ from tutor.engine.errors import AmbiguousAction, IllegalAction, IncompleteAction
 __all__ = ["Intent", "action_code", "interpret", "HELP", "WORDS", "QUIT_WORDS", "explain"]
 
 #: Words offered for completion.
-WORDS = ("claim", "declare", "lie down", "ld", "take", "end turn", "pass", "help", "hand",
-         "moves", "look", "quit")
+WORDS = ("claim", "declare", "lie down", "ld", "take", "end turn", "pass", "help", "hint",
+         "hand", "moves", "look", "quit")
 
 HELP = """\
 Type a move:
@@ -47,11 +48,12 @@ Type a move:
   ld            lie down (when you cannot capture)
   end turn      end your turn (where several captures a turn are allowed)
   pass / Enter  let the moment go by
+  hint          the best move now and its margin (the engine's analysis)
   hand, moves, look, help
   quit or :q    leave (Ctrl-D saves and leaves; Ctrl-C leaves)"""
 
 _INFO = {"help": "help", "?": "help", "h": "help", "hand": "hand", "moves": "moves",
-         "m": "moves", "hint": "moves", "legal": "moves", "look": "look", "l": "look",
+         "m": "moves", "hint": "hint", "best": "hint", "legal": "moves", "look": "look", "l": "look",
          "table": "look", "screen": "look", "score": "look"}
 _PASS = {"", "pass", "p", "go", "ok", "next", "n", "-"}
 #: What leaves the deal.  Never a single letter that is a rank: ``q`` is the queen.

@@ -2,10 +2,13 @@
 
 :func:`play_match` finds the first dealer by the ruleset's cut, plays each deal with a
 :class:`~tutor.app.play.game.DealPlayer`, and after each deal shows the settlement, the review of
-the learner's mistakes and the match totals; saves each deal record (JSON Lines) under
-``laugh_home()/records/``; records the graded moments (claims, at-risk captures,
-declarations) in the progress store; and, for rulesets that keep a written score of points,
-shows the Inter-Livery score sheet.
+the learner's mistakes (the rule-based slips, and the costliest decisions in stakes by the
+engine's analysis: :mod:`tutor.app.play.review`) and the match totals; saves each deal record
+(JSON Lines) under ``laugh_home()/records/``; records the graded moments (claims, at-risk
+captures, declarations) in the progress store; and, under a ruleset with a ``match_format``,
+numbers the deals by the engine's plan of games (:func:`tutor.engine.match.plan_games`: the
+practice game is game 1 of round 1) and ends with the score sheet ``laugh match`` prints
+(:func:`tutor.app.match_sheet.sheet_renderable`).
 
 Random sources, all from ``seed``: the cut and the shuffles (``seed``), the computer players'
 choices (``"<seed>:bots"``) and their reaction times (``"<seed>:reactions:<level>"``), so a
@@ -19,15 +22,18 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 from rich.text import Text
 
+from tutor.app.match_sheet import sheet_renderable
 from tutor.app.play.game import DealPlayer
-from tutor.app.play.sheet import ROUND, review_renderable, score_sheet, settlement_table, totals_table
+from tutor.app.play.review import REVIEW_SAMPLES, DealReview, review_deal
+from tutor.app.play.sheet import review_renderable, settlement_table, totals_table
 from tutor.engine.data import laugh_home
 from tutor.engine.deal import Deal, new_deal
 from tutor.engine.errors import UsageError
 from tutor.engine.levels import Level, make_opponents, seat_names
-from tutor.engine.match import Match, first_dealer
+from tutor.engine.match import Game, Match, first_dealer, plan_games
 from tutor.engine.records import dumps, to_record, write_records
 from tutor.puzzles.board import cards_text
 
@@ -47,15 +53,19 @@ class PlayOptions:
     pace: float = 1.0
     export: str | None = None
     save: bool = True
+    review_samples: int = REVIEW_SAMPLES
 
 
 @dataclass
 class MatchResult:
     """What a match left behind: the deals played (finished or not), each deal's
-    :class:`DealPlayer`, the totals, where the records went, and whether the learner quit."""
+    :class:`DealPlayer` and :class:`~tutor.app.play.review.DealReview` (None where the deal was
+    left unfinished or the review was not asked for), the totals, where the records went, and
+    whether the learner quit."""
 
     deals: list[Deal] = field(default_factory=list)
     players: list[DealPlayer] = field(default_factory=list)
+    reviews: list[DealReview | None] = field(default_factory=list)
     totals: list[int] = field(default_factory=list)
     record_path: Path | None = None
     quit: bool = False
@@ -72,6 +82,7 @@ def play_match(opts: PlayOptions, *, asker, clock, console, symbols: bool = True
     """Play a match as ``opts`` asks; returns what happened.  ``store`` is a
     :class:`~tutor.teaching.progress.ProgressStore` (None: results are not recorded)."""
     rs, n, seat, lv = opts.ruleset, opts.players, opts.seat, opts.level
+    match_games(rs, n, 0, opts.deals)          # a number of deals the format refuses: say so first
     out = console
     names = seat_names(n, seat)
     deal_rng = random.Random(opts.seed)
@@ -96,22 +107,22 @@ def play_match(opts: PlayOptions, *, asker, clock, console, symbols: bool = True
     else:
         out.print("The players choose the first dealer.")
     out.print(f"{names[dealer]} deal{'' if dealer == seat else 's'} first; the deal passes left.")
-    match = Match(rs, n, dealer)
-    practice = bool((rs.match_format or {}).get("practice")) and opts.deals >= 2
+    games = match_games(rs, n, dealer, opts.deals)
+    match = Match(rs, n, dealer, games=games, seed=opts.seed)
+    sheet = bool(rs.match_format) and opts.deals >= 2
     pays = rs.lie_down_pays is not None and not rs.has_stakes
     balances = [0] * n
-    sheet_points: list[int] = []
     record_path = None
     if opts.save:
         stamp = time.strftime("%Y%m%d-%H%M%S")
         record_path = records_dir() / f"play-{stamp}-seed{opts.seed}.jsonl"
     records = []
     for k in range(opts.deals):
-        deal = new_deal(rs, n, match.dealer_of(k), deal_rng)
+        game = games[k]
+        deal = new_deal(rs, n, game.dealer, deal_rng)
         label = f"Deal {k + 1} of {opts.deals}"
-        if practice:
-            label += (" (practice game)" if k == 0
-                      else f" (game {(k - 1) % ROUND + 1}, round {(k - 1) // ROUND + 1})")
+        if sheet:
+            label += f" ({game.label[0].lower()}{game.label[1:]})"
         totals = match.totals if opts.deals > 1 else None
         player = DealPlayer(deal, seat, bots, bot_rng=bot_rng, reaction_rng=reaction_rng,
                             asker=asker, clock=clock, console=out, names=names, symbols=symbols,
@@ -138,22 +149,24 @@ def play_match(opts: PlayOptions, *, asker, clock, console, symbols: bool = True
                 out.print(Text(f"The deal so far is saved to {record_path}", style="dim"),
                           soft_wrap=True)
             break
-        if not (practice and k == 0):
-            match.totals = [t + v for t, v in zip(match.totals, deal.returns())]
-            if pays:
-                balances = [b + r.net for b, r in zip(balances, deal.result.settlement)]
-        match.deals.append(deal)
-        sheet_points.append(deal.returns()[seat])
+        match.record_deal(deal)         # the totals leave a practice game out
+        if pays and not game.practice:
+            balances = [b + r.net for b, r in zip(balances, deal.result.settlement)]
         out.print()
         out.print(settlement_table(deal, names, symbols))
         out.print()
+        review = _review(deal, seat, names, opts, out, symbols)
+        result.reviews.append(review)
         spots = [o for o in player.opportunities if o.kind == "spot-oversight"]
-        out.print(review_renderable(player.mistakes, sum(o.correct for o in spots), len(spots)))
+        out.print(review_renderable(player.mistakes, sum(o.correct for o in spots), len(spots),
+                                    review=review, names=names, seat=seat, symbols=symbols,
+                                    set_aside=rs.table_mournival == "set_aside_for_last_in"))
         if store is not None:
             _record_progress(store, player, rs.id, opts.seed, k)
         if opts.deals > 1:
             out.print()
-            out.print(totals_table(names, match.totals, k + 1, rs.has_stakes, practice,
+            out.print(totals_table(names, match.totals, k + 1, rs.has_stakes,
+                                   any(g.practice for g in games[:k + 1]),
                                    balances if pays else None))
         if record_path is not None:
             out.print(Text(f"Deal record saved to {record_path}", style="dim"), soft_wrap=True)
@@ -164,9 +177,9 @@ def play_match(opts: PlayOptions, *, asker, clock, console, symbols: bool = True
                 break
     result.totals = list(match.totals)
     result.record_path = record_path
-    if practice and sheet_points:
+    if sheet and match.deals:
         out.print()
-        out.print(score_sheet(names[seat], sheet_points))
+        out.print(sheet_renderable(match, seat, names[seat]))
     if opts.export:
         try:
             write_records(opts.export, records)
@@ -175,6 +188,55 @@ def play_match(opts: PlayOptions, *, asker, clock, console, symbols: bool = True
         out.print(f"Exported {len(records)} deal record{'s' if len(records) != 1 else ''} to "
                   f"{opts.export}")
     return result
+
+
+def match_games(rs, players: int, first: int, deals: int) -> list:
+    """The games of a ``laugh play`` match of ``deals`` deals, from the engine's plan
+    (:func:`tutor.engine.match.plan_games`): under a ruleset's ``match_format`` the first
+    ``deals`` games of its rounds (the practice game is game 1 of round 1, as on ``laugh match``'s
+    sheet); otherwise ``deals`` deals.  A single deal is never a match: it is no game of a sheet.
+    Raises :class:`UsageError` for more deals than the format's rounds hold."""
+    if not rs.match_format:
+        return plan_games(rs, players, first, deals)
+    if deals < 2:
+        return [Game(0, first, False, None, None)]
+    games = plan_games(rs, players, first)
+    if deals > len(games):
+        fmt = rs.match_format
+        raise UsageError(f"a {rs.id} match is {fmt['rounds']} rounds of {fmt['games']} games "
+                         f"({len(games)} deals): play at most {len(games)} deals (laugh match "
+                         "keeps the whole sheet)")
+    return games[:deals]
+
+
+def _review(deal: Deal, seat: int, names, opts: PlayOptions, out, symbols: bool):
+    """The analysis of the learner's decisions in ``deal`` (:func:`review_deal`), None when
+    ``opts.review_samples`` is 0.  On a terminal, a progress bar appears once it takes more than
+    a moment (a quarter of a second), and goes when it is done."""
+    if opts.review_samples <= 0:
+        return None
+    if not out.is_terminal:
+        return review_deal(deal, seat, names, samples=opts.review_samples, symbols=symbols)
+    t0 = time.perf_counter()
+    shown: dict = {}
+
+    def progress(done: int, total: int, samples: int) -> None:
+        if "bar" not in shown:
+            if time.perf_counter() - t0 < 0.25:
+                return
+            bar = Progress(TextColumn("Reviewing your decisions"), BarColumn(),
+                           MofNCompleteColumn(), console=out, transient=True)
+            bar.start()
+            shown["bar"], shown["task"] = bar, bar.add_task("review", total=total)
+        part = min(samples / opts.review_samples, 0.99)
+        shown["bar"].update(shown["task"], completed=done + part, total=total)
+
+    try:
+        return review_deal(deal, seat, names, samples=opts.review_samples, symbols=symbols,
+                           progress=progress)
+    finally:
+        if "bar" in shown:
+            shown["bar"].stop()
 
 
 def _saved_line(deal: Deal, record_path: Path | None, k: int) -> str:

@@ -1,10 +1,9 @@
-"""After a deal: the settlement table, the review of the learner's mistakes, the match totals and,
-for rulesets that keep a written score of points (``scoring: pairs``), the score sheet laid out
-as the Inter-Livery 2018 sheet: a practice game first (not scored), then rounds of five games,
-two rounds side by side, each with its total, and the cumulative score over the rounds.
+"""After a deal: the settlement table, the review of the learner's play and the match totals.
 
-Every number comes from the engine's :class:`~tutor.engine.DealResult` and the ruleset's
-parameters.
+Every number comes from the engine's :class:`~tutor.engine.DealResult`, the ruleset's parameters
+and the engine's analysis (:mod:`tutor.app.play.review`).  The score sheet of a match under a
+ruleset's ``match_format`` is :func:`tutor.app.match_sheet.sheet_renderable`, the one ``laugh
+match`` prints.
 """
 
 from __future__ import annotations
@@ -17,16 +16,14 @@ from rich.table import Table
 from rich.text import Text
 
 from tutor.app.play.game import Mistake
+from tutor.app.play.review import DealReview
+from tutor.engine.analysis import LOSS_CLASSES
 from tutor.engine.deal import Deal
 from tutor.engine.errors import IllegalAction
 from tutor.engine.parameters import value_words
-from tutor.puzzles.board import cards_text
+from tutor.puzzles.board import action_text, cards_text
 
-__all__ = ["settlement_table", "review_renderable", "totals_table", "score_sheet",
-           "sheet_games", "ROUND"]
-
-#: Games in a round of the Inter-Livery sheet.
-ROUND = 5
+__all__ = ["settlement_table", "review_renderable", "totals_table"]
 
 
 def settlement_table(deal: Deal, names: Sequence[str], symbols: bool) -> Group:
@@ -128,9 +125,14 @@ class _Fitted:
         yield self.wide if need <= options.max_width else self.narrow
 
 
-def review_renderable(mistakes: Sequence[Mistake], claimed: int, claimable: int) -> Group:
-    """The review of the learner's mistakes, each with the engine's reason; ``claimed`` of
-    ``claimable`` oversights were claimed by the learner."""
+def review_renderable(mistakes: Sequence[Mistake], claimed: int, claimable: int, *,
+                      review: DealReview | None = None, names: Sequence[str] | None = None,
+                      seat: int = 0, symbols: bool = True, set_aside: bool = False) -> Group:
+    """The review of the learner's play: the rule-based slips, each with the engine's reason
+    (``claimed`` of ``claimable`` oversights were claimed by the learner), then, when ``review``
+    is given, the costliest decisions by the engine's analysis, each with its loss, what was
+    best and why (``names`` names the seats, ``seat`` is the learner's; ``set_aside``: a table
+    mournival is set aside rather than taken)."""
     lines: list = [Text("Review of your play", style="bold")]
     if claimable:
         lines.append(Text(f"Oversights you could claim: {claimable}; you claimed {claimed}.",
@@ -138,18 +140,73 @@ def review_renderable(mistakes: Sequence[Mistake], claimed: int, claimable: int)
     if not mistakes:
         lines.append(Text("No mistakes: every claim made, every declaration in time, every "
                           "at-risk capture taken first.", style="green"))
-        return Group(*lines)
+    else:
+        grid = Table.grid(padding=(0, 1))
+        grid.add_column(justify="right", no_wrap=True)
+        grid.add_column()
+        for i, m in enumerate(mistakes, 1):
+            t = Text()
+            t.append(m.title[0].upper() + m.title[1:], style="bold yellow")
+            t.append(f" (action {m.index + 1}): ")
+            t.append(m.text)
+            grid.add_row(Text(f"{i}.", style="bold"), Group(t, Text(m.reason, style="dim")))
+        lines.append(grid)
+    if review is not None:
+        lines += costly_lines(review, names or [f"Player {q}" for q in range(64)], seat, symbols,
+                              set_aside)
+    return Group(*lines)
+
+
+def costly_lines(review: DealReview, names: Sequence[str], seat: int, symbols: bool,
+                 set_aside: bool = False) -> list:
+    """The costliest decisions of a :class:`~tutor.app.play.review.DealReview` as renderables:
+    a heading with how many decisions were analysed and the expected loss over them, then each
+    costly decision's action number, loss class and loss, what was played and what was best,
+    and why."""
+    unit = review.unit
+    n = review.decisions
+    head = Text("Your costliest decisions", style="bold")
+    head.append(f" (the engine's analysis of your {n} decision{'s' if n != 1 else ''}, up to "
+                f"{review.samples} playouts each; expected loss over the deal "
+                f"{review.total_loss:.2f} {unit})", style="dim")
+    out: list = [head]
+    if not review.costly:
+        least = LOSS_CLASSES[0][1]
+        out.append(Text(f"None cost {least:g} {unit} or more: each was the best option or close "
+                        "to it." if n else "No decision to weigh: every move was forced.",
+                        style="green"))
+        return out
     grid = Table.grid(padding=(0, 1))
     grid.add_column(justify="right", no_wrap=True)
     grid.add_column()
-    for i, m in enumerate(mistakes, 1):
-        t = Text()
-        t.append(m.title[0].upper() + m.title[1:], style="bold yellow")
-        t.append(f" (action {m.index + 1}): ")
-        t.append(m.text)
-        grid.add_row(Text(f"{i}.", style="bold"), Group(t, Text(m.reason, style="dim")))
-    lines.append(grid)
-    return Group(*lines)
+    minus = "−" if symbols else "-"
+    for i, c in enumerate(review.costly, 1):
+        top = Text()
+        top.append(f"Action {c.index + 1}: ", style="bold")
+        top.append(f"{c.verdict}, {minus}{c.loss:.2f} {unit}",
+                   style=_VERDICT_STYLE.get(c.verdict, "bold"))
+        top.append(f" (± {c.loss_ci95:.2f})", style="dim")
+        did = Text()
+        did.append_text(_option_text(c.played, names, seat, symbols, set_aside))
+        did.append("; best: ")
+        best = _option_text(c.best, names, seat, symbols, set_aside)
+        best.plain = best.plain[0].lower() + best.plain[1:] if best.plain else best.plain
+        did.append_text(best)
+        did.append(".")
+        grid.add_row(Text(f"{i}.", style="bold"), Group(top, did, Text(c.why, style="dim")))
+    out.append(grid)
+    return out
+
+
+_VERDICT_STYLE = {"inaccuracy": "yellow", "mistake": "bold dark_orange", "blunder": "bold red"}
+
+
+def _option_text(a, names: Sequence[str], seat: int, symbols: bool, set_aside: bool) -> Text:
+    """An option as the learner's own action in words (``You capture 7♠ with 7♥``), or the
+    hold."""
+    if a is None:
+        return Text("You hold (no claim or declaration yet)")
+    return action_text(a, names, seat, symbols, set_aside)
 
 
 def totals_table(names: Sequence[str], totals: Sequence[int], deals: int, stakes: bool,
@@ -172,44 +229,3 @@ def totals_table(names: Sequence[str], totals: Sequence[int], deals: int, stakes
             row.append(f"{balances[q]:+d}")
         t.add_row(*row)
     return Group(Text(title, style="bold"), t)
-
-
-def sheet_games(points: Sequence[int]) -> tuple[int | None, list[list[int]]]:
-    """Split one player's points per deal into the practice game and rounds of five."""
-    if not points:
-        return None, []
-    practice, games = points[0], list(points[1:])
-    return practice, [games[i:i + ROUND] for i in range(0, len(games), ROUND)]
-
-
-def score_sheet(name: str, points: Sequence[int]) -> Group:
-    """One player's score sheet in the Inter-Livery layout (points per deal, in order)."""
-    practice, rounds = sheet_games(points)
-    lines: list = [Text(f"Score sheet: {name}", style="bold"),
-                   Text(f"Practice game (the first game is for practice only and is not scored): "
-                        f"{practice if practice is not None else '-'}", style="dim")]
-    if not rounds:
-        rounds = [[]]
-    blocks = [rounds[i:i + 2] for i in range(0, len(rounds), 2)]
-    cumulative = 0
-    for b, pair in enumerate(blocks):
-        t = Table(show_edge=True, pad_edge=True, show_lines=False)
-        for r, games in enumerate(pair):
-            number = 2 * b + r + 1
-            t.add_column("Game", justify="right")
-            t.add_column(f"Round {number} scores", justify="right")
-        for g in range(ROUND):
-            row = []
-            for games in pair:
-                row += [str(g + 1), str(games[g]) if g < len(games) else ""]
-            t.add_row(*row)
-        row = []
-        for games in pair:
-            row += [Text("Total", style="bold"), Text(str(sum(games)), style="bold")]
-            cumulative += sum(games)
-        t.add_section()
-        t.add_row(*row)
-        lines.append(t)
-    label = "over both rounds" if len(rounds) <= 2 else f"over {len(rounds)} rounds"
-    lines.append(Text(f"Cumulative score {label}: {cumulative}", style="bold"))
-    return Group(*lines)

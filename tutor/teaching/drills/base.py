@@ -59,12 +59,16 @@ class DrillIO:
                                deadline=deadline, total=total, progress=progress)
 
     def record(self, puzzle_id: str, kind: str, themes, correct: bool, seconds: float | None,
-               ruleset: str | None = None) -> None:
+               ruleset: str | None = None, *, difficulty: int | None = None,
+               retry: bool = False) -> None:
         """Record a graded answer in the progress store (if any); its time only when it was
-        typed at a terminal (``seconds`` None, or piped input: no time)."""
+        typed at a terminal (``seconds`` None, or piped input: no time).  ``difficulty`` is the
+        band (1-5) of a generated puzzle (an answer without one is never rated); ``retry`` marks
+        a second try at the same puzzle (never rated)."""
         if self.store is not None:
             self.store.record_answer(puzzle_id, kind, list(themes), correct,
-                                     None if self.piped else seconds, ruleset=ruleset)
+                                     None if self.piped else seconds, ruleset=ruleset,
+                                     difficulty=difficulty, retry=retry)
 
     def meta_best(self, key: str, value: float, higher: bool = True) -> bool:
         """Keep the best ``value`` under ``key`` in the store's meta table; True when it is a

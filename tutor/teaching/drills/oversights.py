@@ -149,7 +149,8 @@ class OversightDrill:
             return Attempt(grade.correct, io.clock.now() - start, grade)
 
     def _record(self, puzzle, correct: bool, seconds: float | None) -> None:
-        self.io.record(puzzle.id, puzzle.kind, puzzle.themes, correct, seconds, puzzle.ruleset)
+        self.io.record(puzzle.id, puzzle.kind, puzzle.themes, correct, seconds, puzzle.ruleset,
+                       difficulty=puzzle.difficulty)
 
     # -- streak -------------------------------------------------------------------------------
 

@@ -86,8 +86,10 @@ def _item(io: DrillIO, kind: str, skill, rulesets, rng, ruleset) -> bool | None:
         a = drill.ask(drill.make_question())
         return None if a is None else a.correct
     puzzle = None
+    difficulty = io.store.choose_difficulty(kind)      # the band nearest the learner's rating
     for attempt in range(12):
-        puzzle = generate(kind, ruleset.id if ruleset is not None else None, seed=seed + attempt)
+        puzzle = generate(kind, ruleset.id if ruleset is not None else None, seed=seed + attempt,
+                          difficulty=difficulty)
         if skill.group == "kind" or skill.name in puzzle.themes:
             break
     if kind == "spot-oversight":
@@ -102,23 +104,37 @@ def _item(io: DrillIO, kind: str, skill, rulesets, rng, ruleset) -> bool | None:
 
 
 def ask_puzzle(io: DrillIO, puzzle) -> bool | None:
-    """Pose any puzzle, grade it, explain, record; None when the learner quits."""
+    """Pose any puzzle, grade it, explain, record; None when the learner quits.
+
+    A wrong first answer gets the grade's nudge and a second try before the answer is shown
+    (:meth:`tutor.puzzles.Puzzle.grade` with ``attempt``); each try is recorded, the second as a
+    retry.  Returns whether the first try was right (the answer that counts)."""
     io.show(render_puzzle(puzzle, symbols=io.symbols))
     start = io.clock.now()
+    attempt = 1
+    first = None
     while True:
         text = io.read("answer> ", None, words=puzzle.answer_words())
         if text is None or text.strip().lower() in QUIT_WORDS:
             return None
         try:
-            grade = puzzle.grade(text)
+            grade = puzzle.grade(text, attempt)
         except AnswerError as exc:
             io.say(str(exc), style="yellow")
             continue
-        break
-    secs = io.clock.now() - start
-    io.record(puzzle.id, puzzle.kind, puzzle.themes, grade.correct, secs, puzzle.ruleset)
+        secs = io.clock.now() - start
+        io.record(puzzle.id, puzzle.kind, puzzle.themes, grade.correct, secs, puzzle.ruleset,
+                  difficulty=puzzle.difficulty, retry=attempt > 1)
+        if first is None:
+            first = grade.correct
+        if grade.final:
+            break
+        io.say(grade.retry or "Not yet.", style="yellow")
+        io.say("One more try.", style="dim")
+        attempt += 1
+        start = io.clock.now()
     _explain(io, puzzle, grade)
-    return grade.correct
+    return first
 
 
 def _explain(io: DrillIO, puzzle, grade) -> None:

@@ -1,0 +1,210 @@
+"""The review after a practice deal counts (issue 10 item 3): the learner's costliest decisions in
+stakes by the engine's analysis, each with a sentence of why from the counting facts; the same
+figures as ``laugh analyse`` with the review's seed; ``hint`` at the prompt; the expert level;
+and the progress bar on a terminal."""
+
+from __future__ import annotations
+
+import io
+import random
+import re
+import time
+
+from rich.console import Console
+
+from test_play import EngineLearner, quiet, run_match, text_of
+from tutor.app.play import LEVELS, ScriptedAsker, VirtualClock
+from tutor.app.play.game import TURN_PROMPT
+from tutor.app.play.review import DealReview, hint, review_deal, review_seed
+from tutor.app.play.session import PlayOptions, _review, play_match
+from tutor.app.play.sheet import review_renderable
+from tutor.engine.analysis import annotate
+from tutor.engine.bots import make_bot, play_out
+from tutor.engine.cards import parse_cards
+from tutor.engine.deal import Action, Deal
+from tutor.engine.expert import ExpertBot
+from tutor.engine.levels import EXPERT_SAMPLES, seat_names
+
+
+def _deal_from(rs, players, dealer, hands: dict[int, str], table: str, seed: int = 0) -> Deal:
+    """A deal whose pack gives the named seats the named hands and the table the named cards;
+    the other seats get the rest, shuffled by ``seed``."""
+    pc = rs.count(players)
+    named = {q: parse_cards(h) for q, h in hands.items()}
+    tab = parse_cards(table)
+    used = set(tab).union(*named.values())
+    rest = [c for c in range(52) if c not in used]
+    random.Random(seed).shuffle(rest)
+    full = {q: named.get(q) or [rest.pop() for _ in range(pc.hand)] for q in range(players)}
+    eldest = (dealer + 1) % players
+    pack = [0] * 52
+    for q in range(players):
+        for i, c in enumerate(full[q]):
+            pack[((q - eldest) % players) + i * players] = c
+    pack[players * pc.hand:] = tab
+    return Deal(rs, players, dealer, pack)
+
+
+def _lone_seven(rulesets) -> Deal:
+    # the learner (seat 1, eldest) may take a lone seven, whose two unseen twins are in
+    # opponents' hands, or all three queens, which nobody else can ever take
+    return _deal_from(rulesets["parlett"], 5, 0, {1: "7C QC 6C 6D TC JC KC KD"},
+                      "7D QD QH QS AC AD 2C 3C 4C 5C 8C 9C")
+
+
+def test_a_costly_capture_is_named_with_its_loss_and_the_counting_behind_it(rulesets):
+    d = _lone_seven(rulesets)
+    queens = Action.make(1, "capture", parse_cards("QC"), parse_cards("QD QH QS"))
+    d.apply(queens)                               # the learner leaves the lone seven
+    play_out(d, [make_bot("counter") for _ in range(5)], random.Random(2))
+    names = seat_names(5, 1)
+    review = review_deal(d, 1, names, samples=200)
+    top = review.costly[0]
+    assert top.index == 0 and top.played == queens
+    assert top.best == Action.make(1, "capture", parse_cards("7C"), parse_cards("7D"))
+    assert top.verdict in ("mistake", "blunder") and top.loss - top.loss_ci95 > 0
+    assert top.unit == "stakes" and review.unit == "stakes"
+    assert top.why.startswith("The lone seven was at risk: 2 unseen, and Anne, Ralph, Mary and "
+                              "Tom move before your next turn; the queens could wait")
+    assert len(review.costly) <= 3
+    assert review.costly == tuple(sorted(review.costly, key=lambda c: -c.loss))
+    # drawn in the review: action number, loss class, loss, what was played, what was best, why
+    c = quiet(80)
+    c.print(review_renderable([], 0, 0, review=review, names=names, seat=1))
+    text = " ".join(text_of(c).split())
+    assert "Your costliest decisions" in text
+    assert re.search(rf"1\. Action 1: {top.verdict}, −{top.loss:.2f} stakes \(± "
+                     rf"{top.loss_ci95:.2f}\)", text)
+    assert "You capture Q♦ Q♥ Q♠ with Q♣; best: you capture 7♦ with 7♣." in text
+    assert "The lone seven was at risk" in text
+
+
+def test_the_review_is_reproducible_and_gives_laugh_analyses_figures(rulesets):
+    # the review of a practice deal (in-process, through the prompts) with its seed from the deal
+    rs = rulesets["parlett"]
+    res, out, _ = run_match(rs, 5, LEVELS["club"], seed=3, rng=random.Random(3),
+                            review_samples=100)
+    deal, review = res.deals[0], res.reviews[0]
+    assert len(review.costly) == 2 and review.samples == 100
+    assert review.seed == review_seed(deal)
+    # the same figures as laugh analyse RECORD --seat 0 --seed SEED --samples 100
+    by_index = {x.index: x for x in annotate(deal, [0], seed=review.seed, samples=100)}
+    assert len(by_index) == review.decisions
+    for c in review.costly:
+        x = by_index[c.index]
+        assert (c.loss, c.loss_ci95, c.verdict, c.played) == (x.loss, x.loss_ci95, x.verdict,
+                                                               x.played)
+    assert abs(review.total_loss - sum(x.loss for x in by_index.values())) < 1e-9
+    again = review_deal(deal, 0, res.names, samples=100)
+    assert [(c.index, c.loss, c.why) for c in again.costly] == \
+        [(c.index, c.loss, c.why) for c in review.costly]
+    text = " ".join(text_of(out).split())
+    assert "Review of your play" in text and "Your costliest decisions (the engine's analysis " \
+        f"of your {review.decisions} decisions, up to 100 playouts each" in text
+    for i, c in enumerate(review.costly, 1):
+        assert f"{i}. Action {c.index + 1}: {c.verdict}, −{c.loss:.2f} stakes" in text
+
+
+def test_no_review_when_asked_for_none(rulesets):
+    res, out, _ = run_match(rulesets["parlett"], 5, LEVELS["club"], seed=3, review_samples=0)
+    assert res.reviews == [None]
+    assert "Review of your play" in text_of(out) and "costliest" not in text_of(out)
+
+
+def test_hint_at_the_prompt_gives_the_best_option_and_its_margin(rulesets):
+    d = _lone_seven(rulesets)
+    names = seat_names(5, 1)
+    got = hint(d, 1, names)
+    assert got.analysis.best.action.cards == tuple(parse_cards("7C"))
+    second = next(o for o in got.analysis.options if o.group != got.analysis.best.group)
+    assert got.text.startswith("Best: capturing 7♦ with 7♣, expected ")
+    assert f"{-second.diff:.2f} ± {second.diff_ci95:.2f} stakes better than the next best" \
+        in got.text
+    assert hint(d, 1, names).text == got.text                     # the same position, the same
+    assert hint(d, 2, names).text == "Nothing to decide now."      # not seat 2's turn
+
+    # at the prompt of a practice deal: hint, then the move
+    holder: dict = {}
+    learner = EngineLearner(holder)
+    asked = []
+
+    def answers(prompt):
+        if prompt == TURN_PROMPT and not asked:
+            asked.append(prompt)
+            return "hint"
+        return learner(prompt)
+
+    import tutor.app.play.session as session
+    orig = session.DealPlayer
+
+    class Hooked(orig):
+        def __init__(self, *a, **k):
+            super().__init__(*a, **k)
+            holder["player"] = self
+
+    session.DealPlayer = Hooked
+    try:
+        out = quiet(80)
+        res = play_match(PlayOptions(rulesets["parlett"], 5, 1, 0, LEVELS["club"], 3, 0.0, None,
+                                     False, 0), asker=ScriptedAsker(answers),
+                         clock=VirtualClock(), console=out)
+    finally:
+        session.DealPlayer = orig
+    text = " ".join(text_of(out).split())
+    assert "Hint: Best: " in text and "better than the next best" in text
+    assert res.players[0].hints == 1 and res.deals[0].is_terminal()
+
+
+def test_the_review_shows_a_progress_bar_on_a_terminal_only_when_it_takes_a_while(monkeypatch):
+    import tutor.app.play.session as session
+    empty = DealReview(2, (), 0.0, "stakes", 10, 1, 0.0)
+
+    def slow(deal, seat, names, samples, symbols, progress=None):
+        progress(0, 2, 0)
+        time.sleep(0.3)
+        progress(1, 2, 5)
+        progress(2, 2, 0)
+        return empty
+
+    def fast(deal, seat, names, samples, symbols, progress=None):
+        for done in (0, 1, 2):
+            progress(done, 2, 0)
+        return empty
+
+    opts = PlayOptions(None, 5, review_samples=10)
+    for fn, shown in ((slow, True), (fast, False)):
+        monkeypatch.setattr(session, "review_deal", fn)
+        term = Console(file=io.StringIO(), width=80, force_terminal=True, color_system=None)
+        assert _review(None, 0, [], opts, term, True) is empty
+        assert ("Reviewing your decisions" in term.file.getvalue()) is shown
+
+
+def test_the_expert_level_plays_the_expert_with_a_sample_budget(rulesets):
+    bot = LEVELS["expert"].make()
+    assert isinstance(bot, ExpertBot) and bot.samples == EXPERT_SAMPLES and bot.seconds is None
+    assert bot.reaction_range == LEVELS["expert"].reaction
+    assert "playing it out" in LEVELS["expert"].summary
+
+
+def test_why_a_missed_claim_and_a_dead_pair_laid_down_cost(rulesets):
+    # the example deal with oversights: Anne (seat 1) lies down holding a dead pair of threes,
+    # and the learner at seat 0 lets the claim go by
+    import json
+    from pathlib import Path
+    from tutor.engine.records import replay
+    d = replay(json.loads((Path(__file__).resolve().parent.parent / "data" / "examples"
+                           / "parlett-5-oversights.json").read_text()))
+    mine = review_deal(d, 0, seat_names(5, 0), samples=100)
+    hold = next(c for c in mine.costly if c.played is None)
+    assert hold.best.kind == "claim" and hold.verdict in ("mistake", "blunder")
+    assert hold.why == ("The claim of 3♣ 3♠ was open, and the first claim takes the cards: "
+                        "Ralph, Mary and Tom could claim it too.")
+    theirs = review_deal(d, 1, seat_names(5, 1), samples=100)
+    laid = next(c for c in theirs.costly if c.played.kind == "lie_down")
+    assert laid.best.kind == "declare_dead_pair"
+    assert laid.why == ("You lay down holding your dead pair (3♣ 3♠). Of the threes: 2 in your "
+                        "hand, 2 won, 0 on the table, 0 unseen: nobody else holds one.")
+    c = quiet(80)
+    c.print(review_renderable([], 0, 0, review=mine, names=seat_names(5, 0), seat=0))
+    assert "You hold (no claim or declaration yet); best: you claim 3♣ 3♠" in \
+        " ".join(text_of(c).split())
