@@ -72,6 +72,7 @@ def test_an_inter_livery_match_through_pipes_ends_with_the_score_sheet(inter_liv
     out = proc.stdout
     assert "2 rounds of 5 games (the first a practice game, not scored)." in out
     assert out.count("Settlement") == 10 and out.count("Review of your play") == 10
+    assert out.count("Your costliest decisions") == 10      # the engine's review, as in play
     assert "Match totals after 1 deal (the practice game not scored)" in out
     assert "Match totals after 10 deals (the practice game not scored)" in out
     assert "Practice game (1 of 10)" in out and "Game 5, round 2 (10 of 10)" in out

@@ -26,6 +26,7 @@ from pathlib import Path
 from rich.text import Text
 
 from tutor.app.commands._common import add_ruleset_options, positive_int, resolve, session_io
+from tutor.app.commands.play import REVIEW_SAMPLES_HELP, _samples
 from tutor.engine.data import laugh_home
 from tutor.engine.errors import LaughError, RecordError, UsageError
 from tutor.engine.levels import LEVELS, level, make_opponents, seat_names
@@ -65,6 +66,9 @@ def register(sub, parent) -> None:
                    help="play on the last unfinished match (or the saved match FILE)")
     p.add_argument("--sheet", metavar="FILE.html",
                    help="also write the score sheet as printable HTML")
+    p.add_argument("--review-samples", type=_samples, default=REVIEW_SAMPLES_HELP, metavar="N",
+                   help="playouts per decision in the review of your costliest decisions after "
+                        f"each deal (default {REVIEW_SAMPLES_HELP}; 0 leaves the analysis out)")
     p.set_defaults(handler=run)
 
 
@@ -113,7 +117,8 @@ def run(args: argparse.Namespace, *, asker=None, clock=None, console=None,
         path = matches_dir() / f"match-{stamp}-{rs.id}-seed{seed}.json"
     seed, asker, clock, console, store = session_io(match.seed, True, asker, clock, console)
     session = MatchSession(match, path, asker=asker, clock=clock, console=console, store=store,
-                           pace=pace, symbols=suit_symbols(), make_player=make_player)
+                           pace=pace, symbols=suit_symbols(), make_player=make_player,
+                           review_samples=getattr(args, "review_samples", REVIEW_SAMPLES_HELP))
     try:
         return session.run(sheet=args.sheet)
     finally:
@@ -182,8 +187,10 @@ class MatchSession:
     ``make_player`` builds the deal player (default :class:`tutor.app.play.game.DealPlayer`)."""
 
     def __init__(self, match: Match, path: Path, *, asker, clock, console, store=None,
-                 pace: float = 1.0, symbols: bool = True, make_player=None):
+                 pace: float = 1.0, symbols: bool = True, make_player=None,
+                 review_samples: int = 0):
         self.match = match
+        self.review_samples = review_samples
         self.path = path
         self.asker = asker
         self.clock = clock
@@ -278,6 +285,7 @@ class MatchSession:
 
     def _play_next(self) -> bool:
         """Play the next game; False when the learner left it unfinished."""
+        from tutor.app.play.session import review_with_progress
         from tutor.app.play.sheet import review_renderable, settlement_table
         m = self.match
         game = m.next_game
@@ -305,8 +313,13 @@ class MatchSession:
         self.out.print(settlement_table(deal, self.names, self.symbols))
         self.out.print()
         spots = [o for o in player.opportunities if o.kind == "spot-oversight"]
+        review = review_with_progress(deal, self.seat, self.names, self.review_samples,
+                                      self.out, self.symbols)
         self.out.print(review_renderable(player.mistakes, sum(o.correct for o in spots),
-                                         len(spots)))
+                                         len(spots), review=review, names=self.names,
+                                         seat=self.seat, symbols=self.symbols,
+                                         set_aside=m.ruleset.table_mournival
+                                         == "set_aside_for_last_in"))
         self._record_progress(player, k)
         self.out.print()
         self._totals()

@@ -210,17 +210,22 @@ def match_games(rs, players: int, first: int, deals: int) -> list:
 
 
 def _review(deal: Deal, seat: int, names, opts: PlayOptions, out, symbols: bool):
-    """The analysis of the learner's decisions in ``deal`` (:func:`review_deal`), None when
-    ``opts.review_samples`` is 0.  On a terminal, a progress bar appears once it takes more than
-    a moment (a quarter of a second), and goes when it is done."""
-    if opts.review_samples <= 0:
+    """:func:`review_with_progress` with the options' sample budget."""
+    return review_with_progress(deal, seat, names, opts.review_samples, out, symbols)
+
+
+def review_with_progress(deal: Deal, seat: int, names, samples: int, out, symbols: bool):
+    """The analysis of the learner's decisions in ``deal`` (:func:`review_deal`, ``samples``
+    playouts a decision), None when ``samples`` is 0.  On a terminal, a progress bar appears once
+    it takes more than a moment (a quarter of a second), and goes when it is done."""
+    if samples <= 0:
         return None
     if not out.is_terminal:
-        return review_deal(deal, seat, names, samples=opts.review_samples, symbols=symbols)
+        return review_deal(deal, seat, names, samples=samples, symbols=symbols)
     t0 = time.perf_counter()
     shown: dict = {}
 
-    def progress(done: int, total: int, samples: int) -> None:
+    def progress(done: int, total: int, done_samples: int) -> None:
         if "bar" not in shown:
             if time.perf_counter() - t0 < 0.25:
                 return
@@ -228,11 +233,11 @@ def _review(deal: Deal, seat: int, names, opts: PlayOptions, out, symbols: bool)
                            MofNCompleteColumn(), console=out, transient=True)
             bar.start()
             shown["bar"], shown["task"] = bar, bar.add_task("review", total=total)
-        part = min(samples / opts.review_samples, 0.99)
+        part = min(done_samples / samples, 0.99)
         shown["bar"].update(shown["task"], completed=done + part, total=total)
 
     try:
-        return review_deal(deal, seat, names, samples=opts.review_samples, symbols=symbols,
+        return review_deal(deal, seat, names, samples=samples, symbols=symbols,
                            progress=progress)
     finally:
         if "bar" in shown:
