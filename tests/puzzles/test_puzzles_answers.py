@@ -312,3 +312,17 @@ def test_answer_words_offer_the_visible_cards():
     lp = P.generate("legal-play", seed=2)
     assert [c["letter"] for c in lp.answer["choices"]] == lp.answer_words()[2:]
     assert rank_code(0) == "A" and rank_of(parse_card("QS")) == 11
+
+
+def test_a_questions_code_spans_show_without_backticks_on_screen():
+    import io
+
+    from rich.console import Console
+
+    from tutor.puzzles import generate
+    from tutor.puzzles.render import render_puzzle
+    p = generate("spot-oversight", "parlett", 5, 5)
+    assert "`" in p.question
+    buf = io.StringIO()
+    Console(file=buf, width=80, no_color=True).print(render_puzzle(p, symbols=True))
+    assert "`" not in buf.getvalue() and "claim 7H 7S" in " ".join(buf.getvalue().split())

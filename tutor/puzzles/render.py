@@ -211,10 +211,22 @@ def render_puzzle(puzzle: Puzzle, console_width: int | None = None, symbols: boo
     if puzzle.has_position:
         parts.extend(_position(puzzle, symbols))
         parts.append(Text(""))
-    q = Text(plain_suits(puzzle.question, symbols))
+    q = code_text(plain_suits(puzzle.question, symbols))
     q.stylize("bold")
     parts.append(q)
     return Group(*parts)
+
+
+def code_text(text: str):
+    """``text`` as a rich ``Text`` with its backtick spans (what the learner types, as in
+    ``claim 7H 7S``) shown in cyan without the backticks; line breaks are kept."""
+    from rich.text import Text
+    out = Text()
+    for i, part in enumerate(text.split("`")):
+        out.append(part, style="cyan" if i % 2 else None)
+    if text.count("`") % 2:                 # an unpaired backtick: show the text as written
+        return Text(text)
+    return out
 
 
 def render_hint(puzzle: Puzzle, index: int, symbols: bool | None = None):
@@ -225,7 +237,7 @@ def render_hint(puzzle: Puzzle, index: int, symbols: bool | None = None):
     if index >= len(puzzle.hints):
         return Text("No more hints.", style="dim")
     t = Text(f"Hint {index + 1} of {len(puzzle.hints)}: ", style="bold yellow")
-    t.append(plain_suits(puzzle.hints[index], symbols))
+    t.append_text(code_text(plain_suits(puzzle.hints[index], symbols)))
     return t
 
 
@@ -251,7 +263,7 @@ def render_explanation(puzzle: Puzzle, grade: Grade | None, symbols: bool | None
     parts.append(ans)
     parts.append(Text(""))
     for para in puzzle.explanation.split("\n\n"):
-        parts.append(Text(plain_suits(para, symbols)))
+        parts.append(code_text(plain_suits(para, symbols)))
         parts.append(Text(""))
     lib = default_library()
     for ref in puzzle.quotes:

@@ -149,7 +149,7 @@ def _split_puzzle(renderable, title: str, question: str):
         while parts and blank(parts[0]):
             parts.pop(0)
     tail = bool(parts) and isinstance(parts[-1], Text) and \
-        parts[-1].plain.strip() == question.strip()
+        parts[-1].plain.strip() in (question.strip(), question.replace("`", "").strip())
     if tail:
         parts = parts[:-1]
         while parts and blank(parts[-1]):
