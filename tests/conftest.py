@@ -57,9 +57,34 @@ def house(house_library):
     return house_library.rulesets
 
 
+@pytest.fixture(scope="session", autouse=True)
+def compiled_once(tmp_path_factory):
+    """The ``laugh`` processes the tests start (about 150) share compiled bytecode in a folder
+    of this run.  Where PYTHONDONTWRITEBYTECODE is set (it is on the machines CI runs on),
+    every one of them would otherwise compile the whole tutor from source again: 0.3 s of CPU
+    a process.  Nothing is written in the checkout."""
+    os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+    os.environ["PYTHONPYCACHEPREFIX"] = str(_run_folder(tmp_path_factory) / "pycache")
+
+
+def _run_folder(tmp_path_factory):
+    """A folder of this run that every xdist worker shares (their base folders are siblings)."""
+    base = tmp_path_factory.getbasetemp()
+    return base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+
+
+@pytest.fixture(scope="session")
+def shared_cache(tmp_path_factory):
+    """One cache of worked-out studies for the whole run, shared by the workers (their base
+    folders are siblings): a lesson's 2,000-deal study is dealt once, not in every test that
+    shows the lesson.  ``tests/app/test_blocks_cache.py`` checks the cache against a fresh run."""
+    return _run_folder(tmp_path_factory) / "laugh-cache"
+
+
 @pytest.fixture(autouse=True)
-def own_laugh_home(tmp_path, monkeypatch):
+def own_laugh_home(tmp_path, monkeypatch, shared_cache):
     """Every test runs with its own ``LAUGH_HOME`` (tests may set their own over it), so that no
     test reads or writes the progress file of whoever runs the suite: a file written by another
     version of the program would otherwise decide what the tests see."""
     monkeypatch.setenv("LAUGH_HOME", str(tmp_path / "laugh-home"))
+    monkeypatch.setenv("LAUGH_CACHE", str(shared_cache))

@@ -20,6 +20,10 @@ from tutor.app.play import DealPlayer, ScriptedAsker, VirtualClock
 
 from support import ROOT
 
+#: Samples a deal for the reviews after each deal: enough to name the costliest decisions
+#: (test_play_review.py checks the reviews themselves at the full count).
+REVIEW = 8
+
 
 def laugh(args, home, stdin="", timeout=120):
     env = dict(os.environ, LAUGH_HOME=str(home), PYTHONIOENCODING="utf-8", COLUMNS="80",
@@ -45,7 +49,7 @@ def scripted(home, monkeypatch, **options):
 
     args = argparse.Namespace(**{**dict(ruleset=None, players=None, deals=None, seat=None,
                                         level="club", seed=7, pace=0.0, resume=None,
-                                        sheet=None), **options})
+                                        sheet=None, review_samples=REVIEW), **options})
     out = Console(file=io.StringIO(), width=80, color_system=None)
     assert M.run(args, asker=ScriptedAsker(learner), clock=VirtualClock(), console=out,
                  make_player=Hooked) == 0
@@ -67,7 +71,7 @@ def test_an_inter_livery_match_through_pipes_ends_with_the_score_sheet(inter_liv
     assert len(starts) == 10 and len(saved["deals"]) == 10
     sheet = tmp_path / "sheet.html"
     proc = laugh(["match", "--ruleset", "inter-livery-2018", "--level", "club", "--seed", "7",
-                  "--sheet", str(sheet)], tmp_path, "\n".join(lines) + "\n")
+                  "--review-samples", str(REVIEW), "--sheet", str(sheet)], tmp_path, "\n".join(lines) + "\n")
     assert proc.returncode == 0, proc.stderr[-2000:]
     out = proc.stdout
     assert "2 rounds of 5 games (the first a practice game, not scored)." in out
@@ -94,14 +98,16 @@ def test_an_inter_livery_match_through_pipes_ends_with_the_score_sheet(inter_liv
 def test_quit_mid_match_then_resume_ends_as_if_never_stopped(inter_livery, tmp_path):
     lines, starts, _, saved = inter_livery
     k = starts[3]                      # the first line of the fourth deal
-    first = laugh(["match", "--ruleset", "inter-livery-2018", "--level", "club", "--seed", "7"],
+    first = laugh(["match", "--ruleset", "inter-livery-2018", "--level", "club", "--seed", "7",
+                   "--review-samples", str(REVIEW)],
                   tmp_path, "\n".join(lines[:k + 2] + ["quit"]) + "\n")
     assert first.returncode == 0, first.stderr[-2000:]
     said = [line for line in first.stdout.splitlines() if line.startswith("Match saved")]
     assert said == ["Match saved after 3 of 10 deals; laugh match --resume plays on."]
     path, = (tmp_path / "matches").glob("match-*.json")
     assert len(json.loads(path.read_text())["deals"]) == 3
-    again = laugh(["match", "--resume", "--sheet", str(tmp_path / "s.html")], tmp_path,
+    again = laugh(["match", "--resume", "--review-samples", str(REVIEW),
+                   "--sheet", str(tmp_path / "s.html")], tmp_path,
                   "\n".join(lines[k:]) + "\n")
     assert again.returncode == 0, again.stderr[-2000:]
     assert "Resumed after 3 of 10 deals." in again.stdout
@@ -118,8 +124,8 @@ def test_quit_mid_match_then_resume_ends_as_if_never_stopped(inter_livery, tmp_p
 
 def test_end_of_input_mid_deal_saves_what_is_finished(inter_livery, tmp_path):
     lines, starts, _, _ = inter_livery
-    proc = laugh(["match", "--ruleset", "inter-livery-2018", "--level", "club", "--seed", "7"],
-                 tmp_path, "\n".join(lines[:starts[2] + 1]) + "\n")
+    proc = laugh(["match", "--ruleset", "inter-livery-2018", "--level", "club", "--seed", "7",
+                  "--review-samples", str(REVIEW)], tmp_path, "\n".join(lines[:starts[2] + 1]) + "\n")
     assert proc.returncode == 0 and "Traceback" not in proc.stderr
     assert proc.stdout.rstrip().endswith(
         "Match saved after 2 of 10 deals; laugh match --resume plays on.")
@@ -132,7 +138,8 @@ def test_a_stakes_match_shows_running_totals_and_the_deal_passing_left(tmp_path,
     dealers = [d["dealer"] for d in saved["deals"]]
     assert dealers == [(saved["first_dealer"] + k) % 4 for k in range(3)]
     proc = laugh(["match", "--ruleset", "parlett", "--players", "4", "--deals", "3", "--level",
-                  "club", "--seed", "11", "--sheet", str(tmp_path / "deals.html")],
+                  "club", "--seed", "11", "--review-samples", str(REVIEW),
+                  "--sheet", str(tmp_path / "deals.html")],
                  tmp_path / "out", "\n".join(lines) + "\n")
     assert proc.returncode == 0, proc.stderr[-2000:]
     for k in (1, 2, 3):

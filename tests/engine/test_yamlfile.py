@@ -38,7 +38,10 @@ def test_an_alias_bomb_is_refused_at_its_line_before_anything_is_built():
 
 
 @pytest.mark.parametrize("text,pattern", [
-    ("[" * 100_000, r"f\.yaml:1: 0\.0\.0.*: nested more than 40 levels deep"),
+    # The path is there when the events reach the depth check; libyaml 0.2.6 and later refuse
+    # 1,000 open brackets while scanning, before any event, so the path may not be known.
+    ("[" * 100_000, r"f\.yaml:1: (0\.0\.0.*: )?nested more than 40 levels deep"),
+    ("[" * 500, r"f\.yaml:1: 0\.0\.0.*: nested more than 40 levels deep"),
     ("- " * 100_000 + "x", r"f\.yaml:1: .*nested more than 40 levels deep"),
     ("a: &a [1, *a]\n", r"f\.yaml:1: a\.1: the alias \*a refers to a value that holds it"),
     ("a: *nowhere\n", r"f\.yaml:1: a: the alias \*nowhere names no anchor before it"),

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 from fractions import Fraction
 from pathlib import Path
 
@@ -23,7 +24,7 @@ from rich.table import Table
 from rich.text import Text
 
 from tutor.app.commands.simulate import skill_view
-from tutor.engine.data import laugh_home
+from tutor.engine.data import laugh_cache
 from tutor.engine.errors import DataError
 from tutor.engine.odds import deal_odds, percent
 from tutor.engine.parameters import PARAMETERS, value_short
@@ -203,11 +204,11 @@ def render_odds(data: dict, ctx, width: int):
 
 def simulate(data: dict, library, cache_dir: Path | None = None) -> dict:
     """The study a ``simulate`` block asks for, as :meth:`tutor.engine.simulate.Study.to_json`, read from
-    the cache in ``cache_dir`` (default ``laugh_home()/cache``) or run and stored there.  The cache
+    the cache in ``cache_dir`` (default :func:`tutor.engine.data.laugh_cache`) or run and stored there.  The cache
     key includes a fingerprint of the engine's code, so a changed engine is measured afresh."""
     key = "/".join(str(data[k]) for k in ("ruleset", "players", "deals", "seed", "bots"))
     key += "/" + _engine_fingerprint()
-    cache_dir = cache_dir if cache_dir is not None else laugh_home() / "cache"
+    cache_dir = cache_dir if cache_dir is not None else laugh_cache()
     cache_file = cache_dir / "simulate.json"
     cache: dict = {}
     try:
@@ -222,7 +223,7 @@ def simulate(data: dict, library, cache_dir: Path | None = None) -> dict:
     cache[key] = result
     try:
         cache_dir.mkdir(parents=True, exist_ok=True)
-        tmp = cache_file.with_suffix(".tmp")
+        tmp = cache_file.with_name(f"simulate.{os.getpid()}.tmp")   # two runs at once
         tmp.write_text(json.dumps(cache, indent=1), encoding="utf-8")
         tmp.replace(cache_file)
     except OSError:

@@ -31,6 +31,19 @@ def laugh_home() -> Path:
     return Path(user_data_path("laugh-and-lie-down", appauthor=False))
 
 
+def laugh_cache() -> Path:
+    """Where results that can be worked out again are kept (the studies that lessons show):
+    ``$LAUGH_CACHE`` if set, else ``cache`` in ``$LAUGH_HOME`` if that is set, else the
+    platform's user cache directory.  Losing it loses nothing but time."""
+    env = os.environ.get("LAUGH_CACHE")
+    if env:
+        return Path(env).expanduser()
+    if os.environ.get("LAUGH_HOME"):
+        return laugh_home() / "cache"
+    from platformdirs import user_cache_path
+    return Path(user_cache_path("laugh-and-lie-down", appauthor=False))
+
+
 def source_texts_dir() -> Path | None:
     """The folder of the collected source texts that quotations are checked against:
     ``$LAUGH_SOURCE_TEXTS`` when set, else the project's own copy (``sources/texts``), or None

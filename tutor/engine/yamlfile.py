@@ -198,6 +198,11 @@ def compose(text: str, display: str, first_line: int = 1, prefix: str = "") -> D
         # the problem mark where the parser gave up.  The first is the line to fix.
         mark = exc.context_mark or exc.problem_mark
         line = first_line + (mark.line if mark else 0)
+        if exc.problem and "nesting depth" in exc.problem:
+            # libyaml 0.2.6 and later (PyYAML 6.0.4) refuse 1,000 open brackets while scanning,
+            # before a single event reaches the depth check: say it in the same words.
+            raise DataError(_message(display, line, prefix,
+                                     f"nested more than {MAX_DEPTH} levels deep")) from None
         what = " ".join(str(x) for x in (exc.context, exc.problem) if x) or _one_line(str(exc))
         raise DataError(_message(display, line, prefix, ("not valid YAML: " if prefix else
                                                          "YAML syntax error: ") + what)) from None
