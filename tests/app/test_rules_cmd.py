@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import io
 import json
 import re
 import pytest
+from rich.console import Console
 
 from tutor.app import cli
 from tutor.engine import data, sources
@@ -359,3 +361,23 @@ def test_lesson_rules_tables_never_read_chosen_chosen():
             c.print(render_block(b, ctx, 40))
     out = c.file.getvalue()
     assert "porges   players choose (chosen)" in out and "chosen (chosen)" not in out
+
+
+def test_what_lessons_send_the_learner_to_says_only_what_the_sources_say(library):
+    """Lesson 1 sends the learner to ``laugh sources willughby``; the source summaries, the
+    timeline and the quiz's hints keep to the same words as the lessons (issue 9)."""
+    from tutor.app.commands.sources_cmd import sources_view
+    from tutor.puzzles.model import definition
+    summaries = " ".join(s.summary for s in library.sources.values())
+    works = " ".join(a["work"] for s in library.sources.values() for a in s.attestations)
+    hints = str(definition("source-quiz"))
+    for unsupported in ("naturalist", "manuscript survey", "re-enactor"):
+        assert unsupported not in summaries and unsupported not in hints
+    assert "Moth. Bomb. (so abbreviated in Parlett's list; our expansion: Mother Bombie)" in works
+    assert "Voc. E. Anglia (our expansion: Vocabulary of East Anglia)" in works
+    con = Console(file=io.StringIO(), width=100, color_system=None)
+    for renderable in sources_view(library, None):
+        con.print(renderable)
+    shown = con.file.getvalue()
+    assert "Francis Willughby’s Book of Games." in shown          # <cite> rendered, not shown
+    assert "<cite>" not in shown and "**" not in shown and "<b>" not in shown

@@ -240,3 +240,11 @@ def test_the_template_names_every_parameter_and_loads_as_it_stands(tmp_path):
     (tmp_path / "t.yaml").write_text(text)
     rs = load_library([tmp_path]).rulesets["tuesday-club"]
     assert rs.player_counts == (4, 5) and rs.captures_per_turn == "one"
+
+
+def test_results_are_counted_in_stakes_wherever_a_pot_settles_them(house):
+    """One answer to "stakes or points?" for every view (reviews, analysis, hints): pot scoring
+    settles in stakes as stakes scoring does; only pairs scoring counts points."""
+    assert {rid: house[rid].unit for rid in ("house-any", "house-pot", "house-pairs-pay")} == {
+        "house-any": "stakes", "house-pot": "stakes", "house-pairs-pay": "points"}
+    assert house["parlett"].unit == "stakes" and house["inter-livery-2018"].unit == "points"

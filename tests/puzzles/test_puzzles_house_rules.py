@@ -70,3 +70,19 @@ def test_house_rules_reach_the_puzzles(house_library):
     assert setup.answer["breakeven"] is None and setup.grade("none").correct
     assert P.needs(setup) is None               # pot scoring: a house rule no lesson teaches
     assert P.taught_in("legal-play", "end-turn") is None          # no lesson teaches it
+
+
+def test_settlement_hints_and_nudges_follow_the_scoring(house_library):
+    """The hints name a lie-down payment where the ruleset has one (and stay as they were where
+    it has none), and the nudge after a wrong answer names what this scoring settles first."""
+    from tutor.puzzles.answers import grade, wrong_answer
+    paying = P.generate("settlement", "house-any", 5, 3)
+    assert ("Lying down pays 1 stake to each player still in, and those payments are in the "
+            "results too.") in " ".join(paying.hints)
+    plain = P.generate("settlement", "parlett", 5, 3)
+    assert "Lying down" not in " ".join(plain.hints)
+    assert "plus the bonus of 5 for its winner. The results add up to 0." in " ".join(plain.hints)
+    pot = P.generate("settlement", "house-pot", 5, 2)
+    nudge = grade(pot, wrong_answer(pot)).retry
+    assert "Settle the leftovers and who takes the pot first" in nudge and "bonus" not in nudge
+    assert "Settle the leftovers and the bonus first" in grade(plain, wrong_answer(plain)).retry

@@ -646,7 +646,7 @@ def analyse(d: Deal, seat: int, *, policy: str = "counter", seed: int = 0,
     det = _Determinizer(d, seat)
     n_players = d.n
     hold_seat = seat
-    unit = "stakes" if d.ruleset.scoring == "stakes" else "points"
+    unit = d.ruleset.unit
     rollouts = 0
     stopped = "budget"
     i = 0

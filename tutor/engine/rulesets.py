@@ -154,3 +154,9 @@ class Ruleset:
         """True under the stake-settled scorings (``stakes`` and ``pot``): there is a pot and
         net results in stakes that sum to 0 (RULES.md 3.5, 3.6)."""
         return self.scoring != "pairs"
+
+    @property
+    def unit(self) -> str:
+        """What results are counted in: ``"stakes"`` under the stake-settled scorings (``stakes``
+        and ``pot``), ``"points"`` under ``pairs`` (RULES.md 3.5, 3.6)."""
+        return "stakes" if self.has_stakes else "points"

@@ -21,7 +21,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-__all__ = ["Span", "quote_plain", "quote_spans", "quote_text"]
+__all__ = ["Span", "quote_plain", "quote_spans", "quote_text", "quoted_text"]
 
 _ITALIC_TAGS = frozenset({"cite", "i", "em", "var", "dfn"})
 _BOLD_TAGS = frozenset({"b", "strong"})
@@ -135,4 +135,15 @@ def quote_text(text: str, style: str = "italic"):
         if span.italic:
             parts.append("not italic" if base_italic else "italic")
         out.append(span.text, style=" ".join(parts) or None)
+    return out
+
+
+def quoted_text(text: str, style: str = "italic"):
+    """:func:`quote_text` between curly quotation marks: a quotation as every listing shows it
+    (``laugh sources``, ``laugh rules``); the stored verbatim text is for ``laugh sources
+    check`` and ``--json``."""
+    from rich.text import Text
+    out = Text("\u201c", style=style)
+    out.append_text(quote_text(text, style=style))
+    out.append("\u201d", style=style)
     return out

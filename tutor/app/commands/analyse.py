@@ -94,7 +94,7 @@ def _annotate(deal, seats, args, err):
 
 
 def _unit(deal) -> str:
-    return "stakes" if deal.ruleset.scoring == "stakes" else "points"
+    return deal.ruleset.unit
 
 
 def _to_json(deal, decisions, args) -> dict:

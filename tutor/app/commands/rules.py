@@ -26,6 +26,7 @@ from tutor.engine.parameters import (COUNT_PARAMETERS, PARAMETERS, RULESET_PARAM
                                      value_short, value_words)
 from tutor.engine.rulesets import Ruleset
 from tutor.engine.sources import Library, Parameter, default_library, display_path
+from tutor.puzzles.quoted import quoted_text
 from tutor.puzzles.terminal import make_console
 
 #: One-word marks for the statuses in compact views (stated is the unmarked default).
@@ -144,8 +145,7 @@ def _pad(renderable: Any, pad: tuple[int, int, int, int]) -> Padding:
 
 def _quote_text(lib: Library, ref: str, own_citation: str) -> Text:
     q = lib.quotation(ref)
-    t = Text()
-    t.append(f"\u201c{q.text}\u201d", style="italic")
+    t = quoted_text(q.text)                      # its markup rendered, as in lessons
     t.append(f"  \u2014 {q.where}", style="dim")
     if q.citation != own_citation:
         t.append(f"; {q.citation}", style="dim")

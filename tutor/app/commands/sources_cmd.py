@@ -22,6 +22,7 @@ from tutor.engine.data import data_dir, source_texts_dir
 from tutor.engine.errors import LaughError, UsageError
 from tutor.engine.sources import Library, Source, audit_quotations, default_library, display_path
 from tutor.engine.template import source_template
+from tutor.puzzles.quoted import quoted_text
 from tutor.puzzles.terminal import make_console
 
 #: The word that runs the quotation check instead of naming a source.
@@ -199,7 +200,7 @@ def source_renderables(src: Source) -> list[Any]:
             if q.in_ and q.in_ != src.text:
                 t.append(f"  [in {q.in_}]", style="dim")
             out.append(_pad(t, 4))
-            body = Text(f"\u201c{q.text}\u201d", style="italic")
+            body = quoted_text(q.text)                   # its markup rendered, as in lessons
             if q.quoting:
                 body.append(f"  (quoting {q.quoting})", style="dim")
             out.append(_pad(body, 6))
@@ -238,7 +239,7 @@ def timeline_renderables(lib: Library) -> list[Any]:
         line.append(f"{a['author']}, ")
         line.append(a["work"], style="italic")
         out.append(_pad(line, 2))
-        out.append(_pad(Text(f"\u201c{q.text}\u201d", style="italic"), 2 + width))
+        out.append(_pad(quoted_text(q.text), 2 + width))
         src = Text(f"as given by {q.cited_in}", style="dim")
         out.append(_pad(src, 2 + width))
         if a["note"]:

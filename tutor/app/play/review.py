@@ -102,7 +102,7 @@ def review_deal(deal: Deal, seat: int, names: Sequence[str], *, samples: int = R
     """
     t0 = time.perf_counter()
     seed = review_seed(deal)
-    unit = "stakes" if deal.ruleset.scoring == "stakes" else "points"
+    unit = deal.ruleset.unit
     points = decision_points(deal, [seat])
     total = len(points)
     found: list[Costly] = []
@@ -258,7 +258,7 @@ def why(pos: Deal, seat: int, played: Action | None, an: Analysis, names: Sequen
     if facts:
         return facts
     mine = an.value_of(played)
-    unit = "stakes" if pos.ruleset.scoring == "stakes" else "points"
+    unit = pos.ruleset.unit
     unseen = sum(pos.view(seat).unseen.values())
     return (f"Played out {an.samples} times over placements of the {unseen} cards you could "
             f"not see ({_movers(pos, seat, names)}), {_option_words(best, symbols)} averaged "
@@ -288,7 +288,7 @@ def hint(deal: Deal, seat: int, names: Sequence[str], *, samples: int = HINT_SAM
                      samples=samples)
     except NoDecision:
         return Hint(None, "Nothing to decide now.")
-    unit = "stakes" if deal.ruleset.scoring == "stakes" else "points"
+    unit = deal.ruleset.unit
     best = an.best
     head = f"Best: {_option_words(best.action, symbols)}, expected {best.mean:+.2f} {unit}"
     if an.forced:

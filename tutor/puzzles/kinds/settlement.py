@@ -108,6 +108,10 @@ class Settlement(PuzzleKind):
             "pot_to": join([player_name(q, seat) for q in r.pot_to]) or "nobody",
             "pot_rule": value_words("pot_to", ctx.rs.pot_to) if ctx.rs.pot_to else "",
             "lie_down_pays": _pays_words(ctx.rs.lie_down_pays),
+            # empty unless lying down pays (RULES.md 3.6), so the shipped rulesets' hints stay
+            "pays_sentence": ("" if ctx.rs.lie_down_pays is None else
+                              " " + _pays_words(ctx.rs.lie_down_pays).capitalize()
+                              + ", and those payments are in the results too."),
             "example": " ".join(_example(len(asked), [values[q] for q in asked])),
         }
         tags = {scoring}
@@ -204,7 +208,7 @@ class Settlement(PuzzleKind):
                  for s, v, w in wrong]
         retry = ("Not yet: " + (f"{len(wrong)} of the {len(asked)} results are wrong"
                                 if len(asked) > 1 else "that is not it")
-                 + ". Settle the leftovers and the bonus first, then count again.")
+                 + f". Settle {_first_settled(p)} first, then count again.")
         return Verdict(False, "Not quite. " + "; ".join(parts) + ".",
                        credit=1 - len(wrong) / len(asked), retry=retry)
 
@@ -217,6 +221,16 @@ class Settlement(PuzzleKind):
         vals = [a[key][s] for s in a["asked"]]
         vals[0] += 2
         return " ".join(str(v) for v in vals)
+
+
+def _first_settled(p) -> str:
+    """What to settle before counting, as this puzzle's scoring has it: the pot's winner under
+    pot scoring, the bonus where there is one, else the leftovers alone."""
+    if "pot-scoring" in p.themes:
+        return "the leftovers and who takes the pot"
+    if "bonus" in p.themes:
+        return "the leftovers and the bonus"
+    return "the leftovers"
 
 
 def _pays_words(pays) -> str:
