@@ -34,9 +34,26 @@ LIMIT = 1.5
 REFERENCE = "import rich.console, rich.table, prompt_toolkit, yaml"
 
 
+#: Where PYTHONDONTWRITEBYTECODE is set (it is on the machines CI runs on), the checkout would be
+#: compiled from source at every start, while the libraries of the reference were compiled when
+#: pip installed them, as an installed tutor is.  The runs below measure the installed case:
+#: bytecode allowed, kept in a folder of this run (nothing is written in the checkout), and
+#: compiled once before the first timed run.  ``--source`` compiles everything, the tutor and the
+#: libraries of the reference alike, from source at every start.
+_PYCACHE = tempfile.mkdtemp(prefix="laugh-bench-pycache-")
+_EMPTY = tempfile.mkdtemp(prefix="laugh-bench-no-pycache-")
+FROM_SOURCE = False
+
+
 def _env(home: str) -> dict:
     env = dict(os.environ, LAUGH_HOME=home, COLUMNS="80")
     env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
+    if FROM_SOURCE:                        # an empty cache folder, never written: no bytecode
+        env["PYTHONDONTWRITEBYTECODE"] = "1"
+        env["PYTHONPYCACHEPREFIX"] = _EMPTY
+    else:
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
+        env["PYTHONPYCACHEPREFIX"] = _PYCACHE
     return env
 
 
@@ -107,7 +124,15 @@ def importtime(code: list[str], stdin: bytes = b"") -> list[tuple[int, int, str]
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--runs", type=int, default=7)
+    ap.add_argument("--source", action="store_true",
+                    help="compile everything (the tutor and the reference's libraries) from source "
+                         "at every start")
     args = ap.parse_args()
+    global FROM_SOURCE
+    FROM_SOURCE = args.source
+    print("measuring " + ("with everything compiled from source at every start" if args.source
+                          else "with bytecode compiled once, as an installed tutor has it"))
+    time_to_home(1)                                       # compile once, untimed
 
     ref: list[float] = []
     home = time_to_home(args.runs, ref)

@@ -110,6 +110,33 @@ def test_home_practice_sets_are_served_near_the_rating(tmp_path):
     assert sum(d == band for d in served) >= 3 and all(abs(d - band) <= 2 for d in served)
 
 
+def test_a_practice_set_never_serves_one_puzzle_twice(tmp_path, monkeypatch):
+    """Neighbouring seeds search overlapping runs of seeds for a band, so a set seeded base,
+    base+1, ... served the same puzzle again and again (every set of 5 count puzzles at 5 stars
+    in 80 tried).  Each puzzle of a set now has a seed of its own."""
+    import tutor.app.views as V
+    from tutor.app.io import make_context
+    served = []
+    real = V.generate
+
+    def spy(kind, **kw):
+        p = real(kind, **kw)
+        served.append(p.id)
+        return p
+
+    monkeypatch.setattr(V, "generate", spy)
+    monkeypatch.setattr("sys.stdin", io.StringIO("show\n" * 5 + "no\n"))
+    monkeypatch.setenv("LAUGH_HOME", str(tmp_path))
+    with _strong_learner(tmp_path):
+        pass
+    ctx = make_context(interactive=False)
+    try:
+        V.practice_kinds(ctx, ["count"])
+    finally:
+        ctx.close()
+    assert len(served) == 5 and len(set(served)) == 5, served
+
+
 def test_practice_sets_ask_for_the_band_the_rating_chooses(tmp_path, monkeypatch):
     """The wiring, without the seed search: every puzzle of a practice set (by kind or by
     theme) is asked for at the band nearest the learner's rating at that moment."""

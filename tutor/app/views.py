@@ -306,11 +306,13 @@ def practice_kinds(ctx, kinds: list[str]) -> list:
     """A set of puzzles of ``kinds`` (in turn), freshly seeded, each of the difficulty band
     nearest the learner's rating (:meth:`tutor.teaching.progress.ProgressStore.choose_difficulty`);
     returns the puzzles missed."""
-    base = secrets.randbelow(10**9)
-
     def make(i: int):
+        # A seed of its own for each puzzle: with a difficulty asked for, the engine searches
+        # the seeds from the one given, so neighbouring seeds would search overlapping runs and
+        # could serve one puzzle twice in a set, or all miss the band together.
         kind = kinds[i % len(kinds)]
-        return generate(kind, seed=base + i, difficulty=ctx.store.choose_difficulty(kind))
+        return generate(kind, seed=secrets.randbelow(10**9),
+                        difficulty=ctx.store.choose_difficulty(kind))
     return _run_set(ctx, make)[1]
 
 
