@@ -87,9 +87,10 @@ def _item(io: DrillIO, kind: str, skill, rulesets, rng, ruleset) -> bool | None:
         return None if a is None else a.correct
     puzzle = None
     difficulty = io.store.choose_difficulty(kind)      # the band nearest the learner's rating
-    for attempt in range(12):
-        puzzle = generate(kind, ruleset.id if ruleset is not None else None, seed=seed + attempt,
-                          difficulty=difficulty)
+    seeds = random.Random(f"{seed}:weak")     # far-apart seeds: each try searches afresh
+    for _ in range(12):
+        puzzle = generate(kind, ruleset.id if ruleset is not None else None,
+                          seed=seeds.randrange(10 ** 9), difficulty=difficulty)
         if skill.group == "kind" or skill.name in puzzle.themes:
             break
     if kind == "spot-oversight":
