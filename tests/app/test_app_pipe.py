@@ -281,7 +281,7 @@ def test_home_help_lists_every_key(tmp_path):
     proc = run_laugh([], "h\nq\n", tmp_path)
     assert proc.returncode == 0, proc.stderr
     flat = " ".join(proc.stdout.split())
-    for key in ("Enter or c", "lesson N again", "p puzzles", "d drills", "g play a deal",
+    for key in ("Enter or c", "lesson N again", "p puzzles", "d drills", "g play a deal", "m a match",
                 "s sources", "t statistics", "h help", "q quit", "Ctrl-C", "Ctrl-D", ":q",
                 "space bar"):
         assert key in flat, key

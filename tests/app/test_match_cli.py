@@ -8,6 +8,7 @@ import argparse
 import io
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -214,3 +215,18 @@ def test_the_sheet_follows_the_engines_plan_and_adds_up_for_every_seat(rulesets)
     assert "Name: <b>&lt;b&gt;You&lt;/b&gt;</b>" in page and "Anne &amp; co" in page
     assert page.count("<h1>Score sheet (The first game is for practice only and is not "
                       "scored)</h1>") == 5
+
+
+def test_the_home_screen_starts_a_match_and_resumes_the_unfinished_one(tmp_path):
+    first = laugh([], tmp_path, "m\nquit\nq\n")
+    assert first.returncode == 0, first.stderr[-2000:]
+    assert "m Match" in first.stdout                            # on the menu
+    assert "Laugh and Lie Down · match · parlett · 5 players" in first.stdout
+    assert "Match saved after 0 of 5 deals; laugh match --resume plays on." in first.stdout
+    path, = (tmp_path / "matches").glob("match-*.json")
+    again = laugh([], tmp_path, "m\nquit\nq\n")                  # the same match again
+    assert again.returncode == 0, again.stderr[-2000:]
+    seed = re.search(r"· seed (\d+)", first.stdout).group(1)
+    assert f"· seed {seed}" in again.stdout, again.stdout[-3000:]
+    assert list((tmp_path / "matches").glob("match-*.json")) == [path]
+    assert "Traceback" not in first.stderr + again.stderr

@@ -5,7 +5,7 @@ It is a menu read by the asker, so it works the same when piped (a class can scr
 
 - Enter, ``c`` or ``continue``: the lesson in progress (or the next one not yet done);
 - a lesson number, or ``lesson N``: that lesson (``lesson N again`` starts it afresh);
-- ``p`` puzzles, ``d`` drills, ``g`` play a deal, ``s`` sources, ``t`` statistics, ``h`` help,
+- ``p`` puzzles, ``d`` drills, ``g`` play a deal, ``m`` a match, ``s`` sources, ``t`` statistics, ``h`` help,
   ``q`` quit (each also by its word).
 
 The same keys hold on every screen reached from here: Ctrl-C goes back to the screen above (and
@@ -22,25 +22,31 @@ choice calls the function its command calls (:func:`tutor.app.commands.lesson.ta
 
 from __future__ import annotations
 
+import argparse
+
 from rich.table import Table
 from rich.text import Text
 
 from tutor.app.commands.drill import MENU as DRILLS_MENU
 from tutor.app.commands.drill import DrillOptions, run_drill
 from tutor.app.commands.lesson import open_lesson, take_lesson
+from tutor.app.commands.match import latest_unfinished
+from tutor.app.commands.match import run as run_match
+from tutor.app.commands.play import REVIEW_SAMPLES_HELP
 from tutor.app.commands.play import start as start_play
 from tutor.app.io import MenuItem, menu
-from tutor.engine.errors import DataError, LaughError
+from tutor.engine.errors import DataError, LaughError, UsageError
 from tutor.teaching.lessons import CourseEntry, course_index, match_lesson
 
 HELP = ("Enter or c: continue  ·  a number (or lesson N, lesson N again): that lesson  ·  "
-        "p puzzles  ·  d drills  ·  g play a deal  ·  s sources  ·  t statistics  ·  h help  ·  "
+        "p puzzles  ·  d drills  ·  g play a deal  ·  m a match (resumes an unfinished one)  ·  "
+        "s sources  ·  t statistics  ·  h help  ·  "
         "q quit.  Everywhere: Ctrl-C goes back to the screen above (here: leaves)  ·  Ctrl-D "
         "saves and goes back  ·  q or quit leaves a menu, quit or :q an answer prompt  ·  "
         "the space bar claims in a claim window.")
 
 #: The menu entries beside the course and puzzles: (key, label, word).
-EXTRAS = (("d", "Drills", "drill"), ("g", "Play a deal", "play"))
+EXTRAS = (("d", "Drills", "drill"), ("g", "Play a deal", "play"), ("m", "Match", "match"))
 
 
 class Home:
@@ -154,7 +160,7 @@ class Home:
         self._redraw = "clear"
         course: list[CourseEntry] = []
         nxt = None
-        keys = ["continue", "lesson", "p", "puzzles", "d", "drills", "g", "play", "s", "sources",
+        keys = ["continue", "lesson", "p", "puzzles", "d", "drills", "g", "play", "m", "match", "s", "sources",
                 "t", "statistics", "h", "help", "q", "quit"]
         while True:
             if self._redraw:
@@ -195,6 +201,9 @@ class Home:
                 continue
             if low in ("g", "play"):
                 self._screen(self.play)
+                continue
+            if low in ("m", "match"):
+                self._screen(self.match)
                 continue
             if low in ("h", "help", "?"):
                 ctx.say(HELP, style="dim")
@@ -284,3 +293,16 @@ class Home:
     def play(self) -> None:
         """Play a deal as ``laugh play`` does with its defaults, and come back here."""
         start_play(asker=self.ctx.asker, console=self.ctx.console)
+
+    def match(self) -> None:
+        """Play on the most recent unfinished match (``laugh match --resume``), else start one
+        with ``laugh match``'s defaults; come back here when it ends or is saved."""
+        try:
+            latest_unfinished()
+            resume = ""
+        except UsageError:                       # none unfinished: a new match
+            resume = None
+        args = argparse.Namespace(ruleset=None, players=None, deals=None, seat=None, level=None,
+                                  seed=None, pace=None, resume=resume, sheet=None,
+                                  review_samples=REVIEW_SAMPLES_HELP)
+        run_match(args, asker=self.ctx.asker, console=self.ctx.console)
