@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import json
 import re
+from pathlib import Path
 import pytest
 from rich.console import Console
 
@@ -381,3 +382,12 @@ def test_what_lessons_send_the_learner_to_says_only_what_the_sources_say(library
     shown = con.file.getvalue()
     assert "Francis Willughby’s Book of Games." in shown          # <cite> rendered, not shown
     assert "<cite>" not in shown and "**" not in shown and "<b>" not in shown
+
+
+def test_a_lie_down_payment_is_glossed_in_words(capsys):
+    """Every value of a ruleset shown by ``laugh rules`` carries the parameter table's words,
+    the lie-down payment of a house rule included."""
+    house = Path(__file__).resolve().parent.parent / "data" / "sources"
+    assert cli.main(["rules", "house-pot", "--sources", str(house)]) == 0
+    out = " ".join(capsys.readouterr().out.split())
+    assert "lie_down_pays: 1 to pot (lying down pays 1 stake into the pot) [chosen]" in out

@@ -134,7 +134,7 @@ def short_value(name: str, value: Any) -> str:
 def gloss(name: str, value: Any) -> str | None:
     """A few words on what a named value means (the parameter table's wording), or None."""
     spec = PARAMETERS[name]
-    if spec.kind in ("set", "int", "payment"):
+    if spec.kind in ("set", "int"):
         return None
     return value_words(name, value)
 
