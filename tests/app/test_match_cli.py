@@ -230,3 +230,16 @@ def test_the_home_screen_starts_a_match_and_resumes_the_unfinished_one(tmp_path)
     assert f"· seed {seed}" in again.stdout, again.stdout[-3000:]
     assert list((tmp_path / "matches").glob("match-*.json")) == [path]
     assert "Traceback" not in first.stderr + again.stderr
+
+
+def test_a_damaged_saved_match_does_not_lock_the_home_screen_out_of_matches(tmp_path):
+    (tmp_path / "matches").mkdir(parents=True)
+    bad = tmp_path / "matches" / "match-20260101-000000-parlett-seed1.json"
+    bad.write_text("{bad", encoding="utf-8")
+    proc = laugh([], tmp_path, "m\nquit\nq\n")
+    assert proc.returncode == 0 and "Traceback" not in proc.stderr
+    flat = " ".join(proc.stdout.split())
+    assert "not a saved match" in flat and "; starting a new match instead." in flat
+    assert "Match saved after 0 of 5 deals" in flat
+    assert bad.read_text(encoding="utf-8") == "{bad"              # left where it was
+    assert len(list((tmp_path / "matches").glob("match-*.json"))) == 2

@@ -30,7 +30,7 @@ from rich.text import Text
 from tutor.app.commands.drill import MENU as DRILLS_MENU
 from tutor.app.commands.drill import DrillOptions, run_drill
 from tutor.app.commands.lesson import open_lesson, take_lesson
-from tutor.app.commands.match import latest_unfinished
+from tutor.app.commands.match import latest_unfinished, load_match
 from tutor.app.commands.match import run as run_match
 from tutor.app.commands.play import REVIEW_SAMPLES_HELP
 from tutor.app.commands.play import start as start_play
@@ -297,11 +297,17 @@ class Home:
     def match(self) -> None:
         """Play on the most recent unfinished match (``laugh match --resume``), else start one
         with ``laugh match``'s defaults; come back here when it ends or is saved."""
+        resume = None                            # none unfinished: a new match
         try:
-            latest_unfinished()
-            resume = ""
-        except UsageError:                       # none unfinished: a new match
-            resume = None
+            path = latest_unfinished()
+        except UsageError:
+            path = None
+        if path is not None:
+            try:
+                load_match(path)
+                resume = str(path)
+            except LaughError as exc:            # a damaged file stays where it is, said once
+                self.ctx.say(f"{exc}; starting a new match instead.", style="yellow")
         args = argparse.Namespace(ruleset=None, players=None, deals=None, seat=None, level=None,
                                   seed=None, pace=None, resume=resume, sheet=None,
                                   review_samples=REVIEW_SAMPLES_HELP)
