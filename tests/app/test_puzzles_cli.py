@@ -179,3 +179,18 @@ def test_puzzles_list(monkeypatch, capsys):
     assert "classroom" in obj["sets"]
     rc, out, _ = run(monkeypatch, capsys, ["puzzles"])
     assert rc == 0 and "spot-oversight" in out
+
+
+def test_a_refused_answer_shows_what_to_type_without_backticks_or_markup(tmp_path):
+    """The one-line refusal names what to type as the questions do (no literal backticks), and
+    what the learner typed is never read as rich markup."""
+    from support import run_laugh
+    proc = run_laugh(["puzzle", "deal-setup", "--seed", "3"], "zz\n[/x] [b]1\nquit\n", tmp_path,
+                     extra_env={"NO_COLOR": "1"})
+    assert proc.returncode == 0 and "Traceback" not in proc.stderr
+    flat = " ".join(proc.stdout.split())
+    assert "could not read 'zz'; give numbers (or none) in the order asked" in flat
+    assert "`" not in proc.stdout
+    lesson = run_laugh(["lesson", "2", "--seed", "1"], "\n" * 12 + "zz\nquit\n", tmp_path)
+    refusal = next(line for line in lesson.stdout.splitlines() if "could not read 'zz'" in line)
+    assert "`" not in refusal

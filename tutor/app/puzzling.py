@@ -24,7 +24,7 @@ from rich.text import Text
 
 from tutor import puzzles
 from tutor.puzzles import AnswerError
-from tutor.puzzles.render import render_explanation, render_hint, render_puzzle
+from tutor.puzzles.render import code_text, render_explanation, render_hint, render_puzzle
 
 HINT_WORDS = ("hint", "?")
 SHOW_WORDS = ("show", "give up")
@@ -135,7 +135,7 @@ def pose(ctx, puzzle, *, heading: str | None = None, lesson: str | None = None,
         return None
 
     def say(problem: str) -> None:
-        ctx.say(problem, style="yellow")
+        ctx.console.print(code_text(problem, style="yellow"))   # `none` shown as none
 
     while True:
         text = ctx.asker.ask_checked("answer> ", check, words=words, cards=True, say=say)

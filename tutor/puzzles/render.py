@@ -217,15 +217,16 @@ def render_puzzle(puzzle: Puzzle, console_width: int | None = None, symbols: boo
     return Group(*parts)
 
 
-def code_text(text: str):
-    """``text`` as a rich ``Text`` with its backtick spans (what the learner types, as in
-    ``claim 7H 7S``) shown in cyan without the backticks; line breaks are kept."""
+def code_text(text: str, style: str = ""):
+    """``text`` as a rich ``Text`` (in ``style``) with its backtick spans (what the learner
+    types, as in ``claim 7H 7S``) shown in cyan without the backticks; line breaks are kept.
+    Used for questions, hints, explanations and the one-line refusals of unreadable answers."""
     from rich.text import Text
-    out = Text()
+    out = Text(style=style)
     for i, part in enumerate(text.split("`")):
         out.append(part, style="cyan" if i % 2 else None)
     if text.count("`") % 2:                 # an unpaired backtick: show the text as written
-        return Text(text)
+        return Text(text, style=style)
     return out
 
 

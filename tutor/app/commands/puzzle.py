@@ -17,7 +17,7 @@ from tutor.engine.errors import LaughError, UsageError
 from tutor.puzzles import KINDS, AnswerError
 from tutor.puzzles.export import dumps, export_series, write_puzzles
 from tutor.puzzles.generators import check_kind, resolve_choice
-from tutor.puzzles.render import render_explanation, render_hint, render_puzzle
+from tutor.puzzles.render import code_text, render_explanation, render_hint, render_puzzle
 from tutor.puzzles.terminal import Asker, make_console, suit_symbols
 from tutor.teaching.progress import ProgressStore
 
@@ -176,9 +176,9 @@ def _pose(args, out, store) -> int:
         try:
             grade = puzzle.grade(text, attempt)
         except AnswerError as exc:
-            msg = str(exc).rstrip(". ")
-            out.print(f"[yellow]Could not read that:[/] {msg}. Try again (or hint, quit).",
-                      highlight=False, markup=True)
+            msg = code_text(str(exc).rstrip(". "))        # no markup: it quotes the input
+            out.print(Text.assemble(("Could not read that: ", "yellow"), msg,
+                                    ". Try again (or hint, quit)."), highlight=False)
             continue
         record(grade.correct)
         if not grade.final:             # a second try before the answer is shown

@@ -28,7 +28,7 @@ from rich.text import Text
 
 from tutor.puzzles import AnswerError, generate
 from tutor.puzzles.board import render_screen
-from tutor.puzzles.render import render_explanation
+from tutor.puzzles.render import code_text, render_explanation
 from tutor.teaching.drills.base import QUIT_WORDS, Answered, DrillIO
 
 __all__ = ["Attempt", "OversightDrill", "StreakResult", "StormResult", "COMBO_BONUS",
@@ -144,7 +144,7 @@ class OversightDrill:
             try:
                 grade = puzzle.grade(text)
             except AnswerError as exc:
-                io.say(str(exc), style="yellow")
+                io.show(code_text(str(exc), style="yellow"))
                 continue
             return Attempt(grade.correct, io.clock.now() - start, grade)
 

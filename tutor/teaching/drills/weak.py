@@ -16,7 +16,7 @@ from collections import Counter
 from rich.text import Text
 
 from tutor.puzzles import KINDS, AnswerError, generate
-from tutor.puzzles.render import render_explanation, render_puzzle
+from tutor.puzzles.render import code_text, render_explanation, render_puzzle
 from tutor.teaching.drills.base import QUIT_WORDS, DrillIO
 from tutor.teaching.drills.count import CountDrill
 from tutor.teaching.drills.oversights import OversightDrill
@@ -121,7 +121,7 @@ def ask_puzzle(io: DrillIO, puzzle) -> bool | None:
         try:
             grade = puzzle.grade(text, attempt)
         except AnswerError as exc:
-            io.say(str(exc), style="yellow")
+            io.show(code_text(str(exc), style="yellow"))
             continue
         secs = io.clock.now() - start
         io.record(puzzle.id, puzzle.kind, puzzle.themes, grade.correct, secs, puzzle.ruleset,
