@@ -3,7 +3,10 @@ hypothesis profiles of the fuzz tests."""
 
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
+import tempfile
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -24,12 +27,28 @@ settings.register_profile("long", max_examples=1000, **_FUZZ)
 
 
 def pytest_configure(config):
+    _compile_once()
     chosen = os.environ.get("LAUGH_FUZZ_PROFILE") or config.getoption("hypothesis_profile", None)
     if not chosen:
         expr = config.getoption("markexpr", "") or ""
         chosen = "long" if "fuzz" in expr and "not fuzz" not in expr else "short"
     settings.load_profile(chosen)
     fuzzing.PROFILE = chosen
+
+
+def _compile_once():
+    """Compiled bytecode, shared by the whole run, in a folder of its own (nothing is written in
+    the checkout).  Where PYTHONDONTWRITEBYTECODE is set (it is on the machines CI runs on),
+    each xdist worker and each of the ~150 ``laugh`` processes the tests start would otherwise
+    compile the tutor (and pytest its rewritten tests) from source again: 0.3 s of CPU a
+    process.  Set once, in the first process, before the workers start; they inherit it."""
+    if os.environ.get("PYTEST_XDIST_WORKER") or os.environ.get("LAUGH_TESTS_PYCACHE"):
+        return
+    folder = tempfile.mkdtemp(prefix="laugh-tests-pycache-")
+    atexit.register(shutil.rmtree, folder, True)
+    os.environ["LAUGH_TESTS_PYCACHE"] = folder
+    os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+    os.environ["PYTHONPYCACHEPREFIX"] = folder
 
 
 @pytest.fixture(scope="session")
@@ -55,16 +74,6 @@ def house_library():
 def house(house_library):
     """Every ruleset, the shipped ones and the test house rules (RULES.md 3.6)."""
     return house_library.rulesets
-
-
-@pytest.fixture(scope="session", autouse=True)
-def compiled_once(tmp_path_factory):
-    """The ``laugh`` processes the tests start (about 150) share compiled bytecode in a folder
-    of this run.  Where PYTHONDONTWRITEBYTECODE is set (it is on the machines CI runs on),
-    every one of them would otherwise compile the whole tutor from source again: 0.3 s of CPU
-    a process.  Nothing is written in the checkout."""
-    os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
-    os.environ["PYTHONPYCACHEPREFIX"] = str(_run_folder(tmp_path_factory) / "pycache")
 
 
 def _run_folder(tmp_path_factory):
