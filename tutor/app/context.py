@@ -43,8 +43,9 @@ class Glyphs:
 
 @dataclass
 class Context:
-    """What every screen needs: ``io`` (the learner's terminal: :class:`tutor.teaching.io.LearnerIO`,
-    whose members the context offers as its own, so a screen and a drill talk to it alike),
+    """What every screen needs: ``io`` (the learner's terminal,
+    :class:`tutor.teaching.io.LearnerIO`, whose members the context offers as its own, so a
+    screen and a drill talk to it alike),
     ``glyphs``, and ``store`` (:class:`tutor.teaching.progress.ProgressStore`, opened on first
     use)."""
 

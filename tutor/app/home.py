@@ -106,8 +106,9 @@ class Home:
             s = states.get(nxt.id)
             where = f", page {s.page + 1}" if s is not None and s.in_progress else ""
             verb = "Continue" if s is not None and s.in_progress else "Start"
-            ctx.show(Text(f"c  {verb}: lesson {nxt.number}, {nxt.title}{where}", style="bold",
-                          no_wrap=True, overflow="ellipsis"))
+            cont = Text(f"c  {verb}: lesson {nxt.number}, {nxt.title}{where}", style="bold")
+            cont.truncate(ctx.width, overflow="ellipsis")      # one line, whatever the width
+            ctx.show(cont)
         else:
             ctx.say(f"{g.done} Course complete. Practise with p, or retake any lesson.",
                     style="bold green")

@@ -12,7 +12,7 @@ times, events fired on time).
 **Time.**  Every time the program measures (how long an answer took, when an oversight became
 claimable, when a claim came) is a reading of the injected :class:`Clock`: ``io.clock.now()``,
 and the :attr:`Reply.at` of every line or key read.  Nothing else reads the wall clock to time
-the learner (``tests/teaching/test_io_seam.py`` holds the line).
+the learner (``tests/app/test_io_seam.py`` holds the line).
 
 **Reading.**  :meth:`LearnerIO.ask` asks a plain question (no time limit, history kept on a
 terminal); :meth:`LearnerIO.read` asks one that may be timed, and says when its answer came:

@@ -240,7 +240,7 @@ class MatchSession:
     def _heading(self) -> None:
         m, rs = self.match, self.match.ruleset
         self.io.say(f"Laugh and Lie Down · match · {rs.id} · {m.players} players · "
-                 f"{self.level.name} · seed {m.seed}", style="bold")
+                    f"{self.level.name} · seed {m.seed}", style="bold")
         self.io.say(f"You play at seat {self.seat}, against {self.level.summary}.", style="dim")
         fmt = rs.match_format
         if fmt:
@@ -249,7 +249,7 @@ class MatchSession:
         else:
             self.io.say(f"{len(m.games)} deals.")
         self.io.say(f"Saved after every deal in {self.path} (a deal left unfinished starts again "
-                 "when you resume).", style="dim")
+                    "when you resume).", style="dim")
         if m.deals:
             self.io.say(f"Resumed after {len(m.deals)} of {len(m.games)} deals.", style="bold")
             self._totals()
@@ -257,7 +257,7 @@ class MatchSession:
             self._cuts()
             first = self.names[m.first]
             self.io.say(f"{first} deal{'' if m.first == self.seat else 's'} first; the deal "
-                     "passes left.")
+                        "passes left.")
 
     def _cuts(self) -> None:
         from tutor.puzzles.board import cards_text
@@ -344,7 +344,7 @@ class MatchSession:
         except OSError as exc:
             if not self._save_failed:
                 self.io.say(f"The match cannot be saved to {self.path} "
-                         f"({exc.strerror or exc}); playing on without saving.", style="yellow")
+                            f"({exc.strerror or exc}); playing on without saving.", style="yellow")
             self._save_failed = True
 
     def _stopped(self, sheet: str | None) -> None:
@@ -353,10 +353,10 @@ class MatchSession:
             self._write_sheet(sheet)
         if self._save_failed:
             self.io.say(f"Match stopped after {len(m.deals)} of {len(m.games)} deals; it could not "
-                     "be saved.", style="yellow")
+                        "be saved.", style="yellow")
             return
-        self.io.say(f"Match saved after {len(m.deals)} of {len(m.games)} deals; laugh match --resume "
-                 "plays on.", style="bold")
+        self.io.say(f"Match saved after {len(m.deals)} of {len(m.games)} deals; laugh match "
+                    "--resume plays on.", style="bold")
 
     def _the_end(self, sheet: str | None) -> None:
         from tutor.app.match_sheet import deals_renderable, sheet_renderable

@@ -93,8 +93,8 @@ def start(ruleset: str = DEFAULT_RULESET, players: int | None = None, *, deals: 
     ``review_samples`` the playouts per decision in the review after each deal (None: the
     default, :data:`tutor.app.play.review.REVIEW_SAMPLES`; 0: no analysis); ``io`` the
     learner's terminal (:class:`tutor.teaching.io.LearnerIO`; default the real one).  Returns
-    the exit status (0).  Raises :class:`UsageError` for a choice that does not fit; ``EOFError`` and
-    ``KeyboardInterrupt`` pass through (the deal so far is saved)."""
+    the exit status (0).  Raises :class:`UsageError` for a choice that does not fit;
+    ``EOFError`` and ``KeyboardInterrupt`` pass through (the deal so far is saved)."""
     # Heavy (the game, the screen, the score sheet): only when a deal is played (start-up benchmark)
     from tutor.app.play.session import PlayOptions, play_match
     rs, players = resolve(ruleset, players)

@@ -321,7 +321,7 @@ class DealPlayer:
                     self._apply(end[0])
                     return "acted"
                 self.io.say("It is your turn: capture, or lie down if you cannot (type moves for "
-                         "the moves, help for how).", style="yellow")
+                            "the moves, help for how).", style="yellow")
                 return "info"
             return "pass"
         if intent.kind == "quit":
@@ -355,7 +355,7 @@ class DealPlayer:
         incomplete naming is asked again; a claim that names cards no open oversight covers
         fails (the key committed the learner); Enter takes the claim back."""
         self.io.say("You claim! Name the cards (or the rank); Enter takes the claim back.",
-                 style="bold")
+                    style="bold")
         while True:
             reply = self.io.read(NAME_PROMPT, None, words=("pass",))
             text = (reply.text if reply is not None else "").strip()
@@ -400,7 +400,8 @@ class DealPlayer:
                 both = [a for a in sub.actions if a in acts]
                 if len(both) == 1:
                     return both[0]
-            self.io.say(f"Type a number from 1 to {len(acts)}, or Enter to go back.", style="yellow")
+            self.io.say(f"Type a number from 1 to {len(acts)}, or Enter to go back.",
+                        style="yellow")
 
     def _info(self, name: str) -> None:
         d = self.deal
@@ -425,9 +426,9 @@ class DealPlayer:
                 free = [a for a in mine if a.kind in DECLARATIONS
                         or a.kind == "take_table_mournival"]
                 self.io.say(f"It is {who}'s turn. You may claim an oversight at any time"
-                         + (", and declare from your hand" if d.declarations_are_free else "")
-                         + "." + (" Now: " + " | ".join(a.notation() for a in free)
-                                  if free else ""))
+                            + (", and declare from your hand" if d.declarations_are_free else "")
+                            + "." + (" Now: " + " | ".join(a.notation() for a in free)
+                                     if free else ""))
 
     # -- claims -------------------------------------------------------------------------------
 

@@ -79,8 +79,9 @@ def records_dir() -> Path:
 
 
 def play_match(opts: PlayOptions, *, io: LearnerIO, store=None) -> MatchResult:
-    """Play a match as ``opts`` asks with the learner at ``io`` (:class:`tutor.teaching.io.LearnerIO`:
-    the deals are played through it, and its clock times every claim); returns what happened.
+    """Play a match as ``opts`` asks with the learner at ``io``
+    (:class:`tutor.teaching.io.LearnerIO`: the deals are played through it, and its clock times
+    every claim); returns what happened.
     ``store`` is a :class:`~tutor.teaching.progress.ProgressStore` (None: results are not
     recorded)."""
     rs, n, seat, lv = opts.ruleset, opts.players, opts.seat, opts.level

@@ -2,7 +2,8 @@
 
 - :mod:`tutor.teaching.drills.registry`: the drills, their settings and menu entries (what
   ``laugh drill`` and the home screen read);
-- :mod:`tutor.teaching.drills.base`: what every drill shares (:class:`~tutor.teaching.drills.base.Drill`);
+- :mod:`tutor.teaching.drills.base`: what every drill shares
+  (:class:`~tutor.teaching.drills.base.Drill`);
 - :mod:`tutor.teaching.drills.oversights`: spot and claim, or pass: streak and storm;
 - :mod:`tutor.teaching.drills.count`: the card-counting trainer;
 - :mod:`tutor.teaching.drills.settle`: rapid settlement arithmetic;
