@@ -7,6 +7,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from rich.table import Table
 from rich.text import Text
@@ -15,8 +16,10 @@ from tutor.app.io import make_io
 from tutor.app.streams import suit_symbols
 from tutor.engine.data import laugh_home
 from tutor.engine.sources import default_library
-from tutor.teaching.io import Clock, Event, LearnerIO, Reply
 from tutor.teaching.progress import ProgressStore
+
+if TYPE_CHECKING:       # the seam's types; its module loads when a session first reads
+    from tutor.teaching.io import Clock, Event, LearnerIO, Reply
 
 
 @dataclass

@@ -23,7 +23,7 @@ import os
 import sys
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from typing import TYPE_CHECKING, NamedTuple
 
 from rich.console import Console, Group
 from rich.segment import Segment, Segments
@@ -33,7 +33,9 @@ from tutor.app.clock import (REFRESH, FakeClock, TerminalClock, VirtualClock, co
                              countdown_line)
 from tutor.app.streams import RStripWriter, is_terminal, make_console, suit_symbols
 from tutor.engine.cards import RANKS, SUITS
-from tutor.teaching.io import Clock, Event, Reply
+
+if TYPE_CHECKING:       # the seam's types; its module loads when a session first reads
+    from tutor.teaching.io import Clock, Event, Reply
 
 __all__ = ["ConsoleIO", "ScriptedIO", "TerminalIO", "card_words", "make_io"]
 
@@ -114,8 +116,7 @@ class ConsoleIO:
                 self.say(problem, style="yellow")
 
 
-@dataclass(frozen=True)
-class _Pressed:
+class _Pressed(NamedTuple):
     """A key of ``keys`` pressed on an empty line, and when (clock time)."""
 
     key: str
@@ -255,6 +256,8 @@ class TerminalIO(ConsoleIO):
 
         from prompt_toolkit.application import run_in_terminal
         from prompt_toolkit.completion import WordCompleter
+
+        from tutor.teaching.io import Reply
         clock = self.clock
         now = clock.now()
         countdown = countdown_for(now, timeout, label, deadline, total, progress)
@@ -319,12 +322,12 @@ class ScriptedIO(ConsoleIO):
     are written to ``stdout``, default standard output), a list of lines, or a function of the
     prompt giving the line (None: end of input).  ``console`` (default: one writing to memory),
     ``clock`` (default: a :class:`~tutor.app.clock.VirtualClock`, no time passes while reading)
-    and ``symbols``.  Every prompt and the line given for it are kept in :attr:`log` (and passed
-    to ``echo`` when given).  End of the answers raises ``EOFError``.
+    and ``symbols``.  Every prompt and the line given for it are kept in :attr:`log`.  End of
+    the answers raises ``EOFError``.
     """
 
     def __init__(self, answers, console: Console | None = None, clock: Clock | None = None,
-                 symbols: bool = True, *, stdout=None, echo: Callable[[str], None] | None = None):
+                 symbols: bool = True, *, stdout=None):
         if console is None:
             import io
             console = Console(file=io.StringIO(), width=80, color_system=None, highlight=False)
@@ -338,7 +341,6 @@ class ScriptedIO(ConsoleIO):
         else:
             self._lines = list(answers)
         self.log: list[str] = []
-        self.echo = echo
 
     def _line(self, prompt: str) -> str:
         """The next answer, stripped; ``EOFError`` when there is none."""
@@ -360,8 +362,6 @@ class ScriptedIO(ConsoleIO):
             text = line.rstrip("\n")
             out.write(text + "\n")
         self.log.append(prompt + text)
-        if self.echo is not None:
-            self.echo(prompt + text)
         return text.strip()
 
     def ask(self, prompt: str = "> ", words: Sequence[str] = (), cards: bool = False) -> str:
@@ -378,6 +378,7 @@ class ScriptedIO(ConsoleIO):
         :class:`~tutor.app.clock.FakeClock`: the learner's scripted delay passes, events due
         before it fire (moving the clock to each), and the read gives None when one closes the
         prompt or the delay reaches the timeout (the line is then not consumed)."""
+        from tutor.teaching.io import Reply     # (start-up time: see the imports above)
         clock = self.clock
         start = clock.now()
         if not isinstance(clock, FakeClock):        # piped: no time passes while reading

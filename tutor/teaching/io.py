@@ -38,8 +38,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from contextlib import AbstractContextManager
-from dataclasses import dataclass
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, NamedTuple, Protocol, runtime_checkable
 
 __all__ = ["Clock", "Event", "LearnerIO", "Reply", "reply_text"]
 
@@ -69,8 +68,7 @@ class Clock(Protocol):
         ...
 
 
-@dataclass(frozen=True)
-class Reply:
+class Reply(NamedTuple):
     """What one :meth:`LearnerIO.read` got: ``text``, the stripped line (for a key, the word it
     stands for); ``at``, the clock time it came (Enter pressed, or the key); ``key``, the key of
     ``keys`` that answered, or None for a line."""

@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
 from types import MappingProxyType
+from typing import NamedTuple
 
 from tutor.engine.errors import UsageError
 
@@ -24,15 +24,15 @@ __all__ = ["DRILLS", "DrillKind", "DrillRequest", "MenuEntry", "Setting", "drill
            "register"]
 
 
-@dataclass(frozen=True)
-class Setting:
+class Setting(NamedTuple):
     """One setting of a drill: the option ``--NAME`` of ``laugh drill KIND``, and the value
     ``request.settings[key]`` (``key`` defaults to ``name``).
 
     What it takes: a number from ``lo`` to ``hi`` (with ``off``, 0 too: no clock), a ``whole``
     number of at least 1, one of ``choices``, or a ``switch`` (present or not).  ``default`` is
     what ``laugh drill`` and the home screen use when it is not given; ``help`` may name it as
-    ``%(default)g`` or ``%(default)s``.
+    ``%(default)g`` or ``%(default)s``.  (Tuples rather than dataclasses throughout this
+    module: it is read at every start.)
     """
 
     name: str
@@ -53,19 +53,17 @@ class Setting:
         return self.key or self.name
 
 
-@dataclass(frozen=True)
-class MenuEntry:
+class MenuEntry(NamedTuple):
     """An entry of the home screen's drill menu: its ``letter``, the ``words`` it answers to
     (the first is shown), its ``label``, and the ``settings`` it sets (the others default)."""
 
     letter: str
     words: tuple[str, ...]
     label: str
-    settings: Mapping[str, object] = field(default_factory=dict)
+    settings: Mapping[str, object] = MappingProxyType({})
 
 
-@dataclass
-class DrillRequest:
+class DrillRequest(NamedTuple):
     """A drill as asked for: ``ruleset`` (a :class:`~tutor.engine.rulesets.Ruleset`, or None: a
     mixture of ``rulesets``, every ruleset in id order), ``players`` (None: any the ruleset
     covers), ``seed``, ``save`` (answers are recorded), and ``settings`` (every setting of the
@@ -76,11 +74,10 @@ class DrillRequest:
     players: int | None
     seed: int
     save: bool = True
-    settings: dict[str, object] = field(default_factory=dict)
+    settings: Mapping[str, object] = MappingProxyType({})
 
 
-@dataclass(frozen=True)
-class DrillKind:
+class DrillKind(NamedTuple):
     """A drill: ``name``; ``help`` (one line: ``laugh drill --help``); ``description``
     (``laugh drill NAME --help``); ``module``, whose ``run(io, store, request)`` runs it
     (``io`` a :class:`tutor.teaching.io.LearnerIO`, ``store`` a progress store or None,
