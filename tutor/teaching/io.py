@@ -40,7 +40,7 @@ from collections.abc import Callable, Mapping, Sequence
 from contextlib import AbstractContextManager
 from typing import Any, NamedTuple, Protocol, runtime_checkable
 
-__all__ = ["Clock", "Event", "LearnerIO", "Reply", "reply_text"]
+__all__ = ["Clock", "Event", "LearnerIO", "Reply"]
 
 #: ``(at, fire)``: at clock time ``at`` (seconds), ``fire()`` runs; True closes the prompt.
 Event = tuple[float, Callable[[], bool]]
@@ -155,9 +155,4 @@ class LearnerIO(Protocol):
         ``timeout`` from now) whose bar is ``total`` seconds long, and ``progress`` ``(k, n)``
         for item k of n.  See the module docstring for ``events`` and ``keys``."""
         ...
-
-
-def reply_text(reply: Reply | None) -> str | None:
-    """The text of ``reply``, or None when there was none (timed out, or closed by an event)."""
-    return None if reply is None else reply.text
 
