@@ -12,7 +12,7 @@ from rich.table import Table
 from rich.text import Text
 
 from tutor.engine.errors import DataError, LaughError, UsageError
-from tutor.puzzles.terminal import make_console
+from tutor.app.streams import make_console
 from tutor.teaching import ratings as R
 from tutor.teaching.progress import ProgressStore
 

@@ -23,7 +23,7 @@ from tutor.engine.errors import LaughError, UsageError
 from tutor.engine.sources import Library, Source, audit_quotations, default_library, display_path
 from tutor.engine.template import source_template
 from tutor.puzzles.quoted import quoted_text
-from tutor.puzzles.terminal import make_console
+from tutor.app.streams import make_console
 
 #: The word that runs the quotation check instead of naming a source.
 CHECK = "check"

@@ -6,7 +6,7 @@ The home screen reads only the lessons' front matter and the progress file befor
 from __future__ import annotations
 
 from tutor.app.home import Home
-from tutor.app.io import make_context, run_guarded
+from tutor.app.context import make_context, run_guarded
 
 
 def register(sub, parent) -> None:

@@ -1,4 +1,4 @@
-"""Terminal input and output shared by every command: the one place that knows about the streams.
+"""The standard streams, made safe for the whole program: the one place that knows about them.
 
 - :func:`standard_streams`: makes the standard streams safe for the whole program (the command
   line enters it once).  A closed standard input reads as an empty one (end of input at once);
@@ -11,13 +11,12 @@
   quietly).
 - :func:`make_console`: a rich console that honours ``NO_COLOR``, a usable width (``COLUMNS=0``
   or nonsense falls back to the terminal's width, else 80; never below :data:`MIN_WIDTH`), and
-  the closed-pipe rule above.
+  the closed-pipe rule above; :class:`RStripWriter` drops the padding rich writes, for piped
+  output.
 - :func:`suit_symbols`: whether the output can show ♣♦♥♠ (else cards are written ``7H``).
-- :func:`card_text`: a card (or several) as rich ``Text``, red for diamonds and hearts.
-- :class:`Asker`: reads answers.  On a terminal it uses prompt_toolkit (completion of card codes
-  and answer words, history); when standard input is not a terminal it reads line by line with no
-  escape codes, so a class can script it.  End of input raises ``EOFError``; Ctrl-C raises
-  ``KeyboardInterrupt``: callers save and leave cleanly.
+- :func:`is_terminal`: whether a stream is a terminal (False for a closed one).
+
+Reading answers is :mod:`tutor.app.io`'s (the seam's implementations).
 """
 
 from __future__ import annotations
@@ -28,13 +27,11 @@ import io
 import os
 import sys
 import unicodedata
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterator
 from contextlib import contextmanager
 
 from rich.console import Console as _RichConsole
-from rich.text import Text
 
-from tutor.engine.cards import RANKS, SUITS, pretty, suit_of
 from tutor.engine.errors import LaughError
 
 #: The narrowest console the screens are laid out for (``COLUMNS=5`` is read as this).
@@ -81,7 +78,7 @@ def _is_utf(encoding: str | None) -> bool:
     return (encoding or "").lower().replace("-", "").replace("_", "").startswith("utf")
 
 
-def _isatty(stream) -> bool:
+def is_terminal(stream) -> bool:
     """Whether ``stream`` is a terminal (False for None or a closed stream)."""
     try:
         return bool(stream is not None and stream.isatty())
@@ -130,7 +127,7 @@ class _GuardedOutput:
             raise self._fail(exc) from None
 
     def isatty(self) -> bool:
-        return _isatty(self._stream)
+        return is_terminal(self._stream)
 
     def writable(self) -> bool:
         return True
@@ -214,7 +211,7 @@ def standard_streams() -> Iterator[None]:
             sys.stdout = _ClosedOutput()
         else:
             _fall_back_to_ascii(sys.stdout)
-            if not _isatty(sys.stdout):
+            if not is_terminal(sys.stdout):
                 sys.stdout = _GuardedOutput(sys.stdout)
         yield
     finally:
@@ -275,63 +272,36 @@ def suit_symbols() -> bool:
     return _is_utf(getattr(sys.stdout, "encoding", None))
 
 
-def card_text(cards: int | Iterable[int], symbols: bool | None = None) -> Text:
-    """Cards as a rich ``Text``: sorted, space-separated, red for diamonds and hearts."""
-    if symbols is None:
-        symbols = suit_symbols()
-    if isinstance(cards, int):
-        cards = [cards]
-    t = Text()
-    for i, c in enumerate(sorted(cards)):
-        if i:
-            t.append(" ")
-        t.append(pretty(c, symbols), style="bold red" if suit_of(c) in (1, 2) else "bold")
-    return t
+class RStripWriter:
+    """A text stream that drops the spaces rich pads lines with, for clean piped output.
 
-
-def card_words() -> list[str]:
-    """Every card code (``7H``) and the rank and suit letters, for completion."""
-    return [r + s for r in RANKS for s in SUITS]
-
-
-class Asker:
-    """Reads one answer at a time.
-
-    ``interactive`` defaults to whether stdin and stdout are terminals.  :meth:`ask` returns the
-    stripped line; raises ``EOFError`` at end of input (and when there is no standard input at
-    all) and ``KeyboardInterrupt`` on Ctrl-C.
+    Whole lines are written with trailing spaces removed; a partial line waits for its end (or
+    :meth:`flush`).
     """
 
-    def __init__(self, interactive: bool | None = None, stdin=None, stdout=None):
-        self.stdin = stdin if stdin is not None else sys.stdin
-        self.stdout = stdout if stdout is not None else sys.stdout
-        if interactive is None:
-            interactive = _isatty(self.stdin) and _isatty(self.stdout)
-        self.interactive = interactive
-        self._session = None
+    def __init__(self, stream):
+        self.stream = stream
+        self._buf = ""
 
-    def ask(self, prompt: str = "> ", words: Sequence[str] = (), cards: bool = False,
-            default: str = "") -> str:
-        """Ask with ``prompt``; ``words`` (and card codes when ``cards``) are offered as completions."""
-        if not self.interactive:
-            self.stdout.write(prompt)
-            self.stdout.flush()
-            line = self.stdin.readline() if self.stdin is not None else ""
-            if not line:
-                self.stdout.write("\n")
-                raise EOFError
-            text = line.rstrip("\n")
-            self.stdout.write(text + "\n")
-            return text.strip()
-        # prompt_toolkit only on a terminal: it is slow to import and piped runs never need it
-        from prompt_toolkit import PromptSession
-        from prompt_toolkit.completion import DummyCompleter, WordCompleter
-        from prompt_toolkit.history import InMemoryHistory
-        if self._session is None:
-            self._session = PromptSession(history=InMemoryHistory())
-        vocab = list(words) + (card_words() if cards else [])
-        # a session keeps the last completer when given None: pass a dummy so words never leak
-        completer = (WordCompleter(vocab, ignore_case=True, sentence=True) if vocab
-                     else DummyCompleter())
-        return self._session.prompt(prompt, completer=completer, default=default,
-                                    complete_while_typing=False).strip()
+    def write(self, text: str) -> int:
+        self._buf += text
+        if "\n" in self._buf:
+            *lines, self._buf = self._buf.split("\n")
+            self.stream.write("".join(line.rstrip() + "\n" for line in lines))
+        return len(text)
+
+    def flush(self) -> None:
+        if self._buf:
+            self.stream.write(self._buf)
+            self._buf = ""
+        self.stream.flush()
+
+    def isatty(self) -> bool:
+        return False
+
+    @property
+    def encoding(self):
+        return getattr(self.stream, "encoding", "utf-8")
+
+    def fileno(self):
+        return self.stream.fileno()
