@@ -138,16 +138,17 @@ class _Checker:
         return out, ok
 
     def _front_lists(self, data: dict, line: Callable[[str], int], out: dict[str, Any]) -> bool:
-        """``objectives``, ``prerequisites`` and ``sources``: each a list of text."""
+        """``objectives``, ``prerequisites`` and ``sources``: each a list of text (null is not a
+        list: an empty one is ``[]``)."""
         ok = True
         for key in ("objectives", "prerequisites", "sources"):
             v = data[key]
-            if v is None and key != "objectives":
-                v = []
             if not isinstance(v, list) or not all(isinstance(x, str) and x.strip() for x in v):
                 hint = ""
                 if isinstance(v, list) and any(isinstance(x, dict) for x in v):
                     hint = " (an item holding ': ' was read as a mapping: put it in quotes)"
+                elif v is None and key == "prerequisites":
+                    hint = " ([] for none)"
                 self.fail(line(key), key, "must be a list of text" + hint)
                 ok = False
                 v = []

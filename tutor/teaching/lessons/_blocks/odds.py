@@ -36,7 +36,7 @@ def parse(ck: _Checker, content: str, line: int) -> dict | None:
         ck.fail(lines.get("figure", line), "odds.figure", "must name a figure")
         return None
     for f in figures:
-        if f not in ODDS_FIGURES:
+        if not isinstance(f, str) or f not in ODDS_FIGURES:
             ck.fail(lines.get("figure", line), "odds.figure",
                     f"unknown figure {_shown(f)} (figures: {', '.join(ODDS_FIGURES)})")
             ok = False

@@ -54,9 +54,10 @@ def _check_kind(ck: _Checker, kind, theme, lines: dict, line: int) -> bool:
         return False
     if theme is not None:
         themes = puzzles.themes_of(kind)
-        if theme not in themes:
+        if not isinstance(theme, str) or theme not in themes:
+            shown = repr(theme) if isinstance(theme, str) else _shown(theme)
             ck.fail(lines.get("theme", line), "puzzle.theme",
-                    f"puzzles of kind '{kind}' have no theme {theme!r} (themes: "
+                    f"puzzles of kind '{kind}' have no theme {shown} (themes: "
                     f"{', '.join(themes)})")
             return False
     return True
