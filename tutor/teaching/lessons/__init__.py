@@ -33,11 +33,7 @@ from pathlib import Path
 from tutor.engine import yamlfile
 from tutor.engine.data import data_dir
 from tutor.engine.errors import DataError, UsageError
-from tutor.teaching.lessons._blocks import BLOCK_KINDS
-from tutor.teaching.lessons._blocks.odds import ODDS_FIGURES
-from tutor.teaching.lessons._checker import _Checker
 from tutor.teaching.lessons._common import _display, _split_front_matter, resolve_players
-from tutor.teaching.lessons._course_checks import _course_problems, teaching_problems
 from tutor.teaching.lessons._model import (FRONT_MATTER_KEYS, Block, CourseEntry, Item, Lesson,
                                            Segment)
 
@@ -47,6 +43,23 @@ __all__ = [
     "load_course", "load_lesson", "match_lesson", "puzzle_seed", "resolve_players",
     "teaching_problems",
 ]
+
+#: Names loaded with the checker when first asked for (PEP 562), as the checker itself is: the
+#: home screen reads only the course index, and starts without the block readers.
+_LATER = {
+    "BLOCK_KINDS": "tutor.teaching.lessons._blocks",
+    "ODDS_FIGURES": "tutor.teaching.lessons._blocks.odds",
+    "teaching_problems": "tutor.teaching.lessons._course_checks",
+}
+
+
+def __getattr__(name: str):
+    if name in _LATER:
+        import importlib
+        value = getattr(importlib.import_module(_LATER[name]), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 # --------------------------------------------------------------------------------------------
@@ -93,6 +106,7 @@ def load_course(folder: Path | None = None, library=None) -> list[Lesson]:
         lesson = load_lesson(path, library)
         lesson.number = n
         lessons.append(lesson)
+    from tutor.teaching.lessons._course_checks import _course_problems
     problems = _course_problems(lessons)
     if problems:
         raise DataError(problems[0])
@@ -168,6 +182,7 @@ def load_lesson(path: Path | str, library=None) -> Lesson:
     Raises :class:`~tutor.engine.errors.DataError` whose message is the first problem, one line
     ``FILE:LINE: KEY: what is wrong``; its ``problems`` attribute lists them all.
     """
+    from tutor.teaching.lessons._checker import _Checker
     path = Path(path)
     checker = _Checker(path, library)
     lesson = checker.run()
@@ -187,6 +202,8 @@ def check_lessons(paths: Iterable[Path | str] | None = None, library=None) -> tu
     come earlier in the course, and no puzzle is set before its teaching or harder than its
     lesson allows (:func:`teaching_problems`).  Raises only what loading the sources raises.
     """
+    from tutor.teaching.lessons._checker import _Checker
+    from tutor.teaching.lessons._course_checks import _course_problems
     whole_course = paths is None
     files = lesson_files() if whole_course else [Path(p) for p in paths]
     problems: list[str] = []
