@@ -66,15 +66,16 @@ class _Moves:
 
     # -- declarations -----------------------------------------------------------------------
 
-    def _declarations(self, seat: int) -> list[Action]:
-        h = self.hands[seat]
-        if not h:
-            return []
-        return self._declarations_of(seat, h, self.wonall)
-
-    def _declarations_of(self, seat: int, h: int, wonall: int) -> list[Action]:
-        """The declarations of hand mask ``h`` held by ``seat`` with ``wonall`` the won cards
-        (RULES.md 3.4, 3.6 ``declarations``)."""
+    def _declarations(self, seat: int, h: int | None = None, wonall: int | None = None
+                      ) -> list[Action]:
+        """The declarations ``seat`` could make now (RULES.md 3.4, 3.6 ``declarations``), or
+        those of hand mask ``h`` with ``wonall`` the won cards."""
+        if h is None:
+            h = self.hands[seat]
+            if not h:
+                return []
+        if wonall is None:
+            wonall = self.wonall
         decl = self._decl
         hc = _counts(h)
         out: list[Action] = []

@@ -205,7 +205,7 @@ class _Settle:
                 won &= ~(1 << c)             # won by the action that ended play
         if not self._has_decl(h, _dead_bits(won)):
             return ()
-        acts = sorted(self._declarations_of(last, h, won),
+        acts = sorted(self._declarations(last, h, won),
                       key=lambda a: (a.rank, -len(a.cards), DECLARATION_ORDER[a.kind]))
         out, seen = [], set()
         for a in acts:
