@@ -53,25 +53,7 @@ class Settlement(PuzzleKind):
         scoring = ctx.rs.scoring
         stakes = ctx.rs.has_stakes
         values = r.returns()
-        lines = []
-        for s in r.settlement:
-            q = s.seat
-            extra = []
-            if s.leftovers:
-                extra.append(f"{s.leftovers} leftovers")
-            if s.set_aside:
-                extra.append("the set-aside mournival")
-            got = f"{s.won} cards" + (f" (with {join(extra)})" if extra else "")
-            who = player_name(q, seat) + (" (dealer)" if q == deal.dealer else "")
-            pays = ""
-            if s.paid:
-                pays += f"; paid −{s.paid} for lying down"
-            if s.received:
-                pays += f"; received +{s.received}"
-            result = f": {signed(values[q])}" if stakes else f": {values[q]} points"
-            if not stakes and pays and s.net is not None:
-                result += f" (stakes{pays[1:]}: {signed(s.net)})"
-            lines.append(f"- {who}: {got}" + _working(scoring, s, pc.breakeven, pays) + result)
+        lines = [_breakdown_line(s, deal, seat, values[s.seat]) for s in r.settlement]
         fmt = (lambda v: f"{v:+d}" if v else "0") if stakes else str
         canonical = " ".join(fmt(values[q]) for q in asked)
         accepted = [canonical, " ".join(str(values[q]) for q in asked)]
@@ -209,6 +191,29 @@ class Settlement(PuzzleKind):
         vals = [a[key][s] for s in a["asked"]]
         vals[0] += 2
         return " ".join(str(v) for v in vals)
+
+
+def _breakdown_line(s, deal, seat: int, value: int) -> str:
+    """One seat's line of the explanation: its won cards, then its settlement worked out
+    (:func:`_working`), then its result."""
+    extra = []
+    if s.leftovers:
+        extra.append(f"{s.leftovers} leftovers")
+    if s.set_aside:
+        extra.append("the set-aside mournival")
+    got = f"{s.won} cards" + (f" (with {join(extra)})" if extra else "")
+    who = player_name(s.seat, seat) + (" (dealer)" if s.seat == deal.dealer else "")
+    pays = ""
+    if s.paid:
+        pays += f"; paid −{s.paid} for lying down"
+    if s.received:
+        pays += f"; received +{s.received}"
+    stakes = deal.ruleset.has_stakes
+    result = f": {signed(value)}" if stakes else f": {value} points"
+    if not stakes and pays and s.net is not None:
+        result += f" (stakes{pays[1:]}: {signed(s.net)})"
+    return (f"- {who}: {got}" + _working(deal.ruleset.scoring, s, deal.rules.breakeven, pays)
+            + result)
 
 
 def _working(scoring: str, s, breakeven: int | None, pays: str) -> str:
