@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from tutor.engine.cards import cards_of
-from tutor.engine.deal._bits import RANK_MASK, _dead_bits
+from tutor.engine.deal._bits import _N3, _N5, NIB, RANK_MASK, _dead_bits
 from tutor.engine.deal._notation import DECLARATION_ORDER, OVER, PLAY_ON, Action
 
 class SeatSettlement(NamedTuple):
@@ -183,7 +183,7 @@ class _Settle:
     def _end_play(self) -> None:
         """At most one player holds cards: play ends (RULES.md 3.4); open oversights lapse, and
         the last player in plays on alone where the ruleset says so, else the deal is settled."""
-        last = next((q for q in range(self.n) if self.hands[q]), None)
+        last = self._last_in()
         if last is not None and self._free:
             self._held = self._held_declarations(last)
         self.oversights = []
@@ -199,6 +199,10 @@ class _Settle:
         """The declarations ``last`` could have made just before the action that ended play
         (one a rank, the most specific), each with the mask of that rank in its hand."""
         h = self.hands[last]
+        x = (h & _N5) + ((h >> 1) & _N5)
+        hc = (x & _N3) + ((x >> 2) & _N3)           # each rank's count (_counts, inline)
+        if not ((hc >> 1) | (hc >> 2)) & NIB:
+            return ()                               # no two cards of one rank: nothing to declare
         won = self.wonall
         if self.history and self.history[-1].player != last:
             for c in self.history[-1].cards + self.history[-1].table:
@@ -217,20 +221,25 @@ class _Settle:
     def _finish(self) -> None:
         """Settle the deal (RULES.md 3.5, 3.6): leftovers and any set-aside mournival move, the
         bonus, lie-down payments and the pot are paid, and :attr:`result` is written."""
-        last = next((q for q in range(self.n) if self.hands[q]), self.to_move)
-        won_play = tuple(w.bit_count() for w in self.won)
+        last = self._last_in()
+        if last is None:
+            last = self.to_move
+        won_play = tuple([w.bit_count() for w in self.won])
         left, to = self._move_leftovers(last)
-        aside, aside_to = self._move_set_aside(last)
+        aside, aside_to = self._move_set_aside(last) if self.aside else (0, None)
         won_counts = [w.bit_count() for w in self.won]
         bonus_to = self._bonus_winner(last)
-        paid, received = self._payment_totals()
-        pot_to, shares = self._pot_shares(last, won_counts)
+        zero = (0,) * self.n
+        paid, received = self._payment_totals() if self.payments else (zero, zero)
+        pot_to, shares = (self._pot_shares(last, won_counts) if self.ruleset.scoring == "pot"
+                          else ((), zero))
         bonus = [0] * self.n
         if bonus_to is not None:
             bonus[bonus_to] = self.rules.last_in_bonus or 0
         ante, for_cards, net, points = self._scores(won_counts, bonus, paid, received, shares)
-        held = tuple(HeldDeclaration(a, max(0, len(a.cards) - (m & self.won[a.player]).bit_count()))
-                     for a, m in self._held)
+        held = self._held and tuple(
+            HeldDeclaration(a, max(0, len(a.cards) - (m & self.won[a.player]).bit_count()))
+            for a, m in self._held)
         self.pot = 0
         self.result = DealResult(
             last, bonus_to, tuple(self.won), to, left, self.discard, net, points, aside,
@@ -239,6 +248,14 @@ class _Settle:
              tuple(shares)), held)
         self.phase = OVER
         self.to_move = None
+
+    def _last_in(self) -> int | None:
+        """The one seat still holding cards (the first, if several), or None."""
+        hands = self.hands
+        for q in range(self.n):
+            if hands[q]:
+                return q
+        return None
 
     def _move_leftovers(self, last: int | None) -> tuple[int, int | None]:
         """The last hand and the table go where ``leftovers_to`` says (RULES.md 3.2); returns
@@ -258,12 +275,11 @@ class _Settle:
 
     def _move_set_aside(self, last: int | None) -> tuple[int, int | None]:
         """A set-aside table mournival goes to the last player in (RULES.md 3.3)."""
-        aside, aside_to = self.aside, None
-        if aside:
-            aside_to = last if last is not None else self.dealer
-            self.won[aside_to] |= aside
-            self.wonall |= aside
-            self.aside = 0
+        aside = self.aside
+        aside_to = last if last is not None else self.dealer
+        self.won[aside_to] |= aside
+        self.wonall |= aside
+        self.aside = 0
         return aside, aside_to
 
     def _bonus_winner(self, last: int | None) -> int | None:
@@ -279,8 +295,6 @@ class _Settle:
     def _payment_totals(self) -> tuple:
         """Stakes each seat paid and received for lying down (RULES.md 3.6)."""
         n = self.n
-        if not self.payments:
-            return (0,) * n, (0,) * n
         paid, received = [0] * n, [0] * n
         for payer, payee, stakes in self.payments:
             paid[payer] += stakes
@@ -292,10 +306,7 @@ class _Settle:
         """Under ``pot`` scoring, who shares the pot and each seat's share (RULES.md 3.6: a tie
         splits it, the odd stakes one each to the earliest tied seats from eldest)."""
         n = self.n
-        rs = self.ruleset
-        if rs.scoring != "pot":
-            return (), (0,) * n
-        if rs.pot_to == "last_in":
+        if self.ruleset.pot_to == "last_in":
             pot_to: tuple[int, ...] = (last,)
         else:
             best = max(won_counts)
