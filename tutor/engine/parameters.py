@@ -23,7 +23,7 @@ Value shapes (``kind``):
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from tutor.engine.errors import UsageError
 
@@ -310,8 +310,7 @@ RULESET_PARAMETERS: tuple[str, ...] = tuple(s.name for s in _SPECS if s.scope ==
 COUNT_PARAMETERS: tuple[str, ...] = tuple(s.name for s in _SPECS if s.scope == "count")
 
 
-@dataclass(frozen=True)
-class CountGroup:
+class CountGroup(NamedTuple):
     """Per-player-count parameters read together as one figure (RULES.md 3.1): the antes are
     one figure, dealer/others.
 

@@ -5,15 +5,14 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from tutor.engine.cards import RANK_NAMES, RANK_PLURALS
 from tutor.engine.deal._bits import NIB, _counts, _presence, _rank_count, _ranks
 from tutor.engine.deal._notation import OVER, PLAY, Action
 
 
-@dataclass(frozen=True)
-class CaptureOption:
+class CaptureOption(NamedTuple):
     """A rank the player can capture now, with the counting behind its risk (RULES.md 8).
 
     ``table`` and ``hand`` are the player's counts of that rank on the table and in hand,
@@ -30,8 +29,7 @@ class CaptureOption:
     reason: str
 
 
-@dataclass(frozen=True)
-class RankCount:
+class RankCount(NamedTuple):
     """Where the four cards of one rank are, as one seat sees them (RULES.md 8): ``table``,
     ``hand`` (the seat's own), ``won`` (per seat), ``set_aside`` and ``unseen`` (= 4 - the rest,
     the number in opponents' hands)."""
@@ -49,8 +47,7 @@ class RankCount:
         return sum(self.won)
 
 
-@dataclass(frozen=True)
-class PlayerView:
+class PlayerView(NamedTuple):
     """What one seat can see (RULES.md 8): public facts, its own hand, and counting.
 
     Card collections are sorted tuples of cards; ``hand_sizes`` and ``out`` are per seat;
@@ -81,7 +78,6 @@ class PlayerView:
             return sum(1 for c in cards if c >> 2 == rank)
         return RankCount(rank, n(self.table), n(self.hand), tuple(n(w) for w in self.won),
                          n(self.set_aside), self.unseen[rank])
-
 
 
 class _Views:
