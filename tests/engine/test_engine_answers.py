@@ -16,7 +16,7 @@ from support import HOUSE_SOURCES, position
 from tutor.engine import parameters as P
 from tutor.engine.bots import Careless, make_bot, play_out
 from tutor.engine.cards import codes, parse_cards
-from tutor.engine.deal import Action, Deal, new_deal
+from tutor.engine.deal import Action, Deal, new_deal, one_declaration_per_rank
 from tutor.engine.errors import (AmbiguousAction, DataError, IllegalAction, IncompleteAction,
                                  UsageError)
 from tutor.engine.rulesets import scoring_unit
@@ -310,6 +310,22 @@ def test_every_scoring_and_every_oversight_has_its_rule():
     assert P.rule_words("oversights", "split_prial", who="Anne") == (
         "Anne captured one card of a table prial where one card may take all three; the first "
         "claim takes the two left, while both are still on the table")
+
+
+def test_every_declaration_says_why_it_could_be_made():
+    for name in P.DECLARATION_KINDS:
+        text = P.rule_words("declarations", name, ranks="sevens", action=f"declare_{name}")
+        assert "sevens" in text and f"(declare_{name})" in text, name
+    assert P.rule_words("declarations", "prial", ranks="sevens", action="declare_prial") == \
+        "two of the three sevens could be declared (declare_prial), keeping the third"
+
+
+def test_one_declaration_a_rank_the_most_specific():
+    decls = [act(0, "declare_pair", "7c 7d"), act(0, "declare_prial", "7c 7d"),
+             act(0, "declare_mournival", "9c 9d 9h 9s"), act(0, "declare_prial", "9c 9d"),
+             act(0, "declare_dead_pair", "2c 2d"), act(0, "declare_pair", "2c 2d")]
+    assert [a.kind for a in one_declaration_per_rank(decls)] == \
+        ["declare_dead_pair", "declare_prial", "declare_mournival"]
 
 
 def test_who_each_value_names():

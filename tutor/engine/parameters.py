@@ -58,7 +58,8 @@ class ParameterSpec:
     The rule each value stands for, as every screen, puzzle, drill and lesson states it to a
     learner (templates, filled by :func:`rule_words` and the functions below it): ``rules`` the
     rule of a value (``scoring``: how a deal settles; ``oversights``: the mistake, what the first
-    claim takes and while when, RULES.md 4); ``who`` the person a value names (``bonus_to``,
+    claim takes and until when, RULES.md 4; ``declarations``: why the cards could be declared,
+    RULES.md 3.4); ``who`` the person a value names (``bonus_to``,
     ``pot_to``, ``leftovers_to``: "the last player in"); for ``scoring``, ``formulas`` a seat's
     result as arithmetic on its won cards ("(won − 8) / 2") and ``workings`` a seat's part
     worked out in an explanation.
@@ -247,6 +248,11 @@ _SPECS = (
         short={"prial": "prial", "mournival": "mournival", "dead_pair": "dead pair",
                "pair": "any pair"},
         codes={"prial": "P", "mournival": "M", "dead_pair": "DP", "pair": "any"},
+        rules={"prial": "two of the three {ranks} could be declared ({action}), keeping the third",
+               "mournival": "all four {ranks} could be declared ({action}) as two pairs",
+               "dead_pair": "the other two {ranks} were already among the won cards, so the pair "
+                            "was dead and could be declared ({action}) at once",
+               "pair": "under this ruleset any pair held may be declared ({action}): two {ranks}"},
         keywords={"prial": (("prial",), ("pair royal",)), "mournival": (("mournival",),),
                   "dead_pair": (("dead",), ("cannot be captured",)), "pair": (("pair",),)}),
     ParameterSpec(

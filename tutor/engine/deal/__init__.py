@@ -32,7 +32,7 @@ from tutor.engine.deal._claims import (LAID_DOWN_KIND, LaidDown, Oversight,
 from tutor.engine.deal._notation import (ACTION_KINDS, CAPTURE_FORM, CAPTURE_KINDS,
                                              DECLARATION_ACTION, DECLARATION_ORDER, DECLARATIONS,
                                              OVER, PLAY, PLAY_ON, TURN_KINDS, Action,
-                                             preferred_declarations)
+                                             one_declaration_per_rank, preferred_declarations)
 from tutor.engine.deal._settle import DealResult, HeldDeclaration, SeatSettlement
 from tutor.engine.deal._state import Deal, deal_order, new_deal
 from tutor.engine.deal._views import CaptureOption, PlayerView, RankCount
@@ -40,4 +40,5 @@ from tutor.engine.deal._views import CaptureOption, PlayerView, RankCount
 __all__ = ["ACTION_KINDS", "CAPTURE_KINDS", "DECLARATIONS", "DECLARATION_ORDER", "LAID_DOWN_KIND",
            "TURN_KINDS", "Action", "CaptureOption", "Deal", "DealResult", "HeldDeclaration",
            "LaidDown", "Oversight", "PlayerView", "RankCount", "SeatSettlement", "deal_order",
-           "new_deal", "preferred_declarations", "reachable_oversights"]
+           "new_deal", "one_declaration_per_rank", "preferred_declarations",
+           "reachable_oversights"]

@@ -119,6 +119,18 @@ def preferred_declarations(decls: list[Action]) -> list[Action]:
     return list(best.values())
 
 
+def one_declaration_per_rank(decls: list[Action]) -> list[Action]:
+    """One declaration a rank, the most specific (the most cards, then
+    :data:`DECLARATION_ORDER`), in rank order: what a hand could declare, rank by rank."""
+    out: list[Action] = []
+    seen: set[int] = set()
+    for a in sorted(decls, key=lambda a: (a.rank, -len(a.cards), DECLARATION_ORDER[a.kind])):
+        if a.rank not in seen:
+            seen.add(a.rank)
+            out.append(a)
+    return out
+
+
 class _Notation:
     """The parser of the learner's notation (a part of :class:`~tutor.engine.deal.Deal`)."""
 

@@ -8,7 +8,7 @@ from typing import NamedTuple
 
 from tutor.engine.cards import cards_of
 from tutor.engine.deal._bits import _N3, _N5, NIB, RANK_MASK, _dead_bits
-from tutor.engine.deal._notation import DECLARATION_ORDER, OVER, PLAY_ON, Action
+from tutor.engine.deal._notation import OVER, PLAY_ON, Action, one_declaration_per_rank
 
 class SeatSettlement(NamedTuple):
     """One seat's part of a finished deal's settlement (RULES.md 3.5, 3.6).
@@ -209,14 +209,8 @@ class _Settle:
                 won &= ~(1 << c)             # won by the action that ended play
         if not self._has_decl(h, _dead_bits(won)):
             return ()
-        acts = sorted(self._declarations(last, h, won),
-                      key=lambda a: (a.rank, -len(a.cards), DECLARATION_ORDER[a.kind]))
-        out, seen = [], set()
-        for a in acts:
-            if a.rank not in seen:
-                seen.add(a.rank)
-                out.append((a, h & RANK_MASK[a.rank]))
-        return tuple(out)
+        return tuple((a, h & RANK_MASK[a.rank])
+                     for a in one_declaration_per_rank(self._declarations(last, h, won)))
 
     def _finish(self) -> None:
         """Settle the deal (RULES.md 3.5, 3.6): leftovers and any set-aside mournival move, the
