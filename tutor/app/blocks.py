@@ -234,11 +234,13 @@ def simulate(data: dict, library, cache_dir: Path | None = None) -> dict:
 def _engine_fingerprint() -> str:
     h = hashlib.sha256()
     here = Path(__file__).resolve().parents[1] / "engine"
-    for name in ("deal.py", "bots.py", "simulate.py", "rulesets.py"):
-        try:
-            h.update((here / name).read_bytes())
-        except OSError:
-            pass
+    for name in ("deal", "bots.py", "simulate.py", "rulesets.py"):
+        path = here / name
+        for f in sorted(path.glob("*.py")) if path.is_dir() else [path]:   # deal: a package
+            try:
+                h.update(f.read_bytes())
+            except OSError:
+                pass
     return h.hexdigest()[:12]
 
 

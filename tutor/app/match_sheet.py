@@ -93,7 +93,7 @@ def sheet_renderable(match: Match, seat: int, name: str) -> Group:
 
 def deals_renderable(match: Match, names: list[str]) -> Group:
     """Every deal's result per player (net stakes or points), the dealer marked, and the totals."""
-    stakes = match.ruleset.scoring != "pairs"
+    stakes = match.ruleset.has_stakes
     t = Table(box=None, pad_edge=False, header_style="bold underline")
     t.add_column("deal", no_wrap=True)
     for n in names:
@@ -142,7 +142,7 @@ def sheet_html(match: Match, names: list[str], seat: int) -> str:
             parts.append(_sheet_html(match, q, names[q], head))
     else:
         parts.append(f'<div class="sheet"><h1>{esc(title)}</h1><p>{head}</p>')
-        stakes = rs.scoring != "pairs"
+        stakes = rs.has_stakes
         parts.append("<table><thead><tr><th>deal</th><th>dealer</th>"
                      + "".join(f"<th>{esc(n)}</th>" for n in names) + "</tr></thead><tbody>")
         for g, d in zip(match.games, match.deals):

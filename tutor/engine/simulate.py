@@ -23,7 +23,8 @@ from tutor.engine.deal import new_deal
 from tutor.engine.errors import UsageError
 from tutor.engine.expert import ExpertBot
 from tutor.engine.records import to_record
-from tutor.engine.rulesets import Ruleset
+from tutor.engine.rulesets import Ruleset, scoring_unit
+from tutor.engine.seats import seat_names as _seat_names
 
 
 @dataclass
@@ -78,6 +79,11 @@ class Study:
     seats: list[SeatStats] = field(default_factory=list)
     advantage: SeatStats = field(default_factory=SeatStats)
 
+    @property
+    def unit(self) -> str:
+        """``stakes`` or ``points``: what the results are counted in."""
+        return scoring_unit(self.scoring)
+
     def merge(self, other: "Study") -> None:
         """Add another worker's part of the same study."""
         for mine, theirs in zip(self.seats, other.seats):
@@ -90,7 +96,7 @@ class Study:
         return {
             "ruleset": self.ruleset, "players": self.players, "deals": self.deals,
             "seed": self.seed, "bots": self.bots, "mistakes": self.mistakes,
-            "measure": "points" if self.scoring == "pairs" else "net stakes",
+            "measure": "net stakes" if self.unit == "stakes" else "points",
             "seats": [{"seat": names[i], "offset": i, "mean": round(s.mean, 4),
                        "ci95": round(s.ci95, 4), "last_in_rate": round(s.last_in / s.n, 4) if s.n else 0}
                       for i, s in enumerate(self.seats)],
@@ -102,7 +108,7 @@ class Study:
     def verdict(self) -> str:
         """One sentence on the dealer's advantage."""
         a = self.advantage
-        unit = "points" if self.scoring == "pairs" else "stakes"
+        unit = self.unit
         if a.n < 2:
             return "too few deals to say"
         lo, hi = a.mean - a.ci95, a.mean + a.ci95
@@ -114,8 +120,9 @@ class Study:
 
 
 def seat_names(players: int) -> list[str]:
-    """Names of seats relative to the dealer: dealer, eldest, then +2, +3..."""
-    return ["dealer", "eldest"] + [f"dealer+{i}" for i in range(2, players)]
+    """Names of seats relative to the dealer: dealer, eldest, then +2, +3...
+    (:func:`tutor.engine.seats.seat_names`, ``dealer``)."""
+    return _seat_names(players, style="dealer")
 
 
 def run_chunk(ruleset: Ruleset, players: int, bots: list[str], mistakes: float, seed: int,
@@ -246,7 +253,7 @@ class SkillStudy:
     @property
     def unit(self) -> str:
         """``stakes`` or ``points``."""
-        return "points" if self.scoring == "pairs" else "stakes"
+        return scoring_unit(self.scoring)
 
     def merge(self, other: "SkillStudy") -> None:
         """Add the next deals of the same study (another worker's part, in order)."""
@@ -271,7 +278,7 @@ class SkillStudy:
         too (so the summary can be checked and any deal replayed)."""
         out = {"ruleset": self.ruleset, "players": self.players, "opponent": self.opponent,
                "deals": len(self.results), "seed": self.seed, "samples": self.samples,
-               "measure": "points" if self.scoring == "pairs" else "net stakes",
+               "measure": "net stakes" if self.unit == "stakes" else "points",
                "unit": self.unit,
                "decisions_per_deal": round(self.decisions / len(self.results), 3)
                if self.results else 0.0}

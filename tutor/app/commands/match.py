@@ -321,7 +321,7 @@ class MatchSession:
         m = self.match
         practice = any(g.practice for g in m.games[:len(m.deals)])
         self.io.show(totals_table(self.names, m.totals, len(m.deals),
-                                    m.ruleset.scoring != "pairs", practice))
+                                    m.ruleset.has_stakes, practice))
         self.io.say(f"{len(m.deals)} of {len(m.games)} deals played; saved.", style="dim")
 
     def _record_progress(self, player, k: int) -> None:
@@ -368,7 +368,7 @@ class MatchSession:
             self.io.say()
         best = max(m.totals)
         winners = [self.names[q] for q in range(m.players) if m.totals[q] == best]
-        score = f"{best:+d}" if m.ruleset.scoring != "pairs" else f"{best} points"
+        score = f"{best:+d}" if m.ruleset.has_stakes else f"{best} points"
         self.io.say(f"First: {' and '.join(winners)}, with {score}.", style="bold")
         if sheet:
             self._write_sheet(sheet)

@@ -101,7 +101,7 @@ def study_view(study: Study, ruleset_id: str, players: int, deals: int, seed: in
     """A study's summary as renderables: per seat the mean result, its 95% interval and how
     often the seat is last in; the dealer's advantage, said once with what it means; the
     computer players, named as here and as the levels of ``laugh play``."""
-    unit = "points" if study.scoring == "pairs" else "net stakes"
+    unit = "net stakes" if study.unit == "stakes" else "points"
     t = Table(title=f"{ruleset_id}, {players} players, {deals} deals, seed {seed}",
               title_justify="left")
     t.add_column("seat")

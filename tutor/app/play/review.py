@@ -241,9 +241,8 @@ def why(pos: Deal, seat: int, played: Action | None, an: Analysis, names: Sequen
         if c1 is not None and not c1.at_risk:
             facts = f"The {RANK_PLURALS[played.rank]} were safe to keep for a later turn ({c1.reason})."
     elif best is not None and best.kind == "claim":
-        rivals = [q for q in range(pos.n) if q != seat and any(
-            a.kind == "claim" and a.oversight == best.oversight and set(a.cards) & set(best.cards)
-            for a in pos.free_actions(q))]
+        target = pos.claim_target(seat, best.cards, kind=best.oversight)   # the engine's
+        rivals = [q for q in range(pos.n) if q not in (seat, target.offender)]
         facts = (f"The claim of {pretty_cards(best.cards, symbols)} was open, and the first claim "
                  "takes the cards: " + (f"{_names_list(rivals, names)} could claim "
                                         "it too." if rivals else "nobody else could claim it."))

@@ -20,7 +20,7 @@ from tutor.app.play.review import DealReview
 from tutor.engine.analysis import LOSS_CLASSES
 from tutor.engine.deal import Deal
 from tutor.engine.errors import IllegalAction
-from tutor.engine.parameters import value_words
+from tutor.engine.parameters import settlement_formula, value_words
 from tutor.puzzles.board import action_text, cards_text
 
 __all__ = ["settlement_table", "review_renderable", "totals_table"]
@@ -81,11 +81,10 @@ def settlement_table(deal: Deal, names: Sequence[str], symbols: bool) -> Group:
         stacked.append(line)
     lines: list = [Text("Settlement", style="bold"), _Fitted(t, Group(*stacked))]
     notes = []
-    if rs.scoring == "stakes":
-        notes.append(f"Cards: (won - {pc.breakeven}) / 2 stakes.")
-    elif rs.scoring == "pairs":
-        notes.append("Points: won / 2" + (" + bonus." if pc.last_in_bonus and rs.bonus_to
-                                          else "."))
+    formula = settlement_formula(rs.scoring, breakeven=pc.breakeven,
+                                 bonus=not stakes and bool(pc.last_in_bonus and rs.bonus_to))
+    if formula is not None:
+        notes.append(f"Cards: {formula} stakes." if stakes else f"Points: {formula}.")
     if res.last_in is not None:
         notes.append(f"Last in: {names[res.last_in]}.")
     if res.bonus_to is not None and pc.last_in_bonus:
