@@ -30,6 +30,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from tutor.engine import jsonfile
 from tutor.engine.errors import DataError, UsageError
 from tutor.teaching.progress import (LATEST_TIME, LONGEST_ANSWER, Answer, LessonState,
                                      ProgressStore)
@@ -106,7 +107,7 @@ def read_export(path: str | Path) -> Export:
     wrong type or out of range)."""
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        text = jsonfile.decode(jsonfile.read_bytes(path), str(path))     # within the size limit
     except OSError as exc:
         raise DataError(f"{path}: cannot be read ({exc.strerror or exc})") from None
     except UnicodeDecodeError:

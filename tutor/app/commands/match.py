@@ -25,11 +25,13 @@ from pathlib import Path
 
 from rich.text import Text
 
-from tutor.app.commands._common import add_ruleset_options, positive_int, resolve, session_io
+from tutor.app.commands._common import (add_ruleset_options, resolve, seat_type, seed_type,
+                                        session_io, whole)
 from tutor.app.commands.play import REVIEW_SAMPLES_HELP, _samples
 from tutor.engine.data import laugh_home
 from tutor.engine.errors import LaughError, RecordError, UsageError
 from tutor.engine.levels import LEVELS, level, make_opponents, seat_names
+from tutor.engine.limits import MAX_MATCH_DEALS
 from tutor.engine.match import Match
 from tutor.engine.sources import default_library
 from tutor.puzzles.terminal import suit_symbols
@@ -50,15 +52,16 @@ def register(sub, parent) -> None:
                     "tournament score sheet. Quit at any prompt (quit, Ctrl-D): what is "
                     "finished is kept; 'laugh match --resume' plays on.",
         epilog=f"Levels: {levels}.")
-    add_ruleset_options(p, default=None)
-    p.add_argument("--deals", "-k", type=positive_int, default=None, metavar="K",
+    add_ruleset_options(p, default=None, shown=DEFAULT_RULESET)
+    p.add_argument("--deals", "-k", type=whole(1, MAX_MATCH_DEALS, "a number of deals"),
+                   default=None, metavar="K",
                    help="deals in the match (default: the ruleset's match format, else one "
                         "deal per player)")
-    p.add_argument("--seat", type=int, default=None, metavar="S",
+    p.add_argument("--seat", type=seat_type, default=None, metavar="S",
                    help="your seat, 0 to players-1 (default 0)")
     p.add_argument("--level", "-l", default=None, metavar="L",
                    help=f"computer players: {', '.join(LEVELS)} (default {DEFAULT_LEVEL})")
-    p.add_argument("--seed", type=int, default=None, metavar="S",
+    p.add_argument("--seed", type=seed_type, default=None, metavar="S",
                    help="seed for the cut, the deals and the computer players (default: new)")
     p.add_argument("--pace", type=_seconds, default=None, metavar="SEC",
                    help="seconds before each computer player's move on a terminal (default 1)")

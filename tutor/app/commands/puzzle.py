@@ -12,6 +12,7 @@ from typing import Any
 from rich.text import Text
 
 from tutor import puzzles
+from tutor.app.commands._common import players_type, seed_type, whole
 from tutor.app.puzzling import rating_change_text, retry_text
 from tutor.engine.errors import LaughError, UsageError
 from tutor.puzzles import KINDS, AnswerError
@@ -34,10 +35,10 @@ def register(sub, parent) -> None:
                                    "right or wrong.")
     p.add_argument("kind", nargs="?", metavar="KIND", help=f"puzzle kind: {kinds} (default: any)")
     p.add_argument("--ruleset", "-r", metavar="R", help="ruleset id (default: chosen from the seed)")
-    p.add_argument("--players", "-n", type=int, metavar="N", help="player count")
-    p.add_argument("--difficulty", "-d", type=int, metavar="D",
+    p.add_argument("--players", "-n", type=players_type, metavar="N", help="player count")
+    p.add_argument("--difficulty", "-d", type=whole(1, 5, "a difficulty"), metavar="D",
                    help="difficulty from 1 to 5 (default: the band nearest your rating)")
-    p.add_argument("--seed", type=int, metavar="S",
+    p.add_argument("--seed", type=seed_type, metavar="S",
                    help="seed: exactly that seed's puzzle (default: random)")
     p.add_argument("--id", metavar="ID", dest="puzzle_id",
                    help="a puzzle id KIND.RULESET.PLAYERS.SEED: exactly that puzzle")
@@ -55,11 +56,11 @@ def register(sub, parent) -> None:
                                   "..., or every puzzle of a curated set.")
     e.add_argument("--kind", "-k", metavar="K", help=f"puzzle kind: {kinds}")
     e.add_argument("--set", dest="set_name", metavar="NAME", help="a curated set instead of --kind")
-    e.add_argument("--count", "-c", type=int, default=20, metavar="N",
+    e.add_argument("--count", "-c", type=whole(1, 10_000, "a count of puzzles"), default=20, metavar="N",
                    help="how many puzzles (default %(default)s)")
-    e.add_argument("--seed", type=int, default=1, metavar="S", help="first seed (default %(default)s)")
+    e.add_argument("--seed", type=seed_type, default=1, metavar="S", help="first seed (default %(default)s)")
     e.add_argument("--ruleset", "-r", metavar="R", help="ruleset id (default: chosen per seed)")
-    e.add_argument("--players", "-n", type=int, metavar="N", help="player count")
+    e.add_argument("--players", "-n", type=players_type, metavar="N", help="player count")
     e.add_argument("--out", "-o", metavar="FILE.jsonl", default="-",
                    help="output file (default: standard output)")
     e.set_defaults(handler=run_export)

@@ -10,10 +10,12 @@ from typing import Any
 from rich.table import Table
 from rich.text import Text
 
-from tutor.app.commands._common import add_ruleset_options, console, positive_int, rate, resolve
+from tutor.app.commands._common import (add_ruleset_options, console, rate, resolve,
+                                        seed_type, whole)
 from tutor.engine.bots import BOT_NAMES
 from tutor.engine.errors import UsageError
 from tutor.engine.levels import LEVELS
+from tutor.engine.limits import MAX_SIMULATED_DEALS
 from tutor.engine.records import write_records
 from tutor.engine.simulate import (SKILL_OPPONENTS, Study, run_skill, run_study, seat_names,
                                    skill_json)
@@ -28,16 +30,17 @@ def register(sub, parent) -> None:
                                    "interval, how often each seat is last in, and the dealer's "
                                    "advantage.")
     add_ruleset_options(p)
-    p.add_argument("--deals", "-k", type=positive_int, default=1000, metavar="K",
+    p.add_argument("--deals", "-k", type=whole(1, MAX_SIMULATED_DEALS, "a number of deals"),
+                   default=1000, metavar="K",
                    help="deals to play (default %(default)s)")
-    p.add_argument("--seed", type=int, default=1, metavar="S", help="seed (default %(default)s)")
+    p.add_argument("--seed", type=seed_type, default=1, metavar="S", help="seed (default %(default)s)")
     p.add_argument("--bots", default="willughby", metavar="NAMES",
                    help="computer players by seat, comma-separated: random, willughby, counter "
                         "(one name for all seats; default %(default)s)")
     p.add_argument("--mistakes", type=rate, default=0.0, metavar="P",
                    help="careless players' mistake rate from 0 to 1 (default 0)")
     p.add_argument("--records", metavar="FILE.jsonl", help="write every deal record here")
-    p.add_argument("--workers", type=positive_int, default=1, metavar="W",
+    p.add_argument("--workers", type=whole(1, 64, "a number of workers"), default=1, metavar="W",
                    help="worker processes (results do not depend on it)")
     p.add_argument("--json", action="store_true", help="print the summary as JSON")
     p.add_argument("--skill", nargs="?", const="all", default=None, metavar="RULESETS",
@@ -47,7 +50,8 @@ def register(sub, parent) -> None:
     p.add_argument("--opponents", default="random,counter", metavar="NAMES",
                    help="with --skill: the players an expert seat is measured against "
                         "(default %(default)s)")
-    p.add_argument("--samples", type=positive_int, default=200, metavar="N",
+    p.add_argument("--samples", type=whole(1, 1_000_000, "a number of samples"), default=200,
+                   metavar="N",
                    help="with --skill: the expert's samples per decision (default %(default)s)")
     p.set_defaults(handler=run)
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from tutor.app.commands._common import seed_type
 from tutor.app.commands.lesson import open_lesson
 from tutor.engine.errors import UsageError
 
@@ -15,7 +16,7 @@ def register(sub, parent) -> None:
                                    "the file name: .html or .md.")
     p.add_argument("lesson", metavar="LESSON",
                    help="the lesson's number (8), file name (08-oversights) or id (oversights)")
-    p.add_argument("--seed", type=int, default=1, metavar="S",
+    p.add_argument("--seed", type=seed_type, default=1, metavar="S",
                    help="seed for the puzzles (default %(default)s)")
     p.add_argument("--out", "-o", required=True, metavar="FILE",
                    help="where to write it: FILE.html or FILE.md")

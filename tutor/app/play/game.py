@@ -387,7 +387,8 @@ class DealPlayer:
             text = (text or "").strip()
             if not text or text.lower() in ("cancel", "no", "none", "back"):
                 return None
-            if text.isdigit() and 1 <= int(text) <= len(acts):
+            if text.isascii() and text.isdigit() and len(text) <= 3 \
+                    and 1 <= int(text) <= len(acts):
                 return acts[int(text) - 1]
             sub = interpret(text, self.deal, self.seat, self.names)
             if sub.kind == "actions":
