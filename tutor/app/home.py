@@ -30,7 +30,7 @@ from rich.text import Text
 from tutor.app.commands.drill import MENU as DRILLS_MENU
 from tutor.app.commands.drill import DrillOptions, run_drill
 from tutor.app.commands.lesson import open_lesson, take_lesson
-from tutor.app.commands.match import latest_unfinished, load_match
+from tutor.app.commands.match import START_AFRESH, latest_unfinished, load_match
 from tutor.app.commands.match import run as run_match
 from tutor.app.commands.play import REVIEW_SAMPLES_HELP
 from tutor.app.commands.play import start as start_play
@@ -307,7 +307,8 @@ class Home:
                 load_match(path)
                 resume = str(path)
             except LaughError as exc:            # a damaged file stays where it is, said once
-                self.ctx.say(f"{exc}; starting a new match instead.", style="yellow")
+                said = str(exc).removesuffix(START_AFRESH)
+                self.ctx.say(f"{said}; starting a new match instead.", style="yellow")
         args = argparse.Namespace(ruleset=None, players=None, deals=None, seat=None, level=None,
                                   seed=None, pace=None, resume=resume, sheet=None,
                                   review_samples=REVIEW_SAMPLES_HELP)

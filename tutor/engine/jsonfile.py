@@ -197,11 +197,15 @@ def loads(text: str, *, max_digits: int = MAX_DIGITS, max_depth: int = MAX_DEPTH
     except json.JSONDecodeError as exc:
         where = (f"line {exc.lineno} column {exc.colno}" if exc.lineno > 1 or "\n" in text
                  else f"column {exc.colno}")
-        if not text[exc.pos:].strip():
-            reason = (f"not JSON: the text ends at {where} before the JSON does (was the file "
-                      "cut short?)")
-        else:
-            reason = f"not JSON: {exc.msg} at {where}"
+        if not text[exc.pos:].strip() or exc.msg.startswith("Unterminated string"):
+            end = len(text.rstrip())
+            lineno = text.count("\n", 0, end) + 1
+            colno = end - (text.rfind("\n", 0, end) + 1) + 1
+            reason = (f"not JSON: the text ends at line {lineno} column {colno} before the "
+                      "JSON does (was the file cut short?)")
+            raise JSONError(reason, reason, lineno, colno) from None
+        msg = exc.msg.removesuffix(" at")
+        reason = f"not JSON: {msg} at {where}"
         raise JSONError(reason, reason, exc.lineno, exc.colno) from None
     except _Refused as exc:
         reason = f"not {what}: {exc}"

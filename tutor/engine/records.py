@@ -389,8 +389,9 @@ def loads(text: str) -> Any:
     """Parse one JSON text of a record (a line, or a whole ``.json`` file) through
     :func:`tutor.engine.jsonfile.loads`.
 
-    Raises :class:`RecordError` (one line) for text that is not JSON, nested too deeply, a number longer than any field of a record
-    needs, ``NaN``/``Infinity``, or a key given twice in one object.
+    Raises :class:`RecordError` (one line) for text that is not JSON, nested too deeply, a
+    number longer than any field of a record needs, ``NaN``/``Infinity``, or a key given twice
+    in one object.
     """
     try:
         return jsonfile.loads(text, max_digits=_MAX_DIGITS, what="a record")
