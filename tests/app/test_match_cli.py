@@ -175,7 +175,7 @@ def test_bad_choices_are_one_line(tmp_path, args, status, needle):
                  "deals": [{"ruleset": "parlett"}]}), "the saved match cannot be resumed"),
     (json.dumps({"format": "laugh-and-lie-down/match@1", "ruleset": "parlett", "players": 5,
                  "seed": 1, "first_dealer": 0, "cuts": [], "deals_planned": 5,
-                 "meta": {"seat": 9}, "deals": []}), "names no valid seat and level"),
+                 "meta": {"seat": 9}, "deals": []}), "meta.seat: must be a seat from 0 to 4"),
 ])
 def test_a_damaged_saved_match_is_one_line(tmp_path, content, needle):
     folder = tmp_path / "matches"
