@@ -42,9 +42,11 @@ def whole_number(text: str, low: int, high: int, what: str = "a whole number") -
     big = len(digits.lstrip("0")) > longest
     value = 0 if big else int(t)
     if (big and t.startswith("-")) or (not big and value < low):
-        raise NotationError(f"{shown!r} is too small: {what} must be at least {low:,}")
+        raise NotationError(f"{shown!r} is too small: {what} must be at least {low:,} (from "
+                            f"{low:,} to {high:,})")
     if big or value > high:
-        raise NotationError(f"{shown!r} is too large: {what} must be at most {high:,}")
+        raise NotationError(f"{shown!r} is too large: {what} must be at most {high:,} (from "
+                            f"{low:,} to {high:,})")
     return value
 
 

@@ -6,8 +6,9 @@
   (:class:`tutor.puzzles.terminal.Console`) passes everything it prints through it, and the
   command line's error lines too.
 - :func:`csv_cell`: for a spreadsheet.  A cell that a spreadsheet would read as a formula
-  (starting with ``=``, ``+``, ``-``, ``@``, a tab or a carriage return) gets a leading ``'``
-  (the OWASP advice), so ``=HYPERLINK(...)`` in a learner's name stays text.
+  (starting with ``=``, ``+``, ``-``, ``@``, a tab or a carriage return, unless it is a plain
+  number) gets a leading ``'`` (the OWASP advice), so ``=HYPERLINK(...)`` in a learner's name
+  stays text.  :mod:`tutor.teaching.classreport` writes every CSV cell through it.
 - :func:`clip`: for a one-line message that quotes input: at most ``width`` characters, the
   rest said as ``...`` (a 3,000-character input is never echoed whole).
 """
@@ -22,6 +23,8 @@ __all__ = ["printable", "has_controls", "csv_cell", "clip"]
 _CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 #: What a spreadsheet reads as the start of a formula (OWASP: CSV injection).
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+#: A plain signed number, which a spreadsheet reads as that number and nothing more.
+_PLAIN_NUMBER = re.compile(r"[+-]?[0-9]+(?:\.[0-9]+)?")
 
 
 def _escape(match: re.Match) -> str:
@@ -43,8 +46,10 @@ def printable(text: str) -> str:
 def csv_cell(value: object) -> object:
     """``value`` safe for a CSV cell: text that a spreadsheet would take for a formula
     (starting with ``=``, ``+``, ``-``, ``@``, tab or carriage return) gets a leading ``'``;
-    numbers and other text are returned unchanged (a negative number stays a number)."""
-    if isinstance(value, str) and value.startswith(_FORMULA_START):
+    numbers, text of a plain signed number (``-3``, ``+1.5``) and other text are returned
+    unchanged."""
+    if isinstance(value, str) and value.startswith(_FORMULA_START) \
+            and not _PLAIN_NUMBER.fullmatch(value):
         return "'" + value
     return value
 

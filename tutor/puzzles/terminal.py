@@ -32,10 +32,12 @@ from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 
 from rich.console import Console as _RichConsole
+from rich.segment import Segment
 from rich.text import Text
 
 from tutor.engine.cards import RANKS, SUITS, pretty, suit_of
 from tutor.engine.errors import LaughError
+from tutor.engine.safetext import has_controls, printable
 
 #: The narrowest console the screens are laid out for (``COLUMNS=5`` is read as this).
 MIN_WIDTH = 20
@@ -226,11 +228,43 @@ def standard_streams() -> Iterator[None]:
 
 class Console(_RichConsole):
     """A rich console whose closed pipe raises ``BrokenPipeError`` (for the command line to exit
-    0, quietly) instead of rich's own exit with status 1."""
+    0, quietly) instead of rich's own exit with status 1, and through which no control character
+    from data reaches the terminal: every piece of text it renders passes through
+    :func:`tutor.engine.safetext.printable` (ESC, BEL, CSI... shown as ``\\x1b``), so a source
+    file, an export or a learner's name cannot clear the screen or retitle the window.  Rich's
+    own styling and cursor codes are not text and pass unchanged."""
 
     def on_broken_pipe(self) -> None:  # noqa: D102 - rich hook
         self.quiet = True
         raise BrokenPipeError(errno.EPIPE, "the reader of the output has gone")
+
+    def render_str(self, text: str, **kwargs) -> Text:  # noqa: D102 - text laid out escaped
+        return super().render_str(printable(text), **kwargs)
+
+    def render(self, renderable, options=None):  # noqa: D102 - the output edge of every console
+        if isinstance(renderable, Text) and has_controls(renderable.plain):
+            renderable = _printable_text(renderable)      # escaped before it is laid out
+        for segment in super().render(renderable, options):
+            if segment.control is None and has_controls(segment.text):
+                yield Segment(printable(segment.text), segment.style)
+            else:
+                yield segment
+
+
+def _printable_text(text: Text) -> Text:
+    """``text`` with its control characters escaped (:func:`printable`), its styles kept."""
+    cuts = sorted({i for span in text.spans for i in (span.start, span.end)
+                   if 0 < i < len(text.plain)})
+    out = text.copy()
+    out.plain = ""
+    out.spans = []
+    for part in text.divide(cuts):
+        piece = Text(printable(part.plain))
+        for span in part.spans:
+            if span.end > span.start:
+                piece.stylize(span.style)
+        out.append_text(piece)
+    return out
 
 
 def console_width() -> int | None:

@@ -34,6 +34,7 @@ from tutor.engine.errors import DataError, LaughError, RecordError, UsageError
 from tutor.engine.levels import LEVELS, level, make_opponents, seat_names
 from tutor.engine.limits import MAX_MATCH_DEALS
 from tutor.engine.match import Match
+from tutor.engine.outputs import check_output, write_text
 from tutor.engine.safetext import clip
 from tutor.engine.sources import default_library
 from tutor.puzzles.terminal import suit_symbols
@@ -99,7 +100,10 @@ def matches_dir() -> Path:
 def run(args: argparse.Namespace, *, asker=None, clock=None, console=None,
         make_player=None) -> int:
     """The ``laugh match`` handler; the keyword arguments let tests inject input, time, output
-    and the deal player."""
+    and the deal player.  A ``--sheet`` file that cannot be written is refused before anything
+    is played (CannotWrite, exit status 1)."""
+    if args.sheet:
+        check_output(args.sheet)
     if args.resume is not None:
         given = [name for name, v in (("--ruleset", args.ruleset), ("--players", args.players),
                                       ("--deals", args.deals), ("--seat", args.seat),
@@ -424,9 +428,5 @@ class MatchSession:
 
     def _write_sheet(self, sheet: str) -> None:
         from tutor.app.match_sheet import sheet_html
-        try:
-            Path(sheet).write_text(sheet_html(self.match, self.names, self.seat),
-                                   encoding="utf-8")
-        except OSError as exc:
-            raise UsageError(f"cannot write {sheet}: {exc.strerror or exc}") from None
+        write_text(sheet, sheet_html(self.match, self.names, self.seat))
         self.say(f"Score sheet written to {sheet}.")

@@ -13,6 +13,7 @@ from tutor.app.commands._common import (add_ruleset_options, resolve, seat_type,
 from tutor.engine.errors import UsageError
 from tutor.engine.levels import LEVELS, level
 from tutor.engine.limits import MAX_MATCH_DEALS
+from tutor.engine.outputs import check_output
 from tutor.puzzles.terminal import suit_symbols
 
 DEFAULT_RULESET = "parlett"
@@ -99,6 +100,8 @@ def start(ruleset: str = DEFAULT_RULESET, players: int | None = None, *, deals: 
     lv = level(level_name)
     if not 0 <= seat < players:
         raise UsageError(f"--seat must be from 0 to {players - 1}")
+    if export:
+        check_output(export)            # before a deal is played
     seed, asker, clock, console, store = session_io(seed, save, asker, clock, console)
     try:
         opts = PlayOptions(rs, players, deals, seat, lv, seed, pace, export, save)

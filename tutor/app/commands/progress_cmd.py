@@ -6,12 +6,12 @@ teacher).  The formats and the merge are :mod:`tutor.teaching.transfer`; the rep
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 
 from rich.table import Table
 from rich.text import Text
 
 from tutor.engine.errors import DataError, LaughError, UsageError
+from tutor.engine.outputs import check_output, write_text
 from tutor.puzzles.terminal import make_console
 from tutor.teaching import ratings as R
 from tutor.teaching.progress import ProgressStore
@@ -62,6 +62,7 @@ def _missing(command: str, usage: str):
 def run_export(args) -> int:
     """Write the progress (read without changing the file) to ``args.file``."""
     from tutor.teaching.transfer import write_export    # JSON writing: this command only
+    check_output(args.file)                 # before the store is read
     store = ProgressStore(read_only=True)
     try:
         if store.notice:        # read-only, a notice means the file could not be read
@@ -108,6 +109,9 @@ def run_report(args) -> int:
     be read is one line on stderr and left out; the status is then 1."""
     from tutor.teaching.classreport import build_report, render_csv, render_html
     from tutor.teaching.transfer import read_export
+    for path in (args.html, args.csv):      # before the exports are read
+        if path:
+            check_output(path)
     exports, bad = [], 0
     for f in args.files:
         try:
@@ -122,10 +126,7 @@ def run_report(args) -> int:
     written = []            # the files first: they are there even if the reader of the output goes
     for path, text, what in ((args.html, render_html, "HTML"), (args.csv, render_csv, "CSV")):
         if path:
-            try:
-                Path(path).write_text(text(report), encoding="utf-8")
-            except OSError as exc:
-                raise UsageError(f"cannot write {path}: {exc.strerror or exc}") from None
+            write_text(path, text(report))
             written.append(f"Wrote the {what} report to {path}")
     out = make_console()
     for renderable in report_view(report):
