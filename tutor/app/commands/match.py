@@ -369,11 +369,29 @@ class MatchSession:
         return True
 
     def _totals(self) -> None:
+        """The running totals; at the end of a round of the match format (after game 5 of
+        round 1 under ``inter-livery-2018``), that round's totals first."""
         from tutor.app.play.sheet import totals_table
         m = self.match
-        practice = any(g.practice for g in m.games[:len(m.deals)])
-        self.out.print(totals_table(self.names, m.totals, len(m.deals),
-                                    m.ruleset.scoring != "pairs", practice))
+        stakes = m.ruleset.scoring != "pairs"
+        played = m.games[:len(m.deals)]
+        last = played[-1] if played else None
+        fmt = m.ruleset.match_format
+        if last is not None and last.round is not None and fmt and last.number == fmt["games"]:
+            games = [(g, d) for g, d in zip(played, m.deals) if g.round == last.round]
+            scored = [d for g, d in games if not g.practice]
+            sums = [sum(d.returns()[q] for d in scored) for q in range(m.players)]
+            left_out = len(games) - len(scored)
+            note = (f" ({len(scored)} games scored; the practice game not scored)"
+                    if left_out else f" ({len(scored)} games)")
+            self.out.print(totals_table(self.names, sums, len(scored), stakes,
+                                        title=f"Round {last.round} totals{note}"))
+            if len(m.games) > len(m.deals):
+                self.say(f"Round {last.round} is over; round {last.round + 1} begins.",
+                         style="dim")
+            self.out.print()
+        practice = any(g.practice for g in played)
+        self.out.print(totals_table(self.names, m.totals, len(m.deals), stakes, practice))
         self.say(f"{len(m.deals)} of {len(m.games)} deals played; saved.", style="dim")
 
     def _record_progress(self, player, k: int) -> None:
