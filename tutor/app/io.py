@@ -14,6 +14,7 @@ from rich.table import Table
 from rich.text import Text
 
 from tutor.engine.data import laugh_home
+from tutor.engine.safetext import clip
 from tutor.engine.sources import default_library
 from tutor.app.clock import TimedAsker
 from tutor.puzzles.terminal import card_words, make_console, suit_symbols
@@ -294,7 +295,8 @@ def menu(ctx: Context, items: Sequence[MenuItem], prompt: str, title: str | None
 
     def check(text: str) -> str | None:
         low = text.lower()
-        return None if low in BACK_WORDS or low in chosen else f"'{text}' is not on the menu. {hint}"
+        return None if low in BACK_WORDS or low in chosen else \
+            f"'{clip(text, 30)}' is not on the menu. {hint}"
 
     words = [w for it in items for w in it.words] + ["back"]
     answer = ctx.asker.ask_checked(prompt, check, words=words,
