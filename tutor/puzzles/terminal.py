@@ -288,12 +288,44 @@ def console_width() -> int | None:
     return 80
 
 
+class _TrimmedLines:
+    """Standard output that is not a terminal, as a console writes it: whole lines without the
+    spaces rich pads them with (a redirected ``laugh sources`` has no line ending in spaces); a
+    partial line waits for its end or a flush."""
+
+    def __init__(self, stream):
+        self.stream = stream
+        self._partial = ""
+
+    def write(self, text: str) -> int:
+        self._partial += text
+        if "\n" in self._partial:
+            *lines, self._partial = self._partial.split("\n")
+            self.stream.write("".join(line.rstrip(" ") + "\n" for line in lines))
+        return len(text)
+
+    def flush(self) -> None:
+        if self._partial:
+            self.stream.write(self._partial)
+            self._partial = ""
+        self.stream.flush()
+
+    def isatty(self) -> bool:
+        return False
+
+    def __getattr__(self, name: str):        # encoding, errors, fileno, ...
+        return getattr(self.stream, name)
+
+
 def make_console(stderr: bool = False, width: int | None = None, *, file=None,
                  plain: bool = False) -> Console:
     """A :class:`Console` for output (standard output, standard error with ``stderr``, or
     ``file``): colour off under ``NO_COLOR`` or when not a terminal, a usable width (see
-    :func:`console_width`).  ``plain``: no colour and no escape codes whatever the output is."""
+    :func:`console_width`).  ``plain``: no colour and no escape codes whatever the output is.
+    Standard output that is not a terminal gets whole lines without trailing spaces."""
     width = width if width is not None else console_width()
+    if file is None and not stderr and not _isatty(sys.stdout):
+        file = _TrimmedLines(sys.stdout)
     if plain:
         return Console(file=file, stderr=stderr, highlight=False, width=width, no_color=True,
                        color_system=None, force_terminal=False)

@@ -24,7 +24,6 @@ from tutor.engine.outputs import check_output, write_text
 from tutor.engine.sources import Library, Source, audit_quotations, default_library, display_path
 from tutor.engine.template import source_template
 from tutor.puzzles.quoted import quoted_text
-from tutor.puzzles.terminal import make_console
 
 #: The word that runs the quotation check instead of naming a source.
 CHECK = "check"
@@ -74,9 +73,13 @@ def run(args: argparse.Namespace) -> int:
                 for a in timeline(lib)]
         print(json.dumps(data, indent=2, ensure_ascii=False))
         return 0
-    console = make_console()
-    for renderable in sources_view(lib, args.id):
-        console.print(renderable)
+    view = sources_view(lib, args.id)
+    from tutor.app.io import make_context      # the screen and its pager: only when shown here
+    ctx = make_context()
+    try:
+        ctx.show(*view)         # a screenful at a time at a terminal, as lessons are shown
+    finally:
+        ctx.close()
     return 0
 
 
