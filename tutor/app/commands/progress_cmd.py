@@ -10,6 +10,7 @@ import sys
 from rich.table import Table
 from rich.text import Text
 
+from tutor.app.puzzling import shown_rating
 from tutor.engine.errors import DataError, LaughError, UsageError
 from tutor.engine.outputs import check_output, write_text
 from tutor.puzzles.terminal import make_console
@@ -73,7 +74,7 @@ def run_export(args) -> int:
         lessons = len(store.lesson_states())
     finally:
         store.close()
-    said = f", rating {rating.rating.rating:.0f}" if rating else ""
+    said = f", rating {shown_rating(rating.rating.rating, rating.rating.rd)}" if rating else ""
     print(f"Exported {n} answer{'s' if n != 1 else ''} and {lessons} lesson"
           f"{'s' if lessons != 1 else ''}{said} to {args.file}")
     return 0
@@ -98,8 +99,10 @@ def run_import(args) -> int:
             f"already here; {len(export.lessons)} lesson{'s' if len(export.lessons) != 1 else ''}"
             " merged")
     if after is not None:
-        was = f"{before.rating.rating:.0f} -> " if before and added else ""
-        line += f"; rating {was}{after.rating.rating:.0f} (recomputed from every answer)"
+        was = (f"{shown_rating(before.rating.rating, before.rating.rd)} -> "
+               if before and added else "")
+        line += (f"; rating {was}{shown_rating(after.rating.rating, after.rating.rd)} "
+                 "(recomputed from every answer)")
     print(line + ".")
     return 0
 
@@ -172,4 +175,4 @@ def _table(*columns: str) -> Table:
 
 
 def _rating(rating: float | None, rd: float | None) -> str:
-    return "-" if rating is None else f"{rating:.0f} ± {rd:.0f}"
+    return "-" if rating is None else f"{shown_rating(rating, rd)} ± {rd:.0f}"
