@@ -139,7 +139,7 @@ def render_csv(report: ClassReport) -> str:
     export (``=HYPERLINK(...)``, ``@SUM(...)``, ``+``, ``-``, tab, CR) cannot start a formula
     when the file is opened in a spreadsheet."""
     out = io.StringIO()
-    w = csv.writer(out, lineterminator="\n")
+    w = csv.writer(out)         # lines end CR LF (RFC 4180), so a CR in a name is quoted too
     w.writerow(CSV_COLUMNS)
     for group, name, lr, c in report.rows():
         w.writerow([csv_cell(v) for v in (
