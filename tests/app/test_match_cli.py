@@ -169,6 +169,8 @@ def test_bad_choices_are_one_line(tmp_path, args, status, needle):
 
 @pytest.mark.parametrize("content,needle", [
     ("{not json", "not a saved match"),
+    ('{"format": "laugh-and-lie-down/match@1", "meta": ' + "[" * 100_000 + "]" * 100_000 + "}",
+     "not a saved match: nested too deeply"),           # a RecursionError before (issue 23)
     (json.dumps({"format": "laugh-and-lie-down/match@1", "ruleset": "parlett", "players": 5,
                  "seed": 1, "first_dealer": 0, "cuts": [], "deals_planned": 5,
                  "meta": {"seat": 0, "level": "club"},

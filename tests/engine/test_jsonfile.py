@@ -128,3 +128,11 @@ def test_records_check_of_a_half_cut_json_file_is_one_line(tmp_path, capsys):
     assert main(["analyse", str(path)]) == 1
     err = capsys.readouterr().err.splitlines()
     assert len(err) == 1 and "cut short" in err[0]
+
+
+def test_json_lines_written_under_a_json_name_are_still_read_line_by_line(tmp_path):
+    rec = json.loads(next((ROOT / "tests" / "data" / "examples").glob("*.json")).read_text())
+    path = tmp_path / "deals.json"
+    path.write_text("\n".join(json.dumps(rec) for _ in range(3)) + "\n")
+    assert [line for line, r in load_records(path)] == [1, 2, 3]
+    assert all(isinstance(r, dict) for _, r in load_records(path))

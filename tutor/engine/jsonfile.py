@@ -31,8 +31,8 @@ from tutor.engine.errors import DataError
 __all__ = ["MAX_BYTES", "MAX_LINE_BYTES", "MAX_DEPTH", "MAX_DIGITS", "JSONError", "read_bytes",
            "decode", "iter_lines", "loads", "load"]
 
-#: The largest whole JSON document read, in bytes (a saved match of 1,000 deals is ~6 MB, a
-#: progress export of 100,000 answers ~30 MB).
+#: The largest whole JSON document read, in bytes (a saved match of 1,000 deals is about 6 MB;
+#: a progress export holds about 180,000 answers in this much, at some 370 bytes an answer).
 MAX_BYTES = 64 * 1024 * 1024
 #: The longest line of a JSON Lines file, in bytes (a whole deal record is under 10 kB).
 MAX_LINE_BYTES = 1_000_000
@@ -45,14 +45,17 @@ MAX_DIGITS = 30
 
 class JSONError(DataError):
     """A JSON file or text that cannot be read within the limits.  ``reason`` says why without
-    the file's name; ``line`` and ``column`` (1-based) where the problem is, when known."""
+    the file's name; ``line`` and ``column`` (1-based) where the problem is, when known;
+    ``more`` is true when the text began with a whole JSON value and went on after it (JSON
+    Lines, say)."""
 
     def __init__(self, message: str, reason: str | None = None, line: int | None = None,
-                 column: int | None = None):
+                 column: int | None = None, more: bool = False):
         super().__init__(message)
         self.reason = reason if reason is not None else message
         self.line = line
         self.column = column
+        self.more = more
 
 
 def _size(n: int) -> str:
@@ -206,7 +209,8 @@ def loads(text: str, *, max_digits: int = MAX_DIGITS, max_depth: int = MAX_DEPTH
             raise JSONError(reason, reason, lineno, colno) from None
         msg = exc.msg.removesuffix(" at")
         reason = f"not JSON: {msg} at {where}"
-        raise JSONError(reason, reason, exc.lineno, exc.colno) from None
+        raise JSONError(reason, reason, exc.lineno, exc.colno,
+                        more=exc.msg == "Extra data") from None
     except _Refused as exc:
         reason = f"not {what}: {exc}"
         raise JSONError(reason, reason) from None

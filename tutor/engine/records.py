@@ -294,6 +294,8 @@ def _result_cards(value: Any, where: str) -> list[str]:
 
 #: File name endings read as JSON Lines, one record a line, whatever the first line holds.
 LINES_SUFFIXES = (".jsonl", ".ndjson")
+#: What :func:`load_records` found when a file is not one JSON value: read it line by line.
+_AS_LINES = object()
 
 
 def load_records(path: str | Path) -> Iterator[tuple[int, Any]]:
@@ -304,7 +306,9 @@ def load_records(path: str | Path) -> Iterator[tuple[int, Any]]:
     :data:`tutor.engine.jsonfile.MAX_LINE_BYTES` stops the reading).  A ``.json`` file is one
     JSON document, an object (yielded with line 1) or a list of objects (yielded with their
     positions); if it cannot be parsed, that is one :class:`RecordError` at the line where the
-    parser stopped (a half-cut file is one error, not one per line).  A file of any other name
+    parser stopped (a half-cut file is one error, not one per line), unless a whole value is
+    followed by more (JSON Lines written under a ``.json`` name), which is read line by line.
+    A file of any other name
     is read as one document when it parses as one, else line by line.  Whole documents are read
     within :data:`tutor.engine.jsonfile.MAX_BYTES`.
 
@@ -347,17 +351,17 @@ def load_records(path: str | Path) -> Iterator[tuple[int, Any]]:
             whole = jsonfile.loads(text if bad is None else "", max_digits=_MAX_DIGITS,
                                    what="a record")
         except jsonfile.JSONError as exc:
-            if suffix == ".json":
+            if suffix == ".json" and not exc.more:
                 yield exc.line or 1, RecordError(exc.reason)
                 return
-            whole = None
+            whole = _AS_LINES    # not one value: JSON Lines (under a .json name: a value, more)
         if isinstance(whole, dict):
             yield 1, whole
             return
         if isinstance(whole, list):
             yield from enumerate(whole, 1)
             return
-        if suffix == ".json":
+        if suffix == ".json" and whole is not _AS_LINES:
             yield 1, RecordError(f"a deal record is a JSON object, not {_describe(whole)}")
             return
     for lineno, line in enumerate(text.splitlines(), 1):
