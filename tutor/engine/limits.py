@@ -10,11 +10,14 @@ from __future__ import annotations
 
 from tutor.engine.errors import NotationError
 
-__all__ = ["MAX_SEED", "MAX_MATCH_DEALS", "MAX_SIMULATED_DEALS", "MAX_RECORDED_DEALS",
+__all__ = ["MAX_SEED", "MAX_ID_SEED", "MAX_MATCH_DEALS", "MAX_SIMULATED_DEALS", "MAX_RECORDED_DEALS",
            "whole_number", "seed_number"]
 
 #: The largest seed (18 digits): a seed plus any search offset still fits a 64-bit integer.
 MAX_SEED = 10 ** 18 - 1
+#: The largest seed a puzzle id may carry: a seed searched onward from :data:`MAX_SEED` stays
+#: below it, and SQLite stores it (a 64-bit integer).
+MAX_ID_SEED = 2 ** 63 - 1
 #: The most deals a match may plan (a match is played and saved deal by deal).
 MAX_MATCH_DEALS = 1000
 #: The most deals one ``laugh simulate`` study may play.

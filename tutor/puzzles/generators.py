@@ -29,7 +29,7 @@ import random
 import re
 
 from tutor.engine.errors import LaughError, NotationError, UsageError
-from tutor.engine.limits import MAX_SEED, seed_number, whole_number
+from tutor.engine.limits import MAX_ID_SEED, whole_number
 from tutor.engine.records import replay, to_record
 from tutor.engine.rulesets import Ruleset
 from tutor.engine.safetext import clip
@@ -142,10 +142,10 @@ def parse_id(puzzle_id: str) -> tuple[str, str, int, int]:
     try:
         if re.search(r"[/@]", kind):
             raise NotationError(kind)
-        return kind, ruleset, whole_number(players, 1, 52), seed_number(seed)
+        return kind, ruleset, whole_number(players, 1, 52), whole_number(seed, 0, MAX_ID_SEED)
     except NotationError:
         raise UsageError(f"malformed puzzle id {clip(puzzle_id)!r}: {form} (SEED a whole number "
-                         f"from 0 to {MAX_SEED:,})") from None
+                         f"from 0 to {MAX_ID_SEED:,})") from None
 
 
 def _key(kind: str, rs: Ruleset, players: int, seed: int, defn: Definition) -> str:
