@@ -30,7 +30,10 @@ import tutor.app.commands.lesson  # noqa: F401
 import tutor.app.play.session  # noqa: F401
 import tutor.app.runner  # noqa: F401
 import tutor.app.views  # noqa: F401
-import tutor.teaching.drills  # noqa: F401
+import tutor.teaching.drills.count  # noqa: F401
+import tutor.teaching.drills.oversights  # noqa: F401
+import tutor.teaching.drills.settle  # noqa: F401
+import tutor.teaching.drills.weak  # noqa: F401
 import tutor.teaching.worksheet  # noqa: F401
 from tutor.puzzles.model import definition
 from tutor.puzzles.registry import KINDS

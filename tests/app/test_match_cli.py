@@ -17,7 +17,8 @@ from rich.console import Console
 
 from test_play import EngineLearner
 from tutor.app.commands import match as M
-from tutor.app.play import DealPlayer, ScriptedAsker, VirtualClock
+from tutor.app.io import ScriptedIO
+from tutor.app.play import DealPlayer
 
 from support import ROOT
 
@@ -52,8 +53,7 @@ def scripted(home, monkeypatch, **options):
                                         level="club", seed=7, pace=0.0, resume=None,
                                         sheet=None, review_samples=REVIEW), **options})
     out = Console(file=io.StringIO(), width=80, color_system=None)
-    assert M.run(args, asker=ScriptedAsker(learner), clock=VirtualClock(), console=out,
-                 make_player=Hooked) == 0
+    assert M.run(args, io=ScriptedIO(learner, out), make_player=Hooked) == 0
     saved = json.loads(next((home / "matches").glob("match-*.json")).read_text())
     return learner.answers, starts, out.file.getvalue(), saved
 

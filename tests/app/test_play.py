@@ -15,7 +15,9 @@ from support import position
 from tutor.engine.bots import Bot
 from tutor.engine.cards import parse_cards
 from tutor.engine.deal import Action
-from tutor.app.play import LEVELS, DealPlayer, FakeClock, ScriptedAsker, VirtualClock
+from tutor.app.clock import FakeClock, VirtualClock
+from tutor.app.io import ScriptedIO
+from tutor.app.play import LEVELS, DealPlayer
 from tutor.app.play.game import (CLAIM_PROMPT, NAME_PROMPT, TURN_PROMPT, WATCH_PROMPT,
                                  WHICH_PROMPT, WINDOW_LABEL)
 from tutor.app.play.inputs import action_code, interpret
@@ -85,8 +87,7 @@ def run_match(ruleset, players, lv, seed, deals=1, claims=True, declares=True, r
         out = quiet(width)
         res = play_match(PlayOptions(ruleset, players, deals, seat, lv, seed, 0.0, None, False,
                                      review_samples),
-                         asker=ScriptedAsker(learner), clock=clock or VirtualClock(),
-                         console=out, store=store)
+                         io=ScriptedIO(learner, out, clock or VirtualClock()), store=store)
     finally:
         session.DealPlayer = orig
     return res, out, learner
@@ -168,7 +169,7 @@ def race(rulesets, delays, realtime=False, answers=None):
     learner = EngineLearner(holder)
     out = quiet()
     p = DealPlayer(d, 0, bots, bot_rng=random.Random(1), reaction_rng=random.Random(2),
-                   asker=ScriptedAsker(answers or learner), clock=clock, console=out,
+                   io=ScriptedIO(answers or learner, out, clock),
                    names=["You", "Anne", "Ralph"], pace=0.8)
     holder["player"] = p
     p.run()
@@ -222,7 +223,7 @@ def test_piped_input_claim_typed_first_wins(rulesets):
     out = quiet()
     lines = ["claim 7d 7s"] + ["ld"] * 5 + [""] * 20
     p = DealPlayer(d, 0, bots, bot_rng=random.Random(1), reaction_rng=random.Random(2),
-                   asker=ScriptedAsker(lines), clock=VirtualClock(), console=out,
+                   io=ScriptedIO(lines, out),
                    names=["You", "Anne", "Ralph"])
     p.run()
     assert p.races[0].winner == 0 and p.races[0].piped
@@ -235,7 +236,7 @@ def test_a_pass_lets_the_computer_claim(rulesets):
     out = quiet()
     lines = ["pass"] + ["ld", "2c"] * 5 + [""] * 20
     p = DealPlayer(d, 0, bots, bot_rng=random.Random(1), reaction_rng=random.Random(2),
-                   asker=ScriptedAsker(lines), clock=VirtualClock(), console=out,
+                   io=ScriptedIO(lines, out),
                    names=["You", "Anne", "Ralph"])
     p.run()
     assert p.races[0].winner == 2
@@ -300,8 +301,7 @@ def test_illegal_input_is_explained_and_asked_again(sevens):
     out = quiet()
     lines = ["ld", "7h", "9", "2", "", "ld"] + [""] * 10
     p = DealPlayer(sevens, 0, [None, Scripted(), Scripted()], bot_rng=random.Random(1),
-                   reaction_rng=random.Random(1), asker=ScriptedAsker(lines),
-                   clock=VirtualClock(), console=out, names=NAMES)
+                   reaction_rng=random.Random(1), io=ScriptedIO(lines, out), names=NAMES)
     p.run()
     text = text_of(out)
     assert "you can capture (" in text and "so may not lie down" in text
@@ -316,8 +316,8 @@ def test_at_risk_capture_left_for_another(rulesets):
     d = position(rulesets["parlett"], 3, hands=["7H 5C 2D", "7C 3S", "4D 8H"],
                  table="7S 5D 5S KH", dealer=2, to_move=0)
     p = DealPlayer(d, 0, [None, Scripted(), Scripted()], bot_rng=random.Random(1),
-                   reaction_rng=random.Random(1), asker=ScriptedAsker(["5c 5d"] + ["ld"] * 9),
-                   clock=VirtualClock(), console=quiet(), names=NAMES)
+                   reaction_rng=random.Random(1), io=ScriptedIO(["5c 5d"] + ["ld"] * 9, quiet()),
+                   names=NAMES)
     p.run()
     m = next(m for m in p.mistakes if m.kind == "at_risk_left")
     assert "Anne took it before your next turn" in m.text
@@ -329,8 +329,8 @@ def test_safe_capture_taken_too_early(rulesets):
     d = position(rulesets["parlett"], 3, hands=["7H 5C 2D", "3S 3H", "4D 8H"],
                  table="7S 5D 5S KH", dealer=2, to_move=0)
     p = DealPlayer(d, 0, [None, Scripted(), Scripted()], bot_rng=random.Random(1),
-                   reaction_rng=random.Random(1), asker=ScriptedAsker(["5c 5d"] + ["ld", "7h"] * 5),
-                   clock=VirtualClock(), console=quiet(), names=NAMES)
+                   reaction_rng=random.Random(1),
+                   io=ScriptedIO(["5c 5d"] + ["ld", "7h"] * 5, quiet()), names=NAMES)
     p.run()
     kinds = [m.kind for m in p.mistakes]
     assert kinds[0] == "safe_too_early"
@@ -342,8 +342,8 @@ def test_laying_down_a_dead_pair_is_a_missed_declaration_and_claimable(rulesets)
                  won=["", "9H 9S", ""], dealer=2, to_move=0)
     out = quiet()
     p = DealPlayer(d, 0, [None, Scripted(), Scripted(0.7)], bot_rng=random.Random(1),
-                   reaction_rng=random.Random(1), asker=ScriptedAsker(["ld"] + [""] * 9),
-                   clock=VirtualClock(), console=out, names=NAMES)
+                   reaction_rng=random.Random(1), io=ScriptedIO(["ld"] + [""] * 9, out),
+                   names=NAMES)
     p.run()
     m = [m for m in p.mistakes if m.kind == "missed_declaration"]
     assert len(m) == 1 and "dead pair of nines" in m[0].text
@@ -357,8 +357,7 @@ def test_declaring_in_time_is_no_mistake(rulesets):
                  won=["", "9H 9S", ""], dealer=2, to_move=0)
     p = DealPlayer(d, 0, [None, Scripted(), Scripted()], bot_rng=random.Random(1),
                    reaction_rng=random.Random(1),
-                   asker=ScriptedAsker(["declare 9c 9d", "ld"] + [""] * 9),
-                   clock=VirtualClock(), console=quiet(), names=NAMES)
+                   io=ScriptedIO(["declare 9c 9d", "ld"] + [""] * 9, quiet()), names=NAMES)
     p.run()
     assert not [m for m in p.mistakes if m.kind == "missed_declaration"]
     assert p.deal.history[0].kind == "declare_dead_pair"
@@ -375,9 +374,9 @@ def test_dealer_must_take_the_table_mournival_themselves(rulesets):
             break
     bots = [None] + [Scripted() for _ in range(4)]
     p = DealPlayer(d, 0, bots, bot_rng=random.Random(1), reaction_rng=random.Random(1),
-                   asker=ScriptedAsker(EngineLearner({}, declares=False)), clock=VirtualClock(),
-                   console=quiet(), names=["You", "Anne", "Ralph", "Mary", "Tom"])
-    p.asker._fn.holder["player"] = p
+                   io=ScriptedIO(EngineLearner({}, declares=False), quiet()),
+                   names=["You", "Anne", "Ralph", "Mary", "Tom"])
+    p.io._fn.holder["player"] = p
     p.run()
     assert any(m.kind == "mournival_not_taken" for m in p.mistakes)
     assert not any(a.kind == "take_table_mournival" for a in p.deal.history)
@@ -453,7 +452,7 @@ def test_claims_during_the_learners_turn_are_shown_as_they_happen(rulesets):
     clock = FakeClock([1.5])
     p = DealPlayer(d, 0, [None, Scripted(1.0), Scripted(2.5, split)],
                    bot_rng=random.Random(1), reaction_rng=random.Random(2),
-                   asker=ScriptedAsker(["ld"] + [""] * 10), clock=clock, console=out,
+                   io=ScriptedIO(["ld"] + [""] * 10, out, clock),
                    names=NAMES)
     p.run()
     text = text_of(out)
@@ -482,8 +481,8 @@ def test_the_race_result_names_who_was_first_and_by_how_much(rulesets, delay, li
     d, bots = four_seat_split(rulesets)
     out = quiet()
     p = DealPlayer(d, 0, bots, bot_rng=random.Random(1), reaction_rng=random.Random(2),
-                   asker=ScriptedAsker(["claim", "7d 7s"] + ["ld"] * 4 + [""] * 20),
-                   clock=FakeClock([delay]), console=out,
+                   io=ScriptedIO(["claim", "7d 7s"] + ["ld"] * 4 + [""] * 20, out,
+                                 FakeClock([delay])),
                    names=["You", "Anne", "Ralph", "Mary"])
     p.run()
     assert line in " ".join(text_of(out).split())
@@ -492,9 +491,9 @@ def test_the_race_result_names_who_was_first_and_by_how_much(rulesets, delay, li
 def test_after_the_claim_key_the_cards_are_named_and_a_wrong_claim_fails(rulesets):
     d, bots = split_prial_position(rulesets)
     out = quiet()
-    asker = ScriptedAsker(["claim", "zz", "7d", "9h"] + ["ld"] * 5 + [""] * 20)
+    asker = ScriptedIO(["claim", "zz", "7d", "9h"] + ["ld"] * 5 + [""] * 20, out)
     p = DealPlayer(d, 0, bots, bot_rng=random.Random(1), reaction_rng=random.Random(2),
-                   asker=asker, clock=VirtualClock(), console=out, names=NAMES)
+                   io=asker, names=NAMES)
     p.run()
     text = " ".join(text_of(out).split())
     assert "You claim! Name the cards (or the rank)" in text
@@ -554,10 +553,9 @@ def test_several_captures_a_turn_end_turn_and_any_pair_declared(house):
     d = position(rs, 4, hands=["7H 8H QC QD", "2C 3C", "4C 5C", "6C 2D"], table="7C 8C 9D",
                  dealer=3, to_move=0)
     out = quiet()
-    asker = ScriptedAsker(["declare qc qd", "7h 7c", "moves", "", "8h 8c"] + [""] * 20)
+    asker = ScriptedIO(["declare qc qd", "7h 7c", "moves", "", "8h 8c"] + [""] * 20, out)
     p = DealPlayer(d, 0, [None, Scripted(), Scripted(), Scripted()], bot_rng=random.Random(1),
-                   reaction_rng=random.Random(1), asker=asker, clock=VirtualClock(),
-                   console=out, names=NAMES + ["Mary"])
+                   reaction_rng=random.Random(1), io=asker, names=NAMES + ["Mary"])
     p.run()
     kinds = [(a.player, a.kind) for a in p.deal.history]
     assert kinds[:3] == [(0, "declare_pair"), (0, "capture"), (0, "end_turn")]
@@ -572,8 +570,8 @@ def test_lying_down_pays_and_the_payment_is_said(house):
                  dealer=3, to_move=0)
     out = quiet()
     p = DealPlayer(d, 0, [None, Scripted(), Scripted(), Scripted()], bot_rng=random.Random(1),
-                   reaction_rng=random.Random(1), asker=ScriptedAsker(["ld"] + [""] * 20),
-                   clock=VirtualClock(), console=out, names=NAMES + ["Mary"])
+                   reaction_rng=random.Random(1), io=ScriptedIO(["ld"] + [""] * 20, out),
+                   names=NAMES + ["Mary"])
     p.run()
     assert ("You pay 1 stake to each player still in for lying down: Anne, Ralph, Mary."
             in " ".join(text_of(out).split()))

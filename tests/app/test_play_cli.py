@@ -3,6 +3,7 @@ with a time limit, and the screen in tmux at 80x24 and at 40 columns."""
 
 from __future__ import annotations
 
+import io as io_
 import json
 import os
 import re
@@ -17,7 +18,8 @@ import pytest
 
 from test_play import run_match
 from tutor.app.play import LEVELS
-from tutor.app.clock import TerminalClock, TimedAsker
+from tutor.app.clock import TerminalClock
+from tutor.app.io import TerminalIO
 
 
 def laugh(args, home, stdin="", timeout=60):
@@ -108,29 +110,34 @@ def test_timed_prompt_times_out_answers_and_claims_with_the_space_bar():
     from prompt_toolkit.application import create_app_session
     from prompt_toolkit.input import create_pipe_input
     from prompt_toolkit.output import DummyOutput
+    from rich.console import Console
     with create_pipe_input() as inp, create_app_session(input=inp, output=DummyOutput()):
-        asker = TimedAsker(interactive=True)
         clock = TerminalClock()
+        io = TerminalIO(Console(file=io_.StringIO()), clock, True)
         t0 = time.monotonic()
-        assert clock.read(asker, "> ", 0.2) is None
+        assert io.read("> ", 0.2) is None
         assert time.monotonic() - t0 >= 0.19
         inp.send_text("claim 7h 7s\r")
-        assert clock.read(asker, "> ", 5.0) == "claim 7h 7s"
+        before = clock.now()
+        reply = io.read("> ", 5.0)
+        assert (reply.text, reply.key) == ("claim 7h 7s", None)
+        assert before <= reply.at <= clock.now()               # timed by the injected clock
         inp.send_text(" ")
-        assert clock.read(asker, "> ", 5.0, erase=True, claim_key=True) == "claim"
+        reply = io.read("> ", 5.0, erase=True, keys={" ": "claim"})
+        assert (reply.text, reply.key) == ("claim", " ") and reply.at <= clock.now()
         inp.send_text(" 7h\r")         # elsewhere the space bar is a space
-        assert clock.read(asker, "> ", 5.0) == "7h"
+        assert io.read("> ", 5.0).text == "7h"
         # an event fires above the prompt; one that returns True closes it
         fired = []
         inp.send_text("7")
-        assert clock.read(asker, "> ", 5.0, events=[(clock.now() + 0.1, lambda: fired.append(1)),
-                                                    (clock.now() + 0.2, lambda: True)],
-                          label="Claim window", deadline=clock.now() + 3) is None
+        assert io.read("> ", 5.0, events=[(clock.now() + 0.1, lambda: fired.append(1)),
+                                          (clock.now() + 0.2, lambda: True)],
+                       label="Claim window", deadline=clock.now() + 3) is None
         assert fired == [1]
         # a half-typed line keeps a pace window open until Enter
         inp.send_text("7h")
         threading.Timer(0.5, lambda: inp.send_text("\r")).start()
-        assert clock.read(asker, "> ", 0.1, extend_while_typing=True) == "7h"
+        assert io.read("> ", 0.1, extend_while_typing=True).text == "7h"
 
 
 # -- tmux ---------------------------------------------------------------------------------------

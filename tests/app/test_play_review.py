@@ -8,15 +8,16 @@ from __future__ import annotations
 import io
 import random
 import re
-import time
 
 from rich.console import Console
 
 from test_play import EngineLearner, quiet, run_match, text_of
-from tutor.app.play import LEVELS, ScriptedAsker, VirtualClock
+from tutor.app.clock import VirtualClock
+from tutor.app.io import ScriptedIO, TerminalIO
+from tutor.app.play import LEVELS
 from tutor.app.play.game import TURN_PROMPT
 from tutor.app.play.review import DealReview, hint, review_deal, review_seed
-from tutor.app.play.session import PlayOptions, _review, play_match
+from tutor.app.play.session import PlayOptions, play_match, review_with_progress
 from tutor.app.play.sheet import review_renderable
 from tutor.engine.analysis import annotate
 from tutor.engine.bots import make_bot, play_out
@@ -146,8 +147,7 @@ def test_hint_at_the_prompt_gives_the_best_option_and_its_margin(rulesets):
     try:
         out = quiet(80)
         res = play_match(PlayOptions(rulesets["parlett"], 5, 1, 0, LEVELS["club"], 3, 0.0, None,
-                                     False, 0), asker=ScriptedAsker(answers),
-                         clock=VirtualClock(), console=out)
+                                     False, 0), io=ScriptedIO(answers, out))
     finally:
         session.DealPlayer = orig
     text = " ".join(text_of(out).split())
@@ -159,9 +159,11 @@ def test_the_review_shows_a_progress_bar_on_a_terminal_only_when_it_takes_a_whil
     import tutor.app.play.session as session
     empty = DealReview(2, (), 0.0, "stakes", 10, 1, 0.0)
 
+    clock = VirtualClock()       # the terminal's clock, injected: the work takes its time
+
     def slow(deal, seat, names, samples, symbols, progress=None):
         progress(0, 2, 0)
-        time.sleep(0.3)
+        clock.advance(0.3)
         progress(1, 2, 5)
         progress(2, 2, 0)
         return empty
@@ -169,13 +171,13 @@ def test_the_review_shows_a_progress_bar_on_a_terminal_only_when_it_takes_a_whil
     def fast(deal, seat, names, samples, symbols, progress=None):
         for done in (0, 1, 2):
             progress(done, 2, 0)
+            clock.advance(0.05)
         return empty
 
-    opts = PlayOptions(None, 5, review_samples=10)
     for fn, shown in ((slow, True), (fast, False)):
         monkeypatch.setattr(session, "review_deal", fn)
         term = Console(file=io.StringIO(), width=80, force_terminal=True, color_system=None)
-        assert _review(None, 0, [], opts, term, True) is empty
+        assert review_with_progress(None, 0, [], 10, TerminalIO(term, clock, True)) is empty
         assert ("Reviewing your decisions" in term.file.getvalue()) is shown
 
 

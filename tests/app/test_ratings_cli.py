@@ -118,7 +118,7 @@ def test_a_practice_set_never_serves_one_puzzle_twice(tmp_path, monkeypatch):
     base+1, ... served the same puzzle again and again (every set of 5 count puzzles at 5 stars
     in 80 tried).  Each puzzle of a set now has a seed of its own."""
     import tutor.app.views as V
-    from tutor.app.io import make_context
+    from tutor.app.context import make_context
     served = []
     real = V.generate
 
@@ -144,7 +144,7 @@ def test_practice_sets_ask_for_the_band_the_rating_chooses(tmp_path, monkeypatch
     """The wiring, without the seed search: every puzzle of a practice set (by kind or by
     theme) is asked for at the band nearest the learner's rating at that moment."""
     import tutor.app.views as V
-    from tutor.app.io import make_context
+    from tutor.app.context import make_context
     asked = []
     real = V.generate
 

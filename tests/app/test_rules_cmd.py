@@ -350,13 +350,14 @@ def test_lesson_rules_tables_never_read_chosen_chosen():
     import io as _io
     from rich.console import Console
     from tutor.app.blocks import parameter_value, render_block
-    from tutor.app.io import Context, Glyphs
+    from tutor.app.context import Context, Glyphs
+    from tutor.app.io import ScriptedIO
     from tutor.engine.sources import default_library
     from tutor.teaching.lessons import find_lesson, load_lesson
     assert parameter_value(default_library(), "porges", "first_dealer", None) == \
         ("players choose", "chosen")
     c = Console(file=_io.StringIO(), width=40, color_system=None)
-    ctx = Context(c, None, True, Glyphs())
+    ctx = Context(ScriptedIO([], c), Glyphs())
     for key in ("the-deal", "sources-compared"):
         for b in load_lesson(find_lesson(key).path).blocks("rules"):
             c.print(render_block(b, ctx, 40))

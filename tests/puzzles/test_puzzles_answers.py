@@ -325,7 +325,7 @@ def test_a_questions_code_spans_show_without_backticks_on_screen():
     assert "`" in p.question
     buf = io.StringIO()
     Console(file=buf, width=80, no_color=True).print(render_puzzle(p, symbols=True))
-    assert "`" not in buf.getvalue() and "claim 7H 7S" in " ".join(buf.getvalue().split())
+    assert "`" not in buf.getvalue() and "claim sevens" in " ".join(buf.getvalue().split())
 
 
 # -- issue 23: letters typed together ---------------------------------------------------------

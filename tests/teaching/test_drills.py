@@ -8,12 +8,16 @@ import io
 import pytest
 from rich.console import Console
 
-from tutor.teaching.drills import CountDrill, DrillIO, OversightDrill, SettleDrill, practise_weak_spots
+from tutor.teaching.drills.count import CountDrill
+from tutor.teaching.drills.oversights import OversightDrill
+from tutor.teaching.drills.settle import SettleDrill
+from tutor.teaching.drills.weak import practise_weak_spots
 from tutor.teaching.drills.count import parse_counts, parse_ranks
 from tutor.teaching.drills.oversights import COMBO_BONUS, MISTAKE_PENALTY, combo_bonus
 from tutor.teaching.drills.settle import parse_signed
 from tutor.engine.errors import NotationError
-from tutor.app.clock import FakeClock, ScriptedAsker
+from tutor.app.clock import FakeClock
+from tutor.app.io import ScriptedIO
 from tutor.teaching.progress import ProgressStore
 
 
@@ -24,10 +28,10 @@ def store(tmp_path):
     s.close()
 
 
-def make_io(answer, delays=(), store=None, default=0.0):
+def make_io(answer, delays=(), default=0.0):
+    """A scripted learner on a fake clock (``delays``: the seconds each answer takes)."""
     out = Console(file=io.StringIO(), width=80, color_system=None, highlight=False)
-    clock = FakeClock(delays, default=default)
-    return DrillIO(ScriptedAsker(answer), clock, out, True, store), out
+    return ScriptedIO(answer, out, FakeClock(delays, default=default)), out
 
 
 def hooked(drill):
@@ -55,8 +59,8 @@ def test_streak_counts_right_answers_until_the_first_miss(store):
         p = holder["d"].current
         return p.expected_answer_text() if next(plan) == "right" else wrong_for(p)
 
-    io_, out = make_io(answer, delays=[1.0, 2.0, 3.0, 4.0], store=store)
-    drill = hooked(OversightDrill(io_, seed=3))
+    io_, out = make_io(answer, delays=[1.0, 2.0, 3.0, 4.0])
+    drill = hooked(OversightDrill(io_, seed=3, store=store))
     holder["d"] = drill
     res = drill.streak(limit=20)
     assert res.streak == 3 and len(res.answers) == 4
@@ -75,8 +79,8 @@ def test_streak_counts_right_answers_until_the_first_miss(store):
 def test_streak_ends_when_the_position_clock_runs_out(store):
     holder = {}
     io_, out = make_io(lambda p: holder["d"].current.expected_answer_text(),
-                       delays=[2.0, 30.0], store=store)
-    drill = hooked(OversightDrill(io_, seed=4))
+                       delays=[2.0, 30.0])
+    drill = hooked(OversightDrill(io_, seed=4, store=store))
     holder["d"] = drill
     res = drill.streak(limit=10)
     assert res.streak == 1 and res.answers[-1].timed_out and not res.answers[-1].correct
@@ -94,8 +98,8 @@ def test_unreadable_answer_is_asked_again_on_the_same_clock(store):
         except StopIteration:
             return holder["d"].current.expected_answer_text()
 
-    io_, out = make_io(answer, delays=[1.0, 1.0, 1.0], store=store)
-    drill = hooked(OversightDrill(io_, seed=5))
+    io_, out = make_io(answer, delays=[1.0, 1.0, 1.0])
+    drill = hooked(OversightDrill(io_, seed=5, store=store))
     holder["d"] = drill
     res = drill.streak(limit=20, max_positions=1)
     assert res.streak == 1 and res.answers[0].seconds == pytest.approx(3.0)
@@ -113,8 +117,8 @@ def test_storm_scoring_penalties_and_combo_bonuses(store):
         p = holder["d"].current
         return wrong_for(p) if n["i"] == 6 else p.expected_answer_text()
 
-    io_, out = make_io(answer, default=2.0, store=store)
-    drill = hooked(OversightDrill(io_, seed=6))
+    io_, out = make_io(answer, default=2.0)
+    drill = hooked(OversightDrill(io_, seed=6, store=store))
     holder["d"] = drill
     res = drill.storm(minutes=40 / 60)
     # time: 40 + 3 + 3 (bonuses) - 10 (penalty) = 36 s: 17 answers of 2 s, and the 18th,
@@ -132,9 +136,9 @@ def test_storm_scoring_penalties_and_combo_bonuses(store):
 def test_streak_raises_the_difficulty_only_after_runs_and_says_so(store):
     from tutor.teaching.drills.oversights import STREAK_RUN
     holder = {}
-    io_, out = make_io(lambda p: holder["d"].current.expected_answer_text(), store=store,
+    io_, out = make_io(lambda p: holder["d"].current.expected_answer_text(),
                        default=1.0)
-    drill = hooked(OversightDrill(io_, seed=3))
+    drill = hooked(OversightDrill(io_, seed=3, store=store))
     asked = []
     orig = drill.next_puzzle
 
@@ -162,8 +166,8 @@ def test_storm_difficulty_needs_a_run_at_the_current_one(store):
         p = holder["d"].current
         return wrong_for(p) if n["i"] == STORM_RUN - 1 else p.expected_answer_text()
 
-    io_, out = make_io(answer, default=1.0, store=store)
-    drill = hooked(OversightDrill(io_, seed=6))
+    io_, out = make_io(answer, default=1.0)
+    drill = hooked(OversightDrill(io_, seed=6, store=store))
     asked = []
     orig = drill.next_puzzle
 
@@ -225,11 +229,10 @@ class CountLearner:
 def count_drill(store, library, wrong=(), speed=2.0, run=2):
     rulesets = [r for _, r in sorted(library.rulesets.items())]
     out = Console(file=io.StringIO(), width=80, color_system=None, highlight=False)
-    clock = FakeClock()
-    drill = CountDrill(DrillIO(None, clock, out, True, store), rulesets, speed=speed, seed=7,
-                       run=run)
-    learner = CountLearner(drill, wrong)
-    drill.io.asker = ScriptedAsker(learner)
+    holder, clock = {}, FakeClock()
+    drill = CountDrill(ScriptedIO(lambda prompt: holder["learner"](prompt), out, clock),
+                       rulesets, speed=speed, seed=7, run=run, store=store)
+    learner = holder["learner"] = CountLearner(drill, wrong)
     orig = drill.make_round
 
     def make_round():
@@ -310,7 +313,7 @@ def test_count_answer_parsing():
 
 def test_the_working_ends_at_the_engines_settlement(library, house):
     rulesets = [r for _, r in sorted(house.items())]
-    drill = SettleDrill(DrillIO(None, None, None), rulesets, seed=9)
+    drill = SettleDrill(ScriptedIO([]), rulesets, seed=9)
     for _ in range(80):
         q = drill.make_question()
         text = drill.working(q)
@@ -332,8 +335,8 @@ def test_settle_drill_scores_each_ruleset(store, library):
         return "x" if n["i"] == 1 else (f"{v:+d}" if n["i"] % 3 else str(v + 1))
 
     out = Console(file=io.StringIO(), width=80, color_system=None, highlight=False)
-    io_ = DrillIO(ScriptedAsker(answer), FakeClock(default=1.5), out, True, store)
-    drill = SettleDrill(io_, rulesets, seed=2)
+    io_ = ScriptedIO(answer, out, FakeClock(default=1.5))
+    drill = SettleDrill(io_, rulesets, seed=2, store=store)
     orig = drill.make_question
 
     def make():
@@ -360,8 +363,8 @@ def test_settle_drill_clock_tightens_only_after_a_run_of_right_answers(store, li
 
     out = Console(file=io.StringIO(), width=80, color_system=None, highlight=False)
     clock = FakeClock([2.0, 2.0, 70.0, 2.0, 2.0, 2.0, 2.0])
-    io_ = DrillIO(ScriptedAsker(answer), clock, out, True, store)
-    drill = SettleDrill(io_, rulesets, seed=2, limit=60)
+    io_ = ScriptedIO(answer, out, clock)
+    drill = SettleDrill(io_, rulesets, seed=2, limit=60, store=store)
     orig = drill.make_question
 
     def make():
@@ -389,9 +392,8 @@ def test_piped_answers_record_no_time(store, library):
     rulesets = [r for _, r in sorted(library.rulesets.items())]
     holder = {}
     out = Console(file=io.StringIO(), width=80, color_system=None, highlight=False)
-    io_ = DrillIO(ScriptedAsker(lambda p: str(holder["q"].answer)), VirtualClock(), out, True,
-                  store)
-    drill = SettleDrill(io_, rulesets, seed=3, limit=60)
+    io_ = ScriptedIO(lambda p: str(holder["q"].answer), out, VirtualClock())
+    drill = SettleDrill(io_, rulesets, seed=3, limit=60, store=store)
     orig = drill.make_question
 
     def make():
@@ -429,9 +431,8 @@ def test_weak_spots_practise_the_weakest_skill_first(store, library):
         return holder["q"]
     settle.SettleDrill.make_question = make
     try:
-        io_ = DrillIO(ScriptedAsker(lambda p: str(holder["q"].answer)), FakeClock(), out, True,
-                      store)
-        right, asked = practise_weak_spots(io_, rulesets, items=1, seed=1)
+        io_ = ScriptedIO(lambda p: str(holder["q"].answer), out, FakeClock())
+        right, asked = practise_weak_spots(io_, rulesets, items=1, seed=1, store=store)
     finally:
         settle.SettleDrill.make_question = orig
     assert (right, asked) == (1, 1)
@@ -479,8 +480,8 @@ def test_weak_spots_pose_puzzles_of_other_kinds(store, library):
                         at=1_700_000_000.0)
     rulesets = [r for _, r in sorted(library.rulesets.items())]
     out = Console(file=io.StringIO(), width=80, color_system=None, highlight=False)
-    io_ = DrillIO(ScriptedAsker(["no"] * 3), FakeClock(), out, True, store)
-    right, asked = practise_weak_spots(io_, rulesets, items=1, seed=4)
+    io_ = ScriptedIO(["no"] * 3, out, FakeClock())
+    right, asked = practise_weak_spots(io_, rulesets, items=1, seed=4, store=store)
     assert asked == 1
     last = store.answers()[-1]
     assert last.kind == "dead-pair"
@@ -497,8 +498,8 @@ def test_weak_spots_serve_rated_puzzles_near_the_learner_with_a_second_try(store
     band = store.choose_difficulty("dead-pair")
     rulesets = [r for _, r in sorted(library.rulesets.items())]
     out = Console(file=io.StringIO(), width=80, color_system=None, highlight=False)
-    io_ = DrillIO(ScriptedAsker(["no", "no"]), FakeClock(), out, True, store)
-    practise_weak_spots(io_, rulesets, items=1, seed=4)
+    io_ = ScriptedIO(["no", "no"], out, FakeClock())
+    practise_weak_spots(io_, rulesets, items=1, seed=4, store=store)
     rows = [a for a in store.answers() if a.puzzle_id != "x"]
     assert rows[0].difficulty == band and not rows[0].retry
     assert store.rating("learner") is not None            # the first try was rated
@@ -521,8 +522,8 @@ def test_on_a_points_ruleset_the_settle_drill_never_suggests_negative_points(sto
         return str(holder["q"].answer) if text is None else text
 
     out = Console(file=io.StringIO(), width=80, color_system=None, highlight=False)
-    drill = SettleDrill(DrillIO(ScriptedAsker(answer), FakeClock(default=1.0), out, True, store),
-                        rulesets, seed=3)
+    drill = SettleDrill(ScriptedIO(answer, out, FakeClock(default=1.0)), rulesets, seed=3,
+                        store=store)
     orig = drill.make_question
 
     def make():

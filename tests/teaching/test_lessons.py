@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from tutor.app.cli import main
+from tutor.engine.errors import DataError
 from tutor.teaching.lessons import (BLOCK_KINDS, Block, Segment, check_lessons, course_index, find_lesson,
                            load_course, load_lesson, puzzle_seed)
 
@@ -201,6 +202,14 @@ def test_pages_blocks_and_lines(tmp_path, library):
     ("Just prose.\n", r"05-sample.md:10: quote: the lesson quotes no source"),
     ("```quote\nparlett:deal-eight\n```\n\n- item\n\n  ```odds\n  figure: hand_prial\n  ```\n",
      r"05-sample.md:16: odds: a block must stand on its own"),
+
+    # values of the wrong shape are named, never a traceback
+    ("```quote\nparlett:deal-eight\n```\n\n```puzzle\nkind: count\ntheme: [counting]\n```\n",
+     r"05-sample.md:16: puzzle.theme: puzzles of kind 'count' have no theme \['counting'\]"),
+    ("```quote\nparlett:deal-eight\n```\n\n```odds\nfigure: [[hand_prial]]\n```\n",
+     r"05-sample.md:15: odds.figure: unknown figure \['hand_prial'\]"),
+    ("```quote\nparlett:deal-eight\n```\n\n```odds\nfigure: [{hand_prial: 1}]\n```\n",
+     r"05-sample.md:15: odds.figure: unknown figure \{'hand_prial': 1\}"),
 ])
 def test_each_problem_names_file_and_line(tmp_path, body, expected):
     path = write(tmp_path, body)
@@ -245,6 +254,23 @@ def test_lessons_check_command_on_a_bad_file(tmp_path, capsys):
     out = capsys.readouterr().out.splitlines()
     assert out[0].endswith("05-sample.md:11: quote: unknown quotation 'parlett:nope'")
     assert out[-1] == "1 lesson checked: 1 problem"
+
+
+@pytest.mark.parametrize("value", ["null", "~", ""])
+def test_lessons_check_refuses_null_prerequisites_and_sources(tmp_path, capsys, value):
+    """Null is not a list: ``prerequisites: null`` (or left empty) is refused as any other
+    wrong type is, on one line naming the file, the line and the key."""
+    for key, line, say in (("prerequisites", 6, "must be a list of text ([] for none)"),
+                           ("sources", 7, "must be a list of text")):
+        before = "prerequisites: []" if key == "prerequisites" else "sources: [parlett]"
+        path = write(tmp_path, "```quote\nparlett:deal-eight\n```\n",
+                     front=GOOD_FRONT.replace(before, f"{key}: {value}".rstrip()))
+        assert main(["lessons", "check", str(path)]) == 1
+        out = capsys.readouterr().out.splitlines()
+        assert out[0].endswith(f"05-sample.md:{line}: {key}: {say}"), out
+        assert out[-1] == "1 lesson checked: 1 problem"
+        with pytest.raises(DataError, match=f"05-sample.md:{line}: {key}: "):
+            load_lesson(path)
 
 
 def test_course_checks_prerequisites_and_duplicate_ids(tmp_path, library, monkeypatch):

@@ -6,12 +6,17 @@ lesson runner, and the practice, sources and statistics views.
 - :mod:`tutor.app.commands`: one module per subcommand.  Each builds what it shows (renderables,
   data, or a session run by a function with explicit arguments); its argparse handler prints
   that, and the home screen calls the same functions.
-- :mod:`tutor.app.io`: the :class:`~tutor.app.io.TutorAsker` (prompt_toolkit on a terminal with
-  completion and history; a refused answer explained whole and asked again on an empty line;
-  plain lines when piped), the :class:`~tutor.app.io.Context` every screen shares, and
-  :func:`~tutor.app.io.menu` (an entry by its number, letter or word).
-- :mod:`tutor.app.clock`: clocks (terminal, virtual for piped input, fake for tests), prompts
-  with a time limit, and the live countdown every timed prompt shows.
+- :mod:`tutor.app.streams`: the standard streams made safe (closed, full, ``| head``, ASCII
+  fallback), the rich console, whether suit symbols can be shown.
+- :mod:`tutor.app.io`: the two implementations of the I/O seam
+  (:class:`tutor.teaching.io.LearnerIO`): :class:`~tutor.app.io.TerminalIO` (rich and
+  prompt_toolkit: completion, history, timed prompts with a live countdown, the claim key) and
+  :class:`~tutor.app.io.ScriptedIO` (piped standard input, or a test's script).
+- :mod:`tutor.app.clock`: the clocks (terminal, virtual for piped input, fake for tests) and
+  the countdown line every timed prompt shows.
+- :mod:`tutor.app.context`: the :class:`~tutor.app.context.Context` every screen shares (the
+  seam, the progress store, glyphs), :func:`~tutor.app.context.menu` (an entry by its number,
+  letter or word) and :func:`~tutor.app.context.run_guarded`.
 - :mod:`tutor.app.home`: the home screen and its menu.
 - :mod:`tutor.app.runner`: taking a lesson, page by page.
 - :mod:`tutor.app.puzzling`: posing one puzzle (hints, grading, explanation, recording).

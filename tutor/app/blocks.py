@@ -32,7 +32,7 @@ from tutor.engine.parameters import PARAMETERS, value_short
 from tutor.engine.rulesets import COUNT_PARAMETERS
 from tutor.engine.simulate import run_study
 from tutor.puzzles.quoted import quote_text
-from tutor.puzzles.terminal import card_text
+from tutor.puzzles.board import cards_text
 from tutor.teaching.figures import skill_figures
 from tutor.teaching.lessons import ODDS_FIGURES, Block
 
@@ -48,7 +48,7 @@ def parameter_label(name: str) -> str:
 def render_block(block: Block, ctx, width: int | None = None):
     """The renderable for a non-puzzle ``block`` (puzzles are posed by the runner).
 
-    ``ctx`` is a :class:`tutor.app.io.Context` (for the library, symbols and glyphs).  Raises
+    ``ctx`` is a :class:`tutor.app.context.Context` (for the library, symbols and glyphs).  Raises
     :class:`tutor.engine.errors.DataError` for a kind of block it does not know.
     """
     width = width or ctx.width
@@ -306,7 +306,7 @@ def render_cards(data: dict, ctx, width: int):
     grid.add_column(style="bold", overflow="fold")
     grid.add_column(ratio=1)
     for label, cards in data["rows"]:
-        grid.add_row(label, card_text(cards, ctx.symbols) if cards else Text("(none)", "dim"))
+        grid.add_row(label, cards_text(cards, ctx.symbols) if cards else Text("(none)", "dim"))
     parts = [Padding(grid, (0, 0, 0, 2))]
     if data.get("caption"):
         parts.append(Padding(Text(data["caption"], style="dim italic"), (0, 0, 0, 2)))

@@ -5,7 +5,7 @@ parent)``, where ``parent`` is the parser holding the options every command shar
 DIR``), and a handler that prints what a function of the same module builds (the home screen
 calls those functions too).  Errors the program raises on purpose
 (:class:`tutor.engine.errors.LaughError`) become a one-line message; Ctrl-C and Ctrl-D leave
-cleanly.  The standard streams are made safe first (:func:`tutor.puzzles.terminal.standard_streams`:
+cleanly.  The standard streams are made safe first (:func:`tutor.app.streams.standard_streams`:
 closed, full, piped into ``head``, or unable to show Unicode).
 """
 
@@ -22,7 +22,7 @@ from tutor.app.commands import (analyse, drill, lesson, match, odds, play, progr
 from tutor.engine import sources
 from tutor.engine.errors import LaughError, UsageError
 from tutor.engine.safetext import clip, printable
-from tutor.puzzles.terminal import standard_streams
+from tutor.app.streams import standard_streams
 
 #: Command modules, in the order ``laugh --help`` lists them.
 COMMAND_MODULES = (tutor_app, lesson, puzzle, play, match, drill, rules, sources_cmd, simulate,

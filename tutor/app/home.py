@@ -28,16 +28,16 @@ import difflib
 from rich.table import Table
 from rich.text import Text
 
-from tutor.app.commands.drill import MENU as DRILLS_MENU
 from tutor.app.commands.drill import DrillOptions, run_drill
 from tutor.app.commands.lesson import open_lesson, take_lesson
 from tutor.app.commands.match import START_AFRESH, latest_unfinished, load_match
 from tutor.app.commands.match import run as run_match
 from tutor.app.commands.play import REVIEW_SAMPLES_HELP
 from tutor.app.commands.play import start as start_play
-from tutor.app.io import MenuItem, menu
+from tutor.app.context import MenuItem, menu
 from tutor.engine.errors import DataError, LaughError, UsageError
 from tutor.engine.safetext import clip
+from tutor.teaching.drills.registry import DRILLS
 from tutor.teaching.lessons import CourseEntry, course_index, match_lesson
 
 HELP = ("Enter or c: continue  ·  a number (or lesson N, lesson N again): that lesson  ·  "
@@ -80,7 +80,7 @@ def not_on_menu(choice: str, course: list[CourseEntry]) -> str:
 
 
 class Home:
-    """The home screen loop for ``ctx`` (:class:`tutor.app.io.Context`); ``seed``, when given,
+    """The home screen loop for ``ctx`` (:class:`tutor.app.context.Context`); ``seed``, when given,
     seeds the puzzles of every lesson started from here (``laugh tutor --seed S``)."""
 
     def __init__(self, ctx, seed: int | None = None):
@@ -124,25 +124,24 @@ class Home:
         states = ctx.store.lesson_states()
         done = sum(1 for e in course if e.id in states and states[e.id].completed)
         nxt = self.next_lesson(course, states)
-        out = ctx.console
-        out.print(Text("Laugh and Lie Down", style="bold"), Text(" · a tutor", style="dim"),
-                  sep="")
+        ctx.show(Text.assemble(("Laugh and Lie Down", "bold"), (" · a tutor", "dim")))
         bar_w = max(8, min(30, ctx.width - 22))
         filled = round(bar_w * done / len(course)) if course else 0
         bar = Text("Course ")
         bar.append(g.full * filled, style="green")
         bar.append(g.empty * (bar_w - filled), style="dim")
         bar.append(f" {done}/{len(course)} lessons")
-        out.print(bar)
+        ctx.show(bar)
         if nxt is not None:
             s = states.get(nxt.id)
             where = f", page {s.page + 1}" if s is not None and s.in_progress else ""
             verb = "Continue" if s is not None and s.in_progress else "Start"
-            out.print(Text(f"c  {verb}: lesson {nxt.number}, {nxt.title}{where}", style="bold"),
-                      no_wrap=True, overflow="ellipsis")
+            cont = Text(f"c  {verb}: lesson {nxt.number}, {nxt.title}{where}", style="bold")
+            cont.truncate(ctx.width, overflow="ellipsis")      # one line, whatever the width
+            ctx.show(cont)
         else:
-            out.print(Text(f"{g.done} Course complete. Practise with p, or retake any lesson.",
-                           style="bold green"))
+            ctx.say(f"{g.done} Course complete. Practise with p, or retake any lesson.",
+                    style="bold green")
         grid = Table.grid(padding=(0, 1))
         grid.add_column(justify="right", no_wrap=True)
         grid.add_column(no_wrap=True)
@@ -162,22 +161,21 @@ class Home:
             title = Text(e.title)
             title.truncate(max(8, ctx.width - 10), overflow="ellipsis")   # one line a lesson
             grid.add_row(str(e.number), Text(mark, style=style), title, note)
-        out.print(grid)
+        ctx.show(grid)
         items = [("p", "Puzzles")] + [(k, label) for k, label, _ in self.extras] + \
             [("s", "Sources"), ("t", "Statistics"), ("h", "Help"), ("q", "Quit")]
         line = Text()
         for k, label in items:          # never split an item across lines
             piece = len(k) + 1 + len(label)
             if line.plain and len(line.plain) + 3 + piece > ctx.width:
-                out.print(line)
+                ctx.show(line)
                 line = Text()
             if line.plain:
                 line.append("   ")
             line.append(k, style="bold")
             line.append(" " + label)
-        out.print(line)
-        out.print(Text("Enter: continue. Or a number, letter or word; h for every key.",
-                       style="dim"))
+        ctx.show(line)
+        ctx.say("Enter: continue. Or a number, letter or word; h for every key.", style="dim")
         return course, nxt
 
     # -- the loop --------------------------------------------------------------------------
@@ -198,7 +196,7 @@ class Home:
             self._redraw = "clear"
             words = keys + [str(e.number) for e in course] + [e.id for e in course] + \
                 [e.path.stem for e in course]
-            choice = ctx.asker.ask("home> ", words=words).strip()
+            choice = ctx.ask("home> ", words=words).strip()
             low = choice.lower()
             if low in ("q", "quit", ":q", "exit"):
                 return 0
@@ -254,18 +252,18 @@ class Home:
             ctx.say(str(exc), style="red")
             self._redraw = "keep"
         except KeyboardInterrupt:
-            ctx.console.print()
+            ctx.say()
             if nothing_saved:
                 ctx.say("Back to the home screen (nothing to save).", style="dim")
             self._redraw = "keep"
         except EOFError:
             if nothing_saved:
                 ctx.say("Back to the home screen (nothing to save).", style="dim")
-            if not ctx.asker.interactive:
+            if not ctx.interactive:
                 raise
             self._redraw = "keep"
         else:
-            ctx.console.print()
+            ctx.say()
 
     # -- actions ---------------------------------------------------------------------------
 
@@ -297,32 +295,35 @@ class Home:
         sources_view(self.ctx)
 
     def drills(self) -> None:
-        """The drills menu (:data:`tutor.app.commands.drill.MENU`: by number, letter or word);
-        each drill runs with the defaults of ``laugh drill KIND`` and comes back to this menu,
-        Ctrl-C and Ctrl-D included; Enter or ``q`` goes back home."""
+        """The drills menu: the registry's entries
+        (:data:`tutor.teaching.drills.registry.DRILLS`), numbered in order, by number, letter or
+        word; each drill runs with the defaults of ``laugh drill KIND`` and comes back to this
+        menu, Ctrl-C and Ctrl-D included; Enter or ``q`` goes back home."""
         ctx = self.ctx
-        items = [MenuItem(num, letter, words, label, opts)
-                 for num, letter, words, label, opts in DRILLS_MENU]
+        entries = [(kind.name, e) for kind in DRILLS.values() for e in kind.entries()]
+        items = [MenuItem(str(i), e.letter, e.words, e.label, (name, dict(e.settings)))
+                 for i, (name, e) in enumerate(entries, 1)]
         title = "Drills"
         while True:
             item = menu(ctx, items, "drill> ", title=title)
             if item is None:
                 return
             try:
-                run_drill(DrillOptions(**item.value), asker=ctx.asker, console=ctx.console)
+                name, settings = item.value
+                run_drill(DrillOptions(name, settings=settings), io=ctx.io)
             except LaughError as exc:
                 ctx.say(str(exc), style="red")
             except KeyboardInterrupt:
-                ctx.console.print()
+                ctx.say()
             except EOFError:
-                if not ctx.asker.interactive:
+                if not ctx.interactive:
                     raise
-            ctx.console.print()
+            ctx.say()
             title = "Drills (another, or Enter for home)"
 
     def play(self) -> None:
         """Play a deal as ``laugh play`` does with its defaults, and come back here."""
-        start_play(asker=self.ctx.asker, console=self.ctx.console)
+        start_play(io=self.ctx.io)
 
     def match(self) -> None:
         """Play on the most recent unfinished match (``laugh match --resume``), else start one
@@ -342,4 +343,4 @@ class Home:
         args = argparse.Namespace(ruleset=None, players=None, deals=None, seat=None, level=None,
                                   seed=None, pace=None, resume=resume, sheet=None,
                                   review_samples=REVIEW_SAMPLES_HELP)
-        run_match(args, asker=self.ctx.asker, console=self.ctx.console)
+        run_match(args, io=self.ctx.io)

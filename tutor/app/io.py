@@ -1,49 +1,208 @@
-"""Input and output for the tutor: the console, the asker, glyphs, the shared context, and
-running a session in it (:func:`run_guarded`)."""
+"""The I/O seam's two implementations (:class:`tutor.teaching.io.LearnerIO`): one for a terminal,
+one for scripted or piped input.
+
+- :class:`TerminalIO`: rich output; prompt_toolkit input with completion of card codes and
+  answer words and a history (kept in a file when given); timed prompts with a live countdown in
+  the bottom toolbar (redrawn ten times a second, :func:`tutor.app.clock.countdown_line`),
+  events printed above the prompt while the learner's typing stays in place, and single keys
+  (the claim key) that answer at once; long output a screenful at a time.
+- :class:`ScriptedIO`: answers line by line, from piped standard input (each prompt, and the
+  line read, are written out, so a transcript reads as the session did; no escape codes) or from
+  a test's script (a list, or a function of the prompt).  With a
+  :class:`~tutor.app.clock.VirtualClock` no time passes while a line is read and events never
+  fire; with a :class:`~tutor.app.clock.FakeClock` it stands for a learner at a terminal who
+  takes the fake clock's scripted time over each read.
+- :func:`make_io`: the one for the real terminal (or pipes) and its clock.
+
+Both write through a rich console (:class:`ConsoleIO`), so what is said and shown is the same.
+"""
 
 from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, NamedTuple
 
-from rich.console import Group
+from rich.console import Console, Group
 from rich.segment import Segment, Segments
-from rich.table import Table
 from rich.text import Text
 
-from tutor.engine.data import laugh_home
-from tutor.engine.safetext import clip
-from tutor.engine.sources import default_library
-from tutor.app.clock import TimedAsker
-from tutor.puzzles.terminal import card_words, make_console, suit_symbols
-from tutor.teaching.progress import ProgressStore
+from tutor.app.clock import (REFRESH, FakeClock, TerminalClock, VirtualClock, countdown_for,
+                             countdown_line)
+from tutor.app.streams import RStripWriter, is_terminal, make_console, suit_symbols
+from tutor.engine.cards import RANKS, SUITS
+
+if TYPE_CHECKING:       # the seam's types; its module loads when a session first reads
+    from tutor.teaching.io import Clock, Event, Reply
+
+__all__ = ["ConsoleIO", "ScriptedIO", "TerminalIO", "card_words", "make_io"]
 
 
-class TutorAsker(TimedAsker):
-    """A :class:`tutor.app.clock.TimedAsker` (prompts with a time limit and a live countdown
-    on a terminal) whose plain questions keep their history across runs, and which can check an
-    answer before taking it.
+def card_words() -> list[str]:
+    """Every card code (``7H``), for completion."""
+    return [r + s for r in RANKS for s in SUITS]
 
-    :meth:`ask_checked` takes ``check(text) -> str | None`` (an error message, or None when the
-    text is acceptable).  A refused answer is explained whole (wrapped, never cut at the width of
-    the terminal) and the question asked again on an empty line, on a terminal as when piped.
-    History is kept in ``history_path`` (a file) when given.  End of input (Ctrl-D) raises
-    ``EOFError``; Ctrl-C raises ``KeyboardInterrupt``.
-    """
 
-    def __init__(self, interactive: bool | None = None, stdin=None, stdout=None,
-                 history_path=None):
-        super().__init__(interactive, stdin, stdout)
+def _key_of(text: str, keys: Mapping[str, str] | None) -> str | None:
+    """The key of ``keys`` whose word ``text`` is (a scripted or piped key press), or None."""
+    if keys:
+        for key, word in keys.items():
+            if text.lower() == word:
+                return key
+    return None
+
+
+class ConsoleIO:
+    """What both implementations share: output on a rich ``console``, the ``clock`` and
+    ``symbols``, and the questions built on :meth:`ask`.  Subclasses read the input."""
+
+    interactive = False
+
+    def __init__(self, console: Console, clock: Clock, symbols: bool = True):
+        self.console = console
+        self.clock = clock
+        self.symbols = symbols
+
+    @property
+    def width(self) -> int:
+        """The console width in columns."""
+        return self.console.width
+
+    def say(self, text: str = "", style: str = "", *, wrap: bool = True) -> None:
+        """Print ``text`` (no markup) in ``style``, wrapped unless ``wrap`` is False."""
+        self.console.print(Text(text, style=style or ""), soft_wrap=not wrap)
+
+    def show(self, *renderables) -> None:
+        """Print each renderable."""
+        for r in renderables:
+            self.console.print(r)
+
+    def page(self, *renderables) -> None:
+        """Print the renderables (a screenful at a time only on a terminal)."""
+        self.show(*renderables)
+
+    def clear(self) -> None:
+        """Nothing to clear but a terminal."""
+
+    @contextmanager
+    def ticker(self) -> Iterator[Callable[[object], None]]:
+        """Each renderable given is printed in turn (see :meth:`TerminalIO.ticker`)."""
+        yield self.show
+
+    @contextmanager
+    def progress(self, label: str) -> Iterator[Callable[[float, float], None]]:
+        """No bar (see :meth:`TerminalIO.progress`)."""
+        yield lambda completed, total: None
+
+    def ask(self, prompt: str = "> ", words: Sequence[str] = (), cards: bool = False) -> str:
+        raise NotImplementedError
+
+    def ask_checked(self, prompt: str, check: Callable[[str], str | None],
+                    words: Sequence[str] = (), cards: bool = False,
+                    refuse: Callable[[str], None] | None = None) -> str:
+        """Ask until ``check`` accepts the stripped answer (None: no problem); return it.  A
+        refusal is said by ``refuse`` (default: in yellow, whole), then the question is asked
+        again on an empty line."""
+        while True:
+            text = self.ask(prompt, words, cards)
+            problem = check(text)
+            if problem is None:
+                return text
+            if refuse is not None:
+                refuse(problem)
+            else:
+                self.say(problem, style="yellow")
+
+
+class _Pressed(NamedTuple):
+    """A key of ``keys`` pressed on an empty line, and when (clock time)."""
+
+    key: str
+    word: str
+    at: float
+
+
+class TerminalIO(ConsoleIO):
+    """A person at a terminal: prompt_toolkit input (completion; ``history_path`` a file for the
+    history of plain questions, else it lasts as long as the program), a real
+    :class:`~tutor.app.clock.TerminalClock` by default.  Ctrl-D raises ``EOFError``, Ctrl-C
+    ``KeyboardInterrupt``."""
+
+    interactive = True
+
+    def __init__(self, console: Console, clock: Clock | None = None, symbols: bool | None = None,
+                 history_path: str | None = None):
+        super().__init__(console, clock if clock is not None else TerminalClock(),
+                         suit_symbols() if symbols is None else symbols)
         self.history_path = history_path
-        self._tsession = None
+        self._asking = None
+        self._timed: dict[tuple, object] = {}
 
-    def _prompt_session(self):
+    # -- output ------------------------------------------------------------------------------
+
+    def page(self, *renderables) -> None:
+        """A screenful at a time (``more>`` between, Enter for the next screenful, ``s`` to skip
+        the rest of it), so nothing scrolls away unread."""
+        console = self.console
+        lines = console.render_lines(Group(*renderables), console.options, pad=False)
+        room = max(5, console.height - 2)
+        i = 0
+        while i < len(lines):
+            for line in lines[i:i + room]:
+                console.print(Segments(line + [Segment.line()]), end="")
+            i += room
+            if i < len(lines):
+                more = self.ask("more (Enter; s skips)> ").lower()
+                if more in ("s", "skip"):
+                    for line in lines[i:]:
+                        console.print(Segments(line + [Segment.line()]), end="")
+                    return
+
+    def clear(self) -> None:
+        """Clear the screen."""
+        self.console.clear()
+
+    @contextmanager
+    def ticker(self) -> Iterator[Callable[[object], None]]:
+        """One line redrawn in place (rich's live display), gone at the end of the block."""
+        if not self.console.is_terminal:
+            yield self.show
+            return
+        from rich.live import Live      # rich's live display: only on a terminal
+        live = Live(Text(""), console=self.console, transient=True, auto_refresh=False)
+        live.start()
+        try:
+            yield lambda renderable: live.update(renderable, refresh=True)
+        finally:
+            live.stop()
+
+    @contextmanager
+    def progress(self, label: str) -> Iterator[Callable[[float, float], None]]:
+        """A bar labelled ``label`` with the count done of the total, gone at the end."""
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+        bar = Progress(TextColumn(label), BarColumn(), MofNCompleteColumn(),
+                       console=self.console, transient=True)
+        bar.start()
+        task = []
+
+        def update(completed: float, total: float) -> None:
+            if not task:
+                task.append(bar.add_task(label, total=total))
+            bar.update(task[0], completed=completed, total=total)
+        try:
+            yield update
+        finally:
+            bar.stop()
+
+    # -- input -------------------------------------------------------------------------------
+
+    def _ask_session(self):
         # prompt_toolkit only on a terminal: it is slow to import and piped runs never need it
         from prompt_toolkit import PromptSession
         from prompt_toolkit.history import FileHistory, InMemoryHistory
-        if self._tsession is None:
+        if self._asking is None:
             history = InMemoryHistory()
             if self.history_path is not None:
                 try:
@@ -51,254 +210,215 @@ class TutorAsker(TimedAsker):
                     history = FileHistory(str(self.history_path))
                 except OSError:
                     pass
-            self._tsession = PromptSession(history=history)
-        return self._tsession
+            self._asking = PromptSession(history=history)
+        return self._asking
 
-    def ask(self, prompt: str = "> ", words: Sequence[str] = (), cards: bool = False,
-            default: str = "") -> str:
-        """Ask once (see :meth:`tutor.puzzles.terminal.Asker.ask`); on a terminal history lasts
-        across runs, and the line starts empty (or with ``default``)."""
-        if not self.interactive:
-            return super().ask(prompt, words, cards, default)
-        # prompt_toolkit only on a terminal (see _prompt_session)
+    def ask(self, prompt: str = "> ", words: Sequence[str] = (), cards: bool = False) -> str:
+        """Ask once; the line starts empty, and history lasts (across runs with a file)."""
         from prompt_toolkit.completion import DummyCompleter, WordCompleter
-        session = self._prompt_session()
+        session = self._ask_session()
         vocab = list(dict.fromkeys(list(words) + (card_words() if cards else [])))
         # A session keeps the completer of its last prompt when given None: pass a dummy.
         completer = WordCompleter(vocab, ignore_case=True, sentence=False) if vocab \
             else DummyCompleter()
-        return session.prompt(prompt, completer=completer, default=default,
-                              complete_while_typing=False).strip()
+        return session.prompt(prompt, completer=completer, complete_while_typing=False).strip()
 
-    def ask_checked(self, prompt: str, check: Callable[[str], str | None],
-                    words: Sequence[str] = (), cards: bool = False,
-                    say: Callable[[str], None] | None = None) -> str:
-        """Ask until ``check`` accepts the stripped answer; return it.
+    def _timed_session(self, erase: bool, keys: Mapping[str, str]):
+        index = (erase, tuple(sorted(keys.items())))
+        if index not in self._timed:
+            # prompt_toolkit only on a terminal (see _ask_session)
+            from prompt_toolkit import PromptSession
+            from prompt_toolkit.application.current import get_app
+            from prompt_toolkit.filters import Condition
+            from prompt_toolkit.history import InMemoryHistory
+            from prompt_toolkit.key_binding import KeyBindings
+            kb = KeyBindings()
+            empty = Condition(lambda: not get_app().current_buffer.text)
+            for key, word in keys.items():
+                def pressed(event, key=key, word=word):      # timed the moment it is pressed
+                    event.app.exit(result=_Pressed(key, word, self.clock.now()))
+                kb.add(key, filter=empty)(pressed)
+            self._timed[index] = PromptSession(history=InMemoryHistory(), key_bindings=kb,
+                                               erase_when_done=erase)
+        return self._timed[index]
 
-        ``say`` prints a refusal (default: write it to the output); the question is then asked
-        again on an empty line.
-        """
-        while True:
-            text = self.ask(prompt, words, cards)
-            problem = check(text)
-            if problem is None:
-                return text
-            if say is not None:
-                say(problem)
-            else:
-                self.stdout.write(problem + "\n")
+    def read(self, prompt: str, timeout: float | None = None, words: Sequence[str] = (), *,
+             label: str | None = None, deadline: float | None = None,
+             total: float | None = None, progress: tuple[int, int] | None = None,
+             events: Sequence[Event] = (), keys: Mapping[str, str] | None = None,
+             extend_while_typing: bool = False, erase: bool = False) -> Reply | None:
+        """See :meth:`tutor.teaching.io.LearnerIO.read`.  The countdown and the events are in
+        the clock's time; a timeout of 0 or less closes the prompt at once (None)."""
+        if timeout is not None and timeout <= 0:
+            return None
+        # asyncio and prompt_toolkit only on a terminal (see _ask_session)
+        import asyncio
 
+        from prompt_toolkit.application import run_in_terminal
+        from prompt_toolkit.completion import WordCompleter
 
-@dataclass
-class Glyphs:
-    """Characters for marks and bars: Unicode where the terminal shows it, else ASCII."""
+        from tutor.teaching.io import Reply
+        clock = self.clock
+        now = clock.now()
+        countdown = countdown_for(now, timeout, label, deadline, total, progress)
+        session = self._timed_session(erase, keys or {})
+        app = session.app
+        handles = []
+        symbols = self.symbols
 
-    done: str = "✓"
-    current: str = "▸"
-    todo: str = "·"
-    full: str = "█"
-    empty: str = "░"
-    dash: str = "—"
-    right: str = "✓"
-    wrong: str = "✗"
+        def fire_timeout():
+            if app.is_done:
+                return
+            if extend_while_typing and app.current_buffer.text:
+                handles.append(asyncio.get_running_loop().call_later(0.5, fire_timeout))
+                return
+            app.exit(result=None)
 
-    @classmethod
-    def for_terminal(cls) -> "Glyphs":
-        """Unicode glyphs when :func:`tutor.puzzles.terminal.suit_symbols` says the terminal can show them."""
-        if suit_symbols():
-            return cls()
-        return cls("x", ">", "-", "#", ".", "-", "+", "x")
+        def fire_event(fire):
+            if app.is_done:
+                return
 
+            def done(fut):
+                if not app.is_done and not fut.cancelled() and fut.exception() is None \
+                        and fut.result():
+                    app.exit(result=None)
+                elif not app.is_done and not fut.cancelled() and fut.exception() is not None:
+                    app.exit(exception=fut.exception())
+            run_in_terminal(fire).add_done_callback(done)
 
-@dataclass
-class Context:
-    """What every screen needs: ``console`` (rich), ``asker`` (:class:`TutorAsker`), ``store``
-    (:class:`tutor.teaching.progress.ProgressStore`, opened on first use), ``symbols`` (suit symbols
-    or letters) and ``glyphs``."""
+        def pre_run():
+            loop = asyncio.get_running_loop()
+            if timeout is not None:
+                handles.append(loop.call_later(max(0.0, timeout), fire_timeout))
+            for at, fire in events:
+                handles.append(loop.call_later(max(0.0, at - now), fire_event, fire))
 
-    console: object
-    asker: TutorAsker
-    symbols: bool
-    glyphs: Glyphs
-    _store: object = field(default=None, repr=False)
+        def toolbar():
+            width = app.output.get_size().columns
+            return countdown_line(countdown, clock.now(), width, symbols)
 
-    @property
-    def store(self):
-        """The progress store, opened on first use (its notice, if any, printed once)."""
-        if self._store is None:
-            self._store = ProgressStore()
-            if self._store.notice:
-                self.say(self._store.notice, style="yellow")
-        return self._store
-
-    @property
-    def library(self):
-        """The sources and rulesets (:func:`tutor.engine.sources.default_library`)."""
-        return default_library()
-
-    @property
-    def width(self) -> int:
-        """The console width in columns."""
-        return self.console.width
-
-    def say(self, text: str = "", style: str | None = None) -> None:
-        """Print one line (or paragraph) of plain text, wrapped, without markup."""
-        self.console.print(Text(text, style=style or ""))
-
-    def show(self, *renderables) -> None:
-        """Print ``renderables``; on a terminal, a screenful at a time (``more>`` between, Enter
-        for the next screenful, ``s`` to skip the rest of it) so nothing scrolls away unread.
-        Raises ``EOFError``/``KeyboardInterrupt`` from the prompt."""
-        if not self.asker.interactive:
-            for r in renderables:
-                self.console.print(r)
-            return
-        lines = self.console.render_lines(Group(*renderables), self.console.options, pad=False)
-        room = max(5, self.console.height - 2)
-        i = 0
-        while i < len(lines):
-            for line in lines[i:i + room]:
-                self.console.print(Segments(line + [Segment.line()]), end="")
-            i += room
-            if i < len(lines):
-                more = self.asker.ask("more (Enter; s skips)> ").lower()
-                if more in ("s", "skip"):
-                    for line in lines[i:]:
-                        self.console.print(Segments(line + [Segment.line()]), end="")
-                    return
-
-    def clear(self) -> None:
-        """Clear the screen (on a terminal only)."""
-        if self.asker.interactive:
-            self.console.clear()
-
-    def close(self) -> None:
-        """Close the progress store if it was opened."""
-        if self._store is not None:
-            self._store.close()
-            self._store = None
+        vocab = list(dict.fromkeys(list(words) + card_words()))
+        completer = WordCompleter(vocab, ignore_case=True, sentence=True)
+        # A session keeps its last toolbar and refresh rate: set both for every prompt.
+        session.bottom_toolbar = toolbar if countdown is not None else None
+        session.refresh_interval = REFRESH if countdown is not None else 0
+        try:
+            result = session.prompt(prompt, pre_run=pre_run, completer=completer,
+                                    complete_while_typing=False)
+        finally:
+            for h in handles:
+                h.cancel()
+        if result is None:
+            return None
+        if isinstance(result, _Pressed):
+            return Reply(result.word, result.at, result.key)
+        return Reply(result.strip(), clock.now())
 
 
-def run_guarded(ctx: Context, body: Callable[[], int | None]) -> int:
-    """Run ``body()`` (returning an exit status) and leave cleanly: end of input saves and exits
-    0 (Ctrl-D at a terminal says so in one line), Ctrl-C exits 130 with one line on stderr; the
-    progress file is closed either way."""
-    try:
-        return int(body() or 0)
-    except EOFError:
-        if ctx.asker.interactive:
-            print("\nEverything answered is saved.", file=sys.stderr)
-        return 0
-    except KeyboardInterrupt:
-        print("\nInterrupted; your progress is saved.", file=sys.stderr)
-        return 130
-    finally:
-        ctx.close()
+class ScriptedIO(ConsoleIO):
+    """Answers line by line, never at a terminal (see the module docstring).
 
-
-class RStripWriter:
-    """A text stream that drops the spaces rich pads lines with, for clean piped output.
-
-    Whole lines are written with trailing spaces removed; a partial line waits for its end (or
-    :meth:`flush`).
+    ``answers``: a readable text stream (piped standard input: each prompt, and the line read,
+    are written to ``stdout``, default standard output), a list of lines, or a function of the
+    prompt giving the line (None: end of input).  ``console`` (default: one writing to memory),
+    ``clock`` (default: a :class:`~tutor.app.clock.VirtualClock`, no time passes while reading)
+    and ``symbols``.  Every prompt and the line given for it are kept in :attr:`log`.  End of
+    the answers raises ``EOFError``.
     """
 
-    def __init__(self, stream):
-        self.stream = stream
-        self._buf = ""
+    def __init__(self, answers, console: Console | None = None, clock: Clock | None = None,
+                 symbols: bool = True, *, stdout=None):
+        if console is None:
+            import io
+            console = Console(file=io.StringIO(), width=80, color_system=None, highlight=False)
+        super().__init__(console, clock if clock is not None else VirtualClock(), symbols)
+        self._stream = self._fn = self._lines = None
+        if answers is None or hasattr(answers, "readline"):
+            self._stream = answers
+            self._out = stdout if stdout is not None else sys.stdout
+        elif callable(answers):
+            self._fn = answers
+        else:
+            self._lines = list(answers)
+        self.log: list[str] = []
 
-    def write(self, text: str) -> int:
-        self._buf += text
-        if "\n" in self._buf:
-            *lines, self._buf = self._buf.split("\n")
-            self.stream.write("".join(line.rstrip() + "\n" for line in lines))
-        return len(text)
+    def _line(self, prompt: str) -> str:
+        """The next answer, stripped; ``EOFError`` when there is none."""
+        if self._fn is not None or self._lines is not None:
+            if self._fn is not None:
+                text = self._fn(prompt)
+            else:
+                text = self._lines.pop(0) if self._lines else None
+            if text is None:
+                raise EOFError
+        else:
+            out = self._out
+            out.write(prompt)
+            out.flush()
+            line = self._stream.readline() if self._stream is not None else ""
+            if not line:
+                out.write("\n")
+                raise EOFError
+            text = line.rstrip("\n")
+            out.write(text + "\n")
+        self.log.append(prompt + text)
+        return text.strip()
 
-    def flush(self) -> None:
-        if self._buf:
-            self.stream.write(self._buf)
-            self._buf = ""
-        self.stream.flush()
+    def ask(self, prompt: str = "> ", words: Sequence[str] = (), cards: bool = False) -> str:
+        """The next line."""
+        return self._line(prompt)
 
-    def isatty(self) -> bool:
-        return False
-
-    @property
-    def encoding(self):
-        return getattr(self.stream, "encoding", "utf-8")
-
-    def fileno(self):
-        return self.stream.fileno()
-
-
-def make_context(interactive: bool | None = None) -> Context:
-    """A :class:`Context` for the real terminal (or pipes): console honouring ``NO_COLOR``,
-    asker with history in ``laugh_home()/history.txt``."""
-    console = make_console()
-    history = None
-    try:
-        history = str(laugh_home() / "history.txt")
-    except Exception:  # noqa: BLE001 - history is a nicety; never fail for it
-        history = None
-    asker = TutorAsker(interactive=interactive, history_path=history)
-    if not asker.interactive:
-        # Piped: no colour, no escape codes and no padding, whatever the output is.
-        console = make_console(file=RStripWriter(sys.stdout), plain=True, width=console.width)
-    return Context(console, asker, suit_symbols(), Glyphs.for_terminal())
-
-
-
-#: What goes back from a menu to the screen above (a menu is not an answer prompt, so ``q`` is
-#: fine here: no card is asked for).
-BACK_WORDS = ("", "b", "back", "q", "quit", ":q")
-
-
-@dataclass(frozen=True)
-class MenuItem:
-    """One entry of a menu: its ``number``, its ``letter`` (or ""), the ``words`` it answers to
-    (the first is shown), a ``label`` and the ``value`` returned when it is chosen."""
-
-    number: str
-    letter: str
-    words: tuple[str, ...]
-    label: str
-    value: object = None
-
-    def keys(self) -> tuple[str, ...]:
-        """Everything that chooses this entry (lower case)."""
-        return tuple(k.lower() for k in (self.number, self.letter, *self.words) if k)
+    def read(self, prompt: str, timeout: float | None = None, words: Sequence[str] = (), *,
+             label: str | None = None, deadline: float | None = None,
+             total: float | None = None, progress: tuple[int, int] | None = None,
+             events: Sequence[Event] = (), keys: Mapping[str, str] | None = None,
+             extend_while_typing: bool = False, erase: bool = False) -> Reply | None:
+        """The next line as a :class:`Reply` (a line holding only a key's word is that key).
+        Piped (any clock but a fake one): at once, and events never fire.  With a
+        :class:`~tutor.app.clock.FakeClock`: the learner's scripted delay passes, events due
+        before it fire (moving the clock to each), and the read gives None when one closes the
+        prompt or the delay reaches the timeout (the line is then not consumed)."""
+        from tutor.teaching.io import Reply     # (start-up time: see the imports above)
+        clock = self.clock
+        start = clock.now()
+        if not isinstance(clock, FakeClock):        # piped: no time passes while reading
+            text = self._line(prompt)
+            return Reply(text, clock.now(), _key_of(text, keys))
+        delay = clock.next_delay()
+        clock.shown.append(countdown_for(start, timeout, label, deadline, total, progress))
+        stop = start + (delay if timeout is None else min(delay, timeout))
+        for at, fire in sorted(events, key=lambda e: e[0]):
+            if at > stop:
+                break
+            clock.advance_to(at)
+            if fire():
+                clock.reads.append((prompt, timeout, delay, True))
+                return None
+        if timeout is not None and delay >= timeout:
+            clock.reads.append((prompt, timeout, delay, True))
+            clock.advance_to(start + timeout)
+            return None
+        clock.reads.append((prompt, timeout, delay, False))
+        text = self._line(prompt)
+        clock.advance_to(start + delay)
+        return Reply(text, clock.now(), _key_of(text, keys))
 
 
-def menu(ctx: Context, items: Sequence[MenuItem], prompt: str, title: str | None = None,
-         back: str = "Enter or q to go back") -> MenuItem | None:
-    """Show ``items`` (number, letter, word, label) and ask until one is chosen by its number,
-    its letter or any of its words; None for Enter, ``b``/``back`` or ``q``/``quit``.  A choice
-    that is none of these is refused in one line and asked again on an empty line."""
-    if title:
-        ctx.say(title, style="bold")
-    grid = Table.grid(padding=(0, 1))
-    grid.add_column(justify="right", no_wrap=True)
-    grid.add_column(no_wrap=True, style="bold")
-    grid.add_column(no_wrap=True, style="bold")
-    grid.add_column(overflow="fold", ratio=1)
-    for it in items:
-        grid.add_row(it.number, it.letter or "", it.words[0] if it.words else "", Text(it.label))
-    ctx.console.print(grid)
-    ctx.say(f"A number, a letter or a word; {back}.", style="dim")
-    chosen: dict[str, MenuItem] = {}
-    for it in items:
-        for k in it.keys():
-            chosen.setdefault(k, it)
-    numbers = [it.number for it in items]
-    hint = (f"Type {numbers[0]}-{numbers[-1]}, a letter or a word from the list, or "
-            f"{back.lower()}." if numbers else back)
-
-    def check(text: str) -> str | None:
-        low = text.lower()
-        return None if low in BACK_WORDS or low in chosen else \
-            f"'{clip(text, 30)}' is not on the menu. {hint}"
-
-    words = [w for it in items for w in it.words] + ["back"]
-    answer = ctx.asker.ask_checked(prompt, check, words=words,
-                                   say=lambda m: ctx.say(m, style="yellow")).lower()
-    return None if answer in BACK_WORDS else chosen[answer]
+def make_io(interactive: bool | None = None, *, console: Console | None = None,
+            history_path: str | None = None, plain: bool = False) -> TerminalIO | ScriptedIO:
+    """The seam for the real terminal: a :class:`TerminalIO` (real time) when standard input and
+    output are terminals (or ``interactive``), else a :class:`ScriptedIO` reading standard input
+    (no real time).  ``console`` defaults to :func:`~tutor.app.streams.make_console`'s; with
+    ``plain``, piped output has no colour, no escape codes and no padding whatever the output
+    is.  ``history_path``: the file of a terminal's history of plain questions."""
+    if interactive is None:
+        interactive = is_terminal(sys.stdin) and is_terminal(sys.stdout)
+    symbols = suit_symbols()
+    if interactive:
+        return TerminalIO(console or make_console(), TerminalClock(), symbols, history_path)
+    if console is None:
+        console = make_console()
+        if plain:
+            console = make_console(file=RStripWriter(sys.stdout), plain=True,
+                                   width=console.width)
+    return ScriptedIO(sys.stdin, console, VirtualClock(), symbols, stdout=sys.stdout)

@@ -19,7 +19,7 @@ from rich.text import Text
 
 from tutor.engine.cards import parse_cards
 from tutor.engine.errors import NotationError
-from tutor.puzzles.terminal import card_text
+from tutor.puzzles.board import cards_text
 
 
 @lru_cache(maxsize=1)
@@ -125,7 +125,7 @@ def _inline(nodes, text, symbols: bool, style: str) -> None:
         elif t == "code_inline":
             cards = _as_cards(n.content)
             if cards is not None:
-                text.append_text(card_text(cards, symbols))
+                text.append_text(cards_text(cards, symbols))
             else:
                 text.append(n.content, style=(style + " bold").strip())
         elif t == "link":

@@ -10,14 +10,14 @@ see the answer (graded wrong), ``quit`` or ``:q`` to leave (nothing recorded for
 never a single letter, which could be a card).  An answer that cannot be read
 (:class:`tutor.puzzles.AnswerError`) is explained whole and asked again on an empty line, not
 graded.  A wrong first answer is not the end: the grade's nudge is shown and a second try is
-read before the answer and the explanation (:func:`pose`).  The time of an answer is recorded
-only when it was typed at a terminal (not piped, not shown with ``show``).
+read before the answer and the explanation (:func:`pose`).  The time of an answer (by the
+clock of the learner's terminal, the I/O seam's) is recorded only when it was typed at a
+terminal (not piped, not shown with ``show``).
 """
 
 from __future__ import annotations
 
 import copy
-import time
 from dataclasses import dataclass
 
 from rich.text import Text
@@ -60,13 +60,13 @@ def show_puzzle(ctx, puzzle, heading: str | None = None, stars: int | None = Non
     """Print the puzzle's position and question (from :func:`tutor.puzzles.render.render_puzzle`),
     with ``stars`` (1-5) as its difficulty when given."""
     if heading:
-        ctx.console.print(Text(heading, style="bold"))
+        ctx.say(heading, style="bold")
     shown = puzzle
     if stars is not None and stars != puzzle.difficulty:
         shown = copy.copy(puzzle)        # the stars come from the rating; the puzzle is unchanged
         shown.difficulty = stars
     # Printed whole (not a screenful at a time): the question must stay beside its position.
-    ctx.console.print(render_puzzle(shown, console_width=ctx.width, symbols=ctx.symbols))
+    ctx.show(render_puzzle(shown, console_width=ctx.width, symbols=ctx.symbols))
 
 
 #: A rating is provisional while its deviation is above this many points, and is shown with
@@ -99,8 +99,9 @@ def rating_change_text(change, symbols: bool = True) -> Text:
 
 
 def show_explanation(ctx, puzzle, grade=None) -> None:
-    """Print the answer, explanation and quotation (``render_explanation``)."""
-    ctx.show(render_explanation(puzzle, grade, symbols=ctx.symbols))
+    """Print the answer, explanation and quotation (``render_explanation``), a screenful at a
+    time on a terminal."""
+    ctx.page(render_explanation(puzzle, grade, symbols=ctx.symbols))
 
 
 def retry_text(grade, wrong: str = "✗") -> Text:
@@ -132,7 +133,7 @@ def pose(ctx, puzzle, *, heading: str | None = None, lesson: str | None = None,
     """
     show_puzzle(ctx, puzzle, heading, stars=ctx.store.stars(puzzle.kind, puzzle.difficulty))
     hints_used = 0
-    started = time.monotonic()
+    started = ctx.clock.now()
     words = list(dict.fromkeys(list(puzzle.answer_words()) + ["hint", "show", "quit"]))
     attempt = 1
     first: bool | None = None
@@ -152,15 +153,16 @@ def pose(ctx, puzzle, *, heading: str | None = None, lesson: str | None = None,
         return None
 
     def say(problem: str) -> None:
-        ctx.console.print(code_text(problem, style="yellow"))   # `none` shown as none
+        ctx.show(code_text(problem, style="yellow"))   # `none` shown as none
 
     while True:
-        text = ctx.asker.ask_checked("answer> ", check, words=words, cards=True, say=say)
+        text = ctx.ask_checked("answer> ", check, words=words, cards=True, refuse=say)
+        answered = ctx.clock.now()
         low = text.lower()
         if low in QUIT_WORDS:
             raise Quit()
         if low in HINT_WORDS:
-            ctx.console.print(render_hint(puzzle, hints_used, symbols=ctx.symbols))
+            ctx.show(render_hint(puzzle, hints_used, symbols=ctx.symbols))
             if hints_used < len(puzzle.hints):
                 hints_used += 1
             else:
@@ -176,8 +178,8 @@ def pose(ctx, puzzle, *, heading: str | None = None, lesson: str | None = None,
                 say(str(exc))
                 continue
             correct = bool(grade.correct)
-        seconds = time.monotonic() - started
-        timed = ctx.asker.interactive and grade is not None
+        seconds = answered - started
+        timed = ctx.interactive and grade is not None
         moved = ctx.store.record_answer(
             puzzle.id, puzzle.kind, puzzle.themes, correct, seconds if timed else None,
             hints=hints_used, lesson=lesson, ruleset=puzzle.ruleset,
@@ -186,15 +188,15 @@ def pose(ctx, puzzle, *, heading: str | None = None, lesson: str | None = None,
         if attempt == 1:
             first, first_seconds, change = correct, (seconds if timed else None), moved
         if grade is not None and not grade.final:
-            ctx.console.print(retry_text(grade, ctx.glyphs.wrong))
+            ctx.show(retry_text(grade, ctx.glyphs.wrong))
             attempt += 1
-            started = time.monotonic()
+            started = ctx.clock.now()
             continue
         if grade is None:
             ctx.say(f"{ctx.glyphs.wrong} Shown, and counted as not right.", style="bold red")
         show_explanation(ctx, puzzle, grade)
         if change is not None:
-            ctx.console.print(rating_change_text(change, ctx.symbols))
-        if ctx.asker.interactive:       # let the explanation be read before anything scrolls
-            ctx.asker.ask("Enter to go on> ")
+            ctx.show(rating_change_text(change, ctx.symbols))
+        if ctx.interactive:       # let the explanation be read before anything scrolls
+            ctx.ask("Enter to go on> ")
         return Outcome(correct, first_seconds, hints_used, bool(first), attempt)

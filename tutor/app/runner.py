@@ -33,7 +33,7 @@ QUIT_WORDS = ("q", "quit")
 
 
 class LessonRunner:
-    """Runs one lesson for the learner in ``ctx`` (:class:`tutor.app.io.Context`).
+    """Runs one lesson for the learner in ``ctx`` (:class:`tutor.app.context.Context`).
 
     ``seed``: take the lesson with this seed (a new attempt unless the attempt in progress already
     uses it); None resumes the attempt in progress, or starts one with a fresh random seed.
@@ -110,7 +110,7 @@ class LessonRunner:
             ctx.say("Saved: you can continue from this page later.", style="dim")
             return "quit"
         except (EOFError, KeyboardInterrupt):
-            ctx.console.print()
+            ctx.say()
             ctx.say(self.saved_line(page), style="yellow")
             raise
         return "completed"
@@ -162,13 +162,13 @@ class LessonRunner:
             if isinstance(item, Segment):
                 pending += [render_markdown(item.text, ctx.symbols, _bullet(ctx)), Text("")]
             elif item.kind == "puzzle":
-                ctx.show(*pending)
+                ctx.page(*pending)
                 pending = []
                 self.puzzle_block(item)
             else:
                 pending += [render_block(item, ctx), Text("")]
         if pending:
-            ctx.show(*pending)
+            ctx.page(*pending)
 
     def puzzle_block(self, block: Block) -> None:
         """Pose each puzzle of ``block`` not yet answered in this attempt; list the others."""
@@ -189,7 +189,7 @@ class LessonRunner:
                 continue
             outcome = pose(ctx, puzzle, heading=heading, lesson=self.lesson.id, slot=slot)
             self.state.answered[slot] = outcome.first     # as the store keeps it: the first try
-            ctx.console.print()
+            ctx.say()
 
     def heading(self, block: Block, n: int) -> str:
         """``Puzzle k of n`` for puzzle ``n`` of ``block``, numbered across the whole lesson
@@ -216,8 +216,7 @@ class LessonRunner:
             return f"Type {label} (or press Enter), back or quit."
 
         while True:
-            low = ctx.asker.ask_checked(prompt, check, words=words,
-                                        say=lambda m: ctx.say(m, style="yellow")).lower()
+            low = ctx.ask_checked(prompt, check, words=words).lower()
             if low in QUIT_WORDS:
                 return "quit"
             if low in BACK_WORDS:
@@ -238,11 +237,10 @@ class LessonRunner:
         if missed:
             ctx.say(f"You missed {len(missed)} puzzle{'s' if len(missed) != 1 else ''}. "
                     "Try again now, with fresh puzzles of the same kinds?", style="bold")
-            again = ctx.asker.ask_checked(
+            again = ctx.ask_checked(
                 "[yes/no]> ", lambda t: None if t.lower() in ("", "y", "yes", "n", "no", "q",
                                                              "quit") else
-                "Type yes or no.", words=["yes", "no"],
-                say=lambda m: ctx.say(m, style="yellow")).lower()
+                "Type yes or no.", words=["yes", "no"]).lower()
             if again in ("", "y", "yes"):
                 for i, (b, n) in enumerate(missed, 1):
                     heading = f"Again, {i} of {len(missed)}"
@@ -254,7 +252,7 @@ class LessonRunner:
                         continue
                     pose(ctx, fresh, heading=heading, lesson=lesson.id, slot=f"{b.index}.{n}",
                          retry=True)
-                    ctx.console.print()
+                    ctx.say()
         ctx.store.complete_lesson(lesson.id, right, total)
         g = ctx.glyphs
         if total:

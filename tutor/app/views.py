@@ -11,7 +11,7 @@ from rich.table import Table
 from rich.text import Text
 
 from tutor.app.commands.sources_cmd import sources_view as source_pages
-from tutor.app.io import MenuItem, menu
+from tutor.app.context import MenuItem, menu
 from tutor.app.puzzling import PROVISIONAL_NOTE, PROVISIONAL_RD, Quit, generate, pose, shown_rating
 from tutor.engine.errors import LaughError
 from tutor.puzzles import KINDS, another, definition
@@ -193,9 +193,9 @@ def stats_view(ctx, offer_practice: bool = True, at_home: bool = True) -> None:
                   Text("recall tomorrow: the chance FSRS gives of recalling it a day from now",
                        style="dim"),
                   render_weak_skills(skills[:12], width=ctx.width)]
-    ctx.show(*parts)
+    ctx.page(*parts)
     weak = weakest_of(themes)
-    ctx.console.print()
+    ctx.say()
     if not weak:
         ctx.say("Every theme answered right so far.", style="green")
         return
@@ -224,9 +224,9 @@ def _kind_title(kind: str) -> str:
 
 def yes_no(ctx, prompt: str) -> bool:
     """Ask yes or no (y, n; Enter is yes; q or quit is no)."""
-    answer = ctx.asker.ask_checked(
+    answer = ctx.ask_checked(
         prompt, lambda t: None if t.lower() in ("", "y", "yes", "n", "no", "q", "quit") else
-        "Type yes or no.", words=["yes", "no"], say=lambda m: ctx.say(m, style="yellow")).lower()
+        "Type yes or no.", words=["yes", "no"]).lower()
     return answer in ("", "y", "yes")
 
 
@@ -267,11 +267,11 @@ def practice_menu(ctx) -> None:
             else:
                 missed = practice_kinds(ctx, [kind])
         except KeyboardInterrupt:
-            ctx.console.print()
+            ctx.say()
         except EOFError:
-            if not ctx.asker.interactive:
+            if not ctx.interactive:
                 raise
-        ctx.console.print()
+        ctx.say()
 
 
 def _run_set(ctx, make) -> tuple[bool, list]:
@@ -293,9 +293,9 @@ def _run_set(ctx, make) -> tuple[bool, list]:
             second += outcome.correct and not outcome.first
             if not outcome.first:
                 missed.append(puzzle)
-            ctx.console.print()
+            ctx.say()
     except (EOFError, KeyboardInterrupt):
-        ctx.console.print()
+        ctx.say()
         ctx.say(f"Saved: {done} answer{'s' if done != 1 else ''} of this set ({right} right).",
                 style="yellow")
         raise
@@ -350,7 +350,7 @@ def practice_again(ctx, missed: list) -> list:
             return again + missed[i - 1:]
         if not outcome.first:
             again.append(puzzle)
-        ctx.console.print()
+        ctx.say()
     ctx.say(f"{len(missed) - len(again)} of {len(missed)} right at the first try this time.",
             style="bold")
     return again
@@ -418,4 +418,4 @@ def show_sources_command(ctx, source_id: str | None) -> None:
     except LaughError as exc:
         ctx.say(str(exc), style="red")
         return
-    ctx.show(*pages)
+    ctx.page(*pages)

@@ -3,7 +3,7 @@
 - :func:`printable`: for a terminal.  Control characters (C0 but tab and newline, DEL, C1) are
   shown as ``\\x1b``-style escapes, so a source file, an export or a learner's name cannot clear
   the screen, set the window title or move the cursor (ESC, BEL, CSI...).  The console
-  (:class:`tutor.puzzles.terminal.Console`) passes everything it prints through it, and the
+  (:class:`tutor.app.streams.Console`) passes everything it prints through it, and the
   command line's error lines too.
 - :func:`csv_cell`: for a spreadsheet.  A cell that a spreadsheet would read as a formula
   (starting with ``=``, ``+``, ``-``, ``@``, a tab or a carriage return, unless it is a plain

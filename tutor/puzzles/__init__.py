@@ -12,8 +12,9 @@ The room is laid out as:
   which lesson teaches each kind and theme;
 - :mod:`tutor.puzzles.generators`: the seeded search from an id or a spec to one puzzle;
 - :mod:`tutor.puzzles.answers`: grading by kind; :mod:`tutor.puzzles.render`,
-  :mod:`tutor.puzzles.board`, :mod:`tutor.puzzles.terminal`, :mod:`tutor.puzzles.quoted`:
-  showing puzzles and positions; :mod:`tutor.puzzles.export`: JSON Lines and curated sets.
+  :mod:`tutor.puzzles.board`, :mod:`tutor.puzzles.quoted`: showing puzzles and positions as
+  rich renderables (the streams they go to are the app's); :mod:`tutor.puzzles.export`: JSON
+  Lines and curated sets.
 
 Public API (used by the lesson runner, drills and ``laugh puzzle``):
 

@@ -15,10 +15,9 @@ from __future__ import annotations
 from tutor.engine.cards import SUIT_SYMBOLS, SUITS
 from tutor.engine.sources import default_library
 from tutor.puzzles.base import player_name, seat_names
-from tutor.puzzles.board import hanging
+from tutor.puzzles.board import cards_text, hanging
 from tutor.puzzles.model import Grade, Puzzle, definition
 from tutor.puzzles.quoted import quote_text
-from tutor.puzzles.terminal import card_text, suit_symbols
 
 #: How many of the latest actions are shown in words.
 LAST_ACTIONS = 5
@@ -67,7 +66,7 @@ def _context(puzzle: Puzzle) -> str:
 
 def _cards(cards, symbols: bool, empty: str = "none"):
     from rich.text import Text
-    return card_text(cards, symbols) if cards else Text(empty, style="dim")
+    return cards_text(cards, symbols) if cards else Text(empty, style="dim")
 
 
 #: The least room (cells) a card list keeps beside its label before it goes under the label.
@@ -201,12 +200,10 @@ def _end_of_play(puzzle: Puzzle, deal, symbols: bool) -> list:
     return out
 
 
-def render_puzzle(puzzle: Puzzle, console_width: int | None = None, symbols: bool | None = None):
+def render_puzzle(puzzle: Puzzle, console_width: int | None = None, symbols: bool = True):
     """The puzzle as the learner's seat sees it, then the question (a rich renderable)."""
     from rich.console import Group
     from rich.text import Text
-    if symbols is None:
-        symbols = suit_symbols()
     parts: list = [_header(puzzle, symbols), Text("")]
     if puzzle.has_position:
         parts.extend(_position(puzzle, symbols))
@@ -230,11 +227,9 @@ def code_text(text: str, style: str = ""):
     return out
 
 
-def render_hint(puzzle: Puzzle, index: int, symbols: bool | None = None):
+def render_hint(puzzle: Puzzle, index: int, symbols: bool = True):
     """Hint number ``index`` (0-based), or a note that there are no more."""
     from rich.text import Text
-    if symbols is None:
-        symbols = suit_symbols()
     if index >= len(puzzle.hints):
         return Text("No more hints.", style="dim")
     t = Text(f"Hint {index + 1} of {len(puzzle.hints)}: ", style="bold yellow")
@@ -242,14 +237,12 @@ def render_hint(puzzle: Puzzle, index: int, symbols: bool | None = None):
     return t
 
 
-def render_explanation(puzzle: Puzzle, grade: Grade | None, symbols: bool | None = None):
+def render_explanation(puzzle: Puzzle, grade: Grade | None, symbols: bool = True):
     """The verdict (if graded), the answer, the explanation and each quotation with its
     citation (a rich renderable)."""
     from rich.console import Group
     from rich.padding import Padding
     from rich.text import Text
-    if symbols is None:
-        symbols = suit_symbols()
     parts: list = []
     if grade is not None:
         v = Text()

@@ -6,11 +6,11 @@ from __future__ import annotations
 import argparse
 import random
 
-from tutor.app.clock import TimedAsker, default_clock
+from tutor.app.io import make_io
+from tutor.app.streams import make_console
 from tutor.engine.errors import NotationError, UsageError
 from tutor.engine.limits import MAX_SEED, whole_number
 from tutor.engine.sources import default_library
-from tutor.puzzles.terminal import make_console
 from tutor.teaching.progress import ProgressStore
 
 
@@ -76,26 +76,26 @@ def rate(text: str) -> float:
 
 def console(stderr: bool = False):
     """A rich console (honours NO_COLOR and the terminal width; see
-    :func:`tutor.puzzles.terminal.make_console`)."""
+    :func:`tutor.app.streams.make_console`)."""
     return make_console(stderr=stderr)
 
 
-def session_io(seed: int | None, save: bool, asker=None, clock=None, console=None):
-    """The seed, input, clock, console and progress store of an interactive session (``laugh
-    play``, ``laugh drill``), each taken from the caller where given (tests and the home screen
-    pass their own).
+def session_io(seed: int | None, save: bool, io=None):
+    """The seed, the learner's terminal and the progress store of an interactive session
+    (``laugh play``, ``laugh drill``, ``laugh match``): ``io`` (a
+    :class:`tutor.teaching.io.LearnerIO`) taken from the caller where given (tests and the home
+    screen pass their own), else :func:`tutor.app.io.make_io`'s (a terminal with real time, or
+    piped input with none).
 
     ``seed`` None draws a fresh one from 1 to 999,999; ``save`` False opens no store.  Returns
-    ``(seed, asker, clock, console, store_or_None)``; a notice from the store (a corrupt
-    database moved aside) is printed.
+    ``(seed, io, store_or_None)``; a notice from the store (a corrupt database moved aside) is
+    said.
     """
     seed = seed if seed is not None else random.SystemRandom().randrange(1, 10 ** 6)
-    asker = asker or TimedAsker()
-    clock = clock or default_clock(asker)
-    console = console or make_console()
+    io = io or make_io()
     store = None
     if save:
         store = ProgressStore()
         if store.notice:
-            console.print(store.notice)
-    return seed, asker, clock, console, store
+            io.show(store.notice)
+    return seed, io, store

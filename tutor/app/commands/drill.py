@@ -1,67 +1,36 @@
 """``laugh drill KIND``: timed drills (oversights, count, settle) and weak spots.
 
-:func:`run_drill` runs one drill from a :class:`DrillOptions`; the ``laugh drill`` handler builds
-the options from the command line and the home screen builds them from :data:`DRILLS` (the same
-kinds, the same defaults).
+The drills and their settings are the registry's (:data:`tutor.teaching.drills.registry.DRILLS`):
+this module makes a subcommand of each, with an option per setting, and :func:`run_drill` runs
+one from a :class:`DrillOptions`; the home screen builds the options from the registry's menu
+entries (the same drills, the same defaults).
 """
 
 from __future__ import annotations
 
 import argparse
-from dataclasses import dataclass
+import random
+from dataclasses import dataclass, field
 
 from tutor.app.commands._common import players_type, positive_int, seed_type, session_io
 from tutor.engine.errors import UsageError
 from tutor.engine.sources import default_library
-from tutor.puzzles.terminal import suit_symbols
-
-#: The drill kinds and what each is, in the order ``laugh drill`` and the home screen list them.
-DRILLS = (("oversights", "spot and claim, or pass, against a clock"),
-          ("count", "the card-counting trainer"),
-          ("settle", "rapid settlement arithmetic"),
-          ("weak", "practise weak spots (FSRS)"))
-
-#: Rounds of a session when not given: ``count`` and ``settle``.
-DEFAULT_ROUNDS = {"count": 5, "settle": 10}
-#: Seconds when ``--limit`` is not given: a streak's position, a count answer, a settlement
-#: question (the first; it tightens with runs of right answers).
-DEFAULT_LIMIT = {"oversights": 20.0, "count": 30.0, "settle": 60.0}
-
-#: The drills menu of the home screen: (number, letter, words, label, options).
-MENU = (("1", "o", ("streak", "oversights"), "oversight streak: one miss ends it",
-         {"kind": "oversights", "mode": "streak"}),
-        ("2", "m", ("storm",), "oversight storm: three minutes on the clock",
-         {"kind": "oversights", "mode": "storm"}),
-        ("3", "c", ("count",), "the card-counting trainer", {"kind": "count"}),
-        ("4", "s", ("settle",), "rapid settlement arithmetic", {"kind": "settle"}),
-        ("5", "w", ("weak",), "practise weak spots (FSRS)", {"kind": "weak"}))
+from tutor.teaching.drills.registry import DRILLS, DrillRequest, Setting, drill_kind
 
 
 @dataclass
 class DrillOptions:
-    """One drill as chosen: ``kind`` (a name of :data:`DRILLS`); ``ruleset`` (None: a mixture)
-    and ``players`` (None: any the ruleset covers); ``seed`` (None: a new one); ``save``
-    (record the answers).  Per kind: ``mode`` (``streak`` or ``storm``), ``limit`` (seconds a
-    position, streak), ``minutes`` (storm), ``positions`` (stop after N) for ``oversights``;
-    ``speed`` (cards a second) and ``run`` (perfect rounds before the speed rises) for ``count``;
-    ``rounds`` for ``count`` and ``settle`` (None: :data:`DEFAULT_ROUNDS`); ``items`` and
-    ``list_only`` for ``weak``; ``limit`` (None: :data:`DEFAULT_LIMIT`; 0: no clock) is the
-    seconds a streak position, a count answer or a settlement question has."""
+    """One drill as chosen: ``kind`` (a name of :data:`~tutor.teaching.drills.registry.DRILLS`);
+    ``ruleset`` (an id; None: a mixture) and ``players`` (None: any the ruleset covers); ``seed``
+    (None: a new one); ``save`` (record the answers); ``settings`` (the drill's settings by
+    key; those not given take the registry's defaults)."""
 
     kind: str
     ruleset: str | None = None
     players: int | None = None
     seed: int | None = None
     save: bool = True
-    mode: str = "streak"
-    limit: float | None = None
-    minutes: float = 3.0
-    positions: int | None = None
-    speed: float = 2.0
-    run: int = 3
-    rounds: int | None = None
-    items: int = 5
-    list_only: bool = False
+    settings: dict = field(default_factory=dict)
 
 
 def _number(lo: float, hi: float, what: str):
@@ -76,12 +45,36 @@ def _number(lo: float, hi: float, what: str):
     return parse
 
 
-def _limit(text: str) -> float:
-    """argparse type: 0 (no clock) or 3 to 600 seconds."""
-    v = _number(0, 600, "--limit")(text)
-    if 0 < v < 3:
-        raise argparse.ArgumentTypeError(f"--limit must be 0 (no clock) or at least 3, not {text}")
-    return v
+def _off_or(lo: float, hi: float, what: str):
+    """argparse type: 0 (no clock) or ``lo`` to ``hi``."""
+    number = _number(0, hi, what)
+
+    def parse(text: str) -> float:
+        v = number(text)
+        if 0 < v < lo:
+            raise argparse.ArgumentTypeError(f"{what} must be 0 (no clock) or at least {lo:g}, "
+                                             f"not {text}")
+        return v
+    return parse
+
+
+def _add_setting(p: argparse.ArgumentParser, s: Setting) -> None:
+    """The option of a drill's setting (see :class:`~tutor.teaching.drills.registry.Setting`)."""
+    flag = f"--{s.name}"
+    extra = {"help": s.help} if s.help is not None else {}
+    if s.switch:
+        p.add_argument(flag, action="store_true", dest=s.dest, **extra)
+        return
+    if s.metavar is not None:
+        extra["metavar"] = s.metavar
+    if s.choices:
+        p.add_argument(flag, choices=s.choices, default=s.default, dest=s.dest, **extra)
+    elif s.whole:
+        p.add_argument(flag, type=positive_int, default=s.default, dest=s.dest, **extra)
+    else:
+        kind = _off_or if s.off else _number
+        p.add_argument(flag, type=kind(s.lo, s.hi, flag), default=s.default, dest=s.dest,
+                       **extra)
 
 
 def _common(p) -> None:
@@ -95,91 +88,45 @@ def _common(p) -> None:
 
 
 def register(sub, parent) -> None:
-    """Add the ``drill`` subcommand and its kinds."""
-    d = DrillOptions("")
-    helps = dict(DRILLS)
+    """Add the ``drill`` subcommand and a subcommand for each drill of the registry."""
     p = sub.add_parser("drill", parents=[parent], help="timed drills: oversights, count, settle",
                        description="Timed drills. Every answer (right or wrong, and how long it "
                                    "took) is kept in your progress, and schedules the skill for "
                                    "review (FSRS).")
     ds = p.add_subparsers(dest="drill_kind", metavar="KIND")
-    o = ds.add_parser("oversights", parents=[parent], help=helps["oversights"],
-                      description="Positions in a stream: claim what can be claimed (claim 9s 9d, "
-                                  "or claim 9) or pass (Enter). Streak: one miss ends it. Storm: "
-                                  "three minutes, 10 s lost per mistake, time back for runs.")
-    o.add_argument("--mode", choices=("streak", "storm"), default=d.mode)
-    o.add_argument("--limit", type=_number(3, 300, "--limit"), default=None, metavar="SEC",
-                   help=f"streak: seconds for each position (default "
-                        f"{DEFAULT_LIMIT['oversights']:g})")
-    o.add_argument("--minutes", type=_number(0.5, 30, "--minutes"), default=d.minutes,
-                   metavar="M", help="storm: minutes on the clock (default %(default)g)")
-    o.add_argument("--positions", type=positive_int, default=None, metavar="N",
-                   help="stop after N positions")
-    _common(o)
-    c = ds.add_parser("count", parents=[parent], help=helps["count"],
-                      description="A deal scrolls past at a chosen speed; when it stops, say how "
-                                  "many of two ranks are unseen, which of your pairs are dead and "
-                                  "which captures are at risk. The speed rises after a run of "
-                                  "perfect rounds.")
-    c.add_argument("--speed", type=_number(0.2, 50, "--speed"), default=d.speed, metavar="CPS",
-                   help="cards a second (default %(default)g)")
-    c.add_argument("--rounds", type=positive_int, default=DEFAULT_ROUNDS["count"], metavar="N")
-    c.add_argument("--run", type=positive_int, default=d.run, metavar="R",
-                   help="perfect rounds in a row before the speed rises (default %(default)s)")
-    c.add_argument("--limit", type=_limit, default=None, metavar="SEC",
-                   help=f"seconds for each answer, 0 for no clock (default "
-                        f"{DEFAULT_LIMIT['count']:g})")
-    _common(c)
-    s = ds.add_parser("settle", parents=[parent], help=helps["settle"],
-                      description="Finished deals as numbers: give one player's net stakes or "
-                                  "points under the ruleset, as fast as you can.")
-    s.add_argument("--rounds", type=positive_int, default=DEFAULT_ROUNDS["settle"], metavar="N")
-    s.add_argument("--limit", type=_limit, default=None, metavar="SEC",
-                   help=f"seconds for the first question, 0 for no clock; it tightens after "
-                        f"runs of right answers (default {DEFAULT_LIMIT['settle']:g})")
-    _common(s)
-    w = ds.add_parser("weak", parents=[parent], help=helps["weak"],
-                      description="A set on your weakest skills (puzzle kinds and themes), "
-                                  "scheduled by FSRS from your graded answers.")
-    w.add_argument("--items", type=positive_int, default=d.items, metavar="N")
-    w.add_argument("--list", action="store_true", help="only list the skills, weakest first")
-    _common(w)
-    for kind_parser in (o, c, s, w):
-        kind_parser.set_defaults(handler=run)
+    for kind in DRILLS.values():
+        k = ds.add_parser(kind.name, parents=[parent], help=kind.help,
+                          description=kind.description)
+        for s in kind.settings:
+            _add_setting(k, s)
+        _common(k)
+        k.set_defaults(handler=run)
     p.set_defaults(handler=lambda args: (p.print_help(), 2)[1])
 
 
 def options_from(args: argparse.Namespace) -> DrillOptions:
     """The :class:`DrillOptions` that ``laugh drill KIND ...`` asks for."""
-    return DrillOptions(
-        kind=args.drill_kind, ruleset=args.ruleset, players=args.players, seed=args.seed,
-        save=not args.no_save, mode=getattr(args, "mode", "streak"),
-        limit=getattr(args, "limit", None), minutes=getattr(args, "minutes", 3.0),
-        positions=getattr(args, "positions", None), speed=getattr(args, "speed", 2.0),
-        run=getattr(args, "run", 3), rounds=getattr(args, "rounds", None),
-        items=getattr(args, "items", 5), list_only=getattr(args, "list", False))
+    kind = drill_kind(args.drill_kind)
+    return DrillOptions(kind=kind.name, ruleset=args.ruleset, players=args.players,
+                        seed=args.seed, save=not args.no_save,
+                        settings={s.dest: getattr(args, s.dest) for s in kind.settings})
 
 
-def run(args: argparse.Namespace, *, asker=None, clock=None, console=None) -> int:
+def run(args: argparse.Namespace, *, io=None) -> int:
     """The ``laugh drill KIND`` handler: :func:`run_drill` with the options of the command line;
-    the keyword arguments let tests inject input, time and output."""
-    return run_drill(options_from(args), asker=asker, clock=clock, console=console)
+    ``io`` lets tests inject input, time and output."""
+    return run_drill(options_from(args), io=io)
 
 
-def run_drill(opts: DrillOptions, *, asker=None, clock=None, console=None) -> int:
+def run_drill(opts: DrillOptions, *, io=None) -> int:
     """Run the drill ``opts`` asks for; returns the exit status (0).
 
-    ``asker``, ``clock`` and ``console`` default to the terminal's (see
+    ``io`` (a :class:`tutor.teaching.io.LearnerIO`) defaults to the terminal's (see
     :func:`tutor.app.commands._common.session_io`).  Raises :class:`UsageError` for an unknown
-    kind, a ruleset or player count that does not fit, or ``list_only`` without saving;
-    ``EOFError``/``KeyboardInterrupt`` pass through (answers are already recorded).
+    drill, a ruleset or player count that does not fit, or a request the drill refuses (its
+    ``check``); ``EOFError``/``KeyboardInterrupt`` pass through (answers are already recorded).
     """
-    # Heavy (every drill, FSRS): only when a drill runs (start-up benchmark)
-    from tutor.teaching.drills import CountDrill, DrillIO, OversightDrill, SettleDrill, practise_weak_spots
-    from tutor.teaching.review import ReviewBook, render_weak_skills
-    if opts.kind not in dict(DRILLS):
-        raise UsageError(f"unknown drill {opts.kind!r}; choose from "
-                         f"{', '.join(k for k, _ in DRILLS)}")
+    kind = drill_kind(opts.kind)
     lib = default_library()
     rs = lib.ruleset(opts.ruleset) if opts.ruleset else None
     if opts.players is not None:
@@ -189,36 +136,15 @@ def run_drill(opts: DrillOptions, *, asker=None, clock=None, console=None) -> in
             who = f"ruleset {rs.id} does not cover" if rs else "no ruleset covers"
             raise UsageError(f"{who} {opts.players} players; choose from "
                              f"{', '.join(map(str, counts))}")
-    if opts.kind == "oversights" and rs is not None and not rs.oversights:
-        raise UsageError(f"ruleset {rs.id} lists no oversights: choose another for this drill")
-    if opts.kind == "weak" and opts.list_only and not opts.save:
-        raise UsageError("--list needs the progress store (leave out --no-save)")
-    seed, asker, clock, console, store = session_io(opts.seed, opts.save, asker, clock, console)
-    io = DrillIO(asker, clock, console, suit_symbols(), store)
-    rulesets = [r for _, r in sorted(lib.rulesets.items())]
-    rounds = opts.rounds if opts.rounds is not None else DEFAULT_ROUNDS.get(opts.kind)
-    limit = opts.limit if opts.limit is not None else DEFAULT_LIMIT.get(opts.kind)
+    seed = opts.seed if opts.seed is not None else random.SystemRandom().randrange(1, 10 ** 6)
+    request = DrillRequest(rs, [r for _, r in sorted(lib.rulesets.items())], opts.players, seed,
+                           opts.save, {**kind.defaults(), **opts.settings})
+    problem = kind.check(request) if kind.check is not None else None
+    if problem:
+        raise UsageError(problem)
+    seed, io, store = session_io(seed, opts.save, io)
     try:
-        if opts.kind == "oversights":
-            drill = OversightDrill(io, rs.id if rs else None, opts.players, seed)
-            if opts.mode == "streak":
-                drill.streak(limit, opts.positions)
-            else:
-                drill.storm(opts.minutes, opts.positions)
-        elif opts.kind == "count":
-            CountDrill(io, rulesets, rs, opts.players, opts.speed, seed, opts.run,
-                       limit).session(rounds)
-        elif opts.kind == "settle":
-            SettleDrill(io, rulesets, rs, opts.players, seed, limit).session(rounds)
-        elif opts.list_only:
-            skills = ReviewBook(store).skills()
-            if not skills:
-                io.say("No graded answers yet.")
-            else:
-                io.say("Skills, weakest first (FSRS):", style="bold")
-                io.show(render_weak_skills(skills, width=console.width))
-        else:
-            practise_weak_spots(io, rulesets, opts.items, seed, rs)
+        kind.run(io, store, request)
     finally:
         if store is not None:
             store.close()

@@ -11,8 +11,8 @@ from pathlib import Path
 from rich.table import Table
 
 from tutor.app.commands._common import seed_type
-from tutor.app.io import Context, make_context, run_guarded
-from tutor.puzzles.terminal import make_console
+from tutor.app.context import Context, make_context, run_guarded
+from tutor.app.streams import make_console
 from tutor.teaching.lessons import CourseEntry, Lesson, check_lessons, course_index, find_lesson, load_lesson
 from tutor.teaching.progress import ProgressStore
 

@@ -37,7 +37,6 @@ from tutor.engine.match import Match
 from tutor.engine.outputs import check_output, write_text
 from tutor.engine.safetext import clip
 from tutor.engine.sources import default_library
-from tutor.puzzles.terminal import suit_symbols
 
 DEFAULT_RULESET = "parlett"
 DEFAULT_LEVEL = "casual"
@@ -97,11 +96,11 @@ def matches_dir() -> Path:
     return laugh_home() / "matches"
 
 
-def run(args: argparse.Namespace, *, asker=None, clock=None, console=None,
-        make_player=None) -> int:
-    """The ``laugh match`` handler; the keyword arguments let tests inject input, time, output
-    and the deal player.  A ``--sheet`` file that cannot be written is refused before anything
-    is played (CannotWrite, exit status 1)."""
+def run(args: argparse.Namespace, *, io=None, make_player=None) -> int:
+    """The ``laugh match`` handler; the keyword arguments let tests inject input, time and
+    output (``io``, a :class:`tutor.teaching.io.LearnerIO`) and the deal player.  A ``--sheet``
+    file that cannot be written is refused before anything is played (CannotWrite, exit
+    status 1)."""
     if args.sheet:
         check_output(args.sheet)
     if args.resume is not None:
@@ -128,9 +127,8 @@ def run(args: argparse.Namespace, *, asker=None, clock=None, console=None,
                                   "started_at": time.time()})
         stamp = time.strftime("%Y%m%d-%H%M%S")
         path = matches_dir() / f"match-{stamp}-{rs.id}-seed{seed}.json"
-    seed, asker, clock, console, store = session_io(match.seed, True, asker, clock, console)
-    session = MatchSession(match, path, asker=asker, clock=clock, console=console, store=store,
-                           pace=pace, symbols=suit_symbols(), make_player=make_player,
+    seed, io, store = session_io(match.seed, True, io)
+    session = MatchSession(match, path, io=io, store=store, pace=pace, make_player=make_player,
                            review_samples=getattr(args, "review_samples", REVIEW_SAMPLES_HELP))
     try:
         return session.run(sheet=args.sheet)
@@ -225,22 +223,20 @@ def save_match(match: Match, path: Path) -> None:
 
 class MatchSession:
     """Plays ``match`` from its next deal to its end (or until the learner quits), saving it
-    to ``path`` after every deal.  ``asker``/``clock``/``console`` as for ``laugh play``;
+    to ``path`` after every deal.  ``io`` the learner's terminal, as for ``laugh play``;
     ``store`` a progress store (the graded moments of each deal are recorded), or None;
     ``make_player`` builds the deal player (default :class:`tutor.app.play.game.DealPlayer`)."""
 
-    def __init__(self, match: Match, path: Path, *, asker, clock, console, store=None,
-                 pace: float = 1.0, symbols: bool = True, make_player=None,
+    def __init__(self, match: Match, path: Path, *, io, store=None,
+                 pace: float = 1.0, make_player=None,
                  review_samples: int = 0):
         self.match = match
         self.review_samples = review_samples
         self.path = path
-        self.asker = asker
-        self.clock = clock
-        self.out = console
+        self.io = io
         self.store = store
         self.pace = pace
-        self.symbols = symbols
+        self.symbols = io.symbols
         self.seat = match.meta["seat"]
         self.level = level(match.meta["level"])
         self.names = seat_names(match.players, self.seat)
@@ -251,16 +247,13 @@ class MatchSession:
         self.make_player = make_player
         self._save_failed = False
 
-    def say(self, text: str, style: str = "") -> None:
-        self.out.print(Text(text, style=style))
-
     def run(self, sheet: str | None = None) -> int:
         """Play on; returns the exit status (0, or 130 after Ctrl-C).  Writes ``sheet`` (HTML)
         when given, whether the match ended or stopped."""
         m = self.match
         self._save()
         if m.is_over:
-            self.say(f"This match is over ({len(m.deals)} deals); its results:", style="bold")
+            self.io.say(f"This match is over ({len(m.deals)} deals); its results:", style="bold")
             self._the_end(sheet)
             return 0
         self._heading()
@@ -269,8 +262,8 @@ class MatchSession:
                 if not self._play_next():
                     self._stopped(sheet)
                     return 0
-                if not m.is_over and getattr(self.asker, "interactive", False):
-                    text = self.asker.ask("Enter for the next deal, q to stop> ")
+                if not m.is_over and self.io.interactive:
+                    text = self.io.ask("Enter for the next deal, q to stop> ")
                     if text.strip().lower() in ("q", "quit", "stop"):
                         self._stopped(sheet)
                         return 0
@@ -278,11 +271,11 @@ class MatchSession:
             self._stopped(sheet)
             return 0
         except KeyboardInterrupt:
-            self.out.print()
+            self.io.say()
             self._stopped(sheet)
             return 130
-        self.out.print()
-        self.say("The match is over.", style="bold")
+        self.io.say()
+        self.io.say("The match is over.", style="bold")
         self._the_end(sheet)
         return 0
 
@@ -290,31 +283,31 @@ class MatchSession:
 
     def _heading(self) -> None:
         m, rs = self.match, self.match.ruleset
-        self.say(f"Laugh and Lie Down · match · {rs.id} · {m.players} players · "
-                 f"{self.level.name} · seed {m.seed}", style="bold")
-        self.say(f"You play at seat {self.seat}, against {self.level.summary}.", style="dim")
+        self.io.say(f"Laugh and Lie Down · match · {rs.id} · {m.players} players · "
+                    f"{self.level.name} · seed {m.seed}", style="bold")
+        self.io.say(f"You play at seat {self.seat}, against {self.level.summary}.", style="dim")
         fmt = rs.match_format
         if fmt:
             practice = " (the first a practice game, not scored)" if fmt.get("practice") else ""
-            self.say(f"{fmt['rounds']} rounds of {fmt['games']} games{practice}.")
+            self.io.say(f"{fmt['rounds']} rounds of {fmt['games']} games{practice}.")
         else:
-            self.say(f"{len(m.games)} deals.")
-        self.say(f"Saved after every deal in {self.path} (a deal left unfinished starts again "
-                 "when you resume).", style="dim")
+            self.io.say(f"{len(m.games)} deals.")
+        self.io.say(f"Saved after every deal in {self.path} (a deal left unfinished starts again "
+                    "when you resume).", style="dim")
         if m.deals:
-            self.say(f"Resumed after {len(m.deals)} of {len(m.games)} deals.", style="bold")
+            self.io.say(f"Resumed after {len(m.deals)} of {len(m.games)} deals.", style="bold")
             self._totals()
         else:
             self._cuts()
             first = self.names[m.first]
-            self.say(f"{first} deal{'' if m.first == self.seat else 's'} first; the deal "
-                     "passes left.")
+            self.io.say(f"{first} deal{'' if m.first == self.seat else 's'} first; the deal "
+                        "passes left.")
 
     def _cuts(self) -> None:
         from tutor.puzzles.board import cards_text
         rs = self.match.ruleset
         if not self.match.cuts:
-            self.say("The players choose the first dealer.")
+            self.io.say("The players choose the first dealer.")
             return
         rule = "lowest" if rs.first_dealer == "lowest_cut" else "highest"
         for cut in self.match.cuts:
@@ -324,7 +317,7 @@ class MatchSession:
                     t.append(", ")
                 t.append(f"{self.names[q]} ")
                 t.append_text(cards_text([c], self.symbols))
-            self.out.print(t)
+            self.io.show(t)
 
     def _play_next(self) -> bool:
         """Play the next game; False when the learner left it unfinished."""
@@ -341,8 +334,7 @@ class MatchSession:
             deal, self.seat, make_opponents(self.level, m.players, self.seat),
             bot_rng=random.Random(f"{m.seed}:bots:{k}"),
             reaction_rng=random.Random(f"{m.seed}:reactions:{self.level.name}:{k}"),
-            asker=self.asker, clock=self.clock, console=self.out, names=self.names,
-            symbols=self.symbols, pace=self.pace,
+            io=self.io, names=self.names, pace=self.pace,
             title=f"{label} · {m.ruleset.id} · {dealer} deal{'' if game.dealer == self.seat else 's'}",
             totals=list(m.totals))
         player.run()
@@ -350,21 +342,21 @@ class MatchSession:
             return False
         m.record_deal(deal)
         self._save()
-        self.out.print()
+        self.io.say()
         if game.practice:
-            self.say("The practice game: not scored.", style="dim")
-        self.out.print(settlement_table(deal, self.names, self.symbols))
-        self.out.print()
+            self.io.say("The practice game: not scored.", style="dim")
+        self.io.show(settlement_table(deal, self.names, self.symbols))
+        self.io.say()
         spots = [o for o in player.opportunities if o.kind == "spot-oversight"]
         review = review_with_progress(deal, self.seat, self.names, self.review_samples,
-                                      self.out, self.symbols)
-        self.out.print(review_renderable(player.mistakes, sum(o.correct for o in spots),
+                                      self.io)
+        self.io.show(review_renderable(player.mistakes, sum(o.correct for o in spots),
                                          len(spots), review=review, names=self.names,
                                          seat=self.seat, symbols=self.symbols,
                                          set_aside=m.ruleset.table_mournival
                                          == "set_aside_for_last_in"))
         self._record_progress(player, k)
-        self.out.print()
+        self.io.say()
         self._totals()
         return True
 
@@ -384,22 +376,22 @@ class MatchSession:
             left_out = len(games) - len(scored)
             note = (f" ({len(scored)} games scored; the practice game not scored)"
                     if left_out else f" ({len(scored)} games)")
-            self.out.print(totals_table(self.names, sums, len(scored), stakes,
-                                        title=f"Round {last.round} totals{note}"))
+            self.io.show(totals_table(self.names, sums, len(scored), stakes,
+                                      title=f"Round {last.round} totals{note}"))
             if len(m.games) > len(m.deals):
-                self.say(f"Round {last.round} is over; round {last.round + 1} begins.",
-                         style="dim")
-            self.out.print()
+                self.io.say(f"Round {last.round} is over; round {last.round + 1} begins.",
+                            style="dim")
+            self.io.say()
         practice = any(g.practice for g in played)
-        self.out.print(totals_table(self.names, m.totals, len(m.deals), stakes, practice))
-        self.say(f"{len(m.deals)} of {len(m.games)} deals played; saved.", style="dim")
+        self.io.show(totals_table(self.names, m.totals, len(m.deals), stakes, practice))
+        self.io.say(f"{len(m.deals)} of {len(m.games)} deals played; saved.", style="dim")
 
     def _record_progress(self, player, k: int) -> None:
         """The deal's graded moments (claims, declarations, at-risk captures) in the progress
         store; a time only when typed at a terminal."""
         if self.store is None:
             return
-        timed = getattr(self.asker, "interactive", False)
+        timed = self.io.interactive
         rid, seed = self.match.ruleset.id, self.match.seed
         for i, o in enumerate(player.opportunities):
             seconds = o.seconds if timed and o.seconds else None   # None: not timed
@@ -413,8 +405,8 @@ class MatchSession:
             save_match(self.match, self.path)
         except OSError as exc:
             if not self._save_failed:
-                self.say(f"The match cannot be saved to {self.path} "
-                         f"({exc.strerror or exc}); playing on without saving.", style="yellow")
+                self.io.say(f"The match cannot be saved to {self.path} "
+                            f"({exc.strerror or exc}); playing on without saving.", style="yellow")
             self._save_failed = True
 
     def _stopped(self, sheet: str | None) -> None:
@@ -422,29 +414,29 @@ class MatchSession:
         if sheet:
             self._write_sheet(sheet)
         if self._save_failed:
-            self.say(f"Match stopped after {len(m.deals)} of {len(m.games)} deals; it could not "
-                     "be saved.", style="yellow")
+            self.io.say(f"Match stopped after {len(m.deals)} of {len(m.games)} deals; it could not "
+                        "be saved.", style="yellow")
             return
-        self.say(f"Match saved after {len(m.deals)} of {len(m.games)} deals; laugh match --resume "
-                 "plays on.", style="bold")
+        self.io.say(f"Match saved after {len(m.deals)} of {len(m.games)} deals; laugh match "
+                    "--resume plays on.", style="bold")
 
     def _the_end(self, sheet: str | None) -> None:
         from tutor.app.match_sheet import deals_renderable, sheet_renderable
         m = self.match
-        self.out.print(deals_renderable(m, self.names))
-        self.out.print()
+        self.io.show(deals_renderable(m, self.names))
+        self.io.say()
         if m.ruleset.match_format:
-            self.out.print(sheet_renderable(m, self.seat, self.names[self.seat]))
-            self.out.print()
+            self.io.show(sheet_renderable(m, self.seat, self.names[self.seat]))
+            self.io.say()
         best = max(m.totals)
         winners = [self.names[q] for q in range(m.players) if m.totals[q] == best]
         score = f"{best:+d}" if m.ruleset.scoring != "pairs" else f"{best} points"
-        self.say(f"First: {' and '.join(winners)}, with {score}.", style="bold")
+        self.io.say(f"First: {' and '.join(winners)}, with {score}.", style="bold")
         if sheet:
             self._write_sheet(sheet)
-        self.say(f"The match is saved in {self.path}.", style="dim")
+        self.io.say(f"The match is saved in {self.path}.", style="dim")
 
     def _write_sheet(self, sheet: str) -> None:
         from tutor.app.match_sheet import sheet_html
         write_text(sheet, sheet_html(self.match, self.names, self.seat))
-        self.say(f"Score sheet written to {sheet}.")
+        self.io.say(f"Score sheet written to {sheet}.")

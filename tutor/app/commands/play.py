@@ -14,7 +14,6 @@ from tutor.engine.errors import UsageError
 from tutor.engine.levels import LEVELS, level
 from tutor.engine.limits import MAX_MATCH_DEALS
 from tutor.engine.outputs import check_output
-from tutor.puzzles.terminal import suit_symbols
 
 DEFAULT_RULESET = "parlett"
 DEFAULT_LEVEL = "casual"
@@ -74,26 +73,26 @@ def register(sub, parent) -> None:
     p.set_defaults(handler=run)
 
 
-def run(args: argparse.Namespace, *, asker=None, clock=None, console=None) -> int:
-    """The ``laugh play`` handler; the keyword arguments let tests inject input, time and output."""
+def run(args: argparse.Namespace, *, io=None) -> int:
+    """The ``laugh play`` handler; ``io`` lets tests inject input, time and output."""
     return start(args.ruleset, args.players, deals=args.deals, seat=args.seat,
                  level_name=args.level, seed=args.seed, pace=args.pace, export=args.export,
-                 save=not args.no_save, asker=asker, clock=clock, console=console,
-                 review_samples=args.review_samples)
+                 save=not args.no_save, io=io, review_samples=args.review_samples)
 
 
 def start(ruleset: str = DEFAULT_RULESET, players: int | None = None, *, deals: int = 1,
           seat: int = 0, level_name: str = DEFAULT_LEVEL, seed: int | None = None,
           pace: float = 1.0, export: str | None = None, save: bool = True,
-          asker=None, clock=None, console=None, review_samples: int | None = None) -> int:
+          io=None, review_samples: int | None = None) -> int:
     """Play a match of ``deals`` deals of ``ruleset`` (``players`` None: 5 where the ruleset
     covers it) at ``seat`` against computer players of level ``level_name``; ``seed`` None draws
     a new one; ``pace`` seconds before each computer player's move on a terminal; ``export`` a
     JSON Lines file for the records; ``save`` keeps the records and progress;
     ``review_samples`` the playouts per decision in the review after each deal (None: the
-    default, :data:`tutor.app.play.review.REVIEW_SAMPLES`; 0: no analysis).  Returns the exit
-    status (0).  Raises :class:`UsageError` for a choice that does not fit; ``EOFError`` and
-    ``KeyboardInterrupt`` pass through (the deal so far is saved)."""
+    default, :data:`tutor.app.play.review.REVIEW_SAMPLES`; 0: no analysis); ``io`` the
+    learner's terminal (:class:`tutor.teaching.io.LearnerIO`; default the real one).  Returns
+    the exit status (0).  Raises :class:`UsageError` for a choice that does not fit;
+    ``EOFError`` and ``KeyboardInterrupt`` pass through (the deal so far is saved)."""
     # Heavy (the game, the screen, the score sheet): only when a deal is played (start-up benchmark)
     from tutor.app.play.session import PlayOptions, play_match
     rs, players = resolve(ruleset, players)
@@ -102,17 +101,15 @@ def start(ruleset: str = DEFAULT_RULESET, players: int | None = None, *, deals: 
         raise UsageError(f"--seat must be from 0 to {players - 1}")
     if export:
         check_output(export)            # before a deal is played
-    seed, asker, clock, console, store = session_io(seed, save, asker, clock, console)
+    seed, io, store = session_io(seed, save, io)
     try:
         opts = PlayOptions(rs, players, deals, seat, lv, seed, pace, export, save)
         if review_samples is not None:
             opts.review_samples = review_samples
-        result = play_match(opts,
-                            asker=asker, clock=clock, console=console, symbols=suit_symbols(),
-                            store=store)
+        result = play_match(opts, io=io, store=store)
     finally:
         if store is not None:
             store.close()
     if result.quit:
-        console.print(f"Replay this match with --seed {seed}.")
+        io.say(f"Replay this match with --seed {seed}.")
     return 0

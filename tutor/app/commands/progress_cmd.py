@@ -13,7 +13,7 @@ from rich.text import Text
 from tutor.app.puzzling import shown_rating
 from tutor.engine.errors import DataError, LaughError, UsageError
 from tutor.engine.outputs import check_output, write_text
-from tutor.puzzles.terminal import make_console
+from tutor.app.streams import make_console
 from tutor.teaching import ratings as R
 from tutor.teaching.progress import ProgressStore
 

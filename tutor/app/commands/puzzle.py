@@ -6,13 +6,13 @@ import copy
 import json
 import random
 import sys
-import time
 from typing import Any
 
 from rich.text import Text
 
 from tutor import puzzles
 from tutor.app.commands._common import players_type, seed_type, whole
+from tutor.app.io import make_io
 from tutor.app.puzzling import rating_change_text, retry_text
 from tutor.engine.errors import LaughError, UsageError
 from tutor.engine.outputs import check_output
@@ -20,7 +20,7 @@ from tutor.puzzles import KINDS, AnswerError
 from tutor.puzzles.export import dumps, export_series, write_puzzles
 from tutor.puzzles.generators import check_kind, resolve_choice
 from tutor.puzzles.render import code_text, render_explanation, render_hint, render_puzzle
-from tutor.puzzles.terminal import Asker, make_console, suit_symbols
+from tutor.app.streams import make_console
 from tutor.teaching.progress import ProgressStore
 
 
@@ -115,18 +115,18 @@ def run_puzzle(args) -> int:
     if args.json:
         print(json.dumps(_make_puzzle(args).to_json(), ensure_ascii=False, indent=1))
         return 0
-    out = make_console()
-    store = _open_store(out)
+    io = make_io()
+    store = _open_store(io.console)
     try:
-        return _pose(args, out, store)
+        return _pose(args, io, store)
     finally:
         if store is not None:
             store.close()
 
 
-def _pose(args, out, store) -> int:
+def _pose(args, io, store) -> int:
     puzzle = _make_puzzle(args, store)
-    symbols = suit_symbols()
+    out, symbols = io.console, io.symbols
     shown = puzzle
     if store is not None:
         stars = store.stars(puzzle.kind, puzzle.difficulty)
@@ -134,12 +134,11 @@ def _pose(args, out, store) -> int:
             shown = copy.copy(puzzle)     # the stars come from the band's rating
             shown.difficulty = stars
     out.print(render_puzzle(shown, out.width, symbols))
-    asker = Asker()
     words = puzzle.answer_words() + ["answer"]
     hint = 0
     attempt = 1
     last = None                         # the grade of a wrong first try
-    started = time.monotonic()
+    started = answered = io.clock.now()     # the clock of the learner's terminal
     changes: list = []
 
     def record(correct: bool, revealed: bool = False) -> None:
@@ -147,7 +146,7 @@ def _pose(args, out, store) -> int:
         rating); a time only for an answer typed at a terminal."""
         if store is None:
             return
-        seconds = time.monotonic() - started if asker.interactive and not revealed else None
+        seconds = answered - started if io.interactive and not revealed else None
         change = store.record_answer(puzzle.id, puzzle.kind, puzzle.themes, correct, seconds,
                                      hints=hint, ruleset=puzzle.ruleset, retry=attempt > 1,
                                      difficulty=puzzle.difficulty, revealed=revealed)
@@ -160,7 +159,8 @@ def _pose(args, out, store) -> int:
 
     while True:
         try:
-            text = asker.ask("Your answer (hint, answer, quit): ", words=words)
+            text = io.ask("Your answer (hint, answer, quit): ", words=words)
+            answered = io.clock.now()
         except EOFError:                # input ended: a puzzle already tried is explained
             if last is not None:
                 out.print(render_explanation(puzzle, last, symbols))
@@ -192,7 +192,7 @@ def _pose(args, out, store) -> int:
             out.print(retry_text(grade, "✗" if symbols else "x"))
             last = grade
             attempt += 1
-            started = time.monotonic()
+            started = io.clock.now()
             continue
         out.print(render_explanation(puzzle, grade, symbols))
         rating()

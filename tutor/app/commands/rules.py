@@ -28,7 +28,7 @@ from tutor.engine.parameters import (COUNT_PARAMETERS, PARAMETERS, RULESET_PARAM
 from tutor.engine.rulesets import Ruleset
 from tutor.engine.sources import Library, Parameter, default_library, display_path
 from tutor.puzzles.quoted import quoted_text
-from tutor.puzzles.terminal import make_console
+from tutor.app.streams import make_console
 
 #: One-word marks for the statuses in compact views (stated is the unmarked default).
 STATUS_MARKS = {"stated": "", "read": "~", "chosen": "*"}

@@ -74,10 +74,10 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(data, indent=2, ensure_ascii=False))
         return 0
     view = sources_view(lib, args.id)
-    from tutor.app.io import make_context      # the screen and its pager: only when shown here
+    from tutor.app.context import make_context     # the screen and its pager: only when shown
     ctx = make_context()
     try:
-        ctx.show(*view)         # a screenful at a time at a terminal, as lessons are shown
+        ctx.page(*view)         # a screenful at a time at a terminal, as lessons are shown
     finally:
         ctx.close()
     return 0

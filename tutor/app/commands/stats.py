@@ -3,7 +3,7 @@ over time, weakest first."""
 
 from __future__ import annotations
 
-from tutor.app.io import make_context, run_guarded
+from tutor.app.context import make_context, run_guarded
 
 
 def register(sub, parent) -> None:
@@ -26,7 +26,7 @@ def run(args) -> int:
     from tutor.app.views import practice_themes, stats_view, weakest_themes
     from tutor.teaching.progress import ProgressStore
     ctx = make_context()
-    if not args.practice and not ctx.asker.interactive:
+    if not args.practice and not ctx.interactive:
         # Statistics alone need no write access: read the file into memory, never change it.
         # (Practice records answers, so it opens the store for writing, on first use.)
         ctx._store = ProgressStore(read_only=True)
@@ -41,7 +41,7 @@ def run(args) -> int:
                 return 0
             practice_themes(ctx, weak)
             return 0
-        stats_view(ctx, offer_practice=ctx.asker.interactive, at_home=False)
+        stats_view(ctx, offer_practice=ctx.interactive, at_home=False)
         return 0
 
     return run_guarded(ctx, body)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from tutor.app.commands._common import seed_type
 from tutor.app.home import Home
-from tutor.app.io import make_context, run_guarded
+from tutor.app.context import make_context, run_guarded
 
 
 def register(sub, parent) -> None:

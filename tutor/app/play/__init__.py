@@ -1,8 +1,8 @@
 """Practice deals against computer players (``laugh play``).
 
 - :mod:`tutor.engine.levels`: the levels of computer players and their reaction times;
-- :mod:`tutor.app.clock` (beside this package, as the drills use it too): clocks and input
-  with a time limit;
+- the learner's terminal and its clock come in as the I/O seam (:mod:`tutor.teaching.io`,
+  implemented in :mod:`tutor.app.io` and :mod:`tutor.app.clock`);
 - :mod:`tutor.app.play.inputs`: reading the learner's moves;
 - :mod:`tutor.puzzles.board`: what the learner's seat sees;
 - :mod:`tutor.app.play.game`: one deal, the claim race, and the learner's mistakes;
@@ -12,11 +12,9 @@
 - :mod:`tutor.app.play.session`: a match of K deals, records and progress.
 """
 
-from tutor.app.clock import FakeClock, ScriptedAsker, TerminalClock, TimedAsker, VirtualClock, default_clock
 from tutor.app.play.game import DealPlayer, Mistake, Race
 from tutor.engine.levels import LEVELS, Level, level, make_opponents, seat_names
 from tutor.app.play.session import MatchResult, PlayOptions, play_match
 
-__all__ = ["DealPlayer", "FakeClock", "LEVELS", "Level", "MatchResult", "Mistake", "PlayOptions",
-           "Race", "ScriptedAsker", "TerminalClock", "TimedAsker", "VirtualClock",
-           "default_clock", "level", "make_opponents", "play_match", "seat_names"]
+__all__ = ["DealPlayer", "LEVELS", "Level", "MatchResult", "Mistake", "PlayOptions", "Race",
+           "level", "make_opponents", "play_match", "seat_names"]

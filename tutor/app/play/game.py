@@ -14,7 +14,9 @@ window opens at once, as long as the slowest reaction of the level, with its cou
 learner claims with the space bar (the claim key) and then names the cards, or types ``claim``
 and the cards.  Every claim is an entry in the engine's race, at its time after the oversight
 appeared; the fastest entry takes the cards, and the result names who was first and by how
-much.  Time comes from the injected :class:`~tutor.app.clock.Clock`:
+much.  The learner's terminal is the injected I/O seam (:class:`tutor.teaching.io.LearnerIO`),
+and time comes from its clock (:class:`tutor.teaching.io.Clock`): every read says when its line
+(or the claim key) came, by that clock.
 
 - on a terminal (:class:`~tutor.app.clock.TerminalClock`) the window is a prompt that closes
   when the first computer player claims or the window ends; when the learner is to move, the
@@ -46,6 +48,7 @@ from tutor.engine.errors import IllegalAction
 from tutor.engine.parameters import value_short, value_words
 from tutor.engine.race import ClaimRace
 from tutor.puzzles.board import action_text, grouped_text, render_screen
+from tutor.teaching.io import LearnerIO, Reply
 
 __all__ = ["DealPlayer", "Mistake", "Opportunity", "Race", "MISTAKE_TITLES"]
 
@@ -58,6 +61,8 @@ WHICH_PROMPT = "Which? > "
 
 #: The label of a claim window's countdown.
 WINDOW_LABEL = "Claim window · space claims"
+#: The claim key: the space bar on an empty line answers ``claim`` at once.
+CLAIM_KEYS = {" ": "claim"}
 
 MISTAKE_TITLES = {
     "missed_claim": "missed claim",
@@ -145,27 +150,25 @@ class DealPlayer:
     """Runs one deal with the learner at ``seat``.
 
     ``bots`` has one :class:`~tutor.engine.bots.Bot` per seat (None at the learner's seat);
-    ``bot_rng`` drives their choices and ``reaction_rng`` their reaction times; ``asker`` reads
-    the learner's lines (:class:`~tutor.puzzles.terminal.Asker` or alike), ``clock`` is a
-    :class:`~tutor.app.clock.Clock`; ``console`` a rich console; ``names`` one name per seat;
-    ``pace`` the seconds a terminal waits before each computer player's turn; ``title`` heads the
-    screen; ``totals`` the match totals shown beside the names.
+    ``bot_rng`` drives their choices and ``reaction_rng`` their reaction times; ``io`` is the
+    learner's terminal (:class:`tutor.teaching.io.LearnerIO`: what is said and shown, every
+    read, and the clock that times the race); ``names`` one name per seat; ``pace`` the seconds a
+    terminal waits before each computer player's turn; ``title`` heads the screen; ``totals``
+    the match totals shown beside the names.
     """
 
     def __init__(self, deal: Deal, seat: int, bots: list[Bot | None], *, bot_rng: random.Random,
-                 reaction_rng: random.Random, asker, clock, console, names: list[str],
-                 symbols: bool = True, pace: float = 1.0, title: str = "",
-                 totals: list[int] | None = None):
+                 reaction_rng: random.Random, io: LearnerIO, names: list[str],
+                 pace: float = 1.0, title: str = "", totals: list[int] | None = None):
         self.deal = deal
         self.seat = seat
         self.bots = bots
         self.bot_rng = bot_rng
         self.reaction_rng = reaction_rng
-        self.asker = asker
-        self.clock = clock
-        self.out = console
+        self.io = io
+        self.clock = io.clock
         self.names = names
-        self.symbols = symbols
+        self.symbols = io.symbols
         self.pace = pace
         self.title = title
         self.totals = totals
@@ -189,7 +192,7 @@ class DealPlayer:
     @property
     def piped(self) -> bool:
         """True when nobody types at a terminal (no real time: no answer time is measured)."""
-        return bool(getattr(self.clock, "piped", False))
+        return bool(self.clock.piped)
 
     # -- running ------------------------------------------------------------------------------
 
@@ -219,11 +222,10 @@ class DealPlayer:
                 self._bots_claim(offers)
                 continue
             if self.clock.realtime or self._learner_can_claim():
-                text = self.clock.read(self.asker, WATCH_PROMPT,
-                                       self.pace if self.clock.realtime else None,
-                                       words=WORDS, extend_while_typing=True, erase=True,
-                                       claim_key=True)
-                if text is not None and self._handle(text, turn=False) != "pass":
+                reply = self.io.read(WATCH_PROMPT, self.pace if self.clock.realtime else None,
+                                     words=WORDS, extend_while_typing=True, erase=True,
+                                     keys=CLAIM_KEYS)
+                if reply is not None and self._handle(reply, turn=False) != "pass":
                     continue
             bot = self.bots[d.to_move]
             a = bot.choose(d, d.legal_actions(), self.bot_rng)
@@ -234,8 +236,8 @@ class DealPlayer:
     def _before_play(self) -> None:
         d = self.deal
         while not d.started and d.phase == "play" and not self.quit:
-            text = self.clock.read(self.asker, BEFORE_PROMPT, None, words=WORDS)
-            r = self._handle(text or "", turn=False)
+            reply = self.io.read(BEFORE_PROMPT, None, words=WORDS)
+            r = self._handle(reply or "", turn=False)
             if r == "pass":
                 return
 
@@ -248,10 +250,10 @@ class DealPlayer:
         if window is not None:
             key, info = window
             shown = dict(label=WINDOW_LABEL, deadline=info.t0 + info.window, total=info.window)
-        text = self.clock.read(self.asker, TURN_PROMPT, None, words=WORDS, events=events,
-                               claim_key=True, **shown)
-        if text is not None:
-            self._handle(text, turn=True)
+        reply = self.io.read(TURN_PROMPT, None, words=WORDS, events=events, keys=CLAIM_KEYS,
+                             **shown)
+        if reply is not None:
+            self._handle(reply, turn=True)
 
     def _claim_event(self, key):
         """What happens when a computer player's reaction time for the oversight ``key`` comes
@@ -274,18 +276,18 @@ class DealPlayer:
             info.window_done = True
             return
         events = [(at, lambda: True) for at, _, _, k in offers]
-        text = self.clock.read(self.asker, CLAIM_PROMPT, left, words=WORDS, label=WINDOW_LABEL,
-                               deadline=end, total=info.window, events=events, claim_key=True)
-        if text is None:
+        reply = self.io.read(CLAIM_PROMPT, left, words=WORDS, label=WINDOW_LABEL, deadline=end,
+                             total=info.window, events=events, keys=CLAIM_KEYS)
+        if reply is None:
             info.window_done = True
             now = self.clock.now()
             due = [o for o in self._offers() if o[0] <= now + 1e-9]
             if due:
                 self._race(due[0][3])
             else:
-                self.say("The claim window closed: nobody claimed.", style="dim")
+                self.io.say("The claim window closed: nobody claimed.", style="dim")
             return
-        if self._handle(text, turn=False) == "pass":
+        if self._handle(reply, turn=False) == "pass":
             info.window_done = True
 
     def _bots_claim(self, offers) -> None:
@@ -294,19 +296,22 @@ class DealPlayer:
         at, _, _, key = offers[0]
         wait = at - self.clock.now()
         if self.clock.realtime and wait > 0:
-            text = self.clock.read(self.asker, WATCH_PROMPT, wait, words=WORDS, erase=True,
-                                   claim_key=True)
-            if text is not None and self._handle(text, turn=False) != "pass":
+            reply = self.io.read(WATCH_PROMPT, wait, words=WORDS, erase=True, keys=CLAIM_KEYS)
+            if reply is not None and self._handle(reply, turn=False) != "pass":
                 return
         if key in self._open:
             self._race(key)
 
     # -- the learner's input ------------------------------------------------------------------
 
-    def _handle(self, text: str, turn: bool) -> str:
-        """Act on one line; returns ``pass``, ``info``, ``error``, ``quit`` or ``acted``."""
+    def _handle(self, reply: Reply | str, turn: bool) -> str:
+        """Act on one line (a :class:`~tutor.teaching.io.Reply`, timed when it came, or a text
+        taken as coming now); returns ``pass``, ``info``, ``error``, ``quit`` or ``acted``."""
         d = self.deal
-        when = self.clock.now()
+        if isinstance(reply, Reply):
+            text, when = reply.text, reply.at
+        else:
+            text, when = reply, self.clock.now()
         intent = interpret(text, d, self.seat, self.names)
         if intent.kind == "pass":
             if turn:
@@ -315,8 +320,8 @@ class DealPlayer:
                 if end:
                     self._apply(end[0])
                     return "acted"
-                self.say("It is your turn: capture, or lie down if you cannot (type moves for "
-                         "the moves, help for how).", style="yellow")
+                self.io.say("It is your turn: capture, or lie down if you cannot (type moves for "
+                            "the moves, help for how).", style="yellow")
                 return "info"
             return "pass"
         if intent.kind == "quit":
@@ -334,7 +339,7 @@ class DealPlayer:
             self._learner_claims(a, when)
             return "acted"
         if intent.kind == "error":
-            self.say(intent.message, style="yellow")
+            self.io.say(intent.message, style="yellow")
             return "error"
         a = self._choose(intent)
         if a is None:
@@ -349,13 +354,14 @@ class DealPlayer:
         """After the claim key: the learner names the cards (or the rank).  Unreadable or
         incomplete naming is asked again; a claim that names cards no open oversight covers
         fails (the key committed the learner); Enter takes the claim back."""
-        self.say("You claim! Name the cards (or the rank); Enter takes the claim back.",
-                 style="bold")
+        self.io.say("You claim! Name the cards (or the rank); Enter takes the claim back.",
+                    style="bold")
         while True:
-            text = (self.clock.read(self.asker, NAME_PROMPT, None, words=("pass",)) or "").strip()
+            reply = self.io.read(NAME_PROMPT, None, words=("pass",))
+            text = (reply.text if reply is not None else "").strip()
             low = text.lower()
             if not low or low in ("pass", "cancel", "back", "no") or low in QUIT_WORDS:
-                self.say("No claim.", style="dim")
+                self.io.say("No claim.", style="dim")
                 return None
             line = low if low.startswith("claim") else "claim " + low
             intent = read_move(line, self.deal, self.seat, self.names, claim=True)
@@ -364,10 +370,10 @@ class DealPlayer:
                 if a is not None:
                     return a
                 continue
-            self.say(intent.message, style="yellow")
+            self.io.say(intent.message, style="yellow")
             if intent.incomplete or intent.unreadable:
                 continue
-            self.say("Your claim fails.", style="yellow")
+            self.io.say("Your claim fails.", style="yellow")
             return None
 
     def _choose(self, intent: Intent) -> Action | None:
@@ -376,15 +382,15 @@ class DealPlayer:
         acts = intent.actions
         if len(acts) == 1 and not intent.incomplete:
             return acts[0]
-        self.say(intent.message or "Which one?")
+        self.io.say(intent.message or "Which one?")
         for i, a in enumerate(acts, 1):
             t = Text(f"  {i}. ")
             t.append_text(action_text(a, self.names, self.seat, self.symbols, self._set_aside))
             t.append(f"   [{a.notation()}]", style="dim")
-            self.out.print(t)
+            self.io.show(t)
         while True:
-            text = self.clock.read(self.asker, WHICH_PROMPT, None, words=())
-            text = (text or "").strip()
+            reply = self.io.read(WHICH_PROMPT, None, words=())
+            text = (reply.text if reply is not None else "").strip()
             if not text or text.lower() in ("cancel", "no", "none", "back"):
                 return None
             if text.isascii() and text.isdigit() and len(text) <= 3 \
@@ -395,34 +401,35 @@ class DealPlayer:
                 both = [a for a in sub.actions if a in acts]
                 if len(both) == 1:
                     return both[0]
-            self.say(f"Type a number from 1 to {len(acts)}, or Enter to go back.", style="yellow")
+            self.io.say(f"Type a number from 1 to {len(acts)}, or Enter to go back.",
+                        style="yellow")
 
     def _info(self, name: str) -> None:
         d = self.deal
         if name == "help":
-            self.out.print(HELP, highlight=False, markup=False)
+            self.io.say(HELP)
         elif name == "hand":
             t = Text("Your hand: ", style="bold cyan")
             t.append_text(grouped_text(d.hand(self.seat), self.symbols))
-            self.out.print(t)
+            self.io.show(t)
         elif name == "look":
             self.show()
         elif name == "hint":
             got = hint(d, self.seat, self.names, symbols=self.symbols)
             self.hints += got.analysis is not None
-            self.say("Hint: " + got.text, style="cyan")
+            self.io.say("Hint: " + got.text, style="cyan")
         elif name == "moves":
             mine = d.legal_actions(self.seat)
             if d.to_move == self.seat and d.phase != "over":
-                self.say("Your moves: " + " | ".join(a.notation() for a in mine))
+                self.io.say("Your moves: " + " | ".join(a.notation() for a in mine))
             else:
                 who = self.names[d.to_move] if d.to_move is not None else "nobody"
                 free = [a for a in mine if a.kind in DECLARATIONS
                         or a.kind == "take_table_mournival"]
-                self.say(f"It is {who}'s turn. You may claim an oversight at any time"
-                         + (", and declare from your hand" if d.declarations_are_free else "")
-                         + "." + (" Now: " + " | ".join(a.notation() for a in free)
-                                  if free else ""))
+                self.io.say(f"It is {who}'s turn. You may claim an oversight at any time"
+                            + (", and declare from your hand" if d.declarations_are_free else "")
+                            + "." + (" Now: " + " | ".join(a.notation() for a in free)
+                                     if free else ""))
 
     # -- claims -------------------------------------------------------------------------------
 
@@ -465,7 +472,7 @@ class DealPlayer:
                  info.eligible if info is not None else False, w.seat, w.seconds,
                  runner.seat if runner else None, race.margin(), self.piped)
         self.races.append(r)
-        self.out.print(Text("    " + self.race_line(r), style="dim"))
+        self.io.say("    " + self.race_line(r), style="dim")
 
     def race_line(self, r: Race) -> str:
         """Who was first to the claim, in how long, and by how much."""
@@ -528,14 +535,14 @@ class DealPlayer:
         try:
             d.apply(a)
         except IllegalAction as exc:      # cannot happen for engine-offered actions
-            self.say(explain(exc.reason, seat, self.names), style="yellow")
+            self.io.say(explain(exc.reason, seat, self.names), style="yellow")
             return
         idx = len(d.history) - 1
         t = Text("  ")
         t.append_text(action_text(a, self.names, seat, self.symbols, self._set_aside))
-        self.out.print(t)
+        self.io.show(t)
         if len(d.payments) > paid:
-            self.say("    " + self._payments_line(d.payments[paid:]), style="dim")
+            self.io.say("    " + self._payments_line(d.payments[paid:]), style="dim")
         if not mine and a.kind in ("capture", "play_on_capture") and self._decision:
             for rank in self._decision.at_risk:
                 if a.rank == rank and rank not in self._decision.lost_to:
@@ -747,13 +754,10 @@ class DealPlayer:
 
     # -- output ------------------------------------------------------------------------------
 
-    def say(self, text: str, style: str = "") -> None:
-        self.out.print(Text(text, style=style))
-
     def show(self) -> None:
         """Print the table as the learner sees it."""
-        self.out.print()
-        self.out.print(render_screen(self.deal, self.seat, self.names, self.symbols,
+        self.io.say()
+        self.io.show(render_screen(self.deal, self.seat, self.names, self.symbols,
                                      title=self.title, totals=self.totals))
         self._screen_due = False
 

@@ -19,10 +19,10 @@ from __future__ import annotations
 
 import random
 import time
+from contextlib import ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 from rich.text import Text
 
 from tutor.app.match_sheet import sheet_renderable
@@ -37,6 +37,7 @@ from tutor.engine.match import Game, Match, first_dealer, plan_games
 from tutor.engine.outputs import cannot_write
 from tutor.engine.records import dumps, to_record, write_records
 from tutor.puzzles.board import cards_text
+from tutor.teaching.io import LearnerIO
 
 __all__ = ["MatchResult", "PlayOptions", "play_match", "records_dir"]
 
@@ -78,22 +79,24 @@ def records_dir() -> Path:
     return laugh_home() / "records"
 
 
-def play_match(opts: PlayOptions, *, asker, clock, console, symbols: bool = True,
-               store=None) -> MatchResult:
-    """Play a match as ``opts`` asks; returns what happened.  ``store`` is a
-    :class:`~tutor.teaching.progress.ProgressStore` (None: results are not recorded)."""
+def play_match(opts: PlayOptions, *, io: LearnerIO, store=None) -> MatchResult:
+    """Play a match as ``opts`` asks with the learner at ``io``
+    (:class:`tutor.teaching.io.LearnerIO`: the deals are played through it, and its clock times
+    every claim); returns what happened.
+    ``store`` is a :class:`~tutor.teaching.progress.ProgressStore` (None: results are not
+    recorded)."""
     rs, n, seat, lv = opts.ruleset, opts.players, opts.seat, opts.level
     match_games(rs, n, 0, opts.deals)          # a number of deals the format refuses: say so first
-    out = console
+    symbols = io.symbols
     names = seat_names(n, seat)
     deal_rng = random.Random(opts.seed)
     bot_rng = random.Random(f"{opts.seed}:bots")
     reaction_rng = random.Random(f"{opts.seed}:reactions:{lv.name}")
     bots = make_opponents(lv, n, seat)
     result = MatchResult(names=names)
-    out.print(Text(f"Laugh and Lie Down · {rs.id} · {n} players · {lv.name} · seed {opts.seed}",
-                   style="bold"))
-    out.print(Text(f"You play at seat {seat}, against {lv.summary}.", style="dim"))
+    io.say(f"Laugh and Lie Down · {rs.id} · {n} players · {lv.name} · seed {opts.seed}",
+           style="bold")
+    io.say(f"You play at seat {seat}, against {lv.summary}.", style="dim")
     dealer, cuts = first_dealer(rs, n, deal_rng)
     if cuts:
         rule = "lowest" if rs.first_dealer == "lowest_cut" else "highest"
@@ -104,10 +107,10 @@ def play_match(opts: PlayOptions, *, asker, clock, console, symbols: bool = True
                     t.append(", ")
                 t.append(f"{names[q]} ")
                 t.append_text(cards_text([c], symbols))
-            out.print(t)
+            io.show(t)
     else:
-        out.print("The players choose the first dealer.")
-    out.print(f"{names[dealer]} deal{'' if dealer == seat else 's'} first; the deal passes left.")
+        io.say("The players choose the first dealer.")
+    io.say(f"{names[dealer]} deal{'' if dealer == seat else 's'} first; the deal passes left.")
     games = match_games(rs, n, dealer, opts.deals)
     match = Match(rs, n, dealer, games=games, seed=opts.seed)
     sheet = bool(rs.match_format) and opts.deals >= 2
@@ -126,8 +129,7 @@ def play_match(opts: PlayOptions, *, asker, clock, console, symbols: bool = True
             label += f" ({game.label[0].lower()}{game.label[1:]})"
         totals = match.totals if opts.deals > 1 else None
         player = DealPlayer(deal, seat, bots, bot_rng=bot_rng, reaction_rng=reaction_rng,
-                            asker=asker, clock=clock, console=out, names=names, symbols=symbols,
-                            pace=opts.pace, title=f"{label} · {rs.id} · {names[deal.dealer]} "
+                            io=io, names=names, pace=opts.pace, title=f"{label} · {rs.id} · {names[deal.dealer]} "
                                   f"deal{'' if deal.dealer == seat else 's'}",
                             totals=totals)
         result.deals.append(deal)
@@ -135,8 +137,8 @@ def play_match(opts: PlayOptions, *, asker, clock, console, symbols: bool = True
         try:
             player.run()
         except (EOFError, KeyboardInterrupt):
-            out.print()
-            out.print(Text(_saved_line(deal, record_path, k), style="yellow"), soft_wrap=True)
+            io.say()
+            io.say(_saved_line(deal, record_path, k), style="yellow", wrap=False)
             raise
         finally:
             rec = to_record(deal)
@@ -145,49 +147,48 @@ def play_match(opts: PlayOptions, *, asker, clock, console, symbols: bool = True
                 _append(record_path, rec)
         if not deal.is_terminal():
             result.quit = True
-            out.print(Text("You left the deal before its end.", style="yellow"))
+            io.say("You left the deal before its end.", style="yellow")
             if record_path is not None:
-                out.print(Text(f"The deal so far is saved to {record_path}", style="dim"),
-                          soft_wrap=True)
+                io.say(f"The deal so far is saved to {record_path}", style="dim", wrap=False)
             break
         match.record_deal(deal)         # the totals leave a practice game out
         if pays and not game.practice:
             balances = [b + r.net for b, r in zip(balances, deal.result.settlement)]
-        out.print()
-        out.print(settlement_table(deal, names, symbols))
-        out.print()
-        review = _review(deal, seat, names, opts, out, symbols)
+        io.say()
+        io.show(settlement_table(deal, names, symbols))
+        io.say()
+        review = review_with_progress(deal, seat, names, opts.review_samples, io)
         result.reviews.append(review)
         spots = [o for o in player.opportunities if o.kind == "spot-oversight"]
-        out.print(review_renderable(player.mistakes, sum(o.correct for o in spots), len(spots),
+        io.show(review_renderable(player.mistakes, sum(o.correct for o in spots), len(spots),
                                     review=review, names=names, seat=seat, symbols=symbols,
                                     set_aside=rs.table_mournival == "set_aside_for_last_in"))
         if store is not None:
             _record_progress(store, player, rs.id, opts.seed, k)
         if opts.deals > 1:
-            out.print()
-            out.print(totals_table(names, match.totals, k + 1, rs.has_stakes,
+            io.say()
+            io.show(totals_table(names, match.totals, k + 1, rs.has_stakes,
                                    any(g.practice for g in games[:k + 1]),
                                    balances if pays else None))
         if record_path is not None:
-            out.print(Text(f"Deal record saved to {record_path}", style="dim"), soft_wrap=True)
-        if k + 1 < opts.deals and getattr(asker, "interactive", False):
-            text = asker.ask("Enter for the next deal, q to stop> ")
+            io.say(f"Deal record saved to {record_path}", style="dim", wrap=False)
+        if k + 1 < opts.deals and io.interactive:
+            text = io.ask("Enter for the next deal, q to stop> ")
             if text.strip().lower() in ("q", "quit", ":q", "stop"):
                 result.quit = True
                 break
     result.totals = list(match.totals)
     result.record_path = record_path
     if sheet and match.deals:
-        out.print()
-        out.print(sheet_renderable(match, seat, names[seat]))
+        io.say()
+        io.show(sheet_renderable(match, seat, names[seat]))
     if opts.export:
         try:
             write_records(opts.export, records)
         except OSError as exc:
             raise cannot_write(opts.export, exc) from None
-        out.print(f"Exported {len(records)} deal record{'s' if len(records) != 1 else ''} to "
-                  f"{opts.export}")
+        io.say(f"Exported {len(records)} deal record{'s' if len(records) != 1 else ''} to "
+               f"{opts.export}")
     return result
 
 
@@ -210,39 +211,29 @@ def match_games(rs, players: int, first: int, deals: int) -> list:
     return games[:deals]
 
 
-def _review(deal: Deal, seat: int, names, opts: PlayOptions, out, symbols: bool):
-    """:func:`review_with_progress` with the options' sample budget."""
-    return review_with_progress(deal, seat, names, opts.review_samples, out, symbols)
-
-
-def review_with_progress(deal: Deal, seat: int, names, samples: int, out, symbols: bool):
+def review_with_progress(deal: Deal, seat: int, names, samples: int, io: LearnerIO):
     """The analysis of the learner's decisions in ``deal`` (:func:`review_deal`, ``samples``
-    playouts a decision), None when ``samples`` is 0.  On a terminal, a progress bar appears once
-    it takes more than a moment (a quarter of a second), and goes when it is done."""
+    playouts a decision), None when ``samples`` is 0.  At a terminal, a progress bar appears once
+    it takes more than a moment (a quarter of a second by ``io``'s clock), and goes when it is
+    done."""
     if samples <= 0:
         return None
-    if not out.is_terminal:
-        return review_deal(deal, seat, names, samples=samples, symbols=symbols)
-    t0 = time.perf_counter()
-    shown: dict = {}
+    if not io.interactive:
+        return review_deal(deal, seat, names, samples=samples, symbols=io.symbols)
+    t0 = io.clock.now()
+    with ExitStack() as stack:
+        bar = []
 
-    def progress(done: int, total: int, done_samples: int) -> None:
-        if "bar" not in shown:
-            if time.perf_counter() - t0 < 0.25:
-                return
-            bar = Progress(TextColumn("Reviewing your decisions"), BarColumn(),
-                           MofNCompleteColumn(), console=out, transient=True)
-            bar.start()
-            shown["bar"], shown["task"] = bar, bar.add_task("review", total=total)
-        part = min(done_samples / samples, 0.99)
-        shown["bar"].update(shown["task"], completed=done + part, total=total)
+        def progress(done: int, total: int, done_samples: int) -> None:
+            if not bar:
+                if io.clock.now() - t0 < 0.25:
+                    return
+                bar.append(stack.enter_context(io.progress("Reviewing your decisions")))
+            part = min(done_samples / samples, 0.99)
+            bar[0](done + part, total)
 
-    try:
-        return review_deal(deal, seat, names, samples=samples, symbols=symbols,
+        return review_deal(deal, seat, names, samples=samples, symbols=io.symbols,
                            progress=progress)
-    finally:
-        if "bar" in shown:
-            shown["bar"].stop()
 
 
 def _saved_line(deal: Deal, record_path: Path | None, k: int) -> str:

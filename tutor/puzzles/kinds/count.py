@@ -91,11 +91,12 @@ class Count(PuzzleKind):
                     ", ".join(f"{rc}: {v}" for rc, v in zip(answer_ranks, values))]
         laid = {x for a in deal.history if a.kind == "lie_down" for x in a.cards}
         laid_down = any(c in laid for c in view.table if rank_of(c) in ranks)
-        # an example with ranks not asked, so it can never be the answer
-        spare = [r for r in (6, 8, 3, 10, 1, 11, 4, 0, 12, 2, 5, 7, 9) if r not in ranks][:2]
+        # an example of the ranks asked that reads but is never the answer, and tells nothing
+        # of it: every rank asked has a card in sight, so its first count, 4, is always wrong
         facts = {"ranks": join([RANK_PLURALS[r] for r in ranks]), "counting": "\n".join(lines),
                  "where": where, "k": k,
-                 "example_pairs": ", ".join(f"{rank_code(r)}: {v}" for r, v in zip(spare, (2, 0)))}
+                 "example_pairs": ", ".join(f"{rc}: {v}"
+                                            for rc, v in zip(answer_ranks, (4, 2, 0)))}
         features = {"ranks": k, "spread": float(any(_places(c) >= 3 for c in counts)),
                     "laid_down": float(laid_down)}
         theme = {1: "one-rank", 2: "two-ranks", 3: "three-ranks"}[k]

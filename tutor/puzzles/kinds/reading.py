@@ -17,6 +17,7 @@ of the sentences (a house ruleset, say) is left out.
 from __future__ import annotations
 
 import re
+import weakref
 
 from tutor.engine.deal import Deal
 from tutor.engine.errors import DataError
@@ -36,16 +37,21 @@ def plain(text: str) -> str:
     return quote_plain(text)
 
 
-_CACHE: dict[int, list[dict]] = {}
+#: The sentences of the library last asked about, with a weak reference to that library: a
+#: library's ``id`` may be given to another once it is gone, but a reference to a library that
+#: is gone never matches one that is not.
+_CACHE: tuple[weakref.ref, list[dict]] | None = None
 
 
 def sentences() -> list[dict]:
     """The sentences of ``puzzles/reading.yaml``, checked: each quotation exists, its deciding
     and other words stand in it, and every ruleset citing it for the parameter takes the same
-    value.  Raises DataError naming the entry otherwise."""
+    value.  Raises DataError naming the entry otherwise.  Worked out once for each library
+    (:func:`tutor.puzzles.base.library`)."""
+    global _CACHE
     lib = library()
-    if id(lib) in _CACHE:
-        return _CACHE[id(lib)]
+    if _CACHE is not None and _CACHE[0]() is lib:
+        return _CACHE[1]
     out = []
     for i, item in enumerate(definition("reading").items):
         where = f"reading.yaml: items[{i}]"
@@ -67,8 +73,7 @@ def sentences() -> list[dict]:
         out.append({"quote": ref, "parameter": name, "decides": decides, "others": others,
                     "open": bool(item.get("open")), "citing": citing,
                     "value": values.pop(), "note": str(item.get("note") or "").strip()})
-    _CACHE.clear()
-    _CACHE[id(lib)] = out
+    _CACHE = (weakref.ref(lib), out)
     return out
 
 

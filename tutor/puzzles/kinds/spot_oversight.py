@@ -357,11 +357,12 @@ class SpotOversight(PuzzleKind):
         names = ctx.defn.word("oversight_names", {})
         claimable = [names.get(k, k) for k in OVERSIGHT_KINDS if k in rs.oversights]
         not_claimable = [names.get(k, k) for k in OVERSIGHT_KINDS if k not in rs.oversights]
-        # an example claim of a rank not on the table, so it is never the answer
+        # an example claim that reads and is graded but is never the answer, and tells nothing
+        # of it: the rank of no card on the table
         spare = next(r for r in (8, 6, 10, 3, 11, 1, 4, 12, 0, 2, 5, 7, 9)
                      if not deal.table_count(r))
         return {
-            "example": "claim " + " ".join(codes([make_card(spare, 3), make_card(spare, 2)])),
+            "example": f"claim {RANK_PLURALS[spare]}",
             "actor": player_name(action.player, seat), "action": describe(action, seat, ctx.players),
             "ruleset": lib.rulesets[rs.id].title, "claimable": join(claimable),
             "not_claimable": join(not_claimable, "or") or "nothing else",

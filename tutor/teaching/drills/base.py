@@ -1,12 +1,13 @@
-"""What every drill needs: input with a clock, output, and the progress store."""
+"""What every drill shares: the learner's terminal (the I/O seam, :mod:`tutor.teaching.io`) with
+its clock, and the progress store its answers go to."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from rich.text import Text
+from tutor.teaching.io import LearnerIO
 
-__all__ = ["DrillIO", "Answered", "QUIT_WORDS"]
+__all__ = ["Answered", "Drill", "QUIT_WORDS"]
 
 #: What leaves a drill at an answer prompt.  Never a single letter: ``q`` is the queen.
 QUIT_WORDS = ("quit", ":q")
@@ -22,41 +23,20 @@ class Answered:
     timed_out: bool = False
 
 
-@dataclass
-class DrillIO:
-    """The drill's surroundings: ``asker`` reads lines (:class:`tutor.puzzles.terminal.Asker` or alike),
-    ``clock`` keeps time (:class:`tutor.app.clock.Clock`), ``console`` prints (rich),
-    ``symbols`` chooses suit symbols or letters, ``store`` records answers
-    (:class:`tutor.teaching.progress.ProgressStore`, or None)."""
+class Drill:
+    """A drill talks to the learner through ``io`` (:class:`tutor.teaching.io.LearnerIO`: say,
+    show, read with a clock) and records every graded answer in ``store``
+    (:class:`tutor.teaching.progress.ProgressStore`, or None: nothing is kept)."""
 
-    asker: object
-    clock: object
-    console: object
-    symbols: bool = True
-    store: object = None
-
-    def say(self, text: str = "", style: str = "") -> None:
-        """Print one line (no markup)."""
-        self.console.print(Text(text, style=style))
-
-    def show(self, renderable) -> None:
-        self.console.print(renderable)
+    def __init__(self, io: LearnerIO, store=None):
+        self.io = io
+        self.store = store
 
     @property
     def piped(self) -> bool:
         """True when the answers are not typed at a terminal (piped input): their times mean
         nothing and are not recorded."""
-        return bool(getattr(self.clock, "piped", False))
-
-    def read(self, prompt: str, timeout: float | None = None, words=(), *,
-             label: str | None = None, deadline: float | None = None,
-             total: float | None = None, progress: tuple[int, int] | None = None) -> str | None:
-        """A line, or None when ``timeout`` seconds pass first.  With ``label`` a terminal shows
-        a live countdown to ``deadline`` (clock time; default ``timeout`` from now) whose bar is
-        ``total`` seconds long, and ``progress`` ``(k, n)`` for item k of a set of n (see
-        :mod:`tutor.app.clock`)."""
-        return self.clock.read(self.asker, prompt, timeout, words=words, label=label,
-                               deadline=deadline, total=total, progress=progress)
+        return bool(self.io.clock.piped)
 
     def record(self, puzzle_id: str, kind: str, themes, correct: bool, seconds: float | None,
                ruleset: str | None = None, *, difficulty: int | None = None,
@@ -65,10 +45,8 @@ class DrillIO:
         typed at a terminal (``seconds`` None, or piped input: no time).  ``difficulty`` is the
         band (1-5) of a generated puzzle (an answer without one is never rated); ``retry`` marks
         a second try at the same puzzle (never rated)."""
-        if self.store is not None:
-            self.store.record_answer(puzzle_id, kind, list(themes), correct,
-                                     None if self.piped else seconds, ruleset=ruleset,
-                                     difficulty=difficulty, retry=retry)
+        record_answer(self.io, self.store, puzzle_id, kind, themes, correct, seconds, ruleset,
+                      difficulty=difficulty, retry=retry)
 
     def meta_best(self, key: str, value: float, higher: bool = True) -> bool:
         """Keep the best ``value`` under ``key`` in the store's meta table; True when it is a
@@ -84,3 +62,14 @@ class DrillIO:
             self.store.set_meta(key, repr(value))
             return prev is not None
         return False
+
+
+def record_answer(io: LearnerIO, store, puzzle_id: str, kind: str, themes, correct: bool,
+                  seconds: float | None, ruleset: str | None = None, *,
+                  difficulty: int | None = None, retry: bool = False) -> None:
+    """:meth:`Drill.record` for a drill that is a function: into ``store`` (None: nowhere), the
+    time only when ``io``'s clock is not piped."""
+    if store is not None:
+        store.record_answer(puzzle_id, kind, list(themes), correct,
+                            None if io.clock.piped else seconds, ruleset=ruleset,
+                            difficulty=difficulty, retry=retry)

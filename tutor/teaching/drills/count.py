@@ -33,9 +33,11 @@ from tutor.engine.cards import RANK_NAMES, RANK_PLURALS, parse_rank
 from tutor.engine.deal import Action, Deal, new_deal
 from tutor.engine.errors import LaughError, NotationError
 from tutor.puzzles.board import action_text, grouped_text
-from tutor.teaching.drills.base import QUIT_WORDS, DrillIO
+from tutor.teaching.drills.base import QUIT_WORDS, Drill
+from tutor.teaching.io import LearnerIO
 
-__all__ = ["CountDrill", "CountRound", "CountResult", "parse_counts", "parse_ranks", "SPEEDUP"]
+__all__ = ["CountDrill", "CountRound", "CountResult", "parse_counts", "parse_ranks", "run",
+           "SPEEDUP"]
 
 SPEEDUP = 1.25
 _NONE = {"", "none", "no", "nothing", "-", "0", "nil"}
@@ -108,14 +110,18 @@ def _rank_list(ranks) -> str:
     return ", ".join(RANK_PLURALS[r] for r in rs) if rs else "none"
 
 
-class CountDrill:
-    """Counting rounds.  ``ruleset`` (a :class:`~tutor.engine.rulesets.Ruleset`) and ``players`` fix
-    the game, else each round draws one from ``rulesets``; ``speed`` is the starting pace in
-    cards per second; ``seed`` fixes the deals and the stops."""
+class CountDrill(Drill):
+    """Counting rounds for ``io``, recorded in ``store`` (see
+    :class:`~tutor.teaching.drills.base.Drill`).  ``ruleset`` (a
+    :class:`~tutor.engine.rulesets.Ruleset`) and ``players`` fix the game, else each round draws
+    one from ``rulesets``; ``speed`` is the starting pace in cards per second; ``seed`` fixes
+    the deals and the stops; ``run`` perfect rounds raise the pace; ``limit`` seconds an answer
+    (None or 0: no clock)."""
 
-    def __init__(self, io: DrillIO, rulesets: list, ruleset=None, players: int | None = None,
-                 speed: float = 2.0, seed: int = 1, run: int = 3, limit: float | None = None):
-        self.io = io
+    def __init__(self, io: LearnerIO, rulesets: list, ruleset=None, players: int | None = None,
+                 speed: float = 2.0, seed: int = 1, run: int = 3, limit: float | None = None,
+                 *, store=None):
+        super().__init__(io, store)
         self.limit = limit or None
         self.rulesets = rulesets
         self.ruleset = ruleset
@@ -205,7 +211,7 @@ class CountDrill:
         res.speed = self.speed
         right = sum(1 for r in res.rounds for _, ok, _ in r.results if ok)
         asked = sum(len(r.results) for r in res.rounds)
-        best = io.meta_best("drill.count.speed.best", self.speed)
+        best = self.meta_best("drill.count.speed.best", self.speed)
         io.say(f"Counting: {right}/{asked} answers right, "
                f"{sum(1 for r in res.rounds if r.perfect)}/{len(res.rounds)} perfect rounds, "
                f"speed {self.speed:.3g} cards a second" + (" (a new best)" if best else "") + ".",
@@ -230,8 +236,8 @@ class CountDrill:
         io.show(t)
         io.say("A computer player plays your seat too (Willughby's advice): this drill trains "
                "counting, not choosing. Watch every card, yours included.", style="dim")
-        text = io.read("Enter to start> ", None)
-        if text is not None and text.strip().lower() in QUIT_WORDS:
+        reply = io.read("Enter to start> ", None)
+        if reply is not None and reply.text.strip().lower() in QUIT_WORDS:
             return False
         set_aside = rnd.deal.ruleset.table_mournival == "set_aside_for_last_in"
         lines = [action_text(a, names, rnd.seat, io.symbols, set_aside)
@@ -242,23 +248,12 @@ class CountDrill:
 
     def _scroll(self, lines: list[Text], actions: list[Action], speed: float) -> None:
         io = self.io
-        live = None
-        if getattr(io.clock, "realtime", False) and getattr(io.console, "is_terminal", False):
-            from rich.live import Live      # rich's live display: only on a terminal
-            live = Live(Text(""), console=io.console, transient=True, auto_refresh=False)
-            live.start()
-        try:
+        with io.ticker() as show:       # on a terminal one line, redrawn in place
             for i, (line, a) in enumerate(zip(lines, actions), 1):
                 t = Text(f"{i:>3}. ")
                 t.append_text(line)
-                if live is not None:
-                    live.update(t, refresh=True)
-                else:
-                    io.show(t)
+                show(t)
                 io.clock.sleep(max(1, len(a.cards) + len(a.table)) / speed)
-        finally:
-            if live is not None:
-                live.stop()
 
     def ask(self, rnd: CountRound, names: list[str]) -> bool:
         """The questions at the stop; records each answer; replays what was missed."""
@@ -285,7 +280,7 @@ class CountDrill:
         ans, secs = got
         ok = ans == want
         rnd.results.append(("unseen", ok, secs))
-        io.record(base + ".unseen", "count", ["counting", "unseen"], ok, secs, d.ruleset.id)
+        self.record(base + ".unseen", "count", ["counting", "unseen"], ok, secs, d.ruleset.id)
         self._verdict(ok, secs, " ".join(map(str, want)), ans is None)
         if not ok:
             self._replay_unseen(rnd, names, ranks)
@@ -300,7 +295,7 @@ class CountDrill:
             ans, secs = got
             ok = ans == dead
             rnd.results.append(("dead-pairs", ok, secs))
-            io.record(base + ".dead", "count", ["counting", "dead-pair"], ok, secs, d.ruleset.id)
+            self.record(base + ".dead", "count", ["counting", "dead-pair"], ok, secs, d.ruleset.id)
             self._verdict(ok, secs, _rank_list(dead), ans is None)
             if not ok:
                 self._replay_dead(rnd, names, pairs)
@@ -316,7 +311,7 @@ class CountDrill:
             ans, secs = got
             ok = ans == risky
             rnd.results.append(("at-risk", ok, secs))
-            io.record(base + ".risk", "count", ["counting-risk", "at-risk"], ok, secs,
+            self.record(base + ".risk", "count", ["counting-risk", "at-risk"], ok, secs,
                       d.ruleset.id)
             self._verdict(ok, secs, _rank_list(risky), ans is None)
             if not ok:
@@ -339,17 +334,17 @@ class CountDrill:
             left = None if deadline is None else deadline - io.clock.now()
             if left is not None and left <= 0:
                 return None, None
-            text = io.read("count> ", left, label=label if deadline else None,
-                           deadline=deadline, total=self.limit, progress=progress)
-            if text is None:
+            reply = io.read("count> ", left, label=label if deadline else None,
+                            deadline=deadline, total=self.limit, progress=progress)
+            if reply is None:
                 if deadline is not None:
                     return None, None
                 return None
-            if text.strip().lower() in QUIT_WORDS:
+            if reply.text.strip().lower() in QUIT_WORDS:
                 return None
             try:
-                secs = None if io.piped else io.clock.now() - start
-                return parse(text), secs
+                secs = None if self.piped else reply.at - start
+                return parse(reply.text), secs
             except NotationError as exc:
                 io.say(str(exc), style="yellow")
 
@@ -399,6 +394,14 @@ class CountDrill:
             else:
                 io.say(f"  {RANK_PLURALS[r]}: not dead: {won} of the other two won, so a "
                        f"{RANK_NAMES[r]} can still be captured.", style="dim")
+
+
+def run(io: LearnerIO, store, request) -> None:
+    """The drill as ``laugh drill count`` and the home screen run it (see
+    :mod:`tutor.teaching.drills.registry`)."""
+    s = request.settings
+    CountDrill(io, request.rulesets, request.ruleset, request.players, s["speed"], request.seed,
+               s["run"], s["limit"], store=store).session(s["rounds"])
 
 
 def _replay(deal: Deal, stop: int) -> Deal:

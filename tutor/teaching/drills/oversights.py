@@ -29,10 +29,11 @@ from rich.text import Text
 from tutor.puzzles import AnswerError, generate
 from tutor.puzzles.board import render_screen
 from tutor.puzzles.render import code_text, render_explanation
-from tutor.teaching.drills.base import QUIT_WORDS, Answered, DrillIO
+from tutor.teaching.drills.base import QUIT_WORDS, Answered, Drill
+from tutor.teaching.io import LearnerIO
 
 __all__ = ["Attempt", "OversightDrill", "StreakResult", "StormResult", "COMBO_BONUS",
-           "MISTAKE_PENALTY", "STORM_RUN", "STREAK_RUN", "combo_bonus", "position_screen"]
+           "MISTAKE_PENALTY", "STORM_RUN", "STREAK_RUN", "combo_bonus", "position_screen", "run"]
 
 MISTAKE_PENALTY = 10.0
 #: Right answers in a row at one difficulty before the positions get harder.
@@ -99,13 +100,14 @@ def position_screen(puzzle, symbols: bool):
     return render_screen(deal, puzzle.seat, names, symbols, title=title, recent=3)
 
 
-class OversightDrill:
-    """Streams ``spot-oversight`` puzzles.  ``ruleset``/``players`` fix them (else each puzzle
-    chooses among the rulesets with oversights); ``seed`` fixes the stream."""
+class OversightDrill(Drill):
+    """Streams ``spot-oversight`` puzzles to ``io``, recording the answers in ``store`` (see
+    :class:`~tutor.teaching.drills.base.Drill`).  ``ruleset``/``players`` fix them (else each
+    puzzle chooses among the rulesets with oversights); ``seed`` fixes the stream."""
 
-    def __init__(self, io: DrillIO, ruleset: str | None = None, players: int | None = None,
-                 seed: int = 1):
-        self.io = io
+    def __init__(self, io: LearnerIO, ruleset: str | None = None, players: int | None = None,
+                 seed: int = 1, *, store=None):
+        super().__init__(io, store)
         self.ruleset = ruleset
         self.players = players
         self.seed = seed
@@ -132,13 +134,14 @@ class OversightDrill:
             left = None if timeout is None else timeout - (io.clock.now() - start)
             if left is not None and left <= 0:
                 return Attempt(None, io.clock.now() - start)
-            text = io.read(PROMPT, left, words=WORDS, label=label, deadline=deadline,
-                           total=total or timeout, progress=progress)
-            if text is None:
+            reply = io.read(PROMPT, left, words=WORDS, label=label, deadline=deadline,
+                            total=total or timeout, progress=progress)
+            if reply is None:
                 return Attempt(None, io.clock.now() - start)
+            text = reply.text
             low = text.strip().lower()
             if low in QUIT_WORDS or low == "exit":
-                return Attempt(None, io.clock.now() - start, quit=True)
+                return Attempt(None, reply.at - start, quit=True)
             if low in ("", "p"):
                 text = "nothing"
             try:
@@ -146,10 +149,10 @@ class OversightDrill:
             except AnswerError as exc:
                 io.show(code_text(str(exc), style="yellow"))
                 continue
-            return Attempt(grade.correct, io.clock.now() - start, grade)
+            return Attempt(grade.correct, reply.at - start, grade)
 
     def _record(self, puzzle, correct: bool, seconds: float | None) -> None:
-        self.io.record(puzzle.id, puzzle.kind, puzzle.themes, correct, seconds, puzzle.ruleset,
+        self.record(puzzle.id, puzzle.kind, puzzle.themes, correct, seconds, puzzle.ruleset,
                        difficulty=puzzle.difficulty)
 
     # -- streak -------------------------------------------------------------------------------
@@ -173,7 +176,7 @@ class OversightDrill:
                     res.quit = True
                     break
                 timed_out = correct is None
-                typed = None if timed_out or io.piped else secs
+                typed = None if timed_out or self.piped else secs
                 res.answers.append(Answered(bool(correct), typed, timed_out))
                 self._record(puzzle, bool(correct), typed)
                 if correct:
@@ -192,7 +195,7 @@ class OversightDrill:
         except (EOFError, KeyboardInterrupt):
             io.say(f"Streak stopped at {res.streak}; " + _saved(res.answers), style="yellow")
             raise
-        best = io.meta_best("drill.oversights.streak.best", res.streak)
+        best = self.meta_best("drill.oversights.streak.best", res.streak)
         io.say(f"Streak: {res.streak}" + (" (a new best)" if best else "")
                + _mean_line(res.answers), style="bold")
         return res
@@ -228,7 +231,7 @@ class OversightDrill:
                     break
                 if correct is None:
                     break           # the storm's clock ran out
-                typed = None if io.piped else secs
+                typed = None if self.piped else secs
                 res.answers.append(Answered(bool(correct), typed))
                 self._record(puzzle, bool(correct), typed)
                 if correct:
@@ -257,7 +260,7 @@ class OversightDrill:
         except (EOFError, KeyboardInterrupt):
             io.say(f"Storm stopped at score {res.score}; " + _saved(res.answers), style="yellow")
             raise
-        best = io.meta_best("drill.oversights.storm.best", res.score)
+        best = self.meta_best("drill.oversights.storm.best", res.score)
         io.say(f"Storm over: score {res.score}, {res.mistakes} mistake"
                f"{'s' if res.mistakes != 1 else ''}, best run {res.best_combo}, accuracy "
                f"{100 * res.accuracy:.0f}%" + (" (a new best)" if best else "")
@@ -282,3 +285,16 @@ def _mean_line(answers: list[Answered]) -> str:
     if not right:
         return ""
     return f"; mean reaction {sum(right) / len(right):.1f} s"
+
+
+def run(io: LearnerIO, store, request) -> None:
+    """The drill as ``laugh drill oversights`` and the home screen run it (see
+    :mod:`tutor.teaching.drills.registry`): a streak or a storm (setting ``mode``)."""
+    s = request.settings
+    rs = request.ruleset
+    drill = OversightDrill(io, rs.id if rs is not None else None, request.players, request.seed,
+                           store=store)
+    if s["mode"] == "streak":
+        drill.streak(s["limit"], s["positions"])
+    else:
+        drill.storm(s["minutes"], s["positions"])

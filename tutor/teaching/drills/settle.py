@@ -27,10 +27,11 @@ from tutor.engine.deal import Deal, new_deal
 from tutor.engine.errors import NotationError
 from tutor.engine.parameters import value_words
 from tutor.engine.safetext import clip
-from tutor.teaching.drills.base import QUIT_WORDS, Answered, DrillIO
+from tutor.teaching.drills.base import QUIT_WORDS, Answered, Drill
+from tutor.teaching.io import LearnerIO
 
-__all__ = ["SettleDrill", "SettleQuestion", "SettleResult", "parse_signed", "RUN", "TIGHTEN",
-           "FASTEST"]
+__all__ = ["SettleDrill", "SettleQuestion", "SettleResult", "parse_signed", "run", "RUN",
+           "TIGHTEN", "FASTEST"]
 
 #: Right answers in a row within the limit before the clock tightens.
 RUN = 3
@@ -76,13 +77,15 @@ def parse_signed(text: str, points: bool = False) -> int:
     return int(t)
 
 
-class SettleDrill:
-    """Settlement questions.  ``rulesets`` to draw from (or one fixed ``ruleset``);
-    ``seed`` fixes the deals."""
+class SettleDrill(Drill):
+    """Settlement questions for ``io``, recorded in ``store`` (see
+    :class:`~tutor.teaching.drills.base.Drill`).  ``rulesets`` to draw from (or one fixed
+    ``ruleset``); ``seed`` fixes the deals; ``limit`` seconds the first question (None or 0: no
+    clock)."""
 
-    def __init__(self, io: DrillIO, rulesets: list, ruleset=None, players: int | None = None,
-                 seed: int = 1, limit: float | None = None):
-        self.io = io
+    def __init__(self, io: LearnerIO, rulesets: list, ruleset=None, players: int | None = None,
+                 seed: int = 1, limit: float | None = None, *, store=None):
+        super().__init__(io, store)
         self.limit = limit or None
         self.rulesets = rulesets
         self.ruleset = ruleset
@@ -203,28 +206,30 @@ class SettleDrill:
         start = io.clock.now()
         deadline = start + self.limit if self.limit else None
         value = None
+        answered = None
         while True:
             left = None if deadline is None else deadline - io.clock.now()
             if left is not None and left <= 0:
                 break
-            text = io.read("settle> ", left, label="Settle" if deadline else None,
-                           deadline=deadline, total=self.limit, progress=progress)
-            if text is None:
+            reply = io.read("settle> ", left, label="Settle" if deadline else None,
+                            deadline=deadline, total=self.limit, progress=progress)
+            if reply is None:
                 if deadline is not None:
                     break
                 return None
-            if text.strip().lower() in QUIT_WORDS:
+            if reply.text.strip().lower() in QUIT_WORDS:
                 return None
             try:
-                value = parse_signed(text, points)
+                value = parse_signed(reply.text, points)
             except NotationError as exc:
                 io.say(str(exc), style="yellow")
                 continue
+            answered = reply.at
             break
         timed_out = value is None
-        secs = None if timed_out or io.piped else io.clock.now() - start
+        secs = None if timed_out or self.piped else answered - start
         ok = not timed_out and value == q.answer
-        io.record(f"drill-settle.{d.ruleset.id}.{d.n}.{self.seed}.{self.count}", "settlement",
+        self.record(f"drill-settle.{d.ruleset.id}.{d.n}.{self.seed}.{self.count}", "settlement",
                   self.themes(q), ok, secs, d.ruleset.id)
         if ok:
             io.say("✓ " + (f"{secs:.1f} s · " if secs is not None else "") + self.working(q),
@@ -270,3 +275,11 @@ class SettleDrill:
                     else "")
             io.say(f"Settlement: {res.right}/{len(res.answers)} right{mean}.", style="bold")
         return res
+
+
+def run(io: LearnerIO, store, request) -> None:
+    """The drill as ``laugh drill settle`` and the home screen run it (see
+    :mod:`tutor.teaching.drills.registry`)."""
+    s = request.settings
+    SettleDrill(io, request.rulesets, request.ruleset, request.players, request.seed, s["limit"],
+                store=store).session(s["rounds"])

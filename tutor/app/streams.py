@@ -1,4 +1,4 @@
-"""Terminal input and output shared by every command: the one place that knows about the streams.
+"""The standard streams, made safe for the whole program: the one place that knows about them.
 
 - :func:`standard_streams`: makes the standard streams safe for the whole program (the command
   line enters it once).  A closed standard input reads as an empty one (end of input at once);
@@ -11,13 +11,13 @@
   quietly).
 - :func:`make_console`: a rich console that honours ``NO_COLOR``, a usable width (``COLUMNS=0``
   or nonsense falls back to the terminal's width, else 80; never below :data:`MIN_WIDTH`), and
-  the closed-pipe rule above.
+  the closed-pipe rule above; no control character from data reaches the terminal (the console
+  escapes it, see :mod:`tutor.engine.safetext`); :class:`RStripWriter` drops the padding rich
+  writes, for output that is not a terminal.
 - :func:`suit_symbols`: whether the output can show ♣♦♥♠ (else cards are written ``7H``).
-- :func:`card_text`: a card (or several) as rich ``Text``, red for diamonds and hearts.
-- :class:`Asker`: reads answers.  On a terminal it uses prompt_toolkit (completion of card codes
-  and answer words, history); when standard input is not a terminal it reads line by line with no
-  escape codes, so a class can script it.  End of input raises ``EOFError``; Ctrl-C raises
-  ``KeyboardInterrupt``: callers save and leave cleanly.
+- :func:`is_terminal`: whether a stream is a terminal (False for a closed one).
+
+Reading answers is :mod:`tutor.app.io`'s (the seam's implementations).
 """
 
 from __future__ import annotations
@@ -28,14 +28,13 @@ import io
 import os
 import sys
 import unicodedata
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterator
 from contextlib import contextmanager
 
 from rich.console import Console as _RichConsole
 from rich.segment import Segment
 from rich.text import Text
 
-from tutor.engine.cards import RANKS, SUITS, pretty, suit_of
 from tutor.engine.errors import LaughError
 from tutor.engine.safetext import has_controls, printable
 
@@ -83,7 +82,7 @@ def _is_utf(encoding: str | None) -> bool:
     return (encoding or "").lower().replace("-", "").replace("_", "").startswith("utf")
 
 
-def _isatty(stream) -> bool:
+def is_terminal(stream) -> bool:
     """Whether ``stream`` is a terminal (False for None or a closed stream)."""
     try:
         return bool(stream is not None and stream.isatty())
@@ -132,7 +131,7 @@ class _GuardedOutput:
             raise self._fail(exc) from None
 
     def isatty(self) -> bool:
-        return _isatty(self._stream)
+        return is_terminal(self._stream)
 
     def writable(self) -> bool:
         return True
@@ -216,7 +215,7 @@ def standard_streams() -> Iterator[None]:
             sys.stdout = _ClosedOutput()
         else:
             _fall_back_to_ascii(sys.stdout)
-            if not _isatty(sys.stdout):
+            if not is_terminal(sys.stdout):
                 sys.stdout = _GuardedOutput(sys.stdout)
         yield
     finally:
@@ -288,35 +287,6 @@ def console_width() -> int | None:
     return 80
 
 
-class _TrimmedLines:
-    """Standard output that is not a terminal, as a console writes it: whole lines without the
-    spaces rich pads them with (a redirected ``laugh sources`` has no line ending in spaces); a
-    partial line waits for its end or a flush."""
-
-    def __init__(self, stream):
-        self.stream = stream
-        self._partial = ""
-
-    def write(self, text: str) -> int:
-        self._partial += text
-        if "\n" in self._partial:
-            *lines, self._partial = self._partial.split("\n")
-            self.stream.write("".join(line.rstrip(" ") + "\n" for line in lines))
-        return len(text)
-
-    def flush(self) -> None:
-        if self._partial:
-            self.stream.write(self._partial)
-            self._partial = ""
-        self.stream.flush()
-
-    def isatty(self) -> bool:
-        return False
-
-    def __getattr__(self, name: str):        # encoding, errors, fileno, ...
-        return getattr(self.stream, name)
-
-
 def make_console(stderr: bool = False, width: int | None = None, *, file=None,
                  plain: bool = False) -> Console:
     """A :class:`Console` for output (standard output, standard error with ``stderr``, or
@@ -324,8 +294,8 @@ def make_console(stderr: bool = False, width: int | None = None, *, file=None,
     :func:`console_width`).  ``plain``: no colour and no escape codes whatever the output is.
     Standard output that is not a terminal gets whole lines without trailing spaces."""
     width = width if width is not None else console_width()
-    if file is None and not stderr and not _isatty(sys.stdout):
-        file = _TrimmedLines(sys.stdout)
+    if file is None and not stderr and not is_terminal(sys.stdout):
+        file = RStripWriter(sys.stdout)
     if plain:
         return Console(file=file, stderr=stderr, highlight=False, width=width, no_color=True,
                        color_system=None, force_terminal=False)
@@ -341,63 +311,34 @@ def suit_symbols() -> bool:
     return _is_utf(getattr(sys.stdout, "encoding", None))
 
 
-def card_text(cards: int | Iterable[int], symbols: bool | None = None) -> Text:
-    """Cards as a rich ``Text``: sorted, space-separated, red for diamonds and hearts."""
-    if symbols is None:
-        symbols = suit_symbols()
-    if isinstance(cards, int):
-        cards = [cards]
-    t = Text()
-    for i, c in enumerate(sorted(cards)):
-        if i:
-            t.append(" ")
-        t.append(pretty(c, symbols), style="bold red" if suit_of(c) in (1, 2) else "bold")
-    return t
+class RStripWriter:
+    """A text stream that drops the spaces rich pads lines with, for clean piped output (every
+    console on a standard output that is not a terminal writes through one, so a redirected
+    ``laugh sources`` has no line ending in spaces).
 
-
-def card_words() -> list[str]:
-    """Every card code (``7H``) and the rank and suit letters, for completion."""
-    return [r + s for r in RANKS for s in SUITS]
-
-
-class Asker:
-    """Reads one answer at a time.
-
-    ``interactive`` defaults to whether stdin and stdout are terminals.  :meth:`ask` returns the
-    stripped line; raises ``EOFError`` at end of input (and when there is no standard input at
-    all) and ``KeyboardInterrupt`` on Ctrl-C.
+    Whole lines are written with trailing spaces removed (only spaces: a CSV's ``\\r\\n`` line
+    ends are kept); a partial line waits for its end (or :meth:`flush`).
     """
 
-    def __init__(self, interactive: bool | None = None, stdin=None, stdout=None):
-        self.stdin = stdin if stdin is not None else sys.stdin
-        self.stdout = stdout if stdout is not None else sys.stdout
-        if interactive is None:
-            interactive = _isatty(self.stdin) and _isatty(self.stdout)
-        self.interactive = interactive
-        self._session = None
+    def __init__(self, stream):
+        self.stream = stream
+        self._buf = ""
 
-    def ask(self, prompt: str = "> ", words: Sequence[str] = (), cards: bool = False,
-            default: str = "") -> str:
-        """Ask with ``prompt``; ``words`` (and card codes when ``cards``) are offered as completions."""
-        if not self.interactive:
-            self.stdout.write(prompt)
-            self.stdout.flush()
-            line = self.stdin.readline() if self.stdin is not None else ""
-            if not line:
-                self.stdout.write("\n")
-                raise EOFError
-            text = line.rstrip("\n")
-            self.stdout.write(text + "\n")
-            return text.strip()
-        # prompt_toolkit only on a terminal: it is slow to import and piped runs never need it
-        from prompt_toolkit import PromptSession
-        from prompt_toolkit.completion import DummyCompleter, WordCompleter
-        from prompt_toolkit.history import InMemoryHistory
-        if self._session is None:
-            self._session = PromptSession(history=InMemoryHistory())
-        vocab = list(words) + (card_words() if cards else [])
-        # a session keeps the last completer when given None: pass a dummy so words never leak
-        completer = (WordCompleter(vocab, ignore_case=True, sentence=True) if vocab
-                     else DummyCompleter())
-        return self._session.prompt(prompt, completer=completer, default=default,
-                                    complete_while_typing=False).strip()
+    def write(self, text: str) -> int:
+        self._buf += text
+        if "\n" in self._buf:
+            *lines, self._buf = self._buf.split("\n")
+            self.stream.write("".join(line.rstrip(" ") + "\n" for line in lines))
+        return len(text)
+
+    def flush(self) -> None:
+        if self._buf:
+            self.stream.write(self._buf)
+            self._buf = ""
+        self.stream.flush()
+
+    def isatty(self) -> bool:
+        return False
+
+    def __getattr__(self, name: str):        # encoding, errors, fileno, ...
+        return getattr(self.stream, name)

@@ -1,0 +1,38 @@
+"""The import rule, checked by a well-kept tool: import-linter's contracts in pyproject.toml (the
+four rooms as layers, and no import cycle among the engine's modules), run on this checkout."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _lint(config: Path | None = None) -> subprocess.CompletedProcess:
+    env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    args = [sys.executable, "-c", "import sys; from importlinter.cli import lint_imports_command;"
+            " sys.exit(lint_imports_command())", "--no-cache"]
+    if config is not None:
+        args += ["--config", str(config)]
+    return subprocess.run(args, cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+
+
+def test_every_contract_is_kept():
+    r = _lint()
+    assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-2000:]
+    assert "BROKEN" not in r.stdout
+    assert "2 kept, 0 broken" in r.stdout
+
+
+def test_a_breach_is_caught(tmp_path):
+    """The check can fail: a contract the code breaks is reported broken (exit 1)."""
+    cfg = tmp_path / "breach.toml"
+    cfg.write_text('[tool.importlinter]\nroot_package = "tutor"\n\n'
+                   '[[tool.importlinter.contracts]]\nname = "a rule the code breaks (cli uses the engine)"\n'
+                   'type = "forbidden"\nsource_modules = ["tutor.app.cli"]\n'
+                   'forbidden_modules = ["tutor.engine"]\n')
+    r = _lint(cfg)
+    assert r.returncode != 0 and "BROKEN" in r.stdout

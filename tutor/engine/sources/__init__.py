@@ -1,0 +1,140 @@
+"""Sources and rulesets as data: loading and validating ``sources/*.yaml``.
+
+Each YAML file describes one source (a reconstruction, a rules sheet, a teacher's house rules):
+its citation, short verbatim quotations, the problems it raises, and the rulesets it gives (see
+``sources/README.md`` for the schema).  :func:`load_library` reads the project's files, then the
+learner's ``LAUGH_HOME/sources``, then any extra folders, validates everything, and builds
+:class:`tutor.engine.rulesets.Ruleset` objects for the engine.
+
+Every malformed file is refused with a :class:`~tutor.engine.errors.DataError` whose message is one line,
+``FILE:LINE: KEY.PATH: what is wrong``.  YAML is read through :mod:`tutor.engine.yamlfile` (the
+safe loader only, with limits on size, depth and alias expansion, and duplicate keys refused),
+composing the node tree so that every key's line is known.
+
+This module is the public API (import from here); behind it, private modules:
+
+- ``_library``: the data classes (:class:`Library`, :class:`Source`, :class:`Quotation`,
+  :class:`Parameter`) and the questions asked of a library;
+- ``_files``: one YAML file's node tree, its shape checks, and the raw records it parses into;
+- ``_parse``: a source file (citation, quotations, attestations, problems);
+- ``_rulesets``: a ruleset's parameters, deals and stakes, and the settlement checks
+  (``_check_settles``);
+- ``_build``: the library built from the files, references across files resolved;
+- ``_audit``: the quotation audit against the source texts (:func:`audit_quotations`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+
+from tutor.engine.data import data_dir, laugh_home, source_texts_dir
+from tutor.engine.errors import UsageError
+from tutor.engine.rulesets import Ruleset
+from tutor.engine.sources._audit import (QuotationAudit, audit_quotations, check_quotations,
+                                         normalise, verify_quotations)
+from tutor.engine.sources._build import _build
+from tutor.engine.sources._files import display_path
+from tutor.engine.sources._library import (KINDS, PACK_SIZE, Library, Parameter, Quotation, Source,
+                                           UnknownQuotation)
+from tutor.engine.sources._parse import _parse_file
+
+__all__ = [
+    "KINDS", "PACK_SIZE", "Library", "Parameter", "Quotation", "QuotationAudit", "Source",
+    "UnknownQuotation", "audit_quotations", "check_quotations", "clear_cache", "default_library",
+    "display_path", "get_ruleset", "load_library", "normalise", "ruleset_ids", "set_extra_dirs",
+    "verify_quotations",
+]
+
+
+def load_library(extra_dirs: Sequence[Path | str] = ()) -> Library:
+    """Load and validate every source file.
+
+    Reads each ``*.yaml`` in ``data_dir("sources")``, then in ``laugh_home()/"sources"`` if that
+    folder exists, then in each of ``extra_dirs`` (a folder, or a single ``.yaml`` file), each
+    folder's files in name order; a file already read (same resolved path) is skipped.  Returns
+    a :class:`Library`.
+
+    Raises :class:`~tutor.engine.errors.DataError` (``FILE:LINE: KEY.PATH: what is wrong``) for a YAML
+    syntax error, an unknown or missing key, a wrong type, a bad enum value, an unknown quotation
+    or ruleset reference, a deal that does not use 52 cards, a failed pot balance, or a duplicate
+    source, ruleset, quotation or problem id; and :class:`~tutor.engine.errors.UsageError` for an extra
+    folder that does not exist.
+    """
+    files: list[Path] = []
+    seen: set[Path] = set()
+
+    def add_dir(folder: Path, must_exist: bool) -> None:
+        if folder.is_file() and folder.suffix in (".yaml", ".yml"):
+            candidates = [folder]
+        elif folder.is_dir():
+            candidates = sorted(folder.glob("*.yaml"))
+        elif must_exist:
+            raise UsageError(f"--sources: no such folder: {folder}")
+        else:
+            return
+        for f in candidates:
+            key = f.resolve()
+            if key not in seen:
+                seen.add(key)
+                files.append(f)
+
+    add_dir(data_dir("sources"), False)
+    add_dir(laugh_home() / "sources", False)
+    for d in extra_dirs:
+        add_dir(Path(d).expanduser(), True)
+
+    raws = [_parse_file(f) for f in files]
+    return _build(raws)
+
+
+# --------------------------------------------------------------------------------------------
+# Module-level cache
+
+_extra_dirs: tuple[Path, ...] = ()
+_cache: tuple[tuple, Library] | None = None
+
+
+def set_extra_dirs(dirs: Iterable[Path | str]) -> None:
+    """Also load sources from ``dirs`` (the CLI's ``--sources DIR``); clears the cache."""
+    global _extra_dirs
+    _extra_dirs = tuple(Path(d) for d in dirs)
+    clear_cache()
+
+
+def clear_cache() -> None:
+    """Forget the cached :func:`default_library` so the next call reloads the files."""
+    global _cache
+    _cache = None
+
+
+def default_library(verify: bool = True) -> Library:
+    """The library of the project's, the learner's and the extra folders' sources, cached.
+
+    The cache is keyed on the extra folders and the learner's folder, so changing
+    ``LAUGH_HOME`` or calling :func:`set_extra_dirs` reloads.  With ``verify`` (the default) every
+    quotation that has a text to be checked against must stand in it verbatim
+    (:func:`verify_quotations`), so no command runs on a made-up quotation; ``laugh sources
+    check`` asks for ``verify=False`` to report every problem itself.  Raises as
+    :func:`load_library`, and :class:`~tutor.engine.errors.DataError` for a quotation that is not
+    in its text.
+    """
+    global _cache
+    key = (_extra_dirs, str(laugh_home()))
+    if _cache is None or _cache[0] != key:
+        _cache = (key, load_library(_extra_dirs))
+    lib = _cache[1]
+    if verify and lib.unchecked is None:
+        verify_quotations(lib, source_texts_dir())
+    return lib
+
+
+def get_ruleset(ruleset_id: str, players: int | None = None) -> Ruleset:
+    """The ruleset ``ruleset_id`` from :func:`default_library` (UsageError if unknown or the
+    player count is unsupported)."""
+    return default_library().ruleset(ruleset_id, players)
+
+
+def ruleset_ids() -> list[str]:
+    """The ids of every ruleset in :func:`default_library`, in load order."""
+    return list(default_library().rulesets)

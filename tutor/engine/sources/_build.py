@@ -1,0 +1,124 @@
+"""Building the :class:`~tutor.engine.sources.Library` from the files read: ids unique across
+files, every quotation reference and problem's ruleset resolved, each quotation given its
+citation, and each ruleset made a :class:`tutor.engine.rulesets.Ruleset` for the engine."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tutor.engine.errors import DataError
+from tutor.engine.rulesets import (COUNT_PARAMETERS, RULESET_PARAMETERS, LieDownPayment,
+                                   PlayerCount, Ruleset)
+from tutor.engine.sources._files import _RawRuleset, _RawSource, display_path
+from tutor.engine.sources._library import Library, Quotation, Source, _split_ref
+
+
+def _build(raws: list[_RawSource]) -> Library:
+    """The library of the files ``raws`` (in load order).  Raises DataError for a duplicate
+    source or ruleset id, an unknown quotation reference or a problem's unknown ruleset."""
+    source_at = _check_across_files(raws)
+    by_text = {raw.text: raw for raw in raws if raw.text}
+    problems_for: dict[str, list[dict[str, Any]]] = {}
+    for raw in raws:
+        for p in raw.problems:
+            for rid in p["rulesets"]:
+                problems_for.setdefault(rid, []).append(p)
+
+    lib = Library()
+    for raw in raws:
+        quotations = {qid: _with_citation(q, raw, by_text, source_at)
+                      for qid, q in raw.quotations.items()}
+        c = raw.citation
+        lib.sources[raw.id] = Source(
+            id=raw.id, kind=raw.kind, author=c["author"], title=c["title"], in_=c["in"],
+            date=c["date"], published=c["published"], text=raw.text, summary=raw.summary,
+            quotations=quotations, attestations=raw.attestations, problems=raw.problems,
+            rulesets=tuple(rr.id for rr in raw.rulesets), path=raw.path)
+        for rr in raw.rulesets:
+            lib.rulesets[rr.id] = _make_ruleset(raw, rr, tuple(problems_for.get(rr.id, ())))
+            lib.ruleset_source[rr.id] = raw.id
+            entries = list(rr.params.values())
+            for cp in rr.counts.values():
+                entries.extend(cp.values())
+            lib.parameters[rr.id] = entries
+    return lib
+
+
+def _check_across_files(raws: list[_RawSource]) -> dict[str, _RawSource]:
+    """Every source and ruleset id used once, every reference to a quotation or ruleset naming
+    a loaded one; returns the files by source id."""
+    source_at: dict[str, _RawSource] = {}
+    ruleset_at: dict[str, tuple[_RawSource, int]] = {}
+    for raw in raws:
+        if raw.id in source_at:
+            first = source_at[raw.id]
+            raise DataError(f"{display_path(raw.path)}:{raw.id_line}: id: duplicate source id "
+                            f"'{raw.id}' (already defined in {display_path(first.path)}:{first.id_line})")
+        source_at[raw.id] = raw
+        for rr in raw.rulesets:
+            if rr.id in ruleset_at:
+                first, line = ruleset_at[rr.id]
+                raise DataError(f"{display_path(raw.path)}:{rr.line}: rulesets.{rr.id}: duplicate "
+                                f"ruleset id '{rr.id}' (already defined in "
+                                f"{display_path(first.path)}:{line})")
+            ruleset_at[rr.id] = (raw, rr.line)
+
+    for raw in raws:
+        for r in raw.refs:
+            src, qid = _split_ref(r.ref, raw.id)
+            target = source_at.get(src)
+            if target is None:
+                raise DataError(f"{display_path(raw.path)}:{r.line}: {r.path}: unknown source "
+                                f"'{src}' in quotation reference '{r.ref}' (sources: "
+                                f"{', '.join(source_at)})")
+            if qid not in target.quotations:
+                raise DataError(f"{display_path(raw.path)}:{r.line}: {r.path}: quotation '{qid}' is "
+                                f"not defined in {display_path(target.path)}")
+        for rid, line, path in raw.problem_rulesets:
+            if rid not in ruleset_at:
+                raise DataError(f"{display_path(raw.path)}:{line}: {path}: unknown ruleset '{rid}' "
+                                f"(rulesets: {', '.join(ruleset_at)})")
+    return source_at
+
+
+def _with_citation(q: Quotation, raw: _RawSource, by_text: dict[str, _RawSource],
+                   source_at: dict[str, _RawSource]) -> Quotation:
+    citing = by_text.get(q.in_, raw) if q.in_ else raw
+    c = citing.citation
+    parts = [c["author"], f'"{c["title"]}"', c["in"], c["date"], c["published"]]
+    who = None
+    if q.speaker:
+        if q.speaker == "willughby":
+            who = "Willughby"
+        elif q.speaker in source_at:
+            sp = source_at[q.speaker].citation
+            who = sp["author"] or sp["title"]
+        else:
+            who = q.speaker
+    return Quotation(source=q.source, id=q.id, text=q.text, where=q.where, speaker=q.speaker,
+                     in_=q.in_, cited_in=", ".join(p for p in parts if p), quoting=who,
+                     line=q.line)
+
+
+def _make_ruleset(raw: _RawSource, rr: _RawRuleset, problems: tuple[dict, ...]) -> Ruleset:
+    counts = {}
+    for n, cp in rr.counts.items():
+        counts[n] = PlayerCount(
+            players=n, **{name: cp[name].value for name in COUNT_PARAMETERS},
+            provenance={name: cp[name].provenance for name in COUNT_PARAMETERS})
+    p = rr.params
+    pays = p["lie_down_pays"].value
+    return Ruleset(
+        id=rr.id, source=raw.id, title=rr.title, summary=rr.summary, counts=counts,
+        first_dealer=p["first_dealer"].value, table_mournival=p["table_mournival"].value,
+        captures=frozenset(p["captures"].value), hand_plays=p["hand_plays"].value,
+        bonus_to=p["bonus_to"].value, last_in_plays_on=p["last_in_plays_on"].value,
+        leftovers_to=p["leftovers_to"].value, scoring=p["scoring"].value,
+        oversights=frozenset(p["oversights"].value),
+        captures_per_turn=p["captures_per_turn"].value,
+        declarations=frozenset(p["declarations"].value),
+        lie_down_pays=LieDownPayment(pays["stakes"], pays["to"]) if pays else None,
+        pot_to=p["pot_to"].value,
+        match_format=p["match_format"].value,
+        provenance={name: p[name].provenance for name in RULESET_PARAMETERS},
+        problems=problems, origin=str(raw.path))

@@ -1,0 +1,135 @@
+"""Reading one source file (``sources/*.yaml``, schema in ``sources/README.md``) into a
+:class:`~tutor.engine.sources._files._RawSource`: its id, kind, citation, quotations,
+attestations, problems and rulesets, every shape checked, the first problem raised as a
+:class:`~tutor.engine.errors.DataError` ``FILE:LINE: KEY.PATH: what is wrong``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from yaml.nodes import Node
+
+from tutor.engine.errors import DataError
+from tutor.engine.sources._files import (_ID_RE, _NULL_TAG, _describe, _File, _RawSource, _Ref,
+                                         _refs)
+from tutor.engine.sources._library import KINDS, Quotation, _qualify
+from tutor.engine.sources._rulesets import _parse_ruleset
+
+_TOP_REQUIRED = ("id", "kind", "citation", "summary")
+_TOP_OPTIONAL = ("text", "quotations", "attestations", "problems", "rulesets")
+_CITATION_REQUIRED = ("author", "title")
+_CITATION_OPTIONAL = ("in", "date", "published")
+_QUOTATION_REQUIRED = ("text", "where")
+_QUOTATION_OPTIONAL = ("speaker", "in")
+_ATTESTATION_REQUIRED = ("year", "author", "work", "quote")
+_ATTESTATION_OPTIONAL = ("date", "note")
+_PROBLEM_REQUIRED = ("id", "summary", "quotes")
+_PROBLEM_OPTIONAL = ("rulesets",)
+
+
+def _parse_file(path: Path) -> _RawSource:
+    """Read and check the source file ``path`` (references to other files' quotations and
+    rulesets are resolved later, when the library is built)."""
+    f = _File(path)
+    if f.root is None:
+        raise DataError(f"{f.display}:1: the file is empty; expected a source mapping "
+                        "(see sources/README.md)")
+    top = f.keys(f.root, "", _TOP_REQUIRED, _TOP_OPTIONAL)
+    sid = f.ident(top["id"][1], "id")
+    kind = f.scalar(top["kind"][1], "kind")
+    if kind not in KINDS:
+        raise f.error(top["kind"][1], "kind", f"{_describe(kind)} is not one of {', '.join(KINDS)}")
+    citation = _parse_citation(f, top["citation"])
+    text = f.string(top["text"][1], "text", nullable=True) if "text" in top else None
+    summary = f.string(top["summary"][1], "summary")
+    raw = _RawSource(path=path, id=sid, id_line=top["id"][1].start_mark.line + 1, kind=kind,
+                     citation=citation, text=text, summary=summary, quotations={},
+                     attestations=[], problems=[], problem_rulesets=[], rulesets=[])
+
+    # The optional collections may also be given as null (empty).
+    top = {k: v for k, v in top.items()
+           if not (k in _TOP_OPTIONAL[1:] and v[1].tag == _NULL_TAG)}
+    if "quotations" in top:
+        _parse_quotations(f, top["quotations"][1], raw)
+    if "attestations" in top:
+        _parse_attestations(f, top["attestations"][1], raw)
+    if "problems" in top:
+        _parse_problems(f, top["problems"][1], raw)
+    if "rulesets" in top:
+        for rid, (knode, rnode) in f.mapping(top["rulesets"][1], "rulesets").items():
+            raw.rulesets.append(_parse_ruleset(f, raw, rid, knode, rnode))
+    return raw
+
+
+def _parse_citation(f: _File, nodes: tuple[Node, Node]) -> dict[str, Any]:
+    """``{author, title, in, date, published}`` (None where not given)."""
+    centries = f.keys(nodes[1], "citation", _CITATION_REQUIRED, _CITATION_OPTIONAL, at=nodes[0])
+    citation = {
+        "author": f.string(centries["author"][1], "citation.author", nullable=True),
+        "title": f.string(centries["title"][1], "citation.title"),
+    }
+    for key in _CITATION_OPTIONAL:
+        citation[key] = (f.string(centries[key][1], f"citation.{key}", nullable=True)
+                         if key in centries else None)
+    return citation
+
+
+def _parse_quotations(f: _File, node: Node, raw: _RawSource) -> None:
+    for qid, (knode, qnode) in f.mapping(node, "quotations").items():
+        qpath = f"quotations.{qid}"
+        if not isinstance(qid, str) or not _ID_RE.match(qid):
+            raise f.error(knode, qpath, "a quotation id must be lowercase letters and digits "
+                                        "joined by dashes")
+        e = f.keys(qnode, qpath, _QUOTATION_REQUIRED, _QUOTATION_OPTIONAL, at=knode)
+        raw.quotations[qid] = Quotation(
+            source=raw.id, id=qid,
+            text=f.string(e["text"][1], f"{qpath}.text"),
+            where=f.string(e["where"][1], f"{qpath}.where"),
+            speaker=f.string(e["speaker"][1], f"{qpath}.speaker", True) if "speaker" in e else None,
+            in_=f.string(e["in"][1], f"{qpath}.in", True) if "in" in e else None,
+            line=knode.start_mark.line + 1)
+
+
+def _parse_attestations(f: _File, node: Node, raw: _RawSource) -> None:
+    for i, anode in enumerate(f.sequence(node, "attestations")):
+        apath = f"attestations.{i}"
+        e = f.keys(anode, apath, _ATTESTATION_REQUIRED, _ATTESTATION_OPTIONAL)
+        year = f.integer(e["year"][1], f"{apath}.year", nullable=True)
+        qref = f.string(e["quote"][1], f"{apath}.quote")
+        raw.refs.append(_Ref(qref, e["quote"][1].start_mark.line + 1, f"{apath}.quote"))
+        raw.attestations.append({
+            "year": year,
+            "date": (f.string(e["date"][1], f"{apath}.date", True) if "date" in e else None)
+                    or (str(year) if year is not None else "undated"),
+            "author": f.string(e["author"][1], f"{apath}.author"),
+            "work": f.string(e["work"][1], f"{apath}.work"),
+            "quote": _qualify(qref, raw.id),
+            "note": f.string(e["note"][1], f"{apath}.note", True) if "note" in e else None,
+        })
+
+
+def _parse_problems(f: _File, node: Node, raw: _RawSource) -> None:
+    seen: dict[str, int] = {}
+    for i, pnode in enumerate(f.sequence(node, "problems")):
+        ppath = f"problems.{i}"
+        e = f.keys(pnode, ppath, _PROBLEM_REQUIRED, _PROBLEM_OPTIONAL)
+        pid = f.ident(e["id"][1], f"{ppath}.id")
+        if pid in seen:
+            raise f.error(e["id"][1], f"{ppath}.id",
+                          f"duplicate problem id '{pid}' (first at line {seen[pid]})")
+        seen[pid] = e["id"][1].start_mark.line + 1
+        quotes = _refs(f, e["quotes"][1], f"{ppath}.quotes", raw)
+        rulesets = []
+        if "rulesets" in e:
+            for j, rnode in enumerate(f.sequence(e["rulesets"][1], f"{ppath}.rulesets")):
+                rid = f.ident(rnode, f"{ppath}.rulesets.{j}")
+                rulesets.append(rid)
+                raw.problem_rulesets.append((rid, rnode.start_mark.line + 1,
+                                             f"{ppath}.rulesets.{j}"))
+        raw.problems.append({
+            "id": pid, "source": raw.id,
+            "summary": f.string(e["summary"][1], f"{ppath}.summary"),
+            "quotes": tuple(_qualify(r, raw.id) for r in quotes),
+            "rulesets": tuple(rulesets),
+        })

@@ -1,0 +1,221 @@
+"""Lessons as data: reading and checking the Markdown files in ``lessons/``.
+
+A lesson is a Markdown file with YAML front matter (see ``lessons/README.md`` for the format):
+
+- front matter keys ``id``, ``title``, ``objectives``, ``prerequisites``, ``sources`` (the ids of
+  the sources it quotes) and ``minutes``;
+- a body in CommonMark (raw HTML is off: ``<b>`` is shown as text), split into pages by
+  thematic breaks (a line ``---`` with a blank line before it);
+- fenced blocks whose info word names an engine block: ``quote``, ``puzzle``, ``rules``,
+  ``odds``, ``simulate`` and ``cards`` (see :data:`BLOCK_KINDS`).
+
+:func:`load_lesson` reads and checks one file and raises :class:`~tutor.engine.errors.DataError`
+(``FILE:LINE: KEY: what is wrong``) at the first problem; :func:`check_lessons` collects every
+problem of every file instead.  :func:`course_index` reads only the front matter of each file
+(no Markdown parser, no sources), for the home screen.
+
+The course is every ``*.md`` file of ``data_dir("lessons")`` except ``README.md``, in file-name
+order (``01-history.md``, ``02-terms.md``, ...).
+
+This module is the public API (the course, loading and checking); behind it, private modules:
+``_model`` (the data classes), ``_checker`` (one file: front matter, body, pages),
+``_blocks`` (one module per block kind: its description and its reader, which parses and checks
+it), ``_course_checks`` (ids, prerequisites and teaching order across the course) and
+``_common``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from pathlib import Path
+
+from tutor.engine import yamlfile
+from tutor.engine.data import data_dir
+from tutor.engine.errors import DataError, UsageError
+from tutor.teaching.lessons._common import _display, _split_front_matter, resolve_players
+from tutor.teaching.lessons._model import (FRONT_MATTER_KEYS, Block, CourseEntry, Item, Lesson,
+                                           Segment)
+
+__all__ = [
+    "BLOCK_KINDS", "Block", "CourseEntry", "FRONT_MATTER_KEYS", "Item", "Lesson", "ODDS_FIGURES",
+    "Segment", "check_lessons", "course_index", "find_lesson", "lesson_files", "lesson_keys",
+    "load_course", "load_lesson", "match_lesson", "puzzle_seed", "resolve_players",
+    "teaching_problems",
+]
+
+#: Names loaded with the checker when first asked for (PEP 562), as the checker itself is: the
+#: home screen reads only the course index, and starts without the block readers.
+_LATER = {
+    "BLOCK_KINDS": "tutor.teaching.lessons._blocks",
+    "ODDS_FIGURES": "tutor.teaching.lessons._blocks.odds",
+    "teaching_problems": "tutor.teaching.lessons._course_checks",
+}
+
+
+def __getattr__(name: str):
+    if name in _LATER:
+        import importlib
+        value = getattr(importlib.import_module(_LATER[name]), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+# --------------------------------------------------------------------------------------------
+# Files and the course
+
+
+def lesson_files(folder: Path | None = None) -> list[Path]:
+    """The lesson files of ``folder`` (default the project's ``lessons/``), in name order,
+    ``README.md`` excluded."""
+    folder = Path(folder) if folder is not None else data_dir("lessons")
+    if not folder.is_dir():
+        return []
+    return sorted(p for p in folder.glob("*.md") if p.name.lower() != "readme.md")
+
+
+def course_index(folder: Path | None = None) -> list[CourseEntry]:
+    """The course read cheaply: only each file's front matter, without checking the body.
+
+    A file whose front matter cannot be read is listed under its file name (title "(cannot be
+    read: run laugh lessons check)") so the home screen still opens.
+    """
+    out = []
+    for n, path in enumerate(lesson_files(folder), 1):
+        try:
+            fm, _, _ = _split_front_matter(path, yamlfile.read_text(path, _display(path)))
+            data = yamlfile.load(fm, _display(path), 2)[0] if fm is not None else None
+        except DataError:
+            data = None
+        if not isinstance(data, dict):
+            data = {}
+        lid = data.get("id") if isinstance(data.get("id"), str) else path.stem
+        title = data.get("title") if isinstance(data.get("title"), str) else \
+            "(cannot be read: run laugh lessons check)"
+        minutes = data.get("minutes") if isinstance(data.get("minutes"), int) else 0
+        out.append(CourseEntry(n, lid, title, minutes, path))
+    return out
+
+
+def load_course(folder: Path | None = None, library=None) -> list[Lesson]:
+    """Every lesson of the course, loaded and checked (raises :class:`DataError` at the first
+    problem, as :func:`load_lesson`)."""
+    lessons = []
+    for n, path in enumerate(lesson_files(folder), 1):
+        lesson = load_lesson(path, library)
+        lesson.number = n
+        lessons.append(lesson)
+    from tutor.teaching.lessons._course_checks import _course_problems
+    problems = _course_problems(lessons)
+    if problems:
+        raise DataError(problems[0])
+    return lessons
+
+
+def lesson_keys(entry: CourseEntry) -> tuple[str, ...]:
+    """The names a learner may give for ``entry``: its short id (``oversights``), its number
+    (``8``; ``08`` is read as the number too) and its file name with or without ``.md``
+    (``08-oversights``, ``08-oversights.md``)."""
+    return (entry.id, str(entry.number), entry.path.stem, entry.path.name)
+
+
+def match_lesson(entries: Iterable[CourseEntry], key: str | int) -> CourseEntry | None:
+    """The entry of ``entries`` that ``key`` names (see :func:`lesson_keys`), or None.
+
+    Case and surrounding space do not matter; a number may have leading zeros (``08``); a path
+    to a lesson file (``lessons/08-oversights.md``) names that file.
+    """
+    text = str(key).strip()
+    if not text:
+        return None
+    low = text.lower()
+    name = re.split(r"[\\/]", low)[-1]
+    number = int(low) if low.isascii() and low.isdigit() and len(low) <= 6 else None
+    for e in entries:
+        if number is not None and number == e.number:
+            return e
+        if name in (k.lower() for k in lesson_keys(e)):
+            return e
+    return None
+
+
+def find_lesson(key: str | int, folder: Path | None = None) -> CourseEntry:
+    """The course entry for ``key``: a lesson's short id (``oversights``), its number in the
+    course (``8``, ``"8"`` or ``"08"``) or its file name (``08-oversights``, with or without
+    ``.md``); see :func:`match_lesson`.
+
+    Raises :class:`~tutor.engine.errors.UsageError` listing the lessons (number, file name and
+    id) when there is none.
+    """
+    entries = course_index(folder)
+    found = match_lesson(entries, key)
+    if found is not None:
+        return found
+    raise UsageError(f"no lesson '{str(key).strip()}'; lessons (give the number, the file name "
+                     "or the id): " + ", ".join(e.path.stem for e in entries))
+
+
+def puzzle_seed(lesson_seed: int, lesson_id: str, block_index: int, n: int) -> int:
+    """The seed of puzzle ``n`` (0-based) of the puzzle block ``block_index`` of a lesson taken
+    with ``lesson_seed``: the same numbers give the same puzzle on every machine.  The block's
+    first seed is a 48-bit int from SHA-256 (not Python's randomised ``hash``); its puzzles' seeds
+    lie :data:`tutor.puzzles.SET_STRIDE` apart, so their seed searches never meet and a set
+    never repeats a quotation (see :mod:`tutor.puzzles.kinds.source_quiz`)."""
+    import hashlib
+
+    from tutor.puzzles.base import SET_STRIDE    # tutor.puzzles is loaded only when puzzles are posed
+    digest = hashlib.sha256(f"{lesson_seed}/{lesson_id}/{block_index}/0".encode()).digest()
+    return int.from_bytes(digest[:6], "big") + n * SET_STRIDE
+
+
+
+
+# --------------------------------------------------------------------------------------------
+# Loading and checking
+
+
+def load_lesson(path: Path | str, library=None) -> Lesson:
+    """Read and check one lesson file.
+
+    ``library`` is a :class:`tutor.engine.sources.Library` (default :func:`tutor.engine.sources.default_library`).
+    Raises :class:`~tutor.engine.errors.DataError` whose message is the first problem, one line
+    ``FILE:LINE: KEY: what is wrong``; its ``problems`` attribute lists them all.
+    """
+    from tutor.teaching.lessons._checker import _Checker
+    path = Path(path)
+    checker = _Checker(path, library)
+    lesson = checker.run()
+    if checker.problems:
+        err = DataError(checker.problems[0])
+        err.problems = list(checker.problems)  # type: ignore[attr-defined]
+        raise err
+    assert lesson is not None
+    return lesson
+
+
+def check_lessons(paths: Iterable[Path | str] | None = None, library=None) -> tuple[int, list[str]]:
+    """Check lesson files (default: the whole course, with course-wide checks too).
+
+    Returns ``(files_checked, problems)``, each problem one line ``FILE:LINE: KEY: message``.
+    Course-wide checks (on the default set): lesson ids unique, prerequisites name lessons that
+    come earlier in the course, and no puzzle is set before its teaching or harder than its
+    lesson allows (:func:`teaching_problems`).  Raises only what loading the sources raises.
+    """
+    from tutor.teaching.lessons._checker import _Checker
+    from tutor.teaching.lessons._course_checks import _course_problems
+    whole_course = paths is None
+    files = lesson_files() if whole_course else [Path(p) for p in paths]
+    problems: list[str] = []
+    lessons: list[Lesson] = []
+    for n, path in enumerate(files, 1):
+        checker = _Checker(path, library)
+        lesson = checker.run()
+        problems.extend(checker.problems)
+        if lesson is not None:
+            lesson.number = n
+            lessons.append(lesson)
+    if whole_course:
+        known = [e.id for e in course_index()]
+        problems.extend(_course_problems(lessons, known))
+    return len(files), problems

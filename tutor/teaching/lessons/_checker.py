@@ -1,0 +1,332 @@
+"""Checking one lesson file: its front matter, its body split into pages, each engine block read
+by its kind's reader (:mod:`tutor.teaching.lessons._blocks`), and every problem kept as one line
+``FILE:LINE: KEY: what is wrong``."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from tutor.engine import yamlfile
+from tutor.engine.errors import DataError
+from tutor.teaching.lessons._blocks import BLOCK_KINDS, parse_block
+from tutor.teaching.lessons._common import _ID_RE, _display, _shown, _split_front_matter
+from tutor.teaching.lessons._model import FRONT_MATTER_KEYS, Block, Item, Lesson, Segment
+
+
+class _Checker:
+    """Parses one file and collects its problems (each a one-line message).
+
+    The block readers use :meth:`fail`, :attr:`library` and the helpers :meth:`mapping`,
+    :meth:`whole_number`, :meth:`ruleset` and :meth:`players`; a quote block counts itself in
+    ``quote_blocks`` and the sources it names in ``quoted``.
+    """
+
+    def __init__(self, path: Path, library=None):
+        self.path = path
+        self._library = library
+        self.problems: list[str] = []
+        self.quoted: set[str] = set()      # sources named by quote blocks, found or not
+        self.quote_blocks = 0
+        self._sources_line = 1
+
+    @property
+    def library(self):
+        """The sources and rulesets the blocks are checked against (loaded when first asked)."""
+        if self._library is None:
+            from tutor.engine.sources import default_library
+            self._library = default_library()
+        return self._library
+
+    def fail(self, line: int, key: str, message: str) -> None:
+        """Add the problem ``FILE:LINE: KEY: message``, the key and message cut short if a
+        mistyped file made them long."""
+        key = key if len(key) <= 60 else key[:57] + "..."
+        message = message if len(message) <= 400 else message[:397] + "..."
+        self.problems.append(f"{_display(self.path)}:{line}: {key}: {message}")
+
+    # -- the file --------------------------------------------------------------------------
+
+    def run(self) -> Lesson | None:
+        """The lesson, or None when its file or front matter cannot be read (see ``problems``)."""
+        if not self.path.exists():
+            self.fail(0, "file", "no such lesson file")
+            return None
+        try:
+            text = yamlfile.read_text(self.path, _display(self.path))
+            fm, body, body_line = _split_front_matter(self.path, text)
+        except DataError as exc:
+            self.problems.append(str(exc))
+            return None
+        if fm is None:
+            self.fail(1, "front matter", "missing: the file must begin with a line '---', the "
+                                         "YAML front matter, and another line '---'")
+            return None
+        meta = self.front_matter(fm)
+        if meta is None:
+            return None
+        lesson = Lesson(path=self.path, **meta)
+        lesson.pages = self.body(body, body_line, lesson)
+        if not self.quote_blocks:
+            self.fail(body_line, "quote", "the lesson quotes no source: every lesson needs at "
+                                          "least one quote block")
+        return lesson
+
+    # -- front matter ----------------------------------------------------------------------
+
+    def front_matter(self, fm: str) -> dict[str, Any] | None:
+        """The front matter's values for :class:`Lesson`, or None after a problem."""
+        try:
+            data, doc = yamlfile.load(fm, _display(self.path), 2, "front matter")
+        except DataError as exc:
+            self.problems.append(str(exc))
+            return None
+        if not isinstance(data, dict):
+            self.fail(1, "front matter", "must be a mapping of keys (id, title, ...)")
+            return None
+        lines = doc.key_lines()
+        if not self._front_keys(data, lines):
+            return None
+        line = lambda k: lines.get(k, 1)  # noqa: E731
+        out, ok = self._front_values(data, line)
+        self._sources_line = line("sources")
+        return out if ok else None
+
+    def _front_keys(self, data: dict, lines: dict) -> bool:
+        """Every key of :data:`FRONT_MATTER_KEYS` and no other."""
+        ok = True
+        for key in data:
+            if key not in FRONT_MATTER_KEYS:
+                self.fail(lines.get(key, 1), str(key),
+                          f"unknown front matter key (keys: {', '.join(FRONT_MATTER_KEYS)})")
+                ok = False
+        for key in FRONT_MATTER_KEYS:
+            if key not in data:
+                self.fail(1, key, "missing from the front matter")
+                ok = False
+        return ok
+
+    def _front_values(self, data: dict, line: Callable[[str], int]) -> tuple[dict[str, Any], bool]:
+        out: dict[str, Any] = {}
+        ok = True
+        lid = data["id"]
+        if not isinstance(lid, str) or not _ID_RE.match(lid):
+            self.fail(line("id"), "id", f"{_shown(lid)} is not an id (lower-case words joined by '-')")
+            ok = False
+        out["id"] = lid
+        title = data["title"]
+        if not isinstance(title, str) or not title.strip():
+            self.fail(line("title"), "title", "must be non-empty text")
+            ok = False
+        out["title"] = str(title).strip()
+        ok = self._front_lists(data, line, out) and ok
+        if not out["objectives"] and ok:
+            self.fail(line("objectives"), "objectives", "list at least one objective")
+            ok = False
+        for src in out["sources"]:
+            if src not in self.library.sources:
+                self.fail(line("sources"), "sources", f"unknown source '{src}' (sources: "
+                                                      f"{', '.join(self.library.sources)})")
+                ok = False
+        minutes = data["minutes"]
+        if not isinstance(minutes, int) or isinstance(minutes, bool) or not 1 <= minutes <= 240:
+            self.fail(line("minutes"), "minutes", f"{_shown(minutes)} is not a whole number of "
+                                                  "minutes from 1 to 240")
+            ok = False
+        out["minutes"] = minutes
+        return out, ok
+
+    def _front_lists(self, data: dict, line: Callable[[str], int], out: dict[str, Any]) -> bool:
+        """``objectives``, ``prerequisites`` and ``sources``: each a list of text (null is not a
+        list: an empty one is ``[]``)."""
+        ok = True
+        for key in ("objectives", "prerequisites", "sources"):
+            v = data[key]
+            if not isinstance(v, list) or not all(isinstance(x, str) and x.strip() for x in v):
+                hint = ""
+                if isinstance(v, list) and any(isinstance(x, dict) for x in v):
+                    hint = " (an item holding ': ' was read as a mapping: put it in quotes)"
+                elif v is None and key == "prerequisites":
+                    hint = " ([] for none)"
+                self.fail(line(key), key, "must be a list of text" + hint)
+                ok = False
+                v = []
+            out[key] = [x.strip() for x in v]
+        return ok
+
+    # -- the body --------------------------------------------------------------------------
+
+    def body(self, body: str, body_line: int, lesson: Lesson) -> list[list[Item]]:
+        """The body's pages: prose segments, and each block its reader accepts."""
+        from markdown_it import MarkdownIt
+        md = MarkdownIt("commonmark", {"html": False}).enable("table")
+        lines = body.splitlines()
+        pages = _Pages(lines, body_line)
+        index = 0
+        fences = 0
+        for tok in md.parse(body):
+            if tok.map is None:
+                continue
+            if tok.level == 0 and tok.type == "hr":
+                pages.page_break(tok.map)
+                continue
+            if tok.type != "fence":
+                continue
+            fence_line = body_line + tok.map[0]
+            word = self._fence_word(tok, lines, fence_line)
+            if not word:
+                continue        # not closed, or a plain fenced code block (preformatted text)
+            fences += 1
+            if not self._block_stands(tok, word, fence_line):
+                continue
+            pages.skip(tok.map)
+            data = parse_block(self, word, tok.content, fence_line + 1)
+            if data is not None:
+                pages.add(Block(word, data, fence_line, index))
+            index += 1
+        result = pages.done()
+        if not result and not fences:
+            self.fail(body_line, "body", "the lesson has no text")
+        self._check_sources(lesson)
+        return result
+
+    def _fence_word(self, tok, lines: list[str], fence_line: int) -> str:
+        """The info word of a fence ("" for none), or "" after reporting a fence never closed."""
+        info = tok.info.strip().split()
+        word = info[0] if info else ""
+        if tok.level == 0 and not _fence_closed(tok, lines):
+            self.fail(fence_line, word or "fence",
+                      f"the fence {tok.markup}{word} opened here is never closed (end the "
+                      f"block with a line {tok.markup})")
+            return ""
+        return word
+
+    def _block_stands(self, tok, word: str, fence_line: int) -> bool:
+        """True for a known block at the top level of the body (else a problem)."""
+        if word not in BLOCK_KINDS:
+            self.fail(fence_line, word, f"unknown block (blocks: {', '.join(BLOCK_KINDS)})")
+            return False
+        if tok.level != 0:
+            self.fail(fence_line, word, "a block must stand on its own, not inside a list "
+                                        "or quotation")
+            return False
+        return True
+
+    def _check_sources(self, lesson: Lesson) -> None:
+        """The front matter's ``sources`` are exactly the sources the quote blocks quote."""
+        listed = set(lesson.sources)
+        for src in sorted(self.quoted - listed):
+            self.fail(self._sources_line, "sources", f"the lesson quotes '{src}' but its front "
+                                                     "matter does not list it")
+        for src in sorted(listed - self.quoted):
+            self.fail(self._sources_line, "sources", f"'{src}' is listed but no quote block "
+                                                     "quotes it")
+
+    # -- helpers for the block readers ----------------------------------------------------
+
+    def mapping(self, kind: str, content: str, line: int, allowed: tuple[str, ...],
+                required: tuple[str, ...] = ()) -> tuple[dict, dict] | None:
+        """A block of ``key: value`` lines with only ``allowed`` keys and every ``required``
+        one, as ``(data, key lines)``; None after a problem."""
+        try:
+            data, doc = yamlfile.load(content, _display(self.path), line, kind)
+        except DataError as exc:
+            self.problems.append(str(exc))
+            return None
+        if data is None:
+            data = {}
+        if not isinstance(data, dict):
+            self.fail(line, kind, "the block must hold 'key: value' lines")
+            return None
+        lines = doc.key_lines()
+        ok = True
+        for k in data:
+            if k not in allowed:
+                self.fail(lines.get(k, line), f"{kind}.{k}",
+                          f"unknown key (keys: {', '.join(allowed)})")
+                ok = False
+        for k in required:
+            if k not in data:
+                self.fail(line, f"{kind}.{k}", "missing")
+                ok = False
+        return (data, lines) if ok else None
+
+    def whole_number(self, kind: str, data: dict, lines: dict, key: str, lo: int, hi: int,
+                     default: int | None, line: int) -> tuple[bool, int | None]:
+        """``(ok, value)`` of ``key``: a whole number from ``lo`` to ``hi``, ``default`` when
+        not given."""
+        v = data.get(key, default)
+        if v is None:
+            return True, None
+        if not isinstance(v, int) or isinstance(v, bool) or not lo <= v <= hi:
+            self.fail(lines.get(key, line), f"{kind}.{key}",
+                      f"{_shown(v)} is not a whole number from {lo} to {hi}")
+            return False, None
+        return True, v
+
+    def ruleset(self, kind: str, rid: Any, where: int, key: str = "ruleset"):
+        """The ruleset ``rid`` of the library, or None after a problem."""
+        if not isinstance(rid, str) or rid not in self.library.rulesets:
+            self.fail(where, f"{kind}.{key}", f"unknown ruleset {_shown(rid)} (rulesets: "
+                                              f"{', '.join(self.library.rulesets)})")
+            return None
+        return self.library.rulesets[rid]
+
+    def players(self, kind: str, rs, players: int | None, where: int) -> bool:
+        """True when ``players`` (if given) is a player count ruleset ``rs`` covers."""
+        if players is not None and players not in rs.counts:
+            self.fail(where, f"{kind}.players", f"ruleset '{rs.id}' does not cover {players} "
+                                                f"players (it covers "
+                                                f"{', '.join(map(str, rs.player_counts))})")
+            return False
+        return True
+
+
+class _Pages:
+    """The pages of a body being read: the prose between blocks and page breaks becomes
+    :class:`Segment` items."""
+
+    def __init__(self, lines: list[str], body_line: int):
+        self.lines = lines
+        self.body_line = body_line
+        self.pages: list[list[Item]] = [[]]
+        self.start = 0           # first body line (0-based) not yet put in a segment
+
+    def _flush(self, upto: int) -> None:
+        text = "\n".join(self.lines[self.start:upto]).strip("\n")
+        if text.strip():
+            first = self.start + next(i for i, s in enumerate(self.lines[self.start:upto])
+                                      if s.strip())
+            self.pages[-1].append(Segment(text, self.body_line + first))
+
+    def page_break(self, span: list[int]) -> None:
+        """A thematic break over body lines ``span``: the prose before it ends the page."""
+        self.skip(span)
+        if self.pages[-1]:
+            self.pages.append([])
+
+    def skip(self, span: list[int]) -> None:
+        """Lines ``span`` are not prose (a break or a block): the prose before them is kept."""
+        self._flush(span[0])
+        self.start = span[1]
+
+    def add(self, item: Item) -> None:
+        self.pages[-1].append(item)
+
+    def done(self) -> list[list[Item]]:
+        """The pages, the prose after the last block or break included, none empty at the end."""
+        self._flush(len(self.lines))
+        if not self.pages[-1]:
+            self.pages.pop()
+        return self.pages
+
+
+def _fence_closed(tok, lines: list[str]) -> bool:
+    """True when the fence token ``tok`` (at the top level of the body) ends with a closing
+    fence: CommonMark runs an unclosed fence to the end of the file, swallowing the rest."""
+    start, end = tok.map
+    if end - start < 2:
+        return False
+    last = lines[end - 1].strip()
+    return bool(last) and set(last) == {tok.markup[0]} and len(last) >= len(tok.markup)

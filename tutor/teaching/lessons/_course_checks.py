@@ -1,0 +1,81 @@
+"""Checks across the course: lesson ids unique, prerequisites that name earlier lessons, and no
+puzzle set before its teaching or harder than its lesson allows."""
+
+from __future__ import annotations
+
+from tutor.teaching.lessons._common import _STEM_RE, _display
+from tutor.teaching.lessons._model import Lesson
+
+
+def _course_problems(lessons: list[Lesson], known: list[str] | None = None) -> list[str]:
+    """Duplicate ids and bad prerequisites.  ``known`` lists the ids of every file in course
+    order, read from front matter alone (so a lesson that fails to load still counts)."""
+    problems = teaching_problems(lessons)
+    seen: dict[str, Lesson] = {}
+    for lesson in lessons:
+        where = f"{_display(lesson.path)}:2: id"
+        if lesson.id in seen:
+            problems.append(f"{where}: lesson id '{lesson.id}' is also used by "
+                            f"{_display(seen[lesson.id].path)}")
+        seen.setdefault(lesson.id, lesson)
+    order = {lid: i for i, lid in enumerate(known if known is not None else
+                                             [lesson.id for lesson in lessons])}
+    for lesson in lessons:
+        i = order.get(lesson.id, len(order))
+        for pre in lesson.prerequisites:
+            if pre not in order:
+                problems.append(f"{_display(lesson.path)}:1: prerequisites: unknown lesson "
+                                f"'{pre}' (lessons: {', '.join(order)})")
+            elif order[pre] >= i:
+                problems.append(f"{_display(lesson.path)}:1: prerequisites: '{pre}' does not "
+                                f"come before '{lesson.id}' in the course")
+    return problems
+
+
+
+def teaching_problems(lessons: list[Lesson]) -> list[str]:
+    """Puzzles set before their teaching: for each puzzle block of ``lessons`` (the course, in
+    order), a problem when its theme is taught in a later lesson
+    (:func:`tutor.puzzles.taught_in`), or without a theme when the kind's question is first
+    taught in a later lesson (the block's puzzles are then drawn from what its own lesson has
+    taught: see :class:`Block`), when no lesson teaches it, or when its difficulty is
+    above what the lesson's place allows (:func:`tutor.puzzles.max_stars`: lessons 1-2 two
+    stars, 3-4 three, 5-6 four).  Also a problem for every lesson the puzzle kinds' definitions
+    name that is not a lesson of the course.  Each problem is one line ``FILE:LINE: KEY:
+    message``."""
+    from tutor import puzzles
+    stems = {lesson.path.stem: lesson for lesson in lessons}
+    problems = []
+    for lesson in lessons:
+        stem = lesson.path.stem
+        if not _STEM_RE.match(stem):
+            continue
+        for b in lesson.blocks("puzzle"):
+            d = b.data
+            kind = d["kind"].partition("/")[0].partition("@")[0]
+            theme = d.get("theme")
+            where = f"{_display(lesson.path)}:{b.line}: puzzle"
+            need = (puzzles.taught_in(kind, theme) if theme else
+                    puzzles.definition(kind).lesson)
+            what = f"'{kind}'" + (f" on '{theme}'" if theme else "")
+            if need is None:
+                problems.append(f"{where}.theme: no lesson teaches puzzles of {what}")
+            elif need > stem:
+                taught = stems.get(need)
+                name = f"lesson {taught.number}, {taught.title}" if taught else need
+                problems.append(f"{where}.{'theme' if theme else 'kind'}: puzzles of {what} "
+                                f"are taught in {name}, which comes after this lesson")
+            cap = puzzles.max_stars(stem)
+            if d.get("difficulty") is not None and d["difficulty"] > cap:
+                problems.append(f"{where}.difficulty: {d['difficulty']} stars is above what "
+                                f"lesson {lesson.number or stem[:2]} allows ({cap})")
+    if lessons and all(_STEM_RE.match(x.path.stem) for x in lessons):
+        for kind in puzzles.KINDS:
+            defn = puzzles.definition(kind)
+            named = [defn.lesson] + [v for v in defn.themes.values() if v]
+            for name in dict.fromkeys(n for n in named if n):
+                if name not in stems:
+                    problems.append(f"{defn.path.name}:1: lesson: '{name}' is not a lesson of "
+                                    f"the course (lessons: {', '.join(stems)})")
+    return problems
+
