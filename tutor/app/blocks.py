@@ -24,6 +24,7 @@ from rich.table import Table
 from rich.text import Text
 
 from tutor.app.commands.simulate import skill_view
+from tutor.engine import jsonfile
 from tutor.engine.data import laugh_cache
 from tutor.engine.errors import DataError
 from tutor.engine.odds import deal_odds, percent
@@ -210,10 +211,11 @@ def simulate(data: dict, library, cache_dir: Path | None = None) -> dict:
     key += "/" + _engine_fingerprint()
     cache_dir = cache_dir if cache_dir is not None else laugh_cache()
     cache_file = cache_dir / "simulate.json"
-    cache: dict = {}
     try:
-        cache = json.loads(cache_file.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        cache = jsonfile.load(cache_file)      # a missing, damaged or huge cache: work it out
+    except DataError:
+        cache = {}
+    if not isinstance(cache, dict):
         cache = {}
     if key in cache:
         return cache[key]

@@ -69,15 +69,32 @@ def show_puzzle(ctx, puzzle, heading: str | None = None, stars: int | None = Non
     ctx.show(render_puzzle(shown, console_width=ctx.width, symbols=ctx.symbols))
 
 
+#: A rating is provisional while its deviation is above this many points, and is shown with
+#: ``?`` (``1181?``), as lichess marks one: it still moves by hundreds with each answer.  The
+#: statistics say so once (:data:`PROVISIONAL_NOTE`); every rating shown goes through
+#: :func:`shown_rating`.
+PROVISIONAL_RD = 110.0
+PROVISIONAL_NOTE = (f"? marks a provisional rating: its deviation is above {PROVISIONAL_RD:.0f}, "
+                    "so each answer still moves it a long way; it settles as answers come in "
+                    "(about ten), as on lichess.")
+
+
+def shown_rating(rating: float, rd: float) -> str:
+    """A rating as every screen shows it: whole points, with ``?`` while it is provisional
+    (deviation above :data:`PROVISIONAL_RD`): ``1181?``, ``1532``."""
+    return f"{rating:.0f}{'?' if rd > PROVISIONAL_RD else ''}"
+
+
 def rating_change_text(change, symbols: bool = True) -> Text:
     """One line on what a rated answer moved: the learner's rating and the puzzle band's
-    (a :class:`tutor.teaching.progress.RatingChange`)."""
+    (a :class:`tutor.teaching.progress.RatingChange`), each marked ``?`` while provisional."""
     arrow = "→" if symbols else "->"
     (was, now), (_, band_was, band_now) = change.learner, change.band
     t = Text("Rating ", style="bold")
-    t.append(f"{was.rating:.0f} {arrow} {now.rating:.0f} ({now.rating - was.rating:+.0f})",
-             style="bold cyan")
-    t.append(f"; these puzzles {band_was.rating:.0f} {arrow} {band_now.rating:.0f}", style="dim")
+    t.append(f"{shown_rating(was.rating, was.rd)} {arrow} {shown_rating(now.rating, now.rd)} "
+             f"({now.rating - was.rating:+.0f})", style="bold cyan")
+    t.append(f"; these puzzles {shown_rating(band_was.rating, band_was.rd)} {arrow} "
+             f"{shown_rating(band_now.rating, band_now.rd)}", style="dim")
     return t
 
 

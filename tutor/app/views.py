@@ -12,7 +12,7 @@ from rich.text import Text
 
 from tutor.app.commands.sources_cmd import sources_view as source_pages
 from tutor.app.context import MenuItem, menu
-from tutor.app.puzzling import Quit, generate, pose
+from tutor.app.puzzling import PROVISIONAL_NOTE, PROVISIONAL_RD, Quit, generate, pose, shown_rating
 from tutor.engine.errors import LaughError
 from tutor.puzzles import KINDS, another, definition
 from tutor.teaching import ratings as R
@@ -64,7 +64,8 @@ def _tally_table(ctx, tallies, title: str, recent: dict | None = None,
             row.append(_seconds(x.median_seconds))
             if rated is not None:
                 got = rated.get(x.name)
-                row.append(f"{got.rating.rating:.0f}" if got is not None else "")
+                row.append(shown_rating(got.rating.rating, got.rating.rd)
+                           if got is not None else "")
             if recent is not None:
                 r = recent.get(x.name)
                 row.append(f"week {100 * r.accuracy:.0f}%" if r is not None else "")
@@ -135,10 +136,13 @@ def rating_lines(ctx, store) -> list:
     r = got.rating
     lo, hi = r.interval
     head = Text("Rating ", style="bold")
-    head.append(f"{r.rating:.0f}", style="bold cyan")
+    head.append(shown_rating(r.rating, r.rd), style="bold cyan")
     head.append(f"  deviation {r.rd:.0f} (95%: {lo:.0f} to {hi:.0f}), "
                 f"{got.games} rated answer{'s' if got.games != 1 else ''}")
     out: list = [head]
+    if any(x.rating.rd > PROVISIONAL_RD for x in [got, *store.ratings("theme:").values(),
+                                                   *store.ratings("kind:").values()]):
+        out.append(Text(PROVISIONAL_NOTE, style="dim"))
     chart = rating_chart(store.rating_history(R.OVERALL), min(ctx.width, 72),
                          unicode=ctx.symbols)
     if chart is not None:

@@ -20,6 +20,7 @@ import io
 import time
 from dataclasses import dataclass, field
 
+from tutor.engine.safetext import csv_cell
 from tutor.teaching import ratings as R
 from tutor.teaching.progress import ProgressStore
 from tutor.teaching.transfer import Export
@@ -133,13 +134,17 @@ def _num(value: float | None, digits: int = 0) -> str:
 
 def render_csv(report: ClassReport) -> str:
     """One row per learner and kind or theme (:data:`CSV_COLUMNS`); accuracy 0..1 to three
-    places, times to one place, ratings whole; empty where there is no value."""
+    places, times to one place, ratings whole; empty where there is no value.  Every text cell
+    passes through :func:`tutor.engine.safetext.csv_cell`, so a name or kind taken from an
+    export (``=HYPERLINK(...)``, ``@SUM(...)``, ``+``, ``-``, tab, CR) cannot start a formula
+    when the file is opened in a spreadsheet."""
     out = io.StringIO()
-    w = csv.writer(out, lineterminator="\n")
+    w = csv.writer(out)         # lines end CR LF (RFC 4180), so a CR in a name is quoted too
     w.writerow(CSV_COLUMNS)
     for group, name, lr, c in report.rows():
-        w.writerow([group, name, lr.name, c.answers, c.right, f"{c.accuracy:.3f}",
-                    _num(c.median, 1), c.timed, _num(c.rating), _num(c.rd), c.rated])
+        w.writerow([csv_cell(v) for v in (
+            group, name, lr.name, c.answers, c.right, f"{c.accuracy:.3f}", _num(c.median, 1),
+            c.timed, _num(c.rating), _num(c.rd), c.rated)])
     return out.getvalue()
 
 

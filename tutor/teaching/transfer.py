@@ -30,7 +30,9 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from tutor.engine.errors import DataError, UsageError
+from tutor.engine import jsonfile
+from tutor.engine.errors import DataError
+from tutor.engine.outputs import cannot_write
 from tutor.teaching.progress import (LATEST_TIME, LONGEST_ANSWER, Answer, LessonState,
                                      ProgressStore)
 
@@ -82,8 +84,8 @@ def export_data(store: ProgressStore, learner: str | None = None) -> dict:
 
 def write_export(store: ProgressStore, path: str | Path, learner: str | None = None) -> int:
     """Write :func:`export_data` to ``path`` (whole or not at all: a file beside it, then
-    renamed); returns the number of answers written.  Raises :class:`UsageError` when the file
-    cannot be written."""
+    renamed); returns the number of answers written.  Raises
+    :class:`~tutor.engine.outputs.CannotWrite` when the file cannot be written."""
     data = export_data(store, learner)
     path = Path(path)
     text = json.dumps(data, ensure_ascii=False, indent=1) + "\n"
@@ -96,7 +98,7 @@ def write_export(store: ProgressStore, path: str | Path, learner: str | None = N
             tmp.unlink(missing_ok=True)
             raise
     except OSError as exc:
-        raise UsageError(f"cannot write {path}: {exc.strerror or exc}") from None
+        raise cannot_write(path, exc) from None
     return len(data["answers"])
 
 
@@ -106,7 +108,7 @@ def read_export(path: str | Path) -> Export:
     wrong type or out of range)."""
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        text = jsonfile.decode(jsonfile.read_bytes(path), str(path))     # within the size limit
     except OSError as exc:
         raise DataError(f"{path}: cannot be read ({exc.strerror or exc})") from None
     except UnicodeDecodeError:

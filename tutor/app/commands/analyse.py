@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import sys
 
-from tutor.app.commands._common import console, positive_int
+from tutor.app.commands._common import console, seat_type, seed_type, whole
 from tutor.engine.analysis import LOSS_CLASSES, POLICIES, annotate, describe_option
 from tutor.engine.errors import LaughError, RecordError, UsageError
 from tutor.engine.records import load_records, replay
@@ -19,7 +19,7 @@ def register(sub, parent) -> None:
     p = sub.add_parser(
         "analyse", parents=[parent], help="what each decision of a deal was worth, in stakes",
         description="Annotate a deal record (RULES.md 9): for each decision of a player, every "
-                    "option's expected final result with a 95%% interval (net stakes; points "
+                    "option's expected final result with a 95% interval (net stakes; points "
                     "under pairs scoring), from that player's own view, by playing each option "
                     "out many times over random placements of the unseen cards; the best "
                     "option; and the played option's loss, classed by its size when its "
@@ -28,17 +28,18 @@ def register(sub, parent) -> None:
         epilog="The figures are reproducible: the same record, seed, samples and policy give the "
                "same figures on any machine.")
     p.add_argument("file", metavar="FILE", help="a deal record (.json), or JSON Lines of several")
-    p.add_argument("--seat", type=int, default=None, metavar="S",
+    p.add_argument("--seat", type=seat_type, default=None, metavar="S",
                    help="analyse only this player's decisions (default: every player)")
-    p.add_argument("--at", type=int, default=None, metavar="K",
+    p.add_argument("--at", type=whole(0, 1_000_000, "an action index"), default=None, metavar="K",
                    help="analyse only the decisions before action K (counting from 0)")
     p.add_argument("--policy", default="counter", metavar="P",
                    help=f"the computer player that plays each option out: {', '.join(POLICIES)} "
                         "(default %(default)s)")
-    p.add_argument("--samples", type=positive_int, default=1000, metavar="N",
+    p.add_argument("--samples", type=whole(1, 1_000_000, "a number of samples"), default=1000,
+                   metavar="N",
                    help="most random placements of the unseen cards per decision "
                         "(default %(default)s)")
-    p.add_argument("--seed", type=int, default=0, metavar="S", help="seed (default %(default)s)")
+    p.add_argument("--seed", type=seed_type, default=0, metavar="S", help="seed (default %(default)s)")
     p.add_argument("--json", action="store_true",
                    help="print one JSON object per deal (JSON Lines) instead of text")
     p.set_defaults(handler=run)

@@ -21,6 +21,7 @@ from rich.rule import Rule
 from rich.table import Table
 from rich.text import Text
 
+from tutor.app.commands._common import players_type
 from tutor.engine.errors import UsageError
 from tutor.engine.parameters import (COUNT_GROUPS, COUNT_PARAMETERS, PARAMETERS,
                                      RULESET_PARAMETERS, STATUS_MEANINGS, count_section,
@@ -50,7 +51,7 @@ def register(subparsers: argparse._SubParsersAction, parent: argparse.ArgumentPa
     p.add_argument("ruleset", nargs="*", metavar="RULESET", help="ruleset id(s) to show")
     p.add_argument("--compare", action="store_true",
                    help="set the rulesets (all, or those named) side by side")
-    p.add_argument("--players", "-p", type=int, metavar="N",
+    p.add_argument("--players", "-p", type=players_type, metavar="N",
                    help="only the parameters for N players")
     p.add_argument("--parameters", action="store_true",
                    help="list every ruleset parameter with its values and meaning")

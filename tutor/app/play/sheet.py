@@ -209,13 +209,16 @@ def _option_text(a, names: Sequence[str], seat: int, symbols: bool, set_aside: b
 
 
 def totals_table(names: Sequence[str], totals: Sequence[int], deals: int, stakes: bool,
-                 practice: bool = False, balances: Sequence[int] | None = None) -> Group:
+                 practice: bool = False, balances: Sequence[int] | None = None,
+                 title: str | None = None) -> Group:
     """Match totals after ``deals`` deals (``practice``: the first deal is not counted):
     ``totals`` are net stakes (``stakes``: stakes and pot scoring) or points; ``balances`` the
-    stakes paid and received on lying down under points scoring (RULES.md 3.6), if any."""
-    title = f"Match totals after {deals} deal{'s' if deals != 1 else ''}"
-    if practice:
-        title += " (the practice game not scored)"
+    stakes paid and received on lying down under points scoring (RULES.md 3.6), if any;
+    ``title`` another heading (a round's totals)."""
+    if title is None:
+        title = f"Match totals after {deals} deal{'s' if deals != 1 else ''}"
+        if practice:
+            title += " (the practice game not scored)"
     t = Table(box=None, pad_edge=False, header_style="bold underline")
     t.add_column("player", no_wrap=True)
     t.add_column("net stakes" if stakes else "points", justify="right")

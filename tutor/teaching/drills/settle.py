@@ -26,6 +26,7 @@ from tutor.engine.bots import Careless, make_bot, play_out
 from tutor.engine.deal import Deal, new_deal
 from tutor.engine.errors import NotationError
 from tutor.engine.parameters import settlement_formula, settlement_rule, value_words
+from tutor.engine.safetext import clip
 from tutor.teaching.drills.base import QUIT_WORDS, Answered, Drill
 from tutor.teaching.io import LearnerIO
 
@@ -61,11 +62,18 @@ class SettleResult:
         return sum(1 for a in self.answers if a.correct)
 
 
-def parse_signed(text: str) -> int:
-    """A whole number, optionally signed: ``+3``, ``-2``, ``0``, ``3``."""
+def parse_signed(text: str, points: bool = False) -> int:
+    """A whole number, optionally signed: ``+3``, ``-2``, ``0``, ``3``.  With ``points`` (pairs
+    scoring, where a player's points are never below 0) a negative number is refused as a
+    reading, not graded.  Raises NotationError saying what to type."""
     t = text.strip().replace("−", "-").replace(" ", "")
-    if not re.fullmatch(r"[+-]?\d+", t):
-        raise NotationError(f"{text.strip()!r} is not a whole number: answer like +3, -2 or 0")
+    like = "0, 2 or 5" if points else "+3, -2 or 0"
+    if not re.fullmatch(r"[+-]?[0-9]{1,9}", t):
+        raise NotationError(f"{clip(text.strip(), 40)!r} is not a whole number: answer like "
+                            f"{like}")
+    if points and int(t) < 0:
+        raise NotationError(f"points are never below 0 (a player scores 0 or more): answer "
+                            f"like {like}")
     return int(t)
 
 
@@ -193,8 +201,9 @@ class SettleDrill(Drill):
         io.show(Text(""))
         io.show(self.facts(q))
         d = q.deal
-        what = "net stakes" if d.ruleset.has_stakes else "points"
-        io.say(f"Your {what}? (a whole number: +3, -2 or 0)")
+        points = not d.ruleset.has_stakes
+        io.say("Your points? (a whole number, 0 or more: 0, 2 or 5)" if points else
+               "Your net stakes? (a whole number: +3, -2 or 0)")
         start = io.clock.now()
         deadline = start + self.limit if self.limit else None
         value = None
@@ -212,7 +221,7 @@ class SettleDrill(Drill):
             if reply.text.strip().lower() in QUIT_WORDS:
                 return None
             try:
-                value = parse_signed(reply.text)
+                value = parse_signed(reply.text, points)
             except NotationError as exc:
                 io.say(str(exc), style="yellow")
                 continue
