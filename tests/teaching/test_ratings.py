@@ -7,12 +7,22 @@ from tutor.teaching import ratings as R
 
 
 def test_glickmans_worked_example():
-    # Glickman (2012): a 1500/200 player beats 1400/30, loses to 1550/100 and 1700/300
-    p = R._player(R.Rating(1500, 200, 0.06))
-    p.update_player([1400, 1550, 1700], [30, 100, 300], [1, 0, 0])
-    assert p.getRating() == pytest.approx(1464.06, abs=0.01)
-    assert p.getRd() == pytest.approx(151.52, abs=0.01)
-    assert p.vol == pytest.approx(0.05999, abs=0.00001)
+    # Glickman (2012): a 1500/200 player beats 1400/30, loses to 1550/100 and 1700/300, in one
+    # rating period; the library the ratings go through gives the paper's figures with our tau.
+    import pyglicko2
+    with pyglicko2.system(R.TAU):
+        p = pyglicko2.Player(1500, 200, 0.06)
+        p.update([pyglicko2.Player(1400, 30), pyglicko2.Player(1550, 100),
+                  pyglicko2.Player(1700, 300)],
+                 [pyglicko2.Outcome.WIN, pyglicko2.Outcome.LOSS, pyglicko2.Outcome.LOSS])
+    assert p.r == pytest.approx(1464.06, abs=0.01)
+    assert p.RD == pytest.approx(151.52, abs=0.01)
+    assert p.σ == pytest.approx(0.05999, abs=0.00001)
+
+
+def test_a_score_glicko_does_not_know_is_refused():
+    with pytest.raises(ValueError):
+        R.update(R.NEW_LEARNER, R.NEW_LEARNER, 0.7)
 
 
 def test_a_right_answer_raises_the_learner_and_lowers_the_puzzle():
