@@ -39,7 +39,7 @@ from tutor.engine.errors import LaughError
 from tutor.teaching.progress import ProgressStore
 
 __all__ = ["ReviewBook", "SkillState", "SCHEMA", "SLOW_SECONDS", "rating_for", "skills_of",
-           "weak_skills", "weakest_themes", "render_weak_skills"]
+           "weak_skills", "render_weak_skills"]
 
 SCHEMA = 1
 
@@ -330,11 +330,6 @@ def weak_skills(store=None, limit: int | None = None, group: str | None = None,
         if own:
             store.close()
     return out[:limit] if limit is not None else out
-
-
-def weakest_themes(store, limit: int = 3) -> list[str]:
-    """Up to ``limit`` theme names, weakest first by FSRS, leaving out themes never missed."""
-    return [s.name for s in weak_skills(store, group="theme") if s.lapses][:limit]
 
 
 def render_weak_skills(states: list[SkillState], now: datetime | None = None, width: int = 80):
