@@ -59,7 +59,7 @@ def test_an_answer_may_have_no_time(tmp_path):
 
 
 def test_a_version_1_file_is_migrated_with_its_answers(tmp_path):
-    from tutor.teaching.progress import _SCHEMA_V1, _statements
+    from tutor.teaching.progress._schema import _SCHEMA_V1, _statements
     path = tmp_path / "p.sqlite3"
     conn = sqlite3.connect(path)
     for statement in _statements(_SCHEMA_V1):

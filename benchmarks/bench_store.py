@@ -1,0 +1,116 @@
+"""The progress store with many answers (issue 23 item 14): ``laugh stats`` after importing 10⁵
+or 10⁶ answers.
+
+Run: python benchmarks/bench_store.py [--answers N] [--rated R] [--seed S] [--no-stats]
+
+Builds a progress file of ``N`` answers in a fresh ``LAUGH_HOME`` (merged as ``laugh progress
+import`` merges them: 8 kinds, 1 to 3 of 24 themes each, two thirds timed, spread over 400 days,
+one in ``R`` a first try of a known band, so rated), then measures in this process the store's
+calls the statistics make (:meth:`tallies` by theme and by kind, :meth:`timeline`, each the
+median of 3), and the whole ``laugh stats`` as a learner runs it (piped: the store read into
+memory without writing; wall time and the peak memory of that process).
+
+Measured on the shared two-core machine (load about 1.5), ``--rated 50``:
+
+    before (tallies decoded every answer's JSON once per tally asked for):
+    answers   build   tallies theme   tallies kind   timeline   laugh stats          peak
+    10⁵       ...
+    10⁶       ...
+
+    after:
+    ...
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+KINDS = ["count", "settlement", "capture-now", "dead-pair", "capture-choice", "declaration",
+         "spot-oversight", "drill:oversights"]
+THEMES = [f"theme-{i}" for i in range(24)]
+
+
+def answers(n: int, rated_one_in: int, seed: int) -> list:
+    """``n`` answers as another machine's export would bring them."""
+    from tutor.teaching.progress import Answer
+    rng = random.Random(seed)
+    t0 = 1_700_000_000.0
+    out = []
+    for i in range(n):
+        kind = rng.choice(KINDS)
+        rated = rated_one_in and i % rated_one_in == 0
+        out.append(Answer(at=t0 + i * (400 * 86400 / n), puzzle_id=f"{kind}.bench.{i}",
+                          kind=kind, themes=tuple(rng.sample(THEMES, rng.randint(1, 3))),
+                          correct=rng.random() < 0.7,
+                          seconds=round(rng.uniform(1, 30), 2) if rng.random() < 0.67 else None,
+                          uid=f"bench-{seed}-{i}", difficulty=rng.randint(1, 5) if rated else None))
+    return out
+
+
+def _median_time(fn, runs: int = 3) -> float:
+    times = []
+    for _ in range(runs):
+        t = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t)
+    return statistics.median(times)
+
+
+def laugh_stats(home: str) -> tuple[float, float]:
+    """Wall seconds and peak resident MB of ``laugh stats`` (piped)."""
+    env = dict(os.environ, LAUGH_HOME=home, COLUMNS="80",
+               PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    t = time.perf_counter()
+    proc = subprocess.Popen([sys.executable, "-m", "tutor", "stats"], stdin=subprocess.DEVNULL,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, cwd=str(ROOT))
+    out, err = proc.communicate()
+    wall = time.perf_counter() - t
+    if proc.returncode != 0 or b"Traceback" in err:
+        raise SystemExit(f"laugh stats failed: {err.decode(errors='replace')[-2000:]}")
+    if not out.startswith(b"Statistics:"):
+        raise SystemExit(f"laugh stats said: {out[:300]!r}")
+    # The only child this process runs: the peak of its children is that of laugh stats.
+    return wall, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--answers", type=int, default=100_000)
+    ap.add_argument("--rated", type=int, default=50, help="one answer in R is rated")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--no-stats", action="store_true", help="leave out the laugh stats run")
+    args = ap.parse_args()
+    from tutor.teaching.progress import FILE_NAME, ProgressStore
+    with tempfile.TemporaryDirectory(prefix="laugh-bench-store-") as home:
+        given = answers(args.answers, args.rated, args.seed)
+        t = time.perf_counter()
+        with ProgressStore(Path(home) / FILE_NAME) as store:
+            added, _ = store.merge(given, [], {})
+        build = time.perf_counter() - t
+        del given
+        assert added == args.answers
+        with ProgressStore(Path(home) / FILE_NAME, read_only=True) as store:
+            theme = _median_time(lambda: store.tallies("theme"))
+            kind = _median_time(lambda: store.tallies("kind"))
+            line = _median_time(lambda: store.timeline())
+        print(f"{args.answers} answers: build (merge) {build:.1f} s; tallies theme {theme:.2f} s, "
+              f"kind {kind:.2f} s, timeline {line:.2f} s", flush=True)
+        if not args.no_stats:
+            wall, peak = laugh_stats(home)
+            print(f"laugh stats: {wall:.1f} s, peak {peak:.0f} MB", flush=True)
+
+
+if __name__ == "__main__":
+    main()
