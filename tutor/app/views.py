@@ -167,7 +167,7 @@ def stats_view(ctx, offer_practice: bool = True, at_home: bool = True) -> None:
                       + ("" if ctx.width < 60 else ", median seconds of the answers typed at a "
                          "terminal (- none), your rating"), style="dim"))
     week_ago = time.time() - 7 * 86400
-    older = any(a.at < week_ago for a in store.answers())
+    older = store.answer_count(before=week_ago) > 0
     recent = {by: ({t.name: t for t in store.tallies(by, since=week_ago)} if older else None)
               for by in ("theme", "kind")}
     if older and ctx.width >= 60:

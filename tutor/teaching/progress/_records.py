@@ -4,7 +4,6 @@ from :mod:`tutor.teaching.progress`)."""
 from __future__ import annotations
 
 import json
-import statistics
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
@@ -60,22 +59,16 @@ class Answer:
 
 @dataclass
 class Tally:
-    """Answers counted for one theme, kind or period: ``right`` of ``n``; ``times`` the seconds
-    of the answers that were timed (typed at a terminal), ``seconds`` their sum."""
+    """Answers counted for one theme, kind or period: ``right`` of ``n``; ``timed`` of them were
+    timed (typed at a terminal), taking ``seconds`` in all and ``median_seconds`` at the median
+    (None when none was timed)."""
 
     name: str
     n: int = 0
     right: int = 0
     seconds: float = 0.0
-    times: list[float] = field(default_factory=list)
-
-    def add(self, answer: "Answer") -> None:
-        """Count one answer (its time only when it has one)."""
-        self.n += 1
-        self.right += bool(answer.correct)
-        if answer.seconds is not None:
-            self.seconds += answer.seconds
-            self.times.append(answer.seconds)
+    timed: int = 0
+    median_seconds: float | None = None
 
     @property
     def accuracy(self) -> float:
@@ -83,19 +76,9 @@ class Tally:
         return self.right / self.n if self.n else 0.0
 
     @property
-    def timed(self) -> int:
-        """How many of the answers were timed."""
-        return len(self.times)
-
-    @property
     def mean_seconds(self) -> float | None:
         """Mean seconds of a timed answer, or None when none was timed."""
-        return self.seconds / len(self.times) if self.times else None
-
-    @property
-    def median_seconds(self) -> float | None:
-        """Median seconds of a timed answer, or None when none was timed."""
-        return statistics.median(self.times) if self.times else None
+        return self.seconds / self.timed if self.timed else None
 
 
 class SubjectRating(NamedTuple):
