@@ -122,3 +122,26 @@ def _same(got, want, ordered: bool = False) -> None:
         assert (g.median_seconds is None) == (w.median_seconds is None)
         if w.median_seconds is not None:
             assert g.median_seconds == pytest.approx(w.median_seconds)
+
+
+def test_themes_are_counted_without_sqlites_json_functions_too():
+    """Where SQLite was built without JSON functions the themes are counted in Python, alike."""
+    from tutor.teaching.progress import _tallies
+
+    class NoJson:
+        def __init__(self, conn):
+            self.conn = conn
+
+        def execute(self, sql, args=()):
+            if "json_each" in sql:
+                raise __import__("sqlite3").OperationalError("no such table: json_each")
+            return self.conn.execute(sql, args)
+
+    with ProgressStore.in_memory() as store:
+        store.record_answer("a", "count", ["counting", "unseen", "counting"], True, 2.0)
+        store.record_answer("b", "count", ["counting"], False, 5.0)
+        store.record_answer("c", "count", ["unseen"], False, None)
+        want = {(t.name, t.n, t.right, t.timed, t.median_seconds) for t in store.tallies("theme")}
+        got = {(t.name, t.n, t.right, t.timed, t.median_seconds)
+               for t in _tallies.tallies(NoJson(store.conn), "theme", None)}
+    assert got == want == {("counting", 2, 1, 2, 3.5), ("unseen", 2, 1, 1, 2.0)}

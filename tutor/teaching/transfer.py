@@ -34,8 +34,8 @@ from tutor.engine.errors import DataError, UsageError
 from tutor.teaching.progress import (LATEST_TIME, LONGEST_ANSWER, Answer, LessonState,
                                      ProgressStore)
 
-__all__ = ["FORMAT", "Export", "export_data", "write_export", "read_export", "parse_export",
-           "import_file"]
+__all__ = ["FORMAT", "PLAY_KINDS", "Export", "export_data", "write_export", "read_export",
+           "parse_export", "merge_export", "import_file"]
 
 #: The format name of a progress export.
 FORMAT = "laugh-and-lie-down/progress@1"
@@ -332,9 +332,23 @@ def _time(value, where: str) -> float:
     return t
 
 
+def merge_export(store: ProgressStore, export: Export) -> tuple[int, int]:
+    """Merge ``export`` into ``store`` (:meth:`~tutor.teaching.progress.ProgressStore.merge`:
+    one transaction, ratings recomputed) and rebuild at once the review schedules the merge
+    dropped (:meth:`tutor.teaching.review.ReviewBook.sync`), so that the statistics after an
+    import of many answers find them ready instead of working them out at every showing.
+    Returns ``(answers added, answers already there)``."""
+    added, known = store.merge(export.answers, export.lessons, export.meta)
+    if added:
+        from tutor.teaching.review import ReviewBook     # py-fsrs: only when there is work
+        ReviewBook(store).sync()
+    return added, known
+
+
 def import_file(store: ProgressStore, path: str | Path) -> tuple[Export, int, int]:
     """Read ``path`` (:func:`read_export`, refused whole when damaged) and merge it into
-    ``store``; returns the export read, the answers added and the answers already there."""
+    ``store`` (:func:`merge_export`); returns the export read, the answers added and the
+    answers already there."""
     export = read_export(path)
-    added, known = store.merge(export.answers, export.lessons, export.meta)
+    added, known = merge_export(store, export)
     return export, added, known

@@ -1,10 +1,11 @@
 """Answers counted by theme, kind or local day, in SQL (private: see
 :meth:`tutor.teaching.progress.ProgressStore.tallies`).
 
-The counting, sums and medians are SQLite's (a window function ranks each group's timed answers),
-so a store of a million answers is counted without building a Python object per answer.
-:func:`count_rows` is the same counting in Python: the reference the tests hold the SQL to, and
-the way themes are counted where SQLite was built without its JSON functions.
+The counts and sums are SQLite's (``GROUP BY``); the medians are read off the timed seconds as
+SQLite sorts them, group by group, without building a Python object per answer: a store of a
+million answers is counted in seconds.  :func:`count_rows` is the same counting in Python: the
+reference the tests hold the SQL to, and the way themes are counted where SQLite was built
+without its JSON functions.
 """
 
 from __future__ import annotations
@@ -16,19 +17,6 @@ from collections.abc import Iterable
 
 from tutor.teaching.progress._records import Tally
 
-#: Rows ``(g, correct, seconds)`` -> one row per group ``g``: answers, right, the sum, count
-#: and median of the timed seconds.  ``i`` ranks a group's timed answers (the untimed after).
-_COUNT = """
-WITH t(g, correct, seconds) AS ({rows}),
-w AS (SELECT g, correct, seconds,
-             ROW_NUMBER() OVER (PARTITION BY g ORDER BY seconds IS NULL, seconds) AS i,
-             COUNT(seconds) OVER (PARTITION BY g) AS k
-      FROM t)
-SELECT g, COUNT(*), SUM(correct), TOTAL(seconds), MAX(k),
-       AVG(CASE WHEN seconds IS NOT NULL AND i IN ((k + 1) / 2, (k + 2) / 2) THEN seconds END)
-FROM w GROUP BY g
-"""
-
 #: An answer's themes, each once (a theme listed twice counts once).
 _THEME_ROWS = ("SELECT j.value, a.correct, a.seconds FROM answers AS a, json_each(a.themes) AS j "
                "WHERE a.at >= ? AND j.key = (SELECT MIN(k.key) FROM json_each(a.themes) AS k "
@@ -36,10 +24,10 @@ _THEME_ROWS = ("SELECT j.value, a.correct, a.seconds FROM answers AS a, json_eac
 _KIND_ROWS = "SELECT kind, correct, seconds FROM answers WHERE at >= ?"
 
 #: The local date of an answer (the C library's time zone, as :func:`time.localtime`), as days
-#: since 1970-01-01, and the first day of its period of ``?`` days.
-_LOCAL_DAY = "CAST(julianday(date(at, 'unixepoch', 'localtime')) - 2440587.5 AS INTEGER)"
-_DAY_ROWS = (f"SELECT date(({_LOCAL_DAY} - (({_LOCAL_DAY} % :days) + :days) % :days) * 86400, "
-             "'unixepoch'), correct, seconds FROM answers")
+#: since 1970-01-01; then the first date of its period of ``:days`` days.
+_DAY_ROWS = ("SELECT date((d - ((d % :days) + :days) % :days) * 86400, 'unixepoch'), correct, "
+             "seconds FROM (SELECT CAST(julianday(date(at, 'unixepoch', 'localtime')) - 2440587.5 "
+             "AS INTEGER) AS d, correct, seconds FROM answers)")
 
 
 def tallies(conn: sqlite3.Connection, by: str, since: float | None) -> list[Tally]:
@@ -65,8 +53,21 @@ def timeline(conn: sqlite3.Connection, days: int) -> list[Tally]:
 
 
 def _run(conn: sqlite3.Connection, rows: str, args) -> list[Tally]:
-    return [Tally(g, n, right or 0, total, timed, median)
-            for g, n, right, total, timed, median in conn.execute(_COUNT.format(rows=rows), args)]
+    """Rows ``(g, correct, seconds)`` (the query ``rows``) counted by ``g``."""
+    out = [Tally(g, n, right or 0, total, timed) for g, n, right, total, timed in conn.execute(
+        f"WITH t(g, correct, seconds) AS ({rows}) SELECT g, COUNT(*), SUM(correct), "
+        "TOTAL(seconds), COUNT(seconds) FROM t GROUP BY g ORDER BY g", args)]
+    # Every timed time, by group in the order above and then by time: each group's median is
+    # at known places of its run (``timed`` long).  Only floats cross into Python.
+    times = conn.execute(f"WITH t(g, correct, seconds) AS ({rows}) SELECT seconds FROM t "
+                         "WHERE seconds IS NOT NULL ORDER BY g, seconds", args)
+    for t in out:
+        if not t.timed:
+            continue
+        run = [x for (x,) in times.fetchmany(t.timed)]
+        half = t.timed // 2
+        t.median_seconds = run[half] if t.timed % 2 else (run[half - 1] + run[half]) / 2
+    return out
 
 
 def count_rows(rows: Iterable[tuple[str, int, float | None]]) -> list[Tally]:
