@@ -46,12 +46,13 @@ _RATING_OK = ("typeof(rating) <> 'real' OR typeof(rd) <> 'real' OR typeof(vol) <
               "OR NOT (vol > 0 AND vol < 1)")
 
 
-def _row_checks(version: int) -> dict[str, str]:
-    """One query per table of schema ``version`` finding the first row whose values this
-    program could not have written: wrong SQLite types, values out of range, and JSON that is
-    invalid or of the wrong shape."""
+def _bad_rows(version: int) -> dict[str, tuple[str, str]]:
+    """Per table of schema ``version``, its key column and the condition true of a row whose
+    values this program could not have written: wrong SQLite types, values out of range, and
+    JSON that is invalid or of the wrong shape.  (Each condition is true, false or NULL: a
+    row is bad when it is true.)"""
     answers = (
-        "SELECT id FROM answers WHERE typeof(at) NOT IN ('real', 'integer') "
+        "typeof(at) NOT IN ('real', 'integer') "
         f"OR at NOT BETWEEN 0 AND {_LATEST} "
         "OR typeof(puzzle_id) <> 'text' OR typeof(kind) <> 'text' "
         "OR typeof(correct) <> 'integer' "
@@ -65,10 +66,10 @@ def _row_checks(version: int) -> dict[str, str]:
                     "OR difficulty NOT BETWEEN 1 AND 5 OR typeof(revealed) <> 'integer' ")
     else:       # (a NULL time is let through: the migration reads it as a missing time)
         answers += "OR typeof(seconds) NOT IN ('real', 'integer', 'null') "
-    checks = {
-        "answers": answers + f"OR {_THEMES_OK} LIMIT 1",
-        "lessons": (
-            "SELECT lesson FROM lessons WHERE typeof(lesson) <> 'text' "
+    bad = {
+        "answers": ("id", answers + f"OR {_THEMES_OK}"),
+        "lessons": ("lesson", (
+            "typeof(lesson) <> 'text' "
             "OR typeof(seed) <> 'integer' OR typeof(page) <> 'integer' "
             "OR typeof(started_at) NOT IN ('real', 'integer') "
             "OR typeof(updated_at) NOT IN ('real', 'integer') "
@@ -80,20 +81,27 @@ def _row_checks(version: int) -> dict[str, str]:
             "OR CASE WHEN typeof(answered) = 'text' AND json_valid(answered) "
             "THEN json_type(answered) <> 'object' "
             "OR EXISTS (SELECT 1 FROM json_each(lessons.answered) WHERE type IN ('object', 'array')) "
-            "ELSE 1 END LIMIT 1"),
-        "meta": "SELECT key FROM meta WHERE typeof(key) <> 'text' OR typeof(value) <> 'text' LIMIT 1",
+            "ELSE 1 END")),
+        "meta": ("key", "typeof(key) <> 'text' OR typeof(value) <> 'text'"),
     }
     if version >= 2:
-        checks["ratings"] = (
-            "SELECT subject FROM ratings WHERE typeof(subject) <> 'text' "
+        bad["ratings"] = ("subject", (
+            "typeof(subject) <> 'text' "
             f"OR typeof(games) <> 'integer' OR games < 0 OR {_RATING_OK} "
             "OR typeof(updated_at) NOT IN ('real', 'integer') "
-            f"OR updated_at NOT BETWEEN 0 AND {_LATEST} LIMIT 1")
-        checks["rating_history"] = (
-            "SELECT id FROM rating_history WHERE typeof(subject) <> 'text' "
+            f"OR updated_at NOT BETWEEN 0 AND {_LATEST}"))
+        bad["rating_history"] = ("id", (
+            "typeof(subject) <> 'text' "
             "OR typeof(answer_uid) <> 'text' OR typeof(at) NOT IN ('real', 'integer') "
-            f"OR at NOT BETWEEN 0 AND {_LATEST} OR {_RATING_OK} LIMIT 1")
-    return checks
+            f"OR at NOT BETWEEN 0 AND {_LATEST} OR {_RATING_OK}"))
+    return bad
+
+
+def _row_checks(version: int) -> dict[str, str]:
+    """One query per table of schema ``version`` finding the first row this program could not
+    have written (:func:`_bad_rows`)."""
+    return {table: f"SELECT {key} FROM {table} WHERE {bad} LIMIT 1"
+            for table, (key, bad) in _bad_rows(version).items()}
 
 
 def _check_and_migrate(conn: sqlite3.Connection, path: Path) -> None:

@@ -111,24 +111,10 @@ def _migrate_1(conn: sqlite3.Connection) -> None:
     rows = conn.execute("SELECT id, at, puzzle_id, kind, themes, correct, seconds, hints, lesson, "
                         f"ruleset, retry, {', '.join(extra)} FROM answers ORDER BY id").fetchall()
     for row in rows:
-        (rid, at, puzzle_id, kind, themes, correct, seconds, hints, lesson, ruleset, retry,
-         uid, difficulty, revealed) = row
-        if not isinstance(uid, str) or not uid or uid in seen:
-            uid = _content_uid(row[1:11])
-            n = 1
-            while uid in seen:             # two answers alike in every value, time included
-                n += 1
-                uid = _content_uid(row[1:11] + (n,))
-        seen.add(uid)
-        if seconds is not None and not (_UNTIMED_BELOW <= seconds <= _LONGEST):
-            seconds = None
-        if not (isinstance(difficulty, int) and 1 <= difficulty <= 5):
-            difficulty = None
         conn.execute("INSERT INTO answers_v2 (id, uid, at, puzzle_id, kind, themes, correct, "
                      "seconds, hints, lesson, ruleset, retry, difficulty, revealed) "
                      "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-                     (rid, uid, at, puzzle_id, kind, themes, correct, seconds, hints, lesson,
-                      ruleset, retry, difficulty, int(revealed == 1)))
+                     (row[0],) + _v2_answer(row[1:], seen, _UNTIMED_BELOW))
     conn.execute("DROP TABLE answers")
     conn.execute("ALTER TABLE answers_v2 RENAME TO answers")
     conn.execute("CREATE INDEX IF NOT EXISTS answers_at ON answers(at)")
@@ -138,6 +124,29 @@ def _migrate_1(conn: sqlite3.Connection) -> None:
     for statement in _statements(_RATINGS_V2):
         conn.execute(statement)
     _recompute(conn)
+
+
+def _v2_answer(row: tuple, seen: set[str], untimed_below: float) -> tuple:
+    """An answer of an older (or damaged) file as schema 2 keeps it: ``row`` is (at, puzzle_id,
+    kind, themes, correct, seconds, hints, lesson, ruleset, retry, uid, difficulty, revealed),
+    the result (uid, at, ..., retry, difficulty, revealed).  A uid that is missing, not text or
+    one already ``seen`` is made from the answer's values; a time under ``untimed_below`` or over
+    a week is missing; a band that is not 1-5 unknown; ``revealed`` only when it is 1."""
+    (at, puzzle_id, kind, themes, correct, seconds, hints, lesson, ruleset, retry,
+     uid, difficulty, revealed) = row
+    if not isinstance(uid, str) or not uid or uid in seen:
+        uid = _content_uid(row[:10])
+        n = 1
+        while uid in seen:             # two answers alike in every value, time included
+            n += 1
+            uid = _content_uid(row[:10] + (n,))
+    seen.add(uid)
+    if seconds is not None and not (untimed_below <= seconds <= _LONGEST):
+        seconds = None
+    if not (isinstance(difficulty, int) and 1 <= difficulty <= 5):
+        difficulty = None
+    return (uid, at, puzzle_id, kind, themes, correct, seconds, hints, lesson, ruleset, retry,
+            difficulty, int(revealed == 1))
 
 
 def _content_uid(values: tuple) -> str:
@@ -152,10 +161,11 @@ _MIGRATIONS = {0: _migrate_0, 1: _migrate_1}
 
 
 
-def _connect(target: Path | str) -> sqlite3.Connection:
-    """A connection in autocommit mode (transactions are explicit) that reads text which is
-    not UTF-8 (damage) with replacement characters instead of failing on the row."""
-    conn = sqlite3.connect(target, timeout=5.0, isolation_level=None)
+def _connect(target: Path | str, timeout: float = 5.0) -> sqlite3.Connection:
+    """A connection in autocommit mode (transactions are explicit), waiting up to ``timeout``
+    seconds for another program's lock, that reads text which is not UTF-8 (damage) with
+    replacement characters instead of failing on the row."""
+    conn = sqlite3.connect(target, timeout=timeout, isolation_level=None)
     conn.text_factory = lambda data: data.decode("utf-8", "replace")
     return conn
 

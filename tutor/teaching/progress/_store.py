@@ -1,25 +1,35 @@
-"""The store itself: :class:`ProgressStore` (private module: import it from
-:mod:`tutor.teaching.progress`)."""
+"""The store itself: :class:`ProgressStore`, opening the file (moving a damaged one aside and
+salvaging it), and writing every change, or keeping it in the journal while the file is busy or
+the disk full (private module: import it from :mod:`tutor.teaching.progress`)."""
 
 from __future__ import annotations
 
-import json
 import sqlite3
+import sys
 import time
 import uuid
 from pathlib import Path
+from typing import NamedTuple
 
 from tutor.engine.errors import LaughError
-from tutor.teaching import ratings as R
+from tutor.teaching.progress import _merge
+from tutor.teaching.progress import _values as V
+from tutor.teaching.progress import _writes as W
 from tutor.teaching.progress._damage import (_check_and_migrate, _check_header, _environmental,
                                              _said)
-from tutor.teaching.progress import _tallies
-from tutor.teaching.progress._records import (Answer, LessonState, RatingChange, RatingPoint,
-                                              SubjectRating, Tally, _state, _subject_rating,
-                                              _weakest_first)
+from tutor.teaching.progress._pending import Journal
+from tutor.teaching.progress._reading import Reads
+from tutor.teaching.progress._records import Answer, LessonState, RatingChange
+from tutor.teaching.progress._salvage import move_aside, salvage
 from tutor.teaching.progress._schema import FILE_NAME, _LONGEST, _connect, _recompute
 
-__all__ = ["ProgressStore", "default_path"]
+__all__ = ["ProgressStore", "SavedCount", "default_path", "BUSY_SECONDS", "RETRY_SECONDS",
+           "CLOSING_SECONDS"]
+
+#: Seconds a change waits for another program's lock on the file before it is kept in the
+#: journal instead; while changes are kept, each later change tries for RETRY_SECONDS, and
+#: closing the store for CLOSING_SECONDS, to write them.
+BUSY_SECONDS, RETRY_SECONDS, CLOSING_SECONDS = 5.0, 0.25, 2.0
 
 
 def default_path() -> Path:
@@ -28,27 +38,78 @@ def default_path() -> Path:
     return laugh_home() / FILE_NAME
 
 
+class SavedCount(NamedTuple):
+    """Answers recorded since a mark (:meth:`ProgressStore.save_mark`): ``saved`` of them are
+    in the progress file, ``right`` of those right; ``kept`` wait in the journal (or memory) to
+    be written when the file is free.  Answers a store that cannot save keeps in memory are in
+    neither."""
 
-class ProgressStore:
+    saved: int
+    right: int
+    kept: int
+
+
+def _say(line: str) -> None:
+    """The default :attr:`ProgressStore.notify`: one line on standard error."""
+    try:
+        print(line, file=sys.stderr, flush=True)
+    except (OSError, ValueError):
+        pass
+
+
+def _busy(exc: sqlite3.DatabaseError) -> bool:
+    """A file that cannot be written *now*, whose changes are worth keeping for later:
+    another program's lock, a full disk, an I/O error."""
+    return getattr(exc, "sqlite_errorname", "").startswith(
+        ("SQLITE_BUSY", "SQLITE_LOCKED", "SQLITE_FULL", "SQLITE_IOERR"))
+
+
+class ProgressStore(Reads):
     """The progress database.
 
     ``ProgressStore(path)`` opens (creating or migrating) the file, default
-    :func:`default_path`.  A damaged file is moved aside and :attr:`notice` set to a one-line
-    message; a file or folder that cannot be written leaves the store working in memory
-    (:attr:`saving` False) and :attr:`notice` saying why progress cannot be saved; otherwise
-    ``notice`` is None.  With ``read_only=True`` the file is only read (a copy is taken into
-    memory, so the statistics can fold answers into review schedules without writing), never
-    created, changed or moved; a damaged or unreadable file then reads as empty, with a notice.
-    Raises :class:`~tutor.engine.errors.LaughError` only for a file written by a newer version
-    of the program.  Use as a context manager or call :meth:`close`.
+    :func:`default_path`.  A damaged file is moved aside, every answer, lesson and setting
+    that can still be read is salvaged into a fresh one (the ratings recomputed), and
+    :attr:`notice` says so in one line, with how many were kept and how many could not be
+    read.  A file or folder that cannot be written (read-only) leaves the store working in
+    memory (:attr:`saving` False) and :attr:`notice` saying why progress cannot be saved.
+
+    A file that is *busy* (another program holds its lock; the disk is full) loses nothing:
+    each change (an answer, a lesson's page, a setting) that cannot be written after
+    :data:`BUSY_SECONDS` is kept in the journal beside it (``progress.sqlite3.pending``, see
+    :mod:`tutor.teaching.progress._pending`) and in a copy in memory that the session reads,
+    and written to the file, in order, as soon as it is free: at the next change, at
+    :meth:`close`, or the next time any store opens the file.  :attr:`waiting` is True
+    meanwhile; :attr:`notify` (default: a line on standard error) is told once when changes
+    start to be kept, once when they are written, and at close if some are still kept.  A file
+    already busy when opened is worked on the same way from the start (:attr:`notice` says so).
+
+    Otherwise ``notice`` is None.  With ``read_only=True`` the file is only read (a copy is
+    taken into memory, with any changes kept in the journal, so the statistics can fold answers
+    into review schedules without writing), never created, changed or moved; a damaged file
+    then shows what can be salvaged of it, with a notice.  Every value given is checked at the
+    edge: one the store cannot keep raises
+    :class:`~tutor.teaching.progress._values.StoreValueError` (a
+    :class:`~tutor.engine.errors.LaughError`) and nothing is written.  Raises
+    :class:`~tutor.engine.errors.LaughError` for a file written by a newer version of the
+    program.  Use as a context manager or call :meth:`close`.
     """
 
     def __init__(self, path: Path | str | None = None, *, read_only: bool = False):
         self.path = Path(path) if path is not None else default_path()
         self.notice: str | None = None
         self.read_only = read_only
-        #: True while changes are written to :attr:`path`; False when they stay in memory.
+        #: True while changes are written (or kept to be written) to :attr:`path`; False when
+        #: they stay in memory only.
         self.saving = not read_only
+        #: Called with one line when changes start to be kept, are written, or are still kept
+        #: at close.
+        self.notify = _say
+        self._journal = Journal(self.path)
+        self._file: sqlite3.Connection | None = None     # the file, when it is open
+        self._kept: list[dict] = []                      # changes not yet in the file
+        self._why = ""                                   # why they are kept
+        self._log: list[list] = []                       # per answer recorded: [right, state]
         if read_only:
             self.conn = self._open_copy()
             return
@@ -59,24 +120,14 @@ class ProgressStore:
                                        f"({exc.strerror or exc})", copy=False)
             return
         try:
-            self.conn = self._open()
+            self._file = self.conn = self._open_or_salvage()
         except sqlite3.DatabaseError as exc:
-            if _environmental(exc):
+            if _busy(exc):
+                self._wait_from_the_start(exc)
+            else:
                 self._go_on_without_saving(self._why_unwritable(exc), copy=True)
-                return
-            try:
-                moved = self._move_aside()
-            except OSError as move_exc:
-                self._go_on_without_saving(
-                    f"{self.path} could not be read ({_said(exc)}) and cannot be moved aside "
-                    f"({move_exc.strerror or move_exc})", copy=False)
-                return
-            self.notice = (f"Your progress file {self.path} could not be read ({_said(exc)}); it "
-                           f"was moved to {moved.name} beside it and a fresh one started.")
-            try:
-                self.conn = self._open()
-            except sqlite3.DatabaseError as again:   # the notice keeps where the old file went
-                self._go_on_without_saving(self._why_unwritable(again), copy=False)
+            return
+        self._write_journal_at_open()
 
     @classmethod
     def in_memory(cls) -> "ProgressStore":
@@ -87,16 +138,18 @@ class ProgressStore:
         store.notice = None
         store.read_only = False
         store.saving = False
+        store.notify = _say
+        store._journal, store._file, store._kept, store._why, store._log = None, None, [], "", []
         store.conn = _connect(":memory:")
         _check_and_migrate(store.conn, store.path)
         return store
 
     # -- opening ---------------------------------------------------------------------------
 
-    def _open(self) -> sqlite3.Connection:
+    def _open(self, timeout: float = BUSY_SECONDS) -> sqlite3.Connection:
         """The file, checked, migrated, and proved writable (a write rolled back)."""
         _check_header(self.path)
-        conn = _connect(self.path)
+        conn = _connect(self.path, timeout)
         try:
             _check_and_migrate(conn, self.path)
         except BaseException:
@@ -104,46 +157,88 @@ class ProgressStore:
             raise
         return conn
 
-    def _open_copy(self) -> sqlite3.Connection:
-        """A copy of the file in memory, the file opened read-only (or an empty store when
-        there is no file, or it cannot be read: then :attr:`notice` says why)."""
-        mem = _connect(":memory:")
-        if self.path.is_file():
+    def _open_or_salvage(self, timeout: float = BUSY_SECONDS) -> sqlite3.Connection:
+        """:meth:`_open`; a damaged file moved aside, salvaged into a fresh one, and
+        :attr:`notice` saying so.  Raises :class:`sqlite3.DatabaseError` for a file that
+        cannot be written (or moved aside) now."""
+        try:
+            return self._open(timeout)
+        except sqlite3.DatabaseError as exc:
+            if _environmental(exc):
+                raise
             try:
-                _check_header(self.path)
-                src = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro", uri=True,
-                                      timeout=5.0)
-                try:
-                    src.backup(mem)
-                finally:
-                    src.close()
-                _check_and_migrate(mem, self.path)
-                return mem
-            except sqlite3.DatabaseError as exc:
-                mem.close()
-                mem = _connect(":memory:")
-                if getattr(exc, "sqlite_errorname", "") == "SQLITE_READONLY_ROLLBACK":
-                    self.notice = (f"Your progress file {self.path} has a change left unfinished "
-                                   "(a journal beside it) that only a lesson or puzzle, which "
-                                   "may write, can finish; showing none of it.")
-                elif _environmental(exc):
-                    self.notice = (f"Your progress file {self.path} cannot be read ({_said(exc)}); "
-                                   "showing none of it.")
-                else:
-                    self.notice = (f"Your progress file {self.path} is damaged ({_said(exc)}); showing "
-                                   "none of it (the file is left as it is: the next lesson or "
-                                   "puzzle moves it aside and starts a fresh one).")
+                moved = move_aside(self.path)
+            except OSError as move_exc:
+                self.notice = None
+                raise sqlite3.OperationalError(
+                    f"{self.path} could not be read ({_said(exc)}) and cannot be moved aside "
+                    f"({move_exc.strerror or move_exc})") from None
+            conn = self._open(timeout)
+            kept = salvage(moved, conn)
+            self.notice = (f"Your progress file {self.path} could not be read ({_said(exc)}); it "
+                           f"was moved to {moved.name} beside it and a fresh one started: "
+                           f"{kept.words()}.")
+            return conn
+
+    def _copy(self, timeout: float) -> sqlite3.Connection:
+        """A copy of the file in memory (the file opened read-only), checked and migrated.
+        Raises :class:`sqlite3.DatabaseError` when it cannot be read."""
+        mem = _connect(":memory:")
+        try:
+            _check_header(self.path)
+            src = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro", uri=True,
+                                  timeout=timeout)
+            try:
+                src.backup(mem)
+            finally:
+                src.close()
+            _check_and_migrate(mem, self.path)
+        except BaseException:
+            mem.close()
+            raise
+        return mem
+
+    def _empty(self) -> sqlite3.Connection:
+        mem = _connect(":memory:")
         _check_and_migrate(mem, self.path)
+        return mem
+
+    def _open_copy(self) -> sqlite3.Connection:
+        """The read-only store: a copy of the file in memory with the changes kept in the
+        journal (or, with :attr:`notice` saying why, what can be salvaged of a damaged file,
+        or an empty store)."""
+        if not self.path.is_file():
+            return self._empty()
+        try:
+            mem = self._copy(BUSY_SECONDS)
+        except sqlite3.DatabaseError as exc:
+            mem = self._empty()
+            if getattr(exc, "sqlite_errorname", "") == "SQLITE_READONLY_ROLLBACK":
+                self.notice = (f"Your progress file {self.path} has a change left unfinished "
+                               "(a journal beside it) that only a lesson or puzzle, which "
+                               "may write, can finish; showing none of it.")
+            elif _environmental(exc):
+                self.notice = (f"Your progress file {self.path} cannot be read ({_said(exc)}); "
+                               "showing none of it.")
+            else:
+                kept = salvage(self.path, mem)
+                self.notice = (f"Your progress file {self.path} is damaged ({_said(exc)}); "
+                               f"showing what can be read of it ({kept.words()}; the file is "
+                               "left as it is: the next lesson or puzzle moves it aside and "
+                               "starts a fresh one with the same).")
+        self._apply_journal_to(mem)
         return mem
 
     def _go_on_without_saving(self, why: str, copy: bool) -> None:
         """Work in memory from now on (on a copy of the file when ``copy`` and it can be read)
         and set :attr:`notice` to say that progress cannot be saved, and why."""
         self.saving = False
-        self.conn = self._open_copy() if copy else _connect(":memory:")
-        if not copy:
-            _check_and_migrate(self.conn, self.path)
+        self._journal = None
         read_notice = self.notice
+        self.notice = None
+        self.conn = self._open_copy() if copy else self._empty()
+        if self.notice:
+            read_notice = (read_notice + " " if read_notice else "") + self.notice
         self.notice = f"Your progress cannot be saved: {why}; going on without saving."
         if read_notice:
             self.notice += " " + read_notice
@@ -156,40 +251,159 @@ class ProgressStore:
             return f"the file {self.path} is read-only"
         if name == "SQLITE_CANTOPEN" and not self.path.exists():
             return f"{self.path} cannot be created in its folder ({_said(exc)})"
-        if name in ("SQLITE_BUSY", "SQLITE_LOCKED"):
-            return f"{self.path} is locked by another program ({_said(exc)})"
-        return f"{self.path}: {_said(exc)}"
+        return f"{self.path}: {_said(exc)}" if name else _said(exc)
 
-    def _move_aside(self) -> Path:
-        """Rename the file (and its journal, if any) to ``<name>.corrupt-<timestamp>``; return
-        the new path.  Raises OSError when the folder does not allow it."""
-        stamp = time.strftime("%Y%m%d-%H%M%S")
-        target = self.path.with_name(f"{self.path.name}.corrupt-{stamp}")
-        n = 1
-        while target.exists():
-            n += 1
-            target = self.path.with_name(f"{self.path.name}.corrupt-{stamp}-{n}")
-        self.path.replace(target)
-        for suffix in ("-journal", "-wal", "-shm"):
-            side = self.path.with_name(self.path.name + suffix)
-            if side.exists():
-                side.replace(target.with_name(target.name + suffix))
-        return target
+    def _why_busy(self, exc: sqlite3.DatabaseError) -> str:
+        name = getattr(exc, "sqlite_errorname", "")
+        if name.startswith("SQLITE_FULL"):
+            return "the disk is full"
+        if name.startswith("SQLITE_IOERR"):
+            return f"it cannot be written now ({_said(exc)})"
+        return "another program is writing to it"
 
-    def close(self) -> None:
-        """Close the file (everything is already committed)."""
-        self.conn.close()
-
-    def __enter__(self) -> "ProgressStore":
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self.close()
+    # -- changes kept while the file is busy -----------------------------------------------
 
     @property
-    def schema_version(self) -> int:
-        """The file's ``PRAGMA user_version``."""
-        return self.conn.execute("PRAGMA user_version").fetchone()[0]
+    def waiting(self) -> bool:
+        """True while changes are kept (in the journal and in memory) for a file that is busy
+        or full, to be written when it is free."""
+        return bool(self._kept) or (self.saving and self._file is not self.conn)
+
+    def _wait_from_the_start(self, exc: sqlite3.DatabaseError) -> None:
+        """The file was busy when opened: work on a copy of it in memory (an empty store if
+        it cannot even be read), keeping every change for it."""
+        self._why = self._why_busy(exc)
+        try:
+            self.conn = self._copy(RETRY_SECONDS)
+        except sqlite3.DatabaseError:
+            self.conn = self._empty()
+        self._apply_journal_to(self.conn)
+        self.notice = (f"Your progress file {self.path} is busy ({self._why}): your answers are "
+                       f"kept in {self._journal.path.name} beside it and saved in it as soon as "
+                       "it is free.")
+
+    def _start_waiting(self, exc: sqlite3.DatabaseError) -> None:
+        """A change could not be written: from now on the session works on a copy in memory."""
+        self._why = self._why_busy(exc)
+        try:
+            self._file.execute(f"PRAGMA busy_timeout = {int(RETRY_SECONDS * 1000)}")
+            mem = _connect(":memory:")
+            self._file.backup(mem)
+            self.conn = mem
+        except sqlite3.DatabaseError:
+            self.conn = self._empty()
+        finally:
+            self._file.execute(f"PRAGMA busy_timeout = {int(BUSY_SECONDS * 1000)}")
+
+    def _keep(self, op: dict):
+        """Apply ``op`` to the copy in memory and keep it for the file: in the journal, or in
+        memory when even the journal cannot be written."""
+        result = W.apply_in_transaction(self.conn, op)
+        told = bool(self._kept)
+        try:
+            self._journal.append({k: v for k, v in op.items() if not k.startswith("_")})
+            op["_journaled"] = True
+            where = f"kept in {self._journal.path.name} beside it"
+        except OSError as exc:
+            where = (f"kept in memory ({self._journal.path.name} cannot be written either: "
+                     f"{exc.strerror or exc}; they are lost if the tutor closes before the file "
+                     "is free)")
+        self._kept.append(op)
+        if not told:
+            self.notify(f"Your progress file {self.path} is busy ({self._why}): this answer and "
+                        f"the changes after it are {where}, and saved in it as soon as it is "
+                        "free.")
+        return result
+
+    def _catch_up(self, timeout: float) -> bool:
+        """Write every kept change (this store's and any other's in the journal) to the file,
+        in one transaction; True when nothing is kept any more."""
+        if not self.waiting:
+            return True
+        try:
+            if self._file is None:
+                self._file = self._open_or_salvage(timeout)
+                if self.notice and "moved to" in self.notice:
+                    self.notify(self.notice)
+            written = self._write_journal(self._file, timeout)
+        except sqlite3.DatabaseError as exc:
+            if not _environmental(exc):
+                raise
+            return False
+        if self.conn is not self._file:
+            self.conn.close()
+            self.conn = self._file
+        if written:
+            self.notify(f"Your progress file {self.path} is free again: the "
+                        f"{_n(written, 'answer')} kept meanwhile {_are(written)} saved in it.")
+        return True
+
+    def _write_journal(self, conn: sqlite3.Connection, timeout: float) -> int:
+        """Apply the journal and this store's kept changes to ``conn`` in one transaction and
+        clear both; returns how many of them were answers."""
+        conn.execute(f"PRAGMA busy_timeout = {int(timeout * 1000)}")
+        try:
+            with self._journal.applying() as (ops, _):
+                ids = {op["id"] for op in ops}
+                mine = [op for op in self._kept if op["id"] not in ids and
+                        not op.get("_journaled")]    # a journaled one gone: another wrote it
+                answers = 0
+                with W.Transaction(conn):
+                    for op in ops + mine:
+                        if _sound(op):
+                            W.apply(conn, op)
+                            answers += op["op"] == "answer"
+            for op in self._kept:
+                if op["op"] == "answer":
+                    self._log[op["_seq"]][1] = "saved"
+            self._kept = []
+            return answers
+        except OSError:
+            raise sqlite3.OperationalError("the journal cannot be read") from None
+        finally:
+            conn.execute(f"PRAGMA busy_timeout = {int(BUSY_SECONDS * 1000)}")
+
+    def _write_journal_at_open(self) -> None:
+        """Changes kept by an earlier session (or another program now) written to the file."""
+        if not self._journal.exists():
+            return
+        try:
+            with self._journal.applying() as (ops, unreadable):
+                answers = 0
+                with W.Transaction(self._file):
+                    for op in ops:
+                        if _sound(op):
+                            W.apply(self._file, op)
+                            answers += op["op"] == "answer"
+        except (OSError, sqlite3.DatabaseError):
+            return                              # still kept; the next change tries again
+        said = (f"{_n(answers, 'answer')} kept in {self._journal.path.name} while your progress "
+                f"file was busy {_are(answers)} now saved in it")
+        if unreadable:
+            said += f" ({_n(unreadable, 'line')} of it could not be read)"
+        self.notice = (self.notice + " " if self.notice else "") + said + "."
+
+    def _apply_journal_to(self, mem: sqlite3.Connection) -> None:
+        """Show the changes kept in the journal in the copy ``mem`` (the journal left as it
+        is)."""
+        ops, _ = self._journal.read() if self._journal is not None else ([], 0)
+        for op in ops:
+            if _sound(op):
+                W.apply_in_transaction(mem, op)
+
+    def _write(self, op: dict):
+        """Write ``op`` to the file in its own transaction, or keep it (see the class)."""
+        if not self.saving:
+            return W.apply_in_transaction(self.conn, op)
+        if self.waiting and not self._catch_up(RETRY_SECONDS):
+            return self._keep(op)
+        try:
+            return W.apply_in_transaction(self.conn, op)
+        except sqlite3.OperationalError as exc:
+            if not _busy(exc):
+                raise
+            self._start_waiting(exc)
+            return self._keep(op)
 
     # -- answers ---------------------------------------------------------------------------
 
@@ -198,7 +412,8 @@ class ProgressStore:
                       ruleset: str | None = None, retry: bool = False, slot: str | None = None,
                       at: float | None = None, difficulty: int | None = None,
                       revealed: bool = False) -> RatingChange | None:
-        """Record one graded answer, committed at once; returns the ratings it moved, or None.
+        """Record one graded answer, committed at once (or kept: see the class); returns the
+        ratings it moved, or None.
 
         ``themes`` is an iterable of theme names; ``seconds`` the time taken (float seconds), or
         None when the answer was not typed at a terminal (piped, revealed): it is then missing
@@ -209,166 +424,99 @@ class ProgressStore:
         ``slot`` (``"<block>.<n>"``) the lesson's saved answers are updated in the same
         transaction (a first answer only: ``retry`` answers do not change them).  The ratings
         (:mod:`tutor.teaching.ratings`) move in the same transaction when the answer is a first
-        try at the puzzle (:func:`tutor.teaching.ratings.counts`).
+        try at the puzzle (:func:`tutor.teaching.ratings.counts`).  ``at`` (Unix time, default
+        now) must be from 1970 to the year 3000, ``hints`` a whole number from 0; else
+        :class:`~tutor.teaching.progress._values.StoreValueError`.  Whether the answer reached
+        the file: :meth:`saved_since`.
         """
-        now = time.time() if at is None else at
-        if seconds is not None and not (0 < seconds <= _LONGEST):
+        if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or \
+                not 0 < seconds <= _LONGEST:      # (a NaN is not either)
             seconds = None
-        theme_list = [str(t) for t in themes]
-        change = None
-        with self._transaction():
-            first = self.conn.execute("SELECT 1 FROM answers WHERE puzzle_id = ? LIMIT 1",
-                                      (puzzle_id,)).fetchone() is None
-            uid = uuid.uuid4().hex
-            self.conn.execute(
-                "INSERT INTO answers (uid, at, puzzle_id, kind, themes, correct, seconds, hints, "
-                "lesson, ruleset, retry, difficulty, revealed) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
-                (uid, now, puzzle_id, kind, json.dumps(theme_list), int(bool(correct)),
-                 None if seconds is None else float(seconds), int(hints), lesson, ruleset,
-                 int(bool(retry)), difficulty, int(bool(revealed))))
-            if R.counts(first, retry=retry, revealed=revealed, hints=hints, difficulty=difficulty):
-                change = self._rate(uid, now, kind, difficulty, theme_list, bool(correct))
-            if lesson is not None and slot is not None and not retry:
-                row = self.conn.execute("SELECT answered FROM lessons WHERE lesson = ?",
-                                        (lesson,)).fetchone()
-                if row is not None:
-                    answered = json.loads(row[0])
-                    answered.setdefault(slot, bool(correct))
-                    self.conn.execute("UPDATE lessons SET answered = ?, updated_at = ? "
-                                      "WHERE lesson = ?", (json.dumps(answered), now, lesson))
+        op = {"op": "answer", "id": uuid.uuid4().hex,
+              "at": time.time() if at is None else V.moment(at, "the time of an answer"),
+              "puzzle_id": V.text(puzzle_id, "a puzzle id"), "kind": V.text(kind, "a kind"),
+              "themes": [V.text(str(t), "a theme") for t in themes], "correct": bool(correct),
+              "seconds": None if seconds is None else float(seconds),
+              "hints": V.whole(hints, "a count of hints", 0),
+              "lesson": V.text(lesson, "a lesson id", optional=True),
+              "ruleset": V.text(ruleset, "a ruleset id", optional=True), "retry": bool(retry),
+              "difficulty": V.band(difficulty), "revealed": bool(revealed),
+              "slot": V.text(slot, "a lesson slot", optional=True)}
+        op["_seq"] = len(self._log)
+        self._log.append([bool(correct), "memory"])
+        kept_before = len(self._kept)
+        _, change = self._write(op)
+        if self.saving:
+            self._log[-1][1] = "kept" if len(self._kept) > kept_before else "saved"
         return change
 
-    _ANSWER_COLUMNS = ("at, puzzle_id, kind, themes, correct, seconds, hints, lesson, ruleset, "
-                       "retry, uid, difficulty, revealed")
+    def save_mark(self) -> int:
+        """A mark to count the answers recorded after it (:meth:`saved_since`)."""
+        return len(self._log)
 
-    def answers(self, since: float | None = None) -> list[Answer]:
-        """Every recorded answer (since Unix time ``since``), oldest first."""
-        sql = f"SELECT {self._ANSWER_COLUMNS} FROM answers"
-        args: tuple = ()
-        if since is not None:
-            sql += " WHERE at >= ?"
-            args = (since,)
-        rows = self.conn.execute(sql + " ORDER BY at, id", args).fetchall()
-        return [Answer(r[0], r[1], r[2], tuple(json.loads(r[3])), bool(r[4]), r[5], r[6], r[7],
-                       r[8], bool(r[9]), r[10], r[11], bool(r[12])) for r in rows]
+    def saved_since(self, mark: int) -> SavedCount:
+        """The answers recorded since ``mark``: how many are in the file (and right), and how
+        many are kept for it (the file busy or the disk full)."""
+        later = self._log[mark:]
+        return SavedCount(sum(1 for _, state in later if state == "saved"),
+                          sum(1 for right, state in later if state == "saved" and right),
+                          sum(1 for _, state in later if state == "kept"))
 
-    def answer_count(self, before: float | None = None) -> int:
-        """How many answers are recorded (given before Unix time ``before``)."""
-        if before is None:
-            return self.conn.execute("SELECT COUNT(*) FROM answers").fetchone()[0]
-        return self.conn.execute("SELECT COUNT(*) FROM answers WHERE at < ?",
-                                 (before,)).fetchone()[0]
+    # -- lessons and settings --------------------------------------------------------------
 
-    def tallies(self, by: str, since: float | None = None) -> list[Tally]:
-        """Answers (since Unix time ``since``) counted by ``"theme"`` (an answer counts once for
-        each of its themes) or ``"kind"``, weakest first: lowest accuracy, then the slowest
-        median time (a tally with no timed answer after those with one), then by name.
-        Counted in SQL: a store of a million answers takes seconds, not minutes
-        (``benchmarks/bench_store.py``).  Raises :class:`~tutor.engine.errors.LaughError` for
-        another ``by``."""
-        if by not in ("theme", "kind"):
-            raise LaughError(f"tallies by 'theme' or 'kind', not {by!r}")
-        return sorted(_tallies.tallies(self.conn, by, since), key=_weakest_first)
+    def start_lesson(self, lesson: str, seed: int) -> LessonState:
+        """Begin a new attempt at ``lesson`` with ``seed`` (a whole number SQLite keeps: 64-bit;
+        else :class:`~tutor.teaching.progress._values.StoreValueError`) at page 0, nothing
+        answered; keeps the record of any earlier completion.  Also remembers it as the last
+        lesson."""
+        self._write({"op": "start", "id": uuid.uuid4().hex, "at": time.time(),
+                     "lesson": V.text(lesson, "a lesson id"), "seed": V.whole(seed, "the seed")})
+        state = self.lesson_state(lesson)
+        assert state is not None
+        return state
 
-    def timeline(self, days: int = 1) -> list[Tally]:
-        """Answers counted per period of ``days`` days, oldest first, by the local date (the
-        time zone's, as every date shown) of each answer; each tally's ``name`` is the period's
-        first date, ``YYYY-MM-DD`` (periods of several days start at whole multiples of
-        ``days`` days since 1970-01-01)."""
-        return _tallies.timeline(self.conn, days)
+    def save_page(self, lesson: str, page: int) -> None:
+        """Remember that ``lesson`` has reached ``page`` (0-based), and that it was the last
+        lesson opened."""
+        self._write({"op": "page", "id": uuid.uuid4().hex, "at": time.time(),
+                     "lesson": V.text(lesson, "a lesson id"), "page": V.whole(page, "a page", 0)})
 
-    # -- ratings ---------------------------------------------------------------------------
+    def complete_lesson(self, lesson: str, right: int, total: int) -> None:
+        """Mark the current attempt at ``lesson`` finished, with ``right`` of ``total`` puzzles
+        right first time."""
+        total = V.whole(total, "a lesson's number of puzzles", 0)
+        self._write({"op": "complete", "id": uuid.uuid4().hex, "at": time.time(),
+                     "lesson": V.text(lesson, "a lesson id"),
+                     "right": V.whole(right, "a lesson's score", 0, total), "total": total})
 
-    def _rate(self, uid: str, at: float, kind: str, difficulty: int, themes: list[str],
-              correct: bool) -> RatingChange:
-        """Move the ratings for one rated answer (inside the caller's transaction)."""
-        before: dict[str, R.Rating] = {}
+    def set_meta(self, key: str, value: str) -> None:
+        """Save a small setting (text)."""
+        self._write({"op": "meta", "id": uuid.uuid4().hex, "key": V.text(key, "a setting"),
+                     "value": V.text(value, f"the setting {key!r}")})
 
-        def current(subject: str) -> R.Rating:
-            if subject not in before:
-                got = self.rating(subject)
-                before[subject] = got.rating if got else R.default_rating(subject)
-            return before[subject]
+    # -- whole-store changes ---------------------------------------------------------------
 
-        after = R.rate(current, kind, difficulty, themes, correct)
-        for subject, r in after.items():
-            self._save_rating(subject, r, at, uid)
-        return RatingChange({k: before[k] for k in after}, after)
-
-    def _save_rating(self, subject: str, r: R.Rating, at: float, uid: str, games: int = 1) -> None:
-        self.conn.execute(
-            "INSERT INTO ratings (subject, rating, rd, vol, games, updated_at) VALUES "
-            "(?, ?, ?, ?, ?, ?) ON CONFLICT(subject) DO UPDATE SET rating = excluded.rating, "
-            "rd = excluded.rd, vol = excluded.vol, games = ratings.games + excluded.games, "
-            "updated_at = excluded.updated_at", (subject, r.rating, r.rd, r.vol, games, at))
-        self.conn.execute("INSERT INTO rating_history (subject, at, rating, rd, vol, answer_uid) "
-                          "VALUES (?, ?, ?, ?, ?, ?)", (subject, at, r.rating, r.rd, r.vol, uid))
-
-    def rating(self, subject: str) -> SubjectRating | None:
-        """The stored rating of ``subject`` (see :mod:`tutor.teaching.ratings`), or None when no
-        rated answer has moved it yet."""
-        row = self.conn.execute("SELECT subject, rating, rd, vol, games, updated_at FROM ratings "
-                                "WHERE subject = ?", (subject,)).fetchone()
-        return _subject_rating(row) if row else None
-
-    def ratings(self, prefix: str = "") -> dict[str, SubjectRating]:
-        """Every stored rating whose subject starts with ``prefix`` (``"theme:"``,
-        ``"puzzle:count:"``), by subject."""
-        rows = self.conn.execute("SELECT subject, rating, rd, vol, games, updated_at FROM ratings "
-                                 "WHERE substr(subject, 1, ?) = ? ORDER BY subject",
-                                 (len(prefix), prefix)).fetchall()
-        return {r[0]: _subject_rating(r) for r in rows}
-
-    def learner_rating(self) -> R.Rating:
-        """The learner's overall rating (:data:`tutor.teaching.ratings.NEW_LEARNER` before any
-        rated answer)."""
-        got = self.rating(R.OVERALL)
-        return got.rating if got else R.NEW_LEARNER
-
-    def band_rating(self, kind: str, difficulty: int) -> R.Rating:
-        """The rating of the puzzles of ``kind`` in band ``difficulty`` (its starting rating,
-        :func:`tutor.teaching.ratings.initial_puzzle_rating`, before any rated answer)."""
-        subject = R.puzzle_subject(kind, difficulty)
-        got = self.rating(subject)
-        return got.rating if got else R.default_rating(subject)
-
-    def band_ratings(self, kind: str) -> dict[int, R.Rating]:
-        """The rated bands of ``kind``: difficulty -> rating (bands never rated left out)."""
-        out = {}
-        for subject, got in self.ratings(f"puzzle:{kind}:").items():
-            band = R.band_of(subject)
-            if band is not None and band[0] == kind:
-                out[band[1]] = got.rating
-        return out
-
-    def choose_difficulty(self, kind: str) -> int:
-        """The difficulty band (1-5) of ``kind`` to serve the learner: the band whose rating is
-        nearest the learner's overall rating (:func:`tutor.teaching.ratings.choose_difficulty`,
-        within about 200 points where one is)."""
-        return R.choose_difficulty(self.learner_rating(), self.band_ratings(kind))
-
-    def stars(self, kind: str, difficulty: int) -> int:
-        """The stars (1-5) shown for a puzzle of ``kind`` in band ``difficulty``: derived from
-        the band's rating (:func:`tutor.teaching.ratings.stars_for`)."""
-        return R.stars_for(self.band_rating(kind, difficulty).rating)
-
-    def rating_history(self, subject: str = R.OVERALL) -> list[RatingPoint]:
-        """``subject``'s rating after each rated answer that moved it, oldest first."""
-        rows = self.conn.execute("SELECT at, rating, rd FROM rating_history WHERE subject = ? "
-                                 "ORDER BY at, id", (subject,)).fetchall()
-        return [RatingPoint(*r) for r in rows]
+    def _now_or_never(self, what: str):
+        """A transaction on the file for a change too large to keep in the journal; raises
+        :class:`LaughError` (nothing changed) while the file is busy."""
+        if self.saving and not self._catch_up(BUSY_SECONDS):
+            raise LaughError(f"your progress file {self.path} is busy ({self._why}): nothing "
+                             f"{what}; try again when it is free")
+        return W.Transaction(self.conn)
 
     def recompute_ratings(self) -> int:
         """Rebuild every rating and its history from the answers, oldest first, in one
         transaction; returns how many answers were rated.  (Ratings follow from the answers:
-        this is what :meth:`merge` does after adding another machine's answers.)"""
-        with self._transaction():
-            return self._recompute()
-
-    def _recompute(self) -> int:
-        return _recompute(self.conn)
-
-    # -- merging another machine's progress ------------------------------------------------
+        this is what :meth:`merge` does after adding another machine's answers.)  Raises
+        :class:`LaughError` when the file is busy."""
+        try:
+            with self._now_or_never("recomputed"):
+                return _recompute(self.conn)
+        except sqlite3.OperationalError as exc:
+            if not _busy(exc):
+                raise
+            raise LaughError(f"your progress file {self.path} cannot be written now "
+                             f"({self._why_busy(exc)}): nothing recomputed") from None
 
     def merge(self, answers: list[Answer], lessons: list[LessonState],
               meta: dict[str, str]) -> tuple[int, int]:
@@ -384,153 +532,61 @@ class ProgressStore:
         - The ratings are recomputed from the merged answers (:meth:`recompute_ratings`), and
           the review schedules (:mod:`tutor.teaching.review`, which cache what the answers say)
           are dropped to be rebuilt from them in time order.
+
+        Raises :class:`~tutor.teaching.progress._values.StoreValueError` for a value the store
+        cannot keep, and :class:`LaughError` when the file is busy or full (nothing merged).
         """
-        with self._transaction():
-            before = self.answer_count()
-            self.conn.executemany(
-                "INSERT INTO answers (uid, at, puzzle_id, kind, themes, correct, seconds, hints, "
-                "lesson, ruleset, retry, difficulty, revealed) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?) "
-                "ON CONFLICT(uid) DO NOTHING",
-                [(a.uid, a.at, a.puzzle_id, a.kind, json.dumps(list(a.themes)), int(a.correct),
-                  a.seconds, a.hints, a.lesson, a.ruleset, int(a.retry), a.difficulty,
-                  int(a.revealed)) for a in answers])
-            added = self.answer_count() - before
-            for theirs in lessons:
-                self._merge_lesson(theirs)
-            for key, value in meta.items():
-                self._merge_meta(key, value)
-            self._recompute()
-            if added:
-                self.conn.execute("DROP TABLE IF EXISTS review_cards")
-                self.conn.execute("DROP TABLE IF EXISTS review_meta")
+        _merge.check(answers, lessons, meta)
+        try:
+            with self._now_or_never("merged"):
+                added = _merge.merge(self.conn, answers, lessons, meta)
+        except sqlite3.OperationalError as exc:
+            if not _busy(exc):
+                raise
+            raise LaughError(f"your progress file {self.path} cannot be written now "
+                             f"({self._why_busy(exc)}): nothing merged") from None
         return added, len(answers) - added
 
-    def _merge_lesson(self, theirs: LessonState) -> None:
-        mine = self.lesson_state(theirs.lesson)
-        if mine is None:
-            mine = theirs
-        else:
-            attempt = theirs if theirs.updated_at > mine.updated_at else mine
-            done = mine
-            if theirs.completed_at is not None and (mine.completed_at is None or
-                                                    theirs.completed_at > mine.completed_at):
-                done = theirs
-            mine = LessonState(attempt.lesson, attempt.seed, attempt.page, attempt.answered,
-                               attempt.started_at, max(mine.updated_at, theirs.updated_at),
-                               done.completed_at, done.right, done.total, attempt.in_progress)
-        self.conn.execute(
-            "INSERT INTO lessons (lesson, seed, page, answered, started_at, updated_at, "
-            "completed_at, right, total, in_progress) VALUES (?,?,?,?,?,?,?,?,?,?) "
-            "ON CONFLICT(lesson) DO UPDATE SET seed = excluded.seed, page = excluded.page, "
-            "answered = excluded.answered, started_at = excluded.started_at, "
-            "updated_at = excluded.updated_at, completed_at = excluded.completed_at, "
-            "right = excluded.right, total = excluded.total, in_progress = excluded.in_progress",
-            (mine.lesson, mine.seed, mine.page, json.dumps(mine.answered), mine.started_at,
-             mine.updated_at, mine.completed_at, mine.right, mine.total, int(mine.in_progress)))
+    # -- closing ---------------------------------------------------------------------------
 
-    def _merge_meta(self, key: str, value: str) -> None:
-        mine = self.get_meta(key)
-        if mine is None:
-            self._set_meta(key, value)
-        elif key.endswith(".best"):
-            try:
-                if float(value) > float(mine):
-                    self._set_meta(key, value)
-            except ValueError:
-                pass
+    def close(self) -> None:
+        """Write what is kept if the file is free (trying for :data:`CLOSING_SECONDS`), then
+        close it.  Changes still kept stay in the journal for the next store that opens the
+        file (:attr:`notify` says so), or, when even the journal could not be written, are
+        lost (said too)."""
+        if self.saving and self.waiting and not self._catch_up(CLOSING_SECONDS):
+            answers = [op for op in self._kept if op["op"] == "answer"]
+            lost = [op for op in answers if not op.get("_journaled")]
+            if lost:
+                self.notify(f"{_n(len(lost), 'answer')} could not be saved: your progress file "
+                            f"{self.path} and {self._journal.path.name} beside it cannot be "
+                            f"written ({self._why}).")
+            if len(answers) > len(lost):
+                self.notify(f"{_n(len(answers) - len(lost), 'answer')} {_are(len(answers))} kept "
+                            f"in {self._journal.path} and saved in your progress the next time "
+                            "the tutor opens it.")
+        for conn in {id(c): c for c in (self.conn, self._file) if c is not None}.values():
+            conn.close()
 
-    def meta_items(self) -> dict[str, str]:
-        """Every small saved setting, by key."""
-        return dict(self.conn.execute("SELECT key, value FROM meta ORDER BY key").fetchall())
+    def __enter__(self) -> "ProgressStore":
+        return self
 
-    # -- lessons ---------------------------------------------------------------------------
-
-    def lesson_state(self, lesson: str) -> LessonState | None:
-        """The saved state of ``lesson`` (an id), or None if it was never opened."""
-        row = self.conn.execute(
-            "SELECT lesson, seed, page, answered, started_at, updated_at, completed_at, right, "
-            "total, in_progress FROM lessons WHERE lesson = ?", (lesson,)).fetchone()
-        return _state(row) if row else None
-
-    def lesson_states(self) -> dict[str, LessonState]:
-        """Every saved lesson state, by lesson id."""
-        rows = self.conn.execute(
-            "SELECT lesson, seed, page, answered, started_at, updated_at, completed_at, right, "
-            "total, in_progress FROM lessons").fetchall()
-        return {r[0]: _state(r) for r in rows}
-
-    def start_lesson(self, lesson: str, seed: int) -> LessonState:
-        """Begin a new attempt at ``lesson`` with ``seed`` (page 0, nothing answered); keeps the
-        record of any earlier completion.  Also remembers it as the last lesson."""
-        now = time.time()
-        with self._transaction():
-            self.conn.execute(
-                "INSERT INTO lessons (lesson, seed, page, answered, started_at, updated_at, "
-                "in_progress) VALUES (?, ?, 0, '{}', ?, ?, 1) ON CONFLICT(lesson) DO UPDATE SET "
-                "seed = excluded.seed, page = 0, answered = '{}', started_at = excluded.started_at,"
-                " updated_at = excluded.updated_at, in_progress = 1", (lesson, seed, now, now))
-            self._set_meta("last_lesson", lesson)
-        state = self.lesson_state(lesson)
-        assert state is not None
-        return state
-
-    def save_page(self, lesson: str, page: int) -> None:
-        """Remember that ``lesson`` has reached ``page`` (0-based), and that it was the last
-        lesson opened."""
-        with self._transaction():
-            self.conn.execute("UPDATE lessons SET page = ?, updated_at = ? WHERE lesson = ?",
-                              (page, time.time(), lesson))
-            self._set_meta("last_lesson", lesson)
-
-    def complete_lesson(self, lesson: str, right: int, total: int) -> None:
-        """Mark the current attempt at ``lesson`` finished, with ``right`` of ``total`` puzzles
-        right first time."""
-        now = time.time()
-        with self._transaction():
-            self.conn.execute("UPDATE lessons SET completed_at = ?, right = ?, total = ?, "
-                              "in_progress = 0, updated_at = ? WHERE lesson = ?",
-                              (now, right, total, now, lesson))
-
-    def last_lesson(self) -> str | None:
-        """The id of the lesson opened most recently, or None."""
-        return self.get_meta("last_lesson")
-
-    # -- meta ------------------------------------------------------------------------------
-
-    def get_meta(self, key: str) -> str | None:
-        """A small saved setting, or None."""
-        row = self.conn.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
-        return row[0] if row else None
-
-    def set_meta(self, key: str, value: str) -> None:
-        """Save a small setting."""
-        with self._transaction():
-            self._set_meta(key, value)
-
-    def _set_meta(self, key: str, value: str) -> None:
-        self.conn.execute("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO "
-                          "UPDATE SET value = excluded.value", (key, value))
-
-    # -- transactions ----------------------------------------------------------------------
-
-    def _transaction(self):
-        return _Transaction(self.conn)
+    def __exit__(self, *exc) -> None:
+        self.close()
 
 
-class _Transaction:
-    """BEGIN IMMEDIATE ... COMMIT, rolled back on any exception (Ctrl-C included)."""
-
-    def __init__(self, conn: sqlite3.Connection):
-        self.conn = conn
-
-    def __enter__(self):
-        self.conn.execute("BEGIN IMMEDIATE")
-        return self.conn
-
-    def __exit__(self, exc_type, exc, tb) -> None:
-        if exc_type is None:
-            self.conn.execute("COMMIT")
-        elif self.conn.in_transaction:
-            self.conn.execute("ROLLBACK")
+def _sound(op: dict) -> bool:
+    """A change read back from the journal that can be applied (a damaged line is skipped)."""
+    try:
+        W.check(op)
+    except (KeyError, TypeError, ValueError, LaughError):
+        return False
+    return True
 
 
+def _n(n: int, noun: str) -> str:
+    return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
+def _are(n: int) -> str:
+    return "is" if n == 1 else "are"
