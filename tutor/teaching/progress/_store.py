@@ -109,6 +109,8 @@ class ProgressStore(Reads):
         self._file: sqlite3.Connection | None = None     # the file, when it is open
         self._kept: list[dict] = []                      # changes not yet in the file
         self._why = ""                                   # why they are kept
+        self._told = False                               # ... and the learner told so
+        self._blind = False                              # the copy could not read the file
         self._log: list[list] = []                       # per answer recorded: [right, state]
         if read_only:
             self.conn = self._open_copy()
@@ -140,16 +142,18 @@ class ProgressStore(Reads):
         store.saving = False
         store.notify = _say
         store._journal, store._file, store._kept, store._why, store._log = None, None, [], "", []
+        store._told = store._blind = False
         store.conn = _connect(":memory:")
         _check_and_migrate(store.conn, store.path)
         return store
 
     # -- opening ---------------------------------------------------------------------------
 
-    def _open(self, timeout: float = BUSY_SECONDS) -> sqlite3.Connection:
-        """The file, checked, migrated, and proved writable (a write rolled back)."""
+    def _open(self, timeout: float | None = None) -> sqlite3.Connection:
+        """The file, checked, migrated, and proved writable (a write rolled back), waiting
+        ``timeout`` seconds (default :data:`BUSY_SECONDS`) for another program's lock."""
         _check_header(self.path)
-        conn = _connect(self.path, timeout)
+        conn = _connect(self.path, BUSY_SECONDS if timeout is None else timeout)
         try:
             _check_and_migrate(conn, self.path)
         except BaseException:
@@ -157,7 +161,7 @@ class ProgressStore(Reads):
             raise
         return conn
 
-    def _open_or_salvage(self, timeout: float = BUSY_SECONDS) -> sqlite3.Connection:
+    def _open_or_salvage(self, timeout: float | None = None) -> sqlite3.Connection:
         """:meth:`_open`; a damaged file moved aside, salvaged into a fresh one, and
         :attr:`notice` saying so.  Raises :class:`sqlite3.DatabaseError` for a file that
         cannot be written (or moved aside) now."""
@@ -187,9 +191,9 @@ class ProgressStore(Reads):
         try:
             _check_header(self.path)
             src = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro", uri=True,
-                                  timeout=timeout)
+                                  timeout=timeout, isolation_level=None)
             try:
-                src.backup(mem)
+                _backup(src, mem)
             finally:
                 src.close()
             _check_and_migrate(mem, self.path)
@@ -276,8 +280,9 @@ class ProgressStore(Reads):
         try:
             self.conn = self._copy(RETRY_SECONDS)
         except sqlite3.DatabaseError:
-            self.conn = self._empty()
+            self.conn, self._blind = self._empty(), True
         self._apply_journal_to(self.conn)
+        self._told = True
         self.notice = (f"Your progress file {self.path} is busy ({self._why}): your answers are "
                        f"kept in {self._journal.path.name} beside it and saved in it as soon as "
                        "it is free.")
@@ -288,10 +293,10 @@ class ProgressStore(Reads):
         try:
             self._file.execute(f"PRAGMA busy_timeout = {int(RETRY_SECONDS * 1000)}")
             mem = _connect(":memory:")
-            self._file.backup(mem)
+            _backup(self._file, mem)
             self.conn = mem
         except sqlite3.DatabaseError:
-            self.conn = self._empty()
+            self.conn, self._blind = self._empty(), True
         finally:
             self._file.execute(f"PRAGMA busy_timeout = {int(BUSY_SECONDS * 1000)}")
 
@@ -299,7 +304,8 @@ class ProgressStore(Reads):
         """Apply ``op`` to the copy in memory and keep it for the file: in the journal, or in
         memory when even the journal cannot be written."""
         result = W.apply_in_transaction(self.conn, op)
-        told = bool(self._kept)
+        if self._blind and op["op"] == "answer":
+            result = (result[0], None)      # ratings moved from nothing: not worth showing
         try:
             self._journal.append({k: v for k, v in op.items() if not k.startswith("_")})
             op["_journaled"] = True
@@ -309,7 +315,8 @@ class ProgressStore(Reads):
                      f"{exc.strerror or exc}; they are lost if the tutor closes before the file "
                      "is free)")
         self._kept.append(op)
-        if not told:
+        if not self._told:
+            self._told = True
             self.notify(f"Your progress file {self.path} is busy ({self._why}): this answer and "
                         f"the changes after it are {where}, and saved in it as soon as it is "
                         "free.")
@@ -333,6 +340,7 @@ class ProgressStore(Reads):
         if self.conn is not self._file:
             self.conn.close()
             self.conn = self._file
+        self._told = self._blind = False
         if written:
             self.notify(f"Your progress file {self.path} is free again: the "
                         f"{_n(written, 'answer')} kept meanwhile {_are(written)} saved in it.")
@@ -375,6 +383,8 @@ class ProgressStore(Reads):
                         if _sound(op):
                             W.apply(self._file, op)
                             answers += op["op"] == "answer"
+                        else:
+                            unreadable += 1
         except (OSError, sqlite3.DatabaseError):
             return                              # still kept; the next change tries again
         said = (f"{_n(answers, 'answer')} kept in {self._journal.path.name} while your progress "
@@ -573,6 +583,18 @@ class ProgressStore(Reads):
 
     def __exit__(self, *exc) -> None:
         self.close()
+
+
+def _backup(src: sqlite3.Connection, mem: sqlite3.Connection) -> None:
+    """Copy ``src`` into ``mem`` inside a read transaction taken first (waiting no longer than
+    ``src``'s busy timeout: ``Connection.backup`` itself retries a locked file for ever).
+    Raises :class:`sqlite3.OperationalError` when the file cannot be read now."""
+    src.execute("BEGIN")
+    try:
+        src.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()
+        src.backup(mem)
+    finally:
+        src.execute("ROLLBACK")
 
 
 def _sound(op: dict) -> bool:
