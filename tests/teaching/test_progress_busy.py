@@ -14,7 +14,7 @@ import sys
 
 import pytest
 
-import tutor.teaching.progress._store as S
+import tutor.teaching.progress._keeping as K
 from tutor.teaching.progress import FILE_NAME, ProgressStore
 from tutor.teaching.progress._pending import Journal
 
@@ -23,9 +23,9 @@ from support import ROOT
 
 @pytest.fixture(autouse=True)
 def short_waits(monkeypatch):
-    monkeypatch.setattr(S, "BUSY_SECONDS", 0.2)
-    monkeypatch.setattr(S, "RETRY_SECONDS", 0.05)
-    monkeypatch.setattr(S, "CLOSING_SECONDS", 0.1)
+    monkeypatch.setattr(K, "BUSY_SECONDS", 0.2)
+    monkeypatch.setattr(K, "RETRY_SECONDS", 0.05)
+    monkeypatch.setattr(K, "CLOSING_SECONDS", 0.1)
 
 
 @pytest.fixture
@@ -214,7 +214,7 @@ def test_two_processes_keeping_answers_lose_none(path):
     with ProgressStore(path) as store:
         store.record_answer("a", "count", [], True, 2.0)
     other = _holder(path)
-    code = ("import sys, tutor.teaching.progress._store as S; S.BUSY_SECONDS = 0.1; "
+    code = ("import sys, tutor.teaching.progress._keeping as K; K.BUSY_SECONDS = 0.1; "
             "from tutor.teaching.progress import ProgressStore as P\n"
             "with P(sys.argv[1]) as s:\n"
             "    s.notify = lambda line: None\n"

@@ -28,24 +28,41 @@ no rating.
 answers are keyed by ``uid`` and never duplicated, and the ratings are recomputed from the
 merged answers.
 
+Every value handed to the store is checked at its edge (:mod:`._values`): one SQLite cannot hold
+(a 40-digit seed) or that the damage checks would later call damage (a time past the year 3000)
+raises :class:`StoreValueError` in one line and nothing is written.
+
 A file that is not a database, fails SQLite's integrity check, lacks a table or column, or holds a
 value of the wrong type or invalid JSON in a column, is damaged: it is moved aside (nothing is
-deleted) to ``progress.sqlite3.corrupt-<timestamp>`` beside it and a fresh one started;
-:attr:`ProgressStore.notice` says so in one line for the caller to show.
+deleted) to ``progress.sqlite3.corrupt-<timestamp>`` beside it, a fresh one started, and every
+answer, lesson state and setting that can still be read salvaged into it, the ratings recomputed
+(:mod:`._salvage`); :attr:`ProgressStore.notice` says so in one line, with how many were kept
+and how many could not be read, for the caller to show.
 
-A file that cannot be written (a read-only file or folder, a folder that cannot be created) is
-never a Python error: the store reads what it can into memory and goes on without saving, and
-:attr:`ProgressStore.notice` says in one line that progress cannot be saved and why.  Opened
-with ``read_only=True`` (statistics), the store never writes to the file or its folder at all:
-it works on a copy in memory.
+A file that is busy (another program holds its lock) or full loses nothing: each change that
+cannot be written is kept in the journal ``progress.sqlite3.pending`` beside it and written, in
+order, as soon as the file is free (:mod:`._keeping`, :mod:`._pending`); the store says so in
+one line through :attr:`ProgressStore.notify`, and :meth:`ProgressStore.saved_since` tells how
+many answers reached the file.  A file that cannot be written at all (a read-only file or
+folder, a folder that cannot be created) is never a Python error: the store reads what it can
+into memory and goes on without saving, and :attr:`ProgressStore.notice` says in one line that
+progress cannot be saved and why.  Opened with ``read_only=True`` (statistics), the store never
+writes to the file or its folder at all: it works on a copy in memory.
+
+The package's modules: ``_store`` (the store and its opening), ``_reading`` (what it answers),
+``_tallies`` (counts in SQL), ``_writes`` (every change as a record and its SQL), ``_keeping``
+and ``_pending`` (changes kept while the file is busy), ``_merge``, ``_values`` (the edge),
+``_schema`` (tables and migrations), ``_damage`` (the checks), ``_salvage`` (moving aside and
+salvaging), ``_records`` (what it hands out).
 """
 
 from tutor.teaching.progress._records import (Answer, LessonState, RatingChange, RatingPoint,
                                               SubjectRating, Tally)
 from tutor.teaching.progress._schema import (FILE_NAME, LATEST_TIME, LONGEST_ANSWER,
                                              SCHEMA_VERSION)
-from tutor.teaching.progress._store import ProgressStore, default_path
+from tutor.teaching.progress._store import ProgressStore, SavedCount, default_path
+from tutor.teaching.progress._values import StoreValueError
 
 __all__ = ["FILE_NAME", "LATEST_TIME", "LONGEST_ANSWER", "SCHEMA_VERSION", "Answer",
-           "LessonState", "ProgressStore", "RatingChange", "RatingPoint", "SubjectRating", "Tally",
-           "default_path"]
+           "LessonState", "ProgressStore", "RatingChange", "RatingPoint", "SavedCount",
+           "StoreValueError", "SubjectRating", "Tally", "default_path"]
