@@ -276,7 +276,7 @@ def _run_set(ctx, make) -> tuple[bool, list]:
     saved, and pass on."""
     right = second = 0
     missed = []
-    done = 0
+    mark = ctx.store.save_mark()
     try:
         for i in range(SET_SIZE):
             puzzle = make(i)
@@ -284,7 +284,6 @@ def _run_set(ctx, make) -> tuple[bool, list]:
                 outcome = pose(ctx, puzzle, heading=f"Puzzle {i + 1} of {SET_SIZE}")
             except Quit:
                 return False, missed
-            done += 1
             right += outcome.first
             second += outcome.correct and not outcome.first
             if not outcome.first:
@@ -292,7 +291,10 @@ def _run_set(ctx, make) -> tuple[bool, list]:
             ctx.console.print()
     except (EOFError, KeyboardInterrupt):
         ctx.console.print()
-        ctx.say(f"Saved: {done} answer{'s' if done != 1 else ''} of this set ({right} right).",
+        got = ctx.store.saved_since(mark)          # what the store wrote, not what was asked
+        ctx.say(f"Saved: {got.saved} answer{'s' if got.saved != 1 else ''} of this set "
+                f"({got.right} right)" + (f"; {got.kept} kept to be saved when the progress "
+                                          "file is free" if got.kept else "") + ".",
                 style="yellow")
         raise
     ctx.say(f"{right} of {SET_SIZE} right at the first try"
