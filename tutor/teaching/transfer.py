@@ -25,11 +25,11 @@ from __future__ import annotations
 
 import json
 import math
-import os
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from tutor.engine.atomic import write_atomic
 from tutor.engine.errors import DataError, UsageError
 from tutor.teaching.progress import (LATEST_TIME, LONGEST_ANSWER, Answer, LessonState,
                                      ProgressStore)
@@ -81,20 +81,14 @@ def export_data(store: ProgressStore, learner: str | None = None) -> dict:
 
 
 def write_export(store: ProgressStore, path: str | Path, learner: str | None = None) -> int:
-    """Write :func:`export_data` to ``path`` (whole or not at all: a file beside it, then
-    renamed); returns the number of answers written.  Raises :class:`UsageError` when the file
-    cannot be written."""
+    """Write :func:`export_data` to ``path`` whole or not at all, through the path
+    (:func:`tutor.engine.atomic.write_atomic`: a link's target replaced, a FIFO or device written
+    through, never replaced by a file); returns the number of answers written.  Raises
+    :class:`UsageError` when the file cannot be written."""
     data = export_data(store, learner)
-    path = Path(path)
     text = json.dumps(data, ensure_ascii=False, indent=1) + "\n"
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")     # the umask's permissions
     try:
-        try:
-            tmp.write_text(text, encoding="utf-8")
-            os.replace(tmp, path)
-        except BaseException:
-            tmp.unlink(missing_ok=True)
-            raise
+        write_atomic(path, text)
     except OSError as exc:
         raise UsageError(f"cannot write {path}: {exc.strerror or exc}") from None
     return len(data["answers"])

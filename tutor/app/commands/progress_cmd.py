@@ -6,11 +6,11 @@ teacher).  The formats and the merge are :mod:`tutor.teaching.transfer`; the rep
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 
 from rich.table import Table
 from rich.text import Text
 
+from tutor.engine.atomic import write_atomic
 from tutor.engine.errors import DataError, LaughError, UsageError
 from tutor.puzzles.terminal import make_console
 from tutor.teaching import ratings as R
@@ -123,7 +123,7 @@ def run_report(args) -> int:
     for path, text, what in ((args.html, render_html, "HTML"), (args.csv, render_csv, "CSV")):
         if path:
             try:
-                Path(path).write_text(text(report), encoding="utf-8")
+                write_atomic(path, text(report))
             except OSError as exc:
                 raise UsageError(f"cannot write {path}: {exc.strerror or exc}") from None
             written.append(f"Wrote the {what} report to {path}")
