@@ -161,15 +161,14 @@ class ProgressStore(Keeping, Reads):
             try:
                 moved = move_aside(self.path)
             except OSError as move_exc:
-                self.notice = None
                 raise sqlite3.OperationalError(
                     f"{self.path} could not be read ({_said(exc)}) and cannot be moved aside "
                     f"({move_exc.strerror or move_exc})") from None
+            said = (f"Your progress file {self.path} could not be read ({_said(exc)}); it was "
+                    f"moved to {moved.name} beside it")
+            self.notice = said + "."             # kept if the fresh one cannot be made either
             conn = self._open(timeout)
-            kept = salvage(moved, conn)
-            self.notice = (f"Your progress file {self.path} could not be read ({_said(exc)}); it "
-                           f"was moved to {moved.name} beside it and a fresh one started: "
-                           f"{kept.words()}.")
+            self.notice = f"{said} and a fresh one started: {salvage(moved, conn).words()}."
             return conn
 
     def _copy(self, timeout: float) -> sqlite3.Connection:
