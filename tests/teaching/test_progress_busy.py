@@ -73,9 +73,9 @@ def test_an_answer_while_another_program_writes_is_kept_then_saved(path, how):
         assert store.saved_since(mark) == (0, 0, 1)
         assert _pending(path).exists() and '"puzzle_id":"b"' in _pending(path).read_text()
         assert len(said) == 1 and "\n" not in said[0]
-        assert said[0].startswith(f"Your progress file {path} is busy (another program is writing "
-                                  "to it): this answer and the changes after it are kept in "
-                                  "progress.sqlite3.pending beside it")
+        assert said[0] == (f"Your progress file {path} is busy (another program is writing to "
+                           "it): your answers are kept in progress.sqlite3.pending beside it from "
+                           "now on, and saved in it as soon as it is free.")
         other.execute("ROLLBACK")
         other.close()
         store.record_answer("c", "count", ["counting"], True, 1.0, difficulty=3)
@@ -171,8 +171,8 @@ def test_when_the_journal_cannot_be_written_either_the_answer_waits_in_memory(pa
             m.setattr(Journal, "append", full)
             store.record_answer("b", "count", [], True, 2.0)
             assert store.waiting and not _pending(path).exists()
-            assert "kept in memory (progress.sqlite3.pending cannot be written either: No space " \
-                   "left on device;" in said[0]
+            assert "your answers are kept in memory (progress.sqlite3.pending cannot be written " \
+                   "either: No space left on device;" in said[0]
             other.execute("ROLLBACK")
             store.record_answer("c", "count", [], True, 2.0)        # the file is free: saved
     assert _saved(path) == ["a", "b", "c"]

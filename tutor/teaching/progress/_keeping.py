@@ -78,17 +78,16 @@ class Keeping:
         try:
             self._journal.append({k: v for k, v in op.items() if not k.startswith("_")})
             op["_journaled"] = True
-            where = f"kept in {self._journal.path.name} beside it"
+            where = f"in {self._journal.path.name} beside it"
         except OSError as exc:
-            where = (f"kept in memory ({self._journal.path.name} cannot be written either: "
+            where = (f"in memory ({self._journal.path.name} cannot be written either: "
                      f"{exc.strerror or exc}; they are lost if the tutor closes before the file "
                      "is free)")
         self._kept.append(op)
         if not self._told:
             self._told = True
-            self.notify(f"Your progress file {self.path} is busy ({self._why}): this answer and "
-                        f"the changes after it are {where}, and saved in it as soon as it is "
-                        "free.")
+            self.notify(f"Your progress file {self.path} is busy ({self._why}): your answers are "
+                        f"kept {where} from now on, and saved in it as soon as it is free.")
         return result
 
     def _catch_up(self, timeout: float) -> bool:
@@ -98,10 +97,15 @@ class Keeping:
             return True
         try:
             if self._file is None:
+                if not _free_now(self.path, timeout):      # before the checks of opening,
+                    return False                           # which take seconds on a big file
+                before = self.notice
                 self._file = self._open_or_salvage(timeout)
-                if self.notice and "moved to" in self.notice:
+                if self.notice is not before:              # it was damaged, and salvaged
                     self.notify(self.notice)
             written = self._write_journal(self._file, timeout)
+        except OSError:                                    # the journal cannot be read now
+            return False
         except sqlite3.DatabaseError as exc:
             if not _environmental(exc):
                 raise
@@ -135,8 +139,6 @@ class Keeping:
                     self._log[op["_seq"]][1] = "saved"
             self._kept = []
             return answers
-        except OSError:
-            raise sqlite3.OperationalError("the journal cannot be read") from None
         finally:
             conn.execute(f"PRAGMA busy_timeout = {int(BUSY_SECONDS * 1000)}")
 
@@ -183,6 +185,20 @@ class Keeping:
                 raise
             self._start_waiting(exc)
             return self._keep(op)
+
+
+def _free_now(path, timeout: float) -> bool:
+    """Whether the file at ``path`` can be written now (another program's lock waited for up
+    to ``timeout`` seconds); a file that is not a database is "free" (opening finds why)."""
+    probe = _connect(path, timeout)
+    try:
+        probe.execute("BEGIN IMMEDIATE")
+        probe.execute("ROLLBACK")
+        return True
+    except sqlite3.DatabaseError as exc:
+        return not _busy(exc)
+    finally:
+        probe.close()
 
 
 def _backup(src: sqlite3.Connection, mem: sqlite3.Connection) -> None:
