@@ -26,7 +26,6 @@ from __future__ import annotations
 import argparse
 import os
 import random
-import resource
 import statistics
 import subprocess
 import sys
@@ -78,21 +77,32 @@ def _median_time(fn, runs: int = 3) -> float:
     return statistics.median(times)
 
 
+#: ``laugh stats`` run so that it reports its own peak resident memory at exit (Linux's VmHWM:
+#: the peak since exec, so the benchmark's own memory, which a forked child would count, is not).
+_STATS = ("import atexit, runpy, sys\n"
+          "def peak():\n"
+          "    with open('/proc/self/status') as fh:\n"
+          "        kb = [line.split()[1] for line in fh if line.startswith('VmHWM')]\n"
+          "    sys.stderr.write(f'PEAK {kb[0] if kb else 0}\\n')\n"
+          "atexit.register(peak)\n"
+          "sys.argv = ['laugh', 'stats']\n"
+          "runpy.run_module('tutor', run_name='__main__')\n")
+
+
 def laugh_stats(home: str) -> tuple[float, float]:
     """Wall seconds and peak resident MB of ``laugh stats`` (piped)."""
     env = dict(os.environ, LAUGH_HOME=home, COLUMNS="80",
                PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
     t = time.perf_counter()
-    proc = subprocess.Popen([sys.executable, "-m", "tutor", "stats"], stdin=subprocess.DEVNULL,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, cwd=str(ROOT))
-    out, err = proc.communicate()
+    proc = subprocess.run([sys.executable, "-c", _STATS], stdin=subprocess.DEVNULL,
+                          capture_output=True, env=env, cwd=str(ROOT))
     wall = time.perf_counter() - t
-    if proc.returncode != 0 or b"Traceback" in err:
-        raise SystemExit(f"laugh stats failed: {err.decode(errors='replace')[-2000:]}")
-    if not out.startswith(b"Statistics:"):
-        raise SystemExit(f"laugh stats said: {out[:300]!r}")
-    # The only child this process runs: the peak of its children is that of laugh stats.
-    return wall, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+    if b"Traceback" in proc.stderr:
+        raise SystemExit(f"laugh stats failed: {proc.stderr.decode(errors='replace')[-2000:]}")
+    if not proc.stdout.startswith(b"Statistics:"):
+        raise SystemExit(f"laugh stats said: {proc.stdout[:300]!r}")
+    peak = [line for line in proc.stderr.decode().splitlines() if line.startswith("PEAK ")]
+    return wall, int(peak[-1].split()[1]) / 1024 if peak else float("nan")
 
 
 def main() -> None:
