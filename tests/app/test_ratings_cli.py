@@ -320,3 +320,31 @@ def test_a_rating_is_marked_provisional_until_its_deviation_falls(tmp_path):
     out = run_laugh(["stats"], "", tmp_path).stdout
     assert re.search(r"^Rating \d+  deviation", out, re.M)        # settled: no "?"
     assert "provisional" not in out
+
+
+def test_export_through_a_link_or_a_fifo_writes_through_it(tmp_path):
+    """Issue 23 item 1: ``laugh progress export lnk.json`` replaced the link with a file (and a
+    FIFO or device node likewise); now the link's target is written and the link stays."""
+    import os
+    import stat
+    import threading
+    home = tmp_path / "home"
+    run_laugh(["puzzle", "count", "--seed", "4"], "show\n", home)
+    target = tmp_path / "tgt.json"
+    target.write_text("{}")
+    link = tmp_path / "lnk.json"
+    link.symlink_to(target)
+    proc = run_laugh(["progress", "export", str(link)], "", home)
+    assert proc.returncode == 0, proc.stderr
+    assert link.is_symlink() and json.loads(target.read_text())["answers"]
+    fifo = tmp_path / "pipe.json"
+    os.mkfifo(fifo)
+    got = []
+    reader = threading.Thread(target=lambda: got.append(fifo.read_text()))
+    reader.start()
+    proc = run_laugh(["progress", "export", str(fifo)], "", home)
+    reader.join(30)
+    assert proc.returncode == 0 and stat.S_ISFIFO(fifo.stat().st_mode)
+    assert json.loads(got[0])["answers"]
+    proc = run_laugh(["progress", "export", str(tmp_path)], "", home)
+    assert proc.stderr == f"laugh: cannot write {tmp_path}: Is a directory\n"

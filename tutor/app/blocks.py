@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 from fractions import Fraction
 from pathlib import Path
 
@@ -25,6 +24,7 @@ from rich.text import Text
 
 from tutor.app.commands.simulate import skill_view
 from tutor.engine import jsonfile
+from tutor.engine.atomic import write_atomic
 from tutor.engine.data import laugh_cache
 from tutor.engine.errors import DataError
 from tutor.engine.odds import deal_odds, percent
@@ -225,9 +225,7 @@ def simulate(data: dict, library, cache_dir: Path | None = None) -> dict:
     cache[key] = result
     try:
         cache_dir.mkdir(parents=True, exist_ok=True)
-        tmp = cache_file.with_name(f"simulate.{os.getpid()}.tmp")   # two runs at once
-        tmp.write_text(json.dumps(cache, indent=1), encoding="utf-8")
-        tmp.replace(cache_file)
+        write_atomic(cache_file, json.dumps(cache, indent=1))      # two runs at once
     except OSError:
         pass
     return result

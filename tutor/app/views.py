@@ -171,7 +171,7 @@ def stats_view(ctx, offer_practice: bool = True, at_home: bool = True) -> None:
                       + ("" if ctx.width < 60 else ", median seconds of the answers typed at a "
                          "terminal (- none), your rating"), style="dim"))
     week_ago = time.time() - 7 * 86400
-    older = any(a.at < week_ago for a in store.answers())
+    older = store.answer_count(before=week_ago) > 0
     recent = {by: ({t.name: t for t in store.tallies(by, since=week_ago)} if older else None)
               for by in ("theme", "kind")}
     if older and ctx.width >= 60:
@@ -280,7 +280,7 @@ def _run_set(ctx, make) -> tuple[bool, list]:
     saved, and pass on."""
     right = second = 0
     missed = []
-    done = 0
+    mark = ctx.store.save_mark()
     try:
         for i in range(SET_SIZE):
             puzzle = make(i)
@@ -288,7 +288,6 @@ def _run_set(ctx, make) -> tuple[bool, list]:
                 outcome = pose(ctx, puzzle, heading=f"Puzzle {i + 1} of {SET_SIZE}")
             except Quit:
                 return False, missed
-            done += 1
             right += outcome.first
             second += outcome.correct and not outcome.first
             if not outcome.first:
@@ -296,7 +295,10 @@ def _run_set(ctx, make) -> tuple[bool, list]:
             ctx.say()
     except (EOFError, KeyboardInterrupt):
         ctx.say()
-        ctx.say(f"Saved: {done} answer{'s' if done != 1 else ''} of this set ({right} right).",
+        got = ctx.store.saved_since(mark)          # what the store wrote, not what was asked
+        ctx.say(f"Saved: {got.saved} answer{'s' if got.saved != 1 else ''} of this set "
+                f"({got.right} right)" + (f"; {got.kept} kept to be saved when the progress "
+                                          "file is free" if got.kept else "") + ".",
                 style="yellow")
         raise
     ctx.say(f"{right} of {SET_SIZE} right at the first try"

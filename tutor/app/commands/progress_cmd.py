@@ -82,7 +82,7 @@ def run_export(args) -> int:
 
 def run_import(args) -> int:
     """Merge ``args.file`` into the progress store; a damaged file changes nothing."""
-    from tutor.teaching.transfer import read_export
+    from tutor.teaching.transfer import merge_export, read_export
     export = read_export(args.file)          # checked whole before the store is opened
     store = ProgressStore()
     try:
@@ -91,7 +91,7 @@ def run_import(args) -> int:
         if not store.saving:
             raise LaughError(f"nothing imported from {args.file}: your progress cannot be saved")
         before = store.rating(R.OVERALL)
-        added, known = store.merge(export.answers, export.lessons, export.meta)
+        added, known = merge_export(store, export)
         after = store.rating(R.OVERALL)
     finally:
         store.close()
