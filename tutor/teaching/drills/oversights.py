@@ -260,7 +260,8 @@ class OversightDrill(Drill):
                 left = total + res.bonus - penalty - (io.clock.now() - start)
                 io.say(f"{max(0.0, left):.0f} s left · score {res.score}", style="dim")
         except (EOFError, KeyboardInterrupt):
-            io.say(f"Storm stopped at score {res.score}; " + _saved(self.store, mark), style="yellow")
+            io.say(f"Storm stopped at score {res.score}; " + _saved(self.store, mark),
+                   style="yellow")
             raise
         best = self.meta_best("drill.oversights.storm.best", res.score)
         io.say(f"Storm over: score {res.score}, {res.mistakes} mistake"
