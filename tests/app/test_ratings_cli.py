@@ -347,4 +347,5 @@ def test_export_through_a_link_or_a_fifo_writes_through_it(tmp_path):
     assert proc.returncode == 0 and stat.S_ISFIFO(fifo.stat().st_mode)
     assert json.loads(got[0])["answers"]
     proc = run_laugh(["progress", "export", str(tmp_path)], "", home)
-    assert proc.stderr == f"laugh: cannot write {tmp_path}: Is a directory\n"
+    assert proc.returncode == 1          # checked before the store is read (issue 23 item 12)
+    assert proc.stderr == f"laugh: cannot write {tmp_path}: it is a folder; give a file name\n"

@@ -10,7 +10,8 @@ import pytest
 from rich.console import Console
 
 from tutor.app import views
-from tutor.app.io import Context, Glyphs
+from tutor.app.context import Context, Glyphs
+from tutor.app.io import ScriptedIO
 from tutor.teaching.progress import FILE_NAME, ProgressStore
 
 
@@ -24,7 +25,7 @@ def test_a_set_left_after_an_answer_was_recorded_counts_it(tmp_path, monkeypatch
     out = Console(file=io.StringIO(), width=80, color_system=None)
     with ProgressStore(tmp_path / FILE_NAME) as store:
         store.record_answer("earlier", "count", [], False, 1.0)     # not of this set
-        ctx = Context(out, None, True, Glyphs(), store)
+        ctx = Context(ScriptedIO([], out), Glyphs(), store)
         with pytest.raises(end):
             views._run_set(ctx, lambda i: i)
         assert store.answer_count() == 2

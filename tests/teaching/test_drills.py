@@ -573,7 +573,7 @@ def _one_right_then(end):
 def test_a_drill_without_a_store_says_nothing_was_saved(end):
     """``laugh drill oversights --no-save`` then Ctrl-D said "1 answer saved (1 right)"."""
     holder, answer = _one_right_then(end)
-    io_, out = make_io(answer, delays=[1.0], store=None)
+    io_, out = make_io(answer, delays=[1.0])
     drill = hooked(OversightDrill(io_, seed=3))
     holder["d"] = drill
     with pytest.raises(end):
@@ -584,8 +584,8 @@ def test_a_drill_without_a_store_says_nothing_was_saved(end):
 
 def test_an_interrupted_drill_says_what_the_store_wrote(store):
     holder, answer = _one_right_then(EOFError)
-    io_, out = make_io(answer, delays=[1.0], store=store)
-    drill = hooked(OversightDrill(io_, seed=3))
+    io_, out = make_io(answer, delays=[1.0])
+    drill = hooked(OversightDrill(io_, seed=3, store=store))
     holder["d"] = drill
     with pytest.raises(EOFError):
         drill.storm(minutes=1)
@@ -600,8 +600,8 @@ def test_a_drill_in_a_store_that_cannot_save_says_nothing_was_saved(tmp_path):
     with ProgressStore(blocker / "sub" / "progress.sqlite3") as store:
         assert not store.saving
         holder, answer = _one_right_then(EOFError)
-        io_, out = make_io(answer, delays=[1.0], store=store)
-        drill = hooked(OversightDrill(io_, seed=3))
+        io_, out = make_io(answer, delays=[1.0])
+        drill = hooked(OversightDrill(io_, seed=3, store=store))
         holder["d"] = drill
         with pytest.raises(EOFError):
             drill.streak(limit=20)

@@ -89,10 +89,18 @@ def test_whatever_is_given_is_refused_in_one_line_or_kept_soundly(tmp_path_facto
 
 
 def test_laugh_lesson_with_a_40_digit_seed_is_one_line(tmp_path):
+    """The command line refuses the seed before the store could be asked to keep it (a seed is
+    at most :data:`tutor.engine.limits.MAX_SEED`, which SQLite holds): one usage line, exit 2,
+    nothing written.  The store's own refusal above stays for any other way in."""
+    from tutor.engine.limits import MAX_SEED
+    assert MAX_SEED <= 2 ** 63 - 1
     env = dict(os.environ, LAUGH_HOME=str(tmp_path), PYTHONPATH=str(ROOT))
     proc = subprocess.run([sys.executable, "-m", "tutor", "lesson", "1", "--seed", str(HUGE - 1)],
                           input="q\n", text=True, capture_output=True, env=env, cwd=str(ROOT),
                           timeout=120)
-    assert proc.returncode == 1 and "Traceback" not in proc.stderr
-    assert proc.stderr.startswith("laugh: the progress store cannot keep the seed 999999999999... "
-                                  "(40 digits)") and len(proc.stderr.splitlines()) == 1
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    assert proc.stderr.startswith("laugh: argument --seed: '999999999999") and \
+        "is too large" in proc.stderr and len(proc.stderr.splitlines()) == 1, proc.stderr
+    if (tmp_path / FILE_NAME).exists():
+        with ProgressStore(tmp_path / FILE_NAME) as store:
+            assert store.lesson_states() == {}

@@ -161,7 +161,7 @@ class OversightDrill(Drill):
         """Positions until the first miss (or ``max_positions``); ``limit`` seconds each."""
         io = self.io
         res = StreakResult()
-        mark = io.store.save_mark() if io.store is not None else 0
+        mark = self.store.save_mark() if self.store is not None else 0
         difficulty = 1
         io.say(f"Oversight streak: claim what can be claimed, pass otherwise; {limit:g} s a "
                f"position; one miss ends it. The positions get harder after every {STREAK_RUN} "
@@ -194,7 +194,7 @@ class OversightDrill(Drill):
                 io.show(render_explanation(puzzle, grade, io.symbols))
                 break
         except (EOFError, KeyboardInterrupt):
-            io.say(f"Streak stopped at {res.streak}; " + _saved(io.store, mark), style="yellow")
+            io.say(f"Streak stopped at {res.streak}; " + _saved(self.store, mark), style="yellow")
             raise
         best = self.meta_best("drill.oversights.streak.best", res.streak)
         io.say(f"Streak: {res.streak}" + (" (a new best)" if best else "")
@@ -207,7 +207,7 @@ class OversightDrill(Drill):
         """As many positions as the clock allows (see the module)."""
         io = self.io
         res = StormResult()
-        mark = io.store.save_mark() if io.store is not None else 0
+        mark = self.store.save_mark() if self.store is not None else 0
         total = minutes * 60.0
         difficulty = 1
         run = 0
@@ -260,7 +260,8 @@ class OversightDrill(Drill):
                 left = total + res.bonus - penalty - (io.clock.now() - start)
                 io.say(f"{max(0.0, left):.0f} s left · score {res.score}", style="dim")
         except (EOFError, KeyboardInterrupt):
-            io.say(f"Storm stopped at score {res.score}; " + _saved(io.store, mark), style="yellow")
+            io.say(f"Storm stopped at score {res.score}; " + _saved(self.store, mark),
+                   style="yellow")
             raise
         best = self.meta_best("drill.oversights.storm.best", res.score)
         io.say(f"Storm over: score {res.score}, {res.mistakes} mistake"
