@@ -28,7 +28,7 @@ expert agrees with that policy is the very game the policy would have played.
 from __future__ import annotations
 
 from tutor.engine.analysis import POLICIES, analyse, decision_options, mix_seed, option_class
-from tutor.engine.bots import Bot, make_bot
+from tutor.engine.rule_bots import Bot, rule_bot
 from tutor.engine.deal import DECLARATIONS, Deal
 from tutor.engine.errors import UsageError
 
@@ -61,7 +61,7 @@ class ExpertBot(Bot):
         self.seed = seed
         self.target = target
         self._cache: dict = {}
-        self._base = make_bot(policy)
+        self._base = rule_bot(policy)
         self.decisions = 0          # analyses run (for tests and benchmarks)
 
     def start(self, deal: Deal) -> None:

@@ -1,0 +1,268 @@
+"""The fast path of the analysis: the compiled kernel (:mod:`tutor.engine.analysis.kernel`), when
+it can run, and what it is given.
+
+The kernel runs when numba can be imported, ``LAUGH_PURE_PYTHON`` is not set (to any non-empty
+value), the rollout player is ``counter`` and the ruleset's parameters are ones it covers
+(:func:`supported`); otherwise the analysis plays its rollouts on the pure engine
+(:mod:`tutor.engine.analysis.sampling`), with the same figures, only slower.  Importing this
+module does not import numba: :func:`kernel` does, the first time an analysis asks.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import tutor.engine.rule_bots as rule_bots
+from tutor.engine.deal import Action, Deal
+
+__all__ = ["ENV_PURE", "KernelRun", "kernel", "supported"]
+
+#: Set this environment variable (to any non-empty value) to run every analysis on the pure
+#: engine, without the compiled kernel.
+ENV_PURE = "LAUGH_PURE_PYTHON"
+
+_loaded = None          # the kernel module, or False when it cannot be imported
+_compiling = None       # the background compilation (a Popen), or False when none is started
+
+_KINDS = {"capture": 0, "play_on_capture": 1, "lie_down": 2, "claim": 3,
+          "take_table_mournival": 4, "declare_prial": 5, "declare_mournival": 5,
+          "declare_dead_pair": 5}
+_OVERSIGHTS = {"overlooked_table_mournival": 0, "split_prial": 1, "laid_down_dead_pair": 2,
+               "laid_down_prial": 3, "laid_down_mournival": 4}
+_PHASES = {"play": 0, "play_on": 1, "over": 2}
+_DEFAULT_DECLARATIONS = frozenset({"prial", "mournival", "dead_pair"})
+
+
+def kernel(wait: bool = False):
+    """The compiled kernel module, or None when it cannot run here (numba missing, or
+    :data:`ENV_PURE` set) or is not compiled yet.
+
+    numba compiles the kernel once a machine (about 15 s; its cache then loads in a fraction of
+    a second).  Until that is done, ``wait=False`` (what analyses ask) starts the compilation in
+    a background process of its own and returns None, so that the analysis runs on the pure
+    engine meanwhile (the same figures); ``wait=True`` compiles it here if need be."""
+    global _loaded
+    if os.environ.get(ENV_PURE):
+        return None
+    if _loaded is None:
+        if importlib.util.find_spec("numba") is None:
+            _loaded = False
+        elif wait or _ready():
+            _loaded = _load()
+        else:
+            _start_background()
+            if _ready():
+                _loaded = _load()
+    return _loaded or None
+
+
+def _load():
+    try:
+        from tutor.engine.analysis import kernel as k
+        _warm(k)
+    except ImportError:
+        return False
+    _mark_ready()
+    return k
+
+
+def _warm(k) -> None:
+    """Compile (or load from numba's cache) both entry points with the types the analysis uses."""
+    import random
+
+    from tutor.engine.deal import new_deal
+    from tutor.engine.sources import default_library
+    rs = default_library().rulesets["parlett"]
+    d = new_deal(rs, 5, 0, random.Random(0))
+    from tutor.engine.analysis.sampling import Determinizer
+    run = KernelRun(k, d, 1, Determinizer(d, 1), [(d.legal_actions()[0], None, False)], 1)
+    run.run(0, 1, [0])
+    import numpy as np
+    keys = np.zeros(d.n + 1, np.uint64)
+    ctr = np.zeros(d.n + 1, np.int64)
+    k.playout_state(run.P, run.S, keys, ctr, run.opts[0], 1, np.zeros(k.MAXP, np.int64))
+
+
+def _stamp_dir() -> Path:
+    where = os.environ.get("NUMBA_CACHE_DIR")
+    if where:
+        return Path(where)
+    from platformdirs import user_cache_dir
+    return Path(user_cache_dir("laugh-and-lie-down"))
+
+
+def _stamp() -> Path:
+    """A file that says the kernel is compiled and cached for this source, numba and Python."""
+    src = Path(__file__).with_name("kernel.py")
+    try:
+        import numba
+        version = numba.__version__
+    except ImportError:         # pragma: no cover - find_spec said it was there
+        version = "?"
+    h = hashlib.sha256(src.read_bytes())
+    h.update(f"{version} {sys.version} {src.resolve()}".encode())
+    return _stamp_dir() / f"kernel-{h.hexdigest()[:16]}.ready"
+
+
+def _ready() -> bool:
+    try:
+        return _stamp().exists()
+    except OSError:
+        return False
+
+
+def _mark_ready() -> None:
+    try:
+        path = _stamp()
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text("the analysis kernel is compiled and cached\n", encoding="utf-8")
+    except OSError:
+        pass
+
+
+def _start_background() -> None:
+    """Compile the kernel in a background process (once: a lock file keeps others from starting
+    another for ten minutes)."""
+    global _compiling
+    if _compiling is not None:
+        return
+    try:
+        lock = _stamp().with_suffix(".lock")
+        lock.parent.mkdir(parents=True, exist_ok=True)
+        if lock.exists() and time.time() - lock.stat().st_mtime < 600:
+            _compiling = False
+            return
+        lock.write_text(str(os.getpid()), encoding="utf-8")
+        root = str(Path(__file__).resolve().parents[3])
+        env = dict(os.environ, PYTHONPATH=os.pathsep.join(
+            [root] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]))
+        code = ("import pathlib, sys; from tutor.engine.analysis import fast; "
+                "fast.kernel(wait=True); pathlib.Path(sys.argv[1]).unlink(missing_ok=True)")
+        _compiling = subprocess.Popen([sys.executable, "-c", code, str(lock)], env=env,
+                                      stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                      stderr=subprocess.DEVNULL, start_new_session=True)
+    except OSError:
+        _compiling = False
+
+
+def supported(d: Deal, policy: str) -> bool:
+    """Whether the kernel covers this position and rollout player: ``counter`` players; one
+    capture a turn; the declarations prial, mournival and dead pair; no payment for lying down;
+    stakes or pairs scoring; at most seven players."""
+    rs = d.ruleset
+    return (policy == "counter" and rs.captures_per_turn == "one"
+            and rs.declarations == _DEFAULT_DECLARATIONS and rs.lie_down_pays is None
+            and rs.scoring in ("stakes", "pairs") and d.n <= 7 and not d.turn_captures
+            and d.outside == 0 and len(d.table_mournivals) <= 13 and len(d.oversights) <= 26)
+
+
+def _params(k, d: Deal):
+    import numpy as np
+    rs = d.ruleset
+    pc = rs.count(d.n)
+    lo, hi = rule_bots.CounterBot.reaction_range
+    P = np.zeros(k.PLEN, np.int64)
+    caps, ov = rs.captures, rs.oversights
+    P[k.P_N] = d.n
+    P[k.P_DEALER] = d.dealer
+    P[k.P_C11] = "one_for_one" in caps
+    P[k.P_C13] = "one_for_three" in caps
+    P[k.P_C22] = "pair_for_pair" in caps
+    P[k.P_C31] = "prial_for_one" in caps
+    P[k.P_FREE] = rs.hand_plays == "free"
+    P[k.P_OV_SPLIT] = "split_prial" in ov
+    P[k.P_OV_TABLE] = "overlooked_table_mournival" in ov
+    P[k.P_OV_DEAD] = "laid_down_dead_pair" in ov
+    P[k.P_OV_PRIAL] = "laid_down_prial" in ov
+    P[k.P_OV_MOURN] = "laid_down_mournival" in ov
+    P[k.P_DEALER_TAKES] = rs.table_mournival == "dealer_takes"
+    P[k.P_BONUS_TO] = {None: 0, "last_in": 1, "last_pair": 2}[rs.bonus_to]
+    P[k.P_BONUS] = -1 if pc.last_in_bonus is None else pc.last_in_bonus
+    P[k.P_PLAYS_ON] = bool(rs.last_in_plays_on)
+    P[k.P_LEFTOVERS] = {"dealer": 0, "last_in": 1, "nobody": 2}[rs.leftovers_to]
+    P[k.P_PAIRS] = rs.scoring == "pairs"
+    P[k.P_ANTE_D] = pc.ante_dealer or 0
+    P[k.P_ANTE_O] = pc.ante_other or 0
+    P[k.P_BREAKEVEN] = pc.breakeven or 0
+    P[k.P_REACT_LO] = round(lo * 1e6)
+    P[k.P_REACT_HI] = round(hi * 1e6)
+    if P[k.P_REACT_LO] / 1e6 != lo or P[k.P_REACT_HI] / 1e6 != hi:
+        raise ValueError("the counter player's reaction range is not a whole number of µs")
+    return P
+
+
+def encode_state(k, d: Deal):
+    """The kernel's state array of position ``d`` (its public attributes)."""
+    import numpy as np
+    S = np.zeros(k.SLEN, np.int64)
+    for q in range(d.n):
+        S[k.H0 + q] = d.hands[q]
+        S[k.W0 + q] = d.won[q]
+    S[k.TABLE] = d.table
+    S[k.WONALL] = d.wonall
+    S[k.ASIDE] = d.aside
+    S[k.DISCARD] = d.discard
+    S[k.TO_MOVE] = -1 if d.to_move is None else d.to_move
+    S[k.STARTED] = bool(d.started)
+    S[k.PHASE] = _PHASES[d.phase]
+    S[k.LASTCAP] = -1 if d.last_capturer is None else d.last_capturer
+    S[k.IN_PLAY] = d.in_play
+    S[k.NOV] = len(d.oversights)
+    for i, o in enumerate(d.oversights):
+        b = k.OV0 + 4 * i
+        S[b:b + 4] = (_OVERSIGHTS[o.kind], o.offender, o.mask, o.take)
+    S[k.NTM] = len(d.table_mournivals)
+    for i, m in enumerate(d.table_mournivals):
+        S[k.TM0 + i] = m
+    return S
+
+
+def encode_action(a: Action | None) -> tuple[int, int, int, int]:
+    """(kind, player, hand cards mask, table cards mask); kind -1 for None."""
+    if a is None:
+        return (-1, 0, 0, 0)
+    cm = 0
+    for c in a.cards:
+        cm |= 1 << c
+    tm = 0
+    for c in a.table:
+        tm |= 1 << c
+    return (_KINDS[a.kind], a.player, cm, tm)
+
+
+class KernelRun:
+    """One analysis on the kernel: the position, the options and the determinization, encoded
+    once; :meth:`run` plays samples ``i0`` to ``i1 - 1`` of the active options."""
+
+    def __init__(self, k, d: Deal, seat: int, det, plans, seed_base: int):
+        import numpy as np
+        self.k = k
+        self.np = np
+        self.P = _params(k, d)
+        self.S = encode_state(k, d)
+        self.seat = seat
+        self.cards = np.array(det.cards, np.int64)
+        self.opp_q = np.array([q for q, _ in det.opponents], np.int64)
+        self.opp_k = np.array([s for _, s in det.opponents], np.int64)
+        self.need_q = np.array([q for q, _ in det.needs], np.int64)
+        self.need_m = np.array([m for _, m in det.needs], np.int64)
+        self.opts = np.array([encode_action(pre) + encode_action(then) + (int(hold),)
+                              for pre, then, hold in plans], np.int64).reshape(len(plans), 9)
+        self.seed_base = np.uint64(seed_base)
+
+    def run(self, i0: int, i1: int, active: list[int]) -> list[list[int]]:
+        """``rows[i - i0][j]``: the seat's result in sample ``i`` after option ``j`` (only the
+        active ones are filled)."""
+        np = self.np
+        act = np.zeros(len(self.opts), np.bool_)
+        act[active] = True
+        out = np.zeros((i1 - i0, len(self.opts)), np.int64)
+        self.k.run_samples(self.P, self.S, self.seat, self.cards, self.opp_q, self.opp_k,
+                           self.need_q, self.need_m, self.opts, act, self.seed_base, i0, i1, out)
+        return out.tolist()
