@@ -64,8 +64,11 @@ def test_a_costly_capture_is_named_with_its_loss_and_the_counting_behind_it(rule
     assert top.best == Action.make(1, "capture", parse_cards("7C"), parse_cards("7D"))
     assert top.verdict in ("mistake", "blunder") and top.loss - top.loss_ci95 > 0
     assert top.unit == "stakes" and review.unit == "stakes"
-    assert top.why.startswith("The lone seven was at risk: 2 unseen, and Anne, Ralph, Mary and "
-                              "Tom move before your next turn; the queens could wait")
+    assert top.why.startswith("Take a lone table card that you can match before someone else "
+                              "does. The lone seven on the table (7♦) is at risk: 2 sevens "
+                              "unseen, and Anne, Ralph, Mary and Tom move before your next turn; "
+                              "the queens can wait")
+    assert top.clear and top.then is None
     assert len(review.costly) <= 3
     assert review.costly == tuple(sorted(review.costly, key=lambda c: -c.loss))
     # drawn in the review: action number, loss class, loss, what was played, what was best, why
@@ -76,7 +79,7 @@ def test_a_costly_capture_is_named_with_its_loss_and_the_counting_behind_it(rule
     assert re.search(rf"1\. Action 1: {top.verdict}, −{top.loss:.2f} stakes \(± "
                      rf"{top.loss_ci95:.2f}\)", text)
     assert "You capture Q♦ Q♥ Q♠ with Q♣; best: you capture 7♦ with 7♣." in text
-    assert "The lone seven was at risk" in text
+    assert "The lone seven on the table (7♦) is at risk" in text
 
 
 def test_the_review_is_reproducible_and_gives_laugh_analyses_figures(rulesets):
@@ -151,7 +154,8 @@ def test_hint_at_the_prompt_gives_the_best_option_and_its_margin(rulesets):
     finally:
         session.DealPlayer = orig
     text = " ".join(text_of(out).split())
-    assert "Hint: Best: " in text and "better than the next best" in text
+    assert ("Hint: Best: " in text and "better than the next best" in text) or (
+        "Hint: No move is clearly best: " in text and "are about equal" in text)
     assert res.players[0].hints == 1 and res.deals[0].is_terminal()
 
 
@@ -200,7 +204,9 @@ def test_why_a_missed_claim_and_a_dead_pair_laid_down_cost(rulesets):
     assert hold.why == ("The claim of 3♣ 3♠ was open, and the first claim takes the cards: "
                         "Ralph, Mary and Tom could claim it too.")
     theirs = review_deal(d, 1, seat_names(5, 1), samples=100)
-    laid = next(c for c in theirs.costly if c.played.kind == "lie_down")
+    # lying down holding a dead pair is a question of timing: declare it first, or lie down
+    # with it (then it is too late)
+    laid = next(c for c in theirs.costly if c.played is None and c.then.kind == "lie_down")
     assert laid.best.kind == "declare_dead_pair"
     assert laid.why == ("You lay down holding your dead pair (3♣ 3♠). Of the threes: 2 in your "
                         "hand, 2 won, 0 on the table, 0 unseen: nobody else holds one.")

@@ -62,6 +62,7 @@ from tutor.engine.analysis.annotate import (LOSS_CLASSES, Decision, Point, analy
                                             judge)
 from tutor.engine.analysis.core import (ENGINES, POLICIES, Z95, Analysis, OptionValue, PureRun,
                                         analyse)
+from tutor.engine.analysis.fast import compiled
 from tutor.engine.analysis.explain import (Playout, Principle, principle, principles,
                                            sample_playout, verdict)
 from tutor.engine.analysis.options import (HOLD, NoDecision, decision_options, describe_option,
@@ -73,7 +74,8 @@ from tutor.engine.analysis.streams import Stream, mix_seed
 __all__ = ["ENGINES", "HOLD", "LOSS_CLASSES", "POLICIES", "Z95", "Analysis", "Decision",
            "Determinizer", "NoDecision", "OptionValue", "Playout", "Point", "Principle",
            "PureRun", "Stream", "analyse",
-           "analyse_point", "annotate", "classify", "decision_options", "decision_points",
+           "analyse_point", "annotate", "classify", "compiled", "decision_options",
+           "decision_points",
            "describe_option", "determinize", "is_turn_action", "judge", "known_holdings",
            "mix_seed", "option_class", "option_to_json", "principle", "principles", "rollout",
            "sample_playout", "unseen_mask", "verdict"]

@@ -6,9 +6,9 @@ A decision is one of (:func:`decision_points`):
 - a **free action made**: a declaration, claim or table mournival taken, against holding it.
   When the seat was to move, the question is its timing: "it now, then the turn action the seat
   made next" against "that turn action now, it later" (never one against the other);
-- a **hold**: a free action newly open to the seat that it did not make before the next turn
-  action (its own, then timed as above, or another player's).  A claim another player makes
-  first is a race, not a decision.
+- a **hold**: a free action open to the seat that it did not make before its own turn action
+  (timed as above), or newly open to it and not made before another player's turn action.  A
+  claim another player makes first is a race, not a decision.
 """
 
 from __future__ import annotations
@@ -116,7 +116,7 @@ def decision_points(deal: Deal, seats=None, at: int | None = None) -> list[Point
                         opts = decision_options(d, q, "turn")
                         if len({option_class(d, o) for o in opts}) > 1:
                             out.append(Point(k, q, a, d.clone(), None))
-                        if new:
+                        if free_now:        # it held its free actions through its turn
                             out.append(Point(k, q, HOLD, d.clone(), a))
                     offered[q] |= free_now
                 elif turn and new:
@@ -166,32 +166,39 @@ def judge(an: Analysis, played: Action | None) -> tuple[float, float, str]:
     return loss, ci, classify(loss, ci)
 
 
-def analyse_point(p: Point, *, policy: str = "counter", seed: int = 0, samples: int = 1000,
-                  target: float = 0.1, progress=None) -> Analysis:
-    """The analysis of decision ``p`` (seed mixed from ``seed``, its index and seat, and for a
-    question of timing a 1)."""
+def analyse_point(p: Point, *, policy: str = "counter", seed: int = 0, samples: int = 4000,
+                  target: float = 0.1, seconds: float | None = None,
+                  stop_when_clear: bool = False, progress=None) -> Analysis:
+    """The analysis of decision ``p`` (:func:`analyse` with the seed mixed from ``seed``, its
+    index and seat, and for a question of timing a 1): every option's difference from the best
+    known to ``target``, or ``samples`` (or ``seconds``) spent; ``stop_when_clear`` stops sooner,
+    once the best option is clearly ahead (its loss figures are then rougher)."""
     extra = (1,) if p.then is not None else ()
     return analyse(p.position, p.seat, policy=policy, seed=mix_seed(seed, p.index, p.seat, *extra),
-                   samples=samples, target=target, which=p.which, then=p.then, progress=progress)
+                   samples=samples, seconds=seconds, target=target, which=p.which, then=p.then,
+                   stop_when_clear=stop_when_clear, progress=progress)
 
 
 def annotate(deal: Deal, seats=None, at: int | None = None, *, policy: str = "counter",
-             seed: int = 0, samples: int = 1000, target: float = 0.1,
+             seed: int = 0, samples: int = 4000, target: float = 0.1,
+             stop_when_clear: bool = False,
              progress: Callable[[int, int], None] | None = None) -> list[Decision]:
     """Analyse every decision of ``deal`` (:func:`decision_points`) and class each played option
     by its loss (:func:`classify`).
 
-    ``policy``, ``seed``, ``samples`` and ``target`` go to :func:`analyse` (which stops early
-    once the best option is clearly ahead); the seed of each decision is mixed from ``seed``,
-    its index and seat (:func:`analyse_point`).  ``progress(done, total)`` is called after each
-    decision.  Returns the decisions in the order of the deal.
+    ``policy``, ``seed``, ``samples``, ``target`` and ``stop_when_clear`` go to
+    :func:`analyse_point` (each decision analysed until its differences are known to
+    ``target``, or the budget is spent); the seed of each decision is mixed from ``seed``, its
+    index and seat.  ``progress(done, total)`` is called after each decision.  Returns the
+    decisions in the order of the deal.
     """
     points = decision_points(deal, seats, at)
     out = []
     if progress is not None:
         progress(0, len(points))
     for i, p in enumerate(points):
-        an = analyse_point(p, policy=policy, seed=seed, samples=samples, target=target)
+        an = analyse_point(p, policy=policy, seed=seed, samples=samples, target=target,
+                           stop_when_clear=stop_when_clear)
         out.append(Decision(p.index, p.seat, p.played, an, *judge(an, p.played)))
         if progress is not None:
             progress(i + 1, len(points))

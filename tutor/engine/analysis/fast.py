@@ -21,7 +21,7 @@ from pathlib import Path
 import tutor.engine.rule_bots as rule_bots
 from tutor.engine.deal import Action, Deal
 
-__all__ = ["ENV_PURE", "KernelRun", "kernel", "supported"]
+__all__ = ["ENV_PURE", "KernelRun", "compiled", "kernel", "supported"]
 
 #: Set this environment variable (to any non-empty value) to run every analysis on the pure
 #: engine, without the compiled kernel.
@@ -60,6 +60,12 @@ def kernel(wait: bool = False):
             if _ready():
                 _loaded = _load()
     return _loaded or None
+
+
+def compiled() -> bool:
+    """True when analyses run on the compiled kernel now (without waiting for it: on a machine
+    where it is not compiled yet, this starts its compilation in the background)."""
+    return kernel() is not None
 
 
 def _load():
