@@ -323,6 +323,11 @@ def _verdict_words(an: Analysis, pos: Deal, names: Sequence[str], seat: int, sym
         return (f"Only one {what} here (up to suits): {_option_words(best.action, symbols)}, "
                 f"expected {_signed(best.mean, unit)}.")
     if v == "identical":
+        if what == "choice":
+            free = [o.action for o in an.options if o.action is not None]
+            said = _join([_option_words(a, symbols) for a in free])
+            return (f"{said[0].upper()}{said[1:]}: now or later gives the same result in every "
+                    f"one of {an.samples} deals played out (expected {_signed(best.mean, unit)}).")
         return (f"Every {what} here gives the same result in every one of {an.samples} deals "
                 f"played out: they are worth the same (expected {_signed(best.mean, unit)}).")
     if v == "best":
@@ -340,8 +345,11 @@ def _verdict_words(an: Analysis, pos: Deal, names: Sequence[str], seat: int, sym
     alike = an.alike()
     words = _join([f"{_option_words(o.action, symbols)} ({_signed(o.mean, unit)})"
                    for o in alike])
+    if all(o.diff == 0 and o.diff_ci95 == 0 for o in alike[1:]):
+        return (f"No {what} is clearly best: {words} give the same result in every one of "
+                f"{an.samples} deals played out; the others are worse.")
     widest = max(o.diff_ci95 for o in alike[1:])
-    gap = max(-o.diff for o in alike[1:])
+    gap = max(0.0, max(-o.diff for o in alike[1:]))
     more = (", and more playouts could tell them apart" if more_samples_could_tell(an)
             else f": they are worth the same to within ±{an.target:g} {unit}")
     return (f"No {what} is clearly best: {words} are about equal. The difference, "
@@ -360,7 +368,10 @@ def _timing_words(an: Analysis, symbols: bool) -> str:
     d = first.mean - hold.mean
     ci = (first if first.group != an.best.group else hold).diff_ci95
     v = verdict(an)
-    if v in ("identical", "forced") or not an.separated:
+    if v in ("identical", "forced"):
+        return (f"{what[0].upper()}{what[1:]}: now or after {then}, the same result in every "
+                f"one of {an.samples} deals played out.")
+    if not an.separated:
         return (f"{what[0].upper()}{what[1:]}: now or after {then}, about the same "
                 f"({d:+.2f} ± {ci:.2f} {unit} for now).")
     if an.best.action is None:

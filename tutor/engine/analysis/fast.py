@@ -53,12 +53,12 @@ def kernel(wait: bool = False):
     if _loaded is None:
         if importlib.util.find_spec("numba") is None:
             _loaded = False
-        elif wait or _ready():
-            _loaded = _load()
+        elif _ready():
+            _loaded = _load(warm=False)
+        elif wait:
+            _loaded = _load(warm=True)
         else:
             _start_background()
-            if _ready():
-                _loaded = _load()
     return _loaded or None
 
 
@@ -68,13 +68,17 @@ def compiled() -> bool:
     return kernel() is not None
 
 
-def _load():
+def _load(warm: bool):
+    """The kernel module; with ``warm``, compiled (or loaded from numba's cache) now and marked
+    ready for the processes to come."""
     try:
         from tutor.engine.analysis import kernel as k
-        _warm(k)
+        if warm:
+            _warm(k)
     except ImportError:
         return False
-    _mark_ready()
+    if warm:
+        _mark_ready()
     return k
 
 
