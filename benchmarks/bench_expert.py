@@ -56,7 +56,8 @@ def _mean_ci(xs):
 
 def play_pair(rid: str, players: int, opponent: str, samples: int, seed: int, k: int):
     """Deal ``k`` with the expert in seat 0, then with ``opponent`` there: (expert's result
-    relative to the seats' mean, the baseline seat's, expert decisions analysed)."""
+    relative to the seats' mean, the baseline seat's, expert decisions analysed, CPU seconds
+    the expert spent in them)."""
     from tutor.engine.bots import make_bot, play_out
     from tutor.engine.deal import new_deal
     from tutor.engine.expert import ExpertBot
@@ -71,7 +72,7 @@ def play_pair(rid: str, players: int, opponent: str, samples: int, seed: int, k:
         play_out(deal, bots, rng)
         ret = deal.returns()
         out.append(ret[0] - sum(ret) / players)
-    return out[0], out[1], expert.decisions
+    return out[0], out[1], expert.decisions, getattr(expert, "thinking", 0.0)
 
 
 def _job(args):
@@ -81,7 +82,8 @@ def _job(args):
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--deals", type=int, default=1000, help="deals per ruleset and opponent")
-    ap.add_argument("--samples", type=int, default=120, help="expert's samples per decision")
+    from tutor.engine.expert import SAMPLES
+    ap.add_argument("--samples", type=int, default=SAMPLES, help="expert's samples per decision")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--workers", type=int, default=1)
     ap.add_argument("--rulesets", default=None, help="comma-separated (default: every stakes one)")
@@ -115,11 +117,13 @@ def main() -> None:
             pm, ph = _mean_ci(paired)
             bm, bh = _mean_ci(base)
             dec = sum(r[2] for r in results)
+            think = sum(r[3] for r in results)
             verdict = "excludes 0" if (pm - ph > 0 or pm + ph < 0) else "includes 0"
             print(f"{rid:>11} {players}p vs {opp:<9}: expert {m:+.3f} ± {h:.3f} stakes/deal; "
                   f"paired with a {opp} seat {pm:+.3f} ± {ph:.3f} ({verdict}); "
                   f"{opp} seat alone {bm:+.3f} ± {bh:.3f}; {dec / len(results):.1f} analyses "
-                  f"a deal, {el / len(results):.2f} s a deal", flush=True)
+                  f"a deal, {1000 * think / max(dec, 1):.1f} ms of CPU a decision, "
+                  f"{el / len(results):.2f} s a deal", flush=True)
 
 
 if __name__ == "__main__":

@@ -85,8 +85,9 @@ def test_rollouts_settle_as_the_engine_does(kernel, rulesets):
                 rollout(x, [rule_bot("counter") for _ in range(d.n)], [Stream(k) for k in keys[1:]])
                 run = fast.KernelRun(kernel, d, 0, _NoUnseen, [(None, None, False)], 0)
                 R = np.zeros(kernel.MAXP, np.int64)
-                S = kernel.playout_state(run.P, run.S, np.array(keys, np.uint64),
-                                         np.zeros(d.n + 1, np.int64), run.opts[0], 0, R)
+                rnd = np.zeros(kernel.RLEN, np.uint64)
+                rnd[kernel.R_KEY:kernel.R_KEY + d.n + 1] = keys
+                S = kernel.playout_state(run.P, run.S, rnd, run.opts[0], 0, R)
                 assert [int(S[kernel.W0 + q]) for q in range(d.n)] == list(x.won), (rid, players)
                 assert [int(r) for r in R[:d.n]] == list(x.result.returns()), (rid, players)
                 checked += 1
@@ -169,3 +170,42 @@ def test_options_played_with_then_keep_free_and_turn_actions_apart(kernel, rules
         assert decision_options(d, seat) == d.legal_actions()
         return
     pytest.fail("no position with a free action for the seat to move")
+
+
+def test_the_mersenne_twister_is_cpythons(kernel):
+    """Self-play on the kernel reads CPython's own generator: the same seeding, numbers, and
+    shuffles as random.Random."""
+    for text in ("1/0", "7/123456", "seed/99"):
+        words = fast.seed_words(text)
+        rnd = np.zeros(kernel.RLEN, np.uint64)
+        kernel.mt_seed(rnd, np.array(words, np.int64), len(words))
+        state = random.Random(text).getstate()[1]
+        assert [int(x) for x in rnd[1:625]] == list(state[:624]) and rnd[625] == state[624]
+        py = random.Random(text)
+        assert [kernel.draw(rnd, 0) for _ in range(700)] == [py.random() for _ in range(700)]
+        assert [kernel.below(rnd, n) for n in range(2, 60)] == [py._randbelow(n)
+                                                                 for n in range(2, 60)]
+
+
+def test_self_play_of_counter_players_is_the_engines(kernel, rulesets):
+    """laugh simulate's counter studies on the kernel: every deal's results and last-in seat as
+    play_out gives them, in every ruleset and player count."""
+    from tutor.engine.simulate import run_chunk
+    checked = 0
+    for rid in sorted(rulesets):
+        rs = rulesets[rid]
+        for players in rs.player_counts:
+            got = fast.counter_selfplay(rs, players, 11, 5, 12)
+            assert got is not None
+            rets, lasts = got
+            for i, j in enumerate(range(5, 17)):
+                rng = random.Random(f"11/{j}")
+                d = play_out(new_deal(rs, players, j % players, rng),
+                             [make_bot("counter") for _ in range(players)], rng)
+                assert rets[i] == d.returns() and lasts[i] == d.result.last_in, (rid, players, j)
+                checked += 1
+            # the study's figures are the same whichever path played the deals
+            one, _ = run_chunk(rs, players, ["counter"], 0.0, 11, 5, 12, False)
+            two, _ = run_chunk(rs, players, ["counter"], 0.0, 11, 5, 12, True)
+            assert one.to_json() == two.to_json()
+    assert checked > 150

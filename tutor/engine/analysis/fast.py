@@ -20,8 +20,10 @@ from pathlib import Path
 
 import tutor.engine.rule_bots as rule_bots
 from tutor.engine.deal import Action, Deal
+from tutor.engine.rulesets import Ruleset
 
-__all__ = ["ENV_PURE", "KernelRun", "compiled", "kernel", "supported"]
+__all__ = ["ENV_PURE", "KernelRun", "compiled", "counter_selfplay", "covers", "kernel",
+           "supported"]
 
 #: Set this environment variable (to any non-empty value) to run every analysis on the pure
 #: engine, without the compiled kernel.
@@ -94,9 +96,9 @@ def _warm(k) -> None:
     run = KernelRun(k, d, 1, Determinizer(d, 1), [(d.legal_actions()[0], None, False)], 1)
     run.run(0, 1, [0])
     import numpy as np
-    keys = np.zeros(d.n + 1, np.uint64)
-    ctr = np.zeros(d.n + 1, np.int64)
-    k.playout_state(run.P, run.S, keys, ctr, run.opts[0], 1, np.zeros(k.MAXP, np.int64))
+    k.playout_state(run.P, run.S, np.zeros(k.RLEN, np.uint64), run.opts[0], 1,
+                    np.zeros(k.MAXP, np.int64))
+    counter_selfplay(rs, 5, 0, 0, 1, k)
 
 
 def _stamp_dir() -> Path:
@@ -161,26 +163,29 @@ def _start_background() -> None:
         _compiling = False
 
 
+def covers(rs: Ruleset, players: int) -> bool:
+    """Whether the kernel covers the rules of ``rs`` for ``players``: one capture a turn; the
+    declarations prial, mournival and dead pair; no payment for lying down; stakes or pairs
+    scoring; at most seven players."""
+    return (rs.captures_per_turn == "one" and rs.declarations == _DEFAULT_DECLARATIONS
+            and rs.lie_down_pays is None and rs.scoring in ("stakes", "pairs") and players <= 7)
+
+
 def supported(d: Deal, policy: str) -> bool:
-    """Whether the kernel covers this position and rollout player: ``counter`` players; one
-    capture a turn; the declarations prial, mournival and dead pair; no payment for lying down;
-    stakes or pairs scoring; at most seven players."""
-    rs = d.ruleset
-    return (policy == "counter" and rs.captures_per_turn == "one"
-            and rs.declarations == _DEFAULT_DECLARATIONS and rs.lie_down_pays is None
-            and rs.scoring in ("stakes", "pairs") and d.n <= 7 and not d.turn_captures
+    """Whether the kernel covers this position and rollout player: ``counter`` players and the
+    rules of :func:`covers`."""
+    return (policy == "counter" and covers(d.ruleset, d.n) and not d.turn_captures
             and d.outside == 0 and len(d.table_mournivals) <= 13 and len(d.oversights) <= 26)
 
 
-def _params(k, d: Deal):
+def _params(k, rs: Ruleset, players: int, dealer: int):
     import numpy as np
-    rs = d.ruleset
-    pc = rs.count(d.n)
+    pc = rs.count(players)
     lo, hi = rule_bots.CounterBot.reaction_range
     P = np.zeros(k.PLEN, np.int64)
     caps, ov = rs.captures, rs.oversights
-    P[k.P_N] = d.n
-    P[k.P_DEALER] = d.dealer
+    P[k.P_N] = players
+    P[k.P_DEALER] = dealer
     P[k.P_C11] = "one_for_one" in caps
     P[k.P_C13] = "one_for_three" in caps
     P[k.P_C22] = "pair_for_pair" in caps
@@ -254,7 +259,7 @@ class KernelRun:
         import numpy as np
         self.k = k
         self.np = np
-        self.P = _params(k, d)
+        self.P = _params(k, d.ruleset, d.n, d.dealer)
         self.S = encode_state(k, d)
         self.seat = seat
         self.cards = np.array(det.cards, np.int64)
@@ -276,3 +281,37 @@ class KernelRun:
         self.k.run_samples(self.P, self.S, self.seat, self.cards, self.opp_q, self.opp_k,
                            self.need_q, self.need_m, self.opts, act, self.seed_base, i0, i1, out)
         return out.tolist()
+
+
+def seed_words(text: str) -> list[int]:
+    """The 32-bit words ``random.Random(text)`` seeds its generator with (CPython's version 2
+    seeding: the text and its SHA-512 digest as one big-endian number, least significant word
+    first)."""
+    b = text.encode()
+    n = int.from_bytes(b + hashlib.sha512(b).digest(), "big")
+    return [(n >> (32 * i)) & 0xFFFFFFFF for i in range(max(1, (n.bit_length() + 31) // 32))]
+
+
+def counter_selfplay(rs: Ruleset, players: int, seed, start: int, count: int, k=None):
+    """Deals ``start`` to ``start + count - 1`` of a self-play study between counter players
+    (deal ``j`` shuffled by ``random.Random(f"{seed}/{j}")`` and dealt by seat ``j % players``,
+    as :func:`tutor.engine.simulate.run_chunk` plays them), results only, on the kernel:
+    ``(returns, last_in)``, a list of per-seat result tuples and a list of last-in seats (None:
+    nobody).  None when the kernel cannot run them (:func:`kernel`, :func:`covers`)."""
+    import numpy as np
+    k = k or kernel()
+    if k is None or not covers(rs, players):
+        return None
+    words = [seed_words(f"{seed}/{j}") for j in range(start, start + count)]
+    width = max(len(w) for w in words) if words else 1
+    keys = np.zeros((count, width), np.int64)
+    lens = np.zeros(count, np.int64)
+    for i, w in enumerate(words):
+        keys[i, :len(w)] = w
+        lens[i] = len(w)
+    dealers = np.arange(start, start + count, dtype=np.int64) % players
+    out = np.zeros((count, k.MAXP), np.int64)
+    last = np.zeros(count, np.int64)
+    k.selfplay(_params(k, rs, players, 0), rs.count(players).hand, keys, lens, dealers, out, last)
+    return ([tuple(r[:players]) for r in out.tolist()],
+            [None if x < 0 else x for x in last.tolist()])

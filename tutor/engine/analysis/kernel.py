@@ -11,9 +11,10 @@ on the same seeds, position by position and rollout by rollout (``tests/engine/
 test_analysis_kernel.py``): the same actions in the same order, the same random numbers read
 (:mod:`tutor.engine.analysis.streams`), the same settlement.
 
-A state is one int64 array (the slots below); a ruleset one int64 array of parameters (``P_``);
-an action four numbers (kind, player, hand cards mask, table cards mask).  Card ``c`` is bit
-``c`` of a mask, rank ``r`` the nibble at bit ``4r`` (as in the engine).
+The deal's rules on one state array are in :mod:`tutor.engine.analysis.kernel_rules`; here are
+the random numbers (the analysis's streams, and CPython's Mersenne Twister for self-play that
+gives the very deals of ``random.Random``), the counter player, rollouts, the analysis's sample
+loop and results-only self-play.
 """
 
 from __future__ import annotations
@@ -21,68 +22,14 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-# --- layout --------------------------------------------------------------------------------
-
-MAXP = 7            # seats
-MAXOV = 26          # open oversights (each needs two table cards of its rank: at most 2 a rank)
-MAXTM = 13          # table mournivals at the deal
-H0 = 0              # hands[0..6]
-W0 = 7              # won[0..6]
-TABLE = 14
-WONALL = 15
-ASIDE = 16
-DISCARD = 17
-TO_MOVE = 18        # -1: nobody
-STARTED = 19
-PHASE = 20          # 0 play, 1 play on, 2 over
-LASTCAP = 21        # -1: nobody captured yet
-IN_PLAY = 22
-NOV = 23
-OV0 = 24            # oversights: (kind, offender, mask, take) each
-NTM = OV0 + 4 * MAXOV
-TM0 = NTM + 1
-SLEN = TM0 + MAXTM
-
-PLAY, PLAY_ON, OVER = 0, 1, 2
-
-P_N = 0
-P_DEALER = 1
-P_C11 = 2
-P_C13 = 3
-P_C22 = 4
-P_C31 = 5
-P_FREE = 6
-P_OV_SPLIT = 7
-P_OV_TABLE = 8      # overlooked_table_mournival
-P_OV_DEAD = 9       # laid_down_dead_pair (where a declaration could have taken it)
-P_OV_PRIAL = 10
-P_OV_MOURN = 11
-P_DEALER_TAKES = 12
-P_BONUS_TO = 13     # 0 none, 1 last_in, 2 last_pair
-P_BONUS = 14        # last_in_bonus, -1 none
-P_PLAYS_ON = 15
-P_LEFTOVERS = 16    # 0 dealer, 1 last_in, 2 nobody
-P_PAIRS = 17        # 1: pairs scoring, 0: stakes
-P_ANTE_D = 18
-P_ANTE_O = 19
-P_BREAKEVEN = 20
-P_REACT_LO = 21     # the counter player's reaction range, in microseconds (whole numbers)
-P_REACT_HI = 22
-PLEN = 23
-
-K_NONE = -1
-K_CAPTURE = 0
-K_PLAY_ON = 1
-K_LIE = 2
-K_CLAIM = 3
-K_TAKE = 4
-K_DECLARE = 5
-
-OV_TABLE, OV_SPLIT, OV_DEAD, OV_PRIAL, OV_MOURN = 0, 1, 2, 3, 4
-
-NIB = sum(1 << (4 * r) for r in range(13))
-N5 = NIB * 5
-N3 = NIB * 3
+from tutor.engine.analysis.kernel_rules import (  # noqa: F401 (the layout, for fast.py)
+    ASIDE, DISCARD, H0, IN_PLAY, K_CAPTURE, K_CLAIM, K_DECLARE, K_LIE, K_NONE, K_PLAY_ON, K_TAKE,
+    LASTCAP, LASTIN, MAXOV, MAXP, MAXTM, NIB, NOV, NTM, OV0, OVER, PHASE, PLAY, PLAY_ON, PLEN,
+    P_ANTE_D, P_ANTE_O, P_BONUS, P_BONUS_TO, P_BREAKEVEN, P_C11, P_C13, P_C22, P_C31, P_DEALER,
+    P_DEALER_TAKES, P_FREE, P_LEFTOVERS, P_N, P_OV_DEAD, P_OV_MOURN, P_OV_PRIAL, P_OV_SPLIT,
+    P_OV_TABLE, P_PAIRS, P_PLAYS_ON, P_REACT_HI, P_REACT_LO, SLEN, STARTED, TABLE, TM0,
+    TO_MOVE, W0, WONALL, apply, count_declarations, counts, first_declaration, first_free,
+    free_pending, low_index, pop, presence)
 
 GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 C1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -93,6 +40,18 @@ S31 = np.uint64(31)
 S11 = np.uint64(11)
 ONE = np.uint64(1)
 TO_UNIT = 1.0 / 9007199254740992.0      # 2**-53
+M32 = np.uint64(0xFFFFFFFF)
+UPPER = np.uint64(0x80000000)
+LOWER = np.uint64(0x7FFFFFFF)
+MATRIX_A = np.uint64(0x9908B0DF)
+# the random state ``rnd`` (uint64): [0] the mode; streams: keys [1..8], counters [9..16];
+# MT19937: state [1..624], index [625]
+R_KEY = 1
+R_CTR = 9
+MT_INDEX = 625
+RLEN = 626
+
+
 
 
 # --- random numbers (tutor.engine.analysis.streams in compiled form) --------------------------
@@ -120,388 +79,86 @@ def unit(key, k):
 
 
 @njit(cache=True)
-def draw(keys, ctr, q):
-    k = ctr[q]
-    ctr[q] = k + 1
-    return unit(keys[q], k)
-
-
-# --- bits ---------------------------------------------------------------------------------------
-
-@njit(cache=True)
-def pop(x):
-    x = x - ((x >> 1) & 0x5555555555555555)
-    x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
-    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0F
-    x = x + (x >> 8)
-    x = x + (x >> 16)
-    x = x + (x >> 32)
-    return x & 0x7F
-
-
-@njit(cache=True)
-def low_index(x):
-    """The index of the lowest set bit of a non-empty mask."""
-    return pop((x & -x) - 1)
+def mt_next(rnd):
+    """CPython's ``genrand_uint32`` (MT19937) on the state in ``rnd[1:625]``, index ``rnd[625]``."""
+    idx = np.int64(rnd[MT_INDEX])
+    if idx >= 624:
+        for kk in range(624):
+            y = (rnd[1 + kk] & UPPER) | (rnd[1 + (kk + 1) % 624] & LOWER)
+            v = rnd[1 + (kk + 397) % 624] ^ (y >> ONE)
+            if y & ONE:
+                v ^= MATRIX_A
+            rnd[1 + kk] = v
+        idx = 0
+    y = rnd[1 + idx]
+    rnd[MT_INDEX] = idx + 1
+    y ^= y >> np.uint64(11)
+    y ^= (y << np.uint64(7)) & np.uint64(0x9D2C5680)
+    y ^= (y << np.uint64(15)) & np.uint64(0xEFC60000)
+    y ^= y >> np.uint64(18)
+    return y & M32
 
 
 @njit(cache=True)
-def counts(x):
-    a = (x & N5) + ((x >> 1) & N5)
-    return (a & N3) + ((a >> 2) & N3)
+def mt_seed(rnd, key, n):
+    """CPython's ``init_by_array`` with the first ``n`` words of ``key`` (``random.seed``)."""
+    rnd[0] = 1
+    rnd[1] = 19650218
+    for i in range(1, 624):
+        prev = rnd[i]
+        rnd[1 + i] = (np.uint64(1812433253) * (prev ^ (prev >> np.uint64(30))) + np.uint64(i)) & M32
+    i = 1
+    j = 0
+    for _ in range(max(624, n)):
+        prev = rnd[i]
+        rnd[1 + i] = ((rnd[1 + i] ^ ((prev ^ (prev >> np.uint64(30))) * np.uint64(1664525)))
+                      + np.uint64(key[j]) + np.uint64(j)) & M32
+        i += 1
+        j += 1
+        if i >= 624:
+            rnd[1] = rnd[624]
+            i = 1
+        if j >= n:
+            j = 0
+    for _ in range(623):
+        prev = rnd[i]
+        rnd[1 + i] = ((rnd[1 + i] ^ ((prev ^ (prev >> np.uint64(30))) * np.uint64(1566083941)))
+                      - np.uint64(i)) & M32
+        i += 1
+        if i >= 624:
+            rnd[1] = rnd[624]
+            i = 1
+    rnd[1] = 0x80000000
+    rnd[MT_INDEX] = 624
 
 
 @njit(cache=True)
-def presence(x):
-    y = x | (x >> 1)
-    y = y | (y >> 2)
-    return y & NIB
+def draw(rnd, q):
+    """The next number of stream ``q`` (seat ``q - 1``, or 0 for the deal) in [0, 1): the
+    analysis's counter-based streams (``rnd[0] == 0``), or one CPython ``random.Random`` shared
+    by every seat (``rnd[0] == 1``: ``random()``)."""
+    if rnd[0] == 0:
+        k = rnd[R_CTR + q]
+        rnd[R_CTR + q] = k + ONE
+        return unit(rnd[R_KEY + q], k)
+    a = mt_next(rnd) >> np.uint64(5)
+    b = mt_next(rnd) >> np.uint64(6)
+    return (np.float64(a) * 67108864.0 + np.float64(b)) * TO_UNIT
 
 
 @njit(cache=True)
-def dead_bits(wonall):
-    wc = counts(wonall)
-    return (wc >> 1) & ~wc & ~(wc >> 2) & NIB
-
-
-@njit(cache=True)
-def lowest(m, k):
-    """The ``k`` lowest cards of mask ``m``, as a mask."""
-    out = 0
-    for _ in range(k):
-        b = m & -m
-        out |= b
-        m ^= b
-    return out
-
-
-# --- the deal's rules -------------------------------------------------------------------------
-
-@njit(cache=True)
-def next_in_play(S, n, seat):
-    q = (seat + 1) % n
-    while S[H0 + q] == 0:
-        q = (q + 1) % n
-    return q
-
-
-@njit(cache=True)
-def can_capture_rank(P, nh, nt):
-    return ((P[P_C11] != 0 and nh > 0 and nt > 0) or (P[P_C13] != 0 and nh > 0 and nt == 3)
-            or (P[P_C22] != 0 and nh == 2 and nt == 2) or (P[P_C31] != 0 and nh == 3 and nt == 1))
-
-
-@njit(cache=True)
-def can_capture(S, P, seat):
-    h = S[H0 + seat]
-    t = S[TABLE]
-    common = presence(h) & presence(t)
-    if common == 0:
-        return False
-    if P[P_C11] != 0:
-        return True
-    while common:
-        low = common & -common
-        common ^= low
-        shift = low_index(low)
-        if can_capture_rank(P, pop((h >> shift) & 15), pop((t >> shift) & 15)):
-            return True
-    return False
-
-
-@njit(cache=True)
-def add_oversight(S, kind, offender, mask, take):
-    k = S[NOV]
-    if k >= MAXOV:
-        raise ValueError("too many open oversights for the kernel")
-    b = OV0 + 4 * k
-    S[b] = kind
-    S[b + 1] = offender
-    S[b + 2] = mask
-    S[b + 3] = take
-    S[NOV] = k + 1
-
-
-@njit(cache=True)
-def prune(S):
-    t = S[TABLE]
+def below(rnd, n):
+    """CPython's ``_randbelow_with_getrandbits(n)`` (n >= 2) on the MT stream."""
     k = 0
-    for i in range(S[NOV]):
-        b = OV0 + 4 * i
-        if pop(t & S[b + 2]) >= S[b + 3]:
-            d = OV0 + 4 * k
-            S[d] = S[b]
-            S[d + 1] = S[b + 1]
-            S[d + 2] = S[b + 2]
-            S[d + 3] = S[b + 3]
-            k += 1
-    S[NOV] = k
-
-
-@njit(cache=True)
-def start(S, P):
-    S[STARTED] = 1
-    if P[P_OV_TABLE] != 0:
-        t = S[TABLE]
-        for i in range(S[NTM]):
-            m = S[TM0 + i]
-            if t & m == m:
-                add_oversight(S, OV_TABLE, P[P_DEALER], m, 4)
-
-
-@njit(cache=True)
-def finish(S, P, R):
-    n = P[P_N]
-    dealer = P[P_DEALER]
-    last = -1
-    for q in range(n):
-        if S[H0 + q] != 0:
-            last = q
-            break
-    if last < 0:
-        last = S[TO_MOVE]
-    left = S[TABLE]
-    if last >= 0:
-        left |= S[H0 + last]
-        S[H0 + last] = 0
-    S[TABLE] = 0
-    lt = P[P_LEFTOVERS]
-    to = dealer if lt == 0 else (last if lt == 1 else -1)
-    if to < 0:
-        S[DISCARD] |= left
-    else:
-        S[W0 + to] |= left
-    aside = S[ASIDE]
-    if aside != 0:
-        aside_to = last if last >= 0 else dealer
-        S[W0 + aside_to] |= aside
-        S[ASIDE] = 0
-    wonall = 0
-    for q in range(n):
-        wonall |= S[W0 + q]
-    S[WONALL] = wonall
-    bonus_to = -1
-    if P[P_BONUS] >= 0 and P[P_BONUS_TO] != 0:
-        if P[P_BONUS_TO] == 1 or S[LASTCAP] < 0:
-            bonus_to = last
-        else:
-            bonus_to = S[LASTCAP]
-    for q in range(n):
-        c = pop(S[W0 + q])
-        b = P[P_BONUS] if q == bonus_to else 0
-        if P[P_PAIRS] != 0:
-            R[q] = c // 2 + b
-        else:
-            ante = P[P_ANTE_D] if q == dealer else P[P_ANTE_O]
-            R[q] = -ante + b + (c - P[P_BREAKEVEN]) // 2
-    S[PHASE] = OVER
-    S[TO_MOVE] = -1
-
-
-@njit(cache=True)
-def end_play(S, P, R):
-    n = P[P_N]
-    last = -1
-    for q in range(n):
-        if S[H0 + q] != 0:
-            last = q
-            break
-    S[NOV] = 0
-    if last >= 0 and P[P_PLAYS_ON] != 0 and can_capture(S, P, last):
-        S[PHASE] = PLAY_ON
-        S[TO_MOVE] = last
-        return
-    S[TO_MOVE] = last
-    finish(S, P, R)
-
-
-@njit(cache=True)
-def after_turn(S, P, R, p):
-    if S[IN_PLAY] <= 1:
-        end_play(S, P, R)
-    else:
-        S[TO_MOVE] = next_in_play(S, P[P_N], p)
-
-
-@njit(cache=True)
-def apply(S, P, R, kind, p, cm, tm):
-    """``Deal.apply_unchecked`` of the action (kind, player, hand cards, table cards)."""
-    if kind == K_CAPTURE or kind == K_PLAY_ON:
-        before = S[TABLE]
-        S[H0 + p] &= ~cm
-        if S[H0 + p] == 0:
-            S[IN_PLAY] -= 1
-        S[TABLE] = before & ~tm
-        S[W0 + p] |= cm | tm
-        S[WONALL] |= cm | tm
-        S[LASTCAP] = p
-        if kind == K_CAPTURE:
-            if S[STARTED] == 0:
-                start(S, P)
-            if pop(cm) == 1 and pop(tm) == 1 and P[P_C13] != 0 and P[P_OV_SPLIT] != 0:
-                shift = low_index(tm) & ~3
-                if pop((before >> shift) & 15) == 3:
-                    add_oversight(S, OV_SPLIT, p, before & (15 << shift) & ~tm, 2)
-            if S[NOV] > 0:
-                prune(S)
-            after_turn(S, P, R, p)
-        elif not can_capture(S, P, p):
-            finish(S, P, R)
-        return
-    if kind == K_LIE:
-        h = S[H0 + p]
-        if S[STARTED] == 0:
-            start(S, P)
-        S[H0 + p] = 0
-        S[IN_PLAY] -= 1
-        S[TABLE] |= h
-        hc = counts(h)
-        if P[P_OV_DEAD] != 0:
-            bits = (hc >> 1) & ~hc & ~(hc >> 2) & NIB & dead_bits(S[WONALL])
-            while bits:
-                low = bits & -bits
-                bits ^= low
-                add_oversight(S, OV_DEAD, p, h & (15 << low_index(low)), 2)
-        if P[P_OV_PRIAL] != 0:
-            bits = hc & (hc >> 1) & ~(hc >> 2) & NIB
-            while bits:
-                low = bits & -bits
-                bits ^= low
-                add_oversight(S, OV_PRIAL, p, h & (15 << low_index(low)), 2)
-        if P[P_OV_MOURN] != 0:
-            bits = (hc >> 2) & NIB
-            while bits:
-                low = bits & -bits
-                bits ^= low
-                add_oversight(S, OV_MOURN, p, h & (15 << low_index(low)), 4)
-        after_turn(S, P, R, p)
-        return
-    if kind == K_CLAIM:
-        S[TABLE] &= ~cm
-        S[W0 + p] |= cm
-        S[WONALL] |= cm
-        prune(S)
-        return
-    if kind == K_TAKE:
-        S[TABLE] &= ~cm
-        if P[P_DEALER_TAKES] != 0:
-            S[W0 + p] |= cm
-            S[WONALL] |= cm
-        else:
-            S[ASIDE] |= cm
-        return
-    # a declaration
-    S[H0 + p] &= ~cm
-    S[W0 + p] |= cm
-    S[WONALL] |= cm
-    if P[P_FREE] == 0:
-        if S[STARTED] == 0:
-            start(S, P)
-        if S[H0 + p] != 0:
-            S[TO_MOVE] = next_in_play(S, P[P_N], p)
-            return
-    if S[H0 + p] == 0:
-        S[IN_PLAY] -= 1
-        if S[IN_PLAY] <= 1:
-            end_play(S, P, R)
-        elif p == S[TO_MOVE]:
-            S[TO_MOVE] = next_in_play(S, P[P_N], p)
-
-
-# --- declarations and free actions --------------------------------------------------------------
-
-@njit(cache=True)
-def has_declaration(h, dead):
-    hc = counts(h)
-    return ((hc & (hc >> 1)) | (hc >> 2) | ((hc >> 1) & ~hc & ~(hc >> 2) & dead)) & NIB != 0
-
-
-@njit(cache=True)
-def first_declaration(h, wonall):
-    """The cards of the seat's first declaration in the engine's order (a mournival, else a pair
-    of the lowest prial, else the lowest dead pair), or 0."""
-    hc = counts(h)
-    prial = ((hc & (hc >> 1)) | (hc >> 2)) & NIB
-    if prial:
-        shift = low_index(prial)
-        cs = h & (15 << shift)
-        if pop(cs) == 4:
-            return cs
-        return lowest(cs, 2)
-    pairs = (hc >> 1) & ~hc & ~(hc >> 2) & NIB & dead_bits(wonall)
-    if pairs:
-        return h & (15 << low_index(pairs))
-    return 0
-
-
-@njit(cache=True)
-def count_declarations(h, wonall):
-    hc = counts(h)
-    k = 0
-    prial = ((hc & (hc >> 1)) | (hc >> 2)) & NIB
-    while prial:
-        low = prial & -prial
-        prial ^= low
-        c = pop(h & (15 << low_index(low)))
-        k += 7 if c == 4 else 3          # a mournival and six pairs, or three pairs
-    k += pop((hc >> 1) & ~hc & ~(hc >> 2) & NIB & dead_bits(wonall))
-    return k
-
-
-@njit(cache=True)
-def free_pending(S, P):
-    if S[PHASE] != PLAY:
-        return False
-    if S[NOV] > 0 or (S[STARTED] == 0 and S[NTM] > 0):
-        return True
-    if P[P_FREE] == 0:
-        return False
-    dead = dead_bits(S[WONALL])
-    for q in range(P[P_N]):
-        h = S[H0 + q]
-        if h != 0 and has_declaration(h, dead):
-            return True
-    return False
-
-
-@njit(cache=True)
-def first_free(S, P, q, out):
-    """The counter player's free action for seat ``q`` (``Bot.free_action``: the first of the
-    engine's free actions) into ``out`` = (kind, hand cards); False when it makes none."""
-    if S[PHASE] != PLAY:
-        return False
-    dealer_first = q == P[P_DEALER] and S[STARTED] == 0
-    if not (S[NOV] > 0 or (dealer_first and S[NTM] > 0)):
-        if P[P_FREE] == 0:
-            return False
-        h = S[H0 + q]
-        if h == 0 or not has_declaration(h, dead_bits(S[WONALL])):
-            return False
-    t = S[TABLE]
-    if dealer_first:
-        for i in range(S[NTM]):
-            m = S[TM0 + i]
-            if t & m == m:
-                out[0] = K_TAKE
-                out[1] = m
-                return True
-    if P[P_FREE] != 0:
-        d = first_declaration(S[H0 + q], S[WONALL])
-        if d != 0:
-            out[0] = K_DECLARE
-            out[1] = d
-            return True
-    for i in range(S[NOV]):
-        b = OV0 + 4 * i
-        if S[b + 1] == q:
-            continue
-        on = t & S[b + 2]
-        if pop(on) < S[b + 3]:
-            continue
-        out[0] = K_CLAIM
-        out[1] = lowest(on, S[b + 3])
-        return True
-    return False
+    m = n
+    while m:
+        k += 1
+        m >>= 1
+    shift = np.uint64(32 - k)
+    r = np.int64(mt_next(rnd) >> shift)
+    while r >= n:
+        r = np.int64(mt_next(rnd) >> shift)
+    return r
 
 
 # --- the counter player ---------------------------------------------------------------------------
@@ -531,7 +188,7 @@ def at_risk_to_move(S, P, seat):
 
 
 @njit(cache=True)
-def choose(S, P, keys, ctr, act, cm_buf, tm_buf):
+def choose(S, P, rnd, act, cm_buf, tm_buf):
     """``CounterBot.choose`` over the engine's legal turn actions, into ``act`` = (kind, player,
     hand cards, table cards); reads the mover's random numbers as the player does."""
     p = S[TO_MOVE]
@@ -607,7 +264,7 @@ def choose(S, P, keys, ctr, act, cm_buf, tm_buf):
                 if pop(cm_buf[i]) == 1 and (risky >> (low_index(tm_buf[i]) & ~3)) & 1:
                     k += 1
             if k > 0:
-                pick = int(draw(keys, ctr, p + 1) * k)
+                pick = int(draw(rnd, p + 1) * k)
                 for i in range(L):
                     if pop(cm_buf[i]) == 1 and (risky >> (low_index(tm_buf[i]) & ~3)) & 1:
                         if pick == 0:
@@ -634,11 +291,11 @@ def choose(S, P, keys, ctr, act, cm_buf, tm_buf):
         elif nt == 2 and ntab == 1:
             n2 += 1
     if n3 > 0:
-        want, group = int(draw(keys, ctr, p + 1) * n3), 3
+        want, group = int(draw(rnd, p + 1) * n3), 3
     elif n1 > 0:
-        want, group = int(draw(keys, ctr, p + 1) * n1), 1
+        want, group = int(draw(rnd, p + 1) * n1), 1
     else:
-        k = int(draw(keys, ctr, p + 1) * L)
+        k = int(draw(rnd, p + 1) * L)
         if k < n2:                          # the prepended ones, latest first
             want, group = n2 - 1 - k, 2
         else:
@@ -665,7 +322,7 @@ def choose(S, P, keys, ctr, act, cm_buf, tm_buf):
 # --- rollouts -------------------------------------------------------------------------------------
 
 @njit(cache=True)
-def rollout(S, P, R, keys, ctr, hold, then, seat, act, cm_buf, tm_buf, free_buf):
+def rollout(S, P, R, rnd, hold, then, seat, act, cm_buf, tm_buf, free_buf):
     """Play the deal in ``S`` to settlement, every seat a counter player (``rollout`` of
     :mod:`tutor.engine.analysis.sampling`): free-action races after every action, the fastest
     reaction first, then the mover's turn.  ``hold``: a seat that offers nothing in the first
@@ -685,7 +342,7 @@ def rollout(S, P, R, keys, ctr, hold, then, seat, act, cm_buf, tm_buf, free_buf)
                 if q == skip:
                     continue
                 if first_free(S, P, q, free_buf):
-                    r = lo + span * draw(keys, ctr, q + 1)
+                    r = lo + span * draw(rnd, q + 1)
                     if best_q < 0 or r < best_t:
                         best_q = q
                         best_t = r
@@ -705,22 +362,22 @@ def rollout(S, P, R, keys, ctr, hold, then, seat, act, cm_buf, tm_buf, free_buf)
                     and S[TABLE] & then[3] == then[3]):
                 apply(S, P, R, then[0], p, then[2], then[3])
                 continue
-        choose(S, P, keys, ctr, act, cm_buf, tm_buf)
+        choose(S, P, rnd, act, cm_buf, tm_buf)
         apply(S, P, R, act[0], act[1], act[2], act[3])
 
 
 @njit(cache=True)
-def shuffle(buf, k, keys, ctr):
+def shuffle(buf, k, rnd):
     """Fisher-Yates on the first ``k`` entries, with stream 0."""
     for i in range(k - 1, 0, -1):
-        j = int(draw(keys, ctr, 0) * (i + 1))
+        j = int(draw(rnd, 0) * (i + 1))
         x = buf[i]
         buf[i] = buf[j]
         buf[j] = x
 
 
 @njit(cache=True)
-def deal_unseen(S, cards, opp_q, opp_k, need_q, need_m, keys, ctr, buf, rest):
+def deal_unseen(S, cards, opp_q, opp_k, need_q, need_m, rnd, buf, rest):
     """Deal the unseen ``cards`` to the opponents (``_Determinizer.deal`` of
     :mod:`tutor.engine.analysis.sampling`): shuffles until every proven holding fits (at most
     2000 tries), else places the proven cards first."""
@@ -729,7 +386,7 @@ def deal_unseen(S, cards, opp_q, opp_k, need_q, need_m, keys, ctr, buf, rest):
     for i in range(nc):
         buf[i] = cards[i]
     for _ in range(tries):
-        shuffle(buf, nc, keys, ctr)
+        shuffle(buf, nc, rnd)
         i = 0
         for o in range(opp_q.shape[0]):
             m = 0
@@ -746,7 +403,7 @@ def deal_unseen(S, cards, opp_q, opp_k, need_q, need_m, keys, ctr, buf, rest):
             return
     for i in range(nc):
         rest[i] = buf[i]
-    shuffle(rest, nc, keys, ctr)
+    shuffle(rest, nc, rnd)
     nr = nc
     for o in range(opp_q.shape[0]):
         S[H0 + opp_q[o]] = 0
@@ -773,7 +430,7 @@ def deal_unseen(S, cards, opp_q, opp_k, need_q, need_m, keys, ctr, buf, rest):
 
 
 @njit(cache=True)
-def play_option(S, P, R, keys, ctr, opt, seat, act, cm_buf, tm_buf, free_buf):
+def play_option(S, P, R, rnd, opt, seat, act, cm_buf, tm_buf, free_buf):
     """One option played out from ``S``: ``opt`` = (pre kind, player, hand, table; then kind,
     player, hand, table; hold)."""
     hold = -1
@@ -781,7 +438,7 @@ def play_option(S, P, R, keys, ctr, opt, seat, act, cm_buf, tm_buf, free_buf):
         apply(S, P, R, opt[0], opt[1], opt[2], opt[3])
     if opt[8] != 0:
         hold = seat
-    rollout(S, P, R, keys, ctr, hold, opt[4:8], seat, act, cm_buf, tm_buf, free_buf)
+    rollout(S, P, R, rnd, hold, opt[4:8], seat, act, cm_buf, tm_buf, free_buf)
 
 
 @njit(cache=True)
@@ -794,8 +451,7 @@ def run_samples(P, S0, seat, cards, opp_q, opp_k, need_q, need_m, opts, active, 
     S = np.empty(SLEN, np.int64)
     base = np.empty(SLEN, np.int64)
     R = np.zeros(MAXP, np.int64)
-    keys = np.empty(n + 1, np.uint64)
-    ctr = np.zeros(n + 1, np.int64)
+    rnd = np.zeros(RLEN, np.uint64)
     buf = np.empty(max(cards.shape[0], 1), np.int64)
     rest = np.empty(max(cards.shape[0], 1), np.int64)
     act = np.zeros(4, np.int64)
@@ -805,28 +461,91 @@ def run_samples(P, S0, seat, cards, opp_q, opp_k, need_q, need_m, opts, active, 
     for i in range(i0, i1):
         s = mix2(seed_base, np.uint64(i))
         for q in range(n + 1):
-            keys[q] = mix2(s, np.uint64(q))
-            ctr[q] = 0
+            rnd[R_KEY + q] = mix2(s, np.uint64(q))
+            rnd[R_CTR + q] = 0
         base[:] = S0
-        deal_unseen(base, cards, opp_q, opp_k, need_q, need_m, keys, ctr, buf, rest)
+        deal_unseen(base, cards, opp_q, opp_k, need_q, need_m, rnd, buf, rest)
         for j in range(opts.shape[0]):
             if not active[j]:
                 continue
             S[:] = base
             for q in range(1, n + 1):
-                ctr[q] = 0
-            play_option(S, P, R, keys, ctr, opts[j], seat, act, cm_buf, tm_buf, free_buf)
+                rnd[R_CTR + q] = 0
+            play_option(S, P, R, rnd, opts[j], seat, act, cm_buf, tm_buf, free_buf)
             out[i - i0, j] = R[seat]
 
 
 @njit(cache=True)
-def playout_state(P, S0, keys, ctr, opt, seat, R):
-    """One option played out from ``S0`` with the given streams: the final state (for the tests
-    that hold the kernel equal to the engine)."""
+def playout_state(P, S0, rnd, opt, seat, R):
+    """One option played out from ``S0`` with the random state ``rnd``: the final state (for the
+    tests that hold the kernel equal to the engine)."""
     S = S0.copy()
     act = np.zeros(4, np.int64)
     free_buf = np.zeros(2, np.int64)
     cm_buf = np.zeros(160, np.int64)
     tm_buf = np.zeros(160, np.int64)
-    play_option(S, P, R, keys, ctr, opt, seat, act, cm_buf, tm_buf, free_buf)
+    play_option(S, P, R, rnd, opt, seat, act, cm_buf, tm_buf, free_buf)
     return S
+
+
+@njit(cache=True)
+def selfplay(P0, hand, keys, key_len, dealers, out_ret, out_last):
+    """Results-only self-play between counter players: deal ``i`` is the deal that
+    ``random.Random`` seeded with the words ``keys[i, :key_len[i]]`` shuffles and plays
+    (:func:`tutor.engine.deal.new_deal` dealt by ``dealers[i]``, then
+    :func:`tutor.engine.rule_bots.play_out`, every seat a counter player drawing on that one
+    generator).  ``out_ret[i]`` gets every seat's result, ``out_last[i]`` the last-in seat
+    (-1: nobody)."""
+    n = P0[P_N]
+    P = P0.copy()
+    S = np.zeros(SLEN, np.int64)
+    R = np.zeros(MAXP, np.int64)
+    rnd = np.zeros(RLEN, np.uint64)
+    pack = np.empty(52, np.int64)
+    act = np.zeros(4, np.int64)
+    then = np.full(4, -1, np.int64)
+    free_buf = np.zeros(2, np.int64)
+    cm_buf = np.zeros(160, np.int64)
+    tm_buf = np.zeros(160, np.int64)
+    for i in range(keys.shape[0]):
+        mt_seed(rnd, keys[i], key_len[i])
+        for c in range(52):
+            pack[c] = c
+        for c in range(51, 0, -1):          # random.shuffle
+            j = below(rnd, c + 1)
+            x = pack[c]
+            pack[c] = pack[j]
+            pack[j] = x
+        dealer = dealers[i]
+        P[P_DEALER] = dealer
+        S[:] = 0
+        eldest = (dealer + 1) % n
+        end = n * hand
+        in_play = 0
+        for q in range(n):
+            m = 0
+            for x in range(q, end, n):
+                m |= 1 << pack[x]
+            S[H0 + (eldest + q) % n] = m
+            if m != 0:
+                in_play += 1
+        t = 0
+        for x in range(end, 52):
+            t |= 1 << pack[x]
+        S[TABLE] = t
+        S[IN_PLAY] = in_play
+        four = (counts(t) >> 2) & NIB
+        k = 0
+        while four:
+            low = four & -four
+            four ^= low
+            S[TM0 + k] = 15 << low_index(low)
+            k += 1
+        S[NTM] = k
+        S[TO_MOVE] = eldest
+        S[LASTCAP] = -1
+        S[PHASE] = PLAY
+        rollout(S, P, R, rnd, -1, then, 0, act, cm_buf, tm_buf, free_buf)
+        for q in range(n):
+            out_ret[i, q] = R[q]
+        out_last[i] = S[LASTIN]
