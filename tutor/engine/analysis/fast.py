@@ -163,10 +163,25 @@ def _start_background() -> None:
         _compiling = False
 
 
+#: The parameters of the parameter table (:data:`tutor.engine.parameters.PARAMETERS`) whose
+#: values the kernel knows (per player count: every one).  A parameter added to the table
+#: later runs on the pure engine until the kernel learns it (:func:`covers`).
+KNOWN = frozenset({"first_dealer", "table_mournival", "captures", "hand_plays", "bonus_to",
+                   "last_in_plays_on", "leftovers_to", "scoring", "oversights",
+                   "captures_per_turn", "declarations", "lie_down_pays", "pot_to",
+                   "match_format"})
+
+
 def covers(rs: Ruleset, players: int) -> bool:
     """Whether the kernel covers the rules of ``rs`` for ``players``: one capture a turn; the
     declarations prial, mournival and dead pair; no payment for lying down; stakes or pairs
-    scoring; at most seven players."""
+    scoring; at most seven players; and no parameter it does not know (:data:`KNOWN`) away
+    from its default."""
+    from tutor.engine.parameters import PARAMETERS
+    for name, spec in PARAMETERS.items():
+        if spec.scope != "count" and name not in KNOWN and getattr(rs, name, spec.default) \
+                != spec.default:
+            return False
     return (rs.captures_per_turn == "one" and rs.declarations == _DEFAULT_DECLARATIONS
             and rs.lie_down_pays is None and rs.scoring in ("stakes", "pairs") and players <= 7)
 
