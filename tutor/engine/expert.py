@@ -21,7 +21,8 @@ times, so it wins no race a counter would not.
 
 The analyses run on the compiled kernel where it can (:mod:`tutor.engine.analysis.fast`): the
 same figures as the pure engine, many times faster, so the same thinking time buys many more
-samples (:data:`SAMPLES`).  With a sample budget the expert is reproducible: the seed of each analysis comes from the
+samples (:data:`SAMPLES`).  With a sample budget the expert is reproducible (on the pure engine a
+time cap of :data:`PURE_SECONDS` a decision applies as well, and then it is not): the seed of each analysis comes from the
 expert's ``seed`` and what the seat can see (never from the clock).  It draws on the game's random
 source exactly as its rollout policy would (for the policy's own choice), so a game where the
 expert agrees with that policy is the very game the policy would have played.
@@ -31,7 +32,8 @@ from __future__ import annotations
 
 import time
 
-from tutor.engine.analysis import POLICIES, analyse, decision_options, mix_seed, option_class
+from tutor.engine.analysis import (POLICIES, analyse, compiled, decision_options, mix_seed,
+                                   option_class)
 from tutor.engine.deal import DECLARATIONS, Deal
 from tutor.engine.errors import UsageError
 from tutor.engine.rule_bots import Bot, rule_bot
@@ -41,6 +43,10 @@ from tutor.engine.rule_bots import Bot, rule_bot
 #: less CPU time than the 200 samples of the pure-Python analysis did (about 30 ms a decision),
 #: and play stronger (issue 20).
 SAMPLES = 4000
+#: Seconds a decision at most while the analysis runs on the pure engine (before the kernel is
+#: compiled on a new machine, or with ``LAUGH_PURE_PYTHON``): a sample budget alone would then
+#: take many times longer.
+PURE_SECONDS = 0.3
 
 
 class ExpertBot(Bot):
@@ -92,8 +98,11 @@ class ExpertBot(Bot):
             return self._cache[key]
         seed = mix_seed(self.seed, *key[1:8], *key[8])
         c0 = time.process_time()
+        seconds = self.seconds
+        if seconds is None and not compiled():
+            seconds = PURE_SECONDS
         an = analyse(deal, seat, policy=self.policy, seed=seed, samples=self.samples,
-                     seconds=self.seconds, target=self.target, min_samples=16,
+                     seconds=seconds, target=self.target, min_samples=16,
                      stop_when_clear=True, prune=True, options=options)
         self.thinking += time.process_time() - c0
         self.decisions += 1

@@ -20,13 +20,13 @@ from dataclasses import dataclass
 
 from tutor.engine.bots import Bot, Careless, make_bot
 from tutor.engine.errors import UsageError
-from tutor.engine.expert import ExpertBot
+from tutor.engine.expert import SAMPLES, ExpertBot
 
 __all__ = ["EXPERT_SAMPLES", "LEVELS", "Level", "level", "make_opponents", "SEAT_NAMES"]
 
 #: The expert level's budget: determinizations per decision (the budget of the strength figures
-#: in benchmarks/bench_expert.py).
-EXPERT_SAMPLES = 200
+#: in benchmarks/bench_expert.py: :data:`tutor.engine.expert.SAMPLES`).
+EXPERT_SAMPLES = SAMPLES
 
 #: Names for the computer players, seat by seat after the learner (short for narrow terminals).
 SEAT_NAMES = ("Anne", "Ralph", "Mary", "Tom", "Bess", "Will", "Kate")

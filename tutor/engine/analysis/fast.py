@@ -10,10 +10,7 @@ module does not import numba: :func:`kernel` does, the first time an analysis as
 
 from __future__ import annotations
 
-import hashlib
-import importlib.util
 import os
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -53,6 +50,7 @@ def kernel(wait: bool = False):
     if os.environ.get(ENV_PURE):
         return None
     if _loaded is None:
+        import importlib.util
         if importlib.util.find_spec("numba") is None:
             _loaded = False
         elif _ready():
@@ -111,13 +109,14 @@ def _stamp_dir() -> Path:
 
 def _stamp() -> Path:
     """A file that says the kernel is compiled and cached for this source, numba and Python."""
+    import hashlib
     src = Path(__file__).with_name("kernel.py")
     try:
         import numba
         version = numba.__version__
     except ImportError:         # pragma: no cover - find_spec said it was there
         version = "?"
-    h = hashlib.sha256(src.read_bytes())
+    h = hashlib.sha256(src.read_bytes() + src.with_name("kernel_rules.py").read_bytes())
     h.update(f"{version} {sys.version} {src.resolve()}".encode())
     return _stamp_dir() / f"kernel-{h.hexdigest()[:16]}.ready"
 
@@ -144,6 +143,7 @@ def _start_background() -> None:
     global _compiling
     if _compiling is not None:
         return
+    import subprocess
     try:
         lock = _stamp().with_suffix(".lock")
         lock.parent.mkdir(parents=True, exist_ok=True)
@@ -302,6 +302,7 @@ def seed_words(text: str) -> list[int]:
     """The 32-bit words ``random.Random(text)`` seeds its generator with (CPython's version 2
     seeding: the text and its SHA-512 digest as one big-endian number, least significant word
     first)."""
+    import hashlib
     b = text.encode()
     n = int.from_bytes(b + hashlib.sha512(b).digest(), "big")
     return [(n >> (32 * i)) & 0xFFFFFFFF for i in range(max(1, (n.bit_length() + 31) // 32))]
