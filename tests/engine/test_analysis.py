@@ -308,3 +308,73 @@ def test_expert_is_a_computer_player_by_name():
         ExpertBot(samples=0)
     with pytest.raises(LaughError):
         ExpertBot(policy="nobody")
+
+
+# --- what a person is told: ties, principles, a sample play-out --------------------------------
+
+def test_a_best_move_is_called_so_only_when_separated_and_ties_are_alike(rulesets):
+    from tutor.engine.analysis import verdict
+    d = _lone_seven_position(rulesets)
+    an = analyse(d, 1, samples=400, seed=5, stop_when_clear=False)
+    assert verdict(an) == "best" and an.separated and an.alike() == [an.best]
+    # two captures that no sample tells apart: a tie, not a best move
+    for dd in _positions(rulesets["parlett"], 5, 3, seed=8):
+        if dd.to_move is None or dd.phase != "play":
+            continue
+        got = analyse(dd, dd.to_move, samples=64, seed=1, which="turn", stop_when_clear=False)
+        if not got.forced and not got.separated:
+            assert verdict(got) in ("tie", "identical")
+            alike = got.alike()
+            assert len(alike) >= 2 and alike[0] is got.best
+            assert all(o.diff + o.diff_ci95 >= 0 for o in alike[1:])
+            if verdict(got) == "identical":
+                assert all(o.diff == 0 and o.diff_ci95 == 0 for o in got.options)
+            return
+    pytest.fail("no tie found")
+
+
+def test_principles_say_why_with_the_positions_cards_and_counts(rulesets):
+    from tutor.engine.analysis import principle, principles
+    d = _lone_seven_position(rulesets)
+    seven = Action.make(1, "capture", parse_cards("7C"), parse_cards("7D"))
+    queens = Action.make(1, "capture", parse_cards("QC"), parse_cards("QD QH QS"))
+    p = principle(d, 1, seven, queens)
+    assert p.key == "take-at-risk" and p.quote == "parlett:capture-lone-card"
+    assert p.text.startswith("The lone seven on the table (7♦) is at risk: 2 sevens unseen, and "
+                             "4 players move before your next turn; the queens can wait")
+    assert principle(d, 1, queens, seven) is None       # nothing says the queens come first
+    an = analyse(d, 1, samples=300, seed=5, stop_when_clear=False)
+    got = principles(d, 1, an)
+    assert queens in [a for a, _ in got] and {q.key for _, q in got} == {"take-at-risk"}
+    # one queen now and the other later, rather than the pair for the pair
+    q = replay(QUEENS, rulesets)
+    pair = Action.make(0, "capture", parse_cards("QC QH"), parse_cards("QD QS"))
+    one = next(a for a in q.legal_actions() if a.cards == (parse_cards("QC")[0],))
+    p = principle(q, 0, one, pair)
+    assert p.key == "keep-for-later" and "keeps 1 queen in your hand" in p.text
+    # all three of a table prial rather than one of them
+    rs = rulesets["parlett"]
+    t = _deal_from(rs, 5, 0, {1: "7C 2D 3D 4D 5D 6D 8D 9D"}, "7H 7D 7S QC QD QH KC KD KH AC AD 2C")
+    three = next(a for a in t.legal_actions() if len(a.table) == 3)
+    split = next(a for a in t.legal_actions() if len(a.table) == 1 and a.rank == three.rank)
+    p = principle(t, 1, three, split)
+    assert p.key == "all-three" and "split prial" in p.text
+
+
+def test_a_sample_play_out_of_two_moves_from_one_deal_of_the_unseen_cards(rulesets):
+    from tutor.engine.analysis import sample_playout
+    d = _lone_seven_position(rulesets)
+    seven = Action.make(1, "capture", parse_cards("7C"), parse_cards("7D"))
+    queens = Action.make(1, "capture", parse_cards("QC"), parse_cards("QD QH QS"))
+    po = sample_playout(d, 1, queens, seven, seed=3)
+    assert po.options == (queens, seven)
+    assert po.lines[0][0] == queens and po.lines[1][0] == seven
+    assert po.results[1] > po.results[0]        # a deal where the better move ends ahead
+    dealt = set().union(*map(set, po.hands.values()))        # random hands, of the unseen cards
+    assert dealt == {c for c in range(52) if unseen_mask(d, 1) >> c & 1}
+    for line in po.lines:                       # every action legal, replayed on the engine
+        x = d.clone()
+        for q, cs in po.hands.items():
+            x.hands[q] = sum(1 << c for c in cs)
+        x.apply(line[0])
+    assert sample_playout(d, 1, queens, seven, seed=3) == po
