@@ -352,9 +352,13 @@ def _verdict_words(an: Analysis, pos: Deal, names: Sequence[str], seat: int, sym
     gap = max(0.0, max(-o.diff for o in alike[1:]))
     more = (", and more playouts could tell them apart" if more_samples_could_tell(an)
             else f": they are worth the same to within ±{an.target:g} {unit}")
-    return (f"No {what} is clearly best: {words} are about equal. The difference, "
-            f"{gap:.2f} ± {widest:.2f} {unit} over {an.samples} playouts from what you can see, "
-            f"is within its 95% interval{more}.")
+    if len(alike) == 2:
+        said = (f"The difference, {gap:.2f} ± {widest:.2f} {unit} over {an.samples} playouts "
+                "from what you can see, is within its 95% interval")
+    else:
+        said = (f"The differences, up to {gap:.2f} ± {widest:.2f} {unit} over {an.samples} "
+                "playouts from what you can see, are within their 95% intervals")
+    return f"No {what} is clearly best: {words} are about equal. {said}{more}."
 
 
 def _timing_words(an: Analysis, symbols: bool) -> str:
