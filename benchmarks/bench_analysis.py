@@ -20,17 +20,29 @@ included).  ``--reviews D``: :func:`tutor.app.play.review.review_deal` of seat 0
 played by a casual learner against counters (as ``laugh play`` reviews each deal).  ``--deals
 D``: ``laugh analyse``'s work on D whole deals (every decision of every player).
 
-Measured, each run right after the other on a shared two-core machine (load average 4-6 from
-other work; CPU times are the fairer figures), before (the pure-Python analysis of main at
-5d63031) and after (the compiled kernel):
+Measured on a shared two-core machine (load average 4-5 from other work, so CPU times, the
+process's own, are the fairer figures), before (the pure-Python analysis of main at 5d63031) and
+after (the compiled kernel), each run right after the other:
 
-    python benchmarks/bench_analysis.py --positions 30 --seed 3
-      before: median 0.71 s (cpu 0.71), p90 3.94 s (cpu 3.93); the 22 with a real choice
-              median 1.18 s; 30/30 within ±0.1
-      after:  see the closing lines of the report of issue 20 (filled in below)
-    python benchmarks/bench_analysis.py            (100 positions, seed 1)
-      before: median 0.01 s, p90 3.07 s (cpu 2.70); the 49 with a real choice median 1.05 s
-              (cpu 0.95); 100/100 within ±0.1
+    --positions 30 --seed 3            before                        after
+      all 30, median                   0.78 s (cpu 0.74)             0.03 s (cpu 0.02)
+      all 30, p90                      5.68 s (cpu 4.02)             0.24 s (cpu 0.14)
+      the 22 with a real choice        median 1.70 s (cpu 1.18)      0.06 s (cpu 0.04), p90 0.27
+      within ±0.1                      30/30                         30/30
+    default (100 positions, seed 1), --hints 100 --reviews 30 --deals 6
+      all 100, median / p90            0.02 / 3.41 s (cpu 2.53)      0.00 / 0.08 s (cpu 0.06)
+      the ~50 with a real choice       median 1.11 s (cpu 0.97)      0.03 s (cpu 0.02), p90 0.13
+      hint, median / p90 / max         0.02 / 0.20 / 0.45 s *        0.00 / 0.11 / 0.20 s
+      first hint of a session                                        0.75 s (cpu 0.46)
+      review of a deal, median / max   0.27 / 1.04 s *               0.11 / 0.24 s
+      laugh analyse, a whole deal      4.5 s, max 7.0 (cpu 3.0) *    0.5 s, max 0.6 (cpu 0.3)
+
+    * before, the hint stopped at 200 samples and the review at 400, and both (and laugh analyse,
+      at 1000) as soon as the best looked clearly ahead: figures of ±0.3 stake and worse.  After,
+      every one of them analyses to ±0.1 stake (or 6000, 4000 and 4000 samples).
+
+The kernel is compiled once a machine (about 15-20 s) and loaded from numba's cache after that
+(``kernel loaded ... in`` the first line: 0.4 s).
 """
 
 from __future__ import annotations
