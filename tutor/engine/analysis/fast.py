@@ -78,7 +78,7 @@ def _load(warm: bool):
     except ImportError:
         return False
     if warm:
-        _mark_ready()
+        _mark_ready(k)
     return k
 
 
@@ -117,22 +117,38 @@ def _stamp() -> Path:
     except ImportError:         # pragma: no cover - find_spec said it was there
         version = "?"
     h = hashlib.sha256(src.read_bytes() + src.with_name("kernel_rules.py").read_bytes())
-    h.update(f"{version} {sys.version} {src.resolve()}".encode())
+    h.update(f"stamp 2 {version} {sys.version} {src.resolve()}".encode())
     return _stamp_dir() / f"kernel-{h.hexdigest()[:16]}.ready"
 
 
 def _ready() -> bool:
+    """True when the stamp says the kernel is compiled and the numba cache files it names are
+    still there (a cache deleted by hand means compiling again)."""
     try:
-        return _stamp().exists()
+        text = _stamp().read_text(encoding="utf-8")
     except OSError:
         return False
+    return all(Path(line).exists() for line in text.splitlines()[1:] if line.strip())
 
 
-def _mark_ready() -> None:
+def _index_files(k) -> list[str]:
+    """numba's cache index files of the kernel's entry points (empty if numba keeps them
+    somewhere this cannot tell)."""
+    out = []
+    for fn in (k.run_samples, k.selfplay, k.playout_state):
+        try:
+            out.append(str(fn._cache._cache_file._index_path))
+        except AttributeError:
+            return []
+    return out
+
+
+def _mark_ready(k) -> None:
     try:
         path = _stamp()
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text("the analysis kernel is compiled and cached\n", encoding="utf-8")
+        path.write_text("the analysis kernel is compiled and cached in:\n"
+                        + "".join(f"{f}\n" for f in _index_files(k)), encoding="utf-8")
     except OSError:
         pass
 
