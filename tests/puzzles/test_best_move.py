@@ -13,6 +13,7 @@ import pytest
 
 import tutor.puzzles as P
 from tutor.engine.analysis import decision_options, option_class
+from tutor.engine.analysis.fast import covers
 from tutor.engine.cards import parse_card, parse_cards, rank_of
 from tutor.engine.deal import Deal
 from tutor.engine.records import action_from_json
@@ -45,9 +46,10 @@ def test_every_puzzle_has_one_clearly_best_move(corpus):
         assert ans["margin_ci95"] == second["diff_ci95"]
         assert all(c["diff"] + c["diff_ci95"] < 0 for c in ans["choices"] if c is not best)
         assert ans["unit"] == ("points" if deal.ruleset.scoring == "pairs" else "stakes")
-        assert ans["samples"] == int(defn.options["confirm"]) and ans["policy"] == "counter"
+        pure = "" if covers(deal.ruleset, deal.n) else "_pure"
+        assert ans["samples"] == int(defn.options["confirm" + pure]) and ans["policy"] == "counter"
         # the selection was another analysis, with its own seed
-        assert ans["selection"]["samples"] == int(defn.options["samples"])
+        assert ans["selection"]["samples"] == int(defn.options["samples" + pure])
         assert ans["selection"]["seed"] != ans["seed"]
         # a principle against every other move, quoted in the puzzle
         assert sorted(x["letter"] for x in ans["principles"]) == sorted(

@@ -57,6 +57,7 @@ from __future__ import annotations
 import random
 
 from tutor.engine.analysis import option_class, principles, sample_playout
+from tutor.engine.analysis.fast import covers
 from tutor.engine.bots import make_bot
 from tutor.engine.cards import RANK_PLURALS
 from tutor.engine.records import action_from_json, action_to_json
@@ -205,6 +206,9 @@ class BestMove(PuzzleKind):
         opts = ctx.defn.options
         samples = int(opts.get("samples", 400))
         confirm = int(opts.get("confirm", 2000))
+        if not covers(ctx.rs, ctx.players):     # rules only the pure engine plays: smaller budgets
+            samples = int(opts.get("samples_pure", samples))
+            confirm = int(opts.get("confirm_pure", confirm))
         margin = float(opts.get("margin", 0.5))
         max_options = int(opts.get("max_options", 6))
         budget = int(opts.get("analyses", 4))
