@@ -44,8 +44,9 @@ sampled to the end; shared two-core machine, load about 4):
     parlett 5p     willughby   +0.814 ± 0.235  +0.660 ± 0.143   9.1 ms of CPU a decision
 
 A third of the thinking time, and ahead of the old expert by 0.08 and 0.05 stakes a deal, each
-within its interval; played on the same 2000 deals against counters, the new expert's result
-minus the old's is given in the report of issue 20.
+within its interval.  Played on the same 2000 deals against counters (seed 7, deals 0-1999; 196
+of them played differently), the new expert's result minus the old's: +0.034 ± 0.051 stakes a
+deal: stronger, if at all, by less than these runs can show.
 """
 
 from __future__ import annotations
