@@ -75,8 +75,9 @@ def register(sub, parent) -> None:
     p.add_argument("--sheet", metavar="FILE.html",
                    help="also write the score sheet as printable HTML")
     p.add_argument("--review-samples", type=_samples, default=REVIEW_SAMPLES_HELP, metavar="N",
-                   help="playouts per decision in the review of your costliest decisions after "
-                        f"each deal (default {REVIEW_SAMPLES_HELP}; 0 leaves the analysis out)")
+                   help="most playouts per decision in the review of your costliest decisions "
+                        f"after each deal (default {REVIEW_SAMPLES_HELP}; 0 leaves the analysis "
+                        "out)")
     p.set_defaults(handler=run)
 
 
