@@ -5,14 +5,16 @@
 the learner's mistakes (the rule-based slips, and the costliest decisions in stakes by the
 engine's analysis: :mod:`tutor.app.play.review`) and the match totals; saves each deal record
 (JSON Lines) under ``laugh_home()/records/``; records the graded moments (claims, at-risk
-captures, declarations) in the progress store; and, under a ruleset with a ``match_format``,
+captures, declarations) and the figures of spotting oversights (hits, misses, false claims) in
+the progress store; and, under a ruleset with a ``match_format``,
 numbers the deals by the engine's plan of games (:func:`tutor.engine.match.plan_games`: the
 practice game is game 1 of round 1) and ends with the score sheet ``laugh match`` prints
 (:func:`tutor.app.match_sheet.sheet_renderable`).
 
 Random sources, all from ``seed``: the cut and the shuffles (``seed``), the computer players'
 choices (``"<seed>:bots"``) and their reaction times (``"<seed>:reactions:<level>"``), so a
-seed reproduces the deals and the computer players' choices.
+seed reproduces the deals and the computer players' choices (and their claims, for the same
+timing of the learner's).
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ from tutor.app.play.sheet import review_renderable, settlement_table, totals_tab
 from tutor.engine.data import laugh_home
 from tutor.engine.deal import Deal, new_deal
 from tutor.engine.errors import UsageError
-from tutor.engine.levels import Level, make_opponents, seat_names
+from tutor.engine.levels import Level, claimants, make_opponents, seat_names
 from tutor.engine.match import Game, Match, first_dealer, plan_games
 from tutor.engine.outputs import cannot_write
 from tutor.engine.records import dumps, to_record, write_records
@@ -131,7 +133,7 @@ def play_match(opts: PlayOptions, *, io: LearnerIO, store=None) -> MatchResult:
         player = DealPlayer(deal, seat, bots, bot_rng=bot_rng, reaction_rng=reaction_rng,
                             io=io, names=names, pace=opts.pace, title=f"{label} · {rs.id} · {names[deal.dealer]} "
                                   f"deal{'' if deal.dealer == seat else 's'}",
-                            totals=totals)
+                            totals=totals, claiming=claimants(lv, n, seat))
         result.deals.append(deal)
         result.players.append(player)
         try:
@@ -159,12 +161,11 @@ def play_match(opts: PlayOptions, *, io: LearnerIO, store=None) -> MatchResult:
         io.say()
         review = review_with_progress(deal, seat, names, opts.review_samples, io)
         result.reviews.append(review)
-        spots = [o for o in player.opportunities if o.kind == "spot-oversight"]
-        io.show(review_renderable(player.mistakes, sum(o.correct for o in spots), len(spots),
-                                    review=review, names=names, seat=seat, symbols=symbols,
-                                    set_aside=rs.table_mournival == "set_aside_for_last_in"))
+        io.show(review_renderable(player.mistakes, player.sightings, review=review, names=names,
+                                  seat=seat, symbols=symbols,
+                                  set_aside=rs.table_mournival == "set_aside_for_last_in"))
         if store is not None:
-            _record_progress(store, player, rs.id, opts.seed, k)
+            record_deal(store, player, "play", rs.id, opts.seed, k, timed=not io.clock.piped)
         if opts.deals > 1:
             io.say()
             io.show(totals_table(names, match.totals, k + 1, rs.has_stakes,
@@ -257,7 +258,16 @@ def _append(path: Path, rec: dict) -> None:
         pass
 
 
-def _record_progress(store, player: DealPlayer, ruleset_id: str, seed: int, k: int) -> None:
+def record_deal(store, player: DealPlayer, context: str, ruleset_id: str, seed: int, k: int,
+                timed: bool = True) -> None:
+    """Record deal ``k`` of a ``context`` (``play`` or ``match``) of ``seed`` in ``store``: its
+    graded moments as answers (claims, declarations, at-risk captures) and its figures of
+    spotting oversights (:meth:`~tutor.teaching.progress.ProgressStore.record_sighting`); a
+    time only when ``timed`` (typed at a terminal)."""
+    source = f"{context}:{ruleset_id}:{seed}:{k}"
     for i, o in enumerate(player.opportunities):
-        store.record_answer(f"play:{ruleset_id}:{seed}:{k}:{o.index}:{i}", o.kind, o.themes,
-                            o.correct, o.seconds, ruleset=ruleset_id)
+        store.record_answer(f"{source}:{o.index}:{i}", o.kind, o.themes, o.correct,
+                            o.seconds if timed else None, ruleset=ruleset_id)
+    for s in player.sightings:
+        store.record_sighting(context, s.kind, s.outcome, s.seconds if timed else None,
+                              ruleset=ruleset_id, source=f"{source}:{s.index}")
