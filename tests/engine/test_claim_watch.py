@@ -53,7 +53,7 @@ def test_claim_words(text, cards, rank, kinds):
 
 
 def test_unreadable_and_mixed_claims_are_refused():
-    with pytest.raises(InvalidAction, match="'zz' is not a card, a rank or a word of a claim"):
+    with pytest.raises(InvalidAction, match="could not read 'zz': not a card, a rank or a word of a claim"):
         read_claim_words("claim zz")
     with pytest.raises(IllegalAction, match="one rank"):
         read_claim_words("claim 9s 8s")

@@ -4,6 +4,7 @@ people) and the parser of the learner's notation, :meth:`Deal.parse_action` (pri
 
 from __future__ import annotations
 
+import re
 from typing import NamedTuple
 
 from tutor.engine.cards import (RANK_NAMES, RANK_PLURALS, cards_of, code, parse_card, parse_rank,
@@ -139,6 +140,8 @@ CLAIM_KIND_WORDS: dict[tuple[str, ...], frozenset[str]] = {
 #: Words a claim may carry that name nothing: the verb, articles, counts and "pair".
 CLAIM_FILLER = frozenset({"claim", "claims", "i", "the", "an", "of", "and", "both", "all",
                           "pair", "pairs", "cards", "those", "these", "them", "it", "that"})
+#: A word meant as a card but mistyped (``7x``, ``11h``): its own error says why.
+_CARD_LIKE = re.compile(r"^(?:1[0-9]|[1-9atjqk])[^\s\d]$|^\d{2,}[cdhs♣♦♥♠]$")
 #: Words that are a count or an article beside another rank ("the two sevens", "a pair of
 #: nines") and a rank alone ("claim a", "claim two").
 _SOFT_RANKS = {"a": 0, "two": 1, "four": 3}
@@ -182,12 +185,15 @@ def read_claim_words(text: str) -> ClaimWords:
                 continue
             try:
                 c = parse_card(w)
-            except NotationError:
+            except NotationError as not_card:
                 try:
                     ranks.append(parse_rank(w))
                 except NotationError:
-                    raise InvalidAction(f"{w!r} is not a card, a rank or a word of a claim "
-                                        "(claim 9s 9d, claim nines, claim aces)", raw) from None
+                    why = (f"could not read {w!r}: " + str(not_card).split(": ", 1)[-1]
+                           if _CARD_LIKE.match(w) else
+                           f"could not read {w!r}: not a card, a rank or a word of a claim "
+                           "(claim 9s 9d, claim nines, claim aces)")
+                    raise InvalidAction(why, raw) from None
                 continue
             if c in cards:
                 raise IllegalAction(f"{code(c)} is named twice", raw)
