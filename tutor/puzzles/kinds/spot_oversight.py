@@ -54,6 +54,12 @@ _DECOY_ACTIONS = frozenset({"capture", "lie_down", "declare_prial", "declare_dea
 _WORDS = frozenset(NOTHING_WORDS | {"pass"})
 
 
+def says_nothing(text: str) -> bool:
+    """True when an answer says there is nothing to claim (``nothing``, ``pass``, ``no``, an
+    empty line) rather than claiming."""
+    return all(w.lower() in _WORDS for w in tokens(text))
+
+
 def claim_groups(deal: Deal, seat: int) -> list[list[Action]]:
     """The seat's claims now (engine), grouped by oversight and rank: each group is one thing to
     claim, its actions the card choices that claim it."""
@@ -211,8 +217,10 @@ class SpotOversight(PuzzleKind):
         return {"variant": variant}
 
     def plan_may_fit(self, plan, theme):
-        if theme == "decoy" or theme.replace("-", "_") in _DECOY_THEMES:
+        if theme == "decoy":
             return plan["variant"] == "decoy"
+        if theme.replace("-", "_") in _DECOY_THEMES:
+            return plan.get("theme") == theme.replace("-", "_")
         if theme.replace("-", "_") in OVERSIGHT_KINDS:
             return plan["variant"] == theme.replace("-", "_")
         return True
@@ -371,8 +379,11 @@ class SpotOversight(PuzzleKind):
         not_claimable = [names.get(k, k) for k in OVERSIGHT_KINDS if k not in rs.oversights]
         # an example claim that reads and is graded but is never the answer, and tells nothing
         # of it: the rank of no card on the table
-        spare = next(r for r in (8, 6, 10, 3, 11, 1, 4, 12, 0, 2, 5, 7, 9)
-                     if not deal.table_count(r))
+        order = (8, 6, 10, 3, 11, 1, 4, 12, 0, 2, 5, 7, 9)
+        claimed = {g[0].rank for g in claim_groups(deal, seat)}
+        spare = next((r for r in order if not deal.table_count(r)), None)
+        if spare is None:       # every rank on the table (before play): one never the answer
+            spare = next(r for r in order if r not in claimed)
         return {
             "example": f"claim {RANK_PLURALS[spare]}",
             "actor": player_name(action.player, seat), "action": describe(action, seat, ctx.players),
