@@ -57,10 +57,11 @@ BEFORE_PROMPT = "Before play (Enter starts)> "
 WHICH_PROMPT = "Which? > "
 
 
-def watch_label(name: str) -> str:
+def watch_label(name: str, width: int = 80) -> str:
     """The countdown's label before a computer player's move: the deal's pace, the same
-    whether or not anything is claimable."""
-    return f"{name} to move · space claims"
+    whether or not anything is claimable (shorter on a terminal under 50 columns, so that it
+    fits beside the time left)."""
+    return f"{name} to move · space claims" if width >= 50 else f"{name} · space claims"
 
 
 class _Decision:
@@ -166,7 +167,7 @@ class DealPlayer(Watching):
         (the prompt comes again), False when the move is due."""
         who = self.names[self.deal.to_move]
         if self.clock.realtime:
-            reply = self.io.read(WATCH_PROMPT, self.pace, words=WORDS, label=watch_label(who),
+            reply = self.io.read(WATCH_PROMPT, self.pace, words=WORDS, label=watch_label(who, self.io.width),
                                  total=self.pace, events=self._events(), keys=CLAIM_KEYS,
                                  extend_while_typing=True, erase=True)
             return reply is not None and self._handle(reply, turn=False) != "pass"
@@ -202,11 +203,7 @@ class DealPlayer(Watching):
             self._info(intent.name)
             return "info"
         if intent.kind == "claim":
-            if d.started:
-                self._claim(intent.name or None, when)
-            else:
-                self.io.say("Play has not begun: nothing can be claimed before it does.",
-                            style="yellow")
+            self._claim(intent.name or None, when)
             return "acted"
         if intent.kind == "error":
             self.io.say(intent.message, style="yellow")
