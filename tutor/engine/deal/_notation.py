@@ -170,42 +170,45 @@ def read_claim_words(text: str) -> ClaimWords:
     soft: list[int] = []
     i = 0
     while i < len(words):
-        for phrase, allowed in CLAIM_KIND_WORDS.items():
-            if tuple(words[i:i + len(phrase)]) == phrase:
-                kinds = allowed if kinds is None else kinds & allowed
-                i += len(phrase)
-                break
-        else:
-            w = words[i]
-            i += 1
-            if w in _SOFT_RANKS:
-                soft.append(_SOFT_RANKS[w])
-                continue
-            if w in CLAIM_FILLER:
-                continue
-            try:
-                c = parse_card(w)
-            except NotationError as not_card:
-                try:
-                    ranks.append(parse_rank(w))
-                except NotationError:
-                    why = (f"could not read {w!r}: " + str(not_card).split(": ", 1)[-1]
-                           if _CARD_LIKE.match(w) else
-                           f"could not read {w!r}: not a card, a rank or a word of a claim "
-                           "(claim 9s 9d, claim nines, claim aces)")
-                    raise InvalidAction(why, raw) from None
-                continue
-            if c in cards:
-                raise IllegalAction(f"{code(c)} is named twice", raw)
-            cards.append(c)
+        phrase = next((ph for ph in CLAIM_KIND_WORDS
+                       if tuple(words[i:i + len(ph)]) == ph), None)
+        if phrase is not None:
+            allowed = CLAIM_KIND_WORDS[phrase]
+            kinds = allowed if kinds is None else kinds & allowed
+            i += len(phrase)
+            continue
+        w = words[i]
+        i += 1
+        if w in _SOFT_RANKS:
+            soft.append(_SOFT_RANKS[w])
+        elif w not in CLAIM_FILLER:
+            _claim_word(w, raw, cards, ranks)
     if soft and not cards and not ranks:
         ranks.extend(soft)              # "claim a": the aces; "claim two": the twos
-    named = {c >> 2 for c in cards} | set(ranks)
-    if len(named) > 1:
+    if len({c >> 2 for c in cards} | set(ranks)) > 1:
         raise IllegalAction("a claim takes cards of one rank: name them, or the rank alone",
                             raw)
     rank = ranks[0] if ranks and not cards else None
     return ClaimWords(tuple(cards), rank, kinds or frozenset())
+
+
+def _claim_word(w: str, raw: str, cards: list[int], ranks: list[int]) -> None:
+    """Read one word of a claim into ``cards`` or ``ranks`` (see :func:`read_claim_words`)."""
+    try:
+        c = parse_card(w)
+    except NotationError as not_card:
+        try:
+            ranks.append(parse_rank(w))
+        except NotationError:
+            why = (f"could not read {w!r}: " + str(not_card).split(": ", 1)[-1]
+                   if _CARD_LIKE.match(w) else
+                   f"could not read {w!r}: not a card, a rank or a word of a claim (claim 9s "
+                   "9d, claim nines, claim aces)")
+            raise InvalidAction(why, raw) from None
+        return
+    if c in cards:
+        raise IllegalAction(f"{code(c)} is named twice", raw)
+    cards.append(c)
 
 
 _LIE_WORDS = frozenset({"ld", "lie down", "lie", "lay down", "liedown", "lie-down", "i lie down"})

@@ -245,57 +245,26 @@ class OversightDrill(Drill):
         io = self.io
         res = StormResult()
         mark = self.save_mark()
-        total = minutes * 60.0
-        difficulty = 1
-        run = 0
         io.say(f"Oversight storm: {minutes:g} minute{'' if minutes == 1 else 's'}; a mistake "
                f"costs {MISTAKE_PENALTY:g} s; runs of right answers win time back; the positions "
                f"get harder after every {STORM_RUN} right in a row.", style="bold")
-        start = io.clock.now()
-        penalty = 0.0
-        combo = 0
+        clock = _StormClock(minutes * 60.0, io.clock.now())
         try:
             while max_positions is None or len(res.answers) < max_positions:
-                left = total + res.bonus - penalty - (io.clock.now() - start)
+                left = clock.left(res, io.clock.now())
                 if left <= 0:
                     break
-                puzzle = self.next_puzzle(difficulty=difficulty)
+                puzzle = self.next_puzzle(difficulty=clock.difficulty)
                 k = len(res.answers) + 1
                 att = self.ask(puzzle, left, label=f"Storm · score {res.score}",
-                               total=total + res.bonus,
+                               total=clock.total + res.bonus,
                                progress=(k, max_positions) if max_positions else None)
-                correct, secs, grade = att.correct, att.seconds, att.grade
                 if att.quit:
                     res.quit = True
                     break
-                if correct is None:
+                if att.correct is None:
                     break           # the storm's clock ran out
-                typed = None if self.piped else secs
-                res.answers.append(Answered(bool(correct), typed))
-                self._record(puzzle, att, typed)
-                if correct:
-                    res.score += 1
-                    combo += 1
-                    run += 1
-                    res.best_combo = max(res.best_combo, combo)
-                    bonus = combo_bonus(combo)
-                    res.bonus += bonus
-                    gain = f" · +{bonus:g} s" if bonus else ""
-                    io.say(f"✓ {_secs(typed)}combo {combo}{gain}", style="green")
-                    if run >= STORM_RUN and difficulty < 5:
-                        difficulty += 1
-                        run = 0
-                        io.say(f"{STORM_RUN} right in a row: harder positions now (difficulty "
-                               f"{difficulty} of 5).", style="bold green")
-                else:
-                    res.mistakes += 1
-                    combo = 0
-                    run = 0
-                    penalty += MISTAKE_PENALTY
-                    io.say(f"✗ -{MISTAKE_PENALTY:g} s · {grade.message} (answer: "
-                           f"{puzzle.expected_answer_text()})", style="red")
-                left = total + res.bonus - penalty - (io.clock.now() - start)
-                io.say(f"{max(0.0, left):.0f} s left · score {res.score}", style="dim")
+                self._storm_answer(res, clock, puzzle, att)
         except (EOFError, KeyboardInterrupt):
             io.say(f"Storm stopped at score {res.score}; " + self.saved_words(mark),
                    style="yellow")
@@ -306,6 +275,54 @@ class OversightDrill(Drill):
                f"{100 * res.accuracy:.0f}%" + _best_words(best) + _mean_line(res.answers),
                style="bold green" if best.new else "bold")
         return res
+
+    def _storm_answer(self, res: StormResult, clock: "_StormClock", puzzle, att: Attempt) -> None:
+        """Score one answer of a storm: a right one adds to the combo (and may win time back,
+        and after a run raise the difficulty), a wrong one (a false claim too) costs
+        :data:`MISTAKE_PENALTY` seconds."""
+        io = self.io
+        typed = None if self.piped else att.seconds
+        res.answers.append(Answered(bool(att.correct), typed))
+        self._record(puzzle, att, typed)
+        if att.correct:
+            res.score += 1
+            clock.combo += 1
+            clock.run += 1
+            res.best_combo = max(res.best_combo, clock.combo)
+            bonus = combo_bonus(clock.combo)
+            res.bonus += bonus
+            gain = f" · +{bonus:g} s" if bonus else ""
+            io.say(f"✓ {_secs(typed)}combo {clock.combo}{gain}", style="green")
+            if clock.run >= STORM_RUN and clock.difficulty < 5:
+                clock.difficulty += 1
+                clock.run = 0
+                io.say(f"{STORM_RUN} right in a row: harder positions now (difficulty "
+                       f"{clock.difficulty} of 5).", style="bold green")
+        else:
+            res.mistakes += 1
+            clock.combo = clock.run = 0
+            clock.penalty += MISTAKE_PENALTY
+            io.say(f"✗ -{MISTAKE_PENALTY:g} s · {att.grade.message} (answer: "
+                   f"{puzzle.expected_answer_text()})", style="red")
+        io.say(f"{max(0.0, clock.left(res, io.clock.now())):.0f} s left · score {res.score}",
+               style="dim")
+
+
+@dataclass
+class _StormClock:
+    """A storm's clock and run: ``total`` seconds from clock time ``start``, less the
+    ``penalty`` seconds of mistakes, plus the bonuses won (in the result); the ``combo`` of
+    right answers, the ``run`` at the current ``difficulty``."""
+
+    total: float
+    start: float
+    penalty: float = 0.0
+    combo: int = 0
+    run: int = 0
+    difficulty: int = 1
+
+    def left(self, res: StormResult, now: float) -> float:
+        return self.total + res.bonus - self.penalty - (now - self.start)
 
 
 def _secs(seconds: float | None) -> str:
