@@ -54,7 +54,9 @@ from pathlib import Path
 from typing import NamedTuple
 
 from tutor.engine.errors import LaughError
+from tutor.puzzles.themes import theme_ids
 from tutor.teaching import ratings as R
+from tutor.teaching.theme_names import respell_stored_themes
 
 __all__ = ["FILE_NAME", "LATEST_TIME", "LONGEST_ANSWER", "SCHEMA_VERSION", "Answer", "LessonState", "ProgressStore", "RatingChange",
            "RatingPoint", "SubjectRating", "Tally", "default_path"]
@@ -502,7 +504,8 @@ class ProgressStore:
                       revealed: bool = False) -> RatingChange | None:
         """Record one graded answer, committed at once; returns the ratings it moved, or None.
 
-        ``themes`` is an iterable of theme names; ``seconds`` the time taken (float seconds), or
+        ``themes`` is an iterable of theme names (kept in their one spelling,
+        :func:`tutor.puzzles.themes.theme_id`); ``seconds`` the time taken (float seconds), or
         None when the answer was not typed at a terminal (piped, revealed): it is then missing
         from every time shown, not 0 (so is a time of 0 or less, which no one took, as a
         virtual clock's, and one longer than a week).
@@ -516,7 +519,7 @@ class ProgressStore:
         now = time.time() if at is None else at
         if seconds is not None and not (0 < seconds <= _LONGEST):
             seconds = None
-        theme_list = [str(t) for t in themes]
+        theme_list = theme_ids(str(t) for t in themes)     # one name a theme
         change = None
         with self._transaction():
             first = self.conn.execute("SELECT 1 FROM answers WHERE puzzle_id = ? LIMIT 1",
@@ -696,7 +699,7 @@ class ProgressStore:
                 "INSERT INTO answers (uid, at, puzzle_id, kind, themes, correct, seconds, hints, "
                 "lesson, ruleset, retry, difficulty, revealed) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?) "
                 "ON CONFLICT(uid) DO NOTHING",
-                [(a.uid, a.at, a.puzzle_id, a.kind, json.dumps(list(a.themes)), int(a.correct),
+                [(a.uid, a.at, a.puzzle_id, a.kind, json.dumps(theme_ids(a.themes)), int(a.correct),
                   a.seconds, a.hints, a.lesson, a.ruleset, int(a.retry), a.difficulty,
                   int(a.revealed)) for a in answers])
             added = self.answer_count() - before
@@ -985,6 +988,7 @@ def _check_and_migrate(conn: sqlite3.Connection, path: Path) -> None:
                     conn.execute("ROLLBACK")
                 raise
             version += 1
+        respell_stored_themes(conn, _recompute)     # one name a theme (older spellings merged)
     except UnicodeDecodeError:
         # SQLite quotes a damaged schema in its error message, and the bytes are not UTF-8.
         raise DamagedFile("the file's schema is not readable") from None

@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from tutor.engine.errors import DataError, UsageError
+from tutor.puzzles.themes import theme_ids
 from tutor.teaching.progress import (LATEST_TIME, LONGEST_ANSWER, Answer, LessonState,
                                      ProgressStore)
 
@@ -174,7 +175,8 @@ def _answer(a, i: int) -> Answer:
         raise _Bad(f"{where}.hints must be at least 0")
     return Answer(at=_time(a.get("at"), f"{where}.at"),
                   puzzle_id=_text(a.get("puzzle_id"), f"{where}.puzzle_id"),
-                  kind=_text(a.get("kind"), f"{where}.kind"), themes=tuple(themes),
+                  kind=_text(a.get("kind"), f"{where}.kind"),
+                  themes=tuple(theme_ids(themes)),          # one name a theme, old spellings too
                   correct=_bool(a.get("correct"), f"{where}.correct"), seconds=seconds,
                   hints=hints, lesson=_opt(a, "lesson", _text, f"{where}.lesson"),
                   ruleset=_opt(a, "ruleset", _text, f"{where}.ruleset"),
