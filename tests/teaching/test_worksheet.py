@@ -58,21 +58,23 @@ def hostile(tmp_path, library):
 def test_html_worksheet_escapes_everything_from_the_lesson(hostile, library):
     page = render_html(build(hostile, 1, library))
     assert "<script>" not in page and "onclick" not in page.replace("onclick=x", "")
-    assert "&lt;script&gt;alert(&#x27;t&#x27;)&lt;/script&gt;" in page
+    assert "&lt;script&gt;alert(&#39;t&#39;)&lt;/script&gt;" in page
+    assert "&lt;img src=x onerror=alert(1)&gt;" in page            # the lesson's own heading
     assert "&lt;/li&gt;&lt;li onclick=x&gt;" in page
     assert "<b>bold</b>" not in page and "&lt;b&gt;bold&lt;/b&gt;" in page
     assert "href=" not in page
     # the only tags are the worksheet's own
     tags = set(re.findall(r"<\s*([a-zA-Z0-9]+)", page))
-    assert tags <= {"html", "head", "meta", "title", "style", "body", "h1", "h2", "h3", "p",
-                    "code", "span", "ul", "li", "blockquote", "cite", "div", "pre", "section",
-                    "br", "strong", "em"}
+    assert tags <= {"html", "head", "meta", "title", "style", "body", "h1", "h2", "h3", "h4",
+                    "p", "code", "span", "ul", "ol", "li", "blockquote", "cite", "div", "pre",
+                    "section", "br", "strong", "em", "table", "thead", "tbody", "tr", "th", "td",
+                    "caption", "b"}
 
 
 def test_markdown_worksheet_escapes_everything_from_the_lesson(hostile, library):
     text = render_markdown(build(hostile, 1, library))
-    assert "<script>" not in text and "</li>" not in text
-    assert "&lt;script&gt;" in text
+    assert "<script>" not in text and "</li>" not in text and "<img" not in text
+    assert "&lt;script&gt;" in text and "&lt;img src=x onerror=alert(1)&gt;" in text
     assert "\\*emphasise\\*" in text and "\\[a link\\]" in text
     from markdown_it import MarkdownIt
     html = MarkdownIt("commonmark").render(text)
@@ -117,7 +119,9 @@ def test_markdown_file_and_page_break(tmp_path):
     intro, *pages, key = text.split(PAGE_BREAK)
     ws = build(course_lesson("7"), 2)
     assert len(pages) == len(ws.pages) >= 1
-    assert "## From the sources" in intro and "### Puzzle" not in intro
+    # the lesson itself first: its prose and its quotations; no puzzle before the page break
+    assert "## Settling the pot" in intro or "## " in intro.split("## You will learn to")[1]
+    assert "> “" in intro and "### Puzzle" not in intro
     assert pages[0].lstrip().startswith("## Puzzles")
     for page, group in zip(pages, ws.pages):
         assert re.findall(r"^### Puzzle (\d+)$", page, re.M) == [str(p.number) for p in group]
