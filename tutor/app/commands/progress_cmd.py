@@ -12,6 +12,7 @@ from rich.table import Table
 from rich.text import Text
 
 from tutor.engine.errors import DataError, LaughError, UsageError
+from tutor.app.commands.class_cmd import register_pack
 from tutor.app.streams import make_console
 from tutor.teaching import ratings as R
 from tutor.teaching.progress import ProgressStore
@@ -51,7 +52,9 @@ def register(sub, parent) -> None:
     r.add_argument("--html", metavar="OUT.html", help="also write the report as HTML")
     r.add_argument("--csv", metavar="OUT.csv", help="also write the report as CSV")
     r.set_defaults(handler=run_report)
-    c.set_defaults(handler=_missing("class", "report FILE.json... [--html OUT] [--csv OUT]"))
+    register_pack(cs, parent)
+    c.set_defaults(handler=_missing("class", "report FILE.json... [--html OUT] [--csv OUT] | "
+                                             "pack --seed S --out FILE.html"))
 
 
 def _missing(command: str, usage: str):
