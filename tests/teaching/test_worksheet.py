@@ -265,9 +265,10 @@ def _chromium():
 
 @pytest.mark.chromium
 @pytest.mark.skipif(_chromium() is None, reason="Chromium is not installed")
-def test_lesson_8_worksheet_prints_on_three_pages(tmp_path):
-    """Print lesson 8's worksheet (seed 3) with headless Chromium: a title page, one page of its
-    three puzzles, and the answer key on a last page of its own."""
+def test_lesson_8_worksheet_prints_on_four_pages(tmp_path):
+    """Print lesson 8's worksheet (seed 3) with headless Chromium: the title and the lesson on
+    two pages, one page of its three puzzles (under the lesson's instructions for them), and
+    the answer key on a last page of its own."""
     import subprocess
     html_file = tmp_path / "sheet.html"
     pdf = tmp_path / "sheet.pdf"
@@ -282,4 +283,4 @@ def test_lesson_8_worksheet_prints_on_three_pages(tmp_path):
                    check=True, capture_output=True, timeout=120)
     data = pdf.read_bytes()
     pages = len(re.findall(rb"/Type\s*/Page(?![s\w])", data))
-    assert pages == 1 + len(ws.pages) + 1 == 3
+    assert pages == 2 + len(ws.pages) + 1 == 4
