@@ -260,15 +260,17 @@ def test_class_report_from_several_exports_with_a_bad_one(tmp_path):
                            "list)\n")
     out = proc.stdout
     assert out.startswith("Class report: 2 learners")
-    assert "Kind: count" in out and "Theme: counting" in out
+    assert "By theme: share right, right/answered" in out and "Counting the cards" in out
     assert "Ann <b>Fixture</b>" in out and "bob" in out
     assert "1 file left out (see above)." in out
-    rows = list(csv.DictReader(io.StringIO(csv_out.read_text())))
-    count = {r["learner"]: r for r in rows if (r["group"], r["name"]) == ("kind", "count")}
-    assert count["Ann <b>Fixture</b>"]["answers"] == "2"
-    assert count["Ann <b>Fixture</b>"]["accuracy"] == "0.500"
-    assert count["Ann <b>Fixture</b>"]["median_seconds"] == "11.2"
-    assert count["bob"]["answers"] == "1" and count["bob"]["median_seconds"] == ""
+    rows = {r["learner"]: r for r in csv.DictReader(io.StringIO(csv_out.read_text()))}
+    assert set(rows) == {"Ann <b>Fixture</b>", "bob", "Class"}
+    ann, bob_row = rows["Ann <b>Fixture</b>"], rows["bob"]
+    assert ann["Counting the cards [counting]: answers"] == "2"
+    assert ann["Counting the cards [counting]: accuracy"] == "0.500"
+    assert (ann["all: answers"], ann["all: right"]) == ("6", "4")
+    assert bob_row["Counting the cards [counting]: answers"] == "1"
+    assert rows["Class"]["Counting the cards [counting]: answers"] == "3"
     page = html.read_text()
     assert "Ann &lt;b&gt;Fixture&lt;/b&gt;" in page and "<b>Fixture</b>" not in page
 
