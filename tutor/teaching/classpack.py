@@ -229,8 +229,8 @@ def contested(library, rulesets: list[str]) -> list[dict[str, Any]]:
     """Each whole-game parameter on which ``rulesets`` differ (the per-player-count numbers
     and the match format aside: the comparison table has them), with every reading of it:
     ``{name, label, meaning, readings}``, each reading ``{source, who, rulesets, value, status,
-    quotes: [(text, short citation)], note}``: one a source and value (its rulesets that read it
-    alike together, the weakest status of theirs), with the first
+    quotes: [(text, short citation)], note}``: one a source, value and status (its rulesets
+    that read it alike together), with the first
     :data:`QUOTES_PER_READING` of the source's own quotations their provenance cites and our
     note where it is read or chosen."""
     from tutor.engine.parameters import RULESET_PARAMETERS
@@ -246,13 +246,11 @@ def contested(library, rulesets: list[str]) -> list[dict[str, Any]]:
         readings: dict[tuple, dict[str, Any]] = {}
         for r, p in ps.items():
             src = library.source_of(r)
-            key = (src.id, repr(p.value))
+            key = (src.id, repr(p.value), p.status)
             got = readings.setdefault(key, {"source": src.id, "who": _who(src), "rulesets": [],
                                             "value": value_words(name, p.value),
                                             "status": p.status, "refs": [], "note": None})
             got["rulesets"].append(r)
-            if list(STATUS_MARKS).index(p.status) > list(STATUS_MARKS).index(got["status"]):
-                got["status"] = p.status
             for ref in p.quotes:
                 if ref not in got["refs"] and ref.split(":")[0] == src.id:
                     got["refs"].append(ref)
