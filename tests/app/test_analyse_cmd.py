@@ -81,4 +81,4 @@ def test_analyse_reports_a_bad_record(tmp_path, capsys):
     assert main(["analyse", str(bad), "--json"]) == 1
     assert "action 1" in capsys.readouterr().err
     assert main(["analyse", str(tmp_path / "missing.json")]) == 1
-    assert "cannot read" in capsys.readouterr().err
+    assert "missing.json: cannot be read (No such file" in capsys.readouterr().err

@@ -236,7 +236,7 @@ def test_home_menu_commands_and_bad_choices(tmp_path):
     proc = run_laugh([], "lesson 99\nhelp\ns\nwillughby\nback\nt\nq\n", tmp_path)
     assert proc.returncode == 0, proc.stderr
     out = proc.stdout
-    assert "'lesson 99' is not on the menu." in out
+    assert "'lesson 99' is not on the menu: the lessons are 1 to 11; h lists every key." in out
     assert "Enter or c: continue" in out
     assert "Why not to Court" in out            # the sources view, with the timeline
     assert "Statistics: 0 answers recorded" in out
@@ -437,3 +437,22 @@ def test_a_lesson_is_opened_by_its_file_name_on_the_home_screen_and_the_command_
     proc = run_laugh(["lesson", "08-oversights", "--seed", "3"], "quit\n", tmp_path / "2")
     assert proc.returncode == 0, proc.stderr
     assert "Lesson 8" in proc.stdout and "Saved: you can continue lesson 8" in proc.stdout
+
+
+def test_home_screen_typos_get_one_line_with_the_nearest_choice(tmp_path):
+    """Issue 23: a typo reprinted the whole key list and suggested nothing; a 3,000-character
+    input was echoed back whole."""
+    long = "x" * 3000
+    proc = run_laugh([], "\n".join(["lesosn 3", "99", "lesson 12", "puzles", "oversihgts",
+                                    long, "q"]) + "\n", tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    said = [line for line in proc.stdout.splitlines() if "is not on the menu" in line]
+    assert said == [
+        "'lesosn 3' is not on the menu; did you mean lesson 3? h lists every key.",
+        "'99' is not on the menu: the lessons are 1 to 11; h lists every key.",
+        "'lesson 12' is not on the menu: the lessons are 1 to 11; h lists every key.",
+        "'puzles' is not on the menu; did you mean puzzles? h lists every key.",
+        "'oversihgts' is not on the menu; did you mean oversights? h lists every key.",
+        "'xxxxxxxxxxxxxxxxxxxxxxxxxxx...' is not on the menu; h lists every key.",
+    ]
+    assert "Enter or c: continue" not in proc.stdout          # the key list only with h

@@ -64,7 +64,7 @@ def test_records_check_reports_each_bad_record_on_its_own_line(tmp_path, capsys)
     (["simulate", "--deals", "lots"], "not a whole number"),
     (["simulate", "--mistakes", "2"], "not between 0 and 1"),
     (["odds", "--ruleset", "nosuch"], "valid rulesets"),
-    (["records", "check", "/nonexistent/file.jsonl"], "cannot read"),
+    (["records", "check", "/nonexistent/file.jsonl"], "file.jsonl: cannot be read"),
 ])
 def test_bad_choices_are_one_line_messages(argv, needle, capsys):
     code = main(argv) if argv[0] != "records" else main(argv)

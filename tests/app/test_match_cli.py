@@ -169,13 +169,15 @@ def test_bad_choices_are_one_line(tmp_path, args, status, needle):
 
 @pytest.mark.parametrize("content,needle", [
     ("{not json", "not a saved match"),
+    ('{"format": "laugh-and-lie-down/match@1", "meta": ' + "[" * 100_000 + "]" * 100_000 + "}",
+     "not a saved match: nested too deeply"),           # a RecursionError before (issue 23)
     (json.dumps({"format": "laugh-and-lie-down/match@1", "ruleset": "parlett", "players": 5,
                  "seed": 1, "first_dealer": 0, "cuts": [], "deals_planned": 5,
                  "meta": {"seat": 0, "level": "club"},
                  "deals": [{"ruleset": "parlett"}]}), "the saved match cannot be resumed"),
     (json.dumps({"format": "laugh-and-lie-down/match@1", "ruleset": "parlett", "players": 5,
                  "seed": 1, "first_dealer": 0, "cuts": [], "deals_planned": 5,
-                 "meta": {"seat": 9}, "deals": []}), "names no valid seat and level"),
+                 "meta": {"seat": 9}, "deals": []}), "meta.seat: must be a seat from 0 to 4"),
 ])
 def test_a_damaged_saved_match_is_one_line(tmp_path, content, needle):
     folder = tmp_path / "matches"
@@ -243,3 +245,94 @@ def test_a_damaged_saved_match_does_not_lock_the_home_screen_out_of_matches(tmp_
     assert "Match saved after 0 of 5 deals" in flat
     assert bad.read_text(encoding="utf-8") == "{bad"              # left where it was
     assert len(list((tmp_path / "matches").glob("match-*.json"))) == 2
+
+
+# -- issue 23: the deal-by-deal table at 40 columns, the round subtotal, tampered matches -----
+
+def _finished(rulesets, rid, players, seed=4):
+    import random
+
+    from tutor.engine.bots import make_bot
+    from tutor.engine.match import Match
+    rs = rulesets[rid]
+    m = Match.start(rs, players, seed=seed, deals=None if rs.match_format else players)
+    m.play(len(m.games), [make_bot("counter") for _ in range(players)], random.Random(1))
+    return m
+
+
+@pytest.mark.parametrize("rid,players,width", [
+    ("inter-livery-2018", 5, 40), ("inter-livery-2018", 5, 80), ("parlett", 6, 40),
+    ("parlett", 6, 30), ("inter-livery-2018", 5, 24),
+])
+def test_the_deal_by_deal_table_shows_every_player_and_number_at_any_width(rulesets, rid,
+                                                                           players, width):
+    """At 40 columns the table used to lose every player column (issue 23)."""
+    from tutor.app.match_sheet import deals_renderable
+    from tutor.engine.levels import seat_names
+    m = _finished(rulesets, rid, players)
+    names = seat_names(players, 0)
+    out = Console(file=io.StringIO(), width=width, color_system=None)
+    out.print(deals_renderable(m, names))
+    text = out.file.getvalue()
+    assert max(len(line) for line in text.splitlines()) <= width
+    flat = " ".join(text.split())
+    stakes = m.ruleset.scoring != "pairs"
+    shown = [f"{v:+d}" if stakes else str(v) for v in m.totals]
+    assert "…" not in text.splitlines()[-2] or width > 30      # no total cut short
+    for q, name in enumerate(names):
+        assert name[:3] in text
+    totals_line = [line for line in text.splitlines() if line.startswith("Total")]
+    assert totals_line, text
+    for v in shown:                                  # every total, in the order of the seats
+        assert v in flat
+    for d in m.deals:                                # every deal's every result
+        for v in d.returns():
+            assert (f"{v:+d}" if stakes else str(v)) in flat
+
+
+def test_round_one_ends_with_its_subtotal(inter_livery):
+    """An Inter-Livery match said only "Match totals after 5 deals" after game 5 (issue 23)."""
+    _, _, out, saved = inter_livery
+    flat = " ".join(out.split())
+    at = flat.index("Round 1 totals (4 games scored; the practice game not scored)")
+    assert flat.index("Round 1 is over; round 2 begins.") > at
+    assert flat.index("Match totals after 5 deals") > at > flat.index("Match totals after 4 deals")
+    assert "Round 2 totals (5 games)" in flat and flat.count("Round 1 totals") == 1
+    # the subtotal is the sum of games 2 to 5 for every player, as the engine settled them
+    from tutor.engine.match import Match
+    from tutor.engine.sources import default_library
+    from tutor.engine.levels import seat_names
+    m = Match.from_json(saved, default_library().rulesets)
+    names = seat_names(5, saved["meta"]["seat"])
+    block = out[out.index("Round 1 totals"):out.index("Round 1 is over")]
+    for q, name in enumerate(names):
+        want = sum(d.returns()[q] for d in m.deals[1:5])
+        assert re.search(rf"^{re.escape(name)}\s+{want}\s*$", block, re.M), block
+
+
+@pytest.mark.parametrize("change", [
+    {"deals_planned": "6"}, {"deals_planned": 6.5}, {"players": 3},
+    {"meta": {"seat": 0, "level": "casual", "pace": "fast"}},
+    {"meta": {"seat": 0, "level": "casual", "pace": 1e9}}, {"deals_planned": 10 ** 12},
+])
+def test_the_home_screen_reports_a_tampered_match_and_starts_a_new_one(tmp_path, change):
+    """Each of these used to end the home screen's m in a traceback (TypeError, IndexError),
+    or wait for ever (pace 1e9)."""
+    folder = tmp_path / "matches"
+    folder.mkdir(parents=True)
+    good = {"format": "laugh-and-lie-down/match@1", "ruleset": "parlett", "players": 5,
+            "seed": 3, "first_dealer": 4, "cuts": [{"0": 7, "1": 34, "2": 9, "3": 41, "4": 1}],
+            "deals_planned": 2, "meta": {"seat": 0, "level": "casual", "pace": 0.0},
+            "deals": []}
+    bad = folder / "match-20200101-000000-parlett-seed3.json"
+    bad.write_text(json.dumps({**good, **change}), encoding="utf-8")
+    proc = laugh([], tmp_path, "m\nquit\nq\n", timeout=60)
+    assert proc.returncode == 0 and "Traceback" not in proc.stderr + proc.stdout
+    flat = " ".join(proc.stdout.split())
+    key = next(iter(change))
+    assert f"{bad.name}: " in flat and "; starting a new match instead." in flat
+    assert (f"{key}: " if key != "meta" else "meta.pace: ") in flat
+    assert "Match saved after 0 of 5 deals" in flat
+    direct = laugh(["match", "--resume", str(bad)], tmp_path, "", timeout=60)
+    assert direct.returncode == 1 and len(direct.stderr.splitlines()) == 1
+    assert "start a new one with laugh match" in direct.stderr

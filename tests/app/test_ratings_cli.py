@@ -29,7 +29,7 @@ def store(home):
 
 
 def rating_shown(out: str) -> int:
-    return int(re.search(r"^Rating (\d+)  deviation (\d+)", out, re.M).group(1))
+    return int(re.search(r"^Rating (\d+)\??  deviation (\d+)", out, re.M).group(1))
 
 
 def test_stats_shows_a_rating_that_moves_after_answers(tmp_path):
@@ -39,7 +39,8 @@ def test_stats_shows_a_rating_that_moves_after_answers(tmp_path):
     p = P.from_id(ID)
     right = run_laugh(["puzzle", "--id", ID], p.accepted[0] + "\n", tmp_path)
     assert right.returncode == 0, right.stderr
-    assert re.search(r"Rating 1500 → (\d+) \(\+\d+\); these puzzles", right.stdout)
+    # the first answers are provisional, marked "?" as lichess marks them (issue 23)
+    assert re.search(r"Rating 1500\? → (\d+)\? \(\+\d+\); these puzzles", right.stdout)
     first = run_laugh(["stats"], "", tmp_path)
     assert first.returncode == 0, first.stderr
     one = rating_shown(first.stdout)
@@ -54,11 +55,13 @@ def test_stats_shows_a_rating_that_moves_after_answers(tmp_path):
     # the history as a chart, labelled with the highest and lowest ratings shown
     chart = second.stdout.split("2 rated answers\n")[1].split("Accuracy")[0]
     assert f"{one} │" in chart and f"{two} │" in chart and "the last 2 rated answers" in chart
+    assert re.search(rf"^Rating {two}\?  deviation", second.stdout, re.M)
+    assert second.stdout.count("? marks a provisional rating") == 1
     # piped answers have no time: shown as missing, not 0.0 s
     with store(tmp_path) as s:
         assert [a.seconds for a in s.answers()] == [None, None]
     assert "0.0 s" not in second.stdout
-    assert re.search(r"^count +░+ +0% 0/1 +- +\d+$", second.stdout, re.M)
+    assert re.search(r"^count +░+ +0% 0/1 +- +\d+\?$", second.stdout, re.M)
     # the same puzzle again is not a first try: the rating stays
     again = run_laugh(["puzzle", "--id", ID], p.accepted[0] + "\n", tmp_path)
     assert "Rating 1" not in again.stdout.split("Puzzle id:")[-1]
@@ -204,8 +207,8 @@ def test_progress_export_import_round_trip_and_twice_changes_nothing(tmp_path):
     out = tmp_path / "mine.json"
     proc = run_laugh(["progress", "export", str(out), "--name", "Ann"], "", home)
     assert proc.returncode == 0, proc.stderr
-    assert re.fullmatch(rf"Exported 2 answers and 0 lessons, rating \d+ to {re.escape(str(out))}\n",
-                        proc.stdout)
+    assert re.fullmatch(rf"Exported 2 answers and 0 lessons, rating \d+\? to "
+                        rf"{re.escape(str(out))}\n", proc.stdout)
     assert json.loads(out.read_text())["learner"] == "Ann"
     proc = run_laugh(["progress", "import", str(out)], "", other)
     assert proc.returncode == 0, proc.stderr
@@ -304,3 +307,49 @@ def test_the_rating_chart_draws_the_latest_history_between_its_labels():
     ascii_rows = rating_chart(points[:15:5], width=30, height=4, unicode=False).plain.splitlines()
     assert ascii_rows[3].startswith("1500 |.") and ascii_rows[0].endswith("#")
     assert rating_chart(points[:1], width=30) is None
+
+
+def test_a_rating_is_marked_provisional_until_its_deviation_falls(tmp_path):
+    """Issue 23: the first rated answers swung the rating by hundreds with nothing to say it
+    was provisional.  "?" (lichess's mark) shows while the deviation is above 110, everywhere
+    a rating is shown, and goes once enough answers have come in."""
+    from tutor.teaching.ratings import PROVISIONAL_RD, shown_rating
+    assert shown_rating(1181.4, 290) == "1181?" and shown_rating(1532.6, 90) == "1533"
+    assert shown_rating(1500, PROVISIONAL_RD) == "1500"
+    with store(tmp_path) as s:
+        for i in range(30):
+            s.record_answer(f"settlement.parlett.5.{i}", "settlement", ["stakes"], i % 3 != 0,
+                            6.0, difficulty=3, at=T0 + i)
+        assert s.learner_rating().rd < PROVISIONAL_RD
+    out = run_laugh(["stats"], "", tmp_path).stdout
+    assert re.search(r"^Rating \d+  deviation", out, re.M)        # settled: no "?"
+    assert "provisional" not in out
+
+
+def test_export_through_a_link_or_a_fifo_writes_through_it(tmp_path):
+    """Issue 23 item 1: ``laugh progress export lnk.json`` replaced the link with a file (and a
+    FIFO or device node likewise); now the link's target is written and the link stays."""
+    import os
+    import stat
+    import threading
+    home = tmp_path / "home"
+    run_laugh(["puzzle", "count", "--seed", "4"], "show\n", home)
+    target = tmp_path / "tgt.json"
+    target.write_text("{}")
+    link = tmp_path / "lnk.json"
+    link.symlink_to(target)
+    proc = run_laugh(["progress", "export", str(link)], "", home)
+    assert proc.returncode == 0, proc.stderr
+    assert link.is_symlink() and json.loads(target.read_text())["answers"]
+    fifo = tmp_path / "pipe.json"
+    os.mkfifo(fifo)
+    got = []
+    reader = threading.Thread(target=lambda: got.append(fifo.read_text()))
+    reader.start()
+    proc = run_laugh(["progress", "export", str(fifo)], "", home)
+    reader.join(30)
+    assert proc.returncode == 0 and stat.S_ISFIFO(fifo.stat().st_mode)
+    assert json.loads(got[0])["answers"]
+    proc = run_laugh(["progress", "export", str(tmp_path)], "", home)
+    assert proc.returncode == 1          # checked before the store is read (issue 23 item 12)
+    assert proc.stderr == f"laugh: cannot write {tmp_path}: it is a folder; give a file name\n"

@@ -87,3 +87,63 @@ def test_a_tampered_match_is_refused(rulesets):
         Match.from_json(saved, rulesets)
     with pytest.raises(RecordError, match="not a saved match"):
         Match.from_json({"format": "x"}, rulesets)
+
+
+# -- issue 23: a saved match checked whole on load; no list of every game --------------------
+
+def _saved(rulesets, deals=2, played=1):
+    rs = rulesets["parlett"]
+    m = Match.start(rs, 5, seed=3, deals=deals, meta={"seat": 0, "level": "casual", "pace": 0.0})
+    m.play(played, [make_bot("random") for _ in range(5)], random.Random(2))
+    return json.loads(json.dumps(m.to_json()))
+
+
+@pytest.mark.parametrize("mutate,needle", [
+    (lambda o: o.update(deals_planned="6"), "deals_planned: must be a whole number from 1 to "
+                                            "1,000, got '6'"),
+    (lambda o: o.update(deals_planned=6.5), "deals_planned: must be a whole number"),
+    (lambda o: o.update(deals_planned=True), "deals_planned: must be a whole number"),
+    (lambda o: o.update(deals_planned=10 ** 12), "deals_planned: must be a whole number from 1 "
+                                                 "to 1,000, got 1000000000000"),
+    (lambda o: o.update(deals_planned=0), "deals_planned: must be a whole number"),
+    (lambda o: o.update(players=3), "first_dealer: must be a whole number from 0 to 2"),
+    (lambda o: o.update(players="5"), "players: must be a whole number"),
+    (lambda o: o.update(players=9), "players: ruleset parlett does not cover 9 players"),
+    (lambda o: o.update(seed=10 ** 19), "seed: must be a whole number from 0 to"),
+    (lambda o: o.update(seed=[1]), "seed: must be a whole number"),
+    (lambda o: o.update(first_dealer=(o["first_dealer"] + 1) % 5), "cuts: not the cuts"),
+    (lambda o: o.update(cuts=[{"9": 99}]), "cuts.0: '9' is not a seat from 0 to 4"),
+    (lambda o: o.update(cuts=[{"0": 52}]), "cuts.0.0: must be a card number from 0 to 51"),
+    (lambda o: o.update(cuts="x"), "cuts: must be a list"),
+    (lambda o: o.update(meta=[1]), "meta: must be an object"),
+    (lambda o: o["meta"].update(pace={"x": 1}), "meta.pace: must be a plain value"),
+    (lambda o: o.update(deals={}), "deals: must be a list"),
+    (lambda o: o.update(deals=o["deals"] * 3), "deals: 3 deals, more than the 2 planned"),
+    (lambda o: o.update(ruleset="porges"), "cuts: not the cuts"),
+    (lambda o: o.update(ruleset=7), "ruleset: unknown ruleset 7"),
+    (lambda o: o.pop("deals_planned"), "deals_planned: missing"),
+    (lambda o: o.update(extra=1), "extra: not a key of a saved match"),
+    (lambda o: o["deals"][0].update(dealer=0), "deals: deal 1: "),
+])
+def test_a_tampered_saved_match_is_refused_in_one_line_naming_the_key(rulesets, mutate, needle):
+    saved = _saved(rulesets)
+    mutate(saved)
+    with pytest.raises(RecordError) as exc:
+        Match.from_json(saved, rulesets)
+    assert needle in str(exc.value) and "\n" not in str(exc.value)
+
+
+def test_a_match_plan_is_bounded_and_holds_no_list_of_its_games(rulesets):
+    import sys
+    from tutor.engine.limits import MAX_MATCH_DEALS
+    rs = rulesets["parlett"]
+    plan = plan_games(rs, 5, 2, MAX_MATCH_DEALS)
+    assert len(plan) == MAX_MATCH_DEALS and sys.getsizeof(plan) < 200
+    assert not any(isinstance(v, list) for v in vars(plan).values())
+    assert plan[-1].index == MAX_MATCH_DEALS - 1 and plan[-1].dealer == (2 + 999) % 5
+    assert [g.index for g in plan[3:6]] == [3, 4, 5] and plan[:2] == [plan[0], plan[1]]
+    for deals in (MAX_MATCH_DEALS + 1, 10 ** 40):
+        with pytest.raises(UsageError, match="a match has at most 1,000 deals"):
+            plan_games(rs, 5, 2, deals)
+    with pytest.raises(UsageError, match="at most 1,000 deals"):
+        Match.start(rs, 5, seed=1, deals=10 ** 12)

@@ -326,3 +326,53 @@ def test_a_questions_code_spans_show_without_backticks_on_screen():
     buf = io.StringIO()
     Console(file=buf, width=80, no_color=True).print(render_puzzle(p, symbols=True))
     assert "`" not in buf.getvalue() and "claim sevens" in " ".join(buf.getvalue().split())
+
+
+# -- issue 23: letters typed together ---------------------------------------------------------
+
+def test_letters_typed_together_are_read_when_that_is_unambiguous():
+    from tutor.puzzles.reader import letters_answer
+    assert letters_answer("abcef", "ABCDEF") == ["A", "B", "C", "E", "F"]
+    assert letters_answer("ACF", "ABCDEF") == ["A", "C", "F"]
+    assert letters_answer("a, cf", "ABCDEF") == ["A", "C", "F"]
+    assert letters_answer("a and c", "ABCDEF") == ["A", "C"]      # "and" stays a filler word
+    assert letters_answer("parlett", "ABC", {"parlett": "B"}) == ["B"]  # a name, not letters
+
+
+@pytest.mark.parametrize("text,why", [
+    ("abca", "A is typed twice"),
+    ("abcz", "not every letter of it is a choice (A to F)"),
+])
+def test_letters_together_that_cannot_be_read_say_that_letters_go_apart(text, why):
+    from tutor.puzzles.model import AnswerError
+    from tutor.puzzles.reader import letters_answer
+    with pytest.raises(AnswerError) as exc:
+        letters_answer(text, "ABCDEF")
+    assert f"could not read {text!r}: {why}; type each letter once, apart or together" \
+        in str(exc.value)
+
+
+def test_a_legal_play_puzzle_grades_letters_typed_together_as_letters_apart():
+    """Lesson 4's multiple choice refused "abcef" without saying why."""
+    import tutor.puzzles as P
+    for seed in range(1, 40):
+        p = P.generate("legal-play", seed=seed)
+        right = sorted(p.answer["right"])
+        if len(right) >= 2:
+            break
+    apart = p.grade(" ".join(right).lower())
+    together = p.grade("".join(right).lower())
+    assert apart.correct and together.correct
+
+
+def test_a_huge_number_is_unreadable_not_a_crash():
+    """5,000 digits used to raise ValueError (Python's 4,300-digit limit) from the readers."""
+    import tutor.puzzles as P
+    from tutor.puzzles.model import AnswerError
+    p = P.generate("count", seed=3)
+    with pytest.raises(AnswerError) as exc:
+        p.grade("9" * 5000)
+    assert len(str(exc.value)) < 200
+    p = P.generate("settlement", ruleset="parlett", players=5, seed=3)
+    with pytest.raises(AnswerError):
+        p.grade("9" * 5000)

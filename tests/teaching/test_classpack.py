@@ -169,8 +169,11 @@ def test_laugh_class_pack(tmp_path, capsys):
     assert "<h2>The family tree of the texts</h2>" in out.read_text(encoding="utf-8")
     assert main(["class", "pack", "--out", str(tmp_path / "x.pdf")]) == 2
     assert "x.pdf: the pack is written as .html or .md" in capsys.readouterr().err
-    assert main(["class", "pack", "--out", str(tmp_path / "no" / "where.md")]) == 2
-    assert "cannot write" in capsys.readouterr().err
+    # an output that cannot be written: exit 1, said before the pack is worked out
+    assert main(["class", "pack", "--out", str(tmp_path / "no" / "where.md")]) == 1
+    err = capsys.readouterr().err
+    assert "cannot write" in err and "does not exist; create it or choose another file" in err
+    assert main(["class", "pack", "--seed", "1" + "0" * 40, "--out", str(out)]) == 2
 
 
 # --------------------------------------------------------------------------------------------

@@ -508,3 +508,101 @@ def test_weak_spots_serve_rated_puzzles_near_the_learner_with_a_second_try(store
     assert len(rows) == 2 and rows[1].retry and rows[1].puzzle_id == puzzle.id
     text = out.file.getvalue()
     assert "One more try." in text and text.index("One more try.") < text.index("Answer:")
+
+
+def test_on_a_points_ruleset_the_settle_drill_never_suggests_negative_points(store, library):
+    """Issue 23: under pairs scoring (points, never below 0) the drill asked "Your points? (a
+    whole number: +3, -2 or 0)"; a negative answer is now refused as a reading, not graded."""
+    rulesets = [library.rulesets["inter-livery-2018"]]
+    holder = {}
+    said = iter(["-2", "9" * 5000, None])
+
+    def answer(prompt):
+        text = next(said)
+        return str(holder["q"].answer) if text is None else text
+
+    out = Console(file=io.StringIO(), width=80, color_system=None, highlight=False)
+    drill = SettleDrill(ScriptedIO(answer, out, FakeClock(default=1.0)), rulesets, seed=3,
+                        store=store)
+    orig = drill.make_question
+
+    def make():
+        holder["q"] = orig()
+        return holder["q"]
+    drill.make_question = make
+    res = drill.session(rounds=1)
+    text = out.file.getvalue()
+    assert "Your points? (a whole number, 0 or more: 0, 2 or 5)" in text
+    assert "-2 or 0" not in text and "+3" not in text
+    assert "points are never below 0" in text
+    assert "is not a whole number" in text and "9" * 100 not in text      # cut, not echoed
+    assert [a.correct for a in res.answers] == [True] and len(store.answers()) == 1
+    with pytest.raises(NotationError, match="never below 0"):
+        parse_signed("-1", points=True)
+    assert parse_signed("-1") == -1 and parse_signed("4", points=True) == 4
+
+
+def test_pairs_scoring_never_gives_negative_points(library):
+    import random
+
+    from tutor.engine.bots import make_bot, play_out
+    from tutor.engine.deal import new_deal
+    for rid in ("inter-livery-2018", "parlett-tournament"):
+        rs = library.rulesets[rid]
+        for seed in range(40):
+            d = new_deal(rs, 5, seed % 5, random.Random(seed))
+            play_out(d, [make_bot("random") for _ in range(5)], random.Random(seed))
+            assert min(d.returns()) >= 0
+
+
+# -- what an interrupted drill says it saved (issue 23) ------------------------------------------
+
+def _one_right_then(end):
+    holder, plan = {}, iter(["right"])
+
+    def answer(prompt):
+        try:
+            next(plan)
+        except StopIteration:
+            raise end from None
+        return holder["d"].current.expected_answer_text()
+    return holder, answer
+
+
+@pytest.mark.parametrize("end", [EOFError, KeyboardInterrupt])
+def test_a_drill_without_a_store_says_nothing_was_saved(end):
+    """``laugh drill oversights --no-save`` then Ctrl-D said "1 answer saved (1 right)"."""
+    holder, answer = _one_right_then(end)
+    io_, out = make_io(answer, delays=[1.0])
+    drill = hooked(OversightDrill(io_, seed=3))
+    holder["d"] = drill
+    with pytest.raises(end):
+        drill.streak(limit=20)
+    said = out.file.getvalue()
+    assert "Streak stopped at 1; nothing saved (--no-save)." in said and "1 answer saved" not in said
+
+
+def test_an_interrupted_drill_says_what_the_store_wrote(store):
+    holder, answer = _one_right_then(EOFError)
+    io_, out = make_io(answer, delays=[1.0])
+    drill = hooked(OversightDrill(io_, seed=3, store=store))
+    holder["d"] = drill
+    with pytest.raises(EOFError):
+        drill.storm(minutes=1)
+    assert "Storm stopped at score" in out.file.getvalue()
+    assert "; 1 answer saved (1 right)." in out.file.getvalue()
+    assert store.answer_count() == 1
+
+
+def test_a_drill_in_a_store_that_cannot_save_says_nothing_was_saved(tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    with ProgressStore(blocker / "sub" / "progress.sqlite3") as store:
+        assert not store.saving
+        holder, answer = _one_right_then(EOFError)
+        io_, out = make_io(answer, delays=[1.0])
+        drill = hooked(OversightDrill(io_, seed=3, store=store))
+        holder["d"] = drill
+        with pytest.raises(EOFError):
+            drill.streak(limit=20)
+    assert "Streak stopped at 1; nothing saved." in out.file.getvalue()

@@ -154,3 +154,36 @@ def test_practice_menu_offers_one_theme(tmp_path):
     with ProgressStore(tmp_path / FILE_NAME) as s:
         answers = s.answers()
     assert len(answers) == 5 and all("laid-down-dead-pair" in a.themes for a in answers)
+
+
+def test_a_damaged_older_file_is_salvaged_in_the_one_spelling(tmp_path):
+    """What the salvage of a damaged file keeps is respelled with it, its ratings one."""
+    path = tmp_path / FILE_NAME
+    with ProgressStore(path) as s:
+        for i in range(3):
+            s.record_answer(f"p{i}", "spot-oversight", ["laid-down-dead-pair"], i != 1, 3.0,
+                            difficulty=2, at=T0 + i)
+    conn = sqlite3.connect(path)
+    conn.execute("UPDATE answers SET themes = ? WHERE puzzle_id = 'p0'",
+                 (json.dumps(["Laid_Down_Dead_Pair"]),))
+    conn.execute("UPDATE answers SET themes = '[oops' WHERE puzzle_id = 'p2'")     # damage
+    conn.commit()
+    conn.close()
+    with ProgressStore(path) as s:
+        assert "could not be read" in s.notice and s.answer_count() == 2
+        assert [a.themes for a in s.answers()] == [("laid-down-dead-pair",)] * 2
+        assert set(s.ratings("theme:")) == {"theme:laid-down-dead-pair"}
+        assert s.rating("theme:laid-down-dead-pair").games == 2
+
+
+def test_a_store_in_the_one_spelling_is_not_decoded_at_open(tmp_path):
+    """Only answers whose themes may be spelt otherwise are read back at open: not one of
+    several themes (JSON's ", " between them is no space in a theme)."""
+    from tutor.teaching.theme_names import _MAYBE_OLD
+    with ProgressStore(tmp_path / FILE_NAME) as s:
+        s.record_answer("a", "spot-oversight", ["oversight", "split-prial", "decoy"], True, 3.0,
+                        difficulty=2, at=T0)
+        assert s.conn.execute(_MAYBE_OLD).fetchall() == []
+        for old in (["split prial"], ["oversight", "Split-Prial"], ["a, b"], ["x "]):
+            s.conn.execute("UPDATE answers SET themes = ?", (json.dumps(old),))
+            assert len(s.conn.execute(_MAYBE_OLD).fetchall()) == 1, old

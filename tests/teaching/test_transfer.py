@@ -139,6 +139,8 @@ def _damaged_variants():
         else:
             obj[path[-1]] = value
         return json.dumps(data)
+    done = {**good["lessons"][0], "completed_at": 1767226000.0, "right": 4, "total": 5,
+            "in_progress": False}
     return [
         ("not json {", "not JSON"),
         ("[1, 2]", "not a progress export"),
@@ -153,6 +155,30 @@ def _damaged_variants():
         (change(["lessons", 0, "answered"], {"1.0": "yes"}), "lessons[0].answered must map"),
         (change(["meta"], {"x": 1}), "'meta' must map names to text"),
         (json.dumps(good).replace('"seconds": 8.5', '"seconds": NaN'), "not JSON"),
+        # issue 23 item 6: numbers too large for a float or SQLite
+        (change(["answers", 0, "at"], 10 ** 400), "answers[0].at is a number of 401 digits"),
+        (change(["answers", 0, "seconds"], -10 ** 399), "answers[0].seconds is a number of 400"),
+        (change(["lessons", 0, "seed"], 10 ** 40), "lessons[0].seed is a number of 41 digits"),
+        # issue 23 item 13: what an export this program wrote never holds
+        (json.dumps(good).replace('"uid": "fixture-2",', '"uid": "fixture-2", "uid": "fixture-1",'),
+         "answers[1] gives the key 'uid' twice"),
+        (json.dumps(good).replace('"format": ', '"learner": "x", "format": ', 1),
+         "the top level gives the key 'learner' twice"),
+        (change(["answers", 1, "uid"], "fixture-1"),
+         "answers[1].uid 'fixture-1' is answers[0]'s too (a different answer"),
+        (change(["answers"], [good["answers"][0]] * 2),
+         "answers[1].uid 'fixture-1' is answers[0]'s too (the same answer"),
+        (change(["answers", 0, "kind"], "astrology"),
+         "answers[0].kind 'astrology' is not a kind of answer this program records"),
+        (change(["lessons", 0], {**done, "right": 10, "total": 3}),
+         "lessons[0].right must be from 0 to total (3), not 10"),
+        (change(["lessons", 0], {**done, "right": -1}),
+         "lessons[0].right must be from 0 to total (5), not -1"),
+        (change(["lessons", 0], {**done, "completed_at": None}),
+         "lessons[0] has a score (right, total) but no completed_at"),
+        (change(["lessons", 0], {**done, "total": None}),
+         "lessons[0].right and .total must be given with completed_at"),
+        (change(["lessons"], [good["lessons"][0]] * 2), "lessons[1].lesson 'terms' is lessons[0]'s"),
     ]
 
 
@@ -239,3 +265,19 @@ def test_learners_of_one_name_are_told_apart_by_their_files(tmp_path):
     report = build_report([("class/one.json", export), ("class/two.json", export)])
     assert [lr.name for lr in report.learners] == ["Ann <b>Fixture</b> (one)",
                                                    "Ann <b>Fixture</b> (two)"]
+
+
+def test_a_completed_lesson_with_a_possible_score_is_taken(machine, tmp_path):
+    good = json.loads(FIXTURE.read_text(encoding="utf-8"))
+    good["lessons"][0].update(completed_at=1767226000.0, right=0, total=0, in_progress=False)
+    export = parse_export(json.dumps(good))
+    assert (export.lessons[0].right, export.lessons[0].total) == (0, 0)
+
+
+def test_every_kind_the_program_records_is_one_an_import_takes():
+    """The kinds of a practice deal's graded moments (tutor.app.play.game) are known kinds."""
+    import re
+    from tutor.teaching.transfer import _known_kinds
+    game = (ROOT / "tutor" / "app" / "play" / "game.py").read_text(encoding="utf-8")
+    recorded = set(re.findall(r'Opportunity\(\s*"([a-z-]+)"', game))
+    assert recorded and recorded <= _known_kinds()

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import sys
 
 from tutor import __version__
@@ -20,6 +21,7 @@ from tutor.app.commands import (analyse, drill, lesson, match, odds, play, progr
                                 records, rules, simulate, sources_cmd, stats, tutor_app, worksheet)
 from tutor.engine import sources
 from tutor.engine.errors import LaughError, UsageError
+from tutor.engine.safetext import clip, printable
 from tutor.app.streams import standard_streams
 
 #: Command modules, in the order ``laugh --help`` lists them.
@@ -35,10 +37,17 @@ EPILOG = ("Exit status: 0 done (also at end of input, after q, and when the read
 
 
 class _Parser(argparse.ArgumentParser):
-    """An argument parser whose errors are one line and exit with status 2."""
+    """An argument parser whose errors are one line and exit with status 2: a value quoted from
+    the command line is cut short (:func:`tutor.engine.safetext.clip`), and an option whose
+    value was taken for an option (``--name -1+1``) says how to give it."""
 
     def error(self, message: str) -> None:  # noqa: D102 - argparse hook
-        self.exit(USAGE, f"laugh: {message}\n")
+        message = _shorten_quoted(message)
+        option = re.match(r"argument (\S+?)(?:/\S+)?: expected one argument$", message)
+        if option:
+            message += (f" (a value that starts with '-' goes after an equals sign: "
+                        f"{option.group(1)}=-VALUE)")
+        self.exit(USAGE, f"laugh: {printable(clip(message, 400))}\n")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -101,10 +110,16 @@ def _run(argv: list[str] | None) -> int:
         return INTERRUPTED if os.name != "nt" else FAILED
 
 
+def _shorten_quoted(message: str) -> str:
+    """``message`` with every quoted value over 60 characters cut short (an input of thousands
+    of characters is never echoed whole)."""
+    return re.sub(r"'([^']{60})[^']+'", lambda m: f"'{m.group(1)[:57]}...'", message)
+
+
 def _error(exc: LaughError) -> None:
     """Print ``exc`` as one line on standard error (nothing more can be done if that fails)."""
     text = "; ".join(line.strip() for line in str(exc).splitlines() if line.strip())
     try:
-        print(f"laugh: {text}", file=sys.stderr)
+        print(f"laugh: {printable(_shorten_quoted(text))}", file=sys.stderr)
     except OSError:
         pass

@@ -15,6 +15,7 @@ from rich.text import Text
 from tutor.app.io import make_io
 from tutor.app.streams import suit_symbols
 from tutor.engine.data import laugh_home
+from tutor.engine.safetext import clip
 from tutor.engine.sources import default_library
 from tutor.teaching.progress import ProgressStore
 
@@ -210,7 +211,8 @@ def menu(ctx: Context, items: Sequence[MenuItem], prompt: str, title: str | None
 
     def check(text: str) -> str | None:
         low = text.lower()
-        return None if low in BACK_WORDS or low in chosen else f"'{text}' is not on the menu. {hint}"
+        return None if low in BACK_WORDS or low in chosen else \
+            f"'{clip(text, 30)}' is not on the menu. {hint}"
 
     words = [w for it in items for w in it.words] + ["back"]
     answer = ctx.ask_checked(prompt, check, words=words).lower()

@@ -23,18 +23,20 @@ choice calls the function its command calls (:func:`tutor.app.commands.lesson.ta
 from __future__ import annotations
 
 import argparse
+import difflib
 
 from rich.table import Table
 from rich.text import Text
 
 from tutor.app.commands.drill import DrillOptions, run_drill
 from tutor.app.commands.lesson import open_lesson, take_lesson
-from tutor.app.commands.match import latest_unfinished, load_match
+from tutor.app.commands.match import START_AFRESH, latest_unfinished, load_match
 from tutor.app.commands.match import run as run_match
 from tutor.app.commands.play import REVIEW_SAMPLES_HELP
 from tutor.app.commands.play import start as start_play
 from tutor.app.context import MenuItem, menu
 from tutor.engine.errors import DataError, LaughError, UsageError
+from tutor.engine.safetext import clip
 from tutor.teaching.drills.registry import DRILLS
 from tutor.teaching.lessons import CourseEntry, course_index, match_lesson
 
@@ -47,6 +49,34 @@ HELP = ("Enter or c: continue  ·  a number (or lesson N, lesson N again): that 
 
 #: The menu entries beside the course and puzzles: (key, label, word).
 EXTRAS = (("d", "Drills", "drill"), ("g", "Play a deal", "play"), ("m", "Match", "match"))
+
+#: The home screen's words, as a mistyped one is compared with them.
+MENU_WORDS = ("continue", "lesson", "puzzles", "drills", "play", "match", "sources",
+              "statistics", "help", "quit")
+
+
+def not_on_menu(choice: str, course: list[CourseEntry]) -> str:
+    """The one line that answers a choice the home screen cannot read: the choice (cut to 30
+    characters), and the nearest thing it could mean (``did you mean lesson 3?``), or the
+    lessons there are for a number that is none of them, then ``h lists every key``."""
+    said = f"'{clip(choice, 30)}' is not on the menu"
+    low = " ".join(choice.lower().split())
+    tail = "h lists every key."
+    if len(low) > 40:
+        return f"{said}; {tail}"
+    rest = low.removeprefix("lesson ").removesuffix(" again").strip()
+    if rest.isascii() and rest.isdigit() and course:
+        return f"{said}: the lessons are 1 to {len(course)}; {tail}"
+    head, _, rest = low.partition(" ")
+    lesson_words = [w for e in course for w in (e.id, e.path.stem)]
+    if rest and difflib.get_close_matches(head, ["lesson"], n=1, cutoff=0.6):
+        entry = match_lesson(course, rest.removesuffix(" again").strip())
+        if entry is not None:
+            return f"{said}; did you mean lesson {rest}? {tail}"
+    near = difflib.get_close_matches(low, list(MENU_WORDS) + lesson_words, n=1, cutoff=0.7)
+    if near:
+        return f"{said}; did you mean {near[0]}? {tail}"
+    return f"{said}; {tail}"
 
 
 class Home:
@@ -207,7 +237,7 @@ class Home:
                 ctx.say(HELP, style="dim")
                 self._redraw = ""
                 continue
-            ctx.say(f"'{choice}' is not on the menu. {HELP}", style="yellow")
+            ctx.say(not_on_menu(choice, course), style="yellow")
             self._redraw = ""
 
     def _screen(self, body, nothing_saved: bool = False) -> None:
@@ -308,7 +338,8 @@ class Home:
                 load_match(path)
                 resume = str(path)
             except LaughError as exc:            # a damaged file stays where it is, said once
-                self.ctx.say(f"{exc}; starting a new match instead.", style="yellow")
+                said = str(exc).removesuffix(START_AFRESH)
+                self.ctx.say(f"{said}; starting a new match instead.", style="yellow")
         args = argparse.Namespace(ruleset=None, players=None, deals=None, seat=None, level=None,
                                   seed=None, pace=None, resume=resume, sheet=None,
                                   review_samples=REVIEW_SAMPLES_HELP)

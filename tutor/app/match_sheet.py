@@ -19,6 +19,7 @@ from __future__ import annotations
 import time
 
 from rich.console import Group
+from rich.measure import Measurement
 from rich.table import Table
 from rich.text import Text
 
@@ -26,7 +27,7 @@ from tutor.engine.match import Game, Match
 from tutor.teaching.html import render
 from tutor.teaching.scoresheet import over_words, sheet_layout
 
-__all__ = ["round_scores", "sheet_renderable", "deals_renderable", "sheet_html"]
+__all__ = ["round_scores", "sheet_renderable", "deals_renderable", "DealByDeal", "sheet_html"]
 
 
 def round_scores(match: Match, seat: int) -> list[list[tuple[Game, int | None]]]:
@@ -89,20 +90,116 @@ def sheet_renderable(match: Match, seat: int, name: str) -> Group:
 
 
 def deals_renderable(match: Match, names: list[str]) -> Group:
-    """Every deal's result per player (net stakes or points), the dealer marked, and the totals."""
-    stakes = match.ruleset.scoring != "pairs"
-    t = Table(box=None, pad_edge=False, header_style="bold underline")
-    t.add_column("deal", no_wrap=True)
-    for n in names:
-        t.add_column(n, justify="right", no_wrap=True)
-    for g, d in zip(match.games, match.deals):
-        label = g.label + (" (not scored)" if g.practice else "")
-        t.add_row(f"{label}, {names[g.dealer]} dealt",
-                  *[f"{v:+d}" if stakes else str(v) for v in d.returns()])
-    t.add_section()
-    t.add_row(Text("Total", style="bold"),
-              *[Text(f"{v:+d}" if stakes else str(v), style="bold") for v in match.totals])
-    return Group(Text("Deal by deal", style="bold"), t)
+    """Every deal's result per player (net stakes or points), the dealer marked, and the totals,
+    laid out for the console's width (:class:`DealByDeal`)."""
+    return Group(Text("Deal by deal", style="bold"), DealByDeal(match, names))
+
+
+class DealByDeal:
+    """The deal-by-deal table of a match, as wide as the console allows.
+
+    Where it fits, one row a deal (``Game 2, round 1, Anne dealt``) and a column a player.
+    Narrower (40 columns), the same table abbreviated: a deal as ``1.2`` (round 1, game 2),
+    ``P`` (the practice game) or its number, the dealer's result marked ``*``, names cut to
+    fit, and a key below it.  Narrower still (many players), one line a deal (``1.2 Anne
+    dealt: You +1, Anne -4, ...``), wrapped, and the totals the same way."""
+
+    def __init__(self, match: Match, names: list[str]):
+        self.match = match
+        self.names = names
+        self.stakes = match.ruleset.has_stakes
+
+    def _value(self, v: int) -> str:
+        return f"{v:+d}" if self.stakes else str(v)
+
+    def _rows(self):
+        return list(zip(self.match.games, self.match.deals))
+
+    def full(self) -> Table:
+        """One row a deal with its whole label, a column a player."""
+        t = Table(box=None, pad_edge=False, header_style="bold underline")
+        t.add_column("deal", no_wrap=True)
+        for n in self.names:
+            t.add_column(n, justify="right", no_wrap=True)
+        for g, d in self._rows():
+            label = g.label + (" (not scored)" if g.practice else "")
+            t.add_row(f"{label}, {self.names[g.dealer]} dealt",
+                      *[self._value(v) for v in d.returns()])
+        t.add_section()
+        t.add_row(Text("Total", style="bold"),
+                  *[Text(self._value(v), style="bold") for v in self.match.totals])
+        return t
+
+    @staticmethod
+    def short_label(g: Game) -> str:
+        """``P`` (the practice game), ``1.2`` (round 1, game 2), or the deal's number."""
+        if g.round is None:
+            return str(g.index + 1)
+        return "P" if g.practice else f"{g.round}.{g.number}"
+
+    def compact(self, name_width: int) -> Table:
+        """The table abbreviated: short deal labels, the dealer's result marked ``*``, names cut
+        to ``name_width`` characters."""
+        t = Table(box=None, pad_edge=False, header_style="bold underline", padding=(0, 1))
+        t.add_column("deal", no_wrap=True)
+        for n in self.names:
+            t.add_column(n if len(n) <= name_width else n[:name_width - 1] + "…",
+                         justify="right", no_wrap=True)
+        for g, d in self._rows():
+            t.add_row(self.short_label(g), *[self._value(v) + ("*" if q == g.dealer else " ")
+                                             for q, v in enumerate(d.returns())])
+        t.add_section()
+        t.add_row(Text("Total", style="bold"),
+                  *[Text(self._value(v) + " ", style="bold") for v in self.match.totals])
+        return t
+
+    def key(self) -> Text:
+        """What the abbreviations of :meth:`compact` and :meth:`lines` mean."""
+        parts = ["* dealt"]
+        if any(g.round is not None for g, _ in self._rows()):
+            parts.append("1.2: round 1, game 2")
+        if any(g.practice for g, _ in self._rows()):
+            parts.append("P: the practice game (not scored)")
+        return Text("; ".join(parts) + ".", style="dim")
+
+    def lines(self) -> list[Text]:
+        """One line a deal: its short label, the dealer, each player's result; then the
+        totals."""
+        out = []
+        for g, d in self._rows():
+            t = Text(f"{self.short_label(g)} ", style="bold")
+            t.append(f"{self.names[g.dealer]} dealt: ")
+            t.append(", ".join(f"{n} {self._value(v)}" for n, v in zip(self.names, d.returns())))
+            out.append(t)
+        total = Text("Total: ", style="bold")
+        total.append(", ".join(f"{n} {self._value(v)}"
+                               for n, v in zip(self.names, self.match.totals)), style="bold")
+        return out + [total]
+
+    def __rich_console__(self, console, options):
+        width = options.max_width
+        wide = options.update_width(10_000)         # the natural width, uncut
+
+        def fits(table: Table) -> bool:
+            return Measurement.get(console, wide, table).maximum <= width
+
+        full = self.full()
+        if fits(full):
+            yield full
+            return
+        for name_width in (6, 5, 4, 3):
+            compact = self.compact(name_width)
+            if fits(compact):
+                yield compact
+                yield self.key()
+                return
+        yield from self.lines()
+        key = self.key()
+        if "round" in key.plain or "P:" in key.plain:
+            yield Text(key.plain.replace("* dealt; ", ""), style="dim")
+
+    def __rich_measure__(self, console, options):
+        return Measurement(1, options.max_width)
 
 
 def sheet_html(match: Match, names: list[str], seat: int) -> str:
@@ -113,7 +210,7 @@ def sheet_html(match: Match, names: list[str], seat: int) -> str:
     title = f"Laugh and Lie Down: {rs.title}"
     head = (f"{rs.title}, {match.players} players, seed {match.seed}; {len(match.deals)} of "
             f"{len(match.games)} games played; printed {time.strftime('%Y-%m-%d')}")
-    stakes = rs.scoring != "pairs"
+    stakes = rs.has_stakes
 
     def shown(v: int) -> str:
         return f"{v:+d}" if stakes else str(v)

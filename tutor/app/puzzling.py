@@ -25,6 +25,7 @@ from rich.text import Text
 from tutor import puzzles
 from tutor.puzzles import AnswerError
 from tutor.puzzles.render import code_text, render_explanation, render_hint, render_puzzle
+from tutor.teaching.ratings import shown_rating
 
 HINT_WORDS = ("hint", "?")
 SHOW_WORDS = ("show", "give up")
@@ -71,13 +72,14 @@ def show_puzzle(ctx, puzzle, heading: str | None = None, stars: int | None = Non
 
 def rating_change_text(change, symbols: bool = True) -> Text:
     """One line on what a rated answer moved: the learner's rating and the puzzle band's
-    (a :class:`tutor.teaching.progress.RatingChange`)."""
+    (a :class:`tutor.teaching.progress.RatingChange`), each marked ``?`` while provisional."""
     arrow = "→" if symbols else "->"
     (was, now), (_, band_was, band_now) = change.learner, change.band
     t = Text("Rating ", style="bold")
-    t.append(f"{was.rating:.0f} {arrow} {now.rating:.0f} ({now.rating - was.rating:+.0f})",
-             style="bold cyan")
-    t.append(f"; these puzzles {band_was.rating:.0f} {arrow} {band_now.rating:.0f}", style="dim")
+    t.append(f"{shown_rating(was.rating, was.rd)} {arrow} {shown_rating(now.rating, now.rd)} "
+             f"({now.rating - was.rating:+.0f})", style="bold cyan")
+    t.append(f"; these puzzles {shown_rating(band_was.rating, band_was.rd)} {arrow} "
+             f"{shown_rating(band_now.rating, band_now.rd)}", style="dim")
     return t
 
 

@@ -11,8 +11,9 @@
   quietly).
 - :func:`make_console`: a rich console that honours ``NO_COLOR``, a usable width (``COLUMNS=0``
   or nonsense falls back to the terminal's width, else 80; never below :data:`MIN_WIDTH`), and
-  the closed-pipe rule above; :class:`RStripWriter` drops the padding rich writes, for piped
-  output.
+  the closed-pipe rule above; no control character from data reaches the terminal (the console
+  escapes it, see :mod:`tutor.engine.safetext`); :class:`RStripWriter` drops the padding rich
+  writes, for output that is not a terminal.
 - :func:`suit_symbols`: whether the output can show ♣♦♥♠ (else cards are written ``7H``).
 - :func:`is_terminal`: whether a stream is a terminal (False for a closed one).
 
@@ -31,8 +32,11 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 from rich.console import Console as _RichConsole
+from rich.segment import Segment
+from rich.text import Text
 
 from tutor.engine.errors import LaughError
+from tutor.engine.safetext import has_controls, printable
 
 #: The narrowest console the screens are laid out for (``COLUMNS=5`` is read as this).
 MIN_WIDTH = 20
@@ -223,11 +227,43 @@ def standard_streams() -> Iterator[None]:
 
 class Console(_RichConsole):
     """A rich console whose closed pipe raises ``BrokenPipeError`` (for the command line to exit
-    0, quietly) instead of rich's own exit with status 1."""
+    0, quietly) instead of rich's own exit with status 1, and through which no control character
+    from data reaches the terminal: every piece of text it renders passes through
+    :func:`tutor.engine.safetext.printable` (ESC, BEL, CSI... shown as ``\\x1b``), so a source
+    file, an export or a learner's name cannot clear the screen or retitle the window.  Rich's
+    own styling and cursor codes are not text and pass unchanged."""
 
     def on_broken_pipe(self) -> None:  # noqa: D102 - rich hook
         self.quiet = True
         raise BrokenPipeError(errno.EPIPE, "the reader of the output has gone")
+
+    def render_str(self, text: str, **kwargs) -> Text:  # noqa: D102 - text laid out escaped
+        return super().render_str(printable(text), **kwargs)
+
+    def render(self, renderable, options=None):  # noqa: D102 - the output edge of every console
+        if isinstance(renderable, Text) and has_controls(renderable.plain):
+            renderable = _printable_text(renderable)      # escaped before it is laid out
+        for segment in super().render(renderable, options):
+            if segment.control is None and has_controls(segment.text):
+                yield Segment(printable(segment.text), segment.style)
+            else:
+                yield segment
+
+
+def _printable_text(text: Text) -> Text:
+    """``text`` with its control characters escaped (:func:`printable`), its styles kept."""
+    cuts = sorted({i for span in text.spans for i in (span.start, span.end)
+                   if 0 < i < len(text.plain)})
+    out = text.copy()
+    out.plain = ""
+    out.spans = []
+    for part in text.divide(cuts):
+        piece = Text(printable(part.plain))
+        for span in part.spans:
+            if span.end > span.start:
+                piece.stylize(span.style)
+        out.append_text(piece)
+    return out
 
 
 def console_width() -> int | None:
@@ -255,8 +291,11 @@ def make_console(stderr: bool = False, width: int | None = None, *, file=None,
                  plain: bool = False) -> Console:
     """A :class:`Console` for output (standard output, standard error with ``stderr``, or
     ``file``): colour off under ``NO_COLOR`` or when not a terminal, a usable width (see
-    :func:`console_width`).  ``plain``: no colour and no escape codes whatever the output is."""
+    :func:`console_width`).  ``plain``: no colour and no escape codes whatever the output is.
+    Standard output that is not a terminal gets whole lines without trailing spaces."""
     width = width if width is not None else console_width()
+    if file is None and not stderr and not is_terminal(sys.stdout):
+        file = RStripWriter(sys.stdout)
     if plain:
         return Console(file=file, stderr=stderr, highlight=False, width=width, no_color=True,
                        color_system=None, force_terminal=False)
@@ -273,10 +312,12 @@ def suit_symbols() -> bool:
 
 
 class RStripWriter:
-    """A text stream that drops the spaces rich pads lines with, for clean piped output.
+    """A text stream that drops the spaces rich pads lines with, for clean piped output (every
+    console on a standard output that is not a terminal writes through one, so a redirected
+    ``laugh sources`` has no line ending in spaces).
 
-    Whole lines are written with trailing spaces removed; a partial line waits for its end (or
-    :meth:`flush`).
+    Whole lines are written with trailing spaces removed (only spaces: a CSV's ``\\r\\n`` line
+    ends are kept); a partial line waits for its end (or :meth:`flush`).
     """
 
     def __init__(self, stream):
@@ -287,7 +328,7 @@ class RStripWriter:
         self._buf += text
         if "\n" in self._buf:
             *lines, self._buf = self._buf.split("\n")
-            self.stream.write("".join(line.rstrip() + "\n" for line in lines))
+            self.stream.write("".join(line.rstrip(" ") + "\n" for line in lines))
         return len(text)
 
     def flush(self) -> None:
@@ -299,9 +340,5 @@ class RStripWriter:
     def isatty(self) -> bool:
         return False
 
-    @property
-    def encoding(self):
-        return getattr(self.stream, "encoding", "utf-8")
-
-    def fileno(self):
-        return self.stream.fileno()
+    def __getattr__(self, name: str):        # encoding, errors, fileno, ...
+        return getattr(self.stream, name)

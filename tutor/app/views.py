@@ -17,6 +17,7 @@ from tutor.engine.errors import LaughError
 from tutor.puzzles import KINDS, another, definition
 from tutor.puzzles.themes import label as theme_label
 from tutor.teaching import ratings as R
+from tutor.teaching.ratings import PROVISIONAL_NOTE, PROVISIONAL_RD, shown_rating
 from tutor.teaching.review import render_weak_skills, weak_skills
 
 SET_SIZE = 5
@@ -66,7 +67,8 @@ def _tally_table(ctx, tallies, title: str, recent: dict | None = None,
             row.append(_seconds(x.median_seconds))
             if rated is not None:
                 got = rated.get(x.name)
-                row.append(f"{got.rating.rating:.0f}" if got is not None else "")
+                row.append(shown_rating(got.rating.rating, got.rating.rd)
+                           if got is not None else "")
             if recent is not None:
                 r = recent.get(x.name)
                 row.append(f"week {100 * r.accuracy:.0f}%" if r is not None else "")
@@ -137,10 +139,13 @@ def rating_lines(ctx, store) -> list:
     r = got.rating
     lo, hi = r.interval
     head = Text("Rating ", style="bold")
-    head.append(f"{r.rating:.0f}", style="bold cyan")
+    head.append(shown_rating(r.rating, r.rd), style="bold cyan")
     head.append(f"  deviation {r.rd:.0f} (95%: {lo:.0f} to {hi:.0f}), "
                 f"{got.games} rated answer{'s' if got.games != 1 else ''}")
     out: list = [head]
+    if any(x.rating.rd > PROVISIONAL_RD for x in [got, *store.ratings("theme:").values(),
+                                                   *store.ratings("kind:").values()]):
+        out.append(Text(PROVISIONAL_NOTE, style="dim"))
     chart = rating_chart(store.rating_history(R.OVERALL), min(ctx.width, 72),
                          unicode=ctx.symbols)
     if chart is not None:
@@ -169,7 +174,7 @@ def stats_view(ctx, offer_practice: bool = True, at_home: bool = True) -> None:
                       + ("" if ctx.width < 60 else ", median seconds of the answers typed at a "
                          "terminal (- none), your rating"), style="dim"))
     week_ago = time.time() - 7 * 86400
-    older = any(a.at < week_ago for a in store.answers())
+    older = store.answer_count(before=week_ago) > 0
     recent = {by: ({t.name: t for t in store.tallies(by, since=week_ago)} if older else None)
               for by in ("theme", "kind")}
     if older and ctx.width >= 60:
@@ -285,7 +290,7 @@ def _run_set(ctx, make) -> tuple[bool, list]:
     saved, and pass on."""
     right = second = 0
     missed = []
-    done = 0
+    mark = ctx.store.save_mark()
     try:
         for i in range(SET_SIZE):
             puzzle = make(i)
@@ -293,7 +298,6 @@ def _run_set(ctx, make) -> tuple[bool, list]:
                 outcome = pose(ctx, puzzle, heading=f"Puzzle {i + 1} of {SET_SIZE}")
             except Quit:
                 return False, missed
-            done += 1
             right += outcome.first
             second += outcome.correct and not outcome.first
             if not outcome.first:
@@ -301,7 +305,10 @@ def _run_set(ctx, make) -> tuple[bool, list]:
             ctx.say()
     except (EOFError, KeyboardInterrupt):
         ctx.say()
-        ctx.say(f"Saved: {done} answer{'s' if done != 1 else ''} of this set ({right} right).",
+        got = ctx.store.saved_since(mark)          # what the store wrote, not what was asked
+        ctx.say(f"Saved: {got.saved} answer{'s' if got.saved != 1 else ''} of this set "
+                f"({got.right} right)" + (f"; {got.kept} kept to be saved when the progress "
+                                          "file is free" if got.kept else "") + ".",
                 style="yellow")
         raise
     ctx.say(f"{right} of {SET_SIZE} right at the first try"

@@ -20,16 +20,16 @@ from dataclasses import dataclass
 
 from tutor.engine.bots import Bot, Careless, make_bot
 from tutor.engine.errors import UsageError
-from tutor.engine.expert import ExpertBot
+from tutor.engine.expert import SAMPLES, ExpertBot
+from tutor.engine.seats import SEAT_NAMES
+from tutor.engine.seats import seat_names as _seat_names
 
 __all__ = ["EXPERT_SAMPLES", "LEVELS", "Level", "level", "make_opponents", "SEAT_NAMES"]
 
 #: The expert level's budget: determinizations per decision (the budget of the strength figures
-#: in benchmarks/bench_expert.py).
-EXPERT_SAMPLES = 200
+#: in benchmarks/bench_expert.py: :data:`tutor.engine.expert.SAMPLES`).
+EXPERT_SAMPLES = SAMPLES
 
-#: Names for the computer players, seat by seat after the learner (short for narrow terminals).
-SEAT_NAMES = ("Anne", "Ralph", "Mary", "Tom", "Bess", "Will", "Kate")
 
 
 @dataclass(frozen=True)
@@ -79,9 +79,6 @@ def make_opponents(lv: Level, players: int, seat: int) -> list[Bot | None]:
 
 
 def seat_names(players: int, seat: int) -> list[str]:
-    """"You" at ``seat``; the computer players named in order to its left."""
-    names = [""] * players
-    names[seat] = "You"
-    for k in range(1, players):
-        names[(seat + k) % players] = SEAT_NAMES[k - 1]
-    return names
+    """"You" at ``seat``; the computer players named in order to its left
+    (:func:`tutor.engine.seats.seat_names`, ``named``)."""
+    return _seat_names(players, seat, style="named")

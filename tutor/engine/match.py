@@ -15,20 +15,27 @@ stopped.
 
 from __future__ import annotations
 
+import math
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from tutor.engine.bots import Bot, play_out
 from tutor.engine.deal import Deal, new_deal
 from tutor.engine.errors import RecordError, UsageError
+from tutor.engine.limits import MAX_MATCH_DEALS, MAX_SEED
 from tutor.engine.records import replay, to_record
 from tutor.engine.rulesets import Ruleset
 
-__all__ = ["Cut", "Game", "Match", "MATCH_FORMAT", "first_dealer", "plan_games"]
+__all__ = ["Cut", "Game", "Match", "MATCH_FORMAT", "MATCH_KEYS", "Plan", "first_dealer",
+           "plan_games"]
 
 #: The format name of a saved match.
 MATCH_FORMAT = "laugh-and-lie-down/match@1"
+#: The keys of a saved match (:meth:`Match.to_json`), every one required.
+MATCH_KEYS = ("format", "ruleset", "players", "seed", "first_dealer", "cuts", "deals_planned",
+              "meta", "deals")
 
 
 @dataclass(frozen=True)
@@ -91,25 +98,70 @@ class Game:
         return f"Game {self.number}, round {self.round}"
 
 
-def plan_games(ruleset: Ruleset, players: int, first: int, deals: int | None = None) -> list[Game]:
+class Plan(Sequence[Game]):
+    """The games of a match in order, each worked out when asked for: a plan holds no list of
+    its games (its length is bounded by :data:`~tutor.engine.limits.MAX_MATCH_DEALS` anyway).
+
+    ``total`` games, the deal passing left from ``first`` among ``players``; under a match
+    format, rounds of ``per_round`` games whose first ``practice`` games are not scored.
+    Indexing and slicing work as on a list (a slice is a list of games)."""
+
+    def __init__(self, players: int, first: int, total: int, per_round: int | None = None,
+                 practice: int = 0):
+        self.players = players
+        self.first = first
+        self.total = total
+        self.per_round = per_round
+        self.practice = practice
+
+    def __len__(self) -> int:
+        return self.total
+
+    def __getitem__(self, k):
+        if isinstance(k, slice):
+            return [self[i] for i in range(*k.indices(self.total))]
+        if k < 0:
+            k += self.total
+        if not 0 <= k < self.total:
+            raise IndexError(f"game {k} is not in a plan of {self.total}")
+        dealer = (self.first + k) % self.players
+        if self.per_round is None:
+            return Game(k, dealer, False, None, None)
+        return Game(k, dealer, k < self.practice, k // self.per_round + 1,
+                    k % self.per_round + 1)
+
+    def __eq__(self, other) -> bool:
+        if isinstance(other, Sequence) and not isinstance(other, (str, bytes)):
+            return len(self) == len(other) and all(a == b for a, b in zip(self, other))
+        return NotImplemented
+
+    def __repr__(self) -> str:
+        return f"Plan({self.total} games, first dealer {self.first} of {self.players})"
+
+
+def plan_games(ruleset: Ruleset, players: int, first: int, deals: int | None = None) -> Plan:
     """The games of a match: under the ruleset's ``match_format``, its rounds (``deals`` must be
     None or the format's length); otherwise ``deals`` deals (default one round of deals, one
-    per player).  The deal passes left from ``first``.
+    per player).  The deal passes left from ``first``.  Returns a :class:`Plan` (a sequence
+    of :class:`Game`, made as each is asked for).
 
     Raises :class:`~tutor.engine.errors.UsageError` for a number of deals the format does not
-    allow, or fewer than one."""
+    allow, fewer than one, or more than :data:`~tutor.engine.limits.MAX_MATCH_DEALS`."""
     fmt = ruleset.match_format
     if fmt:
         total = fmt["rounds"] * fmt["games"]
         if deals not in (None, total):
             raise UsageError(f"a {ruleset.id} match is {fmt['rounds']} rounds of {fmt['games']} "
                              f"games ({total} deals), not {deals}")
-        return [Game(k, (first + k) % players, k < fmt.get("practice", 0),
-                     k // fmt["games"] + 1, k % fmt["games"] + 1) for k in range(total)]
+        return Plan(players, first, total, fmt["games"], fmt.get("practice", 0))
     deals = players if deals is None else deals
+    if isinstance(deals, bool) or not isinstance(deals, int):
+        raise UsageError(f"the number of deals must be a whole number, not {deals!r:.20}")
     if deals < 1:
         raise UsageError("a match has at least one deal")
-    return [Game(k, (first + k) % players, False, None, None) for k in range(deals)]
+    if deals > MAX_MATCH_DEALS:
+        raise UsageError(f"a match has at most {MAX_MATCH_DEALS:,} deals, not {deals:,}")
+    return Plan(players, first, deals)
 
 
 @dataclass
@@ -128,7 +180,7 @@ class Match:
     first: int
     totals: list[int] = field(default_factory=list)
     deals: list[Deal] = field(default_factory=list)
-    games: list[Game] = field(default_factory=list)
+    games: Sequence[Game] = field(default_factory=list)
     seed: int | str = 0
     cuts: list[Cut] = field(default_factory=list)
     meta: dict[str, Any] = field(default_factory=dict)
@@ -220,42 +272,118 @@ class Match:
 
     @classmethod
     def from_json(cls, obj: Any, rulesets: dict[str, Ruleset]) -> "Match":
-        """A match read back from :meth:`to_json`; every deal is replayed through the engine and
-        must be finished and dealt as the match's seed deals it.
+        """A match read back from :meth:`to_json`, checked whole: every key present with a
+        value of its type and range (a seed as :meth:`start` takes it, the first dealer and the
+        cuts as the seed makes them, the plan's length as :func:`plan_games` allows, ``meta``
+        an object of plain values), and every deal replayed through the engine, finished, of
+        the match's ruleset and players, and dealt as the match's seed deals it.
 
-        Raises :class:`~tutor.engine.errors.RecordError` naming what is wrong."""
+        Raises :class:`~tutor.engine.errors.RecordError` whose message is one line naming the
+        key (``deals_planned: must be a whole number from 1 to 1,000, got '6'``)."""
         if not isinstance(obj, dict) or obj.get("format") != MATCH_FORMAT:
             raise RecordError(f"not a saved match (format must be {MATCH_FORMAT!r})")
-        try:
-            rid, players, seed = obj["ruleset"], obj["players"], obj["seed"]
-            first, planned = obj["first_dealer"], obj["deals_planned"]
-            cuts = [Cut({int(s): int(c) for s, c in cut.items()}) for cut in obj["cuts"]]
-            records, meta = obj["deals"], obj.get("meta") or {}
-        except (KeyError, TypeError, ValueError, AttributeError) as exc:
-            raise RecordError(f"a saved match is missing or has a bad field: {exc}") from None
+        missing = [k for k in MATCH_KEYS if k not in obj]
+        if missing:
+            raise RecordError(f"{missing[0]}: missing")
+        extra = sorted(str(k) for k in obj if k not in MATCH_KEYS)
+        if extra:
+            raise RecordError(f"{_short(extra[0])}: not a key of a saved match")
+        rid = obj["ruleset"]
         if not isinstance(rid, str) or rid not in rulesets:
-            raise RecordError(f"unknown ruleset {rid!r} in the saved match")
+            raise RecordError(f"ruleset: unknown ruleset {_short(rid)}")
         rs = rulesets[rid]
-        if not isinstance(players, int) or players not in rs.counts:
-            raise RecordError(f"ruleset {rid} does not cover {players!r} players")
-        if not isinstance(first, int) or not 0 <= first < players:
-            raise RecordError(f"bad first dealer {first!r}")
-        if not isinstance(records, list) or not isinstance(meta, dict):
-            raise RecordError("'deals' must be a list and 'meta' an object")
+        players = _whole(obj, "players", 1, 52)
+        if players not in rs.counts:
+            raise RecordError(f"players: ruleset {rid} does not cover {players} players")
+        seed = obj["seed"]
+        if isinstance(seed, str):
+            if not 0 < len(seed) <= 100:
+                raise RecordError("seed: a seed written as text has 1 to 100 characters")
+        else:
+            seed = _whole(obj, "seed", 0, MAX_SEED)
+        first = _whole(obj, "first_dealer", 0, players - 1)
+        cuts = _cuts(obj["cuts"], players)
+        if cuts:
+            expect_first, expect_cuts = first_dealer(rs, players, random.Random(f"{seed}:cut"))
+            if (expect_first, expect_cuts) != (first, cuts):
+                raise RecordError("cuts: not the cuts for the deal that this match's seed makes")
+        planned = _whole(obj, "deals_planned", 1, MAX_MATCH_DEALS)
         try:
             games = plan_games(rs, players, first, None if rs.match_format else planned)
         except UsageError as exc:
-            raise RecordError(str(exc)) from None
+            raise RecordError(f"deals_planned: {exc}") from None
+        if len(games) != planned:
+            raise RecordError(f"deals_planned: a {rid} match plans {len(games)} deals, not "
+                              f"{planned}")
+        meta = obj["meta"]
+        if not isinstance(meta, dict):
+            raise RecordError(f"meta: must be an object, got {_short(meta)}")
+        for key, value in meta.items():
+            if isinstance(value, (dict, list)) or (isinstance(value, float)
+                                                   and not math.isfinite(value)):
+                raise RecordError(f"meta.{_short(key)}: must be a plain value (text, a number, "
+                                  "true, false or null)")
+        records = obj["deals"]
+        if not isinstance(records, list):
+            raise RecordError(f"deals: must be a list, got {_short(records)}")
+        if len(records) > len(games):
+            raise RecordError(f"deals: {len(records)} deals, more than the {len(games)} planned")
         m = cls(rs, players, first, games=games, seed=seed, cuts=cuts, meta=meta)
         for k, rec in enumerate(records):
             try:
                 deal = replay(rec, rulesets)
             except RecordError as exc:
-                raise RecordError(f"deal {k + 1}: {exc}") from None
-            if k >= len(games) or not deal.is_terminal():
-                raise RecordError(f"deal {k + 1} is unfinished or beyond the match's plan")
+                raise RecordError(f"deals: deal {k + 1}: {exc}") from None
+            if deal.ruleset is not rs or deal.n != players:
+                raise RecordError(f"deals: deal {k + 1}: a deal of {deal.ruleset.id} for "
+                                  f"{deal.n} players in a match of {rid} for {players}")
+            if not deal.is_terminal():
+                raise RecordError(f"deals: deal {k + 1}: unfinished (a match keeps finished "
+                                  "deals only)")
             expect = m.new_deal()
             if deal.pack != expect.pack or deal.dealer != expect.dealer:
-                raise RecordError(f"deal {k + 1} is not the deal this match's seed deals")
+                raise RecordError(f"deals: deal {k + 1}: not the deal this match's seed deals")
             m.record_deal(deal)
         return m
+
+
+def _short(value: Any) -> str:
+    """A value for a message: its repr cut to 30 characters (lists and objects named)."""
+    if isinstance(value, dict):
+        return "an object"
+    if isinstance(value, list):
+        return "a list"
+    text = repr(value) if not isinstance(value, str) else value
+    return text if len(text) <= 30 else text[:27] + "..."
+
+
+def _whole(obj: dict, key: str, low: int, high: int) -> int:
+    """``obj[key]`` if it is a whole number from ``low`` to ``high`` (not a boolean, a float or
+    text); else RecordError naming the key."""
+    value = obj[key]
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise RecordError(f"{key}: must be a whole number from {low:,} to {high:,}, got "
+                          f"{_short(value) if not isinstance(value, str) else repr(_short(value))}")
+    return value
+
+
+def _cuts(value: Any, players: int) -> list[Cut]:
+    """The saved cuts: a list of objects mapping seat numbers (as text) to cards (0-51), each
+    seat of the table; RecordError naming ``cuts`` otherwise."""
+    if not isinstance(value, list) or len(value) > 52:
+        raise RecordError("cuts: must be a list of cuts (seat -> card)")
+    out = []
+    for i, cut in enumerate(value):
+        if not isinstance(cut, dict) or not cut:
+            raise RecordError(f"cuts.{i}: must be an object of seats and cards")
+        cards = {}
+        for seat, card in cut.items():
+            if not (seat.isascii() and seat.isdigit() and len(seat) <= 2
+                    and int(seat) < players):
+                raise RecordError(f"cuts.{i}: {_short(seat)!r} is not a seat from 0 to "
+                                  f"{players - 1}")
+            if isinstance(card, bool) or not isinstance(card, int) or not 0 <= card < 52:
+                raise RecordError(f"cuts.{i}.{seat}: must be a card number from 0 to 51")
+            cards[int(seat)] = card
+        out.append(Cut(cards))
+    return out

@@ -23,12 +23,14 @@ Value shapes (``kind``):
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from tutor.engine.errors import UsageError
 
-__all__ = ["ParameterSpec", "PARAMETERS", "RULESET_PARAMETERS", "COUNT_PARAMETERS", "STATUSES",
-           "STATUS_MEANINGS", "spec", "value_words", "value_short", "default_of"]
+__all__ = ["ParameterSpec", "PARAMETERS", "RULESET_PARAMETERS", "COUNT_PARAMETERS", "COUNT_GROUPS",
+           "CountGroup", "STATUSES", "STATUS_MEANINGS", "count_section", "spec", "value_words",
+           "value_short", "value_who", "default_of", "rule_words", "settlement_rule",
+           "settlement_formula", "seat_working"]
 
 #: Provenance statuses (RULES.md 5), strongest first.
 STATUSES = ("stated", "read", "chosen")
@@ -52,6 +54,15 @@ class ParameterSpec:
     any value) to alternatives of key words, one of which a quotation of a *stated* value must
     contain (each alternative a tuple of words that must all appear); numbers are checked as
     digits or words without an entry here.
+
+    The rule each value stands for, as every screen, puzzle, drill and lesson states it to a
+    learner (templates, filled by :func:`rule_words` and the functions below it): ``rules`` the
+    rule of a value (``scoring``: how a deal settles; ``oversights``: the mistake, what the first
+    claim takes and until when, RULES.md 4; ``declarations``: why the cards could be declared,
+    RULES.md 3.4); ``who`` the person a value names (``bonus_to``,
+    ``pot_to``, ``leftovers_to``: "the last player in"); for ``scoring``, ``formulas`` a seat's
+    result as arithmetic on its won cards ("(won − 8) / 2") and ``workings`` a seat's part
+    worked out in an explanation.
     """
 
     name: str
@@ -69,6 +80,10 @@ class ParameterSpec:
     short: dict[Any, str] = field(default_factory=dict)
     keywords: dict[Any, tuple[tuple[str, ...], ...]] = field(default_factory=dict)
     codes: dict[Any, str] = field(default_factory=dict)
+    rules: dict[Any, str] = field(default_factory=dict)
+    who: dict[Any, str] = field(default_factory=dict)
+    formulas: dict[Any, str] = field(default_factory=dict)
+    workings: dict[Any, str] = field(default_factory=dict)
 
 
 CAPTURE_FORMS = ("one_for_one", "one_for_three", "pair_for_pair", "prial_for_one")
@@ -138,6 +153,8 @@ _SPECS = (
                "last_pair": "whoever made the last capture takes the bonus",
                None: "there is no bonus"},
         short={"last_in": "last in", "last_pair": "last pair", None: "none"},
+        who={"last_in": "the last player in", "last_pair": "whoever made the last capture",
+             None: "nobody"},
         keywords={"last_in": (("last",),), "last_pair": (("last pair",), ("last trick",),
                                                         ("matched the last",))}),
     ParameterSpec(
@@ -160,6 +177,8 @@ _SPECS = (
                "last_in": "the leftovers go to the last player in",
                "nobody": "the leftovers are discarded"},
         short={"dealer": "dealer", "last_in": "last in", "nobody": "nobody"},
+        who={"dealer": "the dealer", "last_in": "the last player in",
+             "nobody": "nobody (they are discarded)"},
         keywords={"dealer": (("dealer",),), "last_in": (("winner",), ("last",)),
                   "nobody": (("only",), ("discard",))}),
     ParameterSpec(
@@ -172,6 +191,13 @@ _SPECS = (
                "pairs": "a point for each pair won",
                "pot": "the whole pot goes to one winner"},
         short={"stakes": "stakes", "pairs": "pairs", "pot": "pot"},
+        rules={"stakes": "1 stake per 2 won cards above or below the breakeven of {breakeven}",
+               "pairs": "1 point per pair won",
+               "pot": "the whole pot to {pot_to}"},
+        formulas={"stakes": "({won} − {breakeven}) / 2", "pairs": "{won} ÷ 2"},
+        workings={"stakes": "against a breakeven of {breakeven}: {for_cards}",
+                  "pairs": "{won} ÷ 2 = {points}",
+                  "pot": "the pot +{pot_share}"},
         keywords={"stakes": (("stake",), ("pot",)), "pairs": (("point",), ("pair",)),
                   "pot": (("pot",),)}),
     ParameterSpec(
@@ -189,6 +215,18 @@ _SPECS = (
                "laid_down_prial": "prial laid down", "laid_down_mournival": "mournival laid down"},
         codes={"overlooked_table_mournival": "TM", "split_prial": "SP",
                "laid_down_dead_pair": "DP", "laid_down_prial": "LP", "laid_down_mournival": "LM"},
+        rules={"overlooked_table_mournival": "the dealer ({who}) left four of a rank on the table "
+                                             "when play began; the first claim takes all four, "
+                                             "while all four are on the table",
+               "split_prial": "{who} captured one card of a table prial where one card may take "
+                              "all three; the first claim takes the two left, while both are "
+                              "still on the table",
+               "laid_down_dead_pair": "{who} lay down holding a dead pair; the first claim takes "
+                                      "it, while both are still on the table",
+               "laid_down_prial": "{who} lay down holding a prial; the first claim takes two of "
+                                  "it, while two are still on the table",
+               "laid_down_mournival": "{who} lay down holding a mournival; the first claim takes "
+                                      "all four, while all four are on the table"},
         keywords={"*": (("claim",), ("overseen",), ("oversight",), ("mistake",), ("catch",))}),
     # -- other reconstructions and house rules (RULES.md 3.6) -----------------------------------
     ParameterSpec(
@@ -210,6 +248,11 @@ _SPECS = (
         short={"prial": "prial", "mournival": "mournival", "dead_pair": "dead pair",
                "pair": "any pair"},
         codes={"prial": "P", "mournival": "M", "dead_pair": "DP", "pair": "any"},
+        rules={"prial": "two of the three {ranks} could be declared ({action}), keeping the third",
+               "mournival": "all four {ranks} could be declared ({action}) as two pairs",
+               "dead_pair": "the other two {ranks} were already among the won cards, so the pair "
+                            "was dead and could be declared ({action}) at once",
+               "pair": "under this ruleset any pair held may be declared ({action}): two {ranks}"},
         keywords={"prial": (("prial",), ("pair royal",)), "mournival": (("mournival",),),
                   "dead_pair": (("dead",), ("cannot be captured",)), "pair": (("pair",),)}),
     ParameterSpec(
@@ -231,6 +274,8 @@ _SPECS = (
         words={"last_in": "the last player in takes the pot",
                "most_won": "whoever won most cards takes the pot", None: "(no single winner)"},
         short={"last_in": "last in", "most_won": "most won", None: "none"},
+        who={"last_in": "the last player in", "most_won": "whoever won most cards",
+             None: "nobody"},
         keywords={"last_in": (("last",),), "most_won": (("most",),)}),
     ParameterSpec(
         "match_format", "ruleset", "match", "match format",
@@ -269,6 +314,42 @@ PARAMETERS: dict[str, ParameterSpec] = {s.name: s for s in _SPECS}
 RULESET_PARAMETERS: tuple[str, ...] = tuple(s.name for s in _SPECS if s.scope == "ruleset")
 #: Per-player-count parameters (RULES.md 3.1), in display order.
 COUNT_PARAMETERS: tuple[str, ...] = tuple(s.name for s in _SPECS if s.scope == "count")
+
+
+class CountGroup(NamedTuple):
+    """Per-player-count parameters read together as one figure (RULES.md 3.1): the antes are
+    one figure, dealer/others.
+
+    ``name`` names the figure (``hand``, ``table``, ``ante``, ``bonus``, ``breakeven``),
+    ``label`` is its column heading, ``parameters`` the parameters it joins (shown joined by
+    "/"), ``section`` where it belongs: ``deal`` (the cards dealt: hand and table, which add up to
+    the 52) or ``stakes`` (the pot: antes, bonus and breakeven, held together by the pot balance
+    of RULES.md 3.1, and absent under pairs scoring without a bonus).
+    """
+
+    name: str
+    label: str
+    parameters: tuple[str, ...]
+    section: str
+
+
+#: The per-player-count figures, in display order (every parameter of COUNT_PARAMETERS once).
+COUNT_GROUPS: tuple[CountGroup, ...] = (
+    CountGroup("hand", "hand", ("hand",), "deal"),
+    CountGroup("table", "table", ("table",), "deal"),
+    CountGroup("ante", "ante", ("ante_dealer", "ante_other"), "stakes"),
+    CountGroup("bonus", "bonus", ("last_in_bonus",), "stakes"),
+    CountGroup("breakeven", "breakeven", ("breakeven",), "stakes"),
+)
+
+
+def count_section(section: str) -> tuple[str, ...]:
+    """The per-player-count parameters of ``section`` (``deal`` or ``stakes``), in display order
+    (:class:`CountGroup`); raises :class:`UsageError` for another section."""
+    names = tuple(p for g in COUNT_GROUPS if g.section == section for p in g.parameters)
+    if not names:
+        raise UsageError(f"unknown section {section!r}; sections: deal, stakes")
+    return names
 
 
 def spec(name: str) -> ParameterSpec:
@@ -351,3 +432,58 @@ def value_short(name: str, value: Any, codes: bool = False) -> str:
     if value in s.short:
         return s.short[value]
     return "none" if value is None else str(value).replace("_", " ")
+
+
+# -- the rules the values stand for -------------------------------------------------------------
+
+def value_who(name: str, value: Any) -> str:
+    """The person ``value`` of parameter ``name`` names ("the last player in", "whoever made the
+    last capture", "the dealer"), for ``bonus_to``, ``pot_to`` and ``leftovers_to``.  Raises
+    :class:`UsageError` for a parameter or value that names nobody."""
+    s = spec(name)
+    if value not in s.who:
+        raise UsageError(f"{name} {value!r} does not name a player")
+    return s.who[value]
+
+
+def rule_words(name: str, value: Any, **figures: Any) -> str:
+    """The rule ``value`` of parameter ``name`` stands for, stated to a learner, with
+    ``figures`` filled in: ``rule_words("oversights", "split_prial", who="Anne")`` is "Anne
+    captured one card of a table prial where one card may take all three; the first claim takes
+    the two left, while both are still on the table" (RULES.md 4).  Raises :class:`UsageError`
+    where the table states no rule for the value, ``KeyError`` for a figure not given."""
+    s = spec(name)
+    if value not in s.rules:
+        raise UsageError(f"the parameter table states no rule for {name} {value!r}")
+    return s.rules[value].format(**figures)
+
+
+def settlement_rule(scoring: str, *, breakeven: int | None = None,
+                    pot_to: str | None = None) -> str:
+    """How a deal settles under ``scoring`` (RULES.md 3.5, 3.6), stated to a learner: "1 stake
+    per 2 won cards above or below the breakeven of 8" (``stakes``, ``breakeven`` in cards), "1
+    point per pair won" (``pairs``), "the whole pot to the last player in" (``pot``, ``pot_to``
+    the ruleset's value).  Raises :class:`UsageError` for an unknown scoring."""
+    who = value_who("pot_to", pot_to) if scoring == "pot" else None
+    return rule_words("scoring", scoring, breakeven=breakeven, pot_to=who)
+
+
+def settlement_formula(scoring: str, *, breakeven: int | None = None, won: Any = "won",
+                       bonus: bool = False) -> str | None:
+    """A seat's result under ``scoring`` as arithmetic on its won cards (RULES.md 3.5): "(won −
+    8) / 2" in stakes, "won ÷ 2" in points; ``won`` a number of cards, or the word for the rule in
+    general; ``bonus`` adds " + bonus".  None under ``pot`` scoring (the pot goes whole to one
+    winner, whatever the cards)."""
+    formula = spec("scoring").formulas.get(scoring)
+    if formula is None:
+        return None
+    text = formula.format(won=won, breakeven=breakeven)
+    return text + " + bonus" if bonus else text
+
+
+def seat_working(scoring: str, **figures: Any) -> str:
+    """One seat's part of the settlement under ``scoring`` worked out, as explanations show it
+    (RULES.md 3.5, 3.6): "against a breakeven of 8: +2" (``breakeven``, ``for_cards``), "12 ÷ 2 =
+    6" (``won``, ``points``: the points for cards), "the pot +12" (``pot_share``); figures as
+    they are to be shown."""
+    return spec("scoring").workings[scoring].format(**figures)

@@ -18,6 +18,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
+from tutor.engine import jsonfile
 from tutor.engine.cards import code, codes, parse_card
 from tutor.engine.deal import ACTION_KINDS, Action, Deal
 from tutor.engine.errors import LaughError, NotationError, RecordError
@@ -291,51 +292,96 @@ def _result_cards(value: Any, where: str) -> list[str]:
         raise RecordError(f"{where}: {exc}") from None
 
 
+#: File name endings read as JSON Lines, one record a line, whatever the first line holds.
+LINES_SUFFIXES = (".jsonl", ".ndjson")
+#: What :func:`load_records` found when a file is not one JSON value: read it line by line.
+_AS_LINES = object()
+
+
 def load_records(path: str | Path) -> Iterator[tuple[int, Any]]:
     """Yield ``(line_number, parsed_json_or_RecordError)`` for every record in a file.
 
-    A ``.json`` file holding one object (or a list of objects) yields it with line 1 (list items
-    with their position); otherwise every non-blank line is a JSON object.  A line that cannot
-    be read yields a :class:`RecordError` in place of the object, saying why in one line: bytes
-    that are not UTF-8 (with the column), not JSON, nested too deeply, a number longer than any
-    field needs, ``NaN`` or ``Infinity``, or a key given twice.  A UTF-8 byte-order mark is
-    skipped.  Raises :class:`LaughError` if the file cannot be read.
+    A ``.jsonl`` (or ``.ndjson``) file is read one line at a time (any length, in bounded
+    memory; every non-blank line a JSON object, a line over
+    :data:`tutor.engine.jsonfile.MAX_LINE_BYTES` stops the reading).  A ``.json`` file is one
+    JSON document, an object (yielded with line 1) or a list of objects (yielded with their
+    positions); if it cannot be parsed, that is one :class:`RecordError` at the line where the
+    parser stopped (a half-cut file is one error, not one per line), unless a whole value is
+    followed by more (JSON Lines written under a ``.json`` name), which is read line by line.
+    A file of any other name
+    is read as one document when it parses as one, else line by line.  Whole documents are read
+    within :data:`tutor.engine.jsonfile.MAX_BYTES`.
+
+    A line (or document) that cannot be read yields a :class:`RecordError` in place of the
+    object, saying why in one line: bytes that are not UTF-8 (with the column), not JSON, nested
+    too deeply, a number longer than any field needs, ``NaN`` or ``Infinity``, or a key given
+    twice.  A UTF-8 byte-order mark is skipped.  Raises :class:`RecordError` if the file cannot
+    be read at all, or is larger than the limit (``/dev/zero``).
     """
     p = Path(path)
+    suffix = p.suffix.lower()
+    if suffix in LINES_SUFFIXES:
+        try:
+            for lineno, raw in jsonfile.iter_lines(p, str(path)):
+                text = raw.decode("utf-8", errors="surrogateescape")
+                if lineno == 1:
+                    text = text.removeprefix("\ufeff")
+                found = _line(text)
+                if found is not None:
+                    yield lineno, found
+        except jsonfile.JSONError as exc:
+            if exc.line is None:
+                raise RecordError(str(exc)) from None
+            yield exc.line, RecordError(exc.reason)
+        return
     try:
-        data = p.read_bytes()
-    except OSError as exc:
-        raise LaughError(f"cannot read {p}: {exc.strerror or exc}") from None
+        data = jsonfile.read_bytes(p, str(path))
+    except jsonfile.JSONError as exc:
+        raise RecordError(str(exc)) from None
     text = data.decode("utf-8", errors="surrogateescape").removeprefix("\ufeff")
     stripped = text.strip()
-    if stripped.startswith("{") or stripped.startswith("["):
+    whole: Any = None
+    if suffix == ".json" or stripped.startswith("{") or stripped.startswith("["):
+        bad = _UNDECODED.search(text)
+        if bad is not None and suffix == ".json":
+            line = text.count("\n", 0, bad.start()) + 1
+            yield line, _not_utf8(text, bad.start())
+            return
         try:
-            whole = loads(stripped)
-        except RecordError:
-            whole = None
-        if isinstance(whole, (dict, list)):
-            bad = _UNDECODED.search(text)
-            if bad is not None:
-                line = text.count("\n", 0, bad.start()) + 1
-                yield line, _not_utf8(text, bad.start())
+            whole = jsonfile.loads(text if bad is None else "", max_digits=_MAX_DIGITS,
+                                   what="a record")
+        except jsonfile.JSONError as exc:
+            if suffix == ".json" and not exc.more:
+                yield exc.line or 1, RecordError(exc.reason)
                 return
-            if isinstance(whole, dict):
-                yield 1, whole
-                return
-            for i, obj in enumerate(whole, 1):
-                yield i, obj
+            whole = _AS_LINES    # not one value: JSON Lines (under a .json name: a value, more)
+        if isinstance(whole, dict):
+            yield 1, whole
+            return
+        if isinstance(whole, list):
+            yield from enumerate(whole, 1)
+            return
+        if suffix == ".json" and whole is not _AS_LINES:
+            yield 1, RecordError(f"a deal record is a JSON object, not {_describe(whole)}")
             return
     for lineno, line in enumerate(text.splitlines(), 1):
-        if not line.strip():
-            continue
-        bad = _UNDECODED.search(line)
-        if bad is not None:
-            yield lineno, _not_utf8(line, bad.start())
-            continue
-        try:
-            yield lineno, loads(line)
-        except RecordError as exc:
-            yield lineno, exc
+        found = _line(line)
+        if found is not None:
+            yield lineno, found
+
+
+def _line(line: str) -> Any:
+    """One line of JSON Lines read: its value, a RecordError saying why not, or None when
+    blank."""
+    if not line.strip():
+        return None
+    bad = _UNDECODED.search(line)
+    if bad is not None:
+        return _not_utf8(line, bad.start())
+    try:
+        return loads(line)
+    except RecordError as exc:
+        return exc
 
 
 def _not_utf8(text: str, pos: int) -> RecordError:
@@ -343,55 +389,18 @@ def _not_utf8(text: str, pos: int) -> RecordError:
     return RecordError(f"not UTF-8 text: byte 0x{ord(text[pos]) - 0xDC00:02X} at column {column}")
 
 
-class _Refused(Exception):
-    """Raised inside the JSON decoder's hooks; turned into a RecordError by :func:`loads`."""
-
-
-def _parse_int(digits: str) -> int:
-    if len(digits.lstrip("-")) > _MAX_DIGITS:
-        raise _Refused(f"a number of {len(digits.lstrip('-'))} digits (no field of a record "
-                       f"needs more than {_MAX_DIGITS})")
-    return int(digits)
-
-
-def _parse_float(digits: str) -> float:
-    if len(digits) > 100:
-        raise _Refused(f"a number of {len(digits)} characters (no field of a record needs "
-                       "so many)")
-    return float(digits)
-
-
-def _parse_constant(name: str) -> Any:
-    raise _Refused(f"{name} is not a JSON value")
-
-
-def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in out:
-            raise _Refused(f"the key {_describe(key)} is given twice in one object")
-        out[key] = value
-    return out
-
-
 def loads(text: str) -> Any:
-    """Parse one JSON text of a record (a line, or a whole ``.json`` file).
+    """Parse one JSON text of a record (a line, or a whole ``.json`` file) through
+    :func:`tutor.engine.jsonfile.loads`.
 
-    Raises :class:`RecordError` (one line) for text that is not JSON, nested too deeply for the
-    parser, a number longer than any field of a record needs, ``NaN``/``Infinity``, or a key
-    given twice in one object.
+    Raises :class:`RecordError` (one line) for text that is not JSON, nested too deeply, a
+    number longer than any field of a record needs, ``NaN``/``Infinity``, or a key given twice
+    in one object.
     """
     try:
-        return json.loads(text, parse_int=_parse_int, parse_float=_parse_float,
-                          parse_constant=_parse_constant, object_pairs_hook=_object)
-    except json.JSONDecodeError as exc:
-        where = f"line {exc.lineno} column {exc.colno}" if exc.lineno > 1 else f"column {exc.colno}"
-        raise RecordError(f"not JSON: {exc.msg} at {where}") from None
-    except _Refused as exc:
-        raise RecordError(f"not a record: {exc}") from None
-    except RecursionError:
-        raise RecordError("not a record: nested too deeply for a deal record") \
-            from None
+        return jsonfile.loads(text, max_digits=_MAX_DIGITS, what="a record")
+    except jsonfile.JSONError as exc:
+        raise RecordError(exc.reason) from None
 
 
 def dumps(record: dict[str, Any]) -> str:

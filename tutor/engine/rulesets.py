@@ -11,8 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from tutor.engine.errors import UsageError
-
+from tutor.engine.errors import DataError, UsageError
 from tutor.engine.parameters import (CAPTURE_FORMS, COUNT_PARAMETERS, DECLARATION_KINDS,
                                      OVERSIGHT_KINDS, PARAMETERS, RULESET_PARAMETERS, STATUSES)
 
@@ -25,11 +24,13 @@ SCORING = PARAMETERS["scoring"].values
 CAPTURES_PER_TURN = PARAMETERS["captures_per_turn"].values
 POT_TO = PARAMETERS["pot_to"].values
 PAY_TO = ("each_in_play", "pot")
+#: The scorings settled in stakes from a pot (RULES.md 3.5, 3.6); ``pairs`` scores points.
+_STAKE_SCORINGS = frozenset({"stakes", "pot"})
 
 __all__ = ["BONUS_TO", "CAPTURE_FORMS", "CAPTURES_PER_TURN", "COUNT_PARAMETERS",
            "DECLARATION_KINDS", "FIRST_DEALER", "HAND_PLAYS", "LEFTOVERS_TO", "OVERSIGHT_KINDS",
            "PAY_TO", "POT_TO", "RULESET_PARAMETERS", "SCORING", "STATUSES", "TABLE_MOURNIVAL",
-           "LieDownPayment", "PlayerCount", "Provenance", "Ruleset"]
+           "LieDownPayment", "PlayerCount", "Provenance", "Ruleset", "scoring_unit"]
 
 
 @dataclass(frozen=True)
@@ -124,6 +125,24 @@ class Ruleset:
     problems: tuple[dict[str, Any], ...] = field(default=(), compare=False)
     origin: str = field(default="", compare=False)
 
+    def __post_init__(self) -> None:
+        """Refuse a value the parameter table does not allow (RULES.md 3.2, 3.6), so that no
+        caller ever has to guess what an unknown value means: files are refused on loading
+        (:mod:`tutor.engine.sources`), and a ruleset built in code is refused here with a
+        :class:`~tutor.engine.errors.DataError`."""
+        for name in RULESET_PARAMETERS:
+            s = PARAMETERS[name]
+            value = getattr(self, name)
+            if s.kind == "enum" and value not in s.values and not (value is None and s.nullable):
+                bad = [value]
+            elif s.kind == "set":
+                bad = [v for v in value if v not in s.values]
+            else:
+                continue
+            if bad:
+                raise DataError(f"ruleset {self.id}: {name}: {bad[0]!r} is not one of "
+                                f"{', '.join(s.values)}" + (", or null" if s.nullable else ""))
+
     @property
     def player_counts(self) -> tuple[int, ...]:
         """The player counts this ruleset covers, ascending."""
@@ -153,10 +172,21 @@ class Ruleset:
     def has_stakes(self) -> bool:
         """True under the stake-settled scorings (``stakes`` and ``pot``): there is a pot and
         net results in stakes that sum to 0 (RULES.md 3.5, 3.6)."""
-        return self.scoring != "pairs"
+        return self.scoring in _STAKE_SCORINGS
 
     @property
     def unit(self) -> str:
         """What results are counted in: ``"stakes"`` under the stake-settled scorings (``stakes``
         and ``pot``), ``"points"`` under ``pairs`` (RULES.md 3.5, 3.6)."""
-        return "stakes" if self.has_stakes else "points"
+        return scoring_unit(self.scoring)
+
+
+def scoring_unit(scoring: str) -> str:
+    """What results are counted in under ``scoring``: ``"stakes"`` (``stakes``, ``pot``) or
+    ``"points"`` (``pairs``) (RULES.md 3.5, 3.6).  Raises :class:`~tutor.engine.errors.DataError`
+    for a scoring the parameter table does not know."""
+    if scoring in _STAKE_SCORINGS:
+        return "stakes"
+    if scoring == "pairs":
+        return "points"
+    raise DataError(f"{scoring!r} is not one of {', '.join(SCORING)}")

@@ -23,7 +23,8 @@ from tutor.engine.deal import new_deal
 from tutor.engine.errors import UsageError
 from tutor.engine.expert import ExpertBot
 from tutor.engine.records import to_record
-from tutor.engine.rulesets import Ruleset
+from tutor.engine.rulesets import Ruleset, scoring_unit
+from tutor.engine.seats import seat_names as _seat_names
 
 
 @dataclass
@@ -78,6 +79,11 @@ class Study:
     seats: list[SeatStats] = field(default_factory=list)
     advantage: SeatStats = field(default_factory=SeatStats)
 
+    @property
+    def unit(self) -> str:
+        """``stakes`` or ``points``: what the results are counted in."""
+        return scoring_unit(self.scoring)
+
     def merge(self, other: "Study") -> None:
         """Add another worker's part of the same study."""
         for mine, theirs in zip(self.seats, other.seats):
@@ -90,7 +96,7 @@ class Study:
         return {
             "ruleset": self.ruleset, "players": self.players, "deals": self.deals,
             "seed": self.seed, "bots": self.bots, "mistakes": self.mistakes,
-            "measure": "points" if self.scoring == "pairs" else "net stakes",
+            "measure": "net stakes" if self.unit == "stakes" else "points",
             "seats": [{"seat": names[i], "offset": i, "mean": round(s.mean, 4),
                        "ci95": round(s.ci95, 4), "last_in_rate": round(s.last_in / s.n, 4) if s.n else 0}
                       for i, s in enumerate(self.seats)],
@@ -102,7 +108,7 @@ class Study:
     def verdict(self) -> str:
         """One sentence on the dealer's advantage."""
         a = self.advantage
-        unit = "points" if self.scoring == "pairs" else "stakes"
+        unit = self.unit
         if a.n < 2:
             return "too few deals to say"
         lo, hi = a.mean - a.ci95, a.mean + a.ci95
@@ -114,8 +120,9 @@ class Study:
 
 
 def seat_names(players: int) -> list[str]:
-    """Names of seats relative to the dealer: dealer, eldest, then +2, +3..."""
-    return ["dealer", "eldest"] + [f"dealer+{i}" for i in range(2, players)]
+    """Names of seats relative to the dealer: dealer, eldest, then +2, +3...
+    (:func:`tutor.engine.seats.seat_names`, ``dealer``)."""
+    return _seat_names(players, style="dealer")
 
 
 def run_chunk(ruleset: Ruleset, players: int, bots: list[str], mistakes: float, seed: int,
@@ -125,6 +132,9 @@ def run_chunk(ruleset: Ruleset, players: int, bots: list[str], mistakes: float, 
     ``want_records``, the deal records in order."""
     study = Study(ruleset.id, players, count, seed, bots, mistakes, ruleset.scoring,
                   [SeatStats() for _ in range(players)])
+    if not want_records and mistakes == 0 and set(bots) == {"counter"}:
+        if _counter_chunk(study, ruleset, players, seed, start, count, progress):
+            return study, []
     seat_bots = [make_bot(bots[s % len(bots)], mistakes) for s in range(players)]
     records = []
     for k in range(start, start + count):
@@ -146,6 +156,33 @@ def run_chunk(ruleset: Ruleset, players: int, bots: list[str], mistakes: float, 
     if progress is not None:
         progress(count % 200)
     return study, records
+
+
+def _counter_chunk(study: Study, ruleset: Ruleset, players: int, seed: int, start: int,
+                   count: int, progress: Callable[[int], None] | None) -> bool:
+    """Deals between counter players, results only, on the analysis's compiled kernel
+    (:func:`tutor.engine.analysis.fast.counter_selfplay`: the very deals :func:`play_out` plays,
+    held equal by the tests), added to ``study``; False (nothing added) where the kernel cannot
+    run them."""
+    from tutor.engine.analysis import fast
+    step = 5000
+    for at in range(start, start + count, step):
+        n = min(step, start + count - at)
+        got = fast.counter_selfplay(ruleset, players, seed, at, n)
+        if got is None:
+            if at == start:
+                return False
+            raise RuntimeError("the analysis kernel stopped in the middle of a study")
+        for k, (ret, last) in enumerate(zip(*got), start=at):
+            dealer = k % players
+            for off in range(players):
+                seat = (dealer + off) % players
+                study.seats[off].add(ret[seat], seat == last)
+            others = (sum(ret) - ret[dealer]) / (players - 1)
+            study.advantage.add(ret[dealer] - others, False)
+        if progress is not None:
+            progress(n)
+    return True
 
 
 def _worker(args):
@@ -246,7 +283,7 @@ class SkillStudy:
     @property
     def unit(self) -> str:
         """``stakes`` or ``points``."""
-        return "points" if self.scoring == "pairs" else "stakes"
+        return scoring_unit(self.scoring)
 
     def merge(self, other: "SkillStudy") -> None:
         """Add the next deals of the same study (another worker's part, in order)."""
@@ -271,7 +308,7 @@ class SkillStudy:
         too (so the summary can be checked and any deal replayed)."""
         out = {"ruleset": self.ruleset, "players": self.players, "opponent": self.opponent,
                "deals": len(self.results), "seed": self.seed, "samples": self.samples,
-               "measure": "points" if self.scoring == "pairs" else "net stakes",
+               "measure": "net stakes" if self.unit == "stakes" else "points",
                "unit": self.unit,
                "decisions_per_deal": round(self.decisions / len(self.results), 3)
                if self.results else 0.0}

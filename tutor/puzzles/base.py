@@ -23,6 +23,8 @@ from tutor.engine.bots import make_bot, play_out
 from tutor.engine.cards import pretty_cards
 from tutor.engine.deal import Action, Deal
 from tutor.engine.rulesets import Ruleset
+from tutor.engine.seats import player_name  # the puzzle kinds name seats through this module
+from tutor.engine.seats import seat_names as _seat_names
 from tutor.engine.sources import default_library
 from tutor.puzzles.model import TRIES, AnswerError, Definition, Grade, Puzzle
 
@@ -44,14 +46,9 @@ def set_index(seed: int) -> int:
 # Wording
 
 
-def player_name(seat: int, you: int | None = None) -> str:
-    """``Player 2`` (``you`` marks the learner's seat: ``you (Player 2)``)."""
-    return f"you (Player {seat})" if seat == you else f"Player {seat}"
-
-
 def seat_names(players: int, you: int | None) -> list[str]:
-    """:func:`player_name` for every seat."""
-    return [player_name(q, you) for q in range(players)]
+    """:func:`player_name` for every seat (:func:`tutor.engine.seats.seat_names`, ``numbered``)."""
+    return _seat_names(players, you, style="numbered")
 
 
 def join(items: list[str], word: str = "and") -> str:

@@ -15,7 +15,7 @@ from rich.text import Text
 
 from tutor.engine.cards import RANKS, SUIT_SYMBOLS, SUITS, pretty, rank_of, suit_of
 from tutor.engine.deal import Action, Deal
-from tutor.engine.parameters import value_words
+from tutor.engine.parameters import settlement_rule, spec, value_who, value_words
 
 __all__ = ["action_text", "cards_text", "grouped_text", "hanging", "pile_text", "render_screen",
            "settlement_words", "scoring_line"]
@@ -108,28 +108,25 @@ def action_text(a: Action, names: Sequence[str], seat: int | None, symbols: bool
 
 
 def scoring_line(deal: Deal) -> str:
-    """The pot or the points, from the ruleset's parameters."""
+    """The pot or the points, from the ruleset's parameters and the parameter table's words for
+    its settlement rule (:func:`tutor.engine.parameters.settlement_rule`) and its bonus."""
     rs, pc = deal.ruleset, deal.rules
+    bonus = bool(pc.last_in_bonus and rs.bonus_to)
     if rs.scoring == "stakes":
         parts = [f"Pot {pc.pot}"]
-        if pc.last_in_bonus and rs.bonus_to:
-            who = "last in" if rs.bonus_to == "last_in" else "last capture"
-            parts.append(f"bonus {pc.last_in_bonus} to the {who}")
-        parts.append(f"breakeven {pc.breakeven} won")
+        if bonus:
+            parts.append(f"bonus {pc.last_in_bonus} to {value_who('bonus_to', rs.bonus_to)}")
+        parts.append(f"{spec('breakeven').label} {pc.breakeven} won")
         return " · ".join(parts)
-    if rs.scoring == "pot":
-        who = "the last in" if rs.pot_to == "last_in" else "whoever won most cards"
-        return f"Pot {pc.pot} · the whole pot to {who}"
-    text = "1 point a pair won"
-    if pc.last_in_bonus and rs.bonus_to:
-        text += f" · bonus {pc.last_in_bonus}"
-    return text
+    rule = settlement_rule(rs.scoring, breakeven=pc.breakeven, pot_to=rs.pot_to)
+    if rs.has_stakes:
+        return f"Pot {pc.pot} · {rule}"
+    return rule + (f" · bonus {pc.last_in_bonus}" if bonus else "")
 
 
 def settlement_words(deal: Deal) -> str:
-    """Where the leftovers go under the ruleset, in words."""
-    return {"dealer": "the dealer", "last_in": "the last player in",
-            "nobody": "nobody (they are discarded)"}[deal.ruleset.leftovers_to]
+    """Where the leftovers go under the ruleset, in words (the parameter table's)."""
+    return value_who("leftovers_to", deal.ruleset.leftovers_to)
 
 
 def hanging(label: Text, body: Text):

@@ -28,9 +28,11 @@ import hashlib
 import random
 import re
 
-from tutor.engine.errors import LaughError, UsageError
+from tutor.engine.errors import LaughError, NotationError, UsageError
+from tutor.engine.limits import MAX_ID_SEED, whole_number
 from tutor.engine.records import replay, to_record
 from tutor.engine.rulesets import Ruleset
+from tutor.engine.safetext import clip
 from tutor.puzzles.base import SET_STRIDE, Ctx, PuzzleKind, library, player_name
 from tutor.puzzles.model import Definition, Hints, Puzzle, definition
 from tutor.puzzles.registry import KINDS, kind_of, taught_in
@@ -134,12 +136,16 @@ def parse_id(puzzle_id: str) -> tuple[str, str, int, int]:
     form = ("a puzzle id is KIND.RULESET.PLAYERS.SEED, for example "
             "spot-oversight.parlett.5.1234")
     if len(parts) != 4:
-        raise UsageError(f"malformed puzzle id {puzzle_id!r}: {form}")
+        raise UsageError(f"malformed puzzle id {clip(puzzle_id)!r}: {form}")
     kind, ruleset, players, seed = parts
     check_kind(kind)
-    if re.search(r"[/@]", kind) or not players.isdigit() or not seed.isdigit():
-        raise UsageError(f"malformed puzzle id {puzzle_id!r}: {form}")
-    return kind, ruleset, int(players), int(seed)
+    try:
+        if re.search(r"[/@]", kind):
+            raise NotationError(kind)
+        return kind, ruleset, whole_number(players, 1, 52), whole_number(seed, 0, MAX_ID_SEED)
+    except NotationError:
+        raise UsageError(f"malformed puzzle id {clip(puzzle_id)!r}: {form} (SEED a whole number "
+                         f"from 0 to {MAX_ID_SEED:,})") from None
 
 
 def _key(kind: str, rs: Ruleset, players: int, seed: int, defn: Definition) -> str:

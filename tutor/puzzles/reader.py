@@ -25,6 +25,7 @@ from typing import Any
 
 from tutor.engine.cards import parse_card, parse_rank, pretty
 from tutor.engine.errors import NotationError
+from tutor.engine.safetext import clip
 from tutor.puzzles.model import AnswerError
 
 #: Words that carry no meaning in any answer and are skipped: articles, "and", and the verbs a
@@ -46,7 +47,8 @@ _CARD_RUN = re.compile(rf"^(?:(?:10|[2-9atjqk])[{_SUITS}])+$", re.IGNORECASE)
 _ONE_CARD = re.compile(rf"(10|[2-9atjqk])([{_SUITS}])", re.IGNORECASE)
 _RANK_ONLY = re.compile(r"^(10|[2-9atjqk])$", re.IGNORECASE)
 _SUIT_ONLY = re.compile(rf"^[{_SUITS}]$", re.IGNORECASE)
-_NUMBER = re.compile(r"^[+-]?\d+$")
+#: A whole number as an answer: ASCII digits, at most nine of them (no answer is larger).
+_NUMBER = re.compile(r"^[+-]?[0-9]{1,9}$")
 #: A token meant as a card but mistyped: a rank-like start and one more character (``7x``,
 #: ``11h``, ``10z``); ``to`` and ``at`` are words.
 _CARD_LIKE = re.compile(rf"^(?:1[0-9]|[1-9]|[ATJQK])[^\s\d]$|^\d{{2,}}[{_SUITS}]$")
@@ -113,7 +115,7 @@ def unreadable(token: str, expected: str = "") -> AnswerError:
         except NotationError as exc:
             return AnswerError(f"could not read {token!r}: {str(exc).split(': ', 1)[-1]}")
     tail = f"; {expected}" if expected else ""
-    return AnswerError(f"could not read {token!r}{tail}")
+    return AnswerError(f"could not read {clip(token, 40)!r}{tail}")
 
 
 def read(text: str, *, words: Mapping[str, str] | Iterable[str] = (), cards: bool = True,
@@ -172,12 +174,34 @@ def read(text: str, *, words: Mapping[str, str] | Iterable[str] = (), cards: boo
 def letters_answer(text: str, letters: str, names: Mapping[str, str] | None = None,
                    expected: str = "") -> list[str]:
     """The choice letters an answer names, in order, each once (``a c``, ``A, C``, ``(b)``).
-    ``names`` maps other accepted words (a source's name, say) to a letter.  Raises
-    AnswerError for anything else."""
+    Letters typed together are read when that is unambiguous: ``acf`` is ``a c f`` when each of
+    its letters is a choice, none comes twice, and the run is not itself an answer word or a
+    filler word (``and``, ``an``).  ``names`` maps other accepted words (a source's name, say)
+    to a letter.  Raises AnswerError for anything else (a run with a letter twice, or a letter
+    that is not a choice, is refused saying that letters go apart)."""
     vocab = {ch.lower(): ch for ch in letters}
     if names:
         vocab.update({k.lower(): v for k, v in names.items()})
-    got = read(text, words=vocab, cards=False, ranks=False, expected=expected)
+    choice = {ch.lower() for ch in letters}
+    spread: list[str] = []
+    for t in tokens(text, [w for w in vocab if " " in w], cards=False):
+        low = t.lower()
+        if len(low) > 1 and low.replace("_", " ") not in vocab and low not in FILLER \
+                and low.isalpha() and low.isascii():
+            inside = [ch for ch in low if ch in choice]
+            if len(inside) == len(low) and len(set(low)) == len(low):
+                spread.extend(low)              # "acf": a c f
+                continue
+            if len(inside) >= len(low) - 1 and len(low) <= len(choice) + 1:
+                twice = next((ch for ch in low if low.count(ch) > 1), None)
+                why = (f"{twice.upper()} is typed twice" if twice and len(inside) == len(low)
+                       else f"not every letter of it is a choice ({letters[0]} to "
+                            f"{letters[-1]})")
+                raise AnswerError(f"could not read {clip(t, 40)!r}: {why}; type each letter "
+                                  f"once, apart or together ({' '.join(letters[:2]).lower()} "
+                                  f"or {letters[:2].lower()})")
+        spread.append(t)
+    got = read(" ".join(spread), words=vocab, cards=False, ranks=False, expected=expected)
     out: list[str] = []
     for w in got.words:
         if w not in out:

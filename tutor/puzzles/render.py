@@ -13,6 +13,7 @@ rich is imported inside the functions that draw, to keep start-up quick.
 from __future__ import annotations
 
 from tutor.engine.cards import SUIT_SYMBOLS, SUITS
+from tutor.engine.parameters import settlement_rule
 from tutor.engine.sources import default_library
 from tutor.puzzles.base import player_name, seat_names
 from tutor.puzzles.board import cards_text, hanging
@@ -54,14 +55,12 @@ def _header(puzzle: Puzzle, symbols: bool):
 def _context(puzzle: Puzzle) -> str:
     rs = default_library().rulesets[puzzle.ruleset]
     pc = rs.count(puzzle.players)
-    if rs.scoring == "pot":
-        who = "the last player in" if rs.pot_to == "last_in" else "whoever wins most cards"
-        return f"Stakes: pot {pc.pot} (dealer {pc.ante_dealer}, others {pc.ante_other} each), all to {who}."
-    if pc.pot is not None:
-        bonus = f"; bonus {pc.last_in_bonus}" if pc.last_in_bonus else ""
-        return (f"Stakes: pot {pc.pot} (dealer {pc.ante_dealer}, others {pc.ante_other} each)"
-                f"{bonus}; breakeven {pc.breakeven} cards.")
-    return "Points: one point for each pair won."
+    rule = settlement_rule(rs.scoring, breakeven=pc.breakeven, pot_to=rs.pot_to)
+    if not rs.has_stakes:
+        return f"Points: {rule}."
+    bonus = f"; bonus {pc.last_in_bonus}" if pc.last_in_bonus else ""
+    return (f"Stakes: pot {pc.pot} (dealer {pc.ante_dealer}, others {pc.ante_other} each)"
+            f"{bonus}; {rule}.")
 
 
 def _cards(cards, symbols: bool, empty: str = "none"):

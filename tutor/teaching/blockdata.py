@@ -12,12 +12,14 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+from tutor.engine import jsonfile
+from tutor.engine.atomic import write_atomic
 from tutor.engine.data import laugh_cache
+from tutor.engine.errors import DataError
 from tutor.engine.odds import deal_odds, percent
 from tutor.engine.parameters import COUNT_PARAMETERS, PARAMETERS, value_short
 
@@ -115,10 +117,9 @@ def simulate(data: dict, library, cache_dir: Path | None = None) -> dict:
     key += "/" + _engine_fingerprint()
     cache_dir = cache_dir if cache_dir is not None else laugh_cache()
     cache_file = cache_dir / "simulate.json"
-    cache: dict = {}
     try:
-        cache = json.loads(cache_file.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        cache = jsonfile.load(cache_file)      # a missing, damaged or huge cache: work it out
+    except DataError:
         cache = {}
     if not isinstance(cache, dict):
         cache = {}
@@ -130,9 +131,7 @@ def simulate(data: dict, library, cache_dir: Path | None = None) -> dict:
     cache[key] = result
     try:
         cache_dir.mkdir(parents=True, exist_ok=True)
-        tmp = cache_file.with_name(f"simulate.{os.getpid()}.tmp")   # two runs at once
-        tmp.write_text(json.dumps(cache, indent=1), encoding="utf-8")
-        tmp.replace(cache_file)
+        write_atomic(cache_file, json.dumps(cache, indent=1))      # two runs at once
     except OSError:
         pass
     return result
@@ -141,11 +140,13 @@ def simulate(data: dict, library, cache_dir: Path | None = None) -> dict:
 def _engine_fingerprint() -> str:
     h = hashlib.sha256()
     here = Path(__file__).resolve().parents[1] / "engine"
-    for name in ("deal.py", "bots.py", "simulate.py", "rulesets.py"):
-        try:
-            h.update((here / name).read_bytes())
-        except OSError:
-            pass
+    for name in ("deal", "bots.py", "simulate.py", "rulesets.py"):
+        path = here / name
+        for f in sorted(path.glob("*.py")) if path.is_dir() else [path]:   # deal: a package
+            try:
+                h.update(f.read_bytes())
+            except OSError:
+                pass
     return h.hexdigest()[:12]
 
 

@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from tutor.engine.atomic import write_atomic
 from tutor.engine.data import data_dir, source_texts_dir
 from tutor.engine.errors import DataError, UsageError
 from tutor.engine.parameters import COUNT_PARAMETERS, PARAMETERS, value_short, value_words
@@ -604,5 +605,5 @@ def write_pack(seed: int, out_path, library=None) -> str:
         raise UsageError(f"{path.name}: the pack is written as .html or .md")
     pack = build_pack(seed, library)
     text = render_html(pack, library) if fmt == "html" else render_markdown(pack, library)
-    path.write_text(text, encoding="utf-8")
+    write_atomic(path, text)                # whole or not at all, through a link
     return fmt

@@ -17,8 +17,9 @@ time of hits, are to be such a group once exports carry them.)
 
 The HTML is a Jinja2 template (:mod:`tutor.teaching.html`, autoescaped: a learner's name, a
 file name or a theme from an export is text, never markup); colour marks a cell's accuracy only
-as a second cue, after its number.  The CSV holds the same grid and totals, and no cell of it
-can start a formula (:func:`csv_cell`).
+as a second cue, after its number; a provisional rating is marked ``?``
+(:func:`tutor.teaching.ratings.shown_rating`).  The CSV holds the same grid and totals, and no
+cell of it can start a formula (:func:`tutor.engine.safetext.csv_cell`).
 """
 
 from __future__ import annotations
@@ -29,13 +30,14 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from tutor.engine.safetext import csv_cell
 from tutor.puzzles.themes import Theme, theme
 from tutor.teaching import ratings as R
 from tutor.teaching.progress import Answer, ProgressStore
 from tutor.teaching.transfer import Export
 
 __all__ = ["COLUMN_GROUPS", "Cell", "ClassReport", "ColumnGroup", "Learner", "WEAK_BELOW",
-           "band", "build_report", "csv_cell", "render_csv", "render_html"]
+           "band", "build_report", "csv_columns", "render_csv", "render_html"]
 
 #: A cell whose accuracy is below this share is weak (shaded, and the class's weakest themes
 #: are counted by it).
@@ -212,17 +214,6 @@ def _learner(name: str, file: str, export: Export,
 # --------------------------------------------------------------------------------------------
 # CSV
 
-#: Characters that make a spreadsheet read a cell as a formula (or a command) when it starts it.
-_FORMULA_START = ("=", "+", "-", "@", "\t", "\r", "\n")
-
-
-def csv_cell(value) -> str:
-    """``value`` as a CSV cell that no spreadsheet reads as a formula: text starting with
-    ``=``, ``+``, ``-``, ``@``, a tab or a line break gets a leading apostrophe."""
-    text = "" if value is None else str(value)
-    return "'" + text if text.startswith(_FORMULA_START) else text
-
-
 def _acc(cell: Cell | None) -> str:
     return "" if cell is None or not cell.answers else f"{cell.accuracy:.3f}"
 
@@ -245,10 +236,12 @@ def csv_columns(report: ClassReport) -> list[str]:
 
 def render_csv(report: ClassReport) -> str:
     """The grid as CSV (:func:`csv_columns`): a row a learner, then a last row ``Class`` of the
-    totals; accuracy 0..1 to three places, ratings whole, empty where there is no value; every
-    cell through :func:`csv_cell`."""
+    totals; accuracy 0..1 to three places, ratings whole, empty where there is no value.  Every
+    cell passes through :func:`tutor.engine.safetext.csv_cell`, so a name, file or theme taken
+    from an export (``=HYPERLINK(...)``, ``@SUM(...)``, ``+``, ``-``, tab, CR) cannot start a
+    formula when the file is opened in a spreadsheet."""
     out = io.StringIO()
-    w = csv.writer(out, lineterminator="\n")
+    w = csv.writer(out)         # lines end CR LF (RFC 4180), so a CR in a name is quoted too
     w.writerow([csv_cell(c) for c in csv_columns(report)])
     for lr in report.learners:
         row = [lr.name, lr.file, lr.total.answers, lr.total.right, _acc(lr.total),
@@ -275,8 +268,11 @@ def render_csv(report: ClassReport) -> str:
 
 def render_html(report: ClassReport) -> str:
     """The report as one printable HTML page (``classreport.html.j2``, landscape): the grid of
-    learners × themes with its totals, the weakest themes of the class, how to read it."""
+    learners × themes with its totals (each learner's rating marked ``?`` while provisional,
+    and a line saying what ``?`` means), the weakest themes of the class, how to read it."""
     from tutor.teaching.html import render
     made = time.strftime("%Y-%m-%d %H:%M", time.localtime(report.made_at))
+    provisional = any(lr.rd is not None and lr.rd > R.PROVISIONAL_RD for lr in report.learners)
     return render("classreport.html.j2", report=report, made=made, band=band,
-                  weak_below=WEAK_BELOW)
+                  weak_below=WEAK_BELOW, shown_rating=R.shown_rating,
+                  provisional=R.PROVISIONAL_NOTE if provisional else "")

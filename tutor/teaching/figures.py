@@ -2,7 +2,8 @@
 
 The table of how much an expert seat gains in each reconstruction (``laugh simulate --skill``,
 :func:`tutor.engine.simulate.run_skill`) plays thousands of deals with the engine's analysis
-behind every decision of one seat: about half an hour on two cores.  Its figures are computed
+behind every decision of one seat: about ten minutes on one core with the analysis's compiled
+kernel (half an hour on two cores before it).  Its figures are computed
 once, by the command, and kept in ``lessons/figures/skill.json`` exactly as ``laugh simulate
 --skill --json`` prints them, every deal's figures included, so that they can be checked (the
 summaries against the deals, and any deal replayed: the figures are reproducible on any
@@ -12,9 +13,9 @@ study's parameters and is refused by ``laugh lessons check`` when the file holds
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
+from tutor.engine import jsonfile
 from tutor.engine.data import data_dir
 from tutor.engine.errors import DataError
 from tutor.engine.simulate import SKILL_FORMAT
@@ -46,11 +47,11 @@ def skill_figures(opponents: list[str], deals: int, seed: int, samples: int,
     path = path or skill_path()
     make = f"make them with `{skill_command(opponents, deals, seed, samples)}`"
     try:
-        raw = json.loads(path.read_text(encoding="utf-8"))
-    except OSError:
-        raise DataError(f"{path.name}: no precomputed skill figures; {make}") from None
-    except ValueError as exc:
-        raise DataError(f"{path.name}: not JSON ({exc}); {make}") from None
+        raw = jsonfile.load(path, path.name)
+    except jsonfile.JSONError as exc:
+        if not path.is_file():
+            raise DataError(f"{path.name}: no precomputed skill figures; {make}") from None
+        raise DataError(f"{exc}; {make}") from None
     if not isinstance(raw, dict) or raw.get("format") != SKILL_FORMAT:
         raise DataError(f"{path.name}: not skill figures (format {SKILL_FORMAT}); {make}")
     asked = {"deals": deals, "seed": seed, "samples": samples}

@@ -32,6 +32,7 @@ from typing import Any
 from rich.console import Console, Group
 from rich.text import Text
 
+from tutor.engine.atomic import write_atomic
 from tutor.engine.errors import UsageError
 from tutor.engine.sources import default_library
 from tutor.puzzles import generate
@@ -528,5 +529,5 @@ def write_worksheet(lesson: Lesson, seed: int, out_path, library=None) -> str:
         raise UsageError(f"{path.name}: the worksheet is written as .html or .md")
     ws = build(lesson, seed, library)
     text = render_html(ws) if fmt == "html" else render_markdown(ws)
-    path.write_text(text, encoding="utf-8")
+    write_atomic(path, text)                # whole or not at all, through a link
     return fmt

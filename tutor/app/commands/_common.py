@@ -8,17 +8,20 @@ import random
 
 from tutor.app.io import make_io
 from tutor.app.streams import make_console
-from tutor.engine.errors import UsageError
+from tutor.engine.errors import NotationError, UsageError
+from tutor.engine.limits import MAX_SEED, whole_number
 from tutor.engine.sources import default_library
 from tutor.teaching.progress import ProgressStore
 
 
 def add_ruleset_options(p: argparse.ArgumentParser, default: str | None = "parlett",
-                        players_default: int | None = None) -> None:
-    """Add ``--ruleset R`` and ``--players N`` to a subcommand."""
+                        players_default: int | None = None, shown: str | None = None) -> None:
+    """Add ``--ruleset R`` and ``--players N`` to a subcommand.  ``shown`` is the default the
+    help names when ``default`` is None (the command chooses it later, as ``laugh match`` does
+    so that ``--resume`` can tell an option given from one left out)."""
     p.add_argument("--ruleset", "-r", default=default, metavar="R",
-                   help="ruleset id (see `laugh rules`); default %(default)s")
-    p.add_argument("--players", "-n", type=int, default=players_default, metavar="N",
+                   help=f"ruleset id (see laugh rules); default {shown or default}")
+    p.add_argument("--players", "-n", type=players_type, default=players_default, metavar="N",
                    help="player count (default: 5 where the ruleset covers it)")
 
 
@@ -37,15 +40,27 @@ def resolve(ruleset_id: str, players: int | None):
     return rs, players
 
 
-def positive_int(text: str) -> int:
-    """argparse type: a whole number of at least 1."""
-    try:
-        v = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if v < 1:
-        raise argparse.ArgumentTypeError(f"{text} must be at least 1")
-    return v
+def whole(low: int, high: int, what: str = "a whole number"):
+    """An argparse type: a whole number from ``low`` to ``high`` in ASCII digits
+    (:func:`tutor.engine.limits.whole_number`); anything else is one line naming what is
+    allowed (exit status 2), never a traceback or the whole of a long input."""
+    def parse(text: str) -> int:
+        try:
+            return whole_number(text, low, high, what)
+        except NotationError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
+    parse.__name__ = what
+    return parse
+
+
+#: argparse type of every ``--seed``: 0 to :data:`tutor.engine.limits.MAX_SEED`.
+seed_type = whole(0, MAX_SEED, "a seed")
+#: argparse type of a count (deals, samples, rounds, items): 1 to a million.
+positive_int = whole(1, 1_000_000, "a count")
+#: argparse type of ``--players``: whether the ruleset covers the count is checked later.
+players_type = whole(1, 52, "a player count")
+#: argparse type of ``--seat``: whether the table has the seat is checked later.
+seat_type = whole(0, 51, "a seat")
 
 
 def rate(text: str) -> float:

@@ -4,7 +4,8 @@ criticism (:mod:`tutor.teaching.classpack`).  ``laugh class report`` is in
 
 from __future__ import annotations
 
-from tutor.engine.errors import UsageError
+from tutor.app.commands._common import seed_type
+from tutor.engine.outputs import cannot_write, check_output
 
 
 def register_pack(actions, parent) -> None:
@@ -21,7 +22,7 @@ def register_pack(actions, parent) -> None:
                                        "(ours, and marked so), and a quiz with its key (the "
                                        "same seed gives every student the same quiz). The "
                                        "format follows the file name: .html or .md.")
-    p.add_argument("--seed", type=int, default=1, metavar="S",
+    p.add_argument("--seed", type=seed_type, default=1, metavar="S",
                    help="seed for the quiz (default %(default)s)")
     p.add_argument("--out", "-o", required=True, metavar="FILE",
                    help="where to write it: FILE.html or FILE.md")
@@ -29,11 +30,13 @@ def register_pack(actions, parent) -> None:
 
 
 def run_pack(args) -> int:
-    """Write the pack; UsageError for a bad suffix or seed, or an unwritable file."""
+    """Write the pack; UsageError for a bad suffix, CannotWrite (exit status 1) for a file that
+    cannot be written (checked before the pack is worked out)."""
     from tutor.teaching.classpack import write_pack     # this command only (start-up time)
+    check_output(args.out)                  # before the pack is worked out
     try:
         fmt = write_pack(args.seed, args.out)
     except OSError as exc:
-        raise UsageError(f"cannot write {args.out}: {exc.strerror or exc}") from None
+        raise cannot_write(args.out, exc) from None
     print(f"Wrote the {fmt.upper()} class pack (quiz seed {args.seed}) to {args.out}")
     return 0

@@ -12,7 +12,7 @@ import argparse
 import random
 from dataclasses import dataclass, field
 
-from tutor.app.commands._common import positive_int, session_io
+from tutor.app.commands._common import players_type, positive_int, seed_type, session_io
 from tutor.engine.errors import UsageError
 from tutor.engine.sources import default_library
 from tutor.teaching.drills.registry import DRILLS, DrillRequest, Setting, drill_kind
@@ -80,9 +80,9 @@ def _add_setting(p: argparse.ArgumentParser, s: Setting) -> None:
 def _common(p) -> None:
     p.add_argument("--ruleset", "-r", default=None, metavar="R",
                    help="ruleset id (default: a mixture of the rulesets)")
-    p.add_argument("--players", "-n", type=int, default=None, metavar="N",
+    p.add_argument("--players", "-n", type=players_type, default=None, metavar="N",
                    help="player count (default: any the ruleset covers)")
-    p.add_argument("--seed", type=int, default=None, metavar="S",
+    p.add_argument("--seed", type=seed_type, default=None, metavar="S",
                    help="seed (default: a new one)")
     p.add_argument("--no-save", action="store_true", help="do not record answers")
 
@@ -133,8 +133,9 @@ def run_drill(opts: DrillOptions, *, io=None) -> int:
         counts = rs.player_counts if rs else sorted({n for r in lib.rulesets.values()
                                                      for n in r.player_counts})
         if opts.players not in counts:
-            raise UsageError(f"{'ruleset ' + rs.id if rs else 'no ruleset'} does not cover "
-                             f"{opts.players} players; choose from {', '.join(map(str, counts))}")
+            who = f"ruleset {rs.id} does not cover" if rs else "no ruleset covers"
+            raise UsageError(f"{who} {opts.players} players; choose from "
+                             f"{', '.join(map(str, counts))}")
     seed = opts.seed if opts.seed is not None else random.SystemRandom().randrange(1, 10 ** 6)
     request = DrillRequest(rs, [r for _, r in sorted(lib.rulesets.items())], opts.players, seed,
                            opts.save, {**kind.defaults(), **opts.settings})

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from rich.table import Table
 
+from tutor.app.commands._common import seed_type
 from tutor.app.context import Context, make_context, run_guarded
 from tutor.app.streams import make_console
 from tutor.teaching.lessons import CourseEntry, Lesson, check_lessons, course_index, find_lesson, load_lesson
@@ -25,7 +26,7 @@ def register(sub, parent) -> None:
     p.add_argument("id", metavar="LESSON",
                    help="the lesson's number (8), file name (08-oversights) or id (oversights); "
                         "see 'laugh lessons list'")
-    p.add_argument("--seed", type=int, metavar="S",
+    p.add_argument("--seed", type=seed_type, metavar="S",
                    help="seed for the lesson's puzzles (the same seed gives the same puzzles)")
     p.add_argument("--restart", action="store_true",
                    help="start again from the first page")

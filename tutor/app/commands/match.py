@@ -18,23 +18,31 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import random
 import time
 from pathlib import Path
 
 from rich.text import Text
 
-from tutor.app.commands._common import add_ruleset_options, positive_int, resolve, session_io
+from tutor.app.commands._common import (add_ruleset_options, resolve, seat_type, seed_type,
+                                        session_io, whole)
 from tutor.app.commands.play import REVIEW_SAMPLES_HELP, _samples
+from tutor.engine.atomic import write_atomic
+from tutor.engine import jsonfile
 from tutor.engine.data import laugh_home
-from tutor.engine.errors import LaughError, RecordError, UsageError
+from tutor.engine.errors import DataError, LaughError, RecordError, UsageError
 from tutor.engine.levels import LEVELS, level, make_opponents, seat_names
+from tutor.engine.limits import MAX_MATCH_DEALS
 from tutor.engine.match import Match
+from tutor.engine.outputs import check_output, write_text
+from tutor.engine.safetext import clip
 from tutor.engine.sources import default_library
 
 DEFAULT_RULESET = "parlett"
 DEFAULT_LEVEL = "casual"
+#: The longest pace (seconds between the computer players' moves) ``--pace`` or a saved match
+#: may ask for.
+LONGEST_PACE = 30.0
 
 
 def register(sub, parent) -> None:
@@ -49,15 +57,16 @@ def register(sub, parent) -> None:
                     "tournament score sheet. Quit at any prompt (quit, Ctrl-D): what is "
                     "finished is kept; 'laugh match --resume' plays on.",
         epilog=f"Levels: {levels}.")
-    add_ruleset_options(p, default=None)
-    p.add_argument("--deals", "-k", type=positive_int, default=None, metavar="K",
+    add_ruleset_options(p, default=None, shown=DEFAULT_RULESET)
+    p.add_argument("--deals", "-k", type=whole(1, MAX_MATCH_DEALS, "a number of deals"),
+                   default=None, metavar="K",
                    help="deals in the match (default: the ruleset's match format, else one "
                         "deal per player)")
-    p.add_argument("--seat", type=int, default=None, metavar="S",
+    p.add_argument("--seat", type=seat_type, default=None, metavar="S",
                    help="your seat, 0 to players-1 (default 0)")
     p.add_argument("--level", "-l", default=None, metavar="L",
                    help=f"computer players: {', '.join(LEVELS)} (default {DEFAULT_LEVEL})")
-    p.add_argument("--seed", type=int, default=None, metavar="S",
+    p.add_argument("--seed", type=seed_type, default=None, metavar="S",
                    help="seed for the cut, the deals and the computer players (default: new)")
     p.add_argument("--pace", type=_seconds, default=None, metavar="SEC",
                    help="seconds before each computer player's move on a terminal (default 1)")
@@ -66,8 +75,9 @@ def register(sub, parent) -> None:
     p.add_argument("--sheet", metavar="FILE.html",
                    help="also write the score sheet as printable HTML")
     p.add_argument("--review-samples", type=_samples, default=REVIEW_SAMPLES_HELP, metavar="N",
-                   help="playouts per decision in the review of your costliest decisions after "
-                        f"each deal (default {REVIEW_SAMPLES_HELP}; 0 leaves the analysis out)")
+                   help="most playouts per decision in the review of your costliest decisions "
+                        f"after each deal (default {REVIEW_SAMPLES_HELP}; 0 leaves the analysis "
+                        "out)")
     p.set_defaults(handler=run)
 
 
@@ -76,8 +86,9 @@ def _seconds(text: str) -> float:
         v = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
-    if not 0 <= v <= 30:
-        raise argparse.ArgumentTypeError(f"{text} is not between 0 and 30 seconds")
+    if not 0 <= v <= LONGEST_PACE:
+        raise argparse.ArgumentTypeError(f"{clip(text, 20)} is not between 0 and "
+                                         f"{LONGEST_PACE:g} seconds")
     return v
 
 
@@ -88,7 +99,11 @@ def matches_dir() -> Path:
 
 def run(args: argparse.Namespace, *, io=None, make_player=None) -> int:
     """The ``laugh match`` handler; the keyword arguments let tests inject input, time and
-    output (``io``, a :class:`tutor.teaching.io.LearnerIO`) and the deal player."""
+    output (``io``, a :class:`tutor.teaching.io.LearnerIO`) and the deal player.  A ``--sheet``
+    file that cannot be written is refused before anything is played (CannotWrite, exit
+    status 1)."""
+    if args.sheet:
+        check_output(args.sheet)
     if args.resume is not None:
         given = [name for name, v in (("--ruleset", args.ruleset), ("--players", args.players),
                                       ("--deals", args.deals), ("--seat", args.seat),
@@ -124,57 +139,79 @@ def run(args: argparse.Namespace, *, io=None, make_player=None) -> int:
 
 
 def latest_unfinished() -> Path:
-    """The most recently saved match that is not over.  Raises :class:`UsageError` when there is
-    none."""
+    """The most recently saved match that is not over (a file that cannot be read as a saved
+    match counts as unfinished: :func:`load_match` then says what is wrong with it).  Raises
+    :class:`UsageError` when there is none."""
     folder = matches_dir()
     candidates = []
     for f in folder.glob("match-*.json") if folder.is_dir() else ():
         try:
-            obj = json.loads(f.read_text(encoding="utf-8"))
-            unfinished = len(obj["deals"]) < obj["deals_planned"]
-        except (OSError, ValueError, KeyError, TypeError):
+            obj = jsonfile.load(f)
+            deals, planned = obj["deals"], obj["deals_planned"]
+            unfinished = not (isinstance(deals, list) and isinstance(planned, int)
+                              and len(deals) >= planned)
+        except (DataError, KeyError, TypeError):
             unfinished = True           # a damaged file: load_match will say what is wrong
         if unfinished:
-            candidates.append((f.stat().st_mtime, f.name, f))
+            try:
+                candidates.append((f.stat().st_mtime, f.name, f))
+            except OSError:             # gone since it was listed
+                continue
     if not candidates:
         raise UsageError(f"no unfinished match to resume in {folder}; start one with "
                          "laugh match --ruleset R")
     return max(candidates)[2]
 
 
+#: What a refusal of a damaged saved match ends with: what to do next.
+START_AFRESH = "; start a new one with laugh match"
+
+
 def load_match(path: Path) -> Match:
-    """A saved match, every deal replayed and checked (:meth:`Match.from_json`).  Raises
-    :class:`LaughError` naming the file and what is wrong."""
+    """A saved match, checked whole before anything is played: read within the JSON limits
+    (:mod:`tutor.engine.jsonfile`), every key and deal checked (:meth:`Match.from_json`), and
+    ``meta`` holding the learner's seat, a level, and a pace from 0 to 30 seconds.  Raises
+    :class:`LaughError` in one line naming the file and the key that is wrong, and what to do."""
     try:
-        obj = json.loads(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise UsageError(f"cannot read the saved match {path}: {exc.strerror or exc}") from None
-    except (ValueError, UnicodeDecodeError) as exc:
-        raise LaughError(f"{path}: not a saved match ({exc})") from None
+        obj = jsonfile.load(path, what="a saved match")
+    except DataError as exc:
+        if not path.exists():           # a path mistyped: a usage error
+            raise UsageError(f"the saved match {exc}") from None
+        reason = getattr(exc, "reason", str(exc))
+        said = reason if reason.startswith("not a saved match") else \
+            f"not a saved match ({reason})"
+        raise LaughError(f"{path}: {said}{START_AFRESH}") from None
     try:
         match = Match.from_json(obj, default_library().rulesets)
+        _check_meta(match)
     except RecordError as exc:
-        raise LaughError(f"{path}: the saved match cannot be resumed ({exc})") from None
-    meta = match.meta
-    if not (isinstance(meta.get("seat"), int) and 0 <= meta["seat"] < match.players
-            and meta.get("level") in LEVELS):
-        raise LaughError(f"{path}: the saved match names no valid seat and level")
+        raise LaughError(f"{path}: the saved match cannot be resumed ({exc}){START_AFRESH}") \
+            from None
     return match
 
 
+def _check_meta(match: Match) -> None:
+    """The learner's settings a saved match keeps in ``meta``; RecordError naming the key."""
+    meta = match.meta
+    seat = meta.get("seat")
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < match.players:
+        raise RecordError(f"meta.seat: must be a seat from 0 to {match.players - 1}")
+    if meta.get("level") not in LEVELS:
+        raise RecordError(f"meta.level: must be one of {', '.join(LEVELS)}")
+    pace = meta.get("pace", 1.0)
+    if isinstance(pace, bool) or not isinstance(pace, (int, float)) \
+            or not 0 <= pace <= LONGEST_PACE:
+        raise RecordError(f"meta.pace: must be a number of seconds from 0 to {LONGEST_PACE:g}")
+    started = meta.get("started_at", 0)
+    if isinstance(started, bool) or not isinstance(started, (int, float)):
+        raise RecordError("meta.started_at: must be a time (seconds)")
+
+
 def save_match(match: Match, path: Path) -> None:
-    """Write the match to ``path`` whole or not at all (a file beside it, then renamed).
-    Raises OSError when it cannot be written."""
+    """Write the match to ``path`` whole or not at all, through the path
+    (:func:`tutor.engine.atomic.write_atomic`).  Raises OSError when it cannot be written."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")     # the umask's permissions
-    try:
-        with open(tmp, "w", encoding="utf-8") as fh:
-            json.dump(match.to_json(), fh, ensure_ascii=False)
-            fh.write("\n")
-        os.replace(tmp, path)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
+    write_atomic(path, json.dumps(match.to_json(), ensure_ascii=False) + "\n")
 
 
 class MatchSession:
@@ -317,11 +354,29 @@ class MatchSession:
         return True
 
     def _totals(self) -> None:
+        """The running totals; at the end of a round of the match format (after game 5 of
+        round 1 under ``inter-livery-2018``), that round's totals first."""
         from tutor.app.play.sheet import totals_table
         m = self.match
-        practice = any(g.practice for g in m.games[:len(m.deals)])
-        self.io.show(totals_table(self.names, m.totals, len(m.deals),
-                                    m.ruleset.scoring != "pairs", practice))
+        stakes = m.ruleset.has_stakes
+        played = m.games[:len(m.deals)]
+        last = played[-1] if played else None
+        fmt = m.ruleset.match_format
+        if last is not None and last.round is not None and fmt and last.number == fmt["games"]:
+            games = [(g, d) for g, d in zip(played, m.deals) if g.round == last.round]
+            scored = [d for g, d in games if not g.practice]
+            sums = [sum(d.returns()[q] for d in scored) for q in range(m.players)]
+            left_out = len(games) - len(scored)
+            note = (f" ({len(scored)} games scored; the practice game not scored)"
+                    if left_out else f" ({len(scored)} games)")
+            self.io.show(totals_table(self.names, sums, len(scored), stakes,
+                                      title=f"Round {last.round} totals{note}"))
+            if len(m.games) > len(m.deals):
+                self.io.say(f"Round {last.round} is over; round {last.round + 1} begins.",
+                            style="dim")
+            self.io.say()
+        practice = any(g.practice for g in played)
+        self.io.show(totals_table(self.names, m.totals, len(m.deals), stakes, practice))
         self.io.say(f"{len(m.deals)} of {len(m.games)} deals played; saved.", style="dim")
 
     def _record_progress(self, player, k: int) -> None:
@@ -368,7 +423,7 @@ class MatchSession:
             self.io.say()
         best = max(m.totals)
         winners = [self.names[q] for q in range(m.players) if m.totals[q] == best]
-        score = f"{best:+d}" if m.ruleset.scoring != "pairs" else f"{best} points"
+        score = f"{best:+d}" if m.ruleset.has_stakes else f"{best} points"
         self.io.say(f"First: {' and '.join(winners)}, with {score}.", style="bold")
         if sheet:
             self._write_sheet(sheet)
@@ -376,9 +431,5 @@ class MatchSession:
 
     def _write_sheet(self, sheet: str) -> None:
         from tutor.app.match_sheet import sheet_html
-        try:
-            Path(sheet).write_text(sheet_html(self.match, self.names, self.seat),
-                                   encoding="utf-8")
-        except OSError as exc:
-            raise UsageError(f"cannot write {sheet}: {exc.strerror or exc}") from None
+        write_text(sheet, sheet_html(self.match, self.names, self.seat))
         self.io.say(f"Score sheet written to {sheet}.")

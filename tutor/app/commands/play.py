@@ -8,15 +8,18 @@ from __future__ import annotations
 
 import argparse
 
-from tutor.app.commands._common import add_ruleset_options, positive_int, resolve, session_io
+from tutor.app.commands._common import (add_ruleset_options, resolve, seat_type, seed_type,
+                                        session_io, whole)
 from tutor.engine.errors import UsageError
 from tutor.engine.levels import LEVELS, level
+from tutor.engine.limits import MAX_MATCH_DEALS
+from tutor.engine.outputs import check_output
 
 DEFAULT_RULESET = "parlett"
 DEFAULT_LEVEL = "casual"
 #: The review's playouts per decision, as :data:`tutor.app.play.review.REVIEW_SAMPLES` (named
 #: here for the help text without importing the game at start-up; a test keeps them equal).
-REVIEW_SAMPLES_HELP = 400
+REVIEW_SAMPLES_HELP = 4000
 
 
 def _seconds(text: str) -> float:
@@ -29,14 +32,8 @@ def _seconds(text: str) -> float:
     return v
 
 
-def _samples(text: str) -> int:
-    try:
-        v = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if not 0 <= v <= 100_000:
-        raise argparse.ArgumentTypeError(f"{text} is not from 0 to 100000")
-    return v
+#: argparse type of ``--review-samples``: 0 (no analysis) to 100,000.
+_samples = whole(0, 100_000, "a number of samples")
 
 
 def register(sub, parent) -> None:
@@ -56,19 +53,21 @@ def register(sub, parent) -> None:
                     "line is read whenever you could claim, and a claim typed there comes first.",
         epilog=f"Levels: {levels}.")
     add_ruleset_options(p, default=DEFAULT_RULESET)
-    p.add_argument("--deals", "-k", type=positive_int, default=1, metavar="K",
+    p.add_argument("--deals", "-k", type=whole(1, MAX_MATCH_DEALS, "a number of deals"),
+                   default=1, metavar="K",
                    help="deals in the match (default 1)")
-    p.add_argument("--seat", type=int, default=0, metavar="S",
+    p.add_argument("--seat", type=seat_type, default=0, metavar="S",
                    help="your seat, 0 to players-1 (default 0)")
     p.add_argument("--level", "-l", default=DEFAULT_LEVEL, metavar="L",
                    help=f"computer players: {', '.join(LEVELS)} (default %(default)s)")
-    p.add_argument("--seed", type=int, default=None, metavar="S",
+    p.add_argument("--seed", type=seed_type, default=None, metavar="S",
                    help="seed for the deals and the computer players (default: a new one)")
     p.add_argument("--pace", type=_seconds, default=1.0, metavar="SEC",
                    help="seconds before each computer player's move on a terminal (default 1)")
     p.add_argument("--review-samples", type=_samples, default=None, metavar="N",
-                   help="playouts per decision in the review of your costliest decisions after "
-                        f"each deal (default {REVIEW_SAMPLES_HELP}; 0 leaves the analysis out)")
+                   help="most playouts per decision in the review of your costliest decisions "
+                        f"after each deal (default {REVIEW_SAMPLES_HELP}; 0 leaves the analysis "
+                        "out)")
     p.add_argument("--export", metavar="FILE.jsonl", help="also write the deal records here")
     p.add_argument("--no-save", action="store_true",
                    help="do not save deal records or progress")
@@ -101,6 +100,8 @@ def start(ruleset: str = DEFAULT_RULESET, players: int | None = None, *, deals: 
     lv = level(level_name)
     if not 0 <= seat < players:
         raise UsageError(f"--seat must be from 0 to {players - 1}")
+    if export:
+        check_output(export)            # before a deal is played
     seed, io, store = session_io(seed, save, io)
     try:
         opts = PlayOptions(rs, players, deals, seat, lv, seed, pace, export, save)

@@ -6,15 +6,16 @@ teacher).  The formats and the merge are :mod:`tutor.teaching.transfer`; the rep
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 
 from rich.table import Table
 from rich.text import Text
 
-from tutor.engine.errors import DataError, LaughError, UsageError
 from tutor.app.commands.class_cmd import register_pack
 from tutor.app.streams import make_console
+from tutor.engine.errors import DataError, LaughError, UsageError
+from tutor.engine.outputs import check_output, write_text
 from tutor.teaching import ratings as R
+from tutor.teaching.ratings import shown_rating
 from tutor.teaching.progress import ProgressStore
 
 
@@ -66,6 +67,7 @@ def _missing(command: str, usage: str):
 def run_export(args) -> int:
     """Write the progress (read without changing the file) to ``args.file``."""
     from tutor.teaching.transfer import write_export    # JSON writing: this command only
+    check_output(args.file)                 # before the store is read
     store = ProgressStore(read_only=True)
     try:
         if store.notice:        # read-only, a notice means the file could not be read
@@ -76,7 +78,7 @@ def run_export(args) -> int:
         lessons = len(store.lesson_states())
     finally:
         store.close()
-    said = f", rating {rating.rating.rating:.0f}" if rating else ""
+    said = f", rating {shown_rating(rating.rating.rating, rating.rating.rd)}" if rating else ""
     print(f"Exported {n} answer{'s' if n != 1 else ''} and {lessons} lesson"
           f"{'s' if lessons != 1 else ''}{said} to {args.file}")
     return 0
@@ -84,7 +86,7 @@ def run_export(args) -> int:
 
 def run_import(args) -> int:
     """Merge ``args.file`` into the progress store; a damaged file changes nothing."""
-    from tutor.teaching.transfer import read_export
+    from tutor.teaching.transfer import merge_export, read_export
     export = read_export(args.file)          # checked whole before the store is opened
     store = ProgressStore()
     try:
@@ -93,7 +95,7 @@ def run_import(args) -> int:
         if not store.saving:
             raise LaughError(f"nothing imported from {args.file}: your progress cannot be saved")
         before = store.rating(R.OVERALL)
-        added, known = store.merge(export.answers, export.lessons, export.meta)
+        added, known = merge_export(store, export)
         after = store.rating(R.OVERALL)
     finally:
         store.close()
@@ -101,8 +103,10 @@ def run_import(args) -> int:
             f"already here; {len(export.lessons)} lesson{'s' if len(export.lessons) != 1 else ''}"
             " merged")
     if after is not None:
-        was = f"{before.rating.rating:.0f} -> " if before and added else ""
-        line += f"; rating {was}{after.rating.rating:.0f} (recomputed from every answer)"
+        was = (f"{shown_rating(before.rating.rating, before.rating.rd)} -> "
+               if before and added else "")
+        line += (f"; rating {was}{shown_rating(after.rating.rating, after.rating.rd)} "
+                 "(recomputed from every answer)")
     print(line + ".")
     return 0
 
@@ -112,6 +116,9 @@ def run_report(args) -> int:
     be read is one line on stderr and left out; the status is then 1."""
     from tutor.teaching.classreport import build_report, render_csv, render_html
     from tutor.teaching.transfer import read_export
+    for path in (args.html, args.csv):      # before the exports are read
+        if path:
+            check_output(path)
     exports, bad = [], 0
     for f in args.files:
         try:
@@ -126,10 +133,7 @@ def run_report(args) -> int:
     written = []            # the files first: they are there even if the reader of the output goes
     for path, text, what in ((args.html, render_html, "HTML"), (args.csv, render_csv, "CSV")):
         if path:
-            try:
-                Path(path).write_text(text(report), encoding="utf-8")
-            except OSError as exc:
-                raise UsageError(f"cannot write {path}: {exc.strerror or exc}") from None
+            write_text(path, text(report))
             written.append(f"Wrote the {what} report to {path}")
     out = make_console()
     for renderable in report_view(report):
@@ -193,4 +197,4 @@ def _table(*columns: str) -> Table:
 
 
 def _rating(rating: float | None, rd: float | None) -> str:
-    return "-" if rating is None else f"{rating:.0f} ± {rd:.0f}"
+    return "-" if rating is None else f"{shown_rating(rating, rd)} ± {rd:.0f}"

@@ -12,9 +12,11 @@ from rich.table import Table
 from rich.text import Text
 
 from tutor import puzzles
+from tutor.app.commands._common import players_type, seed_type, whole
 from tutor.app.io import make_io
 from tutor.app.puzzling import rating_change_text, retry_text
 from tutor.engine.errors import LaughError, UsageError
+from tutor.engine.outputs import check_output
 from tutor.puzzles import KINDS, AnswerError
 from tutor.puzzles.export import dumps, export_series, write_puzzles
 from tutor.puzzles.generators import check_kind, resolve_choice
@@ -22,6 +24,10 @@ from tutor.puzzles.render import code_text, render_explanation, render_hint, ren
 from tutor.puzzles.themes import kinds_with, label, resolve_theme, theme_table
 from tutor.app.streams import make_console
 from tutor.teaching.progress import ProgressStore
+
+
+#: ``laugh puzzles export``'s count and first seed when not given.
+EXPORT_COUNT, EXPORT_SEED = 20, 1
 
 
 def register(sub, parent) -> None:
@@ -39,10 +45,10 @@ def register(sub, parent) -> None:
                    help="a puzzle on one theme, by its id or its words (laugh puzzles themes "
                         "lists them); the kind is chosen among those that carry it")
     p.add_argument("--ruleset", "-r", metavar="R", help="ruleset id (default: chosen from the seed)")
-    p.add_argument("--players", "-n", type=int, metavar="N", help="player count")
-    p.add_argument("--difficulty", "-d", type=int, metavar="D",
+    p.add_argument("--players", "-n", type=players_type, metavar="N", help="player count")
+    p.add_argument("--difficulty", "-d", type=whole(1, 5, "a difficulty"), metavar="D",
                    help="difficulty from 1 to 5 (default: the band nearest your rating)")
-    p.add_argument("--seed", type=int, metavar="S",
+    p.add_argument("--seed", type=seed_type, metavar="S",
                    help="seed: exactly that seed's puzzle (default: random)")
     p.add_argument("--id", metavar="ID", dest="puzzle_id",
                    help="a puzzle id KIND.RULESET.PLAYERS.SEED: exactly that puzzle")
@@ -60,11 +66,12 @@ def register(sub, parent) -> None:
                                   "..., or every puzzle of a curated set.")
     e.add_argument("--kind", "-k", metavar="K", help=f"puzzle kind: {kinds}")
     e.add_argument("--set", dest="set_name", metavar="NAME", help="a curated set instead of --kind")
-    e.add_argument("--count", "-c", type=int, default=20, metavar="N",
-                   help="how many puzzles (default %(default)s)")
-    e.add_argument("--seed", type=int, default=1, metavar="S", help="first seed (default %(default)s)")
+    e.add_argument("--count", "-c", type=whole(1, 10_000, "a count of puzzles"), default=None,
+                   metavar="N", help=f"how many puzzles (default {EXPORT_COUNT})")
+    e.add_argument("--seed", type=seed_type, default=None, metavar="S",
+                   help=f"first seed (default {EXPORT_SEED})")
     e.add_argument("--ruleset", "-r", metavar="R", help="ruleset id (default: chosen per seed)")
-    e.add_argument("--players", "-n", type=int, metavar="N", help="player count")
+    e.add_argument("--players", "-n", type=players_type, metavar="N", help="player count")
     e.add_argument("--out", "-o", metavar="FILE.jsonl", default="-",
                    help="output file (default: standard output)")
     e.set_defaults(handler=run_export)
@@ -217,19 +224,26 @@ def _pose(args, io, store) -> int:
 
 
 def run_export(args) -> int:
-    """Write puzzles as JSON Lines."""
-    if args.set_name and args.kind:
-        raise UsageError("give --kind or --set, not both")
+    """Write puzzles as JSON Lines.  Raises UsageError (exit status 2) for options that do not
+    go together (``--set`` names its puzzles exactly: with it, ``--kind``, ``--count``,
+    ``--seed``, ``--ruleset`` and ``--players`` would be ignored); CannotWrite (exit status 1),
+    before any puzzle is made, for an ``--out`` file that cannot be written."""
+    if args.out != "-":
+        check_output(args.out)
     if args.set_name:
+        given = [name for name, v in (("--kind", args.kind), ("--count", args.count),
+                                      ("--seed", args.seed), ("--ruleset", args.ruleset),
+                                      ("--players", args.players)) if v is not None]
+        if given:
+            raise UsageError(f"--set exports the set's puzzles exactly as listed; leave out "
+                             f"{', '.join(given)} (or export with --kind instead of --set)")
         ids = puzzles.curated_set(args.set_name)["ids"]
         series = (puzzles.from_id(i) for i in ids)
     else:
         if not args.kind:
             raise UsageError(f"give --kind K (one of {', '.join(puzzles.KINDS)}) or --set NAME")
-        if args.count < 1:
-            raise UsageError("--count must be at least 1")
-        if args.seed < 0:
-            raise UsageError("--seed must be at least 0")
+        args.count = EXPORT_COUNT if args.count is None else args.count
+        args.seed = EXPORT_SEED if args.seed is None else args.seed
         check_kind(args.kind)
         resolve_choice(args.kind, args.ruleset, args.players, args.seed)   # fail fast
         series = export_series(args.kind, args.count, args.seed, args.ruleset, args.players)

@@ -25,12 +25,17 @@ def register(sub, parent) -> None:
 
 
 def run_check(args) -> int:
-    """Check every record; print ``FILE:LINE: message`` for each bad or unfinished one and a
-    summary line.  Returns 0 when every record is good (and there is at least one), else 1."""
+    """Check every record; print ``FILE:LINE: message`` for each bad or unfinished one (``FILE:
+    message`` for a file that cannot be read at all) and a summary line.  Returns 0 when every
+    record is good (and there is at least one), else 1."""
     positions = bool(getattr(args, "positions", False))
-    good = bad = unfinished = 0
+    good = bad = unfinished = unreadable = 0
     for path in args.file:
         for lineno, rec in _iter(path):
+            if lineno is None:
+                unreadable += 1
+                print(rec)
+                continue
             try:
                 if isinstance(rec, Exception):
                     raise rec
@@ -44,12 +49,16 @@ def run_check(args) -> int:
                 print(f"{path}:{lineno}: {exc}")
     total = good + bad + unfinished
     tail = f", {unfinished} unfinished" if unfinished else ""
+    if unreadable:
+        tail += f"; {unreadable} file{'s' if unreadable != 1 else ''} could not be read"
     print(f"{total} record{'s' if total != 1 else ''} checked: {good} good, {bad} bad{tail}")
-    return 0 if bad == 0 and unfinished == 0 and total > 0 else 1
+    return 0 if bad == unfinished == unreadable == 0 and total > 0 else 1
 
 
 def _iter(path):
+    """``load_records(path)``; a file that cannot be read at all yields ``(None, error)``
+    (its message names the file)."""
     try:
         yield from load_records(path)
     except LaughError as exc:
-        yield 0, exc
+        yield None, exc

@@ -21,8 +21,10 @@ from rich.rule import Rule
 from rich.table import Table
 from rich.text import Text
 
+from tutor.app.commands._common import players_type
 from tutor.engine.errors import UsageError
-from tutor.engine.parameters import (COUNT_PARAMETERS, PARAMETERS, RULESET_PARAMETERS, STATUS_MEANINGS,
+from tutor.engine.parameters import (COUNT_GROUPS, COUNT_PARAMETERS, PARAMETERS,
+                                     RULESET_PARAMETERS, STATUS_MEANINGS, count_section,
                                      value_short, value_words)
 from tutor.engine.rulesets import Ruleset
 from tutor.engine.sources import Library, Parameter, default_library, display_path
@@ -49,7 +51,7 @@ def register(subparsers: argparse._SubParsersAction, parent: argparse.ArgumentPa
     p.add_argument("ruleset", nargs="*", metavar="RULESET", help="ruleset id(s) to show")
     p.add_argument("--compare", action="store_true",
                    help="set the rulesets (all, or those named) side by side")
-    p.add_argument("--players", "-p", type=int, metavar="N",
+    p.add_argument("--players", "-p", type=players_type, metavar="N",
                    help="only the parameters for N players")
     p.add_argument("--parameters", action="store_true",
                    help="list every ruleset parameter with its values and meaning")
@@ -312,9 +314,8 @@ def _count_cell(lib: Library, rid: str, names: tuple[str, ...], n: int) -> str:
     return "/".join(str(p.value) for p in ps) + STATUS_MARKS[status]
 
 
-_COUNT_COLUMNS = (("hand", ("hand",)), ("table", ("table",)),
-                  ("ante", ("ante_dealer", "ante_other")), ("bonus", ("last_in_bonus",)),
-                  ("breakeven", ("breakeven",)))
+#: The per-player-count figures as columns: the parameter table's grouping.
+_COUNT_COLUMNS = tuple((g.label, g.parameters) for g in COUNT_GROUPS)
 
 
 def _count_table(lib: Library, rs: Ruleset, counts: list[int], width: int) -> list[Any]:
@@ -356,10 +357,9 @@ def compare_rows(lib: Library, ids: list[str], players: int | None = None) -> li
     if players is not None:
         counts = [players]
     for n in counts:
-        rows += [(f"{n}p deal", ("hand", "table"), n),
-                 (f"{n}p ante", ("ante_dealer", "ante_other"), n),
-                 (f"{n}p bonus", ("last_in_bonus",), n),
-                 (f"{n}p breakeven", ("breakeven",), n)]
+        rows.append((f"{n}p deal", count_section("deal"), n))
+        rows += [(f"{n}p {g.label}", g.parameters, n) for g in COUNT_GROUPS
+                 if g.section == "stakes"]
     return rows
 
 

@@ -10,10 +10,13 @@ from typing import Any
 from rich.table import Table
 from rich.text import Text
 
-from tutor.app.commands._common import add_ruleset_options, console, positive_int, rate, resolve
+from tutor.app.commands._common import (add_ruleset_options, console, rate, resolve,
+                                        seed_type, whole)
 from tutor.engine.bots import BOT_NAMES
 from tutor.engine.errors import UsageError
 from tutor.engine.levels import LEVELS
+from tutor.engine.limits import MAX_RECORDED_DEALS, MAX_SIMULATED_DEALS
+from tutor.engine.outputs import cannot_write, check_output
 from tutor.engine.records import write_records
 from tutor.engine.simulate import (SKILL_OPPONENTS, Study, run_skill, run_study, seat_names,
                                    skill_json)
@@ -27,36 +30,74 @@ def register(sub, parent) -> None:
                                    "seat relative to the dealer, the mean result with a 95% "
                                    "interval, how often each seat is last in, and the dealer's "
                                    "advantage.")
-    add_ruleset_options(p)
-    p.add_argument("--deals", "-k", type=positive_int, default=1000, metavar="K",
+    add_ruleset_options(p, default=None, shown=STUDY_DEFAULTS["ruleset"])
+    p.add_argument("--deals", "-k", type=whole(1, MAX_SIMULATED_DEALS, "a number of deals"),
+                   default=1000, metavar="K",
                    help="deals to play (default %(default)s)")
-    p.add_argument("--seed", type=int, default=1, metavar="S", help="seed (default %(default)s)")
-    p.add_argument("--bots", default="willughby", metavar="NAMES",
+    p.add_argument("--seed", type=seed_type, default=1, metavar="S", help="seed (default %(default)s)")
+    p.add_argument("--bots", default=None, metavar="NAMES",
                    help="computer players by seat, comma-separated: random, willughby, counter "
-                        "(one name for all seats; default %(default)s)")
-    p.add_argument("--mistakes", type=rate, default=0.0, metavar="P",
+                        f"(one name for all seats; default {STUDY_DEFAULTS['bots']})")
+    p.add_argument("--mistakes", type=rate, default=None, metavar="P",
                    help="careless players' mistake rate from 0 to 1 (default 0)")
-    p.add_argument("--records", metavar="FILE.jsonl", help="write every deal record here")
-    p.add_argument("--workers", type=positive_int, default=1, metavar="W",
+    p.add_argument("--records", metavar="FILE.jsonl",
+                   help=f"write every deal record here (at most {MAX_RECORDED_DEALS:,} deals)")
+    p.add_argument("--workers", type=whole(1, 64, "a number of workers"), default=1, metavar="W",
                    help="worker processes (results do not depend on it)")
     p.add_argument("--json", action="store_true", help="print the summary as JSON")
     p.add_argument("--skill", nargs="?", const="all", default=None, metavar="RULESETS",
                    help="instead: how much an expert seat gains over other players' seats, per "
                         "ruleset (comma-separated; default every ruleset), each at --players "
                         "or 5 (else its smallest count)")
-    p.add_argument("--opponents", default="random,counter", metavar="NAMES",
+    p.add_argument("--opponents", default=None, metavar="NAMES",
                    help="with --skill: the players an expert seat is measured against "
-                        "(default %(default)s)")
-    p.add_argument("--samples", type=positive_int, default=200, metavar="N",
-                   help="with --skill: the expert's samples per decision (default %(default)s)")
+                        f"(default {SKILL_DEFAULTS['opponents']})")
+    p.add_argument("--samples", type=whole(1, 1_000_000, "a number of samples"), default=None,
+                   metavar="N",
+                   help="with --skill: the expert's samples per decision (default "
+                        f"{SKILL_DEFAULTS['samples']})")
     p.set_defaults(handler=run)
 
 
+#: The options of a self-play study that --skill does not take, with their defaults.
+STUDY_DEFAULTS = {"ruleset": "parlett", "bots": "willughby", "mistakes": 0.0, "records": None}
+#: The options only --skill takes, with their defaults.
+SKILL_DEFAULTS = {"opponents": "random,counter", "samples": 200}
+
+
+def _options_for(args, skill: bool) -> None:
+    """Refuse an option the chosen kind of run would ignore (one line, exit status 2), then
+    fill in the defaults of the ones it takes."""
+    mine, others = (SKILL_DEFAULTS, STUDY_DEFAULTS) if skill else (STUDY_DEFAULTS, SKILL_DEFAULTS)
+    given = [f"--{k}" for k in others if getattr(args, k, None) is not None]
+    them = "it" if len(given) == 1 else "them"
+    if given and skill:
+        raise UsageError(f"--skill does not take {', '.join(given)}: it names its rulesets "
+                         "itself (--skill parlett,porges), chooses its own players and writes "
+                         f"no deal records; leave {them} out")
+    if given:
+        raise UsageError(f"{', '.join(given)} only go{'es' if len(given) == 1 else ''} with "
+                         f"--skill; leave {them} out, or add --skill")
+    for k, v in mine.items():
+        if getattr(args, k, None) is None:
+            setattr(args, k, v)
+
+
 def run(args) -> int:
-    """Run a study and print its summary."""
+    """Run a study and print its summary.  Raises UsageError (exit status 2) for an option the
+    run would ignore (``--records`` with ``--skill``, ``--samples`` without it), or more deals
+    with ``--records`` than it keeps; CannotWrite (exit status 1), before the study is played,
+    for a ``--records`` file that cannot be written."""
+    _options_for(args, args.skill is not None)
     if args.skill is not None:
         return run_skill_table(args)
     rs, players = resolve(args.ruleset, args.players)
+    if args.records:
+        if args.deals > MAX_RECORDED_DEALS:
+            raise UsageError(f"--records keeps every record until the study ends: at most "
+                             f"{MAX_RECORDED_DEALS:,} deals with it, not {args.deals:,} (run "
+                             "several seeds to record more)")
+        check_output(args.records)          # before the deals are played
     bots = [b.strip() for b in args.bots.split(",") if b.strip()]
     bad = [b for b in bots if b not in BOT_NAMES]
     if bad or not bots:
@@ -84,7 +125,7 @@ def run(args) -> int:
         try:
             write_records(args.records, records)
         except OSError as exc:
-            raise UsageError(f"cannot write {args.records}: {exc.strerror or exc}") from None
+            raise cannot_write(args.records, exc) from None
     if args.json:
         print(json.dumps(study.to_json(), indent=1))
         return 0
@@ -101,7 +142,7 @@ def study_view(study: Study, ruleset_id: str, players: int, deals: int, seed: in
     """A study's summary as renderables: per seat the mean result, its 95% interval and how
     often the seat is last in; the dealer's advantage, said once with what it means; the
     computer players, named as here and as the levels of ``laugh play``."""
-    unit = "points" if study.scoring == "pairs" else "net stakes"
+    unit = "net stakes" if study.unit == "stakes" else "points"
     t = Table(title=f"{ruleset_id}, {players} players, {deals} deals, seed {seed}",
               title_justify="left")
     t.add_column("seat")

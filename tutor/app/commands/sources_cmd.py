@@ -19,11 +19,11 @@ from rich.text import Text
 from pathlib import Path
 
 from tutor.engine.data import data_dir, source_texts_dir
-from tutor.engine.errors import LaughError, UsageError
+from tutor.engine.errors import UsageError
+from tutor.engine.outputs import check_output, write_text
 from tutor.engine.sources import Library, Source, audit_quotations, default_library, display_path
 from tutor.engine.template import source_template
 from tutor.puzzles.quoted import quoted_text
-from tutor.app.streams import make_console
 
 #: The word that runs the quotation check instead of naming a source.
 CHECK = "check"
@@ -56,6 +56,9 @@ def run(args: argparse.Namespace) -> int:
         return run_new(new_id, getattr(args, "out", None))
     if new_id is not None:
         raise UsageError(f"unexpected {new_id!r}: laugh sources [ID | check | new NEW_ID]")
+    if getattr(args, "out", None) is not None:
+        raise UsageError("--out goes with 'new' only (laugh sources new NEW_ID --out FILE); to "
+                         "keep what laugh sources shows, redirect it: laugh sources ID > FILE")
     lib = default_library(verify=args.id != CHECK)   # the check reports every problem itself
     if args.id == CHECK:
         return run_check(lib, args.json)
@@ -70,9 +73,13 @@ def run(args: argparse.Namespace) -> int:
                 for a in timeline(lib)]
         print(json.dumps(data, indent=2, ensure_ascii=False))
         return 0
-    console = make_console()
-    for renderable in sources_view(lib, args.id):
-        console.print(renderable)
+    view = sources_view(lib, args.id)
+    from tutor.app.context import make_context     # the screen and its pager: only when shown
+    ctx = make_context()
+    try:
+        ctx.page(*view)         # a screenful at a time at a terminal, as lessons are shown
+    finally:
+        ctx.close()
     return 0
 
 
@@ -98,14 +105,12 @@ def run_new(new_id: str | None, out: str | None) -> int:
     to ``out`` (default ``NEW_ID.yaml``); refuse to overwrite a file."""
     if not new_id:
         raise UsageError("laugh sources new NEW_ID: give the new source's id, e.g. tuesday-club")
-    text = source_template(new_id)
     path = Path(out) if out else Path(f"{new_id}.yaml")
-    if path.exists():
+    if path.exists() and not path.is_dir():
         raise UsageError(f"{path} exists; choose another file with --out")
-    try:
-        path.write_text(text, encoding="utf-8")
-    except OSError as exc:
-        raise LaughError(f"cannot write {path}: {exc.strerror or exc}") from None
+    check_output(path)
+    text = source_template(new_id)
+    write_text(path, text)
     print(f"Wrote {path}: a source file with every ruleset parameter, ready to fill in.")
     print(f"Try it with: laugh --sources {path} rules {new_id}   (or copy it into "
           "LAUGH_HOME/sources/)")

@@ -5,6 +5,7 @@ The home screen reads only the lessons' front matter and the progress file befor
 
 from __future__ import annotations
 
+from tutor.app.commands._common import seed_type
 from tutor.app.home import Home
 from tutor.app.context import make_context, run_guarded
 
@@ -16,7 +17,7 @@ def register(sub, parent) -> None:
                                    "statistics. The same as 'laugh' with no command. When "
                                    "standard input is not a terminal, choices and answers are "
                                    "read line by line.")
-    p.add_argument("--seed", type=int, metavar="S",
+    p.add_argument("--seed", type=seed_type, metavar="S",
                    help="seed for the puzzles of every lesson started here (a class can then "
                         "script the whole course)")
     p.set_defaults(handler=run_default)

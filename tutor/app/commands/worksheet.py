@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from tutor.app.commands._common import seed_type
 from tutor.app.commands.lesson import open_lesson
-from tutor.engine.errors import UsageError
+from tutor.engine.outputs import cannot_write, check_output
 
 
 def register(sub, parent) -> None:
@@ -15,7 +16,7 @@ def register(sub, parent) -> None:
                                    "the file name: .html or .md.")
     p.add_argument("lesson", metavar="LESSON",
                    help="the lesson's number (8), file name (08-oversights) or id (oversights)")
-    p.add_argument("--seed", type=int, default=1, metavar="S",
+    p.add_argument("--seed", type=seed_type, default=1, metavar="S",
                    help="seed for the puzzles (default %(default)s)")
     p.add_argument("--out", "-o", required=True, metavar="FILE",
                    help="where to write it: FILE.html or FILE.md")
@@ -23,15 +24,17 @@ def register(sub, parent) -> None:
 
 
 def run(args) -> int:
-    """Write the worksheet; UsageError for an unknown lesson, a bad suffix or an unwritable file."""
+    """Write the worksheet; UsageError for an unknown lesson or a bad suffix, CannotWrite (exit
+    status 1) for a file that cannot be written."""
     # The handout writers (HTML, Markdown, page layout) load only for this command: every
     # other command's start-up would pay for them (benchmarks/bench_startup.py)
     from tutor.teaching.worksheet import write_worksheet
     lesson = open_lesson(args.lesson)
+    check_output(args.out)                  # before the puzzles are made
     try:
         fmt = write_worksheet(lesson, args.seed, args.out)
     except OSError as exc:
-        raise UsageError(f"cannot write {args.out}: {exc.strerror or exc}") from None
+        raise cannot_write(args.out, exc) from None
     print(f"Wrote the {fmt.upper()} worksheet for lesson {lesson.number} ({lesson.id}), seed "
           f"{args.seed}, to {args.out}")
     return 0

@@ -393,7 +393,8 @@ class DealPlayer:
             text = (reply.text if reply is not None else "").strip()
             if not text or text.lower() in ("cancel", "no", "none", "back"):
                 return None
-            if text.isdigit() and 1 <= int(text) <= len(acts):
+            if text.isascii() and text.isdigit() and len(text) <= 3 \
+                    and 1 <= int(text) <= len(acts):
                 return acts[int(text) - 1]
             sub = interpret(text, self.deal, self.seat, self.names)
             if sub.kind == "actions":

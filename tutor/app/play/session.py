@@ -34,6 +34,7 @@ from tutor.engine.deal import Deal, new_deal
 from tutor.engine.errors import UsageError
 from tutor.engine.levels import Level, make_opponents, seat_names
 from tutor.engine.match import Game, Match, first_dealer, plan_games
+from tutor.engine.outputs import cannot_write
 from tutor.engine.records import dumps, to_record, write_records
 from tutor.puzzles.board import cards_text
 from tutor.teaching.io import LearnerIO
@@ -185,7 +186,7 @@ def play_match(opts: PlayOptions, *, io: LearnerIO, store=None) -> MatchResult:
         try:
             write_records(opts.export, records)
         except OSError as exc:
-            raise UsageError(f"cannot write {opts.export}: {exc.strerror or exc}") from None
+            raise cannot_write(opts.export, exc) from None
         io.say(f"Exported {len(records)} deal record{'s' if len(records) != 1 else ''} to "
                f"{opts.export}")
     return result

@@ -20,7 +20,7 @@ from tutor.app.play.review import DealReview
 from tutor.engine.analysis import LOSS_CLASSES
 from tutor.engine.deal import Deal
 from tutor.engine.errors import IllegalAction
-from tutor.engine.parameters import value_words
+from tutor.engine.parameters import settlement_formula, value_words
 from tutor.puzzles.board import action_text, cards_text
 
 __all__ = ["settlement_table", "review_renderable", "totals_table"]
@@ -81,11 +81,10 @@ def settlement_table(deal: Deal, names: Sequence[str], symbols: bool) -> Group:
         stacked.append(line)
     lines: list = [Text("Settlement", style="bold"), _Fitted(t, Group(*stacked))]
     notes = []
-    if rs.scoring == "stakes":
-        notes.append(f"Cards: (won - {pc.breakeven}) / 2 stakes.")
-    elif rs.scoring == "pairs":
-        notes.append("Points: won / 2" + (" + bonus." if pc.last_in_bonus and rs.bonus_to
-                                          else "."))
+    formula = settlement_formula(rs.scoring, breakeven=pc.breakeven,
+                                 bonus=not stakes and bool(pc.last_in_bonus and rs.bonus_to))
+    if formula is not None:
+        notes.append(f"Cards: {formula} stakes." if stakes else f"Points: {formula}.")
     if res.last_in is not None:
         notes.append(f"Last in: {names[res.last_in]}.")
     if res.bonus_to is not None and pc.last_in_bonus:
@@ -188,10 +187,21 @@ def costly_lines(review: DealReview, names: Sequence[str], seat: int, symbols: b
         top.append(f" (± {c.loss_ci95:.2f})", style="dim")
         did = Text()
         did.append_text(_option_text(c.played, names, seat, symbols, set_aside))
-        did.append("; best: ")
+        if c.then is not None:          # a question of timing: held through the turn action
+            then = action_text(c.then, names, seat, symbols, set_aside)
+            did.append(", then ")
+            did.append(then.plain[0].lower() + then.plain[1:] if then.plain else "")
+        # "best" only when the analysis separates it from every other option
+        did.append("; best: " if c.clear else "; better: ")
         best = _option_text(c.best, names, seat, symbols, set_aside)
         best.plain = best.plain[0].lower() + best.plain[1:] if best.plain else best.plain
         did.append_text(best)
+        if c.then is not None and c.best is not None:
+            did.append(" first")
+        if not c.clear and c.alike:
+            did.append(" (or about as good: " + "; ".join(
+                _option_text(a, names, seat, symbols, set_aside).plain.lower()
+                for a in c.alike) + ")")
         did.append(".")
         grid.add_row(Text(f"{i}.", style="bold"), Group(top, did, Text(c.why, style="dim")))
     out.append(grid)
@@ -210,13 +220,16 @@ def _option_text(a, names: Sequence[str], seat: int, symbols: bool, set_aside: b
 
 
 def totals_table(names: Sequence[str], totals: Sequence[int], deals: int, stakes: bool,
-                 practice: bool = False, balances: Sequence[int] | None = None) -> Group:
+                 practice: bool = False, balances: Sequence[int] | None = None,
+                 title: str | None = None) -> Group:
     """Match totals after ``deals`` deals (``practice``: the first deal is not counted):
     ``totals`` are net stakes (``stakes``: stakes and pot scoring) or points; ``balances`` the
-    stakes paid and received on lying down under points scoring (RULES.md 3.6), if any."""
-    title = f"Match totals after {deals} deal{'s' if deals != 1 else ''}"
-    if practice:
-        title += " (the practice game not scored)"
+    stakes paid and received on lying down under points scoring (RULES.md 3.6), if any;
+    ``title`` another heading (a round's totals)."""
+    if title is None:
+        title = f"Match totals after {deals} deal{'s' if deals != 1 else ''}"
+        if practice:
+            title += " (the practice game not scored)"
     t = Table(box=None, pad_edge=False, header_style="bold underline")
     t.add_column("player", no_wrap=True)
     t.add_column("net stakes" if stakes else "points", justify="right")

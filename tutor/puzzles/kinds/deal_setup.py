@@ -16,13 +16,14 @@ from __future__ import annotations
 from typing import Any
 
 from tutor.engine.deal import Deal
+from tutor.engine.parameters import COUNT_GROUPS
 from tutor.puzzles.base import Candidate, PuzzleKind, Verdict, library
 from tutor.puzzles.model import AnswerError
 from tutor.puzzles.reader import read
 
-SETUP_FIELDS = ("hand", "table", "ante", "bonus", "breakeven")
-_SETUP_PARAMS = {"hand": ("hand",), "table": ("table",), "ante": ("ante_dealer", "ante_other"),
-                 "bonus": ("last_in_bonus",), "breakeven": ("breakeven",)}
+#: The figures asked, and the parameters behind each (the parameter table's grouping).
+SETUP_FIELDS = tuple(g.name for g in COUNT_GROUPS)
+_SETUP_PARAMS = {g.name: g.parameters for g in COUNT_GROUPS}
 _NONE = {"none": "none", "no": "none", "null": "none", "nil": "none", "-": "none",
          "nothing": "none", "n/a": "none", "na": "none"}
 _FIELD_WORDS = {"hand": "", "cards": "", "card": "", "each": "", "table": "", "ante": "",
@@ -66,8 +67,7 @@ class DealSetup(PuzzleKind):
         asked = (list(SETUP_FIELDS) if variant == "all" else [variant])
         ans = setup_answer(ctx.rs, n)
         lib = library()
-        scoring = {"stakes": "stakes", "pairs": "pairs", "pot": "pot"}.get(ctx.rs.scoring,
-                                                                          "stakes")
+        scoring = ctx.rs.scoring
 
         def text(f):
             if f == "eldest":

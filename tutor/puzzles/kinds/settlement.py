@@ -13,7 +13,7 @@ import re
 
 from tutor.engine.cards import pretty_cards
 from tutor.engine.errors import LaughError
-from tutor.engine.parameters import value_words
+from tutor.engine.parameters import seat_working, value_words
 from tutor.puzzles.base import (Candidate, PuzzleKind, Verdict, join, library, player_name,
                                 signed)
 from tutor.puzzles.model import AnswerError
@@ -27,10 +27,6 @@ _UNITS = {"stakes": "", "stake": "", "points": "", "point": "", "player": "", "p
           "win": "", "takes": "", "gets": ""}
 
 
-def _scoring(rs) -> str:
-    return rs.scoring if rs.scoring in ("stakes", "pairs", "pot") else "stakes"
-
-
 class Settlement(PuzzleKind):
     name = "settlement"
 
@@ -42,7 +38,7 @@ class Settlement(PuzzleKind):
         r = deal.result
         if r is None:
             raise LaughError("settlement puzzle position is not a finished deal")
-        key = "points" if r.scoring == "pairs" else "net"
+        key = "net" if rs.has_stakes else "points"
         return {key: list(r.returns()), "asked": list(data["asked"])}
 
     def build(self, ctx):
@@ -54,36 +50,10 @@ class Settlement(PuzzleKind):
         asked = list(range(n)) if variant == "all" else [seat]
         r = deal.result
         pc = ctx.pc
-        scoring = _scoring(ctx.rs)
-        stakes = scoring != "pairs"
+        scoring = ctx.rs.scoring
+        stakes = ctx.rs.has_stakes
         values = r.returns()
-        lines = []
-        for s in r.settlement:
-            q = s.seat
-            extra = []
-            if s.leftovers:
-                extra.append(f"{s.leftovers} leftovers")
-            if s.set_aside:
-                extra.append("the set-aside mournival")
-            got = f"{s.won} cards" + (f" (with {join(extra)})" if extra else "")
-            who = player_name(q, seat) + (" (dealer)" if q == deal.dealer else "")
-            pays = ""
-            if s.paid:
-                pays += f"; paid −{s.paid} for lying down"
-            if s.received:
-                pays += f"; received +{s.received}"
-            if scoring == "stakes":
-                parts = f"against a breakeven of {pc.breakeven}: {signed(s.for_cards)}; ante −{s.ante}"
-                if s.bonus:
-                    parts += f"; bonus +{s.bonus}"
-                lines.append(f"- {who}: {got} {parts}{pays}: {signed(values[q])}")
-            elif scoring == "pot":
-                share = f"; the pot +{s.pot_share}" if s.pot_share else ""
-                lines.append(f"- {who}: {got}; ante −{s.ante}{pays}{share}: {signed(values[q])}")
-            else:
-                parts = f"{s.won} ÷ 2 = {s.points - s.bonus}" + (f", bonus +{s.bonus}" if s.bonus else "")
-                tail = f" (stakes{pays[1:]}: {signed(s.net)})" if pays and s.net is not None else ""
-                lines.append(f"- {who}: {got}: {parts}: {values[q]} points{tail}")
+        lines = [_breakdown_line(s, deal, seat, values[s.seat]) for s in r.settlement]
         fmt = (lambda v: f"{v:+d}" if v else "0") if stakes else str
         canonical = " ".join(fmt(values[q]) for q in asked)
         accepted = [canonical, " ".join(str(values[q]) for q in asked)]
@@ -221,6 +191,43 @@ class Settlement(PuzzleKind):
         vals = [a[key][s] for s in a["asked"]]
         vals[0] += 2
         return " ".join(str(v) for v in vals)
+
+
+def _breakdown_line(s, deal, seat: int, value: int) -> str:
+    """One seat's line of the explanation: its won cards, then its settlement worked out
+    (:func:`_working`), then its result."""
+    extra = []
+    if s.leftovers:
+        extra.append(f"{s.leftovers} leftovers")
+    if s.set_aside:
+        extra.append("the set-aside mournival")
+    got = f"{s.won} cards" + (f" (with {join(extra)})" if extra else "")
+    who = player_name(s.seat, seat) + (" (dealer)" if s.seat == deal.dealer else "")
+    pays = ""
+    if s.paid:
+        pays += f"; paid −{s.paid} for lying down"
+    if s.received:
+        pays += f"; received +{s.received}"
+    stakes = deal.ruleset.has_stakes
+    result = f": {signed(value)}" if stakes else f": {value} points"
+    if not stakes and pays and s.net is not None:
+        result += f" (stakes{pays[1:]}: {signed(s.net)})"
+    return (f"- {who}: {got}" + _working(deal.ruleset.scoring, s, deal.rules.breakeven, pays)
+            + result)
+
+
+def _working(scoring: str, s, breakeven: int | None, pays: str) -> str:
+    """One seat's settlement worked out (the parameter table's working of ``scoring``, RULES.md
+    3.5, 3.6), with its ante, bonus and lie-down payments ``pays``: what follows its won cards
+    in the breakdown."""
+    if scoring == "stakes":
+        working = seat_working(scoring, breakeven=breakeven, for_cards=signed(s.for_cards))
+        return f" {working}; ante −{s.ante}" + (f"; bonus +{s.bonus}" if s.bonus else "") + pays
+    if scoring == "pot":
+        share = "; " + seat_working(scoring, pot_share=s.pot_share) if s.pot_share else ""
+        return f"; ante −{s.ante}{pays}{share}"
+    working = seat_working(scoring, won=s.won, points=s.points - s.bonus)
+    return f": {working}" + (f", bonus +{s.bonus}" if s.bonus else "")
 
 
 def _first_settled(p) -> str:

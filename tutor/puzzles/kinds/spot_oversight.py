@@ -24,9 +24,9 @@ from collections import Counter
 from typing import Any
 
 from tutor.engine.bots import make_bot, play_out
-from tutor.engine.cards import (RANK_NAMES, RANK_PLURALS, cards_of, codes, make_card,
-                                pretty_cards, rank_code, rank_of)
-from tutor.engine.deal import Action, Deal, deal_order, reachable_oversights
+from tutor.engine.cards import (RANK_NAMES, RANK_PLURALS, codes, make_card, pretty_cards,
+                                rank_code, rank_of)
+from tutor.engine.deal import Action, Deal, LaidDown, deal_order, reachable_oversights
 from tutor.engine.errors import AmbiguousAction, IllegalAction, IncompleteAction, InvalidAction
 from tutor.engine.parameters import OVERSIGHT_KINDS, spec
 from tutor.engine.records import replay, to_record
@@ -79,10 +79,7 @@ def table_story(deal: Deal, seat: int, record: dict[str, Any]) -> list[dict[str,
     claims = {g[0].rank: g for g in claim_groups(deal, seat)}
     open_by_rank: dict[int, list] = {}
     for o in deal.open_oversights():
-        for c in deal.table_cards():
-            if o.mask >> c & 1:
-                open_by_rank.setdefault(rank_of(c), []).append(o)
-                break
+        open_by_rank.setdefault(o.rank, []).append(o)
     for r in range(13):
         on = [c for c in deal.table_cards() if rank_of(c) == r]
         if len(on) < 2:
@@ -101,32 +98,8 @@ def table_story(deal: Deal, seat: int, record: dict[str, Any]) -> list[dict[str,
                             "you may not claim it; the others may")
         elif laid:
             i, a = laid[-1]
-            held = sum(1 for c in a.cards if rank_of(c) == r)
-            dead_before, made_all = laid_facts[i]
-            made = [o for o in made_all if any(rank_of(c) == r for c in cards_of(o.mask))]
-            what = {2: "a pair", 3: "a prial", 4: "a mournival"}[held]
-            who = names[a.player]
-            if made:
-                entry["why"] = (f"{who} laid them down as {what} by mistake "
-                                f"({made[0].kind.replace('_', ' ')}), but the claim has lapsed: "
-                                "fewer of them are left on the table than it takes")
-            elif held == 2 and "laid_down_dead_pair" in rs.oversights:
-                if r in dead_before:
-                    entry["why"] = (f"{who} laid down a dead pair, but no declaration under this "
-                                    "ruleset could have taken it, so it is no mistake")
-                else:
-                    entry["why"] = (f"{who} laid them down as {what}, but it was not a dead pair "
-                                    f"then (the other two {RANK_PLURALS[r]} were not both among "
-                                    "the won cards), so it is no mistake: they are ordinary "
-                                    "table cards now")
-            else:
-                kind = {2: "laid_down_dead_pair", 3: "laid_down_prial",
-                        4: "laid_down_mournival"}[held]
-                entry["why"] = (f"{who} laid them down as {what}; under this ruleset "
-                                f"{spec('oversights').words[kind]} is not a mistake anyone may "
-                                "claim, so they are ordinary table cards now")
-            if a.player == seat:
-                entry["why"] = entry["why"].replace(f"{who} laid", "you laid")
+            who = "you" if a.player == seat else names[a.player]
+            entry["why"] = _laid_down_why(laid_facts[i], r, who)
         else:
             took = [i for i, a in enumerate(hist) if a.kind == "take_table_mournival"]
             if "overlooked_table_mournival" not in rs.oversights:
@@ -139,19 +112,39 @@ def table_story(deal: Deal, seat: int, record: dict[str, Any]) -> list[dict[str,
     return out
 
 
-def _lie_down_facts(deal: Deal, record: dict[str, Any]) -> dict[int, tuple]:
-    """For each lie-down in ``deal``'s history (by index): the dead pairs its player held just
-    before, and the oversights the engine recorded for it.  One pass over the deal's actions
-    from its record's first position."""
-    facts: dict[int, tuple] = {}
+def _laid_down_why(findings: tuple[LaidDown, ...], rank: int, who: str) -> str:
+    """Why the cards of ``rank`` that ``who`` laid down are not open to a claim now, from the
+    engine's findings when they were laid down (:meth:`~tutor.engine.deal.Deal.
+    lie_down_oversights`: the oversight they made, or why none)."""
+    found = next(f for f in findings if f.rank == rank)
+    what = {2: "a pair", 3: "a prial", 4: "a mournival"}[found.held]
+    if found.claimable:
+        return (f"{who} laid them down as {what} by mistake ({found.kind.replace('_', ' ')}), "
+                "but the claim has lapsed: fewer of them are left on the table than it takes")
+    if found.why == "no_declaration":
+        return (f"{who} laid down {'a dead pair' if found.held == 2 else what}, but no "
+                "declaration under this ruleset could have taken it, so it is no mistake")
+    if found.why == "live_pair":
+        return (f"{who} laid them down as {what}, but it was not a dead pair then (the other two "
+                f"{RANK_PLURALS[rank]} were not both among the won cards), so it is no mistake: "
+                "they are ordinary table cards now")
+    return (f"{who} laid them down as {what}; under this ruleset "
+            f"{spec('oversights').words[found.kind]} is not a mistake anyone may claim, so they "
+            "are ordinary table cards now")
+
+
+def _lie_down_facts(deal: Deal, record: dict[str, Any]) -> dict[int, tuple[LaidDown, ...]]:
+    """For each lie-down in ``deal``'s history (by index): what the engine found it would make
+    of each rank its player held two or more of, just before (:meth:`~tutor.engine.deal.Deal.
+    lie_down_oversights`).  One pass over the deal's actions from its record's first position."""
+    facts: dict[int, tuple[LaidDown, ...]] = {}
     if not any(a.kind == "lie_down" for a in deal.history):
         return facts
     d = replay(record, upto=0)
     for i, a in enumerate(deal.history):
-        dead = d.dead_pairs(a.player) if a.kind == "lie_down" else ()
-        d.apply(a)
         if a.kind == "lie_down":
-            facts[i] = (dead, [o for o in d.oversights if o.index == i])
+            facts[i] = d.lie_down_oversights(a.player)
+        d.apply(a)
     return facts
 
 

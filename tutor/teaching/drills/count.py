@@ -82,7 +82,7 @@ def parse_counts(text: str, n: int) -> list[int]:
             p = p.split(":", 1)[1]
             if not p:
                 continue
-        if not p.isdigit():
+        if not (p.isascii() and p.isdigit() and len(p) <= 2):
             raise NotationError(f"{p!r} is not a number: answer {n} whole number"
                                 f"{'s' if n != 1 else ''}, for example 2 0")
         nums.append(int(p))

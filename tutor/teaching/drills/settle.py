@@ -25,7 +25,8 @@ from rich.text import Text
 from tutor.engine.bots import Careless, make_bot, play_out
 from tutor.engine.deal import Deal, new_deal
 from tutor.engine.errors import NotationError
-from tutor.engine.parameters import value_words
+from tutor.engine.parameters import settlement_formula, settlement_rule, value_words
+from tutor.engine.safetext import clip
 from tutor.teaching.drills.base import QUIT_WORDS, Answered, Drill
 from tutor.teaching.io import LearnerIO
 
@@ -61,11 +62,18 @@ class SettleResult:
         return sum(1 for a in self.answers if a.correct)
 
 
-def parse_signed(text: str) -> int:
-    """A whole number, optionally signed: ``+3``, ``-2``, ``0``, ``3``."""
+def parse_signed(text: str, points: bool = False) -> int:
+    """A whole number, optionally signed: ``+3``, ``-2``, ``0``, ``3``.  With ``points`` (pairs
+    scoring, where a player's points are never below 0) a negative number is refused as a
+    reading, not graded.  Raises NotationError saying what to type."""
     t = text.strip().replace("−", "-").replace(" ", "")
-    if not re.fullmatch(r"[+-]?\d+", t):
-        raise NotationError(f"{text.strip()!r} is not a whole number: answer like +3, -2 or 0")
+    like = "0, 2 or 5" if points else "+3, -2 or 0"
+    if not re.fullmatch(r"[+-]?[0-9]{1,9}", t):
+        raise NotationError(f"{clip(text.strip(), 40)!r} is not a whole number: answer like "
+                            f"{like}")
+    if points and int(t) < 0:
+        raise NotationError(f"points are never below 0 (a player scores 0 or more): answer "
+                            f"like {like}")
     return int(t)
 
 
@@ -102,14 +110,14 @@ class SettleDrill(Drill):
         names = [f"Player {s}" for s in range(d.n)]
         names[q.seat] = "You"
         lines: list = [Text(f"{rs.id} · {d.n} players", style="bold")]
-        if rs.scoring == "stakes":
-            rule = (f"Antes: dealer {pc.ante_dealer}, others {pc.ante_other}; breakeven "
-                    f"{pc.breakeven} won cards, 1 stake per 2 cards above or below")
-        elif rs.scoring == "pot":
-            rule = (f"Antes: dealer {pc.ante_dealer}, others {pc.ante_other}; "
-                    f"{value_words('pot_to', rs.pot_to)}")
+        rule = settlement_rule(rs.scoring, breakeven=pc.breakeven, pot_to=rs.pot_to)
+        formula = settlement_formula(rs.scoring, breakeven=pc.breakeven)
+        if formula is not None:
+            rule += f" ({formula})"
+        if rs.has_stakes:
+            rule = f"Antes: dealer {pc.ante_dealer}, others {pc.ante_other}; {rule}"
         else:
-            rule = "Points: 1 per pair won (won cards / 2)"
+            rule = f"Points: {rule}"
         if pc.last_in_bonus and rs.bonus_to:
             rule += f"; bonus {pc.last_in_bonus}: {value_words('bonus_to', rs.bonus_to)}"
         if rs.lie_down_pays is not None:
@@ -154,9 +162,9 @@ class SettleDrill(Drill):
         if row.won != row.won_in_play:
             parts.append(f"won {row.won_in_play} in play + {row.won - row.won_in_play} at the "
                          f"end = {row.won}")
-        if d.ruleset.scoring == "pairs":
-            parts.append(f"{row.won} / 2" + (f" + {row.bonus} bonus" if row.bonus else "")
-                         + f" = {row.points} points")
+        if not d.ruleset.has_stakes:
+            parts.append(settlement_formula("pairs", won=row.won)
+                         + (f" + {row.bonus} bonus" if row.bonus else "") + f" = {row.points} points")
             if row.net is not None:
                 parts.append(f"lying down: paid {row.paid}, received {row.received}, "
                              f"{row.net:+d} stakes")
@@ -168,8 +176,9 @@ class SettleDrill(Drill):
             terms.append(f"+ {row.received} received")
         if row.bonus:
             terms.append(f"+ {row.bonus} bonus")
-        if d.ruleset.scoring == "stakes":
-            terms.append(f"+ ({row.won} - {pc.breakeven}) / 2")
+        formula = settlement_formula(d.ruleset.scoring, breakeven=pc.breakeven, won=row.won)
+        if formula is not None:
+            terms.append(f"+ {formula}")
         if row.pot_share:
             terms.append(f"+ {row.pot_share} from the pot")
         parts.append(" ".join(terms) + f" = {row.net:+d}")
@@ -178,7 +187,7 @@ class SettleDrill(Drill):
     def themes(self, q: SettleQuestion) -> list[str]:
         d = q.deal
         row = d.result.settlement[q.seat]
-        out = ["settlement", "pairs-scoring" if d.ruleset.scoring == "pairs" else "stakes"]
+        out = ["settlement", "stakes" if d.ruleset.has_stakes else "pairs-scoring"]
         if row.leftovers or row.set_aside:
             out.append("leftovers")
         if row.bonus:
@@ -192,8 +201,9 @@ class SettleDrill(Drill):
         io.show(Text(""))
         io.show(self.facts(q))
         d = q.deal
-        what = "points" if d.ruleset.scoring == "pairs" else "net stakes"
-        io.say(f"Your {what}? (a whole number: +3, -2 or 0)")
+        points = not d.ruleset.has_stakes
+        io.say("Your points? (a whole number, 0 or more: 0, 2 or 5)" if points else
+               "Your net stakes? (a whole number: +3, -2 or 0)")
         start = io.clock.now()
         deadline = start + self.limit if self.limit else None
         value = None
@@ -211,7 +221,7 @@ class SettleDrill(Drill):
             if reply.text.strip().lower() in QUIT_WORDS:
                 return None
             try:
-                value = parse_signed(reply.text)
+                value = parse_signed(reply.text, points)
             except NotationError as exc:
                 io.say(str(exc), style="yellow")
                 continue

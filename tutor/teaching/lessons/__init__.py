@@ -131,7 +131,7 @@ def match_lesson(entries: Iterable[CourseEntry], key: str | int) -> CourseEntry 
         return None
     low = text.lower()
     name = re.split(r"[\\/]", low)[-1]
-    number = int(low) if low.isdigit() else None
+    number = int(low) if low.isascii() and low.isdigit() and len(low) <= 6 else None
     for e in entries:
         if number is not None and number == e.number:
             return e

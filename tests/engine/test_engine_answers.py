@@ -1,0 +1,418 @@
+"""The engine answers every rule question its callers used to work out for themselves (issue 18):
+which oversight a claim takes or why none, what lying down makes, what a declaration held to the
+end cost, an oversight's cards and rank, the rule each parameter value stands for in words, the
+grouping of the per-player-count parameters, stakes or points, and the names of the seats."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+import re
+from pathlib import Path
+
+import pytest
+
+from support import HOUSE_SOURCES, position
+from tutor.engine import parameters as P
+from tutor.engine.bots import Careless, make_bot, play_out
+from tutor.engine.cards import codes, parse_cards
+from tutor.engine.deal import Action, Deal, new_deal, one_declaration_per_rank
+from tutor.engine.errors import (AmbiguousAction, DataError, IllegalAction, IncompleteAction,
+                                 UsageError)
+from tutor.engine.rulesets import scoring_unit
+from tutor.engine.seats import SEAT_NAMES, player_name, seat_names
+from tutor.engine.sources import load_library
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def act(player, kind, cards="", table="", oversight=None):
+    return Action.make(player, kind, parse_cards(cards), parse_cards(table), oversight)
+
+
+def split_prial(rulesets):
+    """Seat 0 splits the table prial of sevens (its own mistake); seat 1 may claim 7D 7S."""
+    d = position(rulesets["parlett"], 5, hands=["7H 2D", "3C 3D", "4C", "5C", "6C"],
+                 table="7C 7D 7S 9C", to_move=0)
+    d.apply(act(0, "capture", "7h", "7c"))
+    return d
+
+
+# --- Oversight: its cards, its rank, the claim that takes it ----------------------------------
+
+def test_an_oversight_gives_its_cards_and_rank(rulesets):
+    d = split_prial(rulesets)
+    (o,) = d.open_oversights()
+    assert o.kind == "split_prial" and o.offender == 0
+    assert codes(o.cards) == ["7D", "7S"] and o.rank == 6
+    assert o.taken_by(act(1, "claim", "7d 7s", oversight="split_prial"))
+    assert not o.taken_by(act(1, "claim", "7d 7s", oversight="laid_down_dead_pair"))
+    assert not o.taken_by(act(1, "claim", "7d", oversight="split_prial"))
+    assert not o.taken_by(act(1, "capture", "7d", "7s"))
+
+
+# --- which open oversight a claim takes, or why none -----------------------------------------
+
+def test_claim_target_by_cards_by_rank_and_by_nothing(rulesets):
+    d = split_prial(rulesets)
+    (o,) = d.open_oversights()
+    assert d.claim_target(1, parse_cards("7s 7d")) == o
+    assert d.claim_target(1, rank=6) == o
+    assert d.claim_target(1) == o
+    assert d.claim_target(1, parse_cards("7d 7s"), kind="split_prial") == o
+    assert d.claim_action(1, o) == act(1, "claim", "7d 7s", oversight="split_prial")
+    assert d.claim_action(1, o, parse_cards("7s 7d")) == d.claim_action(1, o)
+
+
+def test_claim_target_says_why_none(rulesets):
+    d = split_prial(rulesets)
+    with pytest.raises(IllegalAction, match=r"^player 0 made that mistake and may not claim it$"):
+        d.claim_target(0, parse_cards("7d 7s"))
+    with pytest.raises(IllegalAction, match="your own mistake"):
+        d.claim_target(0)
+    with pytest.raises(IllegalAction, match="no open oversight covers 9♣"):
+        d.claim_target(1, parse_cards("9c"))
+    with pytest.raises(IllegalAction, match="no open laid down dead pair oversight covers"):
+        d.claim_target(1, parse_cards("7d 7s"), kind="laid_down_dead_pair")
+    with pytest.raises(IllegalAction, match="no open oversight of nines"):
+        d.claim_target(1, rank=8)
+    with pytest.raises(IllegalAction, match="no open oversight covers"):
+        d.claim_target(1, parse_cards("7d 7s 9c"))          # more cards than the claim takes
+    with pytest.raises(IncompleteAction, match="names all 2") as inc:
+        d.claim_target(1, parse_cards("7d"))
+    assert inc.value.candidates == (act(1, "claim", "7d 7s", oversight="split_prial"),)
+    d.apply(act(1, "claim", "7d 7s", oversight="split_prial"))
+    with pytest.raises(IllegalAction, match=r"^there is nothing to claim$"):
+        d.claim_target(2)
+
+
+def test_a_claim_lapses_when_fewer_cards_than_it_takes_are_left(rulesets):
+    d = position(rulesets["porges"], 5, hands=["2C", "3C 3D 3H", "3S 4C", "5C", "6C"],
+                 table="9C", to_move=1)
+    d.apply(act(1, "lie_down", "3c 3d 3h"))
+    assert d.claim_target(0, rank=2).kind == "laid_down_prial"
+    d.apply(act(2, "capture", "3s", "3c 3d 3h"))
+    with pytest.raises(IllegalAction, match="nothing to claim"):
+        d.claim_target(0, rank=2)
+
+
+def test_claim_target_after_play_and_without_oversights(rulesets):
+    d = position(rulesets["wolffauer"], 5, hands=["7H", "2C", "3C", "4C", "5C"], table="7C",
+                 to_move=0)
+    with pytest.raises(IllegalAction, match="lists no oversights"):
+        d.claim_target(1)
+    d = position(rulesets["parlett"], 5, hands=["7H", "", "", "", "2C"], table="7C 9D",
+                 to_move=0)
+    d.apply(act(0, "capture", "7h", "7c"))
+    assert d.is_terminal()
+    with pytest.raises(IllegalAction, match="play has ended"):
+        d.claim_target(4)
+
+
+def test_different_oversights_make_a_bare_claim_ambiguous(rulesets):
+    rs = rulesets["porges"]           # all five oversights
+    d = position(rs, 5, hands=["7H 2D", "3C 3D 3H 8C", "4C", "5C", "6C"],
+                 table="7C 7D 7S 9C", to_move=0)
+    d.apply(act(0, "capture", "7h", "7c"))          # a split prial (seat 0's)
+    d.apply(act(1, "lie_down", "3c 3d 3h 8c"))      # a laid-down prial (seat 1's)
+    kinds = {o.kind for o in d.open_oversights()}
+    assert kinds == {"split_prial", "laid_down_prial"}
+    with pytest.raises(AmbiguousAction) as amb:
+        d.claim_target(2)
+    assert {a.oversight for a in amb.value.candidates} == kinds
+    assert d.claim_target(2, rank=2).kind == "laid_down_prial"
+
+
+def test_the_parser_and_the_checks_ask_claim_target(rulesets):
+    d = split_prial(rulesets)
+    assert d.parse_action("claim", 1) == d.claim_action(1, d.claim_target(1))
+    with pytest.raises(IllegalAction) as exc:
+        d.parse_action("claim 9c", 1)
+    assert exc.value.text == "claim 9c" and exc.value.reason == "no open oversight covers 9♣"
+    with pytest.raises(IncompleteAction) as inc:
+        d.parse_action("claim 7d", 1)
+    assert inc.value.text == "claim 7d" and inc.value.candidates
+    assert d.why_illegal(act(0, "claim", "7d 7s", oversight="split_prial")) == \
+        "player 0 made that mistake and may not claim it"
+    assert d.why_illegal(act(1, "claim", "7d", oversight="split_prial")) == \
+        "no open split prial oversight covers 7♦"
+
+
+def test_claim_target_agrees_with_the_legal_claims(house):
+    """In random deals under every ruleset, each claim the engine lists takes the oversight
+    claim_target names, and that oversight is one the claim is of."""
+    rng = random.Random(7)
+    checked = 0
+    for rid in sorted(house):
+        rs = house[rid]
+        if not rs.oversights:
+            continue
+        n = rs.player_counts[0]
+        for k in range(6):
+            d = new_deal(rs, n, k % n, rng)
+
+            def observe(deal, a):
+                nonlocal checked
+                for seat in range(deal.players):
+                    for c in deal.free_actions(seat):
+                        if c.kind == "claim":
+                            o = deal.claim_target(seat, c.cards, kind=c.oversight)
+                            assert o.taken_by(c) and o.offender != seat
+                            checked += 1
+
+            play_out(d, [Careless(make_bot("willughby"), 0.5) for _ in range(n)], rng, observe)
+    assert checked > 20
+
+
+# --- what lying down makes -------------------------------------------------------------------
+
+def test_lie_down_oversights_say_why_or_why_not(rulesets, house):
+    d = position(rulesets["porges"], 5, hands=["2C", "3C 3D 5C 5D 5H 8C 8D 8H 8S", "4C", "", ""],
+                 table="9C", won=["", "", "", "3H 3S", ""], to_move=1)
+    found = {f.rank: f for f in d.lie_down_oversights(1)}
+    assert set(found) == {2, 4, 7}
+    assert found[2][1:] == (2, "laid_down_dead_pair", True, "claimable")
+    assert found[4][1:] == (3, "laid_down_prial", True, "claimable")
+    assert found[7][1:] == (4, "laid_down_mournival", True, "claimable")
+    d = position(rulesets["parlett"], 5, hands=["2C", "3C 3D 5C 5D 5H", "4C", "", ""],
+                 table="9C", to_move=1)
+    found = {f.rank: f for f in d.lie_down_oversights(1)}
+    assert found[2].why == "live_pair" and not found[2].claimable
+    assert found[4].why == "not_listed" and found[4].kind == "laid_down_prial"
+    rs = dataclasses.replace(rulesets["porges"], declarations=frozenset({"mournival"}))
+    d = position(rs, 5, hands=["2C", "5C 5D 5H 9D", "4C", "", ""], table="9C", to_move=1)
+    (f,) = d.lie_down_oversights(1)
+    assert (f.kind, f.why) == ("laid_down_prial", "no_declaration")
+
+
+def test_lying_down_makes_what_lie_down_oversights_said(house):
+    """The fast path of apply and the public answer are one rule: replaying random deals, every
+    lie-down that does not end play opens exactly the claims lie_down_oversights named just
+    before it."""
+    rng = random.Random(11)
+    lie_downs = opened = 0
+    for rid in sorted(house):
+        rs = house[rid]
+        n = rs.player_counts[-1]
+        for k in range(8):
+            played = play_out(new_deal(rs, n, k % n, rng),
+                              [Careless(make_bot("willughby"), 0.6) for _ in range(n)], rng)
+            d = Deal(rs, n, played.dealer, played.pack)
+            for i, a in enumerate(played.history):
+                if a.kind == "lie_down":
+                    said = {(f.rank, f.kind) for f in d.lie_down_oversights(a.player)
+                            if f.claimable}
+                    d.apply(a)
+                    if d.phase != "play":
+                        continue                # play ended with it: every claim lapsed
+                    made = {(o.rank, o.kind) for o in d.oversights if o.index == i}
+                    assert made == said, (rid, i)
+                    lie_downs += 1
+                    opened += bool(made)
+                else:
+                    d.apply(a)
+    assert lie_downs > 50 and opened > 5
+
+
+# --- a declaration held to the end -----------------------------------------------------------
+
+def _end_with(rs, hands, table, won=None, dealer=0, to_move=2):
+    d = Deal.from_position(rs, 5, dealer, hands=[parse_cards(h) for h in hands],
+                           table=parse_cards(table), won=[parse_cards(w) for w in (won or [""] * 5)],
+                           to_move=to_move, complete=False)
+    return d
+
+
+def test_a_prial_held_to_the_end_costs_its_pair_when_the_leftovers_go_elsewhere(rulesets):
+    d = _end_with(rulesets["parlett"], ["", "7C 7D 7H 2S", "4C", "", ""], "4D 9H")
+    d.apply(act(2, "capture", "4c", "4d"))
+    res = d.result
+    assert res.last_in == 1 and res.leftovers_to == 0
+    (held,) = res.held_declarations
+    assert held.action.kind == "declare_prial" and held.action.player == 1
+    assert held.cost == 2
+
+
+def test_nothing_is_lost_when_the_leftovers_come_back(rulesets):
+    d = _end_with(rulesets["parlett-tournament"], ["", "7C 7D 7H 7S", "4C", "", ""], "4D 9H")
+    d.apply(act(2, "capture", "4c", "4d"))
+    (held,) = d.result.held_declarations
+    assert held.action.kind == "declare_mournival" and held.cost == 0
+    d = _end_with(rulesets["parlett"], ["7C 7D 7H 2S", "", "4C", "", ""], "4D 9H")
+    d.apply(act(2, "capture", "4c", "4d"))         # the dealer is last in: the leftovers are theirs
+    assert [h.cost for h in d.result.held_declarations] == [0]
+
+
+def test_a_pair_made_dead_by_the_last_action_was_never_declarable(rulesets):
+    d = _end_with(rulesets["parlett"], ["", "5C 5D 2S", "5H", "", ""], "5S 9H")
+    d.apply(act(2, "capture", "5h", "5s"))
+    assert d.result.last_in == 1 and d.result.held_declarations == ()
+    d = _end_with(rulesets["parlett"], ["", "5C 5D 2S", "4C", "", ""], "4D 9H",
+                  won=["", "", "", "5H 5S", ""])
+    d.apply(act(2, "capture", "4c", "4d"))
+    (held,) = d.result.held_declarations
+    assert held.action.kind == "declare_dead_pair" and held.cost == 2
+
+
+def test_declarations_that_are_turns_are_never_held_this_way(rulesets):
+    d = _end_with(rulesets["wolffauer"], ["", "7C 7D 7H 2S", "4C", "", ""], "4D 9H")
+    d.apply(act(2, "capture", "4c", "4d"))
+    assert d.result.held_declarations == ()
+
+
+def test_playing_on_can_win_back_some_of_the_cards(rulesets):
+    rs = rulesets["inter-livery-2018"]              # plays on; leftovers to nobody
+    for play, cost in (("7c 7d 7h", 0), ("7c", 1)):
+        d = _end_with(rs, ["", "7C 7D 7H 2S", "4C", "", ""], "4D 7S")
+        d.apply(act(2, "capture", "4c", "4d"))
+        assert d.phase == "play_on"
+        d.apply(act(1, "play_on_capture", play, "7s"))
+        (held,) = d.result.held_declarations
+        assert (held.action.kind, held.cost) == ("declare_prial", cost)
+
+
+def test_push_and_pop_take_the_held_declarations_back(rulesets):
+    d = _end_with(rulesets["parlett"], ["", "7C 7D 7H 2S", "4C", "", ""], "4D 9H")
+    d.push(act(2, "capture", "4c", "4d"))
+    assert d.result.held_declarations
+    d.pop()
+    assert d.result is None and d.phase == "play"
+    d.apply(act(2, "capture", "4c", "4d"))
+    assert [h.cost for h in d.result.held_declarations] == [2]
+
+
+# --- the rules in words: the parameter table ---------------------------------------------------
+
+def test_the_settlement_rule_per_scoring():
+    assert P.settlement_rule("stakes", breakeven=8) == \
+        "1 stake per 2 won cards above or below the breakeven of 8"
+    assert P.settlement_rule("pairs") == "1 point per pair won"
+    assert P.settlement_rule("pot", pot_to="last_in") == "the whole pot to the last player in"
+    assert P.settlement_rule("pot", pot_to="most_won") == "the whole pot to whoever won most cards"
+    assert P.settlement_formula("stakes", breakeven=8) == "(won − 8) / 2"
+    assert P.settlement_formula("stakes", breakeven=10, won=12) == "(12 − 10) / 2"
+    assert P.settlement_formula("pairs", bonus=True) == "won ÷ 2 + bonus"
+    assert P.settlement_formula("pot") is None
+    assert P.seat_working("stakes", breakeven=8, for_cards="+2") == "against a breakeven of 8: +2"
+    assert P.seat_working("pairs", won=12, points=6) == "12 ÷ 2 = 6"
+    assert P.seat_working("pot", pot_share=11) == "the pot +11"
+    with pytest.raises(UsageError):
+        P.settlement_rule("points")
+
+
+def test_every_scoring_and_every_oversight_has_its_rule():
+    scoring = P.spec("scoring")
+    assert set(scoring.rules) == set(scoring.values) == set(scoring.workings)
+    for kind in P.OVERSIGHT_KINDS:
+        text = P.rule_words("oversights", kind, who="Anne")
+        assert "the first claim takes" in text and " while " in text, kind
+        assert "Anne" in text
+    assert P.rule_words("oversights", "split_prial", who="Anne") == (
+        "Anne captured one card of a table prial where one card may take all three; the first "
+        "claim takes the two left, while both are still on the table")
+
+
+def test_every_declaration_says_why_it_could_be_made():
+    for name in P.DECLARATION_KINDS:
+        text = P.rule_words("declarations", name, ranks="sevens", action=f"declare_{name}")
+        assert "sevens" in text and f"(declare_{name})" in text, name
+    assert P.rule_words("declarations", "prial", ranks="sevens", action="declare_prial") == \
+        "two of the three sevens could be declared (declare_prial), keeping the third"
+
+
+def test_one_declaration_a_rank_the_most_specific():
+    decls = [act(0, "declare_pair", "7c 7d"), act(0, "declare_prial", "7c 7d"),
+             act(0, "declare_mournival", "9c 9d 9h 9s"), act(0, "declare_prial", "9c 9d"),
+             act(0, "declare_dead_pair", "2c 2d"), act(0, "declare_pair", "2c 2d")]
+    assert [a.kind for a in one_declaration_per_rank(decls)] == \
+        ["declare_dead_pair", "declare_prial", "declare_mournival"]
+
+
+def test_who_each_value_names():
+    assert P.value_who("bonus_to", "last_in") == "the last player in"
+    assert P.value_who("bonus_to", "last_pair") == "whoever made the last capture"
+    assert P.value_who("pot_to", "most_won") == "whoever won most cards"
+    assert P.value_who("leftovers_to", "nobody") == "nobody (they are discarded)"
+    for name in ("bonus_to", "pot_to", "leftovers_to"):
+        s = P.spec(name)
+        assert set(s.values) <= set(s.who), name
+    with pytest.raises(UsageError):
+        P.value_who("scoring", "stakes")
+
+
+def test_the_per_player_count_grouping():
+    names = [p for g in P.COUNT_GROUPS for p in g.parameters]
+    assert sorted(names) == sorted(P.COUNT_PARAMETERS) and len(names) == len(set(names))
+    assert P.count_section("deal") == ("hand", "table")
+    assert P.count_section("stakes") == ("ante_dealer", "ante_other", "last_in_bonus", "breakeven")
+    assert [g.name for g in P.COUNT_GROUPS] == ["hand", "table", "ante", "bonus", "breakeven"]
+    with pytest.raises(UsageError):
+        P.count_section("pot")
+
+
+# --- stakes or points; unknown values never pass -----------------------------------------------
+
+def test_has_stakes_per_scoring(house):
+    for rs in house.values():
+        assert rs.has_stakes == (rs.scoring in ("stakes", "pot"))
+        assert rs.unit == ("stakes" if rs.has_stakes else "points") == scoring_unit(rs.scoring)
+    with pytest.raises(DataError):
+        scoring_unit("points")
+
+
+@pytest.mark.parametrize("name", [n for n in P.RULESET_PARAMETERS
+                                  if P.spec(n).kind in ("enum", "set")])
+def test_a_ruleset_built_in_code_refuses_an_unknown_value(rulesets, name):
+    bad = frozenset({"nonsense"}) if P.spec(name).kind == "set" else "nonsense"
+    with pytest.raises(DataError, match=f"{name}: 'nonsense' is not one of"):
+        dataclasses.replace(rulesets["parlett"], **{name: bad})
+
+
+@pytest.mark.parametrize("name", [n for n in P.RULESET_PARAMETERS
+                                  if P.spec(n).kind in ("enum", "set")])
+def test_a_source_file_with_an_unknown_value_is_refused_on_loading(tmp_path, name):
+    text = (HOUSE_SOURCES / "house-rules.yaml").read_text(encoding="utf-8")
+    pattern = re.compile(rf"^(    {name}: {{value: )(\[[^\]]*\]|[^,]+),", re.MULTILINE)
+    assert pattern.search(text), name
+    bad = "[nonsense]" if P.spec(name).kind == "set" else "nonsense"
+    (tmp_path / "bad.yaml").write_text(pattern.sub(rf"\g<1>{bad},", text, count=1),
+                                       encoding="utf-8")
+    with pytest.raises(DataError) as exc:
+        load_library([tmp_path])
+    assert f"{name}.value" in str(exc.value) and "'nonsense' is not one of" in str(exc.value)
+
+
+def test_no_caller_reads_the_scoring_as_stakes_or_not():
+    """Outside the engine, stakes or points is ``Ruleset.has_stakes`` (or ``unit``): nobody
+    compares the scoring with "pairs" (where an unknown value would pass for stakes)."""
+    pattern = re.compile(r"scoring\s*(?:!=|==)\s*[\"']pairs[\"']|scoring\s+(?:not\s+)?in\s*[(\[{]")
+    found = []
+    for room in ("puzzles", "teaching", "app"):
+        for path in sorted((ROOT / "tutor" / room).rglob("*.py")):
+            for i, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+                if pattern.search(line):
+                    found.append(f"{path.relative_to(ROOT)}:{i}: {line.strip()}")
+    assert found == []
+
+
+# --- the seats' names --------------------------------------------------------------------------
+
+def test_one_seat_names_for_every_table():
+    assert seat_names(3, 1) == ["Player 0", "you (Player 1)", "Player 2"]
+    assert seat_names(3) == [player_name(q) for q in range(3)]
+    assert seat_names(4, 2, style="named") == ["Ralph", "Mary", "You", "Anne"]
+    assert seat_names(5, style="dealer") == ["dealer", "eldest", "dealer+2", "dealer+3",
+                                             "dealer+4"]
+    for bad in (dict(style="named"), dict(style="nope")):
+        with pytest.raises(UsageError):
+            seat_names(4, **bad)
+    with pytest.raises(UsageError):
+        seat_names(len(SEAT_NAMES) + 2, 0, style="named")
+
+
+def test_the_old_homes_of_seat_names_call_the_engine():
+    from tutor.engine import levels, simulate
+    from tutor.puzzles import base
+    assert levels.seat_names(4, 2) == seat_names(4, 2, style="named")
+    assert simulate.seat_names(4) == seat_names(4, style="dealer")
+    assert base.seat_names(4, 0) == seat_names(4, 0)

@@ -1,0 +1,44 @@
+"""The rules engine: one deal of Laugh and Lie Down under any ruleset (RULES.md 3-4, 7-8).
+
+:class:`Deal` is the state.  Like an OpenSpiel state it offers :meth:`Deal.legal_actions`
+(``legal_actions()``: the turn actions of the player to move; ``legal_actions(seat)``: everything
+that seat may do now, its turn actions when it is to move plus its declarations and claims),
+:meth:`Deal.apply` (which refuses an illegal action with the reason), :meth:`Deal.is_terminal`,
+:meth:`Deal.returns`, :meth:`Deal.clone`, :meth:`Deal.push`/:meth:`Deal.pop` (apply and take
+back), :meth:`Deal.parse_action` (the learner's notation read on the position, with precise
+errors) and a per-player :meth:`Deal.view` with counting.  :meth:`Deal.claim_target` says which
+open oversight a claim takes, or why none; :meth:`Deal.lie_down_oversights` what lying down would
+make.  :meth:`Deal.from_position` builds a hand-made position; a finished deal's
+:class:`DealResult` carries the whole settlement, seat by seat (:class:`SeatSettlement`), and
+the declarations held to the end (:class:`HeldDeclaration`).
+
+Cards are ints (see :mod:`tutor.engine.cards`).  Inside, each hand, the table and each won pile is
+a 52-bit mask; four bits per rank ("nibble"), so rank counts are cheap bit arithmetic.
+
+The engine branches only on ruleset parameters (:class:`tutor.engine.rulesets.Ruleset`, described
+in :mod:`tutor.engine.parameters`), never on a source's name.
+
+This package is one public module: the private modules beside this file are its parts (the state
+and how actions change it, move generation, oversights and claims, checks, settlement, views and
+counting, notation and the parser); import from ``tutor.engine.deal``.
+"""
+
+from __future__ import annotations
+
+from tutor.engine.deal._bits import (_NIB_CARDS, FULL_MASK, NIB, RANK_MASK, _counts,  # noqa: F401
+                                         _dead_bits, _presence, _rank_count, _ranks)
+from tutor.engine.deal._claims import (LAID_DOWN_KIND, LaidDown, Oversight,
+                                           reachable_oversights)
+from tutor.engine.deal._notation import (ACTION_KINDS, CAPTURE_FORM, CAPTURE_KINDS,
+                                             DECLARATION_ACTION, DECLARATION_ORDER, DECLARATIONS,
+                                             OVER, PLAY, PLAY_ON, TURN_KINDS, Action,
+                                             one_declaration_per_rank, preferred_declarations)
+from tutor.engine.deal._settle import DealResult, HeldDeclaration, SeatSettlement
+from tutor.engine.deal._state import Deal, deal_order, new_deal
+from tutor.engine.deal._views import CaptureOption, PlayerView, RankCount
+
+__all__ = ["ACTION_KINDS", "CAPTURE_KINDS", "DECLARATIONS", "DECLARATION_ORDER", "LAID_DOWN_KIND",
+           "TURN_KINDS", "Action", "CaptureOption", "Deal", "DealResult", "HeldDeclaration",
+           "LaidDown", "Oversight", "PlayerView", "RankCount", "SeatSettlement", "deal_order",
+           "new_deal", "one_declaration_per_rank", "preferred_declarations",
+           "reachable_oversights"]

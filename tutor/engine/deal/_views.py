@@ -1,0 +1,224 @@
+"""What a seat can see, and counting and risk (RULES.md 8): :class:`PlayerView`,
+:class:`RankCount`, :class:`CaptureOption` and the deal's views (private to
+:mod:`tutor.engine.deal`, which re-exports the public names)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import NamedTuple
+
+from tutor.engine.cards import RANK_NAMES, RANK_PLURALS
+from tutor.engine.deal._bits import NIB, _counts, _presence, _rank_count, _ranks
+from tutor.engine.deal._notation import OVER, PLAY, Action
+
+
+class CaptureOption(NamedTuple):
+    """A rank the player can capture now, with the counting behind its risk (RULES.md 8).
+
+    ``table`` and ``hand`` are the player's counts of that rank on the table and in hand,
+    ``unseen`` the cards of the rank the player cannot see; ``at_risk`` is True when some placement
+    of the unseen cards and some legal play before the player's next turn could take the table
+    cards away; ``reason`` says why in words.
+    """
+
+    rank: int
+    table: int
+    hand: int
+    unseen: int
+    at_risk: bool
+    reason: str
+
+
+class RankCount(NamedTuple):
+    """Where the four cards of one rank are, as one seat sees them (RULES.md 8): ``table``,
+    ``hand`` (the seat's own), ``won`` (per seat), ``set_aside`` and ``unseen`` (= 4 - the rest,
+    the number in opponents' hands)."""
+
+    rank: int
+    table: int
+    hand: int
+    won: tuple[int, ...]
+    set_aside: int
+    unseen: int
+
+    @property
+    def won_total(self) -> int:
+        """Cards of the rank among everyone's won cards."""
+        return sum(self.won)
+
+
+class PlayerView(NamedTuple):
+    """What one seat can see (RULES.md 8): public facts, its own hand, and counting.
+
+    Card collections are sorted tuples of cards; ``hand_sizes`` and ``out`` are per seat;
+    ``unseen`` maps each rank 0-12 to the number of its cards the seat cannot see;
+    ``dead_pairs`` are ranks of dead pairs in the seat's hand; ``capture_options`` the ranks it
+    could capture now, with their risk.
+    """
+
+    seat: int
+    players: int
+    dealer: int
+    to_move: int | None
+    hand: tuple[int, ...]
+    table: tuple[int, ...]
+    won: tuple[tuple[int, ...], ...]
+    set_aside: tuple[int, ...]
+    hand_sizes: tuple[int, ...]
+    out: tuple[bool, ...]
+    history: tuple[Action, ...]
+    unseen: dict[int, int]
+    dead_pairs: tuple[int, ...]
+    capture_options: tuple[CaptureOption, ...]
+    claims: tuple[Action, ...]
+
+    def count(self, rank: int) -> RankCount:
+        """Where the cards of ``rank`` are, as this seat sees them."""
+        def n(cards: Iterable[int]) -> int:
+            return sum(1 for c in cards if c >> 2 == rank)
+        return RankCount(rank, n(self.table), n(self.hand), tuple(n(w) for w in self.won),
+                         n(self.set_aside), self.unseen[rank])
+
+
+class _Views:
+    """Views, counting and risk (a part of :class:`~tutor.engine.deal.Deal`)."""
+
+    __slots__ = ()
+
+    def unseen(self, seat: int, rank: int) -> int:
+        """Cards of ``rank`` that ``seat`` cannot see: 4 - (table + won + set aside + own hand)
+        of that rank (RULES.md 8); equal to the number in opponents' hands."""
+        seen = self.table | self.wonall | self.aside | self.hands[seat]
+        return 4 - _rank_count(seen, rank)
+
+    def movers_before(self, seat: int) -> tuple[list[int], list[int]]:
+        """The opponents in play who move before ``seat``'s next turn, in order, and the other
+        opponents in play (who do not).  If ``seat`` is to move now, its next turn is the one
+        after this."""
+        if self.phase != PLAY or not self.hands[seat]:
+            return [], []
+        movers: list[int] = []
+        q = self.to_move
+        n = self.n
+        if q == seat:
+            q = (q + 1) % n
+        seen = 0
+        while q != seat and seen < n:
+            if self.hands[q]:
+                movers.append(q)
+            q = (q + 1) % n
+            seen += 1
+        others = [r for r in range(n) if r != seat and self.hands[r] and r not in movers]
+        return movers, others
+
+    def capture_options(self, seat: int) -> list[CaptureOption]:
+        """The ranks ``seat`` could capture now, each marked at risk or safe (RULES.md 8).
+
+        A rank is at risk when some placement of the unseen cards and some legal play by the
+        opponents before the seat's next turn could leave no table card of it then.  Worked out:
+        claims never take the last table card of a rank someone can still capture; with the seat
+        holding at least one card of the rank, table + unseen is at most 3, so two or three table
+        cards can never all go (that needs two cards unseen per table card, or a pair for a pair
+        with two unseen); a lone table card goes only to a one-for-one capture by an opponent
+        holding one of the unseen cards.  It matters only if the seat gets another turn: not
+        when every opponent who moves before it holds a single card and nobody else holds cards
+        (play then ends first), unless the last player in plays on.
+        """
+        h = self.hands[seat]
+        t = self.table
+        if not h or self.phase == OVER:
+            return []
+        common = _presence(h) & _presence(t)
+        if not common:
+            return []
+        risky = self.at_risk_ranks(seat)
+        movers, _ = self.movers_before(seat)
+        seen = t | self.wonall | self.aside | h
+        out = []
+        for rank in _ranks(common):
+            nh, nt = _rank_count(h, rank), _rank_count(t, rank)
+            if not self._can_capture_rank(nh, nt):
+                continue
+            u = 4 - _rank_count(seen, rank)
+            risk = bool((risky >> (4 * rank)) & 1)
+            why = self._risk_reason(rank, nt, u, risk, bool(movers))
+            out.append(CaptureOption(rank, nt, nh, u, risk, why))
+        return out
+
+    def _risk_reason(self, rank: int, nt: int, u: int, risk: bool, movers: bool) -> str:
+        """Why a capture option of ``rank`` (``nt`` on the table, ``u`` unseen) is at risk or
+        safe, in words (RULES.md 8)."""
+        name = RANK_PLURALS[rank]
+        if risk:
+            return (f"a lone {RANK_NAMES[rank]} on the table with {u} unseen: an opponent may "
+                    "take it before your next turn")
+        if nt >= 2:
+            return (f"{nt} {name} on the table and at most {u} unseen: no opponent can take "
+                    "them all before your next turn")
+        if u == 0:
+            return (f"the other {name} are all won or in your hand: nobody else can take the "
+                    "lone one")
+        if not self._c11:
+            return "no one-for-one capture under this ruleset, so nobody can take it"
+        if not movers:
+            return "nobody else moves before you again"
+        return ("every opponent to move before you holds one card, so play ends before your "
+                "next turn")
+
+    def at_risk_ranks(self, seat: int) -> int:
+        """The rule behind :meth:`capture_options`' risk, on the masks: bit ``4r`` set for each
+        rank ``r`` the seat could capture now whose table cards could be gone before its next
+        turn (RULES.md 8).  That is a lone table card of a rank the seat holds, taken one for
+        one, with some card of the rank unseen, when an opponent moves before the seat's next
+        turn and play would not end first (every opponent to move holding one card and nobody
+        else holding any), unless the last player in plays on.  When ``seat`` is to move, every
+        opponent in play moves before its next turn (the fast path of rollouts)."""
+        h = self.hands[seat]
+        if not h or self.phase != PLAY or not self._c11:
+            return 0
+        t = self.table
+        tc = _counts(t)
+        lone = tc & ~(tc >> 1) & ~(tc >> 2) & NIB & _presence(h)
+        if not lone:
+            return 0
+        sc = _counts(t | self.wonall | self.aside | h)
+        lone &= ~(sc >> 2)                          # all four seen: nobody else holds one
+        if not lone:
+            return 0
+        if self.ruleset.last_in_plays_on:
+            if seat == self.to_move:
+                return lone if self.in_play > 1 else 0
+            movers, _ = self.movers_before(seat)
+            return lone if movers else 0
+        if seat == self.to_move:
+            for q, m in enumerate(self.hands):
+                if q != seat and m & (m - 1):
+                    return lone
+            return 0
+        movers, others = self.movers_before(seat)
+        if not movers:
+            return 0
+        if others or any(self.hands[q] & (self.hands[q] - 1) for q in movers):
+            return lone
+        return 0
+
+    def view(self, seat: int) -> PlayerView:
+        """What ``seat`` can see now, with its counting (RULES.md 8)."""
+        seen = self.table | self.wonall | self.aside | self.hands[seat]
+        return PlayerView(
+            seat=seat, players=self.n, dealer=self.dealer, to_move=self.to_move,
+            hand=self.hand(seat), table=self.table_cards(),
+            won=tuple(self.won_cards(q) for q in range(self.n)), set_aside=self.set_aside(),
+            hand_sizes=tuple(h.bit_count() for h in self.hands),
+            out=tuple(not h for h in self.hands), history=tuple(self.history),
+            unseen={r: 4 - _rank_count(seen, r) for r in range(13)},
+            dead_pairs=self.dead_pairs(seat) if self.phase == PLAY else (),
+            capture_options=tuple(self.capture_options(seat)),
+            claims=tuple(self._claims(seat)))
+
+    def rank_count(self, seat: int, rank: int) -> RankCount:
+        """Where the cards of ``rank`` are as ``seat`` sees them (RULES.md 8)."""
+        return RankCount(rank, _rank_count(self.table, rank), _rank_count(self.hands[seat], rank),
+                         tuple(_rank_count(w, rank) for w in self.won),
+                         _rank_count(self.aside, rank), self.unseen(seat, rank))
+
