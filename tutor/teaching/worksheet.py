@@ -103,7 +103,7 @@ class Worksheet:
         """The printed height of :attr:`instructions` in the units of
         :attr:`WorksheetPuzzle.lines`: a line of 9.5pt prose at 1.3 (about 115 characters) is
         about one and a half lines of the positions' type, and a paragraph's spacing over half
-        one.  (The heading above them was always on the first puzzle page.)"""
+        one.  (The heading above them is counted apart: :data:`_HEADING_LINES`.)"""
         paras = [p for text in self.instructions for p in _without_heading(text).split("\n\n")
                  if p.strip()]
         return round(sum(1.45 * -(-len(" ".join(p.split())) // 115) + 0.6 for p in paras))
@@ -112,14 +112,18 @@ class Worksheet:
     def pages(self) -> list[list[WorksheetPuzzle]]:
         """The puzzles as printed pages: see :func:`page_groups` (the first page also holds the
         instructions)."""
-        return page_groups(self.puzzles, first_used=self.instruction_lines)
+        return page_groups(self.puzzles, first_used=self.instruction_lines + _HEADING_LINES)
 
 
 #: How many lines of puzzles fit on a printed page, counted as :attr:`WorksheetPuzzle.lines`
-#: (lines of 7.5pt monospace at 1.15, the print CSS of :func:`render_html`).  US Letter with
-#: 12 mm margins holds about 92 such lines (measured with Chromium) and A4 more; 86 leaves a
-#: margin for error, and ``tests/teaching/test_worksheet.py`` prints a worksheet to check it.
-PAGE_LINES = 86
+#: (lines of 7.5pt monospace at 1.15, the print CSS of :func:`render_html`).  Measured with
+#: Chromium on US Letter with 12 mm margins (A4 holds more): three puzzles of 83 such lines in
+#: all fit a page and 85 do not; on the first puzzle page, under the heading (counted as
+#: :data:`_HEADING_LINES`) and the instructions, 82 fit and 83 do not.
+#: ``tests/teaching/test_worksheet.py`` prints worksheets either side of the edge to check it.
+PAGE_LINES = 83
+#: The first puzzle page's heading, in those lines, beside :attr:`Worksheet.instruction_lines`.
+_HEADING_LINES = 1
 #: Lines allowed for a puzzle's heading, kind line, answer space and spacing (about 70pt).
 _PUZZLE_OVERHEAD = 8
 #: Puzzles to a printed page: at most three, and two wherever three would not fit.
