@@ -111,6 +111,8 @@ def _check_and_migrate(conn: sqlite3.Connection, path: Path) -> None:
     integrity check, :class:`DamagedFile` for a header, table, column, type or JSON value this
     program did not write, and :class:`LaughError` for a file of a newer schema.  Tables are
     checked before any migration writes, so a damaged file is moved aside as it was found.
+    After the migrations, themes of an older spelling are respelled
+    (:func:`tutor.teaching.progress._schema._one_spelling`: nothing written when there are none).
     """
     try:
         # The integrity check, not the quick check: only it finds an index that lost a row.
