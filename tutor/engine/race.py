@@ -238,6 +238,14 @@ class ClaimWatch:
     time, a test a fake one, a server its own on each message's arrival, for any number of
     seats.  ``humans`` (seats played by people) are only named so that :attr:`closed` can say
     whom each oversight was missed by.
+
+    Driving it (a terminal's deal player does the same as a server): after applying any
+    action, ``update(now)`` (its closed oversights: misses for the people who could claim);
+    before applying a turn action that arrives at ``t``, ``advance(t)`` (claims due before it
+    come first); a timer for ``next_due()`` that calls ``advance(now)``; each claim message
+    ``arrive(seat, text, t)``, its outcomes said to every seat (a hit is public) and a false
+    claim or one too late to its claimant.  :attr:`open` and the scheduled claims hold what
+    no client may be told (which oversights are open): a server keeps them.
     """
 
     def __init__(self, deal: Deal, computers: Mapping[int, Reaction] | None = None,

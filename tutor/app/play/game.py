@@ -180,6 +180,7 @@ class DealPlayer(Watching):
 
     def _bot_moves(self) -> None:
         d = self.deal
+        self._show(self.watch.advance(self.clock.now()))     # claims due come first
         if d.phase == "over" or d.to_move == self.seat or self.quit:
             return
         bot = self.bots[d.to_move]
@@ -211,6 +212,11 @@ class DealPlayer(Watching):
         a = self._choose(intent)
         if a is None:
             return "info"
+        self._show(self.watch.advance(when))          # claims that came before the move
+        if self.deal.why_illegal(a) is not None:       # ... may have changed the table
+            self.io.say(explain(self.deal.why_illegal(a), self.seat, self.names),
+                        style="yellow")
+            return "error"
         self._apply(a)
         return "acted"
 
