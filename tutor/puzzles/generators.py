@@ -237,10 +237,14 @@ def resolve_quotes(defn: Definition, keys: list[str], rs: Ruleset, extra: list[s
     Only the puzzle's own ruleset and player count are quoted (:func:`own_quotes`): a quotation
     of another source (Parlett's deal under Wolffauer's rules) or about another player count
     ("making a pot of 11p" beside a pot of 9) is left out; where that leaves nothing, a spec's
-    ``fallback`` is quoted (an advice every reading shares, say)."""
+    ``fallback`` is quoted (an advice every reading shares, say).  A kind whose questions are
+    about the sources themselves (``options.own_quotes: false``) quotes any source."""
     lib = library()
     spec = defn.quote_spec(*keys)
-    allowed = own_quotes(rs.id, players)
+    if defn.options.get("own_quotes", True):
+        allowed = own_quotes(rs.id, players)
+    else:                   # a question about the sources themselves: any source's words
+        allowed = {q.ref for s in lib.sources.values() for q in s.quotations.values()}
     refs: list[str] = []
     specs = spec if isinstance(spec, list) else [spec]
     fallback: list[str] = []

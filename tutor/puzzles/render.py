@@ -12,7 +12,9 @@ rich is imported inside the functions that draw, to keep start-up quick.
 
 from __future__ import annotations
 
-from tutor.engine.cards import SUIT_SYMBOLS, SUITS
+import re
+
+from tutor.engine.cards import SUIT_SYMBOLS, SUITS, parse_card, pretty
 from tutor.engine.parameters import settlement_rule
 from tutor.engine.sources import default_library
 from tutor.puzzles.base import player_name, seat_names
@@ -27,6 +29,18 @@ def plain_suits(text: str, symbols: bool) -> str:
     for sym, letter in zip(SUIT_SYMBOLS, SUITS):
         text = text.replace(sym, letter)
     return text
+
+
+_CARD_CODE = re.compile(r"(?<![\w/])(10|[2-9TJQKA])([CDHS])(?![\w/])")
+
+
+def shown_cards(text: str, symbols: bool) -> str:
+    """``text`` with every card code in it (``TC``, ``7H``) written as the screen shows cards
+    (``10♣``, ``7♥``; ``10C`` where symbols cannot be shown): one way of writing cards on a
+    screen."""
+    def one(m):
+        return pretty(parse_card(m.group(0)), symbols)
+    return plain_suits(_CARD_CODE.sub(one, text), symbols)
 
 
 def _ruleset_title(puzzle: Puzzle) -> str:
@@ -367,7 +381,7 @@ def render_explanation(puzzle: Puzzle, grade: Grade | None, symbols: bool = True
                  style="green" if grade.correct else "red")
         parts.append(v)
     ans = Text("Answer: ", style="bold")
-    ans.append(plain_suits(puzzle.expected_answer_text(), symbols))
+    ans.append(shown_cards(puzzle.expected_answer_text(), symbols))
     parts.append(ans)
     parts.append(Text(""))
     for para in puzzle.explanation.split("\n\n"):
@@ -384,5 +398,19 @@ def render_explanation(puzzle: Puzzle, grade: Grade | None, symbols: bool = True
         if q.where:
             body.append(f" ({q.where})", style="dim")
         parts.append(Padding(body, (0, 0, 1, 2)))
+    taught = taught_line(puzzle)
+    if taught:
+        parts.append(Text(taught, style="cyan"))
     parts.append(Text(f"Puzzle id: {puzzle.id}", style="dim"))
     return Group(*parts)
+
+
+def taught_line(puzzle: Puzzle) -> str:
+    """Where the course teaches the puzzle's point (:attr:`Puzzle.teaches`): ``Taught in
+    lesson 6, on the page “Where the leftovers go” (laugh lesson 6).``; "" when the kind names
+    no page."""
+    if not puzzle.teaches:
+        return ""
+    stem, _, heading = puzzle.teaches.partition("#")
+    n = int(stem[:2])
+    return f"Taught in lesson {n}, on the page “{heading}” (laugh lesson {n})."

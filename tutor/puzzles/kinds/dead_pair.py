@@ -132,6 +132,8 @@ class DeadPair(PuzzleKind):
                     "not_your_turn": float("not_your_turn" in tags),
                     "own_twin": float("own_twin" in tags)}
         themes = ["dead-pair", "declaration"] + (["decoy"] if not dead else [])
+        if deal.to_move != seat and deal.dead_pairs(seat):
+            themes.append("out-of-turn")
         return Candidate(deal=deal, seat=seat, variant=variant,
                          answer=self.solve(deal, seat, {}, ctx.rs, n), accepted=accepted,
                          facts=facts, features=features, themes=themes, tags=tags,
@@ -156,7 +158,7 @@ class DeadPair(PuzzleKind):
             if rank in pairs and k < 2:
                 both = " ".join(codes(c for c in hand if rank_of(c) == rank))
                 raise AnswerError(f"which cards? a pair is declared with both its cards "
-                                  f"({both}), or name the rank alone")
+                                  f"(`{both}`), or name the rank alone")
         named = set(per_rank) | set(r.ranks)
         words = set(w for w in r.words if w)
         if "yes" in words and "no" in words:
@@ -202,8 +204,26 @@ class DeadPair(PuzzleKind):
         for x in sorted(right - named):
             parts.append(f"the {RANK_PLURALS[x]} are a dead pair you may declare")
         return Verdict(False, "Not quite: " + "; ".join(parts) + ".",
-                       retry="Not yet. For each pair, find where the other two cards of its "
-                             "rank are.")
+                       retry=self._nudge(p, deal, refused, right - named))
+
+    @staticmethod
+    def _nudge(p, deal, refused: dict, missed: set) -> str:
+        """What was wrong, without the answer: a declaration that takes a turn under this
+        ruleset when it is not the learner's, one that is free and need not wait, or a pair
+        that is not dead."""
+        turn = deal.ruleset.hand_plays == "turn"
+        mine = deal.to_move == p.seat
+        dead = set(deal.dead_pairs(p.seat))
+        if refused and any(x in dead for x in refused) and turn and not mine:
+            return ("Not yet: under this ruleset a declaration takes your turn, and it is not "
+                    "your turn.")
+        if missed and not mine and not turn:
+            return ("Not yet: under this ruleset a declaration is a free action: it need not "
+                    "wait for your turn.")
+        if refused:
+            return ("Not yet: a pair you named is not dead. Where are the other two cards of "
+                    "its rank?")
+        return "Not yet. For each pair, find where the other two cards of its rank are."
 
     def answer_words(self, p):
         deal = p.deal()

@@ -111,7 +111,7 @@ class DealSetup(PuzzleKind):
                          + ", ".join(f"Player {q}" for q in later) + ".")
             src = lib.ruleset_source[ctx.rs.id]
             if not any(lib.quotation(r).source == src
-                       for r in ctx.defn.quote_spec("eldest") if isinstance(r, str)):
+                       for r in ctx.defn.word("eldest_named", [])):
                 who = lib.sources[src].author or lib.sources[src].title
                 lines.append(f"- {who} does not say who plays first; the program has the "
                              "dealer's left-hand neighbour begin, as every source that says "

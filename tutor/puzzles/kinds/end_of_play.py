@@ -36,7 +36,8 @@ class EndOfPlay(PuzzleKind):
             caps = after.legal_actions()
             after.apply(caps[0])
         r = after.result
-        return {"last_in": r.last_in, "leftovers_to": r.leftovers_to}
+        return {"final": dict(data["final"]), "last_in": r.last_in,
+                "leftovers_to": r.leftovers_to}
 
     def build(self, ctx):
         rng = ctx.rng

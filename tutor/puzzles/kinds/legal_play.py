@@ -147,6 +147,29 @@ def legal_tags(deal, seat: int, groups) -> set[str]:
     return tags
 
 
+def _short_why(deal, a: Action) -> str:
+    """Why a listed move may not be made, in a few words that name the rule without the
+    answer: a capture form the ruleset does not allow, one card taking two, another rank, lying
+    down while a move is possible, a declaration that is not allowed now (under a ruleset where
+    a declaration is a turn, or of a pair that is not dead)."""
+    if a.kind in ("capture", "play_on_capture"):
+        ranks = {rank_of(c) for c in a.cards + a.table}
+        if len(ranks) > 1:
+            return "takes a card of another rank"
+        if len(a.cards) == 1 and len(a.table) == 2:
+            return "has one card take two"
+        if a.form and a.form not in deal.ruleset.captures:
+            return "is a capture this ruleset does not allow"
+        return "is not a capture you may make now"
+    if a.kind == "lie_down":
+        return "lies down while another move is possible"
+    if a.kind == "end_turn":
+        return "ends a turn that has not captured yet"
+    if deal.ruleset.hand_plays == "turn" and deal.to_move != a.player:
+        return "is a declaration, which takes your turn under this ruleset"
+    return "is a declaration you may not make now"
+
+
 class LegalPlay(PuzzleKind):
     name = "legal-play"
 
@@ -322,15 +345,15 @@ class LegalPlay(PuzzleKind):
             parts.append("not allowed: " + "; ".join(
                 f"{c['letter']}) {c['text']}: "
                 f"{deal.why_illegal(action_from_json(c['move'], 0))}" for c in wrong))
-        bits = []
-        if wrong:
-            bits.append(f"{len(wrong)} of your choices may not be made")
+        bits = [f"{c['letter']}) {_short_why(deal, action_from_json(c['move'], 0))}"
+                for c in wrong]
         if missed:
-            bits.append(f"you left out {len(missed)} that may")
+            bits.append(f"you left out {len(missed)} move{'s' if len(missed) > 1 else ''} "
+                        "you may make")
         lead = (f"Partly right: you chose {hits} of the {len(right)} moves you may make. "
                 if hits else "Not right. ")
         return Verdict(False, lead + ". ".join(x[0].upper() + x[1:] for x in parts) + ".",
-                       credit=credit, retry="Not yet: " + " and ".join(bits) + ".")
+                       credit=credit, retry="Not yet: " + "; ".join(bits) + ".")
 
     def answer_words(self, p):
         return ["hint", "quit"] + [c["letter"] for c in p.answer["choices"]]

@@ -50,7 +50,8 @@ class ScoreSheet(PuzzleKind):
         return None
 
     def solve(self, deal, seat, data, rs, players):
-        return {**totals(data["sheet"]), "seat": data["seat"]}
+        return {**totals(data["sheet"]), "seat": data["seat"],
+                "sheet": [dict(r) for r in data["sheet"]]}
 
     def build(self, ctx):
         rng = ctx.rng

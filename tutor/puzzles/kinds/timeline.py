@@ -113,14 +113,22 @@ class Timeline(PuzzleKind):
 
     def solve(self, deal, seat, data, rs, players):
         v = data["variant"]
-        if v in ("order", "sources"):
-            years = data["years"]
-            order = sorted(range(len(years)), key=lambda i: years[i])
-            return {"order": [LETTERS[i] for i in order], "years": list(years)}
+        if v == "order":
+            years = {r["quote"]: r["year"] for r in records()}
+            got = [years[q] for q in data["quotes"]]
+            order = sorted(range(len(got)), key=lambda i: got[i])
+            return {"order": [LETTERS[i] for i in order], "records": list(data["quotes"])}
+        if v == "sources":
+            lib = library()
+            got = [source_year(lib.sources[sid]) for sid in data["sources"]]
+            order = sorted(range(len(got)), key=lambda i: got[i])
+            return {"order": [LETTERS[i] for i in order], "sources": list(data["sources"])}
         if v == "when":
-            return {"letter": LETTERS[data["options"].index(data["year"])],
-                    "options": list(data["options"])}
-        return {"letter": "A" if data["record"] else "B"}
+            year = {r["quote"]: r["year"] for r in records()}[data["quotes"][0]]
+            return {"letter": LETTERS[data["options"].index(year)],
+                    "options": list(data["options"]), "record": data["quotes"][0]}
+        is_record = data["quotes"][0] in {r["quote"] for r in records()}
+        return {"letter": "A" if is_record else "B", "quote": data["quotes"][0]}
 
     def build(self, ctx):
         v = ctx.plan["variant"]
@@ -154,7 +162,7 @@ class Timeline(PuzzleKind):
                           for i, r in enumerate(picked))
         told = "\n".join(f"- {LETTERS[i]}) {picked[i]['date']}: {picked[i]['author']}, "
                          f"{picked[i]['work']}" for i in order)
-        data = {"years": years, "quotes": [r["quote"] for r in picked]}
+        data = {"quotes": [r["quote"] for r in picked]}
         facts = {"items": lines, "told": told, "k": k, "first": all_recs[0]["date"],
                  "last": all_recs[-1]["date"], "example": _example(right, k)}
         spread = max(years) - min(years)
@@ -176,7 +184,7 @@ class Timeline(PuzzleKind):
         rng.shuffle(options)
         dates = {r["year"]: r["date"] for r in recs}
         letter = LETTERS[options.index(rec["year"])]
-        data = {"year": rec["year"], "options": options, "quotes": [rec["quote"]]}
+        data = {"options": options, "quotes": [rec["quote"]]}
         facts = {"text": rec["text"], "author": rec["author"], "work": rec["work"],
                  "options": "\n".join(f"{LETTERS[i]}) {dates[y]}" for i, y in enumerate(options)),
                  "date": rec["date"],
@@ -208,7 +216,7 @@ class Timeline(PuzzleKind):
             who = src.author or (f"the {src.in_} sheet" if src.in_ else src.title)
             why = (f"It is from {who} ({q.where}): it tells players what to do, in the words "
                    "of a modern retelling of the rules, not a record of the name in an old book.")
-        data = {"record": is_record, "quotes": [ref]}
+        data = {"quotes": [ref]}
         letter = "A" if is_record else "B"
         facts = {"text": text, "why": why}
         return data, facts, [letter, letter.lower(), "record" if is_record else "rules"], \
@@ -230,7 +238,7 @@ class Timeline(PuzzleKind):
         told = "\n".join(f"- {LETTERS[i]}) {picked[i][1].date or picked[i][0]}: "
                          f"{_shown_source(picked[i][1])} ({'the primary source' if picked[i][1].kind == 'primary' else picked[i][1].kind.replace('-', ' ')})"
                          for i in order)
-        data = {"years": years}
+        data = {"sources": [src.id for _, src in picked]}
         facts = {"items": lines, "told": told, "k": k, "example": _example(right, k)}
         features = {"items": k}
         return data, facts, [right, right.replace(" ", ""), right.lower()], features, \
@@ -282,7 +290,13 @@ class Timeline(PuzzleKind):
         right = p.answer["order"]
         if got == right:
             return Verdict(True, "Right: " + " ".join(right) + ".")
-        years = {LETTERS[i]: y for i, y in enumerate(p.answer["years"])}
+        if "records" in p.answer:
+            by_ref = {r["quote"]: r["year"] for r in records()}
+            ys = [by_ref[q] for q in p.answer["records"]]
+        else:
+            lib = library()
+            ys = [source_year(lib.sources[sid]) for sid in p.answer["sources"]]
+        years = {LETTERS[i]: y for i, y in enumerate(ys)}
         # the first neighbouring pair out of order: the part that is wrong
         a, b = next((x, y) for x, y in zip(got, got[1:]) if years[x] > years[y])
         in_place = sum(1 for x, y in zip(got, right) if x == y)
