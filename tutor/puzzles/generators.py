@@ -396,6 +396,8 @@ def search(spec: str, ruleset: str | None, players: int | None, seed: int,
     for s in range(seed, seed + bound):
         rid, n = resolve_choice(kind, ruleset, players, s)
         if theme and not gen.plan_may_fit(plan_of(kind, rid, n, s), theme):
+            why[f"none carries the theme {theme}"] = why.get(f"none carries the theme {theme}",
+                                                            0) + 1
             continue
         try:
             p = build(kind, rid, n, s)

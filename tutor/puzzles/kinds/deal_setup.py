@@ -16,10 +16,10 @@ from __future__ import annotations
 from typing import Any
 
 from tutor.engine.deal import Deal
-from tutor.engine.parameters import COUNT_GROUPS
-from tutor.puzzles.base import Candidate, PuzzleKind, Verdict, join, library
+from tutor.engine.parameters import COUNT_GROUPS, spec, value_words
+from tutor.puzzles.base import LETTERS, Candidate, PuzzleKind, Verdict, join, library
 from tutor.puzzles.model import AnswerError
-from tutor.puzzles.reader import read
+from tutor.puzzles.reader import letters_answer, read
 
 #: The figures asked, and the parameters behind each (the parameter table's grouping).
 SETUP_FIELDS = tuple(g.name for g in COUNT_GROUPS)
@@ -30,6 +30,8 @@ _FIELD_WORDS = {"hand": "", "cards": "", "card": "", "each": "", "table": "", "a
                 "antes": "", "stakes": "", "stake": "", "bonus": "", "breakeven": "",
                 "break-even": "", "dealer": "", "others": "", "other": "", "pairs": "pairs",
                 "pair": "pairs", "player": "", "seat": "", "p": "", "eldest": "", "is": ""}
+#: The option of a mournival question that no ruleset takes: left on the table.
+STAYS = "stays"
 #: The figures as a learner reads them.
 _LABELS = {"hand": "the cards dealt to each", "table": "the table cards",
            "dealer's ante": "the dealer's ante", "others' ante": "the others' ante",
@@ -66,11 +68,48 @@ class DealSetup(PuzzleKind):
     def plan_may_fit(self, plan, theme):
         if theme in ("eldest", *SETUP_FIELDS, "all"):
             return plan["variant"] == theme
+        if theme == "table-mournival":
+            return plan["variant"] == "mournival"
         return True
 
     def solve(self, deal, seat, data, rs, players):
+        if data["asked"] == ["mournival"]:
+            return {"asked": ["mournival"], "options": list(data["options"]),
+                    "letter": LETTERS[data["options"].index(rs.table_mournival)]}
         return {**setup_answer(rs, players), "dealer": deal.dealer, "eldest": deal.eldest,
                 "asked": list(data["asked"])}
+
+    def _mournival(self, ctx, deal):
+        """What happens to a mournival dealt to the table: the ruleset's ``table_mournival``,
+        among the values the parameter table allows and the mistake of leaving it on the
+        table."""
+        rng = ctx.rng
+        lib = library()
+        options = list(spec("table_mournival").values) + [STAYS]
+        rng.shuffle(options)
+        words = {v: value_words("table_mournival", v) for v in spec("table_mournival").values}
+        words[STAYS] = ctx.defn.word("mournival_stays", "it stays on the table, for anyone to "
+                                                        "capture")
+        data = {"asked": ["mournival"], "options": options, "position": False}
+        answer = self.solve(deal, deal.dealer, data, ctx.rs, ctx.players)
+        letter = answer["letter"]
+        p = lib.parameter(ctx.rs.id, "table_mournival")
+        note = f" ({p.status}: {' '.join(p.note.split())})" if p.status != "stated" and p.note \
+            else ""
+        lines = [f"- {letter}) {words[ctx.rs.table_mournival]}{note}."]
+        lines.append(f"- {LETTERS[options.index(STAYS)]}) {words[STAYS]}: no source leaves it "
+                     "there; if the dealer forgets it, it is a mistake another player may "
+                     "claim, where the ruleset allows it (lesson 8).")
+        facts = {"ruleset": lib.rulesets[ctx.rs.id].title, "players": ctx.players,
+                 "options": "\n".join(f"{LETTERS[i]}) {words[v]}" for i, v in enumerate(options)),
+                 "facts": "\n".join(lines), "field": "a table mournival", "dealer": deal.dealer,
+                 "example": "", "unit_note": ""}
+        return Candidate(deal=deal, seat=deal.dealer, variant="mournival", answer=answer,
+                         accepted=[letter, letter.lower()], facts=facts,
+                         features={"field_mournival": 1.0,
+                                   "not_stated": float(p.status != "stated")},
+                         themes=["deal-setup", "table-mournival"], theme="table-mournival",
+                         data=data, quotes=list(p.quotes[:2]), question_key="mournival")
 
     def build(self, ctx):
         rng = ctx.rng
@@ -78,6 +117,8 @@ class DealSetup(PuzzleKind):
         dealer = rng.randrange(n)
         deal = Deal(ctx.rs, n, dealer, ctx.new_pack())
         variant = ctx.plan["variant"]
+        if variant == "mournival":
+            return self._mournival(ctx, deal)
         asked = (list(SETUP_FIELDS) if variant == "all" else [variant])
         ans = setup_answer(ctx.rs, n)
         lib = library()
@@ -157,6 +198,19 @@ class DealSetup(PuzzleKind):
     def check(self, p, text):
         ans = p.answer
         asked = ans["asked"]
+        if asked == ["mournival"]:
+            letters = LETTERS[:len(ans["options"])]
+            got = letters_answer(text, letters,
+                                 expected=f"answer with a letter ({', '.join(letters)})")
+            if len(got) != 1:
+                raise AnswerError(f"answer with one letter ({', '.join(letters)})")
+            if got[0] == ans["letter"]:
+                return Verdict(True, f"Right: {ans['letter']}.")
+            said = ans["options"][LETTERS.index(got[0])]
+            nudge = ("Not yet: no source leaves it on the table." if said == STAYS else
+                     "Not yet: that is another source's rule: which does this one follow?")
+            return Verdict(False, f"Not quite: it is {ans['letter']}, not {got[0]}.",
+                           retry=nudge)
         expected: list[int | None] = []
         labels = []
         for f in asked:
@@ -242,10 +296,14 @@ class DealSetup(PuzzleKind):
                 + " off" + (f" ({hints[0]})" if hints else "") + ".")
 
     def answer_words(self, p):
+        if p.answer["asked"] == ["mournival"]:
+            return ["hint", "quit"] + list(LETTERS[:len(p.answer["options"])])
         return ["hint", "quit", "none"]
 
     def wrong_answer(self, p):
         a = p.answer
+        if a["asked"] == ["mournival"]:
+            return LETTERS[(LETTERS.index(a["letter"]) + 1) % len(a["options"])]
         first = p.accepted[0].split()
         head = first[0]
         if head == "none":

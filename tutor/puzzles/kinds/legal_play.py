@@ -182,12 +182,15 @@ class LegalPlay(PuzzleKind):
             out.append("split_prial")
         if rs.captures_per_turn == "any":
             out.append("end_turn")
+        out.append("two_for_one")           # a decoy: one card taking two of a rank
         return out
 
     def plan(self, base, rs, players, seed, defn):
         return {"variant": "default", "theme": base.choice(self.plan_themes(rs))}
 
     def plan_may_fit(self, plan, theme):
+        if theme == "mismatch":             # a decoy any plan may list
+            return True
         return plan["theme"].replace("_", "-") == theme
 
     def solve(self, deal, seat, data, rs, players):
@@ -301,7 +304,8 @@ class LegalPlay(PuzzleKind):
         together are rare in play, so the shuffled pack may be arranged first (the dealing order
         from :func:`tutor.engine.deal.deal_order`): for a prial taking a single card, three of a
         rank to one player (who then forgets to declare them) and the fourth to the table; for
-        one card taking three, three of a rank to the table."""
+        one card taking three, three of a rank to the table; for one card taking two (a
+        decoy), two of a rank to the table."""
         rng, n = ctx.rng, ctx.players
         pack = ctx.new_pack()
         dealer = rng.randrange(n)
@@ -317,6 +321,8 @@ class LegalPlay(PuzzleKind):
             return pack, dealer, ctx.bots(rate, {seat: 1.0})
         if theme in ("one_for_three", "no_one_for_three", "split_prial"):
             _place(pack, rng.sample(table, 3), cards[:3])
+        elif theme == "two_for_one":
+            _place(pack, rng.sample(table, 2), cards[:2])
         return pack, dealer, ctx.bots(rate)
 
     # -- answers ----------------------------------------------------------------------------
