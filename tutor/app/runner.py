@@ -238,10 +238,10 @@ class LessonRunner:
             ctx.say(f"You missed {len(missed)} puzzle{'s' if len(missed) != 1 else ''}. "
                     "Try again now, with fresh puzzles of the same kinds?", style="bold")
             again = ctx.ask_checked(
-                "[yes/no]> ", lambda t: None if t.lower() in ("", "y", "yes", "n", "no", "q",
+                "[yes/no]> ", lambda t: None if t.lower() in ("y", "yes", "n", "no", "q",
                                                              "quit") else
                 "Type yes or no.", words=["yes", "no"]).lower()
-            if again in ("", "y", "yes"):
+            if again in ("y", "yes"):
                 for i, (b, n) in enumerate(missed, 1):
                     heading = f"Again, {i} of {len(missed)}"
                     try:
