@@ -396,7 +396,7 @@ def render_explanation(puzzle: Puzzle, grade: Grade | None, symbols: bool = True
         body.append("”", style="italic")
         body.append(f"\n— {q.citation}", style="dim")
         if q.where:
-            body.append(f" ({q.where})", style="dim")
+            body.append(f"; {q.where}", style="dim")
         parts.append(Padding(body, (0, 0, 1, 2)))
     taught = taught_line(puzzle)
     if taught:

@@ -105,7 +105,7 @@ class DeadPair(PuzzleKind):
             if why is None:
                 where = join([player_name(q, seat) for q in holders])
                 lines.append(f"- {pretty_cards(mine)}: the other two {RANK_PLURALS[r]} are won "
-                             f"(by {where}), so this pair can never be captured: declare it.")
+                             f"by {where}, so this pair can never be captured: declare it.")
                 if seat in holders:
                     tags.add("own_twin")
             else:

@@ -290,7 +290,7 @@ class DealSetup(PuzzleKind):
                 "dealer's ante": "the dealer puts up more than the others",
                 "others' ante": "each other player puts up less than the dealer",
                 "bonus": "the last player's bonus is taken from the pot first",
-                "breakeven": "the breakeven is counted in won cards (or pairs)"}
+                "breakeven": "the breakeven is counted in won cards, or in pairs"}
         hints = [tail[lab] for lab, _, _ in wrong if lab in tail]
         return ("Not yet: " + join(names) + (" is" if len(names) == 1 else " are")
                 + " off" + (f" ({hints[0]})" if hints else "") + ".")

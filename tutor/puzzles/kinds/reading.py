@@ -321,8 +321,8 @@ class Reading(PuzzleKind):
         for i, s in enumerate(shown):
             rid = s["citing"][0]
             pr = lib.parameter(rid, name)
-            lines.append(f"- {LETTERS[i]}) {_who(lib, s['quote'])} "
-                         f"({lib.quotation(s['quote']).where}): {value_words(name, s['value'])}"
+            lines.append(f"- {LETTERS[i]}) {_who(lib, s['quote'])}, under "
+                         f"{lib.quotation(s['quote']).where}: {value_words(name, s['value'])}"
                          f"; the words “{plain(s['decides'])}” give it, "
                          f"{_STATUS_WORDS[pr.status]}.")
         facts = {"options": "\n".join(f"{LETTERS[i]}) “{quote_plain(lib.quotation(s['quote']).text)}”"

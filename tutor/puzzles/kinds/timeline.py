@@ -158,7 +158,7 @@ class Timeline(PuzzleKind):
         years = [r["year"] for r in picked]
         order = sorted(range(k), key=lambda i: years[i])
         right = " ".join(LETTERS[i] for i in order)
-        lines = "\n".join(f"{LETTERS[i]}) “{r['text']}” ({r['author']}, {r['work']})"
+        lines = "\n".join(f"{LETTERS[i]}) {r['author']}, {r['work']}: “{r['text']}”"
                           for i, r in enumerate(picked))
         told = "\n".join(f"- {LETTERS[i]}) {picked[i]['date']}: {picked[i]['author']}, "
                          f"{picked[i]['work']}" for i in order)
@@ -214,7 +214,7 @@ class Timeline(PuzzleKind):
             text, ref = quote_plain(q.text), q.ref
             src = lib.sources[q.source]
             who = src.author or (f"the {src.in_} sheet" if src.in_ else src.title)
-            why = (f"It is from {who} ({q.where}): it tells players what to do, in the words "
+            why = (f"It is from {who}, under {q.where}: it tells players what to do, in the words "
                    "of a modern retelling of the rules, not a record of the name in an old book.")
         data = {"quotes": [ref]}
         letter = "A" if is_record else "B"

@@ -1,0 +1,54 @@
+"""No identifier, doubled bracket or bad plural reaches a learner (issue 24): every kind's
+question, hints, nudges, explanation and refusals, at several seeds and rulesets (the shared
+corpus), and every lesson's puzzles at several lesson seeds (``-m slow`` for the whole course at
+three seeds; one seed in every run)."""
+
+from __future__ import annotations
+
+import pytest
+
+import tutor.puzzles as P
+from tutor.teaching.lessons import load_course
+
+from learner_text import problems_in, scan
+from support import lesson_puzzles
+
+#: Puzzles of each kind scanned from the shared corpus (every ruleset and player count comes
+#: round in its first few dozen).
+PER_KIND = 40
+
+
+@pytest.mark.parametrize("kind", P.KINDS)
+def test_no_code_name_reaches_a_learner(kind, corpus):
+    puzzles = corpus(kind)[:PER_KIND]
+    assert {p.ruleset for p in puzzles} == set(P.applicable_rulesets(kind))
+    assert scan(puzzles) == []
+
+
+def test_the_scan_finds_what_issue_24_found():
+    """The texts issue 24 quoted are each refused by the scan."""
+    for bad in ("pair_for_pair is not allowed under ruleset du-coeur (allowed: one_for_one, "
+                "one_for_three)", "the dead pair (declare_dead_pair)",
+                "pot_to: none ((no single winner))", "Right: 1 points.", "Answer: TC TH",
+                "✓ Right: 2: 3.", "it is None", "['7H', '7S']"):
+        assert problems_in(bad), bad
+    for good in ("Right: 1 point; 2 stakes.", "Answer: 10♣ 10♥", "type `claim 9D 9H`",
+                 "Right: 3 twos unseen.", "Round 1, game 2: 9"):
+        assert problems_in(good) == [], good
+
+
+def _lesson_scan(seeds) -> list[str]:
+    found = []
+    for lesson in load_course():
+        for seed in seeds:
+            found += scan(p for _, p in lesson_puzzles(lesson, seed))
+    return found
+
+
+def test_every_lesson_puzzle_reads_plainly():
+    assert _lesson_scan([0]) == []
+
+
+@pytest.mark.slow
+def test_every_lesson_puzzle_reads_plainly_at_several_seeds():
+    assert _lesson_scan([1, 2, 3]) == []
