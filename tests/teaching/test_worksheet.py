@@ -21,7 +21,8 @@ HOSTILE = """\
 id: hostile
 title: "Tricks <script>alert('t')</script> & <b>bold</b>"
 objectives:
-  - "Close the tag </li><li onclick=x> and *emphasise* [a link](javascript:alert(1))"
+  - id: hostile
+    text: "Close the tag </li><li onclick=x> and *emphasise* [a link](javascript:alert(1))"
 prerequisites: []
 sources: [parlett]
 minutes: 5
@@ -34,6 +35,7 @@ parlett:deal-eight
 ```
 
 ```puzzle
+objective: hostile
 kind: count
 count: 2
 ruleset: parlett
@@ -135,7 +137,15 @@ def test_bad_suffix_and_unknown_lesson(tmp_path, capsys):
 
 
 def test_a_lesson_without_puzzles(tmp_path):
-    text = render_markdown(build(course_lesson("history"), 1))
+    # every lesson of the course tests its objectives with puzzles; a lesson taken without its
+    # puzzle blocks still makes a worksheet
+    import dataclasses
+    from tutor.teaching.lessons import Block
+    history = course_lesson("history")
+    bare = dataclasses.replace(history, pages=[
+        [i for i in page if not (isinstance(i, Block) and i.kind == "puzzle")]
+        for page in history.pages])
+    text = render_markdown(build(bare, 1))
     assert "This lesson has no puzzles." in text
     assert "> “There is no other Game at cards that is any thing a kin to this.”" in text
 

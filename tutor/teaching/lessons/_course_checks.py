@@ -48,15 +48,17 @@ def _board_problems(lesson: Lesson, b, kind: str, where: str, stems: dict) -> li
     if d.get("ruleset"):
         rs = default_library().rulesets[d["ruleset"]]
         n = resolve_players(rs, d.get("players"))
-        later = [f for f in puzzles.board_needs(kind, rs.id, n)
-                 if table[f].lesson is None or table[f].lesson > stem]
+        shown = set(puzzles.board_needs(kind, rs.id, n))
+        later = [feat for f, feat in table.items() if f in shown
+                 and (feat.lesson is None or feat.lesson > stem)]
         if later:
-            feat = table[later[0]]
-            taught = stems.get(feat.lesson)
-            when = (f"taught in lesson {taught.number}, {taught.title}" if taught else
-                    f"taught in {feat.lesson}" if feat.lesson else "taught by no lesson")
+            def when(feat) -> str:
+                taught = stems.get(feat.lesson)
+                return (f"taught in lesson {taught.number}, {taught.title}" if taught else
+                        f"taught in {feat.lesson}" if feat.lesson else "taught by no lesson")
             return [f"{where}.ruleset: every board of '{kind}' under '{rs.id}' shows "
-                    f"{feat.words} ({when}), which comes after this lesson"]
+                    + ", ".join(f"{feat.words} ({when(feat)})" for feat in later)
+                    + ", which come after this lesson"]
     seed = puzzle_seed(0, lesson.id, b.index, 0)
     why = puzzles.probe(d["kind"], d.get("ruleset"), d.get("players"), seed)
     if why:
