@@ -129,6 +129,10 @@ def engine_answer(obj: dict) -> dict:
         return {"dead_pairs": [RANKS[r] for r in ranks]}
     if kind == "count":
         return {"unseen": {r: deal.unseen(seat, parse_rank(r)) for r in ans["unseen"]}}
+    if kind == "deal-setup" and ans["asked"] == ["mournival"]:
+        rs = default_library().rulesets[obj["ruleset"]]
+        return {"asked": ["mournival"], "options": ans["options"],
+                "letter": "ABCD"[ans["options"].index(rs.table_mournival)]}
     if kind == "deal-setup":
         LIB = default_library()
         pc = LIB.rulesets[obj["ruleset"]].count(obj["players"])

@@ -52,3 +52,29 @@ def test_every_lesson_puzzle_reads_plainly():
 @pytest.mark.slow
 def test_every_lesson_puzzle_reads_plainly_at_several_seeds():
     assert _lesson_scan([1, 2, 3]) == []
+
+
+#: The lines a terminal keeps for the puzzle itself at 80x24: the lesson's heading ("Puzzle 3 of
+#: 5") and the answer prompt take the other two.
+BOARD_LINES = 22
+
+
+@pytest.mark.parametrize("kind", P.KINDS)
+def test_every_board_fits_80_by_24_with_its_ruleset_line_at_the_question(kind, corpus):
+    """The board and question fit 80x24 beside the heading and the prompt, and a puzzle about a
+    position names its ruleset and player count in the line right above the question (issue
+    24: a 25-30-line board scrolled it away)."""
+    import io
+
+    from rich.console import Console
+
+    from tutor.puzzles.render import render_puzzle, ruleset_line
+    for p in corpus(kind)[:PER_KIND * 2]:
+        con = Console(width=80, record=True, color_system=None, file=io.StringIO())
+        con.print(render_puzzle(p, 80, symbols=True))
+        lines = con.export_text().rstrip("\n").splitlines()
+        assert len(lines) <= BOARD_LINES, (p.id, len(lines), "\n".join(lines))
+        if p.has_position:
+            flat = " ".join(" ".join(lines).split())
+            question = " ".join(p.question.replace("`", "").split())
+            assert f"{ruleset_line(p)} {question}" in flat, (p.id, flat[-400:])

@@ -66,16 +66,16 @@ def board_options(kind: str) -> dict:
 
 
 def _header(puzzle: Puzzle, symbols: bool):
-    """One line: the kind's title, the stars and (for a position) the puzzle's id.  A puzzle
-    without a position shows no id above its question: the id names a ruleset, which for a
-    question about the sources may be the answer (it is shown with the answer)."""
+    """One line: the kind's title, the stars and the puzzle's id.  A question whose answer is a
+    source (``data["hide_id"]``) shows no id above it: the id names a ruleset, which may be
+    the answer (the id is shown with the answer)."""
     from rich.text import Text
     defn = definition(puzzle.kind)
     t = Text()
     t.append(defn.title, style="bold")
     t.append(f"  {_stars(puzzle.difficulty, symbols)}", style="yellow")
-    if puzzle.has_position:
-        t.append(f"  {puzzle.id}", style="dim")
+    if not puzzle.data.get("hide_id"):
+        t.append(f"  Puzzle {puzzle.id}", style="dim")
     return t
 
 
@@ -285,6 +285,10 @@ def _history(puzzle: Puzzle, deal, symbols: bool) -> list:
         out.append(Text("Earlier:", style="bold"))
         for i in earlier:
             out.append(hanging(Text(f"  {i + 1}. "), Text(hist[i].describe(symbols, names))))
+    if len(latest) == 1 and not earlier:     # one line: the latest action beside its label
+        out.append(hanging(Text("Last action: ", style="bold"),
+                           Text(hist[latest[0]].describe(symbols, names))))
+        return out
     title = "Last action:" if len(latest) == 1 else (
         "Actions so far:" if len(latest) == len(hist) else f"Last {len(latest)} actions:")
     out.append(Text(title, style="bold"))

@@ -17,6 +17,8 @@ capture under ``captures_per_turn: any``, ``declare_pair``).
 
 from __future__ import annotations
 
+import re
+
 from tutor.engine.cards import RANK_PLURALS, make_card, pretty_cards, rank_of
 from tutor.engine.deal import Action, deal_order
 from tutor.engine.parameters import spec
@@ -147,6 +149,17 @@ def legal_tags(deal, seat: int, groups) -> set[str]:
     return tags
 
 
+def _yours(reason: str, seat: int) -> str:
+    """The engine's reason with the learner's own seat as "you" ("player 2 can capture ..., so
+    may not lie down" -> "you can capture ..., so you may not lie down")."""
+    reason = re.sub(rf"\bplayer {seat} (can|holds|has)\b",
+                    lambda m: "you " + {"holds": "hold", "has": "have"}.get(m.group(1),
+                                                                           m.group(1)),
+                    reason)
+    reason = reason.replace("so may not", "so you may not")
+    return re.sub(rf"\bplayer {seat}'s hand\b", "your hand", reason)
+
+
 def _short_why(deal, a: Action) -> str:
     """Why a listed move may not be made, in a few words that name the rule without the
     answer: a capture form the ruleset does not allow, one card taking two, another rank, lying
@@ -175,7 +188,9 @@ class LegalPlay(PuzzleKind):
 
     def plan_themes(self, rs) -> list[str]:
         """The themes a plan may aim at under ``rs``."""
-        out = ["one_for_one", "lie_down", "declaration"]
+        out = ["one_for_one", "lie_down"]
+        if set(rs.declarations) & {"prial", "mournival", "dead_pair"}:
+            out.append("declaration")       # (a ruleset that declares any pair tags it so)
         for form in ("one_for_three", "pair_for_pair", "prial_for_one"):
             out.append(form if form in rs.captures else f"no_{form}")
         if "one_for_three" in rs.captures and "split_prial" in rs.oversights:
@@ -267,7 +282,7 @@ class LegalPlay(PuzzleKind):
                     split.append(letter)
                 lines_ok.append(f"- {letter}) {label(a)}: {form_words(a)}{more}{note}.")
             else:
-                lines_no.append(f"- {letter}) {label(a)}: {deal.why_illegal(a)}.")
+                lines_no.append(f"- {letter}) {label(a)}: {_yours(deal.why_illegal(a), seat)}.")
         data = {"choices": choices, "theme": theme}
         answer = self.solve(deal, seat, data, ctx.rs, ctx.players)
         right = answer["right"]
@@ -350,8 +365,9 @@ class LegalPlay(PuzzleKind):
         if wrong:
             parts.append("not allowed: " + "; ".join(
                 f"{c['letter']}) {c['text']}: "
-                f"{deal.why_illegal(action_from_json(c['move'], 0))}" for c in wrong))
-        bits = [f"{c['letter']}) {_short_why(deal, action_from_json(c['move'], 0))}"
+                f"{_yours(deal.why_illegal(action_from_json(c['move'], 0)), p.seat)}"
+                for c in wrong))
+        bits = [f"{c['letter']} {_short_why(deal, action_from_json(c['move'], 0))}"
                 for c in wrong]
         if missed:
             bits.append(f"you left out {len(missed)} move{'s' if len(missed) > 1 else ''} "

@@ -282,7 +282,8 @@ class SourceQuiz(PuzzleKind):
         letter = LETTERS[options.index(src.id)]
         opts_text = "\n".join(f"{LETTERS[i]}) {_short(lib.sources[o])}"
                               for i, o in enumerate(options))
-        data = {"variant": "which", "quote": quote.ref, "options": options, "position": False}
+        data = {"variant": "which", "quote": quote.ref, "options": options, "position": False,
+                "hide_id": True}        # the id names a ruleset, whose source may be the answer
         wrong = [f"{LETTERS[i]}) {_who(lib.sources[o])}" for i, o in enumerate(options)
                  if o != src.id]
         found = tells(quote, src, lib, options)
