@@ -183,3 +183,23 @@ def test_a_puzzle_whose_board_shows_a_later_rule_does_not_fit_an_early_lesson():
                 p = P.generate(b.data["kind"], b.data["ruleset"], b.data["players"],
                                seed=puzzle_seed(0, lesson.id, b.index, n))
                 assert P.needs(p) <= lesson.path.stem, (lesson.id, p.id, P.shows(p))
+
+
+def test_every_explanation_points_to_a_page_of_the_course_that_teaches_it():
+    """Each kind names, for its variants and themes, the lesson page that teaches the point;
+    every page named is a heading of that lesson, and the explanation says where it is."""
+    import re
+
+    from tutor.puzzles.render import taught_line
+    course = {lesson.path.stem: lesson for lesson in load_course()}
+    for kind in P.KINDS:
+        pages = P.definition(kind).pages
+        assert pages, kind
+        for key, ref in pages.items():
+            stem, _, heading = ref.partition("#")
+            assert stem in course, (kind, key, ref)
+            text = course[stem].path.read_text(encoding="utf-8")
+            assert re.search(rf"^#+ {re.escape(heading)}\s*$", text, re.M), (kind, key, ref)
+    p = P.generate("end-of-play", "parlett-tournament", 5, 1)
+    assert taught_line(p) == ("Taught in lesson 6, on the page “The end of play” "
+                              "(laugh lesson 6).")

@@ -121,7 +121,7 @@ class Definition:
         ``pages`` for the first of ``keys`` (a variant, a theme) that has one, else
         ``default``; "" when there is none."""
         for k in keys:
-            if k and k in self.pages:
+            if k and k != "default" and k in self.pages:
                 return self.pages[k]
         return self.pages.get("default", "")
 
