@@ -95,6 +95,19 @@ def learner_texts(p: P.Puzzle, late_hints: bool = False) -> list[tuple[str, str]
     return out
 
 
+def spread(kind: str, total: int) -> list[tuple[str, int, int]]:
+    """``(ruleset, players, seed)`` for ``total`` puzzles of ``kind``, round-robin over every
+    ruleset and player count it applies to (one a ruleset, five players where it can, for a
+    kind whose generation analyses positions)."""
+    lib = default_library()
+    rulesets = P.applicable_rulesets(kind)
+    if P.generators.kind_of(kind).analysed:
+        return [(r, 5 if 5 in lib.rulesets[r].counts else lib.rulesets[r].player_counts[0], i)
+                for i, r in enumerate(rulesets)]
+    combos = [(r, n) for r in rulesets for n in lib.rulesets[r].player_counts]
+    return [(*combos[i % len(combos)], i // len(combos)) for i in range(total)]
+
+
 def scan(puzzles) -> list[str]:
     """Every problem in the learner texts of ``puzzles``, ``id: where: what``."""
     found = []
