@@ -68,10 +68,11 @@ class LessonRunner:
 
     def fresh_puzzle(self, block: Block, n: int):
         """A fresh puzzle for "try again" after puzzle ``n`` of ``block`` was missed: the same
-        kind and theme, within what the lesson has taught (:func:`tutor.puzzles.another`), never
-        the missed puzzle with its answer already shown.  The same attempt (seed) gives the same
+        kind and theme (the block's, so the same objective), within what the lesson has taught
+        (:func:`tutor.puzzles.another`), never the missed puzzle nor the same question.  The same attempt (seed) gives the same
         fresh puzzle.  Raises GenerationError when none is found."""
-        return another(self.puzzle(block, n), 1, lesson=self.lesson.path.stem)
+        return another(self.puzzle(block, n), 1, lesson=self.lesson.path.stem,
+                       theme=block.data.get("theme"))
 
     # -- the run ---------------------------------------------------------------------------
 

@@ -90,16 +90,18 @@ def from_id(puzzle_id: str) -> Puzzle:
     return _build(kind, rid, n, seed)
 
 
-def another(puzzle: Puzzle, n: int = 1, lesson: str | None = None) -> Puzzle:
+def another(puzzle: Puzzle, n: int = 1, lesson: str | None = None,
+            theme: str | None = None) -> Puzzle:
     """A fresh puzzle of the same kind and main theme as ``puzzle``, under the same ruleset and
     player count, as hard where one is found, never ``puzzle`` itself nor the same question
     about the same position (:func:`tutor.puzzles.generators.same_question`: "Player 2 deals.
     Who is eldest?" is not asked twice): "try again" after a wrong answer.  ``n`` numbers the fresh puzzles asked for after the same one (1, 2, ...); the same
     ``puzzle`` and ``n`` give the same fresh puzzle.  ``lesson`` (a lesson file name without
-    ``.md``, as in a lesson block's spec) keeps it to what that lesson has taught.  Raises
-    GenerationError when none is found in the bounded search."""
-    spec = f"{puzzle.kind}/{puzzle.theme}" if puzzle.theme in themes_of(puzzle.kind) \
-        else puzzle.kind
+    ``.md``, as in a lesson block's spec) keeps it to what that lesson has taught; ``theme``
+    (a lesson block's) is kept instead of the puzzle's main theme, so a retry tests the block's
+    objective.  Raises GenerationError when none is found in the bounded search."""
+    theme = theme or puzzle.theme
+    spec = f"{puzzle.kind}/{theme}" if theme in themes_of(puzzle.kind) else puzzle.kind
     if lesson:
         spec += f"@{lesson}"
     seed = derived_seed(f"{puzzle.id}/again/{n}")
