@@ -28,6 +28,7 @@ settings.register_profile("long", max_examples=1000, **_FUZZ)
 
 def pytest_configure(config):
     _compile_once()
+    _kernel_once()
     chosen = os.environ.get("LAUGH_FUZZ_PROFILE") or config.getoption("hypothesis_profile", None)
     if not chosen:
         expr = config.getoption("markexpr", "") or ""
@@ -49,6 +50,21 @@ def _compile_once():
     os.environ["LAUGH_TESTS_PYCACHE"] = folder
     os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
     os.environ["PYTHONPYCACHEPREFIX"] = folder
+
+
+def _kernel_once():
+    """The analysis kernel compiled (about 15 s the first time on a machine) or loaded from
+    numba's cache once, in the first process, before the xdist workers start: every worker then
+    loads it from the cache.  The cache lives outside the checkout, in the user's cache folder
+    (or NUMBA_CACHE_DIR if set)."""
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        return
+    if not os.environ.get("NUMBA_CACHE_DIR"):
+        from platformdirs import user_cache_dir
+        os.environ["NUMBA_CACHE_DIR"] = os.path.join(user_cache_dir("laugh-and-lie-down"),
+                                                     "numba")
+    from tutor.engine.analysis import fast
+    fast.kernel(wait=True)
 
 
 @pytest.fixture(scope="session")

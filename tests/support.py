@@ -218,8 +218,9 @@ def engine_answer(obj: dict) -> dict:
         return {"rounds": totals, "cumulative": sum(totals), "seat": ans["seat"],
                 "sheet": ans["sheet"]}
     if kind == "best-move":
-        # the analysis run afresh from the seed and budget the answer names: the same figures
-        from tutor.engine.analysis import analyse, decision_options, option_class
+        # the confirming analysis run afresh from the seed and budget the answer names: the same
+        # figures, and the principles again from them
+        from tutor.engine.analysis import analyse, decision_options, option_class, principles
         an = analyse(deal, seat, policy=ans["policy"], seed=ans["seed"], samples=ans["samples"],
                      which="turn", stop_when_clear=False, min_samples=ans["samples"])
         moves = [action_from_json(c["move"], 0) for c in ans["choices"]]
@@ -232,13 +233,15 @@ def engine_answer(obj: dict) -> dict:
             choices.append({"letter": c["letter"], "move": c["move"], "text": c["text"],
                             "mean": round(v.mean, 4), "ci95": round(v.ci95, 4),
                             "diff": round(v.diff, 4), "diff_ci95": round(v.diff_ci95, 4)})
-        best = an.best
-        second = next(o for o in an.options if o.group != best.group)
-        letter = next(c["letter"] for c, k in zip(ans["choices"], classes)
-                      if k == option_class(deal, best.action))
-        return {"choices": choices, "best": letter, "margin": round(best.mean - second.mean, 4),
+        letter = {k: c["letter"] for c, k in zip(ans["choices"], classes)}
+        second = an.runner_up
+        found = sorted(({"letter": letter[option_class(deal, o)], "key": p.key,
+                         "advice": p.advice, "quote": p.quote, "text": p.text}
+                        for o, p in principles(deal, seat, an)), key=lambda x: x["letter"])
+        return {"choices": choices, "best": letter[option_class(deal, an.best.action)],
+                "margin": round(-second.diff, 4), "margin_ci95": round(second.diff_ci95, 4),
                 "unit": an.unit, "policy": ans["policy"], "samples": ans["samples"],
-                "seed": ans["seed"]}
+                "seed": ans["seed"], "selection": ans["selection"], "principles": found}
     raise AssertionError(kind)
 
 def position(ruleset, players, *, hands, table, won=None, dealer=0, to_move=None, started=True):

@@ -175,18 +175,19 @@ def test_every_output_that_cannot_be_written_exits_1_before_the_work(monkeypatch
 
 
 def test_a_disk_that_fills_while_writing_is_exit_1(monkeypatch, capsys, tmp_path):
-    """A failed write (here the disk full at the write) is said as one line with status 1."""
+    """A failed write (here the disk full when the written file is synced) is said as one line
+    with status 1, and leaves nothing behind."""
     import errno
-    from pathlib import Path
 
-    def full(self, *a, **k):
+    def full(*a, **k):
         raise OSError(errno.ENOSPC, "No space left on device")
 
     monkeypatch.setenv("LAUGH_HOME", str(tmp_path))
-    monkeypatch.setattr(Path, "write_text", full)
-    rc, out, err = run(monkeypatch, capsys, ["worksheet", "8", "--seed", "1", "--out",
-                                             str(tmp_path / "w.html")])
-    assert rc == 1 and "No space left on device; free some space" in _one_line(err)
+    monkeypatch.setattr("tutor.engine.atomic.os.fsync", full)
+    for argv in (["worksheet", "8", "--seed", "1"], ["class", "pack", "--seed", "1"]):
+        rc, out, err = run(monkeypatch, capsys, argv + ["--out", str(tmp_path / "w.html")])
+        assert rc == 1 and "No space left on device; free some space" in _one_line(err)
+        assert not list(tmp_path.glob("*w.html*"))
 
 
 # -- item 16: options that do not go together ---------------------------------------------------
@@ -227,20 +228,54 @@ def _report_export(path, learner, kind, theme):
         "lessons": [], "meta": {}, "ratings": {}}), encoding="utf-8")
 
 
-@pytest.mark.parametrize("bad", FORMULAS)
-def test_no_csv_cell_of_the_class_report_can_start_a_formula(monkeypatch, capsys, tmp_path,
-                                                             bad):
-    export = tmp_path / "e.json"
-    _report_export(export, bad, bad, bad)
-    out = tmp_path / "r.csv"
-    rc, said, err = run(monkeypatch, capsys, ["class", "report", str(export), "--csv", str(out)])
-    assert rc == 0, err
-    rows = list(csv.reader(io.StringIO(out.read_bytes().decode("utf-8"), newline="")))
-    cells = [c for row in rows[1:] for c in row]
-    assert bad in [c[1:] for c in cells]                       # kept, behind a quote
+def _csv_cells(path) -> list[str]:
+    """Every cell of a CSV file, its header too (the class report names themes there)."""
+    rows = list(csv.reader(io.StringIO(path.read_bytes().decode("utf-8"), newline="")))
+    return [c for row in rows for c in row]
+
+
+def _no_formula(cells) -> None:
     for c in cells:
         assert not c.startswith(("=", "+", "@", "\t", "\r")) or re.fullmatch(r"\+?\d+", c), c
         assert not c.startswith("-") or re.fullmatch(r"-\d+(\.\d+)?", c), c
+
+
+@pytest.mark.parametrize("bad", FORMULAS)
+def test_no_csv_cell_of_the_class_report_can_start_a_formula(monkeypatch, capsys, tmp_path,
+                                                             bad):
+    """The learner's name and a theme are free text an import accepts; a kind is not (an
+    unknown kind refuses the file: the next test)."""
+    export = tmp_path / "e.json"
+    _report_export(export, bad, "count", bad)
+    out = tmp_path / "r.csv"
+    rc, said, err = run(monkeypatch, capsys, ["class", "report", str(export), "--csv", str(out)])
+    assert rc == 0, err
+    from tutor.puzzles.themes import theme_id
+    rows = list(csv.DictReader(io.StringIO(out.read_bytes().decode("utf-8"), newline="")))
+    assert [r["learner"] for r in rows] == ["'" + bad, "Class"]  # kept, behind a quote
+    spelt = theme_id(bad)                       # the theme in its one spelling, named in the grid
+    assert any(f"{spelt} [{spelt}]: accuracy" in h for h in rows[0])
+    _no_formula(_csv_cells(out))
+
+
+@pytest.mark.parametrize("bad", FORMULAS)
+def test_a_formula_for_a_kind_refuses_its_file_and_reaches_no_csv(monkeypatch, capsys,
+                                                                  tmp_path, bad):
+    """An export whose answer kind is a formula is left out, in one line that shows the kind
+    as an escaped literal; the report of the other files has no cell that starts a formula."""
+    good, hostile = tmp_path / "good.json", tmp_path / "hostile.json"
+    _report_export(good, "Anne", "count", "counting")
+    _report_export(hostile, "Bea", bad, "counting")
+    out = tmp_path / "r.csv"
+    rc, said, err = run(monkeypatch, capsys, ["class", "report", str(good), str(hostile),
+                                              "--csv", str(out)])
+    assert rc == 1 and "1 file left out" in said
+    assert f"answers[0].kind {bad!r} is not a kind of answer" in _one_line(err)
+    assert "\t" not in err and "\r" not in err
+    cells = _csv_cells(out)
+    assert "Anne" in cells and "Bea" not in cells
+    assert not any(bad in c for c in cells)
+    _no_formula(cells)
 
 
 @fuzz_settings(cost=0.001, short=300)
@@ -258,20 +293,38 @@ def test_csv_cell_never_leaves_a_formula_start(text):
 HOSTILE = "A \x1b[2J\x1b]0;PWNED\x07 \x9b31m name"
 
 
-def test_a_learner_name_or_kind_with_escapes_never_reaches_the_terminal(tmp_path):
+def test_a_learner_name_or_theme_with_escapes_never_reaches_the_terminal(tmp_path):
     export = tmp_path / "e.json"
-    _report_export(export, HOSTILE, "spot\x1b[2Joversight", "th\x1b]0;X\x07eme")
+    _report_export(export, HOSTILE, "spot-oversight", "th\x1b]0;X\x07eme")
     home = tmp_path / "home"
     proc = run_laugh(["class", "report", str(export)], "", home)
     assert proc.returncode == 0, proc.stderr
     assert ESC not in proc.stdout and "\x07" not in proc.stdout and "\x9b" not in proc.stdout
-    assert "A \\x1b[2J\\x1b]0;PWNED" in proc.stdout
+    # (the theme in its one spelling: lower case)
+    assert "A \\x1b[2J\\x1b]0;PWNED" in proc.stdout and "th\\x1b]0;x" in proc.stdout
     assert run_laugh(["progress", "import", str(export)], "", home).returncode == 0
     for argv in (["stats"], ["drill", "weak", "--list"]):
         proc = run_laugh(argv, "", home, extra_env={"NO_COLOR": "1"})
         assert proc.returncode == 0, proc.stderr
         assert ESC not in proc.stdout and "\x07" not in proc.stdout, argv
-        assert "\\x1b" in proc.stdout, argv
+        assert "th\\x1b]0;x" in proc.stdout, argv
+
+
+def test_a_kind_with_escapes_is_refused_in_one_inert_line(tmp_path):
+    """An unknown kind refuses the file (issue 23, item 13); the refusal shows the kind as an
+    escaped literal on stderr, and nothing of the file is imported."""
+    export = tmp_path / "e.json"
+    kind = "spot\x1b[2J\x9b31moversight"
+    _report_export(export, "Anne", kind, "counting")
+    home = tmp_path / "home"
+    for argv in (["class", "report", str(export)], ["progress", "import", str(export)]):
+        proc = run_laugh(argv, "", home)
+        assert proc.returncode == 1 and "Traceback" not in proc.stderr, proc.stderr
+        assert "kind 'spot\\x1b[2J\\x9b31moversight' is not a kind of answer" in proc.stderr
+        for stream in (proc.stdout, proc.stderr):
+            assert ESC not in stream and "\x9b" not in stream, argv
+    proc = run_laugh(["stats"], "", home, extra_env={"NO_COLOR": "1"})
+    assert proc.returncode == 0 and "oversight" not in proc.stdout, proc.stdout
 
 
 def test_a_source_summary_with_escapes_never_reaches_the_terminal(tmp_path):

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from tutor.engine.analysis import (HOLD, NoDecision, _CounterPolicy, analyse,
-                                   annotate, classify, decision_options, decision_points,
-                                   determinize, known_holdings, option_class, unseen_mask)
+from tutor.engine.analysis import (HOLD, NoDecision, Stream, analyse, annotate, classify,
+                                   decision_options, decision_points, determinize,
+                                   known_holdings, option_class, unseen_mask)
 from tutor.engine.bots import make_bot, play_out
 from tutor.engine.cards import parse_cards, rank_of
 from tutor.engine.deal import Action, Deal, new_deal
@@ -56,26 +56,7 @@ def _positions(rs, players, deals, seed=0):
     return [p for p in out if not p.is_terminal()]
 
 
-# --- the counter policy on masks ------------------------------------------------------------
-
-def test_mask_counter_policy_is_the_counter_player(rulesets):
-    pol = _CounterPolicy()
-    checked = 0
-    for rid in sorted(rulesets):
-        rs = rulesets[rid]
-        for players in rs.player_counts[:2]:
-            for d in _positions(rs, players, 3, seed=rid):
-                legal = d.legal_actions()
-                r1, r2 = random.Random(checked), random.Random(checked)
-                assert pol.choose(d, r1) == make_bot("counter").choose(d, legal, r2)
-                assert r1.random() == r2.random()       # the same random numbers consumed
-                if d.phase == "play":
-                    risky = {o.rank for o in d.capture_options(d.to_move) if o.at_risk}
-                    mask = d.at_risk_ranks(d.to_move)
-                    assert {r for r in range(13) if mask >> (4 * r) & 1} == risky
-                checked += 1
-    assert checked > 500
-
+# --- the engine's copies -------------------------------------------------------------------
 
 def test_copies_carry_every_slot_of_the_deal(rulesets):
     d = _positions(rulesets["porges"], 4, 1)[5]
@@ -96,10 +77,11 @@ def test_options_are_the_engines_legal_actions(rulesets):
             opts = decision_options(d, seat)
             free = d.free_actions(seat)
             if d.to_move == seat:
-                assert opts == d.legal_actions() + free
-                assert decision_options(d, seat, "turn") == d.legal_actions()
+                # a turn and a free action are never weighed as alternatives: the turn first
+                assert opts == d.legal_actions() == decision_options(d, seat, "turn")
             else:
                 assert opts == (free + [HOLD] if free else [])
+                assert decision_options(d, seat, "turn") == []
             assert decision_options(d, seat, "free") == (free + [HOLD] if free else [])
             for a in opts:
                 if a is not None:
@@ -187,7 +169,7 @@ def test_determinizations_keep_the_view_and_proven_holdings(rulesets):
     rank = rank_of(parse_cards(first["cards"][0])[0])
     assert known_holdings(d, 0) == {(4, rank): 1}
     unseen = unseen_mask(d, 0)
-    rng = random.Random(1)
+    rng = Stream(1)
     for _ in range(100):
         x = determinize(d, 0, rng)
         assert x.hands[0] == d.hands[0] and x.table == d.table and x.won == d.won
@@ -224,7 +206,7 @@ def test_a_clearly_better_capture_is_ranked_first(rulesets):
 def test_leaving_a_table_mournival_is_a_blunder(rulesets):
     d = _deal_from(rulesets["parlett"], 5, 0, {}, "KC KD KH KS AC AD 2C 3C 4C 5C 8C 9C", seed=3)
     take = next(a for a in d.free_actions(0) if a.kind == "take_table_mournival")
-    an = analyse(d, 0, samples=200, seed=1)
+    an = analyse(d, 0, samples=400, seed=1, stop_when_clear=False)
     assert an.best.action == take
     hold = an.value_of(HOLD)
     assert hold.diff < -1 and hold.diff + hold.diff_ci95 < 0
@@ -245,13 +227,16 @@ def test_classes_of_loss():
 def test_annotate_skips_forced_moves_and_finds_missed_claims(rulesets):
     d = replay(json.loads((EXAMPLES / "parlett-5-oversights.json").read_text()))
     points = decision_points(d)
-    for k, q, played, pos in points:
-        assert len({option_class(pos, o) for o in decision_options(pos, q)}) > 1
-        if played is None:
+    for p in points:
+        k, q, played, pos, then = p
+        assert len({option_class(pos, o) for o in decision_options(pos, q, p.which)}) > 1
+        if then is not None:        # a question of timing: the seat's own next turn action
+            assert pos.to_move == q and then.player == q and pos.why_illegal(then) is None
+        if played is None or p.which == "free":
             assert any(a.kind in ("claim", "declare_prial", "declare_dead_pair",
                                   "declare_mournival", "take_table_mournival")
                        for a in pos.free_actions(q))
-        else:
+        if played is not None:
             assert d.history[k] == played and played.player == q
     claim_at = next(k for k, a in enumerate(d.history)
                     if a.kind == "claim" and a.oversight == "laid_down_dead_pair")
@@ -323,3 +308,73 @@ def test_expert_is_a_computer_player_by_name():
         ExpertBot(samples=0)
     with pytest.raises(LaughError):
         ExpertBot(policy="nobody")
+
+
+# --- what a person is told: ties, principles, a sample play-out --------------------------------
+
+def test_a_best_move_is_called_so_only_when_separated_and_ties_are_alike(rulesets):
+    from tutor.engine.analysis import verdict
+    d = _lone_seven_position(rulesets)
+    an = analyse(d, 1, samples=400, seed=5, stop_when_clear=False)
+    assert verdict(an) == "best" and an.separated and an.alike() == [an.best]
+    # two captures that no sample tells apart: a tie, not a best move
+    for dd in _positions(rulesets["parlett"], 5, 3, seed=8):
+        if dd.to_move is None or dd.phase != "play":
+            continue
+        got = analyse(dd, dd.to_move, samples=64, seed=1, which="turn", stop_when_clear=False)
+        if not got.forced and not got.separated:
+            assert verdict(got) in ("tie", "identical")
+            alike = got.alike()
+            assert len(alike) >= 2 and alike[0] is got.best
+            assert all(o.diff + o.diff_ci95 >= 0 for o in alike[1:])
+            if verdict(got) == "identical":
+                assert all(o.diff == 0 and o.diff_ci95 == 0 for o in got.options)
+            return
+    pytest.fail("no tie found")
+
+
+def test_principles_say_why_with_the_positions_cards_and_counts(rulesets):
+    from tutor.engine.analysis import principle, principles
+    d = _lone_seven_position(rulesets)
+    seven = Action.make(1, "capture", parse_cards("7C"), parse_cards("7D"))
+    queens = Action.make(1, "capture", parse_cards("QC"), parse_cards("QD QH QS"))
+    p = principle(d, 1, seven, queens)
+    assert p.key == "take-at-risk" and p.quote == "parlett:capture-lone-card"
+    assert p.text.startswith("The lone seven on the table (7♦) is at risk: 2 sevens unseen, and "
+                             "4 players move before your next turn; the queens can wait")
+    assert principle(d, 1, queens, seven) is None       # nothing says the queens come first
+    an = analyse(d, 1, samples=300, seed=5, stop_when_clear=False)
+    got = principles(d, 1, an)
+    assert queens in [a for a, _ in got] and {q.key for _, q in got} == {"take-at-risk"}
+    # one queen now and the other later, rather than the pair for the pair
+    q = replay(QUEENS, rulesets)
+    pair = Action.make(0, "capture", parse_cards("QC QH"), parse_cards("QD QS"))
+    one = next(a for a in q.legal_actions() if a.cards == (parse_cards("QC")[0],))
+    p = principle(q, 0, one, pair)
+    assert p.key == "keep-for-later" and "keeps 1 queen in your hand" in p.text
+    # all three of a table prial rather than one of them
+    rs = rulesets["parlett"]
+    t = _deal_from(rs, 5, 0, {1: "7C 2D 3D 4D 5D 6D 8D 9D"}, "7H 7D 7S QC QD QH KC KD KH AC AD 2C")
+    three = next(a for a in t.legal_actions() if len(a.table) == 3)
+    split = next(a for a in t.legal_actions() if len(a.table) == 1 and a.rank == three.rank)
+    p = principle(t, 1, three, split)
+    assert p.key == "all-three" and "split prial" in p.text
+
+
+def test_a_sample_play_out_of_two_moves_from_one_deal_of_the_unseen_cards(rulesets):
+    from tutor.engine.analysis import sample_playout
+    d = _lone_seven_position(rulesets)
+    seven = Action.make(1, "capture", parse_cards("7C"), parse_cards("7D"))
+    queens = Action.make(1, "capture", parse_cards("QC"), parse_cards("QD QH QS"))
+    po = sample_playout(d, 1, queens, seven, seed=3)
+    assert po.options == (queens, seven)
+    assert po.lines[0][0] == queens and po.lines[1][0] == seven
+    assert po.results[1] > po.results[0]        # a deal where the better move ends ahead
+    dealt = set().union(*map(set, po.hands.values()))        # random hands, of the unseen cards
+    assert dealt == {c for c in range(52) if unseen_mask(d, 1) >> c & 1}
+    for line in po.lines:                       # every action legal, replayed on the engine
+        x = d.clone()
+        for q, cs in po.hands.items():
+            x.hands[q] = sum(1 << c for c in cs)
+        x.apply(line[0])
+    assert sample_playout(d, 1, queens, seven, seed=3) == po

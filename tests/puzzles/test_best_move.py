@@ -1,8 +1,11 @@
-"""Best-move puzzles (issue 10): positions from real deals where the engine's analysis finds one
-clearly best move (ahead of the second by at least half a stake, the two 95% intervals apart);
-the answer and the margin are fixed at generation from a sample budget and a seed derived from
-the id; the explanation gives every option's value; answered by one letter, read exactly.
-Generation analyses positions, so these tests use the shared corpus (one puzzle per ruleset)."""
+"""Best-move puzzles (issues 10 and 20): positions from real deals where the engine's analysis
+finds one clearly best move (ahead of the second by at least half a stake, the two 95% intervals
+apart), confirmed by a second analysis with a fresh seed whose figures the puzzle states, and
+separated from every other move by a principle a person can follow; the answer and the margin
+are fixed at generation from sample budgets and seeds derived from the id; the explanation gives
+the principles and every option's value; answered by one letter, read exactly, and a wrong
+answer is shown one sample play-out against the best.  Generation analyses positions, so these
+tests use the shared corpus (one puzzle per ruleset)."""
 
 from __future__ import annotations
 
@@ -10,11 +13,12 @@ import pytest
 
 import tutor.puzzles as P
 from tutor.engine.analysis import decision_options, option_class
+from tutor.engine.analysis.fast import covers
 from tutor.engine.cards import parse_card, parse_cards, rank_of
 from tutor.engine.deal import Deal
 from tutor.engine.records import action_from_json
 from tutor.puzzles.base import option_label, text_seed, turn_analysis, turn_options
-from tutor.puzzles.kinds.best_move import CASES, clear_best, number
+from tutor.puzzles.kinds.best_move import CASES, clear_best, confirmed, number
 from tutor.puzzles.model import Hints
 
 
@@ -31,22 +35,33 @@ def test_every_puzzle_has_one_clearly_best_move(corpus):
         assert sorted(map(str, (option_class(deal, a) for a in moves))) == sorted(
             map(str, {option_class(deal, a) for a in decision_options(deal, p.seat, "turn")}))
         assert 2 <= len(moves) <= int(defn.options["max_options"])
-        # the lichess rule, on the stored figures
+        # the lichess rule, on the stored figures of the confirming analysis: every other move's
+        # interval on its difference from the best below zero, the margin at least the threshold
         by = {c["letter"]: c for c in ans["choices"]}
         best = by[ans["best"]]
         assert best["mean"] == max(c["mean"] for c in ans["choices"]) and best["diff"] == 0
         second = max((c for c in ans["choices"] if c is not best), key=lambda c: c["mean"])
         assert ans["margin"] >= margin
-        assert abs(ans["margin"] - (best["mean"] - second["mean"])) < 1e-3
-        assert best["mean"] - best["ci95"] > second["mean"] + second["ci95"]
+        assert abs(ans["margin"] + second["diff"]) < 1e-3
+        assert ans["margin_ci95"] == second["diff_ci95"]
         assert all(c["diff"] + c["diff_ci95"] < 0 for c in ans["choices"] if c is not best)
         assert ans["unit"] == ("points" if deal.ruleset.scoring == "pairs" else "stakes")
-        assert ans["samples"] == int(defn.options["samples"]) and ans["policy"] == "counter"
+        pure = "" if covers(deal.ruleset, deal.n) else "_pure"
+        assert ans["samples"] == int(defn.options["confirm" + pure]) and ans["policy"] == "counter"
+        # the selection was another analysis, with its own seed
+        assert ans["selection"]["samples"] == int(defn.options["samples" + pure])
+        assert ans["selection"]["seed"] != ans["seed"]
+        # a principle against every other move, quoted in the puzzle
+        assert sorted(x["letter"] for x in ans["principles"]) == sorted(
+            c["letter"] for c in ans["choices"] if c is not best)
+        for x in ans["principles"]:
+            assert x["text"] in p.explanation and x["quote"] in p.quotes
         # the explanation gives every option's value
         for c in ans["choices"]:
             assert f"{c['letter']}) {c['text']}: {number(c['mean'])} ± {c['ci95']:.2f}" \
                 in p.explanation, (p.id, c["letter"])
-        assert f"{ans['margin']:.2f} {ans['unit']} ahead" in p.explanation
+        assert f"{ans['margin']:.2f} ± {ans['margin_ci95']:.2f} {ans['unit']} ahead" \
+            in p.explanation
         assert p.theme == "best-move" and p.themes[1] in ("capture-at-risk", "capture-safe",
                                                           "declaration", "end-turn")
 
@@ -58,7 +73,9 @@ def test_the_answer_is_fixed_by_the_id_and_the_figures_by_seed_and_budget(corpus
     # the stored figures are what the analysis gives from the seed and budget it names (the
     # check of every corpus puzzle reruns it from scratch: puzzle_checks / support.engine_answer)
     an = turn_analysis(p.deal(), p.seat, p.answer["seed"], p.answer["samples"])
-    assert clear_best(an, 0.5)
+    sel = turn_analysis(p.deal(), p.seat, p.answer["selection"]["seed"],
+                        p.answer["selection"]["samples"])
+    assert clear_best(sel, 0.5) and confirmed(p.deal(), sel, an, 0.5)
     best = next(c for c in p.answer["choices"] if c["letter"] == p.answer["best"])
     assert round(an.best.mean, 4) == best["mean"]
 
@@ -74,6 +91,14 @@ def test_grading_by_one_letter(corpus):
     g = p.grade(wrong)
     assert not g.correct and not g.final and g.retry and best not in g.retry.split()
     assert "less than" in g.message and f"{best})" in g.message
+    # the principle against the wrong move, and one sample play-out of both moves
+    why = next(x for x in p.answer["principles"] if x["letter"] == wrong)
+    assert why["text"] in g.message
+    assert "One deal of the cards you could not see, played out both ways" in g.message
+    lines = [ln for ln in g.message.splitlines() if ln.startswith("- ")]
+    assert len(lines) == 2 and lines[0].startswith(f"- {wrong})") and lines[1].startswith(
+        f"- {best})")
+    assert all("You end with" in ln for ln in lines)
     assert p.grade(wrong, attempt=2).final
     for bad, says in ((f"{best} {wrong}", "choose one move"), ("zz", "could not read"),
                       ("7h", "could not read"), ("H", "could not read")):

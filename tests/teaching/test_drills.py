@@ -553,3 +553,56 @@ def test_pairs_scoring_never_gives_negative_points(library):
             d = new_deal(rs, 5, seed % 5, random.Random(seed))
             play_out(d, [make_bot("random") for _ in range(5)], random.Random(seed))
             assert min(d.returns()) >= 0
+
+
+# -- what an interrupted drill says it saved (issue 23) ------------------------------------------
+
+def _one_right_then(end):
+    holder, plan = {}, iter(["right"])
+
+    def answer(prompt):
+        try:
+            next(plan)
+        except StopIteration:
+            raise end from None
+        return holder["d"].current.expected_answer_text()
+    return holder, answer
+
+
+@pytest.mark.parametrize("end", [EOFError, KeyboardInterrupt])
+def test_a_drill_without_a_store_says_nothing_was_saved(end):
+    """``laugh drill oversights --no-save`` then Ctrl-D said "1 answer saved (1 right)"."""
+    holder, answer = _one_right_then(end)
+    io_, out = make_io(answer, delays=[1.0])
+    drill = hooked(OversightDrill(io_, seed=3))
+    holder["d"] = drill
+    with pytest.raises(end):
+        drill.streak(limit=20)
+    said = out.file.getvalue()
+    assert "Streak stopped at 1; nothing saved (--no-save)." in said and "1 answer saved" not in said
+
+
+def test_an_interrupted_drill_says_what_the_store_wrote(store):
+    holder, answer = _one_right_then(EOFError)
+    io_, out = make_io(answer, delays=[1.0])
+    drill = hooked(OversightDrill(io_, seed=3, store=store))
+    holder["d"] = drill
+    with pytest.raises(EOFError):
+        drill.storm(minutes=1)
+    assert "Storm stopped at score" in out.file.getvalue()
+    assert "; 1 answer saved (1 right)." in out.file.getvalue()
+    assert store.answer_count() == 1
+
+
+def test_a_drill_in_a_store_that_cannot_save_says_nothing_was_saved(tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    with ProgressStore(blocker / "sub" / "progress.sqlite3") as store:
+        assert not store.saving
+        holder, answer = _one_right_then(EOFError)
+        io_, out = make_io(answer, delays=[1.0])
+        drill = hooked(OversightDrill(io_, seed=3, store=store))
+        holder["d"] = drill
+        with pytest.raises(EOFError):
+            drill.streak(limit=20)
+    assert "Streak stopped at 1; nothing saved." in out.file.getvalue()

@@ -59,7 +59,7 @@ def test_an_answer_may_have_no_time(tmp_path):
 
 
 def test_a_version_1_file_is_migrated_with_its_answers(tmp_path):
-    from tutor.teaching.progress import _SCHEMA_V1, _statements
+    from tutor.teaching.progress._schema import _SCHEMA_V1, _statements
     path = tmp_path / "p.sqlite3"
     conn = sqlite3.connect(path)
     for statement in _statements(_SCHEMA_V1):
@@ -92,10 +92,11 @@ def test_an_answer_is_committed_before_a_crash(tmp_path):
 
 
 def test_a_failed_transaction_rolls_back_only_itself(tmp_path):
+    from tutor.teaching.progress._writes import Transaction
     with ProgressStore(tmp_path / "p.sqlite3") as store:
         store.record_answer("a.parlett.5.1", "count", [], True, 1.0)
         with pytest.raises(KeyboardInterrupt):
-            with store._transaction():
+            with Transaction(store.conn):
                 store.conn.execute("INSERT INTO meta (key, value) VALUES ('x', 'y')")
                 raise KeyboardInterrupt
         assert store.get_meta("x") is None
@@ -145,9 +146,14 @@ def test_a_damaged_page_is_found_by_the_quick_check(tmp_path):
         data[i] = 0xAB
     path.write_bytes(bytes(data))
     with ProgressStore(path) as store:
-        assert store.notice is not None
-        assert store.answer_count() == 0
+        assert store.notice is not None and "kept from it" in store.notice
+        # the answers the scribbled pages did not hold are salvaged (here, all of them: the
+        # pages were the index and other tables')
+        assert 0 < store.answer_count() <= 400
+        salvaged = store.answer_count()
     assert list(tmp_path.glob(FILE_NAME + ".corrupt-*"))
+    with ProgressStore(path) as store:
+        assert store.notice is None and store.answer_count() == salvaged
 
 
 def test_a_newer_schema_is_refused(tmp_path):
@@ -205,20 +211,26 @@ def _filled(path):
     return path.read_bytes()
 
 
-@pytest.mark.parametrize("damage,reason", [
-    ("DROP TABLE answers", "the table answers is missing"),
-    ("DROP TABLE lessons", "the table lessons is missing"),
-    ("ALTER TABLE answers DROP COLUMN hints", "the table answers has no column hints"),
-    ("UPDATE answers SET themes = '[oops' WHERE id = 2", "the table answers, row 2, holds"),
-    ("UPDATE answers SET themes = '{\"a\": 1}'", "the table answers, row 1, holds"),
-    ("UPDATE answers SET themes = '[1, 2]'", "the table answers, row 1, holds"),
-    ("UPDATE answers SET at = 'yesterday'", "the table answers, row 1, holds"),
-    ("UPDATE answers SET at = 1e300", "the table answers, row 1, holds"),
-    ("UPDATE lessons SET answered = 'not json'", "the table lessons, row 'terms', holds"),
-    ("UPDATE lessons SET answered = '[[[[1]]]]'", "the table lessons, row 'terms', holds"),
-    ("UPDATE meta SET value = x'00ff'", "the table meta, row 'last_lesson', holds"),
+@pytest.mark.parametrize("damage,reason,kept", [
+    # kept: (answers, lessons, settings, rows that could not be read)
+    ("DROP TABLE answers", "the table answers is missing", (0, 1, 1, 0)),
+    ("DROP TABLE lessons", "the table lessons is missing", (2, 0, 1, 0)),
+    ("ALTER TABLE answers DROP COLUMN hints", "the table answers has no column hints", (2, 1, 1, 0)),
+    ("UPDATE answers SET themes = '[oops' WHERE id = 2", "the table answers, row 2, holds",
+     (1, 1, 1, 1)),
+    ("UPDATE answers SET themes = '{\"a\": 1}'", "the table answers, row 1, holds", (0, 1, 1, 2)),
+    ("UPDATE answers SET themes = '[1, 2]'", "the table answers, row 1, holds", (0, 1, 1, 2)),
+    ("UPDATE answers SET at = 'yesterday'", "the table answers, row 1, holds", (0, 1, 1, 2)),
+    ("UPDATE answers SET at = 1e300 WHERE id = 1", "the table answers, row 1, holds", (1, 1, 1, 1)),
+    ("UPDATE lessons SET answered = 'not json'", "the table lessons, row 'terms', holds",
+     (2, 0, 1, 1)),
+    ("UPDATE lessons SET answered = '[[[[1]]]]'", "the table lessons, row 'terms', holds",
+     (2, 0, 1, 1)),
+    ("UPDATE meta SET value = x'00ff'", "the table meta, row 'last_lesson', holds", (2, 1, 0, 1)),
 ])
-def test_schema_and_json_damage_is_moved_aside_like_corruption(tmp_path, damage, reason):
+def test_damage_is_moved_aside_and_what_can_be_read_salvaged(tmp_path, damage, reason, kept):
+    """Issue 23 item 15: the damaged file is moved aside whole (nothing lost), and every answer,
+    lesson and setting that can still be read is kept in the fresh one, saying how many."""
     path = tmp_path / FILE_NAME
     _filled(path)
     conn = sqlite3.connect(path)
@@ -227,13 +239,49 @@ def test_schema_and_json_damage_is_moved_aside_like_corruption(tmp_path, damage,
     conn.close()
     damaged = path.read_bytes()
     with ProgressStore(path) as store:
-        assert store.saving and store.answer_count() == 0 and store.lesson_states() == {}
+        answers, lessons, settings, bad = kept
+        assert store.saving
+        assert (store.answer_count(), len(store.lesson_states()), len(store.meta_items())) == \
+            (answers, lessons, settings)
         assert store.notice.startswith(f"Your progress file {path} could not be read ({reason}")
         assert "moved to progress.sqlite3.corrupt-" in store.notice and "\n" not in store.notice
+        said = (f"a fresh one started: {answers} answer{'' if answers == 1 else 's'}, "
+                f"{lessons} lesson{'' if lessons == 1 else 's'} and {settings} setting"
+                f"{'' if settings == 1 else 's'} kept from it")
+        assert said in store.notice
+        assert (f", {bad} row{'' if bad == 1 else 's'} could not be read" in store.notice) == bool(bad)
+        if answers:     # ratings recomputed from what was kept; review schedules rebuilt
+            from tutor.teaching.review import weak_skills
+            assert weak_skills(store)
         store.record_answer("p", "count", [], True, 1.0)
     aside = list(tmp_path.glob(FILE_NAME + ".corrupt-*"))
     assert len(aside) == 1 and aside[0].read_bytes() == damaged      # nothing lost
     assert aside[0].name in store.notice
+    with ProgressStore(path) as store:              # what was salvaged is not itself damage
+        assert store.notice is None and store.answer_count() == answers + 1
+
+
+def test_one_bad_row_among_many_costs_only_that_row(tmp_path):
+    """The issue's case: one answer with at = 1e300 among 50; the lesson and its answers kept,
+    the other 49 answers kept with their uids, the ratings recomputed from them."""
+    path = tmp_path / FILE_NAME
+    with ProgressStore(path) as store:
+        store.start_lesson("terms", 7)
+        for i in range(50):
+            store.record_answer(f"c.parlett.5.{i}", "count", ["counting"], i % 3 != 0, 2.0 + i,
+                                difficulty=1 + i % 5, lesson="terms", slot=f"1.{i}",
+                                at=1.7e9 + 60 * i)
+        uids = [a.uid for a in store.answers()]
+    conn = sqlite3.connect(path)
+    conn.execute("UPDATE answers SET at = 1e300 WHERE id = 20")
+    conn.commit()
+    conn.close()
+    with ProgressStore(path) as store:
+        assert "49 answers, 1 lesson and 1 setting kept from it, 1 row could not be read " \
+               "(ratings recomputed)." in store.notice
+        assert [a.uid for a in store.answers()] == uids[:19] + uids[20:]
+        assert store.lesson_state("terms").answered["1.49"] is True
+        assert store.rating("learner").games == 49
 
 
 def test_statistics_read_a_copy_and_never_write(tmp_path):
@@ -264,9 +312,11 @@ def test_statistics_leave_a_damaged_file_where_it_is(tmp_path):
     conn.close()
     damaged = path.read_bytes()
     with ProgressStore(path, read_only=True) as store:
-        assert store.answer_count() == 0
+        assert store.answer_count() == 0 and list(store.lesson_states()) == ["terms"]
         assert store.notice.startswith(f"Your progress file {path} is damaged (the table answers "
-                                       "is missing); showing none of it")
+                                       "is missing); showing what can be read of it (0 answers, "
+                                       "1 lesson and 1 setting kept from it; the file is left as "
+                                       "it is")
     assert path.read_bytes() == damaged and not list(tmp_path.glob("*.corrupt-*"))
 
 

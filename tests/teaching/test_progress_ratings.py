@@ -208,7 +208,9 @@ def test_a_schema_1_file_read_for_statistics_is_left_as_it_is(tmp_path):
     ("UPDATE answers SET seconds = -1", "the table answers, row 1, holds"),
     ("UPDATE answers SET uid = x'00'", "the table answers, row 1, holds"),
 ])
-def test_damaged_rating_columns_are_moved_aside_like_any_damage(tmp_path, damage, reason):
+def test_damaged_rating_columns_are_moved_aside_and_the_answer_salvaged(tmp_path, damage, reason):
+    """The answer is kept (its band, time or uid made sound where they were not) and the ratings
+    recomputed from it (issue 23 item 15)."""
     path = tmp_path / FILE_NAME
     with ProgressStore(path) as store:
         store.record_answer("a.parlett.5.1", "count", ["counting"], True, 5.0, difficulty=3)
@@ -219,7 +221,12 @@ def test_damaged_rating_columns_are_moved_aside_like_any_damage(tmp_path, damage
     damaged = path.read_bytes()
     with ProgressStore(path) as store:
         assert store.notice.startswith(f"Your progress file {path} could not be read ({reason}")
-        assert store.answer_count() == 0
+        assert "1 answer, 0 lessons and 0 settings kept from it (ratings recomputed)" in store.notice
+        (a,) = store.answers()
+        rated = "difficulty" not in damage
+        assert (store.rating("learner").games if rated else store.rating("learner")) == \
+            (1 if rated else None)
+        assert a.seconds == (None if "seconds" in damage else 5.0)
     aside = list(tmp_path.glob(FILE_NAME + ".corrupt-*"))
     assert len(aside) == 1 and aside[0].read_bytes() == damaged
 

@@ -11,7 +11,7 @@ import json
 import pytest
 
 from tutor.engine.errors import DataError
-from tutor.teaching.classreport import CSV_COLUMNS, build_report, render_csv, render_html
+from tutor.teaching.classreport import build_report, render_csv, render_html
 from tutor.teaching.progress import FILE_NAME, ProgressStore
 from tutor.teaching.review import weak_skills
 from tutor.teaching.transfer import FORMAT, export_data, import_file, parse_export, write_export
@@ -139,6 +139,8 @@ def _damaged_variants():
         else:
             obj[path[-1]] = value
         return json.dumps(data)
+    done = {**good["lessons"][0], "completed_at": 1767226000.0, "right": 4, "total": 5,
+            "in_progress": False}
     return [
         ("not json {", "not JSON"),
         ("[1, 2]", "not a progress export"),
@@ -153,6 +155,30 @@ def _damaged_variants():
         (change(["lessons", 0, "answered"], {"1.0": "yes"}), "lessons[0].answered must map"),
         (change(["meta"], {"x": 1}), "'meta' must map names to text"),
         (json.dumps(good).replace('"seconds": 8.5', '"seconds": NaN'), "not JSON"),
+        # issue 23 item 6: numbers too large for a float or SQLite
+        (change(["answers", 0, "at"], 10 ** 400), "answers[0].at is a number of 401 digits"),
+        (change(["answers", 0, "seconds"], -10 ** 399), "answers[0].seconds is a number of 400"),
+        (change(["lessons", 0, "seed"], 10 ** 40), "lessons[0].seed is a number of 41 digits"),
+        # issue 23 item 13: what an export this program wrote never holds
+        (json.dumps(good).replace('"uid": "fixture-2",', '"uid": "fixture-2", "uid": "fixture-1",'),
+         "answers[1] gives the key 'uid' twice"),
+        (json.dumps(good).replace('"format": ', '"learner": "x", "format": ', 1),
+         "the top level gives the key 'learner' twice"),
+        (change(["answers", 1, "uid"], "fixture-1"),
+         "answers[1].uid 'fixture-1' is answers[0]'s too (a different answer"),
+        (change(["answers"], [good["answers"][0]] * 2),
+         "answers[1].uid 'fixture-1' is answers[0]'s too (the same answer"),
+        (change(["answers", 0, "kind"], "astrology"),
+         "answers[0].kind 'astrology' is not a kind of answer this program records"),
+        (change(["lessons", 0], {**done, "right": 10, "total": 3}),
+         "lessons[0].right must be from 0 to total (3), not 10"),
+        (change(["lessons", 0], {**done, "right": -1}),
+         "lessons[0].right must be from 0 to total (5), not -1"),
+        (change(["lessons", 0], {**done, "completed_at": None}),
+         "lessons[0] has a score (right, total) but no completed_at"),
+        (change(["lessons", 0], {**done, "total": None}),
+         "lessons[0].right and .total must be given with completed_at"),
+        (change(["lessons"], [good["lessons"][0]] * 2), "lessons[1].lesson 'terms' is lessons[0]'s"),
     ]
 
 
@@ -209,27 +235,27 @@ def test_class_report_numbers_agree_with_each_learners_statistics(machine, tmp_p
     from tutor.teaching.transfer import read_export
     report = build_report([(str(tmp_path / f), read_export(tmp_path / f))
                            for f in ("ann.json", "bob.json")])
-    assert report.kinds == ["count", "settlement"]
-    assert "counting" in report.themes
+    assert "counting" in [t.id for t in report.themes]
     ann_row = report.learners[0]
     counting = next(t for t in ann.tallies("theme") if t.name == "counting")
-    cell = ann_row.cells[("theme", "counting")]
+    cell = ann_row.cells["counting"]
     assert (cell.answers, cell.right, cell.median) == (counting.n, counting.right,
                                                        counting.median_seconds)
-    assert cell.rating == pytest.approx(ann.rating("theme:counting").rating.rating)
     assert ann_row.rating == pytest.approx(ann.learner_rating().rating)
+    assert ann_row.total.answers == 9 and report.total.answers == 9 + 5
+    assert report.totals["counting"].answers == 9 + 5       # every answer has the theme
 
-    rows = list(csv.DictReader(io.StringIO(render_csv(report))))
-    assert tuple(rows[0]) == CSV_COLUMNS
-    bob_count = [r for r in rows if r["group"] == "kind" and r["name"] == "count"
-                 and r["learner"].startswith("Bob")]
-    assert len(bob_count) == 1 and bob_count[0]["answers"] == "1" and \
-        bob_count[0]["accuracy"] == "0.000" and bob_count[0]["median_seconds"] == "12.0"
-    assert {r["learner"] for r in rows} == {"Ann", "Bob <script>alert(1)</script>"}
+    rows = list(csv.reader(io.StringIO(render_csv(report))))
+    head = rows[0]
+    assert head[:7] == ["learner", "file", "all: answers", "all: right", "all: accuracy",
+                        "rating", "rating deviation"]
+    at = head.index("Counting the cards [counting]: answers")
+    assert [r[at] for r in rows[1:]] == ["9", "5", "14"]      # Ann, Bob, the class
+    assert [r[0] for r in rows[1:]] == ["Ann", "Bob <script>alert(1)</script>", "Class"]
 
     page = render_html(report)
     assert "<script>" not in page and "&lt;script&gt;alert(1)&lt;/script&gt;" in page
-    assert page.count("<h2>Kind: ") == 2 and "<h2>Theme: counting</h2>" in page
+    assert page.count('<table class="grid">') == 1 and "Counting the cards" in page
     assert "@media print" in page
 
 
@@ -239,3 +265,19 @@ def test_learners_of_one_name_are_told_apart_by_their_files(tmp_path):
     report = build_report([("class/one.json", export), ("class/two.json", export)])
     assert [lr.name for lr in report.learners] == ["Ann <b>Fixture</b> (one)",
                                                    "Ann <b>Fixture</b> (two)"]
+
+
+def test_a_completed_lesson_with_a_possible_score_is_taken(machine, tmp_path):
+    good = json.loads(FIXTURE.read_text(encoding="utf-8"))
+    good["lessons"][0].update(completed_at=1767226000.0, right=0, total=0, in_progress=False)
+    export = parse_export(json.dumps(good))
+    assert (export.lessons[0].right, export.lessons[0].total) == (0, 0)
+
+
+def test_every_kind_the_program_records_is_one_an_import_takes():
+    """The kinds of a practice deal's graded moments (tutor.app.play.game) are known kinds."""
+    import re
+    from tutor.teaching.transfer import _known_kinds
+    game = (ROOT / "tutor" / "app" / "play" / "game.py").read_text(encoding="utf-8")
+    recorded = set(re.findall(r'Opportunity\(\s*"([a-z-]+)"', game))
+    assert recorded and recorded <= _known_kinds()

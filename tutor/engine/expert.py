@@ -8,9 +8,9 @@ policy's own choice only for an option that is better with a 95% interval on the
 excludes zero: the best option when the policy's choice is clearly worse than it, else the
 policy's choice.  (Playing the estimated best every time also follows the noise between options
 that are nearly as good; measured against the true hands, the safeguard keeps most of the gain
-with far fewer departures.)  Options clearly worse than the best are dropped as sampling
-goes on, and sampling stops as soon as the best is clearly ahead, every difference is known to
-``target``, or the budget (``seconds`` per decision, or ``samples`` determinizations) runs out.
+with far fewer departures.)  Sampling stops, after :data:`MIN_SAMPLES`, as soon as the best is
+clearly ahead, every difference is known to ``target``, or the budget (``seconds`` per
+decision, or ``samples`` determinizations) runs out; every option is sampled to the end.
 
 Free actions (declarations, claims, taking a table mournival) are weighed against holding them,
 the policy's choice being to make them at once.  To keep its time in bounds the expert makes a
@@ -19,7 +19,10 @@ play (holding it then only delays it: the rollouts cannot value a long hold); it
 table mournivals are always analysed.  Its claims race with a ``counter`` player's reaction
 times, so it wins no race a counter would not.
 
-With a sample budget the expert is reproducible: the seed of each analysis comes from the
+The analyses run on the compiled kernel where it can (:mod:`tutor.engine.analysis.fast`): the
+same figures as the pure engine, many times faster, so the same thinking time buys many more
+samples (:data:`SAMPLES`).  With a sample budget the expert is reproducible (on the pure engine a
+time cap of :data:`PURE_SECONDS` a decision applies as well, and then it is not): the seed of each analysis comes from the
 expert's ``seed`` and what the seat can see (never from the clock).  It draws on the game's random
 source exactly as its rollout policy would (for the policy's own choice), so a game where the
 expert agrees with that policy is the very game the policy would have played.
@@ -27,10 +30,27 @@ expert agrees with that policy is the very game the policy would have played.
 
 from __future__ import annotations
 
-from tutor.engine.analysis import POLICIES, analyse, decision_options, mix_seed, option_class
-from tutor.engine.bots import Bot, make_bot
+import time
+
+from tutor.engine.analysis import (POLICIES, analyse, compiled, decision_options, mix_seed,
+                                   option_class)
 from tutor.engine.deal import DECLARATIONS, Deal
 from tutor.engine.errors import UsageError
+from tutor.engine.rule_bots import Bot, rule_bot
+
+#: The expert's sample budget per decision where one is wanted (the expert level, the skill
+#: study's default, benchmarks/bench_expert.py): with the compiled kernel its analyses take
+#: less CPU time than the 200 samples of the pure-Python analysis did (about 30 ms a decision),
+#: and play stronger (issue 20).
+SAMPLES = 4000
+#: Samples before the expert's analysis may stop (on a clearly best option, or every difference
+#: known to ``target``): 16 with the pure-Python analysis, 64 now that samples are cheap (an early
+#: stop on few samples is a departure from the rollout policy on noise more often).
+MIN_SAMPLES = 64
+#: Seconds a decision at most while the analysis runs on the pure engine (before the kernel is
+#: compiled on a new machine, or with ``LAUGH_PURE_PYTHON``): a sample budget alone would then
+#: take many times longer.
+PURE_SECONDS = 0.3
 
 
 class ExpertBot(Bot):
@@ -61,8 +81,9 @@ class ExpertBot(Bot):
         self.seed = seed
         self.target = target
         self._cache: dict = {}
-        self._base = make_bot(policy)
+        self._base = rule_bot(policy)
         self.decisions = 0          # analyses run (for tests and benchmarks)
+        self.thinking = 0.0         # CPU seconds spent in them
 
     def start(self, deal: Deal) -> None:
         self._cache.clear()
@@ -80,9 +101,14 @@ class ExpertBot(Bot):
         if key in self._cache:
             return self._cache[key]
         seed = mix_seed(self.seed, *key[1:8], *key[8])
+        c0 = time.process_time()
+        seconds = self.seconds
+        if seconds is None and not compiled():
+            seconds = PURE_SECONDS
         an = analyse(deal, seat, policy=self.policy, seed=seed, samples=self.samples,
-                     seconds=self.seconds, target=self.target, min_samples=16,
-                     stop_when_clear=True, prune=True, options=options)
+                     seconds=seconds, target=self.target, min_samples=MIN_SAMPLES,
+                     stop_when_clear=True, prune=False, options=options)
+        self.thinking += time.process_time() - c0
         self.decisions += 1
         mine = an.value_of(default)
         pick = default

@@ -20,15 +20,15 @@ from dataclasses import dataclass
 
 from tutor.engine.bots import Bot, Careless, make_bot
 from tutor.engine.errors import UsageError
-from tutor.engine.expert import ExpertBot
+from tutor.engine.expert import SAMPLES, ExpertBot
 from tutor.engine.seats import SEAT_NAMES
 from tutor.engine.seats import seat_names as _seat_names
 
 __all__ = ["EXPERT_SAMPLES", "LEVELS", "Level", "level", "make_opponents", "SEAT_NAMES"]
 
 #: The expert level's budget: determinizations per decision (the budget of the strength figures
-#: in benchmarks/bench_expert.py).
-EXPERT_SAMPLES = 200
+#: in benchmarks/bench_expert.py: :data:`tutor.engine.expert.SAMPLES`).
+EXPERT_SAMPLES = SAMPLES
 
 
 

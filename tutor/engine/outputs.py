@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from tutor.engine.atomic import write_atomic
 from tutor.engine.errors import LaughError
 
 __all__ = ["CannotWrite", "check_output", "cannot_write", "write_text"]
@@ -62,8 +63,9 @@ def cannot_write(path: str | Path, exc: OSError) -> CannotWrite:
 
 
 def write_text(path: str | Path, text: str) -> None:
-    """Write ``text`` to ``path`` as UTF-8; raises :class:`CannotWrite` when it cannot."""
+    """Write ``text`` to ``path`` as UTF-8, whole or not at all and through the path
+    (:func:`tutor.engine.atomic.write_atomic`); raises :class:`CannotWrite` when it cannot."""
     try:
-        Path(path).write_text(text, encoding="utf-8")
+        write_atomic(path, text)
     except OSError as exc:
         raise cannot_write(path, exc) from None

@@ -132,6 +132,9 @@ def run_chunk(ruleset: Ruleset, players: int, bots: list[str], mistakes: float, 
     ``want_records``, the deal records in order."""
     study = Study(ruleset.id, players, count, seed, bots, mistakes, ruleset.scoring,
                   [SeatStats() for _ in range(players)])
+    if not want_records and mistakes == 0 and set(bots) == {"counter"}:
+        if _counter_chunk(study, ruleset, players, seed, start, count, progress):
+            return study, []
     seat_bots = [make_bot(bots[s % len(bots)], mistakes) for s in range(players)]
     records = []
     for k in range(start, start + count):
@@ -153,6 +156,33 @@ def run_chunk(ruleset: Ruleset, players: int, bots: list[str], mistakes: float, 
     if progress is not None:
         progress(count % 200)
     return study, records
+
+
+def _counter_chunk(study: Study, ruleset: Ruleset, players: int, seed: int, start: int,
+                   count: int, progress: Callable[[int], None] | None) -> bool:
+    """Deals between counter players, results only, on the analysis's compiled kernel
+    (:func:`tutor.engine.analysis.fast.counter_selfplay`: the very deals :func:`play_out` plays,
+    held equal by the tests), added to ``study``; False (nothing added) where the kernel cannot
+    run them."""
+    from tutor.engine.analysis import fast
+    step = 5000
+    for at in range(start, start + count, step):
+        n = min(step, start + count - at)
+        got = fast.counter_selfplay(ruleset, players, seed, at, n)
+        if got is None:
+            if at == start:
+                return False
+            raise RuntimeError("the analysis kernel stopped in the middle of a study")
+        for k, (ret, last) in enumerate(zip(*got), start=at):
+            dealer = k % players
+            for off in range(players):
+                seat = (dealer + off) % players
+                study.seats[off].add(ret[seat], seat == last)
+            others = (sum(ret) - ret[dealer]) / (players - 1)
+            study.advantage.add(ret[dealer] - others, False)
+        if progress is not None:
+            progress(n)
+    return True
 
 
 def _worker(args):

@@ -2,7 +2,8 @@
 
 The table of how much an expert seat gains in each reconstruction (``laugh simulate --skill``,
 :func:`tutor.engine.simulate.run_skill`) plays thousands of deals with the engine's analysis
-behind every decision of one seat: about half an hour on two cores.  Its figures are computed
+behind every decision of one seat: about ten minutes on one core with the analysis's compiled
+kernel (half an hour on two cores before it).  Its figures are computed
 once, by the command, and kept in ``lessons/figures/skill.json`` exactly as ``laugh simulate
 --skill --json`` prints them, every deal's figures included, so that they can be checked (the
 summaries against the deals, and any deal replayed: the figures are reproducible on any

@@ -2,8 +2,9 @@
 
 Each first try at a puzzle is a game between the learner and the puzzle: the learner wins by
 answering right.  Both ratings move (the learner's overall and per theme, and the puzzle's), by
-Glicko-2 (Glickman, "Example of the Glicko-2 system", 2012) as the ``glicko2`` package computes
-it, one answer a rating period.  A puzzle is rated by its kind and difficulty band (its stars), so
+Glicko-2 (Glickman, "Example of the Glicko-2 system", 2012) as the ``pyglicko2`` package computes
+it (through its public API: the paper's step 5, which the ``glicko2`` package gets wrong), one
+answer a rating period.  A puzzle is rated by its kind and difficulty band (its stars), so
 every puzzle of a band shares one rating that all learners' answers refine; stars are then derived
 back from the rating (:func:`stars_for`), and :func:`choose_difficulty` serves puzzles near the
 learner's rating (within about 200 points), as lichess does.
@@ -22,14 +23,14 @@ learner overall).
 
 from __future__ import annotations
 
-import math
 from typing import NamedTuple
 
-import glicko2
+import pyglicko2
 
-__all__ = ["Rating", "NEW_LEARNER", "update", "play", "puzzle_subject", "theme_subject",
+__all__ = ["Rating", "NEW_LEARNER", "TAU", "update", "play", "puzzle_subject", "theme_subject",
            "kind_subject", "OVERALL", "initial_puzzle_rating", "stars_for", "choose_difficulty",
-           "BAND_WIDTH", "counts", "rate", "default_rating", "band_of"]
+           "BAND_WIDTH", "counts", "rate", "default_rating", "band_of", "PROVISIONAL_RD",
+           "PROVISIONAL_NOTE", "shown_rating"]
 
 #: The subject of the learner's overall rating in the store.
 OVERALL = "learner"
@@ -55,30 +56,37 @@ class Rating(NamedTuple):
 
 NEW_LEARNER = Rating(1500.0, 350.0, 0.06)
 
-
-class _Player(glicko2.Player):
-    """``glicko2.Player`` with Glickman's step-5 function as published: the package's ``_f``
-    uses the rating where the paper has the rating deviation (φ²); this override follows the
-    paper (checked against the paper's worked example in the tests)."""
-
-    def _f(self, x, delta, v, a):
-        ex = math.exp(x)
-        phi2 = (self.getRd() / 173.7178) ** 2
-        return (ex * (delta ** 2 - phi2 - v - ex) / (2 * (phi2 + v + ex) ** 2)
-                - (x - a) / self._tau ** 2)
+#: A rating is provisional while its deviation is above this many points, and is shown with
+#: ``?`` (``1181?``), as lichess marks one: it still moves by hundreds with each answer.  The
+#: statistics say so once (:data:`PROVISIONAL_NOTE`); every rating shown (screens, the class
+#: report) goes through :func:`shown_rating`.
+PROVISIONAL_RD = 110.0
+PROVISIONAL_NOTE = (f"? marks a provisional rating: its deviation is above {PROVISIONAL_RD:.0f}, "
+                    "so each answer still moves it a long way; it settles as answers come in "
+                    "(about ten), as on lichess.")
 
 
-def _player(r: Rating) -> _Player:
-    p = _Player(rating=r.rating, rd=r.rd, vol=r.vol)
-    return p
+def shown_rating(rating: float, rd: float) -> str:
+    """A rating as every screen shows it: whole points, with ``?`` while it is provisional
+    (deviation above :data:`PROVISIONAL_RD`): ``1181?``, ``1532``."""
+    return f"{rating:.0f}{'?' if rd > PROVISIONAL_RD else ''}"
+
+
+#: Glickman's system constant τ (how fast volatility may change), as the ``glicko2`` package
+#: had it (and these ratings were first computed with).
+TAU = 0.5
 
 
 def update(player: Rating, opponent: Rating, score: float) -> Rating:
     """``player``'s rating after one game against ``opponent`` in which ``player`` scored
-    ``score`` (1 a win, 0 a loss, 0.5 a draw).  RD never grows above 350."""
-    p = _player(player)
-    p.update_player([opponent.rating], [opponent.rd], [score])
-    return Rating(p.getRating(), min(p.getRd(), 350.0), p.vol)
+    ``score`` (1 a win, 0 a loss, 0.5 a draw), one game a rating period, by Glickman's
+    Glicko-2 (2012, steps 1-8 with τ = :data:`TAU`) as :mod:`pyglicko2` computes it.  RD never
+    grows above 350.  Raises ValueError for another score."""
+    with pyglicko2.system(TAU):
+        p = pyglicko2.Player(player.rating, player.rd, player.vol)
+        p.update([pyglicko2.Player(opponent.rating, opponent.rd, opponent.vol)],
+                 [pyglicko2.Outcome(score)])
+    return Rating(p.r, min(p.RD, 350.0), p.σ)
 
 
 def play(learner: Rating, puzzle: Rating, correct: bool) -> tuple[Rating, Rating]:

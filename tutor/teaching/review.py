@@ -36,10 +36,11 @@ from rich.table import Table
 from rich.text import Text
 
 from tutor.engine.errors import LaughError
+from tutor.puzzles.themes import label as theme_label
 from tutor.teaching.progress import ProgressStore
 
 __all__ = ["ReviewBook", "SkillState", "SCHEMA", "SLOW_SECONDS", "rating_for", "skills_of",
-           "weak_skills", "weakest_themes", "render_weak_skills"]
+           "weak_skills", "render_weak_skills"]
 
 SCHEMA = 1
 
@@ -127,7 +128,14 @@ class ReviewBook:
         self.store = store
         self.conn: sqlite3.Connection = store.conn
         self.scheduler = scheduler or Scheduler(enable_fuzzing=False)
-        self._migrate()
+        #: False when the tables could not be made now (the file busy or full): no skills.
+        self.ready = True
+        try:
+            self._migrate()
+        except sqlite3.OperationalError as exc:
+            if not _cannot_write_now(exc):
+                raise
+            self.ready = False
 
     # -- schema ------------------------------------------------------------------------------
 
@@ -224,7 +232,19 @@ class ReviewBook:
 
     def sync(self) -> int:
         """Fold every answer recorded since the last sync into the skills' FSRS cards, oldest
-        first, in one transaction.  Returns how many answers were folded in."""
+        first, in one transaction.  Returns how many answers were folded in (0 when the file
+        cannot be written now, busy or full: the schedules are a cache, shown as they stand and
+        brought up to date later)."""
+        if not self.ready:
+            return 0
+        try:
+            return self._sync()
+        except sqlite3.OperationalError as exc:
+            if not _cannot_write_now(exc):
+                raise
+            return 0
+
+    def _sync(self) -> int:
         from fsrs import Card, Rating       # lazily, as in rating_for()
         last = int(self._meta("last_answer_id") or 0)
         rows = self.conn.execute(
@@ -285,6 +305,8 @@ class ReviewBook:
         ``kind`` or ``theme`` skills."""
         from fsrs import Card               # lazily, as in rating_for()
         self.sync()
+        if not self.ready:
+            return []
         now = now or datetime.now(timezone.utc)
         out = []
         for skill, card_json, reviews, lapses, right in self.conn.execute(
@@ -317,6 +339,12 @@ class ReviewBook:
         return [s for s in self.skills(now) if s.is_due(now)]
 
 
+def _cannot_write_now(exc: sqlite3.OperationalError) -> bool:
+    """The progress file is busy (another program's lock) or cannot grow (a full disk)."""
+    return getattr(exc, "sqlite_errorname", "").startswith(
+        ("SQLITE_BUSY", "SQLITE_LOCKED", "SQLITE_FULL", "SQLITE_IOERR"))
+
+
 def weak_skills(store=None, limit: int | None = None, group: str | None = None,
                 now: datetime | None = None) -> list[SkillState]:
     """The weakest skills (see :meth:`ReviewBook.skills`); ``store`` defaults to the learner's
@@ -330,11 +358,6 @@ def weak_skills(store=None, limit: int | None = None, group: str | None = None,
         if own:
             store.close()
     return out[:limit] if limit is not None else out
-
-
-def weakest_themes(store, limit: int = 3) -> list[str]:
-    """Up to ``limit`` theme names, weakest first by FSRS, leaving out themes never missed."""
-    return [s.name for s in weak_skills(store, group="theme") if s.lapses][:limit]
 
 
 def render_weak_skills(states: list[SkillState], now: datetime | None = None, width: int = 80):
@@ -353,7 +376,8 @@ def render_weak_skills(states: list[SkillState], now: datetime | None = None, wi
               Text("due", style="dim"), *([Text("right", style="dim")] if width >= 60 else []))
     for s in states:
         style = "red" if s.tomorrow < 0.7 else "yellow" if s.tomorrow < 0.9 else "green"
-        row = [Text(f"{s.name} ({s.group})"), Text(f"{100 * s.tomorrow:.0f}%", style=style),
+        name = theme_label(s.name) if s.group == "theme" else s.name      # plain words
+        row = [Text(f"{name} ({s.group})"), Text(f"{100 * s.tomorrow:.0f}%", style=style),
                _when(s.due, now)]
         if width >= 60:
             row.append(f"{s.right}/{s.reviews}")

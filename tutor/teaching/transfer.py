@@ -25,19 +25,20 @@ from __future__ import annotations
 
 import json
 import math
-import os
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
 from tutor.engine import jsonfile
+from tutor.engine.atomic import write_atomic
 from tutor.engine.errors import DataError
 from tutor.engine.outputs import cannot_write
+from tutor.puzzles.themes import theme_ids
 from tutor.teaching.progress import (LATEST_TIME, LONGEST_ANSWER, Answer, LessonState,
                                      ProgressStore)
 
-__all__ = ["FORMAT", "Export", "export_data", "write_export", "read_export", "parse_export",
-           "import_file"]
+__all__ = ["FORMAT", "PLAY_KINDS", "Export", "export_data", "write_export", "read_export",
+           "parse_export", "merge_export", "import_file"]
 
 #: The format name of a progress export.
 FORMAT = "laugh-and-lie-down/progress@1"
@@ -83,20 +84,14 @@ def export_data(store: ProgressStore, learner: str | None = None) -> dict:
 
 
 def write_export(store: ProgressStore, path: str | Path, learner: str | None = None) -> int:
-    """Write :func:`export_data` to ``path`` (whole or not at all: a file beside it, then
-    renamed); returns the number of answers written.  Raises
+    """Write :func:`export_data` to ``path`` whole or not at all, through the path
+    (:func:`tutor.engine.atomic.write_atomic`: a link's target replaced, a FIFO or device written
+    through, never replaced by a file); returns the number of answers written.  Raises
     :class:`~tutor.engine.outputs.CannotWrite` when the file cannot be written."""
     data = export_data(store, learner)
-    path = Path(path)
     text = json.dumps(data, ensure_ascii=False, indent=1) + "\n"
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")     # the umask's permissions
     try:
-        try:
-            tmp.write_text(text, encoding="utf-8")
-            os.replace(tmp, path)
-        except BaseException:
-            tmp.unlink(missing_ok=True)
-            raise
+        write_atomic(path, text)
     except OSError as exc:
         raise cannot_write(path, exc) from None
     return len(data["answers"])
@@ -104,28 +99,77 @@ def write_export(store: ProgressStore, path: str | Path, learner: str | None = N
 
 def read_export(path: str | Path) -> Export:
     """Read and check a progress export.  Raises :class:`DataError` naming the file and the
-    first thing wrong with it (cannot be read, not JSON, not a progress export, a value of the
-    wrong type or out of range)."""
+    first thing wrong with it (cannot be read, not JSON, not a progress export, a key given
+    twice in one object, a value of the wrong type or out of range, an answer's uid given
+    twice, a lesson's score that cannot be)."""
     path = Path(path)
+    return parse_export(_read_text(path), str(path))
+
+
+def _read_text(path: Path) -> str:
+    """The one place an export is read from disk (a capped reader can take its place)."""
     try:
-        text = jsonfile.decode(jsonfile.read_bytes(path), str(path))     # within the size limit
+        return jsonfile.decode(jsonfile.read_bytes(path), str(path))     # within the size limit
     except OSError as exc:
         raise DataError(f"{path}: cannot be read ({exc.strerror or exc})") from None
     except UnicodeDecodeError:
         raise DataError(f"{path}: not a progress export (not UTF-8 text)") from None
-    return parse_export(text, str(path))
 
 
 def _no_constant(name: str):
     raise ValueError(f"{name} is not a number JSON allows")
 
 
+class _Twice(dict):
+    """A JSON object in which a key was given twice (``twice``: the first such key)."""
+
+    twice: str = ""
+
+
+def _object(pairs: list) -> dict:
+    """``object_pairs_hook``: an object, marked when a key is given twice (``json`` would keep
+    the last value silently)."""
+    out = dict(pairs)
+    if len(out) == len(pairs):
+        return out
+    seen: set = set()
+    marked = _Twice(out)
+    marked.twice = next(k for k, _ in pairs if k in seen or seen.add(k))
+    return marked
+
+
+def _find_twice(value, where: str) -> tuple[str, str] | None:
+    """Where the first object with a key given twice is (``answers[3]``), and the key."""
+    stack = [(value, where)]
+    while stack:
+        obj, at = stack.pop()
+        if isinstance(obj, _Twice):
+            return at or "the top level", obj.twice
+        if isinstance(obj, dict):
+            stack.extend((v, f"{at}.{k}" if at else str(k)) for k, v in reversed(obj.items()))
+        elif isinstance(obj, list):
+            stack.extend((v, f"{at}[{i}]") for i, v in reversed(list(enumerate(obj))))
+    return None
+
+
 def parse_export(text: str, name: str = "the export") -> Export:
     """:func:`read_export` of ``text``; ``name`` names it in the errors."""
+    twice: list[bool] = []
+
+    def pairs(items: list) -> dict:
+        out = _object(items)
+        if isinstance(out, _Twice):
+            twice.append(True)
+        return out
+
     try:
-        data = json.loads(text, parse_constant=_no_constant)
+        data = json.loads(text, parse_constant=_no_constant, object_pairs_hook=pairs)
     except (ValueError, RecursionError) as exc:
         raise DataError(f"{name}: not a progress export (not JSON: {exc})") from None
+    if twice:
+        where, key = _find_twice(data, "")
+        raise DataError(f"{name}: damaged, nothing taken from it ({where} gives the key "
+                        f"{key!r} twice)")
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise DataError(f"{name}: not a progress export (its format must be {FORMAT!r})")
     try:
@@ -152,12 +196,37 @@ def _export(data: dict) -> Export:
         raise _Bad("'meta' must map names to text")
     if not isinstance(ratings, dict):
         raise _Bad("'ratings' must be an object")
-    return Export(learner, [_answer(a, i) for i, a in enumerate(answers)],
-                  [_lesson(x, i) for i, x in enumerate(lessons)], dict(meta), dict(ratings),
-                  exported_at)
+    kinds = _known_kinds()
+    read = [_answer(a, i, kinds) for i, a in enumerate(answers)]
+    first: dict[str, int] = {}
+    for i, a in enumerate(read):
+        j = first.setdefault(a.uid, i)
+        if j != i:
+            same = "the same answer" if a == read[j] else "a different answer"
+            raise _Bad(f"answers[{i}].uid {a.uid!r} is answers[{j}]'s too ({same}; an answer's "
+                       "uid is given once)")
+    states = [_lesson(x, i) for i, x in enumerate(lessons)]
+    seen: dict[str, int] = {}
+    for i, x in enumerate(states):
+        j = seen.setdefault(x.lesson, i)
+        if j != i:
+            raise _Bad(f"lessons[{i}].lesson {x.lesson!r} is lessons[{j}]'s too (a lesson is "
+                       "given once)")
+    return Export(learner, read, states, dict(meta), dict(ratings), exported_at)
 
 
-def _answer(a, i: int) -> Answer:
+def _known_kinds() -> frozenset[str]:
+    """The kinds of answer this program records: the puzzle kinds, and the moments of a
+    practice deal or match that are not puzzle kinds (:mod:`tutor.app.play.game`)."""
+    from tutor.puzzles.registry import KINDS
+    return frozenset(KINDS) | PLAY_KINDS
+
+
+#: Kinds of the moments graded in a practice deal or a match that are not puzzle kinds.
+PLAY_KINDS = frozenset({"capture-choice", "declaration"})
+
+
+def _answer(a, i: int, kinds: frozenset[str]) -> Answer:
     where = f"answers[{i}]"
     if not isinstance(a, dict):
         raise _Bad(f"{where} must be an object")
@@ -174,9 +243,14 @@ def _answer(a, i: int) -> Answer:
     hints = _int(a.get("hints", 0), f"{where}.hints")
     if hints < 0:
         raise _Bad(f"{where}.hints must be at least 0")
-    return Answer(at=_time(a.get("at"), f"{where}.at"),
-                  puzzle_id=_text(a.get("puzzle_id"), f"{where}.puzzle_id"),
-                  kind=_text(a.get("kind"), f"{where}.kind"), themes=tuple(themes),
+    at = _time(a.get("at"), f"{where}.at")
+    puzzle_id = _text(a.get("puzzle_id"), f"{where}.puzzle_id")
+    kind = _text(a.get("kind"), f"{where}.kind")
+    if kind not in kinds:
+        raise _Bad(f"{where}.kind {kind!r} is not a kind of answer this program records (one of "
+                   f"{', '.join(sorted(kinds))})")
+    return Answer(at=at, puzzle_id=puzzle_id, kind=kind,
+                  themes=tuple(theme_ids(themes)),          # one name a theme, old spellings too
                   correct=_bool(a.get("correct"), f"{where}.correct"), seconds=seconds,
                   hints=hints, lesson=_opt(a, "lesson", _text, f"{where}.lesson"),
                   ruleset=_opt(a, "ruleset", _text, f"{where}.ruleset"),
@@ -196,14 +270,21 @@ def _lesson(x, i: int) -> LessonState:
     if page < 0:
         raise _Bad(f"{where}.page must be at least 0")
     completed = x.get("completed_at")
+    right = _opt(x, "right", _int, f"{where}.right")
+    total = _opt(x, "total", _int, f"{where}.total")
+    if completed is None and (right is not None or total is not None):
+        raise _Bad(f"{where} has a score (right, total) but no completed_at")
+    if completed is not None and (right is None or total is None):
+        raise _Bad(f"{where}.right and .total must be given with completed_at")
+    if right is not None and not 0 <= right <= total:
+        raise _Bad(f"{where}.right must be from 0 to total ({total}), not {right}")
     return LessonState(
         lesson=_text(x.get("lesson"), f"{where}.lesson"), seed=_int(x.get("seed"), f"{where}.seed"),
         page=page, answered=dict(answered),
         started_at=_time(x.get("started_at"), f"{where}.started_at"),
         updated_at=_time(x.get("updated_at"), f"{where}.updated_at"),
         completed_at=None if completed is None else _time(completed, f"{where}.completed_at"),
-        right=_opt(x, "right", _int, f"{where}.right"),
-        total=_opt(x, "total", _int, f"{where}.total"),
+        right=right, total=total,
         in_progress=_bool(x.get("in_progress", False), f"{where}.in_progress"))
 
 
@@ -225,14 +306,19 @@ def _bool(value, where: str) -> bool:
 
 
 def _int(value, where: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or abs(value) >= 2 ** 63:
+    if isinstance(value, bool) or not isinstance(value, int):
         raise _Bad(f"{where} must be a whole number")
+    if not -2 ** 63 <= value < 2 ** 63:
+        raise _Bad(f"{where} is a number of {len(str(abs(value)))} digits, out of range")
     return value
 
 
 def _number(value, where: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or \
-            not math.isfinite(float(value)):
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise _Bad(f"{where} must be a number")
+    if isinstance(value, int) and abs(value) >= 2 ** 63:
+        raise _Bad(f"{where} is a number of {len(str(abs(value)))} digits, out of range")
+    if not math.isfinite(float(value)):
         raise _Bad(f"{where} must be a number")
     return float(value)
 
@@ -244,9 +330,23 @@ def _time(value, where: str) -> float:
     return t
 
 
+def merge_export(store: ProgressStore, export: Export) -> tuple[int, int]:
+    """Merge ``export`` into ``store`` (:meth:`~tutor.teaching.progress.ProgressStore.merge`:
+    one transaction, ratings recomputed) and rebuild at once the review schedules the merge
+    dropped (:meth:`tutor.teaching.review.ReviewBook.sync`), so that the statistics after an
+    import of many answers find them ready instead of working them out at every showing.
+    Returns ``(answers added, answers already there)``."""
+    added, known = store.merge(export.answers, export.lessons, export.meta)
+    if added:
+        from tutor.teaching.review import ReviewBook     # py-fsrs: only when there is work
+        ReviewBook(store).sync()
+    return added, known
+
+
 def import_file(store: ProgressStore, path: str | Path) -> tuple[Export, int, int]:
     """Read ``path`` (:func:`read_export`, refused whole when damaged) and merge it into
-    ``store``; returns the export read, the answers added and the answers already there."""
+    ``store`` (:func:`merge_export`); returns the export read, the answers added and the
+    answers already there."""
     export = read_export(path)
-    added, known = store.merge(export.answers, export.lessons, export.meta)
+    added, known = merge_export(store, export)
     return export, added, known

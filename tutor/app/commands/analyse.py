@@ -22,9 +22,13 @@ def register(sub, parent) -> None:
                     "option's expected final result with a 95% interval (net stakes; points "
                     "under pairs scoring), from that player's own view, by playing each option "
                     "out many times over random placements of the unseen cards; the best "
-                    "option; and the played option's loss, classed by its size when its "
-                    f"interval excludes zero (at least: {thresholds}).  Forced moves are skipped. "
-                    "A hold is a free action (a claim, a declaration) left while the turn went on.",
+                    "option when its interval separates it from every other (else the options "
+                    "about equal, marked ≈); and the played option's loss, classed by its size "
+                    f"when its interval excludes zero (at least: {thresholds}).  Forced moves are "
+                    "skipped.  A hold is a free action (a claim, a declaration) left while the "
+                    "turn went on; a free action of the player to move is weighed on its timing, "
+                    "\"now, then the turn action played\" against \"that turn action now, it "
+                    "later\".",
         epilog="The figures are reproducible: the same record, seed, samples and policy give the "
                "same figures on any machine.")
     p.add_argument("file", metavar="FILE", help="a deal record (.json), or JSON Lines of several")
@@ -35,10 +39,11 @@ def register(sub, parent) -> None:
     p.add_argument("--policy", default="counter", metavar="P",
                    help=f"the computer player that plays each option out: {', '.join(POLICIES)} "
                         "(default %(default)s)")
-    p.add_argument("--samples", type=whole(1, 1_000_000, "a number of samples"), default=1000,
+    p.add_argument("--samples", type=whole(1, 1_000_000, "a number of samples"), default=4000,
                    metavar="N",
-                   help="most random placements of the unseen cards per decision "
-                        "(default %(default)s)")
+                   help="most random placements of the unseen cards per decision; each decision "
+                        "stops sooner once every difference is known to ±0.1 (default "
+                        "%(default)s)")
     p.add_argument("--seed", type=seed_type, default=0, metavar="S", help="seed (default %(default)s)")
     p.add_argument("--json", action="store_true",
                    help="print one JSON object per deal (JSON Lines) instead of text")
@@ -107,7 +112,8 @@ def _to_json(deal, decisions, args) -> dict:
                               for name, _ in LOSS_CLASSES}}
     return {"ruleset": deal.ruleset.id, "players": deal.n, "dealer": deal.dealer,
             "unit": _unit(deal), "policy": args.policy, "seed": args.seed,
-            "samples": args.samples, "decisions": [x.to_json() for x in decisions],
+            "samples": args.samples, "target": 0.1,
+            "decisions": [x.to_json() for x in decisions],
             "summary": summary}
 
 
@@ -129,7 +135,8 @@ def _print(out, deal, decisions, args, lineno) -> None:
     out.print(f"[bold]{deal.ruleset.id}, {deal.n} players, dealer {deal.dealer}{where}[/]: "
               f"expected final result of each option in {unit}, ± 95% interval, each option "
               f"played out by {args.policy} players (seed {args.seed}, up to {args.samples} "
-              "samples a decision)")
+              "samples a decision); best: separated from every other option by the 95% "
+              "intervals; ≈: not told apart from the best")
     if not decisions:
         out.print("No decisions to analyse (every move was forced).")
         return
@@ -141,7 +148,10 @@ def _print(out, deal, decisions, args, lineno) -> None:
         style = _CLASS_STYLE.get(x.verdict)
         tag = f"[{style}]{x.verdict}[/]" if style else x.verdict
         loss = f"loss {x.loss:.2f} ± {x.loss_ci95:.2f}, " if x.loss > 0 else ""
-        out.print(f"\n[bold]#{x.index}[/] {played}: {loss}{tag}")
+        then = ""
+        if an.then is not None:
+            then = f", then {escape(describe_option(an.then))}"
+        out.print(f"\n[bold]#{x.index}[/] {played}{then}: {loss}{tag}")
         best_group = an.best.group
         classes: dict[int, list] = {}
         for o in an.options:
@@ -150,7 +160,10 @@ def _print(out, deal, decisions, args, lineno) -> None:
             mine = [o for o in members if o.action == x.played]
             o = mine[0] if mine else members[0]
             mark = "→" if mine else " "
-            diff = "best" if group == best_group else f"{_signed(o.diff)} ± {o.diff_ci95:.2f}"
+            if group == best_group:
+                diff = "best" if an.separated else "≈ best"
+            else:
+                diff = f"{_signed(o.diff)} ± {o.diff_ci95:.2f}" + (" ≈" if not o.separated else "")
             more = len(members) - 1
             same = f" (+{more} alike but for suits)" if more else ""
             out.print(f"  {mark} {_signed(o.mean)} ± {o.ci95:.2f}  {diff:>14}  "

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import random
 import time
 from pathlib import Path
@@ -28,6 +27,7 @@ from rich.text import Text
 from tutor.app.commands._common import (add_ruleset_options, resolve, seat_type, seed_type,
                                         session_io, whole)
 from tutor.app.commands.play import REVIEW_SAMPLES_HELP, _samples
+from tutor.engine.atomic import write_atomic
 from tutor.engine import jsonfile
 from tutor.engine.data import laugh_home
 from tutor.engine.errors import DataError, LaughError, RecordError, UsageError
@@ -75,8 +75,9 @@ def register(sub, parent) -> None:
     p.add_argument("--sheet", metavar="FILE.html",
                    help="also write the score sheet as printable HTML")
     p.add_argument("--review-samples", type=_samples, default=REVIEW_SAMPLES_HELP, metavar="N",
-                   help="playouts per decision in the review of your costliest decisions after "
-                        f"each deal (default {REVIEW_SAMPLES_HELP}; 0 leaves the analysis out)")
+                   help="most playouts per decision in the review of your costliest decisions "
+                        f"after each deal (default {REVIEW_SAMPLES_HELP}; 0 leaves the analysis "
+                        "out)")
     p.set_defaults(handler=run)
 
 
@@ -207,18 +208,10 @@ def _check_meta(match: Match) -> None:
 
 
 def save_match(match: Match, path: Path) -> None:
-    """Write the match to ``path`` whole or not at all (a file beside it, then renamed).
-    Raises OSError when it cannot be written."""
+    """Write the match to ``path`` whole or not at all, through the path
+    (:func:`tutor.engine.atomic.write_atomic`).  Raises OSError when it cannot be written."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")     # the umask's permissions
-    try:
-        with open(tmp, "w", encoding="utf-8") as fh:
-            json.dump(match.to_json(), fh, ensure_ascii=False)
-            fh.write("\n")
-        os.replace(tmp, path)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
+    write_atomic(path, json.dumps(match.to_json(), ensure_ascii=False) + "\n")
 
 
 class MatchSession:

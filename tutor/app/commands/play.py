@@ -19,7 +19,7 @@ DEFAULT_RULESET = "parlett"
 DEFAULT_LEVEL = "casual"
 #: The review's playouts per decision, as :data:`tutor.app.play.review.REVIEW_SAMPLES` (named
 #: here for the help text without importing the game at start-up; a test keeps them equal).
-REVIEW_SAMPLES_HELP = 400
+REVIEW_SAMPLES_HELP = 4000
 
 
 def _seconds(text: str) -> float:
@@ -65,8 +65,9 @@ def register(sub, parent) -> None:
     p.add_argument("--pace", type=_seconds, default=1.0, metavar="SEC",
                    help="seconds before each computer player's move on a terminal (default 1)")
     p.add_argument("--review-samples", type=_samples, default=None, metavar="N",
-                   help="playouts per decision in the review of your costliest decisions after "
-                        f"each deal (default {REVIEW_SAMPLES_HELP}; 0 leaves the analysis out)")
+                   help="most playouts per decision in the review of your costliest decisions "
+                        f"after each deal (default {REVIEW_SAMPLES_HELP}; 0 leaves the analysis "
+                        "out)")
     p.add_argument("--export", metavar="FILE.jsonl", help="also write the deal records here")
     p.add_argument("--no-save", action="store_true",
                    help="do not save deal records or progress")

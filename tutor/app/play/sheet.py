@@ -187,10 +187,21 @@ def costly_lines(review: DealReview, names: Sequence[str], seat: int, symbols: b
         top.append(f" (± {c.loss_ci95:.2f})", style="dim")
         did = Text()
         did.append_text(_option_text(c.played, names, seat, symbols, set_aside))
-        did.append("; best: ")
+        if c.then is not None:          # a question of timing: held through the turn action
+            then = action_text(c.then, names, seat, symbols, set_aside)
+            did.append(", then ")
+            did.append(then.plain[0].lower() + then.plain[1:] if then.plain else "")
+        # "best" only when the analysis separates it from every other option
+        did.append("; best: " if c.clear else "; better: ")
         best = _option_text(c.best, names, seat, symbols, set_aside)
         best.plain = best.plain[0].lower() + best.plain[1:] if best.plain else best.plain
         did.append_text(best)
+        if c.then is not None and c.best is not None:
+            did.append(" first")
+        if not c.clear and c.alike:
+            did.append(" (or about as good: " + "; ".join(
+                _option_text(a, names, seat, symbols, set_aside).plain.lower()
+                for a in c.alike) + ")")
         did.append(".")
         grid.add_row(Text(f"{i}.", style="bold"), Group(top, did, Text(c.why, style="dim")))
     out.append(grid)

@@ -11,9 +11,24 @@ is derived from the puzzle's id (never a time budget), so the figures, and with 
 and the margin, are the same on any machine.
 
 A position is kept only when one option is clearly best (the lichess rule for puzzles: one
-clearly best answer): the best option's mean result beats the second best's by at least
-``margin`` (half a stake; half a point under pairs scoring, a point being a pair won) and the two
-options' 95% intervals do not overlap.
+clearly best answer), and that holds twice:
+
+1. the selection: ``samples`` deals (seeded from the id) find the best option's mean result ahead
+   of the second best's by at least ``margin`` (half a stake; half a point under pairs scoring, a
+   point being a pair won), with 95% intervals that do not overlap;
+2. the confirmation: a second analysis of ``confirm`` fresh deals, with a seed of its own and so
+   independent of the one that chose the position, finds the same best option, clearly best
+   (every other play's 95% interval on its difference from it below zero) and still ahead by at
+   least ``margin``.  The figures the puzzle states (every option's value and the margin) are
+   the confirmation's, so the margin is not the selection's luck.
+
+And a person must be able to follow it: a principle separates the best move from every other
+(:func:`tutor.engine.analysis.explain.principles`: take a lone table card you can match before
+someone else does; hold back where two or three lie on the table; take all three; keep a
+capture for later; stay in to be last in), said with the position's cards and counts.  Where no
+principle separates them, the puzzle is not posed.  After a wrong answer the learner is shown one
+sample play-out of their move against the best (:func:`tutor.engine.analysis.sample_playout`),
+as lichess shows the refutation.
 
 The search is bounded: each attempt plays one deal, screens at most ``screens`` of its
 candidate positions with a short analysis (the first ``screen`` samples of the full one: the
@@ -26,26 +41,29 @@ capture that is at risk and also something else (about half of them have a clear
 nearly always the capture at risk), or ``other``, the rest (about one in ten has one, half of
 them a capture that could have waited, or ending the turn where that is a choice); after
 :data:`OTHER_ATTEMPTS` deals without one, ``other`` looks at the ``at-risk`` positions first too.
-Generation takes 0.24 s a puzzle (median; p99 0.96 s, max 1.35 s over 200 seeds on a shared
-two-core machine: ``benchmarks/bench_puzzles.py``), most of it in the analyses.
+Most of the generation time is in the analyses (``benchmarks/bench_puzzles.py``).
 
 The answer and the margin are fixed at generation and stored in the puzzle with every option's
-figures, the seed and the budget (so the analysis can be rerun and checked).
+figures, the confirmation's seed and budget (so the analysis can be rerun and checked), the
+selection's, and the principles.
 :meth:`BestMove.solve` checks by engine queries that the listed moves are exactly the seat's
 options in the replayed position, one for each class, and reads the answer from the figures.
-The explanation gives every option's value, and the engine's counting for each capture.
+The explanation gives the principle against each other move, every option's value, and the
+engine's counting for each capture.
 """
 
 from __future__ import annotations
 
 import random
 
-from tutor.engine.analysis import option_class
+from tutor.engine.analysis import option_class, principles, sample_playout
+from tutor.engine.analysis.fast import covers
 from tutor.engine.bots import make_bot
 from tutor.engine.cards import RANK_PLURALS
 from tutor.engine.records import action_from_json, action_to_json
 from tutor.puzzles.base import (LETTERS, Candidate, PuzzleKind, Verdict, option_label,
                                 set_index, text_seed, turn_analysis, turn_options)
+from tutor.puzzles.board import action_text
 from tutor.puzzles.model import AnswerError, definition
 from tutor.puzzles.reader import letters_answer
 
@@ -57,6 +75,8 @@ OTHER_ATTEMPTS = 4
 #: Draws of the ``counter`` player's choice that say whether its rules (an at-risk capture
 #: first, then a declaration, then by the count of table cards) find the best move.
 ADVICE_DRAWS = 16
+#: Actions of each line shown in a sample play-out (after the move itself) before "...".
+PLAYOUT_ACTIONS = 8
 
 
 def number(x: float) -> str:
@@ -69,7 +89,7 @@ def number(x: float) -> str:
 
 def runner_up(an):
     """The best option of the analysis ``an`` that is not the same play as its best, or None."""
-    return next((o for o in an.options if o.group != an.best.group), None)
+    return an.runner_up
 
 
 def lead(an) -> float:
@@ -82,9 +102,7 @@ def lead(an) -> float:
 def promising(an, margin: float) -> bool:
     """Whether a short analysis ``an`` is worth following with the full one: its leader is
     ahead by at least half of ``margin``, with a 95% interval on the paired difference that
-    excludes zero.  (Measured over 315 positions of eight rulesets: the full analysis finds a
-    clearly best move behind 92% of the positions this keeps, and 5% of those it drops; it
-    keeps about a quarter of them.)"""
+    excludes zero."""
     second = runner_up(an)
     return (second is not None and lead(an) >= margin / 2
             and second.diff + second.diff_ci95 < 0)
@@ -96,6 +114,15 @@ def clear_best(an, margin: float) -> bool:
     best, second = an.best, runner_up(an)
     return (second is not None and best.mean - second.mean >= margin
             and best.mean - best.ci95 > second.mean + second.ci95)
+
+
+def confirmed(deal, selection, confirmation, margin: float) -> bool:
+    """True when the second, independent analysis ``confirmation`` agrees with ``selection``:
+    the same best play, clearly best (:attr:`Analysis.separated`: every other play's interval
+    on its difference from it below zero), ahead of the next by at least ``margin``."""
+    return (confirmation.separated and lead(confirmation) >= margin
+            and option_class(deal, confirmation.best.action)
+            == option_class(deal, selection.best.action))
 
 
 def _mixed(deal, seat: int) -> bool:
@@ -128,6 +155,27 @@ def advice_share(deal, seat: int, best_action) -> float:
     return hits / ADVICE_DRAWS
 
 
+def _result_words(x: int, unit: str) -> str:
+    word = unit[:-1] if abs(x) == 1 else unit
+    return f"{number(x)[:-3]} {word}"
+
+
+def playout_lines(deal, seat: int, worse, better, seed: int, labels: dict) -> list[str]:
+    """One sample play-out of ``worse`` against ``better`` in words: a line for each, the
+    moves after it up to :data:`PLAYOUT_ACTIONS` and the seat's final result."""
+    po = sample_playout(deal, seat, worse, better, seed)
+    names = ["You" if q == seat else f"Player {q}" for q in range(deal.n)]
+    unit = deal.ruleset.unit
+    out = []
+    for a, line, res in zip(po.options, po.lines, po.results):
+        moves = [action_text(b, names, seat, True).plain for b in line[1:PLAYOUT_ACTIONS + 1]]
+        more = "; and so on to the end" if len(line) > PLAYOUT_ACTIONS + 1 else ""
+        then = ("then " + "; ".join(moves) + more + ". ") if moves else ""
+        out.append(f"- {labels[option_class(deal, a)]}: {then}You end with "
+                   f"{_result_words(res, unit)}.")
+    return out
+
+
 class BestMove(PuzzleKind):
     name = "best-move"
     analysed = True
@@ -150,13 +198,17 @@ class BestMove(PuzzleKind):
         classes = [option_class(deal, a) for a, _ in turn_options(deal, seat)]
         if len(listed) != len(classes) or set(listed) != set(classes):
             return {}
-        return {"choices": [dict(c) for c in data["choices"]], "best": data["best"],
-                "margin": data["margin"], "unit": data["unit"], "policy": data["policy"],
-                "samples": data["samples"], "seed": data["seed"]}
+        keys = ("best", "margin", "margin_ci95", "unit", "policy", "samples", "seed", "selection")
+        return {"choices": [dict(c) for c in data["choices"]], **{k: data[k] for k in keys},
+                "principles": [dict(p) for p in data["principles"]]}
 
     def build(self, ctx):
         opts = ctx.defn.options
-        samples = int(opts.get("samples", 200))
+        samples = int(opts.get("samples", 400))
+        confirm = int(opts.get("confirm", 2000))
+        if not covers(ctx.rs, ctx.players):     # rules only the pure engine plays: smaller budgets
+            samples = int(opts.get("samples_pure", samples))
+            confirm = int(opts.get("confirm_pure", confirm))
         margin = float(opts.get("margin", 0.5))
         max_options = int(opts.get("max_options", 6))
         budget = int(opts.get("analyses", 4))
@@ -184,14 +236,20 @@ class BestMove(PuzzleKind):
             if not promising(turn_analysis(deal, seat, seed, screen, policy), margin):
                 continue
             an = turn_analysis(deal, seat, seed, samples, policy)
-            if clear_best(an, margin):
-                return self._candidate(ctx, deal, seat, an, seed, samples, policy)
+            if clear_best(an, margin) and principles(deal, seat, an) is not None:
+                cseed = text_seed(f"{where}/{ctx.attempt}/{k}/confirm")
+                conf = turn_analysis(deal, seat, cseed, confirm, policy)
+                found = principles(deal, seat, conf)
+                if confirmed(deal, an, conf, margin) and found is not None:
+                    return self._candidate(ctx, deal, seat, conf, found,
+                                           {"seed": cseed, "samples": confirm},
+                                           {"seed": seed, "samples": samples}, policy)
             budget -= 1
             if budget <= 0:
                 break
         return None
 
-    def _candidate(self, ctx, deal, seat, an, seed, samples, policy) -> Candidate:
+    def _candidate(self, ctx, deal, seat, an, found, budget, selection, policy) -> Candidate:
         entries = turn_options(deal, seat)
         ctx.rng.shuffle(entries)
         best = an.best
@@ -200,9 +258,11 @@ class BestMove(PuzzleKind):
         unit = an.unit
         choices = []
         best_letter = ""
+        letter_of = {}
         for i, (a, alike) in enumerate(entries):
             v = an.value_of(a)
             letter = LETTERS[i]
+            letter_of[option_class(deal, a)] = letter
             if option_class(deal, a) == best_key:
                 best_letter = letter
             choices.append({"letter": letter, "move": action_to_json(a),
@@ -210,12 +270,15 @@ class BestMove(PuzzleKind):
                             "ci95": round(v.ci95, 4), "diff": round(v.diff, 4),
                             "diff_ci95": round(v.diff_ci95, 4)})
         by_letter = {c["letter"]: c for c in choices}
-        runner = next(c for c in choices
-                      if option_class(deal, action_from_json(c["move"], 0))
-                      == option_class(deal, second.action))
-        ahead = round(best.mean - second.mean, 4)
-        data = {"choices": choices, "best": best_letter, "margin": ahead, "unit": unit,
-                "policy": policy, "samples": samples, "seed": seed}
+        runner = by_letter[letter_of[option_class(deal, second.action)]]
+        ahead = round(-second.diff, 4)
+        against = sorted(({"letter": letter_of[option_class(deal, o)], "key": p.key,
+                           "advice": p.advice, "quote": p.quote, "text": p.text}
+                          for o, p in found), key=lambda x: x["letter"])
+        data = {"choices": choices, "best": best_letter, "margin": ahead,
+                "margin_ci95": round(second.diff_ci95, 4), "unit": unit, "policy": policy,
+                "samples": budget["samples"], "seed": budget["seed"], "selection": selection,
+                "principles": against}
         answer = self.solve(deal, seat, data, ctx.rs, ctx.players)
         b = by_letter[best_letter]
         lines = []
@@ -228,33 +291,40 @@ class BestMove(PuzzleKind):
                                     f"{best_letter}.")
         counting = []
         for o in deal.capture_options(seat):
-            verdict = "cannot wait" if o.at_risk else "can wait"
+            verdict = "at risk" if o.at_risk else "can wait"
             counting.append(f"- {RANK_PLURALS[o.rank].capitalize()} ({o.table} on the table, "
                             f"{o.hand} in your hand, {o.unseen} unseen): {verdict}: {o.reason}.")
         words = ctx.defn.words
+        why = [f"- Against {p['letter']}) {by_letter[p['letter']]['text']}: "
+               f"{p['advice'][0].upper()}{p['advice'][1:]}. {p['text']}" for p in against]
         facts = {
             "options": "\n".join(f"{c['letter']}) {c['text']}" for c in choices),
             "values": "\n".join(lines),
-            "verdict": (f"{best_letter}) {b['text']} is the best move: {ahead:.2f} {unit} ahead "
-                        f"of the next best, {runner['letter']}) {runner['text']}."),
+            "verdict": (f"{best_letter}) {b['text']} is the best move: {ahead:.2f} ± "
+                        f"{second.diff_ci95:.2f} {unit} ahead of the next best, "
+                        f"{runner['letter']}) {runner['text']}."),
+            "principles": (words.get("principles_lead", "Why:") + "\n" + "\n".join(why)),
             "counting": (words.get("counting_lead", "The counting:") + "\n"
                          + "\n".join(counting)) if counting else "",
-            "samples": samples, "unit": unit,
+            "samples": budget["samples"], "unit": unit,
+            "selection_samples": selection["samples"],
             "min_margin": f"{float(ctx.defn.options.get('margin', 0.5)):g}",
             "policy": words.get("policies", {}).get(policy, policy),
             "count": len(choices),
         }
         share = advice_share(deal, seat, best.action)
         tag = risk_tag(deal, seat, best.action)
-        tags = {tag}
+        tags = {tag} | {p["key"] for p in against}
         if share == 0:
             tags.add("against-advice")
         features = {"options": float(len(choices) - 2), "close": float(ahead < 1.0),
                     "against_advice": 1.0 - share}
         return Candidate(deal=deal, seat=seat, variant="default", answer=answer,
                          accepted=[best_letter, best_letter.lower()], facts=facts,
-                         features=features, themes=["best-move", tag] + sorted(tags - {tag}),
-                         theme="best-move", tags=tags, data=data)
+                         features=features,
+                         themes=["best-move", tag] + (["against-advice"] if share == 0 else []),
+                         theme="best-move", tags=tags, data=data,
+                         quotes=list(dict.fromkeys(p["quote"] for p in against)))
 
     # -- answers ----------------------------------------------------------------------------
 
@@ -273,11 +343,32 @@ class BestMove(PuzzleKind):
         got = by_letter[picked[0]]
         if got is best:
             return Verdict(True, f"Right: {best['letter']}) {best['text']} is the best move, "
-                                 f"{p.answer['margin']:.2f} {unit} ahead of the next best.")
-        words = definition(self.name).word("retry", "Not yet. Look again, and try once more.")
-        return Verdict(False, f"Not the best: {got['letter']}) {got['text']} is worth "
-                              f"{-got['diff']:.2f} ± {got['diff_ci95']:.2f} {unit} less than "
-                              f"{best['letter']}) {best['text']}.", retry=words)
+                                 f"{p.answer['margin']:.2f} ± {p.answer['margin_ci95']:.2f} "
+                                 f"{unit} ahead of the next best.")
+        defn = definition(self.name)
+        words = defn.word("retry", "Not yet. Look again, and try once more.")
+        message = (f"Not the best: {got['letter']}) {got['text']} is worth "
+                   f"{-got['diff']:.2f} ± {got['diff_ci95']:.2f} {unit} less than "
+                   f"{best['letter']}) {best['text']}.")
+        why = next((x for x in p.answer["principles"] if x["letter"] == got["letter"]), None)
+        if why is not None:
+            message += f" {why['advice'][0].upper()}{why['advice'][1:]}. {why['text']}"
+        message += "\n\n" + self.refutation(p, got, best)
+        return Verdict(False, message, retry=words)
+
+    def refutation(self, p, got, best) -> str:
+        """One sample play-out of the learner's move ``got`` against the ``best`` (choices of
+        the puzzle), in words."""
+        deal = p.deal()
+        worse = action_from_json(got["move"], 0)
+        better = action_from_json(best["move"], 0)
+        labels = {option_class(deal, worse): f"{got['letter']}) {got['text']}",
+                  option_class(deal, better): f"{best['letter']}) {best['text']}"}
+        lead = definition(self.name).word(
+            "playout_lead", "One deal of the cards you could not see, played out both ways by "
+                            "the same computer players:")
+        return "\n".join([lead] + playout_lines(deal, p.seat, worse, better,
+                                                  text_seed(f"{p.id}/playout"), labels))
 
     def answer_words(self, p):
         return ["hint", "quit"] + [c["letter"] for c in p.answer["choices"]]

@@ -161,6 +161,7 @@ class OversightDrill(Drill):
         """Positions until the first miss (or ``max_positions``); ``limit`` seconds each."""
         io = self.io
         res = StreakResult()
+        mark = self.store.save_mark() if self.store is not None else 0
         difficulty = 1
         io.say(f"Oversight streak: claim what can be claimed, pass otherwise; {limit:g} s a "
                f"position; one miss ends it. The positions get harder after every {STREAK_RUN} "
@@ -193,7 +194,7 @@ class OversightDrill(Drill):
                 io.show(render_explanation(puzzle, grade, io.symbols))
                 break
         except (EOFError, KeyboardInterrupt):
-            io.say(f"Streak stopped at {res.streak}; " + _saved(res.answers), style="yellow")
+            io.say(f"Streak stopped at {res.streak}; " + _saved(self.store, mark), style="yellow")
             raise
         best = self.meta_best("drill.oversights.streak.best", res.streak)
         io.say(f"Streak: {res.streak}" + (" (a new best)" if best else "")
@@ -206,6 +207,7 @@ class OversightDrill(Drill):
         """As many positions as the clock allows (see the module)."""
         io = self.io
         res = StormResult()
+        mark = self.store.save_mark() if self.store is not None else 0
         total = minutes * 60.0
         difficulty = 1
         run = 0
@@ -258,7 +260,8 @@ class OversightDrill(Drill):
                 left = total + res.bonus - penalty - (io.clock.now() - start)
                 io.say(f"{max(0.0, left):.0f} s left · score {res.score}", style="dim")
         except (EOFError, KeyboardInterrupt):
-            io.say(f"Storm stopped at score {res.score}; " + _saved(res.answers), style="yellow")
+            io.say(f"Storm stopped at score {res.score}; " + _saved(self.store, mark),
+                   style="yellow")
             raise
         best = self.meta_best("drill.oversights.storm.best", res.score)
         io.say(f"Storm over: score {res.score}, {res.mistakes} mistake"
@@ -272,12 +275,17 @@ def _secs(seconds: float | None) -> str:
     return "" if seconds is None else f"{seconds:.1f} s · "
 
 
-def _saved(answers: list[Answered]) -> str:
-    """What a drill left early has saved, in words."""
-    n = len(answers)
-    right = sum(1 for a in answers if a.correct)
-    return (f"{n} answer{'s' if n != 1 else ''} saved ({right} right)." if n
-            else "nothing answered, nothing to save.")
+def _saved(store, mark) -> str:
+    """What a drill left early has saved, in words: what the store wrote since ``mark``
+    (:meth:`tutor.teaching.progress.ProgressStore.saved_since`), not what was answered."""
+    if store is None:
+        return "nothing saved (--no-save)."
+    got = store.saved_since(mark)
+    said = (f"{got.saved} answer{'s' if got.saved != 1 else ''} saved ({got.right} right)"
+            if got.saved else "nothing saved")
+    if got.kept:
+        said += f"; {got.kept} kept to be saved when the progress file is free"
+    return said + "."
 
 
 def _mean_line(answers: list[Answered]) -> str:

@@ -1,0 +1,186 @@
+"""Determinizations and rollouts on the pure engine (RULES.md 8: what a seat can see).
+
+:class:`Determinizer` deals the cards a seat cannot see to its opponents; :func:`rollout` plays a
+deal to settlement with one computer player per seat (:mod:`tutor.engine.rule_bots`), through the
+engine's public calls only (:meth:`Deal.legal_actions`, :meth:`Deal.free_actions`,
+:meth:`Deal.apply_unchecked`, the claim race of :mod:`tutor.engine.race`).  The compiled kernel
+(:mod:`tutor.engine.analysis.kernel`) does the same for ``counter`` players, number for number.
+"""
+
+from __future__ import annotations
+
+from tutor.engine.cards import cards_of
+from tutor.engine.deal import Action, Deal
+from tutor.engine.errors import LaughError
+from tutor.engine.race import ClaimRace
+from tutor.engine.rule_bots import Bot
+
+__all__ = ["Determinizer", "FULL", "determinize", "known_holdings", "rollout", "shuffle",
+           "unseen_mask"]
+
+FULL = (1 << 52) - 1
+#: Tries of the rejection sampling before the proven cards are placed first.
+TRIES = 2000
+_PROVING_PLAYS = ("capture", "play_on_capture", "declare_dead_pair", "declare_mournival",
+                  "lie_down")
+
+
+def unseen_mask(d: Deal, seat: int) -> int:
+    """The cards ``seat`` cannot see (RULES.md 8): all of them are in its opponents' hands."""
+    return FULL & ~(d.hands[seat] | d.table | d.wonall | d.aside | d.discard)
+
+
+def known_holdings(d: Deal, seat: int) -> dict[tuple[int, int], int]:
+    """What every action so far proves about the opponents' hands, beyond their sizes.
+
+    Returns ``{(player, rank): k}``: ``player`` still holds at least ``k`` unseen cards of
+    ``rank``.  Declaring a pair of a prial shows a third card of that rank kept in hand (RULES.md
+    3.4); the proof lapses once the player plays a card of that rank from hand.  Every other
+    action shows only the cards it moves (they are then seen), and a player who lies down is out.
+    """
+    mins: dict[tuple[int, int], int] = {}
+    for a in d.history:
+        if a.player == seat:
+            continue
+        if a.kind == "declare_prial":
+            mins[(a.player, a.cards[0] >> 2)] = 1
+        elif a.kind in _PROVING_PLAYS:
+            for c in a.cards:
+                if (a.player, c >> 2) in mins:
+                    mins[(a.player, c >> 2)] = 0
+    return {k: v for k, v in mins.items() if v and d.hands[k[0]]}
+
+
+def shuffle(cards: list[int], rng) -> None:
+    """Fisher-Yates in place, drawing ``int(rng.random() * (i + 1))`` for ``i`` from the top
+    down (the kernel's ``shuffle``)."""
+    r = rng.random
+    for i in range(len(cards) - 1, 0, -1):
+        j = int(r() * (i + 1))
+        cards[i], cards[j] = cards[j], cards[i]
+
+
+class Determinizer:
+    """Deals the cards ``seat`` cannot see to its opponents, at random and consistently with
+    their hand sizes and :func:`known_holdings`, on copies of one position.
+
+    ``cards`` (sorted), ``opponents`` (``(seat, hand size)`` in seat order) and ``needs``
+    (``(seat, rank mask)``, sorted) are what the kernel is given.  Raises :class:`LaughError`
+    when the opponents' hand sizes do not add up to the unseen cards (a teaching fragment)."""
+
+    def __init__(self, d: Deal, seat: int):
+        self.base = d
+        self.seat = seat
+        self.cards = cards_of(unseen_mask(d, seat))
+        self.opponents = [(q, d.hands[q].bit_count()) for q in range(d.n)
+                          if q != seat and d.hands[q]]
+        if sum(k for _, k in self.opponents) != len(self.cards):
+            raise LaughError("the opponents' hand sizes do not match the unseen cards")
+        self.needs = [(q, 0xF << (4 * r)) for (q, r), k in sorted(known_holdings(d, seat).items())]
+
+    def hands(self, rng) -> dict[int, int]:
+        """The opponents' hands (seat -> mask) of one deal of the unseen cards by ``rng``.
+
+        Uniform over the deals that fit (rejection sampling: the same list shuffled again);
+        after :data:`TRIES` misfits, which only an unlikely history can cause, the proven cards
+        are placed first."""
+        cards = list(self.cards)
+        for _ in range(TRIES if self.needs else 1):
+            shuffle(cards, rng)
+            masks = self._split(cards)
+            if all(masks[q] & m for q, m in self.needs):
+                return masks
+        return self._forced(cards, rng)
+
+    def deal(self, rng) -> Deal:
+        """A copy of the position with the opponents' hands dealt afresh by ``rng``."""
+        o = self.base.clone()
+        for q, m in self.hands(rng).items():
+            o.hands[q] = m
+        return o
+
+    def _split(self, cards: list[int]) -> dict[int, int]:
+        out = {}
+        i = 0
+        for q, k in self.opponents:
+            m = 0
+            for c in cards[i:i + k]:
+                m |= 1 << c
+            out[q] = m
+            i += k
+        return out
+
+    def _forced(self, cards: list[int], rng) -> dict[int, int]:
+        rest = cards[:]
+        shuffle(rest, rng)
+        out = {q: 0 for q, _ in self.opponents}
+        room = dict(self.opponents)
+        for q, m in self.needs:
+            if out[q] & m:
+                continue
+            pick = next(c for c in rest if (1 << c) & m)
+            rest.remove(pick)
+            out[q] |= 1 << pick
+            room[q] -= 1
+        i = 0
+        for q, _ in self.opponents:
+            for c in rest[i:i + room[q]]:
+                out[q] |= 1 << c
+            i += room[q]
+        return out
+
+
+def determinize(d: Deal, seat: int, rng) -> Deal:
+    """A copy of ``d`` in which the cards ``seat`` cannot see are dealt to its opponents at random
+    (``rng``: anything with ``random()``), each opponent keeping its hand size, and every proven
+    holding kept (:func:`known_holdings`).  Everything ``seat`` can see is unchanged."""
+    return Determinizer(d, seat).deal(rng)
+
+
+def rollout(d: Deal, bots: list[Bot], rngs, hold: int | None = None,
+            then: Action | None = None, seat: int | None = None, observer=None) -> None:
+    """Play ``d`` to settlement in place, seat ``q`` played by ``bots[q]`` with random source
+    ``rngs[q]``.
+
+    As :func:`tutor.engine.rule_bots.play_out`: after every action each seat may offer a free
+    action, the fastest reaction acts first and the round repeats
+    (:class:`tutor.engine.race.ClaimRace`); then the player to move makes a turn action.
+    ``hold``: a seat that offers nothing in the first round (it holds its free actions until the
+    next action is made).  ``then``: a turn action that ``seat`` makes at its first turn instead
+    of its player's choice, if it is still legal then.  ``observer(deal, action)`` is called
+    after every action.
+    """
+    n = d.n
+    for b in bots:
+        b.start(d)
+    skip = -1 if hold is None else hold
+    while d.phase != "over":
+        while d.phase == "play" and d.free_pending():
+            race = ClaimRace(d)
+            for q in range(n):
+                if q == skip:
+                    continue
+                a = bots[q].free_action(d, q, rngs[q])
+                if a is not None:
+                    race.enter(q, a, bots[q].reaction(rngs[q]), checked=False)
+            skip = -1
+            won = race.settle()
+            if won is None:
+                break
+            if observer is not None:
+                observer(d, won.action)
+        skip = -1
+        if d.phase == "over":
+            break
+        if then is not None:
+            a, then = then, None
+            if d.to_move == seat and d.phase == "play" and d.why_illegal(a) is None:
+                d.apply_unchecked(a)
+                if observer is not None:
+                    observer(d, a)
+                continue
+        p = d.to_move
+        a = bots[p].choose(d, d.legal_actions(), rngs[p])
+        d.apply_unchecked(a)
+        if observer is not None:
+            observer(d, a)

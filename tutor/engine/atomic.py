@@ -1,0 +1,54 @@
+"""Writing a file whole or not at all, through the path as given: the one writer of every file the
+program writes in one go (a progress export, a saved match, a report, a cache).
+
+:func:`write_atomic` writes a temporary file beside the target, syncs it, gives it the mode of
+the file it replaces, and renames it over the target, so a reader (or a crash) sees the old file
+or the new one, never half of one.  The target is where the path *leads*: a symbolic link is
+followed and its target replaced (the link stays a link, as every other writer leaves it), and a
+path that is not a regular file (a FIFO, a terminal, ``/dev/stdout``, a device node) is written
+straight through, as a shell's ``>`` writes to it, never replaced by a file.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import secrets
+import stat
+from pathlib import Path
+
+__all__ = ["write_atomic"]
+
+
+def write_atomic(path: str | Path, data: str | bytes, encoding: str = "utf-8") -> None:
+    """Write ``data`` (text, encoded with ``encoding``, or bytes) to ``path`` whole or not at
+    all (see the module).  Raises OSError when it cannot be written (its ``strerror`` says why:
+    a missing or read-only folder, a full disk, a directory at the path); nothing at the path
+    is changed then, and no temporary file is left."""
+    raw = data.encode(encoding) if isinstance(data, str) else bytes(data)
+    target = Path(os.path.realpath(path))           # every link followed (one that leads
+    try:                                            # nowhere: the file it names is made)
+        st = os.stat(target)
+    except FileNotFoundError:
+        st = None
+    if st is not None and stat.S_ISDIR(st.st_mode):
+        raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), str(path))
+    if st is not None and not stat.S_ISREG(st.st_mode):
+        with open(target, "wb") as fh:              # a stream or a device: through it
+            fh.write(raw)
+        return
+    tmp = target.with_name(f".{target.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
+    try:
+        with open(tmp, "xb") as fh:                 # the umask's permissions for a new file
+            fh.write(raw)
+            fh.flush()
+            os.fsync(fh.fileno())
+        if st is not None:
+            os.chmod(tmp, stat.S_IMODE(st.st_mode))
+        os.replace(tmp, target)
+    except BaseException:
+        try:
+            tmp.unlink()
+        except OSError:
+            pass
+        raise

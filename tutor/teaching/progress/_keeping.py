@@ -1,0 +1,230 @@
+"""Changes kept while the progress file is busy (another program's lock) or full: the journal
+beside it, a copy in memory the session reads meanwhile, and the catching up when the file is
+free (private: the methods of :class:`tutor.teaching.progress.ProgressStore`, see its
+docstring; the journal itself is :mod:`tutor.teaching.progress._pending`)."""
+
+from __future__ import annotations
+
+import sqlite3
+
+from tutor.engine.errors import LaughError
+from tutor.teaching.progress import _writes as W
+from tutor.teaching.progress._damage import _environmental, _said
+from tutor.teaching.progress._schema import _connect
+
+#: Seconds a change waits for another program's lock on the file before it is kept in the
+#: journal instead; while changes are kept, each later change tries for RETRY_SECONDS, and
+#: closing the store for CLOSING_SECONDS, to write them.
+BUSY_SECONDS, RETRY_SECONDS, CLOSING_SECONDS = 5.0, 0.25, 2.0
+
+
+def _busy(exc: sqlite3.DatabaseError) -> bool:
+    """A file that cannot be written *now*, whose changes are worth keeping for later:
+    another program's lock, a full disk, an I/O error."""
+    return getattr(exc, "sqlite_errorname", "").startswith(
+        ("SQLITE_BUSY", "SQLITE_LOCKED", "SQLITE_FULL", "SQLITE_IOERR"))
+
+
+class Keeping:
+    """The keeping half of :class:`~tutor.teaching.progress.ProgressStore`."""
+
+    def _why_busy(self, exc: sqlite3.DatabaseError) -> str:
+        name = getattr(exc, "sqlite_errorname", "")
+        if name.startswith("SQLITE_FULL"):
+            return "the disk is full"
+        if name.startswith("SQLITE_IOERR"):
+            return f"it cannot be written now ({_said(exc)})"
+        return "another program is writing to it"
+
+    @property
+    def waiting(self) -> bool:
+        """True while changes are kept (in the journal and in memory) for a file that is busy
+        or full, to be written when it is free."""
+        return bool(self._kept) or (self.saving and self._file is not self.conn)
+
+    def _wait_from_the_start(self, exc: sqlite3.DatabaseError) -> None:
+        """The file was busy when opened: work on a copy of it in memory (an empty store if
+        it cannot even be read), keeping every change for it."""
+        self._why = self._why_busy(exc)
+        try:
+            self.conn = self._copy(RETRY_SECONDS)
+        except sqlite3.DatabaseError:
+            self.conn, self._blind = self._empty(), True
+        self._apply_journal_to(self.conn)
+        self._told = True
+        self.notice = (f"Your progress file {self.path} is busy ({self._why}): your answers are "
+                       f"kept in {self._journal.path.name} beside it and saved in it as soon as "
+                       "it is free.")
+
+    def _start_waiting(self, exc: sqlite3.DatabaseError) -> None:
+        """A change could not be written: from now on the session works on a copy in memory."""
+        self._why = self._why_busy(exc)
+        try:
+            self._file.execute(f"PRAGMA busy_timeout = {int(RETRY_SECONDS * 1000)}")
+            mem = _connect(":memory:")
+            _backup(self._file, mem)
+            self.conn = mem
+        except sqlite3.DatabaseError:
+            self.conn, self._blind = self._empty(), True
+        finally:
+            self._file.execute(f"PRAGMA busy_timeout = {int(BUSY_SECONDS * 1000)}")
+
+    def _keep(self, op: dict):
+        """Apply ``op`` to the copy in memory and keep it for the file: in the journal, or in
+        memory when even the journal cannot be written."""
+        result = W.apply_in_transaction(self.conn, op)
+        if self._blind and op["op"] == "answer":
+            result = (result[0], None)      # ratings moved from nothing: not worth showing
+        try:
+            self._journal.append({k: v for k, v in op.items() if not k.startswith("_")})
+            op["_journaled"] = True
+            where = f"in {self._journal.path.name} beside it"
+        except OSError as exc:
+            where = (f"in memory ({self._journal.path.name} cannot be written either: "
+                     f"{exc.strerror or exc}; they are lost if the tutor closes before the file "
+                     "is free)")
+        self._kept.append(op)
+        if not self._told:
+            self._told = True
+            self.notify(f"Your progress file {self.path} is busy ({self._why}): your answers are "
+                        f"kept {where} from now on, and saved in it as soon as it is free.")
+        return result
+
+    def _catch_up(self, timeout: float) -> bool:
+        """Write every kept change (this store's and any other's in the journal) to the file,
+        in one transaction; True when nothing is kept any more."""
+        if not self.waiting:
+            return True
+        try:
+            if self._file is None:
+                if not _free_now(self.path, timeout):      # before the checks of opening,
+                    return False                           # which take seconds on a big file
+                before = self.notice
+                self._file = self._open_or_salvage(timeout)
+                if self.notice is not before:              # it was damaged, and salvaged
+                    self.notify(self.notice)
+            written = self._write_journal(self._file, timeout)
+        except OSError:                                    # the journal cannot be read now
+            return False
+        except sqlite3.DatabaseError as exc:
+            if not _environmental(exc):
+                raise
+            return False
+        if self.conn is not self._file:
+            self.conn.close()
+            self.conn = self._file
+        self._told = self._blind = False
+        if written:
+            self.notify(f"Your progress file {self.path} is free again: the "
+                        f"{_n(written, 'answer')} kept meanwhile {_are(written)} saved in it.")
+        return True
+
+    def _write_journal(self, conn: sqlite3.Connection, timeout: float) -> int:
+        """Apply the journal and this store's kept changes to ``conn`` in one transaction and
+        clear both; returns how many of them were answers."""
+        conn.execute(f"PRAGMA busy_timeout = {int(timeout * 1000)}")
+        try:
+            with self._journal.applying() as (ops, _):
+                ids = {op["id"] for op in ops}
+                mine = [op for op in self._kept if op["id"] not in ids and
+                        not op.get("_journaled")]    # a journaled one gone: another wrote it
+                answers = 0
+                with W.Transaction(conn):
+                    for op in ops + mine:
+                        if _sound(op):
+                            W.apply(conn, op)
+                            answers += op["op"] == "answer"
+            for op in self._kept:
+                if op["op"] == "answer":
+                    self._log[op["_seq"]][1] = "saved"
+            self._kept = []
+            return answers
+        finally:
+            conn.execute(f"PRAGMA busy_timeout = {int(BUSY_SECONDS * 1000)}")
+
+    def _write_journal_at_open(self) -> None:
+        """Changes kept by an earlier session (or another program now) written to the file."""
+        if not self._journal.exists():
+            return
+        try:
+            with self._journal.applying() as (ops, unreadable):
+                answers = 0
+                with W.Transaction(self._file):
+                    for op in ops:
+                        if _sound(op):
+                            W.apply(self._file, op)
+                            answers += op["op"] == "answer"
+                        else:
+                            unreadable += 1
+        except (OSError, sqlite3.DatabaseError):
+            return                              # still kept; the next change tries again
+        said = (f"{_n(answers, 'answer')} kept in {self._journal.path.name} while your progress "
+                f"file was busy {_are(answers)} now saved in it")
+        if unreadable:
+            said += f" ({_n(unreadable, 'line')} of it could not be read)"
+        self.notice = (self.notice + " " if self.notice else "") + said + "."
+
+    def _apply_journal_to(self, mem: sqlite3.Connection) -> None:
+        """Show the changes kept in the journal in the copy ``mem`` (the journal left as it
+        is)."""
+        ops, _ = self._journal.read() if self._journal is not None else ([], 0)
+        for op in ops:
+            if _sound(op):
+                W.apply_in_transaction(mem, op)
+
+    def _write(self, op: dict):
+        """Write ``op`` to the file in its own transaction, or keep it (see the class)."""
+        if not self.saving:
+            return W.apply_in_transaction(self.conn, op)
+        if self.waiting and not self._catch_up(RETRY_SECONDS):
+            return self._keep(op)
+        try:
+            return W.apply_in_transaction(self.conn, op)
+        except sqlite3.OperationalError as exc:
+            if not _busy(exc):
+                raise
+            self._start_waiting(exc)
+            return self._keep(op)
+
+
+def _free_now(path, timeout: float) -> bool:
+    """Whether the file at ``path`` can be written now (another program's lock waited for up
+    to ``timeout`` seconds); a file that is not a database is "free" (opening finds why)."""
+    probe = _connect(path, timeout)
+    try:
+        probe.execute("BEGIN IMMEDIATE")
+        probe.execute("ROLLBACK")
+        return True
+    except sqlite3.DatabaseError as exc:
+        return not _busy(exc)
+    finally:
+        probe.close()
+
+
+def _backup(src: sqlite3.Connection, mem: sqlite3.Connection) -> None:
+    """Copy ``src`` into ``mem`` inside a read transaction taken first (waiting no longer than
+    ``src``'s busy timeout: ``Connection.backup`` itself retries a locked file for ever).
+    Raises :class:`sqlite3.OperationalError` when the file cannot be read now."""
+    src.execute("BEGIN")
+    try:
+        src.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()
+        src.backup(mem)
+    finally:
+        src.execute("ROLLBACK")
+
+
+def _sound(op: dict) -> bool:
+    """A change read back from the journal that can be applied (a damaged line is skipped)."""
+    try:
+        W.check(op)
+    except (KeyError, TypeError, ValueError, LaughError):
+        return False
+    return True
+
+
+def _n(n: int, noun: str) -> str:
+    return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
+def _are(n: int) -> str:
+    return "is" if n == 1 else "are"
