@@ -68,7 +68,7 @@ class DealSetup(PuzzleKind):
     def plan_may_fit(self, plan, theme):
         if theme in ("eldest", *SETUP_FIELDS, "all"):
             return plan["variant"] == theme
-        if theme == "table-mournival":
+        if theme == "mournival-dealt":
             return plan["variant"] == "mournival"
         return True
 
@@ -108,7 +108,7 @@ class DealSetup(PuzzleKind):
                          accepted=[letter, letter.lower()], facts=facts,
                          features={"field_mournival": 1.0,
                                    "not_stated": float(p.status != "stated")},
-                         themes=["deal-setup", "table-mournival"], theme="table-mournival",
+                         themes=["deal-setup", "mournival-dealt"], theme="mournival-dealt",
                          data=data, quotes=list(p.quotes[:2]), question_key="mournival")
 
     def build(self, ctx):
