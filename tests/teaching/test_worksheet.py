@@ -276,11 +276,18 @@ def _chromium():
                  if shutil.which(n)), None)
 
 
+#: Since issue 24 made the boards compact (every board fits 80x24), no lesson's puzzles come
+#: to the far side of either edge: those two cases want puzzles printed taller than any lesson
+#: now sets, and are skipped until they are pinned again.
+_NO_EDGE = pytest.mark.skip(reason="no lesson's puzzles reach this edge since the boards were "
+                                   "made compact (issue 24): pin a new case")
+
+
 @pytest.mark.parametrize("lesson, seed, groups", [
-    ("oversights", 6, [3]),         # 82 lines under the heading and instructions: one page
-    ("oversights", 1, [2, 1]),      # 83 there: the third puzzle on a page of its own
-    ("09-strategy", 4, [2, 3]),   # 83 on a later page: three fit
-    ("09-strategy", 1, [2, 2, 1]),  # 85 there: they do not
+    ("05-declarations", 27, [3, 3]),   # 82 lines under the heading and instructions: one page
+    pytest.param("oversights", 1, [2, 1], marks=_NO_EDGE),  # 83 there: the third on its own
+    ("09-strategy", 98, [3, 2]),       # 82 there too, and the rest on a later page
+    pytest.param("09-strategy", 1, [2, 2, 1], marks=_NO_EDGE),  # 85 on a later page: no
 ])
 @pytest.mark.chromium
 @pytest.mark.skipif(_chromium() is None, reason="Chromium is not installed")
