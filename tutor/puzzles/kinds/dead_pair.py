@@ -11,6 +11,7 @@ Not for a ruleset without the dead-pair declaration, nor one where any pair may 
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 
 from tutor.engine.cards import RANK_PLURALS, codes, parse_rank, pretty_cards, rank_code, rank_of
@@ -33,6 +34,17 @@ def declarable_dead_pairs(deal, seat: int) -> list[int]:
 def pairs_held(deal, seat: int) -> list[int]:
     """Ranks of which ``seat`` holds exactly two cards."""
     return sorted(r for r in range(13) if deal.hand_count(seat, r) == 2)
+
+
+def _why_not(deal, seat: int, rank: int, reason: str) -> str:
+    """Why the pair of ``rank`` may not be declared now, in the learner's words: not dead (the
+    engine names the turn first, which for a live pair is not the point), or the engine's
+    reason with the player to move named ("it is Player 1's turn, not yours")."""
+    if rank not in deal.dead_pairs(seat):
+        return (f"it is not dead: the other two {RANK_PLURALS[rank]} are not both among the "
+                "won cards")
+    return re.sub(r"it is player (\d+)'s turn",
+                  lambda m: f"it is Player {m.group(1)}'s turn, not yours", reason)
 
 
 class DeadPair(PuzzleKind):
@@ -109,6 +121,7 @@ class DeadPair(PuzzleKind):
                 if seat in holders:
                     tags.add("own_twin")
             else:
+                why = _why_not(deal, seat, r, why)
                 lines.append(f"- {pretty_cards(mine)}: not now: {why}. (Of the other two: "
                              f"{deal.won_count(r)} won, {deal.table_count(r)} on the table, "
                              f"{deal.unseen(seat, r)} unseen.)")
@@ -185,8 +198,8 @@ class DeadPair(PuzzleKind):
                 act = deal.parse_action(f"declare {rank_code(x)}", p.seat)
             except IllegalAction as exc:
                 mine = [c for c in hand if rank_of(c) == x]
-                refused[x] = deal.why_illegal(Action.make(p.seat, "declare_dead_pair", mine)) \
-                    or exc.reason
+                refused[x] = _why_not(deal, p.seat, x, deal.why_illegal(
+                    Action.make(p.seat, "declare_dead_pair", mine)) or exc.reason)
                 continue
             except (AmbiguousAction, InvalidAction) as exc:
                 raise AnswerError(exc.reason) from None
