@@ -32,7 +32,7 @@ from tutor.engine.parameters import OVERSIGHT_KINDS, spec
 from tutor.engine.records import replay, to_record
 from tutor.puzzles.base import (Candidate, PuzzleKind, Verdict, describe, join, library,
                                 player_name, set_index)
-from tutor.puzzles.model import AnswerError
+from tutor.puzzles.model import AnswerError, definition
 from tutor.puzzles.reader import NOTHING_WORDS, read
 
 _DECOY_THEMES = ("took_three", "lay_down_pair", "lay_down_prial", "lay_down_mournival",
@@ -486,8 +486,8 @@ class SpotOversight(PuzzleKind):
             if not groups:
                 return Verdict(True, "Right: there is nothing to claim.")
             return Verdict(False, f"There was something to claim: {_join_claims(groups)}.",
-                           retry="Not yet. Look at the last action again, and at what lay on "
-                                 "the table just before it.")
+                           retry="Not yet: there is a mistake open to a claim. Look at the last "
+                                 "action again, and at what lay on the table just before it.")
         table = set(deal.table_cards())
         off = [c for c in r.cards if c not in table]
         if off:
@@ -523,10 +523,11 @@ class SpotOversight(PuzzleKind):
                                      "someone else's?")
             return Verdict(False, f"Those cards are not open to a claim ({exc.reason}); what can "
                                   f"be claimed is {_join_claims(groups)}.",
-                           retry="Not yet: those cards are not open to a claim.")
+                           retry="Not yet: those cards are not open to a claim; another "
+                                 "mistake is.")
         shown = r.cards or act.cards
-        return Verdict(True, f"Right: you claim {pretty_cards(shown)} "
-                             f"({act.oversight.replace('_', ' ')}).")
+        return Verdict(True, f"Right: you claim {pretty_cards(shown)}, "
+                             f"{_OVERSIGHT_NAMES.get(act.oversight, 'a mistake')}.")
 
     def answer_words(self, p):
         deal = p.deal()
@@ -540,5 +541,10 @@ class SpotOversight(PuzzleKind):
 
 
 def _join_claims(groups) -> str:
-    return " and ".join(f"{pretty_cards(g[0].cards)} ({g[0].oversight.replace('_', ' ')})"
+    return " and ".join(f"{pretty_cards(g[0].cards)}, "
+                        f"{_OVERSIGHT_NAMES.get(g[0].oversight, 'a mistake')}"
                         for g in groups)
+
+
+#: What each oversight is called where a verdict names it (``words.oversight_names``).
+_OVERSIGHT_NAMES = dict(definition("spot-oversight").word("oversight_names", {}))
