@@ -129,6 +129,10 @@ def engine_answer(obj: dict) -> dict:
         return {"dead_pairs": [RANKS[r] for r in ranks]}
     if kind == "count":
         return {"unseen": {r: deal.unseen(seat, parse_rank(r)) for r in ans["unseen"]}}
+    if kind == "deal-setup" and ans["asked"] == ["mournival"]:
+        rs = default_library().rulesets[obj["ruleset"]]
+        return {"asked": ["mournival"], "options": ans["options"],
+                "letter": "ABCD"[ans["options"].index(rs.table_mournival)]}
     if kind == "deal-setup":
         LIB = default_library()
         pc = LIB.rulesets[obj["ruleset"]].count(obj["players"])
@@ -154,14 +158,65 @@ def engine_answer(obj: dict) -> dict:
     if kind == "reading":
         LIB = default_library()
         name = ans["parameter"]
+        tolist = lambda v: list(v) if isinstance(v, (tuple, list)) else v  # noqa: E731
+        if "letter" in ans:             # the same rule side by side: one sentence says it
+            values = []
+            for ref in ans["quotes"]:
+                citing = [r for r in LIB.rulesets if ref in LIB.parameter(r, name).quotes]
+                values.append({repr(tolist(LIB.parameter(r, name).value)) for r in citing})
+            assert obj["quotes"] == ans["quotes"]
+            return {**ans}
         q = LIB.quotation(ans["quote"])
-        value = LIB.parameter(obj["ruleset"], name).value
+        p = LIB.parameter(obj["ruleset"], name)
         assert obj["quotes"] == [ans["quote"]]
-        right = "open" if "open" in obj["themes"] else (list(value) if isinstance(
-            value, (tuple, list)) else value)
+        # the right reading is what the ruleset's status says: stated, read or chosen
+        right = {"stated": ["says", tolist(p.value)], "read": ["read", tolist(p.value)],
+                 "chosen": ["open", None]}[p.status]
         words = ans["words"]
         assert all(w in q.text for w in words)
         return {**ans, "reading": "ABCDEFGH"[ans["readings"].index(right)]}
+    if kind == "timeline":
+        LIB = default_library()
+        import re as _re
+        years = {a["quote"]: a["year"] for src in LIB.sources.values()
+                 for a in src.attestations if a.get("year") is not None}
+
+        def year_of(sid):
+            src = LIB.sources[sid]
+            m = _re.search(r"\b(1[0-9]{3}|20[0-9]{2})\b", f"{src.date or ''} {src.in_ or ''}")
+            return int(m.group(1))
+
+        def order(ys):
+            return ["ABCDEFGH"[i] for i in sorted(range(len(ys)), key=lambda i: ys[i])]
+        if "records" in ans:
+            return {"order": order([years[q] for q in ans["records"]]), "records": ans["records"]}
+        if "sources" in ans:
+            return {"order": order([year_of(s) for s in ans["sources"]]),
+                    "sources": ans["sources"]}
+        if "record" in ans:
+            return {"letter": "ABCD"[ans["options"].index(years[ans["record"]])],
+                    "options": ans["options"], "record": ans["record"]}
+        return {"letter": "A" if ans["quote"] in years else "B", "quote": ans["quote"]}
+    if kind == "end-of-play":
+        deal.apply(action_from_json(ans["final"], 0))
+        assert deal.phase != "play"
+        while not deal.is_terminal():           # the last player plays on alone
+            deal.apply(deal.legal_actions()[0])
+        r = deal.result
+        return {"final": ans["final"], "last_in": r.last_in, "leftovers_to": r.leftovers_to}
+    if kind == "score-sheet":
+        from tutor.engine.match import plan_games
+        LIB = default_library()
+        rs = LIB.rulesets[obj["ruleset"]]
+        games = plan_games(rs, obj["players"], 0)
+        rounds: dict = {}
+        for g, row in zip(games, ans["sheet"]):
+            assert (g.round, g.number, g.practice) == (row["round"], row["number"],
+                                                       row["practice"])
+            rounds[g.round] = rounds.get(g.round, 0) + (0 if g.practice else row["points"])
+        totals = [rounds[k] for k in sorted(rounds)]
+        return {"rounds": totals, "cumulative": sum(totals), "seat": ans["seat"],
+                "sheet": ans["sheet"]}
     if kind == "best-move":
         # the confirming analysis run afresh from the seed and budget the answer names: the same
         # figures, and the principles again from them

@@ -134,6 +134,9 @@ def test_home_screen_lesson_and_quit_at_80x24(term_factory):
         elif "answer>" in line:
             ids = re.findall(r"Puzzle ([a-z-]+\.[a-z0-9-]+\.\d+\.\d+)", t.screen(history=400))
             puzzle = from_id(ids[-1])
+            if puzzle.has_position:         # the rules the answer rests on, in sight (issue 24)
+                from tutor.puzzles.render import ruleset_line
+                assert ruleset_line(puzzle) in " ".join(t.screen().split()), t.screen()
             if answered == 0 and not seen_hint:
                 t.keys("hint", "Enter")
                 deadline = time.time() + 20
@@ -208,3 +211,26 @@ def test_ctrl_c_and_end_of_input_leave_cleanly(term_factory):
     u.keys("C-d")
     assert u.rc() == 0
     assert "Traceback" not in u.screen(history=100)
+
+
+#: The tallest boards of a sweep of every kind over every ruleset and player count (seven
+#: players of Wolffauer's sheet with six listed moves, a settlement of seven, a spot-oversight
+#: with its earlier actions): each fits 80x24 with its ruleset line in sight at the prompt.
+TALL_BOARDS = ("legal-play.wolffauer.7.22", "settlement.wolffauer.7.5",
+               "spot-oversight.inter-livery-2018.5.7", "end-of-play.inter-livery-2018.5.17")
+
+
+@pytest.mark.parametrize("pid", TALL_BOARDS)
+def test_the_tallest_boards_fit_80x24_with_the_ruleset_line_at_the_prompt(term_factory, pid):
+    from tutor.puzzles import from_id
+    from tutor.puzzles.render import ruleset_line
+    p = from_id(pid)
+    t = term_factory(width=80, height=24, args=("puzzle", "--id", pid))
+    t.wait(r"Your answer \(hint, answer, quit\):\s*$")
+    screen = t.screen()
+    flat = " ".join(screen.split())
+    assert ruleset_line(p) in flat, screen                       # the rules the answer rests on
+    assert f"Puzzle {pid}" in flat and "You are Player" in flat, screen     # the whole board
+    assert " ".join(p.question.replace("`", "").split())[-30:] in flat, screen
+    t.keys("quit", "Enter")
+    assert t.rc() == 0

@@ -176,3 +176,33 @@ def test_laugh_drill_and_the_home_menu_list_the_registry():
                     ("2", "m", "storm", ("oversights", {"mode": "storm"})),
                     ("3", "c", "count", ("count", {})), ("4", "s", "settle", ("settle", {})),
                     ("5", "w", "weak", ("weak", {}))]
+
+
+def test_enter_alone_never_answers_yes():
+    """A learner paging on with Enter at "[yes/no]>" is asked again: Enter is no answer
+    (issue 24), in the home screen's question and the lesson's offer of the missed puzzles."""
+    from tutor.app.views import yes_no
+    out = Console(file=io.StringIO(), width=60, color_system=None)
+    ctx = Context(ScriptedIO(["", "no"], out), Glyphs())
+    assert yes_no(ctx, "Practise them now? [yes/no]> ") is False
+    ctx = Context(ScriptedIO(["", "", "yes"], out), Glyphs())
+    assert yes_no(ctx, "[yes/no]> ") is True
+    assert out.file.getvalue().count("Type yes or no.") == 3
+
+
+def test_enter_at_the_lessons_offer_of_missed_puzzles_is_asked_again(tmp_path, monkeypatch):
+    from tutor.app.runner import LessonRunner
+    from tutor.teaching.lessons import load_course
+    monkeypatch.setenv("LAUGH_HOME", str(tmp_path))
+    lesson = next(x for x in load_course() if x.id == "terms")
+    out = Console(file=io.StringIO(), width=80, color_system=None)
+    ctx = Context(ScriptedIO(["", "no"], out), Glyphs())
+    runner = LessonRunner(ctx, lesson, seed=1)
+    runner.state = ctx.store.start_lesson(lesson.id, 1)
+    first = next(iter(lesson.blocks("puzzle")))
+    runner.state.answered[f"{first.index}.0"] = False
+    runner.finish()
+    text = out.file.getvalue()
+    assert "Try again now" in text and "Type yes or no." in text
+    assert "Again, 1 of 1" not in text                  # Enter did not start a retry
+    ctx.close()

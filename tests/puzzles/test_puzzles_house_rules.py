@@ -22,6 +22,7 @@ NOT_APPLICABLE = {
     ("dead-pair", "house-any"): "any pair", ("dead-pair", "house-pot"): "any pair",
     ("dead-pair", "house-most"): "no dead-pair",
     **{("reading", r): "sentence" for r in HOUSE_RULESETS},
+    **{("score-sheet", r): "score sheet" for r in HOUSE_RULESETS},
 }
 
 
@@ -84,5 +85,12 @@ def test_settlement_hints_and_nudges_follow_the_scoring(house_library):
     assert "plus the bonus of 5 for its winner. The results add up to 0." in " ".join(plain.hints)
     pot = P.generate("settlement", "house-pot", 5, 2)
     nudge = grade(pot, wrong_answer(pot)).retry
-    assert "Settle the leftovers and who takes the pot first" in nudge and "bonus" not in nudge
-    assert "Settle the leftovers and the bonus first" in grade(plain, wrong_answer(plain)).retry
+    assert "settle the leftovers and who takes the pot first" in nudge and "bonus" not in nudge
+    off = " ".join(str(v + (1 if i == 0 else 0)) for i, v in enumerate(
+        plain.answer["net"][q] for q in plain.answer["asked"]))
+    assert "settle the leftovers and the bonus first" in grade(plain, off).retry
+    # a result that leaves out a part of the settlement is told which part (issue 24)
+    you = next(p for p in (P.generate("settlement", "parlett", 5, s) for s in range(40))
+               if len(p.answer["asked"]) == 1 and p.answer["asked"][0] != p.deal().dealer)
+    v = you.answer["net"][you.answer["asked"][0]]
+    assert grade(you, f"{v + 2:+d}").retry == "Not yet: the ante is left out."

@@ -202,8 +202,8 @@ chromium = [pytest.mark.chromium,
 
 
 @pytest.mark.parametrize("args, pages", [
-    # the lesson over three pages, five puzzles on two, the key
-    (["worksheet", "10", "--seed", "1"], 6),
+    # the lesson over four pages, six puzzles on two, the key
+    (["worksheet", "10", "--seed", "1"], 7),
     # the lesson over two pages, four puzzles on two, the blank score sheet, the key
     (["worksheet", "11", "--seed", "1"], 6),
     # plan, timeline and tree; transcriptions; the contested rules; the comparison table (a

@@ -23,7 +23,7 @@ GOOD_FRONT = """\
 id: sample
 title: A sample lesson
 objectives:
-  - Try the format.
+  - {id: try, text: Try the format.}
 prerequisites: []
 sources: [parlett]
 minutes: 5
@@ -31,9 +31,17 @@ minutes: 5
 """
 
 
+#: A puzzle block that tests the sample's objective, put at the end of a sample body that names
+#: no objective (every objective is tested by a puzzle: issue 24).
+TESTED = "\n```puzzle\nobjective: try\nkind: deal-setup\n```\n"
+
+
 def write(tmp_path: Path, body: str, front: str = GOOD_FRONT, name: str = "05-sample.md") -> Path:
     path = tmp_path / name
-    path.write_text(front + textwrap.dedent(body), encoding="utf-8")
+    body = textwrap.dedent(body)
+    if "objective:" not in body and "```" in body:
+        body += TESTED
+    path.write_text(front + body, encoding="utf-8")
     return path
 
 
@@ -164,8 +172,8 @@ def test_pages_blocks_and_lines(tmp_path, library):
     assert quote.data == {"refs": ["parlett:deal-eight"]}
     cards = next(i for i in second if isinstance(i, Block))
     assert cards.data["caption"] == "a caption: with a colon"
-    assert isinstance(second[-1], Segment) and "plain preformatted" in second[-1].text
-    assert [b.index for b in lesson.blocks()] == [0, 1]
+    assert isinstance(second[-2], Segment) and "plain preformatted" in second[-2].text
+    assert [b.index for b in lesson.blocks()] == [0, 1, 2]      # the last tests the objective
 
 
 @pytest.mark.parametrize("body, expected", [
@@ -224,8 +232,14 @@ def test_each_problem_names_file_and_line(tmp_path, body, expected):
     (GOOD_FRONT.replace("minutes: 5", "minutes: 5\ncolour: red"),
      r":9: colour: unknown front matter key"),
     (GOOD_FRONT.replace("id: sample", "id: Sample Lesson"), r":2: id: 'Sample Lesson' is not"),
-    (GOOD_FRONT.replace("  - Try the format.", "  - Try: the format."),
-     r":4: objectives: must be a list of text \(an item holding ': '"),
+    (GOOD_FRONT.replace("  - {id: try, text: Try the format.}", "  - Try the format."),
+     r":4: objectives\[0\]: must be a list of objectives, each `\{id: ..., text: ...\}`.* "
+     r"\(a plain sentence has no id\)"),
+    (GOOD_FRONT.replace("{id: try,", "{id: Try It,"),
+     r":4: objectives\[0\].id: 'Try It' is not an id"),
+    (GOOD_FRONT.replace("  - {id: try, text: Try the format.}",
+                        "  - {id: try, text: Try the format.}\n  - {id: try, text: Again.}"),
+     r":4: objectives\[1\].id: objective 'try' is listed twice"),
     (GOOD_FRONT.replace("sources: [parlett]", "sources: [parlett, nobody]"),
      r":7: sources: unknown source 'nobody'"),
     (GOOD_FRONT.replace("title: A sample lesson", "title: [unclosed"),
@@ -366,10 +380,12 @@ def test_a_byte_order_mark_is_accepted(tmp_path):
 
 
 def test_an_unclosed_fence_is_refused_at_its_line(tmp_path):
-    path = write(tmp_path, "```quote\nparlett:deal-eight\n```\n\n```puzzle\nkind: count\n\n"
-                           "More prose, swallowed by the open fence.\n")
+    path = write(tmp_path, "```quote\nparlett:deal-eight\n```\n\n```puzzle\nobjective: try\n"
+                           "kind: count\n\nMore prose, swallowed by the open fence.\n")
     assert problems_of(path) == [f"{path}:14: puzzle: the fence ```puzzle opened here is never "
-                                 "closed (end the block with a line ```)"]
+                                 "closed (end the block with a line ```)",
+                                 f"{path}:4: objectives: objective 'try' is tested by no puzzle: "
+                                 "add a puzzle block with `objective: try`"]
 
 
 def test_a_closed_fence_with_a_longer_closing_line_is_fine(tmp_path):

@@ -59,7 +59,7 @@ def render_quote(data: dict, ctx, width: int):
         body = Text(open_q, style="italic")          # the quotation's own markup, rendered
         body.append_text(quote_text(q.text, style="italic"))
         body.append(close_q, style="italic")
-        cite = Text(f"{ctx.glyphs.dash} {q.citation} ({q.where})", style="dim")
+        cite = Text(f"{ctx.glyphs.dash} {q.citation}; {q.where}", style="dim")
         parts.append(Padding(Group(body, Padding(cite, (0, 0, 0, 2))), (0, 0, 0, 2)))
     return Group(*parts)
 

@@ -2,9 +2,9 @@
 and record the answer.
 
 Everything about a puzzle comes from :mod:`tutor.puzzles`; this module only drives the dialogue.
-The stars shown are the puzzle band's rating turned into stars
-(:meth:`tutor.teaching.progress.ProgressStore.stars`), and after a rated answer (a first try)
-the learner's rating and the band's are shown as they moved.
+The stars shown are the puzzle's own difficulty, so an id always shows the same stars (and a
+lesson's puzzles never more than its place allows); after a rated answer (a first try) the
+learner's rating and the band's are shown as they moved.
 At the answer prompt: an answer, ``hint`` (or ``?``) for the next hint, ``show`` to give up and
 see the answer (graded wrong), ``quit`` or ``:q`` to leave (nothing recorded for this puzzle;
 never a single letter, which could be a card).  An answer that cannot be read
@@ -59,7 +59,7 @@ def generate(kind: str, ruleset: str | None = None, players: int | None = None,
 
 def show_puzzle(ctx, puzzle, heading: str | None = None, stars: int | None = None) -> None:
     """Print the puzzle's position and question (from :func:`tutor.puzzles.render.render_puzzle`),
-    with ``stars`` (1-5) as its difficulty when given."""
+    with its own difficulty as its stars (``stars`` overrides them; nothing passes it)."""
     if heading:
         ctx.say(heading, style="bold")
     shown = puzzle
@@ -116,7 +116,7 @@ def pose(ctx, puzzle, *, heading: str | None = None, lesson: str | None = None,
     The time is recorded only for an answer typed at a terminal (piped input and a shown answer
     have none).
     """
-    show_puzzle(ctx, puzzle, heading, stars=ctx.store.stars(puzzle.kind, puzzle.difficulty))
+    show_puzzle(ctx, puzzle, heading)
     hints_used = 0
     started = ctx.clock.now()
     words = list(dict.fromkeys(list(puzzle.answer_words()) + ["hint", "show", "quit"]))

@@ -68,10 +68,11 @@ class LessonRunner:
 
     def fresh_puzzle(self, block: Block, n: int):
         """A fresh puzzle for "try again" after puzzle ``n`` of ``block`` was missed: the same
-        kind and theme, within what the lesson has taught (:func:`tutor.puzzles.another`), never
-        the missed puzzle with its answer already shown.  The same attempt (seed) gives the same
+        kind and theme (the block's, so the same objective), within what the lesson has taught
+        (:func:`tutor.puzzles.another`), never the missed puzzle nor the same question.  The same attempt (seed) gives the same
         fresh puzzle.  Raises GenerationError when none is found."""
-        return another(self.puzzle(block, n), 1, lesson=self.lesson.path.stem)
+        return another(self.puzzle(block, n), 1, lesson=self.lesson.path.stem,
+                       theme=block.data.get("theme"))
 
     # -- the run ---------------------------------------------------------------------------
 
@@ -238,10 +239,10 @@ class LessonRunner:
             ctx.say(f"You missed {len(missed)} puzzle{'s' if len(missed) != 1 else ''}. "
                     "Try again now, with fresh puzzles of the same kinds?", style="bold")
             again = ctx.ask_checked(
-                "[yes/no]> ", lambda t: None if t.lower() in ("", "y", "yes", "n", "no", "q",
+                "[yes/no]> ", lambda t: None if t.lower() in ("y", "yes", "n", "no", "q",
                                                              "quit") else
                 "Type yes or no.", words=["yes", "no"]).lower()
-            if again in ("", "y", "yes"):
+            if again in ("y", "yes"):
                 for i, (b, n) in enumerate(missed, 1):
                     heading = f"Again, {i} of {len(missed)}"
                     try:

@@ -293,11 +293,12 @@ def _kind_title(kind: str) -> str:
 
 
 def yes_no(ctx, prompt: str) -> bool:
-    """Ask yes or no (y, n; Enter is yes; q or quit is no)."""
+    """Ask yes or no (y, n; q or quit is no).  Enter alone answers nothing and is asked again:
+    a learner paging on with Enter never says yes by it."""
     answer = ctx.ask_checked(
-        prompt, lambda t: None if t.lower() in ("", "y", "yes", "n", "no", "q", "quit") else
+        prompt, lambda t: None if t.lower() in ("y", "yes", "n", "no", "q", "quit") else
         "Type yes or no.", words=["yes", "no"]).lower()
-    return answer in ("", "y", "yes")
+    return answer in ("y", "yes")
 
 
 def practice_menu(ctx) -> None:

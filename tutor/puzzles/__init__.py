@@ -43,14 +43,15 @@ from tutor.engine.records import replay
 from tutor.engine.sources import default_library
 from tutor.puzzles.export import load_sets
 from tutor.puzzles.generators import (SET_STRIDE, GenerationError, applicable_rulesets,
-                                      derived_seed, max_stars, needs, not_applicable, parse_id,
-                                      parse_spec, resolve_choice, search)
+                                      derived_seed, max_stars, misfit, needs, not_applicable,
+                                      parse_id, parse_spec, resolve_choice, search, shows)
 from tutor.puzzles.generators import build as _build
 from tutor.puzzles.model import FORMAT, TRIES, AnswerError, Definition, Grade, Puzzle, definition
 from tutor.puzzles.registry import KINDS, kind_of, taught_in, themes_of
 
 __all__ = ["KINDS", "FORMAT", "TRIES", "SET_STRIDE", "generate", "from_id", "another",
-           "applicable_rulesets", "not_applicable", "taught_in", "themes_of", "needs",
+           "applicable_rulesets", "not_applicable", "taught_in", "themes_of", "needs", "shows",
+           "misfit", "board_needs", "probe",
            "max_stars", "parse_spec", "Puzzle", "Grade", "AnswerError", "GenerationError",
            "recompute_answer", "definition", "definitions", "Definition", "curated_sets",
            "curated_set"]
@@ -89,20 +90,47 @@ def from_id(puzzle_id: str) -> Puzzle:
     return _build(kind, rid, n, seed)
 
 
-def another(puzzle: Puzzle, n: int = 1, lesson: str | None = None) -> Puzzle:
+def another(puzzle: Puzzle, n: int = 1, lesson: str | None = None,
+            theme: str | None = None) -> Puzzle:
     """A fresh puzzle of the same kind and main theme as ``puzzle``, under the same ruleset and
-    player count, as hard where one is found, never ``puzzle`` itself: "try again" after a wrong
-    answer.  ``n`` numbers the fresh puzzles asked for after the same one (1, 2, ...); the same
+    player count, as hard where one is found, never ``puzzle`` itself nor the same question
+    about the same position (:func:`tutor.puzzles.generators.same_question`: "Player 2 deals.
+    Who is eldest?" is not asked twice): "try again" after a wrong answer.  ``n`` numbers the fresh puzzles asked for after the same one (1, 2, ...); the same
     ``puzzle`` and ``n`` give the same fresh puzzle.  ``lesson`` (a lesson file name without
-    ``.md``, as in a lesson block's spec) keeps it to what that lesson has taught.  Raises
-    GenerationError when none is found in the bounded search."""
-    spec = f"{puzzle.kind}/{puzzle.theme}" if puzzle.theme in themes_of(puzzle.kind) \
-        else puzzle.kind
+    ``.md``, as in a lesson block's spec) keeps it to what that lesson has taught; ``theme``
+    (a lesson block's) is kept instead of the puzzle's main theme, so a retry tests the block's
+    objective.  Raises GenerationError when none is found in the bounded search."""
+    theme = theme or puzzle.theme
+    spec = f"{puzzle.kind}/{theme}" if theme in themes_of(puzzle.kind) else puzzle.kind
     if lesson:
         spec += f"@{lesson}"
     seed = derived_seed(f"{puzzle.id}/again/{n}")
     return search(spec, puzzle.ruleset, puzzle.players, seed, puzzle.difficulty,
-                  exclude=(puzzle.id,))
+                  exclude=(puzzle.id,), unlike=puzzle)
+
+
+def probe(spec: str, ruleset: str | None = None, players: int | None = None, seed: int = 0,
+          bound: int = 60) -> str | None:
+    """Whether puzzles of ``spec`` (``KIND[/THEME][@LESSON]``) can be set: None when the search
+    from ``seed`` finds one within ``bound`` seeds, else why not in a few words (the reason most
+    of the puzzles found did not fit: a theme they lack, a board that shows a rule taught later,
+    too many stars).  For ``laugh lessons check``."""
+    try:
+        search(spec, ruleset, players, seed, bound=bound)
+    except GenerationError as exc:
+        text = str(exc)
+        return text.split(": ", 1)[1] if ": " in text else text
+    return None
+
+
+def board_needs(kind: str, ruleset: str, players: int) -> list[str]:
+    """What every board of ``kind`` under ``ruleset`` with ``players`` players shows, whatever
+    the position: the features of its pot or points line where the kind shows it (its
+    definition's ``options.board``), as ids of ``puzzles/board.yaml``."""
+    from tutor.puzzles.render import board_options, scoring_features
+    if not board_options(kind)["scoring"]:
+        return []
+    return sorted(scoring_features(ruleset, players))
 
 
 def recompute_answer(puzzle: Puzzle) -> dict:

@@ -27,6 +27,7 @@ from __future__ import annotations
 import hashlib
 import random
 import re
+import weakref
 
 from tutor.engine.errors import LaughError, NotationError, UsageError
 from tutor.engine.limits import MAX_ID_SEED, whole_number
@@ -34,7 +35,7 @@ from tutor.engine.records import replay, to_record
 from tutor.engine.rulesets import Ruleset
 from tutor.engine.safetext import clip
 from tutor.puzzles.base import SET_STRIDE, Ctx, PuzzleKind, library, player_name
-from tutor.puzzles.model import Definition, Hints, Puzzle, definition
+from tutor.puzzles.model import Definition, Hints, Puzzle, board_features_table, definition
 from tutor.puzzles.registry import KINDS, kind_of, taught_in
 
 #: Attempts (derived sub-seeds) a generator makes before giving up on a seed.
@@ -199,7 +200,7 @@ def assemble(gen: PuzzleKind, ctx: Ctx, cand) -> Puzzle | None:
     hints = defn.hint_list(qkey if qkey in defn.hints else cand.variant, facts)
     explanation = defn.explanation(cand.explain_key or cand.variant, facts)
     keys = [k for k in (cand.explain_key, cand.variant) if k]
-    quotes = resolve_quotes(defn, keys, rs, cand.quotes)
+    quotes = resolve_quotes(defn, keys, rs, cand.quotes, ctx.players)
     problems = []
     for spec in defn.problem_specs(*keys):
         when = spec.get("when")
@@ -220,38 +221,107 @@ def assemble(gen: PuzzleKind, ctx: Ctx, cand) -> Puzzle | None:
         explanation=explanation, quotes=quotes, themes=themes,
         difficulty=defn.rate_difficulty(cand.features), hints=hints, variant=cand.variant,
         data=cand.data, problems=problems, theme=cand.theme or (themes[0] if themes else ""),
+        teaches=defn.page_for(cand.explain_key or "", cand.variant, cand.theme, *themes),
         _deal=replayed, _kind=gen)
     late = gen.late_hints(puzzle)
     puzzle.hints = Hints(list(hints) + list(late))
     return puzzle
 
 
-def resolve_quotes(defn: Definition, keys: list[str], rs: Ruleset, extra: list[str]) -> list[str]:
+def resolve_quotes(defn: Definition, keys: list[str], rs: Ruleset, extra: list[str],
+                   players: int | None = None) -> list[str]:
     """The quotation refs for a puzzle: the definition's for the first of ``keys`` (a list of refs, or
     ``{parameter: P, among: [...]}``: those of ``among`` behind the ruleset's parameter ``P``,
-    else ``fallback``), then ``extra``.  Every ref is checked against the library."""
+    else ``fallback``), then ``extra``.  Every ref is checked against the library.
+
+    Only the puzzle's own ruleset and player count are quoted (:func:`own_quotes`): a quotation
+    of another source (Parlett's deal under Wolffauer's rules) or about another player count
+    ("making a pot of 11p" beside a pot of 9) is left out; where that leaves nothing, a spec's
+    ``fallback`` is quoted (an advice every reading shares, say).  A kind whose questions are
+    about the sources themselves (``options.own_quotes: false``) quotes any source."""
     lib = library()
     spec = defn.quote_spec(*keys)
+    if defn.options.get("own_quotes", True):
+        allowed = own_quotes(rs.id, players)
+    else:                   # a question about the sources themselves: any source's words
+        allowed = {q.ref for s in lib.sources.values() for q in s.quotations.values()}
     refs: list[str] = []
     specs = spec if isinstance(spec, list) else [spec]
+    fallback: list[str] = []
     for s in specs:
         if isinstance(s, str):
             refs.append(s)
         elif isinstance(s, dict):
-            behind = set(lib.parameter(rs.id, s["parameter"]).quotes)
+            fallback.extend(s.get("fallback", []))
+            behind = [r for r in lib.parameter(rs.id, s["parameter"]).quotes if r in allowed]
             among = s.get("among")
             if among is None:
-                chosen = list(lib.parameter(rs.id, s["parameter"]).quotes)[: s.get("limit", 2)]
+                chosen = behind[: s.get("limit", 2)]
             else:
                 chosen = [r for r in among if r in behind][: s.get("limit", 2)]
-            refs.extend(chosen or list(s.get("fallback", [])))
+            refs.extend(chosen)
     refs.extend(extra)
     out = []
     for r in refs:
         lib.quotation(r)            # raises for an unknown ref
-        if r not in out:
+        if r not in out and r in allowed:
             out.append(r)
+    if not out:
+        for r in fallback:
+            lib.quotation(r)
+            if r not in out and (players is None or r not in _count_bound(lib)
+                                 or players in _count_bound(lib)[r]):
+                out.append(r)
     return out
+
+
+#: What :func:`own_quotes` has worked out, for the library last asked about (a weak reference
+#: to it: a library's ``id`` may be given to another once it is gone).
+_OWN: dict = {"lib": None}
+
+
+def _cache(lib) -> dict:
+    if _OWN["lib"] is None or _OWN["lib"]() is not lib:
+        _OWN.clear()
+        _OWN["lib"] = weakref.ref(lib)
+    return _OWN
+
+
+def _count_bound(lib) -> dict[str, set[int]]:
+    """Quotation ref -> the player counts some ruleset cites it for, per count (only refs
+    cited by a per-player-count parameter)."""
+    cache = _cache(lib)
+    got = cache.get("counts")
+    if got is None:
+        got = {}
+        for params in lib.parameters.values():
+            for p in params:
+                if p.players is not None:
+                    for r in p.quotes:
+                        got.setdefault(r, set()).add(p.players)
+        cache["counts"] = got
+    return got
+
+
+def own_quotes(ruleset: str, players: int | None = None) -> set[str]:
+    """The quotations a puzzle under ``ruleset`` (with ``players`` players) may quote: those of
+    the source file that gives the ruleset, and those the ruleset cites for any parameter;
+    without a quotation bound to another player count (one cited only for other counts'
+    deals, pots and breakevens)."""
+    lib = library()
+    cache = _cache(lib)
+    key = (ruleset, players)
+    got = cache.get(key)
+    if got is None:
+        src = lib.sources[lib.ruleset_source[ruleset]]
+        refs = {q.ref for q in src.quotations.values()}
+        for p in lib.parameters[ruleset]:
+            refs.update(p.quotes)
+        if players is not None:
+            bound = _count_bound(lib)
+            refs = {r for r in refs if r not in bound or players in bound[r]}
+        got = cache[key] = refs
+    return got
 
 
 # --------------------------------------------------------------------------------------------
@@ -259,9 +329,10 @@ def resolve_quotes(defn: Definition, keys: list[str], rs: Ruleset, extra: list[s
 
 
 def needs(puzzle: Puzzle) -> str | None:
-    """The lesson (file name without ``.md``) by which everything ``puzzle`` asks is taught: the
-    latest of its kind's lesson and its themes' lessons; None when one of its themes is taught
-    by no lesson (a house rule)."""
+    """The lesson (file name without ``.md``) by which everything ``puzzle`` asks and its board
+    shows is taught: the latest of its kind's lesson, its themes' lessons and the lessons of
+    what its board shows (:func:`tutor.puzzles.render.board_features`, ``puzzles/board.yaml``);
+    None when one of them is taught by no lesson (a house rule)."""
     defn = definition(puzzle.kind)
     out = defn.lesson or ""
     for t in puzzle.themes:
@@ -270,57 +341,127 @@ def needs(puzzle: Puzzle) -> str | None:
             if lesson is None:
                 return None
             out = max(out, lesson)
+    table = board_features_table()
+    for f in shows(puzzle):
+        lesson = table[f].lesson
+        if lesson is None:
+            return None
+        out = max(out, lesson)
     return out or None
 
 
-def fits(puzzle: Puzzle, theme: str | None, lesson: str | None = None) -> bool:
-    """Whether ``puzzle`` answers a spec's ``theme`` and ``lesson``: it carries the theme (as its
-    main theme or a tag) and needs nothing taught after the theme's lesson; with ``lesson`` it
-    needs nothing taught after that lesson (whatever the theme's) and has at most
-    :func:`max_stars` stars."""
-    if theme is not None and theme != puzzle.theme and theme not in puzzle.themes:
-        return False
-    bound = lesson or (taught_in(puzzle.kind, theme) if theme else None)
-    if bound:
-        need = needs(puzzle)
-        if need is None or need > bound:
-            return False
-    return lesson is None or puzzle.difficulty <= max_stars(lesson)
+def shows(puzzle: Puzzle) -> set[str]:
+    """What ``puzzle``'s board shows besides its question (features of ``puzzles/board.yaml``;
+    worked out once and kept in ``puzzle.data["shows"]``)."""
+    got = puzzle.data.get("shows")
+    if got is None:
+        from tutor.puzzles.render import board_features
+        got = puzzle.data["shows"] = sorted(board_features(puzzle))
+    return set(got)
+
+
+def shown_later(puzzle: Puzzle, lesson: str) -> list[str]:
+    """The features ``puzzle``'s board shows that are taught after ``lesson`` (or by no
+    lesson), in the order of ``puzzles/board.yaml``."""
+    table = board_features_table()
+    got = shows(puzzle)
+    return [f for f, feat in table.items()
+            if f in got and (feat.lesson is None or feat.lesson > lesson)]
 
 
 def search(spec: str, ruleset: str | None, players: int | None, seed: int,
-           difficulty: int | None = None, exclude: tuple[str, ...] = ()) -> Puzzle:
+           difficulty: int | None = None, exclude: tuple[str, ...] = (),
+           unlike: Puzzle | None = None, bound: int | None = None) -> Puzzle:
     """The puzzle of ``spec`` for ``seed`` (see the module docstring): for a plain kind with no
     difficulty, the puzzle of the seed itself; otherwise the first of the seeds from ``seed`` on
     that fits (with a difficulty: of that difficulty, else the nearest found within the bounded
-    search).  ``exclude`` lists ids not to return.  Raises UsageError for a bad spec or choice,
-    GenerationError when no seed in the bounded search fits the theme or lesson.
+    search).  ``exclude`` lists ids not to return; ``unlike`` a puzzle whose question must not
+    come back (a fresh puzzle never asks the same question about the same position:
+    :func:`same_question`).  ``bound`` caps the seeds searched (default :data:`THEME_SEARCH`
+    for a theme or lesson, else :data:`DIFFICULTY_SEARCH`).  Raises UsageError for a bad spec
+    or choice, GenerationError when no seed in the bounded search fits the theme or lesson (its
+    message says why the puzzles found did not fit, such as a board that shows a rule taught
+    later).
     """
     kind, theme, lesson = parse_spec(spec)
-    if theme is None and lesson is None and difficulty is None and not exclude:
+    if (theme is None and lesson is None and difficulty is None and not exclude
+            and unlike is None):
         rid, n = resolve_choice(kind, ruleset, players, seed)
         return build(kind, rid, n, seed)
     gen = kind_of(kind)
-    bound = THEME_SEARCH if theme or lesson else DIFFICULTY_SEARCH
+    if bound is None:
+        bound = THEME_SEARCH if theme or lesson else DIFFICULTY_SEARCH
     best: Puzzle | None = None
+    why: dict[str, int] = {}
     for s in range(seed, seed + bound):
         rid, n = resolve_choice(kind, ruleset, players, s)
         if theme and not gen.plan_may_fit(plan_of(kind, rid, n, s), theme):
+            why[f"none carries the theme {theme}"] = why.get(f"none carries the theme {theme}",
+                                                            0) + 1
             continue
         try:
             p = build(kind, rid, n, s)
         except GenerationError:
             continue
-        if p.id in exclude or not fits(p, theme, lesson):
+        if p.id in exclude or (unlike is not None and same_question(p, unlike)):
+            continue
+        reason = misfit(p, theme, lesson)
+        if reason:
+            why[reason] = why.get(reason, 0) + 1
             continue
         if difficulty is None or p.difficulty == difficulty:
             return p
         if best is None or abs(p.difficulty - difficulty) < abs(best.difficulty - difficulty):
             best = p
     if best is None:
+        because = ""
+        if why:
+            top = max(why, key=lambda k: why[k])
+            because = f": {top}"
         raise GenerationError(f"no {spec} puzzle found in {bound} seeds from {seed}"
-                              + (f" under {ruleset}" if ruleset else ""))
+                              + (f" under {ruleset}" if ruleset else "") + because)
     return best
+
+
+def same_question(a: Puzzle, b: Puzzle) -> bool:
+    """True when ``a`` asks what ``b`` asks: the same question with the same answer, about the
+    same position (or about none)."""
+    if a.question != b.question or a.answer != b.answer:
+        return False
+    if not (a.has_position and b.has_position):
+        return True
+    return a.record == b.record and a.seat == b.seat
+
+
+def misfit(puzzle: Puzzle, theme: str | None, lesson: str | None = None) -> str:
+    """Why ``puzzle`` does not answer a spec's ``theme`` and ``lesson`` (see :func:`fits`), in
+    a few words ("" when it does): its theme, a theme or a board taught later, or too many
+    stars."""
+    if theme is not None and theme != puzzle.theme and theme not in puzzle.themes:
+        return f"none carries the theme {theme}"
+    bound = lesson or (taught_in(puzzle.kind, theme) if theme else None)
+    if bound:
+        need = needs(puzzle)
+        if need is None or need > bound:
+            later = shown_later(puzzle, bound)
+            if later:
+                feat = board_features_table()[later[0]]
+                when = (f"taught in {feat.lesson}" if feat.lesson else "a house rule no "
+                        "lesson teaches")
+                return f"their boards show {feat.words} ({when})"
+            return (f"they ask what is taught in {need}" if need else
+                    "they ask about a house rule no lesson teaches")
+    if lesson is not None and puzzle.difficulty > max_stars(lesson):
+        return f"they are harder than {max_stars(lesson)} stars"
+    return ""
+
+
+def fits(puzzle: Puzzle, theme: str | None, lesson: str | None = None) -> bool:
+    """Whether ``puzzle`` answers a spec's ``theme`` and ``lesson``: it carries the theme (as its
+    main theme or a tag) and needs nothing taught after the theme's lesson; with ``lesson`` it
+    needs nothing taught after that lesson (whatever the theme's), its board shows nothing
+    taught after it, and it has at most :func:`max_stars` stars."""
+    return not misfit(puzzle, theme, lesson)
 
 
 def derived_seed(text: str) -> int:

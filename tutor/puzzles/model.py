@@ -63,10 +63,11 @@ class Grade:
 
 _TOP_KEYS = {"kind", "title", "summary", "generator_version", "decoy_rate", "lesson", "themes",
              "difficulty", "questions", "hints", "explanations", "quotes", "problems", "words",
-             "options", "items"}
+             "options", "items", "pages"}
 _REQUIRED = ("kind", "title", "generator_version", "lesson", "questions", "hints",
              "explanations")
 _LESSON = re.compile(r"^\d\d-[a-z0-9-]+$")
+_PAGE = re.compile(r"^\d\d-[a-z0-9-]+#\S.*$")
 
 
 class _Formatter(string.Formatter):
@@ -113,6 +114,16 @@ class Definition:
     words: dict[str, Any] = field(default_factory=dict)
     options: dict[str, Any] = field(default_factory=dict)
     items: list[Any] = field(default_factory=list)
+    pages: dict[str, str] = field(default_factory=dict)
+
+    def page_for(self, *keys: str) -> str:
+        """The lesson page that teaches a puzzle's point, ``NN-name#Page heading``: the entry of
+        ``pages`` for the first of ``keys`` (a variant, a theme) that has one, else
+        ``default``; "" when there is none."""
+        for k in keys:
+            if k and k != "default" and k in self.pages:
+                return self.pages[k]
+        return self.pages.get("default", "")
 
     def _pick(self, table: dict[str, Any], variant: str, what: str):
         if variant in table:
@@ -265,6 +276,16 @@ def load_definition(path: Path) -> Definition:
         if raw.get(key) is not None and not isinstance(raw[key], kinds):
             raise fail(f"must be {' or '.join('a list' if k is list else 'a mapping' for k in kinds)}",
                        key)
+    pages = raw.get("pages") or {}
+    if isinstance(pages, str):
+        pages = {"default": pages}
+    if not isinstance(pages, dict):
+        raise fail("must map a variant or theme to a lesson page, `NN-name#Page heading`",
+                   "pages")
+    for k, v in pages.items():
+        if not (isinstance(v, str) and _PAGE.match(v)):
+            raise fail("must be a lesson page, `NN-name#Page heading` (the lesson's file name "
+                       "without .md, then the heading of the page)", "pages", k)
     quotes = raw.get("quotes") or {}
     if isinstance(quotes, list):
         quotes = {"default": quotes}
@@ -279,7 +300,8 @@ def load_definition(path: Path) -> Definition:
         hints=hints,
         explanations=_as_variant_map(raw["explanations"], path, "explanations", str),
         quotes=quotes, problems=problems, words=dict(raw.get("words") or {}),
-        options=dict(raw.get("options") or {}), items=list(raw.get("items") or []))
+        options=dict(raw.get("options") or {}), items=list(raw.get("items") or []),
+        pages={str(k): str(v) for k, v in pages.items()})
 
 
 _DEFS: dict[str, Definition] = {}
@@ -302,10 +324,51 @@ def definition(kind: str) -> Definition:
     return d
 
 
+#: Data files of ``puzzles/`` that are not a kind's definition.
+NOT_DEFINITIONS = frozenset({"board.yaml", "themes.yaml"})
+
+
 def definition_files() -> list[Path]:
-    """Every ``puzzles/*.yaml`` definition file, in name order (the curated sets and the theme
-    table, ``themes.yaml``, excluded)."""
-    return sorted(p for p in puzzles_dir().glob("*.yaml") if p.name != "themes.yaml")
+    """Every ``puzzles/*.yaml`` definition file, in name order (the curated sets, the board
+    table ``board.yaml`` and the theme table ``themes.yaml`` excluded)."""
+    return sorted(p for p in puzzles_dir().glob("*.yaml") if p.name not in NOT_DEFINITIONS)
+
+
+@dataclass(frozen=True)
+class BoardFeature:
+    """Something a puzzle's board can show besides what its question asks (``puzzles/board.yaml``):
+    its ``id``, the ``lesson`` that teaches it (a lesson file name without ``.md``; None for a
+    house rule no lesson teaches) and ``words`` for a problem line."""
+
+    id: str
+    lesson: str | None
+    words: str
+
+
+_BOARD: dict[str, BoardFeature] = {}
+
+
+def board_features_table() -> dict[str, BoardFeature]:
+    """``puzzles/board.yaml``, read once and checked: feature id -> :class:`BoardFeature`.
+    Raises DataError ``board.yaml:LINE: KEY: what is wrong`` for a malformed file."""
+    if _BOARD:
+        return _BOARD
+    path = puzzles_dir() / "board.yaml"
+    raw, doc = yamlfile.load(yamlfile.read_text(path, path.name), path.name)
+    feats = raw.get("features") if isinstance(raw, dict) else None
+    if not isinstance(feats, dict) or not feats:
+        raise DataError(f"{path.name}:1: features: must map each feature to its lesson and words")
+    out = {}
+    for key, v in feats.items():
+        if not (isinstance(v, dict) and set(v) == {"lesson", "words"}
+                and (v["lesson"] is None or isinstance(v["lesson"], str)
+                     and _LESSON.match(v["lesson"]))
+                and isinstance(v["words"], str)):
+            raise DataError(f"{path.name}:{doc.line_of('features', key)}: features.{key}: "
+                            "must be {lesson: NN-name or null, words: text}")
+        out[str(key)] = BoardFeature(str(key), v["lesson"], v["words"])
+    _BOARD.update(out)
+    return _BOARD
 
 
 # --------------------------------------------------------------------------------------------
@@ -364,6 +427,8 @@ class Puzzle:
     ``data`` holds what grading and display need beyond the public fields; ``problems`` are the
     source problems (RULES.md 6) the explanation mentions, as ``{id, source, summary}``;
     ``theme`` is the puzzle's main theme (one of ``themes``: what "try again" keeps);
+    ``teaches`` the lesson page that teaches its point, ``NN-name#Page heading`` (the kind's
+    ``pages``; "" when none is named);
     ``hints`` are shown one at a time (:class:`Hints`: some are worked out only when shown).
     """
 
@@ -385,6 +450,7 @@ class Puzzle:
     data: dict[str, Any] = field(default_factory=dict)
     problems: list[dict[str, Any]] = field(default_factory=list)
     theme: str = ""
+    teaches: str = ""
     _deal: Any = field(default=None, repr=False, compare=False)
     _kind: Any = field(default=None, repr=False, compare=False)
 

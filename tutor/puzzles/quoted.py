@@ -10,8 +10,9 @@ and :mod:`tutor.teaching.worksheet` writes as HTML or Markdown.
 
 What is rendered: Markdown emphasis (``*em*``, ``_em_``, ``**strong**``), code spans, autolinks and
 links (their words), images (their alt text), the inline HTML tags ``cite i em var dfn`` (italic),
-``b strong`` (bold), ``code kbd samp tt`` (code) and ``br``, and the compendium's template links
-``{% a target, words %}`` (their words).  Any other tag is dropped and its words kept, so a
+``b strong`` (bold), ``code kbd samp tt`` (code) and ``br``, the compendium's template links
+``{% a target, words %}`` (their words) and its citations ``[@FrancisWillughby p. 138]`` (as
+the page shows them: ``(Willughby, p. 138)``).  Any other tag is dropped and its words kept, so a
 quotation never carries markup of its own into a page (no ``<script>``, no attributes).
 """
 
@@ -29,6 +30,17 @@ _CODE_TAGS = frozenset({"code", "kbd", "samp", "tt"})
 _TAG_RE = re.compile(r"^<\s*(/?)\s*([A-Za-z][A-Za-z0-9]*)\b[^>]*?(/?)\s*>$")
 #: ``{% a target, words %}`` (and ``{%a target,words %}``): a template link; its words are shown.
 _TEMPLATE_LINK_RE = re.compile(r"\{%-?\s*a\s+[^,%]*,\s*(.*?)\s*-?%\}")
+#: ``[@FrancisWillughby p. 138]``: a citation in the page's source (Pandoc's syntax); the page
+#: shows it as its author and locator, ``(Willughby, p. 138)``.
+_CITATION_RE = re.compile(r"\[@([A-Za-z][A-Za-z0-9_]*)(?:[,\s]+([^\]]*))?\]")
+
+
+def _citation(m: re.Match) -> str:
+    """A Pandoc citation as its page shows it: the key's last name, and its locator."""
+    names = re.findall(r"[A-Z][a-z]+|[a-z]+|[0-9]+", m.group(1))
+    who = names[-1] if names else m.group(1)
+    where = (m.group(2) or "").strip()
+    return f" ({who}, {where})" if where else f" ({who})"
 
 
 @dataclass(frozen=True)
@@ -54,6 +66,7 @@ def quote_spans(text: str) -> list[Span]:
     rendered).  Adjacent runs of one style are merged; whitespace runs (line breaks included)
     become single spaces; the words themselves are never changed."""
     text = _TEMPLATE_LINK_RE.sub(lambda m: m.group(1), text)
+    text = _CITATION_RE.sub(_citation, text)
     tokens = _parser().parseInline(" ".join(text.split()))
     children = tokens[0].children if tokens and tokens[0].children else []
     out: list[Span] = []

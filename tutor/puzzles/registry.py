@@ -17,18 +17,21 @@ from tutor.puzzles.kinds.best_move import BestMove
 from tutor.puzzles.kinds.capture_now import CaptureNow
 from tutor.puzzles.kinds.count import Count
 from tutor.puzzles.kinds.dead_pair import DeadPair
+from tutor.puzzles.kinds.end_of_play import EndOfPlay
 from tutor.puzzles.kinds.deal_setup import DealSetup
 from tutor.puzzles.kinds.legal_play import LegalPlay
 from tutor.puzzles.kinds.reading import Reading
+from tutor.puzzles.kinds.score_sheet import ScoreSheet
 from tutor.puzzles.kinds.settlement import Settlement
 from tutor.puzzles.kinds.source_quiz import SourceQuiz
 from tutor.puzzles.kinds.spot_oversight import SpotOversight
+from tutor.puzzles.kinds.timeline import Timeline
 from tutor.puzzles.model import definition
 
 #: Every kind, in the order lessons and menus list them.
 REGISTRY: dict[str, PuzzleKind] = {k.name: k for k in (
     SpotOversight(), CaptureNow(), Settlement(), LegalPlay(), DeadPair(), Count(), DealSetup(),
-    SourceQuiz(), Reading(), BestMove())}
+    SourceQuiz(), Reading(), BestMove(), Timeline(), EndOfPlay(), ScoreSheet())}
 
 #: The puzzle kinds' names, in menu order.
 KINDS: tuple[str, ...] = tuple(REGISTRY)

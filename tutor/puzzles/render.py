@@ -12,17 +12,15 @@ rich is imported inside the functions that draw, to keep start-up quick.
 
 from __future__ import annotations
 
-from tutor.engine.cards import SUIT_SYMBOLS, SUITS
+import re
+
+from tutor.engine.cards import SUIT_SYMBOLS, SUITS, parse_card, pretty
 from tutor.engine.parameters import settlement_rule
 from tutor.engine.sources import default_library
 from tutor.puzzles.base import player_name, seat_names
-from tutor.puzzles.board import cards_text, hanging
+from tutor.puzzles.board import cards_text, hanging, pile_text
 from tutor.puzzles.model import Grade, Puzzle, definition
 from tutor.puzzles.quoted import quote_text
-
-#: How many of the latest actions are shown in words.
-LAST_ACTIONS = 5
-
 
 def plain_suits(text: str, symbols: bool) -> str:
     """``text`` with suit symbols written as letters when the terminal cannot show symbols."""
@@ -33,6 +31,18 @@ def plain_suits(text: str, symbols: bool) -> str:
     return text
 
 
+_CARD_CODE = re.compile(r"(?<![\w/])(10|[2-9TJQKA])([CDHS])(?![\w/])")
+
+
+def shown_cards(text: str, symbols: bool) -> str:
+    """``text`` with every card code in it (``TC``, ``7H``) written as the screen shows cards
+    (``10♣``, ``7♥``; ``10C`` where symbols cannot be shown): one way of writing cards on a
+    screen."""
+    def one(m):
+        return pretty(parse_card(m.group(0)), symbols)
+    return plain_suits(_CARD_CODE.sub(one, text), symbols)
+
+
 def _ruleset_title(puzzle: Puzzle) -> str:
     return default_library().rulesets[puzzle.ruleset].title
 
@@ -41,15 +51,38 @@ def _stars(d: int, symbols: bool) -> str:
     return ("★" * d + "☆" * (5 - d)) if symbols else f"{d}/5"
 
 
+#: How a kind's board is drawn when its definition says nothing (``options.board`` in
+#: ``puzzles/<kind>.yaml``): the latest ``recent`` actions in words, and the pot or points line
+#: only where the answer depends on it (``scoring``).
+BOARD_DEFAULTS = {"recent": 3, "scoring": False}
+
+
+def board_options(kind: str) -> dict:
+    """The kind's board settings: ``recent`` (how many of the latest actions are shown) and
+    ``scoring`` (whether the pot or points line is shown), from ``options.board`` of its
+    definition."""
+    got = definition(kind).options.get("board") or {}
+    return {**BOARD_DEFAULTS, **(got if isinstance(got, dict) else {})}
+
+
 def _header(puzzle: Puzzle, symbols: bool):
+    """One line: the kind's title, the stars and the puzzle's id.  A question whose answer is a
+    source (``data["hide_id"]``) shows no id above it: the id names a ruleset, which may be
+    the answer (the id is shown with the answer)."""
     from rich.text import Text
     defn = definition(puzzle.kind)
     t = Text()
     t.append(defn.title, style="bold")
-    t.append(f"  difficulty {_stars(puzzle.difficulty, symbols)}\n", style="yellow")
-    t.append(f"{_ruleset_title(puzzle)}, {puzzle.players} players\n", style="dim")
-    t.append(f"Puzzle {puzzle.id}", style="dim")
+    t.append(f"  {_stars(puzzle.difficulty, symbols)}", style="yellow")
+    if not puzzle.data.get("hide_id"):
+        t.append(f"  Puzzle {puzzle.id}", style="dim")
     return t
+
+
+def ruleset_line(puzzle: Puzzle) -> str:
+    """The line that names the puzzle's ruleset and player count, shown right above the
+    question of a puzzle about a position (its answer depends on them)."""
+    return f"Under {_ruleset_title(puzzle)}, with {puzzle.players} players."
 
 
 def _context(puzzle: Puzzle) -> str:
@@ -61,6 +94,27 @@ def _context(puzzle: Puzzle) -> str:
     bonus = f"; bonus {pc.last_in_bonus}" if pc.last_in_bonus else ""
     return (f"Stakes: pot {pc.pot} (dealer {pc.ante_dealer}, others {pc.ante_other} each)"
             f"{bonus}; {rule}.")
+
+
+def scoring_features(ruleset: str, players: int) -> set[str]:
+    """What the pot or points line of a puzzle under ``ruleset`` with ``players`` players shows
+    (:func:`_context`), as board features (``puzzles/board.yaml``)."""
+    rs = default_library().rulesets[ruleset]
+    pc = rs.count(players)
+    out = set()
+    if rs.has_stakes:
+        out.add("pot")
+    if pc.last_in_bonus:
+        out.add("bonus")
+    if not rs.has_stakes:
+        out.add("points")
+    elif rs.scoring == "stakes":
+        out.add("breakeven")
+    else:
+        out.add("pot-to")
+    if rs.lie_down_pays is not None:
+        out.add("lie-down-pays")
+    return out
 
 
 def _cards(cards, symbols: bool, empty: str = "none"):
@@ -106,6 +160,70 @@ def _marks(you: bool, dealer: bool) -> str:
     return f" ({', '.join(marks)})" if marks else ""
 
 
+def shown_actions(puzzle: Puzzle) -> tuple[list[int], list[int]]:
+    """The actions of the puzzle's record that its board shows in words, as indices into the
+    deal's history: ``(earlier, latest)``, the earlier actions the puzzle rests on
+    (``puzzle.data["history"]``, a decoy's laid-down hand) and the latest few (the kind's
+    ``recent``)."""
+    n = len(puzzle.record.get("actions", ()))
+    recent = int(board_options(puzzle.kind)["recent"])
+    first = max(0, n - recent)
+    earlier = sorted(i for i in puzzle.data.get("history", ()) if i < first)
+    return earlier, list(range(first, n))
+
+
+def _action_features(a) -> set[str]:
+    """What one action in words shows, as board features (``puzzles/board.yaml``)."""
+    k = a.kind
+    out = set()
+    if k in ("capture", "play_on_capture"):
+        if a.form and a.form != "one_for_one":
+            out.add(a.form.replace("_", "-"))
+        if k == "play_on_capture":
+            out.add("play-on")
+    elif k == "lie_down":
+        out.add("lie-down")
+    elif k in ("declare_prial", "declare_mournival"):
+        out.add("declaration")
+    elif k == "declare_dead_pair":
+        out.add("dead-pair")
+    elif k == "declare_pair":
+        out.add("declare-pair")
+    elif k == "claim":
+        out.add("claim")
+    elif k == "take_table_mournival":
+        out.add("table-mournival")
+    elif k == "end_turn":
+        out.add("end-turn")
+    return out
+
+
+def board_features(puzzle: Puzzle) -> set[str]:
+    """What the puzzle's board shows besides its question, as the features of
+    ``puzzles/board.yaml``: the rules its latest actions in words show (a claim, a dead pair
+    declared, one card taking three, ...), a mournival set aside, the leftovers of a finished
+    deal, and the pot or points line where the kind shows it.  Empty for a puzzle without a
+    position."""
+    if not puzzle.has_position:
+        return set()
+    deal = puzzle.deal()
+    out: set[str] = set()
+    earlier, latest = shown_actions(puzzle)
+    for i in earlier + latest:
+        out |= _action_features(deal.history[i])
+    if board_options(puzzle.kind)["scoring"]:
+        out |= scoring_features(puzzle.ruleset, puzzle.players)
+    if deal.is_terminal():
+        r = deal.result
+        if r.leftovers:
+            out.add("leftovers")
+        if r.set_aside:
+            out.add("table-mournival")
+    elif deal.set_aside():
+        out.add("table-mournival")
+    return out
+
+
 def _position(puzzle: Puzzle, symbols: bool) -> list:
     from rich.text import Text
 
@@ -116,13 +234,14 @@ def _position(puzzle: Puzzle, symbols: bool) -> list:
     out: list = []
     who = Text()
     who.append(f"You are Player {seat}", style="bold cyan")
-    who.append(f". Dealer: Player {deal.dealer}.")
+    who.append(f"; Player {deal.dealer} deals.")
     if not over and deal.to_move is not None:
         who.append(" To move: ")
         who.append("you" if deal.to_move == seat else f"Player {deal.to_move}", style="bold")
         who.append(".")
     out.append(who)
-    out.append(Text(_context(puzzle), style="dim"))
+    if board_options(puzzle.kind)["scoring"]:
+        out.append(Text(_context(puzzle), style="dim"))
     if over:
         out.extend(_end_of_play(puzzle, deal, symbols))
     else:
@@ -130,42 +249,52 @@ def _position(puzzle: Puzzle, symbols: bool) -> list:
         out.append(_line(f"Table ({len(view.table)}):", _cards(view.table, symbols, "empty")))
         if view.set_aside:
             out.append(_line("Set aside (face down, known):", _cards(view.set_aside, symbols)))
-        out.append(Text("Players:", style="bold"))
+        width = max(len(f"Player {q}" + _marks(q == seat, q == deal.dealer)) for q in range(n))
         for q in range(n):
             t = Text("  ")
-            t.append(f"Player {q}" + _marks(q == seat, q == deal.dealer),
+            t.append(f"{'Player ' + str(q) + _marks(q == seat, q == deal.dealer):<{width}}",
                      style="bold cyan" if q == seat else "")
-            t.append(": ")
-            t.append("out" if view.out[q] else f"{view.hand_sizes[q]} in hand",
+            t.append("  out       " if view.out[q] else f"  {view.hand_sizes[q]:>2} in hand",
                      style="dim" if view.out[q] else "")
-            t.append(f"; won {len(view.won[q])}")
+            t.append(f"  won {len(view.won[q])}")
             if view.won[q]:
                 t.append(": ")
-                out.append(_Hang(t, _cards(view.won[q], symbols)))
+                out.append(_Hang(t, pile_text(view.won[q], symbols)))
             else:
                 out.append(t)
-    hist = deal.history
-    if hist:
-        names = seat_names(n, None)
-        names[seat] = f"Player {seat} (you)"
-        first = max(0, len(hist) - LAST_ACTIONS)
-        earlier = [i for i in puzzle.data.get("history", ()) if i < first]
-        if earlier:
-            out.append(Text("Earlier:", style="bold"))
-            for i in earlier:
-                out.append(hanging(Text(f"  {i + 1}. "), Text(hist[i].describe(symbols, names))))
-        shown = hist[first:]
-        title = "Last action:" if len(shown) == 1 else (
-            "Actions so far:" if len(shown) == len(hist) else f"Last {len(shown)} actions:")
-        out.append(Text(title, style="bold"))
-        for i, a in enumerate(shown, first):
-            prefix = f"  {i + 1}. " if earlier else "  "
-            out.append(hanging(Text(prefix), Text(a.describe(symbols, names))))
-    else:
-        out.append(Text("No action yet: play has not begun.", style="dim"))
+    out.extend(_history(puzzle, deal, symbols))
     if not over:
         out.append(_line("Your hand:", _cards(deal.hand(seat), symbols, "empty (you are out)"),
                          style="bold cyan"))
+    return out
+
+
+def _history(puzzle: Puzzle, deal, symbols: bool) -> list:
+    """The actions the board shows in words (:func:`shown_actions`)."""
+    from rich.text import Text
+    hist = deal.history
+    if not hist:
+        return [Text("No action yet: play has not begun.", style="dim")]
+    earlier, latest = shown_actions(puzzle)
+    if not earlier and not latest:
+        return []
+    names = seat_names(puzzle.players, None)
+    names[puzzle.seat] = f"Player {puzzle.seat} (you)"
+    out: list = []
+    if earlier:
+        out.append(Text("Earlier:", style="bold"))
+        for i in earlier:
+            out.append(hanging(Text(f"  {i + 1}. "), Text(hist[i].describe(symbols, names))))
+    if len(latest) == 1 and not earlier:     # one line: the latest action beside its label
+        out.append(hanging(Text("Last action: ", style="bold"),
+                           Text(hist[latest[0]].describe(symbols, names))))
+        return out
+    title = "Last action:" if len(latest) == 1 else (
+        "Actions so far:" if len(latest) == len(hist) else f"Last {len(latest)} actions:")
+    out.append(Text(title, style="bold"))
+    for i in latest:
+        prefix = f"  {i + 1}. " if earlier else "  "
+        out.append(hanging(Text(prefix), Text(hist[i].describe(symbols, names))))
     return out
 
 
@@ -178,35 +307,39 @@ def _end_of_play(puzzle: Puzzle, deal, symbols: bool) -> list:
     seat = puzzle.seat
     aside = set(r.set_aside)
     leftovers = set(r.leftovers)
-    out = [Text("Play is over.", style="bold")]
-    out.append(Text(f"Last player in: {player_name(r.last_in, seat) if r.last_in is not None else 'nobody'}."))
+    last = player_name(r.last_in, seat) if r.last_in is not None else "nobody"
+    out = [Text(f"Play is over. Last player in: {last}.", style="bold")]
     out.append(_line("Leftovers (last hand and table):", _cards(sorted(leftovers), symbols)))
     if aside:
         out.append(_line("Set-aside mournival:", _cards(sorted(aside), symbols)))
     out.append(Text("Cards won during play:", style="bold"))
+    width = max(len(f"Player {q}" + _marks(q == seat, q == deal.dealer))
+                for q in range(puzzle.players))
     for s in r.settlement:
         q = s.seat
         won = [c for c in r.won[q] if c not in leftovers and c not in aside]
         t = Text("  ")
-        t.append(f"Player {q}" + _marks(q == seat, q == deal.dealer),
+        t.append(f"{'Player ' + str(q) + _marks(q == seat, q == deal.dealer):<{width}}",
                  style="bold cyan" if q == seat else "")
-        t.append(f": {s.won_in_play}")
+        t.append(f"  {s.won_in_play:>2}")
         if won:
             t.append(": ")
-            out.append(_Hang(t, _cards(won, symbols)))
+            out.append(_Hang(t, pile_text(won, symbols)))
         else:
             out.append(t)
     return out
 
 
 def render_puzzle(puzzle: Puzzle, console_width: int | None = None, symbols: bool = True):
-    """The puzzle as the learner's seat sees it, then the question (a rich renderable)."""
+    """The puzzle as the learner's seat sees it, then the question (a rich renderable).  A
+    puzzle about a position names its ruleset and player count right above the question
+    (:func:`ruleset_line`), so the line the answer depends on stays in sight at the prompt."""
     from rich.console import Group
     from rich.text import Text
-    parts: list = [_header(puzzle, symbols), Text("")]
+    parts: list = [_header(puzzle, symbols)]
     if puzzle.has_position:
         parts.extend(_position(puzzle, symbols))
-        parts.append(Text(""))
+        parts.append(Text(ruleset_line(puzzle), style="bold"))
     q = code_text(plain_suits(puzzle.question, symbols))
     q.stylize("bold")
     parts.append(q)
@@ -252,7 +385,7 @@ def render_explanation(puzzle: Puzzle, grade: Grade | None, symbols: bool = True
                  style="green" if grade.correct else "red")
         parts.append(v)
     ans = Text("Answer: ", style="bold")
-    ans.append(plain_suits(puzzle.expected_answer_text(), symbols))
+    ans.append(shown_cards(puzzle.expected_answer_text(), symbols))
     parts.append(ans)
     parts.append(Text(""))
     for para in puzzle.explanation.split("\n\n"):
@@ -267,7 +400,21 @@ def render_explanation(puzzle: Puzzle, grade: Grade | None, symbols: bool = True
         body.append("”", style="italic")
         body.append(f"\n— {q.citation}", style="dim")
         if q.where:
-            body.append(f" ({q.where})", style="dim")
+            body.append(f"; {q.where}", style="dim")
         parts.append(Padding(body, (0, 0, 1, 2)))
+    taught = taught_line(puzzle)
+    if taught:
+        parts.append(Text(taught, style="cyan"))
     parts.append(Text(f"Puzzle id: {puzzle.id}", style="dim"))
     return Group(*parts)
+
+
+def taught_line(puzzle: Puzzle) -> str:
+    """Where the course teaches the puzzle's point (:attr:`Puzzle.teaches`): ``Taught in
+    lesson 6, on the page “Where the leftovers go” (laugh lesson 6).``; "" when the kind names
+    no page."""
+    if not puzzle.teaches:
+        return ""
+    stem, _, heading = puzzle.teaches.partition("#")
+    n = int(stem[:2])
+    return f"Taught in lesson {n}, on the page “{heading}” (laugh lesson {n})."

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import copy
 import json
 import random
 import sys
@@ -151,13 +150,8 @@ def run_puzzle(args) -> int:
 def _pose(args, io, store) -> int:
     puzzle = _make_puzzle(args, store)
     out, symbols = io.console, io.symbols
-    shown = puzzle
-    if store is not None:
-        stars = store.stars(puzzle.kind, puzzle.difficulty)
-        if stars != puzzle.difficulty:
-            shown = copy.copy(puzzle)     # the stars come from the band's rating
-            shown.difficulty = stars
-    out.print(render_puzzle(shown, out.width, symbols))
+    # the puzzle's own stars: the same id always shows the same stars (issue 24)
+    out.print(render_puzzle(puzzle, out.width, symbols))
     words = puzzle.answer_words() + ["answer"]
     hint = 0
     attempt = 1

@@ -8,6 +8,7 @@ from tutor.engine.deal._bits import FULL_MASK, NIB, _counts, _rank_count, _ranks
 from tutor.engine.deal._notation import (ACTION_KINDS, CAPTURE_FORM, CAPTURE_KINDS,
                                              DECLARATIONS, OVER, PLAY_ON, Action)
 from tutor.engine.errors import IllegalAction
+from tutor.engine.parameters import DECLARATION_KINDS, spec
 
 _FORMS = ("one_for_one", "one_for_three", "pair_for_pair", "prial_for_one")
 
@@ -95,8 +96,10 @@ class _Checks:
         p, kind, cards = a.player, a.kind, a.cards
         name = kind[len("declare_"):]
         if name not in self._decl:
+            words = spec("declarations").words
+            have = [words[d] for d in DECLARATION_KINDS if d in self._decl]
             raise IllegalAction(f"this ruleset has no {name.replace('_', ' ')} declaration "
-                                f"(declarations: {', '.join(sorted(self._decl)) or 'none'})")
+                                f"(it has {', '.join(have) or 'none'})")
         if not self._free and p != self.to_move:
             raise IllegalAction(f"under this ruleset a declaration is a turn, and it is player "
                                 f"{self.to_move}'s turn")
@@ -155,9 +158,10 @@ class _Checks:
                 raise IllegalAction("one card cannot take two: every win is two or four cards")
             raise IllegalAction(f"{nh} from hand for {nt} from the table is not a capture form")
         if form not in self.ruleset.captures:
-            allowed = ", ".join(f for f in _FORMS if f in self.ruleset.captures)
-            raise IllegalAction(f"{form} is not allowed under ruleset {self.ruleset.id} "
-                                f"(allowed: {allowed})")
+            words = spec("captures").words
+            allowed = ", ".join(words[f] for f in _FORMS if f in self.ruleset.captures)
+            raise IllegalAction(f"not allowed here: this ruleset's captures are {allowed} "
+                                f"({words[form]} is not one of them)")
         if form == "one_for_three" and _rank_count(self.table, rank) != 3:
             raise IllegalAction("one for three takes all three of a rank on the table")
 

@@ -253,10 +253,17 @@ class CaptureNow(PuzzleKind):
             parts.append("none of your captures is at risk")
         hits = len(named & right)
         union = len(named | right)
+        bits = []
+        if named - right:
+            bits.append("you named a capture that can wait" if (named - right) & set(opts)
+                        else "you named a rank you cannot capture now")
+        if right - named:
+            bits.append("you left out a capture that cannot wait")
         return Verdict(False, "Not quite: " + "; ".join(parts) + ".",
                        credit=hits / union if union else 0.0,
-                       retry="Not yet. For each rank you can capture, ask: could an opponent "
-                             "take the table cards before your next turn?")
+                       retry="Not yet: " + " and ".join(bits or ["look again"]) + ". For each "
+                             "rank you can capture, ask: could an opponent take the table cards "
+                             "before your next turn?")
 
     def late_hints(self, p):
         return [lambda: analysis_hint(p)]

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 
-from tutor.engine.cards import RANK_PLURALS, parse_rank, rank_code, rank_of
+from tutor.engine.cards import RANK_NAMES, RANK_PLURALS, parse_rank, rank_code, rank_of
 from tutor.engine.errors import NotationError
 from tutor.puzzles.base import Candidate, PuzzleKind, Verdict, join, player_name
 from tutor.puzzles.model import AnswerError
@@ -29,6 +29,16 @@ _COUNT_WORDS = {"unseen": "", "cards": "", "card": "", "none": "zero", "nil": "z
 def _places(c) -> int:
     """In how many places the seen cards of a rank lie (table, each won pile, set aside, hand)."""
     return (bool(c.table) + sum(1 for w in c.won if w) + bool(c.set_aside) + bool(c.hand))
+
+
+def _names(codes: list[str]) -> str:
+    """Ranks given by their codes, in words: ``sevens and nines``."""
+    return join([RANK_PLURALS[parse_rank(c)] for c in codes])
+
+
+def _one(code: str) -> str:
+    """The rank ``code`` in the singular: ``seven``."""
+    return RANK_NAMES[parse_rank(code)]
 
 
 class Count(PuzzleKind):
@@ -127,9 +137,9 @@ class Count(PuzzleKind):
             read(_RANK_PAIR.sub(" ", t), words=_COUNT_WORDS, cards=False, ranks=False)
             stray = [k for k in said if k not in asked]
             if stray:
-                raise AnswerError(f"the question asks about {', '.join(asked)} only")
+                raise AnswerError(f"the question asks about the {_names(asked)} only")
             if set(said) != set(asked):
-                raise AnswerError(f"give a number for each of {', '.join(asked)}")
+                raise AnswerError(f"give a number for each of the {_names(asked)}")
         else:
             got = read(t, words=_COUNT_WORDS, cards=False, ranks=False, numbers=True,
                        expected=f"give {len(asked)} number{'s' if len(asked) > 1 else ''}")
@@ -137,7 +147,7 @@ class Count(PuzzleKind):
                     if what == "number" or v == "zero"]
             if len(nums) != len(asked):
                 raise AnswerError(f"give {len(asked)} number{'s' if len(asked) > 1 else ''}, "
-                                  f"in the order asked ({', '.join(asked)})"
+                                  f"in the order asked (the {_names(asked)})"
                                   + (", or `7: 2, 9: 0`" if len(asked) > 1 else ""))
             said = dict(zip(asked, nums))
         bad = [v for v in said.values() if not 0 <= v <= 4]
@@ -145,9 +155,14 @@ class Count(PuzzleKind):
             raise AnswerError("a rank has four cards: each count is from 0 to 4")
         wrong = [k for k in asked if said[k] != right[k]]
         if not wrong:
-            return Verdict(True, "Right: " + ", ".join(f"{k}: {right[k]}" for k in asked) + ".")
-        retry = ("Not yet: " + (f"{len(wrong)} of your {len(asked)} counts are off"
-                                if len(asked) > 1 else "that count is off")
+            return Verdict(True, "Right: " + ", ".join(
+                f"{right[k]} {RANK_PLURALS[parse_rank(k)] if right[k] != 1 else _one(k)} unseen"
+                for k in asked) + ".")
+        k = wrong[0]
+        how = "too high" if said[k] > right[k] else "too low"
+        retry = (f"Not yet: your count of the {RANK_PLURALS[parse_rank(k)]} is {how}"
+                 + (f" ({len(wrong)} of your {len(asked)} counts are off)"
+                    if len(wrong) > 1 else "")
                  + ". Count the table, every won pile and your own hand again.")
         return Verdict(False, "Not quite: " + "; ".join(
             f"{RANK_PLURALS[parse_rank(k)]}: you said {said[k]}, {right[k]} unseen"

@@ -11,6 +11,7 @@ Not for a ruleset without the dead-pair declaration, nor one where any pair may 
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 
 from tutor.engine.cards import RANK_PLURALS, codes, parse_rank, pretty_cards, rank_code, rank_of
@@ -33,6 +34,17 @@ def declarable_dead_pairs(deal, seat: int) -> list[int]:
 def pairs_held(deal, seat: int) -> list[int]:
     """Ranks of which ``seat`` holds exactly two cards."""
     return sorted(r for r in range(13) if deal.hand_count(seat, r) == 2)
+
+
+def _why_not(deal, seat: int, rank: int, reason: str) -> str:
+    """Why the pair of ``rank`` may not be declared now, in the learner's words: not dead (the
+    engine names the turn first, which for a live pair is not the point), or the engine's
+    reason with the player to move named ("it is Player 1's turn, not yours")."""
+    if rank not in deal.dead_pairs(seat):
+        return (f"it is not dead: the other two {RANK_PLURALS[rank]} are not both among the "
+                "won cards")
+    return re.sub(r"it is player (\d+)'s turn",
+                  lambda m: f"it is Player {m.group(1)}'s turn, not yours", reason)
 
 
 class DeadPair(PuzzleKind):
@@ -105,10 +117,11 @@ class DeadPair(PuzzleKind):
             if why is None:
                 where = join([player_name(q, seat) for q in holders])
                 lines.append(f"- {pretty_cards(mine)}: the other two {RANK_PLURALS[r]} are won "
-                             f"(by {where}), so this pair can never be captured: declare it.")
+                             f"by {where}, so this pair can never be captured: declare it.")
                 if seat in holders:
                     tags.add("own_twin")
             else:
+                why = _why_not(deal, seat, r, why)
                 lines.append(f"- {pretty_cards(mine)}: not now: {why}. (Of the other two: "
                              f"{deal.won_count(r)} won, {deal.table_count(r)} on the table, "
                              f"{deal.unseen(seat, r)} unseen.)")
@@ -132,6 +145,8 @@ class DeadPair(PuzzleKind):
                     "not_your_turn": float("not_your_turn" in tags),
                     "own_twin": float("own_twin" in tags)}
         themes = ["dead-pair", "declaration"] + (["decoy"] if not dead else [])
+        if deal.to_move != seat and deal.dead_pairs(seat):
+            themes.append("out-of-turn")
         return Candidate(deal=deal, seat=seat, variant=variant,
                          answer=self.solve(deal, seat, {}, ctx.rs, n), accepted=accepted,
                          facts=facts, features=features, themes=themes, tags=tags,
@@ -156,7 +171,7 @@ class DeadPair(PuzzleKind):
             if rank in pairs and k < 2:
                 both = " ".join(codes(c for c in hand if rank_of(c) == rank))
                 raise AnswerError(f"which cards? a pair is declared with both its cards "
-                                  f"({both}), or name the rank alone")
+                                  f"(`{both}`), or name the rank alone")
         named = set(per_rank) | set(r.ranks)
         words = set(w for w in r.words if w)
         if "yes" in words and "no" in words:
@@ -183,8 +198,8 @@ class DeadPair(PuzzleKind):
                 act = deal.parse_action(f"declare {rank_code(x)}", p.seat)
             except IllegalAction as exc:
                 mine = [c for c in hand if rank_of(c) == x]
-                refused[x] = deal.why_illegal(Action.make(p.seat, "declare_dead_pair", mine)) \
-                    or exc.reason
+                refused[x] = _why_not(deal, p.seat, x, deal.why_illegal(
+                    Action.make(p.seat, "declare_dead_pair", mine)) or exc.reason)
                 continue
             except (AmbiguousAction, InvalidAction) as exc:
                 raise AnswerError(exc.reason) from None
@@ -202,8 +217,26 @@ class DeadPair(PuzzleKind):
         for x in sorted(right - named):
             parts.append(f"the {RANK_PLURALS[x]} are a dead pair you may declare")
         return Verdict(False, "Not quite: " + "; ".join(parts) + ".",
-                       retry="Not yet. For each pair, find where the other two cards of its "
-                             "rank are.")
+                       retry=self._nudge(p, deal, refused, right - named))
+
+    @staticmethod
+    def _nudge(p, deal, refused: dict, missed: set) -> str:
+        """What was wrong, without the answer: a declaration that takes a turn under this
+        ruleset when it is not the learner's, one that is free and need not wait, or a pair
+        that is not dead."""
+        turn = deal.ruleset.hand_plays == "turn"
+        mine = deal.to_move == p.seat
+        dead = set(deal.dead_pairs(p.seat))
+        if refused and any(x in dead for x in refused) and turn and not mine:
+            return ("Not yet: under this ruleset a declaration takes your turn, and it is not "
+                    "your turn.")
+        if missed and not mine and not turn:
+            return ("Not yet: under this ruleset a declaration is a free action: it need not "
+                    "wait for your turn.")
+        if refused:
+            return ("Not yet: a pair you named is not dead. Where are the other two cards of "
+                    "its rank?")
+        return "Not yet. For each pair, find where the other two cards of its rank are."
 
     def answer_words(self, p):
         deal = p.deal()

@@ -16,10 +16,10 @@ from __future__ import annotations
 from typing import Any
 
 from tutor.engine.deal import Deal
-from tutor.engine.parameters import COUNT_GROUPS
-from tutor.puzzles.base import Candidate, PuzzleKind, Verdict, library
+from tutor.engine.parameters import COUNT_GROUPS, spec, value_words
+from tutor.puzzles.base import LETTERS, Candidate, PuzzleKind, Verdict, join, library
 from tutor.puzzles.model import AnswerError
-from tutor.puzzles.reader import read
+from tutor.puzzles.reader import letters_answer, read
 
 #: The figures asked, and the parameters behind each (the parameter table's grouping).
 SETUP_FIELDS = tuple(g.name for g in COUNT_GROUPS)
@@ -30,8 +30,24 @@ _FIELD_WORDS = {"hand": "", "cards": "", "card": "", "each": "", "table": "", "a
                 "antes": "", "stakes": "", "stake": "", "bonus": "", "breakeven": "",
                 "break-even": "", "dealer": "", "others": "", "other": "", "pairs": "pairs",
                 "pair": "pairs", "player": "", "seat": "", "p": "", "eldest": "", "is": ""}
+#: The option of a mournival question that no ruleset takes: left on the table.
+STAYS = "stays"
+#: The figures as a learner reads them.
+_LABELS = {"hand": "the cards dealt to each", "table": "the table cards",
+           "dealer's ante": "the dealer's ante", "others' ante": "the others' ante",
+           "bonus": "the bonus", "breakeven": "the breakeven", "eldest": "eldest"}
 #: Example answers for the whole setup; the question shows the first that is not the answer.
 _EXAMPLES = ("10 12 3/2 3 10", "8 12 3/2 5 8")
+
+
+def pairs_unit(ruleset: str, players: int) -> bool:
+    """True when the source gives this ruleset's breakeven in pairs ("4 pairs", "3 pairs"):
+    a quotation behind the breakeven speaks of pairs.  An answer in that unit is then read as
+    pairs even without the word."""
+    lib = library()
+    p = lib.parameter(ruleset, "breakeven", players)
+    return p.value is not None and any(" pair" in f" {lib.quotation(r).text.lower()}"
+                                       for r in p.quotes)
 
 
 def setup_answer(rs, players: int) -> dict[str, Any]:
@@ -52,11 +68,48 @@ class DealSetup(PuzzleKind):
     def plan_may_fit(self, plan, theme):
         if theme in ("eldest", *SETUP_FIELDS, "all"):
             return plan["variant"] == theme
+        if theme == "mournival-dealt":
+            return plan["variant"] == "mournival"
         return True
 
     def solve(self, deal, seat, data, rs, players):
+        if data["asked"] == ["mournival"]:
+            return {"asked": ["mournival"], "options": list(data["options"]),
+                    "letter": LETTERS[data["options"].index(rs.table_mournival)]}
         return {**setup_answer(rs, players), "dealer": deal.dealer, "eldest": deal.eldest,
                 "asked": list(data["asked"])}
+
+    def _mournival(self, ctx, deal):
+        """What happens to a mournival dealt to the table: the ruleset's ``table_mournival``,
+        among the values the parameter table allows and the mistake of leaving it on the
+        table."""
+        rng = ctx.rng
+        lib = library()
+        options = list(spec("table_mournival").values) + [STAYS]
+        rng.shuffle(options)
+        words = {v: value_words("table_mournival", v) for v in spec("table_mournival").values}
+        words[STAYS] = ctx.defn.word("mournival_stays", "it stays on the table, for anyone to "
+                                                        "capture")
+        data = {"asked": ["mournival"], "options": options, "position": False}
+        answer = self.solve(deal, deal.dealer, data, ctx.rs, ctx.players)
+        letter = answer["letter"]
+        p = lib.parameter(ctx.rs.id, "table_mournival")
+        note = f" ({p.status}: {' '.join(p.note.split())})" if p.status != "stated" and p.note \
+            else ""
+        lines = [f"- {letter}) {words[ctx.rs.table_mournival]}{note}."]
+        lines.append(f"- {LETTERS[options.index(STAYS)]}) {words[STAYS]}: no source leaves it "
+                     "there; if the dealer forgets it, it is a mistake another player may "
+                     "claim, where the ruleset allows it (lesson 8).")
+        facts = {"ruleset": lib.rulesets[ctx.rs.id].title, "players": ctx.players,
+                 "options": "\n".join(f"{LETTERS[i]}) {words[v]}" for i, v in enumerate(options)),
+                 "facts": "\n".join(lines), "field": "a table mournival", "dealer": deal.dealer,
+                 "example": "", "unit_note": ""}
+        return Candidate(deal=deal, seat=deal.dealer, variant="mournival", answer=answer,
+                         accepted=[letter, letter.lower()], facts=facts,
+                         features={"field_mournival": 1.0,
+                                   "not_stated": float(p.status != "stated")},
+                         themes=["deal-setup", "mournival-dealt"], theme="mournival-dealt",
+                         data=data, quotes=list(p.quotes[:2]), question_key="mournival")
 
     def build(self, ctx):
         rng = ctx.rng
@@ -64,6 +117,8 @@ class DealSetup(PuzzleKind):
         dealer = rng.randrange(n)
         deal = Deal(ctx.rs, n, dealer, ctx.new_pack())
         variant = ctx.plan["variant"]
+        if variant == "mournival":
+            return self._mournival(ctx, deal)
         asked = (list(SETUP_FIELDS) if variant == "all" else [variant])
         ans = setup_answer(ctx.rs, n)
         lib = library()
@@ -95,6 +150,13 @@ class DealSetup(PuzzleKind):
             lines.append(f"- Eldest is the dealer's left-hand neighbour: Player {dealer} deals, "
                          f"so Player {deal.eldest} is eldest and plays first; then come "
                          + ", ".join(f"Player {q}" for q in later) + ".")
+            src = lib.ruleset_source[ctx.rs.id]
+            if not any(lib.quotation(r).source == src
+                       for r in ctx.defn.word("eldest_named", [])):
+                who = lib.sources[src].author or lib.sources[src].title
+                lines.append(f"- {who} does not say who plays first; the program has the "
+                             "dealer's left-hand neighbour begin, as every source that says "
+                             "does.")
         for f in asked:
             for name in _SETUP_PARAMS.get(f, ()):
                 p = lib.parameter(ctx.rs.id, name, n)
@@ -114,7 +176,11 @@ class DealSetup(PuzzleKind):
             example = "4/3" if canonical == "3/2" else "3/2"
         else:
             example = ""
+        unit_pairs = any(f in ("breakeven", "all") for f in [variant]) and \
+            pairs_unit(ctx.rs.id, n)
         facts = {"ruleset": lib.rulesets[ctx.rs.id].title, "players": n,
+                 "unit_note": ("; the source counts it in pairs, and a number alone is read "
+                               "in its unit") if unit_pairs else "",
                  "facts": "\n".join(lines), "field": labels.get(variant, variant),
                  "dealer": dealer, "example": example}
         themes = ["deal-setup", scoring] + asked
@@ -123,7 +189,8 @@ class DealSetup(PuzzleKind):
                          answer=self.solve(deal, deal.dealer, {"asked": asked}, ctx.rs, n),
                          accepted=accepted, facts=facts, features=features,
                          themes=themes, theme=variant, tags=tags,
-                         data={"asked": asked, "position": False}, quotes=quotes,
+                         data={"asked": asked, "position": False,
+                               "pairs_unit": unit_pairs}, quotes=quotes,
                          question_key=key)
 
     # -- answers ----------------------------------------------------------------------------
@@ -131,6 +198,19 @@ class DealSetup(PuzzleKind):
     def check(self, p, text):
         ans = p.answer
         asked = ans["asked"]
+        if asked == ["mournival"]:
+            letters = LETTERS[:len(ans["options"])]
+            got = letters_answer(text, letters,
+                                 expected=f"answer with a letter ({', '.join(letters)})")
+            if len(got) != 1:
+                raise AnswerError(f"answer with one letter ({', '.join(letters)})")
+            if got[0] == ans["letter"]:
+                return Verdict(True, f"Right: {ans['letter']}.")
+            said = ans["options"][LETTERS.index(got[0])]
+            nudge = ("Not yet: no source leaves it on the table." if said == STAYS else
+                     "Not yet: that is another source's rule: which does this one follow?")
+            return Verdict(False, f"Not quite: it is {ans['letter']}, not {got[0]}.",
+                           retry=nudge)
         expected: list[int | None] = []
         labels = []
         for f in asked:
@@ -144,14 +224,23 @@ class DealSetup(PuzzleKind):
                    ranks=False, numbers=True,
                    expected="give numbers (or `none`) in the order asked")
         vals: list[int | None] = []
+        in_pairs = False
         for what, v in got.items:
             if what == "number":
                 vals.append(v)
             elif v == "none":
                 vals.append(None)
-            elif v == "pairs" and vals and vals[-1] is not None:
+            elif v == "pairs":
+                if "breakeven" not in asked or len(vals) != len(expected) or vals[-1] is None:
+                    raise AnswerError("only the breakeven may be given in pairs (`4 pairs`)")
                 vals[-1] *= 2
+                in_pairs = True
         stakes_null = ans["breakeven"] is None
+        be = ans["breakeven"]
+        if ("breakeven" in asked and be is not None and not in_pairs
+                and len(vals) == len(expected) and vals[-1] == be // 2
+                and p.data.get("pairs_unit")):
+            vals[-1] = be           # the sheet's unit: pairs
         if asked == ["ante"] and len(vals) == 1 and vals[0] is None:
             vals = [None, None]
         if len(asked) > 1 and stakes_null and len(vals) == 5 and vals[2] is None:
@@ -166,24 +255,55 @@ class DealSetup(PuzzleKind):
             raise AnswerError("give one number (or `none`)")
         wrong = [(lab, v, e) for lab, v, e in zip(labels, vals, expected) if v != e]
 
-        def show(v):
-            return "none" if v is None else str(v)
+        def show(v, lab=""):
+            if v is None:
+                return "none"
+            if lab == "breakeven":
+                return f"{v} cards ({v // 2} pairs)" if v % 2 == 0 else f"{v} cards"
+            return str(v)
 
         if not wrong:
-            return Verdict(True, "Right: " + ", ".join(f"{lab} {show(e)}" for lab, e in
-                                                       zip(labels, expected)) + ".")
+            return Verdict(True, "Right: " + "; ".join(f"{_LABELS.get(lab, lab)}: {show(e, lab)}"
+                                                       for lab, e in zip(labels, expected))
+                           + ".")
         return Verdict(False, "Not quite: " + "; ".join(
-            f"{lab}: you said {show(v)}, it is {show(e)}" for lab, v, e in wrong) + ".",
-            credit=1 - len(wrong) / len(expected),
-            retry=("Not yet: " + (f"{len(wrong)} of the {len(expected)} figures are off. "
-                                  if len(expected) > 1 else "")
-                   + "Look at the ruleset's numbers for this many players again."))
+            f"{_LABELS.get(lab, lab)}: you said {show(v)}, it is {show(e, lab)}"
+            for lab, v, e in wrong) + ".",
+            credit=1 - len(wrong) / len(expected), retry=self._nudge(p, wrong))
+
+    def _nudge(self, p, wrong) -> str:
+        """A nudge that names the part of the answer that is wrong, never the answer."""
+        ans = p.answer
+        if p.answer["asked"] == ["eldest"]:
+            said = wrong[0][1]
+            n = p.players
+            if said == ans["dealer"]:
+                return ("Not yet: that is the dealer. Eldest is the dealer's left-hand "
+                        "neighbour, the next seat.")
+            if said is not None and said == (ans["dealer"] - 1) % n:
+                return ("Not yet: that seat is the dealer's right-hand neighbour. Count to the "
+                        "left from the dealer: the next number, after the last seat seat 0.")
+            return "Not yet: count one seat to the left from the dealer's seat."
+        names = [_LABELS.get(lab, lab) for lab, _, _ in wrong]
+        tail = {"hand": "each player's hand comes first; the rest of the 52 go to the table",
+                "table": "the table gets what is left of the 52 after the hands",
+                "dealer's ante": "the dealer puts up more than the others",
+                "others' ante": "each other player puts up less than the dealer",
+                "bonus": "the last player's bonus is taken from the pot first",
+                "breakeven": "the breakeven is counted in won cards, or in pairs"}
+        hints = [tail[lab] for lab, _, _ in wrong if lab in tail]
+        return ("Not yet: " + join(names) + (" is" if len(names) == 1 else " are")
+                + " off" + (f" ({hints[0]})" if hints else "") + ".")
 
     def answer_words(self, p):
+        if p.answer["asked"] == ["mournival"]:
+            return ["hint", "quit"] + list(LETTERS[:len(p.answer["options"])])
         return ["hint", "quit", "none"]
 
     def wrong_answer(self, p):
         a = p.answer
+        if a["asked"] == ["mournival"]:
+            return LETTERS[(LETTERS.index(a["letter"]) + 1) % len(a["options"])]
         first = p.accepted[0].split()
         head = first[0]
         if head == "none":

@@ -17,6 +17,8 @@ capture under ``captures_per_turn: any``, ``declare_pair``).
 
 from __future__ import annotations
 
+import re
+
 from tutor.engine.cards import RANK_PLURALS, make_card, pretty_cards, rank_of
 from tutor.engine.deal import Action, deal_order
 from tutor.engine.parameters import spec
@@ -147,24 +149,63 @@ def legal_tags(deal, seat: int, groups) -> set[str]:
     return tags
 
 
+def _yours(reason: str, seat: int) -> str:
+    """The engine's reason with the learner's own seat as "you" ("player 2 can capture ..., so
+    may not lie down" -> "you can capture ..., so you may not lie down")."""
+    reason = re.sub(rf"\bplayer {seat} (can|holds|has)\b",
+                    lambda m: "you " + {"holds": "hold", "has": "have"}.get(m.group(1),
+                                                                           m.group(1)),
+                    reason)
+    reason = reason.replace("so may not", "so you may not")
+    return re.sub(rf"\bplayer {seat}'s hand\b", "your hand", reason)
+
+
+def _short_why(deal, a: Action) -> str:
+    """Why a listed move may not be made, in a few words that name the rule without the
+    answer: a capture form the ruleset does not allow, one card taking two, another rank, lying
+    down while a move is possible, a declaration that is not allowed now (under a ruleset where
+    a declaration is a turn, or of a pair that is not dead)."""
+    if a.kind in ("capture", "play_on_capture"):
+        ranks = {rank_of(c) for c in a.cards + a.table}
+        if len(ranks) > 1:
+            return "takes a card of another rank"
+        if len(a.cards) == 1 and len(a.table) == 2:
+            return "has one card take two"
+        if a.form and a.form not in deal.ruleset.captures:
+            return "is a capture this ruleset does not allow"
+        return "is not a capture you may make now"
+    if a.kind == "lie_down":
+        return "lies down while another move is possible"
+    if a.kind == "end_turn":
+        return "ends a turn that has not captured yet"
+    if deal.ruleset.hand_plays == "turn" and deal.to_move != a.player:
+        return "is a declaration, which takes your turn under this ruleset"
+    return "is a declaration you may not make now"
+
+
 class LegalPlay(PuzzleKind):
     name = "legal-play"
 
     def plan_themes(self, rs) -> list[str]:
         """The themes a plan may aim at under ``rs``."""
-        out = ["one_for_one", "lie_down", "declaration"]
+        out = ["one_for_one", "lie_down"]
+        if set(rs.declarations) & {"prial", "mournival", "dead_pair"}:
+            out.append("declaration")       # (a ruleset that declares any pair tags it so)
         for form in ("one_for_three", "pair_for_pair", "prial_for_one"):
             out.append(form if form in rs.captures else f"no_{form}")
         if "one_for_three" in rs.captures and "split_prial" in rs.oversights:
             out.append("split_prial")
         if rs.captures_per_turn == "any":
             out.append("end_turn")
+        out.append("two_for_one")           # a decoy: one card taking two of a rank
         return out
 
     def plan(self, base, rs, players, seed, defn):
         return {"variant": "default", "theme": base.choice(self.plan_themes(rs))}
 
     def plan_may_fit(self, plan, theme):
+        if theme == "mismatch":             # a decoy any plan may list
+            return True
         return plan["theme"].replace("_", "-") == theme
 
     def solve(self, deal, seat, data, rs, players):
@@ -241,7 +282,7 @@ class LegalPlay(PuzzleKind):
                     split.append(letter)
                 lines_ok.append(f"- {letter}) {label(a)}: {form_words(a)}{more}{note}.")
             else:
-                lines_no.append(f"- {letter}) {label(a)}: {deal.why_illegal(a)}.")
+                lines_no.append(f"- {letter}) {label(a)}: {_yours(deal.why_illegal(a), seat)}.")
         data = {"choices": choices, "theme": theme}
         answer = self.solve(deal, seat, data, ctx.rs, ctx.players)
         right = answer["right"]
@@ -278,7 +319,8 @@ class LegalPlay(PuzzleKind):
         together are rare in play, so the shuffled pack may be arranged first (the dealing order
         from :func:`tutor.engine.deal.deal_order`): for a prial taking a single card, three of a
         rank to one player (who then forgets to declare them) and the fourth to the table; for
-        one card taking three, three of a rank to the table."""
+        one card taking three, three of a rank to the table; for one card taking two (a
+        decoy), two of a rank to the table."""
         rng, n = ctx.rng, ctx.players
         pack = ctx.new_pack()
         dealer = rng.randrange(n)
@@ -294,6 +336,8 @@ class LegalPlay(PuzzleKind):
             return pack, dealer, ctx.bots(rate, {seat: 1.0})
         if theme in ("one_for_three", "no_one_for_three", "split_prial"):
             _place(pack, rng.sample(table, 3), cards[:3])
+        elif theme == "two_for_one":
+            _place(pack, rng.sample(table, 2), cards[:2])
         return pack, dealer, ctx.bots(rate)
 
     # -- answers ----------------------------------------------------------------------------
@@ -321,16 +365,17 @@ class LegalPlay(PuzzleKind):
         if wrong:
             parts.append("not allowed: " + "; ".join(
                 f"{c['letter']}) {c['text']}: "
-                f"{deal.why_illegal(action_from_json(c['move'], 0))}" for c in wrong))
-        bits = []
-        if wrong:
-            bits.append(f"{len(wrong)} of your choices may not be made")
+                f"{_yours(deal.why_illegal(action_from_json(c['move'], 0)), p.seat)}"
+                for c in wrong))
+        bits = [f"{c['letter']} {_short_why(deal, action_from_json(c['move'], 0))}"
+                for c in wrong]
         if missed:
-            bits.append(f"you left out {len(missed)} that may")
+            bits.append(f"you left out {len(missed)} move{'s' if len(missed) > 1 else ''} "
+                        "you may make")
         lead = (f"Partly right: you chose {hits} of the {len(right)} moves you may make. "
                 if hits else "Not right. ")
         return Verdict(False, lead + ". ".join(x[0].upper() + x[1:] for x in parts) + ".",
-                       credit=credit, retry="Not yet: " + " and ".join(bits) + ".")
+                       credit=credit, retry="Not yet: " + "; ".join(bits) + ".")
 
     def answer_words(self, p):
         return ["hint", "quit"] + [c["letter"] for c in p.answer["choices"]]

@@ -26,7 +26,7 @@ from tutor.puzzles.base import (LETTERS, Candidate, PuzzleKind, Verdict, join, j
                                 set_index)
 from tutor.puzzles.model import AnswerError, definition
 from tutor.puzzles.quoted import quote_plain
-from tutor.puzzles.reader import read
+from tutor.puzzles.reader import letters_answer, read
 
 OPEN = "open"
 _PAIR = re.compile(r"\b([A-Da-d])\s*([1-9])\b")
@@ -89,107 +89,261 @@ def _values(name: str) -> list:
     return list(s.values)
 
 
+#: How a sentence gives a ruleset's value, as the parameter's status says: the text says it
+#: (stated), a close reading of its words gives it (read), or it leaves it open and the engine
+#: chose (chosen).
+SAYS, READ = "says", "read"
+#: The variants, in the order consecutive seeds take them: ``status`` (one sentence: which
+#: reading, as what status, and which words decide it) and ``compare`` (the same rule in
+#: several sources' words side by side: which of them says this value?).
+VARIANTS = ("status", "status", "compare")
+
+
+def right_reading(ruleset: str, item: dict) -> tuple[str, object] | None:
+    """How ``item``'s sentence gives ``ruleset``'s value, as the ruleset's status says:
+    ``(SAYS, value)`` where it is stated, ``(READ, value)`` where it is read, ``(OPEN, None)``
+    where it is chosen.  None where the two disagree: a sentence that leaves it open behind a
+    value the ruleset states from other words (those are not asked for that ruleset)."""
+    p = library().parameter(ruleset, item["parameter"])
+    if p.status == "chosen":
+        return (OPEN, None)
+    if p.status == "read":
+        return (READ, jsonable(p.value))
+    if item["open"]:
+        return None
+    return (SAYS, jsonable(p.value))
+
+
+def status_pool(ruleset_id: str) -> list[dict]:
+    """The sentences the ruleset cites whose status puzzle agrees with it
+    (:func:`right_reading`)."""
+    return [s for s in pool_for(ruleset_id) if right_reading(ruleset_id, s) is not None]
+
+
+def compare_sets(ruleset_id: str) -> list[tuple[dict, list[dict]]]:
+    """For each sentence the ruleset cites that decides its value (not open), the sentences of
+    other sources on the same parameter whose rulesets take another value: ``(item, rivals)``
+    where at least two rivals exist, so that of three or four sentences side by side exactly one
+    says the item's value."""
+    out = []
+    every = sentences()
+    for item in pool_for(ruleset_id):
+        if item["open"] or right_reading(ruleset_id, item) is None:
+            continue
+        src = item["quote"].split(":")[0]
+        rivals = [s for s in every if s["parameter"] == item["parameter"] and not s["open"]
+                  and s["value"] != item["value"] and s["quote"].split(":")[0] != src]
+        if len(rivals) >= 2:
+            out.append((item, rivals))
+    return out
+
+
+def _who(lib, ref: str) -> str:
+    """A sentence's source in a few words: its author's surname, else where it appeared."""
+    src = lib.sources[lib.quotation(ref).source]
+    if src.author:
+        return " ".join(src.author.split()[1:])
+    return src.in_ or src.published or src.title
+
+
 class Reading(PuzzleKind):
     name = "reading"
 
     def why_not(self, rs):
-        if not pool_for(rs.id):
+        if not status_pool(rs.id):
             return "none of its values cites a source sentence set as a reading puzzle"
         return None
 
     def plan(self, base, rs, players, seed, defn):
-        pool = pool_for(rs.id)
-        return {"variant": "default", "item": set_index(seed) % len(pool)}
+        k = set_index(seed)
+        variant = VARIANTS[k % len(VARIANTS)]
+        if variant == "compare" and not compare_sets(rs.id):
+            variant = "status"
+        pool = compare_sets(rs.id) if variant == "compare" else status_pool(rs.id)
+        return {"variant": variant, "item": (k // len(VARIANTS)) % len(pool)}
+
+    def plan_may_fit(self, plan, theme):
+        if theme == "side-by-side":
+            return plan["variant"] == "compare"
+        if theme == "reading":
+            return plan["variant"] == "status"
+        return True
 
     def solve(self, deal, seat, data, rs, players):
-        lib = library()
+        if data["variant"] == "compare":
+            lib = library()
+            target = jsonable(data["value"])
+            says = [i for i, ref in enumerate(data["quotes"])
+                    if any(jsonable(lib.parameter(r, data["parameter"]).value) == target
+                           for r in data["citing"][i])]
+            if len(says) != 1:
+                raise DataError("reading: the sentences side by side do not single one out")
+            return {"parameter": data["parameter"], "quotes": list(data["quotes"]),
+                    "letter": LETTERS[says[0]]}
         item = next(s for s in sentences() if s["quote"] == data["quote"]
                     and s["parameter"] == data["parameter"])
-        right = OPEN if item["open"] else jsonable(lib.parameter(rs.id, item["parameter"]).value)
+        how, value = right_reading(rs.id, item)
+        right = [how, value]
         return {"quote": item["quote"], "parameter": item["parameter"],
-                "readings": list(data["readings"]), "words": list(data["words"]),
-                "reading": LETTERS[data["readings"].index(right)],
+                "readings": [list(r) for r in data["readings"]], "words": list(data["words"]),
+                "reading": LETTERS[[list(r) for r in data["readings"]].index(right)],
                 "word": data["words"].index(item["decides"]) + 1}
 
     def build(self, ctx):
+        if ctx.plan["variant"] == "compare":
+            return self._compare(ctx)
+        return self._status(ctx)
+
+    # -- one sentence: which reading, given how -------------------------------------------
+
+    def _status(self, ctx):
         rng = ctx.rng
         lib = library()
-        item = pool_for(ctx.rs.id)[ctx.plan["item"]]
+        item = status_pool(ctx.rs.id)[ctx.plan["item"]]
         name = item["parameter"]
         q = lib.quotation(item["quote"])
-        values = _values(name)
-        readings = [jsonable(v) for v in values][:3] + [OPEN]
-        if jsonable(item["value"]) not in readings:
-            readings[0] = jsonable(item["value"])
+        how, value = right_reading(ctx.rs.id, item)
+        p = lib.parameter(ctx.rs.id, name)
+        shown = jsonable(p.value)            # the ruleset's value (the engine's, when chosen)
+        others = [jsonable(v) for v in _values(name) if jsonable(v) != shown]
+        other = rng.choice(others) if others else None
+        readings = [[SAYS, shown], [READ, shown]]
+        if other is not None:
+            readings.append([SAYS, other])
+        readings.append([OPEN, None])
+        rng.shuffle(readings)
         words = [item["decides"]] + item["others"][:2]
         rng.shuffle(words)
-        right = OPEN if item["open"] else jsonable(item["value"])
         data = {"quote": item["quote"], "parameter": name, "readings": readings,
-                "words": words, "position": False}
-        taken: dict = {}
-        for rid in lib.rulesets:
-            v = jsonable(lib.parameter(rid, name).value)
-            taken.setdefault(repr(v), []).append(lib.rulesets[rid].title)
+                "words": words, "position": False, "variant": "status"}
 
-        def reading_words(v) -> str:
-            if v == OPEN:
-                return "the sentence leaves it open: both readings fit its words"
-            return value_words(name, v)
+        def reading_words(r) -> str:
+            kind, v = r
+            if kind == OPEN:
+                return "it leaves it open: the engine had to choose"
+            lead = "the text says" if kind == SAYS else "a close reading of its words gives"
+            return f"{lead}: {value_words(name, v)}"
 
-        options = "\n".join(f"{LETTERS[i]}) {reading_words(v)}" for i, v in enumerate(readings))
+        options = "\n".join(f"{LETTERS[i]}) {reading_words(r)}" for i, r in enumerate(readings))
         word_lines = "\n".join(f"{k + 1}) “{plain(w)}”" for k, w in enumerate(words))
+        right = [how, value]
         letter = LETTERS[readings.index(right)]
         number = words.index(item["decides"]) + 1
-        p = lib.parameter(ctx.rs.id, name)
+        taken: dict = {}
+        for rid in lib.rulesets:
+            pr = lib.parameter(rid, name)
+            taken.setdefault(repr(jsonable(pr.value)), []).append(
+                (lib.rulesets[rid].title, pr.status))
+        title = lib.rulesets[ctx.rs.id].title
+        decides = plain(item["decides"])
+        if how == OPEN:
+            verdict = (f"{letter}{number}: the sentence leaves it open, and under {title} the "
+                       f"engine chose: {value_words(name, shown)}. The words “{decides}” go no "
+                       "further.")
+        elif how == READ:
+            verdict = (f"{letter}{number}: a close reading of its words gives it, as {title} "
+                       f"reads it: {value_words(name, value)}. The words “{decides}” decide it, "
+                       "though not in so many words.")
+        else:
+            verdict = (f"{letter}{number}: the text says it: {value_words(name, value)}. The "
+                       f"words “{decides}” decide it.")
         lines = []
-        for i, v in enumerate(readings):
-            if v == right:
+        for i, r in enumerate(readings):
+            if r == right:
                 continue
-            if v == OPEN:
-                lines.append(f"- {LETTERS[i]}) It does not leave it open: "
-                             f"“{plain(item['decides'])}” settles it.")
+            kind, v = r
+            if kind == OPEN:
+                lines.append(f"- {LETTERS[i]}) The engine did not have to choose: the words "
+                             "give the value.")
+            elif v == shown and kind == SAYS:
+                lines.append(f"- {LETTERS[i]}) The text does not say it in so many words: the "
+                             "value is read from them (or, where it is chosen, not there at "
+                             "all).")
+            elif v == shown:
+                lines.append(f"- {LETTERS[i]}) No reading is needed: the text says it outright."
+                             if how == SAYS else
+                             f"- {LETTERS[i]}) The words do not give it, even read closely.")
             else:
-                who = taken.get(repr(v))
-                whose = (f"This is how {join(who)} take{'s' if len(who) == 1 else ''} it, from "
-                         "other words" if who else "No ruleset here takes it so")
-                lines.append(f"- {LETTERS[i]}) {reading_words(v)}: {whose}; this sentence "
-                             "does not say so.")
+                who = taken.get(repr(v)) or []
+                whose = "; ".join(f"{t} takes it, {_STATUS_WORDS[st]}" for t, st in who)
+                lines.append(f"- {LETTERS[i]}) {value_words(name, v)}: this sentence does not "
+                             "say so" + (f". {whose}" if whose else "") + ".")
         for k, w in enumerate(words):
             if w != item["decides"]:
                 lines.append(f"- {k + 1}) “{plain(w)}” does not decide it: it fits every "
                              "reading.")
-        if item["open"]:
-            verdict = (f"{letter}{number}: the sentence leaves it open. The words "
-                       f"“{plain(item['decides'])}” can be read more than one way.")
-        else:
-            verdict = (f"{letter}{number}: {reading_words(right)}. The words "
-                       f"“{plain(item['decides'])}” decide it.")
-        status = (f"The ruleset's value is {p.status} ({'the source says it' if p.status == 'stated' else 'a close reading of the source' if p.status == 'read' else 'the tutor’s choice'})"
-                  + (f": {' '.join(p.note.split())}" if p.note else "."))
-        src = lib.sources[q.source]
-        who = " ".join(src.author.split()[1:]) if src.author else (src.in_ or src.title)
-        facts = {"quote": quote_plain(q.text), "source": who, "where": q.where,
-                 "options": options, "words": word_lines,
+        status = (f"{title} marks its value {_STATUS_WORDS[p.status]}"
+                  + (f". {' '.join(p.note.split())}" if p.note else "."))
+        facts = {"quote": quote_plain(q.text), "source": _who(lib, item["quote"]),
+                 "where": q.where, "options": options, "words": word_lines,
                  "example": next(f"{LETTERS[i]}{k}" for i in range(len(readings))
                                  for k in range(1, len(words) + 1)
                                  if (LETTERS[i], k) != (letter, number)),
                  "verdict": verdict, "others": "\n".join(lines),
-                 "note": item["note"], "status": status,
+                 "note": item["note"], "status": status, "ruleset": title,
                  "parameter": spec(name).quiz}
         accepted = [f"{letter}{number}", f"{letter.lower()} {number}", f"{letter}, {number}"]
         deal = Deal(ctx.rs, ctx.players, rng.randrange(ctx.players), ctx.new_pack())
-        features = {"open": float(item["open"]), "read": float(p.status != "stated"),
+        features = {"open": float(how == OPEN), "read": float(how == READ),
                     "readings": float(len(readings) - 3)}
-        themes = ["sources", "reading", name.replace("_", "-"), "open" if item["open"]
-                  else p.status]
-        return Candidate(deal=deal, seat=deal.dealer, variant="open" if item["open"] else "decided",
+        themes = ["sources", "reading", name.replace("_", "-"),
+                  {SAYS: "stated", READ: "read", OPEN: "open"}[how]]
+        return Candidate(deal=deal, seat=deal.dealer, variant={SAYS: "decided", READ: "read",
+                                                               OPEN: "open"}[how],
                          answer=self.solve(deal, deal.dealer, data, ctx.rs, ctx.players),
                          accepted=accepted, facts=facts, features=features, themes=themes,
-                         theme="reading", data=data, quotes=[item["quote"]])
+                         theme="reading", data=data, quotes=[item["quote"]],
+                         question_key="status", explain_key="status")
+
+    # -- the same rule side by side --------------------------------------------------------
+
+    def _compare(self, ctx):
+        rng = ctx.rng
+        lib = library()
+        item, rivals = compare_sets(ctx.rs.id)[ctx.plan["item"]]
+        name = item["parameter"]
+        k = min(len(rivals), rng.choice([2, 3]))
+        # one rival a source, as far as they go
+        by_source: dict[str, dict] = {}
+        for r in rng.sample(rivals, len(rivals)):
+            by_source.setdefault(r["quote"].split(":")[0], r)
+        picked = list(by_source.values())[:k]
+        if len(picked) < 2:
+            picked = rng.sample(rivals, 2)
+        shown = [item] + picked
+        rng.shuffle(shown)
+        target = jsonable(item["value"])
+        data = {"variant": "compare", "parameter": name, "value": target,
+                "quotes": [s["quote"] for s in shown], "citing": [s["citing"] for s in shown],
+                "position": False}
+        letter = LETTERS[shown.index(item)]
+        lines = []
+        for i, s in enumerate(shown):
+            rid = s["citing"][0]
+            pr = lib.parameter(rid, name)
+            lines.append(f"- {LETTERS[i]}) {_who(lib, s['quote'])}, under "
+                         f"{lib.quotation(s['quote']).where}: {value_words(name, s['value'])}"
+                         f"; the words “{plain(s['decides'])}” give it, "
+                         f"{_STATUS_WORDS[pr.status]}.")
+        facts = {"options": "\n".join(f"{LETTERS[i]}) “{quote_plain(lib.quotation(s['quote']).text)}”"
+                                       for i, s in enumerate(shown)),
+                 "value": value_words(name, target), "parameter": spec(name).quiz,
+                 "k": len(shown), "lines": "\n".join(lines)}
+        deal = Deal(ctx.rs, ctx.players, rng.randrange(ctx.players), ctx.new_pack())
+        features = {"readings": float(len(shown) - 3), "read": float(any(
+            lib.parameter(s["citing"][0], name).status == "read" for s in shown))}
+        return Candidate(deal=deal, seat=deal.dealer, variant="compare",
+                         answer=self.solve(deal, deal.dealer, data, ctx.rs, ctx.players),
+                         accepted=[letter, letter.lower()], facts=facts, features=features,
+                         themes=["sources", "side-by-side", name.replace("_", "-")],
+                         theme="side-by-side", data=data, quotes=list(data["quotes"]),
+                         question_key="compare", explain_key="compare")
 
     # -- answers ----------------------------------------------------------------------------
 
     def check(self, p, text):
+        if p.variant == "compare":
+            return self._check_compare(p, text)
         n_read = len(p.answer["readings"])
         n_words = len(p.answer["words"])
         letters = LETTERS[:n_read]
@@ -214,17 +368,50 @@ class Reading(PuzzleKind):
             parts.append(f"the reading is {p.answer['reading']}, not {picked[0]}")
         if not ok_words:
             parts.append(f"the deciding words are {p.answer['word']}, not {num}")
-        retry = ("Not yet: " + ("the reading is right, but not the words"
-                                if ok_reading else "the words are right, but not the reading"
-                                if ok_words else "neither the reading nor the words")
-                 + ". Read the sentence once more, word by word.")
+        readings = p.answer["readings"]
+        said = readings[LETTERS.index(picked[0])]
+        want = readings[LETTERS.index(p.answer["reading"])]
+        if ok_reading:
+            nudge = "the reading is right, but not the words that decide it"
+        elif said[1] == want[1] and said[0] != want[0]:
+            nudge = ("the value is right, but not how the text gives it: does it say so in so "
+                     "many words, or do you read it from them?")
+        elif want[0] == OPEN:
+            nudge = "ask whether the sentence gives this value at all"
+        else:
+            nudge = "the value you chose is not the one this ruleset takes from the sentence"
+        if not ok_reading and not ok_words:
+            nudge += "; the words are not right either"
         return Verdict(False, "Not quite: " + "; ".join(parts) + ".",
-                       credit=0.5 if (ok_reading or ok_words) else 0.0, retry=retry)
+                       credit=0.5 if (ok_reading or ok_words) else 0.0,
+                       retry=f"Not yet: {nudge}.")
+
+    def _check_compare(self, p, text):
+        letters = LETTERS[:len(p.answer["quotes"])]
+        got = letters_answer(text, letters, expected=f"answer with a letter ({', '.join(letters)})")
+        if len(got) != 1:
+            raise AnswerError(f"answer with one letter ({', '.join(letters)})")
+        right = p.answer["letter"]
+        if got[0] == right:
+            return Verdict(True, f"Right: {right}.")
+        return Verdict(False, f"Not quite: it is {right}, not {got[0]}.",
+                       retry=f"Not yet: read {got[0]} again: what does it say happens, and to "
+                             "whom?")
 
     def answer_words(self, p):
+        if p.variant == "compare":
+            return ["hint", "quit"] + list(LETTERS[:len(p.answer["quotes"])])
         return ["hint", "quit"] + list(LETTERS[:len(p.answer["readings"])])
 
     def wrong_answer(self, p):
         a = p.answer
+        if p.variant == "compare":
+            return LETTERS[(LETTERS.index(a["letter"]) + 1) % len(a["quotes"])]
         other = LETTERS[(LETTERS.index(a["reading"]) + 1) % len(a["readings"])]
         return f"{other}{a['word']}"
+
+
+#: What each status means, as the explanations say it.
+_STATUS_WORDS = {"stated": "stated (the source says it)",
+                 "read": "read (a close reading of the source's words gives it)",
+                 "chosen": "chosen (the source is silent, and the engine chose)"}

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import re
 
-from tutor.engine.cards import pretty_cards
+from tutor.engine.cards import make_card, pretty_cards
+from tutor.engine.deal import deal_order
 from tutor.engine.errors import LaughError
 from tutor.engine.parameters import seat_working, value_words
 from tutor.puzzles.base import (Candidate, PuzzleKind, Verdict, join, library, player_name,
@@ -32,7 +33,14 @@ class Settlement(PuzzleKind):
 
     def plan(self, base, rs, players, seed, defn):
         share = float(defn.options.get("all_share", 0.5))
-        return {"variant": "all" if base.random() < share else "you"}
+        mournival = float(defn.options.get("mournival_share", 0.25))
+        return {"variant": "all" if base.random() < share else "you",
+                "mournival": base.random() < mournival}
+
+    def plan_may_fit(self, plan, theme):
+        if theme in ("set-aside", "table-mournival"):
+            return plan["mournival"]
+        return True
 
     def solve(self, deal, seat, data, rs, players):
         r = deal.result
@@ -44,7 +52,10 @@ class Settlement(PuzzleKind):
     def build(self, ctx):
         rng = ctx.rng
         n = ctx.players
-        deal = ctx.play(ctx.new_pack(), rng.randrange(n), ctx.bots(rng.uniform(0.0, 0.4)))
+        pack, dealer = ctx.new_pack(), rng.randrange(n)
+        if ctx.plan["mournival"]:
+            _table_mournival(pack, n, dealer, ctx.pc.hand, rng)
+        deal = ctx.play(pack, dealer, ctx.bots(rng.uniform(0.0, 0.4)))
         seat = rng.randrange(n)
         variant = ctx.plan["variant"]
         asked = list(range(n)) if variant == "all" else [seat]
@@ -109,9 +120,27 @@ class Settlement(PuzzleKind):
             themes.append("bonus")
         if r.payments:
             themes.append("lie-down-pays")
+        if any(a.kind == "play_on_capture" for a in deal.history):
+            themes.append("play-on")
+        if r.set_aside:
+            themes.append("set-aside")
+        # the rules the answer rests on, in the ruleset's own words for this player count (the
+        # puzzle keeps only those: tutor.puzzles.generators.own_quotes)
         quotes = []
-        for name in ("scoring", "leftovers_to", "bonus_to"):
-            qs = lib.parameter(ctx.rs.id, name).quotes
+        names = ([("ante_dealer", n), ("last_in_bonus", n), ("breakeven", n)] if stakes
+                 else [("scoring", None)])
+        names += [("leftovers_to", None), ("bonus_to", None), ("table_mournival", None),
+                  ("last_in_plays_on", None)]
+        wanted = {"last_in_bonus": r.bonus_to is not None, "bonus_to": r.bonus_to is not None,
+                  "table_mournival": bool(r.set_aside), "leftovers_to": bool(r.leftovers),
+                  "last_in_plays_on": "play-on" in themes}
+        for name, pl in names:
+            if not wanted.get(name, True):
+                continue
+            p = lib.parameter(ctx.rs.id, name, pl)
+            if p.value is None:
+                continue
+            qs = [q for q in p.quotes if q not in quotes]
             if qs:
                 quotes.append(qs[0])
         return Candidate(deal=deal, seat=seat, variant=variant,
@@ -168,17 +197,16 @@ class Settlement(PuzzleKind):
                                   f"`{' '.join(_example(len(asked), [values[s] for s in asked]))}`")
             said = dict(zip(asked, nums))
         wrong = [(s, said[s], values[s]) for s in asked if said[s] != values[s]]
-        unit = "stakes" if key == "net" else "points"
         if not wrong:
             if len(asked) == 1:
-                return Verdict(True, f"Right: {_signed(values[asked[0]], key)} {unit}.")
+                v = values[asked[0]]
+                unit = ("stake" if key == "net" else "point") + ("" if abs(v) == 1 else "s")
+                return Verdict(True, f"Right: {_signed(v, key)} {unit}.")
             return Verdict(True, "Right: " + ", ".join(f"Player {s} {_signed(values[s], key)}"
                                                        for s in asked) + ".")
         parts = [f"Player {s}: you said {_signed(v, key)}, it is {_signed(w, key)}"
                  for s, v, w in wrong]
-        retry = ("Not yet: " + (f"{len(wrong)} of the {len(asked)} results are wrong"
-                                if len(asked) > 1 else "that is not it")
-                 + f". Settle {_first_settled(p)} first, then count again.")
+        retry = _nudge(p, wrong, len(asked))
         return Verdict(False, "Not quite. " + "; ".join(parts) + ".",
                        credit=1 - len(wrong) / len(asked), retry=retry)
 
@@ -209,7 +237,7 @@ def _breakdown_line(s, deal, seat: int, value: int) -> str:
     if s.received:
         pays += f"; received +{s.received}"
     stakes = deal.ruleset.has_stakes
-    result = f": {signed(value)}" if stakes else f": {value} points"
+    result = f": {signed(value)}" if stakes else f": {value} point{'s' if value != 1 else ''}"
     if not stakes and pays and s.net is not None:
         result += f" (stakes{pays[1:]}: {signed(s.net)})"
     return (f"- {who}: {got}" + _working(deal.ruleset.scoring, s, deal.rules.breakeven, pays)
@@ -230,14 +258,75 @@ def _working(scoring: str, s, breakeven: int | None, pays: str) -> str:
     return f": {working}" + (f", bonus +{s.bonus}" if s.bonus else "")
 
 
-def _first_settled(p) -> str:
-    """What to settle before counting, as this puzzle's scoring has it: the pot's winner under
-    pot scoring, the bonus where there is one, else the leftovers alone."""
-    if "pot-scoring" in p.themes:
-        return "the leftovers and who takes the pot"
-    if "bonus" in p.themes:
-        return "the leftovers and the bonus"
-    return "the leftovers"
+def _table_mournival(pack: list[int], n: int, dealer: int, hand: int, rng) -> None:
+    """Arrange ``pack`` so that a mournival is dealt to the table (the dealing order of
+    :func:`tutor.engine.deal.deal_order`): rare in play, so the puzzles that need it place it."""
+    order = deal_order(n, dealer, hand)
+    table = [i for i, q in enumerate(order) if q is None]
+    rank = rng.randrange(13)
+    for i, c in zip(rng.sample(table, 4), [make_card(rank, s) for s in range(4)]):
+        j = pack.index(c)
+        pack[i], pack[j] = pack[j], pack[i]
+
+
+def _parts(p, seat: int) -> dict[str, int]:
+    """The parts of ``seat``'s result that a learner may leave out, each as the change it makes
+    to the result (the engine's settlement breakdown)."""
+    deal = p.deal()
+    r = deal.result
+    s = next(x for x in r.settlement if x.seat == seat)
+    stakes = "net" in p.answer
+    parts: dict[str, int] = {}
+    if stakes:
+        if s.ante:
+            parts["the ante"] = -s.ante
+        if s.pot_share:
+            parts["the pot"] = s.pot_share
+        if s.bonus:
+            parts["the bonus"] = s.bonus
+        if s.leftovers and deal.ruleset.scoring == "stakes":
+            parts["the leftovers"] = s.leftovers // 2
+        if s.set_aside and deal.ruleset.scoring == "stakes":
+            parts["the set-aside mournival"] = s.set_aside // 2
+    else:
+        if s.leftovers:
+            parts["the leftovers"] = s.leftovers // 2
+        if s.set_aside:
+            parts["the set-aside mournival"] = s.set_aside // 2
+        if s.bonus:
+            parts["the bonus"] = s.bonus
+    return parts
+
+
+def _nudge(p, wrong: list, asked: int) -> str:
+    """A nudge that names what a wrong result left out or counted wrongly (the ante, the bonus,
+    the leftovers, a set-aside mournival, won cards not halved, the sign), never the answer."""
+    stakes = "net" in p.answer
+    seat, said, right = wrong[0]
+    why = ""
+    for name, delta in _parts(p, seat).items():
+        if said == right - delta:
+            why = f"{name} is left out"
+            break
+        if name == "the bonus" and said == right + delta:
+            why = "the bonus is counted twice"
+            break
+    if not why and not stakes:
+        s = next(x for x in p.deal().result.settlement if x.seat == seat)
+        if said == s.won:
+            why = "won cards are counted, not pairs (a point is a pair)"
+    if not why and stakes and said == -right:
+        why = "the sign is turned round (what a player pays is minus, what they take plus)"
+    if not why:
+        scoring = p.deal().ruleset.scoring
+        why = {"pot": "settle the leftovers and who takes the pot first, then count again",
+               "stakes": "settle the leftovers and the bonus first, then count the won cards "
+                         "against the breakeven, and the ante"}.get(
+            scoring, "settle the leftovers first, then count the pairs again")
+    if asked == 1:
+        return f"Not yet: {why}."
+    return (f"Not yet: {len(wrong)} of the {asked} results are wrong; in Player {seat}'s, "
+            f"{why}.")
 
 
 def _pays_words(pays) -> str:

@@ -152,6 +152,80 @@ def _who(src) -> str:
     return src.author or src.in_ or src.title
 
 
+_WORD = re.compile(r"[A-Za-z][A-Za-z'’-]+")
+_FIRST_PERSON = re.compile(r"\b(?:I|I'd|I'm|my|me)\b[^.,;:]{0,30}")
+_PENCE = re.compile(r"\b\d+p\b")
+_NUMBER = re.compile(r"\b\d+\b")
+_TEXT_WORDS: dict[str, frozenset[str]] = {}
+
+
+def _source_words(src) -> frozenset[str]:
+    """Every word (lower case) of a source's collected text."""
+    got = _TEXT_WORDS.get(src.id)
+    if got is None:
+        raw = _text_of(src) or ""
+        got = frozenset(w.lower() for w in _WORD.findall(raw))
+        _TEXT_WORDS[src.id] = got
+    return got
+
+
+#: Words too common to tell one source from another, whoever happens to use them.
+_COMMON = frozenset("""about above after again also always another any anyone because been
+before being below both cannot could does doing down each either else every first from have
+having here however into itself just later least less like made make many more most much must
+never next once only other others over same should since some such than that their them then
+there these they thing things this those though through under until very were what when where
+whether which while whom whose will with within without would your yours sure need needs show
+said says player players""".split())
+
+
+def tells(quote, src, lib, offered=()) -> list[str]:
+    """What in a quotation gives its source away, in a few phrases drawn from the text itself:
+    its markup (the handout's bold type, the compendium's web-page tags, plain-text emphasis),
+    its voice (a writer speaking for himself), its numbers (stakes in pence) and its words
+    (those that stand in this source's text and in none of the other sources ``offered`` beside
+    it, nor in any other text here where that can be said)."""
+    raw = quote.text
+    plain = quote_plain(raw)
+    out = []
+    if "**" in raw:
+        out.append("its bold type, as the event's handout sets its key words")
+    if "{%" in raw or "<cite>" in raw or "[@" in raw:
+        out.append("its web-page markup, the template tags of the compendium's page")
+    elif re.search(r"(?<!\*)\*[A-Za-z]+\*(?!\*)", raw):
+        out.append("its plain-text emphasis between asterisks (*like this*)")
+    m = _FIRST_PERSON.search(plain)
+    if m:
+        words = m.group(0).split()[:5]
+        out.append(f"its voice: a writer speaking for himself (“{' '.join(words)}”)")
+    pence = _PENCE.findall(plain)
+    if pence:
+        out.append(f"its numbers: stakes counted in pence ({', '.join(pence)})")
+    own = _source_words(src)
+    words = [w for w in dict.fromkeys(_WORD.findall(plain))
+             if len(w) > 3 and w.lower() not in _COMMON and "’" not in w and "'" not in w
+             and w.lower() in own]
+    others = [s for s in lib.sources.values() if s.id != src.id and s.kind != "primary"]
+    alone = [w for w in words if not any(w.lower() in _source_words(o) for o in others)]
+    rivals = [lib.sources[o] for o in offered if o != src.id]
+    if alone:
+        out.append("its words, which no other source here uses: "
+                   + join([f"“{w}”" for w in alone[:3]]))
+    elif rivals:
+        among = [w for w in words if not any(w.lower() in _source_words(o) for o in rivals)]
+        if among:
+            out.append("its words, which none of the other sources offered uses: "
+                       + join([f"“{w}”" for w in among[:3]]))
+    return out
+
+
+def _matter(src) -> str:
+    """What kind of text the source is, in a few words (its kind in the source file)."""
+    return {"reconstruction": "that of a modern writer retelling Willughby's rules",
+            "rules-sheet": "that of a short sheet of rules to play by",
+            "house": "that of a club's own rules"}.get(src.kind, "its own")
+
+
 def _show(name: str, v) -> str:
     return value_words(name, v)
 
@@ -208,11 +282,15 @@ class SourceQuiz(PuzzleKind):
         letter = LETTERS[options.index(src.id)]
         opts_text = "\n".join(f"{LETTERS[i]}) {_short(lib.sources[o])}"
                               for i, o in enumerate(options))
-        data = {"variant": "which", "quote": quote.ref, "options": options, "position": False}
+        data = {"variant": "which", "quote": quote.ref, "options": options, "position": False,
+                "hide_id": True}        # the id names a ruleset, whose source may be the answer
         wrong = [f"{LETTERS[i]}) {_who(lib.sources[o])}" for i, o in enumerate(options)
                  if o != src.id]
+        found = tells(quote, src, lib, options)
+        why = ("What gives it away: " + "; ".join(found) + "." if found else
+               f"No word of it is found only there; its manner is {_matter(src)}.")
         facts = {"quote": quote_plain(quote.text), "options": opts_text, "letter": letter,
-                 "source": _short(src), "where": quote.where,
+                 "source": _short(src), "where": quote.where, "tells": why,
                  "alike": join(sorted(alike)) or "none",
                  "others": join(wrong), "example": LETTERS[(options.index(src.id) + 1) % k]}
         accepted = [letter, src.id, letter.lower()]

@@ -30,6 +30,7 @@ class _Checker:
         self.quoted: set[str] = set()      # sources named by quote blocks, found or not
         self.quote_blocks = 0
         self._sources_line = 1
+        self._objectives_line = 1
 
     @property
     def library(self):
@@ -68,6 +69,7 @@ class _Checker:
             return None
         lesson = Lesson(path=self.path, **meta)
         lesson.pages = self.body(body, body_line, lesson)
+        self._check_objectives(lesson)
         if not self.quote_blocks:
             self.fail(body_line, "quote", "the lesson quotes no source: every lesson needs at "
                                           "least one quote block")
@@ -91,6 +93,7 @@ class _Checker:
         line = lambda k: lines.get(k, 1)  # noqa: E731
         out, ok = self._front_values(data, line)
         self._sources_line = line("sources")
+        self._objectives_line = line("objectives")
         return out if ok else None
 
     def _front_keys(self, data: dict, lines: dict) -> bool:
@@ -121,6 +124,7 @@ class _Checker:
             ok = False
         out["title"] = str(title).strip()
         ok = self._front_lists(data, line, out) and ok
+        ok = self._front_objectives(data, line, out) and ok
         if not out["objectives"] and ok:
             self.fail(line("objectives"), "objectives", "list at least one objective")
             ok = False
@@ -141,7 +145,7 @@ class _Checker:
         """``objectives``, ``prerequisites`` and ``sources``: each a list of text (null is not a
         list: an empty one is ``[]``)."""
         ok = True
-        for key in ("objectives", "prerequisites", "sources"):
+        for key in ("prerequisites", "sources"):
             v = data[key]
             if not isinstance(v, list) or not all(isinstance(x, str) and x.strip() for x in v):
                 hint = ""
@@ -153,6 +157,44 @@ class _Checker:
                 ok = False
                 v = []
             out[key] = [x.strip() for x in v]
+        return ok
+
+    def _front_objectives(self, data: dict, line: Callable[[str], int],
+                          out: dict[str, Any]) -> bool:
+        """``objectives``: a list of ``{id, text}``, the ids unique (puzzle blocks name them),
+        the text what the learner reads.  Sets ``objectives`` (the texts) and
+        ``objective_ids``."""
+        v = data["objectives"]
+        out["objectives"], out["objective_ids"] = [], []
+        form = ("must be a list of objectives, each `{id: ..., text: ...}`: an id (lower-case "
+                "words joined by '-') and the words the learner reads")
+        if not isinstance(v, list):
+            self.fail(line("objectives"), "objectives", form)
+            return False
+        ok = True
+        for i, item in enumerate(v):
+            key = f"objectives[{i}]"
+            if not isinstance(item, dict) or set(item) != {"id", "text"}:
+                hint = " (a plain sentence has no id)" if isinstance(item, str) else ""
+                self.fail(line("objectives"), key, form + hint)
+                ok = False
+                continue
+            oid, text = item["id"], item["text"]
+            if not isinstance(oid, str) or not _ID_RE.match(oid):
+                self.fail(line("objectives"), f"{key}.id",
+                          f"{_shown(oid)} is not an id (lower-case words joined by '-')")
+                ok = False
+                continue
+            if oid in out["objective_ids"]:
+                self.fail(line("objectives"), f"{key}.id", f"objective '{oid}' is listed twice")
+                ok = False
+                continue
+            if not isinstance(text, str) or not text.strip():
+                self.fail(line("objectives"), f"{key}.text", "must be non-empty text")
+                ok = False
+                continue
+            out["objective_ids"].append(oid)
+            out["objectives"].append(" ".join(text.split()))
         return ok
 
     # -- the body --------------------------------------------------------------------------
@@ -212,6 +254,28 @@ class _Checker:
                                         "or quotation")
             return False
         return True
+
+    def _check_objectives(self, lesson: Lesson) -> None:
+        """Every puzzle block names one of the lesson's objectives (``objective``), and every
+        objective is tested by at least one puzzle block."""
+        ids = lesson.objective_ids
+        tested = set()
+        for b in lesson.blocks("puzzle"):
+            oid = b.data.get("objective")
+            if oid is None:
+                self.fail(b.line, "puzzle.objective", "missing: name the objective its puzzles "
+                                                      f"test (objectives: {', '.join(ids)})")
+            elif oid not in ids:
+                self.fail(b.line, "puzzle.objective",
+                          f"'{oid}' is not an objective of this lesson (objectives: "
+                          f"{', '.join(ids) or 'none'})")
+            else:
+                tested.add(oid)
+        for oid in ids:
+            if oid not in tested:
+                self.fail(self._objectives_line, "objectives",
+                          f"objective '{oid}' is tested by no puzzle: add a puzzle block with "
+                          f"`objective: {oid}`")
 
     def _check_sources(self, lesson: Lesson) -> None:
         """The front matter's ``sources`` are exactly the sources the quote blocks quote."""

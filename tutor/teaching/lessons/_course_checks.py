@@ -33,6 +33,39 @@ def _course_problems(lessons: list[Lesson], known: list[str] | None = None) -> l
 
 
 
+def _board_problems(lesson: Lesson, b, kind: str, where: str, stems: dict) -> list[str]:
+    """What the block's puzzles would show that the lesson has not taught: the features every
+    board of its kind shows under its ruleset (its pot or points line), and, set as the lesson
+    sets them (:func:`tutor.puzzles.probe` from the block's first seed), whether any puzzle of
+    the block can be found whose board shows only what is taught by then."""
+    from tutor import puzzles
+    from tutor.puzzles.model import board_features_table
+    from tutor.teaching.lessons import puzzle_seed, resolve_players
+    from tutor.engine.sources import default_library
+    stem = lesson.path.stem
+    d = b.data
+    table = board_features_table()
+    if d.get("ruleset"):
+        rs = default_library().rulesets[d["ruleset"]]
+        n = resolve_players(rs, d.get("players"))
+        shown = set(puzzles.board_needs(kind, rs.id, n))
+        later = [feat for f, feat in table.items() if f in shown
+                 and (feat.lesson is None or feat.lesson > stem)]
+        if later:
+            def when(feat) -> str:
+                taught = stems.get(feat.lesson)
+                return (f"taught in lesson {taught.number}, {taught.title}" if taught else
+                        f"taught in {feat.lesson}" if feat.lesson else "taught by no lesson")
+            return [f"{where}.ruleset: every board of '{kind}' under '{rs.id}' shows "
+                    + ", ".join(f"{feat.words} ({when(feat)})" for feat in later)
+                    + ", which come after this lesson"]
+    seed = puzzle_seed(0, lesson.id, b.index, 0)
+    why = puzzles.probe(d["kind"], d.get("ruleset"), d.get("players"), seed)
+    if why:
+        return [f"{where}.kind: no puzzle of this block can be set in this lesson: {why}"]
+    return []
+
+
 def teaching_problems(lessons: list[Lesson]) -> list[str]:
     """Puzzles set before their teaching: for each puzzle block of ``lessons`` (the course, in
     order), a problem when its theme is taught in a later lesson
@@ -40,8 +73,10 @@ def teaching_problems(lessons: list[Lesson]) -> list[str]:
     taught in a later lesson (the block's puzzles are then drawn from what its own lesson has
     taught: see :class:`Block`), when no lesson teaches it, or when its difficulty is
     above what the lesson's place allows (:func:`tutor.puzzles.max_stars`: lessons 1-2 two
-    stars, 3-4 three, 5-6 four).  Also a problem for every lesson the puzzle kinds' definitions
-    name that is not a lesson of the course.  Each problem is one line ``FILE:LINE: KEY:
+    stars, 3-4 three, 5-6 four), or when its puzzles' boards would show a rule taught later
+    (:func:`_board_problems`: a claim, a dead pair declared, the breakeven, ... as
+    ``puzzles/board.yaml`` names them).  Also a problem for every lesson the puzzle kinds'
+    definitions name that is not a lesson of the course.  Each problem is one line ``FILE:LINE: KEY:
     message``."""
     from tutor import puzzles
     stems = {lesson.path.stem: lesson for lesson in lessons}
@@ -69,6 +104,8 @@ def teaching_problems(lessons: list[Lesson]) -> list[str]:
             if d.get("difficulty") is not None and d["difficulty"] > cap:
                 problems.append(f"{where}.difficulty: {d['difficulty']} stars is above what "
                                 f"lesson {lesson.number or stem[:2]} allows ({cap})")
+            if need is not None and need <= stem:
+                problems.extend(_board_problems(lesson, b, kind, where, stems))
     if lessons and all(_STEM_RE.match(x.path.stem) for x in lessons):
         for kind in puzzles.KINDS:
             defn = puzzles.definition(kind)

@@ -10,8 +10,9 @@ from typing import Any
 
 from tutor.engine.errors import UsageError
 
-#: Front matter keys, all required: id (slug), title, objectives (list of text), prerequisites
-#: (list of lesson ids), sources (list of source ids quoted), minutes (estimated, whole number).
+#: Front matter keys, all required: id (slug), title, objectives (a list of ``{id, text}``: an id
+#: the lesson's puzzle blocks name, and the learner-facing words), prerequisites (list of lesson
+#: ids), sources (list of source ids quoted), minutes (estimated, whole number).
 FRONT_MATTER_KEYS = ("id", "title", "objectives", "prerequisites", "sources", "minutes")
 
 
@@ -29,7 +30,8 @@ class Block:
     ``line`` of its opening fence.
 
     ``data`` by kind: ``quote`` -> ``{"refs": [source:id, ...]}``; ``puzzle`` -> ``{"kind",
-    "theme", "count", "ruleset", "players", "difficulty"}`` (None where not given), where
+    "theme", "count", "ruleset", "players", "difficulty", "objective"}`` (None where not given;
+    ``objective`` is the id of the lesson objective its puzzles test), where
     ``kind`` is the puzzle spec to generate, ``KIND[/THEME]@LESSON`` with the lesson's file name
     (:mod:`tutor.puzzles.generators`: only puzzles that need nothing taught after this lesson,
     no harder than it allows), and ``theme`` the theme alone; ``rules`` ->
@@ -53,8 +55,11 @@ Item = Segment | Block
 class Lesson:
     """A checked lesson.
 
-    ``number`` is its place in the course (1-based; 0 outside it); ``pages`` is a list of pages,
-    each a list of :class:`Segment` and :class:`Block` in order; ``path`` is the file.
+    ``objectives`` are the learner-facing words of its objectives and ``objective_ids`` their
+    ids, in the same order (every objective is tested by at least one puzzle block naming its
+    id: :meth:`objective_blocks`).  ``number`` is its place in the course (1-based; 0 outside
+    it); ``pages`` is a list of pages, each a list of :class:`Segment` and :class:`Block` in
+    order; ``path`` is the file.
     """
 
     id: str
@@ -66,6 +71,26 @@ class Lesson:
     path: Path
     pages: list[list[Item]] = field(default_factory=list)
     number: int = 0
+    objective_ids: list[str] = field(default_factory=list)
+
+    def objective_blocks(self, objective: str) -> list[Block]:
+        """The puzzle blocks that test the objective ``objective`` (an id), in file order."""
+        return [b for b in self.blocks("puzzle") if b.data.get("objective") == objective]
+
+    def objective_text(self, objective: str) -> str:
+        """The learner-facing words of the objective ``objective`` (an id); KeyError if the
+        lesson has none of that id."""
+        if objective not in self.objective_ids:
+            raise KeyError(objective)
+        return self.objectives[self.objective_ids.index(objective)]
+
+    def page_of(self, block: Block) -> int:
+        """The page (0-based) on which ``block`` stands; ValueError when it is not the
+        lesson's."""
+        for i, page in enumerate(self.pages):
+            if any(isinstance(x, Block) and x.index == block.index for x in page):
+                return i
+        raise ValueError(f"block {block.index} is not in the lesson")
 
     def blocks(self, kind: str | None = None) -> Iterator[Block]:
         """Every block (or every block of ``kind``) in file order."""

@@ -5,22 +5,25 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from tutor.teaching.lessons._common import _STEM_RE, _shown
+from tutor.teaching.lessons._common import _ID_RE, _STEM_RE, _shown
 
 if TYPE_CHECKING:
     from tutor.teaching.lessons._checker import _Checker
 
-DESCRIPTION = "engine-graded puzzles: kind, theme, count, ruleset, players, difficulty"
+DESCRIPTION = ("engine-graded puzzles: objective, kind, theme, count, ruleset, players, "
+               "difficulty")
 
 _MAX_PUZZLES = 10
 
 
 def parse(ck: _Checker, content: str, line: int) -> dict | None:
-    """``{"kind", "theme", "count", "ruleset", "players", "difficulty"}`` (None where not
-    given): ``kind`` is the puzzle spec ``KIND[/THEME]@LESSON`` (see
-    :class:`tutor.teaching.lessons.Block`)."""
+    """``{"kind", "theme", "count", "ruleset", "players", "difficulty", "objective"}`` (None
+    where not given): ``kind`` is the puzzle spec ``KIND[/THEME]@LESSON`` (see
+    :class:`tutor.teaching.lessons.Block`); ``objective`` the id of the lesson objective the
+    puzzles test (checked against the front matter by the lesson's checker)."""
     got = ck.mapping("puzzle", content, line,
-                     ("kind", "theme", "count", "ruleset", "players", "difficulty"), ("kind",))
+                     ("objective", "kind", "theme", "count", "ruleset", "players",
+                      "difficulty"), ("kind",))
     if got is None:
         return None
     data, lines = got
@@ -32,6 +35,11 @@ def parse(ck: _Checker, content: str, line: int) -> dict | None:
     ok &= good
     good, difficulty = ck.whole_number("puzzle", data, lines, "difficulty", 1, 5, None, line)
     ok &= good
+    objective = data.get("objective")
+    if objective is not None and not (isinstance(objective, str) and _ID_RE.match(objective)):
+        ck.fail(lines.get("objective", line), "puzzle.objective",
+                f"{_shown(objective)} is not an objective id (lower-case words joined by '-')")
+        ok = False
     rid = data.get("ruleset")
     if rid is not None:
         ok = _check_ruleset(ck, kind, rid, players, lines, line, ok)
@@ -41,7 +49,7 @@ def parse(ck: _Checker, content: str, line: int) -> dict | None:
     if _STEM_RE.match(ck.path.stem):
         spec += f"@{ck.path.stem}"
     return {"kind": spec, "theme": theme, "count": count, "ruleset": rid,
-            "players": players, "difficulty": difficulty}
+            "players": players, "difficulty": difficulty, "objective": objective}
 
 
 def _check_kind(ck: _Checker, kind, theme, lines: dict, line: int) -> bool:
