@@ -121,6 +121,17 @@ def test_the_settle_drill_has_a_clock(term):
 WATCH = re.compile(r"space claims · \d+\.\d s left")
 
 
+def wait_watch(term: Term, timeout: float = 30) -> str:
+    """The screen once the watch prompt is drawn with its countdown."""
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        screen = term.screen()
+        if "watch>" in screen and WATCH.search(screen):
+            return screen
+        time.sleep(0.05)
+    raise AssertionError(f"waited for the watch; the screen is:\n{term.screen()}")
+
+
 @pytest.mark.parametrize("width,colour", [(80, False), (40, True)])
 def test_the_watch_in_play_claims_at_any_moment_and_times_the_naming(term, width, colour):
     # seed 72 at beginner level: nothing is claimable before Anne's first move; Mary splits the
@@ -129,14 +140,13 @@ def test_the_watch_in_play_claims_at_any_moment_and_times_the_naming(term, width
              width=width, colour=colour)
     wait_for(t, "Before play (Enter starts)>")
     t.keys("Enter")
-    before = wait_for(t, "watch>")
-    assert WATCH.search(before), before               # the deal's pace, nothing claimable
+    wait_watch(t)                                      # the deal's pace, nothing claimable
     t.keys("Space")                                    # a claim is possible: and it is false
     wait_for(t, "claim: which cards?>")
     t.keys("9c 9h", "Enter")
     wait_for(t, "Nothing of that is claimable")
-    screen = wait_for(t, "Mary captures 6", timeout=30)
-    assert WATCH.search(screen) and "watch>" in screen     # the same kind of screen
+    wait_for(t, "Mary captures 6", timeout=30)
+    screen = wait_watch(t)                             # the same kind of screen
     assert "claim window" not in screen.lower()
     t.keys("Space")
     wait_for(t, "claim: which cards?>")
