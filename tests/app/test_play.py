@@ -18,8 +18,9 @@ from tutor.engine.deal import Action
 from tutor.app.clock import FakeClock, VirtualClock
 from tutor.app.io import ScriptedIO
 from tutor.app.play import LEVELS, DealPlayer
-from tutor.app.play.game import (CLAIM_PROMPT, NAME_PROMPT, TURN_PROMPT, WATCH_PROMPT,
-                                 WHICH_PROMPT, WINDOW_LABEL)
+from tutor.app.play.game import (NAME_PROMPT, TURN_PROMPT, WATCH_PROMPT, WHICH_PROMPT,
+                                 watch_label)
+from tutor.engine.race import Reaction
 from tutor.app.play.inputs import action_code, interpret
 from tutor.app.play.session import PlayOptions, play_match
 from tutor.engine.records import replay
@@ -56,8 +57,11 @@ class EngineLearner:
         free = d.free_actions(seat)
         if prompt == WHICH_PROMPT:
             return "1"
-        if self.claims and any(a.kind == "claim" for a in free):
-            return "claim"
+        claims = [a for a in free if a.kind == "claim"]
+        if prompt == NAME_PROMPT:
+            return claims[0].notation() if claims else ""
+        if self.claims and claims:
+            return claims[0].notation()
         decl = [a for a in free if a.kind.startswith("declare") or a.kind == "take_table_mournival"]
         if self.declares and decl:
             return action_code(decl[0])
@@ -130,14 +134,13 @@ def test_same_seed_same_deals_and_same_computer_choices(rulesets):
     assert la.answers == lb.answers
 
 
-# -- the claim race -------------------------------------------------------------------------------
+# -- the watch: claims at any moment, timed to the naming (issue 19) ----------------------------
 
 class Scripted(Bot):
     """A computer player for hand-built positions: ``pick`` chooses its turn (default: the first
-    legal), it claims everything, and reacts in exactly ``react`` seconds."""
+    legal)."""
 
-    def __init__(self, react=1.0, pick=None):
-        self.react = react
+    def __init__(self, pick=None):
         self.pick = pick
 
     def choose(self, deal, legal, rng):
@@ -147,100 +150,149 @@ class Scripted(Bot):
                     return a
         return legal[0]
 
-    def reaction(self, rng):
-        return self.react
-
 
 def split_prial_position(rulesets):
-    """Parlett, 3 players, the learner at seat 0; seat 1 (to move) will split the table prial
-    of sevens, and seat 2 claims after 1.0 s."""
+    """Parlett, 3 players, the learner at seat 0; seat 1 (Anne, to move) will split the table
+    prial of sevens, and seat 2 (Ralph) claims 1.0 s after."""
     rs = rulesets["parlett"]
     d = position(rs, 3, hands=["2C 3D", "7H 4C", "5D 6D 9S"], table="7C 7D 7S 5C 9H",
                  dealer=0, to_move=1)
     split = lambda a: a.kind == "capture" and a.table == tuple(parse_cards("7C"))  # noqa: E731
-    bots = [None, Scripted(2.5, split), Scripted(1.0)]
-    return d, bots
+    return d, [None, Scripted(split), Scripted()], {1: Reaction(2.5, 2.5), 2: Reaction(1.0, 1.0)}
 
 
-def race(rulesets, delays, realtime=False, answers=None):
-    d, bots = split_prial_position(rulesets)
-    clock = FakeClock(delays, realtime=realtime)
-    holder = {}
-    learner = EngineLearner(holder)
+def then_play(script, holder):
+    """The lines of ``script``, then the rest of the deal: the first legal move at the
+    learner's turn, Enter at every other prompt."""
+    lines = list(script)
+
+    def answer(prompt):
+        if lines:
+            return lines.pop(0)
+        d = holder["player"].deal
+        if prompt == TURN_PROMPT and d.to_move == 0 and d.phase != "over":
+            return d.legal_actions()[0].notation()
+        return ""
+    return answer
+
+
+def at_turns(script, holder=None):
+    """The lines of ``script`` at the learner's turn prompts (then ``ld``), Enter at the watch
+    before each computer player's move."""
+    lines = list(script)
+
+    def answer(prompt):
+        if prompt in (TURN_PROMPT, WHICH_PROMPT):
+            return lines.pop(0) if lines else "ld"
+        return ""
+    return answer
+
+
+def race(rulesets, answers, delays=(), realtime=False, pace=0.8, clock=None):
+    d, bots, claiming = split_prial_position(rulesets)
+    clock = clock or FakeClock(delays, realtime=realtime)
     out = quiet()
+    holder = {}
+    io = ScriptedIO(then_play(answers, holder), out, clock)
     p = DealPlayer(d, 0, bots, bot_rng=random.Random(1), reaction_rng=random.Random(2),
-                   io=ScriptedIO(answers or learner, out, clock),
-                   names=["You", "Anne", "Ralph"], pace=0.8)
+                   io=io, names=["You", "Anne", "Ralph"], pace=pace, claiming=claiming)
     holder["player"] = p
     p.run()
-    return p, clock, text_of(out)
+    return p, clock, " ".join(text_of(out).split())
 
 
-def test_claim_race_the_learner_is_faster(rulesets):
-    # play has begun (no before-play prompt); the claim window after the split: the learner
-    # answers in 0.5 s, before Ralph's 1.0 s
-    p, clock, text = race(rulesets, [0.5])
+AFTER: list[str] = []           # the rest of the deal: then_play's
+
+
+def test_the_learner_names_the_cards_first_and_the_time_includes_the_naming(rulesets):
+    # the watch before Anne's move (nothing open: Enter), then before Ralph's: the claim key
+    # after 0.5 s, the cards named 0.3 s later, before Ralph's 1.0 s
+    p, clock, text = race(rulesets, ["", "claim", "7d 7s"] + AFTER, [0.2, 0.5, 0.3])
     first = p.races[0]
-    assert first.kind == "split_prial" and first.offender == 1
-    assert first.winner == 0 and first.learner == pytest.approx(0.5)
-    assert first.reactions == {2: 1.0}
-    assert first.runner_up == 2 and first.margin == pytest.approx(0.5)
-    assert "You claimed first, in 0.50 s: 0.50 s ahead of Ralph (1.00 s)." in text
-    assert not [m for m in p.mistakes if m.kind == "missed_claim"]
+    assert first.kind == "split_prial" and first.offender == 1 and first.winner == 0
+    assert first.learner == pytest.approx(0.8)          # claimable to named, naming included
+    assert first.reactions == {2: 1.0} and first.margin == pytest.approx(0.2)
+    assert "You claimed first, in 0.80 s from the moment it could be claimed to your Enter: " \
+           "0.20 s ahead of Ralph (1.00 s)." in text
+    assert [r[0] for r in clock.reads[:3]] == [WATCH_PROMPT, WATCH_PROMPT, NAME_PROMPT]
     assert p.deal.history[1] == Action.make(0, "claim", parse_cards("7D 7S"), (), "split_prial")
-    # the claim window opened at once, with its countdown; the claim key then asked the cards
-    assert clock.reads[0][0] == CLAIM_PROMPT and clock.reads[1][0] == NAME_PROMPT
-    window = clock.shown[0]
-    assert window.label == WINDOW_LABEL and window.total == pytest.approx(p.window)
-    assert window.deadline == pytest.approx(p.window)
+    assert [(s.outcome, s.kind, s.seconds) for s in p.sightings] == [
+        ("hit", "split_prial", pytest.approx(0.8))]
+    assert not [m for m in p.mistakes if m.kind in ("missed_claim", "false_claim")]
 
 
-def test_claim_race_the_computer_is_faster(rulesets):
-    # the learner would take 1.5 s: the window closes at Ralph's 1.0 s, unread
-    p, clock, text = race(rulesets, [1.5])
-    first = p.races[0]
-    assert first.winner == 2 and first.learner is None and first.window == pytest.approx(1.0)
-    assert clock.reads[0] == (CLAIM_PROMPT, pytest.approx(p.window), 1.5, True)
+def test_naming_slowly_loses_the_race_and_the_late_claim_says_so(rulesets):
+    # the claim key at once, but the cards named 1.2 s later: Ralph claims at 1.0 s, above the
+    # naming prompt, and the learner's claim comes too late
+    p, clock, text = race(rulesets, ["", "claim", "7d 7s"] + AFTER, [0.0, 0.0, 1.2])
+    assert p.races[0].winner == 2 and p.races[0].window == pytest.approx(1.0)
     assert "Ralph claimed first, in 1.00 s; you did not claim." in text
+    assert "Too late: Ralph claimed it first, 0.20 s before this claim." in text
+    assert [s.outcome for s in p.sightings] == ["miss"]
     missed = [m for m in p.mistakes if m.kind == "missed_claim"]
     assert len(missed) == 1 and "Ralph claimed it after 1.00 s" in missed[0].text
-    assert p.deal.history[1].player == 2 and p.deal.history[1].kind == "claim"
 
 
-def test_claim_race_on_the_terminal_policy_opens_a_window_after_every_action(rulesets):
-    # realtime: a pace window before Anne's turn (0.8 s, timed out), then the claim window
-    # (0.3 s: the learner claims), then more windows until the end
-    p, clock, text = race(rulesets, [5.0, 0.3], realtime=True)
-    assert clock.reads[0][0] == WATCH_PROMPT and clock.reads[0][3] is True
-    assert clock.reads[0][1] == pytest.approx(0.8)
-    assert clock.reads[1][0] == CLAIM_PROMPT and clock.reads[1][3] is False
-    assert p.races[0].winner == 0 and p.races[0].learner == pytest.approx(0.3)
+def test_a_claim_with_nothing_open_is_a_false_claim_and_play_goes_on(rulesets):
+    # before Anne's move nothing is claimable: the claim key is answered as a false claim
+    p, clock, text = race(rulesets, ["claim", "7d 7s", "", "claim 7d 7s"] + AFTER)
+    assert "Nothing of that is claimable: there is nothing to claim." in text
+    assert p.races[0].winner == 0                       # the real one, claimed afterwards
+    assert [s.outcome for s in p.sightings] == ["false_claim", "hit"]
+    (false,) = [m for m in p.mistakes if m.kind == "false_claim"]
+    assert "You claimed '7d 7s': nothing of that was claimable." in false.text
+
+
+def test_a_false_claim_does_not_end_the_chance_at_a_real_one(rulesets):
+    p, clock, text = race(rulesets, ["", "claim 9h", "claim zz", "claim sevens"] + AFTER)
+    assert "Nothing of that is claimable: no open oversight covers 9♥." in text
+    assert "could not read 'zz': not a card, a rank or a word of a claim" in text     # never graded
+    assert p.races[0].winner == 0
+    assert [s.outcome for s in p.sightings] == ["false_claim", "hit"]
+
+
+def test_on_a_terminal_the_watch_is_the_same_with_and_without_an_oversight(rulesets):
+    # a real-time clock: before each computer player's move, the watch prompt for the pace with
+    # its countdown, whether or not anything is claimable (here: nothing, then the split prial)
+    p, clock, text = race(rulesets, ["claim", "7d 7s"] + AFTER, [5.0, 0.3, 0.3],
+                          realtime=True)
+    watch = [(r, c) for r, c in zip(clock.reads, clock.shown) if r[0] == WATCH_PROMPT]
+    assert len(watch) >= 2
+    for (prompt, timeout, _, _), shown in watch:
+        assert timeout == pytest.approx(0.8) and shown.total == pytest.approx(0.8)
+        assert shown.label in (watch_label("Anne"), watch_label("Ralph"))
+    assert clock.reads[0][3] is True                    # nothing open: the pace ran out
+    assert p.races[0].winner == 0 and p.races[0].learner == pytest.approx(0.6)
 
 
 def test_piped_input_claim_typed_first_wins(rulesets):
-    # a virtual clock: no real time, the learner's line is read first
-    d, bots = split_prial_position(rulesets)
-    out = quiet()
-    lines = ["claim 7d 7s"] + ["ld"] * 5 + [""] * 20
-    p = DealPlayer(d, 0, bots, bot_rng=random.Random(1), reaction_rng=random.Random(2),
-                   io=ScriptedIO(lines, out),
-                   names=["You", "Anne", "Ralph"])
-    p.run()
+    p, clock, text = race(rulesets, ["", "claim 7d 7s"] + AFTER)
+    assert p.races[0].winner == 0 and p.races[0].piped is False       # a fake clock
+    p, _, text = race(rulesets, ["", "claim 7d 7s"], clock=VirtualClock())
     assert p.races[0].winner == 0 and p.races[0].piped
     assert ("You claimed first (piped input: no real time, your line is read first); Ralph "
-            "would have claimed in 1.00 s.") in " ".join(text_of(out).split())
+            "would have claimed in 1.00 s.") in text
+    assert p.sightings[0].seconds is None
 
 
 def test_a_pass_lets_the_computer_claim(rulesets):
-    d, bots = split_prial_position(rulesets)
-    out = quiet()
-    lines = ["pass"] + ["ld", "2c"] * 5 + [""] * 20
-    p = DealPlayer(d, 0, bots, bot_rng=random.Random(1), reaction_rng=random.Random(2),
-                   io=ScriptedIO(lines, out),
-                   names=["You", "Anne", "Ralph"])
-    p.run()
+    p, _, _ = race(rulesets, ["", ""], clock=VirtualClock(), pace=1.0)
     assert p.races[0].winner == 2
     assert [m.kind for m in p.mistakes].count("missed_claim") == 1
+
+
+def test_a_careless_level_sometimes_misses_an_oversight_altogether(rulesets):
+    d, bots, _ = split_prial_position(rulesets)
+    out = quiet()
+    holder = {}
+    p = DealPlayer(d, 0, bots, bot_rng=random.Random(1), reaction_rng=random.Random(2),
+                   io=ScriptedIO(then_play([], holder), out), names=["You", "Anne", "Ralph"],
+                   claiming={1: Reaction(1, 2, 1.0), 2: Reaction(1, 2, 1.0)})
+    holder["player"] = p
+    p.run()
+    assert not [r for r in p.races if r.kind == "split_prial"]
+    (w,) = [w for w in p.watch.closed if w.oversight.kind == "split_prial"]
+    assert w.missed == {2} and w.how in ("lapsed", "ended")
 
 
 # -- what the learner types ---------------------------------------------------------------------
@@ -268,9 +320,9 @@ def sevens(rulesets):
     ("declare", "error", "name the cards to declare"),
     ("7h 7d 7c", "actions", 1),          # incomplete: the one capture it could mean is asked
     ("declare 7h 7d", "error", "is not dead"),
-    ("claim", "error", "there is nothing to claim"),
+    ("claim", "claim", ""),              # the watch referees every claim
     ("zz", "error", "is not a card"),
-    ("c", "error", "there is nothing to claim"),
+    ("c 7c 7s", "claim", "7c 7s"),
     ("", "pass", None), ("pass", "pass", None), ("quit", "quit", None), (":q", "quit", None),
     ("q", "error", "q alone is a rank; to leave the deal, type quit"),
     ("help", "info", None), ("moves", "info", None), ("hand", "info", None),
@@ -283,6 +335,8 @@ def test_interpret(sevens, text, kind, detail):
         assert all(sevens.why_illegal(a) is None for a in intent.actions)
     elif kind == "error":
         assert detail in intent.message
+    elif kind == "claim":
+        assert intent.name == detail
 
 
 def test_moves_are_typed_back_as_themselves(sevens):
@@ -316,7 +370,7 @@ def test_at_risk_capture_left_for_another(rulesets):
     d = position(rulesets["parlett"], 3, hands=["7H 5C 2D", "7C 3S", "4D 8H"],
                  table="7S 5D 5S KH", dealer=2, to_move=0)
     p = DealPlayer(d, 0, [None, Scripted(), Scripted()], bot_rng=random.Random(1),
-                   reaction_rng=random.Random(1), io=ScriptedIO(["5c 5d"] + ["ld"] * 9, quiet()),
+                   reaction_rng=random.Random(1), io=ScriptedIO(at_turns(["5c 5d"]), quiet()),
                    names=NAMES)
     p.run()
     m = next(m for m in p.mistakes if m.kind == "at_risk_left")
@@ -330,7 +384,8 @@ def test_safe_capture_taken_too_early(rulesets):
                  table="7S 5D 5S KH", dealer=2, to_move=0)
     p = DealPlayer(d, 0, [None, Scripted(), Scripted()], bot_rng=random.Random(1),
                    reaction_rng=random.Random(1),
-                   io=ScriptedIO(["5c 5d"] + ["ld", "7h"] * 5, quiet()), names=NAMES)
+                   io=ScriptedIO(at_turns(["5c 5d"] + ["ld", "7h"] * 5), quiet()),
+                   names=NAMES)
     p.run()
     kinds = [m.kind for m in p.mistakes]
     assert kinds[0] == "safe_too_early"
@@ -341,7 +396,7 @@ def test_laying_down_a_dead_pair_is_a_missed_declaration_and_claimable(rulesets)
     d = position(rulesets["parlett"], 3, hands=["9C 9D 2H", "KD", "QS QH"], table="KS 3C",
                  won=["", "9H 9S", ""], dealer=2, to_move=0)
     out = quiet()
-    p = DealPlayer(d, 0, [None, Scripted(), Scripted(0.7)], bot_rng=random.Random(1),
+    p = DealPlayer(d, 0, [None, Scripted(), Scripted()], bot_rng=random.Random(1),
                    reaction_rng=random.Random(1), io=ScriptedIO(["ld"] + [""] * 9, out),
                    names=NAMES)
     p.run()
@@ -449,15 +504,15 @@ def test_claims_during_the_learners_turn_are_shown_as_they_happen(rulesets):
                  table="7C 7D 7S 5C 9H", dealer=0, to_move=2)
     split = lambda a: a.kind == "capture" and a.table == tuple(parse_cards("7C"))  # noqa: E731
     out = quiet()
-    clock = FakeClock([1.5])
-    p = DealPlayer(d, 0, [None, Scripted(1.0), Scripted(2.5, split)],
+    clock = FakeClock([0.0, 1.5])
+    p = DealPlayer(d, 0, [None, Scripted(), Scripted(split)],
                    bot_rng=random.Random(1), reaction_rng=random.Random(2),
-                   io=ScriptedIO(["ld"] + [""] * 10, out, clock),
-                   names=NAMES)
+                   io=ScriptedIO(["", "ld"] + [""] * 10, out, clock), names=NAMES,
+                   claiming={1: Reaction(1.0, 1.0), 2: Reaction(2.5, 2.5)})
     p.run()
     text = text_of(out)
-    assert clock.reads[0] == (TURN_PROMPT, None, 1.5, False)
-    assert clock.shown[0].label == WINDOW_LABEL        # the turn prompt was the claim window
+    assert clock.reads[1] == (TURN_PROMPT, None, 1.5, False)
+    assert clock.shown[1] is None                      # no countdown: the same as any turn
     claim_at = text.index("Anne claims 7♦ 7♠")
     assert claim_at < text.index("You lie down")
     assert "Anne claimed first, in 1.00 s; you did not claim." in text
@@ -470,36 +525,36 @@ def four_seat_split(rulesets):
     d = position(rulesets["parlett"], 4, hands=["2C 3D", "7H 4C", "5D 6D", "9S 8S"],
                  table="7C 7D 7S 5C 9H", dealer=0, to_move=1)
     split = lambda a: a.kind == "capture" and a.table == tuple(parse_cards("7C"))  # noqa: E731
-    return d, [None, Scripted(2.5, split), Scripted(1.0), Scripted(1.4)]
+    return d, [None, Scripted(split), Scripted(), Scripted()], {
+        1: Reaction(2.5, 2.5), 2: Reaction(1.0, 1.0), 3: Reaction(1.4, 1.4)}
 
 
 @pytest.mark.parametrize("delay,line", [
     (1.5, "Ralph claimed first, in 1.00 s: 0.40 s ahead of Mary (1.40 s); you did not claim."),
-    (0.5, "You claimed first, in 0.50 s: 0.50 s ahead of Ralph (1.00 s)."),
+    (0.5, "You claimed first, in 0.50 s from the moment it could be claimed to your Enter: "
+          "0.50 s ahead of Ralph (1.00 s)."),
 ])
 def test_the_race_result_names_who_was_first_and_by_how_much(rulesets, delay, line):
-    d, bots = four_seat_split(rulesets)
+    d, bots, claiming = four_seat_split(rulesets)
     out = quiet()
+    holder = {}
     p = DealPlayer(d, 0, bots, bot_rng=random.Random(1), reaction_rng=random.Random(2),
-                   io=ScriptedIO(["claim", "7d 7s"] + ["ld"] * 4 + [""] * 20, out,
-                                 FakeClock([delay])),
-                   names=["You", "Anne", "Ralph", "Mary"])
+                   io=ScriptedIO(then_play(["", "claim 7d 7s"], holder), out,
+                                 FakeClock([0.0, delay])),
+                   names=["You", "Anne", "Ralph", "Mary"], claiming=claiming)
+    holder["player"] = p
     p.run()
     assert line in " ".join(text_of(out).split())
 
 
-def test_after_the_claim_key_the_cards_are_named_and_a_wrong_claim_fails(rulesets):
-    d, bots = split_prial_position(rulesets)
-    out = quiet()
-    asker = ScriptedIO(["claim", "zz", "7d", "9h"] + ["ld"] * 5 + [""] * 20, out)
-    p = DealPlayer(d, 0, bots, bot_rng=random.Random(1), reaction_rng=random.Random(2),
-                   io=asker, names=NAMES)
-    p.run()
-    text = " ".join(text_of(out).split())
+def test_after_the_claim_key_the_cards_are_named_and_a_wrong_claim_is_false(rulesets):
+    p, _, text = race(rulesets, ["", "claim", "zz", "7d", "9h"], clock=VirtualClock(),
+                      pace=1.0)
+    asker = p.io
     assert "You claim! Name the cards (or the rank)" in text
-    assert "'zz' is not a card" in text                 # unreadable: asked again
+    assert "could not read 'zz': not a card, a rank or a word of a claim" in text     # unreadable: again
     assert "which cards? A claim names all the cards it takes" in text   # incomplete: again
-    assert "Your claim fails." in text                  # 9H: no open oversight covers it
+    assert "Nothing of that is claimable: no open oversight covers 9♥." in text
     assert p.races[0].winner == 2
     assert [x for x in asker.log if x.startswith(NAME_PROMPT)] == [
         NAME_PROMPT + "zz", NAME_PROMPT + "7d", NAME_PROMPT + "9h"]
@@ -553,7 +608,7 @@ def test_several_captures_a_turn_end_turn_and_any_pair_declared(house):
     d = position(rs, 4, hands=["7H 8H QC QD", "2C 3C", "4C 5C", "6C 2D"], table="7C 8C 9D",
                  dealer=3, to_move=0)
     out = quiet()
-    asker = ScriptedIO(["declare qc qd", "7h 7c", "moves", "", "8h 8c"] + [""] * 20, out)
+    asker = ScriptedIO(at_turns(["declare qc qd", "7h 7c", "moves", "", "8h 8c"]), out)
     p = DealPlayer(d, 0, [None, Scripted(), Scripted(), Scripted()], bot_rng=random.Random(1),
                    reaction_rng=random.Random(1), io=asker, names=NAMES + ["Mary"])
     p.run()

@@ -74,7 +74,7 @@ def test_a_costly_capture_is_named_with_its_loss_and_the_counting_behind_it(rule
     assert review.costly == tuple(sorted(review.costly, key=lambda c: -c.loss))
     # drawn in the review: action number, loss class, loss, what was played, what was best, why
     c = quiet(80)
-    c.print(review_renderable([], 0, 0, review=review, names=names, seat=1))
+    c.print(review_renderable([], (), review=review, names=names, seat=1))
     text = " ".join(text_of(c).split())
     assert "Your costliest decisions" in text
     assert re.search(rf"1\. Action 1: {top.verdict}, −{top.loss:.2f} stakes \(± "
@@ -213,7 +213,7 @@ def test_why_a_missed_claim_and_a_dead_pair_laid_down_cost(rulesets):
     assert laid.why == ("You lay down holding your dead pair (3♣ 3♠). Of the threes: 2 in your "
                         "hand, 2 won, 0 on the table, 0 unseen: nobody else holds one.")
     c = quiet(80)
-    c.print(review_renderable([], 0, 0, review=mine, names=seat_names(5, 0), seat=0))
+    c.print(review_renderable([], (), review=mine, names=seat_names(5, 0), seat=0))
     assert "You hold (no claim or declaration yet); best: you claim 3♣ 3♠" in \
         " ".join(text_of(c).split())
 

@@ -167,3 +167,30 @@ def test_a_column_group_adds_figures_per_learner(tmp_path):
     # no export with figures: no such columns
     assert build_report(three_learners(tmp_path / "b"), groups=[
         ColumnGroup("x", "X", ("a",), lambda e, s: None)]).groups == []
+
+
+def test_the_report_carries_each_learners_spotting_figures(tmp_path):
+    """Issue 19: hits, misses, false claims and the median time of hits per learner, from
+    their exports, as ``laugh stats`` counts them."""
+    from tutor.teaching.classreport import SPOTTING
+    from tutor.teaching.progress import ProgressStore
+    from tutor.teaching.transfer import read_export, write_export
+    with ProgressStore(tmp_path / "a.sqlite3") as store:
+        store.record_answer("spot-oversight.parlett.5.1", "spot-oversight", ["split-prial"],
+                            True, 2.0)
+        for outcome, secs in (("hit", 1.0), ("hit", 3.0), ("miss", None), ("false_claim", None)):
+            store.record_sighting("drill", "split_prial", outcome, secs)
+        write_export(store, tmp_path / "ann.json", "Ann")
+    with ProgressStore(tmp_path / "b.sqlite3") as store:
+        store.record_answer("count.parlett.5.1", "count", ["counting"], True, 2.0)
+        write_export(store, tmp_path / "bob.json", "Bob")
+    report = build_report([(f, read_export(tmp_path / f)) for f in ("ann.json", "bob.json")])
+    assert SPOTTING in report.groups
+    ann, bob = report.learners
+    assert ann.extra["oversights"] == {"claimed first": "2", "missed": "1",
+                                       "false claims": "1", "median time": "2.0 s"}
+    assert "oversights" not in bob.extra
+    rows = list(csv.reader(io.StringIO(render_csv(report))))
+    assert rows[0][-4:] == ["Spotting oversights: claimed first", "Spotting oversights: missed",
+                            "Spotting oversights: false claims",
+                            "Spotting oversights: median time"]

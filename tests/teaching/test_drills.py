@@ -72,7 +72,7 @@ def test_streak_counts_right_answers_until_the_first_miss(store):
     # each answer carries its puzzle's band, so it is rated (spot-oversight puzzles)
     assert all(a.difficulty in range(1, 6) for a in rows)
     assert store.ratings("puzzle:spot-oversight:") and store.rating("learner") is not None
-    assert store.get_meta("drill.oversights.streak.best") == "3"
+    assert store.get_meta("drill.oversights.streak.mixed.best") == "3"
     assert "Streak: 3" in out.file.getvalue()
 
 

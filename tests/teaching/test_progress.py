@@ -24,7 +24,7 @@ def test_default_path_follows_laugh_home(tmp_path, monkeypatch):
 
 def test_new_file_has_the_schema_version(tmp_path):
     with ProgressStore(tmp_path / "p.sqlite3") as store:
-        assert store.schema_version == SCHEMA_VERSION == 2
+        assert store.schema_version == SCHEMA_VERSION == 3
         assert store.notice is None
     conn = sqlite3.connect(tmp_path / "p.sqlite3")
     tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
@@ -70,7 +70,7 @@ def test_a_version_1_file_is_migrated_with_its_answers(tmp_path):
     conn.commit()
     conn.close()
     with ProgressStore(path) as store:
-        assert store.schema_version == 2 and store.notice is None
+        assert store.schema_version == 3 and store.notice is None
         store.record_answer("count.parlett.5.2", "count", ["counting"], True, None)
         assert [(a.puzzle_id, a.seconds) for a in store.answers()] == [
             ("count.parlett.5.1", 3.5), ("count.parlett.5.2", None)]

@@ -154,7 +154,7 @@ def _v1_file(path):
 def test_a_schema_1_file_is_migrated_keeping_every_answer(tmp_path):
     path = _v1_file(tmp_path / FILE_NAME)
     with ProgressStore(path) as store:
-        assert store.notice is None and store.schema_version == SCHEMA_VERSION == 2
+        assert store.notice is None and store.schema_version == SCHEMA_VERSION == 3
         answers = store.answers()
         assert [(a.puzzle_id, a.correct, a.hints, a.retry, a.lesson) for a in answers] == [
             ("count.parlett.5.1", True, 0, False, "terms"),
@@ -187,7 +187,7 @@ def test_a_schema_2_file_marked_as_schema_1_migrates_again_without_loss(tmp_path
     conn.commit()
     conn.close()
     with ProgressStore(path) as store:
-        assert store.notice is None and store.schema_version == 2
+        assert store.notice is None and store.schema_version == 3
         assert [(a.correct, a.seconds) for a in store.answers()] == [(True, 5.0), (False, None)]
 
 
@@ -195,7 +195,7 @@ def test_a_schema_1_file_read_for_statistics_is_left_as_it_is(tmp_path):
     path = _v1_file(tmp_path / FILE_NAME)
     before = path.read_bytes()
     with ProgressStore(path, read_only=True) as store:
-        assert store.answer_count() == 3 and store.schema_version == 2     # a copy, migrated
+        assert store.answer_count() == 3 and store.schema_version == 3     # a copy, migrated
     assert path.read_bytes() == before
 
 

@@ -45,7 +45,7 @@ HELP = ("Enter or c: continue  ·  a number (or lesson N, lesson N again): that 
         "s sources  ·  t statistics  ·  h help  ·  "
         "q quit.  Everywhere: Ctrl-C goes back to the screen above (here: leaves)  ·  Ctrl-D "
         "saves and goes back  ·  q or quit leaves a menu, quit or :q an answer prompt  ·  "
-        "the space bar claims in a claim window.")
+        "in a deal, the space bar claims at any moment.")
 
 #: The menu entries beside the course and puzzles: (key, label, word).
 EXTRAS = (("d", "Drills", "drill"), ("g", "Play a deal", "play"), ("m", "Match", "match"))

@@ -76,6 +76,69 @@ def _tally_table(ctx, tallies, title: str, recent: dict | None = None,
     return Text(title, style="bold"), t
 
 
+#: The kind of a false claim that named none, in the spotting table.
+_NO_KIND = "no kind named"
+
+
+def spotting_table(ctx, figures):
+    """The signal-detection figures of spotting oversights (:meth:`tutor.teaching.progress.
+    ProgressStore.spotting`) as one small table in plain words: per oversight kind, how many
+    the learner claimed first, missed and claimed falsely, and the median time of the timed
+    hits (claimable to named)."""
+    from tutor.engine.parameters import OVERSIGHT_KINDS, value_short
+    order = {k: i for i, k in enumerate(OVERSIGHT_KINDS)}
+    figures = sorted(figures, key=lambda f: (order.get(f.kind, len(order)), f.kind == "", f.kind))
+    t = Table.grid(padding=(0, 1))
+    t.add_column(overflow="fold", ratio=1)
+    for _ in range(4):
+        t.add_column(justify="right", no_wrap=True)
+    t.add_row(*(Text(h, style="dim") for h in ("", "claimed", "missed", "false", "time")))
+    for f in figures:
+        name = value_short("oversights", f.kind) if f.kind else _NO_KIND
+        t.add_row(Text(name), str(f.hits), str(f.misses), str(f.false_claims),
+                  _seconds(f.median_seconds))
+    return t
+
+
+def drill_bests(store) -> list[tuple[str, str, str]]:
+    """The oversight drill's personal bests: ``(mode, ruleset, best)``, by mode then ruleset
+    (``mixed``: a mixture of rulesets; ``earlier``: a best kept before bests were kept per
+    ruleset)."""
+    out = []
+    for key, value in store.meta_items().items():
+        parts = key.split(".")
+        if parts[:2] != ["drill", "oversights"] or parts[-1] != "best":
+            continue
+        if len(parts) == 4 and parts[2] in ("streak", "storm"):
+            out.append((parts[2], "earlier", value))
+        elif len(parts) == 5 and parts[2] in ("streak", "storm"):
+            out.append((parts[2], parts[3], value))
+    return sorted(out)
+
+
+def spotting_parts(ctx, store) -> list:
+    """The spotting table and the drill's personal bests, with their headings (nothing when
+    there is neither)."""
+    parts: list = []
+    figures = store.spotting()
+    if figures:
+        parts += [Text(""), Text("Spotting oversights (play, matches and drills)", style="bold"),
+                  Text("claimed: you claimed it first; missed: it was yours to claim and you "
+                       "did not; false: a claim of nothing claimable; time: the median from "
+                       "claimable to named, at a terminal (- none)", style="dim"),
+                  spotting_table(ctx, figures)]
+    bests = drill_bests(store)
+    if bests:
+        grid = Table.grid(padding=(0, 1))
+        grid.add_column()
+        grid.add_column(overflow="fold")
+        grid.add_column(justify="right")
+        for mode, ruleset, value in bests:
+            grid.add_row(mode, ruleset, value)
+        parts += [Text(""), Text("Personal bests of the oversight drill", style="bold"), grid]
+    return parts
+
+
 def weakest_of(tallies, limit: int = 3) -> list[str]:
     """The first ``limit`` names of ``tallies`` (already weakest first, as the statistics show
     them) that were ever answered wrong."""
@@ -155,8 +218,10 @@ def rating_lines(ctx, store) -> list:
 
 def stats_view(ctx, offer_practice: bool = True, at_home: bool = True) -> None:
     """The learner's rating and its history; accuracy and median time by theme and by kind
-    (weakest first, as bars, with the learner's rating of each), and by day over time; skills
-    as FSRS schedules them for review; then the weakest themes of the theme table, offered as a
+    (weakest first, as bars, with the learner's rating of each), and by day over time; how the
+    learner spots oversights (:func:`spotting_parts`: hits, misses, false claims and the median
+    time of hits per kind) and the oversight drill's personal bests; skills as FSRS schedules
+    them for review; then the weakest themes of the theme table, offered as a
     practice set when ``offer_practice``.  ``at_home`` says whether the view was reached from
     the home screen (its keys are named) or from the shell (commands are named)."""
     store = ctx.store
@@ -191,6 +256,7 @@ def stats_view(ctx, offer_practice: bool = True, at_home: bool = True) -> None:
     for title, tallies, rec, rated, shown in sections:
         head, table = _tally_table(ctx, tallies, title, rec, rated, shown)
         parts += [Text(""), head, table]
+    parts += spotting_parts(ctx, store)
     skills = weak_skills(store)
     if skills:
         parts += [Text(""), Text("Skills by review schedule (FSRS), weakest first", style="bold"),

@@ -1,7 +1,9 @@
 """Levels of computer players for practice deals.
 
-Each level is a kind of computer player from :mod:`tutor.engine.bots` and a range of reaction times for
-the claim race (seconds, drawn from a seeded random source for the level):
+Each level is a kind of computer player from :mod:`tutor.engine.bots` and how it claims an
+oversight (:attr:`Level.claiming`, a :class:`tutor.engine.race.Reaction`): a reaction time drawn
+uniformly from the level's range of seconds (from a seeded random source), and for the careless
+levels a chance, their mistake rate, of missing the oversight altogether:
 
 - ``beginner``: Willughby's advice, careless: a mistake at 35% of its chances (overlooks a table
   mournival, splits a table prial, forgets declarations, misses claims); slow to claim.
@@ -21,10 +23,12 @@ from dataclasses import dataclass
 from tutor.engine.bots import Bot, Careless, make_bot
 from tutor.engine.errors import UsageError
 from tutor.engine.expert import SAMPLES, ExpertBot
+from tutor.engine.race import Reaction
 from tutor.engine.seats import SEAT_NAMES
 from tutor.engine.seats import seat_names as _seat_names
 
-__all__ = ["EXPERT_SAMPLES", "LEVELS", "Level", "level", "make_opponents", "SEAT_NAMES"]
+__all__ = ["EXPERT_SAMPLES", "LEVELS", "Level", "claimants", "level", "make_opponents",
+           "SEAT_NAMES"]
 
 #: The expert level's budget: determinizations per decision (the budget of the strength figures
 #: in benchmarks/bench_expert.py: :data:`tutor.engine.expert.SAMPLES`).
@@ -42,6 +46,12 @@ class Level:
     mistakes: float
     reaction: tuple[float, float]
     summary: str
+
+    @property
+    def claiming(self) -> Reaction:
+        """How a computer player of this level claims an oversight: its reaction range, and its
+        mistake rate as the chance of missing the oversight altogether."""
+        return Reaction(self.reaction[0], self.reaction[1], self.mistakes)
 
     def make(self) -> Bot:
         """A fresh computer player of this level (the expert with a sample budget of
@@ -76,6 +86,12 @@ def level(name: str) -> Level:
 def make_opponents(lv: Level, players: int, seat: int) -> list[Bot | None]:
     """One computer player per seat, None at the learner's ``seat``."""
     return [None if q == seat else lv.make() for q in range(players)]
+
+
+def claimants(lv: Level, players: int, seat: int) -> dict[int, Reaction]:
+    """How each computer player claims (:attr:`Level.claiming`), by seat, every seat but the
+    learner's ``seat``: what :class:`tutor.engine.race.ClaimWatch` schedules their claims by."""
+    return {q: lv.claiming for q in range(players) if q != seat}
 
 
 def seat_names(players: int, seat: int) -> list[str]:

@@ -12,8 +12,9 @@ the class come after the grid.
 More columns per learner come from :data:`COLUMN_GROUPS`: each :class:`ColumnGroup` reads its
 values from a learner's export (and the store made from it) and adds a group of columns to the
 right of the grid, in the HTML, the CSV and the terminal alike.  A group no export has values
-for is left out.  (The oversight figures per learner, hits, misses, false claims and the median
-time of hits, are to be such a group once exports carry them.)
+for is left out.  The one every report offers is :data:`SPOTTING`: each learner's figures of
+spotting oversights in play, matches and drills (claimed first, missed, false claims, the
+median time of timed hits), as ``laugh stats`` shows them.
 
 The HTML is a Jinja2 template (:mod:`tutor.teaching.html`, autoescaped: a learner's name, a
 file name or a theme from an export is text, never markup); colour marks a cell's accuracy only
@@ -36,7 +37,7 @@ from tutor.teaching import ratings as R
 from tutor.teaching.progress import Answer, ProgressStore
 from tutor.teaching.transfer import Export
 
-__all__ = ["COLUMN_GROUPS", "Cell", "ClassReport", "ColumnGroup", "Learner", "WEAK_BELOW",
+__all__ = ["COLUMN_GROUPS", "SPOTTING", "Cell", "ClassReport", "ColumnGroup", "Learner", "WEAK_BELOW",
            "band", "build_report", "csv_columns", "render_csv", "render_html"]
 
 #: A cell whose accuracy is below this share is weak (shaded, and the class's weakest themes
@@ -81,10 +82,29 @@ class ColumnGroup:
     note: str = ""
 
 
-#: The column groups every report offers (see the module docstring): the place where the
-#: oversight figures per learner (hits, misses, false claims, median time of hits) join the
-#: report, read from the export once the progress store records them.
-COLUMN_GROUPS: list[ColumnGroup] = []
+def _spotting(export: Export, store: ProgressStore) -> dict[str, str] | None:
+    """A learner's figures of spotting oversights, all kinds together (None without any)."""
+    import statistics
+    sightings = store.sightings()
+    if not sightings:
+        return None
+    times = [s.seconds for s in sightings if s.outcome == "hit" and s.seconds is not None]
+    count = {o: sum(s.outcome == o for s in sightings) for o in ("hit", "miss", "false_claim")}
+    return {"claimed first": str(count["hit"]), "missed": str(count["miss"]),
+            "false claims": str(count["false_claim"]),
+            "median time": f"{statistics.median(times):.1f} s" if times else "-"}
+
+
+#: The learner's figures of spotting oversights (see the module docstring).
+SPOTTING = ColumnGroup(
+    "oversights", "Spotting oversights", ("claimed first", "missed", "false claims",
+                                          "median time"), _spotting,
+    note="In play, matches and drills: an oversight claimed first, one that was the learner's "
+         "to claim and was not, a claim of nothing claimable; the median time from claimable "
+         "to named of the hits typed at a terminal.")
+
+#: The column groups every report offers (see the module docstring).
+COLUMN_GROUPS: list[ColumnGroup] = [SPOTTING]
 
 
 @dataclass
@@ -191,7 +211,7 @@ def _learner(name: str, file: str, export: Export,
              groups: list[ColumnGroup]) -> tuple[Learner, list[Answer]]:
     store = ProgressStore.in_memory()
     try:
-        store.merge(export.answers, export.lessons, export.meta)
+        store.merge(export.answers, export.lessons, export.meta, export.sightings)
         answers = store.answers()                  # themes in their one spelling
         overall = store.rating(R.OVERALL)
         by_theme: dict[str, list[Answer]] = {}

@@ -9,6 +9,10 @@ store, and read for a teacher's class report.
   unknown), ``revealed``;
 - ``lessons``: each lesson's saved state (seed, page, answers so far, completion and score);
 - ``meta``: the small settings (the last lesson opened, the drills' bests);
+- ``sightings``: the figures of spotting oversights (:meth:`ProgressStore.record_sighting`),
+  each with its ``uid`` (merged as answers are), time, context (play, match, drill), oversight
+  kind, outcome (hit, miss, false_claim), seconds of a timed hit, ruleset and source; a file
+  without them (an older export) imports with none;
 - ``ratings``: the ratings as they stood (for readers of the file: an import recomputes them
   from the merged answers, so a file cannot bring ratings its answers do not support);
 - ``learner``: a name for the class report (or null).
@@ -16,9 +20,9 @@ store, and read for a teacher's class report.
 ``laugh progress import FILE.json`` reads the whole file and checks every value first
 (:func:`read_export`): a damaged file is refused in one line naming the file and what is wrong,
 and the store is not touched.  Then :meth:`tutor.teaching.progress.ProgressStore.merge` adds it
-in one transaction: answers keyed by ``uid`` (never duplicated, nothing lost; importing the same
-file twice changes nothing), lessons and settings merged, ratings recomputed from every answer
-in time order.
+in one transaction: answers (and sightings) keyed by ``uid`` (never duplicated, nothing lost;
+importing the same file twice changes nothing), lessons and settings merged, ratings
+recomputed from every answer in time order.
 """
 
 from __future__ import annotations
@@ -26,7 +30,7 @@ from __future__ import annotations
 import json
 import math
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from tutor.engine import jsonfile
@@ -34,8 +38,8 @@ from tutor.engine.atomic import write_atomic
 from tutor.engine.errors import DataError
 from tutor.engine.outputs import cannot_write
 from tutor.puzzles.themes import theme_ids
-from tutor.teaching.progress import (LATEST_TIME, LONGEST_ANSWER, Answer, LessonState,
-                                     ProgressStore)
+from tutor.teaching.progress import (CONTEXTS, LATEST_TIME, LONGEST_ANSWER, OUTCOMES, Answer,
+                                     LessonState, ProgressStore, Sighting)
 
 __all__ = ["FORMAT", "PLAY_KINDS", "Export", "export_data", "write_export", "read_export",
            "parse_export", "merge_export", "import_file"]
@@ -50,8 +54,8 @@ _MAX_TEXT = 200
 @dataclass
 class Export:
     """A progress export read back: ``learner`` (a name, or None), ``answers``, ``lessons``,
-    ``meta`` (key -> value), ``ratings`` (subject -> {rating, rd, games}, as exported) and
-    ``exported_at`` (Unix time)."""
+    ``meta`` (key -> value), ``ratings`` (subject -> {rating, rd, games}, as exported),
+    ``exported_at`` (Unix time) and ``sightings`` (the figures of spotting oversights)."""
 
     learner: str | None
     answers: list[Answer]
@@ -59,6 +63,7 @@ class Export:
     meta: dict[str, str]
     ratings: dict[str, dict]
     exported_at: float
+    sightings: list[Sighting] = field(default_factory=list)
 
 
 def export_data(store: ProgressStore, learner: str | None = None) -> dict:
@@ -78,6 +83,9 @@ def export_data(store: ProgressStore, learner: str | None = None) -> dict:
                      "in_progress": s.in_progress}
                     for s in store.lesson_states().values()],
         "meta": store.meta_items(),
+        "sightings": [{"uid": s.uid, "at": s.at, "context": s.context, "kind": s.kind,
+                       "outcome": s.outcome, "seconds": s.seconds, "ruleset": s.ruleset,
+                       "source": s.source} for s in store.sightings()],
         "ratings": {k: {"rating": round(v.rating.rating, 2), "rd": round(v.rating.rd, 2),
                         "games": v.games} for k, v in store.ratings().items()},
     }
@@ -186,6 +194,7 @@ def _export(data: dict) -> Export:
     learner = _opt(data, "learner", _text, "learner")
     exported_at = _time(data.get("exported_at", 0), "exported_at")
     answers, lessons = data.get("answers"), data.get("lessons", [])
+    sightings = data.get("sightings", [])
     meta, ratings = data.get("meta", {}), data.get("ratings", {})
     if not isinstance(answers, list):
         raise _Bad("'answers' must be a list")
@@ -196,6 +205,8 @@ def _export(data: dict) -> Export:
         raise _Bad("'meta' must map names to text")
     if not isinstance(ratings, dict):
         raise _Bad("'ratings' must be an object")
+    if not isinstance(sightings, list):
+        raise _Bad("'sightings' must be a list")
     kinds = _known_kinds()
     read = [_answer(a, i, kinds) for i, a in enumerate(answers)]
     first: dict[str, int] = {}
@@ -212,7 +223,14 @@ def _export(data: dict) -> Export:
         if j != i:
             raise _Bad(f"lessons[{i}].lesson {x.lesson!r} is lessons[{j}]'s too (a lesson is "
                        "given once)")
-    return Export(learner, read, states, dict(meta), dict(ratings), exported_at)
+    seen_s: dict[str, int] = {}
+    spots = [_sighting(x, i) for i, x in enumerate(sightings)]
+    for i, s in enumerate(spots):
+        j = seen_s.setdefault(s.uid, i)
+        if j != i:
+            raise _Bad(f"sightings[{i}].uid {s.uid!r} is sightings[{j}]'s too (a sighting's "
+                       "uid is given once)")
+    return Export(learner, read, states, dict(meta), dict(ratings), exported_at, spots)
 
 
 def _known_kinds() -> frozenset[str]:
@@ -257,6 +275,28 @@ def _answer(a, i: int, kinds: frozenset[str]) -> Answer:
                   retry=_bool(a.get("retry", False), f"{where}.retry"),
                   uid=_text(a.get("uid"), f"{where}.uid"), difficulty=difficulty,
                   revealed=_bool(a.get("revealed", False), f"{where}.revealed"))
+
+
+def _sighting(x, i: int) -> Sighting:
+    where = f"sightings[{i}]"
+    if not isinstance(x, dict):
+        raise _Bad(f"{where} must be an object")
+    context, outcome = x.get("context"), x.get("outcome")
+    if context not in CONTEXTS:
+        raise _Bad(f"{where}.context must be one of {', '.join(CONTEXTS)}")
+    if outcome not in OUTCOMES:
+        raise _Bad(f"{where}.outcome must be one of {', '.join(OUTCOMES)}")
+    kind = x.get("kind")
+    if not isinstance(kind, str) or len(kind) > _MAX_TEXT:
+        raise _Bad(f"{where}.kind must be text of at most {_MAX_TEXT} characters")
+    seconds = _opt(x, "seconds", _number, f"{where}.seconds")
+    if seconds is not None and not 0 <= seconds <= LONGEST_ANSWER:
+        raise _Bad(f"{where}.seconds must be from 0 to {LONGEST_ANSWER}, or null")
+    return Sighting(at=_time(x.get("at"), f"{where}.at"), context=context, kind=kind,
+                    outcome=outcome, seconds=seconds,
+                    ruleset=_opt(x, "ruleset", _text, f"{where}.ruleset"),
+                    source=_opt(x, "source", _text, f"{where}.source"),
+                    uid=_text(x.get("uid"), f"{where}.uid"))
 
 
 def _lesson(x, i: int) -> LessonState:
@@ -336,7 +376,7 @@ def merge_export(store: ProgressStore, export: Export) -> tuple[int, int]:
     dropped (:meth:`tutor.teaching.review.ReviewBook.sync`), so that the statistics after an
     import of many answers find them ready instead of working them out at every showing.
     Returns ``(answers added, answers already there)``."""
-    added, known = store.merge(export.answers, export.lessons, export.meta)
+    added, known = store.merge(export.answers, export.lessons, export.meta, export.sightings)
     if added:
         from tutor.teaching.review import ReviewBook     # py-fsrs: only when there is work
         ReviewBook(store).sync()

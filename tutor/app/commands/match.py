@@ -31,7 +31,7 @@ from tutor.engine.atomic import write_atomic
 from tutor.engine import jsonfile
 from tutor.engine.data import laugh_home
 from tutor.engine.errors import DataError, LaughError, RecordError, UsageError
-from tutor.engine.levels import LEVELS, level, make_opponents, seat_names
+from tutor.engine.levels import LEVELS, claimants, level, make_opponents, seat_names
 from tutor.engine.limits import MAX_MATCH_DEALS
 from tutor.engine.match import Match
 from tutor.engine.outputs import check_output, write_text
@@ -314,7 +314,7 @@ class MatchSession:
 
     def _play_next(self) -> bool:
         """Play the next game; False when the learner left it unfinished."""
-        from tutor.app.play.session import review_with_progress
+        from tutor.app.play.session import record_deal, review_with_progress
         from tutor.app.play.sheet import review_renderable, settlement_table
         m = self.match
         game = m.next_game
@@ -329,7 +329,7 @@ class MatchSession:
             reaction_rng=random.Random(f"{m.seed}:reactions:{self.level.name}:{k}"),
             io=self.io, names=self.names, pace=self.pace,
             title=f"{label} · {m.ruleset.id} · {dealer} deal{'' if game.dealer == self.seat else 's'}",
-            totals=list(m.totals))
+            totals=list(m.totals), claiming=claimants(self.level, m.players, self.seat))
         player.run()
         if not deal.is_terminal():
             return False
@@ -340,15 +340,15 @@ class MatchSession:
             self.io.say("The practice game: not scored.", style="dim")
         self.io.show(settlement_table(deal, self.names, self.symbols))
         self.io.say()
-        spots = [o for o in player.opportunities if o.kind == "spot-oversight"]
         review = review_with_progress(deal, self.seat, self.names, self.review_samples,
                                       self.io)
-        self.io.show(review_renderable(player.mistakes, sum(o.correct for o in spots),
-                                         len(spots), review=review, names=self.names,
-                                         seat=self.seat, symbols=self.symbols,
-                                         set_aside=m.ruleset.table_mournival
-                                         == "set_aside_for_last_in"))
-        self._record_progress(player, k)
+        self.io.show(review_renderable(player.mistakes, player.sightings, review=review,
+                                       names=self.names, seat=self.seat, symbols=self.symbols,
+                                       set_aside=m.ruleset.table_mournival
+                                       == "set_aside_for_last_in"))
+        if self.store is not None:
+            record_deal(self.store, player, "match", m.ruleset.id, m.seed, k,
+                        timed=self.io.interactive)
         self.io.say()
         self._totals()
         return True
@@ -378,18 +378,6 @@ class MatchSession:
         practice = any(g.practice for g in played)
         self.io.show(totals_table(self.names, m.totals, len(m.deals), stakes, practice))
         self.io.say(f"{len(m.deals)} of {len(m.games)} deals played; saved.", style="dim")
-
-    def _record_progress(self, player, k: int) -> None:
-        """The deal's graded moments (claims, declarations, at-risk captures) in the progress
-        store; a time only when typed at a terminal."""
-        if self.store is None:
-            return
-        timed = self.io.interactive
-        rid, seed = self.match.ruleset.id, self.match.seed
-        for i, o in enumerate(player.opportunities):
-            seconds = o.seconds if timed and o.seconds else None   # None: not timed
-            self.store.record_answer(f"match:{rid}:{seed}:{k}:{o.index}:{i}", o.kind, o.themes,
-                                     o.correct, seconds, ruleset=rid)
 
     # -- saving and the end ------------------------------------------------------------------
 

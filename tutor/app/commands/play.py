@@ -43,14 +43,19 @@ def register(sub, parent) -> None:
         "play", parents=[parent], help="play practice deals against computer players",
         description="Play a deal, or a match of K deals with the deal passing left, against "
                     "computer players. You make every choice: captures (7h, or 7h 7s), "
-                    "declarations (declare qc qd), claims (claim, or the space bar) and lying "
-                    "down (ld). Computer players claim an oversight after a reaction time for "
-                    "their level; claim first to win it. At your prompt, hint shows the best "
+                    "declarations (declare qc qd), claims and lying down (ld). You may claim at "
+                    "any moment (the space bar, or claim), whether or not anything is "
+                    "claimable: name the cards or the rank (claim 9s 9d, claim nines, claim "
+                    "aces); a claim of nothing claimable is a false claim. Computer players "
+                    "claim an oversight after a reaction time for their level (careless ones "
+                    "sometimes miss it); the first claim to be named takes the cards, timed "
+                    "from the moment it could be claimed. At your prompt, hint shows the best "
                     "move and its margin. After each deal: the settlement and a review of your "
-                    "mistakes, with your costliest decisions in stakes by the engine's analysis "
-                    "(reproducible: seeded from the deal). Piped input has no real time: after "
-                    "an action, a "
-                    "line is read whenever you could claim, and a claim typed there comes first.",
+                    "mistakes (misses and false claims among them), with your costliest "
+                    "decisions in stakes by the engine's analysis (reproducible: seeded from "
+                    "the deal). Piped input has no real time: a line is read before each "
+                    "computer player's move and at your turn, and a claim typed there comes "
+                    "first.",
         epilog=f"Levels: {levels}.")
     add_ruleset_options(p, default=DEFAULT_RULESET)
     p.add_argument("--deals", "-k", type=whole(1, MAX_MATCH_DEALS, "a number of deals"),

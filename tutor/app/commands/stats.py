@@ -12,7 +12,10 @@ def register(sub, parent) -> None:
                        description="Your rating (Glicko-2, moved by first tries at puzzles) "
                                    "with its deviation and history; accuracy and median time "
                                    "per theme and per kind of puzzle, weakest first, drawn as "
-                                   "bars, and by day; skills as FSRS schedules them for review. "
+                                   "bars, and by day; spotting oversights per kind (claimed "
+                                   "first, missed, false claims, median time) and the "
+                                   "oversight drill's personal bests; skills as FSRS schedules "
+                                   "them for review. "
                                    "On a terminal the weakest themes are offered as a practice "
                                    "set.")
     p.add_argument("--practice", action="store_true",

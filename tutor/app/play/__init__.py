@@ -5,7 +5,11 @@
   implemented in :mod:`tutor.app.io` and :mod:`tutor.app.clock`);
 - :mod:`tutor.app.play.inputs`: reading the learner's moves;
 - :mod:`tutor.puzzles.board`: what the learner's seat sees;
-- :mod:`tutor.app.play.game`: one deal, the claim race, and the learner's mistakes;
+- :mod:`tutor.app.play.game`: one deal and the learner's moves;
+- :mod:`tutor.app.play.watching`: the watch (a claim at any moment, refereed by the engine's
+  :class:`tutor.engine.race.ClaimWatch`, timed to the naming);
+- :mod:`tutor.app.play.mistakes`: what a deal keeps of the learner's play (mistakes, races,
+  graded moments, the figures of spotting oversights) and the wording of mistakes;
 - :mod:`tutor.app.play.review`: the engine's analysis of the learner's decisions (the costliest,
   and why) and the ``hint`` at the prompt;
 - :mod:`tutor.app.play.sheet`: settlement, review, match totals;

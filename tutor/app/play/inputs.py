@@ -13,8 +13,10 @@ What the learner may type (the engine's notation, :meth:`~tutor.engine.deal.Acti
 - ``declare qc qd`` (a pair of a prial, a dead pair, any pair where the ruleset allows it) or
   ``declare`` and all four of a mournival; two or four cards of one rank from the hand with no
   table card also declare;
-- ``claim`` (or the space bar in a claim window), then the cards: ``9s 9d``, or the rank: ``9``;
-  or all at once: ``claim 9s 9d``, ``claim 9``;
+- ``claim`` (or the space bar, the claim key, at any prompt of the deal, whether or not anything
+  is claimable), then the cards: ``9s 9d``, or the rank: ``9``, ``a``, ``aces``; or all at once:
+  ``claim 9s 9d``, ``claim 9``, ``claim the split prial of nines`` (the engine reads it:
+  :meth:`~tutor.engine.Deal.parse_claim`);
 - ``take`` (the dealer takes a table mournival before play);
 - ``lie down`` or ``ld``; ``end turn`` (or ``end``) where several captures a turn are allowed;
 - ``pass`` or an empty line (let the moment go; at your turn, end it where you may),
@@ -42,8 +44,9 @@ Type a move:
   7h            capture with 7h (asks which table card if several)
   7h 7s         7h takes 7s; 7h 7d 7c 7s: a pair takes a pair
   declare qc qd declare a pair of a prial, a dead pair (4 cards: a mournival)
-  claim         claim an oversight, then name the cards (claim 9s 9d, claim 9)
-  space bar     the claim key: claim at once, on an empty line
+  claim         claim an oversight, then name the cards (claim 9s 9d, claim 9,
+                claim aces); a claim of nothing claimable is a false claim
+  space bar     the claim key, at any moment: then name the cards
   take          dealer: take the table mournival before play
   ld            lie down (when you cannot capture)
   end turn      end your turn (where several captures a turn are allowed)
@@ -66,8 +69,9 @@ _ALIASES = {"c": "claim", "claims": "claim", "d": "declare", "play": "capture"}
 class Intent:
     """One interpreted line.
 
-    ``kind`` is ``info`` (``name`` says which), ``pass``, ``quit``, ``claim`` (the claim key, or
-    ``claim`` alone: the cards are to be named next), ``actions`` (``actions`` are the legal
+    ``kind`` is ``info`` (``name`` says which), ``pass``, ``quit``, ``claim`` (``name`` is what
+    the claim names, as typed after ``claim``; empty for the claim key or ``claim`` alone: the
+    cards are to be named next), ``actions`` (``actions`` are the legal
     candidates: one, or several to choose from, with ``message`` saying what is to be chosen;
     ``claim`` is True for a claim) or ``error`` (``message`` says why, in the engine's words;
     ``claim`` is True when the line was a claim, ``incomplete`` when it named some but not all of
@@ -117,11 +121,9 @@ def interpret(text: str, deal: Deal, seat: int, names: list[str]) -> Intent:
     words = raw.split(" ")
     words[0] = _ALIASES.get(words[0], words[0])
     line = " ".join(words)
-    claim = words[0] == "claim"
-    if line == "claim":
-        if any(a.kind == "claim" for a in deal.free_actions(seat)):
-            return Intent("claim", claim=True)
-    return read_move(line, deal, seat, names, claim=claim)
+    if words[0] == "claim":      # the watch referees every claim, claimable or not
+        return Intent("claim", name=" ".join(words[1:]), claim=True)
+    return read_move(line, deal, seat, names)
 
 
 def read_move(line: str, deal: Deal, seat: int, names: list[str], claim: bool = False) -> Intent:

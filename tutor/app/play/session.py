@@ -5,14 +5,16 @@
 the learner's mistakes (the rule-based slips, and the costliest decisions in stakes by the
 engine's analysis: :mod:`tutor.app.play.review`) and the match totals; saves each deal record
 (JSON Lines) under ``laugh_home()/records/``; records the graded moments (claims, at-risk
-captures, declarations) in the progress store; and, under a ruleset with a ``match_format``,
+captures, declarations) and the figures of spotting oversights (hits, misses, false claims) in
+the progress store; and, under a ruleset with a ``match_format``,
 numbers the deals by the engine's plan of games (:func:`tutor.engine.match.plan_games`: the
 practice game is game 1 of round 1) and ends with the score sheet ``laugh match`` prints
 (:func:`tutor.app.match_sheet.sheet_renderable`).
 
 Random sources, all from ``seed``: the cut and the shuffles (``seed``), the computer players'
 choices (``"<seed>:bots"``) and their reaction times (``"<seed>:reactions:<level>"``), so a
-seed reproduces the deals and the computer players' choices.
+seed reproduces the deals and the computer players' choices (and their claims, for the same
+timing of the learner's).
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ from tutor.app.play.sheet import review_renderable, settlement_table, totals_tab
 from tutor.engine.data import laugh_home
 from tutor.engine.deal import Deal, new_deal
 from tutor.engine.errors import UsageError
-from tutor.engine.levels import Level, make_opponents, seat_names
+from tutor.engine.levels import Level, claimants, make_opponents, seat_names
 from tutor.engine.match import Game, Match, first_dealer, plan_games
 from tutor.engine.outputs import cannot_write
 from tutor.engine.records import dumps, to_record, write_records
@@ -85,20 +87,51 @@ def play_match(opts: PlayOptions, *, io: LearnerIO, store=None) -> MatchResult:
     every claim); returns what happened.
     ``store`` is a :class:`~tutor.teaching.progress.ProgressStore` (None: results are not
     recorded)."""
-    rs, n, seat, lv = opts.ruleset, opts.players, opts.seat, opts.level
-    match_games(rs, n, 0, opts.deals)          # a number of deals the format refuses: say so first
-    symbols = io.symbols
-    names = seat_names(n, seat)
-    deal_rng = random.Random(opts.seed)
-    bot_rng = random.Random(f"{opts.seed}:bots")
-    reaction_rng = random.Random(f"{opts.seed}:reactions:{lv.name}")
-    bots = make_opponents(lv, n, seat)
-    result = MatchResult(names=names)
-    io.say(f"Laugh and Lie Down · {rs.id} · {n} players · {lv.name} · seed {opts.seed}",
-           style="bold")
-    io.say(f"You play at seat {seat}, against {lv.summary}.", style="dim")
-    dealer, cuts = first_dealer(rs, n, deal_rng)
-    if cuts:
+    match_games(opts.ruleset, opts.players, 0, opts.deals)   # a number the format refuses: first
+    return _Session(opts, io, store).run()
+
+
+class _Session:
+    """One ``laugh play`` match, deal by deal (see :func:`play_match`)."""
+
+    def __init__(self, opts: PlayOptions, io: LearnerIO, store):
+        self.opts, self.io, self.store = opts, io, store
+        rs, n, seat, lv = opts.ruleset, opts.players, opts.seat, opts.level
+        self.names = seat_names(n, seat)
+        self.deal_rng = random.Random(opts.seed)
+        self.bot_rng = random.Random(f"{opts.seed}:bots")
+        self.reaction_rng = random.Random(f"{opts.seed}:reactions:{lv.name}")
+        self.bots = make_opponents(lv, n, seat)
+        self.result = MatchResult(names=self.names)
+        self.sheet = bool(rs.match_format) and opts.deals >= 2
+        self.pays = rs.lie_down_pays is not None and not rs.has_stakes
+        self.balances = [0] * n
+        self.records: list = []
+        self.record_path = None
+        if opts.save:
+            stamp = time.strftime("%Y%m%d-%H%M%S")
+            self.record_path = records_dir() / f"play-{stamp}-seed{opts.seed}.jsonl"
+
+    def run(self) -> MatchResult:
+        opts = self.opts
+        dealer = self._opening()
+        self.games = match_games(opts.ruleset, opts.players, dealer, opts.deals)
+        self.match = Match(opts.ruleset, opts.players, dealer, games=self.games, seed=opts.seed)
+        for k in range(opts.deals):
+            if not self._deal(k) or not self._next(k):
+                break
+        return self._finish()
+
+    def _opening(self) -> int:
+        """The heading and the cut for the first dealer; returns the first dealer."""
+        io, opts, names = self.io, self.opts, self.names
+        rs, seat, lv = opts.ruleset, opts.seat, opts.level
+        io.say(f"Laugh and Lie Down · {rs.id} · {opts.players} players · {lv.name} · seed "
+               f"{opts.seed}", style="bold")
+        io.say(f"You play at seat {seat}, against {lv.summary}.", style="dim")
+        dealer, cuts = first_dealer(rs, opts.players, self.deal_rng)
+        if not cuts:
+            io.say("The players choose the first dealer.")
         rule = "lowest" if rs.first_dealer == "lowest_cut" else "highest"
         for cut in cuts:
             t = Text(f"Cut for the deal ({rule} deals): ")
@@ -106,90 +139,103 @@ def play_match(opts: PlayOptions, *, io: LearnerIO, store=None) -> MatchResult:
                 if i:
                     t.append(", ")
                 t.append(f"{names[q]} ")
-                t.append_text(cards_text([c], symbols))
+                t.append_text(cards_text([c], io.symbols))
             io.show(t)
-    else:
-        io.say("The players choose the first dealer.")
-    io.say(f"{names[dealer]} deal{'' if dealer == seat else 's'} first; the deal passes left.")
-    games = match_games(rs, n, dealer, opts.deals)
-    match = Match(rs, n, dealer, games=games, seed=opts.seed)
-    sheet = bool(rs.match_format) and opts.deals >= 2
-    pays = rs.lie_down_pays is not None and not rs.has_stakes
-    balances = [0] * n
-    record_path = None
-    if opts.save:
-        stamp = time.strftime("%Y%m%d-%H%M%S")
-        record_path = records_dir() / f"play-{stamp}-seed{opts.seed}.jsonl"
-    records = []
-    for k in range(opts.deals):
-        game = games[k]
-        deal = new_deal(rs, n, game.dealer, deal_rng)
+        io.say(f"{names[dealer]} deal{'' if dealer == seat else 's'} first; the deal passes left.")
+        return dealer
+
+    def _player(self, k: int, deal: Deal) -> DealPlayer:
+        opts, names, seat = self.opts, self.names, self.opts.seat
+        game = self.games[k]
         label = f"Deal {k + 1} of {opts.deals}"
-        if sheet:
+        if self.sheet:
             label += f" ({game.label[0].lower()}{game.label[1:]})"
-        totals = match.totals if opts.deals > 1 else None
-        player = DealPlayer(deal, seat, bots, bot_rng=bot_rng, reaction_rng=reaction_rng,
-                            io=io, names=names, pace=opts.pace, title=f"{label} · {rs.id} · {names[deal.dealer]} "
-                                  f"deal{'' if deal.dealer == seat else 's'}",
-                            totals=totals)
+        return DealPlayer(
+            deal, seat, self.bots, bot_rng=self.bot_rng, reaction_rng=self.reaction_rng,
+            io=self.io, names=names, pace=opts.pace,
+            title=f"{label} · {opts.ruleset.id} · {names[deal.dealer]} "
+                  f"deal{'' if deal.dealer == seat else 's'}",
+            totals=self.match.totals if opts.deals > 1 else None,
+            claiming=claimants(opts.level, opts.players, seat))
+
+    def _deal(self, k: int) -> bool:
+        """Play deal ``k``; False when the learner left it unfinished."""
+        io, opts, result = self.io, self.opts, self.result
+        deal = new_deal(opts.ruleset, opts.players, self.games[k].dealer, self.deal_rng)
+        player = self._player(k, deal)
         result.deals.append(deal)
         result.players.append(player)
         try:
             player.run()
         except (EOFError, KeyboardInterrupt):
             io.say()
-            io.say(_saved_line(deal, record_path, k), style="yellow", wrap=False)
+            io.say(_saved_line(deal, self.record_path, k), style="yellow", wrap=False)
             raise
         finally:
             rec = to_record(deal)
-            records.append(rec)
-            if record_path is not None:
-                _append(record_path, rec)
+            self.records.append(rec)
+            if self.record_path is not None:
+                _append(self.record_path, rec)
         if not deal.is_terminal():
             result.quit = True
             io.say("You left the deal before its end.", style="yellow")
-            if record_path is not None:
-                io.say(f"The deal so far is saved to {record_path}", style="dim", wrap=False)
-            break
-        match.record_deal(deal)         # the totals leave a practice game out
-        if pays and not game.practice:
-            balances = [b + r.net for b, r in zip(balances, deal.result.settlement)]
+            if self.record_path is not None:
+                io.say(f"The deal so far is saved to {self.record_path}", style="dim",
+                       wrap=False)
+            return False
+        self._after(k, deal, player)
+        return True
+
+    def _after(self, k: int, deal: Deal, player: DealPlayer) -> None:
+        """The settlement, the review, the progress and the totals after deal ``k``."""
+        io, opts, names, rs = self.io, self.opts, self.names, self.opts.ruleset
+        game = self.games[k]
+        self.match.record_deal(deal)         # the totals leave a practice game out
+        if self.pays and not game.practice:
+            self.balances = [b + r.net for b, r in zip(self.balances, deal.result.settlement)]
         io.say()
-        io.show(settlement_table(deal, names, symbols))
+        io.show(settlement_table(deal, names, io.symbols))
         io.say()
-        review = review_with_progress(deal, seat, names, opts.review_samples, io)
-        result.reviews.append(review)
-        spots = [o for o in player.opportunities if o.kind == "spot-oversight"]
-        io.show(review_renderable(player.mistakes, sum(o.correct for o in spots), len(spots),
-                                    review=review, names=names, seat=seat, symbols=symbols,
-                                    set_aside=rs.table_mournival == "set_aside_for_last_in"))
-        if store is not None:
-            _record_progress(store, player, rs.id, opts.seed, k)
+        review = review_with_progress(deal, opts.seat, names, opts.review_samples, io)
+        self.result.reviews.append(review)
+        io.show(review_renderable(player.mistakes, player.sightings, review=review, names=names,
+                                  seat=opts.seat, symbols=io.symbols,
+                                  set_aside=rs.table_mournival == "set_aside_for_last_in"))
+        if self.store is not None:
+            record_deal(self.store, player, "play", rs.id, opts.seed, k,
+                        timed=not io.clock.piped)
         if opts.deals > 1:
             io.say()
-            io.show(totals_table(names, match.totals, k + 1, rs.has_stakes,
-                                   any(g.practice for g in games[:k + 1]),
-                                   balances if pays else None))
-        if record_path is not None:
-            io.say(f"Deal record saved to {record_path}", style="dim", wrap=False)
-        if k + 1 < opts.deals and io.interactive:
-            text = io.ask("Enter for the next deal, q to stop> ")
+            io.show(totals_table(names, self.match.totals, k + 1, rs.has_stakes,
+                                 any(g.practice for g in self.games[:k + 1]),
+                                 self.balances if self.pays else None))
+        if self.record_path is not None:
+            io.say(f"Deal record saved to {self.record_path}", style="dim", wrap=False)
+
+    def _next(self, k: int) -> bool:
+        """Whether to play on after deal ``k`` (a terminal asks)."""
+        if k + 1 < self.opts.deals and self.io.interactive:
+            text = self.io.ask("Enter for the next deal, q to stop> ")
             if text.strip().lower() in ("q", "quit", ":q", "stop"):
-                result.quit = True
-                break
-    result.totals = list(match.totals)
-    result.record_path = record_path
-    if sheet and match.deals:
-        io.say()
-        io.show(sheet_renderable(match, seat, names[seat]))
-    if opts.export:
-        try:
-            write_records(opts.export, records)
-        except OSError as exc:
-            raise cannot_write(opts.export, exc) from None
-        io.say(f"Exported {len(records)} deal record{'s' if len(records) != 1 else ''} to "
-               f"{opts.export}")
-    return result
+                self.result.quit = True
+                return False
+        return True
+
+    def _finish(self) -> MatchResult:
+        io, opts, result = self.io, self.opts, self.result
+        result.totals = list(self.match.totals)
+        result.record_path = self.record_path
+        if self.sheet and self.match.deals:
+            io.say()
+            io.show(sheet_renderable(self.match, opts.seat, self.names[opts.seat]))
+        if opts.export:
+            try:
+                write_records(opts.export, self.records)
+            except OSError as exc:
+                raise cannot_write(opts.export, exc) from None
+            n = len(self.records)
+            io.say(f"Exported {n} deal record{'s' if n != 1 else ''} to {opts.export}")
+        return result
 
 
 def match_games(rs, players: int, first: int, deals: int) -> list:
@@ -257,7 +303,16 @@ def _append(path: Path, rec: dict) -> None:
         pass
 
 
-def _record_progress(store, player: DealPlayer, ruleset_id: str, seed: int, k: int) -> None:
+def record_deal(store, player: DealPlayer, context: str, ruleset_id: str, seed: int, k: int,
+                timed: bool = True) -> None:
+    """Record deal ``k`` of a ``context`` (``play`` or ``match``) of ``seed`` in ``store``: its
+    graded moments as answers (claims, declarations, at-risk captures) and its figures of
+    spotting oversights (:meth:`~tutor.teaching.progress.ProgressStore.record_sighting`); a
+    time only when ``timed`` (typed at a terminal)."""
+    source = f"{context}:{ruleset_id}:{seed}:{k}"
     for i, o in enumerate(player.opportunities):
-        store.record_answer(f"play:{ruleset_id}:{seed}:{k}:{o.index}:{i}", o.kind, o.themes,
-                            o.correct, o.seconds, ruleset=ruleset_id)
+        store.record_answer(f"{source}:{o.index}:{i}", o.kind, o.themes, o.correct,
+                            o.seconds if timed else None, ruleset=ruleset_id)
+    for s in player.sightings:
+        store.record_sighting(context, s.kind, s.outcome, s.seconds if timed else None,
+                              ruleset=ruleset_id, source=f"{source}:{s.index}")

@@ -15,7 +15,7 @@ from rich.measure import Measurement
 from rich.table import Table
 from rich.text import Text
 
-from tutor.app.play.game import Mistake
+from tutor.app.play.mistakes import FALSE_CLAIM, HIT, MISS, Mistake, Sighting
 from tutor.app.play.review import DealReview
 from tutor.engine.analysis import LOSS_CLASSES
 from tutor.engine.deal import Deal
@@ -124,18 +124,18 @@ class _Fitted:
         yield self.wide if need <= options.max_width else self.narrow
 
 
-def review_renderable(mistakes: Sequence[Mistake], claimed: int, claimable: int, *,
+def review_renderable(mistakes: Sequence[Mistake], sightings: Sequence[Sighting] = (), *,
                       review: DealReview | None = None, names: Sequence[str] | None = None,
                       seat: int = 0, symbols: bool = True, set_aside: bool = False) -> Group:
-    """The review of the learner's play: the rule-based slips, each with the engine's reason
-    (``claimed`` of ``claimable`` oversights were claimed by the learner), then, when ``review``
-    is given, the costliest decisions by the engine's analysis, each with its loss, what was
+    """The review of the learner's play: how the learner spotted oversights (``sightings``:
+    hits, misses and false claims, :func:`spotting_line`), the rule-based slips, each with the
+    engine's reason (every miss and false claim among them), then, when ``review`` is given, the costliest decisions by the engine's analysis, each with its loss, what was
     best and why (``names`` names the seats, ``seat`` is the learner's; ``set_aside``: a table
     mournival is set aside rather than taken)."""
     lines: list = [Text("Review of your play", style="bold")]
-    if claimable:
-        lines.append(Text(f"Oversights you could claim: {claimable}; you claimed {claimed}.",
-                          style="dim"))
+    said = spotting_line(sightings)
+    if said:
+        lines.append(Text(said, style="dim"))
     if not mistakes:
         lines.append(Text("No mistakes: every claim made, every declaration in time, every "
                           "at-risk capture taken first.", style="green"))
@@ -154,6 +154,21 @@ def review_renderable(mistakes: Sequence[Mistake], claimed: int, claimable: int,
         lines += costly_lines(review, names or [f"Player {q}" for q in range(64)], seat, symbols,
                               set_aside)
     return Group(*lines)
+
+
+def spotting_line(sightings: Sequence[Sighting]) -> str:
+    """One line of the deal's spotting: how many oversights were the learner's to claim, how
+    many claimed first and missed, and the false claims; empty when there was none of these."""
+    hits = sum(s.outcome == HIT for s in sightings)
+    misses = sum(s.outcome == MISS for s in sightings)
+    false = sum(s.outcome == FALSE_CLAIM for s in sightings)
+    parts = []
+    if hits + misses:
+        parts.append(f"Oversights you could claim: {hits + misses}; you claimed {hits} first "
+                     f"and missed {misses}.")
+    if false:
+        parts.append(f"False claims (claims of nothing claimable): {false}.")
+    return " ".join(parts)
 
 
 def costly_lines(review: DealReview, names: Sequence[str], seat: int, symbols: bool,

@@ -31,14 +31,15 @@ from tutor.engine.deal._claims import (LAID_DOWN_KIND, LaidDown, Oversight,
                                            reachable_oversights)
 from tutor.engine.deal._notation import (ACTION_KINDS, CAPTURE_FORM, CAPTURE_KINDS,
                                              DECLARATION_ACTION, DECLARATION_ORDER, DECLARATIONS,
-                                             OVER, PLAY, PLAY_ON, TURN_KINDS, Action,
-                                             one_declaration_per_rank, preferred_declarations)
+                                             CLAIM_FILLER, OVER, PLAY, PLAY_ON, TURN_KINDS,
+                                             Action, ClaimWords, one_declaration_per_rank,
+                                             preferred_declarations, read_claim_words)
 from tutor.engine.deal._settle import DealResult, HeldDeclaration, SeatSettlement
 from tutor.engine.deal._state import Deal, deal_order, new_deal
 from tutor.engine.deal._views import CaptureOption, PlayerView, RankCount
 
-__all__ = ["ACTION_KINDS", "CAPTURE_KINDS", "DECLARATIONS", "DECLARATION_ORDER", "LAID_DOWN_KIND",
-           "TURN_KINDS", "Action", "CaptureOption", "Deal", "DealResult", "HeldDeclaration",
+__all__ = ["ACTION_KINDS", "CAPTURE_KINDS", "CLAIM_FILLER", "DECLARATIONS", "DECLARATION_ORDER", "LAID_DOWN_KIND",
+           "TURN_KINDS", "Action", "CaptureOption", "ClaimWords", "Deal", "DealResult", "HeldDeclaration",
            "LaidDown", "Oversight", "PlayerView", "RankCount", "SeatSettlement", "deal_order",
            "new_deal", "one_declaration_per_rank", "preferred_declarations",
-           "reachable_oversights"]
+           "reachable_oversights", "read_claim_words"]

@@ -4,6 +4,7 @@ names)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from itertools import combinations
 from typing import NamedTuple
 
@@ -48,6 +49,17 @@ class Oversight(NamedTuple):
         if len(action.cards) != self.take:
             return False
         return all(self.mask >> c & 1 for c in action.cards)
+
+    def named_by(self, cards=(), rank: int | None = None, kinds=()) -> bool:
+        """True when a claim naming ``cards`` (card ints: some or all of what it takes) or
+        ``rank`` alone, and, when ``kinds`` is not empty, one of those oversight kinds, names
+        this oversight, whether or not it is still open (a claim that comes too late names the
+        oversight it was meant for: :class:`tutor.engine.race.ClaimWatch`)."""
+        if kinds and self.kind not in kinds:
+            return False
+        if cards:
+            return len(cards) <= self.take and all(self.mask >> c & 1 for c in cards)
+        return rank is not None and rank == self.rank
 
 
 class LaidDown(NamedTuple):
@@ -131,12 +143,13 @@ class _Claims:
     # -- which oversight a claim takes ------------------------------------------------------
 
     def claim_target(self, seat: int, cards=(), *, rank: int | None = None,
-                     kind: str | None = None) -> Oversight:
+                     kind: str | Iterable[str] | None = None) -> Oversight:
         """The open oversight that a claim by ``seat`` takes (RULES.md 4), or why none.
 
         ``cards`` are the cards claimed (card ints: all the claim takes, or some of them), or
         ``rank`` (0-12) names them by rank alone, or neither: the one oversight open to the seat.
-        ``kind`` restricts the answer to one oversight kind (a record's claim names it).  An
+        ``kind`` restricts the answer to one oversight kind (a record's claim names it), or to
+        a set of kinds (the words of a claim: "the mournival" is either mournival).  An
         oversight fits when it is still open (at least ``take`` of its cards on the table), is
         not the seat's own mistake, and holds the cards named on the table.
 
@@ -152,6 +165,7 @@ class _Claims:
         for c in cards:
             named |= 1 << c
         count = len(cards)
+        kinds = None if kind is None else {kind} if isinstance(kind, str) else set(kind)
         fits: list[Oversight] = []
         wider: list[Oversight] = []
         own = False
@@ -159,7 +173,7 @@ class _Claims:
             t = self.table
             for o in self.oversights:
                 on = t & o.mask
-                if ((kind is not None and o.kind != kind) or on.bit_count() < o.take
+                if ((kinds is not None and o.kind not in kinds) or on.bit_count() < o.take
                         or (rank is not None and o.rank != rank)
                         or (named and (named & on != named or count > o.take))):
                     continue
@@ -180,7 +194,7 @@ class _Claims:
             raise IncompleteAction(f"which cards? a claim of {wider[0].kind.replace('_', ' ')} "
                                    f"names all {wider[0].take}: "
                                    + "; ".join(a.notation() for a in cands), candidates=cands)
-        raise IllegalAction(self._no_claim(seat, cards, rank, kind, own))
+        raise IllegalAction(self._no_claim(seat, cards, rank, kinds, own))
 
     def _claims_on(self, seat: int, oversights: list[Oversight], named: int) -> list[Action]:
         """Every claim ``seat`` could make of ``oversights`` that includes the cards ``named``
@@ -193,8 +207,10 @@ class _Claims:
                     out[Action(seat, "claim", combo, (), o.kind)] = None
         return list(out)
 
-    def _no_claim(self, seat: int, cards, rank: int | None, kind: str | None, own: bool) -> str:
-        """Why a claim by ``seat`` of ``cards`` (or ``rank``, or nothing named) takes nothing."""
+    def _no_claim(self, seat: int, cards, rank: int | None, kinds: set[str] | None,
+                  own: bool) -> str:
+        """Why a claim by ``seat`` of ``cards`` (or ``rank``, or nothing named; of one of
+        ``kinds`` when given) takes nothing."""
         if not self._ov:
             return "this ruleset lists no oversights: there is never anything to claim"
         if self.phase != PLAY:
@@ -205,11 +221,13 @@ class _Claims:
             if cards or rank is not None:
                 return f"player {seat} made that mistake and may not claim it"
             return "the only open oversight is your own mistake, and you may not claim it"
+        what = " or ".join(sorted(k.replace("_", " ") for k in kinds)) + " " if kinds else ""
         if cards:
-            what = f"{kind.replace('_', ' ')} " if isinstance(kind, str) else ""
             return f"no open {what}oversight covers {pretty_cards(cards)}"
         if rank is not None:
-            return f"no open oversight of {RANK_PLURALS[rank]}"
+            return f"no open {what}oversight of {RANK_PLURALS[rank]}"
+        if kinds:
+            return f"no {what}oversight is open"
         return "there is nothing to claim"
 
     def claim_action(self, seat: int, target: Oversight, cards=()) -> Action:

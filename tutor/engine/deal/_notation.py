@@ -4,6 +4,7 @@ people) and the parser of the learner's notation, :meth:`Deal.parse_action` (pri
 
 from __future__ import annotations
 
+import re
 from typing import NamedTuple
 
 from tutor.engine.cards import (RANK_NAMES, RANK_PLURALS, cards_of, code, parse_card, parse_rank,
@@ -100,6 +101,114 @@ class Action(NamedTuple):
             return f"{who} takes the table mournival {cs}"
         return f"{who} declares {_DECLARE_WORDS[self.kind]}: {cs}"
 
+
+
+class ClaimWords(NamedTuple):
+    """What a claim names, read from the learner's words (:func:`read_claim_words`): the
+    ``cards`` named (card ints, in the order typed), the ``rank`` named alone (0 ace .. 12 king,
+    or None), and ``kinds``, the oversight kinds its words allow (empty: any)."""
+
+    cards: tuple[int, ...] = ()
+    rank: int | None = None
+    kinds: frozenset[str] = frozenset()
+
+    @property
+    def names_something(self) -> bool:
+        """True when the claim names cards or a rank (a kind alone names no cards)."""
+        return bool(self.cards) or self.rank is not None
+
+
+_TMG, _SPL, _DEAD = "overlooked_table_mournival", "split_prial", "laid_down_dead_pair"
+_LDP, _LDM = "laid_down_prial", "laid_down_mournival"
+#: How a learner names an oversight kind, in the words the lessons use (RULES.md 4), longest
+#: phrase first: "the split prial of nines", "claim the table mournival", "the dead pair".
+CLAIM_KIND_WORDS: dict[tuple[str, ...], frozenset[str]] = {
+    ("overlooked", "table", "mournival"): frozenset({_TMG}),
+    ("laid", "down", "dead", "pair"): frozenset({_DEAD}),
+    ("laid", "down", "mournival"): frozenset({_LDM}),
+    ("laid", "down", "prial"): frozenset({_LDP}),
+    ("laid", "down", "pair"): frozenset({_DEAD}),
+    ("table", "mournival"): frozenset({_TMG}),
+    ("overlooked", "mournival"): frozenset({_TMG}),
+    ("split", "prial"): frozenset({_SPL}),
+    ("dead", "pair"): frozenset({_DEAD}),
+    ("mournival",): frozenset({_TMG, _LDM}),
+    ("prial",): frozenset({_SPL, _LDP}),
+    ("split",): frozenset({_SPL}),
+    **{(k,): frozenset({k}) for k in (_TMG, _SPL, _DEAD, _LDP, _LDM)},
+}
+#: Words a claim may carry that name nothing: the verb, articles, counts and "pair".
+CLAIM_FILLER = frozenset({"claim", "claims", "i", "the", "an", "of", "and", "both", "all",
+                          "pair", "pairs", "cards", "those", "these", "them", "it", "that"})
+#: A word meant as a card but mistyped (``7x``, ``11h``): its own error says why.
+_CARD_LIKE = re.compile(r"^(?:1[0-9]|[1-9atjqk])[^\s\d]$|^\d{2,}[cdhs♣♦♥♠]$")
+#: Words that are a count or an article beside another rank ("the two sevens", "a pair of
+#: nines") and a rank alone ("claim a", "claim two").
+_SOFT_RANKS = {"a": 0, "two": 1, "four": 3}
+
+
+def read_claim_words(text: str) -> ClaimWords:
+    """Read what a claim names, without looking at any position (RULES.md 4): cards (``9s 9d``,
+    ``10♥``), or a rank alone (``9``, ``nines``, ``a``, ``ace``, ``aces``, ``10``, ``ten``),
+    with or without ``claim`` before them, and with the words the lessons use for what is
+    claimed (``the split prial of nines``, ``claim the table mournival of sevens``, ``the dead
+    pair``).  ``a``, ``two`` and ``four`` are ranks when nothing else names a rank or card
+    ("claim a": the aces), and an article or a count otherwise ("claim a pair of nines", "the
+    two sevens").  Nothing named gives an empty
+    :class:`ClaimWords`.
+
+    Raises :class:`~tutor.engine.errors.InvalidAction` naming the first word that is neither a
+    card, a rank, nor a word of a claim (the claim is unreadable: never graded), and
+    :class:`~tutor.engine.errors.IllegalAction` when the words name more than one rank (a claim
+    takes cards of one rank), or a card twice.
+    """
+    raw = " ".join(str(text).replace(",", " ").replace(";", " ").split())
+    words = raw.lower().replace("-", " ").split()
+    kinds: frozenset[str] | None = None
+    cards: list[int] = []
+    ranks: list[int] = []
+    soft: list[int] = []
+    i = 0
+    while i < len(words):
+        phrase = next((ph for ph in CLAIM_KIND_WORDS
+                       if tuple(words[i:i + len(ph)]) == ph), None)
+        if phrase is not None:
+            allowed = CLAIM_KIND_WORDS[phrase]
+            kinds = allowed if kinds is None else kinds & allowed
+            i += len(phrase)
+            continue
+        w = words[i]
+        i += 1
+        if w in _SOFT_RANKS:
+            soft.append(_SOFT_RANKS[w])
+        elif w not in CLAIM_FILLER:
+            _claim_word(w, raw, cards, ranks)
+    if soft and not cards and not ranks:
+        ranks.extend(soft)              # "claim a": the aces; "claim two": the twos
+    if len({c >> 2 for c in cards} | set(ranks)) > 1:
+        raise IllegalAction("a claim takes cards of one rank: name them, or the rank alone",
+                            raw)
+    rank = ranks[0] if ranks and not cards else None
+    return ClaimWords(tuple(cards), rank, kinds or frozenset())
+
+
+def _claim_word(w: str, raw: str, cards: list[int], ranks: list[int]) -> None:
+    """Read one word of a claim into ``cards`` or ``ranks`` (see :func:`read_claim_words`)."""
+    try:
+        c = parse_card(w)
+    except NotationError as not_card:
+        try:
+            ranks.append(parse_rank(w))
+        except NotationError:
+            why = (f"could not read {w!r}: " + str(not_card).split(": ", 1)[-1]
+                   if _CARD_LIKE.match(w) else
+                   f"could not read {w!r}: not a card, a rank or a word of a claim (claim 9s "
+                   "9d, claim nines, claim aces)")
+            raise InvalidAction(why, raw) from None
+        return
+    if c in cards:
+        raise IllegalAction(f"{code(c)} is named twice", raw)
+    cards.append(c)
 
 
 _LIE_WORDS = frozenset({"ld", "lie down", "lie", "lay down", "liedown", "lie-down", "i lie down"})
@@ -213,15 +322,37 @@ class _Notation:
         raise IllegalAction(self.why_illegal(cands[0]) or "not a move now", raw, seat)
 
     def _parse_claim(self, words: list[str], raw: str, seat: int) -> Action:
-        """A claim as typed: the engine's :meth:`claim_target` finds the oversight it takes."""
-        named = self._read_cards(words, raw, seat, ranks=True) if words else None
-        rank = named if isinstance(named, int) else None
-        cards = named if isinstance(named, list) else ()
+        """A claim as typed: :func:`read_claim_words` reads what it names, and the engine's
+        :meth:`claim_target` finds the oversight it takes."""
+        return self.parse_claim(" ".join(words), seat, raw=raw)
+
+    def parse_claim(self, text: str, seat: int, *, raw: str | None = None,
+                    named: bool = False) -> Action:
+        """Read ``text`` as a claim by ``seat`` on this position, ``claim`` before it or not
+        (:func:`read_claim_words`: cards, a rank alone, the words the lessons use), and return
+        the claim of the open oversight it names (:meth:`claim_target`, :meth:`claim_action`).
+
+        With ``named`` the claim must name cards or a rank (the claim key of play: naming is
+        the skill): a claim naming neither raises :class:`~tutor.engine.errors.IncompleteAction`
+        whatever is open.  Raises as :meth:`parse_action` does: ``InvalidAction`` (a word that
+        is not a card, a rank or a word of a claim), ``IllegalAction`` (the engine's reason
+        that nothing named is claimable), ``IncompleteAction`` (some but not all of the cards),
+        ``AmbiguousAction`` (several oversights fit; ``candidates``).  ``raw`` is the input the
+        errors name (default ``text``)."""
+        raw = text if raw is None else raw
         try:
-            target = self.claim_target(seat, cards, rank=rank)
+            words = read_claim_words(text)
+        except ActionError as exc:
+            raise type(exc)(exc.reason, raw, seat) from None
+        if named and not words.names_something:
+            raise IncompleteAction("which cards? a claim names the cards it takes, or their "
+                                   "rank (claim 9s 9d, claim nines)", raw, seat)
+        try:
+            target = self.claim_target(seat, words.cards, rank=words.rank,
+                                       kind=words.kinds or None)
         except ActionError as exc:
             raise type(exc)(exc.reason, raw, seat, exc.candidates) from None
-        return self.claim_action(seat, target, cards)
+        return self.claim_action(seat, target, words.cards)
 
     def _one_kind(self, cands: list[Action], raw: str, seat: int) -> Action:
         """One action among ``cands`` when they are all the same move on cards of one rank

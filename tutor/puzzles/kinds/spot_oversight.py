@@ -1,7 +1,8 @@
 """``spot-oversight``: someone has just played; is there anything for you to claim, and what?
 
 One variant per oversight kind of RULES.md 4 that the ruleset lists, plus decoys (an action that
-looks like a mistake and is not).  By design the seeds of a ruleset cycle through every
+looks like a mistake and is not: among them a prial or a dead pair declared, as the rules ask,
+rather than laid down).  By design the seeds of a ruleset cycle through every
 oversight kind it allows and its decoys (:meth:`SpotOversight.cycle`), so a set of puzzles covers
 them all.  The answer is the seat's claims now (the engine's legal actions); the explanation
 addresses the last action and every other tempting group of cards on the table (a pair, prial
@@ -24,30 +25,39 @@ from collections import Counter
 from typing import Any
 
 from tutor.engine.bots import make_bot, play_out
-from tutor.engine.cards import (RANK_NAMES, RANK_PLURALS, codes, make_card, pretty_cards,
-                                rank_code, rank_of)
-from tutor.engine.deal import Action, Deal, LaidDown, deal_order, reachable_oversights
+from tutor.engine.cards import RANK_NAMES, RANK_PLURALS, codes, make_card, pretty_cards, rank_of
+from tutor.engine.deal import (CLAIM_FILLER, Action, Deal, deal_order, reachable_oversights,
+                               read_claim_words)
 from tutor.engine.errors import AmbiguousAction, IllegalAction, IncompleteAction, InvalidAction
-from tutor.engine.parameters import OVERSIGHT_KINDS, spec
-from tutor.engine.records import replay, to_record
+from tutor.engine.parameters import OVERSIGHT_KINDS
+from tutor.engine.records import to_record
 from tutor.puzzles.base import (Candidate, PuzzleKind, Verdict, describe, join, library,
                                 player_name, set_index)
+from tutor.puzzles.kinds.spot_story import claim_groups, table_story
 from tutor.puzzles.model import AnswerError, definition
-from tutor.puzzles.reader import NOTHING_WORDS, read
+from tutor.puzzles.reader import NOTHING_WORDS, tokens
 
 _DECOY_THEMES = ("took_three", "lay_down_pair", "lay_down_prial", "lay_down_mournival",
-                 "mournival_taken", "capture_from_pair", "plain")
-_WORDS = {**{w: "nothing" for w in NOTHING_WORDS}, "pass": "nothing"}
+                 "mournival_taken", "capture_from_pair", "prial_declared", "dead_pair_declared",
+                 "plain")
+#: The oversight kind each decoy looks like (a claim on it is a false claim of that kind; the
+#: plain decoy looks like none).
+DECOY_LOOKS_LIKE = {"took_three": "split_prial", "capture_from_pair": "split_prial",
+                    "lay_down_pair": "laid_down_dead_pair", "lay_down_prial": "laid_down_prial",
+                    "lay_down_mournival": "laid_down_mournival",
+                    "mournival_taken": "overlooked_table_mournival",
+                    "prial_declared": "laid_down_prial",
+                    "dead_pair_declared": "laid_down_dead_pair", "plain": ""}
+#: The actions a decoy may follow: a capture, a lie-down, a declaration.
+_DECOY_ACTIONS = frozenset({"capture", "lie_down", "declare_prial", "declare_dead_pair",
+                            "declare_mournival", "declare_pair"})
+_WORDS = frozenset(NOTHING_WORDS | {"pass"})
 
 
-def claim_groups(deal: Deal, seat: int) -> list[list[Action]]:
-    """The seat's claims now (engine), grouped by oversight and rank: each group is one thing to
-    claim, its actions the card choices that claim it."""
-    groups: dict[tuple, list[Action]] = {}
-    for a in deal.legal_actions(seat):
-        if a.kind == "claim":
-            groups.setdefault((a.oversight, a.rank), []).append(a)
-    return list(groups.values())
+def says_nothing(text: str) -> bool:
+    """True when an answer says there is nothing to claim (``nothing``, ``pass``, ``no``, an
+    empty line) rather than claiming."""
+    return all(w.lower() in _WORDS for w in tokens(text))
 
 
 def _place(pack: list[int], targets: list[int], cards: list[int]) -> None:
@@ -60,92 +70,6 @@ def _place(pack: list[int], targets: list[int], cards: list[int]) -> None:
 def _positions(order, seat: int | None) -> list[int]:
     """Pack positions dealt to ``seat`` (None: the table), from :func:`deal_order`."""
     return [i for i, q in enumerate(order) if q == seat]
-
-
-def table_story(deal: Deal, seat: int, record: dict[str, Any]) -> list[dict[str, Any]]:
-    """The tempting groups on the table and why each is or is not open to ``seat``'s claim.
-
-    A group is the cards of one rank on the table when at least two of them came from one hand
-    laid down, or all four lie there.  Each entry: ``rank``, ``cards``, ``claim`` (the seat's
-    claim actions on them now, engine), ``why`` (the reason in words, from the engine's record of
-    the deal: the oversight the lie-down made or not, whose mistake it is) and ``history`` (the
-    indices of the actions it rests on).
-    """
-    rs = deal.ruleset
-    out = []
-    hist = deal.history
-    laid_facts = _lie_down_facts(deal, record)
-    names = {q: player_name(q, seat) for q in range(deal.players)}
-    claims = {g[0].rank: g for g in claim_groups(deal, seat)}
-    open_by_rank: dict[int, list] = {}
-    for o in deal.open_oversights():
-        open_by_rank.setdefault(o.rank, []).append(o)
-    for r in range(13):
-        on = [c for c in deal.table_cards() if rank_of(c) == r]
-        if len(on) < 2:
-            continue
-        laid = [(i, a) for i, a in enumerate(hist) if a.kind == "lie_down"
-                and sum(1 for c in a.cards if c in on) >= 2]
-        if not laid and len(on) < 4:
-            continue
-        entry: dict[str, Any] = {"rank": r, "cards": on, "claim": claims.get(r, []),
-                                 "history": [i for i, _ in laid]}
-        mine = [o for o in open_by_rank.get(r, []) if o.offender == seat]
-        if r in claims:
-            entry["why"] = "open to your claim"
-        elif mine:
-            entry["why"] = (f"that is your own mistake ({mine[0].kind.replace('_', ' ')}), and "
-                            "you may not claim it; the others may")
-        elif laid:
-            i, a = laid[-1]
-            who = "you" if a.player == seat else names[a.player]
-            entry["why"] = _laid_down_why(laid_facts[i], r, who)
-        else:
-            took = [i for i, a in enumerate(hist) if a.kind == "take_table_mournival"]
-            if "overlooked_table_mournival" not in rs.oversights:
-                entry["why"] = ("dealt to the table; under this ruleset a table mournival the "
-                                "dealer leaves is not a mistake anyone may claim")
-            else:
-                entry["why"] = ("dealt to the table, but no claim is open on them now")
-            entry["history"] += took
-        out.append(entry)
-    return out
-
-
-def _laid_down_why(findings: tuple[LaidDown, ...], rank: int, who: str) -> str:
-    """Why the cards of ``rank`` that ``who`` laid down are not open to a claim now, from the
-    engine's findings when they were laid down (:meth:`~tutor.engine.deal.Deal.
-    lie_down_oversights`: the oversight they made, or why none)."""
-    found = next(f for f in findings if f.rank == rank)
-    what = {2: "a pair", 3: "a prial", 4: "a mournival"}[found.held]
-    if found.claimable:
-        return (f"{who} laid them down as {what} by mistake ({found.kind.replace('_', ' ')}), "
-                "but the claim has lapsed: fewer of them are left on the table than it takes")
-    if found.why == "no_declaration":
-        return (f"{who} laid down {'a dead pair' if found.held == 2 else what}, but no "
-                "declaration under this ruleset could have taken it, so it is no mistake")
-    if found.why == "live_pair":
-        return (f"{who} laid them down as {what}, but it was not a dead pair then (the other two "
-                f"{RANK_PLURALS[rank]} were not both among the won cards), so it is no mistake: "
-                "they are ordinary table cards now")
-    return (f"{who} laid them down as {what}; under this ruleset "
-            f"{spec('oversights').words[found.kind]} is not a mistake anyone may claim, so they "
-            "are ordinary table cards now")
-
-
-def _lie_down_facts(deal: Deal, record: dict[str, Any]) -> dict[int, tuple[LaidDown, ...]]:
-    """For each lie-down in ``deal``'s history (by index): what the engine found it would make
-    of each rank its player held two or more of, just before (:meth:`~tutor.engine.deal.Deal.
-    lie_down_oversights`).  One pass over the deal's actions from its record's first position."""
-    facts: dict[int, tuple[LaidDown, ...]] = {}
-    if not any(a.kind == "lie_down" for a in deal.history):
-        return facts
-    d = replay(record, upto=0)
-    for i, a in enumerate(deal.history):
-        if a.kind == "lie_down":
-            facts[i] = d.lie_down_oversights(a.player)
-        d.apply(a)
-    return facts
 
 
 class SpotOversight(PuzzleKind):
@@ -162,6 +86,10 @@ class SpotOversight(PuzzleKind):
         """The decoys that are tempting under ``rs`` (an action that looks like a claimable
         mistake there but is not)."""
         themes = ["lay_down_pair", "mournival_taken", "capture_from_pair"]
+        if "prial" in rs.declarations:
+            themes.append("prial_declared")
+        if "dead_pair" in rs.declarations:
+            themes.append("dead_pair_declared")
         if "one_for_three" in rs.captures:
             themes.append("took_three")
         if "laid_down_prial" not in rs.oversights:
@@ -195,6 +123,8 @@ class SpotOversight(PuzzleKind):
     def plan_may_fit(self, plan, theme):
         if theme == "decoy":
             return plan["variant"] == "decoy"
+        if theme.replace("-", "_") in _DECOY_THEMES:
+            return plan.get("theme") == theme.replace("-", "_")
         if theme.replace("-", "_") in OVERSIGHT_KINDS:
             return plan["variant"] == theme.replace("-", "_")
         return True
@@ -207,7 +137,8 @@ class SpotOversight(PuzzleKind):
 
     def _arranged(self, ctx, what: str):
         """A pack, dealer and bots for ``what``: ``table_mournival``, ``table_prial``,
-        ``hand_prial``, ``hand_mournival`` or ``natural``.  Returns (pack, dealer, bots, rank,
+        ``hand_prial``, ``hand_mournival``, ``declared_prial`` (a prial in one hand, declared
+        in time) or ``natural``.  Returns (pack, dealer, bots, rank,
         seat) where rank/seat say what was arranged."""
         rng, n, pc = ctx.rng, ctx.players, ctx.pc
         pack = ctx.new_pack()
@@ -230,16 +161,16 @@ class SpotOversight(PuzzleKind):
             _place(pack, rng.sample(table_pos, 3) + [rng.choice(_positions(order, seat))],
                    rank_cards)
             bots = ctx.bots(0.2, {seat: rng.uniform(0.5, 1.0)})
-        elif what in ("hand_prial", "hand_mournival"):
+        elif what in ("hand_prial", "hand_mournival", "declared_prial"):
             seat = rng.randrange(n)
-            k = 3 if what == "hand_prial" else 4
+            k = 4 if what == "hand_mournival" else 3
             rng.shuffle(rank_cards)
             targets = rng.sample(_positions(order, seat), k)
             if k == 3:   # the fourth card in another player's hand
                 other = rng.choice([q for q in range(n) if q != seat])
                 targets.append(rng.choice(_positions(order, other)))
             _place(pack, targets, rank_cards)
-            bots = ctx.bots(0.2, {seat: 1.0})
+            bots = ctx.bots(0.2, {seat: 0.0 if what == "declared_prial" else 1.0})
         else:
             bots = ctx.bots(rng.uniform(0.3, 0.7))
         return pack, dealer, bots, rank, seat
@@ -251,11 +182,11 @@ class SpotOversight(PuzzleKind):
             return deal.table_count(rank) == 4
         if what == "table_prial":
             return deal.table_count(rank) == 3
-        if what in ("hand_prial", "hand_mournival"):
-            return deal.hand_count(seat, rank) == (3 if what == "hand_prial" else 4)
+        if what in ("hand_prial", "hand_mournival", "declared_prial"):
+            return deal.hand_count(seat, rank) == (4 if what == "hand_mournival" else 3)
         return True
 
-    def _play_collect(self, ctx, what: str, want):
+    def _play_collect(self, ctx, what: str, want, kinds=frozenset({"capture", "lie_down"})):
         pack, dealer, bots, rank, seat = self._arranged(ctx, what)
         deal = Deal(ctx.rs, ctx.players, dealer, pack)
         if not self._check_arrangement(deal, what, rank, seat):
@@ -264,7 +195,7 @@ class SpotOversight(PuzzleKind):
         state = {"clear": True}
 
         def observer(d: Deal, a: Action) -> None:
-            if a.kind in ("capture", "lie_down") and state["clear"] and d.phase == "play":
+            if a.kind in kinds and state["clear"] and d.phase == "play":
                 hit = want(d, a, d.open_oversights())
                 if hit is not None:
                     found.append((d.clone(), a, hit))
@@ -352,8 +283,11 @@ class SpotOversight(PuzzleKind):
         not_claimable = [names.get(k, k) for k in OVERSIGHT_KINDS if k not in rs.oversights]
         # an example claim that reads and is graded but is never the answer, and tells nothing
         # of it: the rank of no card on the table
-        spare = next(r for r in (8, 6, 10, 3, 11, 1, 4, 12, 0, 2, 5, 7, 9)
-                     if not deal.table_count(r))
+        order = (8, 6, 10, 3, 11, 1, 4, 12, 0, 2, 5, 7, 9)
+        claimed = {g[0].rank for g in claim_groups(deal, seat)}
+        spare = next((r for r in order if not deal.table_count(r)), None)
+        if spare is None:       # every rank on the table (before play): one never the answer
+            spare = next(r for r in order if r not in claimed)
         return {
             "example": f"claim {RANK_PLURALS[spare]}",
             "actor": player_name(action.player, seat), "action": describe(action, seat, ctx.players),
@@ -382,7 +316,8 @@ class SpotOversight(PuzzleKind):
     def _build_decoy(self, ctx):
         theme = ctx.plan["theme"]
         what = {"lay_down_prial": "hand_prial", "lay_down_mournival": "hand_mournival",
-                "mournival_taken": "table_mournival"}.get(theme, "natural")
+                "mournival_taken": "table_mournival", "prial_declared": "declared_prial"
+                }.get(theme, "natural")
         rs = ctx.rs
 
         def tag_of(d: Deal, a: Action) -> list[str]:
@@ -397,6 +332,10 @@ class SpotOversight(PuzzleKind):
                     tags.append("capture_from_pair")
                 if first:
                     tags.append("mournival_taken")
+            elif a.kind == "declare_prial":
+                tags.append("prial_declared")
+            elif a.kind == "declare_dead_pair":
+                tags.append("dead_pair_declared")
             elif a.kind == "lie_down":
                 held = Counter(rank_of(c) for c in a.cards).values()
                 if 2 in held:
@@ -412,7 +351,7 @@ class SpotOversight(PuzzleKind):
         def want(d, a, open_):
             return None if open_ else tag_of(d, a)
 
-        found = self._play_collect(ctx, what, want)
+        found = self._play_collect(ctx, what, want, _DECOY_ACTIONS)
         if not found:
             return None
         allowed = set(self.decoy_themes(rs)) | {"plain"}
@@ -440,6 +379,8 @@ class SpotOversight(PuzzleKind):
             rank = took.rank
             facts["mournival"] = pretty_cards(took.cards)
             facts["dealer"] = player_name(deal.dealer, seat)
+        if theme in ("prial_declared", "dead_pair_declared"):
+            facts["declared"] = pretty_cards(action.cards)
         facts.update({"rank": RANK_NAMES[rank], "ranks": RANK_PLURALS[rank]})
         features = {"decoy": 1.0, f"decoy_{theme}": 1.0, "table_cards": len(deal.table_cards())}
         cand = Candidate(deal=deal, seat=seat, variant="decoy",
@@ -472,62 +413,78 @@ class SpotOversight(PuzzleKind):
     # -- answers ----------------------------------------------------------------------------
 
     def check(self, p, text):
-        r = read(text, words=_WORDS, expected="name the cards you claim (for example "
-                                              "`claim 9S 9H`), or answer `nothing`")
-        says_nothing = "nothing" in r.words
-        if says_nothing and (r.cards or r.ranks):
-            raise AnswerError("name the cards you claim, or answer `nothing`, not both")
-        if not r.cards and not r.ranks and not says_nothing:
+        """Grade a claim (read by the engine: :func:`~tutor.engine.deal.read_claim_words`, by
+        cards, by rank for every rank, in the words the lessons use) or ``nothing``; a claim of
+        cards that are not open to a claim is a false claim, graded wrong; a word that is not
+        read is refused, never graded."""
+        words = tokens(text)
+        says_nothing = any(w.lower() in _WORDS for w in words)
+        rest = [w for w in words if w.lower() not in _WORDS]
+        if says_nothing:
+            if any(w.lower() not in CLAIM_FILLER for w in rest):
+                raise AnswerError("name the cards you claim, or answer `nothing`, not both")
+            return self._nothing(p)
+        try:
+            named = read_claim_words(" ".join(rest))
+        except InvalidAction as exc:
+            raise AnswerError(f"{exc.reason}; or answer `nothing`") from None
+        except IllegalAction as exc:
+            raise AnswerError(exc.reason) from None
+        if not named.names_something:
             raise AnswerError("name the cards you claim (for example `claim 9S 9H`), or "
                               "answer `nothing`")
+        return self._claimed(p, named, " ".join(rest))
+
+    def _nothing(self, p) -> Verdict:
+        groups = claim_groups(p.deal(), p.seat)
+        if not groups:
+            return Verdict(True, "Right: there is nothing to claim.")
+        return Verdict(False, f"There was something to claim: {_join_claims(groups)}.",
+                       retry="Not yet: there is a mistake open to a claim. Look at the last "
+                             "action again, and at what lay on the table just before it.")
+
+    def _claimed(self, p, named, typed: str) -> Verdict:
         deal = p.deal()
         groups = claim_groups(deal, p.seat)
-        if says_nothing:
-            if not groups:
-                return Verdict(True, "Right: there is nothing to claim.")
-            return Verdict(False, f"There was something to claim: {_join_claims(groups)}.",
-                           retry="Not yet: there is a mistake open to a claim. Look at the last "
-                                 "action again, and at what lay on the table just before it.")
         table = set(deal.table_cards())
-        off = [c for c in r.cards if c not in table]
+        off = [c for c in named.cards if c not in table]
         if off:
-            raise AnswerError(f"{pretty_cards(off)} {'is' if len(off) == 1 else 'are'} not on "
-                              "the table: a claim takes cards from the table. Name table cards, "
-                              "or answer `nothing`.")
-        ranks = {rank_of(c) for c in r.cards} | set(r.ranks)
-        if len(ranks) > 1:
-            raise AnswerError("a claim takes cards of one rank: name them (for example "
-                              "`claim 9S 9H`)")
-        rank = ranks.pop()
-        if r.ranks and r.cards:
-            raise AnswerError("name the cards, or the rank alone, not both")
-        named = " ".join(codes(r.cards)) if r.cards else rank_code(rank)
+            return Verdict(False, f"A false claim: {pretty_cards(off)} "
+                                  f"{'is' if len(off) == 1 else 'are'} not on the table, and a "
+                                  "claim takes cards from the table."
+                                  + (f" What can be claimed is {_join_claims(groups)}."
+                                     if groups else " There is nothing to claim."),
+                           retry="Not yet: a claim takes cards from the table.")
+        rank = named.rank if named.rank is not None else rank_of(named.cards[0])
         try:        # the engine reads the claim on the position (RULES.md 4)
-            act = deal.parse_action(f"claim {named}", p.seat)
+            act = deal.parse_claim(typed, p.seat)
         except IncompleteAction as exc:
             raise AnswerError(f"which cards? {exc.reason.removeprefix('which cards? ')}") from None
         except (InvalidAction, AmbiguousAction) as exc:
             raise AnswerError(exc.reason) from None
         except IllegalAction as exc:
-            mine = [g for g in groups if g[0].rank == rank]
-            if mine:
-                need = len(mine[0][0].cards)
-                return Verdict(False, f"Too many cards: the claim takes {need} of "
-                                      f"{pretty_cards(set().union(*(a.cards for a in mine[0])))}.",
-                               retry=f"Not yet: the claim takes {need} cards.")
-            if not groups:
-                story = [e for e in table_story(deal, p.seat, p.record) if e["rank"] == rank]
-                why = story[0]["why"] if story else exc.reason
-                return Verdict(False, f"There is nothing to claim here ({why}).",
-                               retry="Not yet. Is any mistake really open to a claim, and is it "
-                                     "someone else's?")
-            return Verdict(False, f"Those cards are not open to a claim ({exc.reason}); what can "
-                                  f"be claimed is {_join_claims(groups)}.",
-                           retry="Not yet: those cards are not open to a claim; another "
-                                 "mistake is.")
-        shown = r.cards or act.cards
+            return self._false_claim(p, deal, groups, rank, exc.reason)
+        shown = named.cards or act.cards
         return Verdict(True, f"Right: you claim {pretty_cards(shown)}, "
                              f"{_OVERSIGHT_NAMES.get(act.oversight, 'a mistake')}.")
+
+    def _false_claim(self, p, deal, groups, rank: int, reason: str) -> Verdict:
+        mine = [g for g in groups if g[0].rank == rank]
+        if mine:
+            need = len(mine[0][0].cards)
+            return Verdict(False, f"Too many cards: the claim takes {need} of "
+                                  f"{pretty_cards(set().union(*(a.cards for a in mine[0])))}.",
+                           retry=f"Not yet: the claim takes {need} cards.")
+        if not groups:
+            story = [e for e in table_story(deal, p.seat, p.record) if e["rank"] == rank]
+            why = story[0]["why"] if story else reason
+            return Verdict(False, f"There is nothing to claim here ({why}).",
+                           retry="Not yet. Is any mistake really open to a claim, and is it "
+                                 "someone else's?")
+        return Verdict(False, f"Those cards are not open to a claim ({reason}); what can be "
+                              f"claimed is {_join_claims(groups)}.",
+                       retry="Not yet: those cards are not open to a claim; another mistake "
+                             "is.")
 
     def answer_words(self, p):
         deal = p.deal()

@@ -4,10 +4,11 @@ its clock, and the progress store its answers go to."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from tutor.teaching.io import LearnerIO
 
-__all__ = ["Answered", "Drill", "QUIT_WORDS"]
+__all__ = ["Answered", "Best", "Drill", "QUIT_WORDS"]
 
 #: What leaves a drill at an answer prompt.  Never a single letter: ``q`` is the queen.
 QUIT_WORDS = ("quit", ":q")
@@ -21,6 +22,20 @@ class Answered:
     correct: bool
     seconds: float | None
     timed_out: bool = False
+
+
+class Best(NamedTuple):
+    """A score kept as a personal best: ``new`` when it beat an earlier best, ``previous`` that
+    best (None: the first score kept)."""
+
+    new: bool
+    previous: float | None
+
+    def words(self) -> str:
+        """``a new best (was 7)``, ``your first best``, or nothing."""
+        if self.new:
+            return f"a new best (was {self.previous:g})"
+        return "your first best" if self.previous is None else ""
 
 
 class Drill:
@@ -51,8 +66,14 @@ class Drill:
     def meta_best(self, key: str, value: float, higher: bool = True) -> bool:
         """Keep the best ``value`` under ``key`` in the store's meta table; True when it is a
         new best."""
+        return self.best(key, value, higher).new
+
+    def best(self, key: str, value: float, higher: bool = True) -> Best:
+        """Keep the best ``value`` under ``key`` (ending ``.best``: a merge keeps the higher) in
+        the store's meta table, and say whether it is a new best (:class:`Best`; never one
+        without a store)."""
         if self.store is None:
-            return False
+            return Best(False, 0.0)
         old = self.store.get_meta(key)
         try:
             prev = float(old) if old is not None else None
@@ -60,8 +81,25 @@ class Drill:
             prev = None
         if prev is None or (value > prev if higher else value < prev):
             self.store.set_meta(key, repr(value))
-            return prev is not None
-        return False
+            return Best(prev is not None, prev)
+        return Best(False, prev)
+
+    def save_mark(self) -> int:
+        """A mark to count the answers saved after it (:meth:`saved_words`)."""
+        return self.store.save_mark() if self.store is not None else 0
+
+    def saved_words(self, mark: int) -> str:
+        """What the drill, left early, has saved since ``mark``, in words: what the store wrote
+        (:meth:`tutor.teaching.progress.ProgressStore.saved_since`), not what was answered."""
+        store = self.store
+        if store is None:
+            return "nothing saved (--no-save)."
+        got = store.saved_since(mark)
+        said = (f"{got.saved} answer{'s' if got.saved != 1 else ''} saved ({got.right} right)"
+                if got.saved else "nothing saved")
+        if got.kept:
+            said += f"; {got.kept} kept to be saved when the progress file is free"
+        return said + "."
 
 
 def record_answer(io: LearnerIO, store, puzzle_id: str, kind: str, themes, correct: bool,

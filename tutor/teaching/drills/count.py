@@ -178,6 +178,7 @@ class CountDrill(Drill):
                "in a row at the current pace"
                + (f"; each answer has {self.limit:g} s." if self.limit else "."), style="bold")
         perfect_run = 0
+        mark = self.save_mark()
         try:
             for k in range(rounds):
                 rnd = self.make_round()
@@ -204,9 +205,7 @@ class CountDrill(Drill):
                                style="dim")
                     perfect_run = 0
         except (EOFError, KeyboardInterrupt):
-            n = sum(len(r.results) for r in res.rounds) + sum(
-                len(r.results) for r in [self._current] if r is not None and r not in res.rounds)
-            io.say(f"Counting stopped: {n} answer{'s' if n != 1 else ''} saved.", style="yellow")
+            io.say("Counting stopped: " + self.saved_words(mark), style="yellow")
             raise
         res.speed = self.speed
         right = sum(1 for r in res.rounds for _, ok, _ in r.results if ok)

@@ -248,6 +248,7 @@ class SettleDrill(Drill):
                + (f"; {self.limit:g} s a question, and the clock tightens after every {RUN} "
                   "right in a row." if self.limit else "."), style="bold")
         run = 0
+        mark = self.save_mark()
         try:
             for k in range(rounds):
                 a = self.ask(self.make_question(), progress=(k + 1, rounds))
@@ -266,9 +267,7 @@ class SettleDrill(Drill):
                     io.say(f"{RUN} right in a row within {old:g} s: the clock now gives "
                            f"{self.limit:g} s a question.", style="bold green")
         except (EOFError, KeyboardInterrupt):
-            n = len(res.answers)
-            io.say(f"Settlement stopped: {n} answer{'s' if n != 1 else ''} saved "
-                   f"({res.right} right).", style="yellow")
+            io.say("Settlement stopped: " + self.saved_words(mark), style="yellow")
             raise
         if res.answers:
             timed = [a.seconds for a in res.answers if a.seconds is not None]

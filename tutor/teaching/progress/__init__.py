@@ -15,7 +15,13 @@ platform's user data directory).  Its schema version is SQLite's ``PRAGMA user_v
   :meth:`record_answer` updates them in the answer's own transaction.
 - ``lessons`` keeps each lesson's state: the seed of the current attempt, the page reached, the
   answers given so far (so a lesson resumes with the same puzzles), and when it was completed.
-- ``meta`` keeps small settings (the last lesson opened, the drills' best scores).
+- ``meta`` keeps small settings (the last lesson opened, the drills' best scores: keys ending
+  ``.best``, such as ``drill.oversights.storm.parlett.best``, which a merge keeps the higher of).
+- ``sightings`` keeps the signal-detection figures of spotting oversights, one row each (a
+  ``uid``, the context: ``play``, ``match`` or ``drill``, the oversight kind, the outcome:
+  ``hit``, ``miss`` or ``false_claim``, a hit's seconds from claimable to named when typed at a
+  terminal, the ruleset and the deal or puzzle it came from); :meth:`spotting` counts them per
+  kind.  Schema 3 added it (an older file migrates with none).
 
 Schema 2 (this version) added the ``uid``, ``difficulty`` and ``revealed`` columns, a nullable
 ``seconds``, and the rating tables.  Migrating a schema 1 file keeps every answer: each gets a
@@ -62,12 +68,13 @@ salvaging), ``_records`` (what it hands out).
 """
 
 from tutor.teaching.progress._records import (Answer, LessonState, RatingChange, RatingPoint,
-                                              SubjectRating, Tally)
-from tutor.teaching.progress._schema import (FILE_NAME, LATEST_TIME, LONGEST_ANSWER,
-                                             SCHEMA_VERSION)
+                                              Sighting, SpotFigures, SubjectRating, Tally)
+from tutor.teaching.progress._schema import (CONTEXTS, FILE_NAME, LATEST_TIME, LONGEST_ANSWER,
+                                             OUTCOMES, SCHEMA_VERSION)
 from tutor.teaching.progress._store import ProgressStore, SavedCount, default_path
 from tutor.teaching.progress._values import StoreValueError
 
-__all__ = ["FILE_NAME", "LATEST_TIME", "LONGEST_ANSWER", "SCHEMA_VERSION", "Answer",
-           "LessonState", "ProgressStore", "RatingChange", "RatingPoint", "SavedCount",
-           "StoreValueError", "SubjectRating", "Tally", "default_path"]
+__all__ = ["CONTEXTS", "FILE_NAME", "LATEST_TIME", "LONGEST_ANSWER", "OUTCOMES",
+           "SCHEMA_VERSION", "Answer", "LessonState", "ProgressStore", "RatingChange",
+           "RatingPoint", "SavedCount", "Sighting", "SpotFigures", "StoreValueError",
+           "SubjectRating", "Tally", "default_path"]

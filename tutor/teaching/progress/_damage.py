@@ -94,6 +94,15 @@ def _bad_rows(version: int) -> dict[str, tuple[str, str]]:
             "typeof(subject) <> 'text' "
             "OR typeof(answer_uid) <> 'text' OR typeof(at) NOT IN ('real', 'integer') "
             f"OR at NOT BETWEEN 0 AND {_LATEST} OR {_RATING_OK}"))
+    if version >= 3:
+        bad["sightings"] = ("id", (
+            "typeof(uid) <> 'text' OR typeof(at) NOT IN ('real', 'integer') "
+            f"OR at NOT BETWEEN 0 AND {_LATEST} OR typeof(context) <> 'text' "
+            "OR typeof(kind) <> 'text' OR typeof(outcome) <> 'text' "
+            "OR outcome NOT IN ('hit', 'miss', 'false_claim') "
+            "OR typeof(seconds) NOT IN ('real', 'integer', 'null') "
+            f"OR seconds NOT BETWEEN 0 AND {_LONGEST} "
+            "OR typeof(ruleset) NOT IN ('text', 'null') OR typeof(source) NOT IN ('text', 'null')"))
     return bad
 
 

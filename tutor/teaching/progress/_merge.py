@@ -8,12 +8,13 @@ import sqlite3
 
 from tutor.puzzles.themes import theme_ids
 from tutor.teaching.progress import _values as V
-from tutor.teaching.progress._records import Answer, LessonState, _state
+from tutor.teaching.progress._records import Answer, LessonState, Sighting, _state
 from tutor.teaching.progress._schema import _LONGEST, _recompute
 from tutor.teaching.progress._writes import set_meta
 
 
-def check(answers: list[Answer], lessons: list[LessonState], meta: dict[str, str]) -> None:
+def check(answers: list[Answer], lessons: list[LessonState], meta: dict[str, str],
+          sightings: list[Sighting] = ()) -> None:
     """Raise :class:`~tutor.teaching.progress._values.StoreValueError` for the first value the
     store cannot keep (as :func:`tutor.teaching.transfer.read_export` has already refused for an
     export; other callers are held to the same)."""
@@ -48,10 +49,22 @@ def check(answers: list[Answer], lessons: list[LessonState], meta: dict[str, str
     for key, value in meta.items():
         V.text(key, "a setting's name")
         V.text(value, f"the setting {key!r}")
+    for s in sightings:
+        V.text(s.uid, "a sighting's uid")
+        V.moment(s.at, f"the time of the sighting {s.uid!r}")
+        V.context(s.context)
+        V.text(s.kind, "an oversight kind")
+        V.outcome(s.outcome)
+        if s.seconds is not None and not (isinstance(s.seconds, (int, float))
+                                          and 0 <= s.seconds <= _LONGEST):
+            raise V.StoreValueError(f"the progress store cannot keep the time "
+                                    f"{V.shown(s.seconds)} of the sighting {s.uid!r}")
+        V.text(s.ruleset, "a ruleset id", optional=True)
+        V.text(s.source, "a source", optional=True)
 
 
 def merge(conn: sqlite3.Connection, answers: list[Answer], lessons: list[LessonState],
-          meta: dict[str, str]) -> int:
+          meta: dict[str, str], sightings: list[Sighting] = ()) -> int:
     """Merge inside the caller's transaction (see the store's :meth:`merge`); returns how many
     answers were added."""
     before = conn.execute("SELECT COUNT(*) FROM answers").fetchone()[0]
@@ -63,6 +76,11 @@ def merge(conn: sqlite3.Connection, answers: list[Answer], lessons: list[LessonS
           a.seconds, a.hints, a.lesson, a.ruleset, int(a.retry), a.difficulty,
           int(a.revealed)) for a in answers])
     added = conn.execute("SELECT COUNT(*) FROM answers").fetchone()[0] - before
+    conn.executemany(
+        "INSERT INTO sightings (uid, at, context, kind, outcome, seconds, ruleset, source) "
+        "VALUES (?,?,?,?,?,?,?,?) ON CONFLICT(uid) DO NOTHING",
+        [(s.uid, s.at, s.context, s.kind, s.outcome, s.seconds, s.ruleset, s.source)
+         for s in sightings])
     for theirs in lessons:
         _merge_lesson(conn, theirs)
     for key, value in meta.items():

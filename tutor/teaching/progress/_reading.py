@@ -10,8 +10,9 @@ import sqlite3
 from tutor.engine.errors import LaughError
 from tutor.teaching import ratings as R
 from tutor.teaching.progress import _tallies
-from tutor.teaching.progress._records import (Answer, LessonState, RatingPoint, SubjectRating,
-                                              Tally, _state, _subject_rating, _weakest_first)
+from tutor.teaching.progress._records import (Answer, LessonState, RatingPoint, Sighting,
+                                              SpotFigures, SubjectRating, Tally, _state,
+                                              _subject_rating, _weakest_first)
 
 
 class Reads:
@@ -65,6 +66,37 @@ class Reads:
         first date, ``YYYY-MM-DD`` (periods of several days start at whole multiples of
         ``days`` days since 1970-01-01)."""
         return _tallies.timeline(self.conn, days)
+
+    # -- spotting oversights -----------------------------------------------------------------
+
+    def sightings(self) -> list[Sighting]:
+        """Every recorded figure of spotting oversights, oldest first."""
+        rows = self.conn.execute("SELECT at, context, kind, outcome, seconds, ruleset, source, "
+                                 "uid FROM sightings ORDER BY at, id").fetchall()
+        return [Sighting(*r) for r in rows]
+
+    def spotting(self, contexts: tuple[str, ...] | None = None) -> list[SpotFigures]:
+        """The signal-detection figures per oversight kind (hits, misses, false claims, the
+        median time of the timed hits), from the sightings of ``contexts`` (None: all), in
+        the order of the kinds' names (``""``, false claims naming no kind, first)."""
+        sql = "SELECT kind, outcome, seconds FROM sightings"
+        args: tuple = ()
+        if contexts is not None:
+            sql += f" WHERE context IN ({', '.join('?' * len(contexts))})"
+            args = tuple(contexts)
+        counts: dict[str, dict[str, int]] = {}
+        times: dict[str, list[float]] = {}
+        for kind, outcome, seconds in self.conn.execute(sql, args):
+            counts.setdefault(kind, {}).setdefault(outcome, 0)
+            counts[kind][outcome] += 1
+            if outcome == "hit" and seconds is not None:
+                times.setdefault(kind, []).append(seconds)
+        out = []
+        for kind in sorted(counts):
+            c, t = counts[kind], sorted(times.get(kind, []))
+            out.append(SpotFigures(kind, c.get("hit", 0), c.get("miss", 0),
+                                   c.get("false_claim", 0), len(t), _median(t)))
+        return out
 
     # -- ratings ---------------------------------------------------------------------------
 
@@ -150,3 +182,11 @@ class Reads:
     def meta_items(self) -> dict[str, str]:
         """Every small saved setting, by key."""
         return dict(self.conn.execute("SELECT key, value FROM meta ORDER BY key").fetchall())
+
+
+def _median(values: list[float]) -> float | None:
+    """The median of sorted ``values``, None when there are none."""
+    n = len(values)
+    if not n:
+        return None
+    return values[n // 2] if n % 2 else (values[n // 2 - 1] + values[n // 2]) / 2

@@ -57,6 +57,48 @@ class Answer:
     revealed: bool = False
 
 
+@dataclass(frozen=True)
+class Sighting:
+    """One recorded figure of spotting oversights (the ``sightings`` table): ``outcome``
+    (``hit``, ``miss`` or ``false_claim``) of an oversight ``kind`` (``""``: a false claim that
+    named none), in ``context`` (``play``, ``match`` or ``drill``), at Unix time ``at``;
+    ``seconds`` from claimable to named for a hit timed at a terminal (else None); the
+    ``ruleset``, the ``source`` it came from (a deal or a puzzle id) and its ``uid``."""
+
+    at: float
+    context: str
+    kind: str
+    outcome: str
+    seconds: float | None = None
+    ruleset: str | None = None
+    source: str | None = None
+    uid: str = ""
+
+
+@dataclass(frozen=True)
+class SpotFigures:
+    """The signal-detection figures of one oversight ``kind`` (``""``: false claims that named
+    no kind): ``hits``, ``misses``, ``false_claims``, and the ``median_seconds`` of the
+    ``timed`` hits (None when no hit was timed)."""
+
+    kind: str
+    hits: int = 0
+    misses: int = 0
+    false_claims: int = 0
+    timed: int = 0
+    median_seconds: float | None = None
+
+    @property
+    def chances(self) -> int:
+        """The oversights that were the learner's to claim: hits and misses."""
+        return self.hits + self.misses
+
+    @property
+    def hit_rate(self) -> float | None:
+        """Hits of the chances, 0..1 (None without a chance)."""
+        return self.hits / self.chances if self.chances else None
+
+
 @dataclass
 class Tally:
     """Answers counted for one theme, kind or period: ``right`` of ``n``; ``timed`` of them were

@@ -33,6 +33,8 @@ _LESSON_COLUMNS = {"lesson": "NULL", "seed": "NULL", "page": "0", "answered": "'
                    "started_at": "NULL", "updated_at": "NULL", "completed_at": "NULL",
                    "right": "NULL", "total": "NULL", "in_progress": "0"}
 _META_COLUMNS = {"key": "NULL", "value": "NULL"}
+_SIGHTING_COLUMNS = {"uid": "NULL", "at": "NULL", "context": "NULL", "kind": "NULL",
+                     "outcome": "NULL", "seconds": "NULL", "ruleset": "NULL", "source": "NULL"}
 
 
 def move_aside(path: Path) -> Path:
@@ -60,15 +62,18 @@ class Salvaged:
     answers: int = 0
     lessons: int = 0
     settings: int = 0
+    sightings: int = 0
     bad: int = 0
     unreadable: bool = False
 
     def words(self) -> str:
         """One clause for the notice: what was kept and what could not be read."""
-        if not (self.answers or self.lessons or self.settings):
+        if not (self.answers or self.lessons or self.settings or self.sightings):
             return "nothing could be read from it"
         said = (f"{_n(self.answers, 'answer')}, {_n(self.lessons, 'lesson')} and "
                 f"{_n(self.settings, 'setting')} kept from it")
+        if self.sightings:
+            said += f" (and {_n(self.sightings, 'figure')} of spotting oversights)"
         if self.bad:
             said += f", {_n(self.bad, 'row')} could not be read"
         if self.unreadable:
@@ -135,6 +140,9 @@ def _salvage_tables(old: sqlite3.Connection, conn: sqlite3.Connection, version: 
     out.lessons = _insert_new(conn, "lessons", _LESSON_COLUMNS, rows, out)
     rows = _staged(old, conn, "meta", _META_COLUMNS, bad["meta"][1], out)
     out.settings = _insert_new(conn, "meta", _META_COLUMNS, rows, out)
+    if "sightings" in bad:
+        rows = _staged(old, conn, "sightings", _SIGHTING_COLUMNS, bad["sightings"][1], out)
+        out.sightings = _insert_new(conn, "sightings", _SIGHTING_COLUMNS, rows, out)
 
 
 def _insert_new(conn, table: str, columns: dict, rows: list, out: Salvaged) -> int:

@@ -14,7 +14,13 @@ from tutor.teaching.theme_names import respell_stored_themes
 
 
 FILE_NAME = "progress.sqlite3"
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
+
+#: What a sighting (one figure of spotting oversights) came to: a claim that took the cards
+#: first; an oversight the learner could have claimed and did not; a claim of nothing.
+OUTCOMES = ("hit", "miss", "false_claim")
+#: Where a sighting was made: a practice deal (``laugh play``), a match, a drill.
+CONTEXTS = ("play", "match", "drill")
 
 #: Times under this many seconds in a schema 1 file were not typed by a person (piped input,
 #: a revealed answer): migrated as missing.
@@ -94,6 +100,22 @@ CREATE INDEX IF NOT EXISTS rating_history_subject ON rating_history(subject, at,
 """
 
 
+_SIGHTINGS_V3 = """
+CREATE TABLE IF NOT EXISTS sightings (
+    id          INTEGER PRIMARY KEY,
+    uid         TEXT    NOT NULL UNIQUE,  -- its identity on every machine (merges)
+    at          REAL    NOT NULL,         -- Unix time it was decided
+    context     TEXT    NOT NULL,         -- play, match or drill
+    kind        TEXT    NOT NULL,         -- the oversight kind; '' for a false claim naming none
+    outcome     TEXT    NOT NULL,         -- hit, miss or false_claim
+    seconds     REAL,                     -- a hit: claimable to named; NULL: not timed
+    ruleset     TEXT,
+    source      TEXT                      -- the deal or puzzle it came from
+);
+CREATE INDEX IF NOT EXISTS sightings_kind ON sightings(kind, outcome);
+"""
+
+
 def _migrate_0(conn: sqlite3.Connection) -> None:
     for statement in _statements(_SCHEMA_V1):
         conn.execute(statement)
@@ -127,6 +149,13 @@ def _migrate_1(conn: sqlite3.Connection) -> None:
     _recompute(conn)
 
 
+def _migrate_2(conn: sqlite3.Connection) -> None:
+    """Schema 2 to 3: the ``sightings`` table (the signal-detection figures of spotting
+    oversights), empty."""
+    for statement in _statements(_SIGHTINGS_V3):
+        conn.execute(statement)
+
+
 def _v2_answer(row: tuple, seen: set[str], untimed_below: float) -> tuple:
     """An answer of an older (or damaged) file as schema 2 keeps it: ``row`` is (at, puzzle_id,
     kind, themes, correct, seconds, hints, lesson, ruleset, retry, uid, difficulty, revealed),
@@ -158,7 +187,7 @@ def _content_uid(values: tuple) -> str:
 
 #: Migrations: ``_MIGRATIONS[n]`` takes a file from version ``n`` to ``n + 1`` (inside a
 #: transaction).
-_MIGRATIONS = {0: _migrate_0, 1: _migrate_1}
+_MIGRATIONS = {0: _migrate_0, 1: _migrate_1, 2: _migrate_2}
 
 
 def _one_spelling(conn: sqlite3.Connection) -> int:

@@ -22,7 +22,7 @@ from tutor.teaching.progress._damage import (_check_and_migrate, _check_header, 
 from tutor.teaching.progress._keeping import Keeping, _are, _backup, _busy, _n
 from tutor.teaching.progress._pending import Journal
 from tutor.teaching.progress._reading import Reads
-from tutor.teaching.progress._records import Answer, LessonState, RatingChange
+from tutor.teaching.progress._records import Answer, LessonState, RatingChange, Sighting
 from tutor.teaching.progress._salvage import move_aside, salvage
 from tutor.teaching.progress._schema import FILE_NAME, _LONGEST, _connect, _recompute
 
@@ -292,6 +292,28 @@ class ProgressStore(Keeping, Reads):
             self._log[-1][1] = "kept" if len(self._kept) > kept_before else "saved"
         return change
 
+    def record_sighting(self, context: str, kind: str, outcome: str,
+                        seconds: float | None = None, *, ruleset: str | None = None,
+                        source: str | None = None, at: float | None = None) -> None:
+        """Record one figure of spotting oversights, committed at once (or kept: see the
+        class): in ``context`` (``play``, ``match`` or ``drill``), the oversight ``kind`` (``""``
+        for a false claim that named none) came to ``outcome``: ``hit`` (claimed first),
+        ``miss`` (the learner's to claim, and not claimed) or ``false_claim`` (a claim of
+        nothing claimable).  ``seconds`` is a hit's time from claimable to named, typed at a
+        terminal (None otherwise; a time out of range is missing, as for an answer); ``source``
+        names the deal or puzzle.  Raises :class:`~tutor.teaching.progress._values.
+        StoreValueError` for a value the store cannot keep (nothing written)."""
+        if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or \
+                not 0 < seconds <= _LONGEST or outcome != "hit":
+            seconds = None
+        self._write({"op": "sighting", "id": uuid.uuid4().hex,
+                     "at": time.time() if at is None else V.moment(at, "the time of a sighting"),
+                     "context": V.context(context), "kind": V.text(kind, "an oversight kind"),
+                     "outcome": V.outcome(outcome),
+                     "seconds": None if seconds is None else float(seconds),
+                     "ruleset": V.text(ruleset, "a ruleset id", optional=True),
+                     "source": V.text(source, "a source", optional=True)})
+
     def save_mark(self) -> int:
         """A mark to count the answers recorded after it (:meth:`saved_since`)."""
         return len(self._log)
@@ -361,7 +383,7 @@ class ProgressStore(Keeping, Reads):
                              f"({self._why_busy(exc)}): nothing recomputed") from None
 
     def merge(self, answers: list[Answer], lessons: list[LessonState],
-              meta: dict[str, str]) -> tuple[int, int]:
+              meta: dict[str, str], sightings: list[Sighting] = ()) -> tuple[int, int]:
         """Merge another store's progress into this one, in one transaction; returns
         ``(answers added, answers already here)``.
 
@@ -373,6 +395,7 @@ class ProgressStore(Keeping, Reads):
           completion (score) made last, wherever each was made.
         - A setting already here is kept, except the drills' bests (keys ending ``.best``),
           which keep the higher value; a setting not here is added.
+        - Sightings (the figures of spotting oversights) are keyed by ``uid`` as answers are.
         - The ratings are recomputed from the merged answers (:meth:`recompute_ratings`), and
           the review schedules (:mod:`tutor.teaching.review`, which cache what the answers say)
           are dropped to be rebuilt from them in time order.
@@ -380,10 +403,10 @@ class ProgressStore(Keeping, Reads):
         Raises :class:`~tutor.teaching.progress._values.StoreValueError` for a value the store
         cannot keep, and :class:`LaughError` when the file is busy or full (nothing merged).
         """
-        _merge.check(answers, lessons, meta)
+        _merge.check(answers, lessons, meta, sightings)
         try:
             with self._now_or_never("merged"):
-                added = _merge.merge(self.conn, answers, lessons, meta)
+                added = _merge.merge(self.conn, answers, lessons, meta, sightings)
         except sqlite3.OperationalError as exc:
             if not _busy(exc):
                 raise

@@ -8,7 +8,7 @@ from __future__ import annotations
 import math
 
 from tutor.engine.errors import LaughError
-from tutor.teaching.progress._schema import _LATEST
+from tutor.teaching.progress._schema import _LATEST, CONTEXTS, OUTCOMES
 
 #: The whole numbers SQLite keeps (64-bit signed).
 SMALLEST, LARGEST = -2 ** 63, 2 ** 63 - 1
@@ -59,3 +59,19 @@ def text(value, what: str, optional: bool = False) -> str | None:
 def band(value) -> int | None:
     """A difficulty band: None or 1 to 5."""
     return None if value is None else whole(value, "the difficulty", 1, 5)
+
+
+def outcome(value) -> str:
+    """A sighting's outcome: one of :data:`~tutor.teaching.progress._schema.OUTCOMES`."""
+    if value not in OUTCOMES:
+        raise StoreValueError(f"the progress store cannot keep the outcome {shown(value)}: it "
+                              f"must be one of {', '.join(OUTCOMES)}")
+    return value
+
+
+def context(value) -> str:
+    """Where a sighting was made: one of :data:`~tutor.teaching.progress._schema.CONTEXTS`."""
+    if value not in CONTEXTS:
+        raise StoreValueError(f"the progress store cannot keep the context {shown(value)}: it "
+                              f"must be one of {', '.join(CONTEXTS)}")
+    return value

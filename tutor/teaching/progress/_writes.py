@@ -9,7 +9,9 @@ An op is a JSON object with ``op`` (its kind) and ``id`` (an answer's uid, else 
 - ``start``: a new attempt at a lesson (``lesson``, ``seed``, ``at``);
 - ``page``: the page a lesson reached (``lesson``, ``page``, ``at``);
 - ``complete``: a lesson finished (``lesson``, ``right``, ``total``, ``at``);
-- ``meta``: a small setting (``key``, ``value``).
+- ``meta``: a small setting (``key``, ``value``);
+- ``sighting``: one figure of spotting oversights (the columns of ``sightings``; ``id`` is its
+  uid).
 
 Applying an op twice changes nothing more (answers are keyed by uid; a lesson slot keeps its
 first answer), so a journal replayed after a crash between its commit and its clearing is safe.
@@ -67,14 +69,18 @@ def check(op: dict) -> None:
     fields = {"answer": ("at", "puzzle_id", "kind", "themes", "correct", "seconds", "hints",
                          "lesson", "ruleset", "retry", "difficulty", "revealed"),
               "start": ("at", "lesson", "seed"), "page": ("at", "lesson", "page"),
-              "complete": ("at", "lesson", "right", "total"), "meta": ("key", "value")}[kind]
+              "complete": ("at", "lesson", "right", "total"), "meta": ("key", "value"),
+              "sighting": ("at", "context", "kind", "outcome", "seconds", "ruleset",
+                           "source")}[kind]
     for name in fields:
         value = op[name]
         if name == "at":
             V.moment(value)
-        elif name in ("puzzle_id", "kind", "lesson", "key", "value"):
+        elif name in ("puzzle_id", "kind", "lesson", "key", "value", "context"):
             V.text(value, name, optional=name == "lesson" and kind == "answer")
-        elif name == "ruleset":
+        elif name == "outcome":
+            V.outcome(value)
+        elif name in ("ruleset", "source"):
             V.text(value, name, optional=True)
         elif name == "themes":
             if not isinstance(value, list):
@@ -125,6 +131,11 @@ def apply(conn: sqlite3.Connection, op: dict):
                      (op["at"], op["right"], op["total"], op["at"], op["lesson"]))
     elif kind == "meta":
         set_meta(conn, op["key"], op["value"])
+    elif kind == "sighting":
+        conn.execute("INSERT INTO sightings (uid, at, context, kind, outcome, seconds, ruleset, "
+                     "source) VALUES (?,?,?,?,?,?,?,?) ON CONFLICT(uid) DO NOTHING",
+                     (op["id"], op["at"], op["context"], op["kind"], op["outcome"],
+                      op["seconds"], op["ruleset"], op["source"]))
     else:
         raise ValueError(f"no such change: {kind!r}")
     return None

@@ -1,0 +1,43 @@
+"""``laugh stats`` shows the figures of spotting oversights in one small table in plain words,
+and the oversight drill's personal bests (issue 19), at 80 and 40 columns."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+from support import ROOT
+from tutor.teaching.progress import ProgressStore
+
+
+@pytest.mark.parametrize("width", [80, 40])
+def test_stats_show_spotting_and_bests(tmp_path, width):
+    with ProgressStore(tmp_path / "progress.sqlite3") as store:
+        store.record_answer("spot-oversight.parlett.5.1", "spot-oversight", ["split-prial"],
+                            True, 2.0, difficulty=2)
+        for outcome, secs in (("hit", 1.5), ("hit", 2.5), ("miss", None)):
+            store.record_sighting("play", "split_prial", outcome, secs)
+        store.record_sighting("drill", "laid_down_dead_pair", "false_claim")
+        store.record_sighting("play", "", "false_claim")
+        store.set_meta("drill.oversights.storm.parlett.best", "17")
+        store.set_meta("drill.oversights.streak.mixed.best", "6")
+    env = dict(os.environ, LAUGH_HOME=str(tmp_path), PYTHONIOENCODING="utf-8",
+               COLUMNS=str(width), PYTHONPATH=str(ROOT))
+    proc = subprocess.run([sys.executable, "-m", "tutor", "stats"], text=True,
+                          capture_output=True, env=env, cwd=str(ROOT), timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    out = proc.stdout
+    assert all(len(line) <= width for line in out.splitlines())
+    flat = " ".join(out.split())
+    assert "Spotting oversights (play, matches and drills)" in flat
+    assert "claimed missed false time" in flat
+    assert "split prial 2 1 0 2.0 s" in flat
+    assert "no kind named 0 0 1 -" in flat
+    assert ("dead pair laid down 0 0 1 -" if width == 80 else "dead pair 0 0 1 - laid down") \
+        in flat
+    assert flat.index("split prial") < flat.index("dead pair") < flat.index("no kind named")
+    assert "Personal bests of the oversight drill" in flat
+    assert "storm parlett 17" in flat and "streak mixed 6" in flat

@@ -1,0 +1,170 @@
+"""The oversight drill asks for the skill at every level (issue 19): positions with and without
+something to claim at every level, every oversight kind of the ruleset, false claims costing
+what mistakes cost, the figures of spotting recorded, personal bests per mode and ruleset; and
+the count and settle drills say what the store saved when left early."""
+
+from __future__ import annotations
+
+import io
+import os
+import subprocess
+import sys
+
+import pytest
+from rich.console import Console
+
+from support import ROOT
+from tutor.app.clock import FakeClock, VirtualClock
+from tutor.app.io import ScriptedIO
+from tutor.engine.cards import codes
+from tutor.puzzles import from_id
+from tutor.teaching.drills.count import CountDrill
+from tutor.teaching.drills.oversights import OversightDrill, best_key
+from tutor.teaching.drills.settle import SettleDrill
+from tutor.teaching.drills.spotmix import BAGS, MAX_RUN
+from tutor.teaching.progress import ProgressStore
+
+
+@pytest.fixture
+def store(tmp_path):
+    s = ProgressStore(tmp_path / "progress.sqlite3")
+    yield s
+    s.close()
+
+
+def scripted(answer, clock=None):
+    out = Console(file=io.StringIO(), width=80, color_system=None, highlight=False)
+    return ScriptedIO(answer, out, clock or VirtualClock()), out
+
+
+def asked(drill):
+    """Keep every puzzle asked in ``drill.asked``."""
+    drill.asked = []
+    orig = drill.next_puzzle
+
+    def next_puzzle(*a, **k):
+        p = orig(*a, **k)
+        drill.asked.append(p)
+        return p
+    drill.next_puzzle = next_puzzle
+    return drill
+
+
+def test_a_piped_storm_of_pass_at_level_1_is_right_often_and_meets_several_kinds(store):
+    io_, out = scripted(lambda prompt: "pass")
+    drill = asked(OversightDrill(io_, "parlett", seed=11, store=store))
+    res = drill.storm(minutes=10, max_positions=24)
+    assert len(res.answers) == 24
+    assert res.score >= len(res.answers) / 4                 # nothing to claim: pass is right
+    first = drill.asked[:20]
+    kinds = {p.variant for p in first if p.answer["claims"]}
+    assert len(kinds) >= 2, kinds
+    assert "harder positions now" not in out.file.getvalue()     # still level 1
+    claimable = [p.variant if p.answer["claims"] else "-" for p in drill.asked]
+    run = longest = 1
+    for a, b in zip(claimable, claimable[1:]):
+        run = run + 1 if a == b != "-" else 1
+        longest = max(longest, run)
+    assert longest <= MAX_RUN
+    figures = {f.kind: f for f in store.spotting()}
+    assert sum(f.misses for f in figures.values()) == len(res.answers) - res.score
+    assert not any(f.hits or f.false_claims for f in figures.values())
+
+
+@pytest.mark.parametrize("level", [1, 3, 5])
+def test_every_level_mixes_claims_and_nothing_over_every_kind_of_the_ruleset(level):
+    from tutor.puzzles.kinds.spot_oversight import SpotOversight
+    from tutor.engine.sources import default_library
+    io_, _ = scripted(lambda prompt: "pass")
+    drill = OversightDrill(io_, "porges", 5, seed=3)
+    got = [drill.next_puzzle(level) for _ in range(20)]
+    nothing = sum(not p.answer["claims"] for p in got) / len(got)
+    share = BAGS[level][0] / BAGS[level][1]
+    assert abs(nothing - share) <= 0.1
+    kinds = {p.variant for p in got if p.answer["claims"]}
+    assert kinds == set(SpotOversight.reachable(default_library().ruleset("porges", 5)))
+    assert {p.data["theme"] for p in got if not p.answer["claims"]} >= {"lay_down_pair"}
+
+
+def test_a_false_claim_costs_a_mistake_and_every_figure_is_recorded(store):
+    # right on claimable positions (timed), a claim of the first table card on the others
+    state = {}
+
+    def answer(prompt):
+        p = state["drill"].asked[-1]
+        if p.answer["claims"]:
+            return p.expected_answer_text()
+        return "claim " + codes(p.deal().table_cards())[0]
+
+    io_, out = scripted(answer, FakeClock(default=1.5))
+    drill = asked(OversightDrill(io_, "parlett", 5, seed=4, store=store))
+    state["drill"] = drill
+    res = drill.storm(minutes=10, max_positions=9)
+    decoys = [p for p in drill.asked if not p.answer["claims"]]
+    assert decoys and res.mistakes == len(decoys)          # each false claim a mistake
+    figures = {f.kind: f for f in store.spotting(("drill",))}
+    assert sum(f.false_claims for f in figures.values()) == len(decoys)
+    hits = sum(f.hits for f in figures.values())
+    assert hits == len(drill.asked) - len(decoys)
+    assert all(f.median_seconds == pytest.approx(1.5) for f in figures.values() if f.hits)
+    assert "combo" in out.file.getvalue()
+
+
+def test_personal_bests_per_mode_and_ruleset_and_new_best_said(store):
+    def streak(n_right, ruleset):
+        state = {"n": 0}
+
+        def answer(prompt):
+            p = state["d"].asked[-1]
+            state["n"] += 1
+            if state["n"] <= n_right:
+                return p.expected_answer_text()
+            return "nothing" if p.answer["claims"] else "claim a"
+        io_, out = scripted(answer)
+        d = asked(OversightDrill(io_, ruleset, seed=5 + n_right, store=store))
+        state["d"] = d
+        d.streak(limit=20)
+        return " ".join(out.file.getvalue().split())
+
+    assert "Streak: 2 · your first best" in streak(2, "parlett")
+    assert "Streak: 1" in streak(1, "parlett") and "new best" not in streak(1, "parlett")
+    assert "Streak: 3 · a new best (was 2)" in streak(3, "parlett")
+    assert "Streak: 1 · your first best" in streak(1, "porges")
+    assert store.get_meta(best_key("streak", "parlett")) == "3"
+    assert store.get_meta(best_key("streak", "porges")) == "1"
+
+
+def test_a_piped_claim_of_aces_by_rank_is_read():
+    p = from_id("spot-oversight.parlett.5.11")
+    assert p.answer["claims"][0]["cards"] == ["AH", "AS"]
+    for text in ("a", "ace", "aces", "claim a", "claim aces", "claim the split prial of aces"):
+        assert p.grade(text).correct, text
+    env = dict(os.environ, PYTHONIOENCODING="utf-8", LAUGH_HOME=os.devnull + "-no-home",
+               PYTHONPATH=str(ROOT))
+    proc = subprocess.run([sys.executable, "-m", "tutor", "puzzle", "--id", p.id],
+                          input="claim a\n", text=True, capture_output=True, env=env,
+                          cwd=str(ROOT), timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    assert "Right: you claim" in proc.stdout and "could not read" not in proc.stdout
+
+
+@pytest.mark.parametrize("end", [EOFError, KeyboardInterrupt])
+def test_count_and_settle_say_what_was_saved_when_left_early(end, library, tmp_path):
+    rulesets = [r for _, r in sorted(library.rulesets.items())]
+
+    def leave(prompt):
+        raise end
+
+    for make in (lambda io_, s: CountDrill(io_, rulesets, seed=7, store=s),
+                 lambda io_, s: SettleDrill(io_, rulesets, seed=2, store=s)):
+        io_, out = scripted(leave)
+        drill = make(io_, None)
+        with pytest.raises(end):
+            drill.session(2)
+        assert "stopped: nothing saved (--no-save)." in out.file.getvalue()
+        with ProgressStore(tmp_path / f"{end.__name__}.sqlite3") as s:
+            s.record_answer("x", "settlement", ["settlement"], True, 1.0)   # before the drill
+            io_, out = scripted(leave)
+            with pytest.raises(end):
+                make(io_, s).session(2)
+        assert "stopped: nothing saved." in out.file.getvalue()

@@ -1,0 +1,167 @@
+"""What a practice deal keeps of the learner's play: their mistakes (with the engine's reason),
+the graded moments for the progress store, every claim race, and the signal-detection figures of
+spotting oversights (hits, misses, false claims).  The wording of each mistake is here; every
+fact in it is the engine's (the parameter table states the rules: :func:`rule_words`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from tutor.engine.cards import RANK_PLURALS, pretty_cards
+from tutor.engine.deal import Action
+from tutor.engine.parameters import rule_words, value_short, value_words
+from tutor.engine.race import Watched
+
+__all__ = ["MISTAKE_TITLES", "Mistake", "Opportunity", "Race", "Sighting", "HIT", "MISS",
+           "FALSE_CLAIM", "declaration_mistake", "missed_claim", "false_claim_mistake"]
+
+MISTAKE_TITLES = {
+    "missed_claim": "missed claim",
+    "false_claim": "false claim",
+    "missed_declaration": "missed declaration",
+    "mournival_not_taken": "table mournival not taken",
+    "split_prial": "split a table prial",
+    "at_risk_left": "at-risk capture left for another",
+    "safe_too_early": "safe capture taken too early",
+}
+
+#: The outcomes of the signal-detection figures (as the progress store keeps them): an
+#: oversight claimed first; one the learner could have claimed and did not; a claim of nothing.
+HIT, MISS, FALSE_CLAIM = "hit", "miss", "false_claim"
+
+
+@dataclass
+class Race:
+    """One claim that took the cards: ``index`` of the claim in the deal's history, the
+    oversight ``kind``, ``cards`` and ``offender``; ``reactions`` the computer players' reaction
+    times (seat -> seconds) for it; ``learner`` the learner's time when they took it (None
+    otherwise; about 0 when piped), ``learner_eligible`` whether they could; ``winner`` the
+    claimant; ``window`` the winner's time (from the moment it could be claimed to the claim);
+    ``runner_up`` the seat of the computer player that came next and ``margin`` how far behind
+    it was (None when none was to claim it); ``piped`` when there was no real time."""
+
+    index: int
+    kind: str
+    cards: tuple[int, ...]
+    offender: int
+    reactions: dict[int, float]
+    learner: float | None
+    learner_eligible: bool
+    winner: int
+    window: float
+    runner_up: int | None = None
+    margin: float | None = None
+    piped: bool = False
+
+
+@dataclass
+class Mistake:
+    """A mistake of the learner: ``kind`` (a key of :data:`MISTAKE_TITLES`), ``index`` (history
+    index where it happened), ``text`` what happened, ``reason`` the engine's reason, and
+    ``theme`` the skill it is graded under (a declaration's), or empty."""
+
+    kind: str
+    index: int
+    text: str
+    reason: str
+    theme: str = ""
+
+    @property
+    def title(self) -> str:
+        return MISTAKE_TITLES.get(self.kind, self.kind)
+
+
+@dataclass
+class Opportunity:
+    """A graded moment for the progress store: ``kind``/``themes`` (puzzle kind and themes),
+    ``correct``, ``seconds`` (None when no time was measured at a terminal: piped input, a
+    declaration made in passing, a claim missed); ``index`` the history index."""
+
+    kind: str
+    themes: tuple[str, ...]
+    correct: bool
+    seconds: float | None
+    index: int
+
+
+@dataclass
+class Sighting:
+    """One figure of spotting oversights: ``outcome`` (:data:`HIT`, :data:`MISS` or
+    :data:`FALSE_CLAIM`), the oversight ``kind`` (a false claim names none: empty), ``seconds``
+    from the moment it could be claimed to the claim (hits at a terminal only, else None) and
+    ``index`` the history index it belongs to."""
+
+    outcome: str
+    kind: str
+    seconds: float | None
+    index: int
+
+
+# -- the wording of mistakes ------------------------------------------------------------------
+
+_DECL_WHAT = {"declare_prial": "a prial", "declare_mournival": "a mournival",
+              "declare_dead_pair": "a dead pair", "declare_pair": "a pair"}
+#: The theme a declaration is graded under.
+DECL_THEME = {"declare_dead_pair": "dead-pair", "declare_prial": "prial",
+              "declare_mournival": "mournival", "declare_pair": "pair"}
+
+
+def decl_words(a: Action) -> str:
+    """``a prial of sevens``: the declaration ``a`` in words."""
+    return f"{_DECL_WHAT[a.kind]} of {RANK_PLURALS[a.rank]}"
+
+
+def decl_reason(a: Action) -> str:
+    """Why the declaration ``a`` could have been made."""
+    rank = RANK_PLURALS[a.rank]
+    if a.kind == "declare_dead_pair":
+        return (f"The other two {rank} were already among the won cards, so the pair was dead and "
+                f"could be declared ({a.kind}) at once.")
+    if a.kind == "declare_mournival":
+        return f"All four {rank} could be declared ({a.kind}) as two pairs."
+    if a.kind == "declare_pair":
+        return f"Under this ruleset any pair held may be declared ({a.kind}): two {rank}."
+    return f"Two of the three {rank} could be declared ({a.kind}), keeping the third."
+
+
+def declaration_mistake(a: Action, index: int, text: str, tail: str = "") -> Mistake:
+    """A missed declaration ``a`` at history ``index``: ``text`` says what happened."""
+    return Mistake("missed_declaration", index, text, decl_reason(a) + tail, DECL_THEME[a.kind])
+
+
+def oversight_phrase(kind: str, who: str) -> str:
+    """The oversight ``kind`` that ``who`` made, in a phrase ("the table prial Anne split")."""
+    return {
+        "overlooked_table_mournival": f"the table mournival {who} (the dealer) left in play",
+        "split_prial": f"the table prial {who} split",
+        "laid_down_dead_pair": f"the dead pair {who} laid down",
+        "laid_down_prial": f"the prial {who} laid down",
+        "laid_down_mournival": f"the mournival {who} laid down",
+    }.get(kind, f"{who}'s oversight")
+
+
+def missed_claim(w: Watched, names: list[str], symbols: bool) -> Mistake:
+    """The mistake of not claiming ``w`` (closed without the learner's claim), with the rule
+    from the parameter table."""
+    ov = w.oversight
+    cards = pretty_cards(ov.cards, symbols)
+    what = f"You did not claim {oversight_phrase(ov.kind, names[ov.offender])} ({cards})"
+    if w.taken_by is not None:
+        react = w.reactions.get(w.taken_by)
+        text = (f"{what}: {names[w.taken_by]} claimed it"
+                + (f" after {react:.2f} s" if react is not None else "") + ".")
+    elif w.how == "ended":
+        text = f"{what}; nobody did before play ended."
+    else:
+        text = f"{what}; it stayed open until the cards were captured."
+    reason = (f"Claimable ({value_short('oversights', ov.kind)}: "
+              f"{value_words('oversights', ov.kind)}) from action {ov.index + 1}: "
+              f"{rule_words('oversights', ov.kind, who=names[ov.offender])}.")
+    return Mistake("missed_claim", ov.index, text, reason)
+
+
+def false_claim_mistake(typed: str, reason: str, index: int) -> Mistake:
+    """The mistake of claiming ``typed`` when nothing of it was claimable (``reason``: the
+    engine's, with names)."""
+    return Mistake("false_claim", index, f"You claimed {typed!r}: nothing of that was claimable.",
+                   reason[0].upper() + reason[1:] + ".")

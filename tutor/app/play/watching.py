@@ -1,0 +1,182 @@
+"""The learner's watch in a practice deal: a claim may be made at any moment, whether or not
+anything is claimable (a part of :class:`tutor.app.play.game.DealPlayer`).
+
+Every claim is refereed by the engine's claim protocol (:class:`tutor.engine.race.ClaimWatch`):
+it is told, after every action, the clock time, so each oversight is timed from the moment it
+became claimable; the computer players' claims are scheduled from their level's reaction times
+(a careless level misses some altogether) and come as events during the learner's prompts; the
+learner's claim arrives when they have *named* the cards (or the rank) and pressed Enter.  The
+first to arrive takes the cards.  A claim that names nothing claimable is a false claim: said at
+once, recorded, and the learner may still claim a real one.
+"""
+
+from __future__ import annotations
+
+from rich.text import Text
+
+from tutor.app.play.inputs import QUIT_WORDS, explain
+from tutor.app.play.mistakes import (FALSE_CLAIM, HIT, MISS, Opportunity, Race, Sighting,
+                                     false_claim_mistake, missed_claim)
+from tutor.engine import race as R
+from tutor.puzzles.board import action_text
+
+__all__ = ["NAME_PROMPT", "CLAIM_KEYS", "CLAIM_WORDS", "Watching"]
+
+NAME_PROMPT = "claim: which cards?> "
+#: The claim key: the space bar on an empty line answers ``claim`` at once.
+CLAIM_KEYS = {" ": "claim"}
+#: Completions offered while naming a claim.
+CLAIM_WORDS = ("pass", "aces", "claim")
+#: What takes the claim key back, at the naming prompt.
+_BACK = frozenset({"", "pass", "cancel", "back", "no"})
+#: Said for a claim that names some but not all of its cards: never which (that is the find).
+_NAME_ALL = "which cards? A claim names all the cards it takes (or the rank alone)."
+
+
+class Watching:
+    """The watch's half of :class:`~tutor.app.play.game.DealPlayer` (which sets ``deal``,
+    ``seat``, ``io``, ``clock``, ``names``, ``symbols``, ``watch``, ``races``, ``mistakes``,
+    ``opportunities``, ``sightings`` and ``_set_aside``)."""
+
+    # -- time and the computer players' claims -----------------------------------------------
+
+    def _sync(self) -> None:
+        """Tell the watch the deal as it stands now; note each oversight that has closed
+        without the learner's claim as a miss."""
+        for w in self.watch.update(self.clock.now()):
+            if w.missed_by(self.seat):
+                self._missed(w)
+
+    def _events(self) -> list:
+        """The computer players' claims still to come, as events of a read: each, when its time
+        comes, is decided (and shown above the prompt, which stays open)."""
+        def fire(at: float):
+            def run() -> bool:
+                self._show(self.watch.advance(at))
+                return False
+            return run
+        return [(at, fire(at)) for at, _, _ in self.watch.due()]
+
+    def _let_time_pass(self, seconds: float) -> None:
+        """Without real time (piped input, a test's clock): ``seconds`` pass by the clock, and
+        the computer players' claims due meanwhile are decided."""
+        if seconds > 0:
+            self.clock.sleep(seconds)
+        self._show(self.watch.advance(self.clock.now()))
+
+    # -- the learner's claim -----------------------------------------------------------------
+
+    def _claim(self, text: str | None, at: float) -> None:
+        """The learner claims: ``text`` names the cards or the rank (None: the claim key, so the
+        naming is asked, against the clock), the line having come at clock time ``at``.  An
+        unreadable or incomplete naming is asked again (never graded); Enter takes the claim
+        back; a claim that fits several oversights is asked which."""
+        if text is None:
+            self.io.say("You claim! Name the cards (or the rank); Enter takes the claim back.",
+                        style="bold")
+        while True:
+            if text is None:
+                reply = self.io.read(NAME_PROMPT, None, words=CLAIM_WORDS, events=self._events())
+                text, at = (reply.text, reply.at) if reply is not None else ("", self.clock.now())
+                if text.strip().lower() in _BACK or text.strip().lower() in QUIT_WORDS:
+                    self.io.say("No claim.", style="dim")
+                    return
+            outs = self.watch.arrive(self.seat, text, at)
+            self._show(outs, typed=text)
+            last = outs[-1]
+            if last.result == R.UNREAD:
+                self.io.say(explain(last.reason, self.seat, self.names) + ".", style="yellow")
+            elif last.result == R.INCOMPLETE:
+                self.io.say(_NAME_ALL, style="yellow")
+            elif last.result == R.AMBIGUOUS:
+                self._claim_one_of(last)
+                return
+            else:
+                return
+            text = None
+
+    def _claim_one_of(self, out: R.Outcome) -> None:
+        """A claim that fits several oversights: the learner picks one (the time runs on)."""
+        from tutor.app.play.inputs import Intent
+        picked = self._choose(Intent("actions", actions=list(out.candidates),
+                                     message=explain(out.reason, self.seat, self.names),
+                                     claim=True))
+        if picked is None:
+            self.io.say("No claim.", style="dim")
+            return
+        self._show(self.watch.arrive(self.seat, picked, self.clock.now()),
+                   typed=picked.notation())
+
+    # -- outcomes -------------------------------------------------------------------------------
+
+    def _show(self, outs: list, typed: str = "") -> None:
+        """Say what each decided claim came to, and keep its figures."""
+        for o in outs:
+            if o.result == R.HIT:
+                self._hit(o)
+            elif o.result == R.FALSE_CLAIM:
+                reason = explain(o.reason, self.seat, self.names)
+                self.io.say(f"Nothing of that is claimable: {reason}.", style="yellow")
+                idx = len(self.deal.history)
+                self.sightings.append(Sighting(FALSE_CLAIM, "", None, idx))
+                self.mistakes.append(false_claim_mistake(typed, reason, idx))
+            elif o.result == R.TOO_LATE:
+                self.io.say(f"Too late: {explain(o.reason, self.seat, self.names)}.",
+                            style="yellow")
+        if outs:
+            self._sync()
+
+    def _hit(self, o: R.Outcome) -> None:
+        d, w = self.deal, o.watched
+        t = Text("  ")
+        t.append_text(action_text(o.action, self.names, self.seat, self.symbols,
+                                  self._set_aside))
+        self.io.show(t)
+        mine = o.seat == self.seat
+        rivals = w.rivals(but=o.seat)
+        runner = rivals[0] if rivals else None
+        ov = w.oversight
+        r = Race(len(d.history) - 1, ov.kind, o.action.cards, ov.offender, dict(w.reactions),
+                 o.seconds if mine else None, w.may_claim(self.seat), o.seat, o.seconds,
+                 runner[0] if runner else None,
+                 runner[1] - o.seconds if runner else None, self.piped)
+        self.races.append(r)
+        self.io.say("    " + self.race_line(r), style="dim")
+        if mine:
+            secs = None if self.piped else o.seconds
+            self.opportunities.append(Opportunity("spot-oversight", (ov.kind,), True, secs,
+                                                  ov.index))
+            self.sightings.append(Sighting(HIT, ov.kind, secs, ov.index))
+
+    def _missed(self, w: R.Watched) -> None:
+        ov = w.oversight
+        self.opportunities.append(Opportunity("spot-oversight", (ov.kind,), False, None,
+                                              ov.index))
+        self.sightings.append(Sighting(MISS, ov.kind, None, ov.index))
+        self.mistakes.append(missed_claim(w, self.names, self.symbols))
+
+    def race_line(self, r: Race) -> str:
+        """Who was first to the claim, in how long, and by how much."""
+        def name(q):
+            return "you" if q == self.seat else self.names[q]
+        if r.winner == self.seat:
+            if r.piped:
+                head = "You claimed first (piped input: no real time, your line is read first)"
+                others = sorted(r.reactions.items(), key=lambda x: x[1])
+                if others:
+                    head += "; " + ", ".join(f"{self.names[q]} would have claimed in {t:.2f} s"
+                                             for q, t in others)
+                return head + "."
+            head = (f"You claimed first, in {r.learner or 0:.2f} s from the moment it could be "
+                    "claimed to your Enter")
+            if r.runner_up is not None:
+                return (head + f": {r.margin:.2f} s ahead of {name(r.runner_up)} "
+                        f"({r.reactions.get(r.runner_up, 0):.2f} s).")
+            return head + "; no computer player was going to claim it."
+        head = f"{self.names[r.winner]} claimed first, in {r.window:.2f} s"
+        if r.runner_up is not None:
+            behind = r.window + (r.margin or 0)
+            head += f": {r.margin:.2f} s ahead of {name(r.runner_up)} ({behind:.2f} s)"
+        if r.learner_eligible:
+            head += "; you did not claim"
+        return head + "."

@@ -1,0 +1,112 @@
+"""The story of a ``spot-oversight`` position's table (a part of
+:mod:`tutor.puzzles.kinds.spot_oversight`): the seat's claims now, grouped, and every tempting
+group of cards on the table with the reason, from the engine's record of the deal, why it is or
+is not open to a claim."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tutor.engine.cards import RANK_PLURALS, rank_of
+from tutor.engine.deal import Action, Deal, LaidDown
+from tutor.engine.parameters import spec
+from tutor.engine.records import replay
+from tutor.puzzles.base import player_name
+
+__all__ = ["claim_groups", "table_story"]
+
+
+def claim_groups(deal: Deal, seat: int) -> list[list[Action]]:
+    """The seat's claims now (engine), grouped by oversight and rank: each group is one thing to
+    claim, its actions the card choices that claim it."""
+    groups: dict[tuple, list[Action]] = {}
+    for a in deal.legal_actions(seat):
+        if a.kind == "claim":
+            groups.setdefault((a.oversight, a.rank), []).append(a)
+    return list(groups.values())
+
+
+def table_story(deal: Deal, seat: int, record: dict[str, Any]) -> list[dict[str, Any]]:
+    """The tempting groups on the table and why each is or is not open to ``seat``'s claim.
+
+    A group is the cards of one rank on the table when at least two of them came from one hand
+    laid down, or all four lie there.  Each entry: ``rank``, ``cards``, ``claim`` (the seat's
+    claim actions on them now, engine), ``why`` (the reason in words, from the engine's record of
+    the deal: the oversight the lie-down made or not, whose mistake it is) and ``history`` (the
+    indices of the actions it rests on).
+    """
+    rs = deal.ruleset
+    out = []
+    hist = deal.history
+    laid_facts = _lie_down_facts(deal, record)
+    names = {q: player_name(q, seat) for q in range(deal.players)}
+    claims = {g[0].rank: g for g in claim_groups(deal, seat)}
+    open_by_rank: dict[int, list] = {}
+    for o in deal.open_oversights():
+        open_by_rank.setdefault(o.rank, []).append(o)
+    for r in range(13):
+        on = [c for c in deal.table_cards() if rank_of(c) == r]
+        if len(on) < 2:
+            continue
+        laid = [(i, a) for i, a in enumerate(hist) if a.kind == "lie_down"
+                and sum(1 for c in a.cards if c in on) >= 2]
+        if not laid and len(on) < 4:
+            continue
+        entry: dict[str, Any] = {"rank": r, "cards": on, "claim": claims.get(r, []),
+                                 "history": [i for i, _ in laid]}
+        mine = [o for o in open_by_rank.get(r, []) if o.offender == seat]
+        if r in claims:
+            entry["why"] = "open to your claim"
+        elif mine:
+            entry["why"] = (f"that is your own mistake ({mine[0].kind.replace('_', ' ')}), and "
+                            "you may not claim it; the others may")
+        elif laid:
+            i, a = laid[-1]
+            who = "you" if a.player == seat else names[a.player]
+            entry["why"] = _laid_down_why(laid_facts[i], r, who)
+        else:
+            took = [i for i, a in enumerate(hist) if a.kind == "take_table_mournival"]
+            if "overlooked_table_mournival" not in rs.oversights:
+                entry["why"] = ("dealt to the table; under this ruleset a table mournival the "
+                                "dealer leaves is not a mistake anyone may claim")
+            else:
+                entry["why"] = ("dealt to the table, but no claim is open on them now")
+            entry["history"] += took
+        out.append(entry)
+    return out
+
+
+def _laid_down_why(findings: tuple[LaidDown, ...], rank: int, who: str) -> str:
+    """Why the cards of ``rank`` that ``who`` laid down are not open to a claim now, from the
+    engine's findings when they were laid down (:meth:`~tutor.engine.deal.Deal.
+    lie_down_oversights`: the oversight they made, or why none)."""
+    found = next(f for f in findings if f.rank == rank)
+    what = {2: "a pair", 3: "a prial", 4: "a mournival"}[found.held]
+    if found.claimable:
+        return (f"{who} laid them down as {what} by mistake ({found.kind.replace('_', ' ')}), "
+                "but the claim has lapsed: fewer of them are left on the table than it takes")
+    if found.why == "no_declaration":
+        return (f"{who} laid down {'a dead pair' if found.held == 2 else what}, but no "
+                "declaration under this ruleset could have taken it, so it is no mistake")
+    if found.why == "live_pair":
+        return (f"{who} laid them down as {what}, but it was not a dead pair then (the other two "
+                f"{RANK_PLURALS[rank]} were not both among the won cards), so it is no mistake: "
+                "they are ordinary table cards now")
+    return (f"{who} laid them down as {what}; under this ruleset "
+            f"{spec('oversights').words[found.kind]} is not a mistake anyone may claim, so they "
+            "are ordinary table cards now")
+
+
+def _lie_down_facts(deal: Deal, record: dict[str, Any]) -> dict[int, tuple[LaidDown, ...]]:
+    """For each lie-down in ``deal``'s history (by index): what the engine found it would make
+    of each rank its player held two or more of, just before (:meth:`~tutor.engine.deal.Deal.
+    lie_down_oversights`).  One pass over the deal's actions from its record's first position."""
+    facts: dict[int, tuple[LaidDown, ...]] = {}
+    if not any(a.kind == "lie_down" for a in deal.history):
+        return facts
+    d = replay(record, upto=0)
+    for i, a in enumerate(deal.history):
+        if a.kind == "lie_down":
+            facts[i] = d.lie_down_oversights(a.player)
+        d.apply(a)
+    return facts
