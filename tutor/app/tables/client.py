@@ -388,11 +388,21 @@ class PlayerClient:
         """Play until the match ends, the connection ends, or the player leaves; returns the
         exit status (0; 130 after Ctrl-C)."""
         self.link.start()
-        if not self.wait_for(lambda: self.seat is not None, timeout=20):
-            if not self.done:
-                self.io.say("The server did not answer the join.", style="yellow")
+        problem = []
+
+        def joined() -> bool:
+            return self.seat is not None or bool(problem)
+        while not joined():
+            msg = self._take(20)
+            if msg is None:
+                problem.append("the server did not answer the join")
+            elif msg.get("type") in ("refused", "closed", "bye"):
+                problem.append(str(msg.get("text")))
+            else:
+                self.handle(msg)
+        if self.seat is None:
             self.link.close()
-            return 1
+            raise LaughError(problem[0])
         try:
             while not self.done:
                 self.drain()
