@@ -312,8 +312,9 @@ def test_puzzles_menu_by_number_letter_and_word_and_missed_ones_again(tmp_path):
     out = proc.stdout
     assert re.search(rf"^\s*{n + 1} m mix ", out, re.M) and re.search(rf"^\s*{n + 2} w weak ",
                                                                       out, re.M)
+    assert re.search(rf"^\s*{n + 3} t theme ", out, re.M)
     assert "0 of 5 right at the first try. Missed at the first try: 5" in " ".join(out.split())
-    assert re.search(rf"^\s*{n + 3} r retry +the 5 missed, as fresh puzzles", out, re.M)
+    assert re.search(rf"^\s*{n + 4} r retry +the 5 missed, as fresh puzzles", out, re.M)
     assert "Again: 5 fresh puzzles of the kinds and themes you missed." in out
     # the retried puzzle is a fresh one of the same kind, not the position whose answer was shown
     ids = re.findall(r"^Puzzle ([a-z-]+\.[a-z0-9-]+\.\d+\.\d+)$", out, re.M)
@@ -337,15 +338,17 @@ def test_stats_command_weakest_first_and_practice(tmp_path):
     assert_clean(proc)
     out = proc.stdout
     theme_part = out.split("By theme, weakest first")[1].split("By kind")[0]
-    assert theme_part.index("stakes") < theme_part.index("counting")
+    # themes in their plain words (tutor.puzzles.themes)
+    assert theme_part.index("Playing for stakes") < theme_part.index("Counting the cards")
     # weakest first as FSRS schedules them; a theme never missed is not among them
     weak_line = next(line for line in out.splitlines() if line.startswith("Weakest themes:"))
-    assert set(weak_line[len("Weakest themes: "):].rstrip(".").split(", ")) == {"bonus", "stakes"}
+    assert set(weak_line[len("Weakest themes: "):].rstrip(".").split("; ")) == \
+        {"The last player's bonus", "Playing for stakes"}
     assert "Skills by review schedule (FSRS), weakest first" in out
     assert "laugh stats --practice" in out
     proc = run_laugh(["stats", "--practice"], "show\n" * 5 + "no\n", tmp_path)
     assert proc.returncode == 0, proc.stderr
-    assert "Practice: " in proc.stdout and "bonus" in proc.stdout
+    assert "Practice: " in proc.stdout and "The last player's bonus" in proc.stdout
     with store(tmp_path) as s:
         assert s.answer_count() == 9
 

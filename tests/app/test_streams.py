@@ -58,6 +58,8 @@ COMMANDS = {
     "progress-export": ["progress", "export", "{home}/progress.json"],
     "progress-import": ["progress", "import", "tests/data/progress-export.json"],
     "class-report": ["class", "report", "tests/data/progress-export.json"],
+    "class-pack": ["class", "pack", "--seed", "2", "--out", "{home}/pack.md"],
+    "puzzles-themes": ["puzzles", "themes"],
     "worksheet": ["worksheet", "1", "--out", "{home}/sheet.md"],
 }
 

@@ -11,7 +11,7 @@ import json
 import pytest
 
 from tutor.engine.errors import DataError
-from tutor.teaching.classreport import CSV_COLUMNS, build_report, render_csv, render_html
+from tutor.teaching.classreport import build_report, render_csv, render_html
 from tutor.teaching.progress import FILE_NAME, ProgressStore
 from tutor.teaching.review import weak_skills
 from tutor.teaching.transfer import FORMAT, export_data, import_file, parse_export, write_export
@@ -235,27 +235,27 @@ def test_class_report_numbers_agree_with_each_learners_statistics(machine, tmp_p
     from tutor.teaching.transfer import read_export
     report = build_report([(str(tmp_path / f), read_export(tmp_path / f))
                            for f in ("ann.json", "bob.json")])
-    assert report.kinds == ["count", "settlement"]
-    assert "counting" in report.themes
+    assert "counting" in [t.id for t in report.themes]
     ann_row = report.learners[0]
     counting = next(t for t in ann.tallies("theme") if t.name == "counting")
-    cell = ann_row.cells[("theme", "counting")]
+    cell = ann_row.cells["counting"]
     assert (cell.answers, cell.right, cell.median) == (counting.n, counting.right,
                                                        counting.median_seconds)
-    assert cell.rating == pytest.approx(ann.rating("theme:counting").rating.rating)
     assert ann_row.rating == pytest.approx(ann.learner_rating().rating)
+    assert ann_row.total.answers == 9 and report.total.answers == 9 + 5
+    assert report.totals["counting"].answers == 9 + 5       # every answer has the theme
 
-    rows = list(csv.DictReader(io.StringIO(render_csv(report))))
-    assert tuple(rows[0]) == CSV_COLUMNS
-    bob_count = [r for r in rows if r["group"] == "kind" and r["name"] == "count"
-                 and r["learner"].startswith("Bob")]
-    assert len(bob_count) == 1 and bob_count[0]["answers"] == "1" and \
-        bob_count[0]["accuracy"] == "0.000" and bob_count[0]["median_seconds"] == "12.0"
-    assert {r["learner"] for r in rows} == {"Ann", "Bob <script>alert(1)</script>"}
+    rows = list(csv.reader(io.StringIO(render_csv(report))))
+    head = rows[0]
+    assert head[:7] == ["learner", "file", "all: answers", "all: right", "all: accuracy",
+                        "rating", "rating deviation"]
+    at = head.index("Counting the cards [counting]: answers")
+    assert [r[at] for r in rows[1:]] == ["9", "5", "14"]      # Ann, Bob, the class
+    assert [r[0] for r in rows[1:]] == ["Ann", "Bob <script>alert(1)</script>", "Class"]
 
     page = render_html(report)
     assert "<script>" not in page and "&lt;script&gt;alert(1)&lt;/script&gt;" in page
-    assert page.count("<h2>Kind: ") == 2 and "<h2>Theme: counting</h2>" in page
+    assert page.count('<table class="grid">') == 1 and "Counting the cards" in page
     assert "@media print" in page
 
 

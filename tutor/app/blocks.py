@@ -12,37 +12,23 @@
 
 from __future__ import annotations
 
-import hashlib
-import json
-from fractions import Fraction
-from pathlib import Path
-
 from rich.console import Group
 from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
 
 from tutor.app.commands.simulate import skill_view
-from tutor.engine import jsonfile
-from tutor.engine.atomic import write_atomic
-from tutor.engine.data import laugh_cache
 from tutor.engine.errors import DataError
-from tutor.engine.odds import deal_odds, percent
-from tutor.engine.parameters import PARAMETERS, value_short
-from tutor.engine.rulesets import COUNT_PARAMETERS
-from tutor.engine.simulate import run_study
 from tutor.puzzles.quoted import quote_text
 from tutor.puzzles.board import cards_text
+from tutor.teaching.blockdata import (RULES_CAPTION, odds_percent, odds_rows, odds_sentence,
+                                      parameter_label, parameter_value, simulate,
+                                      simulate_sentence)
 from tutor.teaching.figures import skill_figures
 from tutor.teaching.lessons import ODDS_FIGURES, Block
 
-_SMALL = Fraction(1, 1000)     # below this, odds are shown to three decimals
-
-
-def parameter_label(name: str) -> str:
-    """A parameter's label, from the parameter table (``pot``, which is no parameter but the
-    antes summed, is named here)."""
-    return "pot" if name == "pot" else PARAMETERS[name].label
+__all__ = ["RENDERERS", "odds_rows", "odds_sentence", "parameter_label", "parameter_value",
+           "render_block", "simulate", "simulate_sentence"]
 
 
 def render_block(block: Block, ctx, width: int | None = None):
@@ -82,33 +68,12 @@ def render_quote(data: dict, ctx, width: int):
 # rules
 
 
-def parameter_value(library, rid: str, name: str, players: int | None) -> tuple[str, str]:
-    """One ruleset parameter for display: (value text, status) where status is ``stated``,
-    ``read``, ``chosen`` or ``""`` (not covered / derived)."""
-    rs = library.ruleset(rid)
-    if name in COUNT_PARAMETERS or name == "pot":
-        if players not in rs.counts:
-            return "—", ""
-        pc = rs.counts[players]
-        if name == "pot":
-            pot = pc.pot
-            return ("none" if pot is None else str(pot)), ""
-        v = getattr(pc, name)
-        prov = pc.provenance.get(name)
-        return ("none" if v is None else str(v)), (prov.status if prov else "")
-    v = rs.value(name)
-    prov = rs.provenance.get(name)
-    status = prov.status if prov else ""
-    return value_short(name, v), status
-
-
 def render_rules(data: dict, ctx, width: int):
     """A table of ``data["parameters"]`` (rows) across ``data["rulesets"]`` (columns); per-count
     parameters for ``data["players"]``.  Values a source does not state are marked."""
     lib = ctx.library
     rids, params, players = data["rulesets"], data["parameters"], data["players"]
-    caption = ("Marked: (read) a close reading of the source; (chosen) the source is silent or "
-               "contradicts itself, so the engine chooses.")
+    caption = RULES_CAPTION
     if players is not None:
         caption = f"Per-player figures for {players} players. " + caption
     wide = width >= 18 + 14 * len(rids)
@@ -148,40 +113,6 @@ def _value_text(text: str, status: str):
 # odds
 
 
-def odds_rows(data: dict, library) -> list[dict]:
-    """The exact odds a block asks for: one dict per ruleset and player count, with ``ruleset``,
-    ``players``, ``hand``, ``table`` and each figure as a :class:`fractions.Fraction`."""
-    rows = []
-    for rid in data["rulesets"]:
-        rs = library.ruleset(rid)
-        counts = [data["players"]] if data["players"] is not None else list(rs.player_counts)
-        for n in counts:
-            if n not in rs.counts:
-                continue
-            o = deal_odds(rs, n)
-            row = {"ruleset": rid, "players": n, "hand": o.hand, "table": o.table}
-            for f in data["figures"]:
-                row[f] = getattr(o, f)
-            rows.append(row)
-    return rows
-
-
-def odds_sentence(row: dict, figure: str) -> str:
-    """One figure in words: ``A mournival among the 12 table cards (parlett, 5 players): 0.29%,
-    about 1 deal in 342.``"""
-    p = row[figure]
-    what = ODDS_FIGURES[figure]
-    if figure == "table_mournival":
-        what = f"a mournival among the {row['table']} table cards"
-    else:
-        what = what.replace("one player's hand", f"one player's {row['hand']}-card hand")
-    digits = 3 if p and p < _SMALL else 2
-    one_in = f", about 1 {'deal' if figure == 'table_mournival' else 'hand'} in {round(1 / p):,}" \
-        if p else ""
-    return (f"{what[0].upper()}{what[1:]} ({row['ruleset']}, {row['players']} players): "
-            f"{percent(p, digits)}{one_in}.")
-
-
 def render_odds(data: dict, ctx, width: int):
     """A sentence for a single figure, else a table (rows: ruleset and players)."""
     rows = odds_rows(data, ctx.library)
@@ -195,70 +126,12 @@ def render_odds(data: dict, ctx, width: int):
         t.add_column(ODDS_FIGURES[f], justify="right", overflow="fold")
     for r in rows:
         t.add_row(r["ruleset"], str(r["players"]), f"{r['hand']} / {r['table']}",
-                  *[percent(r[f], 3 if r[f] < _SMALL else 2) for f in data["figures"]])
+                  *[odds_percent(r[f]) for f in data["figures"]])
     return t
 
 
 # --------------------------------------------------------------------------------------------
 # simulate
-
-
-def simulate(data: dict, library, cache_dir: Path | None = None) -> dict:
-    """The study a ``simulate`` block asks for, as :meth:`tutor.engine.simulate.Study.to_json`, read from
-    the cache in ``cache_dir`` (default :func:`tutor.engine.data.laugh_cache`) or run and stored there.  The cache
-    key includes a fingerprint of the engine's code, so a changed engine is measured afresh."""
-    key = "/".join(str(data[k]) for k in ("ruleset", "players", "deals", "seed", "bots"))
-    key += "/" + _engine_fingerprint()
-    cache_dir = cache_dir if cache_dir is not None else laugh_cache()
-    cache_file = cache_dir / "simulate.json"
-    try:
-        cache = jsonfile.load(cache_file)      # a missing, damaged or huge cache: work it out
-    except DataError:
-        cache = {}
-    if not isinstance(cache, dict):
-        cache = {}
-    if key in cache:
-        return cache[key]
-    rs = library.ruleset(data["ruleset"])
-    study, _ = run_study(rs, data["players"], data["deals"], data["seed"], [data["bots"]])
-    result = study.to_json()
-    cache[key] = result
-    try:
-        cache_dir.mkdir(parents=True, exist_ok=True)
-        write_atomic(cache_file, json.dumps(cache, indent=1))      # two runs at once
-    except OSError:
-        pass
-    return result
-
-
-def _engine_fingerprint() -> str:
-    h = hashlib.sha256()
-    here = Path(__file__).resolve().parents[1] / "engine"
-    for name in ("deal", "bots.py", "simulate.py", "rulesets.py"):
-        path = here / name
-        for f in sorted(path.glob("*.py")) if path.is_dir() else [path]:   # deal: a package
-            try:
-                h.update(f.read_bytes())
-            except OSError:
-                pass
-    return h.hexdigest()[:12]
-
-
-def simulate_sentence(result: dict) -> str:
-    """The dealer's advantage in one sentence, from a study's JSON: the mean with its 95%
-    interval, and whether the interval lies clear of zero."""
-    a = result["dealer_advantage"]
-    unit = "stakes" if result["measure"] == "net stakes" else "points"
-    mean, ci = a["mean"], a["ci95"]
-    if mean - ci > 0:
-        verdict = "the dealer has an advantage (the whole interval lies above zero)"
-    elif mean + ci < 0:
-        verdict = "the dealer is at a disadvantage (the whole interval lies below zero)"
-    else:
-        verdict = "no advantage to the dealer can be told apart from chance at this many deals"
-    return (f"Over {result['deals']:,} deals ({result['ruleset']}, {result['players']} players, "
-            f"seed {result['seed']}), the dealer averaged {mean:+.2f} ± {ci:.2f} {unit} a deal "
-            f"more than the mean of the other seats: {verdict}.")
 
 
 def render_simulate(data: dict, ctx, width: int):

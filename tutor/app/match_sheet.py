@@ -10,12 +10,12 @@ only and is not scored").  Without a match format the sheet is a table of every 
 player with the running totals.
 
 Every number is the engine's (:meth:`tutor.engine.deal.Deal.returns`, :attr:`Match.totals`);
-every name in the HTML is escaped (``html.escape``).
+the HTML is a Jinja2 template (:mod:`tutor.teaching.html`, autoescaped), so every name is
+escaped; the sheet's layout is :func:`tutor.teaching.scoresheet.sheet_layout`.
 """
 
 from __future__ import annotations
 
-import html
 import time
 
 from rich.console import Group
@@ -24,6 +24,8 @@ from rich.table import Table
 from rich.text import Text
 
 from tutor.engine.match import Game, Match
+from tutor.teaching.html import render
+from tutor.teaching.scoresheet import over_words, sheet_layout
 
 __all__ = ["round_scores", "sheet_renderable", "deals_renderable", "DealByDeal", "sheet_html"]
 
@@ -37,11 +39,6 @@ def round_scores(match: Match, seat: int) -> list[list[tuple[Game, int | None]]]
         score = results[g.index] if g.index < len(results) else None
         rounds.setdefault(g.round or 1, []).append((g, score))
     return [rounds[r] for r in sorted(rounds)]
-
-
-def _over(rounds: int) -> str:
-    """``both rounds``, ``the round``, ``3 rounds``."""
-    return {1: "the round", 2: "both rounds"}.get(rounds, f"{rounds} rounds")
 
 
 def _total(games) -> int:
@@ -87,7 +84,7 @@ def sheet_renderable(match: Match, seat: int, name: str) -> Group:
             cumulative += _total(games)
         t.add_row(*row)
         lines.append(t)
-    over = _over(len(rounds))
+    over = over_words(len(rounds))
     lines.append(Text(f"Cumulative score over {over}: {cumulative}", style="bold"))
     return Group(*lines)
 
@@ -205,84 +202,24 @@ class DealByDeal:
         return Measurement(1, options.max_width)
 
 
-_CSS = """
-body { font-family: Georgia, 'Times New Roman', serif; margin: 1.5em; color: #111; }
-h1 { font-size: 1.4em; margin: 0 0 0.2em; }
-p { margin: 0.3em 0; }
-.sheet { page-break-after: always; margin-bottom: 2em; }
-.sheet:last-child { page-break-after: auto; }
-table { border-collapse: collapse; margin: 0.6em 0; }
-th, td { border: 1px solid #333; padding: 0.25em 0.9em; min-width: 3em; }
-th { background: #eee; }
-td.n { text-align: right; font-variant-numeric: tabular-nums; }
-td.practice { color: #555; font-style: italic; }
-tr.total td { font-weight: bold; }
-.blank { display: inline-block; min-width: 12em; border-bottom: 1px dotted #333; }
-@media print { body { margin: 0; } }
-"""
-
-
 def sheet_html(match: Match, names: list[str], seat: int) -> str:
-    """The match as one printable HTML page: under a match format, one score sheet a player (the
-    player at ``seat`` first, each on a page of its own); otherwise the deal-by-deal table.
-    Every name is escaped."""
-    esc = html.escape
+    """The match as one printable HTML page (the template ``match_sheet.html.j2``, autoescaped):
+    under a match format, one score sheet a player (the player at ``seat`` first, each on a page
+    of its own); otherwise the deal-by-deal table."""
     rs = match.ruleset
     title = f"Laugh and Lie Down: {rs.title}"
-    head = (f"{esc(rs.title)}, {match.players} players, seed {esc(str(match.seed))}; "
-            f"{len(match.deals)} of {len(match.games)} games played; printed "
-            f"{esc(time.strftime('%Y-%m-%d'))}")
-    parts = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
-             f"<title>{esc(title)}</title>", f"<style>{_CSS}</style>", "</head><body>"]
+    head = (f"{rs.title}, {match.players} players, seed {match.seed}; {len(match.deals)} of "
+            f"{len(match.games)} games played; printed {time.strftime('%Y-%m-%d')}")
+    stakes = rs.has_stakes
+
+    def shown(v: int) -> str:
+        return f"{v:+d}" if stakes else str(v)
+
+    sheets = None
     if rs.match_format:
-        for q in [seat] + [q for q in range(match.players) if q != seat]:
-            parts.append(_sheet_html(match, q, names[q], head))
-    else:
-        parts.append(f'<div class="sheet"><h1>{esc(title)}</h1><p>{head}</p>')
-        stakes = rs.has_stakes
-        parts.append("<table><thead><tr><th>deal</th><th>dealer</th>"
-                     + "".join(f"<th>{esc(n)}</th>" for n in names) + "</tr></thead><tbody>")
-        for g, d in zip(match.games, match.deals):
-            parts.append(f"<tr><td>{esc(g.label)}</td><td>{esc(names[g.dealer])}</td>"
-                         + "".join(f'<td class="n">{v:+d}</td>' if stakes else
-                                   f'<td class="n">{v}</td>' for v in d.returns()) + "</tr>")
-        parts.append('<tr class="total"><td>Total</td><td></td>'
-                     + "".join(f'<td class="n">{v:+d}</td>' if stakes else
-                               f'<td class="n">{v}</td>' for v in match.totals)
-                     + "</tr></tbody></table></div>")
-    parts.append("</body></html>")
-    return "\n".join(parts) + "\n"
-
-
-def _sheet_html(match: Match, seat: int, name: str, head: str) -> str:
-    esc = html.escape
-    rounds = round_scores(match, seat)
-    out = ['<div class="sheet">',
-           "<h1>Score sheet (The first game is for practice only and is not scored)</h1>"
-           if any(g.practice for g in match.games) else "<h1>Score sheet</h1>",
-           f'<p>Name: <b>{esc(name)}</b> &nbsp; Livery: <span class="blank"></span></p>',
-           f"<p>{head}</p>"]
-    cumulative = 0
-    for b in range(0, len(rounds), 2):
-        pair = rounds[b:b + 2]
-        out.append("<table><thead><tr>" + "".join(
-            f"<th>Game Number</th><th>Round {b + r + 1} scores</th>" for r in range(len(pair)))
-            + "</tr></thead><tbody>")
-        for i in range(max(len(games) for games in pair)):
-            cells = []
-            for games in pair:
-                if i < len(games):
-                    g, score = games[i]
-                    cls = "n practice" if g.practice else "n"
-                    cells.append(f'<td class="n">{g.number or i + 1}</td>'
-                                 f'<td class="{cls}">{esc(_cell(g, score))}</td>')
-                else:
-                    cells.append("<td></td><td></td>")
-            out.append("<tr>" + "".join(cells) + "</tr>")
-        out.append('<tr class="total">' + "".join(
-            f'<td>Total score</td><td class="n">{_total(games)}</td>' for games in pair) + "</tr>")
-        cumulative += sum(_total(games) for games in pair)
-        out.append("</tbody></table>")
-    over = _over(len(rounds))
-    out.append(f"<p><b>Cumulative Score over {over}: {cumulative}</b></p></div>")
-    return "\n".join(out)
+        sheets = [sheet_layout(round_scores(match, q), names[q], head)
+                  for q in [seat] + [q for q in range(match.players) if q != seat]]
+    deals = [(g.label, names[g.dealer], [shown(v) for v in d.returns()])
+             for g, d in zip(match.games, match.deals)]
+    return render("match_sheet.html.j2", title=title, head=head, sheets=sheets, names=names,
+                  deals=deals, totals=[shown(v) for v in match.totals])

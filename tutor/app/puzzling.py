@@ -25,6 +25,7 @@ from rich.text import Text
 from tutor import puzzles
 from tutor.puzzles import AnswerError
 from tutor.puzzles.render import code_text, render_explanation, render_hint, render_puzzle
+from tutor.teaching.ratings import shown_rating
 
 HINT_WORDS = ("hint", "?")
 SHOW_WORDS = ("show", "give up")
@@ -67,22 +68,6 @@ def show_puzzle(ctx, puzzle, heading: str | None = None, stars: int | None = Non
         shown.difficulty = stars
     # Printed whole (not a screenful at a time): the question must stay beside its position.
     ctx.show(render_puzzle(shown, console_width=ctx.width, symbols=ctx.symbols))
-
-
-#: A rating is provisional while its deviation is above this many points, and is shown with
-#: ``?`` (``1181?``), as lichess marks one: it still moves by hundreds with each answer.  The
-#: statistics say so once (:data:`PROVISIONAL_NOTE`); every rating shown goes through
-#: :func:`shown_rating`.
-PROVISIONAL_RD = 110.0
-PROVISIONAL_NOTE = (f"? marks a provisional rating: its deviation is above {PROVISIONAL_RD:.0f}, "
-                    "so each answer still moves it a long way; it settles as answers come in "
-                    "(about ten), as on lichess.")
-
-
-def shown_rating(rating: float, rd: float) -> str:
-    """A rating as every screen shows it: whole points, with ``?`` while it is provisional
-    (deviation above :data:`PROVISIONAL_RD`): ``1181?``, ``1532``."""
-    return f"{rating:.0f}{'?' if rd > PROVISIONAL_RD else ''}"
 
 
 def rating_change_text(change, symbols: bool = True) -> Text:

@@ -12,10 +12,12 @@ from rich.text import Text
 
 from tutor.app.commands.sources_cmd import sources_view as source_pages
 from tutor.app.context import MenuItem, menu
-from tutor.app.puzzling import PROVISIONAL_NOTE, PROVISIONAL_RD, Quit, generate, pose, shown_rating
+from tutor.app.puzzling import Quit, generate, pose
 from tutor.engine.errors import LaughError
 from tutor.puzzles import KINDS, another, definition
+from tutor.puzzles.themes import label as theme_label
 from tutor.teaching import ratings as R
+from tutor.teaching.ratings import PROVISIONAL_NOTE, PROVISIONAL_RD, shown_rating
 from tutor.teaching.review import render_weak_skills, weak_skills
 
 SET_SIZE = 5
@@ -40,10 +42,11 @@ def _seconds(value: float | None) -> str:
 
 
 def _tally_table(ctx, tallies, title: str, recent: dict | None = None,
-                 rated: dict | None = None):
+                 rated: dict | None = None, shown=str):
     """A titled grid: name, bar, accuracy, right/answered, and on wide screens the median
     seconds of the timed answers, (with ``rated``, name -> SubjectRating) the learner's rating,
-    and (with ``recent``, name -> Tally of the last week) the accuracy of the last seven days."""
+    and (with ``recent``, name -> Tally of the last week) the accuracy of the last seven days.
+    ``shown`` gives the words shown for a name (a theme's plain words)."""
     narrow = ctx.width < 60
     bar_w = 6 if narrow else 12
     t = Table.grid(padding=(0, 1))
@@ -58,7 +61,7 @@ def _tally_table(ctx, tallies, title: str, recent: dict | None = None,
         if recent is not None:
             t.add_column(justify="right", no_wrap=True)
     for x in tallies:
-        row = [Text(x.name), _bar(ctx, x.accuracy, bar_w), f"{100 * x.accuracy:.0f}%",
+        row = [Text(shown(x.name)), _bar(ctx, x.accuracy, bar_w), f"{100 * x.accuracy:.0f}%",
                f"{x.right}/{x.n}"]
         if not narrow:
             row.append(_seconds(x.median_seconds))
@@ -179,13 +182,14 @@ def stats_view(ctx, offer_practice: bool = True, at_home: bool = True) -> None:
     themes = store.tallies("theme")
     rated_themes = {k.partition(":")[2]: v for k, v in store.ratings("theme:").items()}
     rated_kinds = {k.partition(":")[2]: v for k, v in store.ratings("kind:").items()}
-    sections = [("By theme, weakest first", themes, recent["theme"], rated_themes),
-                ("By kind, weakest first", store.tallies("kind"), recent["kind"], rated_kinds)]
+    sections = [("By theme, weakest first", themes, recent["theme"], rated_themes, theme_label),
+                ("By kind, weakest first", store.tallies("kind"), recent["kind"], rated_kinds,
+                 str)]
     days = store.timeline()
     if days:
-        sections.append(("Over time, by day", days[-14:], None, None))
-    for title, tallies, rec, rated in sections:
-        head, table = _tally_table(ctx, tallies, title, rec, rated)
+        sections.append(("Over time, by day", days[-14:], None, None, str))
+    for title, tallies, rec, rated, shown in sections:
+        head, table = _tally_table(ctx, tallies, title, rec, rated, shown)
         parts += [Text(""), head, table]
     skills = weak_skills(store)
     if skills:
@@ -199,7 +203,7 @@ def stats_view(ctx, offer_practice: bool = True, at_home: bool = True) -> None:
     if not weak:
         ctx.say("Every theme answered right so far.", style="green")
         return
-    ctx.say(f"Weakest themes: {', '.join(weak)}.", style="bold")
+    ctx.say(f"Weakest themes: {'; '.join(theme_label(t) for t in weak)}.", style="bold")
     if offer_practice:
         if yes_no(ctx, "Practise them now? [yes/no]> "):
             practice_themes(ctx, weak)
@@ -240,12 +244,14 @@ def practice_menu(ctx) -> None:
              for i, k in enumerate(kinds, 1)]
     items += [MenuItem(str(len(kinds) + 1), "m", ("mix",), "a mix of every kind", ("mix", None)),
               MenuItem(str(len(kinds) + 2), "w", ("weak",), "your weakest themes",
-                       ("weak", None))]
+                       ("weak", None)),
+              MenuItem(str(len(kinds) + 3), "t", ("theme",), "one theme of your choice",
+                       ("theme", None))]
     missed: list = []
     while True:
         shown = list(items)
         if missed:
-            shown.append(MenuItem(str(len(kinds) + 3), "r", ("retry",),
+            shown.append(MenuItem(str(len(kinds) + 4), "r", ("retry",),
                                   f"the {len(missed)} missed, as fresh puzzles of the same "
                                   "kinds and themes", ("retry", None)))
         item = menu(ctx, shown, "puzzles> ", title="Puzzles")
@@ -264,6 +270,10 @@ def practice_menu(ctx) -> None:
                     missed = practice_themes(ctx, weak)
             elif what == "mix":
                 missed = practice_kinds(ctx, kinds)
+            elif what == "theme":
+                theme = choose_theme(ctx)
+                if theme is not None:
+                    missed = practice_theme(ctx, theme)
             else:
                 missed = practice_kinds(ctx, [kind])
         except KeyboardInterrupt:
@@ -386,8 +396,58 @@ def practice_themes(ctx, themes: list[str]) -> list:
                 break
         return puzzle
 
-    ctx.say(f"Practice: {', '.join(themes)}", style="bold")
+    ctx.say(f"Practice: {'; '.join(theme_label(t) for t in themes)}", style="bold")
     return _run_set(ctx, make)[1]
+
+
+def practisable_themes() -> dict[str, list]:
+    """The themes a learner may choose to practise, by group label, in the table's order
+    (:func:`tutor.puzzles.themes.theme_table`): those a puzzle kind carries and a lesson of the
+    course teaches (house rules' themes need a ruleset of one's own)."""
+    from tutor.puzzles import taught_in, themes_of
+    from tutor.puzzles.themes import theme_table
+    taught = {t for k in KINDS for t in themes_of(k) if taught_in(k, t) is not None}
+    out: dict[str, list] = {}
+    for t in theme_table().values():
+        if t.id in taught:
+            out.setdefault(t.group_label, []).append(t)
+    return out
+
+
+def choose_theme(ctx) -> str | None:
+    """A theme chosen from two short menus, a group and then one of its themes, each entry in
+    plain words (its id is a word that chooses it too); None when the learner goes back."""
+    groups = practisable_themes()
+    items = [MenuItem(str(i), "", (), g, g) for i, g in enumerate(groups, 1)]
+    item = menu(ctx, items, "theme> ", title="Practise a theme: which part of the game?")
+    if item is None:
+        return None
+    themes = groups[item.value]
+    items = [MenuItem(str(i), "", (t.id,), t.label, t.id) for i, t in enumerate(themes, 1)]
+    item = menu(ctx, items, "theme> ", title=f"{item.value}: which theme?")
+    return None if item is None else item.value
+
+
+def practice_theme(ctx, theme: str) -> list:
+    """A set of puzzles on one ``theme`` (what ``laugh puzzle --theme`` poses): each from a kind
+    that carries it, in turn, in the difficulty band nearest the learner's rating.  Returns the
+    puzzles missed."""
+    from tutor.puzzles.themes import kinds_with, label
+    kinds = [k for k in kinds_with(theme) if taught_in_course(k, theme)]
+
+    def make(i: int):
+        kind = kinds[i % len(kinds)]
+        return generate(f"{kind}/{theme}", seed=secrets.randbelow(10**9),
+                        difficulty=ctx.store.choose_difficulty(kind))
+
+    ctx.say(f"Practice: {label(theme)}", style="bold")
+    return _run_set(ctx, make)[1]
+
+
+def taught_in_course(kind: str, theme: str) -> bool:
+    """True when a lesson of the course teaches ``theme`` of ``kind``."""
+    from tutor.puzzles import taught_in
+    return taught_in(kind, theme) is not None
 
 
 # --------------------------------------------------------------------------------------------

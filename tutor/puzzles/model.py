@@ -303,8 +303,9 @@ def definition(kind: str) -> Definition:
 
 
 def definition_files() -> list[Path]:
-    """Every ``puzzles/*.yaml`` definition file, in name order (the curated sets excluded)."""
-    return sorted(puzzles_dir().glob("*.yaml"))
+    """Every ``puzzles/*.yaml`` definition file, in name order (the curated sets and the theme
+    table, ``themes.yaml``, excluded)."""
+    return sorted(p for p in puzzles_dir().glob("*.yaml") if p.name != "themes.yaml")
 
 
 # --------------------------------------------------------------------------------------------

@@ -29,7 +29,8 @@ import pyglicko2
 
 __all__ = ["Rating", "NEW_LEARNER", "TAU", "update", "play", "puzzle_subject", "theme_subject",
            "kind_subject", "OVERALL", "initial_puzzle_rating", "stars_for", "choose_difficulty",
-           "BAND_WIDTH", "counts", "rate", "default_rating", "band_of"]
+           "BAND_WIDTH", "counts", "rate", "default_rating", "band_of", "PROVISIONAL_RD",
+           "PROVISIONAL_NOTE", "shown_rating"]
 
 #: The subject of the learner's overall rating in the store.
 OVERALL = "learner"
@@ -54,6 +55,21 @@ class Rating(NamedTuple):
 
 
 NEW_LEARNER = Rating(1500.0, 350.0, 0.06)
+
+#: A rating is provisional while its deviation is above this many points, and is shown with
+#: ``?`` (``1181?``), as lichess marks one: it still moves by hundreds with each answer.  The
+#: statistics say so once (:data:`PROVISIONAL_NOTE`); every rating shown (screens, the class
+#: report) goes through :func:`shown_rating`.
+PROVISIONAL_RD = 110.0
+PROVISIONAL_NOTE = (f"? marks a provisional rating: its deviation is above {PROVISIONAL_RD:.0f}, "
+                    "so each answer still moves it a long way; it settles as answers come in "
+                    "(about ten), as on lichess.")
+
+
+def shown_rating(rating: float, rd: float) -> str:
+    """A rating as every screen shows it: whole points, with ``?`` while it is provisional
+    (deviation above :data:`PROVISIONAL_RD`): ``1181?``, ``1532``."""
+    return f"{rating:.0f}{'?' if rd > PROVISIONAL_RD else ''}"
 
 
 #: Glickman's system constant τ (how fast volatility may change), as the ``glicko2`` package

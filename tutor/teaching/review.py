@@ -36,6 +36,7 @@ from rich.table import Table
 from rich.text import Text
 
 from tutor.engine.errors import LaughError
+from tutor.puzzles.themes import label as theme_label
 from tutor.teaching.progress import ProgressStore
 
 __all__ = ["ReviewBook", "SkillState", "SCHEMA", "SLOW_SECONDS", "rating_for", "skills_of",
@@ -375,7 +376,8 @@ def render_weak_skills(states: list[SkillState], now: datetime | None = None, wi
               Text("due", style="dim"), *([Text("right", style="dim")] if width >= 60 else []))
     for s in states:
         style = "red" if s.tomorrow < 0.7 else "yellow" if s.tomorrow < 0.9 else "green"
-        row = [Text(f"{s.name} ({s.group})"), Text(f"{100 * s.tomorrow:.0f}%", style=style),
+        name = theme_label(s.name) if s.group == "theme" else s.name      # plain words
+        row = [Text(f"{name} ({s.group})"), Text(f"{100 * s.tomorrow:.0f}%", style=style),
                _when(s.due, now)]
         if width >= 60:
             row.append(f"{s.right}/{s.reviews}")

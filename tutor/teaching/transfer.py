@@ -37,6 +37,7 @@ from tutor.engine import jsonfile
 from tutor.engine.atomic import write_atomic
 from tutor.engine.errors import DataError
 from tutor.engine.outputs import cannot_write
+from tutor.puzzles.themes import theme_ids
 from tutor.teaching.progress import (CONTEXTS, LATEST_TIME, LONGEST_ANSWER, OUTCOMES, Answer,
                                      LessonState, ProgressStore, Sighting)
 
@@ -266,7 +267,8 @@ def _answer(a, i: int, kinds: frozenset[str]) -> Answer:
     if kind not in kinds:
         raise _Bad(f"{where}.kind {kind!r} is not a kind of answer this program records (one of "
                    f"{', '.join(sorted(kinds))})")
-    return Answer(at=at, puzzle_id=puzzle_id, kind=kind, themes=tuple(themes),
+    return Answer(at=at, puzzle_id=puzzle_id, kind=kind,
+                  themes=tuple(theme_ids(themes)),          # one name a theme, old spellings too
                   correct=_bool(a.get("correct"), f"{where}.correct"), seconds=seconds,
                   hints=hints, lesson=_opt(a, "lesson", _text, f"{where}.lesson"),
                   ruleset=_opt(a, "ruleset", _text, f"{where}.ruleset"),

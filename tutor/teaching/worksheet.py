@@ -1,41 +1,54 @@
-"""Printable worksheets: a lesson's quotations and puzzles, with the answer key on its own page.
+"""Printable worksheets: the lesson itself, its puzzles, and the answer key on its own page.
 
-``laugh worksheet LESSON --seed S --out FILE.html`` (or ``.md``) writes the same puzzles that
-``laugh lesson LESSON --seed S`` poses (see :func:`tutor.teaching.lessons.puzzle_seed`).  Everything taken
-from a lesson, a source or a puzzle is escaped (HTML: ``html.escape``; Markdown: entities and
-backslash escapes, positions in a fence longer than any backtick run), so no lesson file can
-inject markup into the handout.  Two kinds of markup are rendered, never passed through: a
-quotation's own bold, emphasis and code (its source's Markdown or HTML, read by
+``laugh worksheet LESSON --seed S --out FILE.html`` (or ``.md``) writes the lesson as it reads
+on screen, its explanations, tables, figures and quotations (every figure from the engine:
+:mod:`tutor.teaching.blockdata`), then the same puzzles that ``laugh lesson LESSON --seed S``
+poses (see :func:`tutor.teaching.lessons.puzzle_seed`), a blank score sheet for a ruleset with
+a match format that its puzzles are set under (lesson 11: the Inter-Livery sheet), and the
+answer key.
+
+The HTML is a Jinja2 template (``worksheet.html.j2``, :mod:`tutor.teaching.html`, autoescaped);
+the lesson's prose is CommonMark with raw HTML off (:mod:`tutor.teaching.prose`), so no lesson
+file can inject markup into the handout.  Two kinds of markup are rendered, never passed
+through: a quotation's own bold, emphasis and code (its source's Markdown or HTML, read by
 :func:`tutor.puzzles.quoted.quote_spans`), and the code spans of a puzzle's question and
-explanation.
+explanation.  The Markdown is escaped the same way (entities and backslash escapes,
+positions in a fence longer than any backtick run).
 
 Printed (``render_html`` in a browser, or Chromium's ``--print-to-pdf``), the title, objectives
-and quotations come first; then the puzzles, two or three to a page (:func:`page_groups`), none
-split across pages; then the answer key on a page of its own.
+and the lesson come first and fill the first pages; then the puzzles, two or three to a page
+(:func:`page_groups`), none split across pages; then any score sheet; then the answer key on a
+page of its own.
 """
 
 from __future__ import annotations
 
-import html
 import io
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from rich.console import Console, Group
 from rich.text import Text
 
+from tutor.engine.atomic import write_atomic
 from tutor.engine.errors import UsageError
 from tutor.engine.sources import default_library
 from tutor.puzzles import generate
 from tutor.puzzles.model import definition
 from tutor.puzzles.quoted import quote_spans
 from tutor.puzzles.render import plain_suits, render_puzzle
-from tutor.teaching.lessons import Lesson, puzzle_seed
+from tutor.teaching.html import inline_markup, quote_markup, render
+from tutor.teaching.lessons import Block, Lesson, puzzle_seed
+from tutor.teaching.prose import md_code as _md_code
+from tutor.teaching.prose import md_escape, prose_html, prose_markdown
 
-__all__ = ["MAX_PER_PAGE", "PAGE_BREAK", "PAGE_LINES", "Worksheet", "WorksheetPuzzle", "build",
-           "html_inline", "md_escape", "md_inline", "page_groups", "quote_html", "quote_markdown",
-           "render_html", "render_markdown", "write_worksheet"]
+__all__ = ["MAX_PER_PAGE", "PAGE_BREAK", "PAGE_LINES", "Worksheet", "WorksheetPuzzle",
+           "block_markdown", "build", "html_inline", "key_markdown", "md_escape", "md_inline",
+           "md_quotation", "md_table", "page_groups", "quote_html", "quote_markdown",
+           "render_html", "render_markdown", "sheet_markdown", "worksheet_puzzles",
+           "write_worksheet"]
 
 
 @dataclass
@@ -68,7 +81,11 @@ class WorksheetPuzzle:
 @dataclass
 class Worksheet:
     """What a worksheet holds: the lesson's number, title, objectives, the seed, its quotations as
-    (stored text, citation) pairs, and its puzzles."""
+    (stored text, citation) pairs, its puzzles; ``items``, the lesson's pages, each a list of
+    ``{"kind": "prose", "text": CommonMark}`` and block views
+    (:func:`tutor.teaching.blockdata.block_view`); and ``score_sheets``, blank sheets
+    (:func:`tutor.teaching.scoresheet.blank_sheet`, with ``ruleset_title``) for the rulesets
+    with a match format that its puzzles are set under."""
 
     lesson_id: str
     number: int
@@ -77,18 +94,36 @@ class Worksheet:
     seed: int
     quotations: list[tuple[str, str]]
     puzzles: list[WorksheetPuzzle]
+    items: list[list[dict[str, Any]]] = field(default_factory=list)
+    score_sheets: list[dict[str, Any]] = field(default_factory=list)
+    instructions: list[str] = field(default_factory=list)
+
+    @property
+    def instruction_lines(self) -> int:
+        """The printed height of :attr:`instructions` in the units of
+        :attr:`WorksheetPuzzle.lines`: a line of 9.5pt prose at 1.3 (about 115 characters) is
+        about one and a half lines of the positions' type, and a paragraph's spacing over half
+        one.  (The heading above them is counted apart: :data:`_HEADING_LINES`.)"""
+        paras = [p for text in self.instructions for p in _without_heading(text).split("\n\n")
+                 if p.strip()]
+        return round(sum(1.45 * -(-len(" ".join(p.split())) // 115) + 0.6 for p in paras))
 
     @property
     def pages(self) -> list[list[WorksheetPuzzle]]:
-        """The puzzles as printed pages: see :func:`page_groups`."""
-        return page_groups(self.puzzles)
+        """The puzzles as printed pages: see :func:`page_groups` (the first page also holds the
+        instructions)."""
+        return page_groups(self.puzzles, first_used=self.instruction_lines + _HEADING_LINES)
 
 
 #: How many lines of puzzles fit on a printed page, counted as :attr:`WorksheetPuzzle.lines`
-#: (lines of 7.5pt monospace at 1.15, the print CSS of :func:`render_html`).  US Letter with
-#: 12 mm margins holds about 92 such lines (measured with Chromium) and A4 more; 86 leaves a
-#: margin for error, and ``tests/teaching/test_worksheet.py`` prints a worksheet to check it.
-PAGE_LINES = 86
+#: (lines of 7.5pt monospace at 1.15, the print CSS of :func:`render_html`).  Measured with
+#: Chromium on US Letter with 12 mm margins (A4 holds more): three puzzles of 83 such lines in
+#: all fit a page and 85 do not; on the first puzzle page, under the heading (counted as
+#: :data:`_HEADING_LINES`) and the instructions, 82 fit and 83 do not.
+#: ``tests/teaching/test_worksheet.py`` prints worksheets either side of the edge to check it.
+PAGE_LINES = 83
+#: The first puzzle page's heading, in those lines, beside :attr:`Worksheet.instruction_lines`.
+_HEADING_LINES = 1
 #: Lines allowed for a puzzle's heading, kind line, answer space and spacing (about 70pt).
 _PUZZLE_OVERHEAD = 8
 #: Puzzles to a printed page: at most three, and two wherever three would not fit.
@@ -96,17 +131,18 @@ MAX_PER_PAGE = 3
 
 
 def page_groups(puzzles: list[WorksheetPuzzle], page_lines: int = PAGE_LINES,
-                per_page: int = MAX_PER_PAGE) -> list[list[WorksheetPuzzle]]:
+                per_page: int = MAX_PER_PAGE, first_used: int = 0) -> list[list[WorksheetPuzzle]]:
     """The puzzles, in order, grouped into printed pages of two or three.
 
     A page takes the next puzzle while it holds fewer than ``per_page`` and the puzzles'
-    estimated heights (:attr:`WorksheetPuzzle.lines`) fit ``page_lines``; a last page of one
-    puzzle takes the last puzzle of a page of three before it when both fit.  So a page holds
-    one puzzle only when the next one would not fit beside it (or there is only one).
+    estimated heights (:attr:`WorksheetPuzzle.lines`) fit ``page_lines`` (on the first page,
+    less ``first_used`` lines already taken by the instructions); a last page of one puzzle
+    takes the last puzzle of a page of three before it when both fit.  So a page holds one
+    puzzle only when the next one would not fit beside it (or there is only one).
     """
     pages: list[list[WorksheetPuzzle]] = []
     page: list[WorksheetPuzzle] = []
-    used = 0
+    used = first_used
     for p in puzzles:
         if page and (len(page) >= per_page or used + p.lines > page_lines):
             pages.append(page)
@@ -161,76 +197,128 @@ def build(lesson: Lesson, seed: int, library=None, symbols: bool = True) -> Work
     """Generate the worksheet of ``lesson`` for ``seed`` (the puzzles of ``laugh lesson --seed``).
 
     ``library`` defaults to :func:`tutor.engine.sources.default_library`; ``symbols`` writes suits as
-    ♣♦♥♠ (else letters).  Raises what :func:`tutor.puzzles.generate` raises.
+    ♣♦♥♠ (else letters).  The lesson's blocks are worked out as on screen (a ``simulate`` block
+    from its cached study, or run now: about a second for 2,000 deals).  Raises what
+    :func:`tutor.puzzles.generate` raises, and what the engine raises for a block's figures.
     """
     if library is None:
         library = default_library()
+
+    generated = [generate(b.data["kind"], ruleset=b.data["ruleset"], players=b.data["players"],
+                          seed=puzzle_seed(seed, lesson.id, b.index, n),
+                          difficulty=b.data["difficulty"])
+                 for b, n in lesson.puzzle_slots()]
+    puzzles = worksheet_puzzles(generated, library, symbols)
 
     def quote(ref: str) -> tuple[str, str]:
         q = library.quotation(ref)
         return q.text, f"{q.citation} ({q.where})"
 
-    puzzles = []
-    for block in lesson.blocks("puzzle"):
-        d = block.data
-        for n in range(d["count"]):
-            p = generate(d["kind"], ruleset=d["ruleset"], players=d["players"],
-                         seed=puzzle_seed(seed, lesson.id, block.index, n),
-                         difficulty=d["difficulty"])
-            question = plain_suits(p.question, symbols)
-            title = definition(p.kind).title
-            shown, headless, apart = _split_puzzle(render_puzzle(p, symbols=symbols), title,
-                                                   question)
-            position = _plain(shown)
-            stars = ("★" * p.difficulty + "☆" * (5 - p.difficulty)) if symbols else \
-                f"{p.difficulty}/5"
-            about = (f"{title} · {library.rulesets[p.ruleset].title}, {p.players} players · "
-                     f"difficulty {stars}") if headless else ""
-            quotes = []
-            for ref in p.quotes:
-                try:
-                    quotes.append(quote(ref))
-                except KeyError:
-                    continue
-            puzzles.append(WorksheetPuzzle(len(puzzles) + 1, position, question if apart else "",
-                                           p.expected_answer_text(), p.explanation, quotes,
-                                           p.id, about))
+    items, instructions = lesson_items(lesson, library, symbols)
     return Worksheet(lesson.id, lesson.number, lesson.title, list(lesson.objectives), seed,
-                     [quote(r) for r in lesson.quotes], puzzles)
+                     [quote(r) for r in lesson.quotes], puzzles, items,
+                     blank_sheets(lesson, library), instructions)
+
+
+def worksheet_puzzles(generated: list, library, symbols: bool = True) -> list[WorksheetPuzzle]:
+    """Puzzles (:class:`tutor.puzzles.Puzzle`) as printed, numbered from 1: each position as the
+    terminal shows it, its question, answer, explanation and the quotations it cites."""
+    puzzles = []
+    for p in generated:
+        question = plain_suits(p.question, symbols)
+        title = definition(p.kind).title
+        shown, headless, apart = _split_puzzle(render_puzzle(p, symbols=symbols), title,
+                                               question)
+        position = _plain(shown)
+        stars = ("★" * p.difficulty + "☆" * (5 - p.difficulty)) if symbols else \
+            f"{p.difficulty}/5"
+        about = (f"{title} · {library.rulesets[p.ruleset].title}, {p.players} players · "
+                 f"difficulty {stars}") if headless else ""
+        quotes = []
+        for ref in p.quotes:
+            try:
+                q = library.quotation(ref)
+            except KeyError:
+                continue
+            quotes.append((q.text, f"{q.citation} ({q.where})"))
+        puzzles.append(WorksheetPuzzle(len(puzzles) + 1, position, question if apart else "",
+                                       p.expected_answer_text(), p.explanation, quotes, p.id,
+                                       about))
+    return puzzles
+
+
+def lesson_items(lesson: Lesson, library,
+                 symbols: bool = True) -> tuple[list[list[dict[str, Any]]], list[str]]:
+    """The lesson's pages for paper: prose as ``{"kind": "prose", "text": ...}``, each block as
+    its :func:`tutor.teaching.blockdata.block_view` (a puzzle block as the numbers of its
+    puzzles on the worksheet); and the instructions for the puzzles: the prose of a page that
+    holds nothing but prose and then puzzles (the course's closing "Puzzles" page), printed
+    above the puzzles instead of on a page of its own."""
+    from tutor.teaching.blockdata import block_view
+    numbers: dict[int, list[int]] = {}
+    for i, (block, _) in enumerate(lesson.puzzle_slots(), 1):
+        numbers.setdefault(block.index, []).append(i)
+    pages = []
+    instructions: list[str] = []
+    for page in lesson.pages:
+        kinds = [getattr(item, "kind", "prose") for item in page]
+        first_puzzle = kinds.index("puzzle") if "puzzle" in kinds else None
+        if first_puzzle is not None and all(k == "prose" for k in kinds[:first_puzzle]) and \
+                all(k == "puzzle" for k in kinds[first_puzzle:]):
+            instructions += [item.text for item in page[:first_puzzle] if item.text.strip()]
+            continue
+        items: list[dict[str, Any]] = []
+        for item in page:
+            if isinstance(item, Block):
+                items.append(block_view(item, library, symbols, numbers.get(item.index)))
+            elif item.text.strip():
+                items.append({"kind": "prose", "text": item.text})
+        if items:
+            pages.append(items)
+    return pages, instructions
+
+
+def blank_sheets(lesson: Lesson, library) -> list[dict[str, Any]]:
+    """A blank score sheet for each ruleset with a match format that the lesson's puzzle blocks
+    name (lesson 11: the Inter-Livery sheet), for its smallest player count."""
+    from tutor.teaching.scoresheet import blank_sheet
+    out = []
+    seen: set[str] = set()
+    for block in lesson.blocks("puzzle"):
+        rid = block.data.get("ruleset")
+        if not rid or rid in seen:
+            continue
+        seen.add(rid)
+        rs = library.ruleset(rid)
+        if rs.match_format:
+            players = block.data.get("players") or min(rs.player_counts)
+            out.append({**blank_sheet(rs, players), "ruleset_title": rs.title})
+    return out
 
 
 # --------------------------------------------------------------------------------------------
 # Text with markup: quotations (their source's Markdown and HTML) and puzzle text (code spans)
 
-_CODE_SPAN = re.compile(r"(`+)(.+?)\1", re.S)
-
-
-def _code_spans(text: str) -> list[tuple[str, bool]]:
-    """``text`` split into (words, is_code) runs at its backtick code spans."""
-    out: list[tuple[str, bool]] = []
-    pos = 0
-    for m in _CODE_SPAN.finditer(text):
-        if m.start() > pos:
-            out.append((text[pos:m.start()], False))
-        out.append((m.group(2).strip() or m.group(2), True))
-        pos = m.end()
-    if pos < len(text):
-        out.append((text[pos:], False))
-    return out
-
 
 def html_inline(text: str) -> str:
     """Puzzle text (a question, an explanation line) as HTML: its code spans as ``<code>``,
-    everything else escaped."""
-    return "".join(f"<code>{html.escape(w)}</code>" if code else html.escape(w)
-                   for w, code in _code_spans(text))
+    everything else escaped (:func:`tutor.teaching.html.inline_markup`)."""
+    return str(inline_markup(text))
+
+
+def quote_html(text: str) -> str:
+    """A quotation's stored text as HTML: its own bold, emphasis (and cited titles) and code as
+    ``<strong>``, ``<em>`` and ``<code>``; the words escaped; no other markup from the source
+    (:func:`tutor.teaching.html.quote_markup`)."""
+    return str(quote_markup(text))
 
 
 def md_inline(text: str) -> str:
     """Puzzle text as Markdown on one line: its code spans kept as code, the rest escaped
     (:func:`md_escape`)."""
+    from tutor.teaching.html import code_spans
     out = []
-    for w, code in _code_spans(" ".join(text.split())):
+    for w, code in code_spans(" ".join(text.split())):
         if code:
             out.append(_md_code(w))
         elif w.strip():
@@ -239,29 +327,6 @@ def md_inline(text: str) -> str:
             out.append(lead + md_escape(w) + trail)
         else:
             out.append(w)
-    return "".join(out)
-
-
-def _md_code(words: str) -> str:
-    ticks = "`" * (max((len(m) for m in re.findall(r"`+", words)), default=0) + 1)
-    pad = " " if words.startswith("`") or words.endswith("`") else ""
-    return f"{ticks}{pad}{words}{pad}{ticks}"
-
-
-def quote_html(text: str) -> str:
-    """A quotation's stored text as HTML: its own bold, emphasis (and cited titles) and code as
-    ``<strong>``, ``<em>`` and ``<code>`` (:func:`tutor.puzzles.quoted.quote_spans`); the words
-    escaped; no other markup from the source."""
-    out = []
-    for span in quote_spans(text):
-        piece = html.escape(span.text)
-        if span.code:
-            piece = f"<code>{piece}</code>"
-        if span.italic:
-            piece = f"<em>{piece}</em>"
-        if span.bold:
-            piece = f"<strong>{piece}</strong>"
-        out.append(piece)
     return "".join(out)
 
 
@@ -292,137 +357,28 @@ def quote_markdown(text: str) -> str:
 # --------------------------------------------------------------------------------------------
 # HTML
 
-_CSS = """
-body { font-family: Georgia, 'Times New Roman', serif; max-width: 46em; margin: 2em auto;
-       padding: 0 1em; line-height: 1.45; color: #111; }
-h1 { font-size: 1.5em; margin-bottom: 0.2em; }
-h3 { margin: 0.4em 0 0.3em 0; }
-.meta { color: #555; font-size: 0.9em; }
-blockquote { margin: 0.8em 0 0.8em 1.2em; font-style: italic; }
-blockquote em { font-style: normal; }
-blockquote cite { display: block; font-style: normal; font-size: 0.85em; color: #444; }
-pre { font-family: 'DejaVu Sans Mono', Menlo, Consolas, monospace; font-size: 0.85em;
-      white-space: pre-wrap; background: #f6f6f6; padding: 0.5em; border: 1px solid #ddd;
-      margin: 0.3em 0; }
-code { font-family: 'DejaVu Sans Mono', Menlo, Consolas, monospace; font-size: 0.9em; }
-.about { color: #555; font-size: 0.85em; margin: 0 0 0.2em 0; }
-.question { font-weight: bold; margin: 0.4em 0; }
-.question code { white-space: nowrap; }
-.answer { margin: 0.4em 0 0 0; }
-.puzzle { break-inside: avoid; page-break-inside: avoid; margin-bottom: 1.2em; }
-.sheet { break-before: page; page-break-before: always; }
-.answer-line { border-bottom: 1px solid #999; height: 1.6em; margin-bottom: 0.4em; }
-.key { break-before: page; page-break-before: always; }
-.id { color: #777; font-size: 0.8em; }
-@page { margin: 12mm; }
-@media print {
-  body { margin: 0; max-width: none; font-size: 10pt; line-height: 1.3; }
-  h2 { font-size: 13pt; margin: 0 0 0.4em 0; }
-  h3 { font-size: 11pt; margin: 0 0 0.1em 0; }
-  .about { font-size: 8pt; }
-  pre { background: none; font-size: 7.5pt; line-height: 1.15; padding: 0.25em 0.5em;
-        margin: 0.15em 0; }
-  .question { font-size: 9pt; line-height: 1.25; margin: 0.25em 0; }
-  .answer { font-size: 9pt; margin: 0.2em 0 0 0; }
-  .answer-line { height: 1.4em; margin-bottom: 0; }
-  .puzzle { margin-bottom: 1.1em; }
-  .key { font-size: 8.5pt; line-height: 1.25; columns: 2; column-gap: 1.6em; }
-  .key h2 { column-span: all; }
-  .key h3 { font-size: 1.1em; }
-  .key .puzzle { margin-bottom: 0.6em; }
-  .key blockquote { margin: 0.3em 0 0.3em 0.8em; }
-  .key blockquote cite { font-size: 0.9em; }
-  .key p { margin: 0.25em 0; }
-}
-"""
 
+def render_html(ws: Worksheet, symbols: bool = True) -> str:
+    """The worksheet as a standalone HTML page (``worksheet.html.j2``); every text from data is
+    escaped, and only a quotation's own bold, emphasis and code become tags.
 
-def render_html(ws: Worksheet) -> str:
-    """The worksheet as a standalone HTML page; every text from data is escaped, and only a
-    quotation's own bold, emphasis and code become tags (:func:`quote_html`).
-
-    Printed, the first page holds the title, objectives and quotations; the puzzles follow in
+    Printed, the first pages hold the title, objectives and the lesson; the puzzles follow in
     ``<section class="sheet">`` pages of two or three (:func:`page_groups`), each starting a
-    new page and no puzzle split across pages; the answer key is a last ``<section
-    class="key">`` on a page of its own.
+    new page and no puzzle split across pages; then any blank score sheet; the answer key is a
+    last ``<section class="key">`` on a page of its own.
     """
-    e = html.escape
-    out = ["<!DOCTYPE html>", '<html lang="en">', "<head>", '<meta charset="utf-8">',
-           f"<title>{e(_title(ws))}</title>", f"<style>{_CSS}</style>", "</head>", "<body>"]
-    out.append(f"<h1>{e(_title(ws))}</h1>")
-    out.append(f'<p class="meta">Laugh and Lie Down worksheet · lesson id {e(ws.lesson_id)} · '
-               f"seed {ws.seed} (the same puzzles as <code>laugh lesson {e(ws.lesson_id)} "
-               f"--seed {ws.seed}</code>)</p>")
-    out.append('<p>Name: <span class="answer-line" style="display:inline-block;width:20em">'
-               "</span></p>")
-    out.append("<h2>You will learn to</h2><ul>")
-    out.extend(f"<li>{e(o)}</li>" for o in ws.objectives)
-    out.append("</ul>")
-    if ws.quotations:
-        out.append("<h2>From the sources</h2>")
-        for text, cite in ws.quotations:
-            out.append(f"<blockquote>“{quote_html(text)}”<cite>— {e(cite)}</cite></blockquote>")
-    if not ws.puzzles:
-        out.append("<h2>Puzzles</h2>")
-        out.append("<p>This lesson has no puzzles.</p>")
-    for i, page in enumerate(ws.pages):
-        out.append('<section class="sheet">')
-        out.append("<h2>Puzzles</h2>" if i == 0 else
-                   f'<p class="meta">{e(_title(ws))} · puzzles {page[0].number} to '
-                   f"{page[-1].number}</p>" if len(page) > 1 else
-                   f'<p class="meta">{e(_title(ws))} · puzzle {page[0].number}</p>')
-        for p in page:
-            out.append('<div class="puzzle">')
-            out.append(f"<h3>Puzzle {p.number}</h3>")
-            if p.about:
-                out.append(f'<p class="about">{e(p.about)}</p>')
-            out.append(f"<pre>{e(p.position)}</pre>")
-            if p.question:
-                out.append('<p class="question">' + "<br>\n".join(
-                    html_inline(line) for line in p.question.splitlines() if line.strip())
-                    + "</p>")
-            out.append('<p class="answer">Your answer:</p><div class="answer-line"></div>')
-            out.append("</div>")
-        out.append("</section>")
-    if ws.puzzles:
-        out.append('<section class="key">')
-        out.append(f"<h2>Answer key: {e(_title(ws))}</h2>")
-        for p in ws.puzzles:
-            out.append('<div class="puzzle">')
-            out.append(f"<h3>Puzzle {p.number}: {html_inline(p.answer)}</h3>")
-            out.extend(_html_paragraphs(p.explanation))
-            for text, cite in p.quotes:
-                out.append(f"<blockquote>“{quote_html(text)}”<cite>— {e(cite)}</cite>"
-                           "</blockquote>")
-            out.append(f'<p class="id">puzzle {e(p.id)}</p>')
-            out.append("</div>")
-        out.append("</section>")
-    out += ["</body>", "</html>", ""]
-    return "\n".join(out)
+    items = [[dict(it, html=prose_html(it["text"], symbols)) if it["kind"] == "prose" else it
+              for it in page] for page in ws.items]
+    instructions = [prose_html(_without_heading(text), symbols) for text in ws.instructions]
+    return render("worksheet.html.j2", ws=ws, title=_title(ws), items=items, pages=ws.pages,
+                  instructions=instructions)
 
 
 # --------------------------------------------------------------------------------------------
 # Markdown
 
-_MD_SPECIAL = re.compile(r"([\\`*_\[\]|~])")
-_MD_LINE_START = re.compile(r"^(\s*)([#>+=-]|\d+[.)])")
 #: The page break of a Markdown worksheet (kept by Markdown-to-HTML and Markdown-to-PDF tools).
 PAGE_BREAK = '<div style="page-break-before: always"></div>'
-
-
-def md_escape(text: str) -> str:
-    """``text`` safe inside Markdown, on one line: ``& < >`` as entities, the characters that
-    make emphasis, code, links and tables backslashed, and a start that would make a heading,
-    list or quotation escaped."""
-    text = " ".join(text.split())
-    text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-    text = _MD_SPECIAL.sub(r"\\\1", text)
-    def start(m: re.Match) -> str:
-        mark = m.group(2)
-        if mark[0].isdigit():           # "1." -> "1\.": a backslash only escapes punctuation
-            return m.group(1) + mark[:-1] + "\\" + mark[-1]
-        return m.group(1) + "\\" + mark
-    return _MD_LINE_START.sub(start, text)
 
 
 def _md_paragraphs(text: str) -> list[str]:
@@ -436,41 +392,94 @@ def _md_paragraphs(text: str) -> list[str]:
     return out
 
 
-def _html_paragraphs(text: str) -> list[str]:
-    """Paragraphs of lines (code spans as ``<code>``, the rest escaped) joined by ``<br>``."""
-    out = []
-    for para in text.split("\n\n"):
-        lines = [html_inline(line) for line in para.splitlines() if line.strip()]
-        if lines:
-            out.append("<p>" + "<br>\n".join(lines) + "</p>")
-    return out
-
-
 def _fence(text: str) -> str:
     longest = max((len(m) for m in re.findall(r"`+", text)), default=0)
     fence = "`" * max(3, longest + 1)
     return f"{fence}text\n{text}\n{fence}"
 
 
-def render_markdown(ws: Worksheet) -> str:
-    """The worksheet as Markdown: each page of puzzles (:func:`page_groups`) and the answer key
-    after a page break (:data:`PAGE_BREAK`); quotations with their own bold and emphasis."""
+def md_table(head: list[str], rows: list[list[str]], caption: str | None = None) -> list[str]:
+    """A Markdown table of escaped cells (and an escaped caption line in italics after it)."""
+    out = ["| " + " | ".join(md_escape(h) or " " for h in head) + " |",
+           "|" + "---|" * len(head)]
+    out += ["| " + " | ".join(md_escape(str(c)) or " " for c in r) + " |" for r in rows]
+    if caption:
+        out += ["", f"*{md_escape(caption)}*"]
+    return out + [""]
+
+
+def md_quotation(text: str, cite: str) -> list[str]:
+    """A quotation as a Markdown block quotation: its words (own markup kept) and citation."""
+    return [f"> “{quote_markdown(text)}”  ", f"> — {md_escape(cite)}", ""]
+
+
+def block_markdown(b: dict[str, Any]) -> list[str]:
+    """A block view (:func:`tutor.teaching.blockdata.block_view`) as Markdown lines."""
+    kind = b["kind"]
+    if kind == "quote":
+        return [line for text, cite in b["quotes"] for line in md_quotation(text, cite)]
+    if kind == "rules":
+        rows = [[label] + [v + (f" ({st})" if st in ("read", "chosen") else "")
+                           for v, st in cells] for label, cells in b["rows"]]
+        return md_table([""] + b["columns"], rows, b["caption"])
+    if kind == "odds":
+        if b.get("sentence"):
+            return [f"**{md_escape(b['sentence'])}**", ""]
+        return md_table(b["columns"], b["rows"], "Exact odds (from the engine)")
+    if kind == "simulate":
+        return md_table(["seat", "mean", "±", "last in"], [list(r) for r in b["seats"]],
+                        b["title"]) + [f"**{md_escape(b['sentence'])}**", ""]
+    if kind == "skill":
+        return md_table(b["columns"], b["rows"], b["title"]) + [md_escape(b["note"]), ""]
+    if kind == "cards":
+        return md_table(["", "cards"], [list(r) for r in b["rows"]], b.get("caption"))
+    if kind == "puzzle" and b.get("numbers"):
+        nums = b["numbers"]
+        return [f"*→ Puzzle{'s' if len(nums) > 1 else ''} {', '.join(map(str, nums))}, on the "
+                "puzzle pages below.*", ""]
+    return []
+
+
+def sheet_markdown(s: dict[str, Any]) -> list[str]:
+    """A score sheet (:func:`tutor.teaching.scoresheet.sheet_layout`) as Markdown."""
+    out = [f"## {md_escape(s['title'])}", "",
+           f"Name: {md_escape(s['name']) if s['name'] else '______________________'}  "
+           "Livery: ______________", ""]
+    for t in s["tables"]:
+        head = [h for r in t["rounds"] for h in ("Game Number", f"Round {r} scores")]
+        rows = [[x for cell in row for x in ((str(cell["number"]), cell["text"]) if cell
+                                               else ("", ""))] for row in t["rows"]]
+        rows.append([x for total in t["totals"]
+                     for x in ("Total score", "" if total is None else str(total))])
+        out += md_table(head, rows)
+    cumulative = "______" if s["cumulative"] is None else str(s["cumulative"])
+    return out + [f"**Cumulative Score over {md_escape(s['over'])}: {cumulative}**", ""]
+
+
+def render_markdown(ws: Worksheet, symbols: bool = True) -> str:
+    """The worksheet as Markdown: the lesson (its prose escaped, :func:`prose_markdown`, and
+    its blocks), then each page of puzzles (:func:`page_groups`), any blank score sheet and
+    the answer key after a page break (:data:`PAGE_BREAK`); quotations with their own bold
+    and emphasis."""
     m = md_escape
     out = [f"# {m(_title(ws))}", "",
            f"Laugh and Lie Down worksheet · lesson id {m(ws.lesson_id)} · seed {ws.seed} (the "
            f"same puzzles as `laugh lesson {ws.lesson_id} --seed {ws.seed}`)", "",
            "Name: ______________________", "", "## You will learn to", ""]
     out += [f"- {m(o)}" for o in ws.objectives] + [""]
-    if ws.quotations:
-        out += ["## From the sources", ""]
-        for text, cite in ws.quotations:
-            out += [f"> “{quote_markdown(text)}”  ", f"> — {m(cite)}", ""]
+    for page in ws.items:
+        for item in page:
+            if item["kind"] == "prose":
+                out += [prose_markdown(item["text"], symbols)]
+            else:
+                out += block_markdown(item)
     if not ws.puzzles:
         out += ["## Puzzles", "", "This lesson has no puzzles.", ""]
     for i, page in enumerate(ws.pages):
         out += [PAGE_BREAK, ""]
         if i == 0:
             out += ["## Puzzles", ""]
+            out += [prose_markdown(_without_heading(text), symbols) for text in ws.instructions]
         for p in page:
             out += [f"### Puzzle {p.number}", ""]
             if p.about:
@@ -479,15 +488,31 @@ def render_markdown(ws: Worksheet) -> str:
             if p.question:
                 out += _md_paragraphs(p.question)
             out += ["Your answer: ______________________", ""]
+    for sheet in ws.score_sheets:
+        out += [PAGE_BREAK, ""] + sheet_markdown(sheet)
     if ws.puzzles:
-        out += [PAGE_BREAK, "", f"## Answer key: {m(_title(ws))}", ""]
-        for p in ws.puzzles:
-            out += [f"### Puzzle {p.number}: {md_inline(p.answer)}", ""] + \
-                _md_paragraphs(p.explanation)
-            for text, cite in p.quotes:
-                out += [f"> “{quote_markdown(text)}”  ", f"> — {m(cite)}", ""]
-            out += [f"*puzzle {m(p.id)}*", ""]
+        out += [PAGE_BREAK, ""] + key_markdown(ws.puzzles, _title(ws))
     return "\n".join(out)
+
+
+def key_markdown(puzzles: list[WorksheetPuzzle], title: str) -> list[str]:
+    """The answer key as Markdown: each puzzle's answer, explanation, quotations and id."""
+    out = [f"## Answer key: {md_escape(title)}", ""]
+    for p in puzzles:
+        out += [f"### Puzzle {p.number}: {md_inline(p.answer)}", ""] + \
+            _md_paragraphs(p.explanation)
+        for text, cite in p.quotes:
+            out += md_quotation(text, cite)
+        out += [f"*puzzle {md_escape(p.id)}*", ""]
+    return out
+
+
+def _without_heading(text: str) -> str:
+    """Prose without a heading on its first line (the puzzle pages have their own)."""
+    lines = text.strip("\n").splitlines()
+    if lines and lines[0].startswith("#"):
+        lines = lines[1:]
+    return "\n".join(lines)
 
 
 def _title(ws: Worksheet) -> str:
@@ -508,5 +533,5 @@ def write_worksheet(lesson: Lesson, seed: int, out_path, library=None) -> str:
         raise UsageError(f"{path.name}: the worksheet is written as .html or .md")
     ws = build(lesson, seed, library)
     text = render_html(ws) if fmt == "html" else render_markdown(ws)
-    path.write_text(text, encoding="utf-8")
+    write_atomic(path, text)                # whole or not at all, through a link
     return fmt

@@ -10,11 +10,12 @@ import sys
 from rich.table import Table
 from rich.text import Text
 
-from tutor.app.puzzling import shown_rating
+from tutor.app.commands.class_cmd import register_pack
+from tutor.app.streams import make_console
 from tutor.engine.errors import DataError, LaughError, UsageError
 from tutor.engine.outputs import check_output, write_text
-from tutor.app.streams import make_console
 from tutor.teaching import ratings as R
+from tutor.teaching.ratings import shown_rating
 from tutor.teaching.progress import ProgressStore
 
 
@@ -42,16 +43,19 @@ def register(sub, parent) -> None:
 
     c = sub.add_parser("class", parents=[parent], help="a class report from learners' exports",
                        description="Turn several learners' progress exports ('laugh progress "
-                                   "export') into one table per puzzle kind and per theme: "
-                                   "answers, accuracy, median time and rating of each learner. "
-                                   "Printed here, and written as HTML (printable) and CSV.")
+                                   "export') into one grid of learners and themes (the share "
+                                   "right and the answers in each cell, totals for each learner "
+                                   "and the class, the class's weakest themes). Printed here, "
+                                   "and written as HTML (printable) and CSV.")
     cs = c.add_subparsers(dest="class_command", metavar="ACTION", parser_class=type(c))
     r = cs.add_parser("report", parents=[parent], help="the report of FILES")
     r.add_argument("files", nargs="+", metavar="FILE.json")
     r.add_argument("--html", metavar="OUT.html", help="also write the report as HTML")
     r.add_argument("--csv", metavar="OUT.csv", help="also write the report as CSV")
     r.set_defaults(handler=run_report)
-    c.set_defaults(handler=_missing("class", "report FILE.json... [--html OUT] [--csv OUT]"))
+    register_pack(cs, parent)
+    c.set_defaults(handler=_missing("class", "report FILE.json... [--html OUT] [--csv OUT] | "
+                                             "pack --seed S --out FILE.html"))
 
 
 def _missing(command: str, usage: str):
@@ -143,27 +147,45 @@ def run_report(args) -> int:
 
 
 def report_view(report) -> list:
-    """The class report as rich renderables: the learners, then a table per kind and theme."""
+    """The class report as rich renderables: the learners with their totals and ratings, the
+    grid of themes (rows, in plain words, by group) × learners (columns, then the class), each
+    cell the share right and right of answered, weak cells in red as a second cue; then the
+    weakest themes of the class."""
     n = len(report.learners)
     parts: list = [Text(f"Class report: {n} learner{'s' if n != 1 else ''}", style="bold")]
-    t = _table("learner", "answers", "accuracy", "rating")
+    t = _table("learner", "answers", "accuracy", "rating",
+               *[f"{g.title}: {c}" for g in report.groups for c in g.columns])
     for lr in report.learners:
-        acc = lr.right / lr.answers if lr.answers else 0.0
-        t.add_row(lr.name, str(lr.answers), f"{100 * acc:.0f}%", _rating(lr.rating, lr.rd))
+        extra = [lr.extra.get(g.id, {}).get(c, "") for g in report.groups for c in g.columns]
+        t.add_row(lr.name, str(lr.total.answers), f"{100 * lr.total.accuracy:.0f}%",
+                  _rating(lr.rating, lr.rd), *extra)
     parts.append(t)
-    for group, names in (("Kind", report.kinds), ("Theme", report.themes)):
-        for name in names:
-            parts += [Text(""), Text(f"{group}: {name}", style="bold")]
-            t = _table("learner", "answers", "accuracy", "median", "rating")
-            for lr in report.learners:
-                c = lr.cells.get((group.lower(), name))
-                if c is None:
-                    continue
-                t.add_row(lr.name, str(c.answers),
-                          Text(f"{100 * c.accuracy:.0f}%", style="red" if c.accuracy < 0.5 else ""),
-                          "-" if c.median is None else f"{c.median:.1f} s", _rating(c.rating, c.rd))
-            parts.append(t)
+    parts += [Text(""), Text("By theme: share right, right/answered", style="bold")]
+    grid = Table(box=None, pad_edge=False, header_style="bold underline")
+    grid.add_column("theme", overflow="fold", min_width=14, ratio=2)
+    for name in [lr.name for lr in report.learners] + ["class"]:
+        grid.add_column(name, justify="right", overflow="fold", min_width=8, ratio=1)
+    for label, themes in report.theme_groups():
+        grid.add_row(Text(label, style="bold underline"), *[""] * (n + 1))
+        for th in themes:
+            cells = [_grid_cell(lr.cells.get(th.id)) for lr in report.learners]
+            grid.add_row(th.label, *cells, _grid_cell(report.totals[th.id]))
+    grid.add_row(Text("All", style="bold"), *[_grid_cell(lr.total) for lr in report.learners],
+                 _grid_cell(report.total))
+    parts.append(grid)
+    if report.weakest:
+        parts += [Text(""), Text("The weakest themes of the class", style="bold")]
+        for th, c, low in report.weakest:
+            line = f"  {th.label}: {100 * c.accuracy:.0f}% of {c.answers}"
+            parts.append(Text(line + (f"; below half: {', '.join(low)}" if low else "")))
     return parts
+
+
+def _grid_cell(cell) -> Text:
+    if cell is None or not cell.answers:
+        return Text("·", style="dim")
+    return Text(f"{100 * cell.accuracy:.0f}% {cell.right}/{cell.answers}",
+                style="red" if cell.accuracy < 0.5 else "")
 
 
 def _table(*columns: str) -> Table:

@@ -8,6 +8,7 @@ import random
 import sys
 from typing import Any
 
+from rich.table import Table
 from rich.text import Text
 
 from tutor import puzzles
@@ -20,6 +21,7 @@ from tutor.puzzles import KINDS, AnswerError
 from tutor.puzzles.export import dumps, export_series, write_puzzles
 from tutor.puzzles.generators import check_kind, resolve_choice
 from tutor.puzzles.render import code_text, render_explanation, render_hint, render_puzzle
+from tutor.puzzles.themes import kinds_with, label, resolve_theme, theme_table
 from tutor.app.streams import make_console
 from tutor.teaching.progress import ProgressStore
 
@@ -39,6 +41,9 @@ def register(sub, parent) -> None:
                                    "the explanation and the source are shown whether you are "
                                    "right or wrong.")
     p.add_argument("kind", nargs="?", metavar="KIND", help=f"puzzle kind: {kinds} (default: any)")
+    p.add_argument("--theme", "-t", metavar="T",
+                   help="a puzzle on one theme, by its id or its words (laugh puzzles themes "
+                        "lists them); the kind is chosen among those that carry it")
     p.add_argument("--ruleset", "-r", metavar="R", help="ruleset id (default: chosen from the seed)")
     p.add_argument("--players", "-n", type=players_type, metavar="N", help="player count")
     p.add_argument("--difficulty", "-d", type=whole(1, 5, "a difficulty"), metavar="D",
@@ -73,6 +78,13 @@ def register(sub, parent) -> None:
     ls = qs.add_parser("list", parents=[parent], help="the puzzle kinds and curated sets")
     ls.add_argument("--json", action="store_true", help="as JSON")
     ls.set_defaults(handler=run_list)
+    th = qs.add_parser("themes", parents=[parent], help="every theme, in plain words",
+                       description="Every theme a puzzle can carry: its id (the one name used "
+                                   "in puzzles, drills, statistics, exports and the class "
+                                   "report), its plain words, and the kinds of puzzle that "
+                                   "carry it. Practise one with: laugh puzzle --theme ID.")
+    th.add_argument("--json", action="store_true", help="as JSON")
+    th.set_defaults(handler=run_themes)
     q.set_defaults(handler=run_list)
 
 
@@ -82,19 +94,31 @@ def _make_puzzle(args, store=None):
     if args.puzzle_id:
         extra = [name for name, v in (("KIND", args.kind), ("--ruleset", args.ruleset),
                                       ("--players", args.players),
-                                      ("--difficulty", args.difficulty), ("--seed", args.seed))
+                                      ("--difficulty", args.difficulty), ("--seed", args.seed),
+                                      ("--theme", getattr(args, "theme", None)))
                  if v is not None]
         if extra:
             raise UsageError(f"--id names one puzzle exactly; leave out {', '.join(extra)}")
         return puzzles.from_id(args.puzzle_id)
     kind = args.kind
+    theme = getattr(args, "theme", None)
+    rng = random.Random(args.seed) if args.seed is not None else random
+    if theme is not None:
+        theme = resolve_theme(theme)
+        carrying = kinds_with(theme)
+        if kind is not None and kind not in carrying:
+            check_kind(kind)
+            raise UsageError(f"{kind} puzzles have no theme {theme} ({label(theme)}); kinds "
+                             f"with it: {', '.join(carrying)}")
+        if kind is None:
+            kind = rng.choice(carrying)
     if kind is None:
-        kind = random.Random(args.seed).choice(puzzles.KINDS) if args.seed is not None \
-            else random.choice(puzzles.KINDS)
+        kind = rng.choice(puzzles.KINDS)
     difficulty = args.difficulty
     if difficulty is None and args.seed is None and store is not None:
         difficulty = store.choose_difficulty(kind)
-    return puzzles.generate(kind, args.ruleset, args.players, args.seed, difficulty)
+    spec = f"{kind}/{theme}" if theme is not None else kind
+    return puzzles.generate(spec, args.ruleset, args.players, args.seed, difficulty)
 
 
 def _open_store(out) -> ProgressStore | None:
@@ -244,6 +268,47 @@ def run_list(args) -> int:
     for renderable in kinds_view(data):
         out.print(renderable)
     return 0
+
+
+def run_themes(args) -> int:
+    """List the theme table: each theme's id, plain words and the kinds that carry it."""
+    data = themes_data()
+    if args.json:
+        print(json.dumps(data, ensure_ascii=False, indent=1))
+        return 0
+    out = make_console()
+    for renderable in themes_view(data):
+        out.print(renderable)
+    return 0
+
+
+def themes_data() -> list[dict[str, Any]]:
+    """``[{id, label, group, kinds}]``: every theme of the table that a puzzle kind carries, in
+    the table's order (themes only play or drills record are left out: no puzzle has them)."""
+    carried: dict[str, list[str]] = {}
+    for k in puzzles.KINDS:
+        for t in puzzles.themes_of(k):
+            carried.setdefault(t, []).append(k)
+    return [{"id": t.id, "label": t.label, "group": t.group_label, "kinds": carried[t.id]}
+            for t in theme_table().values() if t.id in carried]
+
+
+def themes_view(data: list[dict[str, Any]]) -> list[Any]:
+    """:func:`themes_data` as a table a group at a time: plain words, id, kinds."""
+    out: list[Any] = []
+    group = None
+    table = None
+    for row in data:
+        if row["group"] != group:
+            group = row["group"]
+            table = Table(box=None, pad_edge=False, show_header=False)
+            table.add_column(overflow="fold")
+            table.add_column(style="bold", overflow="fold")
+            table.add_column(style="dim", overflow="fold")
+            out += [Text(group, style="bold underline"), table]
+        table.add_row(row["label"], row["id"], ", ".join(row["kinds"]))
+    out.append(Text("Practise one: laugh puzzle --theme ID", style="dim"))
+    return out
 
 
 def kinds_and_sets() -> dict[str, Any]:

@@ -33,7 +33,9 @@ def _build(raws: list[_RawSource]) -> Library:
             id=raw.id, kind=raw.kind, author=c["author"], title=c["title"], in_=c["in"],
             date=c["date"], published=c["published"], text=raw.text, summary=raw.summary,
             quotations=quotations, attestations=raw.attestations, problems=raw.problems,
-            rulesets=tuple(rr.id for rr in raw.rulesets), path=raw.path)
+            rulesets=tuple(rr.id for rr in raw.rulesets), path=raw.path, dated=raw.dated,
+            based_on=tuple({k: v for k, v in b.items() if k not in ("line", "path")}
+                           for b in raw.based_on))
         for rr in raw.rulesets:
             lib.rulesets[rr.id] = _make_ruleset(raw, rr, tuple(problems_for.get(rr.id, ())))
             lib.ruleset_source[rr.id] = raw.id
@@ -78,7 +80,29 @@ def _check_across_files(raws: list[_RawSource]) -> dict[str, _RawSource]:
             if rid not in ruleset_at:
                 raise DataError(f"{display_path(raw.path)}:{line}: {path}: unknown ruleset '{rid}' "
                                 f"(rulesets: {', '.join(ruleset_at)})")
+        for b in raw.based_on:
+            if b["source"] not in source_at:
+                raise DataError(f"{display_path(raw.path)}:{b['line']}: {b['path']}: unknown "
+                                f"source '{b['source']}' (sources: {', '.join(source_at)})")
+    _check_lineage(raws)
     return source_at
+
+
+def _check_lineage(raws: list[_RawSource]) -> None:
+    """No source is, through its "based on" relations, based on itself."""
+    based = {raw.id: raw for raw in raws}
+    for raw in raws:
+        for b in raw.based_on:
+            todo, seen = [b["source"]], set()
+            while todo:
+                sid = todo.pop()
+                if sid == raw.id:
+                    raise DataError(f"{display_path(raw.path)}:{b['line']}: {b['path']}: "
+                                    f"'{raw.id}' would be based on itself (through "
+                                    f"'{b['source']}')")
+                if sid not in seen and sid in based:
+                    seen.add(sid)
+                    todo += [nxt["source"] for nxt in based[sid].based_on]
 
 
 def _with_citation(q: Quotation, raw: _RawSource, by_text: dict[str, _RawSource],

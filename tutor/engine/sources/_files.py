@@ -61,6 +61,8 @@ class _RawSource:
     problem_rulesets: list[tuple[str, int, str]]
     rulesets: list[_RawRuleset]
     refs: list[_Ref] = field(default_factory=list)
+    dated: dict[str, Any] | None = None
+    based_on: list[dict[str, Any]] = field(default_factory=list)
 
 
 class _File:

@@ -98,7 +98,11 @@ class Source:
     there is none); ``quotations`` maps quotation id to :class:`Quotation`; ``attestations`` is a
     list of dicts ``{year, date, author, work, quote, note}`` (``quote`` a qualified reference);
     ``problems`` a list of dicts ``{id, source, summary, quotes, rulesets}``; ``rulesets`` the ids
-    of the rulesets the file defines; ``path`` the YAML file.
+    of the rulesets the file defines; ``path`` the YAML file.  ``dated`` is when the text was
+    written, for the family tree and timeline of the texts: ``{year, date, status, quotes,
+    note}`` (None when the text gives no date); ``based_on`` the sources it draws on, each
+    ``{source, status, quotes, note}`` (``status`` ``stated`` or ``read``; ``quotes``
+    qualified references, the words that show it).
     """
 
     id: str
@@ -115,6 +119,8 @@ class Source:
     problems: list[dict[str, Any]]
     rulesets: tuple[str, ...]
     path: Path
+    dated: dict[str, Any] | None = None
+    based_on: tuple[dict[str, Any], ...] = ()
 
     @property
     def citation_text(self) -> str:

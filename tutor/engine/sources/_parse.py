@@ -17,13 +17,20 @@ from tutor.engine.sources._library import KINDS, Quotation, _qualify
 from tutor.engine.sources._rulesets import _parse_ruleset
 
 _TOP_REQUIRED = ("id", "kind", "citation", "summary")
-_TOP_OPTIONAL = ("text", "quotations", "attestations", "problems", "rulesets")
+_TOP_OPTIONAL = ("text", "quotations", "attestations", "problems", "rulesets", "dated",
+                 "based_on")
 _CITATION_REQUIRED = ("author", "title")
 _CITATION_OPTIONAL = ("in", "date", "published")
 _QUOTATION_REQUIRED = ("text", "where")
 _QUOTATION_OPTIONAL = ("speaker", "in")
 _ATTESTATION_REQUIRED = ("year", "author", "work", "quote")
 _ATTESTATION_OPTIONAL = ("date", "note")
+_DATED_REQUIRED = ("year", "status", "quotes")
+_DATED_OPTIONAL = ("date", "note")
+_BASED_ON_REQUIRED = ("source", "status", "quotes")
+_BASED_ON_OPTIONAL = ("note",)
+#: What a date or a "based on" relation may rest on: the source's words, or our reading of them.
+_LINEAGE_STATUSES = ("stated", "read")
 _PROBLEM_REQUIRED = ("id", "summary", "quotes")
 _PROBLEM_OPTIONAL = ("rulesets",)
 
@@ -50,6 +57,10 @@ def _parse_file(path: Path) -> _RawSource:
     # The optional collections may also be given as null (empty).
     top = {k: v for k, v in top.items()
            if not (k in _TOP_OPTIONAL[1:] and v[1].tag == _NULL_TAG)}
+    if "dated" in top:
+        raw.dated = _parse_dated(f, top["dated"], raw)
+    if "based_on" in top:
+        _parse_based_on(f, top["based_on"][1], raw)
     if "quotations" in top:
         _parse_quotations(f, top["quotations"][1], raw)
     if "attestations" in top:
@@ -107,6 +118,52 @@ def _parse_attestations(f: _File, node: Node, raw: _RawSource) -> None:
             "quote": _qualify(qref, raw.id),
             "note": f.string(e["note"][1], f"{apath}.note", True) if "note" in e else None,
         })
+
+
+def _grounds(f: _File, e: dict, path: str, raw: _RawSource) -> dict[str, Any]:
+    """``status``, ``quotes`` (at least one) and ``note`` (required when ``read``) of a date or
+    a "based on" relation: what it rests on."""
+    status = f.scalar(e["status"][1], f"{path}.status")
+    if status not in _LINEAGE_STATUSES:
+        raise f.error(e["status"][1], f"{path}.status",
+                      f"{_describe(status)} is not one of {', '.join(_LINEAGE_STATUSES)}")
+    quotes = _refs(f, e["quotes"][1], f"{path}.quotes", raw)
+    if not quotes:
+        raise f.error(e["quotes"][1], f"{path}.quotes",
+                      "give at least one quotation: the words it rests on")
+    note = f.string(e["note"][1], f"{path}.note", True) if "note" in e else None
+    if status == "read" and not note:
+        raise f.error(e["status"][1], f"{path}.note",
+                      "a reading needs a note (our words: how the quotations show it)")
+    return {"status": status, "quotes": tuple(_qualify(r, raw.id) for r in quotes),
+            "note": note}
+
+
+def _parse_dated(f: _File, nodes: tuple[Node, Node], raw: _RawSource) -> dict[str, Any]:
+    """``{year, date, status, quotes, note}``: when the text was written."""
+    e = f.keys(nodes[1], "dated", _DATED_REQUIRED, _DATED_OPTIONAL, at=nodes[0])
+    year = f.integer(e["year"][1], "dated.year", minimum=1)
+    date = f.string(e["date"][1], "dated.date", True) if "date" in e else None
+    return {"year": year, "date": date or str(year), **_grounds(f, e, "dated", raw)}
+
+
+def _parse_based_on(f: _File, node: Node, raw: _RawSource) -> None:
+    """Each ``{source, status, quotes, note}``; the source id is checked against the loaded
+    sources when the library is built (:func:`tutor.engine.sources._build._build`)."""
+    seen: dict[str, int] = {}
+    for i, bnode in enumerate(f.sequence(node, "based_on")):
+        bpath = f"based_on.{i}"
+        e = f.keys(bnode, bpath, _BASED_ON_REQUIRED, _BASED_ON_OPTIONAL)
+        sid = f.ident(e["source"][1], f"{bpath}.source")
+        line = e["source"][1].start_mark.line + 1
+        if sid == raw.id:
+            raise f.error(e["source"][1], f"{bpath}.source", "a source is not based on itself")
+        if sid in seen:
+            raise f.error(e["source"][1], f"{bpath}.source",
+                          f"'{sid}' is listed twice (first at line {seen[sid]})")
+        seen[sid] = line
+        raw.based_on.append({"source": sid, "line": line, "path": f"{bpath}.source",
+                             **_grounds(f, e, bpath, raw)})
 
 
 def _parse_problems(f: _File, node: Node, raw: _RawSource) -> None:

@@ -34,6 +34,11 @@ no rating.
 answers are keyed by ``uid`` and never duplicated, and the ratings are recomputed from the
 merged answers.
 
+A theme is kept in its one spelling (:func:`tutor.puzzles.themes.theme_id`) wherever an answer
+comes in (recorded, merged, replayed from the journal, salvaged), and a file written before
+that is respelled once when opened, its ratings rebuilt (:mod:`tutor.teaching.theme_names`),
+so ``laid_down_dead_pair`` and ``laid-down-dead-pair`` are one theme with one rating.
+
 Every value handed to the store is checked at its edge (:mod:`._values`): one SQLite cannot hold
 (a 40-digit seed) or that the damage checks would later call damage (a time past the year 3000)
 raises :class:`StoreValueError` in one line and nothing is written.

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from tutor.engine.errors import LaughError
 from tutor.teaching.progress._schema import (_LATEST, _LONGEST, _MIGRATIONS, SCHEMA_VERSION,
-                                             _expected_columns)
+                                             _expected_columns, _one_spelling)
 
 
 def _said(exc: BaseException) -> str:
@@ -120,6 +120,8 @@ def _check_and_migrate(conn: sqlite3.Connection, path: Path) -> None:
     integrity check, :class:`DamagedFile` for a header, table, column, type or JSON value this
     program did not write, and :class:`LaughError` for a file of a newer schema.  Tables are
     checked before any migration writes, so a damaged file is moved aside as it was found.
+    After the migrations, themes of an older spelling are respelled
+    (:func:`tutor.teaching.progress._schema._one_spelling`: nothing written when there are none).
     """
     try:
         # The integrity check, not the quick check: only it finds an index that lost a row.
@@ -146,6 +148,7 @@ def _check_and_migrate(conn: sqlite3.Connection, path: Path) -> None:
                     conn.execute("ROLLBACK")
                 raise
             version += 1
+        _one_spelling(conn)             # one name a theme (older spellings merged)
     except UnicodeDecodeError:
         # SQLite quotes a damaged schema in its error message, and the bytes are not UTF-8.
         raise DamagedFile("the file's schema is not readable") from None

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import sqlite3
 
+from tutor.puzzles.themes import theme_ids
 from tutor.teaching.progress import _values as V
 from tutor.teaching.progress._records import Answer, LessonState, Sighting, _state
 from tutor.teaching.progress._schema import _LONGEST, _recompute
@@ -71,7 +72,7 @@ def merge(conn: sqlite3.Connection, answers: list[Answer], lessons: list[LessonS
         "INSERT INTO answers (uid, at, puzzle_id, kind, themes, correct, seconds, hints, "
         "lesson, ruleset, retry, difficulty, revealed) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?) "
         "ON CONFLICT(uid) DO NOTHING",
-        [(a.uid, a.at, a.puzzle_id, a.kind, json.dumps(list(a.themes)), int(a.correct),
+        [(a.uid, a.at, a.puzzle_id, a.kind, json.dumps(theme_ids(a.themes)), int(a.correct),
           a.seconds, a.hints, a.lesson, a.ruleset, int(a.retry), a.difficulty,
           int(a.revealed)) for a in answers])
     added = conn.execute("SELECT COUNT(*) FROM answers").fetchone()[0] - before

@@ -19,6 +19,7 @@ from pathlib import Path
 from tutor.teaching.progress._damage import DamagedFile, _bad_rows, _check_tables
 from tutor.teaching.progress._schema import (_UNTIMED_BELOW, SCHEMA_VERSION, _recompute,
                                              _v2_answer)
+from tutor.teaching.theme_names import respell_rows
 
 __all__ = ["Salvaged", "move_aside", "salvage"]
 
@@ -105,6 +106,7 @@ def salvage(source: Path, conn: sqlite3.Connection) -> Salvaged:
         conn.execute("BEGIN IMMEDIATE")
         try:
             _salvage_tables(old, conn, version, out)
+            respell_rows(conn)                      # one name a theme, as at every open
             _recompute(conn)
             _check_tables(conn, SCHEMA_VERSION)     # what was kept passes the damage checks
             conn.execute("COMMIT")

@@ -10,6 +10,7 @@ import sqlite3
 from pathlib import Path
 
 from tutor.teaching import ratings as R
+from tutor.teaching.theme_names import respell_stored_themes
 
 
 FILE_NAME = "progress.sqlite3"
@@ -187,6 +188,15 @@ def _content_uid(values: tuple) -> str:
 #: Migrations: ``_MIGRATIONS[n]`` takes a file from version ``n`` to ``n + 1`` (inside a
 #: transaction).
 _MIGRATIONS = {0: _migrate_0, 1: _migrate_1, 2: _migrate_2}
+
+
+def _one_spelling(conn: sqlite3.Connection) -> int:
+    """The themes of a file written before there was one name a theme respelled (outside a
+    transaction: one of its own, only when an answer changes), the ratings rebuilt and the
+    review tables dropped (:func:`tutor.teaching.theme_names.respell_stored_themes`); run after
+    the migrations at every open, it reads a file already in the one spelling and writes
+    nothing.  Returns how many answers changed."""
+    return respell_stored_themes(conn, _recompute)
 
 
 

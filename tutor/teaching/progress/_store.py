@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from tutor.engine.errors import LaughError
+from tutor.puzzles.themes import theme_ids
 from tutor.teaching.progress import _keeping as K
 from tutor.teaching.progress import _merge
 from tutor.teaching.progress import _values as V
@@ -254,7 +255,8 @@ class ProgressStore(Keeping, Reads):
         """Record one graded answer, committed at once (or kept: see the class); returns the
         ratings it moved, or None.
 
-        ``themes`` is an iterable of theme names; ``seconds`` the time taken (float seconds), or
+        ``themes`` is an iterable of theme names (kept in their one spelling,
+        :func:`tutor.puzzles.themes.theme_id`); ``seconds`` the time taken (float seconds), or
         None when the answer was not typed at a terminal (piped, revealed): it is then missing
         from every time shown, not 0 (so is a time of 0 or less, which no one took, as a
         virtual clock's, and one longer than a week).
@@ -274,7 +276,8 @@ class ProgressStore(Keeping, Reads):
         op = {"op": "answer", "id": uuid.uuid4().hex,
               "at": time.time() if at is None else V.moment(at, "the time of an answer"),
               "puzzle_id": V.text(puzzle_id, "a puzzle id"), "kind": V.text(kind, "a kind"),
-              "themes": [V.text(str(t), "a theme") for t in themes], "correct": bool(correct),
+              "themes": theme_ids(V.text(str(t), "a theme") for t in themes),  # one name a theme
+              "correct": bool(correct),
               "seconds": None if seconds is None else float(seconds),
               "hints": V.whole(hints, "a count of hints", 0),
               "lesson": V.text(lesson, "a lesson id", optional=True),
@@ -385,7 +388,9 @@ class ProgressStore(Keeping, Reads):
         ``(answers added, answers already here)``.
 
         - Answers are keyed by ``uid``: one already here is left as it is, so merging the same
-          progress twice changes nothing, and nothing here is lost.
+          progress twice changes nothing, and nothing here is lost.  Their themes are kept in
+          the one spelling (:func:`tutor.puzzles.themes.theme_ids`), so an older spelling
+          merges under the one name.
         - A lesson keeps the attempt (seed, page, answers so far) last touched, and the
           completion (score) made last, wherever each was made.
         - A setting already here is kept, except the drills' bests (keys ending ``.best``),

@@ -22,6 +22,7 @@ from __future__ import annotations
 import json
 import sqlite3
 
+from tutor.puzzles.themes import theme_ids
 from tutor.teaching import ratings as R
 from tutor.teaching.progress import _values as V
 from tutor.teaching.progress._records import RatingChange
@@ -141,6 +142,7 @@ def apply(conn: sqlite3.Connection, op: dict):
 
 
 def _answer(conn: sqlite3.Connection, op: dict) -> tuple[bool, RatingChange | None]:
+    op = {**op, "themes": theme_ids(op["themes"])}   # one name a theme (a journal kept before)
     first = conn.execute("SELECT 1 FROM answers WHERE puzzle_id = ? LIMIT 1",
                          (op["puzzle_id"],)).fetchone() is None
     added = conn.execute(

@@ -1,0 +1,270 @@
+"""What a lesson's engine blocks show, as data: the same figures on screen and on paper.
+
+The terminal draws them with rich (``tutor.app.blocks``); worksheets and the class pack print
+them through the HTML templates and as Markdown (``tutor.teaching.worksheet``).  Every figure
+comes from the engine: a parameter and its status from the sources
+(:func:`parameter_value`), exact odds (:func:`odds_rows`), a seeded self-play study
+(:func:`simulate`, cached on disk), precomputed skill figures (:func:`skill_table`).
+:func:`block_view` turns one block into a plain dict a template can show.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+from tutor.engine import jsonfile
+from tutor.engine.atomic import write_atomic
+from tutor.engine.data import laugh_cache
+from tutor.engine.errors import DataError
+from tutor.engine.odds import deal_odds, percent
+from tutor.engine.parameters import COUNT_PARAMETERS, PARAMETERS, value_short
+
+__all__ = ["RULES_CAPTION", "block_view", "odds_rows", "odds_sentence", "parameter_label",
+           "parameter_value", "simulate", "simulate_sentence", "skill_table"]
+
+_SMALL = Fraction(1, 1000)     # below this, odds are shown to three decimals
+
+#: What the marks of a rules table mean.
+RULES_CAPTION = ("Marked: (read) a close reading of the source; (chosen) the source is silent "
+                 "or contradicts itself, so the engine chooses.")
+
+
+def parameter_label(name: str) -> str:
+    """A parameter's label, from the parameter table (``pot``, which is no parameter but the
+    antes summed, is named here)."""
+    return "pot" if name == "pot" else PARAMETERS[name].label
+
+
+def parameter_value(library, rid: str, name: str, players: int | None) -> tuple[str, str]:
+    """One ruleset parameter for display: (value text, status) where status is ``stated``,
+    ``read``, ``chosen`` or ``""`` (not covered / derived)."""
+    rs = library.ruleset(rid)
+    if name in COUNT_PARAMETERS or name == "pot":
+        if players not in rs.counts:
+            return "—", ""
+        pc = rs.counts[players]
+        if name == "pot":
+            pot = pc.pot
+            return ("none" if pot is None else str(pot)), ""
+        v = getattr(pc, name)
+        prov = pc.provenance.get(name)
+        return ("none" if v is None else str(v)), (prov.status if prov else "")
+    v = rs.value(name)
+    prov = rs.provenance.get(name)
+    status = prov.status if prov else ""
+    return value_short(name, v), status
+
+
+# --------------------------------------------------------------------------------------------
+# odds
+
+
+def odds_rows(data: dict, library) -> list[dict]:
+    """The exact odds a block asks for: one dict per ruleset and player count, with ``ruleset``,
+    ``players``, ``hand``, ``table`` and each figure as a :class:`fractions.Fraction`."""
+    rows = []
+    for rid in data["rulesets"]:
+        rs = library.ruleset(rid)
+        counts = [data["players"]] if data["players"] is not None else list(rs.player_counts)
+        for n in counts:
+            if n not in rs.counts:
+                continue
+            o = deal_odds(rs, n)
+            row = {"ruleset": rid, "players": n, "hand": o.hand, "table": o.table}
+            for f in data["figures"]:
+                row[f] = getattr(o, f)
+            rows.append(row)
+    return rows
+
+
+def odds_sentence(row: dict, figure: str) -> str:
+    """One figure in words: ``A mournival among the 12 table cards (parlett, 5 players): 0.29%,
+    about 1 deal in 342.``"""
+    from tutor.teaching.lessons import ODDS_FIGURES
+    p = row[figure]
+    what = ODDS_FIGURES[figure]
+    if figure == "table_mournival":
+        what = f"a mournival among the {row['table']} table cards"
+    else:
+        what = what.replace("one player's hand", f"one player's {row['hand']}-card hand")
+    digits = 3 if p and p < _SMALL else 2
+    one_in = f", about 1 {'deal' if figure == 'table_mournival' else 'hand'} in {round(1 / p):,}" \
+        if p else ""
+    return (f"{what[0].upper()}{what[1:]} ({row['ruleset']}, {row['players']} players): "
+            f"{percent(p, digits)}{one_in}.")
+
+
+def odds_percent(p: Fraction) -> str:
+    """A figure of an odds table: two decimals, three below 0.1%."""
+    return percent(p, 3 if p < _SMALL else 2)
+
+
+# --------------------------------------------------------------------------------------------
+# simulate
+
+
+def simulate(data: dict, library, cache_dir: Path | None = None) -> dict:
+    """The study a ``simulate`` block asks for, as :meth:`tutor.engine.simulate.Study.to_json`,
+    read from the cache in ``cache_dir`` (default :func:`tutor.engine.data.laugh_cache`) or run
+    and stored there.  The cache key includes a fingerprint of the engine's code, so a changed
+    engine is measured afresh."""
+    from tutor.engine.simulate import run_study
+    key = "/".join(str(data[k]) for k in ("ruleset", "players", "deals", "seed", "bots"))
+    key += "/" + _engine_fingerprint()
+    cache_dir = cache_dir if cache_dir is not None else laugh_cache()
+    cache_file = cache_dir / "simulate.json"
+    try:
+        cache = jsonfile.load(cache_file)      # a missing, damaged or huge cache: work it out
+    except DataError:
+        cache = {}
+    if not isinstance(cache, dict):
+        cache = {}
+    if key in cache:
+        return cache[key]
+    rs = library.ruleset(data["ruleset"])
+    study, _ = run_study(rs, data["players"], data["deals"], data["seed"], [data["bots"]])
+    result = study.to_json()
+    cache[key] = result
+    try:
+        cache_dir.mkdir(parents=True, exist_ok=True)
+        write_atomic(cache_file, json.dumps(cache, indent=1))      # two runs at once
+    except OSError:
+        pass
+    return result
+
+
+def _engine_fingerprint() -> str:
+    h = hashlib.sha256()
+    here = Path(__file__).resolve().parents[1] / "engine"
+    for name in ("deal", "bots.py", "simulate.py", "rulesets.py"):
+        path = here / name
+        for f in sorted(path.glob("*.py")) if path.is_dir() else [path]:   # deal: a package
+            try:
+                h.update(f.read_bytes())
+            except OSError:
+                pass
+    return h.hexdigest()[:12]
+
+
+def simulate_sentence(result: dict) -> str:
+    """The dealer's advantage in one sentence, from a study's JSON: the mean with its 95%
+    interval, and whether the interval lies clear of zero."""
+    a = result["dealer_advantage"]
+    unit = "stakes" if result["measure"] == "net stakes" else "points"
+    mean, ci = a["mean"], a["ci95"]
+    if mean - ci > 0:
+        verdict = "the dealer has an advantage (the whole interval lies above zero)"
+    elif mean + ci < 0:
+        verdict = "the dealer is at a disadvantage (the whole interval lies below zero)"
+    else:
+        verdict = "no advantage to the dealer can be told apart from chance at this many deals"
+    return (f"Over {result['deals']:,} deals ({result['ruleset']}, {result['players']} players, "
+            f"seed {result['seed']}), the dealer averaged {mean:+.2f} ± {ci:.2f} {unit} a deal "
+            f"more than the mean of the other seats: {verdict}.")
+
+
+def skill_table(figures: dict) -> dict[str, Any]:
+    """Precomputed skill figures (:func:`tutor.teaching.figures.skill_figures`) as a table:
+    ``title``, ``columns`` (ruleset, players, one per opponent, unit), ``rows`` of cells (a
+    gain ``+m ± ci``, ``?`` when it cannot be told from zero) and the ``note`` on the method,
+    as ``laugh simulate --skill`` words them."""
+    opps = figures["opponents"]
+    by: dict = {}
+    for r in figures["rows"]:
+        by.setdefault((r["ruleset"], r["players"]), {})[r["opponent"]] = r
+    rows = []
+    for (rid, n), got in by.items():
+        cells = []
+        for o in opps:
+            r = got.get(o)
+            if r is None:
+                cells.append("")
+                continue
+            g = r["gain"]
+            ci = g["ci95"]
+            cell = f"{g['mean']:+.2f} ± {ci:.2f}" if ci is not None else f"{g['mean']:+.2f}"
+            if ci is not None and abs(g["mean"]) <= ci:
+                cell += " ?"
+            cells.append(cell)
+        rows.append([rid, str(n), *cells, next(iter(got.values()))["unit"]])
+    return {"title": f"An expert seat's gain a deal, {figures['deals']:,} paired deals each, "
+                     f"seed {figures['seed']}",
+            "columns": ["ruleset", "players", *[f"over {o}" for o in opps], "unit"],
+            "rows": rows,
+            "note": f"Each deal is played twice from the same shuffle and random numbers: once "
+                    f"with an expert (the engine's analysis, {figures['samples']} samples a "
+                    "decision) in one seat, once with the other player there; the gain is the "
+                    "difference, with its 95% interval. ? marks a gain that cannot be told apart "
+                    "from zero."}
+
+
+# --------------------------------------------------------------------------------------------
+# one block, for paper
+
+
+def block_view(block, library, symbols: bool = True,
+               puzzle_numbers: list[int] | None = None) -> dict[str, Any]:
+    """A lesson block as a plain dict for a printed page, ``kind`` first:
+
+    - ``quote``: ``quotes``, (stored text, citation with where it stands) pairs;
+    - ``rules``: ``columns`` (ruleset ids), ``rows`` of (label, [(value, status)]), ``caption``;
+    - ``odds``: a ``sentence``, or ``columns`` and ``rows`` of text;
+    - ``simulate``: ``title``, ``seats`` (seat, mean, ±, last in) and the ``sentence``;
+    - ``skill``: :func:`skill_table`;
+    - ``cards``: ``rows`` of (label, cards as text) and a ``caption``;
+    - ``puzzle``: ``numbers``, the places of its puzzles among the worksheet's (given).
+
+    Raises what the engine raises for a study or figures it cannot make."""
+    from tutor.engine.cards import pretty_cards
+    d = block.data
+    kind = block.kind
+    if kind == "quote":
+        quotes = []
+        for ref in d["refs"]:
+            q = library.quotation(ref)
+            quotes.append((q.text, f"{q.citation} ({q.where})"))
+        return {"kind": kind, "quotes": quotes}
+    if kind == "rules":
+        players = d["players"]
+        rows = [(parameter_label(p), [parameter_value(library, rid, p, players)
+                                      for rid in d["rulesets"]]) for p in d["parameters"]]
+        caption = RULES_CAPTION
+        if players is not None:
+            caption = f"Per-player figures for {players} players. " + caption
+        return {"kind": kind, "columns": list(d["rulesets"]), "rows": rows, "caption": caption}
+    if kind == "odds":
+        from tutor.teaching.lessons import ODDS_FIGURES
+        rows = odds_rows(d, library)
+        if len(rows) == 1 and len(d["figures"]) == 1:
+            return {"kind": kind, "sentence": odds_sentence(rows[0], d["figures"][0])}
+        return {"kind": kind, "sentence": None,
+                "columns": ["ruleset", "players", "hand / table",
+                            *[ODDS_FIGURES[f] for f in d["figures"]]],
+                "rows": [[r["ruleset"], str(r["players"]), f"{r['hand']} / {r['table']}",
+                          *[odds_percent(r[f]) for f in d["figures"]]] for r in rows]}
+    if kind == "simulate":
+        if "skill" in d:
+            from tutor.teaching.figures import skill_figures
+            figures = skill_figures(d["skill"], d["deals"], d["seed"], d["samples"],
+                                    d["rulesets"])
+            return {"kind": "skill", **skill_table(figures)}
+        result = simulate(d, library)
+        unit = "stakes" if result["measure"] == "net stakes" else "points"
+        return {"kind": kind,
+                "title": f"{result['ruleset']}, {result['players']} players: mean {unit} a "
+                         "deal, by seat",
+                "seats": [(s["seat"], f"{s['mean']:+.2f}", f"{s['ci95']:.2f}",
+                           f"{100 * s['last_in_rate']:.0f}%") for s in result["seats"]],
+                "sentence": simulate_sentence(result)}
+    if kind == "cards":
+        return {"kind": kind,
+                "rows": [(label, pretty_cards(cards, symbols) if cards else "(none)")
+                         for label, cards in d["rows"]],
+                "caption": d.get("caption")}
+    if kind == "puzzle":
+        return {"kind": kind, "numbers": list(puzzle_numbers or [])}
+    return {"kind": kind}
