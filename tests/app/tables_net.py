@@ -67,13 +67,14 @@ class RawClient:
     connection ends, or :meth:`close`."""
 
     def __init__(self, address: str, first: dict | None, play: bool = True,
-                 on_message=None):
+                 on_message=None, idle_from_deal: int | None = None):
         from websockets.sync.client import connect
         self._cm = connect(address, max_size=8 * 1024 * 1024, open_timeout=10)
         self.ws = self._cm.__enter__()
         self.texts: list[str] = []
         self.messages: list[dict] = []
         self.play = play
+        self.idle_from_deal = idle_from_deal
         self.on_message = on_message
         self.obs: Observation | None = None
         self.deal = None
@@ -115,7 +116,8 @@ class RawClient:
             earlier = () if m["deal"] != self.deal or self.obs is None else self.obs.history
             self.obs = Observation.from_json(m["obs"], earlier)
             self.deal = m["deal"]
-            if self.play and m["seated"]:
+            if self.play and m["seated"] and (self.idle_from_deal is None
+                                              or m["deal"] < self.idle_from_deal):
                 o = self.obs
                 if o.my_turn and o.turn_moves():
                     from tutor.engine.records import action_to_json

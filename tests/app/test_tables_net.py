@@ -178,21 +178,25 @@ def test_hostile_clients_are_refused_and_the_others_play_on(tmp_path):
 def test_a_dropped_player_rejoins_and_a_stopped_server_resumes_the_match(tmp_path):
     folder = tmp_path / "srv"
     srv = Server(tmp_path, folder, "--players", "3", "--deals", "3", "--bots", "club",
-                 "--pace", "0", "--gap", "0.5", "--wait", "0.4", "--seed", "9")
+                 "--pace", "0", "--gap", "0.5", "--wait", "2", "--seed", "9")
     try:
-        a = RawClient(srv.address, {"type": "join", "code": srv.code, "name": "Ann"})
-        assert _wait(lambda: a.deal == 2 and a.obs is not None and a.obs.history, 30)
+        a = RawClient(srv.address, {"type": "join", "code": srv.code, "name": "Ann"},
+                      idle_from_deal=2)     # Ann plays deal 1, then stops at her first turn
+        assert _wait(lambda: a.deal == 2 and a.obs.my_turn, 30)
+        stood = len(a.obs.history)
         seat, token = a.seat, a.token
-        a.close()                                               # dropped mid-deal
+        a.close()                       # ... and drops: the deal waits for her
+
         b = RawClient(srv.address, {"type": "join", "code": srv.code, "name": "Zed",
                                     "token": token}, play=False)
         assert _wait(lambda: b.of("state"), 10)
         welcome = b.of("welcome")[0]
         assert welcome["back"] and welcome["seat"] == seat      # the token takes the seat back
         st = b.of("state")[0]
-        assert st["deal"] == 2 and st["obs"]["actions"] >= 1 and st["obs"]["history_from"] == 0
+        assert st["deal"] == 2 and st["obs"]["history_from"] == 0
+        assert st["obs"]["actions"] == stood and st["obs"]["to_move"] == seat   # where it stood
         b.close()
-        time.sleep(0.5)         # its turns wait 0.4 s, then a computer player moves for it
+        time.sleep(0.5)         # her turns wait 2 s, then a computer player moves for her
     finally:
         rc = srv.stop()
     assert rc == 0

@@ -283,6 +283,7 @@ class PlayerClient:
             self.obs = obs
             self.show(title=True)
             self.shown = len(obs.history)
+            self._turn_shown = len(obs.history)        # the screen is up already
             return
         self.obs = obs
         set_aside = self.rs.table_mournival == "set_aside_for_last_in"
@@ -642,8 +643,10 @@ def watch_tables(io: LearnerIO, address: str, admin: str, once: bool = False) ->
                 io.say(f"Refused: {msg.get('text')}", style="yellow")
                 status = 1
             elif kind in ("closed", "bye"):
+                if last is None and not status:
+                    link.close()
+                    raise LaughError(str(msg.get("text")))
                 io.say(str(msg.get("text")), style="yellow")
-                status = status or (1 if last is None else 0)
                 break
     except KeyboardInterrupt:
         link.close()
