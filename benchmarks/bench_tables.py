@@ -160,16 +160,17 @@ def main() -> int:
         [sys.executable, "-m", "tutor", "table", "serve", "--port", "0", "--json",
          "--dir", str(folder), "--tables", str(args.tables), "--players", str(args.players),
          "--deals", "1000", "--pace", "0", "--gap", "0", "--wait", "0.3", "--seed", "1"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=str(ROOT))
+        stdout=subprocess.PIPE, stderr=open(home / "stderr.txt", "w"), text=True, env=env,
+        cwd=str(ROOT))
     ready, _, _ = select.select([proc.stdout], [], [], 30)
     if not ready:
         print("the server did not start", file=sys.stderr)
         return 1
     info = json.loads(proc.stdout.readline())
     bench = Bench(info["address"], [t["code"] for t in info["tables"]], args.players)
-    cpu0, wall0 = _cpu(proc.pid), time.monotonic()
+    cpu0, wall0, own0 = _cpu(proc.pid), time.monotonic(), time.process_time()
     asyncio.run(bench.run(args.seconds, args.drop_every))
-    cpu1, wall1 = _cpu(proc.pid), time.monotonic()
+    cpu1, wall1, own1 = _cpu(proc.pid), time.monotonic(), time.process_time()
     proc.send_signal(signal.SIGTERM)
     proc.wait(30)
     deals = bad = 0
@@ -198,8 +199,10 @@ def main() -> int:
         print(f"intent -> every client's update: median {statistics.median(lat) * 1000:.1f} ms, "
               f"p99 {p99 * 1000:.1f} ms, worst {lat[-1] * 1000:.1f} ms over {len(lat)} "
               f"intents (goal: p99 under 50 ms)")
-    print(f"server CPU: {(cpu1 - cpu0) / (wall1 - wall0):.2f} s a second")
-    print("no deal lost" if not lost else f"deals lost at tables {lost}")
+    print(f"server CPU: {(cpu1 - cpu0) / (wall1 - wall0):.2f} s a second (the 30 clients' "
+          f"process: {(own1 - own0) / (wall1 - wall0):.2f}; load average "
+          f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores)")
+    print("no deal lost" if not lost else f"deals lost at tables {lost} (files in {folder}; server exit {proc.returncode})")
     if bench.errors:
         print(f"{len(bench.errors)} refusals, e.g. {bench.errors[0]}")
     return 0 if not lost and not bad else 1

@@ -233,6 +233,10 @@ def _log_to(path: Path) -> None:
     handler = logging.FileHandler(path, encoding="utf-8")
     handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(message)s"))
     log.addHandler(handler)
+    ws_log = logging.getLogger("websockets")     # the library's own errors, in the same file
+    ws_log.propagate = False
+    ws_log.setLevel(logging.WARNING)
+    ws_log.addHandler(handler)
 
 
 def run_join(args, *, io=None) -> int:

@@ -195,7 +195,10 @@ class TableServer:
                 try:
                     msg = P.read_client(data)
                     self._handle(conn, msg, now)
-                except P.Refused as exc:
+                except Exception as exc:            # the table goes on, whatever came
+                    if not isinstance(exc, P.Refused):
+                        log.exception("%s: a message could not be handled", peer)
+                        exc = P.Refused("the server could not take that message")
                     self._refuse(conn, str(exc))
                     if conn.closing:
                         await asyncio.sleep(0.05)
