@@ -15,10 +15,12 @@ from rich.text import Text
 
 from tutor.engine.cards import RANKS, SUIT_SYMBOLS, SUITS, pretty, rank_of, suit_of
 from tutor.engine.deal import Action, Deal
+from tutor.engine.observe import Observation, observe
 from tutor.engine.parameters import settlement_rule, spec, value_who, value_words
+from tutor.engine.rulesets import Ruleset
 
 __all__ = ["action_text", "cards_text", "grouped_text", "hanging", "pile_text", "render_screen",
-           "settlement_words", "scoring_line"]
+           "render_observation", "ruleset_scoring_line", "settlement_words", "scoring_line"]
 
 _VERB = {"capture": ("capture", "captures"), "lie": ("lie", "lies"), "claim": ("claim", "claims"),
          "take": ("take", "takes"), "set": ("set", "sets"), "declare": ("declare", "declares"), "end": ("end", "ends")}
@@ -110,7 +112,13 @@ def action_text(a: Action, names: Sequence[str], seat: int | None, symbols: bool
 def scoring_line(deal: Deal) -> str:
     """The pot or the points, from the ruleset's parameters and the parameter table's words for
     its settlement rule (:func:`tutor.engine.parameters.settlement_rule`) and its bonus."""
-    rs, pc = deal.ruleset, deal.rules
+    return ruleset_scoring_line(deal.ruleset, deal.n)
+
+
+def ruleset_scoring_line(rs: Ruleset, players: int) -> str:
+    """:func:`scoring_line` for ``players`` under the ruleset ``rs`` (no deal needed: a live
+    table's client has only an observation)."""
+    pc = rs.count(players)
     bonus = bool(pc.last_in_bonus and rs.bonus_to)
     if rs.scoring == "stakes":
         parts = [f"Pot {pc.pot}"]
@@ -143,30 +151,43 @@ def render_screen(deal: Deal, seat: int, names: Sequence[str], symbols: bool, *,
                   title: str = "", recent: int = 4, totals: Sequence[int] | None = None,
                   show_hand: bool = True, show_piles: bool = True) -> Group:
     """The table as ``seat`` sees it.  ``title`` heads it; ``recent`` is how many of the last
-    actions to list; ``totals`` (match totals per seat) are shown beside the names."""
+    actions to list; ``totals`` (match totals per seat) are shown beside the names.  Drawn from
+    the seat's observation (:func:`tutor.engine.observe.observe`), as a live table's client
+    draws it (:func:`render_observation`)."""
+    return render_observation(observe(deal, seat), deal.ruleset, names, symbols, title=title,
+                              recent=recent, totals=totals, show_hand=show_hand,
+                              show_piles=show_piles)
+
+
+def render_observation(obs: Observation, rs: Ruleset, names: Sequence[str], symbols: bool, *,
+                       title: str = "", recent: int = 4, totals: Sequence[int] | None = None,
+                       show_hand: bool = True, show_piles: bool = True) -> Group:
+    """The table as an observation shows it (:class:`tutor.engine.observe.Observation`: a
+    seat's, or a spectator's with no hand), under the ruleset ``rs``; the other arguments as
+    :func:`render_screen`'s.  Nothing is drawn that the observation does not hold."""
     lines: list = []
     if title:
         lines.append(Text(title, style="bold"))
-    rs = deal.ruleset
-    scoring = scoring_line(deal)
+    n = obs.players
+    scoring = ruleset_scoring_line(rs, n)
     if rs.lie_down_pays is not None:
         scoring += " · " + value_words("lie_down_pays", rs.value("lie_down_pays"))
-    if rs.has_stakes and deal.phase != "over" and deal.pot != deal.rules.pot:
-        scoring += f" · pot now {deal.pot}"
+    if rs.has_stakes and not obs.over and obs.pot != rs.count(n).pot:
+        scoring += f" · pot now {obs.pot}"
     lines.append(Text(scoring, style="dim"))
-    n = deal.n
+    seat = obs.seat if obs.seat is not None else 0
     mark = "▶" if symbols else ">"
     width = max(5, max(len(x) for x in names))
     for k in range(n):
         q = (seat + k) % n
         t = Text()
-        to_move = deal.to_move == q and deal.phase != "over"
+        to_move = obs.to_move == q and not obs.over
         t.append(f"{mark} " if to_move else "  ", style="bold yellow")
-        t.append(f"{names[q]:<{width}}", style="bold cyan" if q == seat else "bold")
-        t.append(" D" if q == deal.dealer else "  ", style="magenta")
-        size = len(deal.hand(q))
+        t.append(f"{names[q]:<{width}}", style="bold cyan" if q == obs.seat else "bold")
+        t.append(" D" if q == obs.dealer else "  ", style="magenta")
+        size = obs.hand_sizes[q]
         t.append(f" hand {size:<2}" if size else " out    ", style="" if size else "dim")
-        won = deal.won_cards(q)
+        won = obs.won[q]
         t.append(f" won {len(won):<2}")
         if totals is not None:
             total = f"{totals[q]:+d}" if rs.has_stakes else str(totals[q])
@@ -176,22 +197,22 @@ def render_screen(deal: Deal, seat: int, names: Sequence[str], symbols: bool, *,
             lines.append(hanging(t, pile_text(won, symbols)))
         else:
             lines.append(t)
-    aside = deal.set_aside()
+    aside = obs.set_aside
     if aside:
         lines.append(hanging(Text("Set aside for the last in: "), cards_text(aside, symbols)))
-    table = deal.table_cards()
+    table = obs.table
     lines.append(hanging(Text(f"Table ({len(table)}): ", style="bold"),
                          grouped_text(table, symbols) if table else Text("empty", style="dim")))
-    hist = deal.history[-recent:] if recent else []
-    set_aside = deal.ruleset.table_mournival == "set_aside_for_last_in"
+    hist = obs.history[-recent:] if recent else []
+    set_aside = rs.table_mournival == "set_aside_for_last_in"
     if hist:
         lines.append(Text("Last:", style="dim"))
         for a in hist:
             t = Text("  ")
-            t.append_text(action_text(a, names, seat, symbols, set_aside))
+            t.append_text(action_text(a, names, obs.seat, symbols, set_aside))
             lines.append(t)
-    if show_hand:
-        hand = deal.hand(seat)
+    if show_hand and obs.seat is not None:
+        hand = obs.hand
         lines.append(hanging(Text("Your hand: ", style="bold cyan"),
                              grouped_text(hand, symbols) if hand
                              else Text("none (you are out)", style="dim")))

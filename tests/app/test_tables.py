@@ -1,0 +1,377 @@
+"""The live table without sockets: the table state machine on a test's clock, the message
+schema, the per-seat observations, and a tournament's rounds (issue 22).
+
+Every time here is a number the test passes: the table never reads a clock."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from tutor.app.tables import protocol as P
+from tutor.app.tables.table import (EVERYONE, FALSE_CLAIM_TEXT, PUBLIC, STATE, Settings, Table,
+                                    bot_name)
+from tutor.app.tables.tournament import Tournament
+from tutor.engine import race as R
+from tutor.engine.cards import code, pretty
+from tutor.engine.levels import level
+from tutor.engine.observe import Observation, hidden_cards, observe, observe_public
+from tutor.engine.records import action_to_json, check_record, to_record
+
+
+def _settings(rulesets, rid="parlett", players=3, lv="club", **kw):
+    kw.setdefault("pace", 0.5)
+    kw.setdefault("gap", 1.0)
+    kw.setdefault("seed", 7)
+    return Settings(rulesets[rid], players, level(lv), **kw)
+
+
+def _msg(kind, **kw):
+    return P.ClientMessage(kind, **kw)
+
+
+_CARD = re.compile(r"\b(?:10|[2-9TJQKA])[CDHS]\b")
+_PRETTY = re.compile(r"(?:10|[2-9JQKA])[♣♦♥♠]")
+
+
+def _cards_in(message) -> set[str]:
+    """Every card named in a message (codes and suit symbols), as codes."""
+    text = json.dumps({k: v for k, v in message.items() if k != "token"}, ensure_ascii=False)
+    found = set(_CARD.findall(text))
+    for p in _PRETTY.findall(text):
+        found.add(p[:-1].replace("10", "T") + "CDHS"["♣♦♥♠".index(p[-1])])
+    return found
+
+
+class Driver:
+    """Plays the people's seats of a table on a test clock: each person makes their first
+    legal move, ``think`` seconds after their turn came."""
+
+    def __init__(self, table: Table, people: dict[int, str], think: float = 0.2):
+        self.t = table
+        self.people = people
+        self.think = think
+        self.now = 0.0
+        self.sent: list[tuple] = []          # (target, message, hidden cards per seat then)
+
+    def drain(self):
+        d = self.t.deal
+        out, self.t.outbox = self.t.outbox, []
+        for target, m in out:
+            if target == STATE:
+                hidden = {s: hidden_cards(d, s) for s in m["views"]} if d else {}
+                for s, obs in m["views"].items():
+                    self.sent.append((s, {"type": "state", "obs": obs.to_json()}, hidden[s]))
+                continue
+            hidden = {s: hidden_cards(d, s) for s in list(self.people) + [None]} if d else {}
+            for s in ([target] if isinstance(target, int) else list(self.people) + [None]):
+                if target == PUBLIC and s is not None:
+                    continue
+                self.sent.append((s, m, hidden.get(s, frozenset())))
+        if self.t.changed and d is not None:
+            for s in list(self.people) + [None]:
+                obs = self.t.view(s)
+                self.sent.append((s, {"type": "state", "obs": obs.to_json()}, hidden_cards(d, s)))
+            self.t.changed = False
+
+    def step(self) -> bool:
+        t = self.t
+        d = t.deal
+        if t.playing and d.to_move in self.people and t.seats[d.to_move].connected:
+            q = d.to_move
+            self.now = max(self.now, t.turn_since) + self.think
+            a = observe(d, q).turn_moves()[0]
+            t.intent(q, _msg("act", text=a.notation(), seq=len(d.history)), self.now)
+            self.drain()
+            return True
+        w = t.next_wake()
+        if w is None:
+            return False
+        self.now = max(self.now, w)
+        t.tick(self.now)
+        self.drain()
+        return True
+
+    def run(self, until=lambda: False, limit=5000):
+        for _ in range(limit):
+            if until() or not self.step():
+                return
+        raise AssertionError("the table did not come to rest")
+
+
+def _joined(rulesets, people=("Ann", "Bob"), **kw):
+    t = Table(1, "ABCD2345", _settings(rulesets, **kw), token=iter(
+        [f"tok{k}" for k in range(100)]).__next__)
+    seats = {}
+    for name in people:
+        seats[t.join(name, None, 0.0).seat] = name
+    return t, Driver(t, seats)
+
+
+def test_a_match_with_people_and_computer_players_is_refereed_to_the_end(rulesets):
+    t, drv = _joined(rulesets, deals=3, lv="beginner")
+    drv.run(lambda: t.over)
+    assert len(t.match.deals) == 3 and all(d.is_terminal() for d in t.match.deals)
+    for d in t.match.deals:
+        check_record(to_record(d))
+    names = t.names
+    assert sorted(n for n in names if "(computer)" not in n) == ["Ann", "Bob"]
+    kinds = [m["type"] for _, m, _ in drv.sent]
+    assert kinds.count("deal_over") == 3 * 3      # each person's with their review, and public
+    reviews = [m for s, m, _ in drv.sent if m["type"] == "deal_over" and "review" in m]
+    assert len(reviews) == 6 and all(s in drv.people for s, m, _ in drv.sent
+                                     if m["type"] == "deal_over" and "review" in m)
+    over = [m for s, m, _ in drv.sent if m["type"] == "match_over" and "scores" in m]
+    assert len(over) == 2 and all(len(m["scores"]) == 3 for m in over)
+
+
+def test_no_message_names_a_card_its_receiver_cannot_see(rulesets):
+    t, drv = _joined(rulesets, deals=2, lv="beginner", players=5, rid="porges")
+    drv.run(lambda: t.over)
+    checked = 0
+    for seat, m, hidden in drv.sent:
+        leaked = _cards_in(m) & {code(c) for c in hidden}
+        assert not leaked, (seat, m["type"], leaked)
+        checked += 1
+    assert checked > 100
+
+
+def test_an_observation_holds_no_claim_and_no_other_hand(rulesets):
+    t, drv = _joined(rulesets, deals=4, lv="beginner", players=5, rid="porges")
+    opened = 0
+    while not t.over and drv.step():
+        if t.playing and t.watch.open:
+            opened += 1
+            for seat in range(5):
+                obs = observe(t.deal, seat)
+                assert all(a.kind != "claim" for a in obs.moves)
+                assert not (obs.visible_cards() & hidden_cards(t.deal, seat))
+                back = Observation.from_json(json.loads(json.dumps(obs.to_json())))
+                assert back == obs
+            pub = observe_public(t.deal)
+            assert pub.hand == () and pub.moves == ()
+            assert not (pub.visible_cards() & hidden_cards(t.deal, None))
+    assert opened, "no oversight opened in four deals of careless computer players"
+
+
+def _open_oversight(rulesets, people=("Ann", "Bob"), lv="beginner", **kw):
+    """A table (seed searched) where an oversight is open that some person may claim."""
+    for seed in range(1, 60):
+        t, drv = _joined(rulesets, people=people, lv=lv, seed=seed, players=5, rid="porges",
+                         deals=1, **kw)
+        while not t.over and drv.step():
+            if t.playing:
+                for w in t.watch.open.values():
+                    takers = [q for q in drv.people if w.may_claim(q)]
+                    if takers:
+                        return t, drv, w, takers
+    raise AssertionError("no oversight in 60 deals")
+
+
+def test_a_false_claim_reads_the_same_whatever_is_open(rulesets):
+    t, drv, w, takers = _open_oversight(rulesets)
+    q = takers[0]
+    ov = w.oversight
+    wrong = next(r for r in ("kings", "queens", "twos") if
+                 {"kings": 12, "queens": 11, "twos": 1}[r] != ov.rank)
+    t.intent(q, _msg("claim", text=wrong, seq=1), drv.now)
+    replies = [m for s, m in t.outbox if s == q and m["type"] == "reply"]
+    assert replies[-1]["text"] == FALSE_CLAIM_TEXT and not replies[-1]["ok"]
+    t.outbox.clear()
+    # the same words when nothing at all is open (a fresh table, play begun)
+    t2, drv2 = _joined(rulesets, players=5, rid="porges", deals=1, seed=3)
+    drv2.run(lambda: t2.playing and t2.deal.started and not t2.watch.open)
+    seat = next(iter(drv2.people))
+    t2.intent(seat, _msg("claim", text="kings", seq=1), drv2.now)
+    assert [m["text"] for s, m in t2.outbox if m["type"] == "reply"][-1] == FALSE_CLAIM_TEXT
+    for _, m in t.outbox + t2.outbox:
+        assert "oversight covers" not in json.dumps(m) and "nothing to claim" not in json.dumps(m)
+
+
+def test_claims_race_by_arrival_on_the_servers_clock(rulesets):
+    t, drv, w, takers = _open_oversight(rulesets, lv="club")
+    q = takers[0]
+    ov = w.oversight
+    rivals = w.rivals()
+    first = rivals[0][1] if rivals else 10.0
+    cards = " ".join(code(c) for c in ov.cards[:ov.take])
+    # the claim arrives before any computer player's: it takes the cards
+    at = w.opened_at + first / 2
+    t.intent(q, _msg("claim", text=cards, seq=5), at)
+    reply = [m for s, m in t.outbox if s == q and m["type"] == "reply"][-1]
+    assert reply["ok"] and reply["text"].startswith("You claimed first")
+    hit = [o for o in t.watch.outcomes if o.result == R.HIT and o.seat == q]
+    assert hit and abs(hit[0].seconds - first / 2) < 1e-9
+    assert t.deal.history[-1].kind == "claim" and t.deal.history[-1].player == q
+    # a second claim of it, later, is too late
+    other = [p for p in takers if p != q]
+    if other:
+        t.intent(other[0], _msg("claim", text=cards, seq=6), at + 0.5)
+        late = [m for s, m in t.outbox if s == other[0] and m["type"] == "reply"][-1]
+        assert late["text"].startswith("Too late") and "claimed it first" in late["text"]
+
+
+def test_a_claim_after_the_computer_players_reaction_comes_too_late(rulesets):
+    t, drv, w, takers = _open_oversight(rulesets, lv="club")
+    rivals = w.rivals()
+    if not rivals:
+        pytest.skip("no computer player was to claim this one")
+    q = takers[0]
+    ov = w.oversight
+    cards = " ".join(code(c) for c in ov.cards[:ov.take])
+    t.intent(q, _msg("claim", text=cards, seq=5), w.opened_at + rivals[0][1] + 0.01)
+    reply = [m for s, m in t.outbox if s == q and m["type"] == "reply"][-1]
+    assert reply["text"].startswith("Too late")
+    assert t.deal.history[-1].player == rivals[0][0]
+
+
+def test_an_action_for_another_seat_is_refused_and_changes_nothing(rulesets):
+    t, drv = _joined(rulesets, deals=1)
+    drv.run(lambda: t.playing)
+    me = next(iter(drv.people))
+    other = (me + 1) % 3
+    before = len(t.deal.history)
+    legal = t.deal.legal_actions()
+    forged = legal[0]._replace(player=other) if legal[0].player != other else legal[0]
+    with pytest.raises(P.Refused, match=f"you sit at seat {me}"):
+        t.intent(me, P.read_client(json.dumps({"v": 1, "type": "act",
+                                               "action": action_to_json(forged)})), drv.now)
+    with pytest.raises(P.Refused):
+        t.intent(me, P.read_client(json.dumps(
+            {"v": 1, "type": "claim", "action": {"player": other, "action": "claim",
+                                                 "oversight": "split_prial",
+                                                 "cards": ["7H", "7S"]}})), drv.now)
+    assert len(t.deal.history) == before
+
+
+def test_an_absent_players_turn_waits_then_a_computer_player_moves_for_them(rulesets):
+    t, drv = _joined(rulesets, people=("Ann",), deals=1, wait=5.0)
+    q = next(iter(drv.people))
+    drv.run(lambda: t.playing and t.deal.to_move == q)
+    t.leave(q, drv.now)
+    since = max(t.turn_since, drv.now)
+    assert t.next_wake() == pytest.approx(since + 5.0)
+    n = len(t.deal.history)
+    t.tick(since + 4.9)
+    assert len(t.deal.history) == n                 # still waiting
+    t.tick(since + 5.0)
+    assert len(t.deal.history) > n and t.deal.history[n].player == q
+    said = [m["text"] for _, m in t.outbox if m["type"] == "say"]
+    assert any("Ann has left the table" in s for s in said)
+    assert any("Ann is away: a computer player moves for them" in s for s in said)
+    assert t.seats[q].stood_in == 1
+    # back with the token: the same seat, the deal where it stands
+    back = t.join("Ann", t.seats[q].token, since + 6)
+    assert back.seat == q and back.back and t.seats[q].connected
+    assert len(t.view(q).history) == len(t.deal.history)
+
+
+def test_joins_names_tokens_and_a_seat_handed_over_between_deals(rulesets):
+    t = Table(1, "C0DE", _settings(rulesets, players=3, deals=2))
+    a = t.join("Ann", None, 0.0)
+    with pytest.raises(P.Refused, match="already at this table"):
+        t.join("ann", None, 0.1)
+    with pytest.raises(P.Refused, match="token does not take back"):
+        t.join("Ann", "wrong", 0.1)
+    drv = Driver(t, {a.seat: "Ann"})
+    drv.run(lambda: t.playing)
+    late = t.join("Cat", None, drv.now)
+    assert not late.now and t.seats[late.seat].name is None     # a computer player plays on
+    assert not t.seated(late.seat, "Cat")
+    drv.people[late.seat] = "Cat"
+    drv.run(lambda: len(t.match.deals) == 1 and t.playing)
+    assert t.seated(late.seat, "Cat") and t.names[late.seat] == "Cat"
+    t.join("Dan", None, drv.now)
+    with pytest.raises(P.Refused, match="full"):
+        t.join("Eve", None, drv.now)
+    assert bot_name(1) == "Ralph (computer)"
+
+
+def test_a_tournament_keeps_its_rounds_together_and_publishes_standings(rulesets):
+    st = [Settings(rulesets["inter-livery-2018"], 5, level("club"), pace=p, gap=0.5, seed=4,
+                   start=0.0) for p in (0.1, 0.4)]
+    tables = [Table(1, "AAAA", st[0]), Table(2, "BBBB", st[1])]
+    tour = Tournament(tables)
+    published = []
+    for tb in tables:
+        tb.gate = tour.gate
+
+        def finished(tb_, deal, at):
+            msg = tour.finished(tb_)
+            if msg:
+                published.append((at, msg))
+        tb.on_finished = finished
+    assert tour.rounds == 2 and tour.per_round == 5
+    now = 0.0
+    waited = False
+    while not all(tb.over for tb in tables):
+        wakes = [w for w in (tb.next_wake() for tb in tables) if w is not None]
+        assert wakes, "the tables stopped"
+        now = min(wakes)
+        for tb in tables:
+            tb.tick(now)
+        fast, slow = tables
+        if len(fast.match.deals) == 5 and len(slow.match.deals) < 5:
+            waited = True
+            assert not fast.playing and fast.next_wake() is None      # waits for the round
+    assert waited
+    assert [m["round"] for _, m in published] == [1, 2] and published[-1][1]["final"]
+    rows = published[0][1]["rows"]
+    assert len(rows) == 10 and {r["table"] for r in rows} == {1, 2}
+    for r in rows:      # round 1 scores: games 2-5 (the first is practice)
+        tb = tables[r["table"] - 1]
+        assert r["score"] == sum(d.returns()[r["seat"]] for d in tb.match.deals[1:5])
+        assert r["games"] == 4
+    scores = [r["score"] for r in rows]
+    assert scores == sorted(scores, reverse=True)
+
+
+# -- the message schema ------------------------------------------------------------------------
+
+@pytest.mark.parametrize("data, says", [
+    (b"\x00\x01", "binary frames"),
+    ("x" * (P.MAX_MESSAGE_BYTES + 1), "message too large"),
+    ("{{{", "not a message: not JSON"),
+    ("[1, 2]", "one JSON object"),
+    ('{"v": 2, "type": "ping"}', "protocol version 2"),
+    ('{"v": 1, "type": "shout"}', "unknown message type"),
+    ('{"v": 1, "type": "ping", "extra": 1}', "has no key 'extra'"),
+    ('{"v": 1, "type": "join", "code": "A", "name": ""}', "name: 1 to 24"),
+    ('{"v": 1, "type": "join", "code": "A", "name": "a\\u001bb"}', "control characters"),
+    ('{"v": 1, "type": "act", "text": "7h", "action": {}}', "one of them"),
+    ('{"v": 1, "type": "act", "action": {"player": 0, "action": "fly"}}', "unknown action"),
+    ('{"v": 1, "type": "claim", "action": {"player": 0, "action": "lie_down", "cards": []}}',
+     "carries a claim"),
+    ('{"v": 1, "type": "act", "text": "7h", "seq": -1}', "seq"),
+    ('{"v": 1, "type": "ping", "seq": 1' + "0" * 40 + "}", "digits"),
+    ("[" * 50 + "]" * 50, "nested too deeply"),
+])
+def test_malformed_messages_are_refused_in_one_line(data, says):
+    with pytest.raises(P.Refused) as exc:
+        P.read_client(data)
+    assert says in str(exc.value) and "\n" not in str(exc.value)
+
+
+def test_messages_that_are_well_formed_are_read():
+    m = P.read_client('{"v": 1, "type": "claim", "text": "nines", "seq": 3}')
+    assert (m.type, m.text, m.seq) == ("claim", "nines", 3)
+    m = P.read_client(json.dumps({"v": 1, "type": "act", "action": {
+        "player": 2, "action": "capture", "hand": ["7H"], "table": ["7S"]}}))
+    assert m.action.player == 2 and m.action.kind == "capture"
+    m = P.read_client('{"v": 1, "type": "join", "code": "ab cd", "name": "  Ann   Lee "}')
+    assert m.name == "Ann Lee"
+    assert json.loads(P.encode({"type": "pong"})) == {"v": 1, "type": "pong"}
+
+
+def test_the_rate_limit_refuses_a_flood_and_says_so_once_a_second():
+    lim = P.RateLimit(rate=20, burst=40, now=0.0)
+    taken = sum(lim.allow(0.001 * k) for k in range(1000))      # a thousand in a second
+    assert 40 <= taken <= 62
+    assert lim.notice_due(1.0) == 1000 - taken and lim.notice_due(1.5) == 0
+    assert lim.allow(10.0)                                       # the bucket fills again
+
+
+def test_the_pretty_card_pattern_reads_what_the_screens_write():
+    assert _cards_in({"t": f"claimed {pretty(37)} and 7H"}) == {code(37), "7H"}

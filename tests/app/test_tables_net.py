@@ -1,0 +1,235 @@
+"""Live tables over the network, as players and scripts use them: a real ``laugh table serve``
+on 127.0.0.1 and a free port, piped ``laugh table join`` players and raw WebSocket clients,
+hostile clients, a dropped player, a stopped and resumed server (issue 22).  Each test is
+bounded: a few short deals with computer players answering at once."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+import time
+
+import pytest
+
+from tables_net import PipedPlayer, RawClient, Server, env
+from support import ROOT
+
+from tutor.engine.cards import code
+from tutor.engine.observe import hidden_cards
+from tutor.engine.records import replay
+
+pytest.importorskip("websockets")
+
+_CARD = re.compile(r"\b(?:10|[2-9TJQKA])[CDHS]\b")
+_PRETTY = re.compile(r"(?:10|[2-9JQKA])[♣♦♥♠]")
+
+
+def laugh(home, *args, timeout=60):
+    return subprocess.run([sys.executable, "-m", "tutor", *args], capture_output=True,
+                          text=True, env=env(home), cwd=str(ROOT), timeout=timeout)
+
+
+def _records(folder, table=1):
+    path = folder / f"table-{table}.jsonl"
+    return [json.loads(x) for x in path.read_text().splitlines()] if path.exists() else []
+
+
+def _wait(pred, timeout=30.0):
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if pred():
+            return True
+        time.sleep(0.02)
+    return False
+
+
+def test_piped_players_play_a_short_match_and_the_records_check(tmp_path):
+    srv = Server(tmp_path, tmp_path / "srv", "--players", "3", "--deals", "2", "--bots", "club",
+                 "--pace", "0", "--gap", "1.5", "--seed", "5")
+    try:
+        ann = PipedPlayer(tmp_path, srv.address, srv.code, "Ann", extra=["claim kings", "hand"])
+        bob = PipedPlayer(tmp_path, srv.address, srv.code, "Bob")
+        # the organiser's view while the match is played: never a hand
+        assert _wait(lambda: "Table ·" in ann.out, 20)
+        watch = laugh(tmp_path, "table", "watch", srv.address, "--admin", srv.info["admin"],
+                      "--once")
+        assert watch.returncode == 0, watch.stderr
+        assert "Table 1 ·" in watch.stdout and "Your hand" not in watch.stdout
+        bad = laugh(tmp_path, "table", "watch", srv.address, "--admin", "NOTTHIS1", "--once")
+        assert bad.returncode == 1 and "not the organiser's code" in bad.stdout
+        assert ann.wait(60) == 0, ann.out[-2000:] + ann.err
+        assert bob.wait(60) == 0, bob.out[-2000:] + bob.err
+    finally:
+        ann.kill(), bob.kill()
+        rc = srv.stop()
+    assert rc == 0
+    for p in (ann, bob):
+        assert "Traceback" not in p.err and "Traceback" not in p.out
+        assert p.out.count("Settlement ·") == 2 and p.out.count("Review of your play") == 2
+        assert "The match is over." in p.out and "Score sheet:" in p.out
+        assert "Your move> " in p.out
+    # a claim typed at the turn prompt is answered, in the same words whatever is open
+    assert "Your move> claim kings" in ann.out
+    assert "Nothing of that is claimable now: a false claim" in ann.out
+    assert "false claim: You claimed 'kings'" in ann.out
+    recs = _records(tmp_path / "srv")
+    assert len(recs) == 2 and all("result" in r for r in recs)
+    check = laugh(tmp_path, "records", "check", str(tmp_path / "srv" / "table-1.jsonl"))
+    assert check.returncode == 0 and "2 records checked: 2 good, 0 bad" in check.stdout
+    sheets = sorted(p.name for p in (tmp_path / "srv" / "sheets").glob("*.html"))
+    assert len(sheets) == 2
+    saved = json.loads((tmp_path / "srv" / "table-1.match.json").read_text())
+    assert len(saved["deals"]) == 2
+
+
+def test_every_message_a_client_receives_holds_no_hidden_card(tmp_path):
+    srv = Server(tmp_path, tmp_path / "srv", "--ruleset", "porges", "--players", "5",
+                 "--deals", "2", "--bots", "beginner", "--pace", "0", "--gap", "0.3",
+                 "--seed", "11")
+    clients = [RawClient(srv.address, {"type": "join", "code": srv.code, "name": n})
+               for n in ("Ann", "Bob")]
+    try:
+        assert all(c.done.wait(60) for c in clients)
+    finally:
+        for c in clients:
+            c.close()
+        srv.stop()
+    recs = _records(tmp_path / "srv")
+    assert len(recs) == 2
+    checked = 0
+    for c in clients:
+        assert c.of("match_over"), [m["type"] for m in c.messages][-5:]
+        deal, n, seated = None, 0, False
+        for text, m in zip(c.texts, c.messages):
+            if m["type"] == "state":
+                deal, n, seated = m["deal"], m["obs"]["actions"], m["seated"]
+            if deal is None:
+                continue
+            pos = replay(recs[deal - 1], upto=n, check_result=False)
+            hidden = {code(x) for x in hidden_cards(pos, c.seat if seated else None)}
+            body = {k: v for k, v in m.items() if k not in ("token",)}
+            raw = json.dumps(body, ensure_ascii=False)
+            named = set(_CARD.findall(raw)) | {
+                p[:-1].replace("10", "T") + "CDHS"["♣♦♥♠".index(p[-1])]
+                for p in _PRETTY.findall(raw)}
+            assert not named & hidden, (m["type"], named & hidden)
+            assert "pack" not in raw
+            checked += 1
+    assert checked > 50
+
+
+def test_hostile_clients_are_refused_and_the_others_play_on(tmp_path):
+    srv = Server(tmp_path, tmp_path / "srv", "--players", "3", "--deals", "2", "--bots", "club",
+                 "--pace", "0", "--gap", "2", "--seed", "3", "--wait", "0.2")
+    try:
+        honest = RawClient(srv.address, {"type": "join", "code": srv.code, "name": "Ann"})
+        wrong = RawClient(srv.address, {"type": "join", "code": "WRONG234", "name": "Eve"},
+                          play=False)
+        assert wrong.done.wait(10)
+        assert wrong.of("refused")[0]["text"] == "no table has that code"
+        hostile = RawClient(srv.address, {"type": "join", "code": srv.code, "name": "Mal"},
+                            play=False)
+        assert _wait(lambda: hostile.seat is not None, 10)
+        other = next(q for q in range(3) if q != hostile.seat)
+        hostile.ws.send("{{{ not json")
+        hostile.ws.send(b"\x00\x01\x02")
+        hostile.ws.send(json.dumps({"v": 1, "type": "ping", "pad": "x" * 10_000}))
+        hostile.send({"type": "act", "action": {"player": other, "action": "lie_down",
+                                                "cards": []}})
+        hostile.send({"type": "claim", "action": {"player": other, "action": "claim",
+                                                  "oversight": "split_prial",
+                                                  "cards": ["7H", "7S"]}})
+        assert _wait(lambda: len(hostile.of("refused")) >= 5, 10), hostile.of("refused")
+        texts = [m["text"] for m in hostile.of("refused")]
+        assert texts[0].startswith("not a message: not JSON")
+        assert texts[1].startswith("binary frames are not messages")
+        assert texts[2].startswith("message too large: 10,")
+        assert all(t.startswith("that action is for seat") for t in texts[3:5])
+        assert all("\n" not in t for t in texts)
+        for k in range(1000):                                   # a thousand in a second
+            hostile.send({"type": "ping", "seq": k})
+        assert _wait(lambda: any(m["text"].startswith("too many messages")
+                                 for m in hostile.of("refused")), 10)
+        assert len(hostile.of("pong")) <= 80
+        flood = [m for m in hostile.of("refused") if m["text"].startswith("too many")]
+        assert len(flood) <= 3
+        huge = RawClient(srv.address, None, play=False)
+        huge.ws.send("x" * 200_000)                           # over the frame cap: closed
+        assert huge.done.wait(10) and huge.closed_code == 1009
+        hostile.play = True                                     # then it plays its seat
+        hostile.close()                                         # ... or rather goes away
+        assert honest.done.wait(90), [m["type"] for m in honest.messages][-5:]
+    finally:
+        for c in ("honest", "wrong", "hostile", "huge"):
+            if c in locals():
+                locals()[c].close()
+        srv.stop()
+    assert honest.of("match_over")
+    assert not honest.of("refused")
+    log = srv.log()
+    assert "refused: no table has that code" in log and "too many messages" in log
+    assert "that action is for seat" in log
+    check = laugh(tmp_path, "records", "check", str(tmp_path / "srv" / "table-1.jsonl"))
+    assert check.returncode == 0 and "2 good, 0 bad" in check.stdout
+
+
+def test_a_dropped_player_rejoins_and_a_stopped_server_resumes_the_match(tmp_path):
+    folder = tmp_path / "srv"
+    srv = Server(tmp_path, folder, "--players", "3", "--deals", "3", "--bots", "club",
+                 "--pace", "0", "--gap", "0.5", "--wait", "2", "--seed", "9")
+    try:
+        a = RawClient(srv.address, {"type": "join", "code": srv.code, "name": "Ann"},
+                      idle_from_deal=2)     # Ann plays deal 1, then stops at her first turn
+        assert _wait(lambda: a.deal == 2 and a.obs.my_turn, 30)
+        stood = len(a.obs.history)
+        seat, token = a.seat, a.token
+        a.close()                       # ... and drops: the deal waits for her
+
+        b = RawClient(srv.address, {"type": "join", "code": srv.code, "name": "Zed",
+                                    "token": token}, play=False)
+        assert _wait(lambda: b.of("state"), 10)
+        welcome = b.of("welcome")[0]
+        assert welcome["back"] and welcome["seat"] == seat      # the token takes the seat back
+        st = b.of("state")[0]
+        assert st["deal"] == 2 and st["obs"]["history_from"] == 0
+        assert st["obs"]["actions"] == stood and st["obs"]["to_move"] == seat   # where it stood
+        b.close()
+        time.sleep(0.5)         # her turns wait 2 s, then a computer player moves for her
+    finally:
+        rc = srv.stop()
+    assert rc == 0
+    assert len(_records(folder)) == 1                           # deal 2 was in play
+    part = json.loads((folder / "table-1.unfinished.json").read_text())
+    assert "result" not in part and part["pack"] != _records(folder)[-1]["pack"]
+    assert len(part["actions"]) >= st["obs"]["actions"]
+    srv2 = Server(tmp_path, folder, resume=True)
+    try:
+        assert srv2.code == srv.code                            # the same codes
+        back = RawClient(srv2.address, {"type": "join", "code": srv2.code, "name": "Ann"})
+        assert back.done.wait(60), [m["type"] for m in back.messages][-5:]
+        assert back.of("welcome")[0]["back"] and back.seat == seat
+        first = back.of("state")[0]
+        assert first["obs"]["actions"] >= len(part["actions"])     # where it stood
+    finally:
+        back.close()
+        srv2.stop()
+    recs = _records(folder)
+    assert len(recs) == 3                                       # no deal lost, none twice
+    check = laugh(tmp_path, "records", "check", str(folder / "table-1.jsonl"))
+    assert check.returncode == 0 and "3 good, 0 bad" in check.stdout
+    packs = [r["pack"] for r in recs]
+    assert len({tuple(p) for p in packs}) == 3
+
+
+def test_join_says_in_one_line_when_it_cannot(tmp_path):
+    srv = Server(tmp_path, tmp_path / "srv", "--players", "3", "--deals", "1")
+    try:
+        wrong = laugh(tmp_path, "table", "join", srv.address, "NOPE2345", "--name", "Eve")
+    finally:
+        srv.stop()
+    assert wrong.returncode == 1 and "no table has that code" in wrong.stderr
+    assert "Traceback" not in wrong.stderr + wrong.stdout
+    gone = laugh(tmp_path, "table", "join", "ws://127.0.0.1:9", "ABC", "--name", "Eve")
+    assert gone.returncode == 1 and gone.stderr.startswith("laugh: cannot reach")

@@ -1,0 +1,683 @@
+"""``laugh table join`` and ``laugh table watch``: a player's terminal at a live table, and the
+organiser's view of every table.
+
+The network side runs in a thread of its own with an asyncio loop (:class:`Link`: the
+``websockets`` client); every message the server sends is read at the edge
+(:func:`~tutor.app.tables.protocol.read_server`) and put in a queue.  The player's side is the
+I/O seam (:class:`tutor.teaching.io.LearnerIO`), which is synchronous:
+
+- on a terminal, the prompt stays open while the table plays; the messages are taken from the
+  queue ten times a second by the prompt's events and printed above it (the actions, who
+  claimed what, the replies), and the prompt closes when the screen must change (your turn, a
+  new deal).  The space bar on an empty line is the claim key, at any moment: name the cards
+  (or the rank) and press Enter; the claim goes to the server, whose clock decides the race on
+  its arrival;
+- piped (one action a line, for tests and scripts): a line is read at each of your turns (and,
+  when you deal, before play); claims, declarations and info words may come before the turn's
+  move; between your turns the client waits for the table.
+
+Ctrl-C and Ctrl-D (or the end of piped input) leave the table: the seat stays yours, and the
+same code and name (or the token the join gave) take it back.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import queue
+import threading
+from collections.abc import Callable
+from typing import Any
+
+from rich.table import Table as RichTable
+from rich.text import Text
+
+from tutor.app.tables import protocol as P
+from tutor.engine.cards import pretty_cards
+from tutor.engine.deal import Action
+from tutor.engine.errors import LaughError, RecordError
+from tutor.engine.observe import Observation
+from tutor.engine.rulesets import Ruleset
+from tutor.puzzles.board import action_text, grouped_text, render_observation
+from tutor.teaching.io import LearnerIO
+
+__all__ = ["Link", "PlayerClient", "join_table", "watch_tables"]
+
+TURN_PROMPT = "Your move> "
+WATCH_PROMPT = "watch> "
+NAME_PROMPT = "claim: which cards?> "
+BEFORE_PROMPT = "Before play (take, or Enter starts)> "
+WHICH_PROMPT = "Which? > "
+#: The claim key: the space bar on an empty line.
+CLAIM_KEYS = {" ": "claim"}
+WORDS = ("claim", "declare", "lie down", "ld", "take", "end turn", "pass", "help", "hint",
+         "hand", "moves", "look", "quit")
+QUIT_WORDS = frozenset({"quit", ":q", "exit", "leave"})
+HELP = """\
+Type a move:
+  7h            capture with 7h (asks which table card if several)
+  7h 7s         7h takes 7s; 7h 7d 7c 7s: a pair takes a pair
+  declare qc qd declare a pair of a prial, a dead pair (4 cards: a mournival)
+  claim 9s 9d   claim an oversight by its cards, or by rank: claim nines
+  space bar     the claim key, at any moment: then name the cards
+  take          dealer: take the table mournival before play
+  ld            lie down (when you cannot capture)
+  end turn      end your turn (where several captures a turn are allowed)
+  hint          the best move now (where the table allows hints)
+  hand, moves, look, help
+  quit or :q    leave the table (your seat stays yours; join again to come back)"""
+#: Seconds between two looks at the queue while a prompt is open on a terminal.
+POLL = 0.1
+
+
+class Closed(Exception):
+    """The connection has ended; the message says why."""
+
+
+class Link:
+    """The network side: a WebSocket client in a thread of its own.  ``address`` is the
+    server's (``ws://host:port``); ``first`` the message sent on connecting (a join or a
+    watch).  Messages received go to :attr:`inbox` (read at the edge); a connection that ends
+    puts ``{"type": "closed", "text": ...}``."""
+
+    def __init__(self, address: str, first: dict[str, Any]):
+        self.address = address
+        self.first = first
+        self.inbox: queue.Queue = queue.Queue()
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._ws = None
+        self._up = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="laugh-table-link", daemon=True)
+
+    def start(self, timeout: float = 15.0) -> None:
+        """Connect (waits at most ``timeout`` seconds; a failure arrives as ``closed``)."""
+        self._thread.start()
+        self._up.wait(timeout)
+
+    def _run(self) -> None:
+        try:
+            asyncio.run(self._main())
+        except Exception as exc:        # whatever ends the thread is said, never a traceback
+            self.inbox.put({"type": "closed", "text": f"the connection failed: {exc}"})
+        finally:
+            self._up.set()
+
+    async def _main(self) -> None:
+        from websockets.asyncio.client import connect
+        from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
+        self._loop = asyncio.get_running_loop()
+        try:
+            async with connect(self.address, max_size=P.MAX_SERVER_BYTES, compression=None,
+                               open_timeout=10, close_timeout=2) as ws:
+                self._ws = ws
+                await ws.send(P.encode(self.first))
+                self._up.set()
+                try:
+                    async for data in ws:
+                        try:
+                            self.inbox.put(P.read_server(data))
+                        except P.Refused as exc:
+                            self.inbox.put({"type": "refused", "text": str(exc)})
+                except ConnectionClosed:
+                    pass
+                reason = ws.close_reason or ""
+                self.inbox.put({"type": "closed", "code": ws.close_code,
+                                "text": "the connection has ended" + (f": {reason}" if reason
+                                                                      else "")})
+        except (OSError, InvalidHandshake, InvalidURI, asyncio.TimeoutError) as exc:
+            self.inbox.put({"type": "closed", "text": f"cannot reach {self.address}: "
+                                                      f"{exc or type(exc).__name__}"})
+
+    def send(self, message: dict[str, Any]) -> None:
+        """Send one message (from any thread); nothing happens once the connection is gone."""
+        if self._loop is None or self._ws is None or self._loop.is_closed():
+            return
+        try:
+            asyncio.run_coroutine_threadsafe(self._ws.send(P.encode(message)), self._loop)
+        except RuntimeError:        # the loop has closed
+            pass
+
+    def close(self) -> None:
+        """Close the connection and wait (briefly) for the thread."""
+        if self._loop is not None and self._ws is not None and not self._loop.is_closed() \
+                and self._thread.is_alive():
+            try:
+                fut = asyncio.run_coroutine_threadsafe(self._ws.close(1000, "bye"), self._loop)
+                fut.result(timeout=3)
+            except Exception:
+                pass
+        self._thread.join(timeout=3)
+
+
+def _ruleset(rid: str) -> Ruleset:
+    from tutor.engine.sources import default_library
+    lib = default_library()
+    if rid not in lib.rulesets:
+        raise LaughError(f"the table plays ruleset {rid!r}, which is not known here: load its "
+                         "file with --sources DIR")
+    return lib.rulesets[rid]
+
+
+class PlayerClient:
+    """A player at a live table, through ``io`` (:class:`tutor.teaching.io.LearnerIO`) and
+    ``link`` (:class:`Link`, or anything with ``inbox``, ``send`` and ``close``)."""
+
+    def __init__(self, io: LearnerIO, link, address: str, code: str, name: str):
+        self.io = io
+        self.link = link
+        self.address, self.code, self.name = address, code, name
+        self.symbols = io.symbols
+        self.seat: int | None = None
+        self.token: str | None = None
+        self.names: list[str] = []
+        self.rs: Ruleset | None = None
+        self.obs: Observation | None = None
+        self.deal = -1
+        self.shown = 0          # actions printed of the current deal
+        self.totals: list[int] = []
+        self.game = ""
+        self.seated = False
+        self.done = False
+        self.status = 0
+        self.seq = 0
+        self.replies: dict[int, dict] = {}
+        self.hint = False
+        self._screen_due = False
+        self._turn_shown = -1
+
+    # -- the queue ----------------------------------------------------------------------------
+
+    def _take(self, timeout: float | None) -> dict | None:
+        try:
+            return self.link.inbox.get(timeout=timeout) if timeout != 0 else \
+                self.link.inbox.get_nowait()
+        except queue.Empty:
+            return None
+
+    def drain(self) -> bool:
+        """Handle every message waiting; True when any came."""
+        got = False
+        while True:
+            msg = self._take(0)
+            if msg is None:
+                return got
+            got = True
+            self.handle(msg)
+
+    def wait_for(self, done: Callable[[], bool], timeout: float = 60.0) -> bool:
+        """Handle messages until ``done()`` (or the connection ends, or ``timeout`` seconds
+        pass with nothing coming); True when ``done()``."""
+        while not done():
+            if self.done:
+                return False
+            msg = self._take(timeout)
+            if msg is None:
+                return done()
+            self.handle(msg)
+        return True
+
+    # -- messages ------------------------------------------------------------------------------
+
+    def handle(self, msg: dict) -> None:
+        """Act on one message from the server (print what the player should see)."""
+        kind = msg.get("type")
+        io = self.io
+        if kind == "welcome":
+            self.seat, self.token = msg.get("seat"), msg.get("token")
+            self.names = list(msg.get("names") or [])
+            self.rs = _ruleset(str(msg.get("ruleset")))
+            self.hint = bool(msg.get("hint"))
+            self.seated = bool(msg.get("seated"))
+            back = "back " if msg.get("back") else ""
+            io.say(f"You are {back}at table {msg.get('table')}, seat {self.seat}, as "
+                   f"{msg.get('name')} ({self.rs.id}, {msg.get('players')} players; computer "
+                   f"players: {msg.get('level')}; hints {'on' if self.hint else 'off'}).",
+                   style="bold")
+            if not self.seated:
+                io.say("A computer player has this seat until the deal ends: you watch until "
+                       "then.", style="dim")
+            io.say(f"To come back after leaving: laugh table join {self.address} {self.code} "
+                   f"--name {self.name!r} (or --token {self.token}).", style="dim", wrap=False)
+        elif kind == "state":
+            self._state(msg)
+        elif kind == "say":
+            io.say(str(msg.get("text", "")), style="dim")
+        elif kind == "reply":
+            seq = msg.get("seq")
+            if isinstance(seq, int):
+                self.replies[seq] = msg
+            text = str(msg.get("text") or "")
+            if text:
+                io.say(text, style="green" if msg.get("ok") else "yellow")
+        elif kind == "refused":
+            io.say(f"Refused: {msg.get('text')}", style="yellow")
+        elif kind == "deal_over":
+            self._deal_over(msg)
+        elif kind == "standings":
+            io.show(standings_table(msg))
+        elif kind == "match_over":
+            self._match_over(msg)
+        elif kind in ("bye", "closed"):
+            io.say(str(msg.get("text") or "The table has closed."), style="yellow")
+            self.done = True
+        elif kind == "pong":
+            pass
+
+    def _state(self, msg: dict) -> None:
+        deal = msg.get("deal")
+        obj = msg.get("obs") or {}
+        new = deal != self.deal or bool(msg.get("seated")) != self.seated
+        earlier = () if new else (self.obs.history if self.obs else ())
+        try:
+            obs = Observation.from_json(obj, earlier)
+        except RecordError as exc:
+            self.io.say(f"The server sent a state this client cannot read: {exc}",
+                        style="yellow")
+            return
+        self.names = list(msg.get("names") or self.names)
+        self.totals = list(msg.get("totals") or [])
+        self.game = str(msg.get("game") or "")
+        if new:
+            self.deal, self.shown = deal, 0
+            self.seated = bool(msg.get("seated"))
+            self._turn_shown = -1
+            self.obs = obs
+            self.show(title=True)
+            self.shown = len(obs.history)
+            self._turn_shown = len(obs.history)        # the screen is up already
+            return
+        self.obs = obs
+        set_aside = self.rs.table_mournival == "set_aside_for_last_in"
+        for a in obs.history[self.shown:]:
+            t = Text("  ")
+            t.append_text(action_text(a, self.shown_names(), obs.seat, self.symbols, set_aside))
+            self.io.show(t)
+        self.shown = len(obs.history)
+
+    def shown_names(self) -> list[str]:
+        """The names as this player reads them: "You" at their own seat."""
+        names = list(self.names)
+        if self.seated and self.seat is not None and self.seat < len(names):
+            names[self.seat] = "You"
+        return names
+
+    def show(self, title: bool = False) -> None:
+        """The table as this seat sees it."""
+        if self.obs is None or self.rs is None:
+            return
+        head = f"Table · {self.game}" if title and self.game else ""
+        self.io.say()
+        self.io.show(render_observation(self.obs, self.rs, self.shown_names(), self.symbols,
+                                        title=head, totals=self.totals or None))
+
+    def _deal_over(self, msg: dict) -> None:
+        io = self.io
+        names = list(msg.get("names") or self.names)
+        io.say()
+        io.say(f"Settlement · {msg.get('game', '')}" + (" (practice: not scored)"
+                                                        if msg.get("practice") else ""),
+               style="bold")
+        unit = str(msg.get("unit") or "")
+        t = RichTable(show_edge=False, pad_edge=False)
+        t.add_column("Player")
+        t.add_column("won", justify="right")
+        t.add_column(unit or "result", justify="right")
+        t.add_column("total", justify="right")
+        totals = msg.get("totals") or []
+        for row in msg.get("settlement") or []:
+            q = row.get("seat", 0)
+            value = row.get("net") if row.get("net") is not None else row.get("points")
+            name = names[q] if q < len(names) else str(q)
+            t.add_row(("▶ " if q == self.seat else "  ") + name, str(row.get("won")),
+                      "" if value is None else f"{value:+d}" if row.get("net") is not None
+                      else str(value), str(totals[q]) if q < len(totals) else "")
+        io.show(t)
+        review = msg.get("review")
+        if review is not None:
+            io.show(review_text(review))
+        io.say(f"{msg.get('deals')} of {msg.get('of')} games played.", style="dim")
+
+    def _match_over(self, msg: dict) -> None:
+        io = self.io
+        io.say()
+        io.say("The match is over.", style="bold")
+        scores = msg.get("scores")
+        seat = msg.get("seat")
+        if scores is not None and seat is not None and self.rs is not None:
+            from tutor.app.match_sheet import sheet_renderable
+            io.show(sheet_renderable(_scored_match(self.rs, msg), seat, self.name))
+        self.done = True
+
+    # -- sending -------------------------------------------------------------------------------
+
+    def send(self, kind: str, **fields) -> int:
+        """Send an intent; returns its ``seq``."""
+        self.seq += 1
+        self.link.send({"type": kind, "seq": self.seq, **fields})
+        return self.seq
+
+    def ask_server(self, kind: str, **fields) -> dict | None:
+        """Send an intent and wait for its reply (handling whatever else comes meanwhile)."""
+        seq = self.send(kind, **fields)
+        self.wait_for(lambda: seq in self.replies, timeout=30)
+        return self.replies.pop(seq, None)
+
+    # -- the prompts --------------------------------------------------------------------------
+
+    @property
+    def my_turn(self) -> bool:
+        return bool(self.seated and self.obs is not None and self.obs.my_turn)
+
+    @property
+    def before_play(self) -> bool:
+        o = self.obs
+        return bool(self.seated and o is not None and not o.over and not o.started
+                    and any(a.kind == "take_table_mournival" for a in o.free_moves()))
+
+    def _events(self, seconds: float = 30.0) -> list:
+        """Looks at the queue every :data:`POLL` seconds for ``seconds``: each prints what
+        came, and closes the prompt when the screen must change."""
+        clock = self.io.clock
+        start = clock.now()
+        turn, deal = self.my_turn, self.deal
+
+        def look() -> bool:
+            self.drain()
+            return self.done or self.my_turn != turn or self.deal != deal
+        return [(start + POLL * (k + 1), look) for k in range(int(seconds / POLL))]
+
+    def run(self) -> int:
+        """Play until the match ends, the connection ends, or the player leaves; returns the
+        exit status (0; 130 after Ctrl-C)."""
+        self.link.start()
+        problem = []
+
+        def joined() -> bool:
+            return self.seat is not None or bool(problem)
+        while not joined():
+            msg = self._take(20)
+            if msg is None:
+                problem.append("the server did not answer the join")
+            elif msg.get("type") in ("refused", "closed", "bye"):
+                problem.append(str(msg.get("text")))
+            else:
+                self.handle(msg)
+        if self.seat is None:
+            self.link.close()
+            raise LaughError(problem[0])
+        try:
+            while not self.done:
+                self.drain()
+                if self.done:
+                    break
+                if self.my_turn:
+                    if self._turn_shown != len(self.obs.history):
+                        self._turn_shown = len(self.obs.history)
+                        self.show()
+                    self.prompt(TURN_PROMPT, turn=True)
+                elif self.before_play and self.obs.seat == self.obs.dealer:
+                    self.prompt(BEFORE_PROMPT, turn=False, before=True)
+                elif self.io.clock.realtime:
+                    self.prompt(WATCH_PROMPT, turn=False)
+                else:
+                    msg = self._take(0.5)
+                    if msg is not None:
+                        self.handle(msg)
+        except EOFError:
+            self._leave()
+            return 0
+        except KeyboardInterrupt:
+            self._leave()
+            return 130
+        self.link.close()
+        return self.status
+
+    def _leave(self) -> None:
+        if not self.done:
+            self.link.send({"type": "leave"})
+            self.io.say(f"You left the table; your seat stays yours: laugh table join "
+                        f"{self.address} {self.code} --name {self.name!r} takes it back.",
+                        style="dim", wrap=False)
+        self.link.close()
+
+    def prompt(self, prompt: str, turn: bool, before: bool = False) -> None:
+        """One line from the player (and what it leads to)."""
+        io = self.io
+        realtime = io.clock.realtime
+        if realtime:
+            reply = io.read(prompt, 30.0, words=WORDS, events=self._events(),
+                            keys=CLAIM_KEYS, erase=not turn)
+        else:
+            reply = io.read(prompt, None, words=WORDS, keys=CLAIM_KEYS)
+        if reply is None:
+            return
+        self.line(reply.text, turn=turn, before=before, key=reply.key is not None)
+
+    def line(self, text: str, turn: bool, before: bool = False, key: bool = False) -> None:
+        """Act on one line typed at a prompt."""
+        io = self.io
+        raw = " ".join(text.strip().split())
+        low = raw.lower()
+        if low in QUIT_WORDS:
+            raise EOFError
+        if key or low in ("claim", "c"):
+            self.claim(None)
+            return
+        words = low.split()
+        if words and words[0] in ("claim", "claims", "c"):
+            self.claim(" ".join(raw.split()[1:]))
+            return
+        if low in ("", "pass", "p", "ready", "go"):
+            if before:
+                self.ask_server("ready")
+            elif turn and self.obs and any(a.kind == "end_turn" for a in self.obs.turn_moves()):
+                self._act("end turn")
+            elif turn:
+                io.say("It is your turn: capture, or lie down if you cannot (moves lists your "
+                       "moves, help says how).", style="yellow")
+            return
+        if low in ("help", "?", "h"):
+            io.say(HELP)
+        elif low in ("hand",):
+            t = Text("Your hand: ", style="bold cyan")
+            t.append_text(grouped_text(self.obs.hand if self.obs else (), self.symbols))
+            io.show(t)
+        elif low in ("look", "l", "table", "screen"):
+            self.show()
+        elif low in ("moves", "m", "legal"):
+            self._moves()
+        elif low in ("hint", "best"):
+            self.ask_server("hint")
+        else:
+            self._act(raw)
+
+    def _moves(self) -> None:
+        o = self.obs
+        if o is None:
+            return
+        turn = o.turn_moves()
+        free = o.free_moves()
+        if turn:
+            self.io.say("Your moves: " + " | ".join(a.notation() for a in turn + free))
+        else:
+            who = self.names[o.to_move] if o.to_move is not None else "nobody"
+            self.io.say(f"It is {who}'s turn. You may claim an oversight at any time."
+                        + (" Now: " + " | ".join(a.notation() for a in free) if free else ""))
+
+    def _act(self, text: str) -> None:
+        reply = self.ask_server("act", text=text)
+        if reply is None or reply.get("ok") or not reply.get("choices"):
+            return
+        choices = list(reply["choices"])
+        for i, c in enumerate(choices, 1):
+            self.io.say(f"  {i}. {c}")
+        while True:
+            r = self.io.read(WHICH_PROMPT, None)
+            pick = (r.text if r is not None else "").strip()
+            if not pick or pick.lower() in ("cancel", "back", "no"):
+                return
+            if pick.isascii() and pick.isdigit() and 1 <= int(pick) <= len(choices):
+                self.ask_server("act", text=choices[int(pick) - 1])
+                return
+            self.io.say(f"Type a number from 1 to {len(choices)}, or Enter to go back.",
+                        style="yellow")
+
+    def claim(self, text: str | None) -> None:
+        """Claim: ``text`` names the cards or the rank (None: the claim key, so the naming is
+        asked now, while the table plays on)."""
+        io = self.io
+        if text is None:
+            io.say("You claim! Name the cards (or the rank); Enter takes the claim back.",
+                   style="bold")
+            if io.clock.realtime:
+                reply = io.read(NAME_PROMPT, 30.0, events=self._events())
+            else:
+                reply = io.read(NAME_PROMPT, None)
+            text = reply.text if reply is not None else ""
+            if text.strip().lower() in ("", "pass", "cancel", "back", "no"):
+                io.say("No claim.", style="dim")
+                return
+        self.ask_server("claim", text=text)
+
+
+def review_text(review: dict) -> Any:
+    """The review of one player's deal (the server's ``review``), for the terminal."""
+    from rich.console import Group
+    lines: list = [Text("Review of your play", style="bold")]
+    hits, misses, false = len(review.get("hits") or []), review.get("misses", 0), \
+        review.get("false_claims", 0)
+    med = review.get("median_hit")
+    lines.append(Text(f"Claims: {hits} won, {misses} missed, {false} false"
+                      + (f"; median time of a claim won {med:.2f} s" if med is not None
+                         else ""), style="dim"))
+    items = review.get("items") or []
+    if not items:
+        lines.append(Text("No slips: every claim open to you was yours, and no declaration "
+                          "was missed.", style="green"))
+    for item in items:
+        t = Text(f"- {item.get('title', '')}: ", style="bold yellow")
+        t.append(str(item.get("text", "")))
+        lines.append(t)
+        if item.get("why"):
+            lines.append(Text(f"  {item['why']}", style="dim"))
+    if review.get("stood_in"):
+        lines.append(Text(f"A computer player moved {review['stood_in']} times for you while "
+                          "you were away.", style="dim"))
+    return Group(*lines)
+
+
+def standings_table(msg: dict) -> Any:
+    """The standings across every table after a round."""
+    from rich.console import Group
+    r, rounds = msg.get("round"), msg.get("rounds")
+    head = Text(("Final standings" if msg.get("final") else f"Standings after round {r}")
+                + f" (of {rounds})", style="bold")
+    t = RichTable(show_edge=False, pad_edge=False)
+    for col, just in (("", "right"), ("Player", "left"), ("table", "right"),
+                      ("score", "right")):
+        t.add_column(col, justify=just)
+    for row in msg.get("rows") or []:
+        t.add_row(str(row.get("place")), str(row.get("name")), str(row.get("table")),
+                  str(row.get("score")))
+    return Group(head, t)
+
+
+class _Scores:
+    """A finished game's results (all a score sheet asks of a deal)."""
+
+    def __init__(self, score: int, seat: int, players: int):
+        self._r = tuple(score if q == seat else 0 for q in range(players))
+
+    def returns(self) -> tuple[int, ...]:
+        return self._r
+
+
+def _scored_match(rs: Ruleset, msg: dict):
+    """The match as the score sheet needs it, from the server's ``match_over``: the engine's
+    plan, and this seat's score in each game played."""
+    from tutor.engine.match import Match, plan_games
+    players, seat = int(msg["players"]), int(msg["seat"])
+    plan = msg.get("plan") or {}
+    total = int(plan.get("total", len(msg["scores"])))
+    games = plan_games(rs, players, int(plan.get("first", 0)),
+                       None if rs.match_format else total)
+    m = Match(rs, players, int(plan.get("first", 0)), games=games)
+    m.deals = [_Scores(int(s), seat, players) for s in msg["scores"]]
+    return m
+
+
+def join_table(io: LearnerIO, address: str, code: str, name: str,
+               token: str | None = None) -> int:
+    """Join the table of ``code`` at ``address`` as ``name`` and play (see the module
+    docstring); returns the exit status."""
+    link = Link(address, {"type": "join", "code": code, "name": name,
+                          **({"token": token} if token else {})})
+    return PlayerClient(io, link, address, code, name).run()
+
+
+def watch_tables(io: LearnerIO, address: str, admin: str, once: bool = False) -> int:
+    """The organiser's view: every table's state (public facts only) and the standings,
+    printed as they change, until Ctrl-C (or at once, with ``once``).  Returns the exit
+    status (1 when the server refuses the code)."""
+    link = Link(address, {"type": "watch", "admin": admin})
+    link.start()
+    status = 0
+    last = None
+    try:
+        while True:
+            try:
+                msg = link.inbox.get(timeout=1.0)
+            except queue.Empty:
+                continue
+            kind = msg.get("type")
+            if kind == "overview":
+                text = overview_text(msg, io.symbols)
+                if text.plain != last:
+                    io.say()
+                    io.show(text)
+                    last = text.plain
+                if once:
+                    break
+            elif kind == "standings":
+                io.show(standings_table(msg))
+            elif kind == "refused":
+                io.say(f"Refused: {msg.get('text')}", style="yellow")
+                status = 1
+            elif kind in ("closed", "bye"):
+                if last is None and not status:
+                    link.close()
+                    raise LaughError(str(msg.get("text")))
+                io.say(str(msg.get("text")), style="yellow")
+                break
+    except KeyboardInterrupt:
+        link.close()
+        return 130
+    link.close()
+    return status
+
+
+def overview_text(msg: dict, symbols: bool) -> Text:
+    """Every table in a few lines: game, who is to move, hand sizes, the table's cards,
+    totals (no hand: the organiser never sees one while a deal is being played)."""
+    out = Text()
+    for tb in msg.get("tables") or []:
+        names = tb.get("names") or []
+        out.append(f"Table {tb.get('table')} · {tb.get('game')} · {tb.get('played')} of "
+                   f"{tb.get('games')} games played\n", style="bold")
+        obs = tb.get("obs") or {}
+        to_move = obs.get("to_move")
+        away = tb.get("away") or []
+        for q, name in enumerate(names):
+            mark = "▶ " if q == to_move and tb.get("playing") else "  "
+            size = (obs.get("hand_sizes") or [0] * len(names))[q] if obs else 0
+            total = (tb.get("totals") or [0] * len(names))[q]
+            out.append(f"{mark}{name}{' (away)' if q < len(away) and away[q] else ''}: hand "
+                       f"{size}, total {total}\n")
+        if obs and tb.get("playing"):
+            from tutor.engine.cards import parse_card
+            cards = [parse_card(c) for c in obs.get("table") or []]
+            out.append(f"  Table: {pretty_cards(cards, symbols) or 'empty'}\n", style="dim")
+    rows = msg.get("standings") or []
+    if rows:
+        out.append("Standings: " + "; ".join(
+            f"{r.get('place')}. {r.get('name')} {r.get('score')}" for r in rows[:10]) + "\n")
+    return out
