@@ -68,7 +68,8 @@ class ExpertBot(Bot):
     reaction_range = (0.5, 1.2)     # a counter player's: the expert wins no race by speed
 
     def __init__(self, seconds: float | None = 0.3, samples: int | None = None,
-                 policy: str = "counter", seed: int = 0, target: float = 0.1):
+                 policy: str = "counter", seed: int = 0, target: float = 0.1,
+                 min_samples: int = MIN_SAMPLES, prune: bool = False, z: float = 1.96):
         if samples is None and (seconds is None or seconds <= 0):
             raise UsageError("the expert needs a time budget above 0 s or a sample budget")
         if samples is not None and samples < 1:
@@ -80,6 +81,9 @@ class ExpertBot(Bot):
         self.policy = policy
         self.seed = seed
         self.target = target
+        self.min_samples = min_samples
+        self.prune = prune
+        self.z = z
         self._cache: dict = {}
         self._base = rule_bot(policy)
         self.decisions = 0          # analyses run (for tests and benchmarks)
@@ -106,13 +110,13 @@ class ExpertBot(Bot):
         if seconds is None and not compiled():
             seconds = PURE_SECONDS
         an = analyse(deal, seat, policy=self.policy, seed=seed, samples=self.samples,
-                     seconds=seconds, target=self.target, min_samples=MIN_SAMPLES,
-                     stop_when_clear=True, prune=False, options=options)
+                     seconds=seconds, target=self.target, min_samples=self.min_samples,
+                     stop_when_clear=True, prune=self.prune, options=options)
         self.thinking += time.process_time() - c0
         self.decisions += 1
         mine = an.value_of(default)
         pick = default
-        if mine.group != an.best.group and mine.diff + mine.diff_ci95 < 0:
+        if mine.group != an.best.group and mine.diff + mine.diff_ci95 * self.z / 1.96 < 0:
             pick = an.best.action
         self._cache[key] = pick
         return pick

@@ -1,0 +1,129 @@
+"""Head to head: one ``expert`` against another, each in seat 0 of the same deals.
+
+Run: python benchmarks/bench_expert_vs.py --a SPEC --b SPEC [--deals K] [--seed S]
+     [--first F] [--workers W] [--rulesets R,R] [--opponents O,O]
+
+SPEC is ``name`` or ``key=value,...`` of :class:`tutor.engine.expert.ExpertBot`'s keywords
+(``samples``, ``seconds``, ``target``, ``min_samples``, ``prune``, ``z``, ``policy``) or
+``main`` (the expert of main before issue 20's item 5) or ``old`` (the expert before the
+compiled kernel: 200 samples, 16 before an early stop, pruning).  Deal ``k`` (from ``--first``)
+is dealt as in benchmarks/bench_expert.py and played twice from the same random source, with
+expert A in seat 0 and then expert B there, the other seats ``opponent`` players; both experts
+get the same seed.  The figure is A's result minus B's in the same deal (stakes a deal), with
+its 95% interval (normal approximation); deals both play alike add 0.  Also: how many deals
+were played differently, and each expert's CPU time per analysed decision (on whichever engine
+runs: set ``LAUGH_PURE_PYTHON=1`` to time the pure engine).
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+PRESETS = {
+    "main": "samples=4000,min_samples=64,prune=0,target=0.1,z=1.96",
+    "old": "samples=200,min_samples=16,prune=1,target=0.1,z=1.96",
+}
+
+
+def parse_spec(spec: str) -> dict:
+    """``key=value,...`` (or a preset name) as ExpertBot keywords."""
+    spec = PRESETS.get(spec, spec)
+    out: dict = {}
+    for part in filter(None, spec.split(",")):
+        k, v = part.split("=")
+        if k in ("samples", "min_samples"):
+            out[k] = int(v)
+        elif k == "prune":
+            out[k] = bool(int(v))
+        elif k == "policy":
+            out[k] = v
+        else:
+            out[k] = float(v)
+    if "samples" in out and "seconds" not in out:
+        out["seconds"] = None
+    return out
+
+
+def _mean_ci(xs):
+    n = len(xs)
+    m = sum(xs) / n
+    v = sum((x - m) ** 2 for x in xs) / (n - 1) if n > 1 else math.inf
+    return m, 1.96 * math.sqrt(v / n)
+
+
+def play_pair(rid, players, opponent, a_spec, b_spec, seed, k):
+    """Deal ``k`` with expert A in seat 0, then expert B: (A's net, B's net, A's decisions,
+    A's CPU seconds, B's decisions, B's CPU seconds, records differ)."""
+    from tutor.engine.bots import make_bot, play_out
+    from tutor.engine.deal import new_deal
+    from tutor.engine.expert import ExpertBot
+    from tutor.engine.sources import default_library
+    rs = default_library().rulesets[rid]
+    nets, bots0, hists = [], [], []
+    for spec in (a_spec, b_spec):
+        e = ExpertBot(seed=seed * 1_000_003 + k, **parse_spec(spec))
+        rng = random.Random(f"{seed}/{k}")
+        deal = new_deal(rs, players, k % players, rng)
+        play_out(deal, [e] + [make_bot(opponent) for _ in range(players - 1)], rng)
+        nets.append(deal.returns()[0])
+        bots0.append(e)
+        hists.append(tuple(deal.history))
+    a, b = bots0
+    return (nets[0], nets[1], a.decisions, a.thinking, b.decisions, b.thinking,
+            hists[0] != hists[1])
+
+
+def _job(args):
+    return play_pair(*args)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--a", required=True)
+    ap.add_argument("--b", default="main")
+    ap.add_argument("--deals", type=int, default=1000)
+    ap.add_argument("--first", type=int, default=0)
+    ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--workers", type=int, default=1)
+    ap.add_argument("--rulesets", default="parlett")
+    ap.add_argument("--opponents", default="counter")
+    args = ap.parse_args()
+    from tutor.engine.sources import default_library
+    lib = default_library()
+    print(f"A = {args.a}; B = {args.b}; deals {args.first}-{args.first + args.deals - 1}, "
+          f"seed {args.seed}", flush=True)
+    for rid in args.rulesets.split(","):
+        rs = lib.rulesets[rid]
+        players = 5 if 5 in rs.counts else rs.player_counts[0]
+        for opp in args.opponents.split(","):
+            jobs = [(rid, players, opp, args.a, args.b, args.seed, k)
+                    for k in range(args.first, args.first + args.deals)]
+            t0 = time.perf_counter()
+            if args.workers > 1:
+                import multiprocessing as mp
+                with mp.get_context("fork").Pool(args.workers) as pool:
+                    res = list(pool.imap(_job, jobs, chunksize=8))
+            else:
+                res = [play_pair(*j) for j in jobs]
+            el = time.perf_counter() - t0
+            m, h = _mean_ci([r[0] - r[1] for r in res])
+            diff = sum(r[6] for r in res)
+            da, ta = sum(r[2] for r in res), sum(r[3] for r in res)
+            db, tb = sum(r[4] for r in res), sum(r[5] for r in res)
+            verdict = "A stronger" if m - h > 0 else "B stronger" if m + h < 0 else "not separated"
+            print(f"{rid:>11} {players}p vs {opp:<9}: A - B {m:+.4f} ± {h:.4f} stakes/deal "
+                  f"({verdict}); {len(res)} deals, {diff} played differently; "
+                  f"A {1000 * ta / max(da, 1):.1f} ms CPU/decision ({da / len(res):.2f} a deal), "
+                  f"B {1000 * tb / max(db, 1):.1f} ms ({db / len(res):.2f} a deal); "
+                  f"{el:.0f} s", flush=True)
+
+
+if __name__ == "__main__":
+    main()
