@@ -42,7 +42,9 @@ def parse_spec(spec: str) -> dict:
             out[k] = int(v)
         elif k == "prune":
             out[k] = bool(int(v))
-        elif k == "policy":
+        elif k == "oracle":
+            out[k] = bool(int(v))
+        elif k in ("policy", "infer"):
             out[k] = v
         else:
             out[k] = float(v)
@@ -58,6 +60,28 @@ def _mean_ci(xs):
     return m, 1.96 * math.sqrt(v / n)
 
 
+def _oracle_class():
+    """An expert that sees every hand (``oracle=1``): an upper bound on what inference about the
+    hidden cards could add, never a player."""
+    from tutor.engine.analysis import core
+    from tutor.engine.expert import ExpertBot
+
+    class Seeing(core.Determinizer):
+        def __init__(self, d, seat):
+            super().__init__(d, seat)
+            self.cards, self.opponents, self.needs = [], [], []
+
+    class Oracle(ExpertBot):
+        def _best(self, *a, **kw):
+            keep = core.Determinizer
+            core.Determinizer = Seeing
+            try:
+                return super()._best(*a, **kw)
+            finally:
+                core.Determinizer = keep
+    return Oracle
+
+
 def play_pair(rid, players, opponent, a_spec, b_spec, seed, k):
     """Deal ``k`` with expert A in seat 0, then expert B: (A's net, B's net, A's decisions,
     A's CPU seconds, B's decisions, B's CPU seconds, records differ)."""
@@ -65,10 +89,13 @@ def play_pair(rid, players, opponent, a_spec, b_spec, seed, k):
     from tutor.engine.deal import new_deal
     from tutor.engine.expert import ExpertBot
     from tutor.engine.sources import default_library
+    _Oracle = _oracle_class()
     rs = default_library().rulesets[rid]
     nets, bots0, hists = [], [], []
     for spec in (a_spec, b_spec):
-        e = ExpertBot(seed=seed * 1_000_003 + k, **parse_spec(spec))
+        kw = parse_spec(spec)
+        cls = _Oracle if kw.pop("oracle", False) else ExpertBot
+        e = cls(seed=seed * 1_000_003 + k, **kw)
         rng = random.Random(f"{seed}/{k}")
         deal = new_deal(rs, players, k % players, rng)
         play_out(deal, [e] + [make_bot(opponent) for _ in range(players - 1)], rng)
