@@ -44,7 +44,7 @@ def parse_spec(spec: str) -> dict:
             out[k] = bool(int(v))
         elif k == "oracle":
             out[k] = bool(int(v))
-        elif k in ("policy", "infer"):
+        elif k == "policy":
             out[k] = v
         else:
             out[k] = float(v)

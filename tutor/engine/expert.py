@@ -60,8 +60,13 @@ class ExpertBot(Bot):
     ``seconds``: the time budget per decision (default 0.3 s; ignored when ``samples`` is given);
     ``samples``: a budget of determinizations per decision instead (reproducible play);
     ``policy``: the rollout player; ``seed``: any whole number; ``target``: the half-width
-    (stakes) at which a difference between options counts as known.  Raises
-    :class:`UsageError` for a bad budget or policy.
+    (stakes) at which a difference between options counts as known; ``min_samples``: samples
+    before any early stop (:data:`MIN_SAMPLES`); ``prune``: stop sampling options clearly worse
+    than the best (the expert before the compiled kernel did); ``z``: how many standard errors
+    the policy's choice must lie below the best for the expert to leave it (1.96: the 95%
+    interval; 0: always the estimated best).  Other values than the defaults are for measuring
+    (benchmarks/bench_expert_vs.py: none of those tried played measurably stronger).  Raises
+    :class:`UsageError` for a bad budget, policy, ``min_samples`` or ``z``.
     """
 
     name = "expert"
@@ -69,14 +74,15 @@ class ExpertBot(Bot):
 
     def __init__(self, seconds: float | None = 0.3, samples: int | None = None,
                  policy: str = "counter", seed: int = 0, target: float = 0.1,
-                 min_samples: int = MIN_SAMPLES, prune: bool = False, z: float = 1.96,
-                 infer: str | None = None):
+                 min_samples: int = MIN_SAMPLES, prune: bool = False, z: float = 1.96):
         if samples is None and (seconds is None or seconds <= 0):
             raise UsageError("the expert needs a time budget above 0 s or a sample budget")
         if samples is not None and samples < 1:
             raise UsageError("the expert's sample budget must be at least 1")
         if policy not in POLICIES:
             raise UsageError(f"unknown rollout policy {policy!r}; choose from {', '.join(POLICIES)}")
+        if min_samples < 1 or z < 0:
+            raise UsageError("the expert needs min_samples of at least 1 and z of at least 0")
         self.seconds = None if samples is not None else seconds
         self.samples = samples
         self.policy = policy
@@ -85,7 +91,6 @@ class ExpertBot(Bot):
         self.min_samples = min_samples
         self.prune = prune
         self.z = z
-        self.infer = infer
         self._cache: dict = {}
         self._base = rule_bot(policy)
         self.decisions = 0          # analyses run (for tests and benchmarks)
@@ -113,8 +118,7 @@ class ExpertBot(Bot):
             seconds = PURE_SECONDS
         an = analyse(deal, seat, policy=self.policy, seed=seed, samples=self.samples,
                      seconds=seconds, target=self.target, min_samples=self.min_samples,
-                     stop_when_clear=True, prune=self.prune, options=options,
-                     infer=self.infer)
+                     stop_when_clear=True, prune=self.prune, options=options)
         self.thinking += time.process_time() - c0
         self.decisions += 1
         mine = an.value_of(default)

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from tutor.engine.analysis import fast
 from tutor.engine.analysis.options import (NoDecision, decision_options, describe_option,
                                            option_class, option_to_json)
-from tutor.engine.analysis.sampling import INFERRING, Determinizer, inferred_absent, rollout
+from tutor.engine.analysis.sampling import Determinizer, rollout
 from tutor.engine.analysis.streams import Stream, mix_seed, sample_keys
 from tutor.engine.deal import Action, Deal
 from tutor.engine.errors import UsageError
@@ -237,7 +237,7 @@ def analyse(d: Deal, seat: int, *, policy: str = "counter", seed: int = 0,
             min_samples: int = 32, stop_when_clear: bool = True, prune: bool = False,
             which: str = "all", options: list[Action | None] | None = None,
             then: Action | None = None, progress: Callable[[int], None] | None = None,
-            engine: str | None = None, infer: str | None = None) -> Analysis:
+            engine: str | None = None) -> Analysis:
     """Analyse ``seat``'s options at position ``d`` from its own view (see
     :mod:`tutor.engine.analysis` for the estimator, its unit and its intervals).
 
@@ -253,11 +253,7 @@ def analyse(d: Deal, seat: int, *, policy: str = "counter", seed: int = 0,
     now, the free actions later" (a question of timing, never of one against the other).
     ``progress(k)`` is called with the samples done after each batch.  ``engine``: ``kernel``
     or ``pure`` to choose the implementation (default: the kernel where it can run,
-    :mod:`tutor.engine.analysis.fast`).  ``infer``: an opponent model
-    (:data:`tutor.engine.analysis.sampling.INFERRING`): the determinizations keep what the
-    opponents' past turns prove they do not hold if they play so
-    (:func:`tutor.engine.analysis.sampling.inferred_absent`); default None, every deal of the
-    unseen cards that fits the hand sizes and proven holdings.
+    :mod:`tutor.engine.analysis.fast`).
 
     Raises :class:`NoDecision` when ``seat`` has no option now, :class:`UsageError` for a bad
     argument.
@@ -272,8 +268,6 @@ def analyse(d: Deal, seat: int, *, policy: str = "counter", seed: int = 0,
         raise UsageError(f"unknown rollout policy {policy!r}; choose from {', '.join(POLICIES)}")
     if engine not in (None,) + ENGINES:
         raise UsageError(f"engine must be one of {', '.join(ENGINES)}, not {engine!r}")
-    if infer is not None and infer not in INFERRING:
-        raise UsageError(f"unknown opponent model {infer!r}; choose from {', '.join(INFERRING)}")
     if then is not None and (d.to_move != seat or d.why_illegal(then) is not None):
         raise UsageError("then must be a legal turn action of the seat to move")
     if samples is None and seconds is None:
@@ -294,10 +288,9 @@ def analyse(d: Deal, seat: int, *, policy: str = "counter", seed: int = 0,
         group_of.append(keys[k])
     g = len(reps)
     plans = [_plan(d, seat, a, then) for a in reps]
-    det = Determinizer(d, seat, inferred_absent(d, seat, infer) if infer else None)
+    det = Determinizer(d, seat)
     seed_base = mix_seed(seed, seat)
-    k = (fast.kernel() if engine != "pure" and fast.supported(d, policy) and not det.order
-         else None)
+    k = fast.kernel() if engine != "pure" and fast.supported(d, policy) else None
     if engine == "kernel" and k is None:
         raise UsageError("the compiled kernel cannot run this analysis here")
     runner = (fast.KernelRun(k, d, seat, det, plans, seed_base) if k is not None

@@ -15,19 +15,12 @@ from tutor.engine.errors import LaughError
 from tutor.engine.race import ClaimRace
 from tutor.engine.rule_bots import Bot
 
-__all__ = ["Determinizer", "FULL", "INFERRING", "determinize", "inferred_absent",
-           "known_holdings", "rollout", "shuffle", "unseen_mask"]
+__all__ = ["Determinizer", "FULL", "determinize", "known_holdings", "rollout", "shuffle",
+           "unseen_mask"]
 
 FULL = (1 << 52) - 1
 #: Tries of the rejection sampling before the proven cards are placed first.
 TRIES = 2000
-#: Tries of the dealing that keeps inferred absences (:func:`inferred_absent`) before it is
-#: given up for the plain deal.
-TRIES_ABSENT = 200
-#: The opponent models :func:`inferred_absent` reads a history by: players who take a lone table
-#: card (or all three of a rank) whenever they can, before any other capture, and end a turn of
-#: several captures only when no such capture is left (``willughby`` and ``counter``).
-INFERRING = ("willughby", "counter")
 _PROVING_PLAYS = ("capture", "play_on_capture", "declare_dead_pair", "declare_mournival",
                   "lie_down")
 
@@ -58,47 +51,6 @@ def known_holdings(d: Deal, seat: int) -> dict[tuple[int, int], int]:
     return {k: v for k, v in mins.items() if v and d.hands[k[0]]}
 
 
-def inferred_absent(d: Deal, seat: int, model: str = "counter") -> dict[int, int]:
-    """What the opponents' turns prove they do not hold, if they play as ``model`` does.
-
-    Returns ``{player: mask}``: cards ``seat`` cannot see that ``player`` does not hold (empty
-    for a model not in :data:`INFERRING`, or a position with no deal history).  A ``willughby``
-    or ``counter`` player takes a lone table card one for one (or all three of a table prial one
-    for three, where the ruleset allows those captures) before any other capture, and ends a turn
-    of several captures only when none is left (:class:`tutor.engine.rule_bots.CounterBot`'s
-    at-risk captures are lone ones too).  So a turn spent on any other capture, or ended by
-    ``end_turn``, shows that the player then held no card of a rank with exactly one (or three)
-    cards on the table; hands never gain cards, so it holds none of them now.  This is a model of
-    the opponents, not a rule: a player who plays otherwise may hold such cards
-    (:class:`Determinizer` then deals as if nothing were inferred).  Uses only what ``seat`` has
-    seen: the table before each action and the actions themselves.
-    """
-    if model not in INFERRING or d.pack is None or not d.history:
-        return {}
-    rs = d.ruleset
-    lone_ok = "one_for_one" in rs.captures
-    three_ok = "one_for_three" in rs.captures
-    if not (lone_ok or three_ok):
-        return {}
-    x = Deal(rs, d.n, d.dealer, d.pack)
-    out: dict[int, int] = {}
-    for a in d.history:
-        if a.player != seat and (a.kind == "end_turn" or a.kind in ("capture", "play_on_capture")
-                                 and len(a.table) != 3 and not (
-                                     len(a.cards) == 1 and x.table_count(a.table[0] >> 2) == 1)):
-            t = x.table
-            m = 0
-            for r in range(13):
-                n = (t >> (4 * r) & 0xF).bit_count()
-                if n == 1 and lone_ok or n == 3 and three_ok:
-                    m |= 0xF << (4 * r)
-            if m:
-                out[a.player] = out.get(a.player, 0) | m
-        x.apply_unchecked(a)
-    unseen = unseen_mask(d, seat)
-    return {q: m & unseen for q, m in sorted(out.items()) if m & unseen and d.hands[q]}
-
-
 def shuffle(cards: list[int], rng) -> None:
     """Fisher-Yates in place, drawing ``int(rng.random() * (i + 1))`` for ``i`` from the top
     down (the kernel's ``shuffle``)."""
@@ -116,7 +68,7 @@ class Determinizer:
     (``(seat, rank mask)``, sorted) are what the kernel is given.  Raises :class:`LaughError`
     when the opponents' hand sizes do not add up to the unseen cards (a teaching fragment)."""
 
-    def __init__(self, d: Deal, seat: int, absent: dict[int, int] | None = None):
+    def __init__(self, d: Deal, seat: int):
         self.base = d
         self.seat = seat
         self.cards = cards_of(unseen_mask(d, seat))
@@ -125,40 +77,13 @@ class Determinizer:
         if sum(k for _, k in self.opponents) != len(self.cards):
             raise LaughError("the opponents' hand sizes do not match the unseen cards")
         self.needs = [(q, 0xF << (4 * r)) for (q, r), k in sorted(known_holdings(d, seat).items())]
-        self.order, self.allow = self._absences(absent or {})
-
-    def _absences(self, absent: dict[int, int]) -> tuple[list[int], list[int]]:
-        """The cards in the order the dealing that keeps ``absent`` places them (the fewest
-        opponents allowed first, then by card) and, for each, the bit mask of the opponents (by
-        index in :attr:`opponents`) that may hold it; empty when nothing is inferred.  A card
-        that no opponent may hold (the model was wrong) may go to any of them."""
-        if not any(absent.get(q, 0) for q, _ in self.opponents):
-            return [], []
-        every = (1 << len(self.opponents)) - 1
-        rows = []
-        for c in self.cards:
-            m = 0
-            for o, (q, _) in enumerate(self.opponents):
-                if not (absent.get(q, 0) >> c) & 1:
-                    m |= 1 << o
-            rows.append((m.bit_count() if m else len(self.opponents), c, m or every))
-        rows.sort()
-        return [c for _, c, _ in rows], [m for _, _, m in rows]
 
     def hands(self, rng) -> dict[int, int]:
         """The opponents' hands (seat -> mask) of one deal of the unseen cards by ``rng``.
 
         Uniform over the deals that fit (rejection sampling: the same list shuffled again);
         after :data:`TRIES` misfits, which only an unlikely history can cause, the proven cards
-        are placed first.  With inferred absences (``absent``), each card in turn goes to one of
-        the opponents that may hold it with odds in proportion to the room left in their hands
-        (uniform when nothing is inferred; near uniform otherwise), up to
-        :data:`TRIES_ABSENT` times until every proven holding fits and no hand is left short,
-        and only then as if nothing were inferred."""
-        if self.order:
-            masks = self._absent_kept(rng)
-            if masks is not None:
-                return masks
+        are placed first."""
         cards = list(self.cards)
         for _ in range(TRIES if self.needs else 1):
             shuffle(cards, rng)
@@ -166,36 +91,6 @@ class Determinizer:
             if all(masks[q] & m for q, m in self.needs):
                 return masks
         return self._forced(cards, rng)
-
-    def _absent_kept(self, rng) -> dict[int, int] | None:
-        opps = self.opponents
-        for _ in range(TRIES_ABSENT):
-            room = [k for _, k in opps]
-            masks = [0] * len(opps)
-            ok = True
-            for c, allow in zip(self.order, self.allow):
-                tot = 0
-                for o in range(len(opps)):
-                    if (allow >> o) & 1:
-                        tot += room[o]
-                x = int(rng.random() * tot) if tot else 0
-                pick = -1
-                for o in range(len(opps)):
-                    if (allow >> o) & 1 and room[o]:
-                        if x < room[o]:
-                            pick = o
-                            break
-                        x -= room[o]
-                if pick < 0:
-                    ok = False
-                    break
-                masks[pick] |= 1 << c
-                room[pick] -= 1
-            if ok:
-                out = {q: masks[o] for o, (q, _) in enumerate(opps)}
-                if all(out[q] & m for q, m in self.needs):
-                    return out
-        return None
 
     def deal(self, rng) -> Deal:
         """A copy of the position with the opponents' hands dealt afresh by ``rng``."""
