@@ -42,7 +42,7 @@ def parse_spec(spec: str) -> dict:
             out[k] = int(v)
         elif k == "prune":
             out[k] = bool(int(v))
-        elif k == "oracle":
+        elif k in ("oracle", "free_all"):
             out[k] = bool(int(v))
         elif k == "policy":
             out[k] = v
@@ -82,6 +82,23 @@ def _oracle_class():
     return Oracle
 
 
+def _free_all_class():
+    """An expert that analyses every declaration (``free_all=1``), also those it otherwise makes
+    at once when it is not to move and more than three players are in play."""
+    from tutor.engine.analysis import decision_options
+    from tutor.engine.expert import ExpertBot
+
+    class FreeAll(ExpertBot):
+        def free_action(self, deal, seat, rng):
+            if not deal.free_possible(seat):
+                return None
+            if not deal.free_actions(seat):
+                return None
+            default = self._base.free_action(deal, seat, rng)
+            return self._best(deal, seat, "free", decision_options(deal, seat, "free"), default)
+    return FreeAll
+
+
 def play_pair(rid, players, opponent, a_spec, b_spec, seed, k):
     """Deal ``k`` with expert A in seat 0, then expert B: (A's net, B's net, A's decisions,
     A's CPU seconds, B's decisions, B's CPU seconds, records differ)."""
@@ -90,11 +107,13 @@ def play_pair(rid, players, opponent, a_spec, b_spec, seed, k):
     from tutor.engine.expert import ExpertBot
     from tutor.engine.sources import default_library
     _Oracle = _oracle_class()
+    _FreeAll = _free_all_class()
     rs = default_library().rulesets[rid]
     nets, bots0, hists = [], [], []
     for spec in (a_spec, b_spec):
         kw = parse_spec(spec)
-        cls = _Oracle if kw.pop("oracle", False) else ExpertBot
+        cls = (_Oracle if kw.pop("oracle", False) else _FreeAll if kw.pop("free_all", False)
+               else ExpertBot)
         e = cls(seed=seed * 1_000_003 + k, **kw)
         rng = random.Random(f"{seed}/{k}")
         deal = new_deal(rs, players, k % players, rng)
