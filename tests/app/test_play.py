@@ -236,7 +236,7 @@ def test_naming_slowly_loses_the_race_and_the_late_claim_says_so(rulesets):
 def test_a_claim_with_nothing_open_is_a_false_claim_and_play_goes_on(rulesets):
     # before Anne's move nothing is claimable: the claim key is answered as a false claim
     p, clock, text = race(rulesets, ["claim", "7d 7s", "", "claim 7d 7s"] + AFTER)
-    assert "Nothing of that is claimable: there is nothing to claim." in text
+    assert "Nothing of that is claimable: no open oversight covers 7♦ 7♠." in text
     assert p.races[0].winner == 0                       # the real one, claimed afterwards
     assert [s.outcome for s in p.sightings] == ["false_claim", "hit"]
     (false,) = [m for m in p.mistakes if m.kind == "false_claim"]
