@@ -40,8 +40,9 @@ from tutor.engine.rule_bots import Bot, rule_bot
 
 #: The expert's sample budget per decision where one is wanted (the expert level, the skill
 #: study's default, benchmarks/bench_expert.py): with the compiled kernel its analyses take
-#: less CPU time than the 200 samples of the pure-Python analysis did (about 30 ms a decision),
-#: and play stronger (issue 20).
+#: less CPU time than the 200 samples of the pure-Python analysis did (about 30 ms a decision).
+#: It is not measurably stronger than that expert, nor is any variant tried with the time saved
+#: (more samples, a lower bar to leave the policy, inferred hands: benchmarks/bench_expert_vs.py).
 SAMPLES = 4000
 #: Samples before the expert's analysis may stop (on a clearly best option, or every difference
 #: known to ``target``): 16 with the pure-Python analysis, 64 now that samples are cheap (an early
