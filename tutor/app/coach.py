@@ -376,3 +376,23 @@ def search_seeds(data: dict, ruleset: str, seeds: range) -> list[tuple[int, list
         trial = {**data, "deals": {**data["deals"], ruleset: seed}}
         out.append((seed, sure_situations(trial, ruleset)))
     return sorted(out, key=lambda x: -len(x[1]))
+
+
+def course_coach_block():
+    """The course's first ``coach`` block and its lesson: ``(lesson, block)``.  Raises
+    :class:`UsageError` when no lesson of the course has one."""
+    from tutor.app.commands.lesson import open_lesson
+    from tutor.teaching.lessons import course_index
+    for entry in course_index():
+        lesson = open_lesson(entry.id)
+        for b in lesson.blocks("coach"):
+            return lesson, b
+    raise UsageError("no lesson of the course has a coached deal")
+
+
+def home_coached_deals(ctx, ruleset: str | None = None, *, pace: float = 1.0) -> CoachedResult:
+    """The course's coached deals (:func:`course_coach_block`) played from the home screen (or
+    ``laugh coach``), under ``ruleset`` (None: the block's first)."""
+    lesson, block = course_coach_block()
+    ctx.say(f"From lesson {lesson.number}, {lesson.title}.", style="dim")
+    return coached_deals(ctx, block.data, ruleset, pace=pace)

@@ -12,7 +12,8 @@ puzzle (:func:`tutor.teaching.lessons.puzzle_seed`), so ``laugh lesson ID --seed
 puzzles, and a lesson resumed later poses the ones not yet answered.
 
 A ``coach`` block starts the coached deals where it stands (:func:`tutor.app.coach.coached_deals`),
-after asking (Enter starts them, ``skip`` goes on).  A lesson run may fix the ruleset
+after asking (``play`` starts them, ``skip`` goes on; Enter alone answers neither, so paging with
+Enter never starts a deal).  A lesson run may fix the ruleset
 (``ruleset``, as a track does: :mod:`tutor.teaching.tracks` has already set its puzzle blocks
 under it); the coached deal is then played under it too.
 """
@@ -35,9 +36,9 @@ from tutor.teaching.lessons import Block, Lesson, Segment, puzzle_seed
 NEXT_WORDS = ("", "n", "next")
 BACK_WORDS = ("b", "back")
 QUIT_WORDS = ("q", "quit")
-COACH_PROMPT = "Enter plays the coached deal, skip goes on> "
-COACH_PLAY = ("", "play", "p", "start", "y", "yes")
-COACH_SKIP = ("skip", "s", "n", "no", "next")
+COACH_PROMPT = "[play/skip/quit]> "
+COACH_PLAY = ("play", "p", "start")
+COACH_SKIP = ("skip", "s", "next")
 
 
 class LessonRunner:
@@ -218,8 +219,9 @@ class LessonRunner:
             ctx.say()
 
     def coach_block(self, block: Block) -> None:
-        """Offer the coached deals of ``block`` (Enter starts them, ``skip`` goes on, ``quit``
-        leaves the lesson), under the run's ruleset where one is fixed."""
+        """Offer the coached deals of ``block`` (``play`` starts them, ``skip`` goes on,
+        ``quit`` leaves the lesson; Enter alone is asked again), under the run's ruleset where
+        one is fixed."""
         from tutor.app.coach import coached_deals       # the game loads only when played
         ctx = self.ctx
 
@@ -227,8 +229,9 @@ class LessonRunner:
             low = text.lower()
             if low in COACH_PLAY or low in COACH_SKIP or low in QUIT_WORDS:
                 return None
-            return "Press Enter to play the coached deal, or type skip (or quit)."
+            return "Type play for the deal with a coach, or skip (or quit)."
 
+        ctx.say("Type play to play the deal with a coach, or skip to go on.", style="bold")
         low = ctx.ask_checked(COACH_PROMPT, check, words=["play", "skip", "quit"]).lower()
         if low in QUIT_WORDS:
             raise Quit
