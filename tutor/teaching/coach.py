@@ -36,7 +36,7 @@ __all__ = ["AT_THE_END", "SITUATIONS", "Seen", "Stop", "action_words", "page_quo
 #: The situations in the order a deal usually meets them: id -> the coach's heading (ours).
 SITUATIONS: dict[str, str] = {
     "table-mournival": "A mournival dealt to the table",
-    "declare": "A prial or a mournival in your hand",
+    "declare": "A prial or a mournival in hand",
     "capture": "Your first capture",
     "table-prial": "A prial on the table",
     "dead-pair": "A dead pair",
