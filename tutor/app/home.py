@@ -53,6 +53,9 @@ HELP = ("Enter or c: continue  ·  a number (or lesson N, lesson N again): that 
 EXTRAS = (("d", "Drills", "drill"), ("g", "Play a deal", "play"), ("m", "Match", "match"),
           ("f", "Deal with a coach", "coach"), ("r", "Tournament track", "track"))
 
+#: Shorter labels where the menu line is narrow (under 60 columns), so it takes no more lines.
+NARROW_LABELS = {"Deal with a coach": "Coach", "Tournament track": "Track"}
+
 #: The home screen's words, as a mistyped one is compared with them.
 MENU_WORDS = ("continue", "lesson", "puzzles", "drills", "play", "match", "coach", "track",
               "sources",
@@ -166,7 +169,9 @@ class Home:
             title.truncate(max(8, ctx.width - 10), overflow="ellipsis")   # one line a lesson
             grid.add_row(str(e.number), Text(mark, style=style), title, note)
         ctx.show(grid)
-        items = [("p", "Puzzles")] + [(k, label) for k, label, _ in self.extras] + \
+        narrow = NARROW_LABELS if ctx.width < 60 else {}
+        items = [("p", "Puzzles")] + [(k, narrow.get(label, label))
+                                      for k, label, _ in self.extras] + \
             [("s", "Sources"), ("t", "Statistics"), ("h", "Help"), ("q", "Quit")]
         line = Text()
         for k, label in items:          # never split an item across lines

@@ -204,11 +204,12 @@ def _the_end(deal: Deal, seat: int, names: Sequence[str]) -> list[Seen]:
     row = res.settlement[seat]
     rule = settlement_rule(rs.scoring, breakeven=pc.breakeven, pot_to=rs.pot_to)
     facts = [f"Under {rs.id}: {rule}."]
-    if rs.scoring == "stakes":
-        working = seat_working("stakes", breakeven=pc.breakeven, for_cards=f"{row.for_cards:+d}")
+    if rs.has_stakes:
+        working = seat_working(rs.scoring, breakeven=pc.breakeven,
+                               for_cards=f"{row.for_cards:+d}")
         facts.append(f"You won {row.won} cards: {working}; your net {row.net:+d}.")
-    elif rs.scoring == "pairs":
-        working = seat_working("pairs", won=row.won, points=row.points)
+    else:
+        working = seat_working(rs.scoring, won=row.won, points=row.points)
         facts.append(f"You won {row.won} cards: {working}.")
     end.append(Seen("settlement", tuple(facts)))
     return end
