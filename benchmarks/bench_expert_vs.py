@@ -79,7 +79,7 @@ def parse_spec(spec: str) -> dict:
             out[k] = int(v)
         elif k == "prune":
             out[k] = bool(int(v))
-        elif k in ("oracle", "free_all"):
+        elif k in ("oracle", "free_all", "infer"):
             out[k] = bool(int(v))
         elif k == "policy":
             out[k] = v

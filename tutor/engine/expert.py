@@ -75,7 +75,8 @@ class ExpertBot(Bot):
 
     def __init__(self, seconds: float | None = 0.3, samples: int | None = None,
                  policy: str = "counter", seed: int = 0, target: float = 0.1,
-                 min_samples: int = MIN_SAMPLES, prune: bool = False, z: float = 1.96):
+                 min_samples: int = MIN_SAMPLES, prune: bool = False, z: float = 1.96,
+                 infer: bool = False):
         if samples is None and (seconds is None or seconds <= 0):
             raise UsageError("the expert needs a time budget above 0 s or a sample budget")
         if samples is not None and samples < 1:
@@ -92,6 +93,7 @@ class ExpertBot(Bot):
         self.min_samples = min_samples
         self.prune = prune
         self.z = z
+        self.infer = infer
         self._cache: dict = {}
         self._base = rule_bot(policy)
         self.decisions = 0          # analyses run (for tests and benchmarks)
@@ -119,7 +121,8 @@ class ExpertBot(Bot):
             seconds = PURE_SECONDS
         an = analyse(deal, seat, policy=self.policy, seed=seed, samples=self.samples,
                      seconds=seconds, target=self.target, min_samples=self.min_samples,
-                     stop_when_clear=True, prune=self.prune, options=options)
+                     stop_when_clear=True, prune=self.prune, options=options,
+                     undeclared=self.infer and which == "turn")
         self.thinking += time.process_time() - c0
         self.decisions += 1
         mine = an.value_of(default)

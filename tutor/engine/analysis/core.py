@@ -237,7 +237,7 @@ def analyse(d: Deal, seat: int, *, policy: str = "counter", seed: int = 0,
             min_samples: int = 32, stop_when_clear: bool = True, prune: bool = False,
             which: str = "all", options: list[Action | None] | None = None,
             then: Action | None = None, progress: Callable[[int], None] | None = None,
-            engine: str | None = None) -> Analysis:
+            engine: str | None = None, undeclared: bool = False) -> Analysis:
     """Analyse ``seat``'s options at position ``d`` from its own view (see
     :mod:`tutor.engine.analysis` for the estimator, its unit and its intervals).
 
@@ -253,7 +253,10 @@ def analyse(d: Deal, seat: int, *, policy: str = "counter", seed: int = 0,
     now, the free actions later" (a question of timing, never of one against the other).
     ``progress(k)`` is called with the samples done after each batch.  ``engine``: ``kernel``
     or ``pure`` to choose the implementation (default: the kernel where it can run,
-    :mod:`tutor.engine.analysis.fast`).
+    :mod:`tutor.engine.analysis.fast`).  ``undeclared``: deal the unseen cards only so that no
+    opponent could declare anything now (the opponents declare as soon as they may, as
+    ``counter`` and ``willughby`` do: :class:`Determinizer`); the ``expert`` assumes it at its
+    turns, the analysis of hints, reviews and puzzles never.
 
     Raises :class:`NoDecision` when ``seat`` has no option now, :class:`UsageError` for a bad
     argument.
@@ -288,7 +291,7 @@ def analyse(d: Deal, seat: int, *, policy: str = "counter", seed: int = 0,
         group_of.append(keys[k])
     g = len(reps)
     plans = [_plan(d, seat, a, then) for a in reps]
-    det = Determinizer(d, seat)
+    det = Determinizer(d, seat, undeclared=undeclared)
     seed_base = mix_seed(seed, seat)
     k = fast.kernel() if engine != "pure" and fast.supported(d, policy) else None
     if engine == "kernel" and k is None:

@@ -28,8 +28,8 @@ from tutor.engine.analysis.kernel_rules import (  # noqa: F401 (the layout, for 
     P_ANTE_D, P_ANTE_O, P_BONUS, P_BONUS_TO, P_BREAKEVEN, P_C11, P_C13, P_C22, P_C31, P_DEALER,
     P_DEALER_TAKES, P_FREE, P_LEFTOVERS, P_N, P_OV_DEAD, P_OV_MOURN, P_OV_PRIAL, P_OV_SPLIT,
     P_OV_TABLE, P_PAIRS, P_PLAYS_ON, P_REACT_HI, P_REACT_LO, SLEN, STARTED, TABLE, TM0,
-    TO_MOVE, W0, WONALL, apply, count_declarations, counts, first_declaration, first_free,
-    free_pending, low_index, pop, presence)
+    TO_MOVE, W0, WONALL, apply, count_declarations, counts, dead_bits, first_declaration,
+    first_free, free_pending, has_declaration, low_index, pop, presence)
 
 GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 C1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -377,12 +377,14 @@ def shuffle(buf, k, rnd):
 
 
 @njit(cache=True)
-def deal_unseen(S, cards, opp_q, opp_k, need_q, need_m, rnd, buf, rest):
-    """Deal the unseen ``cards`` to the opponents (``_Determinizer.deal`` of
-    :mod:`tutor.engine.analysis.sampling`): shuffles until every proven holding fits (at most
-    2000 tries), else places the proven cards first."""
+def deal_unseen(S, cards, opp_q, opp_k, need_q, need_m, undeclared, rnd, buf, rest):
+    """Deal the unseen ``cards`` to the opponents (``Determinizer.deal`` of
+    :mod:`tutor.engine.analysis.sampling`): shuffles until every proven holding fits and, with
+    ``undeclared``, no opponent could declare anything (at most 2000 tries), else places the
+    proven cards first."""
     nc = cards.shape[0]
-    tries = 2000 if need_q.shape[0] > 0 else 1
+    tries = 2000 if need_q.shape[0] > 0 or undeclared else 1
+    dead = dead_bits(S[WONALL])
     for i in range(nc):
         buf[i] = cards[i]
     for _ in range(tries):
@@ -399,6 +401,11 @@ def deal_unseen(S, cards, opp_q, opp_k, need_q, need_m, rnd, buf, rest):
             if S[H0 + need_q[x]] & need_m[x] == 0:
                 ok = False
                 break
+        if ok and undeclared:
+            for o in range(opp_q.shape[0]):
+                if has_declaration(S[H0 + opp_q[o]], dead):
+                    ok = False
+                    break
         if ok:
             return
     for i in range(nc):
@@ -442,8 +449,8 @@ def play_option(S, P, R, rnd, opt, seat, act, cm_buf, tm_buf, free_buf):
 
 
 @njit(cache=True)
-def run_samples(P, S0, seat, cards, opp_q, opp_k, need_q, need_m, opts, active, seed_base,
-                i0, i1, out):
+def run_samples(P, S0, seat, cards, opp_q, opp_k, need_q, need_m, undeclared, opts, active,
+                seed_base, i0, i1, out):
     """Samples ``i0`` to ``i1 - 1`` of an analysis: for each, the unseen cards dealt afresh, then
     every active option played out with the same random numbers seat by seat; ``out[i - i0, j]``
     gets ``seat``'s result after option ``j``."""
@@ -464,7 +471,7 @@ def run_samples(P, S0, seat, cards, opp_q, opp_k, need_q, need_m, opts, active, 
             rnd[R_KEY + q] = mix2(s, np.uint64(q))
             rnd[R_CTR + q] = 0
         base[:] = S0
-        deal_unseen(base, cards, opp_q, opp_k, need_q, need_m, rnd, buf, rest)
+        deal_unseen(base, cards, opp_q, opp_k, need_q, need_m, undeclared, rnd, buf, rest)
         for j in range(opts.shape[0]):
             if not active[j]:
                 continue

@@ -65,12 +65,22 @@ class Determinizer:
     their hand sizes and :func:`known_holdings`, on copies of one position.
 
     ``cards`` (sorted), ``opponents`` (``(seat, hand size)`` in seat order) and ``needs``
-    (``(seat, rank mask)``, sorted) are what the kernel is given.  Raises :class:`LaughError`
-    when the opponents' hand sizes do not add up to the unseen cards (a teaching fragment)."""
+    (``(seat, rank mask)``, sorted) are what the kernel is given.
 
-    def __init__(self, d: Deal, seat: int):
+    ``undeclared``: deal only hands in which no opponent could declare anything now (a prial, a
+    mournival, a dead pair: :meth:`Deal.has_declaration`), as when every opponent declares as
+    soon as the rules let it (``counter`` and ``willughby`` do) and declarations are free
+    actions, at a turn of ``seat`` (every free action has then been made).  Ignored when
+    declarations are turns.  Off by default: the analysis of hints, reviews and puzzles assumes
+    nothing about how the opponents play.
+
+    Raises :class:`LaughError` when the opponents' hand sizes do not add up to the unseen cards
+    (a teaching fragment)."""
+
+    def __init__(self, d: Deal, seat: int, undeclared: bool = False):
         self.base = d
         self.seat = seat
+        self.undeclared = bool(undeclared) and d.declarations_are_free
         self.cards = cards_of(unseen_mask(d, seat))
         self.opponents = [(q, d.hands[q].bit_count()) for q in range(d.n)
                           if q != seat and d.hands[q]]
@@ -83,14 +93,20 @@ class Determinizer:
 
         Uniform over the deals that fit (rejection sampling: the same list shuffled again);
         after :data:`TRIES` misfits, which only an unlikely history can cause, the proven cards
-        are placed first."""
+        are placed first (and ``undeclared`` is given up)."""
         cards = list(self.cards)
-        for _ in range(TRIES if self.needs else 1):
+        fit = self._undeclared if self.undeclared else None
+        for _ in range(TRIES if self.needs or fit else 1):
             shuffle(cards, rng)
             masks = self._split(cards)
-            if all(masks[q] & m for q, m in self.needs):
+            if all(masks[q] & m for q, m in self.needs) and (fit is None or fit(masks)):
                 return masks
         return self._forced(cards, rng)
+
+    def _undeclared(self, masks: dict[int, int]) -> bool:
+        """No opponent's hand in ``masks`` holds a declaration."""
+        d = self.base
+        return not any(d.could_declare(m) for m in masks.values())
 
     def deal(self, rng) -> Deal:
         """A copy of the position with the opponents' hands dealt afresh by ``rng``."""
