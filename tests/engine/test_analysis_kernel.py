@@ -58,7 +58,7 @@ def _fresh_deals(rs, players, count):
 
 
 class _NoUnseen:
-    cards, opponents, needs = [], [], []
+    cards, opponents, needs, undeclared = [], [], [], False
 
 
 def test_streams_are_the_same_numbers_in_both(kernel):
@@ -209,3 +209,20 @@ def test_self_play_of_counter_players_is_the_engines(kernel, rulesets):
             two, _ = run_chunk(rs, players, ["counter"], 0.0, 11, 5, 12, True)
             assert one.to_json() == two.to_json()
     assert checked > 150
+
+
+def test_undeclared_determinizations_are_the_same_on_both_paths(kernel, rulesets):
+    """The expert's inference from declarations (no opponent could declare at its turn) deals
+    the same hands and gives the same figures on the kernel as on the pure engine."""
+    checked = 0
+    for d in _positions(rulesets["parlett"], 5, 4, "undeclared"):
+        seat = d.to_move
+        if seat is None or len(d.legal_actions()) < 2 or d.free_pending():
+            continue
+        kw = dict(samples=8, seed=checked, which="turn", stop_when_clear=False, undeclared=True)
+        one = analyse(d, seat, engine="kernel", **kw).to_json()
+        two = analyse(d, seat, engine="pure", **kw).to_json()
+        one.pop("seconds"), two.pop("seconds")
+        assert one == two
+        checked += 1
+    assert checked > 5
