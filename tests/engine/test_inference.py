@@ -10,7 +10,7 @@ import random
 
 import pytest
 
-from tutor.engine.analysis import Determinizer, analyse
+from tutor.engine.analysis import Determinizer, analyse, played_from_hand
 from tutor.engine.bots import make_bot, play_out
 from tutor.engine.deal import new_deal
 from tutor.engine.expert import ExpertBot
@@ -18,19 +18,22 @@ from tutor.engine.rule_bots import Bot, rule_bot
 
 
 class _Watch(Bot):
-    """A counter player that records, at each of its turns with a choice, whether any opponent's
-    true hand could declare, and keeps the position."""
+    """A counter player that records, at each of its turns with a choice, whether the
+    opponents' true hands break what the undeclared determinizations assume, and keeps the
+    position."""
 
     def __init__(self):
         self.inner = rule_bot("counter")
         self.violations = 0
+        self.past = 0
         self.positions = []
 
     def choose(self, deal, legal, rng):
         if len(legal) > 1:
             seat = deal.to_move
-            self.violations += any(deal.could_declare(deal.hands[q])
-                                   for q in range(deal.n) if q != seat)
+            det = Determinizer(deal, seat, undeclared=True)
+            self.violations += not det.fits({q: deal.hands[q] for q, _ in det.opponents})
+            self.past += sum(1 for p in det.past if p)
             self.positions.append(deal.clone())
         return self.inner.choose(deal, legal, rng)
 
@@ -46,7 +49,7 @@ def test_opponents_never_hold_a_declaration_at_a_turn(rulesets, opponent):
         rng = random.Random(f"infer/{k}")
         d = new_deal(rs, 5, k % 5, rng)
         play_out(d, [watch] + [make_bot(opponent) for _ in range(4)], rng)
-    assert len(watch.positions) > 30
+    assert len(watch.positions) > 30 and watch.past > 30
     assert watch.violations == 0
 
 
@@ -61,6 +64,7 @@ def test_undeclared_deals_give_no_opponent_a_declaration(rulesets):
     for _ in range(60):
         x = fitted.deal(rng)
         assert not any(x.could_declare(x.hands[q]) for q in opponents)
+        assert fitted.fits({q: x.hands[q] for q in opponents})
         assert x.hands[seat] == d.hands[seat] and x.table == d.table
         y = plain.deal(rng)
         loose += any(y.could_declare(y.hands[q]) for q in opponents)
@@ -86,3 +90,20 @@ def test_the_analysis_and_the_expert_assume_nothing_by_default(rulesets):
         x.pop("seconds")
     assert plain == off and plain != on
     assert ExpertBot().infer is False
+
+
+def test_the_cards_played_from_hand_count_from_the_first_turn(rulesets):
+    rng = random.Random("infer/played")
+    d = new_deal(rulesets["parlett"], 5, 0, rng)
+    play_out(d, [make_bot("counter") for _ in range(5)], rng)
+    played = played_from_hand(d)
+    first = next(i for i, a in enumerate(d.history) if a.kind in ("capture", "lie_down"))
+    for q in range(5):
+        want = 0
+        for a in d.history[first:]:
+            if a.player == q and (a.kind == "capture" or a.kind.startswith("declare")):
+                for c in a.cards:
+                    want |= 1 << c
+        assert played.get(q, 0) == want
+    assert sum(1 for a in d.history[:first] if a.kind.startswith("declare")) \
+        or any(played.values())

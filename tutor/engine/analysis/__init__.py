@@ -67,8 +67,8 @@ from tutor.engine.analysis.explain import (Playout, Principle, principle, princi
                                            sample_playout, verdict)
 from tutor.engine.analysis.options import (HOLD, NoDecision, decision_options, describe_option,
                                            option_class, option_to_json)
-from tutor.engine.analysis.sampling import (Determinizer, determinize, known_holdings, rollout,
-                                            unseen_mask)
+from tutor.engine.analysis.sampling import (Determinizer, determinize, known_holdings,
+                                            played_from_hand, rollout, unseen_mask)
 from tutor.engine.analysis.streams import Stream, mix_seed
 
 __all__ = ["ENGINES", "HOLD", "LOSS_CLASSES", "POLICIES", "Z95", "Analysis", "Decision",
@@ -77,5 +77,6 @@ __all__ = ["ENGINES", "HOLD", "LOSS_CLASSES", "POLICIES", "Z95", "Analysis", "De
            "analyse_point", "annotate", "classify", "compiled", "decision_options",
            "decision_points",
            "describe_option", "determinize", "is_turn_action", "judge", "known_holdings",
-           "mix_seed", "option_class", "option_to_json", "principle", "principles", "rollout",
+           "mix_seed", "option_class", "option_to_json", "played_from_hand", "principle",
+           "principles", "rollout",
            "sample_playout", "unseen_mask", "verdict"]

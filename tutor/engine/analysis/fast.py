@@ -299,6 +299,7 @@ class KernelRun:
         self.need_q = np.array([q for q, _ in det.needs], np.int64)
         self.need_m = np.array([m for _, m in det.needs], np.int64)
         self.undeclared = bool(det.undeclared)
+        self.past = np.array(det.past if det.undeclared else [0] * len(det.opponents), np.int64)
         self.opts = np.array([encode_action(pre) + encode_action(then) + (int(hold),)
                               for pre, then, hold in plans], np.int64).reshape(len(plans), 9)
         self.seed_base = np.uint64(seed_base)
@@ -311,7 +312,8 @@ class KernelRun:
         act[active] = True
         out = np.zeros((i1 - i0, len(self.opts)), np.int64)
         self.k.run_samples(self.P, self.S, self.seat, self.cards, self.opp_q, self.opp_k,
-                           self.need_q, self.need_m, self.undeclared, self.opts, act, self.seed_base, i0, i1, out)
+                           self.need_q, self.need_m, self.undeclared, self.past, self.opts,
+                           act, self.seed_base, i0, i1, out)
         return out.tolist()
 
 

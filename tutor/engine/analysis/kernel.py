@@ -377,11 +377,11 @@ def shuffle(buf, k, rnd):
 
 
 @njit(cache=True)
-def deal_unseen(S, cards, opp_q, opp_k, need_q, need_m, undeclared, rnd, buf, rest):
+def deal_unseen(S, cards, opp_q, opp_k, need_q, need_m, undeclared, past, rnd, buf, rest):
     """Deal the unseen ``cards`` to the opponents (``Determinizer.deal`` of
     :mod:`tutor.engine.analysis.sampling`): shuffles until every proven holding fits and, with
-    ``undeclared``, no opponent could declare anything (at most 2000 tries), else places the
-    proven cards first."""
+    ``undeclared``, no opponent could declare anything now nor with the cards ``past`` it has
+    played from hand (at most 2000 tries), else places the proven cards first."""
     nc = cards.shape[0]
     tries = 2000 if need_q.shape[0] > 0 or undeclared else 1
     dead = dead_bits(S[WONALL])
@@ -403,7 +403,8 @@ def deal_unseen(S, cards, opp_q, opp_k, need_q, need_m, undeclared, rnd, buf, re
                 break
         if ok and undeclared:
             for o in range(opp_q.shape[0]):
-                if has_declaration(S[H0 + opp_q[o]], dead):
+                h = S[H0 + opp_q[o]]
+                if has_declaration(h, dead) or has_declaration(h | past[o], 0):
                     ok = False
                     break
         if ok:
@@ -449,8 +450,8 @@ def play_option(S, P, R, rnd, opt, seat, act, cm_buf, tm_buf, free_buf):
 
 
 @njit(cache=True)
-def run_samples(P, S0, seat, cards, opp_q, opp_k, need_q, need_m, undeclared, opts, active,
-                seed_base, i0, i1, out):
+def run_samples(P, S0, seat, cards, opp_q, opp_k, need_q, need_m, undeclared, past, opts,
+                active, seed_base, i0, i1, out):
     """Samples ``i0`` to ``i1 - 1`` of an analysis: for each, the unseen cards dealt afresh, then
     every active option played out with the same random numbers seat by seat; ``out[i - i0, j]``
     gets ``seat``'s result after option ``j``."""
@@ -471,7 +472,7 @@ def run_samples(P, S0, seat, cards, opp_q, opp_k, need_q, need_m, undeclared, op
             rnd[R_KEY + q] = mix2(s, np.uint64(q))
             rnd[R_CTR + q] = 0
         base[:] = S0
-        deal_unseen(base, cards, opp_q, opp_k, need_q, need_m, undeclared, rnd, buf, rest)
+        deal_unseen(base, cards, opp_q, opp_k, need_q, need_m, undeclared, past, rnd, buf, rest)
         for j in range(opts.shape[0]):
             if not active[j]:
                 continue

@@ -10,12 +10,13 @@ engine's public calls only (:meth:`Deal.legal_actions`, :meth:`Deal.free_actions
 from __future__ import annotations
 
 from tutor.engine.cards import cards_of
-from tutor.engine.deal import Action, Deal
+from tutor.engine.deal import CAPTURE_KINDS, DECLARATIONS, TURN_KINDS, Action, Deal
 from tutor.engine.errors import LaughError
 from tutor.engine.race import ClaimRace
 from tutor.engine.rule_bots import Bot
 
-__all__ = ["Determinizer", "FULL", "determinize", "known_holdings", "rollout", "shuffle",
+__all__ = ["Determinizer", "FULL", "determinize", "known_holdings", "played_from_hand", "rollout",
+           "shuffle",
            "unseen_mask"]
 
 FULL = (1 << 52) - 1
@@ -51,6 +52,20 @@ def known_holdings(d: Deal, seat: int) -> dict[tuple[int, int], int]:
     return {k: v for k, v in mins.items() if v and d.hands[k[0]]}
 
 
+def played_from_hand(d: Deal) -> dict[int, int]:
+    """``{player: card mask}``: the cards each player has moved from hand (captured with,
+    declared) since the first turn of the deal."""
+    out: dict[int, int] = {}
+    started = False
+    for a in d.history:
+        if a.kind in TURN_KINDS:
+            started = True
+        if started and (a.kind in CAPTURE_KINDS or a.kind in DECLARATIONS):
+            for c in a.cards:
+                out[a.player] = out.get(a.player, 0) | (1 << c)
+    return out
+
+
 def shuffle(cards: list[int], rng) -> None:
     """Fisher-Yates in place, drawing ``int(rng.random() * (i + 1))`` for ``i`` from the top
     down (the kernel's ``shuffle``)."""
@@ -68,10 +83,11 @@ class Determinizer:
     (``(seat, rank mask)``, sorted) are what the kernel is given.
 
     ``undeclared``: deal only hands in which no opponent could declare anything now (a prial, a
-    mournival, a dead pair: :meth:`Deal.has_declaration`), as when every opponent declares as
-    soon as the rules let it (``counter`` and ``willughby`` do) and declarations are free
-    actions, at a turn of ``seat`` (every free action has then been made).  Ignored when
-    declarations are turns.  Off by default: the analysis of hints, reviews and puzzles assumes
+    mournival, a dead pair: :meth:`Deal.has_declaration`), nor could have at the first turn of
+    the deal (its hand then: the cards dealt now and those it has played from hand since,
+    ``past``), as when every opponent declares as soon as the rules let it (``counter`` and
+    ``willughby`` do) and declarations are free actions, at a turn of ``seat`` (every free
+    action has then been made).  Ignored when declarations are turns.  Off by default: the analysis of hints, reviews and puzzles assumes
     nothing about how the opponents play.
 
     Raises :class:`LaughError` when the opponents' hand sizes do not add up to the unseen cards
@@ -87,6 +103,8 @@ class Determinizer:
         if sum(k for _, k in self.opponents) != len(self.cards):
             raise LaughError("the opponents' hand sizes do not match the unseen cards")
         self.needs = [(q, 0xF << (4 * r)) for (q, r), k in sorted(known_holdings(d, seat).items())]
+        played = played_from_hand(d) if self.undeclared else {}
+        self.past = [played.get(q, 0) for q, _ in self.opponents]
 
     def hands(self, rng) -> dict[int, int]:
         """The opponents' hands (seat -> mask) of one deal of the unseen cards by ``rng``.
@@ -95,18 +113,23 @@ class Determinizer:
         after :data:`TRIES` misfits, which only an unlikely history can cause, the proven cards
         are placed first (and ``undeclared`` is given up)."""
         cards = list(self.cards)
-        fit = self._undeclared if self.undeclared else None
-        for _ in range(TRIES if self.needs or fit else 1):
+        for _ in range(TRIES if self.needs or self.undeclared else 1):
             shuffle(cards, rng)
             masks = self._split(cards)
-            if all(masks[q] & m for q, m in self.needs) and (fit is None or fit(masks)):
+            if self.fits(masks):
                 return masks
         return self._forced(cards, rng)
 
-    def _undeclared(self, masks: dict[int, int]) -> bool:
-        """No opponent's hand in ``masks`` holds a declaration."""
+    def fits(self, masks: dict[int, int]) -> bool:
+        """Whether opponents' hands ``masks`` (seat -> card mask) keep every proven holding
+        and, with ``undeclared``, hold no declaration now nor did at the deal's first turn."""
+        if not all(masks[q] & m for q, m in self.needs):
+            return False
+        if not self.undeclared:
+            return True
         d = self.base
-        return not any(d.could_declare(m) for m in masks.values())
+        return not any(d.could_declare(masks[q]) or d.could_declare(masks[q] | p, 0)
+                       for (q, _), p in zip(self.opponents, self.past))
 
     def deal(self, rng) -> Deal:
         """A copy of the position with the opponents' hands dealt afresh by ``rng``."""

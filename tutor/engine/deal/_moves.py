@@ -105,11 +105,12 @@ class _Moves:
         h = self.hands[seat]
         return bool(h) and self._has_decl(h, _dead_bits(self.wonall))
 
-    def could_declare(self, h: int) -> bool:
-        """True when a hand of the cards in mask ``h`` could declare something now (as
-        :meth:`has_declaration`, for any cards: the won cards of this position decide which pairs
-        are dead)."""
-        return bool(h) and self._has_decl(h, _dead_bits(self.wonall))
+    def could_declare(self, h: int, wonall: int | None = None) -> bool:
+        """True when a hand of the cards in mask ``h`` could declare something (as
+        :meth:`has_declaration`, for any cards), a pair being dead when its other two cards are
+        among the won cards ``wonall`` (default: this position's; 0: no pair is dead)."""
+        return bool(h) and self._has_decl(h, _dead_bits(self.wonall if wonall is None
+                                                        else wonall))
 
     def _has_decl(self, h: int, dead: int) -> bool:
         """Could hand mask ``h`` declare something, with ``dead`` the dead-pair rank bits?"""
