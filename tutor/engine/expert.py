@@ -65,8 +65,13 @@ class ExpertBot(Bot):
     before any early stop (:data:`MIN_SAMPLES`); ``prune``: stop sampling options clearly worse
     than the best (the expert before the compiled kernel did); ``z``: how many standard errors
     the policy's choice must lie below the best for the expert to leave it (1.96: the 95%
-    interval; 0: always the estimated best).  Other values than the defaults are for measuring
-    (benchmarks/bench_expert_vs.py: none of those tried played measurably stronger).  Raises
+    interval; 0: always the estimated best).  ``infer``: at its turns, deal the hidden cards only
+    as opponents who declare as soon as they may could hold them (no prial, mournival or dead
+    pair in any opponent's hand, nor a prial at the deal's first turn: :class:`Determinizer
+    <tutor.engine.analysis.Determinizer>`'s ``undeclared``); sound against ``counter`` and
+    ``willughby`` players, not against a person who holds a declaration back.  Other values than
+    the defaults are for measuring (benchmarks/bench_expert_vs.py: none of those tried played
+    measurably stronger).  Raises
     :class:`UsageError` for a bad budget, policy, ``min_samples`` or ``z``.
     """
 
