@@ -63,8 +63,8 @@ oracle's is 1).  Seed 7, the same thinking time (9 ms):
     samples=4000,infer=1       main  du-coeur   counter    1000   113                -0.010 ± 0.049
     samples=4000,infer=1       main  du-coeur   willughby  1000   136                +0.009 ± 0.077
 
-(The parlett rows are of the first version, without the first-turn part; the version with it
-played the same 2000 counter deals to the same +0.0015 ± 0.0417, 274 differently.)
+(The du-coeur rows are of a first version without the first-turn part; on parlett both
+versions give the same figures to the last digit: +0.0015 ± 0.0417 and -0.0030 ± 0.0562.)
 
 So none of these plays measurably stronger than main's expert, and main's is not measurably
 stronger than the expert before the kernel: the expert stays as it is.  Knowing the hidden

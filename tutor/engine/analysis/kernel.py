@@ -384,7 +384,7 @@ def deal_unseen(S, cards, opp_q, opp_k, need_q, need_m, undeclared, past, rnd, b
     played from hand (at most 2000 tries), else places the proven cards first."""
     nc = cards.shape[0]
     tries = 2000 if need_q.shape[0] > 0 or undeclared else 1
-    dead = dead_bits(S[WONALL])
+    dead = dead_bits(S[WONALL]) if undeclared else 0
     for i in range(nc):
         buf[i] = cards[i]
     for _ in range(tries):
