@@ -23,8 +23,8 @@ __all__ = ["FALSE_CLAIM_TEXT", "Intents", "NAME_ALL_TEXT", "explain"]
 
 #: Said for a claim that names nothing claimable, whatever is on the table.
 FALSE_CLAIM_TEXT = "Nothing of that is claimable now: a false claim (it counts in your review)."
+#: Said for a claim that names a number of cards no claim takes (or none), whatever is open.
 NAME_ALL_TEXT = "Which cards? A claim names all the cards it takes, or their rank alone."
-SEVERAL_TEXT = "That fits more than one claim: name the cards."
 
 
 class Intents:
@@ -32,33 +32,41 @@ class Intents:
     ``watch``, ``settings``, ``seats``, ``cause``, ``outbox`` and the notes of each
     person's deal)."""
 
-    def ready(self, seat: int, now: float) -> None:
-        """The dealer lets play begin without waiting further."""
-        if self.deal is not None and seat == self.deal.dealer:
-            self.before_until = min(self.before_until, now)
+    def ready(self, seat: int, now: float) -> bool:
+        """The dealer lets play begin without waiting further; True when play was waiting for
+        them."""
+        if self.deal is not None and seat == self.deal.dealer and self.before_until > now:
+            self.before_until = now
+            return True
+        return False
 
-    def intent(self, seat: int, msg: ClientMessage, now: float) -> None:
+    def intent(self, seat: int, msg: ClientMessage, now: float) -> bool:
         """The person at ``seat`` sends ``msg`` (``act``, ``claim`` or ``ready``), arriving at
         clock time ``now``.  Answers go to the outbox; an action named for another seat raises
-        :class:`~tutor.app.tables.protocol.Refused` (nothing is done)."""
+        :class:`~tutor.app.tables.protocol.Refused` (nothing is done).  Returns True when the
+        table took it as a move of the deal (a turn action or declaration applied, a claim that
+        took cards, the dealer's ``ready`` while play waited for it): such messages come at the
+        deal's own pace, and the server's rate limit does not count them."""
         if msg.action is not None and msg.action.player != seat:
             raise Refused(f"that action is for seat {msg.action.player}; you sit at seat {seat}")
         self.tick(now, before=True)
         self.cause = [seat, msg.seq]
         if msg.type == "ready":
-            self.ready(seat, now)
+            taken = self.ready(seat, now)
             self._reply(seat, msg, True, "")
         elif not self.playing:
+            taken = False
             self._reply(seat, msg, False, "No deal is being played now: the next one begins "
                                           "shortly.")
         elif msg.type == "claim" or (msg.text is not None and _is_claim(msg.text)) or (
                 msg.action is not None and msg.action.kind == "claim"):
-            self._claim(seat, msg, now)
+            taken = self._claim(seat, msg, now)
         else:
-            self._act(seat, msg, now)
+            taken = self._act(seat, msg, now)
         self.tick(now)
+        return taken
 
-    def _act(self, seat: int, msg: ClientMessage, now: float) -> None:
+    def _act(self, seat: int, msg: ClientMessage, now: float) -> bool:
         d = self.deal
         names = self.names
         if msg.action is not None:
@@ -66,36 +74,36 @@ class Intents:
             why = d.why_illegal(a)
             if why is not None:
                 self._reply(seat, msg, False, explain(why, seat, names) + ".")
-                return
+                return False
         else:
             try:
                 a = d.parse_action(msg.text, seat)
             except IncompleteAction as exc:
                 self._reply(seat, msg, False, explain(exc.reason, seat, names),
                             [c.notation() for c in exc.candidates])
-                return
+                return False
             except AmbiguousAction as exc:
                 self._reply(seat, msg, False, explain(exc.reason, seat, names),
                             [c.notation() for c in exc.candidates])
-                return
+                return False
             except (InvalidAction, IllegalAction) as exc:
                 self._reply(seat, msg, False, explain(exc.reason, seat, names) + ".")
-                return
+                return False
         self._apply(a, now)
         self._reply(seat, msg, True, "")
+        return True
 
-    def _claim(self, seat: int, msg: ClientMessage, now: float) -> None:
+    def _claim(self, seat: int, msg: ClientMessage, now: float) -> bool:
+        """A person's claim, refereed by the watch on its arrival (blind: the answer says
+        nothing of what is open but whether it took cards); True when it took cards.  A claim
+        before play begins is refereed like any other (nothing is claimable yet)."""
         d = self.deal
-        if not d.started:
-            self._reply(seat, msg, False, "Play has not begun: nothing can be claimed before "
-                                          "it does.")
-            return
         if not d.ruleset.oversights:
             self._reply(seat, msg, False, "This ruleset lists no oversights: there is never "
                                           "anything to claim.")
-            return
+            return False
         claim = msg.action if msg.action is not None else _claim_words(msg.text)
-        outs = self.watch.arrive(seat, claim, now)
+        outs = self.watch.arrive(seat, claim, now, blind=True)
         for o in outs[:-1]:
             self._race_line(o)
         last = outs[-1]
@@ -105,18 +113,17 @@ class Intents:
                                          "could be claimed (the server's clock, on arrival).")
         elif last.result == R.FALSE_CLAIM:
             self.notes[seat].false_claims.append(msg.text if msg.text is not None
-                                                  else msg.action.notation())
+                                                 else msg.action.notation())
             self._reply(seat, msg, False, FALSE_CLAIM_TEXT)
         elif last.result == R.TOO_LATE:
             self._reply(seat, msg, False, f"Too late: {explain(last.reason, seat, self.names)}.")
         elif last.result == R.UNREAD:
             self._reply(seat, msg, False, explain(last.reason, seat, self.names) + ".")
-        elif last.result == R.INCOMPLETE:
+        else:                                   # INCOMPLETE: the same whatever is open
             self._reply(seat, msg, False, NAME_ALL_TEXT)
-        else:
-            self._reply(seat, msg, False, SEVERAL_TEXT)
-        if any(o.result == R.HIT for o in outs):
+        if outs and any(o.result == R.HIT for o in outs):
             self._after(now)
+        return last.result == R.HIT
 
     def hint_position(self, seat: int) -> Deal | None:
         """The position a hint to ``seat`` is worked out on (where hints are allowed, a deal is

@@ -194,7 +194,8 @@ class TableServer:
                     continue
                 try:
                     msg = P.read_client(data)
-                    self._handle(conn, msg, now)
+                    if self._handle(conn, msg, now):
+                        conn.limit.refund()         # a move taken: the deal's pace, not a flood
                 except Exception as exc:            # the table goes on, whatever came
                     if not isinstance(exc, P.Refused):
                         log.exception("%s: a message could not be handled", peer)
@@ -243,14 +244,16 @@ class TableServer:
 
     # -- messages ---------------------------------------------------------------------------
 
-    def _handle(self, conn: _Conn, msg: P.ClientMessage, now: float) -> None:
+    def _handle(self, conn: _Conn, msg: P.ClientMessage, now: float) -> bool:
+        """Act on one checked message; True when its table took it as a move of the deal (not
+        counted by the rate limit)."""
         kind = msg.type
         if kind == "ping":
             self._send(conn, {"type": "pong", "seq": msg.seq})
-            return
+            return False
         if kind == "join":
             self._join(conn, msg, now)
-            return
+            return False
         if kind == "watch":
             if conn.table is not None or conn.admin:
                 raise P.Refused("this connection has joined already")
@@ -261,7 +264,7 @@ class TableServer:
             conn.admin = True
             log.info("%s: the organiser watches", conn.peer)
             self._send(conn, self._overview())
-            return
+            return False
         t = conn.table
         if t is None or conn.admin:
             raise P.Refused("join a table first: send a join message with its code and your "
@@ -271,13 +274,13 @@ class TableServer:
             t.leave(conn.seat, now)
             log.info("%s: %s leaves table %d", conn.peer, conn.name, t.number)
             asyncio.ensure_future(conn.ws.close(1000, "left"))
-            return
+            return False
         if not t.seated(conn.seat, conn.name):
             raise P.Refused("you take your seat at the next deal: until then you watch")
         if kind == "hint":
             self._hint(conn, msg)
-            return
-        t.intent(conn.seat, msg, now)
+            return False
+        return t.intent(conn.seat, msg, now)
 
     def _join(self, conn: _Conn, msg: P.ClientMessage, now: float) -> None:
         if conn.table is not None or conn.admin:

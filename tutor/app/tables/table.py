@@ -198,10 +198,11 @@ class Table(Seating, Intents):
 
     def _bot_claims(self, t: float) -> None:
         outs = self.watch.advance(t)
-        self.cause = None
         for o in outs:
             self._race_line(o)
-        self._after(t)
+        if outs:            # a claim that took nothing changes nothing: no state goes out
+            self.cause = None
+            self._after(t)
 
     def _bots_free(self, t: float) -> None:
         """Computer players' declarations and table mournivals (their claims are the watch's):
