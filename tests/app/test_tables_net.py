@@ -18,7 +18,8 @@ from support import ROOT
 
 from tutor.engine.cards import code
 from tutor.engine.observe import hidden_cards
-from tutor.engine.records import replay
+from tutor.engine.records import action_to_json, replay
+from tutor.app.tables.table import FALSE_CLAIM_TEXT
 
 pytest.importorskip("websockets")
 
@@ -82,6 +83,54 @@ def test_piped_players_play_a_short_match_and_the_records_check(tmp_path):
     assert len(sheets) == 2
     saved = json.loads((tmp_path / "srv" / "table-1.match.json").read_text())
     assert len(saved["deals"]) == 2
+
+
+def test_a_piped_claim_goes_at_once_while_another_player_is_to_move(tmp_path):
+    """The always-open watch, piped: a claim line written while another person is to move
+    (and keeps the table waiting) is sent at once and refereed blind; no line is asked for
+    in between (the client never says whether anything is open)."""
+    srv = Server(tmp_path, tmp_path / "srv", "--players", "3", "--deals", "2", "--bots", "club",
+                 "--pace", "0", "--gap", "0.5", "--seed", "5")
+    idle = ann = None
+    try:
+        idle = RawClient(srv.address, {"type": "join", "code": srv.code, "name": "Idle"},
+                         idle_from_deal=2)      # Idle plays deal 1, then keeps deal 2 waiting
+        ann = PipedPlayer(tmp_path, srv.address, srv.code, "Ann")
+
+        def idle_holds_the_table():
+            o = idle.obs
+            return o is not None and idle.deal == 2 and not ann.out.endswith("> ") \
+                and "Table · Deal 2" in ann.out and "You" in ann.out.split("Table · Deal 2")[-1] \
+                and (o.my_turn or (not o.started and o.seat == o.dealer and bool(o.free_moves())))
+        assert _wait(idle_holds_the_table, 30), ann.out[-1500:]
+        time.sleep(0.3)
+        held, mover = len(idle.obs.history), idle.obs.to_move
+        before = ann.out
+        ann._write("claim kings")
+        assert _wait(lambda: FALSE_CLAIM_TEXT in ann.out[len(before):]
+                     or "You claim" in ann.out[len(before):], 15), ann.out[-1500:]
+        after = ann.out[len(before):]
+        assert after.startswith("watch> claim kings\n")
+        assert len(idle.obs.history) == held and idle.obs.to_move == mover    # still waiting
+        assert ann.out.count("watch> ") == 1 and ann.lines_sent.count("claim kings") == 1
+        idle.idle_from_deal = None                  # then Idle plays, and the match ends
+        o = idle.obs
+        if o.my_turn:
+            idle.send({"type": "act", "action": action_to_json(o.turn_moves()[0])})
+        else:
+            idle.send({"type": "ready"})
+        assert ann.wait(60) == 0, ann.out[-2000:] + ann.err
+        assert idle.done.wait(30)
+    finally:
+        for c in (idle, ann):
+            if c is not None:
+                c.kill() if c is ann else c.close()
+        srv.stop()
+    assert "Traceback" not in ann.out + ann.err
+    assert "The match is over." in ann.out
+    assert ann.out.count("watch> ") == 1
+    check = laugh(tmp_path, "records", "check", str(tmp_path / "srv" / "table-1.jsonl"))
+    assert check.returncode == 0 and "2 good, 0 bad" in check.stdout
 
 
 def test_every_message_a_client_receives_holds_no_hidden_card(tmp_path):

@@ -12,9 +12,13 @@ I/O seam (:class:`tutor.teaching.io.LearnerIO`), which is synchronous:
   new deal).  The space bar on an empty line is the claim key, at any moment: name the cards
   (or the rank) and press Enter; the claim goes to the server, whose clock decides the race on
   its arrival;
-- piped (one action a line, for tests and scripts): a line is read at each of your turns (and,
-  when you deal, before play); claims, declarations and info words may come before the turn's
-  move; between your turns the client waits for the table.
+- piped (one action a line, for tests and scripts): the lines are read as they arrive and
+  taken in order.  The watch is always open, as on a terminal: a claim line (``claim 9s 9d``,
+  ``claim nines``, or ``claim`` and the naming on the next line) that comes while it is not
+  your turn goes to the server at once, whatever the table is doing, and the server referees
+  it blind (the client asks nothing first and is told nothing but the answer to that claim,
+  the same whatever is open).  Any other line waits for your turn (or, when you deal, the
+  moment before play): moves, declarations, info words, and claims typed at your turn.
 
 Ctrl-C and Ctrl-D (or the end of piped input) leave the table: the seat stays yours, and the
 same code and name (or the token the join gave) take it back.
@@ -182,7 +186,7 @@ class PlayerClient:
         elif kind in ("bye", "closed"):
             io.say(str(msg.get("text") or "The table has closed."), style="yellow")
             self.done = True
-        elif kind == "pong":
+        elif kind in ("pong", "input"):     # input: a piped line has come (read_ahead)
             pass
 
     def _state(self, msg: dict) -> None:
@@ -327,6 +331,8 @@ class PlayerClient:
         if self.seat is None:
             self.link.close()
             raise LaughError(problem[0])
+        if not self.io.clock.realtime and hasattr(self.io, "read_ahead"):
+            self.io.read_ahead(lambda: self.link.inbox.put({"type": "input"}))
         try:
             while not self.done:
                 self.drain()
@@ -341,8 +347,8 @@ class PlayerClient:
                     self.prompt(BEFORE_PROMPT, turn=False, before=True)
                 elif self.io.clock.realtime:
                     self.prompt(WATCH_PROMPT, turn=False)
-                else:
-                    msg = self._take(0.5)
+                elif not self._watch_line():
+                    msg = self._take(0.5)       # a line arriving wakes this (read_ahead)
                     if msg is not None:
                         self.handle(msg)
         except EOFError:
@@ -361,6 +367,19 @@ class PlayerClient:
                         f"{self.address} {self.code} --name {self.name!r} takes it back.",
                         style="dim", wrap=False)
         self.link.close()
+
+    def _watch_line(self) -> bool:
+        """Piped, not at your turn: when the next line has come and is a claim (or a word that
+        leaves), take it now, at the watch; True when one was taken."""
+        waiting = getattr(self.io, "waiting", None)
+        text = waiting() if waiting is not None else None
+        if text is None:
+            return False
+        words = " ".join(text.split()).lower()
+        if words.split()[:1] not in (["claim"], ["claims"], ["c"]) and words not in QUIT_WORDS:
+            return False
+        self.prompt(WATCH_PROMPT, turn=False)
+        return True
 
     def prompt(self, prompt: str, turn: bool, before: bool = False) -> None:
         """One line from the player (and what it leads to)."""
