@@ -291,9 +291,15 @@ def test_joins_names_tokens_and_a_seat_handed_over_between_deals(rulesets):
 
 def test_a_tournament_keeps_its_rounds_together_and_publishes_standings(rulesets):
     st = [Settings(rulesets["inter-livery-2018"], 5, level("club"), pace=p, gap=0.5, seed=4,
-                   start=0.0) for p in (0.1, 0.4)]
+                   start=0.0, wait=0.2) for p in (0.1, 0.4)]
     tables = [Table(1, "AAAA", st[0]), Table(2, "BBBB", st[1])]
     tour = Tournament(tables)
+    people = {}                 # two people a table, drawn a seat, then away (a bot moves)
+    for tb in tables:
+        for name in ("Ann", "Bob"):
+            j = tb.join(name, None, 0.0)
+            people[(tb.number, name)] = j.seat
+            tb.leave(j.seat, 0.0)
     published = []
     for tb in tables:
         tb.gate = tour.gate
@@ -326,6 +332,15 @@ def test_a_tournament_keeps_its_rounds_together_and_publishes_standings(rulesets
         assert r["games"] == 4
     scores = [r["score"] for r in rows]
     assert scores == sorted(scores, reverse=True)
+    # seats drawn once and kept through both rounds; the deal passes left across the rounds
+    for (number, name), seat in people.items():
+        tb = tables[number - 1]
+        assert tb.names[seat] == name and tb.person(seat)
+        assert {r["seat"] for r in tour.standings() if r["name"] == name
+                and r["table"] == number} == {seat}
+        dealers = [d.dealer for d in tb.match.deals]
+        assert len(dealers) == 10
+        assert all(b == (a + 1) % 5 for a, b in zip(dealers, dealers[1:]))
 
 
 # -- the message schema ------------------------------------------------------------------------

@@ -272,6 +272,30 @@ def test_a_dropped_player_rejoins_and_a_stopped_server_resumes_the_match(tmp_pat
     assert len({tuple(p) for p in packs}) == 3
 
 
+def test_nothing_is_played_after_the_stop_saves_the_tables(tmp_path):
+    """Computer players at full speed, then SIGTERM: the deal in play at the save is the one
+    saved as unfinished, and no deal is recorded (nor begun) after it."""
+    folder = tmp_path / "srv"
+    srv = Server(tmp_path, folder, "--players", "3", "--bots", "beginner", "--pace", "0",
+                 "--gap", "0", "--start", "0", "--deals", "1000", "--seed", "2")
+    try:
+        assert _wait(lambda: len(_records(folder)) >= 3, 30)
+        watch = laugh(tmp_path, "table", "watch", srv.address, "--admin", srv.info["admin"],
+                      "--once", timeout=20)            # the loop answers while they play
+        assert watch.returncode == 0 and "Table 1 ·" in watch.stdout
+    finally:
+        rc = srv.stop(timeout=10)
+    assert rc == 0
+    recs = _records(folder)
+    saved = json.loads((folder / "table-1.match.json").read_text())
+    assert len(saved["deals"]) == len(recs)
+    part = folder / "table-1.unfinished.json"
+    assert part.exists(), srv.log()[-500:]
+    part = json.loads(part.read_text())
+    assert "result" not in part and part["pack"] not in [r["pack"] for r in recs]
+    assert len(recs) < 1000 and "Traceback" not in srv.log()
+
+
 def test_join_says_in_one_line_when_it_cannot(tmp_path):
     srv = Server(tmp_path, tmp_path / "srv", "--players", "3", "--deals", "1")
     try:

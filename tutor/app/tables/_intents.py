@@ -49,7 +49,7 @@ class Intents:
         deal's own pace, and the server's rate limit does not count them."""
         if msg.action is not None and msg.action.player != seat:
             raise Refused(f"that action is for seat {msg.action.player}; you sit at seat {seat}")
-        self.tick(now, before=True)
+        self.tick(now, before=True, most=1 << 30)       # every earlier event first, however many
         self.cause = [seat, msg.seq]
         if msg.type == "ready":
             taken = self.ready(seat, now)

@@ -109,6 +109,7 @@ class TableServer:
         self._wake: asyncio.TimerHandle | None = None
         self._wake_at: float | None = None
         self._stop: asyncio.Event | None = None
+        self._stopping = False
         self._hints: set[asyncio.Future] = set()
         self.address: str | None = None
         for t in tables:
@@ -153,6 +154,9 @@ class TableServer:
             self._flush(self.loop.time())
             await self._stop.wait()
             log.info("stopping")
+            self._stopping = True           # the clocks stop and nothing more is taken, so
+            if self._wake is not None:      # what is saved now is where every table stands
+                self._wake.cancel()
             self._save_all()
             for c in list(self.conns):
                 self._send(c, {"type": "bye", "text": "The server is stopping; the match is "
@@ -180,6 +184,8 @@ class TableServer:
         writer = asyncio.create_task(self._writer(conn))
         try:
             async for data in ws:
+                if self._stopping:          # saved already: nothing more is played
+                    continue
                 now = loop.time()
                 if not conn.limit.allow(now):
                     n = conn.limit.notice_due(now)
@@ -347,7 +353,9 @@ class TableServer:
 
     def _flush(self, now: float) -> None:
         """Tick every table to ``now``, send what they put out and the states that changed,
-        and set the next wake-up."""
+        and set the next wake-up (nothing once the server is stopping)."""
+        if self._stopping:
+            return
         for t in self.tables:
             t.tick(now)
         admins = [c for c in self.conns if c.admin and not c.closing]

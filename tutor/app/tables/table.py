@@ -131,10 +131,12 @@ class Table(Seating, Intents):
                  if t is not None]
         return min(times) if times else None
 
-    def tick(self, now: float, *, before: bool = False) -> None:
+    def tick(self, now: float, *, before: bool = False, most: int = 25) -> None:
         """Run every event due at or before clock time ``now`` (strictly before it with
-        ``before``), each at its own time, in order."""
-        while True:
+        ``before``), each at its own time, in order; at most ``most`` of them (computer players
+        with no pace would otherwise play a whole match in one call, and hold up the server's
+        loop: those left are due still, and :meth:`next_wake` says so)."""
+        for _ in range(most):
             t = self.next_wake()
             if t is None or t > now or (before and t >= now):
                 return
