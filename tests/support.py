@@ -57,7 +57,7 @@ def lesson_script(lesson, seed: int, answer=None, retry: str = "no", second=None
     """The lines that take ``lesson`` (seed ``seed``) from its first page to the end: at each page,
     the answers to its puzzles (``answer(puzzle, k)`` for the k-th puzzle; default the expected
     answer; after a wrong one, the second try ``second(puzzle, k)``, default the same answer
-    again), then Enter; at the end ``retry`` if any answer was wrong."""
+    again), ``skip`` at a coached deal, then Enter; at the end ``retry`` if any answer was wrong."""
     answer = answer or (lambda p, k: p.accepted[0])
     second = second or answer
     by_page: dict[int, list] = {}
@@ -75,6 +75,8 @@ def lesson_script(lesson, seed: int, answer=None, retry: str = "no", second=None
                 if a.lower() != "show":
                     lines.append(second(p, k))
             k += 1
+        if any(getattr(item, "kind", None) == "coach" for item in lesson.pages[i]):
+            lines.append("skip")            # the coached deal is offered, not played here
         lines.append("")
     if wrong:
         lines.append(retry)

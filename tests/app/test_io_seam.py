@@ -38,6 +38,7 @@ ALLOWED = {
     ("tutor/teaching/review.py", "now"): "today, for FSRS's due dates",
     ("tutor/app/views.py", "time"): "the last seven days of the statistics",
     ("tutor/app/commands/match.py", "time"): "the date a match was started",
+    ("tutor/app/track.py", "time"): "the date a track's practice match was started",
 }
 
 

@@ -33,6 +33,8 @@ COMMANDS = {
     "lesson": ["lesson", "2", "--seed", "1"],
     "lessons-list": ["lessons", "list"],
     "lessons-check": ["lessons", "check", "lessons/02-terms.md"],
+    "coach": ["coach", "--pace", "0"],
+    "track": ["track", "--seed", "1"],
     "puzzle": ["puzzle", "count", "--seed", "1"],
     "puzzles-list": ["puzzles", "list"],
     "puzzles-export": ["puzzles", "export", "--kind", "count", "--count", "2"],

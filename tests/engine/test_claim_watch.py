@@ -139,7 +139,23 @@ def test_with_nothing_open_a_claim_is_a_false_claim(rulesets):
     watch = ClaimWatch(d, {})
     watch.update(0.0)
     out = watch.arrive(0, "claim a", 2.0)[-1]
-    assert out.result == FALSE_CLAIM and out.reason == "there is nothing to claim"
+    assert out.result == FALSE_CLAIM and out.reason == "no open oversight of aces"
+
+
+def test_a_false_claim_is_answered_about_what_it_names_never_about_what_else_is_open(rulesets):
+    """The reason a watching player hears for a false claim must not tell whether some other
+    oversight is open: the same words with nothing open and with a split prial of nines open."""
+    def reason(table: str, hands: list[str]) -> str:
+        d = position(rulesets["parlett"], 3, hands=hands, table=table, dealer=0, to_move=1)
+        if table.count("9") == 3:
+            d.apply(d.parse_action("9c 9d", 1))            # one of the table prial taken
+        watch = ClaimWatch(d, {})
+        watch.update(0.0)
+        out = watch.arrive(0, "claim 5c 5h", 2.0)[-1]
+        assert out.result == FALSE_CLAIM
+        return out.reason
+    assert (reason("AC 5C 9H", ["2C 3D", "AH 4C", "5D 6D 9S"])
+            == reason("9D 9H 9S 5C", ["2C 3D", "9C 4C", "5D 6D KS"]))
 
 
 def test_an_oversight_left_when_play_ends_is_missed_and_a_late_claim_says_so(rulesets):

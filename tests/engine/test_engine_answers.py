@@ -92,7 +92,7 @@ def test_a_claim_lapses_when_fewer_cards_than_it_takes_are_left(rulesets):
     d.apply(act(1, "lie_down", "3c 3d 3h"))
     assert d.claim_target(0, rank=2).kind == "laid_down_prial"
     d.apply(act(2, "capture", "3s", "3c 3d 3h"))
-    with pytest.raises(IllegalAction, match="nothing to claim"):
+    with pytest.raises(IllegalAction, match="no open oversight of threes"):
         d.claim_target(0, rank=2)
 
 

@@ -157,7 +157,7 @@ def test_split_prial_claimable_by_others_not_the_offender(rulesets):
         d.apply(act(0, "claim", "7d 7s", oversight="split_prial"))
     d.apply(claim)
     assert codes(d.won_cards(1)) == ["7D", "7S"]
-    with pytest.raises(IllegalAction, match="nothing to claim"):
+    with pytest.raises(IllegalAction, match="no open split prial oversight covers"):
         d.apply(act(2, "claim", "7d 7s", oversight="split_prial"))
 
 

@@ -17,17 +17,17 @@ import re
 import sys
 
 from tutor import __version__
-from tutor.app.commands import (analyse, drill, lesson, match, odds, play, progress_cmd, puzzle,
-                                records, rules, simulate, sources_cmd, stats, table, tutor_app,
-                                worksheet)
+from tutor.app.commands import (analyse, coach_cmd, drill, lesson, match, odds, play,
+                                progress_cmd, puzzle, records, rules, simulate, sources_cmd,
+                                stats, table, tutor_app, worksheet)
 from tutor.engine import sources
 from tutor.engine.errors import LaughError, UsageError
 from tutor.engine.safetext import clip, printable
 from tutor.app.streams import standard_streams
 
 #: Command modules, in the order ``laugh --help`` lists them.
-COMMAND_MODULES = (tutor_app, lesson, puzzle, play, match, drill, rules, sources_cmd, simulate,
-                   records, analyse, odds, stats, progress_cmd, worksheet, table)
+COMMAND_MODULES = (tutor_app, lesson, coach_cmd, puzzle, play, match, drill, rules, sources_cmd,
+                   simulate, records, analyse, odds, stats, progress_cmd, worksheet, table)
 
 #: Exit statuses (also listed by ``laugh --help`` and in README's command section).
 OK, FAILED, USAGE, INTERRUPTED = 0, 1, 2, 130

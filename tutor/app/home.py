@@ -5,8 +5,9 @@ It is a menu read by the asker, so it works the same when piped (a class can scr
 
 - Enter, ``c`` or ``continue``: the lesson in progress (or the next one not yet done);
 - a lesson number, or ``lesson N``: that lesson (``lesson N again`` starts it afresh);
-- ``p`` puzzles, ``d`` drills, ``g`` play a deal, ``m`` a match, ``s`` sources, ``t`` statistics, ``h`` help,
-  ``q`` quit (each also by its word).
+- ``p`` puzzles, ``d`` drills, ``g`` play a deal, ``m`` a match, ``f`` a first deal with a
+  coach, ``r`` the tournament track (:mod:`tutor.app.track`), ``s`` sources, ``t`` statistics,
+  ``h`` help, ``q`` quit (each also by its word).
 
 The same keys hold on every screen reached from here: Ctrl-C goes back to the screen above (and
 from this one leaves the program); Ctrl-D saves and goes back, saying in one line what was saved
@@ -42,16 +43,22 @@ from tutor.teaching.lessons import CourseEntry, course_index, match_lesson
 
 HELP = ("Enter or c: continue  ·  a number (or lesson N, lesson N again): that lesson  ·  "
         "p puzzles  ·  d drills  ·  g play a deal  ·  m a match (resumes an unfinished one)  ·  "
-        "s sources  ·  t statistics  ·  h help  ·  "
+        "f a first deal with a coach  ·  r the tournament track (every lesson, puzzle and deal "
+        "under inter-livery-2018, then a practice match)  ·  s sources  ·  t statistics  ·  h help  ·  "
         "q quit.  Everywhere: Ctrl-C goes back to the screen above (here: leaves)  ·  Ctrl-D "
         "saves and goes back  ·  q or quit leaves a menu, quit or :q an answer prompt  ·  "
         "in a deal, the space bar claims at any moment.")
 
 #: The menu entries beside the course and puzzles: (key, label, word).
-EXTRAS = (("d", "Drills", "drill"), ("g", "Play a deal", "play"), ("m", "Match", "match"))
+EXTRAS = (("d", "Drills", "drill"), ("g", "Play a deal", "play"), ("m", "Match", "match"),
+          ("f", "Deal with a coach", "coach"), ("r", "Tournament track", "track"))
+
+#: Shorter labels where the menu line is narrow (under 60 columns), so it takes no more lines.
+NARROW_LABELS = {"Deal with a coach": "Coach", "Tournament track": "Track"}
 
 #: The home screen's words, as a mistyped one is compared with them.
-MENU_WORDS = ("continue", "lesson", "puzzles", "drills", "play", "match", "sources",
+MENU_WORDS = ("continue", "lesson", "puzzles", "drills", "play", "match", "coach", "track",
+              "sources",
               "statistics", "help", "quit")
 
 
@@ -162,7 +169,9 @@ class Home:
             title.truncate(max(8, ctx.width - 10), overflow="ellipsis")   # one line a lesson
             grid.add_row(str(e.number), Text(mark, style=style), title, note)
         ctx.show(grid)
-        items = [("p", "Puzzles")] + [(k, label) for k, label, _ in self.extras] + \
+        narrow = NARROW_LABELS if ctx.width < 60 else {}
+        items = [("p", "Puzzles")] + [(k, narrow.get(label, label))
+                                      for k, label, _ in self.extras] + \
             [("s", "Sources"), ("t", "Statistics"), ("h", "Help"), ("q", "Quit")]
         line = Text()
         for k, label in items:          # never split an item across lines
@@ -188,8 +197,8 @@ class Home:
         self._redraw = "clear"
         course: list[CourseEntry] = []
         nxt = None
-        keys = ["continue", "lesson", "p", "puzzles", "d", "drills", "g", "play", "m", "match", "s", "sources",
-                "t", "statistics", "h", "help", "q", "quit"]
+        keys = ["continue", "lesson", "p", "puzzles", "d", "drills", "g", "play", "m", "match",
+                "f", "coach", "r", "track", "s", "sources", "t", "statistics", "h", "help", "q", "quit"]
         while True:
             if self._redraw:
                 course, nxt = self.draw(clear=self._redraw == "clear")
@@ -232,6 +241,12 @@ class Home:
                 continue
             if low in ("m", "match"):
                 self._screen(self.match)
+                continue
+            if low in ("f", "coach"):
+                self._screen(self.coach, nothing_saved=True)
+                continue
+            if low in ("r", "track", "tournament"):
+                self._screen(self.track)
                 continue
             if low in ("h", "help", "?"):
                 ctx.say(HELP, style="dim")
@@ -324,6 +339,16 @@ class Home:
     def play(self) -> None:
         """Play a deal as ``laugh play`` does with its defaults, and come back here."""
         start_play(io=self.ctx.io)
+
+    def coach(self) -> None:
+        """The course's first deal with a coach (:func:`tutor.app.coach.home_coached_deals`)."""
+        from tutor.app.coach import home_coached_deals       # lazily: see practice()
+        home_coached_deals(self.ctx)
+
+    def track(self) -> None:
+        """The tournament track (:class:`tutor.app.track.TrackScreen`)."""
+        from tutor.app.track import TrackScreen             # lazily: see practice()
+        TrackScreen(self.ctx, seed=self.seed).run()
 
     def match(self) -> None:
         """Play on the most recent unfinished match (``laugh match --resume``), else start one

@@ -10,6 +10,12 @@ puzzles of the same kind and theme, then the lesson is marked complete with its 
 Puzzle ``n`` of the block numbered ``b`` in a lesson taken with seed ``S`` is always the same
 puzzle (:func:`tutor.teaching.lessons.puzzle_seed`), so ``laugh lesson ID --seed S`` gives a class the same
 puzzles, and a lesson resumed later poses the ones not yet answered.
+
+A ``coach`` block starts the coached deals where it stands (:func:`tutor.app.coach.coached_deals`),
+after asking (``play`` starts them, ``skip`` goes on; Enter alone answers neither, so paging with
+Enter never starts a deal).  A lesson run may fix the ruleset
+(``ruleset``, as a track does: :mod:`tutor.teaching.tracks` has already set its puzzle blocks
+under it); the coached deal is then played under it too.
 """
 
 from __future__ import annotations
@@ -30,6 +36,9 @@ from tutor.teaching.lessons import Block, Lesson, Segment, puzzle_seed
 NEXT_WORDS = ("", "n", "next")
 BACK_WORDS = ("b", "back")
 QUIT_WORDS = ("q", "quit")
+COACH_PROMPT = "[play/skip/quit]> "
+COACH_PLAY = ("play", "p", "start")
+COACH_SKIP = ("skip", "s", "next")
 
 
 class LessonRunner:
@@ -38,13 +47,21 @@ class LessonRunner:
     ``seed``: take the lesson with this seed (a new attempt unless the attempt in progress already
     uses it); None resumes the attempt in progress, or starts one with a fresh random seed.
     ``restart``: begin again from the first page even if an attempt is in progress.
+    ``ruleset``: the ruleset the run is fixed to (None: the lesson's own choices); ``notes``:
+    lines said under the header (what a track left out); ``resume``: the command that continues
+    the lesson, as the line said on leaving names it (default ``laugh lesson N``).
     """
 
-    def __init__(self, ctx, lesson: Lesson, seed: int | None = None, restart: bool = False):
+    def __init__(self, ctx, lesson: Lesson, seed: int | None = None, restart: bool = False, *,
+                 ruleset: str | None = None, notes: tuple[str, ...] = (),
+                 resume: str | None = None):
         self.ctx = ctx
         self.lesson = lesson
         self.seed_arg = seed
         self.restart = restart
+        self.ruleset = ruleset
+        self.notes = tuple(notes)
+        self.resume = resume
         self.state = None
         self._puzzles: dict[str, object] = {}
         self._intro: list = []
@@ -122,9 +139,9 @@ class LessonRunner:
         which = f"lesson {lesson.number}" if lesson.number else lesson.title
         done = len(self.state.answered)
         total = lesson.puzzle_count
+        again = self.resume or f"c from the home screen or laugh lesson {lesson.number or lesson.id}"
         return (f"Saved: {which} at page {page + 1} of {len(lesson.pages)}, {done} of {total} "
-                f"puzzle{'s' if total != 1 else ''} answered; continue with c from the home "
-                f"screen or laugh lesson {lesson.number or lesson.id}.")
+                f"puzzle{'s' if total != 1 else ''} answered; continue with {again}.")
 
     def header(self, resumed: bool) -> list:
         """The lesson's title, objectives and the seed of this attempt, as renderables (shown
@@ -145,6 +162,11 @@ class LessonRunner:
         else:
             out.append(Text(f"Welcome back: continuing at page {self.state.page + 1}.",
                             style="dim"))
+        if self.ruleset:
+            out.append(Text(f"Every puzzle and deal here is set under {self.ruleset}.",
+                            style="bold"))
+        for note in self.notes:
+            out.append(Text(note, style="dim"))
         out.append(Text("At the end of a page: Enter (or next), back, quit. At an answer: hint, "
                         "show, quit (or :q). Ctrl-D saves and leaves.", style="dim"))
         return out
@@ -166,6 +188,10 @@ class LessonRunner:
                 ctx.page(*pending)
                 pending = []
                 self.puzzle_block(item)
+            elif item.kind == "coach":
+                ctx.page(*pending)
+                pending = []
+                self.coach_block(item)
             else:
                 pending += [render_block(item, ctx), Text("")]
         if pending:
@@ -191,6 +217,29 @@ class LessonRunner:
             outcome = pose(ctx, puzzle, heading=heading, lesson=self.lesson.id, slot=slot)
             self.state.answered[slot] = outcome.first     # as the store keeps it: the first try
             ctx.say()
+
+    def coach_block(self, block: Block) -> None:
+        """Offer the coached deals of ``block`` (``play`` starts them, ``skip`` goes on,
+        ``quit`` leaves the lesson; Enter alone is asked again), under the run's ruleset where
+        one is fixed."""
+        from tutor.app.coach import coached_deals       # the game loads only when played
+        ctx = self.ctx
+
+        def check(text: str) -> str | None:
+            low = text.lower()
+            if low in COACH_PLAY or low in COACH_SKIP or low in QUIT_WORDS:
+                return None
+            return "Type play for the deal with a coach, or skip (or quit)."
+
+        ctx.say("Type play to play the deal with a coach, or skip to go on.", style="bold")
+        low = ctx.ask_checked(COACH_PROMPT, check, words=["play", "skip", "quit"]).lower()
+        if low in QUIT_WORDS:
+            raise Quit
+        if low in COACH_SKIP:
+            ctx.say("Skipped: the coached deal is also on the home screen (f).", style="dim")
+            return
+        coached_deals(ctx, block.data, self.ruleset)
+        ctx.say()
 
     def heading(self, block: Block, n: int) -> str:
         """``Puzzle k of n`` for puzzle ``n`` of ``block``, numbered across the whole lesson

@@ -38,7 +38,7 @@ from tutor.engine.sources import default_library
 from tutor.puzzles import generate
 from tutor.puzzles.model import definition
 from tutor.puzzles.quoted import quote_spans
-from tutor.puzzles.render import plain_suits, render_puzzle
+from tutor.puzzles.render import plain_suits, render_puzzle, shown_cards
 from tutor.teaching.html import inline_markup, quote_markup, render
 from tutor.teaching.lessons import Block, Lesson, puzzle_seed
 from tutor.teaching.prose import md_code as _md_code
@@ -242,7 +242,8 @@ def worksheet_puzzles(generated: list, library, symbols: bool = True) -> list[Wo
                 continue
             quotes.append((q.text, f"{q.citation} ({q.where})"))
         puzzles.append(WorksheetPuzzle(len(puzzles) + 1, position, question if apart else "",
-                                       p.expected_answer_text(), p.explanation, quotes, p.id,
+                                       shown_cards(p.expected_answer_text(), symbols), p.explanation,
+                                       quotes, p.id,
                                        about))
     return puzzles
 

@@ -23,6 +23,12 @@ A claim is timed from the moment its oversight became claimable to the moment th
 named the cards (or the rank) and pressed Enter.  The learner's terminal is the injected I/O
 seam (:class:`tutor.teaching.io.LearnerIO`), and time comes from its clock.
 
+**Watching beside the learner.**  An ``observer`` (a :class:`DealObserver`: the coach of
+:mod:`tutor.app.coach`) is told of each of the learner's prompts before it is read, may take a
+line the learner typed before it is read as a move, and is told of each action applied; it
+asks the engine its own questions of :attr:`DealPlayer.deal` and speaks through the same
+:attr:`DealPlayer.io`.
+
 Afterwards, :attr:`DealPlayer.races` holds every claim that took cards, :attr:`mistakes` every
 mistake of the learner (misses and false claims among them) with the engine's reason,
 :attr:`opportunities` the graded moments and :attr:`sightings` the signal-detection figures.
@@ -48,8 +54,9 @@ from tutor.engine.race import ClaimRace, ClaimWatch, Reaction
 from tutor.puzzles.board import action_text, grouped_text, render_screen
 from tutor.teaching.io import LearnerIO, Reply
 
-__all__ = ["DealPlayer", "Mistake", "Opportunity", "Race", "Sighting", "MISTAKE_TITLES",
-           "NAME_PROMPT", "TURN_PROMPT", "WATCH_PROMPT", "WHICH_PROMPT", "watch_label"]
+__all__ = ["DealObserver", "DealPlayer", "Mistake", "Opportunity", "Race", "Sighting",
+           "MISTAKE_TITLES", "NAME_PROMPT", "TURN_PROMPT", "WATCH_PROMPT", "WHICH_PROMPT",
+           "watch_label"]
 
 TURN_PROMPT = "Your move> "
 WATCH_PROMPT = "watch> "
@@ -62,6 +69,25 @@ def watch_label(name: str, width: int = 80) -> str:
     whether or not anything is claimable (shorter on a terminal under 50 columns, so that it
     fits beside the time left)."""
     return f"{name} to move · space claims" if width >= 50 else f"{name} · space claims"
+
+
+class DealObserver:
+    """What watches a deal beside the learner (the coach).  Every method does nothing here; a
+    subclass overrides what it needs.  ``player`` is the :class:`DealPlayer`."""
+
+    def prompt(self, player: "DealPlayer", where: str) -> bool:
+        """The learner is about to be asked: ``where`` is ``before`` (before play), ``turn``
+        (their turn) or ``watch`` (before a computer player's move).  True holds a ``watch``
+        prompt open until the learner answers (no countdown this once)."""
+        return False
+
+    def line(self, player: "DealPlayer", text: str) -> bool:
+        """A line the learner typed, before it is read as a move; True when the observer took
+        it (it is then not read as a move)."""
+        return False
+
+    def applied(self, player: "DealPlayer", action: Action) -> None:
+        """``action`` has just been applied to the deal (and shown)."""
 
 
 class _Decision:
@@ -84,13 +110,15 @@ class DealPlayer(Watching):
     oversight); ``io`` is the learner's terminal (:class:`tutor.teaching.io.LearnerIO`: what is
     said and shown, every read, and the clock every claim is timed by); ``names`` one name per
     seat; ``pace`` the seconds before each computer player's move; ``title`` heads the screen;
-    ``totals`` the match totals shown beside the names.
+    ``totals`` the match totals shown beside the names; ``observer`` a :class:`DealObserver`
+    watching beside the learner (None: nobody).
     """
 
     def __init__(self, deal: Deal, seat: int, bots: list[Bot | None], *, bot_rng: random.Random,
                  reaction_rng: random.Random, io: LearnerIO, names: list[str],
                  pace: float = 1.0, title: str = "", totals: list[int] | None = None,
-                 claiming: dict[int, Reaction] | None = None):
+                 claiming: dict[int, Reaction] | None = None,
+                 observer: DealObserver | None = None):
         self.deal = deal
         self.seat = seat
         self.bots = bots
@@ -102,6 +130,7 @@ class DealPlayer(Watching):
         self.pace = pace
         self.title = title
         self.totals = totals
+        self.observer = observer or DealObserver()
         self.races: list[Race] = []
         self.mistakes: list[Mistake] = []
         self.opportunities: list[Opportunity] = []
@@ -150,6 +179,7 @@ class DealPlayer(Watching):
     def _before_play(self) -> None:
         d = self.deal
         while not d.started and d.phase == "play" and not self.quit:
+            self.observer.prompt(self, "before")
             reply = self.io.read(BEFORE_PROMPT, None, words=WORDS)
             if self._handle(reply or "", turn=False) == "pass":
                 return
@@ -157,6 +187,7 @@ class DealPlayer(Watching):
     def _turn(self) -> None:
         """The learner's turn prompt (the computer players' claims appear above it as they
         happen)."""
+        self.observer.prompt(self, "turn")
         reply = self.io.read(TURN_PROMPT, None, words=WORDS, events=self._events(),
                              keys=CLAIM_KEYS)
         if reply is not None:
@@ -166,7 +197,8 @@ class DealPlayer(Watching):
         """The prompt before a computer player's move; True when the learner did something
         (the prompt comes again), False when the move is due."""
         who = self.names[self.deal.to_move]
-        if self.clock.realtime:
+        held = self.observer.prompt(self, "watch")
+        if self.clock.realtime and not held:
             reply = self.io.read(WATCH_PROMPT, self.pace, words=WORDS, label=watch_label(who, self.io.width),
                                  total=self.pace, events=self._events(), keys=CLAIM_KEYS,
                                  extend_while_typing=True, erase=True)
@@ -175,7 +207,7 @@ class DealPlayer(Watching):
                              keys=CLAIM_KEYS)
         if reply is not None and self._handle(reply, turn=False) != "pass":
             return True
-        self._let_time_pass(self.pace)
+        self._let_time_pass(0.0 if held and self.clock.realtime else self.pace)
         return False
 
     def _bot_moves(self) -> None:
@@ -194,6 +226,8 @@ class DealPlayer(Watching):
         d = self.deal
         text, when = (reply.text, reply.at) if isinstance(reply, Reply) else (reply,
                                                                              self.clock.now())
+        if self.observer.line(self, text):
+            return "info"
         intent = interpret(text, d, self.seat, self.names)
         if intent.kind == "pass":
             return self._pass(turn)
@@ -310,6 +344,7 @@ class DealPlayer(Watching):
             self.io.say("    " + self._payments_line(d.payments[paid:]), style="dim")
         self._after_apply(a, mine)
         self._sync()
+        self.observer.applied(self, a)
 
     def _before_apply(self, a: Action, mine: bool) -> None:
         """What the learner's choice ``a`` leaves undone, noted before it is applied."""

@@ -230,7 +230,9 @@ class _Claims:
             return "this ruleset lists no oversights: there is never anything to claim"
         if self.phase != PLAY:
             return "play has ended: there is nothing to claim"
-        if not self.open_oversights():
+        # A claim that names something is answered about what it names, never about what else
+        # is open: the reason must not tell a watching player whether an oversight exists.
+        if not own and not (cards or rank is not None or kinds) and not self.open_oversights():
             return "there is nothing to claim"
         if own:
             if cards or rank is not None:

@@ -35,7 +35,7 @@ from rich.text import Text
 from tutor.puzzles import AnswerError
 from tutor.puzzles.board import render_screen
 from tutor.puzzles.kinds.spot_oversight import says_nothing
-from tutor.puzzles.render import code_text, render_explanation
+from tutor.puzzles.render import code_text, render_explanation, shown_cards
 from tutor.teaching.drills.base import QUIT_WORDS, Answered, Drill
 from tutor.teaching.drills.spotmix import Slot, SpotMix
 from tutor.teaching.io import LearnerIO
@@ -303,7 +303,7 @@ class OversightDrill(Drill):
             clock.combo = clock.run = 0
             clock.penalty += MISTAKE_PENALTY
             io.say(f"✗ -{MISTAKE_PENALTY:g} s · {att.grade.message} (answer: "
-                   f"{puzzle.expected_answer_text()})", style="red")
+                   f"{shown_cards(puzzle.expected_answer_text(), io.symbols)})", style="red")
         io.say(f"{max(0.0, clock.left(res, io.clock.now())):.0f} s left · score {res.score}",
                style="dim")
 

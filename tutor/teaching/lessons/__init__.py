@@ -7,7 +7,7 @@ A lesson is a Markdown file with YAML front matter (see ``lessons/README.md`` fo
 - a body in CommonMark (raw HTML is off: ``<b>`` is shown as text), split into pages by
   thematic breaks (a line ``---`` with a blank line before it);
 - fenced blocks whose info word names an engine block: ``quote``, ``puzzle``, ``rules``,
-  ``odds``, ``simulate`` and ``cards`` (see :data:`BLOCK_KINDS`).
+  ``odds``, ``simulate``, ``cards`` and ``coach`` (see :data:`BLOCK_KINDS`).
 
 :func:`load_lesson` reads and checks one file and raises :class:`~tutor.engine.errors.DataError`
 (``FILE:LINE: KEY: what is wrong``) at the first problem; :func:`check_lessons` collects every
@@ -199,8 +199,9 @@ def check_lessons(paths: Iterable[Path | str] | None = None, library=None) -> tu
 
     Returns ``(files_checked, problems)``, each problem one line ``FILE:LINE: KEY: message``.
     Course-wide checks (on the default set): lesson ids unique, prerequisites name lessons that
-    come earlier in the course, and no puzzle is set before its teaching or harder than its
-    lesson allows (:func:`teaching_problems`).  Raises only what loading the sources raises.
+    come earlier in the course, no puzzle is set before its teaching or harder than its
+    lesson allows (:func:`teaching_problems`), every coach block's stops stand on the pages
+    they name, and every track of ``lessons/tracks/`` holds (:mod:`tutor.teaching.tracks`).  Raises only what loading the sources raises.
     """
     from tutor.teaching.lessons._checker import _Checker
     from tutor.teaching.lessons._course_checks import _course_problems
@@ -218,4 +219,21 @@ def check_lessons(paths: Iterable[Path | str] | None = None, library=None) -> tu
     if whole_course:
         known = [e.id for e in course_index()]
         problems.extend(_course_problems(lessons, known))
+        problems.extend(_track_problems(lessons, library))
     return len(files), problems
+
+
+def _track_problems(lessons: list[Lesson], library=None) -> list[str]:
+    """Every track of ``lessons/tracks/`` checked against the course
+    (:func:`tutor.teaching.tracks.track_problems`)."""
+    from tutor.teaching.tracks import read_track, track_files, track_problems
+    by_id = {lesson.id: lesson for lesson in lessons}
+    problems: list[str] = []
+    for path in track_files():
+        try:
+            track = read_track(path, library)
+        except DataError as exc:
+            problems.append(str(exc))
+            continue
+        problems.extend(track_problems(track, by_id))
+    return problems

@@ -10,7 +10,7 @@ from tutor.teaching.lessons._model import Lesson
 def _course_problems(lessons: list[Lesson], known: list[str] | None = None) -> list[str]:
     """Duplicate ids and bad prerequisites.  ``known`` lists the ids of every file in course
     order, read from front matter alone (so a lesson that fails to load still counts)."""
-    problems = teaching_problems(lessons)
+    problems = teaching_problems(lessons) + coach_problems(lessons)
     seen: dict[str, Lesson] = {}
     for lesson in lessons:
         where = f"{_display(lesson.path)}:2: id"
@@ -64,6 +64,21 @@ def _board_problems(lesson: Lesson, b, kind: str, where: str, stems: dict) -> li
     if why:
         return [f"{where}.kind: no puzzle of this block can be set in this lesson: {why}"]
     return []
+
+
+def coach_problems(lessons: list[Lesson]) -> list[str]:
+    """Each ``coach`` block's stops against the course: the lesson, the page, the words shown
+    and the quotations of every stop must stand in the course
+    (:func:`tutor.teaching.coach.stop_problems`)."""
+    from tutor.teaching.coach import stop_problems
+    by_id = {lesson.id: lesson for lesson in lessons}
+    problems = []
+    for lesson in lessons:
+        for b in lesson.blocks("coach"):
+            for name, stop in b.data["stops"].items():
+                problems += [f"{_display(lesson.path)}:{b.line}: coach.stops.{name}: {why}"
+                             for why in stop_problems(stop, by_id)]
+    return problems
 
 
 def teaching_problems(lessons: list[Lesson]) -> list[str]:

@@ -38,7 +38,9 @@ class Block:
     ``{"rulesets", "parameters", "players"}``; ``odds`` -> ``{"figures", "rulesets",
     "players"}``; ``simulate`` -> ``{"ruleset", "players", "deals", "seed", "bots"}``, or with
     ``skill`` ``{"skill": [opponents], "rulesets", "deals", "seed", "samples"}``; ``cards``
-    -> ``{"rows": [(label, [card, ...]), ...], "caption"}``.  ``index`` numbers the lesson's blocks
+    -> ``{"rows": [(label, [card, ...]), ...], "caption"}``; ``coach`` -> ``{"level",
+    "players", "deals": {ruleset: seed}, "stops": {situation: Stop}}`` (see
+    :mod:`tutor.teaching.coach`).  ``index`` numbers the lesson's blocks
     from 0 in file order (puzzle seeds use it).
     """
 

@@ -1,0 +1,217 @@
+"""The first deal with a coach (issue 24, item 2): the situations are found by asking the
+engine, the coach speaks the course's words (the lesson page, its quotations) and the engine's
+(its moves, its parameter table's sentences), says plainly what the deal did not show, and is
+silent in the second deal unless asked.  Driven as a user would: a scripted learner through the
+I/O seam, and ``laugh coach`` / ``laugh lesson 6`` with answers piped in."""
+
+from __future__ import annotations
+
+import io
+import re
+
+import pytest
+from rich.console import Console
+
+from support import ROOT, run_laugh
+
+from tutor.app.coach import (ASK_WORDS, CoachedSession, course_coach_block, scripted_learner,
+                             survey)
+from tutor.app.context import Context, Glyphs
+from tutor.app.io import ScriptedIO
+from tutor.app.play.game import TURN_PROMPT
+from tutor.engine.cards import parse_cards
+from tutor.engine.deal import Deal
+from tutor.engine.parameters import rule_words, value_words
+from tutor.teaching.coach import SITUATIONS, situations, stop_problems
+from tutor.teaching.lessons import Lesson, load_course
+
+
+@pytest.fixture(scope="module")
+def block():
+    lesson, b = course_coach_block()
+    assert lesson.id == "lying-down"
+    return b
+
+
+def _session(data, answer, ruleset=None, width=80):
+    """A coached session with a scripted learner; returns (session, the console's text)."""
+    holder = {}
+    out = io.StringIO()
+    console = Console(file=out, width=width, color_system=None, highlight=False)
+    sio = ScriptedIO(lambda prompt: answer(holder["s"].player, prompt), console)
+    holder["s"] = s = CoachedSession(Context(sio, Glyphs()), data, ruleset, pace=0.0)
+    return s, out, sio
+
+
+def test_the_course_seed_shows_every_situation_but_a_table_mournival(block):
+    """The seed the lesson gives (parlett 42) shows each situation to every scripted learner
+    (random, never declaring, never claiming, Willughby's advice, a card counter); a mournival
+    dealt to the table does not arise, and the coach says so."""
+    from tutor.app.coach import sure_situations
+    for ruleset in ("parlett", "inter-livery-2018"):
+        assert block.data["deals"][ruleset] == 42
+        assert sure_situations(block.data, ruleset) == [
+            s for s in SITUATIONS if s != "table-mournival"]
+
+
+def test_each_situation_agrees_with_the_engine(block):
+    """At every prompt, each situation reported holds by the engine's own answers: a capture
+    listed is a legal action, a prial on the table is three of a rank by ``table_count``, a
+    claim is an open oversight of another player, a dead pair is a declaration the engine
+    offers, lying down is the only legal move."""
+    checked = set()
+    base = scripted_learner(seed=1)
+
+    def answer(player, prompt):
+        if player is not None and player.deal.phase != "over":
+            d = player.deal
+            for s in situations(d, 0, player.names):
+                checked.add(s.situation)
+                if s.situation == "capture":
+                    assert d.to_move == 0
+                    assert any(a.kind in ("capture", "play_on_capture")
+                               for a in d.legal_actions())
+                if s.situation == "table-prial":
+                    assert any(d.table_count(r) == 3 for r in range(13))
+                if s.situation == "claim":
+                    assert [o for o in d.open_oversights() if o.offender != 0]
+                if s.situation == "lie-down" and any("only move" in f for f in s.facts):
+                    assert {a.kind for a in d.legal_actions()} == {"lie_down"}
+        return base(player, prompt)
+
+    arisen, deal = survey(block.data, "parlett", answer)
+    assert deal.is_terminal()
+    assert {"capture", "table-prial", "claim", "lie-down"} <= checked
+
+
+def test_the_coach_speaks_the_course_and_the_engine(block):
+    """A stop shows the lesson page that teaches it (number, title, page) with that page's
+    words verbatim, the quotations on it, and the engine's rule sentences; the end says what
+    the deal did not show."""
+    s, out, _ = _session(block.data, scripted_learner(seed=1))
+    assert s.first()
+    text = out.getvalue()
+    flat = " ".join(text.split())
+    assert "The coach · Your first capture" in text
+    assert "Lesson 4, Capturing, page 1: A turn: you must capture" in flat
+    # the page's own words, as the lesson file has them
+    course = {lesson.id: lesson for lesson in load_course()}
+    page = (ROOT / "lessons" / "04-capturing.md").read_text(encoding="utf-8")
+    assert "Eldest plays first and the turn passes to the left." in " ".join(page.split())
+    assert "Eldest plays first and the turn passes to the left." in flat
+    # the engine's sentence for the ruleset's captures, from the parameter table
+    rs = s.rs
+    assert " ".join(value_words("captures", rs.captures).split()) in flat
+    assert "The coach · The settlement" in text
+    assert "This deal did not show: a mournival dealt to the table" in flat
+    for stop in block.data["stops"].values():
+        assert stop_problems(stop, course) == []
+
+
+def test_a_claim_stop_names_the_oversight_in_the_engine_words(block):
+    s, out, _ = _session(block.data, scripted_learner(seed=1))
+    s.first()
+    flat = " ".join(out.getvalue().split())
+    assert "The coach · An oversight to claim" in flat
+    from tutor.engine.parameters import spec
+    said = []
+    for k in spec("oversights").rules:
+        tail = " ".join(rule_words("oversights", k, who="X").split("X", 1)[-1].split())
+        if tail[:40] in flat:
+            said.append(k)
+    assert said, "the claim stop gives no oversight in the parameter table's words"
+
+
+def test_the_second_deal_is_silent_until_asked(block):
+    """In the second deal the coach says nothing by itself; ``why`` at a prompt makes it
+    speak of what is present now, and is not read as a move."""
+    asked = {"n": 0}
+    base = scripted_learner(seed=2)
+
+    def answer(player, prompt):
+        if player is not None and "Second deal" in player.title and prompt == TURN_PROMPT \
+                and asked["n"] == 0:
+            asked["n"] = 1
+            return "why"
+        return base(player, prompt)
+
+    s, out, sio = _session(block.data, answer)
+    assert s.first()
+    first_len = len(out.getvalue())
+    assert s.second()
+    second = out.getvalue()[first_len:]
+    assert asked["n"] == 1
+    coach_lines = [m.start() for m in re.finditer("The coach ·", second)]
+    why_at = second.index("Your move> why") if "Your move> why" in second else None
+    assert coach_lines, "asking did not make the coach speak"
+    # nothing before the question: the coach was silent until asked
+    if why_at is not None:
+        assert all(at > why_at for at in coach_lines)
+    assert len(s.result.deals) == 2 and all(d.is_terminal() for d in s.result.deals)
+
+
+def test_the_inter_livery_deal_is_played_under_its_rules(block):
+    s, out, _ = _session(block.data, scripted_learner(seed=1), ruleset="inter-livery-2018")
+    assert s.first()
+    flat = " ".join(out.getvalue().split())
+    assert "A deal with a coach · inter-livery-2018" in flat
+    assert "Lesson 10" in flat or "Lesson 11" in flat      # the tournament lesson's page
+    assert s.result.deals[0].ruleset.id == "inter-livery-2018"
+
+
+def test_an_unknown_ruleset_is_one_clear_line(block):
+    from tutor.engine.errors import UsageError
+    with pytest.raises(UsageError, match="no deal under porges"):
+        CoachedSession(Context(ScriptedIO([]), Glyphs()), block.data, "porges")
+
+
+# -- the real program, piped -------------------------------------------------------------
+
+
+def test_laugh_coach_piped_to_the_end(tmp_path, block):
+    """The lines a scripted learner typed in process, piped into ``laugh coach``: the same two
+    deals, to the end, the coach speaking in the first only."""
+    typed = []
+    base = scripted_learner(seed=1)
+
+    def answer(player, prompt):
+        typed.append(base(player, prompt))
+        return typed[-1]
+
+    s, out, _ = _session(block.data, answer)
+    assert s.first() and s.second()
+    proc = run_laugh(["coach"], "\n".join(typed) + "\n", tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert "Traceback" not in proc.stderr
+    first, _, second = proc.stdout.partition("Now a deal on your own")
+    assert second, proc.stdout[-2000:]
+    assert "The coach · Your first capture" in first
+    assert "The coach ·" not in second
+    assert "This deal did not show" in first
+    assert second.count("Net") >= 1 or "won" in second
+
+
+def test_end_of_input_mid_deal_leaves_cleanly(tmp_path):
+    proc = run_laugh(["coach"], "\n" * 3, tmp_path)
+    assert proc.returncode == 0
+    assert "Traceback" not in proc.stderr
+
+
+def test_the_lesson_offers_the_coached_deal_and_enter_alone_does_not_start_it(tmp_path):
+    """In lesson 6 the coach block asks; Enter alone is asked again (it never answers), play
+    starts the deal, under the block's first ruleset."""
+    from support import lesson_script
+    from tutor.app.commands.lesson import open_lesson
+    lesson = open_lesson("lying-down")
+    lines = lesson_script(lesson, 5)
+    at = lines.index("skip")
+    script = lines[:at] + ["", "play"] + [""] * 400
+    proc = run_laugh(["lesson", "6", "--seed", "5"], "\n".join(script) + "\n", tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    out = proc.stdout
+    assert "Type play for the deal with a coach, or skip" in out
+    assert out.index("Type play for the deal") < out.index("A deal with a coach · parlett")
+
+
+def test_why_is_a_word_of_the_coach_only():
+    assert ASK_WORDS == {"why", "coach"}

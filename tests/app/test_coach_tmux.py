@@ -1,0 +1,86 @@
+"""The coached deal on a real terminal: tmux at 80x24 with ``NO_COLOR=1`` (issue 24).  The coach
+stops before the first move (a prial on the table, the first capture, ...), pages its words so
+nothing scrolls away, hands the table back with the prompt in sight; the learner types a capture
+the engine calls legal, and Ctrl-C leaves cleanly."""
+
+from __future__ import annotations
+
+import random
+import re
+import shutil
+import time
+
+import pytest
+
+from test_app_tmux import COLOUR, Term
+
+from tutor.app.coach import PAUSE, course_coach_block
+from tutor.engine.deal import new_deal
+from tutor.engine.sources import default_library
+
+pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
+
+PROMPTS = (r"(more \(Enter; s skips\)>|Enter: back to the table>|Before play \(Enter starts\)>|"
+           r"Your move>|watch>)\s*$")
+
+
+def _first_capture():
+    """A capture the engine offers the learner (seat 0, eldest) at the coached deal's first
+    turn, as typed: the deal is dealt as the session deals it (seed, dealer to the right)."""
+    _, block = course_coach_block()
+    rid, seed = next(iter(block.data["deals"].items()))
+    rs = default_library().ruleset(rid, block.data["players"])
+    deal = new_deal(rs, block.data["players"], block.data["players"] - 1, random.Random(seed))
+    caps = [a for a in deal.legal_actions() if a.kind == "capture"]
+    return caps[0].notation()
+
+
+@pytest.fixture
+def term(tmp_path):
+    t = Term(tmp_path, width=80, height=24, args=("coach", "--pace", "0.2"))
+    yield t
+    t.close()
+
+
+def test_the_coached_deal_at_80x24(term):
+    t = term
+    spoke = paused = False
+    for _ in range(60):
+        line = t.wait(PROMPTS, timeout=30)
+        screen = t.screen()
+        assert all(len(row) <= 80 for row in screen.splitlines())
+        if "The coach ·" in screen:
+            spoke = True
+        if "more (Enter" in line:          # the same prompt again after the next page
+            t.keys("Enter")
+            end = time.time() + 20
+            while t.screen() == screen and time.time() < end:
+                time.sleep(0.03)
+        elif line.startswith(PAUSE.strip()):
+            paused = True
+            t.press("Enter")
+        elif line.startswith("Before play"):
+            t.press("Enter")
+        elif line.startswith("Your move>"):
+            break
+    else:
+        raise AssertionError("never reached the learner's move:\n" + t.screen())
+    assert spoke and paused
+    history = " ".join(t.screen(history=400).split())
+    assert "The coach · Your first capture" in history
+    assert "Lesson 4, Capturing, page 1: A turn: you must capture" in history
+    # the table is back, with the prompt in sight
+    screen = t.screen()
+    assert "Table (" in screen and "Your hand:" in screen
+    assert not COLOUR.search(t.screen(escapes=True)), "NO_COLOR=1 but colours were sent"
+    # the learner acts: a capture the engine offers
+    move = _first_capture()
+    t.press(*move.split(" ")[0], " ", *move.split(" ")[1], "Enter")
+    t.wait(PROMPTS, timeout=30)
+    history = t.screen(history=400)
+    assert re.search(r"You capture", history) or "You take" in history or \
+        "You:" in history, history[-1500:]
+    t.keys("C-c")
+    assert t.rc() == 130
+    after = t.screen(history=400)
+    assert "Traceback" not in after

@@ -1,0 +1,102 @@
+"""Tracks (issue 24, item 3): the tournament track reads and holds against the course, every
+puzzle and deal it keeps is set under inter-livery-2018, what it leaves out is said, and a
+broken track file is one line naming the file, line and key."""
+
+from __future__ import annotations
+
+import pytest
+
+from support import lesson_puzzles
+
+from tutor.engine.errors import DataError, UsageError
+from tutor.teaching.lessons import check_lessons, load_course
+from tutor.teaching.tracks import (fixed_lesson, load_track, read_track, step_key,
+                                   track_names, track_problems)
+
+
+@pytest.fixture(scope="module")
+def course():
+    return {lesson.id: lesson for lesson in load_course()}
+
+
+@pytest.fixture(scope="module")
+def track():
+    return load_track("tournament")
+
+
+def test_the_tournament_track_is_found_and_holds(track, course):
+    assert "tournament" in track_names()
+    assert track.ruleset == "inter-livery-2018" and track.match
+    assert [s.lesson for s in track.steps][-1] == "tournament"
+    assert track_problems(track, course) == []
+
+
+def test_every_kept_puzzle_and_deal_is_under_the_track_ruleset(track, course):
+    total = 0
+    for step in track.steps:
+        fixed = fixed_lesson(track, step, course[step.lesson]).lesson
+        assert fixed.id == step_key(track, step.lesson)
+        for b in fixed.blocks("puzzle"):
+            assert b.data["ruleset"] == "inter-livery-2018"
+        for _, p in lesson_puzzles(fixed, 7):
+            assert p.ruleset == "inter-livery-2018"
+            total += 1
+        for b in fixed.blocks("coach"):
+            assert "inter-livery-2018" in b.data["deals"]
+    assert total >= 10
+    # the coached deal comes with the lying-down step
+    lying = next(s for s in track.steps if s.lesson == "lying-down")
+    assert list(fixed_lesson(track, lying, course["lying-down"]).lesson.blocks("coach"))
+
+
+def test_what_is_left_out_is_said(track, course):
+    step = next(s for s in track.steps if s.lesson == "capturing")
+    got = fixed_lesson(track, step, course["capturing"])
+    assert any("compares the sources" in why for why in got.left_out)
+    kept = {b.data.get("objective") for b in got.lesson.blocks("puzzle")}
+    assert set(got.lesson.objective_ids) <= kept
+
+
+def test_pages_are_kept_as_named(track, course):
+    step = next(s for s in track.steps if s.lesson == "the-deal")
+    fixed = fixed_lesson(track, step, course["the-deal"]).lesson
+    assert len(fixed.pages) <= len(step.pages) + 1
+    assert len(fixed.pages) < len(course["the-deal"].pages)
+
+
+def test_an_unknown_track_lists_the_tracks():
+    with pytest.raises(UsageError, match="tracks: .*tournament"):
+        load_track("chess")
+
+
+@pytest.mark.parametrize("text, where", [
+    ("id: t\ntitle: T\nruleset: nowhere\nabout: x\nsteps: [{lesson: terms}]\n", ":3: ruleset"),
+    ("id: t\ntitle: T\nruleset: parlett\nabout: x\nsteps: []\n", ":5: steps"),
+    ("id: t\ntitle: T\nruleset: parlett\nabout: x\nsteps: [{lesson: terms}]\ncolour: red\n",
+     ":6: colour"),
+    ("id: T T\ntitle: T\nruleset: parlett\nabout: x\nsteps: [{lesson: terms}]\n", ":1: id"),
+    ("- just a list\n", ":1: track"),
+])
+def test_a_broken_track_file_is_one_line(tmp_path, text, where):
+    path = tmp_path / "bad.yaml"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(DataError) as exc:
+        read_track(path)
+    assert where in str(exc.value) and "\n" not in str(exc.value)
+
+
+def test_a_track_naming_what_is_not_there_is_refused(tmp_path, course):
+    path = tmp_path / "t.yaml"
+    path.write_text("id: t\ntitle: T\nruleset: inter-livery-2018\nabout: x\nsteps:\n"
+                    "  - lesson: nothing\n  - lesson: terms\n    pages: [No such page]\n"
+                    "  - lesson: capturing\n    leave_out: [no-such-objective]\n",
+                    encoding="utf-8")
+    problems = track_problems(read_track(path), course)
+    assert any("'nothing' is not a lesson" in p for p in problems)
+    assert any("no page 'No such page'" in p for p in problems)
+    assert any("'no-such-objective' names no puzzle block" in p for p in problems)
+
+
+def test_lessons_check_passes_with_the_track_and_the_coach():
+    count, problems = check_lessons()
+    assert problems == [] and count >= 11

@@ -1,0 +1,398 @@
+"""A first deal with a coach, on the real play screen: the learner plays a seeded deal against
+computer players while the coach stops at each new situation, shows what the course says of it
+and where, and what the engine says may be done now; then the learner acts.  A second deal
+follows with the coach silent unless asked (``why`` or ``coach`` at any prompt).
+
+The deal is played by the play screen itself (:class:`tutor.app.play.DealPlayer`, its watch and
+its prompts, through the I/O seam); the coach watches beside it as a
+:class:`~tutor.app.play.game.DealObserver`: told of each of the learner's prompts, it asks the
+engine which situations are present (:func:`tutor.teaching.coach.situations`) and speaks of
+each new one; it takes the lines ``why`` and ``coach``.  Nothing here knows a rule: the words
+are the course's (the lesson page a ``coach`` block names for each situation, and the
+quotations on it) and the engine's (its moves and its parameter table's words).
+
+In the first deal the computer players leave every claim to the learner (the coach has just
+said there is one); in the second they claim as their level does.  Neither deal is recorded
+in the progress store: the coach gives answers away.  :func:`coached_deals` runs both;
+:func:`survey` plays the first with a scripted learner and says which situations arose (the
+seed search and the tests use it).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from rich.padding import Padding
+from rich.rule import Rule
+from rich.text import Text
+
+from tutor.app.blocks import render_quote
+from tutor.app.markdown import render_markdown
+from tutor.app.play.game import DealObserver, DealPlayer
+from tutor.app.play.sheet import review_renderable, settlement_table
+from tutor.engine.deal import Deal, new_deal
+from tutor.engine.errors import UsageError
+from tutor.engine.levels import claimants, level, make_opponents, seat_names
+from tutor.teaching.coach import (AT_THE_END, SITUATIONS, Seen, Stop, page_words, situations,
+                                  stop_for, stop_quotes)
+
+__all__ = ["ASK_WORDS", "Coach", "CoachedResult", "CoachedSession", "allows", "coached_deals",
+           "survey"]
+
+#: What asks the coach at any prompt of the deal.
+ASK_WORDS = frozenset({"why", "coach"})
+#: The learner's seat in a coached deal.
+SEAT = 0
+PAUSE = "Enter: back to the table> "
+
+
+def allows(data: dict, ruleset: str | None) -> bool:
+    """Whether a ``coach`` block's ``data`` can be played under ``ruleset`` (None: its first):
+    the block has a seeded deal for it."""
+    return ruleset is None or ruleset in data["deals"]
+
+
+class Coach(DealObserver):
+    """The coach beside one deal: ``ctx`` the screen's context (its I/O, library, glyphs),
+    ``stops`` the block's :class:`~tutor.teaching.coach.Stop` by name, ``ruleset_id`` the
+    deal's ruleset (which picks the stops and their quotations), ``speaking``
+    whether it stops by itself (else only when asked).  :attr:`arisen` lists the situations
+    met, in order."""
+
+    def __init__(self, ctx, stops: dict[str, Stop], ruleset_id: str, *, speaking: bool = True):
+        self.ctx = ctx
+        self.stops = stops
+        self.ruleset_id = ruleset_id
+        self.speaking = speaking
+        self.arisen: list[str] = []
+        self.current: list[Seen] = []
+        self._since = 0
+        self._lessons: dict[str, object] = {}
+
+    # -- the hooks ---------------------------------------------------------------------------
+
+    def prompt(self, player: DealPlayer, where: str) -> bool:
+        """Find the situations present; speak of the new ones (when speaking).  True when it
+        spoke (a watch prompt is then held open for the learner to act)."""
+        self.current = situations(player.deal, player.seat, player.names, player.symbols,
+                                  since=self._since)
+        self._since = len(player.deal.history)
+        new = [s for s in self.current if s.situation not in self.arisen]
+        self.arisen += [s.situation for s in new]
+        if not (self.speaking and new):
+            return False
+        self.speak(new)
+        self.pause()
+        player.show()
+        return True
+
+    def line(self, player: DealPlayer, text: str) -> bool:
+        """``why`` or ``coach``: speak of what is present now (or say that nothing is)."""
+        if text.strip().lower() not in ASK_WORDS:
+            return False
+        if self.current:
+            self.speak(self.current)
+        else:
+            self.ctx.say("The coach: nothing new here. At your turn, moves lists what you may "
+                         "do; help lists what you can type.", style="cyan")
+        return True
+
+    def finished(self, deal: Deal, names: Sequence[str], *, speak: bool | None = None) -> None:
+        """The end of the deal: the end of play and the settlement (spoken when ``speak``,
+        default :attr:`speaking`)."""
+        seen = situations(deal, SEAT, names, self.ctx.symbols)
+        end = [s for s in seen if s.situation not in self.arisen]
+        self.arisen += [s.situation for s in end]
+        self.current = seen
+        if self.speaking if speak is None else speak:
+            self.speak(end)
+
+    # -- speaking ----------------------------------------------------------------------------
+
+    def speak(self, seen: Sequence[Seen]) -> None:
+        """Each situation: its heading, the page that teaches it and the page's words, the
+        quotations, then the engine's facts."""
+        parts: list = []
+        for s in seen:
+            parts += self.stop_renderables(s)
+        self.ctx.page(*parts)
+
+    def stop_renderables(self, s: Seen) -> list:
+        """One stop as renderables (see :meth:`speak`)."""
+        ctx = self.ctx
+        out: list = [Text(""), Rule(f"The coach · {SITUATIONS[s.situation]}", style="cyan",
+                                    align="left")]
+        stop = stop_for(self.stops, s.situation, self.ruleset_id)
+        if stop is not None:
+            where, words = self.page_of(stop)
+            out.append(Text(where, style="bold"))
+            if words:
+                out.append(Padding(render_markdown(words, ctx.symbols,
+                                                   "•" if ctx.symbols else "-"), (0, 0, 0, 2)))
+            refs = stop_quotes(stop, self.ruleset_id, ctx.library)
+            if refs:
+                out.append(render_quote({"refs": refs}, ctx, ctx.width))
+        facts = Text("The engine, now:", style="bold")
+        out.append(facts)
+        for f in s.facts:
+            out.append(Padding(Text(f), (0, 0, 0, 2)))
+        return out
+
+    def page_of(self, stop: Stop) -> tuple[str, str | None]:
+        """``(where, words)``: "Lesson 4, Capturing, page 1: A turn: you must capture", and
+        the page's words the stop shows (None if the course has changed under it)."""
+        from tutor.app.commands.lesson import open_lesson
+        lesson = self._lessons.get(stop.lesson)
+        if lesson is None:
+            lesson = self._lessons[stop.lesson] = open_lesson(stop.lesson)
+        got = page_words(lesson, stop.page, stop.phrase)
+        if got is None:
+            return f"Lesson {lesson.number}, {lesson.title}: {stop.page}", None
+        page, words = got
+        return (f"Lesson {lesson.number}, {lesson.title}, page {page + 1}: {stop.page}",
+                words)
+
+    def pause(self) -> None:
+        """At a terminal, wait for Enter before the table comes back."""
+        if self.ctx.interactive:
+            self.ctx.ask(PAUSE)
+
+
+@dataclass
+class CoachedResult:
+    """What the coached deals left: the deals, each deal's situations met (in order), and
+    whether the learner left early."""
+
+    deals: list[Deal] = field(default_factory=list)
+    arisen: list[list[str]] = field(default_factory=list)
+    quit: bool = False
+
+
+class CoachedSession:
+    """The deals of a ``coach`` block (``data`` as :mod:`tutor.teaching.lessons` reads it)
+    under ``ruleset`` (None: the block's first) with the learner at ``ctx``
+    (:class:`tutor.app.context.Context`); ``pace`` the seconds before each computer player's
+    move on a terminal.  :attr:`coach` is the coach of the deal being played, :attr:`player`
+    its play screen.  Raises :class:`UsageError` for a ruleset the block has no deal for."""
+
+    def __init__(self, ctx, data: dict, ruleset: str | None = None, *, pace: float = 1.0):
+        rid = ruleset or next(iter(data["deals"]))
+        if rid not in data["deals"]:
+            raise UsageError(f"this coached deal has no deal under {rid} (it has: "
+                             f"{', '.join(data['deals'])})")
+        self.ctx, self.data, self.pace = ctx, data, pace
+        self.n = data["players"]
+        self.rs = ctx.library.ruleset(rid, self.n)
+        self.level = level(data["level"])
+        self.seed = data["deals"][rid]
+        self.names = seat_names(self.n, SEAT)
+        self.deal_rng = random.Random(self.seed)
+        self.bot_rng = random.Random(f"{self.seed}:bots")
+        self.reaction_rng = random.Random(f"{self.seed}:reactions")
+        self.bots = make_opponents(self.level, self.n, SEAT)
+        self.dealer = (SEAT - 1) % self.n            # the learner is eldest in the first deal
+        self.result = CoachedResult()
+        self.coach: Coach | None = None
+        self.player: DealPlayer | None = None
+
+    def first(self) -> bool:
+        """The coached deal; False when the learner left it."""
+        ctx, lv, rid = self.ctx, self.level, self.rs.id
+        ctx.say(f"A deal with a coach · {rid} · {self.n} players · seed {self.seed}",
+                style="bold")
+        ctx.say(f"You play at seat {SEAT}, against {lv.summary}. The first time something new "
+                "happens, the coach stops: what the course says of it and on which page, and "
+                "what the engine says you may do now. Then you act. In this deal the computer "
+                "players leave every claim to you. Type why (or coach) at any prompt to hear "
+                "the coach again, help for what you can type.")
+        deal = new_deal(self.rs, self.n, self.dealer, self.deal_rng)
+        return self._play(deal, Coach(self.ctx, self.data["stops"], self.rs.id), {}, "Coached deal")
+
+    def second(self) -> bool:
+        """The deal on the learner's own, the coach silent unless asked; False when the
+        learner left it."""
+        ctx, lv = self.ctx, self.level
+        ctx.say()
+        if ctx.interactive:
+            ctx.ask("Enter for the second deal> ")
+        ctx.say("Now a deal on your own: the coach says nothing unless you ask (why or coach "
+                f"at any prompt), and the computer players claim as {lv.name} players do.",
+                style="bold")
+        deal = new_deal(self.rs, self.n, (self.dealer + 1) % self.n, self.deal_rng)
+        quiet = Coach(ctx, self.data["stops"], self.rs.id, speaking=False)
+        if not self._play(deal, quiet, claimants(lv, self.n, SEAT), "Second deal"):
+            return False
+        while ctx.interactive:
+            text = ctx.ask("Enter to finish (why: the coach on this deal)> ").strip().lower()
+            if text not in ASK_WORDS:
+                break
+            quiet.speak([s for s in quiet.current if s.situation in AT_THE_END])
+        return True
+
+    def _play(self, deal: Deal, coach: Coach, claiming: dict, title: str) -> bool:
+        """One deal with ``coach`` beside it, then the settlement, the end's stops, what did
+        not arise (when the coach speaks) and the review of slips; False when the learner left
+        it."""
+        ctx, names, rid = self.ctx, self.names, self.rs.id
+        self.coach = coach
+        self.player = player = DealPlayer(
+            deal, SEAT, self.bots, bot_rng=self.bot_rng, reaction_rng=self.reaction_rng,
+            io=ctx.io, names=names, pace=self.pace,
+            title=f"{title} · {rid} · {names[deal.dealer]} "
+                  f"deal{'' if deal.dealer == SEAT else 's'}",
+            claiming=claiming, observer=coach)
+        self.result.deals.append(deal)
+        self.result.arisen.append(coach.arisen)
+        player.run()
+        if not deal.is_terminal():
+            self.result.quit = True
+            ctx.say("You left the deal before its end.", style="yellow")
+            return False
+        ctx.say()
+        ctx.show(settlement_table(deal, names, ctx.symbols))
+        coach.finished(deal, names)
+        if coach.speaking:
+            ctx.show(_not_arisen(coach))
+        ctx.say()
+        ctx.show(review_renderable(
+            player.mistakes, player.sightings, names=names, seat=SEAT, symbols=ctx.symbols,
+            set_aside=deal.ruleset.table_mournival == "set_aside_for_last_in"))
+        return True
+
+
+def coached_deals(ctx, data: dict, ruleset: str | None = None, *,
+                  pace: float = 1.0) -> CoachedResult:
+    """Play a ``coach`` block's deals with the learner at ``ctx``: the first coached, then one
+    with the coach silent unless asked (see :class:`CoachedSession`).  ``EOFError`` and
+    ``KeyboardInterrupt`` pass through (nothing is saved: these deals are not recorded)."""
+    session = CoachedSession(ctx, data, ruleset, pace=pace)
+    if session.first():
+        session.second()
+    return session.result
+
+
+def _not_arisen(coach: Coach) -> Text:
+    """The situations this deal did not show, said plainly, with where the course teaches
+    each; or that it showed them all."""
+    missing = [s for s in SITUATIONS if s not in coach.arisen]
+    if not missing:
+        return Text("This deal showed every situation the coach stops for.", style="green")
+    t = Text("This deal did not show: ", style="bold")
+    parts = []
+    for s in missing:
+        stop = stop_for(coach.stops, s, coach.ruleset_id)
+        where = coach.page_of(stop)[0].split(",")[0] if stop is not None else ""
+        parts.append(f"{SITUATIONS[s][:1].lower()}{SITUATIONS[s][1:]}"
+                     + (f" ({where.lower()} teaches it)" if where else ""))
+    t.append("; ".join(parts) + ".")
+    return t
+
+
+def survey(data: dict, ruleset: str | None, answer: Callable[[DealPlayer, str], str],
+           width: int = 80) -> tuple[list[str], Deal]:
+    """The situations the first deal of ``data`` under ``ruleset`` shows a scripted learner,
+    in order, and the deal: ``answer(player, prompt)`` gives each line the learner types (piped:
+    no real time).  For the seed search and the tests."""
+    import io as _io
+
+    from rich.console import Console
+
+    from tutor.app.context import Context, Glyphs
+    from tutor.app.io import ScriptedIO
+    holder: dict = {}
+    console = Console(file=_io.StringIO(), width=width, color_system=None, highlight=False)
+    io = ScriptedIO(lambda prompt: answer(holder["session"].player, prompt), console)
+    session = holder["session"] = CoachedSession(Context(io, Glyphs()), data, ruleset, pace=0.0)
+    session.first()
+    return session.coach.arisen, session.result.deals[0]
+
+
+# --------------------------------------------------------------------------------------------
+# Finding a deal that shows the situations
+
+
+def scripted_learner(seed: int, *, declares: bool = True, claims: bool = True,
+                     bot: str | None = None) -> Callable[[DealPlayer, str], str]:
+    """A learner for :func:`survey`: at its turn a move chosen at random (``seed``) among the
+    engine's legal actions, or by the computer player ``bot`` (a name of
+    :func:`tutor.engine.bots.make_bot`); each declaration it may make (``declares``), each
+    claim open to it (``claims``); Enter otherwise."""
+    from tutor.app.play.game import NAME_PROMPT, TURN_PROMPT, WHICH_PROMPT
+    from tutor.engine.bots import make_bot
+    rng = random.Random(seed)
+    chooser = make_bot(bot) if bot else None
+
+    def answer(player: DealPlayer | None, prompt: str) -> str:
+        if player is None or prompt == WHICH_PROMPT:
+            return "1" if prompt == WHICH_PROMPT else ""
+        d, seat = player.deal, player.seat
+        free = d.free_actions(seat)
+        open_claims = [a for a in free if a.kind == "claim"]
+        if prompt == NAME_PROMPT:
+            return open_claims[0].notation() if open_claims else ""
+        if claims and open_claims:
+            return open_claims[0].notation()
+        decl = [a for a in free if a.kind.startswith("declare")
+                or a.kind == "take_table_mournival"]
+        if declares and decl:
+            return decl[0].notation()
+        if prompt == TURN_PROMPT and d.to_move == seat:
+            legal = d.legal_actions()
+            a = chooser.choose(d, legal, rng) if chooser else rng.choice(legal)
+            return a.notation()
+        return ""
+    return answer
+
+
+#: The learners a deal is tried with before it is called sure to show a situation.
+SURVEY_LEARNERS = (
+    ("random, declares and claims", dict(seed=1)),
+    ("random, another", dict(seed=2)),
+    ("random, never declares", dict(seed=3, declares=False)),
+    ("random, never claims", dict(seed=4, claims=False)),
+    ("Willughby's advice", dict(seed=5, bot="willughby")),
+    ("counts the cards", dict(seed=6, bot="counter")),
+)
+
+
+def sure_situations(data: dict, ruleset: str | None) -> list[str]:
+    """The situations the first deal of ``data`` under ``ruleset`` shows every learner of
+    :data:`SURVEY_LEARNERS` (in :data:`SITUATIONS` order)."""
+    shown = None
+    for _, kw in SURVEY_LEARNERS:
+        got = set(survey(data, ruleset, scripted_learner(**kw))[0])
+        shown = got if shown is None else shown & got
+    return [s for s in SITUATIONS if s in (shown or ())]
+
+
+def search_seeds(data: dict, ruleset: str, seeds: range) -> list[tuple[int, list[str]]]:
+    """Each seed of ``seeds`` with the situations its first deal (``data``'s, with that seed
+    under ``ruleset``) is sure to show (:func:`sure_situations`), the most first.  How a
+    ``coach`` block's seeds are chosen."""
+    out = []
+    for seed in seeds:
+        trial = {**data, "deals": {**data["deals"], ruleset: seed}}
+        out.append((seed, sure_situations(trial, ruleset)))
+    return sorted(out, key=lambda x: -len(x[1]))
+
+
+def course_coach_block():
+    """The course's first ``coach`` block and its lesson: ``(lesson, block)``.  Raises
+    :class:`UsageError` when no lesson of the course has one."""
+    from tutor.app.commands.lesson import open_lesson
+    from tutor.teaching.lessons import course_index
+    for entry in course_index():
+        lesson = open_lesson(entry.id)
+        for b in lesson.blocks("coach"):
+            return lesson, b
+    raise UsageError("no lesson of the course has a coached deal")
+
+
+def home_coached_deals(ctx, ruleset: str | None = None, *, pace: float = 1.0) -> CoachedResult:
+    """The course's coached deals (:func:`course_coach_block`) played from the home screen (or
+    ``laugh coach``), under ``ruleset`` (None: the block's first)."""
+    lesson, block = course_coach_block()
+    ctx.say(f"From lesson {lesson.number}, {lesson.title}.", style="dim")
+    return coached_deals(ctx, block.data, ruleset, pace=pace)

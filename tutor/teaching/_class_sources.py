@@ -1,0 +1,278 @@
+"""The class pack's parts worked out from the sources (see :mod:`tutor.teaching.classpack`,
+which prints them): the comparison table, the contested rules in the sources' own words, the
+word-by-word comparison of two transcriptions, the family tree and the timeline of the texts."""
+
+from __future__ import annotations
+
+import difflib
+import re
+from pathlib import Path
+from typing import Any
+
+from tutor.engine.data import source_texts_dir
+from tutor.engine.parameters import COUNT_PARAMETERS, PARAMETERS, value_short, value_words
+
+__all__ = ["QUOTES_PER_READING", "STATUS_MARKS", "comparison", "contested", "family_tree",
+           "timeline", "transcriptions", "word_diff"]
+
+#: The most quotations a source's reading of a contested rule shows (its provenance's first):
+#: one where the source states the rule, two where we read it.
+QUOTES_PER_READING = {"stated": 1, "read": 2, "chosen": 2}
+#: The status marks of the comparison table (stated is unmarked).
+STATUS_MARKS = {"stated": "", "read": "~", "chosen": "*"}
+
+
+def _plain_words(text: str) -> str:
+    """Text as words to compare: markup removed, quotation marks dropped, lower case."""
+    from tutor.puzzles.quoted import quote_plain
+    text = quote_plain(text)
+    text = re.sub(r"[\"“”‘’']", "", text)
+    return " ".join(text.lower().split())
+
+
+# --------------------------------------------------------------------------------------------
+# Worked out from the sources
+
+
+def _short(library, q) -> str:
+    """A quotation's citation in short, for a pack whose family tree gives every text in full:
+    who wrote the text it stands in (quoting whom), and where in it."""
+    owners = {s.text: s for s in library.sources.values() if s.text}
+    owner = owners.get(q.in_) if q.in_ else None
+    owner = owner or library.sources[q.source]
+    who = _who(owner) + (f", quoting {q.quoting}" if q.quoting else "")
+    return f"{who} ({q.where})"
+
+
+def _who(source) -> str:
+    """A source named in a few words: its author, else the larger work or the place it
+    appeared in, else its title."""
+    return source.author or source.in_ or source.published or source.title
+
+
+def comparison(library, rulesets: list[str]) -> dict[str, Any]:
+    """Every parameter of ``rulesets`` side by side: ``columns`` (ruleset ids), ``rows`` of
+    ``{label, cells: [(value, status) or None], differs}``: the whole-game parameters any of
+    them sets, then a row for each player count any of them covers: its deal (hand/table),
+    antes (dealer/others), bonus and breakeven in cards, marked with the weakest status of the
+    four (None where a ruleset is not for that count)."""
+    rows = []
+    from tutor.engine.parameters import RULESET_PARAMETERS
+    for name in RULESET_PARAMETERS:
+        ps = [library.parameter(r, name) for r in rulesets]
+        if all(p.implicit for p in ps):
+            continue
+        rows.append((PARAMETERS[name].label, [(value_short(name, p.value), p.status)
+                                             for p in ps]))
+    counts = sorted({n for r in rulesets for n in library.ruleset(r).counts})
+    groups = (("hand", "table"), ("ante_dealer", "ante_other"), ("last_in_bonus",),
+              ("breakeven",))
+    for n in counts:
+        cells = []
+        for r in rulesets:
+            if n not in library.ruleset(r).counts:
+                cells.append(None)
+                continue
+            parts, statuses = [], []
+            for names in groups:
+                ps = [library.parameter(r, x, n) for x in names]
+                statuses += [p.status for p in ps]
+                parts.append("–" if all(p.value is None for p in ps) else
+                             "/".join("–" if p.value is None else str(p.value) for p in ps))
+            cells.append(("; ".join(parts),
+                          max(statuses, key=list(STATUS_MARKS).index)))
+        rows.append((f"{n} players: hand/table; antes dealer/others; bonus; breakeven",
+                     cells))
+    out = []
+    for label, cells in rows:
+        values = {c[0] for c in cells if c is not None}
+        out.append({"label": label, "cells": cells, "differs": len(values) > 1})
+    return {"columns": list(rulesets), "rows": out}
+
+
+def contested(library, rulesets: list[str]) -> list[dict[str, Any]]:
+    """Each whole-game parameter on which ``rulesets`` differ (the per-player-count numbers
+    and the match format aside: the comparison table has them), with every reading of it:
+    ``{name, label, meaning, readings}``, each reading ``{source, who, rulesets, value, status,
+    quotes: [(text, short citation)], note}``: one a source, value and status (its rulesets
+    that read it alike together), with the first
+    :data:`QUOTES_PER_READING` of the source's own quotations their provenance cites and our
+    note where it is read or chosen."""
+    from tutor.engine.parameters import RULESET_PARAMETERS
+    out = []
+    for name in RULESET_PARAMETERS:
+        if name in COUNT_PARAMETERS or name == "match_format":
+            continue
+        ps = {r: library.parameter(r, name) for r in rulesets}
+        if all(p.implicit for p in ps.values()):
+            continue
+        if len({repr(p.value) for p in ps.values()}) < 2:
+            continue
+        readings: dict[tuple, dict[str, Any]] = {}
+        for r, p in ps.items():
+            src = library.source_of(r)
+            key = (src.id, repr(p.value), p.status)
+            got = readings.setdefault(key, {"source": src.id, "who": _who(src), "rulesets": [],
+                                            "value": value_words(name, p.value),
+                                            "status": p.status, "refs": [], "note": None})
+            got["rulesets"].append(r)
+            for ref in p.quotes:
+                if ref not in got["refs"] and ref.split(":")[0] == src.id:
+                    got["refs"].append(ref)
+            if p.status != "stated" and got["note"] is None:
+                got["note"] = p.note
+        for got in readings.values():
+            refs = got.pop("refs")[:QUOTES_PER_READING[got["status"]]]
+            got["quotes"] = [(q.text, _short(library, q)) for q in library.quotations_of(refs)]
+        spec = PARAMETERS[name]
+        out.append({"name": name, "label": spec.label, "meaning": spec.meaning,
+                    "readings": list(readings.values())})
+    return out
+
+
+def _tokens(text: str) -> list[str]:
+    from tutor.puzzles.quoted import quote_plain
+    return re.findall(r"\w+(?:['’]\w+)*|[^\w\s]", quote_plain(text))
+
+
+def word_diff(a: str, b: str) -> dict[str, Any]:
+    """Two quotations compared word by word (markup as the page shows it): ``same``, the share
+    of their words in common (0..1), and ``differences``, each ``(kind, words in a, words in
+    b)`` with kind ``capital`` (only the case differs), ``punctuation``, ``missing`` (only in
+    a), ``added`` (only in b) or ``words``."""
+    ta, tb = _tokens(a), _tokens(b)
+    sm = difflib.SequenceMatcher(a=[t.lower() for t in ta], b=[t.lower() for t in tb],
+                                 autojunk=False)
+    diffs = []
+    same = 0
+    for op, i1, i2, j1, j2 in sm.get_opcodes():
+        wa, wb = " ".join(ta[i1:i2]), " ".join(tb[j1:j2])
+        if op == "equal":
+            same += i2 - i1
+            for x, y in zip(ta[i1:i2], tb[j1:j2]):
+                if x != y:
+                    diffs.append(("capital", x, y))
+            continue
+        letters = re.compile(r"\w")
+        if not letters.search(wa + wb):
+            kind = "punctuation"
+        elif op == "delete":
+            kind = "missing"
+        elif op == "insert":
+            kind = "added"
+        else:
+            kind = "words"
+        diffs.append((kind, wa, wb))
+    words = max(len(ta), len(tb)) or 1
+    return {"same": same / words, "differences": diffs}
+
+
+def transcriptions(library) -> list[dict[str, Any]]:
+    """Every sentence of Willughby's that two texts quote: the quotations whose ``speaker`` is
+    Willughby, from different texts, alike in most of their words (three in four), each pair
+    ``{a, b: (text, citation), same, differences}`` (:func:`word_diff`)."""
+    quotes = [q for s in library.sources.values() for q in s.quotations.values()
+              if q.speaker == "willughby"]
+    out = []
+    for i, qa in enumerate(quotes):
+        for qb in quotes[i + 1:]:
+            if (qa.in_ or qa.source) == (qb.in_ or qb.source):
+                continue
+            d = word_diff(qa.text, qb.text)
+            if d["same"] >= 0.75:
+                out.append({"a": (qa.text, _short(library, qa)),
+                            "b": (qb.text, _short(library, qb)), **d})
+    return out
+
+
+def _text_of(source) -> str | None:
+    """A source's collected text, whitespace normalised (None where there is none)."""
+    from tutor.engine.sources import normalise
+    if not source.text:
+        return None
+    here = Path(source.path).parent / source.text
+    folder = source_texts_dir()
+    path = here if here.is_file() else (folder / source.text if folder else None)
+    if path is None or not path.is_file():
+        return None
+    try:
+        return normalise(path.read_text(encoding="utf-8-sig"))
+    except (OSError, UnicodeDecodeError):
+        return None
+
+
+def family_tree(library) -> dict[str, Any]:
+    """The texts and who drew on whom: ``roots`` (sources based on none, each
+    ``{id, who, title, date, children: [...]}``, a child with the ``status``, ``note`` and
+    ``quotes`` of its relation), and ``evidence``: for each relation read from copied words,
+    its sentences side by side (``{child, parent, pairs: [{a, b, same}]}``: each quotation of
+    the child beside the parent's most alike, or the note that it stands word for word in the
+    parent's text)."""
+    sources = library.sources
+    children: dict[str, list] = {}
+    for s in sources.values():
+        for b in s.based_on:
+            children.setdefault(b["source"], []).append((s, b))
+
+    def node(s, relation=None, seen=()) -> dict[str, Any]:
+        n = {"id": s.id, "who": _who(s), "title": s.title, "citation": s.citation_text,
+             "date": s.dated["date"] if s.dated else "undated",
+             "dated_status": s.dated["status"] if s.dated else None, "children": []}
+        if relation is not None:
+            shown = [] if relation["status"] == "read" else relation["quotes"]
+            n.update(status=relation["status"], note=relation["note"],
+                     quotes=[(q.text, _short(library, q)) for q in library.quotations_of(shown)])
+        for child, rel in sorted(children.get(s.id, []),
+                                 key=lambda x: (x[0].dated or {}).get("year") or 9999):
+            if child.id not in seen:
+                n["children"].append(node(child, rel, seen + (s.id,)))
+        return n
+
+    roots = [node(s) for s in sources.values() if not s.based_on]
+    evidence = []
+    for s in sources.values():
+        for b in s.based_on:
+            if b["status"] != "read":
+                continue
+            parent = sources[b["source"]]
+            qs = library.quotations_of(b["quotes"])
+            mine = [q for q in qs if q.source == s.id]
+            theirs = [q for q in qs if q.source == parent.id]
+            text = _text_of(parent)
+            pairs = []
+            for q in mine:
+                best = max(theirs, key=lambda t: word_diff(q.text, t.text)["same"], default=None)
+                d = word_diff(q.text, best.text) if best is not None else {"same": 0}
+                if best is not None and d["same"] >= 0.5:
+                    pairs.append({"a": (q.text, _short(library, q)),
+                                  "b": (best.text, _short(library, best)),
+                                  "same": d["same"], "verbatim": False})
+                elif text is not None and _plain_words(q.text) in _plain_words(text):
+                    pairs.append({"a": (q.text, _short(library, q)), "b": None, "same": 1.0,
+                                  "verbatim": True})
+            evidence.append({"child": _who(s), "parent": _who(parent), "pairs": pairs,
+                             "note": b["note"]})
+    return {"roots": roots, "evidence": evidence}
+
+
+def timeline(library) -> list[dict[str, Any]]:
+    """The attestations of the name and the dated texts, oldest first (undated ones last):
+    each ``{year, date, kind ("name" or "text"), who, work, quote: (text, citation) or None,
+    note}``."""
+    out = []
+    for s in library.sources.values():
+        for a in s.attestations:
+            q = library.quotation(a["quote"])
+            out.append({"year": a["year"], "date": a["date"], "kind": "name",
+                        "who": a["author"], "work": a["work"],
+                        "quote": (q.text, _short(library, q)),
+                        "note": a["note"]})
+        if s.id and s.kind != "primary":
+            d = s.dated
+            out.append({"year": d["year"] if d else None, "date": d["date"] if d else "undated",
+                        "kind": "text", "who": _who(s), "work": s.title,
+                        "quote": None, "note": (d["note"] if d and d["status"] == "read"
+                                                else None)})
+    return sorted(out, key=lambda e: (e["year"] is None, e["year"] or 0, e["kind"] != "text"))
+
+

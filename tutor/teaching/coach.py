@@ -1,0 +1,316 @@
+"""The coach of a deal played to learn: the situations it stops at, each found by asking the
+engine, and what it says of each.
+
+A *situation* is something a learner meets for the first time in a deal (:data:`SITUATIONS`):
+a mournival dealt to the table, a prial or mournival in the hand, the first capture, a prial on
+the table, a dead pair, lying down, an oversight to claim, the end of play and the settlement.
+:func:`situations` finds those present in a deal as one seat sees it, by the engine's own
+questions (:meth:`Deal.legal_actions`, :meth:`Deal.free_actions`, :meth:`Deal.dead_pairs`,
+:meth:`Deal.open_oversights`, :meth:`Deal.lie_down_oversights`, :attr:`Deal.result`, ...), each
+as a :class:`Seen` whose facts are the engine's: the moves as the learner would type them, and
+the rule in the parameter table's words (:func:`tutor.engine.parameters.value_words`,
+:func:`~tutor.engine.parameters.rule_words`, :func:`~tutor.engine.parameters.settlement_rule`).
+No sentence of a rule is written here.
+
+What the coach *says* of a situation is the course's: a :class:`Stop` of a lesson's ``coach``
+block names the lesson page that teaches it, the words on that page the coach shows
+(:func:`page_words`, from the phrase the stop gives to the end of its paragraph) and the
+quotations on that page it quotes (:func:`stop_quotes`: those of the deal's own source where
+the stop lists any).  ``laugh lessons check`` holds every stop to its page
+(:func:`stop_problems`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from tutor.engine.cards import RANK_PLURALS, pretty_cards
+from tutor.engine.deal import Action, Deal, one_declaration_per_rank
+from tutor.engine.parameters import rule_words, seat_working, settlement_rule, value_words
+
+__all__ = ["AT_THE_END", "SITUATIONS", "Seen", "Stop", "action_words", "page_quotes",
+           "page_words", "situations", "stop_for", "stop_problems", "stop_quotes"]
+
+#: The situations in the order a deal usually meets them: id -> the coach's heading (ours).
+SITUATIONS: dict[str, str] = {
+    "table-mournival": "A mournival dealt to the table",
+    "declare": "A prial or a mournival in hand",
+    "capture": "Your first capture",
+    "table-prial": "A prial on the table",
+    "dead-pair": "A dead pair",
+    "lie-down": "Lying down",
+    "claim": "An oversight to claim",
+    "end": "The end of play",
+    "settlement": "The settlement",
+}
+
+#: The situations found only once the deal is over.
+AT_THE_END = ("end", "settlement")
+
+
+@dataclass(frozen=True)
+class Seen:
+    """A situation present now: its id (a key of :data:`SITUATIONS`) and the engine's facts
+    about it, each a line for the learner."""
+
+    situation: str
+    facts: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Stop:
+    """What the coach says at a situation: the lesson (its id) and the page (its first
+    heading) that teach it, the phrase on that page from which the coach shows the page's words
+    (to the end of that paragraph), and the quotations (``source:id``, each quoted on that
+    page) it may show."""
+
+    situation: str
+    lesson: str
+    page: str
+    phrase: str
+    quotes: tuple[str, ...]
+
+
+def action_words(a: Action, symbols: bool = True) -> str:
+    """An action as the learner may type it, its cards written as the screen writes them
+    (:meth:`Action.notation` with :func:`~tutor.engine.cards.pretty_cards`: ``7♥ 7♠``,
+    ``declare Q♣ Q♦``, ``claim 9♠ 9♦``, ``lie down``); the engine reads either."""
+    text = a.notation()
+    if a.kind in ("lie_down", "end_turn"):
+        return text
+    head = "" if a.kind in ("capture", "play_on_capture") else text.split(" ", 1)[0] + " "
+    if a.kind in ("capture", "play_on_capture"):
+        return pretty_cards(a.cards, symbols) + " " + pretty_cards(a.table, symbols)
+    return head + pretty_cards(a.cards, symbols)
+
+
+def _name(names: Sequence[str], seat: int, q: int) -> str:
+    return "you" if q == seat else names[q]
+
+
+def situations(deal: Deal, seat: int, names: Sequence[str], symbols: bool = True,
+               since: int = 0) -> list[Seen]:
+    """The situations present in ``deal`` as ``seat`` sees it now, in :data:`SITUATIONS` order.
+
+    ``names`` has one name per seat (for the facts); ``since`` is the index in the deal's
+    history from which an action counts as just made (another player lying down).  Only what
+    ``seat`` may see is used: its own hand and moves, the table, the won cards and the actions
+    made (a computer player's hand is never looked at)."""
+    rs = deal.ruleset
+    out: list[Seen] = []
+    over = deal.phase == "over"
+    mine = [] if over else deal.legal_actions(seat)
+    turn = deal.legal_actions() if not over and deal.to_move == seat else []
+    # a mournival dealt to the table: the dealer may take it, or it was set aside
+    takes = [a for a in deal.free_actions(deal.dealer) if a.kind == "take_table_mournival"] \
+        if not over else []
+    taken = [a for a in deal.history if a.kind == "take_table_mournival"]
+    if takes or taken:
+        a = (takes or taken)[0]
+        facts = [f"{names[deal.dealer]} deal{'' if deal.dealer == seat else 's'}; on the table: "
+                 f"{pretty_cards(a.cards, symbols)}.",
+                 f"Under {rs.id}, {value_words('table_mournival', rs.table_mournival)}."]
+        if takes and deal.dealer == seat:
+            facts.append(f"Yours to do before play: {action_words(takes[0], symbols)}.")
+        out.append(Seen("table-mournival", tuple(facts)))
+    recent = [a for a in deal.history[since:] if a.player != seat]
+    # a prial or a mournival in the hand (the learner's, or one another player declared)
+    kinds = ("declare_prial", "declare_mournival")
+    decls = one_declaration_per_rank([a for a in mine if a.kind in kinds])
+    facts = [f"{names[a.player]} declared {_declared(a, symbols)}." for a in recent
+             if a.kind in kinds]
+    facts += [_capital(rule_words("declarations", a.kind.removeprefix("declare_"),
+                                  ranks=RANK_PLURALS[a.rank], action=action_words(a, symbols)))
+              + "." for a in decls]
+    if facts:
+        facts.append(f"Under {rs.id}, {value_words('hand_plays', rs.hand_plays)}.")
+        out.append(Seen("declare", tuple(facts)))
+    # the learner's captures
+    caps = [a for a in turn if a.kind in ("capture", "play_on_capture")]
+    if caps:
+        shown = [action_words(a, symbols) for a in caps[:6]]
+        more = f" (and {len(caps) - 6} more: type moves)" if len(caps) > 6 else ""
+        out.append(Seen("capture", (f"Your captures now: {' · '.join(shown)}{more}.",
+                                    f"Under {rs.id}, {value_words('captures', rs.captures)}.")))
+    # a prial on the table
+    prials = [] if over else [r for r in range(13) if deal.table_count(r) == 3]
+    if prials:
+        facts = []
+        for r in prials:
+            three = [a for a in caps if a.rank == r and a.form == "one_for_three"]
+            line = f"Three {RANK_PLURALS[r]} lie on the table."
+            if three:
+                line += f" You hold the fourth: {action_words(three[0], symbols)}."
+            facts.append(line)
+        facts.append(f"Under {rs.id}, {value_words('captures', rs.captures)}.")
+        if "split_prial" in rs.oversights:
+            facts.append(f"Claimable under {rs.id}: "
+                         f"{value_words('oversights', ('split_prial',))}.")
+        out.append(Seen("table-prial", tuple(facts)))
+    # a dead pair (the learner's, or one another player declared)
+    dead = one_declaration_per_rank([a for a in mine if a.kind == "declare_dead_pair"])
+    theirs = [a for a in recent if a.kind == "declare_dead_pair"]
+    facts = []
+    for a in theirs + dead:
+        said = _capital(rule_words("declarations", "dead_pair", ranks=RANK_PLURALS[a.rank],
+                                   action=action_words(a, symbols))) + "."
+        facts.append(f"{names[a.player]} declared {_declared(a, symbols)}. {said}"
+                     if a in theirs else said)
+    if facts:
+        facts.append(f"Under {rs.id}, {value_words('hand_plays', rs.hand_plays)}.")
+        out.append(Seen("dead-pair", tuple(facts)))
+    # lying down: the learner's only move, or another player just lay down
+    facts = []
+    for a in recent:
+        if a.kind == "lie_down":
+            facts.append(f"{names[a.player]} lay down: {pretty_cards(a.cards, symbols)} are on "
+                         "the table now.")
+    if turn and all(a.kind == "lie_down" for a in turn):
+        facts.append("Your only move now: lie down.")
+        for ld in deal.lie_down_oversights(seat):
+            if ld.claimable:
+                facts.append(f"Your {RANK_PLURALS[ld.rank]} would be claimable once down: "
+                             f"{value_words('oversights', (ld.kind,))}.")
+    if facts:
+        out.append(Seen("lie-down", tuple(facts)))
+    # an oversight the learner may claim
+    claims = [o for o in deal.open_oversights() if o.offender != seat] if not over else []
+    if claims:
+        facts = [_capital(rule_words("oversights", o.kind, who=names[o.offender])) + "."
+                 for o in claims]
+        facts.append("A claim is typed as claim and the cards (or the rank), or the space bar "
+                     "then the cards.")
+        out.append(Seen("claim", tuple(facts)))
+    if over and deal.result is not None:
+        out.extend(_the_end(deal, seat, names))
+    return out
+
+
+def _the_end(deal: Deal, seat: int, names: Sequence[str]) -> list[Seen]:
+    """The end of play and the settlement, from the engine's result."""
+    rs, res = deal.ruleset, deal.result
+    pc = deal.rules
+    facts = []
+    if res.last_in is not None:
+        who = _name(names, seat, res.last_in)
+        facts.append(f"{_capital(who)} {'were' if who == 'you' else 'was'} last in.")
+    facts.append(f"Under {rs.id}, {value_words('last_in_plays_on', rs.last_in_plays_on)}; "
+                 f"{value_words('leftovers_to', rs.leftovers_to)}.")
+    if pc.last_in_bonus and rs.bonus_to:
+        facts.append(f"Under {rs.id}, {value_words('bonus_to', rs.bonus_to)}.")
+    end = [Seen("end", tuple(facts))]
+    row = res.settlement[seat]
+    rule = settlement_rule(rs.scoring, breakeven=pc.breakeven, pot_to=rs.pot_to)
+    facts = [f"Under {rs.id}: {rule}."]
+    if rs.has_stakes:
+        working = seat_working(rs.scoring, breakeven=pc.breakeven,
+                               for_cards=f"{row.for_cards:+d}")
+        facts.append(f"You won {row.won} cards: {working}; your net {row.net:+d}.")
+    else:
+        working = seat_working(rs.scoring, won=row.won, points=row.points)
+        facts.append(f"You won {row.won} cards: {working}.")
+    end.append(Seen("settlement", tuple(facts)))
+    return end
+
+
+def _declared(a: Action, symbols: bool) -> str:
+    """What a declaration laid down, in the play screen's words."""
+    what = {"declare_prial": "a pair of a prial", "declare_mournival": "a mournival",
+            "declare_dead_pair": "a dead pair", "declare_pair": "a pair"}[a.kind]
+    return f"{what}: {pretty_cards(a.cards, symbols)}"
+
+
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+# --------------------------------------------------------------------------------------------
+# What the coach says: the course's words
+
+
+def page_words(lesson, heading: str, phrase: str) -> tuple[int, str] | None:
+    """``(page, words)``: the page of ``lesson`` (a :class:`tutor.teaching.lessons.Lesson`)
+    whose first heading is ``heading`` (0-based), and its prose from ``phrase`` to the end of
+    the paragraph that holds it, with the list that follows it if one does (CommonMark, as
+    written).  None when there is no such page or the phrase is not in its prose."""
+    from tutor.teaching.lessons import Segment
+    for i, page in enumerate(lesson.pages):
+        if _first_heading(page) != heading:
+            continue
+        for item in page:
+            if not isinstance(item, Segment):
+                continue
+            paras = item.text.split("\n\n")
+            for k, para in enumerate(paras):
+                flat = " ".join(para.split())
+                at = flat.find(phrase)
+                if at < 0:
+                    continue
+                words = [flat[at:]]
+                for nxt in paras[k + 1:]:
+                    if not _LIST.match(nxt.lstrip()):
+                        break
+                    words.append(nxt.strip("\n"))
+                return i, "\n\n".join(words)
+        return None
+    return None
+
+
+_LIST = re.compile(r"(\d+\.|[-*+]) ")
+
+
+def _first_heading(page) -> str | None:
+    from tutor.teaching.lessons import Segment
+    for item in page:
+        if isinstance(item, Segment):
+            for line in item.text.splitlines():
+                if line.startswith("#"):
+                    return line.lstrip("#").strip()
+    return None
+
+
+def page_quotes(lesson, page: int) -> set[str]:
+    """The quotations (``source:id``) quoted on ``page`` of ``lesson``."""
+    from tutor.teaching.lessons import Block
+    return {r for item in lesson.pages[page] if isinstance(item, Block) and item.kind == "quote"
+            for r in item.data["refs"]}
+
+
+def stop_for(stops: dict, situation: str, ruleset_id: str) -> Stop | None:
+    """The stop of ``situation`` for a deal under ``ruleset_id``: the block's
+    ``situation/ruleset`` stop where it has one, else its ``situation`` stop."""
+    return stops.get(f"{situation}/{ruleset_id}") or stops.get(situation)
+
+
+def stop_quotes(stop: Stop, ruleset_id: str, library) -> list[str]:
+    """The quotations the coach shows at ``stop`` in a deal under ``ruleset_id``: those of the
+    source that gives the ruleset and of sources that give none (Willughby's words), where the
+    stop lists any of the first; else all the stop lists."""
+    source = library.ruleset_source.get(ruleset_id)
+    givers = set(library.ruleset_source.values())
+    of = [r.split(":", 1)[0] for r in stop.quotes]
+    if source not in of:
+        return list(stop.quotes)
+    return [r for r, src in zip(stop.quotes, of) if src == source or src not in givers]
+
+
+def stop_problems(stop: Stop, lessons: dict) -> list[str]:
+    """What is wrong with ``stop`` against the course (``lessons``: id -> loaded lesson), each
+    in a few words: an unknown lesson, a page it does not have, a phrase not on that page, a
+    quotation not quoted there."""
+    lesson = lessons.get(stop.lesson)
+    if lesson is None:
+        return [f"'{stop.lesson}' is not a lesson of the course (lessons: "
+                f"{', '.join(lessons)})"]
+    pages = [h for h in (_first_heading(p) for p in lesson.pages) if h]
+    if stop.page not in pages:
+        return [f"lesson '{stop.lesson}' has no page '{stop.page}' (pages: {'; '.join(pages)})"]
+    got = page_words(lesson, stop.page, stop.phrase)
+    if got is None:
+        return [f"the page '{stop.page}' of lesson '{stop.lesson}' has no words "
+                f"'{stop.phrase}'"]
+    quoted = page_quotes(lesson, got[0])
+    return [f"'{r}' is not quoted on the page '{stop.page}' of lesson '{stop.lesson}'"
+            for r in stop.quotes if r not in quoted]
