@@ -390,3 +390,25 @@ def test_the_rate_limit_refuses_a_flood_and_says_so_once_a_second():
 
 def test_the_pretty_card_pattern_reads_what_the_screens_write():
     assert _cards_in({"t": f"claimed {pretty(37)} and 7H"}) == {code(37), "7H"}
+
+
+def test_a_piped_line_that_is_not_text_is_said_in_one_line_and_never_sent():
+    import queue
+
+    from tutor.app.io import ScriptedIO
+    from tutor.app.tables.client import PlayerClient
+
+    class Link:
+        inbox: queue.Queue = queue.Queue()
+        sent: list = []
+
+        def send(self, message):
+            self.sent.append(message)
+    seam = ScriptedIO([])
+    client = PlayerClient(seam, Link(), "ws://127.0.0.1:1", "CODE", "Ann")
+    assert client.ask_server("act", text="7h \udcff") is None      # surrogateescape'd bytes
+    client.claim("\udcfe")
+    assert Link.sent == []
+    out = seam.console.file.getvalue()
+    assert out.count("That line is not text (bytes that are not UTF-8): nothing sent.") == 2
+    assert client.send("act", text="7h") == 1 and Link.sent[0]["text"] == "7h"

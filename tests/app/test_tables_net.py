@@ -113,6 +113,12 @@ def test_a_piped_claim_goes_at_once_while_another_player_is_to_move(tmp_path):
         assert after.startswith("watch> claim kings\n")
         assert len(idle.obs.history) == held and idle.obs.to_move == mover    # still waiting
         assert ann.out.count("watch> ") == 1 and ann.lines_sent.count("claim kings") == 1
+        before = ann.out
+        ann.proc.stdin.write(b"claim \xff\xfe\n")     # bytes that are not text: one line
+        ann.proc.stdin.flush()
+        said = ("That line is not text", "could not read")     # as stdin decodes them
+        assert _wait(lambda: any(x in ann.out[len(before):] for x in said), 15), ann.out[-800:]
+        assert ann.out.count("watch> ") == 2 and len(idle.obs.history) == held
         idle.idle_from_deal = None                  # then Idle plays, and the match ends
         o = idle.obs
         if o.my_turn:
@@ -128,7 +134,7 @@ def test_a_piped_claim_goes_at_once_while_another_player_is_to_move(tmp_path):
         srv.stop()
     assert "Traceback" not in ann.out + ann.err
     assert "The match is over." in ann.out
-    assert ann.out.count("watch> ") == 1
+    assert ann.out.count("watch> ") == 2
     check = laugh(tmp_path, "records", "check", str(tmp_path / "srv" / "table-1.jsonl"))
     assert check.returncode == 0 and "2 good, 0 bad" in check.stdout
 

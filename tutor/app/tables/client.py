@@ -276,8 +276,17 @@ class PlayerClient:
 
     # -- sending -------------------------------------------------------------------------------
 
-    def send(self, kind: str, **fields) -> int:
-        """Send an intent; returns its ``seq``."""
+    def send(self, kind: str, **fields) -> int | None:
+        """Send an intent; returns its ``seq`` (None, and a line said, when a text in it is
+        not text: piped bytes that are not UTF-8)."""
+        for v in fields.values():
+            if isinstance(v, str):
+                try:
+                    v.encode("utf-8")
+                except UnicodeEncodeError:
+                    self.io.say("That line is not text (bytes that are not UTF-8): nothing "
+                                "sent.", style="yellow")
+                    return None
         self.seq += 1
         self.link.send({"type": kind, "seq": self.seq, **fields})
         return self.seq
@@ -285,6 +294,8 @@ class PlayerClient:
     def ask_server(self, kind: str, **fields) -> dict | None:
         """Send an intent and wait for its reply (handling whatever else comes meanwhile)."""
         seq = self.send(kind, **fields)
+        if seq is None:
+            return None
         self.wait_for(lambda: seq in self.replies, timeout=30)
         return self.replies.pop(seq, None)
 
