@@ -412,3 +412,27 @@ def test_a_piped_line_that_is_not_text_is_said_in_one_line_and_never_sent():
     out = seam.console.file.getvalue()
     assert out.count("That line is not text (bytes that are not UTF-8): nothing sent.") == 2
     assert client.send("act", text="7h") == 1 and Link.sent[0]["text"] == "7h"
+
+
+def test_a_claim_typed_while_a_capture_is_chosen_is_sent_and_the_choice_asked_again():
+    import queue
+
+    from tutor.app.io import ScriptedIO
+    from tutor.app.tables.client import WHICH_PROMPT, PlayerClient
+
+    class Link:
+        def __init__(self):
+            self.inbox, self.sent = queue.Queue(), []
+
+        def send(self, m):
+            self.sent.append(m)
+            ask = m["type"] == "act" and m["text"] == "7h"
+            self.inbox.put({"type": "reply", "seq": m["seq"], "ok": m["text"] == "7h 7d",
+                            "text": "" if ask else FALSE_CLAIM_TEXT if m["type"] == "claim"
+                            else "taken", "choices": ["7h 7s", "7h 7d"] if ask else None})
+    link = Link()
+    seam = ScriptedIO(["claim kings", "2"])
+    PlayerClient(seam, link, "ws://127.0.0.1:1", "CODE", "Ann")._act("7h")
+    assert [(m["type"], m["text"]) for m in link.sent] == [
+        ("act", "7h"), ("claim", "kings"), ("act", "7h 7d")]
+    assert seam.log == [WHICH_PROMPT + "claim kings", WHICH_PROMPT + "2"]

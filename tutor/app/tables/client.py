@@ -17,7 +17,8 @@ I/O seam (:class:`tutor.teaching.io.LearnerIO`), which is synchronous:
   ``claim nines``, or ``claim`` and the naming on the next line) that comes while it is not
   your turn goes to the server at once, whatever the table is doing, and the server referees
   it blind (the client asks nothing first and is told nothing but the answer to that claim,
-  the same whatever is open).  Any other line waits for your turn (or, when you deal, the
+  the same whatever is open); so does one typed while you choose among captures
+  (``Which?``), which is then asked again.  Any other line waits for your turn (or, when you deal, the
   moment before play): moves, declarations, info words, and claims typed at your turn.
 
 Ctrl-C and Ctrl-D (or the end of piped input) leave the table: the seat stays yours, and the
@@ -73,6 +74,11 @@ Type a move:
   quit or :q    leave the table (your seat stays yours; join again to come back)"""
 #: Seconds between two looks at the queue while a prompt is open on a terminal.
 POLL = 0.1
+
+
+def _is_claim_line(text: str) -> bool:
+    """Whether a typed line is a claim (``claim 9s 9d``, ``claim nines``, ``c``, ``claim``)."""
+    return text.lower().split()[:1] in (["claim"], ["claims"], ["c"])
 
 
 def _ruleset(rid: str) -> Ruleset:
@@ -386,8 +392,7 @@ class PlayerClient:
         text = waiting() if waiting is not None else None
         if text is None:
             return False
-        words = " ".join(text.split()).lower()
-        if words.split()[:1] not in (["claim"], ["claims"], ["c"]) and words not in QUIT_WORDS:
+        if not _is_claim_line(text) and " ".join(text.split()).lower() not in QUIT_WORDS:
             return False
         self.prompt(WATCH_PROMPT, turn=False)
         return True
@@ -471,6 +476,9 @@ class PlayerClient:
             if pick.isascii() and pick.isdigit() and 1 <= int(pick) <= len(choices):
                 self.ask_server("act", text=choices[int(pick) - 1])
                 return
+            if _is_claim_line(pick):        # the watch stays open while a move is chosen
+                self.line(pick, turn=False)
+                continue
             self.io.say(f"Type a number from 1 to {len(choices)}, or Enter to go back.",
                         style="yellow")
 
