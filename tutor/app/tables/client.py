@@ -18,8 +18,9 @@ I/O seam (:class:`tutor.teaching.io.LearnerIO`), which is synchronous:
   your turn goes to the server at once, whatever the table is doing, and the server referees
   it blind (the client asks nothing first and is told nothing but the answer to that claim,
   the same whatever is open); so does one typed while you choose among captures
-  (``Which?``), which is then asked again.  Any other line waits for your turn (or, when you deal, the
-  moment before play): moves, declarations, info words, and claims typed at your turn.
+  (``Which?``), which is then asked again.  Any other line waits for your turn (or, when you
+  deal, the moment before play): moves, declarations, info words, and claims typed at your
+  turn.
 
 Ctrl-C and Ctrl-D (or the end of piped input) leave the table: the seat stays yours, and the
 same code and name (or the token the join gave) take it back.
