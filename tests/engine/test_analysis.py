@@ -301,6 +301,22 @@ def test_expert_leaves_the_counter_players_choice_only_when_clearly_better(rules
             == make_bot("counter").choose(d, legal, random.Random(0)))
 
 
+def test_expert_departure_threshold(rulesets):
+    d = replay(QUEENS, rulesets)
+    legal = d.legal_actions()
+    pair = Action.make(0, "capture", parse_cards("QC QH"), parse_cards("QD QS"))
+    # a threshold no analysis reaches keeps the counter player's choice; none at all plays the
+    # analysis's best, as the default threshold does here
+    assert ExpertBot(samples=150, seed=1, z=50).choose(d, legal, random.Random(0)) == pair
+    assert ExpertBot(samples=150, seed=1, z=0).choose(d, legal, random.Random(0)) != pair
+    old = ExpertBot(samples=200, seed=1, min_samples=16, prune=True)
+    assert old.choose(d, legal, random.Random(0)) != pair and old.decisions == 1
+    with pytest.raises(UsageError):
+        ExpertBot(z=-1)
+    with pytest.raises(UsageError):
+        ExpertBot(min_samples=0)
+
+
 def test_expert_is_a_computer_player_by_name():
     bot = make_bot("expert")
     assert isinstance(bot, ExpertBot) and bot.seconds == 0.3

@@ -40,8 +40,9 @@ from tutor.engine.rule_bots import Bot, rule_bot
 
 #: The expert's sample budget per decision where one is wanted (the expert level, the skill
 #: study's default, benchmarks/bench_expert.py): with the compiled kernel its analyses take
-#: less CPU time than the 200 samples of the pure-Python analysis did (about 30 ms a decision),
-#: and play stronger (issue 20).
+#: less CPU time than the 200 samples of the pure-Python analysis did (about 30 ms a decision).
+#: It is not measurably stronger than that expert, nor is any variant tried with the time saved
+#: (more samples, a lower bar to leave the policy, inferred hands: benchmarks/bench_expert_vs.py).
 SAMPLES = 4000
 #: Samples before the expert's analysis may stop (on a clearly best option, or every difference
 #: known to ``target``): 16 with the pure-Python analysis, 64 now that samples are cheap (an early
@@ -60,26 +61,37 @@ class ExpertBot(Bot):
     ``seconds``: the time budget per decision (default 0.3 s; ignored when ``samples`` is given);
     ``samples``: a budget of determinizations per decision instead (reproducible play);
     ``policy``: the rollout player; ``seed``: any whole number; ``target``: the half-width
-    (stakes) at which a difference between options counts as known.  Raises
-    :class:`UsageError` for a bad budget or policy.
+    (stakes) at which a difference between options counts as known; ``min_samples``: samples
+    before any early stop (:data:`MIN_SAMPLES`); ``prune``: stop sampling options clearly worse
+    than the best (the expert before the compiled kernel did); ``z``: how many standard errors
+    the policy's choice must lie below the best for the expert to leave it (1.96: the 95%
+    interval; 0: always the estimated best).  Other values than the defaults are for measuring
+    (benchmarks/bench_expert_vs.py: none of those tried played measurably stronger).  Raises
+    :class:`UsageError` for a bad budget, policy, ``min_samples`` or ``z``.
     """
 
     name = "expert"
     reaction_range = (0.5, 1.2)     # a counter player's: the expert wins no race by speed
 
     def __init__(self, seconds: float | None = 0.3, samples: int | None = None,
-                 policy: str = "counter", seed: int = 0, target: float = 0.1):
+                 policy: str = "counter", seed: int = 0, target: float = 0.1,
+                 min_samples: int = MIN_SAMPLES, prune: bool = False, z: float = 1.96):
         if samples is None and (seconds is None or seconds <= 0):
             raise UsageError("the expert needs a time budget above 0 s or a sample budget")
         if samples is not None and samples < 1:
             raise UsageError("the expert's sample budget must be at least 1")
         if policy not in POLICIES:
             raise UsageError(f"unknown rollout policy {policy!r}; choose from {', '.join(POLICIES)}")
+        if min_samples < 1 or z < 0:
+            raise UsageError("the expert needs min_samples of at least 1 and z of at least 0")
         self.seconds = None if samples is not None else seconds
         self.samples = samples
         self.policy = policy
         self.seed = seed
         self.target = target
+        self.min_samples = min_samples
+        self.prune = prune
+        self.z = z
         self._cache: dict = {}
         self._base = rule_bot(policy)
         self.decisions = 0          # analyses run (for tests and benchmarks)
@@ -106,13 +118,13 @@ class ExpertBot(Bot):
         if seconds is None and not compiled():
             seconds = PURE_SECONDS
         an = analyse(deal, seat, policy=self.policy, seed=seed, samples=self.samples,
-                     seconds=seconds, target=self.target, min_samples=MIN_SAMPLES,
-                     stop_when_clear=True, prune=False, options=options)
+                     seconds=seconds, target=self.target, min_samples=self.min_samples,
+                     stop_when_clear=True, prune=self.prune, options=options)
         self.thinking += time.process_time() - c0
         self.decisions += 1
         mine = an.value_of(default)
         pick = default
-        if mine.group != an.best.group and mine.diff + mine.diff_ci95 < 0:
+        if mine.group != an.best.group and mine.diff + mine.diff_ci95 * self.z / 1.96 < 0:
             pick = an.best.action
         self._cache[key] = pick
         return pick
