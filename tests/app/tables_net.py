@@ -51,6 +51,10 @@ class Server:
             self.proc.send_signal(sig)
         try:
             return self.proc.wait(timeout)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()                # never left running: the test fails, and says so
+            self.proc.wait(5)
+            raise
         finally:
             self.proc.stdout.close()
             self.proc.stderr.close()

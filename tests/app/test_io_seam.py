@@ -129,6 +129,38 @@ def test_piped_standard_input_is_echoed_as_a_transcript():
     assert written.getvalue() == "claim window> claim 7h 7s\nnext> \n"
 
 
+def test_a_piped_line_read_ahead_is_seen_before_a_prompt_takes_it():
+    import os
+    import threading
+    r, w = os.pipe()
+    stream = os.fdopen(r, "r", encoding="utf-8")
+    written = io.StringIO()
+    seam = ScriptedIO(stream, Console(file=io.StringIO()), stdout=written)
+    assert seam.waiting() is None                   # not looked at before read_ahead
+    came = threading.Event()
+    seam.read_ahead(came.set)
+    assert seam.waiting() is None and not came.is_set()
+    os.write(w, b"  claim kings \n7h\n")
+    assert came.wait(5)
+    for _ in range(100):                            # both lines read, in order
+        if seam.waiting() == "claim kings" and len(seam._stream._lines) == 2:
+            break
+        threading.Event().wait(0.02)
+    assert seam.waiting() == "claim kings"          # looking takes nothing
+    assert seam.read("watch> ", None).text == "claim kings"
+    assert seam.waiting() == "7h" and seam.ask("Your move> ") == "7h"
+    os.close(w)
+    try:
+        seam.ask("Your move> ")
+    except EOFError:
+        pass
+    else:
+        raise AssertionError("end of input must raise EOFError")
+    assert seam.waiting() is None
+    assert written.getvalue() == "watch>   claim kings \nYour move> 7h\nYour move> \n"
+    stream.close()
+
+
 def test_the_command_line_starts_without_loading_a_drill():
     """The registry is read at start-up (``laugh drill``'s subcommands, the home screen's drill
     menu); the drills themselves load only when one runs (start-up time)."""

@@ -291,9 +291,15 @@ def test_joins_names_tokens_and_a_seat_handed_over_between_deals(rulesets):
 
 def test_a_tournament_keeps_its_rounds_together_and_publishes_standings(rulesets):
     st = [Settings(rulesets["inter-livery-2018"], 5, level("club"), pace=p, gap=0.5, seed=4,
-                   start=0.0) for p in (0.1, 0.4)]
+                   start=0.0, wait=0.2) for p in (0.1, 0.4)]
     tables = [Table(1, "AAAA", st[0]), Table(2, "BBBB", st[1])]
     tour = Tournament(tables)
+    people = {}                 # two people a table, drawn a seat, then away (a bot moves)
+    for tb in tables:
+        for name in ("Ann", "Bob"):
+            j = tb.join(name, None, 0.0)
+            people[(tb.number, name)] = j.seat
+            tb.leave(j.seat, 0.0)
     published = []
     for tb in tables:
         tb.gate = tour.gate
@@ -326,6 +332,15 @@ def test_a_tournament_keeps_its_rounds_together_and_publishes_standings(rulesets
         assert r["games"] == 4
     scores = [r["score"] for r in rows]
     assert scores == sorted(scores, reverse=True)
+    # seats drawn once and kept through both rounds; the deal passes left across the rounds
+    for (number, name), seat in people.items():
+        tb = tables[number - 1]
+        assert tb.names[seat] == name and tb.person(seat)
+        assert {r["seat"] for r in tour.standings() if r["name"] == name
+                and r["table"] == number} == {seat}
+        dealers = [d.dealer for d in tb.match.deals]
+        assert len(dealers) == 10
+        assert all(b == (a + 1) % 5 for a, b in zip(dealers, dealers[1:]))
 
 
 # -- the message schema ------------------------------------------------------------------------
@@ -375,3 +390,49 @@ def test_the_rate_limit_refuses_a_flood_and_says_so_once_a_second():
 
 def test_the_pretty_card_pattern_reads_what_the_screens_write():
     assert _cards_in({"t": f"claimed {pretty(37)} and 7H"}) == {code(37), "7H"}
+
+
+def test_a_piped_line_that_is_not_text_is_said_in_one_line_and_never_sent():
+    import queue
+
+    from tutor.app.io import ScriptedIO
+    from tutor.app.tables.client import PlayerClient
+
+    class Link:
+        inbox: queue.Queue = queue.Queue()
+        sent: list = []
+
+        def send(self, message):
+            self.sent.append(message)
+    seam = ScriptedIO([])
+    client = PlayerClient(seam, Link(), "ws://127.0.0.1:1", "CODE", "Ann")
+    assert client.ask_server("act", text="7h \udcff") is None      # surrogateescape'd bytes
+    client.claim("\udcfe")
+    assert Link.sent == []
+    out = seam.console.file.getvalue()
+    assert out.count("That line is not text (bytes that are not UTF-8): nothing sent.") == 2
+    assert client.send("act", text="7h") == 1 and Link.sent[0]["text"] == "7h"
+
+
+def test_a_claim_typed_while_a_capture_is_chosen_is_sent_and_the_choice_asked_again():
+    import queue
+
+    from tutor.app.io import ScriptedIO
+    from tutor.app.tables.client import WHICH_PROMPT, PlayerClient
+
+    class Link:
+        def __init__(self):
+            self.inbox, self.sent = queue.Queue(), []
+
+        def send(self, m):
+            self.sent.append(m)
+            ask = m["type"] == "act" and m["text"] == "7h"
+            self.inbox.put({"type": "reply", "seq": m["seq"], "ok": m["text"] == "7h 7d",
+                            "text": "" if ask else FALSE_CLAIM_TEXT if m["type"] == "claim"
+                            else "taken", "choices": ["7h 7s", "7h 7d"] if ask else None})
+    link = Link()
+    seam = ScriptedIO(["claim kings", "2"])
+    PlayerClient(seam, link, "ws://127.0.0.1:1", "CODE", "Ann")._act("7h")
+    assert [(m["type"], m["text"]) for m in link.sent] == [
+        ("act", "7h"), ("claim", "kings"), ("act", "7h 7d")]
+    assert seam.log == [WHICH_PROMPT + "claim kings", WHICH_PROMPT + "2"]

@@ -18,7 +18,8 @@ from support import ROOT
 
 from tutor.engine.cards import code
 from tutor.engine.observe import hidden_cards
-from tutor.engine.records import replay
+from tutor.engine.records import action_to_json, replay
+from tutor.app.tables.table import FALSE_CLAIM_TEXT
 
 pytest.importorskip("websockets")
 
@@ -82,6 +83,60 @@ def test_piped_players_play_a_short_match_and_the_records_check(tmp_path):
     assert len(sheets) == 2
     saved = json.loads((tmp_path / "srv" / "table-1.match.json").read_text())
     assert len(saved["deals"]) == 2
+
+
+def test_a_piped_claim_goes_at_once_while_another_player_is_to_move(tmp_path):
+    """The always-open watch, piped: a claim line written while another person is to move
+    (and keeps the table waiting) is sent at once and refereed blind; no line is asked for
+    in between (the client never says whether anything is open)."""
+    srv = Server(tmp_path, tmp_path / "srv", "--players", "3", "--deals", "2", "--bots", "club",
+                 "--pace", "0", "--gap", "0.5", "--seed", "5")
+    idle = ann = None
+    try:
+        idle = RawClient(srv.address, {"type": "join", "code": srv.code, "name": "Idle"},
+                         idle_from_deal=2)      # Idle plays deal 1, then keeps deal 2 waiting
+        ann = PipedPlayer(tmp_path, srv.address, srv.code, "Ann")
+
+        def idle_holds_the_table():
+            o = idle.obs
+            return o is not None and idle.deal == 2 and not ann.out.endswith("> ") \
+                and "Table · Deal 2" in ann.out and "You" in ann.out.split("Table · Deal 2")[-1] \
+                and (o.my_turn or (not o.started and o.seat == o.dealer and bool(o.free_moves())))
+        assert _wait(idle_holds_the_table, 30), ann.out[-1500:]
+        time.sleep(0.3)
+        held, mover = len(idle.obs.history), idle.obs.to_move
+        before = ann.out
+        ann._write("claim kings")
+        assert _wait(lambda: FALSE_CLAIM_TEXT in ann.out[len(before):]
+                     or "You claim" in ann.out[len(before):], 15), ann.out[-1500:]
+        after = ann.out[len(before):]
+        assert after.startswith("watch> claim kings\n")
+        assert len(idle.obs.history) == held and idle.obs.to_move == mover    # still waiting
+        assert ann.out.count("watch> ") == 1 and ann.lines_sent.count("claim kings") == 1
+        before = ann.out
+        ann.proc.stdin.write(b"claim \xff\xfe\n")     # bytes that are not text: one line
+        ann.proc.stdin.flush()
+        said = ("That line is not text", "could not read")     # as stdin decodes them
+        assert _wait(lambda: any(x in ann.out[len(before):] for x in said), 15), ann.out[-800:]
+        assert ann.out.count("watch> ") == 2 and len(idle.obs.history) == held
+        idle.idle_from_deal = None                  # then Idle plays, and the match ends
+        o = idle.obs
+        if o.my_turn:
+            idle.send({"type": "act", "action": action_to_json(o.turn_moves()[0])})
+        else:
+            idle.send({"type": "ready"})
+        assert ann.wait(60) == 0, ann.out[-2000:] + ann.err
+        assert idle.done.wait(30)
+    finally:
+        for c in (idle, ann):
+            if c is not None:
+                c.kill() if c is ann else c.close()
+        srv.stop()
+    assert "Traceback" not in ann.out + ann.err
+    assert "The match is over." in ann.out
+    assert ann.out.count("watch> ") == 2
+    check = laugh(tmp_path, "records", "check", str(tmp_path / "srv" / "table-1.jsonl"))
+    assert check.returncode == 0 and "2 good, 0 bad" in check.stdout
 
 
 def test_every_message_a_client_receives_holds_no_hidden_card(tmp_path):
@@ -221,6 +276,30 @@ def test_a_dropped_player_rejoins_and_a_stopped_server_resumes_the_match(tmp_pat
     assert check.returncode == 0 and "3 good, 0 bad" in check.stdout
     packs = [r["pack"] for r in recs]
     assert len({tuple(p) for p in packs}) == 3
+
+
+def test_nothing_is_played_after_the_stop_saves_the_tables(tmp_path):
+    """Computer players at full speed, then SIGTERM: the deal in play at the save is the one
+    saved as unfinished, and no deal is recorded (nor begun) after it."""
+    folder = tmp_path / "srv"
+    srv = Server(tmp_path, folder, "--players", "3", "--bots", "beginner", "--pace", "0",
+                 "--gap", "0", "--start", "0", "--deals", "1000", "--seed", "2")
+    try:
+        assert _wait(lambda: len(_records(folder)) >= 3, 30)
+        watch = laugh(tmp_path, "table", "watch", srv.address, "--admin", srv.info["admin"],
+                      "--once", timeout=20)            # the loop answers while they play
+        assert watch.returncode == 0 and "Table 1 ·" in watch.stdout
+    finally:
+        rc = srv.stop(timeout=10)
+    assert rc == 0
+    recs = _records(folder)
+    saved = json.loads((folder / "table-1.match.json").read_text())
+    assert len(saved["deals"]) == len(recs)
+    part = folder / "table-1.unfinished.json"
+    assert part.exists(), srv.log()[-500:]
+    part = json.loads(part.read_text())
+    assert "result" not in part and part["pack"] not in [r["pack"] for r in recs]
+    assert len(recs) < 1000 and "Traceback" not in srv.log()
 
 
 def test_join_says_in_one_line_when_it_cannot(tmp_path):

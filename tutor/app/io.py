@@ -21,6 +21,8 @@ from __future__ import annotations
 
 import os
 import sys
+import threading
+from collections import deque
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, NamedTuple
@@ -368,6 +370,26 @@ class ScriptedIO(ConsoleIO):
         """The next line."""
         return self._line(prompt)
 
+    def read_ahead(self, arrived: Callable[[], None] | None = None) -> None:
+        """From now on, read a piped stream's lines as they arrive, in a thread of their own
+        (so that :meth:`waiting` sees a line before any prompt asks for it); ``arrived`` is
+        called (from that thread) at each line and at the end of the input.  Lines are still
+        taken in order, each by one prompt; a list or a function of the prompt needs no
+        thread.  Calling it again does nothing."""
+        if self._stream is not None and not isinstance(self._stream, _ReadAhead):
+            self._stream = _ReadAhead(self._stream, arrived)
+
+    def waiting(self) -> str | None:
+        """The next answer, stripped, when it has come, without taking it (the next prompt
+        takes it); None when none has come yet (or the answers have ended).  A piped stream
+        is looked at only after :meth:`read_ahead`; a function of the prompt never."""
+        if self._lines is not None:
+            return self._lines[0].strip() if self._lines else None
+        if isinstance(self._stream, _ReadAhead):
+            line = self._stream.peek()
+            return None if line is None else line.rstrip("\n").strip()
+        return None
+
     def read(self, prompt: str, timeout: float | None = None, words: Sequence[str] = (), *,
              label: str | None = None, deadline: float | None = None,
              total: float | None = None, progress: tuple[int, int] | None = None,
@@ -402,6 +424,47 @@ class ScriptedIO(ConsoleIO):
         text = self._line(prompt)
         clock.advance_to(start + delay)
         return Reply(text, clock.now(), _key_of(text, keys))
+
+
+class _ReadAhead:
+    """A piped stream read line by line by a thread of its own (:meth:`ScriptedIO.read_ahead`):
+    :meth:`readline` takes the next line (waiting for it; ``""`` at the end), :meth:`peek`
+    looks at it without waiting.  A stream that cannot be read (closed, not text) ends."""
+
+    def __init__(self, stream, arrived: Callable[[], None] | None):
+        self._stream = stream
+        self._arrived = arrived
+        self._lines: deque[str] = deque()
+        self._ended = False
+        self._cond = threading.Condition()
+        threading.Thread(target=self._run, name="laugh-input", daemon=True).start()
+
+    def _run(self) -> None:
+        while True:
+            try:
+                line = self._stream.readline()
+            except (OSError, ValueError):       # closed, or bytes that are not text
+                line = ""
+            with self._cond:
+                if line:
+                    self._lines.append(line)
+                else:
+                    self._ended = True
+                self._cond.notify_all()
+            if self._arrived is not None:
+                self._arrived()
+            if not line:
+                return
+
+    def readline(self) -> str:
+        with self._cond:
+            while not self._lines and not self._ended:
+                self._cond.wait()
+            return self._lines.popleft() if self._lines else ""
+
+    def peek(self) -> str | None:
+        with self._cond:
+            return self._lines[0] if self._lines else None
 
 
 def make_io(interactive: bool | None = None, *, console: Console | None = None,

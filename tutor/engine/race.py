@@ -30,7 +30,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from tutor.engine.deal import PLAY, Action, Deal, Oversight, read_claim_words
+from tutor.engine.deal import PLAY, Action, Deal, Oversight, claim_sizes, read_claim_words
 from tutor.engine.errors import (ActionError, AmbiguousAction, IllegalAction, IncompleteAction,
                                  InvalidAction)
 
@@ -342,17 +342,26 @@ class ClaimWatch:
 
     # -- people ---------------------------------------------------------------------------------
 
-    def arrive(self, seat: int, claim: str | Action, at: float) -> list[Outcome]:
+    def arrive(self, seat: int, claim: str | Action, at: float, *,
+               blind: bool = False) -> list[Outcome]:
         """A person's claim: ``seat`` claims ``claim`` (what they typed, with or without
         ``claim`` before it, or an :class:`~tutor.engine.deal.Action`), arriving at clock time
         ``at``.  Decides first every computer player's claim due before it (:meth:`advance`),
         then this one; returns their outcomes in order, this claim's last (see
-        :class:`Outcome`).  A typed claim must name cards or a rank."""
+        :class:`Outcome`).  A typed claim must name cards or a rank.
+
+        With ``blind`` (a referee whose players do not see the deal: a live table's server)
+        the outcome says nothing of what is open beyond whether the claim took cards: a claim
+        naming a number of cards that no claim of the ruleset takes is :data:`INCOMPLETE`
+        whatever is open; one naming some but not all of the cards of an open oversight is a
+        :data:`FALSE_CLAIM`, as it would be with nothing open; one that fits several open
+        oversights takes the first of them (never :data:`AMBIGUOUS`, which would say that
+        several are open)."""
         out = self.advance(at, before=(at, seat))
-        out.append(self._judge(seat, claim, at))
+        out.append(self._judge(seat, claim, at, blind))
         return out
 
-    def _judge(self, seat: int, claim: str | Action, at: float) -> Outcome:
+    def _judge(self, seat: int, claim: str | Action, at: float, blind: bool = False) -> Outcome:
         d = self.deal
         try:
             if isinstance(claim, Action):
@@ -363,19 +372,38 @@ class ClaimWatch:
                     raise IllegalAction(why)
                 action = claim
             else:
+                if blind:
+                    self._whole(claim)
                 action = d.parse_claim(claim, seat, named=True)
         except InvalidAction as exc:
             return Outcome(seat, at, UNREAD, reason=exc.reason)
         except IncompleteAction as exc:
+            if blind and exc.candidates:        # part of an open oversight's cards
+                return self._refused(seat, claim, at, "a claim names all the cards it takes")
             return Outcome(seat, at, INCOMPLETE, reason=exc.reason, candidates=exc.candidates)
         except AmbiguousAction as exc:
-            return Outcome(seat, at, AMBIGUOUS, reason=exc.reason, candidates=exc.candidates)
+            if not blind:
+                return Outcome(seat, at, AMBIGUOUS, reason=exc.reason,
+                               candidates=exc.candidates)
+            action = exc.candidates[0]
         except IllegalAction as exc:
             return self._refused(seat, claim, at, exc.reason)
         w = next((w for ov, w in self.open.items() if ov.taken_by(action)), None)
         if w is None:           # cannot happen for a legal claim: the deal knows the oversight
             return self._refused(seat, claim, at, "no open oversight takes that claim")
         return self._take(seat, at, action, w)
+
+    def _whole(self, text: str) -> None:
+        """Raise :class:`~tutor.engine.errors.IncompleteAction` (no candidates) when ``text``
+        names cards, but not as many as any claim of the ruleset takes (read without looking
+        at the position)."""
+        try:
+            words = read_claim_words(text)
+        except ActionError:
+            return                      # parse_claim says why
+        if words.cards and len(words.cards) not in claim_sizes(self.deal.ruleset, words.kinds):
+            raise IncompleteAction("which cards? a claim names all the cards it takes, or their "
+                                   "rank", text)
 
     def _refused(self, seat: int, claim: str | Action, at: float, reason: str) -> Outcome:
         """A claim that takes nothing: too late when it names an oversight that was open to

@@ -93,7 +93,8 @@ def register(sub, parent) -> None:
                         description="Join a table: the play screen, the claim key (space, at "
                                     "any moment, then name the cards), the review after each "
                                     "deal. Piped input works: one action a line, read at each "
-                                    "of your turns.")
+                                    "of your turns; a claim line is sent as soon as it comes, "
+                                    "whoever is to move.")
     j.add_argument("address", metavar="ADDRESS", help="the server's address (ws://host:port)")
     j.add_argument("code", metavar="CODE", help="the table's join code")
     j.add_argument("--name", required=True, help="your name at the table (1-24 characters)")

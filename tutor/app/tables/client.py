@@ -12,35 +12,43 @@ I/O seam (:class:`tutor.teaching.io.LearnerIO`), which is synchronous:
   new deal).  The space bar on an empty line is the claim key, at any moment: name the cards
   (or the rank) and press Enter; the claim goes to the server, whose clock decides the race on
   its arrival;
-- piped (one action a line, for tests and scripts): a line is read at each of your turns (and,
-  when you deal, before play); claims, declarations and info words may come before the turn's
-  move; between your turns the client waits for the table.
+- piped (one action a line, for tests and scripts): the lines are read as they arrive and
+  taken in order.  The watch is always open, as on a terminal: a claim line (``claim 9s 9d``,
+  ``claim nines``, or ``claim`` and the naming on the next line) that comes while it is not
+  your turn goes to the server at once, whatever the table is doing, and the server referees
+  it blind (the client asks nothing first and is told nothing but the answer to that claim,
+  the same whatever is open); so does one typed while you choose among captures
+  (``Which?``), which is then asked again.  Any other line waits for your turn (or, when you
+  deal, the moment before play): moves, declarations, info words, and claims typed at your
+  turn.
 
 Ctrl-C and Ctrl-D (or the end of piped input) leave the table: the seat stays yours, and the
 same code and name (or the token the join gave) take it back.
+
+The module's private parts: :mod:`~tutor.app.tables._link` (the network thread),
+:mod:`~tutor.app.tables._screens` (the review, the standings, the score sheet, the organiser's
+view: :func:`watch_tables`).
 """
 
 from __future__ import annotations
 
-import asyncio
 import queue
-import threading
 from collections.abc import Callable
-from typing import Any
 
 from rich.table import Table as RichTable
 from rich.text import Text
 
-from tutor.app.tables import protocol as P
-from tutor.engine.cards import pretty_cards
-from tutor.engine.deal import Action
+from tutor.app.tables._link import Link
+from tutor.app.tables._screens import (overview_text, review_text, scored_match, standings_table,
+                                       watch_tables)
 from tutor.engine.errors import LaughError, RecordError
 from tutor.engine.observe import Observation
 from tutor.engine.rulesets import Ruleset
 from tutor.puzzles.board import action_text, grouped_text, render_observation
 from tutor.teaching.io import LearnerIO
 
-__all__ = ["Link", "PlayerClient", "join_table", "watch_tables"]
+__all__ = ["Link", "PlayerClient", "join_table", "overview_text", "review_text",
+           "standings_table", "watch_tables"]
 
 TURN_PROMPT = "Your move> "
 WATCH_PROMPT = "watch> "
@@ -69,83 +77,9 @@ Type a move:
 POLL = 0.1
 
 
-class Closed(Exception):
-    """The connection has ended; the message says why."""
-
-
-class Link:
-    """The network side: a WebSocket client in a thread of its own.  ``address`` is the
-    server's (``ws://host:port``); ``first`` the message sent on connecting (a join or a
-    watch).  Messages received go to :attr:`inbox` (read at the edge); a connection that ends
-    puts ``{"type": "closed", "text": ...}``."""
-
-    def __init__(self, address: str, first: dict[str, Any]):
-        self.address = address
-        self.first = first
-        self.inbox: queue.Queue = queue.Queue()
-        self._loop: asyncio.AbstractEventLoop | None = None
-        self._ws = None
-        self._up = threading.Event()
-        self._thread = threading.Thread(target=self._run, name="laugh-table-link", daemon=True)
-
-    def start(self, timeout: float = 15.0) -> None:
-        """Connect (waits at most ``timeout`` seconds; a failure arrives as ``closed``)."""
-        self._thread.start()
-        self._up.wait(timeout)
-
-    def _run(self) -> None:
-        try:
-            asyncio.run(self._main())
-        except Exception as exc:        # whatever ends the thread is said, never a traceback
-            self.inbox.put({"type": "closed", "text": f"the connection failed: {exc}"})
-        finally:
-            self._up.set()
-
-    async def _main(self) -> None:
-        from websockets.asyncio.client import connect
-        from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
-        self._loop = asyncio.get_running_loop()
-        try:
-            async with connect(self.address, max_size=P.MAX_SERVER_BYTES, compression=None,
-                               open_timeout=10, close_timeout=2) as ws:
-                self._ws = ws
-                await ws.send(P.encode(self.first))
-                self._up.set()
-                try:
-                    async for data in ws:
-                        try:
-                            self.inbox.put(P.read_server(data))
-                        except P.Refused as exc:
-                            self.inbox.put({"type": "refused", "text": str(exc)})
-                except ConnectionClosed:
-                    pass
-                reason = ws.close_reason or ""
-                self.inbox.put({"type": "closed", "code": ws.close_code,
-                                "text": "the connection has ended" + (f": {reason}" if reason
-                                                                      else "")})
-        except (OSError, InvalidHandshake, InvalidURI, asyncio.TimeoutError) as exc:
-            self.inbox.put({"type": "closed", "text": f"cannot reach {self.address}: "
-                                                      f"{exc or type(exc).__name__}"})
-
-    def send(self, message: dict[str, Any]) -> None:
-        """Send one message (from any thread); nothing happens once the connection is gone."""
-        if self._loop is None or self._ws is None or self._loop.is_closed():
-            return
-        try:
-            asyncio.run_coroutine_threadsafe(self._ws.send(P.encode(message)), self._loop)
-        except RuntimeError:        # the loop has closed
-            pass
-
-    def close(self) -> None:
-        """Close the connection and wait (briefly) for the thread."""
-        if self._loop is not None and self._ws is not None and not self._loop.is_closed() \
-                and self._thread.is_alive():
-            try:
-                fut = asyncio.run_coroutine_threadsafe(self._ws.close(1000, "bye"), self._loop)
-                fut.result(timeout=3)
-            except Exception:
-                pass
-        self._thread.join(timeout=3)
+def _is_claim_line(text: str) -> bool:
+    """Whether a typed line is a claim (``claim 9s 9d``, ``claim nines``, ``c``, ``claim``)."""
+    return text.lower().split()[:1] in (["claim"], ["claims"], ["c"])
 
 
 def _ruleset(rid: str) -> Ruleset:
@@ -259,7 +193,7 @@ class PlayerClient:
         elif kind in ("bye", "closed"):
             io.say(str(msg.get("text") or "The table has closed."), style="yellow")
             self.done = True
-        elif kind == "pong":
+        elif kind in ("pong", "input"):     # input: a piped line has come (read_ahead)
             pass
 
     def _state(self, msg: dict) -> None:
@@ -344,13 +278,22 @@ class PlayerClient:
         seat = msg.get("seat")
         if scores is not None and seat is not None and self.rs is not None:
             from tutor.app.match_sheet import sheet_renderable
-            io.show(sheet_renderable(_scored_match(self.rs, msg), seat, self.name))
+            io.show(sheet_renderable(scored_match(self.rs, msg), seat, self.name))
         self.done = True
 
     # -- sending -------------------------------------------------------------------------------
 
-    def send(self, kind: str, **fields) -> int:
-        """Send an intent; returns its ``seq``."""
+    def send(self, kind: str, **fields) -> int | None:
+        """Send an intent; returns its ``seq`` (None, and a line said, when a text in it is
+        not text: piped bytes that are not UTF-8)."""
+        for v in fields.values():
+            if isinstance(v, str):
+                try:
+                    v.encode("utf-8")
+                except UnicodeEncodeError:
+                    self.io.say("That line is not text (bytes that are not UTF-8): nothing "
+                                "sent.", style="yellow")
+                    return None
         self.seq += 1
         self.link.send({"type": kind, "seq": self.seq, **fields})
         return self.seq
@@ -358,6 +301,8 @@ class PlayerClient:
     def ask_server(self, kind: str, **fields) -> dict | None:
         """Send an intent and wait for its reply (handling whatever else comes meanwhile)."""
         seq = self.send(kind, **fields)
+        if seq is None:
+            return None
         self.wait_for(lambda: seq in self.replies, timeout=30)
         return self.replies.pop(seq, None)
 
@@ -404,6 +349,8 @@ class PlayerClient:
         if self.seat is None:
             self.link.close()
             raise LaughError(problem[0])
+        if not self.io.clock.realtime and hasattr(self.io, "read_ahead"):
+            self.io.read_ahead(lambda: self.link.inbox.put({"type": "input"}))
         try:
             while not self.done:
                 self.drain()
@@ -418,8 +365,8 @@ class PlayerClient:
                     self.prompt(BEFORE_PROMPT, turn=False, before=True)
                 elif self.io.clock.realtime:
                     self.prompt(WATCH_PROMPT, turn=False)
-                else:
-                    msg = self._take(0.5)
+                elif not self._watch_line():
+                    msg = self._take(0.5)       # a line arriving wakes this (read_ahead)
                     if msg is not None:
                         self.handle(msg)
         except EOFError:
@@ -438,6 +385,18 @@ class PlayerClient:
                         f"{self.address} {self.code} --name {self.name!r} takes it back.",
                         style="dim", wrap=False)
         self.link.close()
+
+    def _watch_line(self) -> bool:
+        """Piped, not at your turn: when the next line has come and is a claim (or a word that
+        leaves), take it now, at the watch; True when one was taken."""
+        waiting = getattr(self.io, "waiting", None)
+        text = waiting() if waiting is not None else None
+        if text is None:
+            return False
+        if not _is_claim_line(text) and " ".join(text.split()).lower() not in QUIT_WORDS:
+            return False
+        self.prompt(WATCH_PROMPT, turn=False)
+        return True
 
     def prompt(self, prompt: str, turn: bool, before: bool = False) -> None:
         """One line from the player (and what it leads to)."""
@@ -518,6 +477,9 @@ class PlayerClient:
             if pick.isascii() and pick.isdigit() and 1 <= int(pick) <= len(choices):
                 self.ask_server("act", text=choices[int(pick) - 1])
                 return
+            if _is_claim_line(pick):        # the watch stays open while a move is chosen
+                self.line(pick, turn=False)
+                continue
             self.io.say(f"Type a number from 1 to {len(choices)}, or Enter to go back.",
                         style="yellow")
 
@@ -539,72 +501,6 @@ class PlayerClient:
         self.ask_server("claim", text=text)
 
 
-def review_text(review: dict) -> Any:
-    """The review of one player's deal (the server's ``review``), for the terminal."""
-    from rich.console import Group
-    lines: list = [Text("Review of your play", style="bold")]
-    hits, misses, false = len(review.get("hits") or []), review.get("misses", 0), \
-        review.get("false_claims", 0)
-    med = review.get("median_hit")
-    lines.append(Text(f"Claims: {hits} won, {misses} missed, {false} false"
-                      + (f"; median time of a claim won {med:.2f} s" if med is not None
-                         else ""), style="dim"))
-    items = review.get("items") or []
-    if not items:
-        lines.append(Text("No slips: every claim open to you was yours, and no declaration "
-                          "was missed.", style="green"))
-    for item in items:
-        t = Text(f"- {item.get('title', '')}: ", style="bold yellow")
-        t.append(str(item.get("text", "")))
-        lines.append(t)
-        if item.get("why"):
-            lines.append(Text(f"  {item['why']}", style="dim"))
-    if review.get("stood_in"):
-        lines.append(Text(f"A computer player moved {review['stood_in']} times for you while "
-                          "you were away.", style="dim"))
-    return Group(*lines)
-
-
-def standings_table(msg: dict) -> Any:
-    """The standings across every table after a round."""
-    from rich.console import Group
-    r, rounds = msg.get("round"), msg.get("rounds")
-    head = Text(("Final standings" if msg.get("final") else f"Standings after round {r}")
-                + f" (of {rounds})", style="bold")
-    t = RichTable(show_edge=False, pad_edge=False)
-    for col, just in (("", "right"), ("Player", "left"), ("table", "right"),
-                      ("score", "right")):
-        t.add_column(col, justify=just)
-    for row in msg.get("rows") or []:
-        t.add_row(str(row.get("place")), str(row.get("name")), str(row.get("table")),
-                  str(row.get("score")))
-    return Group(head, t)
-
-
-class _Scores:
-    """A finished game's results (all a score sheet asks of a deal)."""
-
-    def __init__(self, score: int, seat: int, players: int):
-        self._r = tuple(score if q == seat else 0 for q in range(players))
-
-    def returns(self) -> tuple[int, ...]:
-        return self._r
-
-
-def _scored_match(rs: Ruleset, msg: dict):
-    """The match as the score sheet needs it, from the server's ``match_over``: the engine's
-    plan, and this seat's score in each game played."""
-    from tutor.engine.match import Match, plan_games
-    players, seat = int(msg["players"]), int(msg["seat"])
-    plan = msg.get("plan") or {}
-    total = int(plan.get("total", len(msg["scores"])))
-    games = plan_games(rs, players, int(plan.get("first", 0)),
-                       None if rs.match_format else total)
-    m = Match(rs, players, int(plan.get("first", 0)), games=games)
-    m.deals = [_Scores(int(s), seat, players) for s in msg["scores"]]
-    return m
-
-
 def join_table(io: LearnerIO, address: str, code: str, name: str,
                token: str | None = None) -> int:
     """Join the table of ``code`` at ``address`` as ``name`` and play (see the module
@@ -614,70 +510,3 @@ def join_table(io: LearnerIO, address: str, code: str, name: str,
     return PlayerClient(io, link, address, code, name).run()
 
 
-def watch_tables(io: LearnerIO, address: str, admin: str, once: bool = False) -> int:
-    """The organiser's view: every table's state (public facts only) and the standings,
-    printed as they change, until Ctrl-C (or at once, with ``once``).  Returns the exit
-    status (1 when the server refuses the code)."""
-    link = Link(address, {"type": "watch", "admin": admin})
-    link.start()
-    status = 0
-    last = None
-    try:
-        while True:
-            try:
-                msg = link.inbox.get(timeout=1.0)
-            except queue.Empty:
-                continue
-            kind = msg.get("type")
-            if kind == "overview":
-                text = overview_text(msg, io.symbols)
-                if text.plain != last:
-                    io.say()
-                    io.show(text)
-                    last = text.plain
-                if once:
-                    break
-            elif kind == "standings":
-                io.show(standings_table(msg))
-            elif kind == "refused":
-                io.say(f"Refused: {msg.get('text')}", style="yellow")
-                status = 1
-            elif kind in ("closed", "bye"):
-                if last is None and not status:
-                    link.close()
-                    raise LaughError(str(msg.get("text")))
-                io.say(str(msg.get("text")), style="yellow")
-                break
-    except KeyboardInterrupt:
-        link.close()
-        return 130
-    link.close()
-    return status
-
-
-def overview_text(msg: dict, symbols: bool) -> Text:
-    """Every table in a few lines: game, who is to move, hand sizes, the table's cards,
-    totals (no hand: the organiser never sees one while a deal is being played)."""
-    out = Text()
-    for tb in msg.get("tables") or []:
-        names = tb.get("names") or []
-        out.append(f"Table {tb.get('table')} · {tb.get('game')} · {tb.get('played')} of "
-                   f"{tb.get('games')} games played\n", style="bold")
-        obs = tb.get("obs") or {}
-        to_move = obs.get("to_move")
-        away = tb.get("away") or []
-        for q, name in enumerate(names):
-            mark = "▶ " if q == to_move and tb.get("playing") else "  "
-            size = (obs.get("hand_sizes") or [0] * len(names))[q] if obs else 0
-            total = (tb.get("totals") or [0] * len(names))[q]
-            out.append(f"{mark}{name}{' (away)' if q < len(away) and away[q] else ''}: hand "
-                       f"{size}, total {total}\n")
-        if obs and tb.get("playing"):
-            from tutor.engine.cards import parse_card
-            cards = [parse_card(c) for c in obs.get("table") or []]
-            out.append(f"  Table: {pretty_cards(cards, symbols) or 'empty'}\n", style="dim")
-    rows = msg.get("standings") or []
-    if rows:
-        out.append("Standings: " + "; ".join(
-            f"{r.get('place')}. {r.get('name')} {r.get('score')}" for r in rows[:10]) + "\n")
-    return out

@@ -30,7 +30,9 @@ would not take, and why), ``pong`` and ``bye``.
 :data:`MAX_MESSAGE_BYTES`, JSON through :func:`tutor.engine.jsonfile.loads` (depth and number
 caps), the version, the type, every key and its value; it raises :class:`Refused` whose message
 is the one line said to the client.  :class:`RateLimit` is a token bucket per connection, timed
-by the caller's clock.
+by the caller's clock: it counts what a client sends unasked (pings, hints, claims that take
+nothing, moves refused, anything unreadable), not the moves the table takes, which come at the
+deal's pace (a script answering its turn at once is never refused).
 """
 
 from __future__ import annotations
@@ -204,7 +206,8 @@ def read_server(data: str | bytes) -> dict[str, Any]:
 
 
 class RateLimit:
-    """A token bucket: ``rate`` messages a second on average, ``burst`` at once.  Timed by the
+    """A token bucket: ``rate`` messages a second on average, ``burst`` at once (every message
+    spends a token; :meth:`refund` gives back that of a move the table took).  Timed by the
     caller's clock (seconds), so a test passes its own times."""
 
     def __init__(self, rate: float = RATE, burst: int = BURST, now: float = 0.0):
@@ -227,6 +230,12 @@ class RateLimit:
         self.refused += 1
         self.total_refused += 1
         return False
+
+    def refund(self) -> None:
+        """Give back the token of a message just taken: one the table took as a move of the
+        deal (a turn action applied, a claim that took cards, the dealer's ``ready``), which
+        comes at the deal's own pace, however fast a player answers."""
+        self.tokens = min(self.burst, self.tokens + 1)
 
     def notice_due(self, now: float) -> int:
         """How many messages were refused since the last notice, when a notice is due now (at

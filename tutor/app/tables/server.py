@@ -109,6 +109,7 @@ class TableServer:
         self._wake: asyncio.TimerHandle | None = None
         self._wake_at: float | None = None
         self._stop: asyncio.Event | None = None
+        self._stopping = False
         self._hints: set[asyncio.Future] = set()
         self.address: str | None = None
         for t in tables:
@@ -153,6 +154,9 @@ class TableServer:
             self._flush(self.loop.time())
             await self._stop.wait()
             log.info("stopping")
+            self._stopping = True           # the clocks stop and nothing more is taken, so
+            if self._wake is not None:      # what is saved now is where every table stands
+                self._wake.cancel()
             self._save_all()
             for c in list(self.conns):
                 self._send(c, {"type": "bye", "text": "The server is stopping; the match is "
@@ -180,6 +184,8 @@ class TableServer:
         writer = asyncio.create_task(self._writer(conn))
         try:
             async for data in ws:
+                if self._stopping:          # saved already: nothing more is played
+                    continue
                 now = loop.time()
                 if not conn.limit.allow(now):
                     n = conn.limit.notice_due(now)
@@ -194,7 +200,8 @@ class TableServer:
                     continue
                 try:
                     msg = P.read_client(data)
-                    self._handle(conn, msg, now)
+                    if self._handle(conn, msg, now):
+                        conn.limit.refund()         # a move taken: the deal's pace, not a flood
                 except Exception as exc:            # the table goes on, whatever came
                     if not isinstance(exc, P.Refused):
                         log.exception("%s: a message could not be handled", peer)
@@ -243,14 +250,16 @@ class TableServer:
 
     # -- messages ---------------------------------------------------------------------------
 
-    def _handle(self, conn: _Conn, msg: P.ClientMessage, now: float) -> None:
+    def _handle(self, conn: _Conn, msg: P.ClientMessage, now: float) -> bool:
+        """Act on one checked message; True when its table took it as a move of the deal (not
+        counted by the rate limit)."""
         kind = msg.type
         if kind == "ping":
             self._send(conn, {"type": "pong", "seq": msg.seq})
-            return
+            return False
         if kind == "join":
             self._join(conn, msg, now)
-            return
+            return False
         if kind == "watch":
             if conn.table is not None or conn.admin:
                 raise P.Refused("this connection has joined already")
@@ -261,7 +270,7 @@ class TableServer:
             conn.admin = True
             log.info("%s: the organiser watches", conn.peer)
             self._send(conn, self._overview())
-            return
+            return False
         t = conn.table
         if t is None or conn.admin:
             raise P.Refused("join a table first: send a join message with its code and your "
@@ -271,13 +280,13 @@ class TableServer:
             t.leave(conn.seat, now)
             log.info("%s: %s leaves table %d", conn.peer, conn.name, t.number)
             asyncio.ensure_future(conn.ws.close(1000, "left"))
-            return
+            return False
         if not t.seated(conn.seat, conn.name):
             raise P.Refused("you take your seat at the next deal: until then you watch")
         if kind == "hint":
             self._hint(conn, msg)
-            return
-        t.intent(conn.seat, msg, now)
+            return False
+        return t.intent(conn.seat, msg, now)
 
     def _join(self, conn: _Conn, msg: P.ClientMessage, now: float) -> None:
         if conn.table is not None or conn.admin:
@@ -344,7 +353,9 @@ class TableServer:
 
     def _flush(self, now: float) -> None:
         """Tick every table to ``now``, send what they put out and the states that changed,
-        and set the next wake-up."""
+        and set the next wake-up (nothing once the server is stopping)."""
+        if self._stopping:
+            return
         for t in self.tables:
             t.tick(now)
         admins = [c for c in self.conns if c.admin and not c.closing]

@@ -29,117 +29,42 @@ are never passed on.
 At the end of each deal every person receives the review of their own play only (claims won,
 missed, false and too late; their own oversights; declarations missed), and ``on_finished`` is
 called with the finished deal (the server writes its record and saves the match).
+
+The table is one public class made of private parts: :mod:`~tutor.app.tables._people` (the
+settings, the seats, joins and leaves), :mod:`~tutor.app.tables._intents` (people's intents and
+the replies to them), :mod:`~tutor.app.tables._review` (each person's review of a deal).
 """
 
 from __future__ import annotations
 
 import random
 import secrets
-import statistics
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
 
-from tutor.app.tables.protocol import ClientMessage, Refused
-from tutor.engine import race as R
-from tutor.engine.cards import RANK_PLURALS, pretty_cards
+from tutor.app.tables._intents import FALSE_CLAIM_TEXT, NAME_ALL_TEXT, Intents
+from tutor.app.tables._people import (EVERYONE, PUBLIC, STATE, Joined, SeatState, Seating,
+                                      Settings, bot_name)
+from tutor.app.tables._review import Notes, review
 from tutor.engine.deal import DECLARATIONS, TURN_KINDS, Action, Deal, one_declaration_per_rank
-from tutor.engine.errors import (AmbiguousAction, IllegalAction, IncompleteAction,
-                                 InvalidAction)
-from tutor.engine.levels import Level
 from tutor.engine.match import Game, Match
 from tutor.engine.observe import Observation, observe, observe_public
-from tutor.engine.parameters import rule_words, value_words
 from tutor.engine.race import ClaimRace, ClaimWatch
 from tutor.engine.records import result_to_json
-from tutor.engine.rulesets import Ruleset
-from tutor.engine.seats import SEAT_NAMES
 
-__all__ = ["EVERYONE", "PUBLIC", "STATE", "Joined", "SeatState", "Settings", "Table", "bot_name"]
-
-#: Targets of the outbox besides a seat number: every connection at the table, and the
-#: spectators only (people waiting for a seat, the organiser).
-EVERYONE, PUBLIC = "everyone", "public"
-#: An outbox entry holding the states of one moment (``views``: seat or None -> observation).
-STATE = "state"
-#: Said for a claim that names nothing claimable, whatever is on the table.
-FALSE_CLAIM_TEXT = "Nothing of that is claimable now: a false claim (it counts in your review)."
-NAME_ALL_TEXT = "Which cards? A claim names all the cards it takes, or their rank alone."
-SEVERAL_TEXT = "That fits more than one claim: name the cards."
+__all__ = ["EVERYONE", "FALSE_CLAIM_TEXT", "NAME_ALL_TEXT", "PUBLIC", "STATE", "Joined",
+           "SeatState", "Settings", "Table", "bot_name"]
 
 
-@dataclass
-class Settings:
-    """A table's settings: ``ruleset`` and ``players``; ``level`` the computer players'
-    (:class:`~tutor.engine.levels.Level`); ``deals`` in the match (None: the ruleset's match
-    format, or one round); ``hint`` whether people may ask for the best move; ``wait`` seconds
-    an absent person's turn waits; ``pace`` seconds before a computer player's move; ``gap``
-    seconds between deals; ``before`` seconds a dealer who is a person has to take a table
-    mournival before the computer players begin; ``seed`` the match's seed; ``start`` seconds
-    after the table opens at which its first deal begins (None: ``gap`` seconds after the first
-    person takes a seat)."""
-
-    ruleset: Ruleset
-    players: int
-    level: Level
-    deals: int | None = None
-    hint: bool = False
-    wait: float = 20.0
-    pace: float = 1.0
-    gap: float = 3.0
-    before: float = 8.0
-    seed: int = 1
-    start: float | None = None
-
-
-@dataclass
-class SeatState:
-    """Who sits at one seat: ``name`` (a person's; None: a computer player), their ``token``,
-    whether they are ``connected`` and since when they are gone; ``incoming`` a person who takes
-    the seat from a computer player at the next deal (with ``incoming_token``); ``stood_in`` the
-    moves a computer player made for them this deal."""
-
-    name: str | None = None
-    token: str | None = None
-    connected: bool = False
-    gone_since: float | None = None
-    incoming: str | None = None
-    incoming_token: str | None = None
-    stood_in: int = 0
-
-
-@dataclass(frozen=True)
-class Joined:
-    """A join taken: the ``seat``, the ``token`` that takes it back, ``now`` False when the
-    person takes the seat only at the next deal, ``back`` True when they took back their own."""
-
-    seat: int
-    token: str
-    now: bool
-    back: bool
-
-
-def bot_name(seat: int) -> str:
-    """The name of a computer player's seat: ``Ralph (computer)``."""
-    return f"{SEAT_NAMES[seat % len(SEAT_NAMES)]} (computer)"
-
-
-@dataclass
-class _Notes:
-    """What the review of one person's deal needs beyond the watch: declarations they lay down
-    holding, and the words of their false claims."""
-
-    laid_down: list[Action] = field(default_factory=list)
-    false_claims: list[str] = field(default_factory=list)
-
-
-class Table:
+class Table(Seating, Intents):
     """One table (see the module docstring).  ``number`` (1-based) and ``code`` (its join code)
     name it; ``settings`` (:class:`Settings`); ``match`` the engine's match (a new one from the
     settings when None); ``seats`` who sits where (a resumed table's); ``gate(table, game)``
     says whether a game may begin (a tournament's rounds); ``on_finished(table, deal, t)`` is
-    called with every finished deal and the clock time it ended; ``token()`` makes seat tokens; ``now`` the clock time the
-    table opens at."""
+    called with every finished deal and the clock time it ended; ``token()`` makes seat
+    tokens; ``now`` the clock time the table opens at.  Its seats are
+    :class:`~tutor.app.tables._people.Seating`'s, its people's intents
+    :class:`~tutor.app.tables._intents.Intents`'s."""
 
     def __init__(self, number: int, code: str, settings: Settings, match: Match | None = None,
                  *, seats: list[SeatState] | None = None,
@@ -170,98 +95,11 @@ class Table:
         self.changed = True
         #: ``[seat, seq]`` of the intent that caused the latest change (None: the table's own).
         self.cause: list | None = None
-        self._notes: dict[int, _Notes] = {}
+        #: What each person's review needs beyond the watch, this deal.
+        self.notes: dict[int, Notes] = {}
         self._partial: Deal | None = None
         #: How many deals this table has begun since it opened (a deal's number on the wire).
         self.deal_number = 0
-
-    # -- who sits where -----------------------------------------------------------------------
-
-    @property
-    def names(self) -> list[str]:
-        """Each seat's name: the person's, or a computer player's (:func:`bot_name`)."""
-        return [st.name if st.name is not None else bot_name(q)
-                for q, st in enumerate(self.seats)]
-
-    @property
-    def playing(self) -> bool:
-        """True while a deal is being played."""
-        return self.deal is not None and not self.deal.is_terminal()
-
-    @property
-    def over(self) -> bool:
-        """True once every game of the match has been played."""
-        return self.match.is_over and not self.playing
-
-    @property
-    def game(self) -> Game | None:
-        """The game being played (or the next), None once the match is over."""
-        return self.match.next_game
-
-    def person(self, seat: int) -> bool:
-        """True when a person sits at ``seat`` (here or away)."""
-        return self.seats[seat].name is not None
-
-    def _computer(self, seat: int) -> bool:
-        return self.seats[seat].name is None
-
-    def seated(self, seat: int, name: str) -> bool:
-        """True when ``name`` sits at ``seat`` now (not waiting for the next deal)."""
-        return self.seats[seat].name == name
-
-    def join(self, name: str, token: str | None, now: float) -> Joined:
-        """A person joins: takes back their seat (the same name, or their token), or is drawn a
-        free seat (at once between deals, else from the next deal: a computer player keeps it
-        until then).  Raises :class:`~tutor.app.tables.protocol.Refused` with the reason."""
-        low = name.lower()
-        for q, st in enumerate(self.seats):
-            mine = token is not None and token in (st.token, st.incoming_token)
-            named = low in ((st.name or "").lower(), (st.incoming or "").lower())
-            if not (mine or named):
-                continue
-            if token is not None and not mine:
-                raise Refused(f"that token does not take back {name}'s seat")
-            if st.connected and not mine:
-                raise Refused(f"{name} is already at this table: choose another name")
-            st.connected, st.gone_since = True, None
-            incoming = st.incoming is not None and low == st.incoming.lower() or (
-                token is not None and token == st.incoming_token)
-            self._say(EVERYONE, f"{name} is back at the table.")
-            self.changed = True
-            return Joined(q, (st.incoming_token if incoming else st.token) or "", not incoming,
-                          True)
-        free = [q for q, st in enumerate(self.seats) if st.name is None and st.incoming is None]
-        if not free:
-            raise Refused("this table is full: every seat is taken")
-        q = self.rng.choice(free)
-        st = self.seats[q]
-        tok = self._token()
-        if self.playing:
-            st.incoming, st.incoming_token, st.connected = name, tok, True
-            self._say(EVERYONE, f"{name} joins and takes seat {q} from the next deal.")
-            self.changed = True
-            return Joined(q, tok, False, False)
-        st.name, st.token, st.connected, st.gone_since = name, tok, True, None
-        self._say(EVERYONE, f"{name} takes seat {q}.")
-        if self.next_deal_at is None and self.deal is None and not self.match.is_over:
-            self.next_deal_at = now + self.settings.gap
-        self.changed = True
-        return Joined(q, tok, True, False)
-
-    def leave(self, seat: int, now: float) -> None:
-        """The person at ``seat`` has gone (left or lost the connection): their seat stays
-        theirs; their turns wait ``wait`` seconds, then a computer player moves for them."""
-        st = self.seats[seat]
-        if not st.connected:
-            return
-        st.connected = False
-        st.gone_since = now
-        who = st.name or st.incoming or "A player"
-        if st.name is not None:
-            self._say(EVERYONE, f"{who} has left the table: their turns wait "
-                                f"{self.settings.wait:g} s, then a computer player moves for "
-                                "them.")
-        self.changed = True
 
     # -- time ---------------------------------------------------------------------------------
 
@@ -293,10 +131,12 @@ class Table:
                  if t is not None]
         return min(times) if times else None
 
-    def tick(self, now: float, *, before: bool = False) -> None:
+    def tick(self, now: float, *, before: bool = False, most: int = 25) -> None:
         """Run every event due at or before clock time ``now`` (strictly before it with
-        ``before``), each at its own time, in order."""
-        while True:
+        ``before``), each at its own time, in order; at most ``most`` of them (computer players
+        with no pace would otherwise play a whole match in one call, and hold up the server's
+        loop: those left are due still, and :meth:`next_wake` says so)."""
+        for _ in range(most):
             t = self.next_wake()
             if t is None or t > now or (before and t >= now):
                 return
@@ -329,7 +169,7 @@ class Table:
         self._partial = None
         self.deal = deal
         self.deal_number += 1
-        self._notes = {q: _Notes() for q in range(s.players)}
+        self.notes = {q: Notes() for q in range(s.players)}
         computers = {q: s.level.claiming for q in range(s.players) if self._computer(q)}
         self.watch = ClaimWatch(deal, computers, self.reaction_rng,
                                 humans=[q for q in range(s.players) if not self._computer(q)])
@@ -360,10 +200,11 @@ class Table:
 
     def _bot_claims(self, t: float) -> None:
         outs = self.watch.advance(t)
-        self.cause = None
         for o in outs:
             self._race_line(o)
-        self._after(t)
+        if outs:            # a claim that took nothing changes nothing: no state goes out
+            self.cause = None
+            self._after(t)
 
     def _bots_free(self, t: float) -> None:
         """Computer players' declarations and table mournivals (their claims are the watch's):
@@ -389,7 +230,7 @@ class Table:
         before = d.to_move
         if a.kind == "lie_down" and self.person(a.player):
             decls = [f for f in d.free_actions(a.player) if f.kind in DECLARATIONS]
-            self._notes[a.player].laid_down.extend(one_declaration_per_rank(decls))
+            self.notes[a.player].laid_down.extend(one_declaration_per_rank(decls))
         d.apply(a)
         if a.kind in TURN_KINDS or d.to_move != before or (
                 a.kind in DECLARATIONS and not d.declarations_are_free):
@@ -454,106 +295,22 @@ class Table:
                                         "scores": [d.returns()[q] for d in m.deals]}))
         self.outbox.append((PUBLIC, base))
 
-    # -- people's intents ------------------------------------------------------------------
-
-    def ready(self, seat: int, now: float) -> None:
-        """The dealer lets play begin without waiting further."""
-        if self.deal is not None and seat == self.deal.dealer:
-            self.before_until = min(self.before_until, now)
-
-    def intent(self, seat: int, msg: ClientMessage, now: float) -> None:
-        """The person at ``seat`` sends ``msg`` (``act``, ``claim`` or ``ready``), arriving at
-        clock time ``now``.  Answers go to the outbox; an action named for another seat raises
-        :class:`~tutor.app.tables.protocol.Refused` (nothing is done)."""
-        if msg.action is not None and msg.action.player != seat:
-            raise Refused(f"that action is for seat {msg.action.player}; you sit at seat {seat}")
-        self.tick(now, before=True)
-        self.cause = [seat, msg.seq]
-        if msg.type == "ready":
-            self.ready(seat, now)
-            self._reply(seat, msg, True, "")
-        elif not self.playing:
-            self._reply(seat, msg, False, "No deal is being played now: the next one begins "
-                                          "shortly.")
-        elif msg.type == "claim" or (msg.text is not None and _is_claim(msg.text)) or (
-                msg.action is not None and msg.action.kind == "claim"):
-            self._claim(seat, msg, now)
-        else:
-            self._act(seat, msg, now)
-        self.tick(now)
-
-    def _act(self, seat: int, msg: ClientMessage, now: float) -> None:
-        d = self.deal
-        names = self.names
-        if msg.action is not None:
-            a = msg.action
-            why = d.why_illegal(a)
-            if why is not None:
-                self._reply(seat, msg, False, _explain(why, seat, names) + ".")
-                return
-        else:
-            try:
-                a = d.parse_action(msg.text, seat)
-            except IncompleteAction as exc:
-                self._reply(seat, msg, False, _explain(exc.reason, seat, names),
-                            [c.notation() for c in exc.candidates])
-                return
-            except AmbiguousAction as exc:
-                self._reply(seat, msg, False, _explain(exc.reason, seat, names),
-                            [c.notation() for c in exc.candidates])
-                return
-            except (InvalidAction, IllegalAction) as exc:
-                self._reply(seat, msg, False, _explain(exc.reason, seat, names) + ".")
-                return
-        self._apply(a, now)
-        self._reply(seat, msg, True, "")
-
-    def _claim(self, seat: int, msg: ClientMessage, now: float) -> None:
-        d = self.deal
-        if not d.started:
-            self._reply(seat, msg, False, "Play has not begun: nothing can be claimed before "
-                                          "it does.")
-            return
-        if not d.ruleset.oversights:
-            self._reply(seat, msg, False, "This ruleset lists no oversights: there is never "
-                                          "anything to claim.")
-            return
-        claim = msg.action if msg.action is not None else _claim_words(msg.text)
-        outs = self.watch.arrive(seat, claim, now)
-        for o in outs[:-1]:
-            self._race_line(o)
-        last = outs[-1]
-        if last.result == R.HIT:
-            self._race_line(last)
-            self._reply(seat, msg, True, f"You claimed first, {last.seconds:.2f} s after it "
-                                         "could be claimed (the server's clock, on arrival).")
-        elif last.result == R.FALSE_CLAIM:
-            self._notes[seat].false_claims.append(msg.text if msg.text is not None
-                                                  else msg.action.notation())
-            self._reply(seat, msg, False, FALSE_CLAIM_TEXT)
-        elif last.result == R.TOO_LATE:
-            self._reply(seat, msg, False, f"Too late: {_explain(last.reason, seat, self.names)}.")
-        elif last.result == R.UNREAD:
-            self._reply(seat, msg, False, _explain(last.reason, seat, self.names) + ".")
-        elif last.result == R.INCOMPLETE:
-            self._reply(seat, msg, False, NAME_ALL_TEXT)
-        else:
-            self._reply(seat, msg, False, SEVERAL_TEXT)
-        if any(o.result == R.HIT for o in outs):
-            self._after(now)
-
-    def hint_position(self, seat: int) -> Deal | None:
-        """The position a hint to ``seat`` is worked out on (where hints are allowed, a deal is
-        being played and the seat is to move), else None: a copy of the deal with no open
-        oversight, so that no hint can say, or lean on, one (a claim is the player's own
-        find)."""
-        if not self.settings.hint or not self.playing or self.deal.to_move != seat:
-            return None
-        pos = self.deal.clone()
-        pos.oversights = []
-        return pos
-
     # -- what goes out ------------------------------------------------------------------------
+
+    @property
+    def playing(self) -> bool:
+        """True while a deal is being played."""
+        return self.deal is not None and not self.deal.is_terminal()
+
+    @property
+    def over(self) -> bool:
+        """True once every game of the match has been played."""
+        return self.match.is_over and not self.playing
+
+    @property
+    def game(self) -> Game | None:
+        """The game being played (or the next), None once the match is over."""
+        return self.match.next_game
 
     def view(self, seat: int | None) -> Observation | None:
         """The observation for ``seat`` (None: a spectator's), or None before the first deal."""
@@ -564,117 +321,13 @@ class Table:
     def _say(self, target, text: str) -> None:
         self.outbox.append((target, {"type": "say", "table": self.number, "text": text}))
 
-    def _reply(self, seat: int, msg: ClientMessage, ok: bool, text: str,
-               choices: list[str] | None = None) -> None:
-        out: dict[str, Any] = {"type": "reply", "ok": ok, "text": text, "seq": msg.seq,
-                               "to": msg.type}
-        if choices:
-            out["choices"] = choices
-        self.outbox.append((seat, out))
-
-    def _race_line(self, o: R.Outcome) -> None:
-        """Everyone hears who took a claim, in how long (the claim itself is in the state)."""
-        if o.result != R.HIT:
-            return
-        w = o.watched
-        rivals = [r for r in w.rivals(but=o.seat)]
-        text = (f"{self.names[o.seat]} claimed {pretty_cards(o.action.cards)} first, "
-                f"{o.seconds:.2f} s after it could be claimed")
-        if rivals:
-            q, secs = rivals[0]
-            text += f"; {self.names[q]} would have claimed at {secs:.2f} s"
-        self._say(EVERYONE, text + ".")
-
-    # -- the review of one person's deal -----------------------------------------------------
-
     def review(self, seat: int) -> dict[str, Any]:
-        """The review of ``seat``'s play in the deal just finished, for that person alone:
-        ``hits`` (oversight kind and seconds), ``misses``, ``false_claims``, ``median_hit``
-        (seconds, or None) and ``items`` (each ``{"title", "text", "why"}``: a missed claim, a
-        false claim, a claim too late, an oversight of theirs, a declaration missed), with
-        ``stood_in`` the moves a computer player made for them while away."""
-        d, w = self.deal, self.watch
-        names = self.names
-        items: list[dict[str, str]] = []
-        hits = [(o.watched.oversight.kind, round(o.seconds, 3)) for o in w.outcomes
-                if o.seat == seat and o.result == R.HIT]
-        for o in w.outcomes:
-            if o.seat == seat and o.result == R.TOO_LATE:
-                items.append({"title": "claim too late",
-                              "text": f"You claimed {pretty_cards(o.watched.oversight.cards)}: "
-                                      "too late.",
-                              "why": _explain(o.reason, seat, names) + "."})
-        for typed in self._notes[seat].false_claims:
-            items.append({"title": "false claim",
-                          "text": f"You claimed {typed!r}: nothing of that was claimable.",
-                          "why": "A claim names an open oversight of another player; a claim "
-                                 "of nothing counts against you."})
-        misses = 0
-        for x in w.closed + list(w.open.values()):
-            ov = x.oversight
-            if x.missed_by(seat):
-                misses += 1
-                who = names[ov.offender]
-                took = (f"{names[x.taken_by]} claimed it" if x.taken_by is not None else
-                        "nobody claimed it before play ended" if x.how == "ended" else
-                        "it stayed open until the cards were captured")
-                items.append({"title": "missed claim",
-                              "text": f"You did not claim {pretty_cards(ov.cards)} "
-                                      f"({ov.kind.replace('_', ' ')}, {who}'s): {took}.",
-                              "why": f"Claimable from action {ov.index + 1}: "
-                                     f"{rule_words('oversights', ov.kind, who=who)}."})
-            if ov.offender == seat:
-                took = (f"{names[x.taken_by]} claimed it" if x.taken_by is not None
-                        else "nobody claimed it")
-                items.append({"title": "your oversight",
-                              "text": f"You left {pretty_cards(ov.cards)} claimable "
-                                      f"({ov.kind.replace('_', ' ')}): {took}.",
-                              "why": f"{value_words('oversights', ov.kind)}: "
-                                     f"{rule_words('oversights', ov.kind, who='you')}."})
-        for a in self._notes[seat].laid_down:
-            items.append({"title": "missed declaration",
-                          "text": f"You lay down holding {_decl_words(a)}.",
-                          "why": f"It could have been declared ({a.kind}) before you lay "
-                                 "down."})
-        if d.result is not None and d.ruleset.leftovers_to != "last_in":
-            for held in d.result.held_declarations:
-                if held.action.player == seat and held.cost:
-                    items.append({"title": "missed declaration",
-                                  "text": f"Play ended with {_decl_words(held.action)} in your "
-                                          "hand.",
-                                  "why": "Left in hand, they were leftovers: "
-                                         f"{value_words('leftovers_to', d.ruleset.leftovers_to)}."})
-        times = [s for _, s in hits]
-        return {"hits": hits, "misses": misses,
-                "false_claims": len(self._notes[seat].false_claims),
-                "median_hit": round(statistics.median(times), 3) if times else None,
-                "items": items, "stood_in": self.seats[seat].stood_in}
+        """The review of ``seat``'s play in the deal just finished, for that person alone
+        (:func:`tutor.app.tables._review.review`)."""
+        return review(self, seat)
 
 
 def _settlement_row(row) -> dict[str, Any]:
     """One seat's :class:`~tutor.engine.deal.SeatSettlement` as a JSON object."""
     return dict(row._asdict())
 
-
-def _decl_words(a: Action) -> str:
-    what = {"declare_prial": "a prial", "declare_mournival": "a mournival",
-            "declare_dead_pair": "a dead pair", "declare_pair": "a pair"}[a.kind]
-    return f"{what} of {RANK_PLURALS[a.rank]}"
-
-
-def _is_claim(text: str) -> bool:
-    words = text.strip().lower().split()
-    return bool(words) and words[0] in ("claim", "claims", "c")
-
-
-def _claim_words(text: str) -> str:
-    words = text.strip().split()
-    if words and words[0].lower() in ("claims", "c"):
-        words = words[1:]
-    return " ".join(words)
-
-
-def _explain(reason: str, seat: int, names: list[str]) -> str:
-    """The engine's ``reason`` with seat numbers named ("player 0" -> "you")."""
-    from tutor.app.play.inputs import explain
-    return explain(reason, seat, names)

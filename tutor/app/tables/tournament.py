@@ -7,6 +7,16 @@ has finished a round waits until every table has (:meth:`Tournament.gate`); then
 across every table are published (:meth:`Tournament.finished`), and the next round begins.
 Without a match format the whole match is one round.  A player's score is the engine's
 (:meth:`tutor.engine.deal.Deal.returns`), practice games left out, as on the score sheet.
+
+Seats.  The Inter-Livery 2018 sheet says who deals and how the deal moves: "The Team Leader
+will be the first dealer; the deal passes to the left for each subsequent game" (quote
+``team-leader`` of ``sources/inter-livery-2018.yaml``).  It says nothing about where the
+players sit, nor about changing seats or tables between games or between the two rounds.  Our
+choice, not the sheet's: a person's seat is drawn by the server once, when they first join
+(:meth:`tutor.app.tables._people.Seating.join`), and kept for the whole tournament, both
+rounds; the deal passes to the left from game to game across the round's end, as the engine's
+plan has it (:func:`tutor.engine.match.plan_games`), so every player deals in turn around the
+same neighbours.
 """
 
 from __future__ import annotations

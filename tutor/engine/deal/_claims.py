@@ -14,6 +14,21 @@ from tutor.engine.deal._notation import PLAY, Action
 from tutor.engine.errors import AmbiguousAction, IllegalAction, IncompleteAction
 from tutor.engine.rulesets import Ruleset
 
+#: How many cards a claim of each oversight kind takes (RULES.md 4): all four of a mournival,
+#: a pair otherwise.
+CLAIM_TAKES = {"overlooked_table_mournival": 4, "split_prial": 2, "laid_down_dead_pair": 2,
+               "laid_down_prial": 2, "laid_down_mournival": 4}
+
+
+def claim_sizes(ruleset: Ruleset, kinds: Iterable[str] = ()) -> frozenset[int]:
+    """How many cards a claim may name in full under ``ruleset`` (of one of ``kinds``, when
+    given): the :data:`CLAIM_TAKES` of its oversight kinds.  A claim naming another number of
+    cards names no whole claim, whatever is open."""
+    allowed = set(ruleset.oversights)
+    if kinds:
+        allowed &= set(kinds)
+    return frozenset(CLAIM_TAKES[k] for k in allowed)
+
 
 class Oversight(NamedTuple):
     """An open oversight (RULES.md 4): a mistake left on the table for others to claim.
@@ -283,13 +298,16 @@ class _Claims:
             pairs = (hc >> 1) & ~hc & ~(hc >> 2) & NIB
             if pairs:
                 for rank in _ranks(pairs & _dead_bits(self.wonall)):
-                    add(Oversight("laid_down_dead_pair", p, h & RANK_MASK[rank], 2, idx))
+                    add(Oversight("laid_down_dead_pair", p, h & RANK_MASK[rank],
+                                      CLAIM_TAKES["laid_down_dead_pair"], idx))
         if self._ov_prial:
             for rank in _ranks(hc & (hc >> 1) & ~(hc >> 2) & NIB):
-                add(Oversight("laid_down_prial", p, h & RANK_MASK[rank], 2, idx))
+                add(Oversight("laid_down_prial", p, h & RANK_MASK[rank],
+                                  CLAIM_TAKES["laid_down_prial"], idx))
         if self._ov_mourn:
             for rank in _ranks((hc >> 2) & NIB):
-                add(Oversight("laid_down_mournival", p, h & RANK_MASK[rank], 4, idx))
+                add(Oversight("laid_down_mournival", p, h & RANK_MASK[rank],
+                                  CLAIM_TAKES["laid_down_mournival"], idx))
 
     def _start(self) -> None:
         """Play begins: a table mournival the dealer left is now an oversight (RULES.md 3.3)."""
@@ -298,8 +316,9 @@ class _Claims:
             idx = len(self.history) - 1
             for m in self.table_mournivals:
                 if self.table & m == m:
-                    self.oversights.append(Oversight("overlooked_table_mournival", self.dealer,
-                                                     m, 4, idx))
+                    self.oversights.append(Oversight(
+                        "overlooked_table_mournival", self.dealer, m,
+                        CLAIM_TAKES["overlooked_table_mournival"], idx))
 
     def _check_claim(self, a: Action) -> None:
         try:

@@ -10,7 +10,7 @@ from tutor.engine.cards import cards_of, code
 from tutor.engine.deal._bits import (_BIT, _FULL_SET, FULL_MASK, NIB, RANK_MASK, _counts,
                                          _rank_count, _ranks)
 from tutor.engine.deal._checks import _Checks
-from tutor.engine.deal._claims import _TAKEN_BY, Oversight, _Claims
+from tutor.engine.deal._claims import _TAKEN_BY, CLAIM_TAKES, Oversight, _Claims
 from tutor.engine.deal._moves import _Moves
 from tutor.engine.deal._notation import OVER, PLAY, Action, _Notation
 from tutor.engine.deal._settle import DealResult, _Settle
@@ -354,7 +354,8 @@ class Deal(_Moves, _Claims, _Checks, _Settle, _Views, _Notation):
             rank = ts[0] >> 2
             if _rank_count(before, rank) == 3:
                 self.oversights.append(Oversight("split_prial", p, before & RANK_MASK[rank] & ~tm,
-                                                 2, len(self.history) - 1))
+                                                 CLAIM_TAKES["split_prial"],
+                                                 len(self.history) - 1))
         if self.oversights:
             self._prune_oversights()
         if self._any and self.hands[p] and self.in_play > 1 and self.can_capture(p):

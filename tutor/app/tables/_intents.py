@@ -1,0 +1,176 @@
+"""People's intents at a live table: turn actions, declarations, claims and the dealer's
+``ready``, each checked by the engine and answered in one reply (a part of
+:class:`tutor.app.tables.table.Table`).
+
+No reply says an oversight is open: a false claim is answered in the same words whatever is
+on the table, and the reasons of the engine that would tell (``no open oversight covers ...``)
+are never passed on.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tutor.app.tables._people import EVERYONE
+from tutor.app.tables.protocol import ClientMessage, Refused
+from tutor.engine import race as R
+from tutor.engine.cards import pretty_cards
+from tutor.engine.deal import Deal
+from tutor.engine.errors import (AmbiguousAction, IllegalAction, IncompleteAction,
+                                 InvalidAction)
+
+__all__ = ["FALSE_CLAIM_TEXT", "Intents", "NAME_ALL_TEXT", "explain"]
+
+#: Said for a claim that names nothing claimable, whatever is on the table.
+FALSE_CLAIM_TEXT = "Nothing of that is claimable now: a false claim (it counts in your review)."
+#: Said for a claim that names a number of cards no claim takes (or none), whatever is open.
+NAME_ALL_TEXT = "Which cards? A claim names all the cards it takes, or their rank alone."
+
+
+class Intents:
+    """The intents' half of :class:`~tutor.app.tables.table.Table` (which sets ``deal``,
+    ``watch``, ``settings``, ``seats``, ``cause``, ``outbox`` and the notes of each
+    person's deal)."""
+
+    def ready(self, seat: int, now: float) -> bool:
+        """The dealer lets play begin without waiting further; True when play was waiting for
+        them."""
+        if self.deal is not None and seat == self.deal.dealer and self.before_until > now:
+            self.before_until = now
+            return True
+        return False
+
+    def intent(self, seat: int, msg: ClientMessage, now: float) -> bool:
+        """The person at ``seat`` sends ``msg`` (``act``, ``claim`` or ``ready``), arriving at
+        clock time ``now``.  Answers go to the outbox; an action named for another seat raises
+        :class:`~tutor.app.tables.protocol.Refused` (nothing is done).  Returns True when the
+        table took it as a move of the deal (a turn action or declaration applied, a claim that
+        took cards, the dealer's ``ready`` while play waited for it): such messages come at the
+        deal's own pace, and the server's rate limit does not count them."""
+        if msg.action is not None and msg.action.player != seat:
+            raise Refused(f"that action is for seat {msg.action.player}; you sit at seat {seat}")
+        self.tick(now, before=True, most=1 << 30)       # every earlier event first, however many
+        self.cause = [seat, msg.seq]
+        if msg.type == "ready":
+            taken = self.ready(seat, now)
+            self._reply(seat, msg, True, "")
+        elif not self.playing:
+            taken = False
+            self._reply(seat, msg, False, "No deal is being played now: the next one begins "
+                                          "shortly.")
+        elif msg.type == "claim" or (msg.text is not None and _is_claim(msg.text)) or (
+                msg.action is not None and msg.action.kind == "claim"):
+            taken = self._claim(seat, msg, now)
+        else:
+            taken = self._act(seat, msg, now)
+        self.tick(now)
+        return taken
+
+    def _act(self, seat: int, msg: ClientMessage, now: float) -> bool:
+        d = self.deal
+        names = self.names
+        if msg.action is not None:
+            a = msg.action
+            why = d.why_illegal(a)
+            if why is not None:
+                self._reply(seat, msg, False, explain(why, seat, names) + ".")
+                return False
+        else:
+            try:
+                a = d.parse_action(msg.text, seat)
+            except IncompleteAction as exc:
+                self._reply(seat, msg, False, explain(exc.reason, seat, names),
+                            [c.notation() for c in exc.candidates])
+                return False
+            except AmbiguousAction as exc:
+                self._reply(seat, msg, False, explain(exc.reason, seat, names),
+                            [c.notation() for c in exc.candidates])
+                return False
+            except (InvalidAction, IllegalAction) as exc:
+                self._reply(seat, msg, False, explain(exc.reason, seat, names) + ".")
+                return False
+        self._apply(a, now)
+        self._reply(seat, msg, True, "")
+        return True
+
+    def _claim(self, seat: int, msg: ClientMessage, now: float) -> bool:
+        """A person's claim, refereed by the watch on its arrival (blind: the answer says
+        nothing of what is open but whether it took cards); True when it took cards.  A claim
+        before play begins is refereed like any other (nothing is claimable yet)."""
+        d = self.deal
+        if not d.ruleset.oversights:
+            self._reply(seat, msg, False, "This ruleset lists no oversights: there is never "
+                                          "anything to claim.")
+            return False
+        claim = msg.action if msg.action is not None else _claim_words(msg.text)
+        outs = self.watch.arrive(seat, claim, now, blind=True)
+        for o in outs[:-1]:
+            self._race_line(o)
+        last = outs[-1]
+        if last.result == R.HIT:
+            self._race_line(last)
+            self._reply(seat, msg, True, f"You claimed first, {last.seconds:.2f} s after it "
+                                         "could be claimed (the server's clock, on arrival).")
+        elif last.result == R.FALSE_CLAIM:
+            self.notes[seat].false_claims.append(msg.text if msg.text is not None
+                                                 else msg.action.notation())
+            self._reply(seat, msg, False, FALSE_CLAIM_TEXT)
+        elif last.result == R.TOO_LATE:
+            self._reply(seat, msg, False, f"Too late: {explain(last.reason, seat, self.names)}.")
+        elif last.result == R.UNREAD:
+            self._reply(seat, msg, False, explain(last.reason, seat, self.names) + ".")
+        else:                                   # INCOMPLETE: the same whatever is open
+            self._reply(seat, msg, False, NAME_ALL_TEXT)
+        if outs and any(o.result == R.HIT for o in outs):
+            self._after(now)
+        return last.result == R.HIT
+
+    def hint_position(self, seat: int) -> Deal | None:
+        """The position a hint to ``seat`` is worked out on (where hints are allowed, a deal is
+        being played and the seat is to move), else None: a copy of the deal with no open
+        oversight, so that no hint can say, or lean on, one (a claim is the player's own
+        find)."""
+        if not self.settings.hint or not self.playing or self.deal.to_move != seat:
+            return None
+        pos = self.deal.clone()
+        pos.oversights = []
+        return pos
+
+    def _reply(self, seat: int, msg: ClientMessage, ok: bool, text: str,
+               choices: list[str] | None = None) -> None:
+        out: dict[str, Any] = {"type": "reply", "ok": ok, "text": text, "seq": msg.seq,
+                               "to": msg.type}
+        if choices:
+            out["choices"] = choices
+        self.outbox.append((seat, out))
+
+    def _race_line(self, o: R.Outcome) -> None:
+        """Everyone hears who took a claim, in how long (the claim itself is in the state)."""
+        if o.result != R.HIT:
+            return
+        w = o.watched
+        rivals = [r for r in w.rivals(but=o.seat)]
+        text = (f"{self.names[o.seat]} claimed {pretty_cards(o.action.cards)} first, "
+                f"{o.seconds:.2f} s after it could be claimed")
+        if rivals:
+            q, secs = rivals[0]
+            text += f"; {self.names[q]} would have claimed at {secs:.2f} s"
+        self._say(EVERYONE, text + ".")
+
+
+def _is_claim(text: str) -> bool:
+    words = text.strip().lower().split()
+    return bool(words) and words[0] in ("claim", "claims", "c")
+
+
+def _claim_words(text: str) -> str:
+    words = text.strip().split()
+    if words and words[0].lower() in ("claims", "c"):
+        words = words[1:]
+    return " ".join(words)
+
+
+def explain(reason: str, seat: int, names: list[str]) -> str:
+    """The engine's ``reason`` with seat numbers named ("player 0" -> "you")."""
+    from tutor.app.play.inputs import explain
+    return explain(reason, seat, names)
