@@ -87,8 +87,8 @@ class Determinizer:
     the deal (its hand then: the cards dealt now and those it has played from hand since,
     ``past``), as when every opponent declares as soon as the rules let it (``counter`` and
     ``willughby`` do) and declarations are free actions, at a turn of ``seat`` (every free
-    action has then been made).  Ignored when declarations are turns.  Off by default: the analysis of hints, reviews and puzzles assumes
-    nothing about how the opponents play.
+    action has then been made).  Ignored when declarations are turns.  Off by default: the
+    analysis of hints, reviews and puzzles assumes nothing about how the opponents play.
 
     Raises :class:`LaughError` when the opponents' hand sizes do not add up to the unseen cards
     (a teaching fragment)."""
