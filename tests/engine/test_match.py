@@ -147,3 +147,22 @@ def test_a_match_plan_is_bounded_and_holds_no_list_of_its_games(rulesets):
             plan_games(rs, 5, 2, deals)
     with pytest.raises(UsageError, match="at most 1,000 deals"):
         Match.start(rs, 5, seed=1, deals=10 ** 12)
+
+
+def test_a_match_saved_after_every_deal_writes_each_deal_as_its_record(rulesets):
+    from tutor.engine.records import to_record
+    rs = rulesets["parlett"]
+    m = Match.start(rs, 5, seed=4, deals=5)
+    bots = [make_bot("counter") for _ in range(5)]
+    rng = random.Random(2)
+    for _ in range(3):                    # saved after every deal, as a live table saves it
+        m.play(1, bots, rng)
+        assert m.to_json()["deals"] == [to_record(d) for d in m.deals]
+        assert m.dumps() == json.dumps(m.to_json(), ensure_ascii=False)
+    other = Match.start(rs, 5, seed=9, deals=5).play(2, bots, rng)
+    m.deals[1] = other.deals[1]           # a deal replaced at its place is written anew
+    assert m.to_json()["deals"] == [to_record(d) for d in m.deals]
+    assert m.dumps() == json.dumps(m.to_json(), ensure_ascii=False)
+    del m.deals[2:]
+    assert m.to_json()["deals"] == [to_record(d) for d in m.deals]
+    assert m.dumps() == json.dumps(m.to_json(), ensure_ascii=False)

@@ -15,6 +15,7 @@ stopped.
 
 from __future__ import annotations
 
+import json
 import math
 import random
 from collections.abc import Sequence
@@ -184,6 +185,10 @@ class Match:
     seed: int | str = 0
     cuts: list[Cut] = field(default_factory=list)
     meta: dict[str, Any] = field(default_factory=dict)
+    #: The records of finished deals already written out, with the deal each is of: a match
+    #: saved after every deal converts only its new deal (a finished deal does not change).
+    _records: list[tuple[Deal, dict[str, Any], str]] = field(default_factory=list, init=False,
+                                                             repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if not self.totals:
@@ -267,8 +272,34 @@ class Match:
             "cuts": [{str(s): c for s, c in cut.cards.items()} for cut in self.cuts],
             "deals_planned": len(self.games),
             "meta": self.meta,
-            "deals": [to_record(d) for d in self.deals],
+            "deals": self._deal_records(),
         }
+
+    def dumps(self) -> str:
+        """:meth:`to_json` as one line of JSON text (``json.dumps(..., ensure_ascii=False)``,
+        exactly), each finished deal's record encoded once however often the match is saved."""
+        head = dict(self.to_json(), deals=[])
+        text = json.dumps(head, ensure_ascii=False)
+        if not text.endswith("[]}"):                # "deals" is the last key
+            raise AssertionError("a saved match ends with its deals")
+        return text[:-3] + "[" + ", ".join(t for _, _, t in self._cached()) + "]}"
+
+    def _deal_records(self) -> list[dict[str, Any]]:
+        return [r for _, r, _ in self._cached()]
+
+    def _cached(self) -> list[tuple[Deal, dict[str, Any], str]]:
+        """Every finished deal with its record (:func:`~tutor.engine.records.to_record`) and
+        that record as JSON text, each made once: kept while its deal is the one at its place
+        (a finished deal does not change)."""
+        cache = self._records
+        for i, d in enumerate(self.deals):
+            if i < len(cache) and cache[i][0] is d:
+                continue
+            del cache[i:]
+            r = to_record(d)
+            cache.append((d, r, json.dumps(r, ensure_ascii=False)))
+        del cache[len(self.deals):]
+        return cache
 
     @classmethod
     def from_json(cls, obj: Any, rulesets: dict[str, Ruleset]) -> "Match":

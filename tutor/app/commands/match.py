@@ -17,7 +17,6 @@ given, the score sheet (:mod:`tutor.app.match_sheet`).
 from __future__ import annotations
 
 import argparse
-import json
 import random
 import time
 from pathlib import Path
@@ -211,7 +210,7 @@ def save_match(match: Match, path: Path) -> None:
     """Write the match to ``path`` whole or not at all, through the path
     (:func:`tutor.engine.atomic.write_atomic`).  Raises OSError when it cannot be written."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    write_atomic(path, json.dumps(match.to_json(), ensure_ascii=False) + "\n")
+    write_atomic(path, match.dumps() + "\n")
 
 
 class MatchSession:

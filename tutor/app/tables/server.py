@@ -478,7 +478,7 @@ class TableServer:
 
     def _save_match(self, table: Table) -> None:
         write_atomic(self.folder / f"table-{table.number}.match.json",
-                     json.dumps(table.match.to_json(), ensure_ascii=False) + "\n")
+                     table.match.dumps() + "\n")
 
     def _sheets(self, table: Table) -> None:
         from tutor.app.match_sheet import sheet_html
