@@ -13,13 +13,8 @@ from rich.text import Text
 from tutor import puzzles
 from tutor.app.commands._common import players_type, seed_type, whole
 from tutor.app.io import make_io
-from tutor.app.puzzling import rating_change_text, retry_text
 from tutor.engine.errors import LaughError, UsageError
 from tutor.engine.outputs import check_output
-from tutor.puzzles import KINDS, AnswerError
-from tutor.puzzles.export import dumps, export_series, write_puzzles
-from tutor.puzzles.generators import check_kind, resolve_choice
-from tutor.puzzles.render import code_text, render_explanation, render_hint, render_puzzle
 from tutor.puzzles.themes import kinds_with, label, resolve_theme, theme_table
 from tutor.app.streams import make_console
 from tutor.teaching.progress import ProgressStore
@@ -31,7 +26,6 @@ EXPORT_COUNT, EXPORT_SEED = 20, 1
 
 def register(sub, parent) -> None:
     """Add the ``puzzle`` and ``puzzles`` subcommands."""
-    kinds = ", ".join(KINDS)
     p = sub.add_parser("puzzle", parents=[parent], help="one puzzle, graded by the rules engine",
                        description="Pose one puzzle from a real deal: type your answer in plain "
                                    "words and card codes (7h 7s, 10♥, claim 9s, nothing, lie "
@@ -39,7 +33,8 @@ def register(sub, parent) -> None:
                                    "answer gets a nudge and a second try; then the answer, "
                                    "the explanation and the source are shown whether you are "
                                    "right or wrong.")
-    p.add_argument("kind", nargs="?", metavar="KIND", help=f"puzzle kind: {kinds} (default: any)")
+    p.add_argument("kind", nargs="?", metavar="KIND",
+                   help="puzzle kind (`laugh puzzles` lists them; default: any)")
     p.add_argument("--theme", "-t", metavar="T",
                    help="a puzzle on one theme, by its id or its words (laugh puzzles themes "
                         "lists them); the kind is chosen among those that carry it")
@@ -63,7 +58,7 @@ def register(sub, parent) -> None:
                       description="Write puzzles in the laugh-and-lie-down/puzzle@1 format, one "
                                   "JSON object a line: COUNT puzzles of KIND with seeds S, S+1, "
                                   "..., or every puzzle of a curated set.")
-    e.add_argument("--kind", "-k", metavar="K", help=f"puzzle kind: {kinds}")
+    e.add_argument("--kind", "-k", metavar="K", help="puzzle kind (`laugh puzzles` lists them)")
     e.add_argument("--set", dest="set_name", metavar="NAME", help="a curated set instead of --kind")
     e.add_argument("--count", "-c", type=whole(1, 10_000, "a count of puzzles"), default=None,
                    metavar="N", help=f"how many puzzles (default {EXPORT_COUNT})")
@@ -90,6 +85,7 @@ def register(sub, parent) -> None:
 def _make_puzzle(args, store=None):
     """The puzzle asked for.  Without ``--difficulty``, ``--seed`` or ``--id``, and with a
     progress ``store``, its difficulty band is the one nearest the learner's rating."""
+    from tutor.puzzles.generators import check_kind      # this command only (start-up time)
     if args.puzzle_id:
         extra = [name for name, v in (("KIND", args.kind), ("--ruleset", args.ruleset),
                                       ("--players", args.players),
@@ -148,6 +144,9 @@ def run_puzzle(args) -> int:
 
 
 def _pose(args, io, store) -> int:
+    from tutor.app.puzzling import rating_change_text, retry_text   # this command only
+    from tutor.puzzles import AnswerError
+    from tutor.puzzles.render import code_text, render_explanation, render_hint, render_puzzle
     puzzle = _make_puzzle(args, store)
     out, symbols = io.console, io.symbols
     # the puzzle's own stars: the same id always shows the same stars (issue 24)
@@ -222,6 +221,8 @@ def run_export(args) -> int:
     go together (``--set`` names its puzzles exactly: with it, ``--kind``, ``--count``,
     ``--seed``, ``--ruleset`` and ``--players`` would be ignored); CannotWrite (exit status 1),
     before any puzzle is made, for an ``--out`` file that cannot be written."""
+    from tutor.puzzles.export import dumps, export_series, write_puzzles   # this command only
+    from tutor.puzzles.generators import check_kind, resolve_choice
     if args.out != "-":
         check_output(args.out)
     if args.set_name:

@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import logging
-import sys
 from pathlib import Path
 
 from tutor.app.commands._common import add_ruleset_options, resolve, seed_type, whole
@@ -226,6 +224,7 @@ def run_serve(args) -> int:
 
 
 def _log_to(path: Path) -> None:
+    import logging                      # the server only (start-up time)
     log = logging.getLogger("tutor.tables")
     log.setLevel(logging.INFO)
     log.propagate = False
