@@ -94,3 +94,18 @@ def test_settlement_hints_and_nudges_follow_the_scoring(house_library):
                if len(p.answer["asked"]) == 1 and p.answer["asked"][0] != p.deal().dealer)
     v = you.answer["net"][you.answer["asked"][0]]
     assert grade(you, f"{v + 2:+d}").retry == "Not yet: the ante is left out."
+
+
+def test_the_which_source_pool_belongs_to_the_library_in_use(monkeypatch):
+    """The pool is kept for the library it was made from, never for another one (a library
+    made later could sit at the same address: the cache holds it weakly, not by id)."""
+    from tutor.engine.sources import load_library
+    from tutor.puzzles.kinds import source_quiz as SQ
+    monkeypatch.setattr(SQ, "id", lambda obj: 0, raising=False)    # every address the same
+    first = default_library()
+    assert all(first.sources.get(s.id) is s for s, _ in SQ.which_pool())
+    other = load_library()
+    monkeypatch.setattr(SQ, "library", lambda: other)
+    pool = SQ.which_pool()
+    assert pool and all(other.sources.get(s.id) is s for s, _ in pool)
+    assert SQ.which_pool() is pool

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import random
 import re
+import weakref
 from pathlib import Path
 
 from tutor.engine.data import source_texts_dir
@@ -32,7 +33,9 @@ from tutor.puzzles.quoted import quote_plain
 from tutor.puzzles.reader import letters_answer
 
 _WORDS_CACHE: dict[str, frozenset[str]] = {}
-_POOL: dict[int, list] = {}
+#: The pool of :func:`which_pool` and the library it was made from (held weakly: a library made
+#: later at the same address is never taken for it).
+_POOL: tuple[weakref.ref, list] | None = None
 _MARKUP = re.compile(r"<[^>]+>|\*\*|__|`")
 
 
@@ -98,9 +101,9 @@ def which_pool() -> list:
     order: from secondary sources, in no one's voice but the source's own, five words or more,
     not a heading (:func:`is_heading`), standing verbatim (case and markup aside) in this
     source's text alone, and with at least two sources unlike it to offer beside it."""
+    global _POOL
     lib = library()
-    key = id(lib)
-    if key not in _POOL:
+    if _POOL is None or _POOL[0]() is not lib:
         raws = {s.id: _text_of(s) for s in lib.sources.values()}
         flat = {sid: _plain(t) for sid, t in raws.items() if t}
         pool = []
@@ -118,9 +121,8 @@ def which_pool() -> list:
                 if len(_distractors(lib, s, q)[1]) < 2:
                     continue        # too few sources unlike it to offer beside it
                 pool.append((s, q))
-        _POOL.clear()
-        _POOL[key] = pool
-    return _POOL[key]
+        _POOL = (weakref.ref(lib), pool)
+    return _POOL[1]
 
 
 def _distractors(lib, src, quote) -> tuple[set[str], list[str]]:
