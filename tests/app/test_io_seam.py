@@ -239,3 +239,14 @@ def test_enter_at_the_lessons_offer_of_missed_puzzles_is_asked_again(tmp_path, m
     assert "Try again now" in text and "Type yes or no." in text
     assert "Again, 1 of 1" not in text                  # Enter did not start a retry
     ctx.close()
+
+
+def test_a_piped_line_that_is_not_text_is_said_in_one_line_and_asked_again():
+    from tutor.app.io import ScriptedIO
+    piped = io.StringIO("7h \udcff\n7h\n")         # as stdin decodes bytes that are not UTF-8
+    echo = io.StringIO()
+    seam = ScriptedIO(piped, stdout=echo)
+    assert seam.ask("move> ") == "7h"
+    said = seam.console.file.getvalue()
+    assert said.count("That line is not text (bytes that are not UTF-8): type it again.") == 1
+    assert echo.getvalue() == "move> \nmove> 7h\n" and seam.log == ["move> 7h"]

@@ -355,13 +355,19 @@ class ScriptedIO(ConsoleIO):
                 raise EOFError
         else:
             out = self._out
-            out.write(prompt)
-            out.flush()
-            line = self._stream.readline() if self._stream is not None else ""
-            if not line:
-                out.write("\n")
-                raise EOFError
-            text = line.rstrip("\n")
+            while True:
+                out.write(prompt)
+                out.flush()
+                line = self._stream.readline() if self._stream is not None else ""
+                if not line:
+                    out.write("\n")
+                    raise EOFError
+                text = line.rstrip("\n")
+                if _is_text(text):
+                    break
+                out.write("\n")              # bytes that are not UTF-8: said, never read
+                self.say("That line is not text (bytes that are not UTF-8): type it again.",
+                         style="yellow")
             out.write(text + "\n")
         self.log.append(prompt + text)
         return text.strip()
@@ -424,6 +430,15 @@ class ScriptedIO(ConsoleIO):
         text = self._line(prompt)
         clock.advance_to(start + delay)
         return Reply(text, clock.now(), _key_of(text, keys))
+
+
+def _is_text(line: str) -> bool:
+    """False for a line holding bytes that are not UTF-8 (read as lone surrogates)."""
+    try:
+        line.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 class _ReadAhead:
