@@ -436,3 +436,40 @@ def test_a_claim_typed_while_a_capture_is_chosen_is_sent_and_the_choice_asked_ag
     assert [(m["type"], m["text"]) for m in link.sent] == [
         ("act", "7h"), ("claim", "kings"), ("act", "7h 7d")]
     assert seam.log == [WHICH_PROMPT + "claim kings", WHICH_PROMPT + "2"]
+
+
+def test_at_40_columns_a_seat_row_fits_with_computer_players_shortened():
+    import io as _io
+    import queue
+
+    from rich.console import Console
+
+    from tutor.app.io import ScriptedIO
+    from tutor.app.tables.client import PlayerClient
+
+    class Link:
+        inbox: queue.Queue = queue.Queue()
+
+        def send(self, message):
+            pass
+    names = ["Ann", "Bess (computer)", "Anne (computer)", "Ralph (computer)", "Mary (computer)"]
+    for width, shown in ((80, "Ralph (computer)"), (40, "Ralph (bot)")):
+        seam = ScriptedIO([], Console(file=_io.StringIO(), width=width, color_system=None))
+        client = PlayerClient(seam, Link(), "ws://127.0.0.1:1", "CODE", "Ann")
+        client.names, client.seat, client.seated = list(names), 0, True
+        got = client.shown_names()
+        assert got[0] == "You" and got[3] == shown
+    # the table drawn at 40 columns with totals: no seat's row is cut
+    import random
+
+    from tutor.engine.deal import new_deal
+    from tutor.engine.observe import observe
+    from tutor.engine.sources import default_library
+    from tutor.puzzles.board import render_observation
+    rs = default_library().ruleset("parlett", 5)
+    obs = observe(new_deal(rs, 5, 2, random.Random(3)), 0)
+    console = Console(file=_io.StringIO(), width=40, color_system=None)
+    console.print(render_observation(obs, rs, got, False, totals=[-10, 12, 0, 3, -5]))
+    rows = [line for line in console.file.getvalue().splitlines() if " hand " in line]
+    assert len(rows) == 5 and any("Ralph (bot)" in r for r in rows)
+    assert all(re.search(r"hand \d+ +won \d+ +\([+-]?\d+\)", r) for r in rows), rows

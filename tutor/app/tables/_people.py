@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from tutor.app.tables.protocol import Refused
+from tutor.app.tables.protocol import COMPUTER, Refused
 from tutor.engine.levels import Level
 from tutor.engine.rulesets import Ruleset
 from tutor.engine.seats import SEAT_NAMES
@@ -73,7 +73,7 @@ class Joined:
 
 def bot_name(seat: int) -> str:
     """The name of a computer player's seat: ``Ralph (computer)``."""
-    return f"{SEAT_NAMES[seat % len(SEAT_NAMES)]} (computer)"
+    return f"{SEAT_NAMES[seat % len(SEAT_NAMES)]} {COMPUTER}"
 
 
 

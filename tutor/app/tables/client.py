@@ -39,6 +39,7 @@ from rich.table import Table as RichTable
 from rich.text import Text
 
 from tutor.app.tables._link import Link
+from tutor.app.tables.protocol import COMPUTER
 from tutor.app.tables._screens import (overview_text, review_text, scored_match, standings_table,
                                        watch_tables)
 from tutor.engine.errors import LaughError, RecordError
@@ -228,10 +229,14 @@ class PlayerClient:
         self.shown = len(obs.history)
 
     def shown_names(self) -> list[str]:
-        """The names as this player reads them: "You" at their own seat."""
+        """The names as this player reads them: "You" at their own seat; on a terminal under
+        60 columns a computer player's "(computer)" shortened to "(bot)", so that a seat's row
+        (name, hand, won, total) fits 40 columns."""
         names = list(self.names)
         if self.seated and self.seat is not None and self.seat < len(names):
             names[self.seat] = "You"
+        if self.io.width < 60:
+            names = [n[:-len(COMPUTER)] + "(bot)" if n.endswith(COMPUTER) else n for n in names]
         return names
 
     def show(self, title: bool = False) -> None:

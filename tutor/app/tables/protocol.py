@@ -47,10 +47,12 @@ from tutor.engine.jsonfile import JSONError, loads
 from tutor.engine.records import action_from_json
 from tutor.engine.safetext import has_controls
 
-__all__ = ["CLIENT_TYPES", "MAX_FRAME_BYTES", "MAX_MESSAGE_BYTES", "MAX_NAME", "MAX_TEXT",
+__all__ = ["COMPUTER", "CLIENT_TYPES", "MAX_FRAME_BYTES", "MAX_MESSAGE_BYTES", "MAX_NAME", "MAX_TEXT",
            "ClientMessage", "RateLimit", "Refused", "SERVER_TYPES", "VERSION", "encode",
            "read_client", "read_server"]
 
+#: What a computer player's name ends in (``Ralph (computer)``); no person's name may.
+COMPUTER = "(computer)"
 #: The protocol version every message carries.
 VERSION = 1
 #: The most bytes a client's message may have; a longer one is refused with a line.
@@ -181,8 +183,8 @@ def _name(v: Any) -> str:
         raise Refused(f"name: 1 to {MAX_NAME} characters")
     if has_controls(name) or not name.isprintable():
         raise Refused("name: control characters are not allowed")
-    if name.lower().endswith("(computer)"):
-        raise Refused("name: a person's name cannot end in (computer)")
+    if name.lower().endswith(COMPUTER):
+        raise Refused(f"name: a person's name cannot end in {COMPUTER}")
     return name
 
 
