@@ -6,10 +6,9 @@ from __future__ import annotations
 
 import difflib
 import re
-from pathlib import Path
 from typing import Any
 
-from tutor.engine.data import source_texts_dir
+from tutor.engine.sources import normalise, source_text
 from tutor.engine.parameters import COUNT_PARAMETERS, PARAMETERS, value_short, value_words
 
 __all__ = ["QUOTES_PER_READING", "STATUS_MARKS", "comparison", "contested", "family_tree",
@@ -185,21 +184,6 @@ def transcriptions(library) -> list[dict[str, Any]]:
     return out
 
 
-def _text_of(source) -> str | None:
-    """A source's collected text, whitespace normalised (None where there is none)."""
-    from tutor.engine.sources import normalise
-    if not source.text:
-        return None
-    here = Path(source.path).parent / source.text
-    folder = source_texts_dir()
-    path = here if here.is_file() else (folder / source.text if folder else None)
-    if path is None or not path.is_file():
-        return None
-    try:
-        return normalise(path.read_text(encoding="utf-8-sig"))
-    except (OSError, UnicodeDecodeError):
-        return None
-
 
 def family_tree(library) -> dict[str, Any]:
     """The texts and who drew on whom: ``roots`` (sources based on none, each
@@ -238,7 +222,8 @@ def family_tree(library) -> dict[str, Any]:
             qs = library.quotations_of(b["quotes"])
             mine = [q for q in qs if q.source == s.id]
             theirs = [q for q in qs if q.source == parent.id]
-            text = _text_of(parent)
+            text = source_text(parent)
+            text = normalise(text) if text is not None else None
             pairs = []
             for q in mine:
                 best = max(theirs, key=lambda t: word_diff(q.text, t.text)["same"], default=None)

@@ -252,34 +252,11 @@ def skill_view(figures: dict) -> list[Any]:
     per ruleset, the expert seat's gain per deal over each opponent's seat with its 95%
     interval; a note on the method.  Also used by the lessons' ``simulate`` block with
     ``skill``."""
-    opps = figures["opponents"]
-    t = Table(title=f"An expert seat's gain a deal, {figures['deals']:,} paired deals each, "
-                    f"seed {figures['seed']}", title_justify="left")
-    t.add_column("ruleset")
-    t.add_column("players", justify="right")
-    for o in opps:
-        t.add_column(f"over {o}", justify="right")
-    t.add_column("unit")
-    rows: dict = {}
-    for r in figures["rows"]:
-        rows.setdefault((r["ruleset"], r["players"]), {})[r["opponent"]] = r
-    for (rid, n), by in rows.items():
-        cells = []
-        for o in opps:
-            r = by.get(o)
-            if r is None:
-                cells.append("")
-                continue
-            g = r["gain"]
-            ci = g["ci95"]
-            cell = f"{g['mean']:+.2f} ± {ci:.2f}" if ci is not None else f"{g['mean']:+.2f}"
-            if ci is not None and abs(g["mean"]) <= ci:
-                cell += " ?"
-            cells.append(cell)
-        unit = next(iter(by.values()))["unit"]
-        t.add_row(rid, str(n), *cells, unit)
-    note = Text(f"Each deal is played twice from the same shuffle and random numbers: once with "
-                f"an expert (the engine's analysis, {figures['samples']} samples a decision) in "
-                "one seat, once with the other player there; the gain is the difference, "
-                "with its 95% interval. ? marks a gain that cannot be told apart from zero.")
-    return [t, note]
+    from tutor.teaching.blockdata import skill_table     # the table's words, said once
+    tab = skill_table(figures)
+    t = Table(title=tab["title"], title_justify="left")
+    for c in tab["columns"]:
+        t.add_column(c, justify="left" if c in ("ruleset", "unit") else "right")
+    for row in tab["rows"]:
+        t.add_row(*row)
+    return [t, Text(tab["note"])]

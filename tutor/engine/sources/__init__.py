@@ -43,7 +43,7 @@ __all__ = [
     "KINDS", "PACK_SIZE", "Library", "Parameter", "Quotation", "QuotationAudit", "Source",
     "UnknownQuotation", "audit_quotations", "check_quotations", "clear_cache", "default_library",
     "display_path", "get_ruleset", "load_library", "normalise", "ruleset_ids", "set_extra_dirs",
-    "verify_quotations",
+    "source_text", "verify_quotations",
 ]
 
 
@@ -127,6 +127,23 @@ def default_library(verify: bool = True) -> Library:
     if verify and lib.unchecked is None:
         verify_quotations(lib, source_texts_dir())
     return lib
+
+
+def source_text(source: Source) -> str | None:
+    """``source``'s collected text as it is on disk (its ``text`` file beside its YAML file, else
+    in the project's texts folder, :func:`~tutor.engine.data.source_texts_dir`); None where it
+    has none or the file cannot be read as UTF-8."""
+    if not source.text:
+        return None
+    here = Path(source.path).parent / source.text
+    folder = source_texts_dir()
+    path = here if here.is_file() else (folder / source.text if folder else None)
+    if path is None or not path.is_file():
+        return None
+    try:
+        return path.read_text(encoding="utf-8-sig")
+    except (OSError, UnicodeDecodeError):
+        return None
 
 
 def get_ruleset(ruleset_id: str, players: int | None = None) -> Ruleset:

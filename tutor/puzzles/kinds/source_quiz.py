@@ -19,13 +19,11 @@ from __future__ import annotations
 import random
 import re
 import weakref
-from pathlib import Path
 
-from tutor.engine.data import source_texts_dir
 from tutor.engine.deal import Deal
 from tutor.engine.errors import LaughError
 from tutor.engine.parameters import COUNT_PARAMETERS, RULESET_PARAMETERS, spec, value_words
-from tutor.engine.sources import normalise
+from tutor.engine.sources import normalise, source_text
 from tutor.puzzles.base import (LETTERS, Candidate, PuzzleKind, Verdict, join,
                                 jsonable, library, set_index)
 from tutor.puzzles.model import AnswerError
@@ -60,17 +58,6 @@ def _plain(text: str) -> str:
     return normalise(_MARKUP.sub("", text)).lower()
 
 
-def _text_of(source) -> str | None:
-    """The source's collected text (beside its YAML file, else in the texts folder)."""
-    if not source.text:
-        return None
-    here = Path(source.path).parent / source.text
-    folder = source_texts_dir()
-    path = here if here.is_file() else (folder / source.text if folder else None)
-    if path is None or not path.is_file():
-        return None
-    return path.read_text(encoding="utf-8")
-
 
 def is_heading(quote, raw: str | None, source) -> bool:
     """True when ``quote`` is a title, a heading, a byline or a label rather than a sentence of
@@ -104,7 +91,7 @@ def which_pool() -> list:
     global _POOL
     lib = library()
     if _POOL is None or _POOL[0]() is not lib:
-        raws = {s.id: _text_of(s) for s in lib.sources.values()}
+        raws = {s.id: source_text(s) for s in lib.sources.values()}
         flat = {sid: _plain(t) for sid, t in raws.items() if t}
         pool = []
         for s in lib.sources.values():
@@ -165,7 +152,7 @@ def _source_words(src) -> frozenset[str]:
     """Every word (lower case) of a source's collected text."""
     got = _TEXT_WORDS.get(src.id)
     if got is None:
-        raw = _text_of(src) or ""
+        raw = source_text(src) or ""
         got = frozenset(w.lower() for w in _WORD.findall(raw))
         _TEXT_WORDS[src.id] = got
     return got
