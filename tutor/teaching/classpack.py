@@ -228,8 +228,8 @@ def render_markdown(pack: ClassPack, library=None) -> str:
     """The pack as Markdown: the same sections, every text escaped, quotations with their own
     bold and emphasis, page breaks before the quiz and the key."""
     from tutor.engine.sources import default_library
-    from tutor.teaching.worksheet import (PAGE_BREAK, _fence, _md_paragraphs, key_markdown,
-                                          md_escape as m, md_quotation, md_table)
+    from tutor.teaching.worksheet import (PAGE_BREAK, key_markdown, md_escape as m, md_quotation,
+                                          md_table, puzzle_markdown)
     library = library or default_library()
     quoted = _quoted(library)
     ours = "*Ours, not the sources'.*"
@@ -312,13 +312,7 @@ def render_markdown(pack: ClassPack, library=None) -> str:
         if i == 0:
             out += [f"## {SECTIONS['quiz']}", "", "Name: ______________________", ""]
         for p in page:
-            out += [f"### Puzzle {p.number}", ""]
-            if p.about:
-                out += [f"*{m(p.about)}*", ""]
-            out += [_fence(p.position), ""]
-            if p.question:
-                out += _md_paragraphs(p.question)
-            out += ["Your answer: ______________________", ""]
+            out += puzzle_markdown(p)
     if pack.quiz:
         out += [PAGE_BREAK, ""] + key_markdown(pack.quiz, SECTIONS["quiz"])
     return "\n".join(out)

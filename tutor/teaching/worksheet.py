@@ -46,9 +46,9 @@ from tutor.teaching.prose import md_escape, prose_html, prose_markdown
 
 __all__ = ["MAX_PER_PAGE", "PAGE_BREAK", "PAGE_LINES", "Worksheet", "WorksheetPuzzle",
            "block_markdown", "build", "html_inline", "key_markdown", "md_escape", "md_inline",
-           "md_quotation", "md_table", "page_groups", "quote_html", "quote_markdown",
-           "render_html", "render_markdown", "sheet_markdown", "worksheet_puzzles",
-           "write_worksheet"]
+           "md_quotation", "md_table", "page_groups", "puzzle_markdown", "quote_html",
+           "quote_markdown", "render_html", "render_markdown", "sheet_markdown",
+           "worksheet_puzzles", "write_worksheet"]
 
 
 @dataclass
@@ -482,18 +482,24 @@ def render_markdown(ws: Worksheet, symbols: bool = True) -> str:
             out += ["## Puzzles", ""]
             out += [prose_markdown(_without_heading(text), symbols) for text in ws.instructions]
         for p in page:
-            out += [f"### Puzzle {p.number}", ""]
-            if p.about:
-                out += [f"*{m(p.about)}*", ""]
-            out += [_fence(p.position), ""]
-            if p.question:
-                out += _md_paragraphs(p.question)
-            out += ["Your answer: ______________________", ""]
+            out += puzzle_markdown(p)
     for sheet in ws.score_sheets:
         out += [PAGE_BREAK, ""] + sheet_markdown(sheet)
     if ws.puzzles:
         out += [PAGE_BREAK, ""] + key_markdown(ws.puzzles, _title(ws))
     return "\n".join(out)
+
+
+def puzzle_markdown(p: WorksheetPuzzle) -> list[str]:
+    """One printed puzzle as Markdown lines: its heading, what it is about, its position in a
+    fence, its question and a line for the answer (a worksheet's and the class pack's quiz)."""
+    out = [f"### Puzzle {p.number}", ""]
+    if p.about:
+        out += [f"*{md_escape(p.about)}*", ""]
+    out += [_fence(p.position), ""]
+    if p.question:
+        out += _md_paragraphs(p.question)
+    return out + ["Your answer: ______________________", ""]
 
 
 def key_markdown(puzzles: list[WorksheetPuzzle], title: str) -> list[str]:
