@@ -103,6 +103,23 @@ class Context:
     def page(self, *renderables) -> None:
         self.io.page(*renderables)
 
+    def guarded(self, body: Callable[[], object]) -> None:
+        """Run one thing the learner chose from a menu (a drill, a track's step) and come back:
+        its :class:`~tutor.engine.errors.LaughError` said in one red line, Ctrl-C and Ctrl-D
+        ending it (at the end of piped input ``EOFError`` passes on, as nothing more can be
+        read), then a blank line."""
+        from tutor.engine.errors import LaughError
+        try:
+            body()
+        except LaughError as exc:
+            self.say(str(exc), style="red")
+        except KeyboardInterrupt:
+            self.say()
+        except EOFError:
+            if not self.interactive:
+                raise
+        self.say()
+
     def clear(self) -> None:
         self.io.clear()
 

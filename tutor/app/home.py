@@ -323,17 +323,8 @@ class Home:
             item = menu(ctx, items, "drill> ", title=title)
             if item is None:
                 return
-            try:
-                name, settings = item.value
-                run_drill(DrillOptions(name, settings=settings), io=ctx.io)
-            except LaughError as exc:
-                ctx.say(str(exc), style="red")
-            except KeyboardInterrupt:
-                ctx.say()
-            except EOFError:
-                if not ctx.interactive:
-                    raise
-            ctx.say()
+            name, settings = item.value
+            ctx.guarded(lambda: run_drill(DrillOptions(name, settings=settings), io=ctx.io))
             title = "Drills (another, or Enter for home)"
 
     def play(self) -> None:

@@ -152,22 +152,7 @@ class TrackScreen:
                         style="yellow")
                 redraw = False
                 continue
-            self._guarded(lambda: self.take(step, restart=again))
-
-    def _guarded(self, body) -> None:
-        """A step: its problems one line; Ctrl-C and Ctrl-D come back here (at the end of piped
-        input ``EOFError`` passes on)."""
-        ctx = self.ctx
-        try:
-            body()
-        except LaughError as exc:
-            ctx.say(str(exc), style="red")
-        except KeyboardInterrupt:
-            ctx.say()
-        except EOFError:
-            if not ctx.interactive:
-                raise
-        ctx.say()
+            ctx.guarded(lambda: self.take(step, restart=again))
 
     def take(self, step: int, restart: bool = False) -> None:
         """Take step ``step`` (1-based; one past the lessons is the match)."""

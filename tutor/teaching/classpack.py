@@ -327,14 +327,9 @@ def write_pack(seed: int, out_path, library=None) -> str:
     """Build and write the pack; the format follows the suffix (``.html``/``.htm`` or ``.md``).
     Returns the format written.  Raises :class:`UsageError` for another suffix and
     ``OSError`` when the file cannot be written."""
+    from tutor.teaching.worksheet import handout_format
     path = Path(out_path)
-    suffix = path.suffix.lower()
-    if suffix in (".html", ".htm"):
-        fmt = "html"
-    elif suffix in (".md", ".markdown"):
-        fmt = "md"
-    else:
-        raise UsageError(f"{path.name}: the pack is written as .html or .md")
+    fmt = handout_format(path, "the pack")
     pack = build_pack(seed, library)
     text = render_html(pack, library) if fmt == "html" else render_markdown(pack, library)
     write_atomic(path, text)                # whole or not at all, through a link

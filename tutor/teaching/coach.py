@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from tutor.engine.cards import RANK_PLURALS, pretty_cards
 from tutor.engine.deal import Action, Deal, one_declaration_per_rank
 from tutor.engine.parameters import rule_words, seat_working, settlement_rule, value_words
+from tutor.teaching.tracks import page_heading
 
 __all__ = ["AT_THE_END", "SITUATIONS", "Seen", "Stop", "action_words", "page_quotes",
            "page_words", "situations", "stop_for", "stop_problems", "stop_quotes"]
@@ -237,7 +238,7 @@ def page_words(lesson, heading: str, phrase: str) -> tuple[int, str] | None:
     written).  None when there is no such page or the phrase is not in its prose."""
     from tutor.teaching.lessons import Segment
     for i, page in enumerate(lesson.pages):
-        if _first_heading(page) != heading:
+        if page_heading(page) != heading:
             continue
         for item in page:
             if not isinstance(item, Segment):
@@ -259,16 +260,6 @@ def page_words(lesson, heading: str, phrase: str) -> tuple[int, str] | None:
 
 
 _LIST = re.compile(r"(\d+\.|[-*+]) ")
-
-
-def _first_heading(page) -> str | None:
-    from tutor.teaching.lessons import Segment
-    for item in page:
-        if isinstance(item, Segment):
-            for line in item.text.splitlines():
-                if line.startswith("#"):
-                    return line.lstrip("#").strip()
-    return None
 
 
 def page_quotes(lesson, page: int) -> set[str]:
@@ -304,7 +295,7 @@ def stop_problems(stop: Stop, lessons: dict) -> list[str]:
     if lesson is None:
         return [f"'{stop.lesson}' is not a lesson of the course (lessons: "
                 f"{', '.join(lessons)})"]
-    pages = [h for h in (_first_heading(p) for p in lesson.pages) if h]
+    pages = [h for h in (page_heading(p) for p in lesson.pages) if h]
     if stop.page not in pages:
         return [f"lesson '{stop.lesson}' has no page '{stop.page}' (pages: {'; '.join(pages)})"]
     got = page_words(lesson, stop.page, stop.phrase)

@@ -45,9 +45,9 @@ from tutor.teaching.prose import md_code as _md_code
 from tutor.teaching.prose import md_escape, prose_html, prose_markdown
 
 __all__ = ["MAX_PER_PAGE", "PAGE_BREAK", "PAGE_LINES", "Worksheet", "WorksheetPuzzle",
-           "block_markdown", "build", "html_inline", "key_markdown", "md_escape", "md_inline",
-           "md_quotation", "md_table", "page_groups", "puzzle_markdown", "quote_html",
-           "quote_markdown", "render_html", "render_markdown", "sheet_markdown",
+           "block_markdown", "build", "handout_format", "html_inline", "key_markdown",
+           "md_escape", "md_inline", "md_quotation", "md_table", "page_groups", "puzzle_markdown",
+           "quote_html", "quote_markdown", "render_html", "render_markdown", "sheet_markdown",
            "worksheet_puzzles", "write_worksheet"]
 
 
@@ -526,18 +526,24 @@ def _title(ws: Worksheet) -> str:
     return f"Lesson {ws.number}: {ws.title}" if ws.number else ws.title
 
 
+def handout_format(path: Path, what: str) -> str:
+    """``"html"`` or ``"md"``: the format a handout is written in, from ``path``'s suffix
+    (``.html``/``.htm``, ``.md``/``.markdown``, any case); :class:`UsageError` naming ``what``
+    for another."""
+    suffix = path.suffix.lower()
+    if suffix in (".html", ".htm"):
+        return "html"
+    if suffix in (".md", ".markdown"):
+        return "md"
+    raise UsageError(f"{path.name}: {what} is written as .html or .md")
+
+
 def write_worksheet(lesson: Lesson, seed: int, out_path, library=None) -> str:
     """Build and write the worksheet; the format follows the suffix (``.html``/``.htm`` or
     ``.md``).  Returns the format written.  Raises :class:`tutor.engine.errors.UsageError`
     for another suffix and ``OSError`` when the file cannot be written."""
     path = Path(out_path)
-    suffix = path.suffix.lower()
-    if suffix in (".html", ".htm"):
-        fmt = "html"
-    elif suffix in (".md", ".markdown"):
-        fmt = "md"
-    else:
-        raise UsageError(f"{path.name}: the worksheet is written as .html or .md")
+    fmt = handout_format(path, "the worksheet")
     ws = build(lesson, seed, library)
     text = render_html(ws) if fmt == "html" else render_markdown(ws)
     write_atomic(path, text)                # whole or not at all, through a link
