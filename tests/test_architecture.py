@@ -36,3 +36,10 @@ def test_a_breach_is_caught(tmp_path):
                    'forbidden_modules = ["tutor.engine"]\n')
     r = _lint(cfg)
     assert r.returncode != 0 and "BROKEN" in r.stdout
+
+
+def test_the_puzzles_room_names_its_whole_api_and_loads_it_on_first_use():
+    import tutor.puzzles as P
+    from tutor.puzzles import _api
+    assert P.__all__ == _api.__all__
+    assert all(getattr(P, name) is getattr(_api, name) for name in P.__all__)

@@ -9,7 +9,6 @@ works.
 
 from __future__ import annotations
 
-import re
 from functools import lru_cache
 
 from rich.console import Group
@@ -17,9 +16,8 @@ from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
 
-from tutor.engine.cards import parse_cards
-from tutor.engine.errors import NotationError
 from tutor.puzzles.board import cards_text
+from tutor.teaching.prose import as_cards
 
 
 @lru_cache(maxsize=1)
@@ -123,7 +121,7 @@ def _inline(nodes, text, symbols: bool, style: str) -> None:
         elif t == "em":
             _inline(n.children, text, symbols, (style + " italic").strip())
         elif t == "code_inline":
-            cards = _as_cards(n.content)
+            cards = as_cards(n.content)     # lower-case or symbols stay code: how to type them
             if cards is not None:
                 text.append_text(cards_text(cards, symbols))
             else:
@@ -140,18 +138,3 @@ def _inline(nodes, text, symbols: bool, style: str) -> None:
             _inline(n.children, text, symbols, style)
         else:
             text.append(n.content or "", style=style or None)
-
-
-_CARD_CODE = re.compile(r"^(?:[A2-9TJQK]|10)[CDHS]$")
-
-
-def _as_cards(content: str) -> list[int] | None:
-    """The cards ``content`` names in canonical codes (``7H 7D``, ``TS`` or ``10S``), or None.
-    Lower-case or symbol forms are left as code, so a lesson can show how to type them."""
-    words = content.replace(",", " ").split()
-    if not words or not all(_CARD_CODE.match(w) for w in words):
-        return None
-    try:
-        return parse_cards(words)
-    except NotationError:
-        return None
