@@ -109,12 +109,12 @@ def explain(reason: str, seat: int, names: list[str]) -> str:
     return text.replace("you holds", "you hold")
 
 
-def _question(reason: str) -> str:
+def question_only(reason: str) -> str:
     """The engine's question without the candidates it lists in move codes ("which table
-    cards? 7H 7C; 7H 7S" -> "which table cards?"): the screen lists them next, in the cards'
+    cards? 7H 7C; 7H 7S" -> "Which table cards?"): the screen lists them next, in the cards'
     one written form."""
     head, sep, _ = reason.partition("? ")
-    return head + "?" if sep else reason
+    return head[:1].upper() + head[1:] + "?" if sep else reason
 
 
 def interpret(text: str, deal: Deal, seat: int, names: list[str]) -> Intent:
@@ -146,11 +146,11 @@ def read_move(line: str, deal: Deal, seat: int, names: list[str], claim: bool = 
         if not exc.candidates:
             return Intent("error", message=explain(exc.reason, seat, names), incomplete=True)
         return Intent("actions", actions=list(exc.candidates),
-                      message=_question(explain(exc.reason, seat, names)), claim=claim,
+                      message=question_only(explain(exc.reason, seat, names)), claim=claim,
                       incomplete=True)
     except AmbiguousAction as exc:
         return Intent("actions", actions=list(exc.candidates),
-                      message=_question(explain(exc.reason, seat, names)), claim=claim)
+                      message=question_only(explain(exc.reason, seat, names)), claim=claim)
     except InvalidAction as exc:
         reason = explain(exc.reason, seat, names).rstrip(". ")
         if line in ("q", "k", "j", "a"):       # a rank letter alone: perhaps meant to leave

@@ -16,8 +16,7 @@ from tutor.app.tables.protocol import ClientMessage, Refused
 from tutor.engine import race as R
 from tutor.engine.cards import pretty_cards
 from tutor.engine.deal import Deal
-from tutor.engine.errors import (AmbiguousAction, IllegalAction, IncompleteAction,
-                                 InvalidAction)
+from tutor.engine.errors import AmbiguousAction, IllegalAction, InvalidAction
 
 __all__ = ["FALSE_CLAIM_TEXT", "Intents", "NAME_ALL_TEXT", "explain"]
 
@@ -78,12 +77,9 @@ class Intents:
         else:
             try:
                 a = d.parse_action(msg.text, seat)
-            except IncompleteAction as exc:
-                self._reply(seat, msg, False, explain(exc.reason, seat, names),
-                            [c.notation() for c in exc.candidates])
-                return False
-            except AmbiguousAction as exc:
-                self._reply(seat, msg, False, explain(exc.reason, seat, names),
+            except AmbiguousAction as exc:          # IncompleteAction too: the choices follow
+                from tutor.app.play.inputs import question_only
+                self._reply(seat, msg, False, question_only(explain(exc.reason, seat, names)),
                             [c.notation() for c in exc.candidates])
                 return False
             except (InvalidAction, IllegalAction) as exc:

@@ -46,6 +46,7 @@ from tutor.engine.errors import LaughError, RecordError
 from tutor.engine.observe import Observation
 from tutor.engine.rulesets import Ruleset
 from tutor.puzzles.board import action_text, grouped_text, render_observation
+from tutor.puzzles.render import shown_cards
 from tutor.teaching.io import LearnerIO
 
 __all__ = ["Link", "PlayerClient", "join_table", "overview_text", "review_text",
@@ -472,8 +473,8 @@ class PlayerClient:
         if reply is None or reply.get("ok") or not reply.get("choices"):
             return
         choices = list(reply["choices"])
-        for i, c in enumerate(choices, 1):
-            self.io.say(f"  {i}. {c}")
+        for i, c in enumerate(choices, 1):       # the moves as cards, what to type beside
+            self.io.say(f"  {i}. {shown_cards(c, self.symbols)}   [{c}]")
         while True:
             r = self.io.read(WHICH_PROMPT, None)
             pick = (r.text if r is not None else "").strip()

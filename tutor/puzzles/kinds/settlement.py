@@ -159,7 +159,8 @@ class Settlement(PuzzleKind):
         t = clean(text)
         pairs = _PAIR.findall(t) if len(asked) > 1 else []
         rest = _PAIR.sub(" ", t) if pairs else t
-        expected = ("give one signed number per player, for example `+1 -2 0`"
+        expected = ("give one number per player, for example "
+                    + ("`+1 -2 0`" if key == "net" else "`2 0 1`")   # points are never negative
                     if len(asked) > 1 else "give one number")
         got = read(rest, words=_UNITS, cards=False, ranks=False, numbers=not pairs,
                    expected=expected)
@@ -194,7 +195,7 @@ class Settlement(PuzzleKind):
                                       if key == "net" else "give one number: your points")
                 raise AnswerError(f"give {len(asked)} numbers, one per player in seat order "
                                   f"(Player 0 first), for example "
-                                  f"`{' '.join(_example(len(asked), [values[s] for s in asked]))}`")
+                                  f"`{' '.join(_example(len(asked), [values[s] for s in asked], key == 'net'))}`")
             said = dict(zip(asked, nums))
         wrong = [(s, said[s], values[s]) for s in asked if said[s] != values[s]]
         if not wrong:
@@ -340,9 +341,15 @@ def _signed(v: int, key: str) -> str:
     return (f"{v:+d}" if v else "0") if key == "net" else str(v)
 
 
-def _example(k: int, avoid: list[int]) -> list[str]:
-    """An example answer of ``k`` numbers that is not the answer ``avoid``."""
-    ex = [2, -1, 0, -3, 2, 1, -1][:k] if k > 1 else [2]
+def _example(k: int, avoid: list[int], signed: bool = True) -> list[str]:
+    """An example answer of ``k`` numbers that is not the answer ``avoid``: net stakes signed
+    (``+2 -1 0``), points (never negative) plain (``2 1 0``)."""
+    if signed:
+        ex = [2, -1, 0, -3, 2, 1, -1][:k] if k > 1 else [2]
+        if ex == list(avoid):
+            ex = [v - 1 for v in ex]
+        return [f"{v:+d}" if v else "0" for v in ex]
+    ex = [2, 1, 0, 3, 2, 1, 4][:k] if k > 1 else [2]
     if ex == list(avoid):
-        ex = [v - 1 for v in ex]
-    return [f"{v:+d}" if v else "0" for v in ex]
+        ex = [v + 1 for v in ex]
+    return [str(v) for v in ex]
