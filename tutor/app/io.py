@@ -33,7 +33,8 @@ from rich.text import Text
 
 from tutor.app.clock import (REFRESH, FakeClock, TerminalClock, VirtualClock, countdown_for,
                              countdown_line)
-from tutor.app.streams import RStripWriter, is_terminal, make_console, suit_symbols
+from tutor.app.streams import (RStripWriter, is_terminal, make_console, suit_symbols,
+                               whole_word_text)
 from tutor.engine.cards import RANKS, SUITS
 
 if TYPE_CHECKING:       # the seam's types; its module loads when a session first reads
@@ -73,8 +74,14 @@ class ConsoleIO:
         return self.console.width
 
     def say(self, text: str = "", style: str = "", *, wrap: bool = True) -> None:
-        """Print ``text`` (no markup) in ``style``, wrapped unless ``wrap`` is False."""
-        self.console.print(Text(text, style=style or ""), soft_wrap=not wrap)
+        """Print ``text`` (no markup) in ``style``, wrapped at spaces to the console's width
+        unless ``wrap`` is False (then one line, whatever its length).  A word is never broken:
+        a path, code or token too wide for the line stands whole on a line of its own
+        (:func:`~tutor.app.streams.whole_word_lines`)."""
+        shown = Text(text, style=style or "")
+        if wrap:
+            shown = whole_word_text(shown, self.console.width)
+        self.console.print(shown, soft_wrap=True)
 
     def show(self, *renderables) -> None:
         """Print each renderable."""

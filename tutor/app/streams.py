@@ -26,11 +26,13 @@ import codecs
 import errno
 import io
 import os
+import re
 import sys
 import unicodedata
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+from rich.cells import cell_len
 from rich.console import Console as _RichConsole
 from rich.segment import Segment
 from rich.text import Text
@@ -237,6 +239,26 @@ class Console(_RichConsole):
         self.quiet = True
         raise BrokenPipeError(errno.EPIPE, "the reader of the output has gone")
 
+    def print(self, *objects, sep: str = " ", end: str = "\n", style=None, justify=None,
+              overflow=None, no_wrap=None, emoji=None, markup=None, highlight=None,
+              width=None, height=None, crop: bool = True, soft_wrap=None,
+              new_line_start: bool = False) -> None:
+        """Rich's ``print``; text given directly (strings and :class:`~rich.text.Text`, not
+        inside a table or panel) is wrapped at spaces only (:func:`whole_word_text`), so a
+        path, code or token is never broken across lines."""
+        if (objects and not soft_wrap and not no_wrap and overflow is None and width is None
+                and justify in (None, "default", "left")
+                and all(isinstance(o, (str, Text)) for o in objects)):
+            texts = [self.render_str(o, emoji=emoji, markup=markup, highlight=highlight)
+                     if isinstance(o, str) else o for o in objects]
+            joined = Text(sep).join(texts) if len(texts) > 1 else texts[0]
+            objects = (whole_word_text(joined, self.width),)
+            soft_wrap = True
+        super().print(*objects, sep=sep, end=end, style=style, justify=justify,
+                      overflow=overflow, no_wrap=no_wrap, emoji=emoji, markup=markup,
+                      highlight=highlight, width=width, height=height, crop=crop,
+                      soft_wrap=soft_wrap, new_line_start=new_line_start)
+
     def render_str(self, text: str, **kwargs) -> Text:  # noqa: D102 - text laid out escaped
         return super().render_str(printable(text), **kwargs)
 
@@ -264,6 +286,47 @@ def _printable_text(text: Text) -> Text:
                 piece.stylize(span.style)
         out.append_text(piece)
     return out
+
+
+_PIECE = re.compile(r"(\s*)(\S+)")
+
+
+def _breaks(line: str, width: int) -> list[int]:
+    """Where the lines of ``line`` (no newline in it) start after the first, breaking at spaces
+    only (see :func:`whole_word_lines`)."""
+    starts: list[int] = []
+    used = 0
+    for match in _PIECE.finditer(line):
+        space, word = match.groups()
+        cells = cell_len(word)
+        if used and used + cell_len(space) + cells > width:
+            starts.append(match.start(2))
+            used = cells
+        else:
+            used += cell_len(space) + cells
+    return starts
+
+
+def whole_word_text(text: Text, width: int) -> Text:
+    """``text`` (its styles kept) broken into lines of at most ``width`` cells at spaces only: a
+    word (a path, a code, a token: anything without a space) is never broken, and one wider
+    than ``width`` stands whole on a line of its own (the terminal may fold it, but no line
+    break is written inside it, so it can still be copied).  Hard line breaks and a line's
+    leading spaces are kept; the spaces at a break are dropped.  Print the result with
+    ``soft_wrap=True``."""
+    width = max(1, width)
+    lines: list[Text] = []
+    for line in text.split("\n", allow_blank=True):
+        for piece in line.divide(_breaks(line.plain, width)):
+            if len(piece.plain) != len(line.plain):
+                piece.rstrip()
+            lines.append(piece)
+    return Text("\n", end=text.end).join(lines)
+
+
+def whole_word_lines(text: str, width: int) -> list[str]:
+    """``text`` broken into lines as :func:`whole_word_text` breaks it."""
+    return whole_word_text(Text(text), width).plain.split("\n")
 
 
 def console_width() -> int | None:

@@ -34,6 +34,11 @@ def default_path() -> Path:
     return laugh_home() / FILE_NAME
 
 
+class _Unmovable(sqlite3.OperationalError):
+    """A damaged file that cannot be moved aside: the message is ours (the path whole, SQLite's
+    own error already cut by :func:`_said`), so it is never cut again."""
+
+
 class SavedCount(NamedTuple):
     """Answers recorded since a mark (:meth:`ProgressStore.save_mark`): ``saved`` of them are
     in the progress file, ``right`` of those right; ``kept`` wait in the journal (or memory) to
@@ -162,7 +167,7 @@ class ProgressStore(Keeping, Reads):
             try:
                 moved = move_aside(self.path)
             except OSError as move_exc:
-                raise sqlite3.OperationalError(
+                raise _Unmovable(
                     f"{self.path} could not be read ({_said(exc)}) and cannot be moved aside "
                     f"({move_exc.strerror or move_exc})") from None
             said = (f"Your progress file {self.path} could not be read ({_said(exc)}); it was "
@@ -236,6 +241,8 @@ class ProgressStore(Keeping, Reads):
             self.notice += " " + read_notice
 
     def _why_unwritable(self, exc: sqlite3.DatabaseError) -> str:
+        if isinstance(exc, _Unmovable):          # our own words, with the path whole
+            return str(exc)
         name = getattr(exc, "sqlite_errorname", "")
         if name == "SQLITE_READONLY_DIRECTORY":
             return f"the folder {self.path.parent} is read-only"
