@@ -2,9 +2,11 @@
 
 Every JSON file is read within limits, as :mod:`tutor.engine.yamlfile` reads YAML:
 
+- every file is opened through :func:`tutor.engine.infile.open_input`: a regular file only, so
+  a FIFO, a socket or a device (``/dev/zero``) is refused in one line, never waited on;
 - :func:`read_bytes` reads at most :data:`MAX_BYTES` (a whole document) and refuses a file
-  larger than that after reading one byte more, so ``/dev/zero``, an endless pipe or a huge file
-  is refused in one line instead of filling memory;
+  larger than that after reading one byte more, so a huge file is refused in one line instead
+  of filling memory;
 - :func:`iter_lines` reads JSON Lines one line at a time, each line at most
   :data:`MAX_LINE_BYTES`; a longer line stops the reading with one line (a file of any length is
   read in bounded memory);
@@ -27,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from tutor.engine.errors import DataError
+from tutor.engine.infile import open_input
 
 __all__ = ["MAX_BYTES", "MAX_LINE_BYTES", "MAX_DEPTH", "MAX_DIGITS", "JSONError", "read_bytes",
            "decode", "iter_lines", "loads", "load"]
@@ -74,7 +77,7 @@ def read_bytes(path: str | Path, display: str | None = None, limit: int = MAX_BY
     """
     name = display if display is not None else str(path)
     try:
-        with open(path, "rb") as fh:
+        with open_input(path) as fh:
             data = fh.read(limit + 1)
     except OSError as exc:
         reason = f"cannot be read ({exc.strerror or exc})"
@@ -110,7 +113,7 @@ def iter_lines(path: str | Path, display: str | None = None,
     such as ``/dev/zero``, is refused at once)."""
     name = display if display is not None else str(path)
     try:
-        fh = open(path, "rb")      # noqa: SIM115 - closed below, also when the caller stops early
+        fh = open_input(path)      # closed below, also when the caller stops early
     except OSError as exc:
         reason = f"cannot be read ({exc.strerror or exc})"
         raise JSONError(f"{name}: {reason}", reason) from None

@@ -30,6 +30,7 @@ from yaml.events import (AliasEvent, CollectionEndEvent, CollectionStartEvent, M
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from tutor.engine.errors import DataError
+from tutor.engine.infile import open_input
 
 __all__ = ["MAX_BYTES", "MAX_DEPTH", "MAX_VALUES", "Document", "LOADER", "compose", "load",
            "read_text"]
@@ -53,12 +54,14 @@ def read_text(path: Path | str, display: str | None = None) -> str:
 
     ``display`` is the name messages use (default ``path`` as given).  Raises
     :class:`DataError` (``FILE:LINE: ...`` for bytes that are not UTF-8, the line of the first
-    bad byte) when the file cannot be read, is larger than :data:`MAX_BYTES`, or is not UTF-8.
+    bad byte) when the file cannot be read (missing, no permission, not a regular file: a FIFO,
+    a socket, a device; see :mod:`tutor.engine.infile`), is larger than :data:`MAX_BYTES`, or is
+    not UTF-8.
     """
     p = Path(path)
     name = display if display is not None else str(path)
     try:
-        with open(p, "rb") as fh:
+        with open_input(p) as fh:
             data = fh.read(MAX_BYTES + 1)
     except OSError as exc:
         raise DataError(f"{name}: cannot read: {exc.strerror or exc}") from None

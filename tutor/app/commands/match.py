@@ -177,7 +177,7 @@ def load_match(path: Path) -> Match:
         if not path.exists():           # a path mistyped: a usage error
             raise UsageError(f"the saved match {exc}") from None
         reason = getattr(exc, "reason", str(exc))
-        said = reason if reason.startswith("not a saved match") else \
+        said = reason if reason.startswith(("not a saved match", "cannot be read")) else \
             f"not a saved match ({reason})"
         raise LaughError(f"{path}: {said}{START_AFRESH}") from None
     try:

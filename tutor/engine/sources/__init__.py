@@ -31,6 +31,7 @@ from pathlib import Path
 from tutor.engine.data import data_dir, laugh_home, source_texts_dir
 from tutor.engine.errors import UsageError
 from tutor.engine.rulesets import Ruleset
+from tutor.engine.sources import _texts
 from tutor.engine.sources._audit import (QuotationAudit, audit_quotations, check_quotations,
                                          normalise, verify_quotations)
 from tutor.engine.sources._build import _build
@@ -132,17 +133,15 @@ def default_library(verify: bool = True) -> Library:
 def source_text(source: Source) -> str | None:
     """``source``'s collected text as it is on disk (its ``text`` file beside its YAML file, else
     in the project's texts folder, :func:`~tutor.engine.data.source_texts_dir`); None where it
-    has none or the file cannot be read as UTF-8."""
+    has none, or the file is not read: outside those folders, not a regular file, larger than
+    :data:`~tutor.engine.sources._texts.MAX_TEXT_BYTES`, or not UTF-8 (``laugh sources check``
+    says which)."""
     if not source.text:
         return None
-    here = Path(source.path).parent / source.text
-    folder = source_texts_dir()
-    path = here if here.is_file() else (folder / source.text if folder else None)
-    if path is None or not path.is_file():
-        return None
     try:
-        return path.read_text(encoding="utf-8-sig")
-    except (OSError, UnicodeDecodeError):
+        path = _texts.locate(source.text, source.path, source_texts_dir())
+        return None if path is None else _texts.read(path)
+    except (OSError, UnicodeDecodeError, _texts.TextRefused):
         return None
 
 

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from tutor.engine.errors import DataError
+from tutor.engine.sources import _texts
 from tutor.engine.sources._files import display_path
 from tutor.engine.sources._library import Library, Quotation
 
@@ -50,10 +51,11 @@ class _Texts:
         self.names[path] = name
         if path not in self.texts:
             try:
-                self.texts[path] = normalise(path.read_text(encoding="utf-8-sig"))
-            except (OSError, UnicodeDecodeError) as exc:
+                self.texts[path] = normalise(_texts.read(path))
+            except (OSError, UnicodeDecodeError, _texts.TextRefused) as exc:
                 self.texts[path] = None
-                self.problems.append(f"{where}: cannot read {path}: {exc}")
+                why = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
+                self.problems.append(f"{where}: cannot read {path}: {why}")
         return self.texts[path]
 
     def holding(self, quote: str) -> list[str]:
@@ -88,7 +90,11 @@ def audit_quotations(library: Library, texts_dir: Path | None) -> QuotationAudit
                 unchecked.append(f"{where}: {q.ref} not checked (no text)")
                 unchecked_refs.append(q.ref)
                 continue
-            path = _find_text(name, source.path, texts_dir)
+            try:
+                path = _texts.locate(name, source.path, texts_dir)
+            except _texts.TextRefused as exc:
+                problems.append(f"{where}: text file '{name}' of {q.ref} is not read: {exc}")
+                continue
             if path is None:
                 problems.append(f"{where}: text file '{name}' of {q.ref} not found"
                                 + ("" if texts_dir else " (no source-texts folder)"))
@@ -136,15 +142,6 @@ def verify_quotations(library: Library, texts_dir: Path | None) -> None:
         raise DataError(audit.problems[0] + (f" (and {extra} more: laugh sources check lists "
                                               "them)" if extra else ""))
     library.unchecked = frozenset(audit.unchecked_refs)
-
-
-def _find_text(name: str, yaml_path: Path, texts_dir: Path | None) -> Path | None:
-    beside = yaml_path.parent / name
-    if beside.is_file():
-        return beside
-    if texts_dir is not None and (Path(texts_dir) / name).is_file():
-        return Path(texts_dir) / name
-    return None
 
 
 def _first_difference(quote: str, text: str) -> str:
