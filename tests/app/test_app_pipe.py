@@ -336,7 +336,7 @@ def test_stats_command_weakest_first_and_practice(tmp_path):
         s.record_answer("a", "count", ["counting", "unseen"], True, 3.0)
         s.record_answer("b", "settlement", ["stakes", "bonus"], False, 12.0)
         s.record_answer("c", "settlement", ["stakes"], False, 10.0)
-        s.record_answer("drill-settle.parlett.5.1.1", "drill-settle", ["stakes"], True, 3.0)
+        s.record_answer("drill-settle.parlett.5.1.1", "settlement", ["stakes"], True, 3.0)
     proc = run_laugh(["stats"], "", tmp_path)
     assert proc.returncode == 0, proc.stderr
     assert_clean(proc)

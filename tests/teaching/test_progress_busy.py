@@ -146,7 +146,7 @@ def test_a_full_disk_keeps_the_answer_and_says_so(path):
         pages = store.conn.execute("PRAGMA page_count").fetchone()[0]
         store.conn.execute(f"PRAGMA max_page_count = {pages}")     # the file cannot grow
         for i in range(40):
-            store.record_answer(f"b{i}", "count", ["x" * 300], True, 2.0)
+            store.record_answer(f"b{i}", "count", ["x" * 200, "y" * 200], True, 2.0)
             if store.waiting:
                 break
         assert store.waiting and "(the disk is full)" in said[0]

@@ -76,7 +76,7 @@ def test_a_theme_listed_twice_counts_once(tmp_path):
     assert got == {"counting": (1, 0, 1, 3.0), "unseen": (1, 0, 1, 3.0)}
 
 
-_answer = st.tuples(st.sampled_from(["count", "settlement", "drill:x"]),
+_answer = st.tuples(st.sampled_from(["count", "settlement", "spot-oversight"]),
                     st.lists(st.sampled_from(["a", "b", "c", "ü"]), max_size=4),
                     st.booleans(),
                     st.one_of(st.none(), st.floats(0.25, 600, allow_nan=False).map(

@@ -277,7 +277,9 @@ def test_a_completed_lesson_with_a_possible_score_is_taken(machine, tmp_path):
 def test_every_kind_the_program_records_is_one_an_import_takes():
     """The kinds of a practice deal's graded moments (tutor.app.play.game) are known kinds."""
     import re
-    from tutor.teaching.transfer import _known_kinds
-    game = (ROOT / "tutor" / "app" / "play" / "game.py").read_text(encoding="utf-8")
-    recorded = set(re.findall(r'Opportunity\(\s*"([a-z-]+)"', game))
-    assert recorded and recorded <= _known_kinds()
+    from tutor.teaching.progress.incoming import known_kinds
+    recorded = set()
+    for name in ("game.py", "watching.py"):
+        code = (ROOT / "tutor" / "app" / "play" / name).read_text(encoding="utf-8")
+        recorded |= set(re.findall(r'Opportunity\(\s*"([a-z-]+)"', code))
+    assert {"declaration", "capture-choice", "spot-oversight"} <= recorded <= known_kinds()

@@ -99,12 +99,12 @@ def open_input(path: str | Path, *, follow_links: bool = True) -> BinaryIO:
 
 
 def open_own(path: str | Path, *, create: bool = True, file_mode: int = 0o600) -> BinaryIO:
-    """A file the program keeps for itself (the progress journal) opened to read and append,
-    binary and unbuffered: created with ``file_mode`` when missing and ``create``; never
+    """A file the program keeps for itself (the progress journal) opened to read and append
+    (binary, buffered: ``flush`` raises when the disk is full): created with ``file_mode`` when missing and ``create``; never
     through a symbolic link, and only if it is a regular file.  Raises as :func:`open_input`
     (:class:`NotRegularFile` for a link, a FIFO, a socket or a device; FileNotFoundError when
     missing and not ``create``)."""
     flags = os.O_RDWR | os.O_APPEND | (os.O_CREAT if create else 0)
     fd = _open(path, flags, False, file_mode)
     _checked(fd, path)
-    return os.fdopen(fd, "rb+", buffering=0)
+    return os.fdopen(fd, "rb+")

@@ -28,7 +28,6 @@ recomputed from every answer in time order.
 from __future__ import annotations
 
 import json
-import math
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -37,9 +36,8 @@ from tutor.engine import jsonfile
 from tutor.engine.atomic import write_atomic
 from tutor.engine.errors import DataError
 from tutor.engine.outputs import cannot_write
-from tutor.puzzles.themes import theme_ids
-from tutor.teaching.progress import (CONTEXTS, LATEST_TIME, LONGEST_ANSWER, OUTCOMES, Answer,
-                                     LessonState, ProgressStore, Sighting)
+from tutor.teaching.progress import Answer, LessonState, ProgressStore, Sighting
+from tutor.teaching.progress import incoming as I
 
 __all__ = ["FORMAT", "PLAY_KINDS", "Export", "export_data", "write_export", "read_export",
            "parse_export", "merge_export", "import_file"]
@@ -47,8 +45,8 @@ __all__ = ["FORMAT", "PLAY_KINDS", "Export", "export_data", "write_export", "rea
 #: The format name of a progress export.
 FORMAT = "laugh-and-lie-down/progress@1"
 
-#: The longest text a name, id or theme in an export may be.
-_MAX_TEXT = 200
+#: Kinds of the moments graded in a practice deal or a match that are not puzzle kinds.
+PLAY_KINDS = I.PLAY_KINDS
 
 
 @dataclass
@@ -182,192 +180,51 @@ def parse_export(text: str, name: str = "the export") -> Export:
         raise DataError(f"{name}: not a progress export (its format must be {FORMAT!r})")
     try:
         return _export(data)
-    except _Bad as exc:
+    except I.Bad as exc:
         raise DataError(f"{name}: damaged, nothing taken from it ({exc})") from None
 
 
-class _Bad(Exception):
-    """A value of an export that this program could not have written (internal)."""
-
-
 def _export(data: dict) -> Export:
-    learner = _opt(data, "learner", _text, "learner")
-    exported_at = _time(data.get("exported_at", 0), "exported_at")
+    learner = I.opt(data, "learner", I.text, "learner")
+    exported_at = I.moment(data.get("exported_at", 0), "exported_at")
     answers, lessons = data.get("answers"), data.get("lessons", [])
     sightings = data.get("sightings", [])
     meta, ratings = data.get("meta", {}), data.get("ratings", {})
     if not isinstance(answers, list):
-        raise _Bad("'answers' must be a list")
+        raise I.Bad("'answers' must be a list")
     if not isinstance(lessons, list):
-        raise _Bad("'lessons' must be a list")
+        raise I.Bad("'lessons' must be a list")
     if not isinstance(meta, dict) or not all(isinstance(k, str) and isinstance(v, str)
                                              for k, v in meta.items()):
-        raise _Bad("'meta' must map names to text")
+        raise I.Bad("'meta' must map names to text")
     if not isinstance(ratings, dict):
-        raise _Bad("'ratings' must be an object")
+        raise I.Bad("'ratings' must be an object")
     if not isinstance(sightings, list):
-        raise _Bad("'sightings' must be a list")
-    kinds = _known_kinds()
-    read = [_answer(a, i, kinds) for i, a in enumerate(answers)]
+        raise I.Bad("'sightings' must be a list")
+    kinds = I.known_kinds()
+    read = [I.answer(a, f"answers[{i}]", kinds) for i, a in enumerate(answers)]
     first: dict[str, int] = {}
     for i, a in enumerate(read):
         j = first.setdefault(a.uid, i)
         if j != i:
             same = "the same answer" if a == read[j] else "a different answer"
-            raise _Bad(f"answers[{i}].uid {a.uid!r} is answers[{j}]'s too ({same}; an answer's "
+            raise I.Bad(f"answers[{i}].uid {a.uid!r} is answers[{j}]'s too ({same}; an answer's "
                        "uid is given once)")
-    states = [_lesson(x, i) for i, x in enumerate(lessons)]
+    states = [I.lesson(x, f"lessons[{i}]") for i, x in enumerate(lessons)]
     seen: dict[str, int] = {}
     for i, x in enumerate(states):
         j = seen.setdefault(x.lesson, i)
         if j != i:
-            raise _Bad(f"lessons[{i}].lesson {x.lesson!r} is lessons[{j}]'s too (a lesson is "
+            raise I.Bad(f"lessons[{i}].lesson {x.lesson!r} is lessons[{j}]'s too (a lesson is "
                        "given once)")
     seen_s: dict[str, int] = {}
-    spots = [_sighting(x, i) for i, x in enumerate(sightings)]
+    spots = [I.sighting(x, f"sightings[{i}]") for i, x in enumerate(sightings)]
     for i, s in enumerate(spots):
         j = seen_s.setdefault(s.uid, i)
         if j != i:
-            raise _Bad(f"sightings[{i}].uid {s.uid!r} is sightings[{j}]'s too (a sighting's "
+            raise I.Bad(f"sightings[{i}].uid {s.uid!r} is sightings[{j}]'s too (a sighting's "
                        "uid is given once)")
     return Export(learner, read, states, dict(meta), dict(ratings), exported_at, spots)
-
-
-def _known_kinds() -> frozenset[str]:
-    """The kinds of answer this program records: the puzzle kinds, and the moments of a
-    practice deal or match that are not puzzle kinds (:mod:`tutor.app.play.game`)."""
-    from tutor.puzzles.registry import KINDS
-    return frozenset(KINDS) | PLAY_KINDS
-
-
-#: Kinds of the moments graded in a practice deal or a match that are not puzzle kinds.
-PLAY_KINDS = frozenset({"capture-choice", "declaration"})
-
-
-def _answer(a, i: int, kinds: frozenset[str]) -> Answer:
-    where = f"answers[{i}]"
-    if not isinstance(a, dict):
-        raise _Bad(f"{where} must be an object")
-    themes = a.get("themes")
-    if not isinstance(themes, list) or not all(isinstance(t, str) and 0 < len(t) <= _MAX_TEXT
-                                               for t in themes):
-        raise _Bad(f"{where}.themes must be a list of theme names")
-    seconds = _opt(a, "seconds", _number, f"{where}.seconds")
-    if seconds is not None and not 0 <= seconds <= LONGEST_ANSWER:
-        raise _Bad(f"{where}.seconds must be from 0 to {LONGEST_ANSWER}, or null")
-    difficulty = _opt(a, "difficulty", _int, f"{where}.difficulty")
-    if difficulty is not None and not 1 <= difficulty <= 5:
-        raise _Bad(f"{where}.difficulty must be from 1 to 5, or null")
-    hints = _int(a.get("hints", 0), f"{where}.hints")
-    if hints < 0:
-        raise _Bad(f"{where}.hints must be at least 0")
-    at = _time(a.get("at"), f"{where}.at")
-    puzzle_id = _text(a.get("puzzle_id"), f"{where}.puzzle_id")
-    kind = _text(a.get("kind"), f"{where}.kind")
-    if kind not in kinds:
-        raise _Bad(f"{where}.kind {kind!r} is not a kind of answer this program records (one of "
-                   f"{', '.join(sorted(kinds))})")
-    return Answer(at=at, puzzle_id=puzzle_id, kind=kind,
-                  themes=tuple(theme_ids(themes)),          # one name a theme, old spellings too
-                  correct=_bool(a.get("correct"), f"{where}.correct"), seconds=seconds,
-                  hints=hints, lesson=_opt(a, "lesson", _text, f"{where}.lesson"),
-                  ruleset=_opt(a, "ruleset", _text, f"{where}.ruleset"),
-                  retry=_bool(a.get("retry", False), f"{where}.retry"),
-                  uid=_text(a.get("uid"), f"{where}.uid"), difficulty=difficulty,
-                  revealed=_bool(a.get("revealed", False), f"{where}.revealed"))
-
-
-def _sighting(x, i: int) -> Sighting:
-    where = f"sightings[{i}]"
-    if not isinstance(x, dict):
-        raise _Bad(f"{where} must be an object")
-    context, outcome = x.get("context"), x.get("outcome")
-    if context not in CONTEXTS:
-        raise _Bad(f"{where}.context must be one of {', '.join(CONTEXTS)}")
-    if outcome not in OUTCOMES:
-        raise _Bad(f"{where}.outcome must be one of {', '.join(OUTCOMES)}")
-    kind = x.get("kind")
-    if not isinstance(kind, str) or len(kind) > _MAX_TEXT:
-        raise _Bad(f"{where}.kind must be text of at most {_MAX_TEXT} characters")
-    seconds = _opt(x, "seconds", _number, f"{where}.seconds")
-    if seconds is not None and not 0 <= seconds <= LONGEST_ANSWER:
-        raise _Bad(f"{where}.seconds must be from 0 to {LONGEST_ANSWER}, or null")
-    return Sighting(at=_time(x.get("at"), f"{where}.at"), context=context, kind=kind,
-                    outcome=outcome, seconds=seconds,
-                    ruleset=_opt(x, "ruleset", _text, f"{where}.ruleset"),
-                    source=_opt(x, "source", _text, f"{where}.source"),
-                    uid=_text(x.get("uid"), f"{where}.uid"))
-
-
-def _lesson(x, i: int) -> LessonState:
-    where = f"lessons[{i}]"
-    if not isinstance(x, dict):
-        raise _Bad(f"{where} must be an object")
-    answered = x.get("answered", {})
-    if not isinstance(answered, dict) or not all(isinstance(v, bool) for v in answered.values()):
-        raise _Bad(f"{where}.answered must map slots to true or false")
-    page = _int(x.get("page", 0), f"{where}.page")
-    if page < 0:
-        raise _Bad(f"{where}.page must be at least 0")
-    completed = x.get("completed_at")
-    right = _opt(x, "right", _int, f"{where}.right")
-    total = _opt(x, "total", _int, f"{where}.total")
-    if completed is None and (right is not None or total is not None):
-        raise _Bad(f"{where} has a score (right, total) but no completed_at")
-    if completed is not None and (right is None or total is None):
-        raise _Bad(f"{where}.right and .total must be given with completed_at")
-    if right is not None and not 0 <= right <= total:
-        raise _Bad(f"{where}.right must be from 0 to total ({total}), not {right}")
-    return LessonState(
-        lesson=_text(x.get("lesson"), f"{where}.lesson"), seed=_int(x.get("seed"), f"{where}.seed"),
-        page=page, answered=dict(answered),
-        started_at=_time(x.get("started_at"), f"{where}.started_at"),
-        updated_at=_time(x.get("updated_at"), f"{where}.updated_at"),
-        completed_at=None if completed is None else _time(completed, f"{where}.completed_at"),
-        right=right, total=total,
-        in_progress=_bool(x.get("in_progress", False), f"{where}.in_progress"))
-
-
-def _opt(obj: dict, key: str, check, where: str):
-    value = obj.get(key)
-    return None if value is None else check(value, where)
-
-
-def _text(value, where: str) -> str:
-    if not isinstance(value, str) or not 0 < len(value) <= _MAX_TEXT:
-        raise _Bad(f"{where} must be text of 1 to {_MAX_TEXT} characters")
-    return value
-
-
-def _bool(value, where: str) -> bool:
-    if not isinstance(value, bool):
-        raise _Bad(f"{where} must be true or false")
-    return value
-
-
-def _int(value, where: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise _Bad(f"{where} must be a whole number")
-    if not -2 ** 63 <= value < 2 ** 63:
-        raise _Bad(f"{where} is a number of {len(str(abs(value)))} digits, out of range")
-    return value
-
-
-def _number(value, where: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise _Bad(f"{where} must be a number")
-    if isinstance(value, int) and abs(value) >= 2 ** 63:
-        raise _Bad(f"{where} is a number of {len(str(abs(value)))} digits, out of range")
-    if not math.isfinite(float(value)):
-        raise _Bad(f"{where} must be a number")
-    return float(value)
-
-
-def _time(value, where: str) -> float:
-    t = _number(value, where)
-    if not 0 <= t <= LATEST_TIME:
-        raise _Bad(f"{where} must be a Unix time from 0 to {LATEST_TIME}")
-    return t
 
 
 def merge_export(store: ProgressStore, export: Export) -> tuple[int, int]:

@@ -9,6 +9,7 @@ import sqlite3
 from pathlib import Path
 
 from tutor.engine.errors import LaughError
+from tutor.engine.infile import open_input
 from tutor.teaching.progress._schema import (_LATEST, _LONGEST, _MIGRATIONS, SCHEMA_VERSION,
                                              _expected_columns, _one_spelling)
 
@@ -169,7 +170,7 @@ def _check_header(path: Path) -> None:
     never writes: a write-ahead log (which even reading would add files beside) or a file
     format newer than SQLite's own (which no one may write)."""
     try:
-        with open(path, "rb") as fh:
+        with open_input(path) as fh:        # never waits on a FIFO
             head = fh.read(20)
     except OSError:
         return                  # SQLite will say why it cannot open it

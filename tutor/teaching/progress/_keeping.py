@@ -8,7 +8,9 @@ from __future__ import annotations
 import sqlite3
 
 from tutor.engine.errors import LaughError
+from tutor.teaching.progress import _values as V
 from tutor.teaching.progress import _writes as W
+from tutor.teaching.progress import incoming as I
 from tutor.teaching.progress._damage import _environmental, _said
 from tutor.teaching.progress._schema import _connect
 
@@ -142,8 +144,19 @@ class Keeping:
         finally:
             conn.execute(f"PRAGMA busy_timeout = {int(BUSY_SECONDS * 1000)}")
 
+    def _journal_refused(self) -> None:
+        """Add to :attr:`notice` that the journal's path holds something that is not a regular
+        file (a link, a FIFO), which is never read or written."""
+        odd = self._journal.refused() if self._journal is not None else None
+        if odd:
+            said = (f"{self._journal.path} is {odd}, not a regular file: it is left as it is, "
+                    "never read or written (answers that cannot be saved at once are kept in "
+                    "memory only).")
+            self.notice = (self.notice + " " if self.notice else "") + said
+
     def _write_journal_at_open(self) -> None:
         """Changes kept by an earlier session (or another program now) written to the file."""
+        self._journal_refused()
         if not self._journal.exists():
             return
         try:
@@ -173,7 +186,13 @@ class Keeping:
                 W.apply_in_transaction(mem, op)
 
     def _write(self, op: dict):
-        """Write ``op`` to the file in its own transaction, or keep it (see the class)."""
+        """Write ``op`` to the file in its own transaction, or keep it (see the class).  Raises
+        :class:`~tutor.teaching.progress._values.StoreValueError` (nothing written) for a value
+        that an import would refuse (:func:`_incoming`)."""
+        try:
+            _incoming(op)
+        except I.Bad as exc:
+            raise V.StoreValueError(f"the progress store cannot keep it: {exc}") from None
         if not self.saving:
             return W.apply_in_transaction(self.conn, op)
         if self.waiting and not self._catch_up(RETRY_SECONDS):
@@ -214,12 +233,34 @@ def _backup(src: sqlite3.Connection, mem: sqlite3.Connection) -> None:
 
 
 def _sound(op: dict) -> bool:
-    """A change read back from the journal that can be applied (a damaged line is skipped)."""
+    """A change read back from the journal that can be applied (:func:`_incoming`); a line that
+    is not is skipped (and counted)."""
     try:
-        W.check(op)
-    except (KeyError, TypeError, ValueError, LaughError):
+        _incoming(op)
+    except (KeyError, TypeError, ValueError, LaughError, I.Bad):
         return False
     return True
+
+
+def _incoming(op: dict) -> None:
+    """Raise when ``op`` is not a change this program makes
+    (:func:`~tutor.teaching.progress._writes.check`), or holds a value an import of the same
+    value refuses (:mod:`tutor.teaching.progress.incoming`: a kind of answer this program
+    records, texts of 1 to 200 characters, times and numbers in range): a journal line is
+    checked as an import line is, and the store keeps nothing a journal line may not hold."""
+    W.check(op)
+    kind = op["op"]
+    where = kind
+    if kind == "answer":
+        I.answer({**op, "uid": op["id"]}, where)
+        I.opt(op, "slot", I.text, f"{where}.slot")
+    elif kind == "sighting":
+        I.sighting({**op, "uid": op["id"]}, where)
+    elif kind == "meta":
+        I.text(op["key"], f"{where}.key")
+    else:                                       # start, page, complete
+        I.text(op["lesson"], f"{where}.lesson")
+        I.moment(op["at"], f"{where}.at")
 
 
 def _n(n: int, noun: str) -> str:

@@ -9,6 +9,11 @@ and cleared.  Every program that appends or applies holds an exclusive lock on t
 (``flock``) meanwhile, and checks that the file it locked is still the one at the path, so two
 processes never lose each other's lines.  A line that cannot be read (a process killed while
 writing it) is counted, never applied.
+
+The journal is only ever a regular file, opened at its own path: a symbolic link there is never
+followed (its target is neither read nor truncated), and a FIFO, socket or device is never
+opened (:func:`tutor.engine.infile.open_own`); :meth:`Journal.refused` says what is there
+instead, and every read or write of it raises :class:`OSError` meanwhile.
 """
 
 from __future__ import annotations
@@ -16,7 +21,10 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import stat
 from pathlib import Path
+
+from tutor.engine.infile import kind_of, open_input, open_own
 
 try:
     import fcntl
@@ -36,18 +44,30 @@ class Journal:
         self.path = store_path.with_name(store_path.name + SUFFIX)
 
     def exists(self) -> bool:
-        """True when there is a journal with something in it."""
+        """True when there is a journal with something in it (a regular file: see
+        :meth:`refused`)."""
         try:
-            return self.path.stat().st_size > 0
+            st = self.path.lstat()
         except OSError:
             return False
+        return stat.S_ISREG(st.st_mode) and st.st_size > 0
+
+    def refused(self) -> str | None:
+        """What is at the journal's path when it is not a regular file (``a symbolic link``, ``a
+        FIFO``), never to be read or written; None when it is one or there is none."""
+        try:
+            mode = self.path.lstat().st_mode
+        except OSError:
+            return None
+        return None if stat.S_ISREG(mode) else kind_of(mode)
 
     @contextlib.contextmanager
-    def _locked(self, mode: str):
-        """The journal opened with ``mode`` (binary) and locked, the lock taken on the file that
-        is at the path (another process may have cleared and removed the one first opened)."""
+    def _locked(self, create: bool):
+        """The journal opened (created when ``create``; never through a link, only a regular
+        file) and locked, the lock taken on the file that is at the path (another process may
+        have cleared and removed the one first opened)."""
         while True:
-            fh = open(self.path, mode)
+            fh = open_own(self.path, create=create)
             try:
                 if fcntl is not None:
                     fcntl.flock(fh.fileno(), fcntl.LOCK_EX)
@@ -66,7 +86,7 @@ class Journal:
         killed while writing it, on a line of its own).  Raises OSError when it cannot be
         written (the disk full, the folder read-only)."""
         line = (json.dumps(op, ensure_ascii=False, separators=(",", ":")) + "\n").encode("utf-8")
-        with self._locked("ab+") as fh:
+        with self._locked(create=True) as fh:
             end = fh.seek(0, os.SEEK_END)
             if end:
                 fh.seek(end - 1)
@@ -84,7 +104,7 @@ class Journal:
         no journal, ``([], 0)`` and nothing to clear."""
         with contextlib.ExitStack() as stack:
             try:
-                fh = stack.enter_context(self._locked("rb+"))
+                fh = stack.enter_context(self._locked(create=False))
             except FileNotFoundError:
                 fh = None
             if fh is None:
@@ -103,7 +123,8 @@ class Journal:
         is (a read-only store shows them); ``([], 0)`` when there is none or it cannot be
         read."""
         try:
-            return _parse(self.path.read_text(encoding="utf-8", errors="replace"))
+            with open_input(self.path, follow_links=False) as fh:
+                return _parse(fh.read().decode("utf-8", "replace"))
         except OSError:
             return [], 0
 

@@ -5,6 +5,7 @@ the disk full (private module: import it from :mod:`tutor.teaching.progress`).""
 from __future__ import annotations
 
 import sqlite3
+import stat
 import sys
 import time
 import uuid
@@ -12,6 +13,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from tutor.engine.errors import LaughError
+from tutor.engine.infile import kind_of
 from tutor.puzzles.themes import theme_ids
 from tutor.teaching.progress import _keeping as K
 from tutor.teaching.progress import _merge
@@ -27,6 +29,16 @@ from tutor.teaching.progress._salvage import move_aside, salvage
 from tutor.teaching.progress._schema import FILE_NAME, _LONGEST, _connect, _recompute
 
 __all__ = ["ProgressStore", "SavedCount", "default_path"]
+
+def _not_a_file(path: Path) -> str | None:
+    """What ``path`` is (its link followed) when it is there and not a regular file (``a
+    FIFO``: SQLite would wait on it for ever), else None."""
+    try:
+        mode = path.stat().st_mode
+    except OSError:
+        return None
+    return None if stat.S_ISREG(mode) else kind_of(mode)
+
 
 def default_path() -> Path:
     """``laugh_home() / "progress.sqlite3"``."""
@@ -114,6 +126,10 @@ class ProgressStore(Keeping, Reads):
         except OSError as exc:
             self._go_on_without_saving(f"the folder {self.path.parent} cannot be created "
                                        f"({exc.strerror or exc})", copy=False)
+            return
+        odd = _not_a_file(self.path)
+        if odd:
+            self._go_on_without_saving(f"{self.path} is {odd}, not a regular file", copy=False)
             return
         try:
             self._file = self.conn = self._open_or_salvage()
@@ -204,7 +220,11 @@ class ProgressStore(Keeping, Reads):
         """The read-only store: a copy of the file in memory with the changes kept in the
         journal (or, with :attr:`notice` saying why, what can be salvaged of a damaged file,
         or an empty store)."""
-        if not self.path.is_file():
+        odd = _not_a_file(self.path)
+        if odd:
+            self.notice = (f"Your progress file {self.path} is {odd}, not a regular file; "
+                           "showing none of it.")
+        if not self.path.is_file() or odd:
             return self._empty()
         try:
             mem = self._copy(K.BUSY_SECONDS)
@@ -223,6 +243,7 @@ class ProgressStore(Keeping, Reads):
                                f"showing what can be read of it ({kept.words()}; the file is "
                                "left as it is: the next lesson or puzzle moves it aside and "
                                "starts a fresh one with the same).")
+        self._journal_refused()
         self._apply_journal_to(mem)
         return mem
 
