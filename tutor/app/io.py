@@ -216,7 +216,9 @@ class TerminalIO(ConsoleIO):
             if self.history_path is not None:
                 try:
                     os.makedirs(os.path.dirname(self.history_path), exist_ok=True)
-                    history = FileHistory(str(self.history_path))
+                    if not os.path.exists(self.history_path) or \
+                            os.path.isfile(self.history_path):   # never a FIFO: it would wait
+                        history = FileHistory(str(self.history_path))
                 except OSError:
                     pass
             self._asking = PromptSession(history=history)
