@@ -29,4 +29,4 @@ def test_a_set_left_after_an_answer_was_recorded_counts_it(tmp_path, monkeypatch
         with pytest.raises(end):
             views._run_set(ctx, lambda i: i)
         assert store.answer_count() == 2
-    assert "Saved: 1 answer of this set (1 right)." in out.file.getvalue()
+    assert "Of this set: 1 answer saved (1 right)." in out.file.getvalue()

@@ -22,6 +22,7 @@ from tutor.app.commands import (analyse, coach_cmd, drill, lesson, match, odds, 
                                 stats, table, tutor_app, worksheet)
 from tutor.engine import sources
 from tutor.engine.errors import LaughError, UsageError
+from tutor.engine.outputs import unsaved
 from tutor.engine.safetext import clip, printable
 from tutor.app.streams import standard_streams
 
@@ -33,8 +34,9 @@ COMMAND_MODULES = (tutor_app, lesson, coach_cmd, puzzle, play, match, drill, rul
 OK, FAILED, USAGE, INTERRUPTED = 0, 1, 2, 130
 
 EPILOG = ("Exit status: 0 done (also at end of input, after q, and when the reader of the "
-          "output goes away, as with | head); 1 a check failed, bad data, or the output could "
-          "not be written; 2 a usage error; 130 interrupted (Ctrl-C).")
+          "output goes away, as with | head); 1 a check failed, bad data, the output could "
+          "not be written, or progress, a deal record or a match could not be saved (a full "
+          "or read-only disk: said at once); 2 a usage error; 130 interrupted (Ctrl-C).")
 
 
 class _Parser(argparse.ArgumentParser):
@@ -69,10 +71,13 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     """Run the ``laugh`` command with ``argv`` (default ``sys.argv[1:]``); returns the exit status
     (:data:`OK`, :data:`FAILED`, :data:`USAGE` or :data:`INTERRUPTED`)."""
+    unsaved(clear=True)
     with standard_streams():
         try:
             status = _run(argv)
             sys.stdout.flush()        # a failure to write the end of the output counts too
+            if status == OK and unsaved():
+                status = FAILED       # something it keeps could not be kept (said already)
         except BrokenPipeError:       # the reader went away (| head): done, quietly
             return OK
         except KeyboardInterrupt:     # before a command began (its own Ctrl-C is handled below)

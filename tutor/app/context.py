@@ -146,11 +146,19 @@ class Context:
                             progress=progress, events=events, keys=keys,
                             extend_while_typing=extend_while_typing, erase=erase)
 
-    def close(self) -> None:
-        """Close the progress store if it was opened."""
-        if self._store is not None:
-            self._store.close()
-            self._store = None
+    def close(self) -> str | None:
+        """Close the progress store if it was opened; returns why some of the progress made
+        could not be saved (:meth:`~tutor.teaching.progress.ProgressStore.unsaved`), or None
+        when all of it was (or nothing was opened)."""
+        if self._store is None:
+            return None
+        store, self._store = self._store, None
+        store.close()
+        return store.unsaved()
+
+    def unsaved(self) -> str | None:
+        """Why some progress made so far is not on disk (in memory only), or None."""
+        return self._store.unsaved() if self._store is not None else None
 
 
 def run_guarded(ctx: Context, body: Callable[[], int | None]) -> int:
@@ -160,11 +168,15 @@ def run_guarded(ctx: Context, body: Callable[[], int | None]) -> int:
     try:
         return int(body() or 0)
     except EOFError:
+        why = ctx.close()                       # first saved (or not), then said
         if ctx.interactive:
-            print("\nEverything answered is saved.", file=sys.stderr)
+            print("\nEverything answered is saved." if not why else
+                  f"\nNot everything answered is saved: {why}.", file=sys.stderr)
         return 0
     except KeyboardInterrupt:
-        print("\nInterrupted; your progress is saved.", file=sys.stderr)
+        why = ctx.close()
+        print("\nInterrupted; your progress is saved." if not why else
+              f"\nInterrupted; not all of your progress is saved: {why}.", file=sys.stderr)
         return 130
     finally:
         ctx.close()

@@ -115,7 +115,9 @@ class LessonRunner:
                 cmd = self.page_prompt(page, last)
                 if cmd == "quit":
                     which = f"lesson {lesson.number}" if lesson.number else "the lesson"
-                    ctx.say(f"Saved: you can continue {which} from this page.", style="dim")
+                    why = store.unsaved()
+                    ctx.say(f"Saved: you can continue {which} from this page." if not why else
+                            f"Not saved ({why}): this page is not remembered.", style="dim")
                     return "quit"
                 if cmd == "back":
                     page = max(0, page - 1)
@@ -125,7 +127,9 @@ class LessonRunner:
                 page += 1
             self.finish()
         except Quit:
-            ctx.say("Saved: you can continue from this page later.", style="dim")
+            why = store.unsaved()
+            ctx.say("Saved: you can continue from this page later." if not why else
+                    f"Not saved ({why}): this page is not remembered.", style="dim")
             return "quit"
         except (EOFError, KeyboardInterrupt):
             ctx.say()
@@ -140,6 +144,10 @@ class LessonRunner:
         done = len(self.state.answered)
         total = lesson.puzzle_count
         again = self.resume or f"c from the home screen or laugh lesson {lesson.number or lesson.id}"
+        why = self.ctx.store.unsaved()
+        if why:
+            return (f"Not saved ({why}): {which} at page {page + 1} of {len(lesson.pages)}, "
+                    f"{done} of {total} puzzle{'s' if total != 1 else ''} answered.")
         return (f"Saved: {which} at page {page + 1} of {len(lesson.pages)}, {done} of {total} "
                 f"puzzle{'s' if total != 1 else ''} answered; continue with {again}.")
 

@@ -373,10 +373,7 @@ def _run_set(ctx, make) -> tuple[bool, list]:
     except (EOFError, KeyboardInterrupt):
         ctx.say()
         got = ctx.store.saved_since(mark)          # what the store wrote, not what was asked
-        ctx.say(f"Saved: {got.saved} answer{'s' if got.saved != 1 else ''} of this set "
-                f"({got.right} right)" + (f"; {got.kept} kept to be saved when the progress "
-                                          "file is free" if got.kept else "") + ".",
-                style="yellow")
+        ctx.say(f"Of this set: {got.words()}", style="yellow")
         raise
     ctx.say(f"{right} of {SET_SIZE} right at the first try"
             + (f", {second} more at the second" if second else "") + "."

@@ -7,6 +7,11 @@ first, so a mistyped folder is said at once, before a deal is played or a study 
 turns a failed write into :class:`CannotWrite` with :func:`cannot_write`.  The command line
 exits with status 1 for it, as for any output that could not be written (README, "Exit
 status").
+
+What the program keeps of its own accord (progress, a practice deal's record, a match) is
+checked at once too (:func:`folder_problem`: a read-only or full disk is said before the work),
+said only after it happened, and, when it could not be kept, noted with :func:`not_saved` once
+it has been said: the command line then exits with status 1 (:func:`unsaved`).
 """
 
 from __future__ import annotations
@@ -17,7 +22,10 @@ from pathlib import Path
 from tutor.engine.atomic import write_atomic
 from tutor.engine.errors import LaughError
 
-__all__ = ["CannotWrite", "check_output", "cannot_write", "write_text"]
+__all__ = ["CannotWrite", "check_output", "cannot_write", "folder_problem", "not_saved",
+           "unsaved", "write_text"]
+
+_unsaved: list[str] = []
 
 
 class CannotWrite(LaughError):
@@ -69,3 +77,43 @@ def write_text(path: str | Path, text: str) -> None:
         write_atomic(path, text)
     except OSError as exc:
         raise cannot_write(path, exc) from None
+
+
+def folder_problem(folder: str | Path) -> str | None:
+    """Why nothing can be saved in ``folder`` now, in words, or None when it looks writable:
+    it cannot be created (``the folder F cannot be created (Read-only file system)``), it is
+    not writable (read-only, or made immutable), or the disk holding it is full (no block
+    free).  Checks only; creates the folder when missing (as saving would)."""
+    folder = Path(folder)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        return f"the folder {folder} cannot be created ({exc.strerror or exc})"
+    if not folder.is_dir():
+        return f"{folder} is not a folder"
+    if not os.access(folder, os.W_OK | os.X_OK):
+        return f"the folder {folder} is read-only"
+    try:
+        st = os.statvfs(folder)
+    except (OSError, AttributeError):   # no statvfs (Windows): the writes will say
+        return None
+    if st.f_flag & getattr(os, "ST_RDONLY", 1):
+        return f"the folder {folder} is on a read-only disk"
+    if st.f_bavail == 0 and st.f_blocks > 0:
+        return f"the disk holding {folder} is full"
+    return None
+
+
+def not_saved(what: str) -> None:
+    """Note that something the program keeps of its own accord could not be kept (``what``:
+    why, in words), after saying so: the command line exits with status 1."""
+    _unsaved.append(what)
+
+
+def unsaved(clear: bool = False) -> list[str]:
+    """What :func:`not_saved` noted in this process, oldest first; ``clear`` forgets it (the
+    command line does, before each command)."""
+    out = list(_unsaved)
+    if clear:
+        _unsaved.clear()
+    return out

@@ -19,6 +19,7 @@ timing of the learner's).
 
 from __future__ import annotations
 
+import os
 import random
 import time
 from contextlib import ExitStack
@@ -36,7 +37,7 @@ from tutor.engine.deal import Deal, new_deal
 from tutor.engine.errors import UsageError
 from tutor.engine.levels import Level, claimants, make_opponents, seat_names
 from tutor.engine.match import Game, Match, first_dealer, plan_games
-from tutor.engine.outputs import cannot_write
+from tutor.engine.outputs import cannot_write, folder_problem, not_saved
 from tutor.engine.records import dumps, to_record, write_records
 from tutor.puzzles.board import cards_text
 from tutor.teaching.io import LearnerIO
@@ -108,12 +109,19 @@ class _Session:
         self.balances = [0] * n
         self.records: list = []
         self.record_path = None
+        self.unsaved: str | None = None         # why the deal records are not saved
         if opts.save:
             stamp = time.strftime("%Y%m%d-%H%M%S")
             self.record_path = records_dir() / f"play-{stamp}-seed{opts.seed}.jsonl"
 
     def run(self) -> MatchResult:
         opts = self.opts
+        if self.record_path is not None:        # a read-only or full disk: said at once
+            why = folder_problem(self.record_path.parent)
+            if why:
+                self._not_saved(why)
+                self.io.say(f"Your deal records cannot be saved: {why}; playing on without "
+                            "saving them.", style="yellow")
         dealer = self._opening()
         self.games = match_games(opts.ruleset, opts.players, dealer, opts.deals)
         self.match = Match(opts.ruleset, opts.players, dealer, games=self.games, seed=opts.seed)
@@ -165,22 +173,25 @@ class _Session:
         player = self._player(k, deal)
         result.deals.append(deal)
         result.players.append(player)
+        kept = False
         try:
             player.run()
         except (EOFError, KeyboardInterrupt):
+            kept = True
+            self._keep(deal)                    # first saved, then said
             io.say()
-            io.say(_saved_line(deal, self.record_path, k), style="yellow", wrap=False)
+            io.say(_saved_line(deal, self.record_path, k, self.unsaved), style="yellow",
+                   wrap=False)
             raise
         finally:
-            rec = to_record(deal)
-            self.records.append(rec)
-            if self.record_path is not None:
-                _append(self.record_path, rec)
+            if not kept:
+                self._keep(deal)
         if not deal.is_terminal():
             result.quit = True
             io.say("You left the deal before its end.", style="yellow")
             if self.record_path is not None:
-                io.say(f"The deal so far is saved to {self.record_path}", style="dim",
+                io.say(f"The deal so far is saved to {self.record_path}" if not self.unsaved
+                       else f"The deal so far is not saved ({self.unsaved}).", style="dim",
                        wrap=False)
             return False
         self._after(k, deal, player)
@@ -210,7 +221,28 @@ class _Session:
                                  any(g.practice for g in self.games[:k + 1]),
                                  self.balances if self.pays else None))
         if self.record_path is not None:
-            io.say(f"Deal record saved to {self.record_path}", style="dim", wrap=False)
+            io.say(f"Deal record saved to {self.record_path}" if not self.unsaved else
+                   f"Deal record not saved ({self.unsaved}).", style="dim", wrap=False)
+
+    def _keep(self, deal: Deal) -> None:
+        """Keep ``deal``'s record for ``--export``, and append it to the match's file of
+        records (unless that cannot be saved: :attr:`unsaved` then says why)."""
+        rec = to_record(deal)
+        self.records.append(rec)
+        if self.record_path is None or self.unsaved:
+            return
+        try:
+            _append(self.record_path, rec)
+        except OSError as exc:
+            self._not_saved(f"{self.record_path} cannot be written "
+                            f"({exc.strerror or exc})")
+
+    def _not_saved(self, why: str) -> None:
+        """The deal records cannot be saved, for ``why``: none is tried again, each deal says
+        so, and the command exits with status 1."""
+        if not self.unsaved:
+            not_saved(why)
+        self.unsaved = why
 
     def _next(self, k: int) -> bool:
         """Whether to play on after deal ``k`` (a terminal asks)."""
@@ -282,8 +314,9 @@ def review_with_progress(deal: Deal, seat: int, names, samples: int, io: Learner
                            progress=progress)
 
 
-def _saved_line(deal: Deal, record_path: Path | None, k: int) -> str:
-    """The one line said when the learner leaves a deal with Ctrl-D or Ctrl-C."""
+def _saved_line(deal: Deal, record_path: Path | None, k: int, unsaved: str | None) -> str:
+    """The one line said when the learner leaves a deal with Ctrl-D or Ctrl-C, after the
+    record was saved, or not (``unsaved``: why)."""
     if deal.is_terminal():
         what = f"deal {k + 1}, finished"
     else:
@@ -291,16 +324,28 @@ def _saved_line(deal: Deal, record_path: Path | None, k: int) -> str:
         what = f"deal {k + 1} so far ({n} action{'s' if n != 1 else ''})"
     if record_path is None:
         return f"Left the match at {what}: not saved (--no-save)."
+    if unsaved:
+        return f"Left the match at {what}: not saved ({unsaved})."
     return f"Saved {what} to {record_path}."
 
 
 def _append(path: Path, rec: dict) -> None:
+    """Append ``rec`` as one line of ``path``, on disk before returning (synced).  Raises
+    OSError when it cannot be written (a full disk: no part of the line is left)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    data = memoryview((dumps(rec) + "\n").encode("utf-8"))
+    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o666)
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        with open(path, "a", encoding="utf-8") as fh:
-            fh.write(dumps(rec) + "\n")
-    except OSError:
-        pass
+        end = os.lseek(fd, 0, os.SEEK_END)
+        try:
+            while data:
+                data = data[os.write(fd, data):]
+            os.fsync(fd)
+        except OSError:
+            os.ftruncate(fd, end)
+            raise
+    finally:
+        os.close(fd)
 
 
 def record_deal(store, player: DealPlayer, context: str, ruleset_id: str, seed: int, k: int,

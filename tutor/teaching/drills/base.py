@@ -94,12 +94,7 @@ class Drill:
         store = self.store
         if store is None:
             return "nothing saved (--no-save)."
-        got = store.saved_since(mark)
-        said = (f"{got.saved} answer{'s' if got.saved != 1 else ''} saved ({got.right} right)"
-                if got.saved else "nothing saved")
-        if got.kept:
-            said += f"; {got.kept} kept to be saved when the progress file is free"
-        return said + "."
+        return store.saved_since(mark).words()
 
 
 def record_answer(io: LearnerIO, store, puzzle_id: str, kind: str, themes, correct: bool,

@@ -35,7 +35,7 @@ class Keeping:
         if name.startswith("SQLITE_FULL"):
             return "the disk is full"
         if name.startswith("SQLITE_IOERR"):
-            return f"it cannot be written now ({_said(exc)})"
+            return _said(exc)
         return "another program is writing to it"
 
     @property
@@ -53,10 +53,32 @@ class Keeping:
         except sqlite3.DatabaseError:
             self.conn, self._blind = self._empty(), True
         self._apply_journal_to(self.conn)
-        self._told = True
-        self.notice = (f"Your progress file {self.path} is busy ({self._why}): your answers are "
-                       f"kept in {self._journal.path.name} beside it and saved in it as soon as "
-                       "it is free.")
+        self._told = self._where()
+        self.notice = (f"Your progress file {self.path} {self._busy_words()}: your answers "
+                       f"{self._told_words()}.")
+
+    def _where(self) -> str:
+        """Where a change that cannot be written now goes: ``journal`` when a line can be
+        added to the journal now (tried: :meth:`Journal.can_append`), else ``memory`` (and
+        :attr:`_journal_why` says why)."""
+        self._journal_why = self._journal.can_append()
+        return "memory" if self._journal_why else "journal"
+
+    def _busy_words(self) -> str:
+        """``is busy (another program is writing to it)``, ``cannot be written now (the disk
+        is full)``."""
+        if self._why == "another program is writing to it":
+            return f"is busy ({self._why})"
+        return f"cannot be written now ({self._why})"
+
+    def _told_words(self) -> str:
+        """Where the answers are kept from now on, in words (after :meth:`_where`)."""
+        if self._told == "journal":
+            return (f"are kept in {self._journal.path.name} beside it from now on, and saved in "
+                    "it as soon as it is free")
+        return (f"are kept in memory only from now on ({self._journal.path.name} beside it "
+                f"cannot be written either: {self._journal_why}): saved if the file is free "
+                "before you leave, lost if not")
 
     def _start_waiting(self, exc: sqlite3.DatabaseError) -> None:
         """A change could not be written: from now on the session works on a copy in memory."""
@@ -80,16 +102,15 @@ class Keeping:
         try:
             self._journal.append({k: v for k, v in op.items() if not k.startswith("_")})
             op["_journaled"] = True
-            where = f"in {self._journal.path.name} beside it"
+            where = "journal"
         except OSError as exc:
-            where = (f"in memory ({self._journal.path.name} cannot be written either: "
-                     f"{exc.strerror or exc}; they are lost if the tutor closes before the file "
-                     "is free)")
+            self._journal_why = exc.strerror or str(exc)
+            where = "memory"
         self._kept.append(op)
-        if not self._told:
-            self._told = True
-            self.notify(f"Your progress file {self.path} is busy ({self._why}): your answers are "
-                        f"kept {where} from now on, and saved in it as soon as it is free.")
+        if self._told != where:             # said once, and again when it changes
+            self._told = where
+            self.notify(f"Your progress file {self.path} {self._busy_words()}: your answers "
+                        f"{self._told_words()}.")
         return result
 
     def _catch_up(self, timeout: float) -> bool:
@@ -115,7 +136,7 @@ class Keeping:
         if self.conn is not self._file:
             self.conn.close()
             self.conn = self._file
-        self._told = self._blind = False
+        self._told, self._blind = None, False
         if written:
             self.notify(f"Your progress file {self.path} is free again: the "
                         f"{_n(written, 'answer')} kept meanwhile {_are(written)} saved in it.")
@@ -194,6 +215,7 @@ class Keeping:
         except I.Bad as exc:
             raise V.StoreValueError(f"the progress store cannot keep it: {exc}") from None
         if not self.saving:
+            self._unsaved += not self.read_only
             return W.apply_in_transaction(self.conn, op)
         if self.waiting and not self._catch_up(RETRY_SECONDS):
             return self._keep(op)

@@ -92,9 +92,27 @@ class Journal:
                 fh.seek(end - 1)
                 if fh.read(1) != b"\n":
                     line = b"\n" + line
-            fh.write(line)
-            fh.flush()
-            os.fsync(fh.fileno())
+            _write_or_undo(fh.fileno(), line, end)
+
+    def can_append(self) -> str | None:
+        """None when a line can be added now, else why not (``No space left on device``,
+        ``a symbolic link, not a regular file``): tried by writing a line's worth of blank
+        lines and taking them back, with the journal locked (no one else's line is touched);
+        nothing is left behind either way."""
+        try:
+            made = not os.path.lexists(self.path)
+            with self._locked(create=True) as fh:
+                end = fh.seek(0, os.SEEK_END)
+                try:
+                    _write_or_undo(fh.fileno(), b"\n" * 4096, end)
+                    os.ftruncate(fh.fileno(), end)
+                finally:
+                    if made and end == 0:
+                        with contextlib.suppress(OSError):
+                            self.path.unlink()
+        except OSError as exc:
+            return exc.strerror or str(exc)
+        return None
 
     @contextlib.contextmanager
     def applying(self):
@@ -127,6 +145,20 @@ class Journal:
                 return _parse(fh.read().decode("utf-8", "replace"))
         except OSError:
             return [], 0
+
+
+def _write_or_undo(fd: int, data: bytes, end: int) -> None:
+    """Write ``data`` at the end of the file ``fd`` (of ``end`` bytes) and sync it; when that
+    fails (the disk full), cut the file back to ``end`` (no half line left) and raise."""
+    try:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view):]
+        os.fsync(fd)
+    except OSError:
+        with contextlib.suppress(OSError):
+            os.ftruncate(fd, end)
+        raise
 
 
 def _parse(text: str) -> tuple[list[dict], int]:

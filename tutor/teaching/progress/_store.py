@@ -14,6 +14,7 @@ from typing import NamedTuple
 
 from tutor.engine.errors import LaughError
 from tutor.engine.infile import kind_of
+from tutor.engine.outputs import folder_problem, not_saved
 from tutor.puzzles.themes import theme_ids
 from tutor.teaching.progress import _keeping as K
 from tutor.teaching.progress import _merge
@@ -53,13 +54,29 @@ class _Unmovable(sqlite3.OperationalError):
 
 class SavedCount(NamedTuple):
     """Answers recorded since a mark (:meth:`ProgressStore.save_mark`): ``saved`` of them are
-    in the progress file, ``right`` of those right; ``kept`` wait in the journal (or memory) to
-    be written when the file is free.  Answers a store that cannot save keeps in memory are in
-    neither."""
+    in the progress file, ``right`` of those right; ``kept`` wait in the journal beside it (on
+    disk) to be written when the file is free; ``unsaved`` are held in memory only (the file
+    and the journal cannot be written, or the store cannot save at all): lost when the program
+    ends unless the file frees first.  ``why`` says why they are not saved (None when every
+    one is)."""
 
     saved: int
     right: int
     kept: int
+    unsaved: int = 0
+    why: str | None = None
+
+    def words(self) -> str:
+        """What was saved, in words: ``3 answers saved (2 right); 2 kept in
+        progress.sqlite3.pending, to be saved when the progress file is free; 1 not saved
+        (the disk is full).``"""
+        said = (f"{_n(self.saved, 'answer')} saved ({self.right} right)" if self.saved
+                else "nothing saved")
+        if self.kept:
+            said += f"; {self.kept} kept to be saved when the progress file is free"
+        if self.unsaved:
+            said += f"; {self.unsaved} not saved" + (f" ({self.why})" if self.why else "")
+        return said + "."
 
 
 def _say(line: str) -> None:
@@ -115,7 +132,10 @@ class ProgressStore(Keeping, Reads):
         self._file: sqlite3.Connection | None = None     # the file, when it is open
         self._kept: list[dict] = []                      # changes not yet in the file
         self._why = ""                                   # why they are kept
-        self._told = False                               # ... and the learner told so
+        self._told: str | None = None                    # ... and where, as said: journal, memory
+        self._journal_why: str | None = None             # why the journal cannot be written
+        self._unsaved = 0                                # changes made while not saving
+        self._why_not_saving: str | None = None          # ... and why it does not save
         self._blind = False                              # the copy could not read the file
         self._log: list[list] = []                       # per answer recorded: [right, state]
         if read_only:
@@ -152,7 +172,8 @@ class ProgressStore(Keeping, Reads):
         store.saving = False
         store.notify = _say
         store._journal, store._file, store._kept, store._why, store._log = None, None, [], "", []
-        store._told = store._blind = False
+        store._told, store._blind, store._journal_why, store._unsaved = None, False, None, 0
+        store._why_not_saving = None                     # in memory on purpose: nothing unsaved
         store.conn = _connect(":memory:")
         _check_and_migrate(store.conn, store.path)
         return store
@@ -252,6 +273,7 @@ class ProgressStore(Keeping, Reads):
         and set :attr:`notice` to say that progress cannot be saved, and why."""
         self.saving = False
         self._journal = None
+        self._why_not_saving = f"your progress cannot be saved: {why}"
         read_notice = self.notice
         self.notice = None
         self.conn = self._open_copy() if copy else self._empty()
@@ -264,6 +286,9 @@ class ProgressStore(Keeping, Reads):
     def _why_unwritable(self, exc: sqlite3.DatabaseError) -> str:
         if isinstance(exc, _Unmovable):          # our own words, with the path whole
             return str(exc)
+        folder = folder_problem(self.path.parent)
+        if folder:                              # read-only, immutable, full: said plainly
+            return folder
         name = getattr(exc, "sqlite_errorname", "")
         if name == "SQLITE_READONLY_DIRECTORY":
             return f"the folder {self.path.parent} is read-only"
@@ -317,7 +342,10 @@ class ProgressStore(Keeping, Reads):
         kept_before = len(self._kept)
         _, change = self._write(op)
         if self.saving:
-            self._log[-1][1] = "kept" if len(self._kept) > kept_before else "saved"
+            if len(self._kept) == kept_before:
+                self._log[-1][1] = "saved"
+            elif op.get("_journaled"):
+                self._log[-1][1] = "kept"
         return change
 
     def record_sighting(self, context: str, kind: str, outcome: str,
@@ -347,12 +375,31 @@ class ProgressStore(Keeping, Reads):
         return len(self._log)
 
     def saved_since(self, mark: int) -> SavedCount:
-        """The answers recorded since ``mark``: how many are in the file (and right), and how
-        many are kept for it (the file busy or the disk full)."""
+        """The answers recorded since ``mark``: how many are in the file (and right), how many
+        are kept in the journal for it (the file busy or the disk full), and how many are in
+        memory only, and why (:class:`SavedCount`)."""
         later = self._log[mark:]
+        unsaved = sum(1 for _, state in later if state == "memory")
         return SavedCount(sum(1 for _, state in later if state == "saved"),
                           sum(1 for right, state in later if state == "saved" and right),
-                          sum(1 for _, state in later if state == "kept"))
+                          sum(1 for _, state in later if state == "kept"), unsaved,
+                          self.unsaved() if unsaved else None)
+
+    def unsaved(self) -> str | None:
+        """Why some change made so far (an answer, a lesson's page, a setting) is in memory
+        only, neither in the file nor in the journal beside it, in words (``your progress
+        cannot be saved: the folder F is read-only``); None when every one is on disk."""
+        if self.read_only:
+            return None
+        if not self.saving:
+            return self._why_not_saving if self._unsaved and self._why_not_saving else None
+        if any(not op.get("_journaled") for op in self._kept):
+            why = self._why
+            if self._journal_why and why != "the disk is full":
+                why += f"; {self._journal.path.name}: {self._journal_why}"
+            return (f"your progress file {self.path} and {self._journal.path.name} beside it "
+                    f"cannot be written ({why})")
+        return None
 
     # -- lessons and settings --------------------------------------------------------------
 
@@ -392,7 +439,7 @@ class ProgressStore(Keeping, Reads):
         """A transaction on the file for a change too large to keep in the journal; raises
         :class:`LaughError` (nothing changed) while the file is busy."""
         if self.saving and not self._catch_up(K.BUSY_SECONDS):
-            raise LaughError(f"your progress file {self.path} is busy ({self._why}): nothing "
+            raise LaughError(f"your progress file {self.path} {self._busy_words()}: nothing "
                              f"{what}; try again when it is free")
         return W.Transaction(self.conn)
 
@@ -457,9 +504,12 @@ class ProgressStore(Keeping, Reads):
                             f"{self.path} and {self._journal.path.name} beside it cannot be "
                             f"written ({self._why}).")
             if len(answers) > len(lost):
-                self.notify(f"{_n(len(answers) - len(lost), 'answer')} {_are(len(answers))} kept "
-                            f"in {self._journal.path} and saved in your progress the next time "
-                            "the tutor opens it.")
+                kept = len(answers) - len(lost)
+                self.notify(f"{_n(kept, 'answer')} {_are(kept)} kept in {self._journal.path} "
+                            "and saved in your progress the next time the tutor opens it.")
+        why = self.unsaved()
+        if why:
+            not_saved(why)
         for conn in {id(c): c for c in (self.conn, self._file) if c is not None}.values():
             conn.close()
 
