@@ -384,9 +384,11 @@ def test_a_read_only_file_or_folder_is_a_line_not_a_traceback(tmp_path, what):
                                                            "answer\n")):
             proc = _laugh(prefix, args, home, stdin)
             out = "".join(proc.stdout.split())         # a long path may be wrapped anywhere
-            assert proc.returncode == 0 and "Traceback" not in proc.stderr, proc.stderr
             notice = f"Your progress cannot be saved: {why}; going on without saving."
             assert "".join(notice.split()) in out
+            # said at once, and the command exits 1 with one line (issue 28 item 4)
+            assert proc.returncode == 1 and proc.stderr == \
+                f"laugh: your progress cannot be saved: {why}\n", proc.stderr
     finally:
         locked.chmod(0o644 if what == "file" else 0o755)
     assert path.read_bytes() == before
@@ -409,7 +411,8 @@ def test_a_damaged_file_in_a_read_only_folder_is_left_and_not_saved(tmp_path):
     finally:
         home.chmod(0o755)
     out = "".join(proc.stdout.split())
-    assert proc.returncode == 0 and "Traceback" not in proc.stderr, proc.stderr
+    assert proc.returncode == 1 and "Traceback" not in proc.stderr, proc.stderr
+    assert len(proc.stderr.splitlines()) == 1 and "cannot be moved aside" in proc.stderr
     notice = (f"Your progress cannot be saved: {path} could not be read (the table lessons is "
               "missing) and cannot be moved aside (Permission denied); going on without saving.")
     assert "".join(notice.split()) in out

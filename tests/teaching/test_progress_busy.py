@@ -70,7 +70,7 @@ def test_an_answer_while_another_program_writes_is_kept_then_saved(path, how):
             assert store.answer_count() == 2 and store.lesson_state("terms").page == 2
         else:                       # not even read: the session sees only what it kept
             assert change is None and store.answer_count() == 1
-        assert store.saved_since(mark) == (0, 0, 1)
+        assert store.saved_since(mark)[:4] == (0, 0, 1, 0)
         assert _pending(path).exists() and '"puzzle_id":"b"' in _pending(path).read_text()
         assert len(said) == 1 and "\n" not in said[0]
         assert said[0] == (f"Your progress file {path} is busy (another program is writing to "
@@ -82,7 +82,7 @@ def test_an_answer_while_another_program_writes_is_kept_then_saved(path, how):
         assert not store.waiting and not _pending(path).exists()
         assert said[1] == (f"Your progress file {path} is free again: the 1 answer kept "
                            "meanwhile is saved in it.")
-        assert store.saved_since(mark) == (2, 1, 0)
+        assert store.saved_since(mark) == (2, 1, 0, 0, None)
     assert _saved(path) == ["a", "b", "c"]
     with ProgressStore(path) as store:
         assert store.notice is None
@@ -102,7 +102,7 @@ def test_a_file_busy_when_opened_is_worked_on_not_given_up(path):
     assert store.saving and store.waiting
     assert store.notice == (f"Your progress file {path} is busy (another program is writing to "
                             "it): your answers are kept in progress.sqlite3.pending beside it "
-                            "and saved in it as soon as it is free.")
+                            "from now on, and saved in it as soon as it is free.")
     store.record_answer("b", "count", [], True, 2.0)
     store.record_answer("c", "count", [], False, None)
     assert said == []                                      # the notice said it already
@@ -171,8 +171,9 @@ def test_when_the_journal_cannot_be_written_either_the_answer_waits_in_memory(pa
             m.setattr(Journal, "append", full)
             store.record_answer("b", "count", [], True, 2.0)
             assert store.waiting and not _pending(path).exists()
-            assert "your answers are kept in memory (progress.sqlite3.pending cannot be written " \
-                   "either: No space left on device;" in said[0]
+            assert "your answers are kept in memory only from now on (progress.sqlite3.pending" \
+                   " beside it cannot be written either: No space left on device): saved if the " \
+                   "file is free before you leave, lost if not." in said[0]
             other.execute("ROLLBACK")
             store.record_answer("c", "count", [], True, 2.0)        # the file is free: saved
     assert _saved(path) == ["a", "b", "c"]

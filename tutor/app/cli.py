@@ -77,7 +77,8 @@ def main(argv: list[str] | None = None) -> int:
             status = _run(argv)
             sys.stdout.flush()        # a failure to write the end of the output counts too
             if status == OK and unsaved():
-                status = FAILED       # something it keeps could not be kept (said already)
+                status = FAILED       # something it keeps could not be kept: one line
+                _unsaved_line()
         except BrokenPipeError:       # the reader went away (| head): done, quietly
             return OK
         except KeyboardInterrupt:     # before a command began (its own Ctrl-C is handled below)
@@ -114,6 +115,17 @@ def _run(argv: list[str] | None) -> int:
     except KeyboardInterrupt:
         print(file=sys.stderr)
         return INTERRUPTED if os.name != "nt" else FAILED
+
+
+def _unsaved_line() -> None:
+    """One line on standard error for what could not be saved and was said only on standard
+    output (:func:`tutor.engine.outputs.not_saved`)."""
+    what = list(dict.fromkeys(w for w, said in unsaved() if not said))
+    if what:
+        try:
+            print(f"laugh: {printable('; '.join(what))}", file=sys.stderr)
+        except OSError:
+            pass
 
 
 def _shorten_quoted(message: str) -> str:

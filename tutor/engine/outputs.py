@@ -104,15 +104,18 @@ def folder_problem(folder: str | Path) -> str | None:
     return None
 
 
-def not_saved(what: str) -> None:
+def not_saved(what: str, said: bool = False) -> None:
     """Note that something the program keeps of its own accord could not be kept (``what``:
-    why, in words), after saying so: the command line exits with status 1."""
-    _unsaved.append(what)
+    what and why, in words: ``your progress cannot be saved: the folder F is read-only``),
+    once it has been said where the learner reads (``said``: already on standard error too):
+    the command line exits with status 1, and says on standard error in one line what was not
+    said there."""
+    _unsaved.append((what, said))
 
 
-def unsaved(clear: bool = False) -> list[str]:
-    """What :func:`not_saved` noted in this process, oldest first; ``clear`` forgets it (the
-    command line does, before each command)."""
+def unsaved(clear: bool = False) -> list[tuple[str, bool]]:
+    """What :func:`not_saved` noted in this process, oldest first, as ``(what, said)``;
+    ``clear`` forgets it (the command line does, before each command)."""
     out = list(_unsaved)
     if clear:
         _unsaved.clear()

@@ -33,7 +33,7 @@ from tutor.engine.errors import DataError, LaughError, RecordError, UsageError
 from tutor.engine.levels import LEVELS, claimants, level, make_opponents, seat_names
 from tutor.engine.limits import MAX_MATCH_DEALS
 from tutor.engine.match import Match
-from tutor.engine.outputs import check_output, write_text
+from tutor.engine.outputs import check_output, not_saved, write_text
 from tutor.engine.safetext import clip
 from tutor.engine.sources import default_library
 
@@ -237,7 +237,7 @@ class MatchSession:
             from tutor.app.play.game import DealPlayer
             make_player = DealPlayer
         self.make_player = make_player
-        self._save_failed = False
+        self._save_failed: str | bool = False   # why the match could not be saved
 
     def run(self, sheet: str | None = None) -> int:
         """Play on; returns the exit status (0, or 130 after Ctrl-C).  Writes ``sheet`` (HTML)
@@ -284,8 +284,9 @@ class MatchSession:
             self.io.say(f"{fmt['rounds']} rounds of {fmt['games']} games{practice}.")
         else:
             self.io.say(f"{len(m.games)} deals.")
-        self.io.say(f"Saved after every deal in {self.path} (a deal left unfinished starts again "
-                    "when you resume).", style="dim")
+        if not self._save_failed:
+            self.io.say(f"Saved after every deal in {self.path} (a deal left unfinished starts "
+                        "again when you resume).", style="dim")
         if m.deals:
             self.io.say(f"Resumed after {len(m.deals)} of {len(m.games)} deals.", style="bold")
             self._totals()
@@ -376,18 +377,32 @@ class MatchSession:
             self.io.say()
         practice = any(g.practice for g in played)
         self.io.show(totals_table(self.names, m.totals, len(m.deals), stakes, practice))
-        self.io.say(f"{len(m.deals)} of {len(m.games)} deals played; saved.", style="dim")
+        self.io.say(f"{len(m.deals)} of {len(m.games)} deals played; "
+                    + ("saved." if not self._save_failed else
+                       f"not saved ({self._save_failed})."), style="dim")
 
     # -- saving and the end ------------------------------------------------------------------
 
     def _save(self) -> None:
+        """Save the match (whole, or the file stays as it was); :attr:`_save_failed` says why
+        it could not be, until a later save succeeds (said once, when it first fails)."""
         try:
             save_match(self.match, self.path)
         except OSError as exc:
             if not self._save_failed:
                 self.io.say(f"The match cannot be saved to {self.path} "
-                            f"({exc.strerror or exc}); playing on without saving.", style="yellow")
-            self._save_failed = True
+                            f"({exc.strerror or exc}); playing on, trying again after every "
+                            "deal.", style="yellow")
+            self._save_failed = f"{self.path}: {exc.strerror or exc}"
+            return
+        if self._save_failed:
+            self.io.say(f"The match is saved in {self.path} again.", style="dim")
+        self._save_failed = False
+
+    def _unsaved(self) -> None:
+        """At the end: a match that could not be saved is noted (the command exits 1)."""
+        if self._save_failed:
+            not_saved(f"the match cannot be saved ({self._save_failed})")
 
     def _stopped(self, sheet: str | None) -> None:
         m = self.match
@@ -395,7 +410,8 @@ class MatchSession:
             self._write_sheet(sheet)
         if self._save_failed:
             self.io.say(f"Match stopped after {len(m.deals)} of {len(m.games)} deals; it could not "
-                        "be saved.", style="yellow")
+                        f"be saved ({self._save_failed}).", style="yellow")
+            self._unsaved()
             return
         self.io.say(f"Match saved after {len(m.deals)} of {len(m.games)} deals; laugh match "
                     "--resume plays on.", style="bold")
@@ -414,6 +430,10 @@ class MatchSession:
         self.io.say(f"First: {' and '.join(winners)}, with {score}.", style="bold")
         if sheet:
             self._write_sheet(sheet)
+        if self._save_failed:
+            self.io.say(f"The match could not be saved ({self._save_failed}).", style="yellow")
+            self._unsaved()
+            return
         self.io.say(f"The match is saved in {self.path}.", style="dim")
 
     def _write_sheet(self, sheet: str) -> None:

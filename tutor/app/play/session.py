@@ -241,7 +241,7 @@ class _Session:
         """The deal records cannot be saved, for ``why``: none is tried again, each deal says
         so, and the command exits with status 1."""
         if not self.unsaved:
-            not_saved(why)
+            not_saved(f"your deal records cannot be saved: {why}")
         self.unsaved = why
 
     def _next(self, k: int) -> bool:

@@ -162,7 +162,8 @@ def _probe(conn: sqlite3.Connection) -> None:
     try:
         conn.execute("CREATE TABLE _write_probe (x)")
     finally:
-        conn.execute("ROLLBACK")
+        if conn.in_transaction:     # an I/O error or a full disk may have rolled it back
+            conn.execute("ROLLBACK")     # (a second error here would hide the first)
 
 
 def _check_header(path: Path) -> None:

@@ -339,10 +339,9 @@ class ProgressStore(Keeping, Reads):
               "slot": V.text(slot, "a lesson slot", optional=True)}
         op["_seq"] = len(self._log)
         self._log.append([bool(correct), "memory"])
-        kept_before = len(self._kept)
         _, change = self._write(op)
         if self.saving:
-            if len(self._kept) == kept_before:
+            if not any(kept is op for kept in self._kept):
                 self._log[-1][1] = "saved"
             elif op.get("_journaled"):
                 self._log[-1][1] = "kept"
@@ -496,6 +495,7 @@ class ProgressStore(Keeping, Reads):
         close it.  Changes still kept stay in the journal for the next store that opens the
         file (:attr:`notify` says so), or, when even the journal could not be written, are
         lost (said too)."""
+        lost = []
         if self.saving and self.waiting and not self._catch_up(K.CLOSING_SECONDS):
             answers = [op for op in self._kept if op["op"] == "answer"]
             lost = [op for op in answers if not op.get("_journaled")]
@@ -509,7 +509,7 @@ class ProgressStore(Keeping, Reads):
                             "and saved in your progress the next time the tutor opens it.")
         why = self.unsaved()
         if why:
-            not_saved(why)
+            not_saved(why, said=bool(lost) and self.notify is _say)
         for conn in {id(c): c for c in (self.conn, self._file) if c is not None}.values():
             conn.close()
 
