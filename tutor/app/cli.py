@@ -20,7 +20,7 @@ from tutor import __version__
 from tutor.app.commands import (analyse, coach_cmd, drill, lesson, match, odds, play,
                                 progress_cmd, puzzle, records, rules, simulate, sources_cmd,
                                 stats, table, tutor_app, worksheet)
-from tutor.engine import sources
+from tutor.engine import kernelcache, sources
 from tutor.engine.errors import LaughError, UsageError
 from tutor.engine.outputs import unsaved
 from tutor.engine.safetext import clip, printable
@@ -99,6 +99,8 @@ def _run(argv: list[str] | None) -> int:
     extra = getattr(args, "sources", None)
     if extra:
         sources.set_extra_dirs(extra)
+    kernelcache.on_compiling(_compiling_line)
+    kernelcache.start()                # the analysis kernel, compiled in the background
     handler = getattr(args, "handler", None) or tutor_app.run_default
     try:
         return int(handler(args) or OK)
@@ -115,6 +117,17 @@ def _run(argv: list[str] | None) -> int:
     except KeyboardInterrupt:
         print(file=sys.stderr)
         return INTERRUPTED if os.name != "nt" else FAILED
+
+
+def _compiling_line(seconds: float) -> None:
+    """Say, once, that analyses wait on the kernel's compilation (see
+    :func:`tutor.engine.kernelcache.on_compiling`)."""
+    try:
+        print(f"laugh: the analysis kernel is being compiled, once on this machine (about "
+              f"{max(1, round(seconds))} s more); until then analyses run on the slower pure "
+              "engine", file=sys.stderr, flush=True)
+    except (OSError, ValueError):
+        pass
 
 
 def _unsaved_line() -> None:

@@ -16,6 +16,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from tutor.engine import kernelcache
 from tutor.engine.analysis import fast
 from tutor.engine.analysis.options import (NoDecision, decision_options, describe_option,
                                            option_class, option_to_json)
@@ -296,6 +297,8 @@ def analyse(d: Deal, seat: int, *, policy: str = "counter", seed: int = 0,
     k = fast.kernel() if engine != "pure" and fast.supported(d, policy) else None
     if engine == "kernel" and k is None:
         raise UsageError("the compiled kernel cannot run this analysis here")
+    if k is None and seconds is None and engine != "pure" and fast.supported(d, policy):
+        kernelcache.announce()          # a fixed budget, slower until the kernel is compiled
     runner = (fast.KernelRun(k, d, seat, det, plans, seed_base) if k is not None
               else PureRun(d, seat, det, plans, seed_base, policy))
     values: list[list[float]] = [[] for _ in range(g)]

@@ -3,31 +3,30 @@ it can run, and what it is given.
 
 The kernel runs when numba can be imported, ``LAUGH_PURE_PYTHON`` is not set (to any non-empty
 value), the rollout player is ``counter`` and the ruleset's parameters are ones it covers
-(:func:`supported`); otherwise the analysis plays its rollouts on the pure engine
-(:mod:`tutor.engine.analysis.sampling`), with the same figures, only slower.  Importing this
-module does not import numba: :func:`kernel` does, the first time an analysis asks.
+(:func:`supported`) and it is compiled (:mod:`tutor.engine.kernelcache`: in the background,
+from the program's first start on a machine); otherwise the analysis plays its rollouts on the
+pure engine (:mod:`tutor.engine.analysis.sampling`), with the same figures, only slower.
+Importing this module does not import numba: :func:`kernel` does, the first time an analysis
+asks.
 """
 
 from __future__ import annotations
 
-import os
-import sys
 import time
-from pathlib import Path
 
 import tutor.engine.rule_bots as rule_bots
+from tutor.engine import kernelcache
 from tutor.engine.deal import Action, Deal
 from tutor.engine.rulesets import Ruleset
 
-__all__ = ["ENV_PURE", "KernelRun", "compiled", "counter_selfplay", "covers", "kernel",
-           "supported"]
+__all__ = ["ENV_PURE", "KernelRun", "compile_in_background", "compiled", "counter_selfplay",
+           "covers", "kernel", "supported"]
 
 #: Set this environment variable (to any non-empty value) to run every analysis on the pure
 #: engine, without the compiled kernel.
-ENV_PURE = "LAUGH_PURE_PYTHON"
+ENV_PURE = kernelcache.ENV_PURE
 
 _loaded = None          # the kernel module, or False when it cannot be imported
-_compiling = None       # the background compilation (a Popen), or False when none is started
 
 _KINDS = {"capture": 0, "play_on_capture": 1, "lie_down": 2, "claim": 3,
           "take_table_mournival": 4, "declare_prial": 5, "declare_mournival": 5,
@@ -38,27 +37,36 @@ _PHASES = {"play": 0, "play_on": 1, "over": 2}
 _DEFAULT_DECLARATIONS = frozenset({"prial", "mournival", "dead_pair"})
 
 
-def kernel(wait: bool = False):
+def kernel(wait: bool = False, entry: str = "run_samples"):
     """The compiled kernel module, or None when it cannot run here (numba missing, or
-    :data:`ENV_PURE` set) or is not compiled yet.
+    :data:`ENV_PURE` set) or its entry point ``entry`` (``run_samples``, ``selfplay``) is not
+    compiled yet.
 
-    numba compiles the kernel once a machine (about 15 s; its cache then loads in a fraction of
-    a second).  Until that is done, ``wait=False`` (what analyses ask) starts the compilation in
-    a background process of its own and returns None, so that the analysis runs on the pure
-    engine meanwhile (the same figures); ``wait=True`` compiles it here if need be."""
+    numba compiles the kernel once a machine (about 30 s; its cache then loads in a fraction of
+    a second), in a background process started when the program starts
+    (:func:`tutor.engine.kernelcache.start`).  Until it is done, ``wait=False`` (what analyses
+    ask) starts it if nobody has and returns None, so that the analysis runs on the pure engine
+    meanwhile (the same figures); ``wait=True`` waits for another process's compilation (said
+    through :func:`tutor.engine.kernelcache.announce`), or compiles it here."""
     global _loaded
-    if os.environ.get(ENV_PURE):
+    if _loaded is False or not kernelcache.numba_here():
         return None
-    if _loaded is None:
-        import importlib.util
-        if importlib.util.find_spec("numba") is None:
-            _loaded = False
-        elif _ready():
-            _loaded = _load(warm=False)
-        elif wait:
-            _loaded = _load(warm=True)
+    if kernelcache.ready((entry,)):
+        if _loaded is None:
+            _loaded = _load()
+        return _loaded or None
+    if not wait:
+        kernelcache.start()
+        return None
+    kernelcache.announce()
+    fd = kernelcache.wait_for_others()
+    try:
+        if kernelcache.ready(kernelcache.ENTRIES):
+            _loaded = _load()
         else:
-            _start_background()
+            _loaded = _compile()
+    finally:
+        kernelcache.release(fd)
     return _loaded or None
 
 
@@ -68,115 +76,82 @@ def compiled() -> bool:
     return kernel() is not None
 
 
-def _load(warm: bool):
-    """The kernel module; with ``warm``, compiled (or loaded from numba's cache) now and marked
-    ready for the processes to come."""
+def _load():
+    """The kernel module (numba loads each entry point from its cache when first called), or
+    False when it cannot be imported."""
     try:
         from tutor.engine.analysis import kernel as k
-        if warm:
-            _warm(k)
     except ImportError:
         return False
-    if warm:
-        _mark_ready(k)
     return k
 
 
-def _warm(k) -> None:
-    """Compile (or load from numba's cache) both entry points with the types the analysis uses."""
+def _compile(indexes: dict | None = None):
+    """Compile (or load from numba's cache) every entry point, the analysis's first, writing
+    the stamp after each; the kernel module, or False when numba cannot be imported."""
+    t0 = time.perf_counter()
+    k = _load()
+    if not k:
+        return k
+    indexes = {} if indexes is None else indexes
+    for name in kernelcache.ENTRIES:
+        _WARM[name](k)
+        index = _index_file(getattr(k, name))
+        if index is None:                   # numba keeps its cache where this cannot tell
+            break
+        indexes[name] = index
+        kernelcache.mark(indexes, time.perf_counter() - t0 if name == "run_samples" else None)
+    return k
+
+
+def compile_in_background() -> None:
+    """The body of the background compilation (:func:`tutor.engine.kernelcache.start`): every
+    entry point compiled and stamped; a failure noted (not tried again for a day)."""
+    try:
+        _compile()
+    except Exception as exc:                # noqa: BLE001 - nothing to tell: no terminal
+        kernelcache.failed(f"{type(exc).__name__}: {exc}")
+
+
+def _sample_run(k):
     import random
 
+    from tutor.engine.analysis.sampling import Determinizer
     from tutor.engine.deal import new_deal
     from tutor.engine.sources import default_library
     rs = default_library().rulesets["parlett"]
     d = new_deal(rs, 5, 0, random.Random(0))
-    from tutor.engine.analysis.sampling import Determinizer
-    run = KernelRun(k, d, 1, Determinizer(d, 1), [(d.legal_actions()[0], None, False)], 1)
-    run.run(0, 1, [0])
+    return rs, KernelRun(k, d, 1, Determinizer(d, 1), [(d.legal_actions()[0], None, False)], 1)
+
+
+def _warm_samples(k) -> None:
+    _sample_run(k)[1].run(0, 1, [0])
+
+
+def _warm_selfplay(k) -> None:
+    counter_selfplay(_sample_run(k)[0], 5, 0, 0, 1, k)
+
+
+def _warm_playout(k) -> None:
     import numpy as np
+    run = _sample_run(k)[1]
     k.playout_state(run.P, run.S, np.zeros(k.RLEN, np.uint64), run.opts[0], 1,
                     np.zeros(k.MAXP, np.int64))
-    counter_selfplay(rs, 5, 0, 0, 1, k)
 
 
-def _stamp_dir() -> Path:
-    where = os.environ.get("NUMBA_CACHE_DIR")
-    if where:
-        return Path(where)
-    from platformdirs import user_cache_dir
-    return Path(user_cache_dir("laugh-and-lie-down"))
+#: How each entry point is compiled (or loaded from the cache): called with the types the
+#: analysis uses.
+_WARM = {"run_samples": _warm_samples, "selfplay": _warm_selfplay,
+         "playout_state": _warm_playout}
 
 
-def _stamp() -> Path:
-    """A file that says the kernel is compiled and cached for this source, numba and Python."""
-    import hashlib
-    src = Path(__file__).with_name("kernel.py")
+def _index_file(fn) -> str | None:
+    """numba's cache index file of the entry point ``fn`` (None if numba keeps it somewhere
+    this cannot tell)."""
     try:
-        import numba
-        version = numba.__version__
-    except ImportError:         # pragma: no cover - find_spec said it was there
-        version = "?"
-    h = hashlib.sha256(src.read_bytes() + src.with_name("kernel_rules.py").read_bytes())
-    h.update(f"stamp 2 {version} {sys.version} {src.resolve()}".encode())
-    return _stamp_dir() / f"kernel-{h.hexdigest()[:16]}.ready"
-
-
-def _ready() -> bool:
-    """True when the stamp says the kernel is compiled and the numba cache files it names are
-    still there (a cache deleted by hand means compiling again)."""
-    try:
-        text = _stamp().read_text(encoding="utf-8")
-    except OSError:
-        return False
-    return all(Path(line).exists() for line in text.splitlines()[1:] if line.strip())
-
-
-def _index_files(k) -> list[str]:
-    """numba's cache index files of the kernel's entry points (empty if numba keeps them
-    somewhere this cannot tell)."""
-    out = []
-    for fn in (k.run_samples, k.selfplay, k.playout_state):
-        try:
-            out.append(str(fn._cache._cache_file._index_path))
-        except AttributeError:
-            return []
-    return out
-
-
-def _mark_ready(k) -> None:
-    try:
-        path = _stamp()
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text("the analysis kernel is compiled and cached in:\n"
-                        + "".join(f"{f}\n" for f in _index_files(k)), encoding="utf-8")
-    except OSError:
-        pass
-
-
-def _start_background() -> None:
-    """Compile the kernel in a background process (once: a lock file keeps others from starting
-    another for ten minutes)."""
-    global _compiling
-    if _compiling is not None:
-        return
-    import subprocess
-    try:
-        lock = _stamp().with_suffix(".lock")
-        lock.parent.mkdir(parents=True, exist_ok=True)
-        if lock.exists() and time.time() - lock.stat().st_mtime < 600:
-            _compiling = False
-            return
-        lock.write_text(str(os.getpid()), encoding="utf-8")
-        root = str(Path(__file__).resolve().parents[3])
-        env = dict(os.environ, PYTHONPATH=os.pathsep.join(
-            [root] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]))
-        code = ("import pathlib, sys; from tutor.engine.analysis import fast; "
-                "fast.kernel(wait=True); pathlib.Path(sys.argv[1]).unlink(missing_ok=True)")
-        _compiling = subprocess.Popen([sys.executable, "-c", code, str(lock)], env=env,
-                                      stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                                      stderr=subprocess.DEVNULL, start_new_session=True)
-    except OSError:
-        _compiling = False
+        return str(fn._cache._cache_file._index_path)
+    except AttributeError:
+        return None
 
 
 #: The parameters of the parameter table (:data:`tutor.engine.parameters.PARAMETERS`) whose
@@ -334,7 +309,7 @@ def counter_selfplay(rs: Ruleset, players: int, seed, start: int, count: int, k=
     ``(returns, last_in)``, a list of per-seat result tuples and a list of last-in seats (None:
     nobody).  None when the kernel cannot run them (:func:`kernel`, :func:`covers`)."""
     import numpy as np
-    k = k or kernel()
+    k = k or kernel(entry="selfplay")
     if k is None or not covers(rs, players):
         return None
     words = [seed_words(f"{seed}/{j}") for j in range(start, start + count)]
