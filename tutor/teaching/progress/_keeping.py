@@ -10,7 +10,7 @@ import sqlite3
 from tutor.engine.errors import LaughError
 from tutor.teaching.progress import _values as V
 from tutor.teaching.progress import _writes as W
-from tutor.teaching.progress import incoming as I
+from tutor.teaching.progress import _incoming as I
 from tutor.teaching.progress._damage import _environmental, _said
 from tutor.teaching.progress._schema import _connect
 
@@ -267,7 +267,7 @@ def _sound(op: dict) -> bool:
 def _incoming(op: dict) -> None:
     """Raise when ``op`` is not a change this program makes
     (:func:`~tutor.teaching.progress._writes.check`), or holds a value an import of the same
-    value refuses (:mod:`tutor.teaching.progress.incoming`: a kind of answer this program
+    value refuses (:mod:`tutor.teaching.progress._incoming`: a kind of answer this program
     records, texts of 1 to 200 characters, times and numbers in range): a journal line is
     checked as an import line is, and the store keeps nothing a journal line may not hold."""
     W.check(op)
