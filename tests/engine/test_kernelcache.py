@@ -88,7 +88,7 @@ def test_an_analysis_meanwhile_says_so_in_one_line_and_gives_the_same_figures(tm
     (cache / "kernel-compile-seconds").write_text("40.0\n")
     fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o600)
     fcntl.flock(fd, fcntl.LOCK_EX)            # a compilation in progress, begun 10 s ago
-    os.write(fd, f"{time.time() - 10:.3f} {os.getpid()}\n".encode())
+    os.write(fd, f"{time.time() - 10:.3f} 0\n".encode())     # no process to ask: by the clock
     try:
         record = str(next(RECORD.glob("*.json")))
         args = ["analyse", record, "--samples", "40", "--json"]
@@ -118,3 +118,19 @@ def test_the_stamp_names_the_kernel_as_it_is(tmp_path, monkeypatch):
     assert kernelcache.stamp().name.startswith("kernel-") and kernelcache.stamp().parent == tmp_path
     monkeypatch.setenv(kernelcache.ENV_PURE, "1")
     assert not kernelcache.numba_here() and not kernelcache.start()
+
+
+def test_the_time_left_counts_a_busy_machine_in(tmp_path, monkeypatch):
+    """30 s after it began, a compilation that has had 10 s of a processor (a third of one: the
+    machine is busy) and needs 40 should take (40 - 10) x 3 = 90 s yet; by the clock alone it
+    would say 10."""
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
+    (tmp_path / "kernel-compile-seconds").write_text("40.0\n")
+    monkeypatch.setattr(kernelcache, "_cpu_seconds", lambda pid: 10.0)
+    assert kernelcache._left(30.0, 1234) == pytest.approx(90.0)
+    assert kernelcache._left(30.0, None) == pytest.approx(10.0)
+    assert kernelcache._left(50.0, None) == 1.0                 # late: at least a second
+    if os.path.exists(f"/proc/{os.getpid()}/stat"):
+        monkeypatch.undo()
+        used = kernelcache._cpu_seconds(os.getpid())
+        assert used is not None and 0 < used <= time.process_time() + 1

@@ -13,9 +13,10 @@ as it runs, so two starts never compile twice.  It compiles the analysis's entry
 it is there; then self-play's (``selfplay``) and ``playout_state``.
 
 Until then an analysis runs on the pure engine (the same figures, only slower), and
-:func:`compiling` says how many seconds the compilation should take yet: the time the last
-compilation on this machine took (kept beside the stamp), else :data:`COMPILE_SECONDS`, less
-the time it has run.
+:func:`compiling` says how many seconds the compilation should take yet: the processor time the
+last compilation on this machine took (kept beside the stamp), else :data:`COMPILE_SECONDS`,
+less the processor time it has had, at the share of a processor it has been getting (a busy
+machine compiles more slowly).
 
 The stamp (``kernel-<key>.ready``, in ``NUMBA_CACHE_DIR`` or the user's cache folder) is keyed
 by the kernel's source, numba's installation and Python's version, and lists numba's cache
@@ -45,8 +46,8 @@ __all__ = ["COMPILE_SECONDS", "ENTRIES", "ENV_PURE", "announce", "compiling", "f
 ENV_PURE = "LAUGH_PURE_PYTHON"
 #: The kernel's entry points, in the order they are compiled: the analysis's first.
 ENTRIES = ("run_samples", "selfplay", "playout_state")
-#: Seconds a compilation is expected to take on a machine that has never compiled the kernel
-#: (the analysis's entry point; about 25-30 s on one core of a 2020s laptop).
+#: Processor seconds a compilation is expected to take on a machine that has never compiled
+#: the kernel (the analysis's entry point; about 25-30 s on one core of a 2020s laptop).
 COMPILE_SECONDS = 30.0
 #: A lock file older than this is stale where there is no flock (not POSIX).
 _STALE_SECONDS = 600
@@ -175,7 +176,8 @@ def ready(entries=("run_samples",)) -> bool:
 
 def mark(indexes: dict[str, str], seconds: float | None = None) -> None:
     """Write the stamp: ``indexes`` maps the entry points compiled to their cache index files;
-    ``seconds`` (the analysis's entry point's compilation) is kept for the next estimate."""
+    ``seconds`` (the processor seconds the analysis's entry point took to compile, the start of
+    the process included) is kept for the next estimate."""
     try:
         path = stamp()
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -225,12 +227,36 @@ def compiling() -> float | None:
         if not held:
             return None
         try:
-            started = float(os.read(fd, 64).split()[0])
+            words = os.read(fd, 64).split()
+            started, pid = float(words[0]), int(words[1])
         except (OSError, ValueError, IndexError):
-            started = time.time()
-        return max(1.0, _expected() - max(0.0, time.time() - started))
+            started, pid = time.time(), None
+        return _left(max(0.0, time.time() - started), pid)
     finally:
         os.close(fd)
+
+
+def _left(elapsed: float, pid: int | None) -> float:
+    """Seconds the compilation should take yet, ``elapsed`` seconds after it began in process
+    ``pid``: by the processor time it has had and the share of a processor it gets (so a busy
+    machine is counted in), where that can be read (Linux), else by the clock; at least 1."""
+    need = _expected()
+    used = _cpu_seconds(pid) if pid else None
+    if used is None or elapsed < 1.0:
+        return max(1.0, need - elapsed)
+    share = min(1.0, max(0.05, used / elapsed))
+    return max(1.0, (need - used) / share)
+
+
+def _cpu_seconds(pid: int) -> float | None:
+    """Processor seconds process ``pid`` has used (user and system), from ``/proc``; None where
+    that cannot be read."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as fh:         # a file of the kernel's: no FIFO
+            fields = fh.read(4096).rsplit(b")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError, AttributeError):
+        return None
 
 
 def start() -> bool:
