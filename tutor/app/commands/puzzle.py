@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import random
 import sys
 from typing import Any
@@ -13,10 +12,10 @@ from rich.text import Text
 from tutor import puzzles
 from tutor.app.commands._common import players_type, seed_type, whole
 from tutor.app.io import make_io
+from tutor.app.streams import echo, echo_json, make_console
 from tutor.engine.errors import LaughError, UsageError
 from tutor.engine.outputs import check_output
 from tutor.puzzles.themes import kinds_with, label, resolve_theme, theme_table
-from tutor.app.streams import make_console
 from tutor.teaching.progress import ProgressStore
 
 
@@ -121,10 +120,10 @@ def _open_store(out) -> ProgressStore | None:
     try:
         store = ProgressStore()
     except LaughError as exc:
-        out.print(f"[yellow]Progress not saved:[/] {exc}", markup=True, highlight=False)
+        out.print(Text.assemble(("Progress not saved:", "yellow"), f" {exc}"), highlight=False)
         return None
     if store.notice:
-        out.print(store.notice, highlight=False, markup=False)
+        out.print(store.notice, highlight=False)
     return store
 
 
@@ -132,7 +131,7 @@ def run_puzzle(args) -> int:
     """Pose one puzzle; grade the answer; show the explanation; record it (moving the ratings
     on a first try) and show the rating as it moved."""
     if args.json:
-        print(json.dumps(_make_puzzle(args).to_json(), ensure_ascii=False, indent=1))
+        echo_json(_make_puzzle(args).to_json(), indent=1)
         return 0
     io = make_io()
     store = _open_store(io.console)
@@ -249,7 +248,7 @@ def run_export(args) -> int:
             n += 1
         return 0
     n = write_puzzles(args.out, series)
-    print(f"wrote {n} puzzle{'s' if n != 1 else ''} to {args.out}", file=sys.stderr)
+    echo(f"wrote {n} puzzle{'s' if n != 1 else ''} to {args.out}", stderr=True)
     return 0
 
 
@@ -257,7 +256,7 @@ def run_list(args) -> int:
     """List the kinds (with the rulesets each applies to) and the curated sets."""
     data = kinds_and_sets()
     if getattr(args, "json", False):
-        print(json.dumps(data, ensure_ascii=False, indent=1))
+        echo_json(data, indent=1)
         return 0
     out = make_console()
     for renderable in kinds_view(data):
@@ -269,7 +268,7 @@ def run_themes(args) -> int:
     """List the theme table: each theme's id, plain words and the kinds that carry it."""
     data = themes_data()
     if args.json:
-        print(json.dumps(data, ensure_ascii=False, indent=1))
+        echo_json(data, indent=1)
         return 0
     out = make_console()
     for renderable in themes_view(data):
