@@ -75,11 +75,11 @@ class ConsoleIO:
         return self.console.width
 
     def say(self, text: str = "", style: str = "", *, wrap: bool = True) -> None:
-        """Print ``text`` (no markup) in ``style``, wrapped at spaces to the console's width
-        unless ``wrap`` is False (then one line, whatever its length).  A word is never broken:
-        a path, code or token too wide for the line stands whole on a line of its own
-        (:func:`~tutor.app.streams.whole_word_lines`)."""
-        shown = Text(text, style=style or "")
+        """Print ``text`` (no markup; control, bidi and format characters escaped) in ``style``,
+        wrapped at spaces to the console's width unless ``wrap`` is False (then one line,
+        whatever its length).  A word is never broken: a path, code or token too wide for the
+        line stands whole on a line of its own (:func:`~tutor.app.streams.whole_word_lines`)."""
+        shown = Text(printable(text), style=style or "")      # escaped before it is laid out
         if wrap:
             shown = whole_word_text(shown, self.console.width)
         self.console.print(shown, soft_wrap=True)
