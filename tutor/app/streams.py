@@ -13,8 +13,8 @@
   or nonsense falls back to the terminal's width, else 80; never below :data:`MIN_WIDTH`), and
   the closed-pipe rule above; text is never read as rich markup, and no control, bidi or format
   character from data reaches the terminal (the console escapes it, see
-  :mod:`tutor.engine.safetext`); :class:`RStripWriter` drops the padding rich
-  writes, for output that is not a terminal.
+  :mod:`tutor.engine.safetext`); :class:`RStripWriter` drops the padding rich writes, for
+  output that is not a terminal.
 - :func:`echo` and :func:`echo_json`: a plain line or JSON on standard output without a
   console, escaped as the console escapes.
 - :func:`suit_symbols`: whether the output can show ♣♦♥♠ (else cards are written ``7H``).
