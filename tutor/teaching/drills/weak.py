@@ -100,7 +100,7 @@ def _item(io: LearnerIO, store, kind: str, skill, rulesets, rng, ruleset) -> boo
         att = drill.ask(puzzle, None)
         if att.quit or att.correct is None:
             return None
-        drill._record(puzzle, att.correct, att.seconds)
+        drill._record(puzzle, att, None if drill.piped else att.seconds)
         _explain(io, puzzle, att.grade)
         return att.correct
     return ask_puzzle(io, puzzle, store)
