@@ -33,7 +33,8 @@ from tutor.app.puzzling import Quit, generate, pose
 from tutor.engine.errors import LaughError
 from tutor.puzzles import another
 from tutor.teaching.lessons import Block, Lesson, Segment, puzzle_seed
-from tutor.teaching.loop import HELP_WORDS, HINT_WORDS, MENU_QUIT_WORDS, yes_no
+from tutor.teaching.loop import yes_no
+from tutor.teaching.words import HELP_WORDS, HINT_WORDS, MENU_QUIT_WORDS
 
 NEXT_WORDS = ("", "n", "next")
 BACK_WORDS = ("b", "back")

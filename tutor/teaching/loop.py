@@ -21,13 +21,10 @@ and every drill.
 6. **explain**: the question's explanation once it is over (also when input ends after a
    graded try: the answer is never left unseen), and on a terminal a pause to read it.
 
-**One set of words** (:data:`QUIT_WORDS`, :data:`HINT_WORDS`, :data:`SHOW_WORDS`,
-:data:`HELP_WORDS`), meaning the same at every prompt of the program: quit leaves (at an answer
-prompt nothing is recorded for the try, and a quit word is never graded as an answer), hint
-gives the next hint, show gives up and shows the answer (counted as not right), help says what
-can be typed.  None is a single letter where cards are read (``q`` is the queen); where no card
-is read (a menu, the end of a page, a pause, yes or no) ``q`` leaves too
-(:data:`MENU_QUIT_WORDS`).
+**One set of words** (:mod:`tutor.teaching.words`: quit, hint, show, help), meaning the same
+at every prompt of the program: quit leaves (at an answer prompt nothing is recorded for the
+try, and a quit word is never graded as an answer), hint gives the next hint, show gives up and
+shows the answer (counted as not right), help says what can be typed.
 """
 
 from __future__ import annotations
@@ -42,34 +39,15 @@ from tutor.puzzles import TRIES, Grade
 from tutor.puzzles.render import code_text, render_explanation, render_hint, render_puzzle
 from tutor.teaching.io import LearnerIO
 from tutor.teaching.ratings import shown_rating
+from tutor.teaching.words import (HELP_WORDS, HINT_WORDS, MENU_QUIT_WORDS, QUIT_WORDS,
+                                  SHOW_WORDS, is_quit, said)
 
 __all__ = ["QUIT_WORDS", "MENU_QUIT_WORDS", "HINT_WORDS", "SHOW_WORDS", "HELP_WORDS",
            "GO_ON", "Outcome", "Question", "PuzzleQuestion", "Record", "ask", "go_on",
            "is_quit", "yes_no", "nudge_text", "rating_change_text"]
 
-#: What leaves, at every prompt (an answer is never one of them; never a single letter where a
-#: card may be typed: ``q`` is the queen).
-QUIT_WORDS = ("quit", ":q", "exit")
-#: What leaves where no card is read (a menu, the end of a page, a pause, yes or no).
-MENU_QUIT_WORDS = ("q",) + QUIT_WORDS
-#: The next hint.
-HINT_WORDS = ("hint",)
-#: Give up and see the answer (counted as not right).
-SHOW_WORDS = ("show", "answer", "give up")
-#: What can be typed here.
-HELP_WORDS = ("help", "?")
 #: The pause after an explanation on a terminal.
 GO_ON = "Enter to go on> "
-
-
-def _said(text: str) -> str:
-    """``text`` as the loop compares it with its words: lower case, spaces collapsed."""
-    return " ".join(text.lower().split())
-
-
-def is_quit(text: str, menu: bool = False) -> bool:
-    """True when ``text`` is a quit word (with ``menu``, where no card is read, ``q`` too)."""
-    return _said(text) in (MENU_QUIT_WORDS if menu else QUIT_WORDS)
 
 
 class Record(NamedTuple):
@@ -210,7 +188,7 @@ def ask(io: LearnerIO, question: Question, *, store=None, timeout: float | None 
                 if timeout_is_miss:
                     record(False, None)
                 break
-            text, low = reply.text, _said(reply.text)
+            text, low = reply.text, said(reply.text)
             if low in QUIT_WORDS:
                 out.left = True
                 return out
@@ -229,7 +207,7 @@ def ask(io: LearnerIO, question: Question, *, store=None, timeout: float | None 
                 break
             if not text.strip():
                 if question.blank is None:
-                    io.say(f"{question.answer_help} (or {_words_said(question)}).",
+                    io.say(f"{question.answer_help} (or {_loop_words(question)}).",
                            style="yellow")
                     continue
                 text = question.blank
@@ -273,7 +251,7 @@ def _hint(io: LearnerIO, question: Question, out: Outcome) -> None:
         io.say("Answer, or type show to see the answer.", style="dim")
 
 
-def _words_said(question: Question) -> str:
+def _loop_words(question: Question) -> str:
     """The loop's words at ``question``'s prompt, as a list said in the prompt's help."""
     said = [w for w, on in (("hint", question.hints), ("show", question.can_show)) if on]
     return ", ".join(said + ["quit"])
@@ -303,9 +281,9 @@ def yes_no(io: LearnerIO, prompt: str) -> bool:
     """Ask yes or no (y, n; a quit word is no).  Enter alone answers nothing and is asked
     again: a learner paging on with Enter never says yes by it."""
     def check(text: str) -> str | None:
-        return None if _said(text) in ("y", "yes", "n", "no") or is_quit(text, menu=True) \
+        return None if said(text) in ("y", "yes", "n", "no") or is_quit(text, menu=True) \
             else "Type yes or no."
-    return _said(io.ask_checked(prompt, check, words=["yes", "no"])) in ("y", "yes")
+    return said(io.ask_checked(prompt, check, words=["yes", "no"])) in ("y", "yes")
 
 
 def nudge_text(grade: Grade, question: Question | None = None, symbols: bool = True) -> Text:
@@ -343,7 +321,7 @@ class PuzzleQuestion(Question):
         self.puzzle = puzzle
         self.heading = heading
         self.prompt = prompt
-        self.words = [w for w in puzzle.answer_words() if _said(w) not in QUIT_WORDS]
+        self.words = [w for w in puzzle.answer_words() if said(w) not in QUIT_WORDS]
         self.tries = TRIES
         self.hints = len(puzzle.hints)
         self.can_show = True
