@@ -154,9 +154,9 @@ def ask(io: LearnerIO, question: Question, *, store=None, timeout: float | None 
     """
     question.pose(io)
     out = Outcome(timeout=timeout)
-    words = list(question.words) + [w for w, on in (("hint", question.hints),
-                                                    ("show", question.can_show),
-                                                    ("help", True), ("quit", True)) if on]
+    words = list(dict.fromkeys([*question.words, *(w for w, on in (
+        ("hint", question.hints), ("show", question.can_show), ("help", True), ("quit", True))
+        if on)]))
     attempt = 1
     started = io.clock.now()
     deadline = None if timeout is None else started + timeout
