@@ -253,8 +253,8 @@ def _hint(io: LearnerIO, question: Question, out: Outcome) -> None:
 
 def _loop_words(question: Question) -> str:
     """The loop's words at ``question``'s prompt, as a list said in the prompt's help."""
-    said = [w for w, on in (("hint", question.hints), ("show", question.can_show)) if on]
-    return ", ".join(said + ["quit"])
+    words = [w for w, on in (("hint", question.hints), ("show", question.can_show)) if on]
+    return ", ".join(words + ["quit"])
 
 
 def help_text(question: Question) -> str:
@@ -292,9 +292,9 @@ def nudge_text(grade: Grade, question: Question | None = None, symbols: bool = T
     t = Text()
     t.append("✗ " if symbols else "x ", style="bold yellow")
     t.append(grade.retry or "Not yet.", style="yellow")
-    said = [w for w, on in (("hint", question is None or question.hints),
-                            ("show", question is None or question.can_show)) if on]
-    t.append(" One more try" + (f" (or {', '.join(said)})." if said else "."), style="dim")
+    words = [w for w, on in (("hint", question is None or question.hints),
+                             ("show", question is None or question.can_show)) if on]
+    t.append(" One more try" + (f" (or {', '.join(words)})." if words else "."), style="dim")
     return t
 
 
