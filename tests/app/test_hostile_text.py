@@ -161,7 +161,7 @@ def worksheet(run: Run) -> None:
 def puzzles(run: Run) -> None:
     """A source quiz whose choices cite the hostile source, piped; exported as JSON."""
     said = "".join(run.laugh("puzzle", "source-quiz", "--ruleset", RULESET, "--seed", seed,
-                             stdin="quit\n") for seed in range(1, 7))
+                             stdin="quit\n") for seed in (1, 2))
     assert "[/b] oops" in said
     assert_terminal(said, payloads=[p for p in CORPUS if p.id in ("markup", "link")])
     out = run.dir / "[red]p.jsonl"
