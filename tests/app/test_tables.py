@@ -271,10 +271,10 @@ def test_an_absent_players_turn_waits_then_a_computer_player_moves_for_them(rule
 def test_joins_names_tokens_and_a_seat_handed_over_between_deals(rulesets):
     t = Table(1, "C0DE", _settings(rulesets, players=3, deals=2))
     a = t.join("Ann", None, 0.0)
-    with pytest.raises(P.Refused, match="already at this table"):
+    with pytest.raises(P.Refused, match="kept for ann: it is taken back with the token"):
         t.join("ann", None, 0.1)
-    with pytest.raises(P.Refused, match="token does not take back"):
-        t.join("Ann", "wrong", 0.1)
+    with pytest.raises(P.Refused, match="takes back no seat"):
+        t.join("Ann", "wrong-token-000000", 0.1)
     drv = Driver(t, {a.seat: "Ann"})
     drv.run(lambda: t.playing)
     late = t.join("Cat", None, drv.now)
@@ -283,10 +283,52 @@ def test_joins_names_tokens_and_a_seat_handed_over_between_deals(rulesets):
     drv.people[late.seat] = "Cat"
     drv.run(lambda: len(t.match.deals) == 1 and t.playing)
     assert t.seated(late.seat, "Cat") and t.names[late.seat] == "Cat"
+    assert t.seats[late.seat].since == 1 and t.seats[a.seat].since == 0
     t.join("Dan", None, drv.now)
     with pytest.raises(P.Refused, match="full"):
         t.join("Eve", None, drv.now)
     assert bot_name(1) == "Ralph (computer)"
+
+
+def test_a_seat_is_taken_back_by_its_token_alone(rulesets):
+    """Victor's connection is down: his name alone never takes his seat (nor his hand, nor his
+    token); his token takes back his seat only, under his name; the organiser may release the
+    seat, after which the name takes it back with a new token."""
+    t = Table(1, "C0DE", _settings(rulesets, players=3, deals=2))
+    victor = t.join("Victor", None, 0.0)
+    ann = t.join("Ann", None, 0.0)
+    t.leave(victor.seat, 1.0)
+    for name in ("Victor", "victor", "VICTOR"):
+        with pytest.raises(P.Refused, match="kept for"):
+            t.join(name, None, 2.0)
+    assert not t.seats[victor.seat].connected
+    with pytest.raises(P.Refused, match="takes back the seat of Ann: join as Ann"):
+        t.join("Victor", ann.token, 2.0)            # a token takes its own seat, by its name
+    with pytest.raises(P.Refused, match="takes back the seat of Victor"):
+        t.join("Mallory", victor.token, 2.0)
+    back = t.join("victor", victor.token, 3.0)
+    assert (back.seat, back.back, back.token) == (victor.seat, True, victor.token)
+    t.leave(victor.seat, 4.0)
+    assert t.release(victor.seat) == "Victor"
+    with pytest.raises(P.Refused):
+        t.join("Victor", victor.token, 5.0)        # the old token no longer works
+    again = t.join("Victor", None, 5.0)
+    assert again.seat == victor.seat and again.token != victor.token and again.back
+    with pytest.raises(P.Refused, match="kept for"):
+        t.join("Victor", None, 6.0)                 # the new token is needed again
+
+
+def test_tokens_are_compared_in_constant_time_for_every_seat(rulesets, monkeypatch):
+    import hmac
+    calls = []
+    real = hmac.compare_digest
+    monkeypatch.setattr(hmac, "compare_digest", lambda a, b: calls.append((a, b)) or real(a, b))
+    t = Table(1, "C0DE", _settings(rulesets, players=5, deals=1))
+    first = t.join("Ann", None, 0.0)
+    t.join("Bob", None, 0.0)
+    calls.clear()
+    t.join("Ann", first.token, 1.0)
+    assert len(calls) == 10                 # each seat's token and incoming token, no shortcut
 
 
 def test_a_tournament_keeps_its_rounds_together_and_publishes_standings(rulesets):

@@ -23,16 +23,25 @@ I/O seam (:class:`tutor.teaching.io.LearnerIO`), which is synchronous:
   turn.
 
 Ctrl-C and Ctrl-D (or the end of piped input) leave the table: the seat stays yours, and the
-same code and name (or the token the join gave) take it back.
+token the join gave takes it back (the command that does it is printed whole, on a line of
+its own, when you join and when you leave).  A connection that drops is tried again by
+itself with the token, waiting longer each time (half a second, then twice as long, up to
+half a minute, ``tries`` times); a client that gives up says how to come back and exits 1.
+
+The clock of the move being waited for comes in each state (the server's ``left`` seconds):
+on a terminal it counts down in the prompt's bottom line, yours or another person's; piped, a
+line says how long your move may take when your turn comes.
 
 The module's private parts: :mod:`~tutor.app.tables._link` (the network thread),
-:mod:`~tutor.app.tables._screens` (the review, the standings, the score sheet, the organiser's
-view: :func:`watch_tables`).
+:mod:`~tutor.app.tables._screens` (the review, the standings, the score sheet),
+:mod:`~tutor.app.tables._organiser` (the organiser's screen and commands).
 """
 
 from __future__ import annotations
 
 import queue
+import shlex
+import time
 from collections.abc import Callable
 
 from rich.table import Table as RichTable
@@ -40,8 +49,8 @@ from rich.text import Text
 
 from tutor.app.tables._link import Link
 from tutor.app.tables.protocol import COMPUTER
-from tutor.app.tables._screens import (overview_text, review_text, scored_match, standings_table,
-                                       watch_tables)
+from tutor.app.tables._organiser import organise, overview_text, watch_tables
+from tutor.app.tables._screens import review_text, scored_match, standings_table
 from tutor.engine.errors import LaughError, RecordError
 from tutor.engine.observe import Observation
 from tutor.engine.rulesets import Ruleset
@@ -49,7 +58,7 @@ from tutor.puzzles.board import action_text, grouped_text, render_observation
 from tutor.puzzles.render import shown_cards
 from tutor.teaching.io import LearnerIO
 
-__all__ = ["Link", "PlayerClient", "join_table", "overview_text", "review_text",
+__all__ = ["Link", "PlayerClient", "join_table", "organise", "overview_text", "review_text",
            "standings_table", "watch_tables"]
 
 TURN_PROMPT = "Your move> "
@@ -77,6 +86,8 @@ Type a move:
   quit or :q    leave the table (your seat stays yours; join again to come back)"""
 #: Seconds between two looks at the queue while a prompt is open on a terminal.
 POLL = 0.1
+#: Seconds before the first try to reconnect, and the most between two tries.
+RETRY_FIRST, RETRY_MOST = 0.5, 30.0
 
 
 def _is_claim_line(text: str) -> bool:
@@ -97,10 +108,21 @@ class PlayerClient:
     """A player at a live table, through ``io`` (:class:`tutor.teaching.io.LearnerIO`) and
     ``link`` (:class:`Link`, or anything with ``inbox``, ``send`` and ``close``)."""
 
-    def __init__(self, io: LearnerIO, link, address: str, code: str, name: str):
+    def __init__(self, io: LearnerIO, link, address: str, code: str, name: str, *,
+                 livery: str | None = None, tries: int = 20,
+                 connect: Callable[[dict], object] | None = None):
         self.io = io
         self.link = link
         self.address, self.code, self.name = address, code, name
+        self.livery = livery
+        self.tries = tries
+        self.connect = connect or (lambda first: Link(address, first))
+        #: The clock of the move waited for: (local deadline, seconds in all, seat, kind).
+        self.clock: tuple[float, float, int, str] | None = None
+        self.lost = False
+        self.finished = False
+        self.leaving = False
+        self._told = False
         self.symbols = io.symbols
         self.seat: int | None = None
         self.token: str | None = None
@@ -163,16 +185,24 @@ class PlayerClient:
             self.rs = _ruleset(str(msg.get("ruleset")))
             self.hint = bool(msg.get("hint"))
             self.seated = bool(msg.get("seated"))
+            self.name = str(msg.get("name") or self.name)
+            self.move_time = float(msg.get("move_time") or 0)
+            self.reserve = float(msg.get("reserve") or 0)
             back = "back " if msg.get("back") else ""
+            clock = (f"{self.move_time:g} s a move, {self.reserve:g} s reserve a deal"
+                     if self.move_time else "no move clock")
             io.say(f"You are {back}at table {msg.get('table')}, seat {self.seat}, as "
                    f"{msg.get('name')} ({self.rs.id}, {msg.get('players')} players; computer "
-                   f"players: {msg.get('level')}; hints {'on' if self.hint else 'off'}).",
-                   style="bold")
+                   f"players: {msg.get('level')}; hints {'on' if self.hint else 'off'}; "
+                   f"{clock}).", style="bold")
             if not self.seated:
                 io.say("A computer player has this seat until the deal ends: you watch until "
                        "then.", style="dim")
-            io.say(f"To come back after leaving: laugh table join {self.address} {self.code} "
-                   f"--name {self.name!r} (or --token {self.token}).", style="dim", wrap=False)
+            if not self._told:
+                self._told = True
+                io.say("To come back after leaving (your seat's token takes it back):",
+                       style="dim")
+                io.say("  " + self.rejoin_command(), style="dim", wrap=False)
         elif kind == "state":
             self._state(msg)
         elif kind == "say":
@@ -192,11 +222,74 @@ class PlayerClient:
             io.show(standings_table(msg))
         elif kind == "match_over":
             self._match_over(msg)
-        elif kind in ("bye", "closed"):
+        elif kind == "bye":
             io.say(str(msg.get("text") or "The table has closed."), style="yellow")
-            self.done = True
+            if msg.get("reason") == "replaced":
+                self.done = True
+        elif kind == "closed":
+            if self.finished or self.leaving or self.done:
+                self.done = True
+            elif self.token is not None and self.tries > 0:
+                self.lost = True
+            else:
+                io.say(str(msg.get("text") or "The table has closed."), style="yellow")
+                self.done, self.status = True, 1
         elif kind in ("pong", "input"):     # input: a piped line has come (read_ahead)
             pass
+
+    def rejoin_command(self) -> str:
+        """The command that takes this seat back, whole (for one line of its own)."""
+        cmd = ["laugh", "table", "join", self.address, self.code, "--name", self.name]
+        if self.token:
+            cmd += ["--token", self.token]
+        if self.livery:
+            cmd += ["--livery", self.livery]
+        return " ".join(shlex.quote(x) for x in cmd)
+
+    def reconnect(self) -> bool:
+        """The connection has dropped: try again with the token, waiting half a second, then
+        twice as long each time (at most :data:`RETRY_MOST`), ``tries`` times.  True when the
+        seat is taken back; False (said, with the command that comes back later) when the
+        server refuses it or every try fails."""
+        io = self.io
+        self.lost = False
+        try:
+            self.link.close()
+        except Exception:
+            pass
+        delay = RETRY_FIRST
+        for k in range(1, self.tries + 1):
+            io.say(f"The connection to the table has dropped: trying again in {delay:g} s "
+                   f"(try {k} of {self.tries}).", style="yellow")
+            time.sleep(delay)
+            delay = min(RETRY_MOST, delay * 2)
+            first = {"type": "join", "code": self.code, "name": self.name,
+                     "token": self.token}
+            link = self.connect(first)
+            link.start()
+            end = time.monotonic() + 15
+            while time.monotonic() < end:
+                try:
+                    msg = link.inbox.get(timeout=0.5)
+                except queue.Empty:
+                    continue
+                kind = msg.get("type")
+                if kind == "welcome":
+                    self.link = link
+                    self.deal = -1          # the state that follows is drawn whole
+                    self.handle(msg)
+                    return True
+                if kind == "refused":
+                    io.say(f"Refused: {msg.get('text')}", style="yellow")
+                    link.close()
+                    return False
+                if kind in ("closed", "bye"):
+                    break
+            link.close()
+        io.say(f"Could not reach the table after {self.tries} tries. Your seat stays yours:",
+               style="yellow")
+        io.say("  " + self.rejoin_command(), wrap=False)
+        return False
 
     def _state(self, msg: dict) -> None:
         deal = msg.get("deal")
@@ -212,6 +305,14 @@ class PlayerClient:
         self.names = list(msg.get("names") or self.names)
         self.totals = list(msg.get("totals") or [])
         self.game = str(msg.get("game") or "")
+        c = msg.get("clock")
+        try:
+            left = float(c["left"]) if isinstance(c, dict) else None
+            self.clock = None if left is None else (
+                self.io.clock.now() + left, max(left, float(c.get("left") or 0)),
+                int(c["seat"]), str(c.get("kind")))
+        except (KeyError, TypeError, ValueError):
+            self.clock = None
         if new:
             self.deal, self.shown = deal, 0
             self.seated = bool(msg.get("seated"))
@@ -284,7 +385,9 @@ class PlayerClient:
         seat = msg.get("seat")
         if scores is not None and seat is not None and self.rs is not None:
             from tutor.app.match_sheet import sheet_renderable
-            io.show(sheet_renderable(scored_match(self.rs, msg), seat, self.name))
+            io.show(sheet_renderable(scored_match(self.rs, msg), seat, self.name,
+                                     msg.get("livery")))
+        self.finished = True
         self.done = True
 
     # -- sending -------------------------------------------------------------------------------
@@ -330,10 +433,12 @@ class PlayerClient:
         clock = self.io.clock
         start = clock.now()
         turn, deal = self.my_turn, self.deal
+        mover = self.clock[2] if self.clock else None
 
         def look() -> bool:
             self.drain()
-            return self.done or self.my_turn != turn or self.deal != deal
+            return self.done or self.lost or self.my_turn != turn or self.deal != deal or (
+                (self.clock[2] if self.clock else None) != mover)
         return [(start + POLL * (k + 1), look) for k in range(int(seconds / POLL))]
 
     def run(self) -> int:
@@ -360,12 +465,18 @@ class PlayerClient:
         try:
             while not self.done:
                 self.drain()
+                if self.lost:
+                    if not self.reconnect():
+                        self.status = 1
+                        break
+                    continue
                 if self.done:
                     break
                 if self.my_turn:
                     if self._turn_shown != len(self.obs.history):
                         self._turn_shown = len(self.obs.history)
                         self.show()
+                        self._say_clock()
                     self.prompt(TURN_PROMPT, turn=True)
                 elif self.before_play and self.obs.seat == self.obs.dealer:
                     self.prompt(BEFORE_PROMPT, turn=False, before=True)
@@ -384,12 +495,35 @@ class PlayerClient:
         self.link.close()
         return self.status
 
+    def _say_clock(self) -> None:
+        """Piped: how long this move may take (a terminal shows it counting down)."""
+        if self.io.clock.realtime or self.clock is None or self.clock[2] != self.seat:
+            return
+        left = max(0.0, self.clock[0] - self.io.clock.now())
+        self.io.say(f"Your move: {left:.0f} s (your move time, then your reserve); then a "
+                    "computer player moves for you.", style="dim")
+
+    def _countdown(self, turn: bool) -> dict:
+        """The prompt's countdown: the clock of the move being waited for, yours or
+        another's."""
+        if self.clock is None:
+            return {}
+        deadline, total, seat, kind = self.clock
+        if turn and seat == self.seat:
+            label = "Your move"
+        elif seat < len(self.names):
+            label = f"{self.names[seat]} to move" + (" (away)" if kind == "away" else "")
+        else:
+            return {}
+        return {"label": label, "deadline": deadline, "total": total}
+
     def _leave(self) -> None:
+        self.leaving = True
         if not self.done:
             self.link.send({"type": "leave"})
-            self.io.say(f"You left the table; your seat stays yours: laugh table join "
-                        f"{self.address} {self.code} --name {self.name!r} takes it back.",
-                        style="dim", wrap=False)
+            self.io.say("You left the table; your seat stays yours, and this takes it back:",
+                        style="dim")
+            self.io.say("  " + self.rejoin_command(), style="dim", wrap=False)
         self.link.close()
 
     def _watch_line(self) -> bool:
@@ -410,7 +544,7 @@ class PlayerClient:
         realtime = io.clock.realtime
         if realtime:
             reply = io.read(prompt, 30.0, words=WORDS, events=self._events(),
-                            keys=CLAIM_KEYS, erase=not turn)
+                            keys=CLAIM_KEYS, erase=not turn, **self._countdown(turn))
         else:
             reply = io.read(prompt, None, words=WORDS, keys=CLAIM_KEYS)
         if reply is None:
@@ -508,11 +642,13 @@ class PlayerClient:
 
 
 def join_table(io: LearnerIO, address: str, code: str, name: str,
-               token: str | None = None) -> int:
-    """Join the table of ``code`` at ``address`` as ``name`` and play (see the module
-    docstring); returns the exit status."""
+               token: str | None = None, *, livery: str | None = None, tries: int = 20) -> int:
+    """Join the table of ``code`` at ``address`` as ``name`` (of ``livery``) and play (see the
+    module docstring), reconnecting ``tries`` times at most when the connection drops;
+    returns the exit status (0; 1 when it gave up; 130 after Ctrl-C)."""
     link = Link(address, {"type": "join", "code": code, "name": name,
-                          **({"token": token} if token else {})})
-    return PlayerClient(io, link, address, code, name).run()
+                          **({"token": token} if token else {}),
+                          **({"livery": livery} if livery else {})})
+    return PlayerClient(io, link, address, code, name, livery=livery, tries=tries).run()
 
 
