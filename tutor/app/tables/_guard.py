@@ -149,7 +149,7 @@ class Quiet:
     def flush(self) -> None:
         """Say how many lines of each kind were left out since its last."""
         for kind, n in sorted(self._left.items()):
-            self.log.warning("%d more lines like the last %s line", n, kind)
+            self.log.warning("(and %d more like the last %r line)", n, kind)
         self._left.clear()
 
 

@@ -162,7 +162,7 @@ def _settings(obj: Any, rulesets: dict, old: bool) -> Settings:
     players = _whole(st, "players", "settings", 1, 52)
     if players not in rs.counts:
         raise _Bad("settings.players", f"ruleset {rid} does not cover {players} players")
-    if st["level"] not in LEVELS:
+    if not isinstance(st["level"], str) or st["level"] not in LEVELS:
         raise _Bad("settings.level", f"unknown level {_short(st['level'])}; one of "
                                      f"{', '.join(LEVELS)}")
     deals = _whole(st, "deals", "settings", 1, MAX_MATCH_DEALS, none=True)
@@ -243,14 +243,16 @@ def load_state(folder: Path, rulesets: dict) -> tuple[list[Table], str, int]:
         raise RecordError(f"{path}: {exc}") from None
     tables = []
     for n, code, seats in specs:
+        mpath = folder / f"table-{n}.match.json"
         try:
-            match = Match.from_json(load(folder / f"table-{n}.match.json",
-                                         what="a saved match"), rulesets)
-        except (RecordError, JSONError) as exc:
-            raise RecordError(f"{folder / f'table-{n}.match.json'}: {exc}") from None
+            match = Match.from_json(load(mpath, what="a saved match"), rulesets)
+        except JSONError as exc:                # names the file already
+            raise RecordError(str(exc)) from None
+        except RecordError as exc:
+            raise RecordError(f"{mpath}: {exc}") from None
         if match.players != settings.players or match.ruleset is not settings.ruleset \
                 or match.seed != settings.table_seed(n):
-            raise RecordError(f"{folder / f'table-{n}.match.json'}: not table {n}'s match "
+            raise RecordError(f"{mpath}: not table {n}'s match "
                               "(its ruleset, players or seed differ from server.json's)")
         try:
             states = [_seat(x, f"tables.{n - 1}.seats.{q}", len(match.games))

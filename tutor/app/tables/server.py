@@ -165,7 +165,7 @@ class TableServer:
             h, p = sock.getsockname()[:2]
             self.address = f"ws://{h if ':' not in h else '[' + h + ']'}:{p}"
             log.info("serving on %s", self.address)
-            self._save_state()
+            self._save_all()                # every file there before anything is played
             ready(self)
             self._flush(loop.time())
             await self._stop.wait()
@@ -630,11 +630,10 @@ class TableServer:
                 other.outbox.append((EVERYONE, standings))
                 if other.next_deal_at is not None:
                     other.next_deal_at = max(other.next_deal_at, t + other.settings.gap)
-            if self.pane is not None:
-                self.pane(f"{time.strftime('%H:%M:%S')} standings after round "
-                          f"{standings['round']} of {standings['rounds']}: " + "; ".join(
-                              f"{r['place']}. {r['name']} (table {r['table']}) {r['score']}"
-                              for r in standings["rows"][:6]))
+            table._log("standings", f"standings after round {standings['round']} of "
+                                    f"{standings['rounds']}: " + "; ".join(
+                                        f"{r['place']}. {r['name']} (table {r['table']}) "
+                                        f"{r['score']}" for r in standings["rows"][:6]))
         self._save_state()
 
     def _sheets(self, table: Table) -> None:

@@ -392,8 +392,11 @@ class Table(Seating, Intents):
                 "plan": plan, "deals": len(m.deals)}
         for q in range(m.players):
             if self.person(q):
-                self.outbox.append((q, {**base, "seat": q,
-                                        "scores": [d.returns()[q] for d in m.deals]}))
+                st = self.seats[q]
+                self.outbox.append((q, {**base, "seat": q, "since": st.since,
+                                        "livery": st.livery,
+                                        "scores": [None if k < st.since else d.returns()[q]
+                                                   for k, d in enumerate(m.deals)]}))
         self.outbox.append((PUBLIC, base))
         self._log("match_over", "The match is over: " + ", ".join(
             f"{n} {v}" for n, v in zip(self.names, m.totals)))
