@@ -6,12 +6,17 @@ from __future__ import annotations
 
 import asyncio
 import queue
+import shlex
 import threading
+import time
 from typing import Any
 
 from tutor.app.tables import protocol as P
 
-__all__ = ["Link"]
+__all__ = ["Link", "RETRY_FIRST", "RETRY_MOST", "Rejoining"]
+
+#: Seconds before the first try to reconnect, and the most between two tries.
+RETRY_FIRST, RETRY_MOST = 0.5, 30.0
 
 
 class Link:
@@ -88,3 +93,63 @@ class Link:
                 pass
         self._thread.join(timeout=3)
 
+
+class Rejoining:
+    """A player's client taking its seat back by itself when the connection drops (a part of
+    :class:`tutor.app.tables.client.PlayerClient`, which sets ``io``, ``link``, ``address``,
+    ``code``, ``name``, ``token``, ``livery``, ``tries``, ``connect``, ``lost``, ``deal`` and
+    ``handle``)."""
+
+    def rejoin_command(self) -> str:
+        """The command that takes this seat back, whole (for one line of its own)."""
+        cmd = ["laugh", "table", "join", self.address, self.code, "--name", self.name]
+        if self.token:
+            cmd += ["--token", self.token]
+        if self.livery:
+            cmd += ["--livery", self.livery]
+        return " ".join(shlex.quote(x) for x in cmd)
+
+    def reconnect(self) -> bool:
+        """The connection has dropped: try again with the token, waiting half a second, then
+        twice as long each time (at most :data:`RETRY_MOST`), ``tries`` times.  True when the
+        seat is taken back; False (said, with the command that comes back later) when the
+        server refuses it or every try fails."""
+        io = self.io
+        self.lost = False
+        try:
+            self.link.close()
+        except Exception:
+            pass
+        delay = RETRY_FIRST
+        for k in range(1, self.tries + 1):
+            io.say(f"The connection to the table has dropped: trying again in {delay:g} s "
+                   f"(try {k} of {self.tries}).", style="yellow")
+            time.sleep(delay)
+            delay = min(RETRY_MOST, delay * 2)
+            first = {"type": "join", "code": self.code, "name": self.name,
+                     "token": self.token}
+            link = self.connect(first)
+            link.start()
+            end = time.monotonic() + 15
+            while time.monotonic() < end:
+                try:
+                    msg = link.inbox.get(timeout=0.5)
+                except queue.Empty:
+                    continue
+                kind = msg.get("type")
+                if kind == "welcome":
+                    self.link = link
+                    self.deal = -1          # the state that follows is drawn whole
+                    self.handle(msg)
+                    return True
+                if kind == "refused":
+                    io.say(f"Refused: {msg.get('text')}", style="yellow")
+                    link.close()
+                    return False
+                if kind in ("closed", "bye"):
+                    break
+            link.close()
+        io.say(f"Could not reach the table after {self.tries} tries. Your seat stays yours:",
+               style="yellow")
+        io.say("  " + self.rejoin_command(), wrap=False)
+        return False

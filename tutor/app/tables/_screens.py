@@ -11,7 +11,34 @@ from rich.text import Text
 
 from tutor.engine.rulesets import Ruleset
 
-__all__ = ["review_text", "scored_match", "standings_table", "teams_text"]
+__all__ = ["review_text", "scored_match", "settlement_view", "standings_table", "teams_text"]
+
+
+def settlement_view(msg: dict, seat: int | None, names: list[str]) -> Any:
+    """A deal's settlement (the server's ``deal_over``): each seat's cards won, its result in
+    the unit of the ruleset and its total, the receiving seat marked.  Names set as plain
+    text."""
+    from rich.console import Group
+    names = list(msg.get("names") or names)
+    head = Text(f"Settlement · {msg.get('game', '')}" + (" (practice: not scored)"
+                                                         if msg.get("practice") else ""),
+                style="bold")
+    unit = str(msg.get("unit") or "")
+    t = RichTable(show_edge=False, pad_edge=False)
+    t.add_column("Player")
+    t.add_column("won", justify="right")
+    t.add_column(unit or "result", justify="right")
+    t.add_column("total", justify="right")
+    totals = msg.get("totals") or []
+    for row in msg.get("settlement") or []:
+        q = row.get("seat", 0)
+        value = row.get("net") if row.get("net") is not None else row.get("points")
+        name = names[q] if isinstance(q, int) and 0 <= q < len(names) else str(q)
+        t.add_row(Text(("▶ " if q == seat else "  ") + name), Text(str(row.get("won"))),
+                  Text("" if value is None else f"{value:+d}" if row.get("net") is not None
+                       else str(value)),
+                  Text(str(totals[q]) if isinstance(q, int) and 0 <= q < len(totals) else ""))
+    return Group(head, t)
 
 
 def review_text(review: dict) -> Any:

@@ -40,17 +40,15 @@ The module's private parts: :mod:`~tutor.app.tables._link` (the network thread),
 from __future__ import annotations
 
 import queue
-import shlex
-import time
 from collections.abc import Callable
 
-from rich.table import Table as RichTable
 from rich.text import Text
 
-from tutor.app.tables._link import Link
+from tutor.app.tables._link import Link, Rejoining
 from tutor.app.tables.protocol import COMPUTER
 from tutor.app.tables._organiser import organise, overview_text, watch_tables
-from tutor.app.tables._screens import review_text, scored_match, standings_table
+from tutor.app.tables._screens import (review_text, scored_match, settlement_view,
+                                       standings_table)
 from tutor.engine.errors import LaughError, RecordError
 from tutor.engine.observe import Observation
 from tutor.engine.rulesets import Ruleset
@@ -86,8 +84,7 @@ Type a move:
   quit or :q    leave the table (your seat stays yours; join again to come back)"""
 #: Seconds between two looks at the queue while a prompt is open on a terminal.
 POLL = 0.1
-#: Seconds before the first try to reconnect, and the most between two tries.
-RETRY_FIRST, RETRY_MOST = 0.5, 30.0
+
 
 
 def _is_claim_line(text: str) -> bool:
@@ -104,7 +101,7 @@ def _ruleset(rid: str) -> Ruleset:
     return lib.rulesets[rid]
 
 
-class PlayerClient:
+class PlayerClient(Rejoining):
     """A player at a live table, through ``io`` (:class:`tutor.teaching.io.LearnerIO`) and
     ``link`` (:class:`Link`, or anything with ``inbox``, ``send`` and ``close``)."""
 
@@ -237,60 +234,6 @@ class PlayerClient:
         elif kind in ("pong", "input"):     # input: a piped line has come (read_ahead)
             pass
 
-    def rejoin_command(self) -> str:
-        """The command that takes this seat back, whole (for one line of its own)."""
-        cmd = ["laugh", "table", "join", self.address, self.code, "--name", self.name]
-        if self.token:
-            cmd += ["--token", self.token]
-        if self.livery:
-            cmd += ["--livery", self.livery]
-        return " ".join(shlex.quote(x) for x in cmd)
-
-    def reconnect(self) -> bool:
-        """The connection has dropped: try again with the token, waiting half a second, then
-        twice as long each time (at most :data:`RETRY_MOST`), ``tries`` times.  True when the
-        seat is taken back; False (said, with the command that comes back later) when the
-        server refuses it or every try fails."""
-        io = self.io
-        self.lost = False
-        try:
-            self.link.close()
-        except Exception:
-            pass
-        delay = RETRY_FIRST
-        for k in range(1, self.tries + 1):
-            io.say(f"The connection to the table has dropped: trying again in {delay:g} s "
-                   f"(try {k} of {self.tries}).", style="yellow")
-            time.sleep(delay)
-            delay = min(RETRY_MOST, delay * 2)
-            first = {"type": "join", "code": self.code, "name": self.name,
-                     "token": self.token}
-            link = self.connect(first)
-            link.start()
-            end = time.monotonic() + 15
-            while time.monotonic() < end:
-                try:
-                    msg = link.inbox.get(timeout=0.5)
-                except queue.Empty:
-                    continue
-                kind = msg.get("type")
-                if kind == "welcome":
-                    self.link = link
-                    self.deal = -1          # the state that follows is drawn whole
-                    self.handle(msg)
-                    return True
-                if kind == "refused":
-                    io.say(f"Refused: {msg.get('text')}", style="yellow")
-                    link.close()
-                    return False
-                if kind in ("closed", "bye"):
-                    break
-            link.close()
-        io.say(f"Could not reach the table after {self.tries} tries. Your seat stays yours:",
-               style="yellow")
-        io.say("  " + self.rejoin_command(), wrap=False)
-        return False
-
     def _state(self, msg: dict) -> None:
         deal = msg.get("deal")
         obj = msg.get("obs") or {}
@@ -352,26 +295,8 @@ class PlayerClient:
 
     def _deal_over(self, msg: dict) -> None:
         io = self.io
-        names = list(msg.get("names") or self.names)
         io.say()
-        io.say(f"Settlement · {msg.get('game', '')}" + (" (practice: not scored)"
-                                                        if msg.get("practice") else ""),
-               style="bold")
-        unit = str(msg.get("unit") or "")
-        t = RichTable(show_edge=False, pad_edge=False)
-        t.add_column("Player")
-        t.add_column("won", justify="right")
-        t.add_column(unit or "result", justify="right")
-        t.add_column("total", justify="right")
-        totals = msg.get("totals") or []
-        for row in msg.get("settlement") or []:
-            q = row.get("seat", 0)
-            value = row.get("net") if row.get("net") is not None else row.get("points")
-            name = names[q] if q < len(names) else str(q)
-            t.add_row(("▶ " if q == self.seat else "  ") + name, str(row.get("won")),
-                      "" if value is None else f"{value:+d}" if row.get("net") is not None
-                      else str(value), str(totals[q]) if q < len(totals) else "")
-        io.show(t)
+        io.show(settlement_view(msg, self.seat, self.names))
         review = msg.get("review")
         if review is not None:
             io.show(review_text(review))
