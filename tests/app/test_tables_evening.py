@@ -258,12 +258,21 @@ def test_guesses_at_the_code_are_limited_per_address_and_logged_once_a_second(tm
         with connect(srv.address, open_timeout=5) as ws:     # the right code, too: no oracle
             ws.send(json.dumps({"v": 1, "type": "join", "code": srv.code, "name": "Eve"}))
             right = json.loads(ws.recv(timeout=5))
+        time.sleep(2.5)             # a guess comes back in 2 s: a right code spends none
+        joined = []
+        for k in range(25):         # a class joining at once from one address
+            with connect(srv.address, open_timeout=5) as ws:
+                ws.send(json.dumps({"v": 1, "type": "join", "code": srv.code,
+                                    "name": f"Pupil {k}"}))
+                m = json.loads(ws.recv(timeout=5))
+                joined.append(m["type"] if m["type"] == "welcome" else m["text"])
     finally:
         srv.stop()
     assert said[:20] == ["no table has that code"] * 20
     assert all(x.startswith("too many tries from your address: wait") for x in said[20 + int(
         took / 2) + 2:])
     assert right["type"] == "refused" and right["text"].startswith("too many tries")
+    assert joined == ["welcome"] * 3 + ["this table is full: every seat is taken"] * 22
     refusals = [x for x in srv.log().splitlines() if "refused" in x]
     assert len(refusals) <= 2 * (took + 2) + 4, len(refusals)
     assert any(re.search(r"and \d+ more like", x) for x in srv.log().splitlines())
@@ -460,6 +469,10 @@ def test_the_organiser_starts_held_tables_and_sees_standings_once_a_round(tmp_pa
             if c in locals():
                 locals()[c].close()
         srv.stop()
+    from test_tables_net import _shapes
+    seen = _shapes(watch.messages + victor.messages)
+    assert {"overview", "log", "standings", "welcome", "state", "deal_over",
+            "match_over"} <= seen
     assert len(watch.of("standings")) == 1                  # once, not once a table
     rows = watch.of("standings")[0]["rows"]
     assert {r["table"] for r in rows} == {1, 2}

@@ -180,6 +180,21 @@ def test_every_message_a_client_receives_holds_no_hidden_card(tmp_path):
             assert "pack" not in raw
             checked += 1
     assert checked > 50
+    _shapes([m for c in clients for m in c.messages])
+
+
+def _shapes(messages):
+    """Every message has the keys the protocol's one table of shapes gives its type
+    (:data:`tutor.app.tables.protocol.SERVER_KEYS`): all of the first set, none but those and
+    the second's."""
+    from tutor.app.tables.protocol import SERVER_KEYS
+    seen = set()
+    for m in messages:
+        always, sometimes = SERVER_KEYS[m["type"]]
+        keys = set(m) - {"v", "type"}
+        assert always <= keys <= always | sometimes, (m["type"], keys ^ always)
+        seen.add(m["type"])
+    return seen
 
 
 def test_hostile_clients_are_refused_and_the_others_play_on(tmp_path):

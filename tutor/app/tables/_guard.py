@@ -5,8 +5,10 @@ each, at most once a second for each kind, with a count of those left out.
 
 The odds of guessing a code.  A join code has :data:`~tutor.app.tables.protocol.JOIN_CODE`
 letters and digits of 31 (about 8.2 x 10^14 codes), the organiser's
-:data:`~tutor.app.tables.protocol.ADMIN_CODE` (about 7.9 x 10^17).  Every join or watch spends
-one of its address's guesses, right or wrong (so the limit tells nothing of the code): at most
+:data:`~tutor.app.tables.protocol.ADMIN_CODE` (about 7.9 x 10^17).  An address may check
+codes only while it has guesses left (:meth:`Guard.guess`: then no code is checked at all, so a
+refusal says nothing), and each wrong code spends one (:meth:`Guard.missed`; a right one
+spends none, so a class joining at once from one address is never refused): at most
 :data:`GUESS_BURST` at once, then :data:`GUESS_RATE` a second.  An address guessing all
 evening (five hours) makes at most 20 + 0.5 x 18,000 = 9,020 guesses: against 64 tables' codes
 the chance that any guess is a join code is under 7.1 x 10^-10, that one is the organiser's code
@@ -84,9 +86,7 @@ class Guard:
         else:
             self.open.pop(address, None)
 
-    def guess(self, address: str) -> float | None:
-        """``address`` checks a code now: None when it may, else the seconds until it may
-        again (the guess is not made)."""
+    def _bucket(self, address: str) -> _Bucket:
         now = self.now()
         b = self.guesses.get(address)
         if b is None:
@@ -96,10 +96,20 @@ class Guard:
             b = self.guesses[address] = _Bucket(float(GUESS_BURST), now)
         b.tokens = min(float(GUESS_BURST), b.tokens + (now - b.last) * GUESS_RATE)
         b.last = now
-        if b.tokens >= 1:
-            b.tokens -= 1
-            return None
-        return (1 - b.tokens) / GUESS_RATE
+        return b
+
+    def guess(self, address: str) -> float | None:
+        """``address`` would check a code now: None when it may, else the seconds until it may
+        again (then no code is checked at all, right or wrong: a refusal says nothing of the
+        code)."""
+        b = self._bucket(address)
+        return None if b.tokens >= 1 else (1 - b.tokens) / GUESS_RATE
+
+    def missed(self, address: str) -> None:
+        """A code ``address`` gave was wrong: it spends one of the address's guesses (a right
+        code spends none, so a class joining at once from one address is never refused)."""
+        b = self._bucket(address)
+        b.tokens = max(0.0, b.tokens - 1)
 
 
 def _descriptor_room() -> int:

@@ -39,6 +39,15 @@ def _start_worker() -> None:
         pass
 
 
+def _warm_up() -> bool:
+    """Load what a hint needs (the review, the analysis, the compiled kernel where it is ready,
+    its compilation started in the background where it is not), so the first hint is not the
+    one that waits for it.  True when the kernel runs."""
+    from tutor.app.play import review  # noqa: F401
+    from tutor.engine.analysis import compiled
+    return compiled()
+
+
 def _work(pos: Any, seat: int, names: list[str]) -> str:
     """The hint's words for ``seat`` at ``pos`` (in the worker), seeded from what the seat can
     see (:func:`tutor.app.play.review.view_seed`)."""
@@ -62,6 +71,15 @@ class HintService:
                                              mp_context=multiprocessing.get_context("spawn"),
                                              initializer=_start_worker)
         return self._pool
+
+    def warm(self) -> None:
+        """Start the worker now and load what hints need in it (a table with hints on)."""
+        if self.stopped:
+            return
+        try:
+            self._executor().submit(_warm_up)
+        except RuntimeError:
+            self._pool = None
 
     @property
     def busy(self) -> bool:

@@ -165,6 +165,8 @@ class TableServer(Outgoing):
             self.address = f"ws://{h if ':' not in h else '[' + h + ']'}:{p}"
             log.info("serving on %s", self.address)
             self._save_all()                # every file there before anything is played
+            if any(t.settings.hint for t in self.tables):
+                self.hints.warm()
             ready(self)
             self._flush(loop.time())
             await self._stop.wait()
@@ -336,6 +338,7 @@ class TableServer(Outgoing):
             if not hmac.compare_digest(code_words(msg.admin or "").encode(),
                                        self.admin.encode()):
                 conn.closing = True
+                self.guard.missed(conn.address)
                 raise P.Refused("that is not the organiser's code")
             conn.admin = True
             log.info("%s: the organiser watches", conn.peer)
@@ -381,6 +384,7 @@ class TableServer(Outgoing):
                 table = t
         if table is None:
             conn.closing = True
+            self.guard.missed(conn.address)
             raise P.Refused("no table has that code")
         try:
             joined = table.join(msg.name, msg.token, now, msg.livery)
