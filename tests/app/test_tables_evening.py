@@ -269,8 +269,10 @@ def test_guesses_at_the_code_are_limited_per_address_and_logged_once_a_second(tm
     finally:
         srv.stop()
     assert said[:20] == ["no table has that code"] * 20
-    assert all(x.startswith("too many tries from your address: wait") for x in said[20 + int(
-        took / 2) + 2:])
+    wrong = said.count("no table has that code")        # the burst, then one each 2 s
+    assert 20 <= wrong <= 20 + took / 2 + 1, (wrong, took)
+    assert all(x.startswith("too many tries from your address: wait") for x in said
+               if x != "no table has that code")
     assert right["type"] == "refused" and right["text"].startswith("too many tries")
     assert joined == ["welcome"] * 3 + ["this table is full: every seat is taken"] * 22
     refusals = [x for x in srv.log().splitlines() if "refused" in x]

@@ -128,9 +128,10 @@ def register(sub, parent) -> None:
                                     "whoever is to move.")
     j.add_argument("address", metavar="ADDRESS", help="the server's address (ws://host:port)")
     j.add_argument("code", metavar="CODE", help="the table's join code")
-    j.add_argument("--name", required=True, help="your name at the table (1-24 characters)")
-    j.add_argument("--token", default=None, help="the token a join gave, to take your seat "
-                                                 "back")
+    j.add_argument("--name", default=None,
+                   help="your name at the table (1-24 characters; not needed with --token)")
+    j.add_argument("--token", default=None, help="the token a join gave: it alone takes your "
+                                                 "seat back")
     j.add_argument("--livery", default=None, metavar="NAME",
                    help="your club or livery company (on the score sheets and the standings)")
     j.add_argument("--tries", type=whole(0, 1000, "a number of tries"), default=20,
@@ -289,11 +290,11 @@ def run_serve(args) -> int:
         for t in tables:
             lead = t._first_dealer_name()
             _pane(f"Table {t.number}:" + (f" (first dealer {lead})" if lead else ""))
-            _pane(f"  laugh table join {srv.address} {t.code} --name NAME")
+            _command(["laugh", "table", "join", srv.address, t.code, "--name", "NAME"])
         _pane("Organiser:")
-        _pane(f"  laugh table watch {srv.address} --admin {admin}")
+        _command(["laugh", "table", "watch", srv.address, "--admin", admin])
         if s.hold:
-            _pane(f"  laugh table admin {srv.address} start --admin {admin}")
+            _command(["laugh", "table", "admin", srv.address, "start", "--admin", admin])
         _pane(f"Saving in {folder}; Ctrl-C stops the server after saving.")
 
     asyncio.run(server.run(args.host, args.port, ready))
@@ -302,9 +303,34 @@ def run_serve(args) -> int:
     return 130 if stopped_by and stopped_by[0] == signal.SIGINT else 0
 
 
+def _width() -> int | None:
+    """The terminal's width, when standard output is one."""
+    import shutil
+    import sys
+    try:
+        if sys.stdout.isatty():
+            return shutil.get_terminal_size().columns
+    except (OSError, ValueError, AttributeError):
+        pass
+    return None
+
+
 def _pane(text: str) -> None:
-    """One line on the server's terminal, whole (a command or a code is never broken), and
-    nothing at all when standard output is closed or full."""
+    """A line of words on the server's terminal, wrapped at spaces to its width (a word never
+    broken); nothing at all when standard output is closed or full."""
+    from tutor.app.streams import whole_word_lines
+    width = _width()
+    _print("\n".join(whole_word_lines(text, width)) if width else text)
+
+
+def _command(words: list[str]) -> None:
+    """A command on the server's terminal: one line where it fits, else continued lines a
+    shell reads as one (:func:`~tutor.app.tables._link.shell_lines`); never a word broken."""
+    from tutor.app.tables._link import shell_lines
+    _print("\n".join(shell_lines(words, _width() or 10_000)))
+
+
+def _print(text: str) -> None:
     import sys
     try:
         print(text, flush=True)
@@ -347,7 +373,10 @@ def run_join(args, *, io=None) -> int:
     from tutor.app.io import make_io
     from tutor.app.tables.client import join_table
     from tutor.app.tables.protocol import MAX_LIVERY, MAX_NAME
-    name = _name(args.name, "--name", MAX_NAME)
+    if args.name is None and args.token is None:
+        raise UsageError("--name: give your name at the table (or --token, to take a seat "
+                         "back)")
+    name = _name(args.name, "--name", MAX_NAME) if args.name is not None else None
     livery = _name(args.livery, "--livery", MAX_LIVERY) if args.livery is not None else None
     io = io or make_io()
     return join_table(io, _address(args.address), args.code, name, args.token,

@@ -13,7 +13,7 @@ from typing import Any
 
 from tutor.app.tables import protocol as P
 
-__all__ = ["Link", "RETRY_FIRST", "RETRY_MOST", "Rejoining"]
+__all__ = ["Link", "RETRY_FIRST", "RETRY_MOST", "Rejoining", "shell_lines"]
 
 #: Seconds before the first try to reconnect, and the most between two tries.
 RETRY_FIRST, RETRY_MOST = 0.5, 30.0
@@ -94,20 +94,46 @@ class Link:
         self._thread.join(timeout=3)
 
 
+def shell_lines(words: list[str], width: int, indent: str = "  ") -> list[str]:
+    """A command (its ``words``, quoted for a shell) as lines of at most ``width`` columns where
+    it can be: one line where it fits, else lines ending in `` \\`` (the shell's line
+    continuation) with the words after the first indented further; a word is never broken (one
+    too wide stands whole on its line)."""
+    quoted = [shlex.quote(w) for w in words]
+    one = indent + " ".join(quoted)
+    if len(one) <= width:
+        return [one]
+    lines: list[str] = []
+    line = indent + quoted[0]
+    for w in quoted[1:]:
+        if len(line) + 1 + len(w) + 2 <= width:
+            line += " " + w
+        else:
+            lines.append(line + " \\")
+            line = indent + "  " + w
+    lines.append(line)
+    return lines
+
+
 class Rejoining:
     """A player's client taking its seat back by itself when the connection drops (a part of
     :class:`tutor.app.tables.client.PlayerClient`, which sets ``io``, ``link``, ``address``,
     ``code``, ``name``, ``token``, ``livery``, ``tries``, ``connect``, ``lost``, ``deal`` and
     ``handle``)."""
 
-    def rejoin_command(self) -> str:
-        """The command that takes this seat back, whole (for one line of its own)."""
-        cmd = ["laugh", "table", "join", self.address, self.code, "--name", self.name]
+    def rejoin_command(self) -> list[str]:
+        """The command that takes this seat back, as words (the token alone does it: the seat
+        keeps its name and livery)."""
         if self.token:
-            cmd += ["--token", self.token]
-        if self.livery:
-            cmd += ["--livery", self.livery]
-        return " ".join(shlex.quote(x) for x in cmd)
+            return ["laugh", "table", "join", self.address, self.code, "--token", self.token]
+        return ["laugh", "table", "join", self.address, self.code, "--name", self.name]
+
+    def say_rejoin(self, style: str = "dim") -> None:
+        """Print the command that takes the seat back: on one line where it fits, else on
+        lines continued with a backslash (a shell reads them as one command), never a word of
+        it (an address, a code, a token) broken."""
+        for line in shell_lines(self.rejoin_command(), self.io.width):
+            self.io.say(line, style=style, wrap=False)
 
     def reconnect(self) -> bool:
         """The connection has dropped: try again with the token, waiting half a second, then
@@ -126,8 +152,7 @@ class Rejoining:
                    f"(try {k} of {self.tries}).", style="yellow")
             time.sleep(delay)
             delay = min(RETRY_MOST, delay * 2)
-            first = {"type": "join", "code": self.code, "name": self.name,
-                     "token": self.token}
+            first = {"type": "join", "code": self.code, "token": self.token}
             link = self.connect(first)
             link.start()
             end = time.monotonic() + 15
@@ -151,5 +176,5 @@ class Rejoining:
             link.close()
         io.say(f"Could not reach the table after {self.tries} tries. Your seat stays yours:",
                style="yellow")
-        io.say("  " + self.rejoin_command(), wrap=False)
+        self.say_rejoin(style="")
         return False

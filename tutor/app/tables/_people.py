@@ -129,24 +129,24 @@ class Seating:
         """True when ``name`` sits at ``seat`` now (not waiting for the next deal)."""
         return self.seats[seat].name == name
 
-    def join(self, name: str, token: str | None, now: float, livery: str | None = None
-             ) -> Joined:
+    def join(self, name: str | None, token: str | None, now: float,
+             livery: str | None = None) -> Joined:
         """A person joins.  With ``token``: takes back exactly the seat that token belongs to,
-        under the name it was given (tokens are compared in constant time, each seat's);
+        under the name it was given (``name`` None: that name; tokens are compared in constant
+        time, each seat's);
         without: is drawn a free seat (at once between deals, else from the next deal: a
         computer player keeps it until then).  A name alone never takes a seat that has a
         token: only the token does (or the organiser, who can release a seat,
         :meth:`release`).  ``livery`` (a club's or livery company's name, shown on the sheets
         and the standings) is kept with the seat.  Raises
         :class:`~tutor.app.tables.protocol.Refused` with the reason."""
-        low = name.casefold()
         if token is not None:
             q, incoming = self._token_seat(token)
             if q is None:
                 raise Refused("that token takes back no seat at this table")
             st = self.seats[q]
             holder = st.incoming if incoming else st.name
-            if (holder or "").casefold() != low:
+            if name is not None and (holder or "").casefold() != name.casefold():
                 raise Refused(f"that token takes back the seat of {holder}: join as {holder}")
             st.connected, st.gone_since = True, None
             if livery and not st.livery:
@@ -155,6 +155,9 @@ class Seating:
             self._log("back", f"{holder} is back at seat {q}", seat=q)
             self.changed = True
             return Joined(q, token, not incoming, True)
+        if name is None:
+            raise Refused("name: 1 to 24 characters (only a token takes a seat without one)")
+        low = name.casefold()
         for q, st in enumerate(self.seats):
             if low not in ((st.name or "").casefold(), (st.incoming or "").casefold()):
                 continue

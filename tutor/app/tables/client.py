@@ -162,7 +162,7 @@ class PlayerClient(Rejoining):
         """Handle messages until ``done()`` (or the connection ends, or ``timeout`` seconds
         pass with nothing coming); True when ``done()``."""
         while not done():
-            if self.done:
+            if self.done or self.lost:
                 return False
             msg = self._take(timeout)
             if msg is None:
@@ -199,7 +199,7 @@ class PlayerClient(Rejoining):
                 self._told = True
                 io.say("To come back after leaving (your seat's token takes it back):",
                        style="dim")
-                io.say("  " + self.rejoin_command(), style="dim", wrap=False)
+                self.say_rejoin()
         elif kind == "state":
             self._state(msg)
         elif kind == "say":
@@ -448,7 +448,7 @@ class PlayerClient(Rejoining):
             self.link.send({"type": "leave"})
             self.io.say("You left the table; your seat stays yours, and this takes it back:",
                         style="dim")
-            self.io.say("  " + self.rejoin_command(), style="dim", wrap=False)
+            self.say_rejoin()
         self.link.close()
 
     def _watch_line(self) -> bool:
@@ -566,12 +566,14 @@ class PlayerClient(Rejoining):
         self.ask_server("claim", text=text)
 
 
-def join_table(io: LearnerIO, address: str, code: str, name: str,
+def join_table(io: LearnerIO, address: str, code: str, name: str | None,
                token: str | None = None, *, livery: str | None = None, tries: int = 20) -> int:
-    """Join the table of ``code`` at ``address`` as ``name`` (of ``livery``) and play (see the
-    module docstring), reconnecting ``tries`` times at most when the connection drops;
-    returns the exit status (0; 1 when it gave up; 130 after Ctrl-C)."""
-    link = Link(address, {"type": "join", "code": code, "name": name,
+    """Join the table of ``code`` at ``address`` as ``name`` (of ``livery``), or take back the
+    seat of ``token`` (``name`` may then be None), and play (see the module docstring),
+    reconnecting ``tries`` times at most when the connection drops; returns the exit status
+    (0; 1 when it gave up; 130 after Ctrl-C)."""
+    link = Link(address, {"type": "join", "code": code,
+                          **({"name": name} if name else {}),
                           **({"token": token} if token else {}),
                           **({"livery": livery} if livery else {})})
     return PlayerClient(io, link, address, code, name, livery=livery, tries=tries).run()

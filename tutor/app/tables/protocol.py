@@ -8,7 +8,8 @@ may carry are :data:`CLIENT_KEYS`):
 ===========  ================================================================================
 ``join``     ``code`` (a table's join code), ``name`` (1-24 printable characters), ``token``
              (optional: the token a join gave; it alone takes a seat back, under the name it
-             was given), ``livery`` (optional: a club or livery company, 1-40 characters)
+             was given, and the name may then be left out), ``livery`` (optional: a club or
+             livery company, 1-40 characters)
 ``act``      a turn action or a declaration: ``text`` as the learner types it (``7h 7s``,
              ``declare qc qd``, ``take``, ``lie down``, ``end turn``) or ``action`` (a
              deal-record action, RULES.md 9, whose ``player`` must be the sender's seat);
@@ -227,9 +228,10 @@ def read_client(data: str | bytes) -> ClientMessage:
             livery = " ".join(livery.split())
             if not livery or not livery.isprintable():
                 raise Refused(f"livery: 1 to {MAX_LIVERY} printable characters")
-        return ClientMessage("join", code=_text(obj, "code", 64),
-                             name=_name(obj.get("name")),
-                             token=_text(obj, "token", 64, required=False), livery=livery)
+        token = _text(obj, "token", 64, required=False)
+        name = None if obj.get("name") is None and token is not None else _name(obj.get("name"))
+        return ClientMessage("join", code=_text(obj, "code", 64), name=name, token=token,
+                             livery=livery)
     if kind == "watch":
         return ClientMessage("watch", admin=_text(obj, "admin", 64))
     if kind in ("start", "release"):
