@@ -11,6 +11,9 @@ their times (:meth:`Table.tick`, :meth:`Table.next_wake`):
   person has had ``before`` seconds to take a table mournival, or said ``ready``);
 - an absent person's turn, ``wait`` seconds after it began (or after they left, if later): a
   computer player moves for them, and the table says so;
+- a present person's turn, once its ``move_time`` and what is left of their ``reserve`` this
+  deal have run out (:meth:`Table.clock`, carried in every state): a computer player moves for
+  them as for an absent one, and the log says so, with the action's index (``time_out``);
 - a computer player's claim, at the reaction time its level draws
   (:class:`tutor.engine.race.ClaimWatch`, the same protocol as practice play: a person's claim
   is decided by its arrival time against theirs);
@@ -27,8 +30,11 @@ on the table, and the reasons of the engine that would tell (``no open oversight
 are never passed on.
 
 At the end of each deal every person receives the review of their own play only (claims won,
-missed, false and too late; their own oversights; declarations missed), and ``on_finished`` is
-called with the finished deal (the server writes its record and saves the match).
+missed, false and too late; their own oversights; declarations missed; time-outs), and
+``on_finished`` is called with the finished deal (the server writes its record and saves the
+match).  ``on_progress`` is called after every batch of actions applied, before anything is
+sent (the server journals them), and the organiser's log (:data:`LOG`) is put in the outbox
+with the rest.
 
 The table is one public class made of private parts: :mod:`~tutor.app.tables._people` (the
 settings, the seats, joins and leaves), :mod:`~tutor.app.tables._intents` (people's intents and

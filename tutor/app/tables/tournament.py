@@ -6,7 +6,14 @@ first a practice game; the engine's plan, :func:`tutor.engine.match.plan_games`)
 has finished a round waits until every table has (:meth:`Tournament.gate`); then the standings
 across every table are published (:meth:`Tournament.finished`), and the next round begins.
 Without a match format the whole match is one round.  A player's score is the engine's
-(:meth:`tutor.engine.deal.Deal.returns`), practice games left out, as on the score sheet.
+(:meth:`tutor.engine.deal.Deal.returns`), practice games left out, as on the score sheet, and a
+person's counts from the game they first played (the deals before were a computer player's).
+
+Duplicate play (``--duplicate``, our option, as duplicate bridge plays boards): every table is
+dealt the same cards (one seed), no table begins a game before every table has finished the one
+before, and each seat's result in a game is compared with the average result of the same seat,
+dealt the same cards, at every table (``dup`` in the standings): the luck of the deal taken out.
+Liveries: each person may give theirs at join; the standings carry each livery's total.
 
 Seats.  The Inter-Livery 2018 sheet says who deals and how the deal moves: "The Team Leader
 will be the first dealer; the deal passes to the left for each subsequent game" (quote
