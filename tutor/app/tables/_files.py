@@ -139,24 +139,23 @@ class ServerFiles:
         """Journal the actions of ``deal`` (table ``number``'s, game index ``game``) not yet
         written: with ``new``, the deal's first line and every action so far (a new file)."""
         try:
-            with self.reserve.released():
-                f = self._journals.get(number)
-                if new or f is None:
-                    self._ended.discard(number)     # a new deal: the last one's is done
-                    if f is not None:
-                        f.close()
+            f = self._journals.get(number)
+            if new or f is None:
+                self._ended.discard(number)     # a new deal: the last one's is done
+                if f is not None:
+                    f.close()
+                with self.reserve.released():   # a descriptor only to open it
                     f = open(journal_path(self.folder, number), "w", encoding="utf-8")
-                    self._journals[number] = f
-                    head = {"format": JOURNAL_FORMAT, "game": game,
-                            "record": dict(to_record(deal, with_result=False), actions=[])}
-                    f.write(json.dumps(head, ensure_ascii=False) + "\n")
-                    self._written[number] = 0
-                done = self._written.get(number, 0)
-                lines = [json.dumps(action_to_json(a), ensure_ascii=False) + "\n"
-                         for a in deal.history[done:]]
-                f.write("".join(lines))
-                f.flush()               # the system has it: a kill -9 loses nothing
-                self._written[number] = len(deal.history)
+                self._journals[number] = f
+                head = {"format": JOURNAL_FORMAT, "game": game,
+                        "record": dict(to_record(deal, with_result=False), actions=[])}
+                f.write(json.dumps(head, ensure_ascii=False) + "\n")
+                self._written[number] = 0
+            done = self._written.get(number, 0)
+            f.write("".join(json.dumps(action_to_json(a), ensure_ascii=False) + "\n"
+                            for a in deal.history[done:]))
+            f.flush()                   # the system has it: a kill -9 loses nothing
+            self._written[number] = len(deal.history)
         except OSError as exc:
             self._journals.pop(number, None)
             self._problem(f"could not journal table {number}'s deal: {_why(exc)} (the deal "
