@@ -429,11 +429,19 @@ def test_a_hint_over_the_network_is_worked_out_in_a_worker_and_answered(tmp_path
         c.send({"type": "hint", "seq": 7})
         c.send({"type": "hint", "seq": 8})
         assert _wait(lambda: len([m for m in c.of("reply") if m.get("to") == "hint"]) == 2, 60)
+        t = c.obs.turn_moves()[0]
+        from tutor.engine.records import action_to_json
+        c.send({"type": "act", "action": action_to_json(t), "seq": 9})
+        assert _wait(lambda: c.obs.my_turn and len(c.obs.history) > 1, 20)
+        c.send({"type": "hint", "seq": 10})         # in the worker as the server stops
     finally:
         c.close()
+        t0 = time.monotonic()
         proc.send_signal(signal.SIGTERM)
         proc.wait(20)
+        stopped = time.monotonic() - t0
         proc.stdout.close(), proc.stderr.close()
+    assert stopped < 5, stopped                     # at once: the hint is dropped
     replies = {m["seq"]: m for m in c.of("reply") if m.get("to") == "hint"}
     assert replies[8]["text"] == "One hint a turn: you have had this turn's."
     assert replies[7]["ok"] and replies[7]["text"].startswith("Hint: ")

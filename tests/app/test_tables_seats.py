@@ -238,3 +238,60 @@ def test_the_hint_seed_is_drawn_from_what_the_seat_sees_alone(rulesets):
     b = Deal.from_position(rs, 3, 2, hands=[h[0], h[2], h[1]], table=cards_of(d.table))
     assert view_seed(a, 0) == view_seed(b, 0)
     assert view_seed(a, 1) != view_seed(b, 1)
+
+
+def test_a_save_that_fails_is_said_kept_and_tried_again(rulesets, tmp_path):
+    """The records file cannot be written (a folder stands at its path): the failure is said
+    at once with the time of the next try, nothing is half written, the match waits for its
+    record, and the next try, once the path is free, writes both and says so."""
+    import json
+    import os
+
+    from tutor.app.tables._files import ServerFiles, journal_path, records_path
+    said, later = [], []
+    files = ServerFiles(tmp_path, said.append, lambda s, fn: later.append((s, fn)))
+    t, drv = _joined(rulesets, people=("Ann",), deals=2, lv="beginner")
+    t.on_progress = lambda tb, d, new: files.journal(1, len(tb.match.deals), d, new)
+    t.on_finished = lambda tb, d, at: files.finished(1, d, tb.match.dumps)
+    records_path(tmp_path, 1).mkdir()
+    drv.run(lambda: len(t.match.deals) == 1)
+    assert said and said[0].startswith("could not save table 1:") and "trying again in 1 s" \
+        in said[0]
+    assert later and later[0][0] == 1.0 and files.pending
+    assert not (tmp_path / "table-1.match.json").exists()        # never before its record
+    assert journal_path(tmp_path, 1).exists()                     # the deal is still there
+    os.rmdir(records_path(tmp_path, 1))
+    assert later[0][1]() is True and not files.pending
+    assert said[-1].startswith("saved everything that was waiting (after 1 failed try)")
+    lines = records_path(tmp_path, 1).read_text().splitlines()
+    saved = json.loads((tmp_path / "table-1.match.json").read_text())
+    assert len(lines) == len(saved["deals"]) == 1
+    files.close()
+
+
+def test_the_reserve_gives_a_save_its_descriptors_when_none_are_left(tmp_path):
+    """Every descriptor the process may open is taken (as a flood of connections would take
+    them): a save still succeeds, from the reserve."""
+    import os
+    import resource
+
+    from tutor.app.tables._files import ServerFiles
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    files = ServerFiles(tmp_path, print)
+    held = []
+    try:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (min(soft, 256), hard))
+        while True:
+            try:
+                held.append(os.open(os.devnull, os.O_RDONLY))
+            except OSError:
+                break
+        with pytest.raises(OSError):
+            open(tmp_path / "x", "w")
+        assert files.save_state({"format": "x"})
+        assert (tmp_path / "server.json").exists()
+    finally:
+        for fd in held:
+            os.close(fd)
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+        files.close()
