@@ -11,6 +11,7 @@ import os
 import random
 import re
 import resource
+import selectors
 import signal
 import socket
 import stat
@@ -96,7 +97,7 @@ def _kill_and_check(tmp_path, kills: int, seed: int) -> int:
 
 
 def test_the_server_killed_at_random_moments_loses_no_deal_and_no_action(tmp_path):
-    assert _kill_and_check(tmp_path, 4, seed=1) >= 1
+    assert _kill_and_check(tmp_path, 3, seed=1) >= 1
 
 
 @pytest.mark.slow
@@ -114,9 +115,9 @@ def _limit_fds(n: int):
 
 def test_two_thousand_idle_connections_then_a_save_that_succeeds(tmp_path):
     """About 2,000 connections that never join, against a server whose descriptor limit is
-    1,024: those beyond its room are cut as they come, the rest closed after 10 s, and the deal
-    that ends meanwhile is saved whole (records, match), with nothing but one line a second in
-    the log."""
+    1,024: those beyond its room are cut as they come (and the accepts that find no descriptor
+    wait), the rest closed after 10 s; the deals that end meanwhile are saved whole (records,
+    match) from the descriptors held in reserve, with one line a second in the log."""
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     want = min(hard, 4096)
     if want < 2200:
@@ -125,7 +126,7 @@ def test_two_thousand_idle_connections_then_a_save_that_succeeds(tmp_path):
     folder = tmp_path / "srv"
     argv = [sys.executable, "-m", "tutor", "table", "serve", "--port", "0", "--json", "--dir",
             str(folder), "--players", "3", "--deals", "50", "--bots", "beginner", "--pace",
-            "0.05", "--gap", "0.2", "--start", "0", "--seed", "4", "--per-address", "5000"]
+            "0.02", "--gap", "0.1", "--start", "0", "--seed", "4", "--per-address", "5000"]
     proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             env=env(tmp_path), cwd=str(ROOT), preexec_fn=_limit_fds(1024))
     socks = []
@@ -133,15 +134,22 @@ def test_two_thousand_idle_connections_then_a_save_that_succeeds(tmp_path):
         info = json.loads(proc.stdout.readline())
         port = int(info["address"].rsplit(":", 1)[1])
         assert _wait(lambda: len(_lines(folder / "table-1.jsonl")) >= 1, 30)
-        for _ in range(2000):
+        for k in range(2000):       # in batches the server's accept queue takes (100)
             s = socket.socket()
-            s.settimeout(2)
-            try:
-                s.connect(("127.0.0.1", port))
-            except OSError:
-                s.close()
-                continue
+            s.setblocking(False)
+            s.connect_ex(("127.0.0.1", port))
             socks.append(s)
+            if k % 50 == 49:
+                time.sleep(0.05)
+        time.sleep(0.5)
+        sel = selectors.DefaultSelector()
+        for s in socks:
+            sel.register(s, selectors.EVENT_WRITE)
+        opened = sum(1 for key, _ in sel.select(0)
+                     if key.fileobj.getsockopt(socket.SOL_SOCKET, socket.SO_ERROR) == 0)
+        sel.close()
+        assert opened > 1024                    # more than the server may hold at once
+        assert _wait(lambda: "turned away" in (folder / "server.log").read_text(), 20)
         before = len(_lines(folder / "table-1.jsonl"))
         assert _wait(lambda: len(_lines(folder / "table-1.jsonl")) >= before + 2, 40)
         assert proc.poll() is None
@@ -160,6 +168,7 @@ def test_two_thousand_idle_connections_then_a_save_that_succeeds(tmp_path):
     assert "could not save" not in log and "Traceback" not in log
     turned = [x for x in log.splitlines() if "turned away" in x]
     assert turned and len(turned) < 60           # one line a second at most, with a count
+    assert "the server is full" in turned[0]
     match = json.loads((folder / "table-1.match.json").read_text())
     records = _lines(folder / "table-1.jsonl")
     assert len(records) == len(match["deals"]) >= before + 2
