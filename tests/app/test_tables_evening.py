@@ -7,7 +7,6 @@ port; every loop bounded in count and time."""
 from __future__ import annotations
 
 import json
-import os
 import random
 import re
 import resource
@@ -176,7 +175,7 @@ def test_two_thousand_idle_connections_then_a_save_that_succeeds(tmp_path):
 
 # -- server.json ---------------------------------------------------------------------------------
 
-def _served(tmp_path) -> "Path":
+def _served(tmp_path):
     folder = tmp_path / "srv"
     srv = Server(tmp_path, folder, "--players", "3", "--deals", "2", "--tables", "2",
                  "--pace", "0", "--gap", "0", "--start", "0", "--seed", "5")

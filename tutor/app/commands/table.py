@@ -345,7 +345,7 @@ def _log_to(path: Path) -> None:
     """The server's log (``server.log``): its own lines, the websockets library's and the
     asyncio loop's warnings, each one line (never a traceback), at most once a second for each
     message (:class:`~tutor.app.tables._guard.OneLine`), never on the terminal."""
-    import logging                      # the server only (start-up time)
+    import logging  # the server only (start-up time)
 
     from tutor.app.tables._guard import OneLine
     handler = logging.FileHandler(path, encoding="utf-8")

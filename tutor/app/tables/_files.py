@@ -32,10 +32,10 @@ import json
 import logging
 import os
 import stat
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import IO, Any, Iterator
+from typing import IO, Any
 
 from tutor.engine.atomic import write_atomic
 from tutor.engine.deal import Deal

@@ -22,7 +22,7 @@ from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor
 from typing import Any
 
-__all__ = ["HintService", "QUEUE"]
+__all__ = ["QUEUE", "HintService"]
 
 log = logging.getLogger("tutor.tables")
 

@@ -18,7 +18,7 @@ from tutor.engine.cards import pretty_cards
 from tutor.engine.deal import Deal
 from tutor.engine.errors import AmbiguousAction, IllegalAction, InvalidAction
 
-__all__ = ["FALSE_CLAIM_TEXT", "Intents", "NAME_ALL_TEXT", "explain"]
+__all__ = ["FALSE_CLAIM_TEXT", "NAME_ALL_TEXT", "Intents", "explain"]
 
 #: Said for a claim that names nothing claimable, whatever is on the table.
 FALSE_CLAIM_TEXT = "Nothing of that is claimable now: a false claim (it counts in your review)."

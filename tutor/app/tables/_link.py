@@ -13,7 +13,7 @@ from typing import Any
 
 from tutor.app.tables import protocol as P
 
-__all__ = ["Link", "RETRY_FIRST", "RETRY_MOST", "Rejoining", "shell_lines"]
+__all__ = ["RETRY_FIRST", "RETRY_MOST", "Link", "Rejoining", "shell_lines"]
 
 #: Seconds before the first try to reconnect, and the most between two tries.
 RETRY_FIRST, RETRY_MOST = 0.5, 30.0
@@ -69,7 +69,7 @@ class Link:
                 self.inbox.put({"type": "closed", "code": ws.close_code,
                                 "text": "the connection has ended" + (f": {reason}" if reason
                                                                       else "")})
-        except (OSError, InvalidHandshake, InvalidURI, asyncio.TimeoutError) as exc:
+        except (TimeoutError, OSError, InvalidHandshake, InvalidURI) as exc:
             self.inbox.put({"type": "closed", "text": f"cannot reach {self.address}: "
                                                       f"{exc or type(exc).__name__}"})
 

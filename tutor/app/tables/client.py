@@ -45,10 +45,14 @@ from collections.abc import Callable
 from rich.text import Text
 
 from tutor.app.tables._link import Link, Rejoining
-from tutor.app.tables.protocol import COMPUTER
 from tutor.app.tables._organiser import organise, overview_text, watch_tables
-from tutor.app.tables._screens import (review_text, scored_match, settlement_view,
-                                       standings_table)
+from tutor.app.tables._screens import (
+    review_text,
+    scored_match,
+    settlement_view,
+    standings_table,
+)
+from tutor.app.tables.protocol import COMPUTER
 from tutor.engine.errors import LaughError, RecordError
 from tutor.engine.observe import Observation
 from tutor.engine.rulesets import Ruleset

@@ -95,10 +95,29 @@ from tutor.engine.jsonfile import JSONError, loads
 from tutor.engine.records import action_from_json
 from tutor.engine.safetext import has_controls
 
-__all__ = ["ADMIN_CODE", "CLIENT_KEYS", "CLIENT_TYPES", "CODE_LETTERS", "COMPUTER", "JOIN_CODE",
-           "MAX_FRAME_BYTES", "MAX_LIVERY", "MAX_MESSAGE_BYTES", "MAX_NAME", "MAX_TEXT",
-           "ClientMessage", "RateLimit", "Refused", "SERVER_KEYS", "SERVER_TYPES", "VERSION",
-           "code_words", "encode", "read_client", "read_server"]
+__all__ = [
+    "ADMIN_CODE",
+    "CLIENT_KEYS",
+    "CLIENT_TYPES",
+    "CODE_LETTERS",
+    "COMPUTER",
+    "JOIN_CODE",
+    "MAX_FRAME_BYTES",
+    "MAX_LIVERY",
+    "MAX_MESSAGE_BYTES",
+    "MAX_NAME",
+    "MAX_TEXT",
+    "SERVER_KEYS",
+    "SERVER_TYPES",
+    "VERSION",
+    "ClientMessage",
+    "RateLimit",
+    "Refused",
+    "code_words",
+    "encode",
+    "read_client",
+    "read_server",
+]
 
 #: What a computer player's name ends in (``Ralph (computer)``); no person's name may.
 COMPUTER = "(computer)"

@@ -53,8 +53,14 @@ from tutor.app.tables.tournament import Tournament, teams
 from tutor.engine.deal import Deal
 from tutor.engine.errors import UsageError
 
-__all__ = ["CannotListen", "STATE_FORMAT", "TableServer", "code_words", "load_state",
-           "new_code"]
+__all__ = [
+    "STATE_FORMAT",
+    "CannotListen",
+    "TableServer",
+    "code_words",
+    "load_state",
+    "new_code",
+]
 
 log = logging.getLogger("tutor.tables")
 
@@ -131,7 +137,7 @@ class TableServer(Outgoing):
 
     # -- running ------------------------------------------------------------------------------
 
-    async def run(self, host: str, port: int, ready: Callable[["TableServer"], None]) -> None:
+    async def run(self, host: str, port: int, ready: Callable[[TableServer], None]) -> None:
         """Serve on ``host``:``port`` (0: a free port) until :meth:`stop` (or SIGINT/SIGTERM);
         ``ready(server)`` is called once listening (:attr:`address` is set).  Saves and says
         goodbye to every connection before returning."""

@@ -49,10 +49,25 @@ from collections.abc import Callable
 from typing import Any
 
 from tutor.app.tables._intents import FALSE_CLAIM_TEXT, NAME_ALL_TEXT, Intents
-from tutor.app.tables._people import (EVERYONE, LOG, PUBLIC, STATE, Joined, SeatState, Seating,
-                                      Settings, bot_name)
+from tutor.app.tables._people import (
+    EVERYONE,
+    LOG,
+    PUBLIC,
+    STATE,
+    Joined,
+    Seating,
+    SeatState,
+    Settings,
+    bot_name,
+)
 from tutor.app.tables._review import Notes, review
-from tutor.engine.deal import DECLARATIONS, TURN_KINDS, Action, Deal, one_declaration_per_rank
+from tutor.engine.deal import (
+    DECLARATIONS,
+    TURN_KINDS,
+    Action,
+    Deal,
+    one_declaration_per_rank,
+)
 from tutor.engine.match import Game, Match
 from tutor.engine.observe import Observation, observe, observe_public
 from tutor.engine.race import ClaimRace, ClaimWatch
@@ -74,8 +89,8 @@ class Table(Seating, Intents):
 
     def __init__(self, number: int, code: str, settings: Settings, match: Match | None = None,
                  *, seats: list[SeatState] | None = None,
-                 gate: Callable[["Table", Game], bool] | None = None,
-                 on_finished: Callable[["Table", Deal, float], None] | None = None,
+                 gate: Callable[[Table, Game], bool] | None = None,
+                 on_finished: Callable[[Table, Deal, float], None] | None = None,
                  token: Callable[[], str] | None = None, now: float = 0.0):
         self.number = number
         self.code = code
@@ -100,7 +115,7 @@ class Table(Seating, Intents):
         self.reserve_left = [s.reserve] * s.players
         #: Set by the server: called with each deal as it begins and after each batch of
         #: actions applied (the journal), ``(table, deal, new)``.
-        self.on_progress: Callable[["Table", Deal, bool], None] | None = None
+        self.on_progress: Callable[[Table, Deal, bool], None] | None = None
         self.outbox: list[tuple[Any, dict[str, Any]]] = []
         #: True when the deal or the seats changed since the server last sent states.
         self.changed = True
