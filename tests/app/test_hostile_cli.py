@@ -252,7 +252,9 @@ def test_no_csv_cell_of_the_class_report_can_start_a_formula(monkeypatch, capsys
     assert rc == 0, err
     from tutor.puzzles.themes import theme_id
     rows = list(csv.DictReader(io.StringIO(out.read_bytes().decode("utf-8"), newline="")))
-    assert [r["learner"] for r in rows] == ["'" + bad, "Class"]  # kept, behind a quote
+    from tutor.engine.safetext import printable
+    kept = printable(bad)                       # a carriage return is shown as \x0d: no formula
+    assert [r["learner"] for r in rows] == ["'" * (kept == bad) + kept, "Class"]
     spelt = theme_id(bad)                       # the theme in its one spelling, named in the grid
     assert any(f"{spelt} [{spelt}]: accuracy" in h for h in rows[0])
     _no_formula(_csv_cells(out))
@@ -279,13 +281,19 @@ def test_a_formula_for_a_kind_refuses_its_file_and_reaches_no_csv(monkeypatch, c
 
 
 @fuzz_settings(cost=0.001, short=300)
-@given(st.text(max_size=20) | st.sampled_from(FORMULAS) | st.integers().map(str))
+@given(st.tuples(st.sampled_from(["", " ", "\u00a0", "\u3000", "\u2007", "\n", "\u200b"]),
+                 st.text(max_size=20) | st.sampled_from(FORMULAS) | st.integers().map(str)
+                 | st.sampled_from(["\uff1d1+1", "+1", "-1.5"])).map("".join))
 def test_csv_cell_never_leaves_a_formula_start(text):
-    from tutor.engine.safetext import csv_cell
+    """Issue 28: not even behind spaces, no-break spaces or other Unicode spaces (a spreadsheet
+    skips them), nor in full-width form; a control or format character is shown escaped."""
+    from tutor.engine.safetext import csv_cell, printable
     cell = csv_cell(text)
-    if cell.startswith(("=", "+", "-", "@", "\t", "\r")):
-        assert re.fullmatch(r"[+-]?[0-9]+(\.[0-9]+)?", cell)
-    assert cell in (text, "'" + text)
+    if not re.fullmatch(r"[+-]?[0-9]+(\.[0-9]+)?", cell):
+        assert not cell.startswith(("\t", "\r"))
+        assert not cell.lstrip().startswith(("=", "+", "-", "@", "\uff1d", "\uff0b", "\uff0d",
+                                             "\uff20"))
+    assert cell in (printable(text), "'" + printable(text))
 
 
 # -- item 10: control characters from data on the terminal ---------------------------------------

@@ -134,10 +134,16 @@ def test_a_hostile_name_through_export_import_and_report_is_inert(tmp_path):
 
 
 def test_csv_cell():
-    """The report's CSV cells go through the one neutraliser (a plain number stays a number)."""
+    """The report's CSV cells go through the one neutraliser (a plain number stays a number);
+    a formula behind spaces or a no-break space is one too (issue 28), and a control or bidi
+    character is shown escaped."""
     assert [csv_cell(v) for v in ("=1+1", "+1x", "-1+A1", "@x", "\t=x", "Ann", 3, None,
                                   "0.500", "-1")] \
         == ["'=1+1", "'+1x", "'-1+A1", "'@x", "'\t=x", "Ann", 3, None, "0.500", "-1"]
+    assert [csv_cell(v) for v in (" =1+1", "\u00a0=HYPERLINK(A1)", "\u3000@x", "\uff1d1",
+                                  "a\x1b]52;c;eA==\x07", "\u202eAnn")] \
+        == ["' =1+1", "'\u00a0=HYPERLINK(A1)", "'\u3000@x", "'\uff1d1",
+            "a\\x1b]52;c;eA==\\x07", "\\u202eAnn"]
 
 
 def test_a_column_group_adds_figures_per_learner(tmp_path):

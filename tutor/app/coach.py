@@ -297,12 +297,11 @@ def survey(data: dict, ruleset: str | None, answer: Callable[[DealPlayer, str], 
     no real time).  For the seed search and the tests."""
     import io as _io
 
-    from rich.console import Console
-
     from tutor.app.context import Context, Glyphs
     from tutor.app.io import ScriptedIO
+    from tutor.app.streams import make_console
     holder: dict = {}
-    console = Console(file=_io.StringIO(), width=width, color_system=None, highlight=False)
+    console = make_console(file=_io.StringIO(), width=width, plain=True)
     io = ScriptedIO(lambda prompt: answer(holder["session"].player, prompt), console)
     session = holder["session"] = CoachedSession(Context(io, Glyphs()), data, ruleset, pace=0.0)
     session.first()

@@ -36,6 +36,7 @@ from tutor.app.clock import (REFRESH, FakeClock, TerminalClock, VirtualClock, co
 from tutor.app.streams import (RStripWriter, is_terminal, make_console, suit_symbols,
                                whole_word_text)
 from tutor.engine.cards import RANKS, SUITS
+from tutor.engine.safetext import printable
 
 if TYPE_CHECKING:       # the seam's types; its module loads when a session first reads
     from tutor.teaching.io import Clock, Event, Reply
@@ -74,11 +75,11 @@ class ConsoleIO:
         return self.console.width
 
     def say(self, text: str = "", style: str = "", *, wrap: bool = True) -> None:
-        """Print ``text`` (no markup) in ``style``, wrapped at spaces to the console's width
-        unless ``wrap`` is False (then one line, whatever its length).  A word is never broken:
-        a path, code or token too wide for the line stands whole on a line of its own
-        (:func:`~tutor.app.streams.whole_word_lines`)."""
-        shown = Text(text, style=style or "")
+        """Print ``text`` (no markup; control, bidi and format characters escaped) in ``style``,
+        wrapped at spaces to the console's width unless ``wrap`` is False (then one line,
+        whatever its length).  A word is never broken: a path, code or token too wide for the
+        line stands whole on a line of its own (:func:`~tutor.app.streams.whole_word_lines`)."""
+        shown = Text(printable(text), style=style or "")      # escaped before it is laid out
         if wrap:
             shown = whole_word_text(shown, self.console.width)
         self.console.print(shown, soft_wrap=True)
@@ -191,7 +192,7 @@ class TerminalIO(ConsoleIO):
     def progress(self, label: str) -> Iterator[Callable[[float, float], None]]:
         """A bar labelled ``label`` with the count done of the total, gone at the end."""
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
-        bar = Progress(TextColumn(label), BarColumn(), MofNCompleteColumn(),
+        bar = Progress(TextColumn(label, markup=False), BarColumn(), MofNCompleteColumn(),
                        console=self.console, transient=True)
         bar.start()
         task = []
@@ -339,7 +340,7 @@ class ScriptedIO(ConsoleIO):
                  symbols: bool = True, *, stdout=None):
         if console is None:
             import io
-            console = Console(file=io.StringIO(), width=80, color_system=None, highlight=False)
+            console = make_console(file=io.StringIO(), width=80, plain=True)
         super().__init__(console, clock if clock is not None else VirtualClock(), symbols)
         self._stream = self._fn = self._lines = None
         if answers is None or hasattr(answers, "readline"):
@@ -375,7 +376,7 @@ class ScriptedIO(ConsoleIO):
                 out.write("\n")              # bytes that are not UTF-8: said, never read
                 self.say("That line is not text (bytes that are not UTF-8): type it again.",
                          style="yellow")
-            out.write(text + "\n")
+            out.write(printable(text) + "\n")     # as typed, escaped as all output is
         self.log.append(prompt + text)
         return text.strip()
 

@@ -11,9 +11,12 @@
   quietly).
 - :func:`make_console`: a rich console that honours ``NO_COLOR``, a usable width (``COLUMNS=0``
   or nonsense falls back to the terminal's width, else 80; never below :data:`MIN_WIDTH`), and
-  the closed-pipe rule above; no control character from data reaches the terminal (the console
-  escapes it, see :mod:`tutor.engine.safetext`); :class:`RStripWriter` drops the padding rich
-  writes, for output that is not a terminal.
+  the closed-pipe rule above; text is never read as rich markup, and no control, bidi or format
+  character from data reaches the terminal (the console escapes it, see
+  :mod:`tutor.engine.safetext`); :class:`RStripWriter` drops the padding rich writes, for
+  output that is not a terminal.
+- :func:`echo` and :func:`echo_json`: a plain line or JSON on standard output without a
+  console, escaped as the console escapes.
 - :func:`suit_symbols`: whether the output can show ♣♦♥♠ (else cards are written ``7H``).
 - :func:`is_terminal`: whether a stream is a terminal (False for a closed one).
 
@@ -38,7 +41,7 @@ from rich.segment import Segment
 from rich.text import Text
 
 from tutor.engine.errors import LaughError
-from tutor.engine.safetext import has_controls, printable
+from tutor.engine.safetext import has_controls, json_text, printable
 
 #: The narrowest console the screens are laid out for (``COLUMNS=5`` is read as this).
 MIN_WIDTH = 20
@@ -229,11 +232,24 @@ def standard_streams() -> Iterator[None]:
 
 class Console(_RichConsole):
     """A rich console whose closed pipe raises ``BrokenPipeError`` (for the command line to exit
-    0, quietly) instead of rich's own exit with status 1, and through which no control character
-    from data reaches the terminal: every piece of text it renders passes through
-    :func:`tutor.engine.safetext.printable` (ESC, BEL, CSI... shown as ``\\x1b``), so a source
-    file, an export or a learner's name cannot clear the screen or retitle the window.  Rich's
-    own styling and cursor codes are not text and pass unchanged."""
+    0, quietly) instead of rich's own exit with status 1, and through which text from data
+    reaches the terminal as plain text:
+
+    - no string is ever read as rich markup or emoji codes (``markup`` and ``emoji`` are off,
+      whatever a caller asks): ``[/b]`` or ``[link=...]`` in a learner's name is shown as
+      typed, never a crash or a hyperlink; the program styles its own words with
+      :class:`~rich.text.Text` and styles;
+    - every piece of text it renders passes through :func:`tutor.engine.safetext.printable`
+      (ESC, BEL, CSI, bidi overrides, zero-width characters... shown as ``\\x1b``,
+      ``\\u202e``), so a source file, an export or another player's name cannot clear the
+      screen, write the clipboard, retitle the window or turn text round.
+
+    Rich's own styling and cursor codes are not text and pass unchanged."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        kwargs["markup"] = False
+        kwargs["emoji"] = False
+        super().__init__(*args, **kwargs)
 
     def on_broken_pipe(self) -> None:  # noqa: D102 - rich hook
         self.quiet = True
@@ -243,23 +259,26 @@ class Console(_RichConsole):
               overflow=None, no_wrap=None, emoji=None, markup=None, highlight=None,
               width=None, height=None, crop: bool = True, soft_wrap=None,
               new_line_start: bool = False) -> None:
-        """Rich's ``print``; text given directly (strings and :class:`~rich.text.Text`, not
-        inside a table or panel) is wrapped at spaces only (:func:`whole_word_text`), so a
-        path, code or token is never broken across lines."""
+        """Rich's ``print``, never reading markup or emoji codes (``markup`` and ``emoji`` are
+        ignored); text given directly (strings and :class:`~rich.text.Text`, not inside a table
+        or panel) is escaped (:func:`~tutor.engine.safetext.printable`) and wrapped at spaces
+        only (:func:`whole_word_text`), so a path, code or token is never broken across
+        lines."""
         if (objects and not soft_wrap and not no_wrap and overflow is None and width is None
                 and justify in (None, "default", "left")
                 and all(isinstance(o, (str, Text)) for o in objects)):
-            texts = [self.render_str(o, emoji=emoji, markup=markup, highlight=highlight)
-                     if isinstance(o, str) else o for o in objects]
+            texts = [self.render_str(o, highlight=highlight) if isinstance(o, str)
+                     else _printable_text(o) if has_controls(o.plain) else o for o in objects]
             joined = Text(sep).join(texts) if len(texts) > 1 else texts[0]
             objects = (whole_word_text(joined, self.width),)
             soft_wrap = True
         super().print(*objects, sep=sep, end=end, style=style, justify=justify,
-                      overflow=overflow, no_wrap=no_wrap, emoji=emoji, markup=markup,
+                      overflow=overflow, no_wrap=no_wrap, emoji=False, markup=False,
                       highlight=highlight, width=width, height=height, crop=crop,
                       soft_wrap=soft_wrap, new_line_start=new_line_start)
 
-    def render_str(self, text: str, **kwargs) -> Text:  # noqa: D102 - text laid out escaped
+    def render_str(self, text: str, **kwargs) -> Text:  # noqa: D102 - plain text, escaped
+        kwargs.update(markup=False, emoji=False)
         return super().render_str(printable(text), **kwargs)
 
     def render(self, renderable, options=None):  # noqa: D102 - the output edge of every console
@@ -364,6 +383,23 @@ def make_console(stderr: bool = False, width: int | None = None, *, file=None,
                        color_system=None, force_terminal=False)
     return Console(file=file, stderr=stderr, highlight=False, width=width,
                    no_color=bool(os.environ.get("NO_COLOR")) or None)
+
+
+def echo(text: object = "", *, stderr: bool = False, flush: bool = False) -> None:
+    """Print ``text`` as one plain line (no markup, no wrapping, so a line meant for a program
+    to read, ``FILE:LINE: message``, stays whole) on standard output or, with ``stderr``,
+    standard error; every control, bidi or format character in it escaped
+    (:func:`~tutor.engine.safetext.printable`): the way to print text that quotes a file name or
+    a value read from data without a console."""
+    print(printable(str(text)), file=sys.stderr if stderr else sys.stdout, flush=flush)
+
+
+def echo_json(value, **dumps) -> None:
+    """Print ``value`` as JSON text (``json.dumps(value, ensure_ascii=False, **dumps)``) on
+    standard output, every control, bidi or format character in its strings a ``\\uXXXX``
+    escape (:func:`~tutor.engine.safetext.json_text`: the same value, read back)."""
+    import json
+    print(json_text(json.dumps(value, ensure_ascii=False, **dumps)))
 
 
 def suit_symbols() -> bool:

@@ -10,8 +10,9 @@ Every JSON file is read within limits, as :mod:`tutor.engine.yamlfile` reads YAM
   read in bounded memory);
 - :func:`loads` parses one JSON text and refuses, in one line with the line and column where
   that can be said: text that is not JSON, ``NaN``/``Infinity``, a key given twice in one
-  object, a number longer than ``max_digits`` digits, and nesting deeper than
-  :data:`MAX_DEPTH`;
+  object, a number longer than ``max_digits`` digits, nesting deeper than :data:`MAX_DEPTH`,
+  and a string that is not text (a lone surrogate escape such as ``\\ud800``, which no file,
+  database or terminal can hold);
 - :func:`load` is :func:`read_bytes`, UTF-8 decoding and :func:`loads` together, every message
   starting with the file's name.
 
@@ -22,6 +23,7 @@ Every refusal is a :class:`JSONError` (a :class:`~tutor.engine.errors.DataError`
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -29,7 +31,7 @@ from typing import Any
 from tutor.engine.errors import DataError
 
 __all__ = ["MAX_BYTES", "MAX_LINE_BYTES", "MAX_DEPTH", "MAX_DIGITS", "JSONError", "read_bytes",
-           "decode", "iter_lines", "loads", "load"]
+           "decode", "iter_lines", "lone_surrogate", "loads", "load"]
 
 #: The largest whole JSON document read, in bytes (a saved match of 1,000 deals is about 6 MB;
 #: a progress export holds about 180,000 answers in this much, at some 370 bytes an answer).
@@ -171,6 +173,32 @@ def _depth_over(value: Any, limit: int) -> bool:
     return False
 
 
+#: A JSON escape of a UTF-16 surrogate (``\\ud800``): only such a text may hold a lone one.
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89abcdefABCDEF]")
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def lone_surrogate(value: Any, text: str | None = None) -> bool:
+    """Whether a string in ``value`` (a key or a value, at any depth) holds a lone surrogate:
+    text that no file, database or terminal can hold (a pair of escapes is read as one
+    character, so any left is lone).  With ``text`` (the JSON ``value`` was read from), False at
+    once when it has no surrogate escape."""
+    if text is not None and not _SURROGATE_ESCAPE.search(text):
+        return False
+    stack = [value]
+    while stack:
+        v = stack.pop()
+        if isinstance(v, str):
+            if _SURROGATE.search(v):
+                return True
+        elif isinstance(v, dict):
+            stack.extend(v.keys())
+            stack.extend(v.values())
+        elif isinstance(v, list):
+            stack.extend(v)
+    return False
+
+
 def loads(text: str, *, max_digits: int = MAX_DIGITS, max_depth: int = MAX_DEPTH,
           what: str = "a value") -> Any:
     """Parse one JSON text within the limits (see the module docstring).
@@ -219,6 +247,9 @@ def loads(text: str, *, max_digits: int = MAX_DIGITS, max_depth: int = MAX_DEPTH
         raise JSONError(reason, reason) from None
     if _depth_over(value, max_depth):
         reason = f"not {what}: nested too deeply (more than {max_depth} levels)"
+        raise JSONError(reason, reason)
+    if lone_surrogate(value, text):
+        reason = f"not {what}: a string that is not text (a lone surrogate escape, \\udXXX)"
         raise JSONError(reason, reason)
     return value
 

@@ -10,13 +10,15 @@ from typing import Any
 
 from tutor.engine import yamlfile
 from tutor.engine.errors import DataError, LaughError
+from tutor.engine.safetext import json_text
 from tutor.puzzles.generators import search
 from tutor.puzzles.model import Puzzle, puzzles_dir
 
 
 def dumps(puzzle: Puzzle) -> str:
-    """One puzzle as a single JSON line."""
-    return json.dumps(puzzle.to_json(), ensure_ascii=False, separators=(",", ":"))
+    """One puzzle as a single JSON line; a control, bidi or format character a source brought
+    into its text is a ``\\uXXXX`` escape (:func:`tutor.engine.safetext.json_text`)."""
+    return json_text(json.dumps(puzzle.to_json(), ensure_ascii=False, separators=(",", ":")))
 
 
 def export_series(kind: str, count: int, seed: int, ruleset: str | None = None,

@@ -228,8 +228,8 @@ def render_markdown(pack: ClassPack, library=None) -> str:
     """The pack as Markdown: the same sections, every text escaped, quotations with their own
     bold and emphasis, page breaks before the quiz and the key."""
     from tutor.engine.sources import default_library
-    from tutor.teaching.worksheet import (PAGE_BREAK, key_markdown, md_escape as m, md_quotation,
-                                          md_table, puzzle_markdown)
+    from tutor.teaching.worksheet import (PAGE_BREAK, key_markdown, md_document, md_escape as m,
+                                          md_quotation, md_table, puzzle_markdown)
     library = library or default_library()
     quoted = _quoted(library)
     ours = "*Ours, not the sources'.*"
@@ -315,7 +315,7 @@ def render_markdown(pack: ClassPack, library=None) -> str:
             out += puzzle_markdown(p)
     if pack.quiz:
         out += [PAGE_BREAK, ""] + key_markdown(pack.quiz, SECTIONS["quiz"])
-    return "\n".join(out)
+    return md_document(out)
 
 
 def _qm(text: str) -> str:

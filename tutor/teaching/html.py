@@ -12,7 +12,9 @@ helpers make Markup, each from text they have escaped themselves:
 - :func:`tutor.teaching.prose.prose_html`: a lesson's CommonMark prose rendered by
   markdown-it-py with raw HTML off (a lesson's ``<script>`` is shown as text).
 
-So no name from a progress export, no lesson file and no source file can put markup into a page.
+So no name from a progress export, no lesson file and no source file can put markup into a page;
+and every value is shown through :func:`shown`, so none can put a control, bidi or format
+character into one either.
 """
 
 from __future__ import annotations
@@ -22,7 +24,9 @@ from functools import lru_cache
 
 from markupsafe import Markup, escape
 
-__all__ = ["environment", "inline_markup", "paragraphs_markup", "quote_markup", "render"]
+from tutor.engine.safetext import printable
+
+__all__ = ["environment", "inline_markup", "paragraphs_markup", "quote_markup", "render", "shown"]
 
 _CODE_SPAN = re.compile(r"(`+)(.+?)\1", re.S)
 
@@ -80,17 +84,30 @@ def _percent(value: float | None, digits: int = 0) -> str:
     return "" if value is None else f"{100 * value:.{digits}f}%"
 
 
+def shown(value):
+    """Every ``{{ }}`` value of a page as it is shown (the environment's ``finalize``): its
+    control, bidi and format characters written as escapes
+    (:func:`tutor.engine.safetext.printable`), before autoescaping.  Markup that a helper made
+    stays markup: the escapes are letters, digits and backslashes, nothing HTML reads."""
+    if isinstance(value, Markup):
+        return Markup(printable(str(value)))
+    if isinstance(value, str):
+        return printable(value)
+    return value
+
+
 @lru_cache(maxsize=1)
 def environment():
     """The Jinja2 environment: templates from ``tutor/teaching/templates``, autoescaping on for
-    every template, undefined names an error, and the filters ``quote`` (:func:`quote_markup`),
-    ``inline`` (:func:`inline_markup`), ``paragraphs`` (:func:`paragraphs_markup`) and
-    ``percent`` (a share 0..1 as a whole percentage)."""
+    every template, every value shown through :func:`shown` (no control, bidi or format
+    character from data reaches a page raw), undefined names an error, and the filters
+    ``quote`` (:func:`quote_markup`), ``inline`` (:func:`inline_markup`), ``paragraphs``
+    (:func:`paragraphs_markup`) and ``percent`` (a share 0..1 as a whole percentage)."""
     import jinja2
     env = jinja2.Environment(
         loader=jinja2.PackageLoader("tutor.teaching", "templates"),
         autoescape=True, undefined=jinja2.StrictUndefined, trim_blocks=True,
-        lstrip_blocks=True, keep_trailing_newline=True)
+        lstrip_blocks=True, keep_trailing_newline=True, finalize=shown)
     env.filters.update(quote=quote_markup, inline=inline_markup, paragraphs=paragraphs_markup,
                        percent=_percent)
     return env

@@ -180,6 +180,9 @@ def parse_export(text: str, name: str = "the export") -> Export:
                         f"{key!r} twice)")
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise DataError(f"{name}: not a progress export (its format must be {FORMAT!r})")
+    if jsonfile.lone_surrogate(data, text):
+        raise DataError(f"{name}: damaged, nothing taken from it (a string that is not text: a "
+                        "lone surrogate escape)")
     try:
         return _export(data)
     except _Bad as exc:

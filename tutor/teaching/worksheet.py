@@ -34,6 +34,7 @@ from rich.text import Text
 
 from tutor.engine.atomic import write_atomic
 from tutor.engine.errors import UsageError
+from tutor.engine.safetext import printable
 from tutor.engine.sources import default_library
 from tutor.puzzles import generate
 from tutor.puzzles.model import definition
@@ -46,9 +47,9 @@ from tutor.teaching.prose import md_escape, prose_html, prose_markdown
 
 __all__ = ["MAX_PER_PAGE", "PAGE_BREAK", "PAGE_LINES", "Worksheet", "WorksheetPuzzle",
            "block_markdown", "build", "handout_format", "html_inline", "key_markdown",
-           "md_escape", "md_inline", "md_quotation", "md_table", "page_groups", "puzzle_markdown",
-           "quote_html", "quote_markdown", "render_html", "render_markdown", "sheet_markdown",
-           "worksheet_puzzles", "write_worksheet"]
+           "md_document", "md_escape", "md_inline", "md_quotation", "md_table", "page_groups",
+           "puzzle_markdown", "quote_html", "quote_markdown", "render_html", "render_markdown",
+           "sheet_markdown", "worksheet_puzzles", "write_worksheet"]
 
 
 @dataclass
@@ -163,7 +164,8 @@ def _plain(renderable, width: int = 76) -> str:
     """A rich renderable as plain text (no colour, no escape codes)."""
     buf = io.StringIO()
     Console(file=buf, width=width, no_color=True, color_system=None, highlight=False,
-            force_terminal=False, legacy_windows=False).print(renderable)
+            force_terminal=False, legacy_windows=False, markup=False, emoji=False,
+            ).print(renderable)
     return "\n".join(line.rstrip() for line in buf.getvalue().splitlines()).strip("\n")
 
 
@@ -487,7 +489,15 @@ def render_markdown(ws: Worksheet, symbols: bool = True) -> str:
         out += [PAGE_BREAK, ""] + sheet_markdown(sheet)
     if ws.puzzles:
         out += [PAGE_BREAK, ""] + key_markdown(ws.puzzles, _title(ws))
-    return "\n".join(out)
+    return md_document(out)
+
+
+def md_document(lines: list[str]) -> str:
+    """A handout's Markdown lines as one text, every control, bidi or format character that a
+    source, an export or a name brought in written as an escape
+    (:func:`tutor.engine.safetext.printable`; tab and newline stay): the one way a Markdown
+    handout (a worksheet, the class pack) is finished."""
+    return printable("\n".join(lines))
 
 
 def puzzle_markdown(p: WorksheetPuzzle) -> list[str]:

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import json
-import sys
+from rich.text import Text
 
 from tutor.app.commands._common import console, seat_type, seed_type, whole
+from tutor.app.streams import echo, echo_json
 from tutor.engine.analysis import LOSS_CLASSES, POLICIES, annotate, describe_option
 from tutor.engine.errors import LaughError, RecordError, UsageError
 from tutor.engine.records import load_records, replay
@@ -66,7 +66,7 @@ def run(args) -> int:
                 raise rec
             deal = replay(rec)
         except RecordError as exc:
-            print(f"laugh: {args.file}:{lineno}: {exc}", file=sys.stderr)
+            echo(f"laugh: {args.file}:{lineno}: {exc}", stderr=True)
             status = 1
             continue
         if args.seat is not None and not 0 <= args.seat < deal.n:
@@ -76,7 +76,7 @@ def run(args) -> int:
         seats = None if args.seat is None else [args.seat]
         decisions = _annotate(deal, seats, args, err)
         if args.json:
-            print(json.dumps(_to_json(deal, decisions, args), separators=(",", ":")))
+            echo_json(_to_json(deal, decisions, args), separators=(",", ":"))
         else:
             _print(out, deal, decisions, args, lineno if len(records) > 1 else None)
     return status
@@ -88,8 +88,9 @@ def _annotate(deal, seats, args, err):
         return annotate(deal, seats, args.at, policy=args.policy, seed=args.seed,
                         samples=args.samples)
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-    with Progress(TextColumn("analysing decisions"), BarColumn(), MofNCompleteColumn(),
-                  TimeElapsedColumn(), console=err, transient=True) as bar:
+    with Progress(TextColumn("analysing decisions", markup=False), BarColumn(),
+                  MofNCompleteColumn(), TimeElapsedColumn(), console=err,
+                  transient=True) as bar:
         task = bar.add_task("analyse", total=None)
 
         def progress(done, total):
@@ -129,29 +130,29 @@ def _signed(x: float) -> str:
 
 
 def _print(out, deal, decisions, args, lineno) -> None:
-    from rich.markup import escape
     unit = _unit(deal)
     where = f" (record at line {lineno})" if lineno else ""
-    out.print(f"[bold]{deal.ruleset.id}, {deal.n} players, dealer {deal.dealer}{where}[/]: "
-              f"expected final result of each option in {unit}, ± 95% interval, each option "
-              f"played out by {args.policy} players (seed {args.seed}, up to {args.samples} "
-              "samples a decision); best: separated from every other option by the 95% "
-              "intervals; ≈: not told apart from the best")
+    out.print(Text.assemble(
+        (f"{deal.ruleset.id}, {deal.n} players, dealer {deal.dealer}{where}", "bold"),
+        f": expected final result of each option in {unit}, ± 95% interval, each option "
+        f"played out by {args.policy} players (seed {args.seed}, up to {args.samples} samples "
+        "a decision); best: separated from every other option by the 95% intervals; ≈: not "
+        "told apart from the best"))
     if not decisions:
         out.print("No decisions to analyse (every move was forced).")
         return
     for x in decisions:
         an = x.analysis
-        played = escape(describe_option(x.played))
+        played = describe_option(x.played)
         if x.played is None:
             played = f"Player {x.seat} holds (makes no free action before the next turn)"
         style = _CLASS_STYLE.get(x.verdict)
-        tag = f"[{style}]{x.verdict}[/]" if style else x.verdict
         loss = f"loss {x.loss:.2f} ± {x.loss_ci95:.2f}, " if x.loss > 0 else ""
         then = ""
         if an.then is not None:
-            then = f", then {escape(describe_option(an.then))}"
-        out.print(f"\n[bold]#{x.index}[/] {played}{then}: {loss}{tag}")
+            then = f", then {describe_option(an.then)}"
+        out.print(Text.assemble("\n", (f"#{x.index}", "bold"), f" {played}{then}: {loss}",
+                                (x.verdict, style or "")))
         best_group = an.best.group
         classes: dict[int, list] = {}
         for o in an.options:
@@ -167,7 +168,7 @@ def _print(out, deal, decisions, args, lineno) -> None:
             more = len(members) - 1
             same = f" (+{more} alike but for suits)" if more else ""
             out.print(f"  {mark} {_signed(o.mean)} ± {o.ci95:.2f}  {diff:>14}  "
-                      f"{escape(describe_option(o.action))}{same}")
+                      f"{describe_option(o.action)}{same}")
     out.print()
     for q in sorted({x.seat for x in decisions}):
         mine = [x for x in decisions if x.seat == q]

@@ -5,6 +5,7 @@ criticism (:mod:`tutor.teaching.classpack`).  ``laugh class report`` is in
 from __future__ import annotations
 
 from tutor.app.commands._common import seed_type
+from tutor.app.streams import echo
 from tutor.engine.outputs import cannot_write, check_output
 
 
@@ -38,5 +39,5 @@ def run_pack(args) -> int:
         fmt = write_pack(args.seed, args.out)
     except OSError as exc:
         raise cannot_write(args.out, exc) from None
-    print(f"Wrote the {fmt.upper()} class pack (quiz seed {args.seed}) to {args.out}")
+    echo(f"Wrote the {fmt.upper()} class pack (quiz seed {args.seed}) to {args.out}")
     return 0

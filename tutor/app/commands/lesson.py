@@ -12,7 +12,7 @@ from rich.table import Table
 
 from tutor.app.commands._common import seed_type
 from tutor.app.context import Context, make_context, run_guarded
-from tutor.app.streams import make_console
+from tutor.app.streams import echo, make_console
 from tutor.teaching.lessons import CourseEntry, Lesson, check_lessons, course_index, find_lesson, load_lesson
 from tutor.teaching.progress import ProgressStore
 
@@ -86,13 +86,13 @@ def run_check(args) -> int:
     files = [f if Path(f).exists() else find_lesson(f).path for f in args.files]
     count, problems = check_lessons(files or None)
     for p in problems:
-        print(p)
+        echo(p)
     noun = "lesson" if count == 1 else "lessons"
     if problems:
-        print(f"{count} {noun} checked: {len(problems)} problem"
-              f"{'s' if len(problems) != 1 else ''}")
+        echo(f"{count} {noun} checked: {len(problems)} problem"
+             f"{'s' if len(problems) != 1 else ''}")
         return 1
-    print(f"{count} {noun} checked: no problems")
+    echo(f"{count} {noun} checked: no problems")
     return 0 if count else 1
 
 

@@ -6,7 +6,6 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from rich import box
@@ -14,6 +13,7 @@ from rich.table import Table
 from rich.text import Text
 
 from tutor.app.commands._common import console
+from tutor.app.streams import echo_json
 from tutor.engine.odds import DealOdds, deal_odds, percent
 from tutor.engine.sources import Library, default_library
 
@@ -37,7 +37,7 @@ def run(args) -> int:
     """Print the odds table (or, with ``--json``, the exact fractions)."""
     rows = odds_rows(default_library(), args.ruleset)
     if args.json:
-        print(json.dumps(odds_json(rows), indent=1))
+        echo_json(odds_json(rows), indent=1)
         return 0
     out = console()
     for renderable in odds_view(rows, out.width):

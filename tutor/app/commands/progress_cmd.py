@@ -5,13 +5,11 @@ teacher).  The formats and the merge are :mod:`tutor.teaching.transfer`; the rep
 
 from __future__ import annotations
 
-import sys
-
 from rich.table import Table
 from rich.text import Text
 
 from tutor.app.commands.class_cmd import register_pack
-from tutor.app.streams import make_console
+from tutor.app.streams import echo, make_console
 from tutor.engine.errors import DataError, LaughError, UsageError
 from tutor.engine.outputs import check_output, write_text
 from tutor.teaching import ratings as R
@@ -79,8 +77,8 @@ def run_export(args) -> int:
     finally:
         store.close()
     said = f", rating {shown_rating(rating.rating.rating, rating.rating.rd)}" if rating else ""
-    print(f"Exported {n} answer{'s' if n != 1 else ''} and {lessons} lesson"
-          f"{'s' if lessons != 1 else ''}{said} to {args.file}")
+    echo(f"Exported {n} answer{'s' if n != 1 else ''} and {lessons} lesson"
+         f"{'s' if lessons != 1 else ''}{said} to {args.file}")
     return 0
 
 
@@ -91,7 +89,7 @@ def run_import(args) -> int:
     store = ProgressStore()
     try:
         if store.notice:
-            print(store.notice)
+            echo(store.notice)
         if not store.saving:
             raise LaughError(f"nothing imported from {args.file}: your progress cannot be saved")
         before = store.rating(R.OVERALL)
@@ -107,7 +105,7 @@ def run_import(args) -> int:
                if before and added else "")
         line += (f"; rating {was}{shown_rating(after.rating.rating, after.rating.rd)} "
                  "(recomputed from every answer)")
-    print(line + ".")
+    echo(line + ".")
     return 0
 
 
@@ -124,10 +122,10 @@ def run_report(args) -> int:
         try:
             exports.append((f, read_export(f)))
         except DataError as exc:
-            print(f"laugh: {exc}", file=sys.stderr)
+            echo(f"laugh: {exc}", stderr=True)
             bad += 1
     if not exports:
-        print("laugh: no progress export could be read; no report written", file=sys.stderr)
+        echo("laugh: no progress export could be read; no report written", stderr=True)
         return 1
     report = build_report(exports)
     written = []            # the files first: they are there even if the reader of the output goes

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from tutor.app.streams import echo
 from tutor.engine.errors import LaughError
 from tutor.engine.records import UnfinishedRecord, check_record, load_records
 
@@ -34,7 +35,7 @@ def run_check(args) -> int:
         for lineno, rec in _iter(path):
             if lineno is None:
                 unreadable += 1
-                print(rec)
+                echo(rec)
                 continue
             try:
                 if isinstance(rec, Exception):
@@ -43,15 +44,15 @@ def run_check(args) -> int:
                 good += 1
             except UnfinishedRecord as exc:
                 unfinished += 1
-                print(f"{path}:{lineno}: {exc}")
+                echo(f"{path}:{lineno}: {exc}")
             except LaughError as exc:
                 bad += 1
-                print(f"{path}:{lineno}: {exc}")
+                echo(f"{path}:{lineno}: {exc}")
     total = good + bad + unfinished
     tail = f", {unfinished} unfinished" if unfinished else ""
     if unreadable:
         tail += f"; {unreadable} file{'s' if unreadable != 1 else ''} could not be read"
-    print(f"{total} record{'s' if total != 1 else ''} checked: {good} good, {bad} bad{tail}")
+    echo(f"{total} record{'s' if total != 1 else ''} checked: {good} good, {bad} bad{tail}")
     return 0 if bad == unfinished == unreadable == 0 and total > 0 else 1
 
 

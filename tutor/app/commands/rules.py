@@ -22,6 +22,7 @@ from rich.table import Table
 from rich.text import Text
 
 from tutor.app.commands._common import players_type
+from tutor.app.streams import echo_json, make_console
 from tutor.engine.errors import UsageError
 from tutor.engine.parameters import (COUNT_GROUPS, COUNT_PARAMETERS, PARAMETERS,
                                      RULESET_PARAMETERS, STATUS_MEANINGS, count_section,
@@ -29,7 +30,6 @@ from tutor.engine.parameters import (COUNT_GROUPS, COUNT_PARAMETERS, PARAMETERS,
 from tutor.engine.rulesets import Ruleset
 from tutor.engine.sources import Library, Parameter, default_library, display_path
 from tutor.puzzles.quoted import quoted_text
-from tutor.app.streams import make_console
 
 #: One-word marks for the statuses in compact views (stated is the unmarked default).
 STATUS_MARKS = {"stated": "", "read": "~", "chosen": "*"}
@@ -63,7 +63,7 @@ def run(args: argparse.Namespace) -> int:
     """Handle ``laugh rules``; raises UsageError for an unknown ruleset or player count."""
     if args.parameters:
         if args.json:
-            print(json.dumps(parameters_json(), indent=2, ensure_ascii=False))
+            echo_json(parameters_json(), indent=2)
         else:
             console = make_console()
             for renderable in parameters_view():
@@ -86,7 +86,7 @@ def run(args: argparse.Namespace) -> int:
             data = compare_json(lib, ids, args.players)
         else:
             data = {"rulesets": [ruleset_json(lib, r, args.players) for r in ids]}
-        print(json.dumps(data, indent=2, ensure_ascii=False))
+        echo_json(data, indent=2)
         return 0
     console = make_console()
     for renderable in rules_view(lib, ids, compare=args.compare, named=bool(args.ruleset),

@@ -4,7 +4,6 @@ summary it shows); ``laugh simulate --skill``: how much an expert seat gains, pe
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from rich.table import Table
@@ -12,6 +11,7 @@ from rich.text import Text
 
 from tutor.app.commands._common import (add_ruleset_options, console, rate, resolve,
                                         seed_type, whole)
+from tutor.app.streams import echo_json
 from tutor.engine.bots import BOT_NAMES
 from tutor.engine.errors import UsageError
 from tutor.engine.levels import LEVELS
@@ -83,6 +83,13 @@ def _options_for(args, skill: bool) -> None:
             setattr(args, k, v)
 
 
+def _progress_bar(err):
+    """Rich's progress bar on ``err`` (only on a terminal), its description plain text."""
+    from rich.progress import Progress, TextColumn
+    return Progress(TextColumn("{task.description}", style="progress.description", markup=False),
+                    *Progress.get_default_columns()[1:], console=err, transient=True)
+
+
 def run(args) -> int:
     """Run a study and print its summary.  Raises UsageError (exit status 2) for an option the
     run would ignore (``--records`` with ``--skill``, ``--samples`` without it), or more deals
@@ -110,8 +117,7 @@ def run(args) -> int:
     progress_cb = None
     bar = None
     if err.is_terminal and args.deals >= 2000 and not args.json:
-        from rich.progress import Progress      # rich's progress bar: only on a terminal
-        bar = Progress(console=err, transient=True)
+        bar = _progress_bar(err)
         bar.start()
         task = bar.add_task(f"{rs.id}, {players} players", total=args.deals)
         progress_cb = lambda k: bar.advance(task, k)  # noqa: E731
@@ -127,7 +133,7 @@ def run(args) -> int:
         except OSError as exc:
             raise cannot_write(args.records, exc) from None
     if args.json:
-        print(json.dumps(study.to_json(), indent=1))
+        echo_json(study.to_json(), indent=1)
         return 0
     for renderable in study_view(study, rs.id, players, args.deals, args.seed, bots,
                                  args.mistakes):
@@ -223,8 +229,7 @@ def run_skill_table(args) -> int:
     bar = None
     progress_cb = None
     if err.is_terminal and not args.json:
-        from rich.progress import Progress      # rich's progress bar: only on a terminal
-        bar = Progress(console=err, transient=True)
+        bar = _progress_bar(err)
         bar.start()
         task = bar.add_task("expert seats", total=args.deals * len(pairs) * len(opps))
         progress_cb = lambda k: bar.advance(task, k)  # noqa: E731
@@ -238,7 +243,7 @@ def run_skill_table(args) -> int:
         if bar is not None:
             bar.stop()
     if args.json:
-        print(json.dumps(skill_json(studies, args.deals, args.seed, args.samples, opps)))
+        echo_json(skill_json(studies, args.deals, args.seed, args.samples, opps))
         return 0
     out = console()
     for renderable in skill_view(skill_json(studies, args.deals, args.seed, args.samples,

@@ -9,8 +9,6 @@ prints them and the home screen's sources view shows them a screenful at a time.
 from __future__ import annotations
 
 import argparse
-import json
-import sys
 from typing import Any
 
 from rich.padding import Padding
@@ -18,6 +16,7 @@ from rich.text import Text
 
 from pathlib import Path
 
+from tutor.app.streams import echo, echo_json
 from tutor.engine.data import data_dir, source_texts_dir
 from tutor.engine.errors import UsageError
 from tutor.engine.outputs import check_output, write_text
@@ -71,7 +70,7 @@ def run(args: argparse.Namespace) -> int:
                 {**a, "text": lib.quotation(a["quote"]).text,
                  "citation": lib.quotation(a["quote"]).citation}
                 for a in timeline(lib)]
-        print(json.dumps(data, indent=2, ensure_ascii=False))
+        echo_json(data, indent=2)
         return 0
     view = sources_view(lib, args.id)
     from tutor.app.context import make_context     # the screen and its pager: only when shown
@@ -111,9 +110,9 @@ def run_new(new_id: str | None, out: str | None) -> int:
     check_output(path)
     text = source_template(new_id)
     write_text(path, text)
-    print(f"Wrote {path}: a source file with every ruleset parameter, ready to fill in.")
-    print(f"Try it with: laugh --sources {path} rules {new_id}   (or copy it into "
-          "LAUGH_HOME/sources/)")
+    echo(f"Wrote {path}: a source file with every ruleset parameter, ready to fill in.")
+    echo(f"Try it with: laugh --sources {path} rules {new_id}   (or copy it into "
+         "LAUGH_HOME/sources/)")
     return 0
 
 
@@ -133,13 +132,13 @@ def run_check(lib: Library, as_json: bool = False) -> int:
                      if lib.sources[ref.split(":", 1)[0]].path.resolve().parent == builtin]
     failed = bool(audit.problems or own_unchecked)
     if as_json:
-        print(json.dumps({"texts": str(texts) if texts else None, "quotations": audit.total,
-                          "verified": len(audit.verified), "problems": list(audit.problems),
-                          "unchecked": list(audit.unchecked), "shared": list(audit.shared)},
-                         indent=2, ensure_ascii=False))
+        echo_json({"texts": str(texts) if texts else None, "quotations": audit.total,
+                   "verified": len(audit.verified), "problems": list(audit.problems),
+                   "unchecked": list(audit.unchecked), "shared": list(audit.shared)},
+                  indent=2)
         return 1 if failed else 0
     for line in audit.problems + audit.unchecked + audit.shared:
-        print(line)
+        echo(line)
     where = f" in {texts}" if texts else " (no source-texts folder: set LAUGH_SOURCE_TEXTS)"
     if failed:
         parts = []
@@ -148,15 +147,15 @@ def run_check(lib: Library, as_json: bool = False) -> int:
         if own_unchecked:
             parts.append(f"{len(own_unchecked)} of the project's own have no text to be "
                          "checked against")
-        print(f"laugh: of {audit.total} quotations, {'; '.join(parts)}", file=sys.stderr)
+        echo(f"laugh: of {audit.total} quotations, {'; '.join(parts)}", stderr=True)
         return 1
     n = len(audit.verified)
     head = f"all {n}" if n == audit.total else f"{n} of {audit.total}"
     tail = f"; {len(audit.unchecked)} not checked (no text)" if audit.unchecked else ""
     shared = (f"; {len(audit.shared)} stand{'s' if len(audit.shared) == 1 else ''} in more than "
               "one source text" if audit.shared else "")
-    print(f"OK: {head} quotations of {len(lib.sources)} sources verified verbatim{where} "
-          f"(whitespace normalised){tail}{shared}")
+    echo(f"OK: {head} quotations of {len(lib.sources)} sources verified verbatim{where} "
+         f"(whitespace normalised){tail}{shared}")
     return 0
 
 

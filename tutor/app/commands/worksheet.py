@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from tutor.app.commands._common import seed_type
 from tutor.app.commands.lesson import open_lesson
+from tutor.app.streams import echo
 from tutor.engine.outputs import cannot_write, check_output
 
 
@@ -35,6 +36,6 @@ def run(args) -> int:
         fmt = write_worksheet(lesson, args.seed, args.out)
     except OSError as exc:
         raise cannot_write(args.out, exc) from None
-    print(f"Wrote the {fmt.upper()} worksheet for lesson {lesson.number} ({lesson.id}), seed "
-          f"{args.seed}, to {args.out}")
+    echo(f"Wrote the {fmt.upper()} worksheet for lesson {lesson.number} ({lesson.id}), seed "
+         f"{args.seed}, to {args.out}")
     return 0
