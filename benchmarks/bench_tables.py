@@ -177,13 +177,57 @@ class Bench:
                 return
             await asyncio.sleep(0.5)        # away for half a second, then back with the token
 
-    async def run(self, seconds: float, drop_every: float) -> None:
+    async def hostile(self, code: str, rate: float = 19.0) -> None:
+        """A seated player who never moves and asks for a hint as fast as the server takes
+        messages (``rate`` a second, just under its limit: faster, and it is cut off)."""
+        from websockets.asyncio.client import connect
+        from websockets.exceptions import ConnectionClosed
+        self.hints_sent = self.hints_answered = self.hints_refused = 0
+        self.hint_refusals: dict[str, int] = {}
+        try:
+            async with connect(self.address, max_size=8 * 1024 * 1024, compression=None) as ws:
+                await ws.send(json.dumps({"v": 1, "type": "join", "code": code,
+                                          "name": "Hostile"}))
+
+                async def read():
+                    try:
+                        await _read(ws)
+                    except (ConnectionClosed, OSError):
+                        pass
+
+                async def _read(ws):
+                    async for text in ws:
+                        m = json.loads(text)
+                        if m["type"] == "reply" and m.get("to") == "hint":
+                            if m.get("ok"):
+                                self.hints_answered += 1
+                            else:
+                                self.hints_refused += 1
+                                why = m.get("text", "")[:40]
+                                self.hint_refusals[why] = self.hint_refusals.get(why, 0) + 1
+                        elif m["type"] == "refused":
+                            self.hints_refused += 1
+                reader = asyncio.create_task(read())
+                k = 0
+                while not self.stopping:
+                    k += 1
+                    await ws.send(json.dumps({"v": 1, "type": "hint", "seq": k}))
+                    self.hints_sent += 1
+                    await asyncio.sleep(1 / rate)
+                reader.cancel()
+        except (ConnectionClosed, OSError):
+            pass
+
+    async def run(self, seconds: float, drop_every: float, hostile: str | None = None) -> None:
         for t, code in enumerate(self.codes, 1):
             for k in range(self.players):
                 self.clients.append({"table": t, "code": code, "name": f"T{t}P{k}",
                                      "seq": 0, "stop": False, "seat": None, "acted": None,
                                      "ready": None})
+        self.stopping = False
         tasks = [asyncio.create_task(self.client(c)) for c in self.clients]
+        if hostile is not None:
+            tasks.append(asyncio.create_task(self.hostile(hostile)))
         rng = random.Random(1)
         end = time.monotonic() + seconds
         next_drop = time.monotonic() + drop_every
@@ -195,6 +239,7 @@ class Bench:
                 if c.get("ws") is not None:
                     self.drops += 1
                     await c["ws"].close()       # the client is back with its token in 0.5 s
+        self.stopping = True
         for c in self.clients:
             c["stop"] = True
             if c.get("ws") is not None:
@@ -212,53 +257,92 @@ class Bench:
         return out
 
 
+def _rss(pid: int) -> int:
+    """The resident memory of process ``pid``, in kB."""
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    return 0
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--seconds", type=float, default=60.0)
     ap.add_argument("--tables", type=int, default=6)
     ap.add_argument("--players", type=int, default=5)
     ap.add_argument("--drop-every", type=float, default=3.0)
+    ap.add_argument("--hostile", action="store_true",
+                    help="one more table, where a seated player never moves and asks for a "
+                         "hint as fast as it can, while the honest clients play")
+    ap.add_argument("--root", default=str(ROOT),
+                    help="the tree whose server is measured (default: this one); the clients "
+                         "and the checks are this bench's")
     args = ap.parse_args()
     from tutor.engine.records import check_record
+    root = Path(args.root).resolve()
     home = Path(tempfile.mkdtemp(prefix="bench-tables-"))
     folder = home / "srv"
-    env = dict(os.environ, LAUGH_HOME=str(home), PYTHONPATH=str(ROOT))
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "tutor", "table", "serve", "--port", "0", "--json",
-         "--dir", str(folder), "--tables", str(args.tables), "--players", str(args.players),
-         "--deals", "1000", "--pace", "0", "--gap", "0", "--wait", "0.3", "--seed", "1"],
-        stdout=subprocess.PIPE, stderr=open(home / "stderr.txt", "w"), text=True, env=env,
-        cwd=str(ROOT))
-    ready, _, _ = select.select([proc.stdout], [], [], 30)
+    env = dict(os.environ, LAUGH_HOME=str(home), PYTHONPATH=str(root))
+    helptext = subprocess.run([sys.executable, "-m", "tutor", "table", "serve", "--help"],
+                              capture_output=True, text=True, env=env, cwd=str(root)).stdout
+    clocks = "--move-time" in helptext
+    n_tables = args.tables + (1 if args.hostile else 0)
+    argv = [sys.executable, "-m", "tutor", "table", "serve", "--port", "0", "--json",
+            "--dir", str(folder), "--tables", str(n_tables), "--players", str(args.players),
+            "--deals", "1000", "--pace", "0", "--gap", "0", "--wait", "0.3", "--seed", "1"]
+    if args.hostile:
+        argv.append("--hint")
+        if clocks:                      # the hostile's turns time out; main has no clock
+            argv += ["--move-time", "2", "--reserve", "0"]
+    if "--per-address" in helptext:     # every client of the bench comes from 127.0.0.1
+        argv += ["--per-address", "1000"]
+    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=open(home / "stderr.txt", "w"),
+                            text=True, env=env, cwd=str(root))
+    ready, _, _ = select.select([proc.stdout], [], [], 60)
     if not ready:
         print("the server did not start", file=sys.stderr)
         return 1
     info = json.loads(proc.stdout.readline())
-    bench = Bench(info["address"], [t["code"] for t in info["tables"]], args.players)
+    codes = [t["code"] for t in info["tables"]]
+    bench = Bench(info["address"], codes[:args.tables], args.players)
     load0 = os.getloadavg()
     cpu0, wall0, own0 = _cpu(proc.pid), time.monotonic(), time.process_time()
-    asyncio.run(bench.run(args.seconds, args.drop_every))
+    asyncio.run(bench.run(args.seconds, args.drop_every,
+                          codes[-1] if args.hostile else None))
     cpu1, wall1, own1 = _cpu(proc.pid), time.monotonic(), time.process_time()
+    rss = _rss(proc.pid)
     proc.send_signal(signal.SIGTERM)
-    proc.wait(30)
+    t_stop = time.monotonic()
+    try:
+        proc.wait(60)
+        stopped = f"stopped {time.monotonic() - t_stop:.1f} s after SIGTERM"
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait(30)
+        stopped = "still running 60 s after SIGTERM: killed"
     deals = bad = 0
     lost = []
-    for t in range(1, args.tables + 1):
-        lines = (folder / f"table-{t}.jsonl").read_text().splitlines()
+    for t in range(1, n_tables + 1):
+        lines = (folder / f"table-{t}.jsonl").read_text().splitlines() \
+            if (folder / f"table-{t}.jsonl").exists() else []
         match = json.loads((folder / f"table-{t}.match.json").read_text())
         if len(lines) != len(match["deals"]):
             lost.append(t)
         for line in lines:
-            deals += 1
+            if t <= args.tables:
+                deals += 1
             try:
                 check_record(json.loads(line))
             except Exception:
                 bad += 1
-        if not (folder / f"table-{t}.unfinished.json").exists():
+        if t <= args.tables and not any((folder / f"table-{t}.{x}").exists()
+                                        for x in ("unfinished.json", "journal.jsonl")):
             lost.append(f"{t} (no unfinished deal saved at the stop)")
     lat = sorted(bench.latencies())
     minutes = (wall1 - wall0) / 60
     load1 = os.getloadavg()
+    print(f"server: {root}")
     print(f"{args.tables} tables x {args.players} clients, {wall1 - wall0:.0f} s, "
           f"{bench.drops} drops and {bench.rejoins} rejoins")
     print(f"deals a minute: {deals / minutes:.0f} ({deals} deals, "
@@ -268,12 +352,18 @@ def main() -> int:
         print(f"intent -> every client's update: median {statistics.median(lat) * 1000:.1f} ms, "
               f"p99 {p99 * 1000:.1f} ms, worst {lat[-1] * 1000:.1f} ms over {len(lat):,} "
               f"intents (goal: p99 under 50 ms)")
+    if args.hostile:
+        print(f"hostile: {bench.hints_sent:,} hints sent, {bench.hints_answered} answered, "
+              f"{bench.hints_refused:,} refused: " + "; ".join(
+                  f"{n:,} {why!r}" for why, n in sorted(bench.hint_refusals.items(),
+                                                       key=lambda x: -x[1])[:4]))
     pause = max(bench.pause.values(), default=0.0)
     print(f"longest pause at a table: {pause:.2f} s (a dropped player's turn waits 0.3 s)")
     print(f"server CPU: {(cpu1 - cpu0) / (wall1 - wall0):.2f} s a second (the "
           f"{len(bench.clients)} clients' process: {(own1 - own0) / (wall1 - wall0):.2f}); "
           f"load average {load0[0]:.2f} before, {load1[0]:.2f} after, on {os.cpu_count()} "
           "cores")
+    print(f"server memory at the end: {rss / 1024:.0f} MB resident; {stopped}")
     print("no deal lost" if not lost else
           f"deals lost at tables {lost} (files in {folder}; server exit {proc.returncode})")
     print(f"refused: {len(bench.errors)}" + (f", e.g. {bench.errors[0]}" if bench.errors else
@@ -283,6 +373,7 @@ def main() -> int:
     ok = (not lost and not bad and not bench.errors and not bench.declined
           and bench.rejoins == bench.drops and pause < 5.0)
     return 0 if ok else 1
+
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -38,6 +38,13 @@ ALLOWED = {
     ("tutor/teaching/review.py", "now"): "today, for FSRS's due dates",
     ("tutor/app/views.py", "time"): "the last seven days of the statistics",
     ("tutor/app/commands/match.py", "time"): "the date a match was started",
+    ("tutor/app/tables/_link.py", "sleep"): "the wait between two tries to reconnect to a "
+                                            "table (the network's time, not the learner's)",
+    ("tutor/app/tables/_link.py", "monotonic"): "how long a try to reconnect has waited for "
+                                                "the server's answer",
+    ("tutor/app/tables/_organiser.py", "monotonic"): "the organiser's screen counting a move's "
+                                                     "clock down from the server's overview, "
+                                                     "and waiting for its answer to a command",
     ("tutor/app/track.py", "time"): "the date a track's practice match was started",
 }
 

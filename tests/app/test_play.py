@@ -227,7 +227,7 @@ def test_naming_slowly_loses_the_race_and_the_late_claim_says_so(rulesets):
     p, clock, text = race(rulesets, ["", "claim", "7d 7s"] + AFTER, [0.0, 0.0, 1.2])
     assert p.races[0].winner == 2 and p.races[0].window == pytest.approx(1.0)
     assert "Ralph claimed first, in 1.00 s; you did not claim." in text
-    assert "Too late: Ralph claimed it first, 0.20 s before this claim." in text
+    assert "Too late: Ralph claimed it first, 200 ms before this claim." in text
     assert [s.outcome for s in p.sightings] == ["miss"]
     missed = [m for m in p.mistakes if m.kind == "missed_claim"]
     assert len(missed) == 1 and "Ralph claimed it after 1.00 s" in missed[0].text

@@ -11,8 +11,8 @@ import re
 import pytest
 
 from tutor.app.tables import protocol as P
-from tutor.app.tables.table import (EVERYONE, FALSE_CLAIM_TEXT, PUBLIC, STATE, Settings, Table,
-                                    bot_name)
+from tutor.app.tables.table import (EVERYONE, FALSE_CLAIM_TEXT, PUBLIC, STATE, Settings,
+                                    Table, bot_name)
 from tutor.app.tables.tournament import Tournament
 from tutor.engine import race as R
 from tutor.engine.cards import code, pretty
@@ -271,10 +271,10 @@ def test_an_absent_players_turn_waits_then_a_computer_player_moves_for_them(rule
 def test_joins_names_tokens_and_a_seat_handed_over_between_deals(rulesets):
     t = Table(1, "C0DE", _settings(rulesets, players=3, deals=2))
     a = t.join("Ann", None, 0.0)
-    with pytest.raises(P.Refused, match="already at this table"):
+    with pytest.raises(P.Refused, match="kept for ann: it is taken back with the token"):
         t.join("ann", None, 0.1)
-    with pytest.raises(P.Refused, match="token does not take back"):
-        t.join("Ann", "wrong", 0.1)
+    with pytest.raises(P.Refused, match="takes back no seat"):
+        t.join("Ann", "wrong-token-000000", 0.1)
     drv = Driver(t, {a.seat: "Ann"})
     drv.run(lambda: t.playing)
     late = t.join("Cat", None, drv.now)
@@ -283,6 +283,7 @@ def test_joins_names_tokens_and_a_seat_handed_over_between_deals(rulesets):
     drv.people[late.seat] = "Cat"
     drv.run(lambda: len(t.match.deals) == 1 and t.playing)
     assert t.seated(late.seat, "Cat") and t.names[late.seat] == "Cat"
+    assert t.seats[late.seat].since == 1 and t.seats[a.seat].since == 0
     t.join("Dan", None, drv.now)
     with pytest.raises(P.Refused, match="full"):
         t.join("Eve", None, drv.now)

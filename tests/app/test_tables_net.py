@@ -37,6 +37,13 @@ def _records(folder, table=1):
     return [json.loads(x) for x in path.read_text().splitlines()] if path.exists() else []
 
 
+def _journal(folder, table=1):
+    """The deal a table's journal holds, as a record (its first line's record, its actions)."""
+    lines = (folder / f"table-{table}.journal.jsonl").read_text().splitlines()
+    head = json.loads(lines[0])
+    return dict(head["record"], actions=[json.loads(x) for x in lines[1:]])
+
+
 def _wait(pred, timeout=30.0):
     end = time.monotonic() + timeout
     while time.monotonic() < end:
@@ -48,7 +55,7 @@ def _wait(pred, timeout=30.0):
 
 def test_piped_players_play_a_short_match_and_the_records_check(tmp_path):
     srv = Server(tmp_path, tmp_path / "srv", "--players", "3", "--deals", "2", "--bots", "club",
-                 "--pace", "0", "--gap", "1.5", "--seed", "5")
+                 "--pace", "0", "--gap", "1.5", "--seed", "5", "--people", "2")
     try:
         ann = PipedPlayer(tmp_path, srv.address, srv.code, "Ann", extra=["claim kings", "hand"])
         bob = PipedPlayer(tmp_path, srv.address, srv.code, "Bob")
@@ -90,7 +97,7 @@ def test_a_piped_claim_goes_at_once_while_another_player_is_to_move(tmp_path):
     (and keeps the table waiting) is sent at once and refereed blind; no line is asked for
     in between (the client never says whether anything is open)."""
     srv = Server(tmp_path, tmp_path / "srv", "--players", "3", "--deals", "2", "--bots", "club",
-                 "--pace", "0", "--gap", "0.5", "--seed", "5")
+                 "--pace", "0", "--gap", "0.5", "--seed", "5", "--people", "2")
     idle = ann = None
     try:
         idle = RawClient(srv.address, {"type": "join", "code": srv.code, "name": "Idle"},
@@ -173,6 +180,21 @@ def test_every_message_a_client_receives_holds_no_hidden_card(tmp_path):
             assert "pack" not in raw
             checked += 1
     assert checked > 50
+    _shapes([m for c in clients for m in c.messages])
+
+
+def _shapes(messages):
+    """Every message has the keys the protocol's one table of shapes gives its type
+    (:data:`tutor.app.tables.protocol.SERVER_KEYS`): all of the first set, none but those and
+    the second's."""
+    from tutor.app.tables.protocol import SERVER_KEYS
+    seen = set()
+    for m in messages:
+        always, sometimes = SERVER_KEYS[m["type"]]
+        keys = set(m) - {"v", "type"}
+        assert always <= keys <= always | sometimes, (m["type"], keys ^ always)
+        seen.add(m["type"])
+    return seen
 
 
 def test_hostile_clients_are_refused_and_the_others_play_on(tmp_path):
@@ -242,7 +264,16 @@ def test_a_dropped_player_rejoins_and_a_stopped_server_resumes_the_match(tmp_pat
         seat, token = a.seat, a.token
         a.close()                       # ... and drops: the deal waits for her
 
-        b = RawClient(srv.address, {"type": "join", "code": srv.code, "name": "Zed",
+        zed = RawClient(srv.address, {"type": "join", "code": srv.code, "name": "Zed",
+                                      "token": token}, play=False)
+        assert zed.done.wait(10)                # a token takes its seat under its name only
+        assert zed.of("refused")[0]["text"] == "that token takes back the seat of Ann: join " \
+                                               "as Ann"
+        thief = RawClient(srv.address, {"type": "join", "code": srv.code, "name": "ANN"},
+                          play=False)
+        assert thief.done.wait(10)              # nor does the name alone, Ann being away
+        assert "kept for ANN" in thief.of("refused")[0]["text"] and not thief.of("state")
+        b = RawClient(srv.address, {"type": "join", "code": srv.code, "name": "Ann",
                                     "token": token}, play=False)
         assert _wait(lambda: b.of("state"), 10)
         welcome = b.of("welcome")[0]
@@ -256,13 +287,14 @@ def test_a_dropped_player_rejoins_and_a_stopped_server_resumes_the_match(tmp_pat
         rc = srv.stop()
     assert rc == 0
     assert len(_records(folder)) == 1                           # deal 2 was in play
-    part = json.loads((folder / "table-1.unfinished.json").read_text())
+    part = _journal(folder)
     assert "result" not in part and part["pack"] != _records(folder)[-1]["pack"]
     assert len(part["actions"]) >= st["obs"]["actions"]
     srv2 = Server(tmp_path, folder, resume=True)
     try:
         assert srv2.code == srv.code                            # the same codes
-        back = RawClient(srv2.address, {"type": "join", "code": srv2.code, "name": "Ann"})
+        back = RawClient(srv2.address, {"type": "join", "code": srv2.code, "name": "Ann",
+                                        "token": token})
         assert back.done.wait(60), [m["type"] for m in back.messages][-5:]
         assert back.of("welcome")[0]["back"] and back.seat == seat
         first = back.of("state")[0]
@@ -295,9 +327,8 @@ def test_nothing_is_played_after_the_stop_saves_the_tables(tmp_path):
     recs = _records(folder)
     saved = json.loads((folder / "table-1.match.json").read_text())
     assert len(saved["deals"]) == len(recs)
-    part = folder / "table-1.unfinished.json"
-    assert part.exists(), srv.log()[-500:]
-    part = json.loads(part.read_text())
+    assert (folder / "table-1.journal.jsonl").exists(), srv.log()[-500:]
+    part = _journal(folder)
     assert "result" not in part and part["pack"] not in [r["pack"] for r in recs]
     assert len(recs) < 1000 and "Traceback" not in srv.log()
 

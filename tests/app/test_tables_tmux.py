@@ -34,7 +34,7 @@ def _seed(rulesets):
         s = Settings(rs, 3, level("beginner"), deals=1, pace=1.0, gap=3.0, seed=seed)
         t = Table(1, "X", s)
         people = [t.join("Ann", None, 0.0).seat, t.join("Bob", None, 0.1).seat]
-        t.tick(3.0)
+        t.tick(10.0)
         d = t.deal
         if d is None or d.dealer in people or not d.table_mournivals:
             continue
@@ -81,11 +81,12 @@ def test_two_people_race_a_claim_in_tmux(tmp_path, rulesets):
     tm = Tmux(f"laugh-tables-{os.getpid()}", tmp_path)
     laugh = f"{sys.executable} -m tutor"
     cmd = (f"cd {ROOT} && {laugh} table serve --port {port} --ruleset parlett --players 3 "
-           f"--bots beginner --deals 1 --gap 3 --pace 1 --seed {seed} --dir {tmp_path}/srv")
+           f"--bots beginner --deals 1 --gap 3 --pace 1 --seed {seed} --people 2 "
+           f"--dir {tmp_path}/srv")
     tm.run("new-session", "-d", "-s", "t", "-x", "80", "-y", "40", cmd)
     tm.run("set-option", "-g", "remain-on-exit", "on")
     try:
-        out = tm.wait_for("t:0.0", r"Table 1: laugh table join")
+        out = tm.wait_for("t:0.0", r"laugh table join \S+ \w+ --name")
         code = re.search(r"table join \S+ (\w+) --name", out).group(1)
         panes = {}
         for name in ("Ann", "Bob"):

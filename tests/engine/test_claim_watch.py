@@ -95,7 +95,7 @@ def test_the_first_to_arrive_takes_the_cards_and_the_next_is_too_late(rulesets):
     assert not w.missed_by(0) and w.missed_by(2)
     assert watch.advance(20.0) == []                   # Ralph's claim has nothing to take
     late = watch.arrive(2, "aces", 11.0)[-1]
-    assert late.result == TOO_LATE and late.reason.startswith("player 0 claimed it first, 0.40 s")
+    assert late.result == TOO_LATE and late.reason.startswith("player 0 claimed it first, 400 ms")
 
 
 def test_computer_claims_due_before_a_person_come_first_and_ties_go_to_the_lower_seat(rulesets):
@@ -104,7 +104,7 @@ def test_computer_claims_due_before_a_person_come_first_and_ties_go_to_the_lower
     watch.update(0.0)
     out = watch.arrive(0, "ad as", 1.5)              # Ralph came at 1.0
     assert [(o.seat, o.result) for o in out] == [(2, HIT), (0, TOO_LATE)]
-    assert "player 2 claimed it first, 0.50 s before" in out[1].reason
+    assert "player 2 claimed it first, 500 ms before" in out[1].reason
     # a tie at the same moment: the lower seat first
     d2 = split_aces(rulesets)
     w2 = ClaimWatch(d2, {2: Reaction(1.0, 1.0)}, random.Random(1))

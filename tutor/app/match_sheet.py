@@ -30,10 +30,12 @@ from tutor.teaching.scoresheet import over_words, sheet_layout
 __all__ = ["round_scores", "sheet_renderable", "deals_renderable", "DealByDeal", "sheet_html"]
 
 
-def round_scores(match: Match, seat: int) -> list[list[tuple[Game, int | None]]]:
+def round_scores(match: Match, seat: int, since: int = 0
+                 ) -> list[list[tuple[Game, int | None]]]:
     """``seat``'s scores by round: for each round of the plan, its games in order with the
-    seat's result (None for a game not yet played)."""
-    results = [d.returns()[seat] for d in match.deals]
+    seat's result (None for a game not yet played, and for one before game index ``since``,
+    which a computer player played before the person took the seat)."""
+    results = [None if k < since else d.returns()[seat] for k, d in enumerate(match.deals)]
     rounds: dict[int, list] = {}
     for g in match.games:
         score = results[g.index] if g.index < len(results) else None
@@ -51,12 +53,14 @@ def _cell(game: Game, score: int | None) -> str:
     return f"({score}) practice" if game.practice else str(score)
 
 
-def sheet_renderable(match: Match, seat: int, name: str) -> Group:
-    """``name``'s score sheet (the player at ``seat``) in the Inter-Livery layout: two rounds
-    side by side, each game's score, each round's total, the cumulative score."""
+def sheet_renderable(match: Match, seat: int, name: str, livery: str | None = None) -> Group:
+    """``name``'s score sheet (the player at ``seat``, of ``livery`` if given) in the
+    Inter-Livery layout: two rounds side by side, each game's score, each round's total, the
+    cumulative score."""
     rounds = round_scores(match, seat)
     played = len(match.deals)
-    lines: list = [Text(f"Score sheet: {name}", style="bold"),
+    lines: list = [Text(f"Score sheet: {name}" + (f", {livery}" if livery else ""),
+                        style="bold"),
                    Text(f"{match.ruleset.title}, {match.players} players; {played} of "
                         f"{len(match.games)} games played", style="dim")]
     if any(g.practice for g in match.games):
@@ -202,10 +206,18 @@ class DealByDeal:
         return Measurement(1, options.max_width)
 
 
-def sheet_html(match: Match, names: list[str], seat: int) -> str:
+def sheet_html(match: Match, names: list[str], seat: int, *, since: list[int] | None = None,
+               liveries: list[str | None] | None = None,
+               teams: dict[str, int] | None = None) -> str:
     """The match as one printable HTML page (the template ``match_sheet.html.j2``, autoescaped):
     under a match format, one score sheet a player (the player at ``seat`` first, each on a page
-    of its own); otherwise the deal-by-deal table."""
+    of its own); otherwise the deal-by-deal table.  ``since``: per seat, the game from which its
+    person played it (the games before are left blank on their sheet); ``liveries``: per seat,
+    the person's livery (on the sheet's "Livery" line), and ``teams`` each livery's total (on
+    the sheet beside it)."""
+    since = since or [0] * match.players
+    liveries = liveries or [None] * match.players
+    teams = teams or {}
     rs = match.ruleset
     title = f"Laugh and Lie Down: {rs.title}"
     head = (f"{rs.title}, {match.players} players, seed {match.seed}; {len(match.deals)} of "
@@ -217,7 +229,8 @@ def sheet_html(match: Match, names: list[str], seat: int) -> str:
 
     sheets = None
     if rs.match_format:
-        sheets = [sheet_layout(round_scores(match, q), names[q], head)
+        sheets = [sheet_layout(round_scores(match, q, since[q]), names[q], head,
+                               livery=liveries[q], team=teams.get(liveries[q] or ""))
                   for q in [seat] + [q for q in range(match.players) if q != seat]]
     deals = [(g.label, names[g.dealer], [shown(v) for v in d.returns()])
              for g, d in zip(match.games, match.deals)]

@@ -442,8 +442,8 @@ def _too_late(w: Watched, at: float) -> str:
     """Why a claim of ``w`` arriving at clock time ``at`` took nothing (player numbers, as the
     engine's reasons are worded)."""
     if w.how == "claimed":
-        return (f"player {w.taken_by} claimed it first, {at - (w.taken_at or at):.2f} s before "
-                "this claim")
+        return (f"player {w.taken_by} claimed it first, "
+                f"{max(0.0, at - (w.taken_at or at)) * 1000:,.0f} ms before this claim")
     if w.how == "ended":
         return "play ended before this claim: an unclaimed oversight lapses with it"
     return "it lapsed before this claim: fewer of its cards are on the table than a claim takes"

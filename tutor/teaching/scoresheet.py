@@ -35,13 +35,15 @@ def _total(games) -> int | None:
 
 
 def sheet_layout(rounds: list[list[tuple[Game, int | None]]], name: str | None = None,
-                 head: str | None = None) -> dict[str, Any]:
+                 head: str | None = None, livery: str | None = None,
+                 team: int | None = None) -> dict[str, Any]:
     """The sheet of ``rounds`` (each round's games in order with the player's score, None for a
     game not yet played) as the ``score_sheet`` macro of the templates shows it: ``title``,
     ``name`` (None: a line to write on), ``head``, ``tables`` (two rounds side by side: their
     ``rounds`` numbers, ``rows`` of cells ``{number, text, practice}`` or None, ``totals``, None
-    for a round with no game played), ``cumulative`` (None when nothing is played) and
-    ``over``."""
+    for a round with no game played), ``cumulative`` (None when nothing is played),
+    ``over``, ``livery`` (the player's livery company or club, None: a line to write on) and
+    ``team`` (that livery's total over every table, or None)."""
     practice = any(g.practice for games in rounds for g, _ in games)
     tables = []
     cumulative = None
@@ -67,7 +69,8 @@ def sheet_layout(rounds: list[list[tuple[Game, int | None]]], name: str | None =
     title = ("Score sheet (The first game is for practice only and is not scored)" if practice
              else "Score sheet")
     return {"title": title, "name": name, "head": head, "tables": tables,
-            "cumulative": cumulative, "over": over_words(len(rounds))}
+            "cumulative": cumulative, "over": over_words(len(rounds)), "livery": livery,
+            "team": team}
 
 
 def blank_sheet(ruleset, players: int) -> dict[str, Any]:

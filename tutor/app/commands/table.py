@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 from pathlib import Path
 
 from tutor.app.commands._common import add_ruleset_options, resolve, seed_type, whole
@@ -76,7 +77,39 @@ def register(sub, parent) -> None:
                    help="begin the first deal SEC seconds after the server starts, people or "
                         "not (default: --gap seconds after the first person takes a seat)")
     s.add_argument("--seed", type=seed_type, default=None, metavar="S",
-                   help="seed for the cut, the deals and the computer players")
+                   help="seed every table's own seed is drawn from (the cut, the deals, the "
+                        "computer players); recorded in each table's match")
+    s.add_argument("--duplicate", action="store_true", default=None,
+                   help="duplicate play: every table is dealt the same cards, a deal at a "
+                        "time (no table begins a deal before every table has finished the "
+                        "one before), and the standings compare each seat's results with "
+                        "those of the same cards at the other tables")
+    s.add_argument("--move-time", type=_seconds(3600), default=None, metavar="SEC",
+                   help="seconds a player has for each move (default 30; 0: no clock); "
+                        "then the reserve runs, then a computer player moves for them")
+    s.add_argument("--reserve", type=_seconds(3600), default=None, metavar="SEC",
+                   help="seconds of reserve a player has in each deal once a move's time is "
+                        "spent (default 120)")
+    s.add_argument("--hints", type=whole(0, 1000, "a number of hints"), default=None,
+                   metavar="N", help="with --hint: hints a player may ask in a deal, at most "
+                                     "one a turn (default 3)")
+    s.add_argument("--people", type=whole(0, 52, "a number of people"), default=None,
+                   metavar="N", help="a table's first deal begins --gap seconds after its N-th "
+                                     "person sits (default 1)")
+    s.add_argument("--hold", action="store_true", default=None,
+                   help="each table waits for the organiser to start it (laugh table admin "
+                        "ADDRESS start)")
+    s.add_argument("--first-dealer", action="append", default=None, metavar="NAME",
+                   help="the person who deals first at a table (the Team Leader), once a "
+                        "table in order: the first for table 1, the second for table 2; "
+                        "that seat is kept for them")
+    s.add_argument("--max-connections", type=whole(8, 100_000, "a number of connections"),
+                   default=1000, metavar="N",
+                   help="connections at once, in all (default %(default)s; fewer if the "
+                        "system allows fewer open files)")
+    s.add_argument("--per-address", type=whole(1, 100_000, "a number of connections"),
+                   default=50, metavar="N",
+                   help="connections at once from one address (default %(default)s)")
     s.add_argument("--dir", metavar="DIR", default=None,
                    help="where the server keeps its files (default: a new folder under "
                         "$LAUGH_HOME/tables; with --resume, the latest there)")
@@ -95,9 +128,15 @@ def register(sub, parent) -> None:
                                     "whoever is to move.")
     j.add_argument("address", metavar="ADDRESS", help="the server's address (ws://host:port)")
     j.add_argument("code", metavar="CODE", help="the table's join code")
-    j.add_argument("--name", required=True, help="your name at the table (1-24 characters)")
-    j.add_argument("--token", default=None, help="the token a join gave, to take your seat "
-                                                 "back")
+    j.add_argument("--name", default=None,
+                   help="your name at the table (1-24 characters; not needed with --token)")
+    j.add_argument("--token", default=None, help="the token a join gave: it alone takes your "
+                                                 "seat back")
+    j.add_argument("--livery", default=None, metavar="NAME",
+                   help="your club or livery company (on the score sheets and the standings)")
+    j.add_argument("--tries", type=whole(0, 1000, "a number of tries"), default=20,
+                   metavar="N", help="times to reconnect when the connection drops, waiting "
+                                     "longer each time (default %(default)s); then exit 1")
     j.set_defaults(handler=run_join)
     w = tsub.add_parser("watch", parents=[parent], help="the organiser's view of every table",
                         description="Every table's state and the standings (never a hand "
@@ -106,6 +145,18 @@ def register(sub, parent) -> None:
     w.add_argument("--admin", required=True, metavar="CODE", help="the organiser's code")
     w.add_argument("--once", action="store_true", help="print the state once and leave")
     w.set_defaults(handler=run_watch)
+    a = tsub.add_parser("admin", parents=[parent], help="the organiser's commands",
+                        description="start: begin a table's first deal now (every waiting "
+                                    "table without --table); release: a seat's token no longer "
+                                    "takes it back, its person takes it back by name (a lost "
+                                    "token).")
+    a.add_argument("address", metavar="ADDRESS")
+    a.add_argument("action", choices=("start", "release"), metavar="ACTION",
+                   help="start or release")
+    a.add_argument("--admin", required=True, metavar="CODE", help="the organiser's code")
+    a.add_argument("--table", type=whole(1, 64, "a table"), default=None, metavar="T")
+    a.add_argument("--seat", type=whole(0, 51, "a seat"), default=None, metavar="S")
+    a.set_defaults(handler=run_admin)
     p.set_defaults(handler=lambda args: (p.print_help(), 2)[1])
 
 
@@ -143,6 +194,8 @@ def run_serve(args) -> int:
     import asyncio
     import signal
 
+    from tutor.app.tables._guard import Limits
+    from tutor.app.tables.protocol import ADMIN_CODE, MAX_NAME
     from tutor.app.tables.server import TableServer, load_state, new_code
     from tutor.app.tables.table import Settings, Table
     from tutor.engine.sources import default_library
@@ -153,7 +206,11 @@ def run_serve(args) -> int:
                                 ("--tables", args.tables), ("--seed", args.seed),
                                 ("--hint", args.hint), ("--wait", args.wait),
                                 ("--pace", args.pace), ("--gap", args.gap),
-                                ("--start", args.start)) if v is not None and v is not False]
+                                ("--start", args.start), ("--duplicate", args.duplicate),
+                                ("--move-time", args.move_time), ("--reserve", args.reserve),
+                                ("--hints", args.hints), ("--people", args.people),
+                                ("--hold", args.hold), ("--first-dealer", args.first_dealer))
+                 if v is not None and v is not False]
         if args.match:
             given.append("--match")
         if given:
@@ -166,34 +223,47 @@ def run_serve(args) -> int:
                              "--dir")
         rs, players = resolve(args.ruleset or "parlett", args.players)
         lv = level(args.bots or DEFAULT_LEVEL)
-        if args.match or args.deals is None:
-            deals = None
-        else:
-            deals = args.deals
+        deals = None if args.match or args.deals is None else args.deals
+        n_tables = args.tables or 1
+        leads = [" ".join(x.split()) for x in args.first_dealer or []]
+        if len(leads) > n_tables:
+            raise UsageError(f"--first-dealer: {len(leads)} names for {n_tables} "
+                             f"table{'s' if n_tables != 1 else ''} (one a table, in order)")
+        for x in leads:
+            if not 1 <= len(x) <= MAX_NAME or not x.isprintable():
+                raise UsageError(f"--first-dealer: 1 to {MAX_NAME} printable characters")
         import random
         seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1, 10**6)
         settings = Settings(rs, players, lv, deals, bool(args.hint),
                             20.0 if args.wait is None else args.wait,
                             1.0 if args.pace is None else args.pace,
-                            3.0 if args.gap is None else args.gap, 8.0, seed, args.start)
+                            3.0 if args.gap is None else args.gap, 8.0, seed, args.start,
+                            move_time=30.0 if args.move_time is None else args.move_time,
+                            reserve=120.0 if args.reserve is None else args.reserve,
+                            hints=3 if args.hints is None else args.hints,
+                            people=1 if args.people is None else args.people,
+                            hold=bool(args.hold), duplicate=bool(args.duplicate),
+                            first_dealers=tuple(leads))
         from tutor.engine.match import plan_games
         plan_games(rs, players, 0, deals)       # a number of deals the format refuses: say so
         codes: set[str] = set()
         tables = []
-        for n in range(1, (args.tables or 1) + 1):
+        for n in range(1, n_tables + 1):
             code = new_code()
             while code in codes:
                 code = new_code()
             codes.add(code)
             tables.append(Table(n, code, settings))
-        admin, published = new_code(), 0
+        admin, published = new_code(ADMIN_CODE), 0
     try:
-        folder.mkdir(parents=True, exist_ok=True)
+        folder.mkdir(parents=True, exist_ok=True, mode=0o700)
     except OSError as exc:
         from tutor.engine.outputs import cannot_write
         raise cannot_write(folder, exc) from None
     _log_to(folder / "server.log")
-    server = TableServer(tables, admin, folder, published, exit_when_done=args.exit_when_done)
+    limits = Limits(per_address=args.per_address, total=args.max_connections)
+    server = TableServer(tables, admin, folder, published, exit_when_done=args.exit_when_done,
+                         limits=limits, pane=None if args.json else _pane)
     stopped_by: list[int] = []
 
     def ready(srv: TableServer) -> None:
@@ -207,48 +277,110 @@ def run_serve(args) -> int:
             print(json.dumps({"address": srv.address, "admin": admin, "folder": str(folder),
                               "tables": [{"table": t.number, "code": t.code,
                                           "players": t.settings.players,
-                                          "ruleset": t.settings.ruleset.id}
+                                          "ruleset": t.settings.ruleset.id,
+                                          "seed": t.match.seed}
                                          for t in tables]}), flush=True)
             return
         s = tables[0].settings
+        clock = (f"{s.move_time:g} s a move, {s.reserve:g} s reserve a deal" if s.move_time
+                 else "no move clock")
+        _pane(f"{s.ruleset.id}, {s.players} seats a table, computer players {s.level.name}, "
+              f"{clock}" + ("; duplicate: the same deals at every table" if s.duplicate
+                            else "") + ".")
         for t in tables:
-            print(f"Table {t.number}: laugh table join {srv.address} {t.code} --name NAME   "
-                  f"({s.ruleset.id}, {s.players} seats, computer players {s.level.name})")
-        print(f"Organiser: laugh table watch {srv.address} --admin {admin}")
-        print(f"Saving in {folder}; Ctrl-C stops the server after saving.", flush=True)
+            lead = t._first_dealer_name()
+            _pane(f"Table {t.number}:" + (f" (first dealer {lead})" if lead else ""))
+            _command(["laugh", "table", "join", srv.address, t.code, "--name", "NAME"])
+        _pane("Organiser:")
+        _command(["laugh", "table", "watch", srv.address, "--admin", admin])
+        if s.hold:
+            _command(["laugh", "table", "admin", srv.address, "start", "--admin", admin])
+        _pane(f"Saving in {folder}; Ctrl-C stops the server after saving.")
 
     asyncio.run(server.run(args.host, args.port, ready))
     if not args.json:
-        print(f"Stopped; saved in {folder}.", flush=True)
+        _pane(f"Stopped; saved in {folder}.")
     return 130 if stopped_by and stopped_by[0] == signal.SIGINT else 0
 
 
+def _width() -> int | None:
+    """The terminal's width, when standard output is one."""
+    import shutil
+    import sys
+    try:
+        if sys.stdout.isatty():
+            return shutil.get_terminal_size().columns
+    except (OSError, ValueError, AttributeError):
+        pass
+    return None
+
+
+def _pane(text: str) -> None:
+    """A line of words on the server's terminal, wrapped at spaces to its width (a word never
+    broken); nothing at all when standard output is closed or full."""
+    from tutor.app.streams import whole_word_lines
+    width = _width()
+    _print("\n".join(whole_word_lines(text, width)) if width else text)
+
+
+def _command(words: list[str]) -> None:
+    """A command on the server's terminal: one line where it fits, else continued lines a
+    shell reads as one (:func:`~tutor.app.tables._link.shell_lines`); never a word broken."""
+    from tutor.app.tables._link import shell_lines
+    _print("\n".join(shell_lines(words, _width() or 10_000)))
+
+
+def _print(text: str) -> None:
+    import sys
+    try:
+        print(text, flush=True)
+    except (OSError, ValueError):
+        try:
+            sys.stdout = open(os.devnull, "w")      # never again: the server goes on
+        except OSError:
+            pass
+
+
 def _log_to(path: Path) -> None:
-    import logging                      # the server only (start-up time)
-    log = logging.getLogger("tutor.tables")
-    log.setLevel(logging.INFO)
-    log.propagate = False
-    for h in list(log.handlers):
-        log.removeHandler(h)
+    """The server's log (``server.log``): its own lines, the websockets library's and the
+    asyncio loop's warnings, each one line (never a traceback), at most once a second for each
+    message (:class:`~tutor.app.tables._guard.OneLine`), never on the terminal."""
+    import logging  # the server only (start-up time)
+
+    from tutor.app.tables._guard import OneLine
     handler = logging.FileHandler(path, encoding="utf-8")
     handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(message)s"))
-    log.addHandler(handler)
-    ws_log = logging.getLogger("websockets")     # the library's own errors, in the same file
-    ws_log.propagate = False
-    ws_log.setLevel(logging.WARNING)
-    ws_log.addHandler(handler)
+    handler.addFilter(OneLine())
+    for name, level_ in (("tutor.tables", logging.INFO), ("websockets", logging.WARNING),
+                         ("asyncio", logging.WARNING)):
+        lg = logging.getLogger(name)
+        lg.setLevel(level_)
+        lg.propagate = False
+        for h in list(lg.handlers):
+            lg.removeHandler(h)
+        lg.addHandler(handler)
+
+
+def _name(text: str, what: str, most: int) -> str:
+    name = " ".join(text.split())
+    if not 1 <= len(name) <= most or not name.isprintable():
+        raise UsageError(f"{what}: 1 to {most} printable characters")
+    return name
 
 
 def run_join(args, *, io=None) -> int:
     """The ``laugh table join`` handler."""
     from tutor.app.io import make_io
     from tutor.app.tables.client import join_table
-    from tutor.app.tables.protocol import MAX_NAME
-    name = " ".join(args.name.split())
-    if not 1 <= len(name) <= MAX_NAME or not name.isprintable():
-        raise UsageError(f"--name: 1 to {MAX_NAME} printable characters")
+    from tutor.app.tables.protocol import MAX_LIVERY, MAX_NAME
+    if args.name is None and args.token is None:
+        raise UsageError("--name: give your name at the table (or --token, to take a seat "
+                         "back)")
+    name = _name(args.name, "--name", MAX_NAME) if args.name is not None else None
+    livery = _name(args.livery, "--livery", MAX_LIVERY) if args.livery is not None else None
     io = io or make_io()
-    return join_table(io, _address(args.address), args.code, name, args.token)
+    return join_table(io, _address(args.address), args.code, name, args.token,
+                      livery=livery, tries=args.tries)
 
 
 def run_watch(args, *, io=None) -> int:
@@ -259,3 +391,13 @@ def run_watch(args, *, io=None) -> int:
     return watch_tables(io, _address(args.address), args.admin, once=args.once)
 
 
+def run_admin(args, *, io=None) -> int:
+    """The ``laugh table admin`` handler: one of the organiser's commands, its answer in one
+    line (exit 1 when refused)."""
+    from tutor.app.io import make_io
+    from tutor.app.tables.client import organise
+    if args.action == "release" and (args.table is None or args.seat is None):
+        raise UsageError("release: name the seat with --table T --seat S")
+    io = io or make_io()
+    return organise(io, _address(args.address), args.admin, args.action, args.table,
+                    args.seat)

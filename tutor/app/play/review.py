@@ -38,7 +38,7 @@ from tutor.engine.cards import RANK_NAMES, RANK_PLURALS, pretty_cards
 from tutor.engine.deal import CAPTURE_KINDS, DECLARATIONS, Action, Deal
 
 __all__ = ["COSTLIEST", "HINT_SAMPLES", "REVIEW_SAMPLES", "Costly", "DealReview", "hint",
-           "review_deal", "review_seed", "why"]
+           "review_deal", "review_seed", "view_seed", "why"]
 
 #: Determinizations per decision at most in the review after a deal: each decision is analysed
 #: until every option's difference from the best is known to ±0.1 stake, or this budget is spent
@@ -384,15 +384,30 @@ def _timing_words(an: Analysis, symbols: bool) -> str:
             f"than after it.")
 
 
+def view_seed(deal: Deal, seat: int) -> int:
+    """A seed drawn from what ``seat`` can see of ``deal`` alone (its
+    :class:`~tutor.engine.observe.Observation`: its own hand, the table, the won piles, every
+    action so far), never from a card hidden from it: two positions that look the same from
+    the seat give the same seed (a 63-bit whole number)."""
+    import hashlib
+    import json
+
+    from tutor.engine.observe import observe
+    view = json.dumps(observe(deal, seat).to_json(), sort_keys=True, ensure_ascii=True)
+    digest = hashlib.blake2b(view.encode("ascii"), digest_size=8).digest()
+    return int.from_bytes(digest, "big") & ((1 << 63) - 1)
+
+
 def hint(deal: Deal, seat: int, names: Sequence[str], *, samples: int = HINT_SAMPLES,
-         symbols: bool = True) -> Hint:
+         symbols: bool = True, seed: int | None = None) -> Hint:
     """The best option of ``seat`` now, or the options about equal, in stakes (or points under
     pairs scoring), from the seat's own view (:func:`tutor.engine.analysis.analyse` to ±0.1
-    stake with at most ``samples`` determinizations, and a seed mixed from the deal's pack and the
-    actions so far, so the same position gives the same hint).  When the seat is to move and
-    may also make a free action (a declaration, a claim), a second line says whether to make it
-    now or after the best move (its timing, never one against the other)."""
-    seed = mix_seed(review_seed(deal), len(deal.history), seat)
+    stake with at most ``samples`` determinizations, and ``seed``, by default drawn from what
+    the seat can see alone, :func:`view_seed`: the same position gives the same hint, and no
+    hidden card changes it).  When the seat is to move and may also make a free action (a
+    declaration, a claim), a second line says whether to make it now or after the best move
+    (its timing, never one against the other)."""
+    seed = view_seed(deal, seat) if seed is None else seed
     cap = _time_cap(HINT_SECONDS)
     budget = {"samples": samples, "seconds": cap, "stop_when_clear": False}
     to_move = deal.to_move == seat and not deal.is_terminal()

@@ -18,7 +18,7 @@ from tutor.engine.cards import pretty_cards
 from tutor.engine.deal import Deal
 from tutor.engine.errors import AmbiguousAction, IllegalAction, InvalidAction
 
-__all__ = ["FALSE_CLAIM_TEXT", "Intents", "NAME_ALL_TEXT", "explain"]
+__all__ = ["FALSE_CLAIM_TEXT", "NAME_ALL_TEXT", "Intents", "explain"]
 
 #: Said for a claim that names nothing claimable, whatever is on the table.
 FALSE_CLAIM_TEXT = "Nothing of that is claimable now: a false claim (it counts in your review)."
@@ -105,7 +105,7 @@ class Intents:
         last = outs[-1]
         if last.result == R.HIT:
             self._race_line(last)
-            self._reply(seat, msg, True, f"You claimed first, {last.seconds:.2f} s after it "
+            self._reply(seat, msg, True, f"You claimed first, {_ms(last.seconds)} after it "
                                          "could be claimed (the server's clock, on arrival).")
         elif last.result == R.FALSE_CLAIM:
             self.notes[seat].false_claims.append(msg.text if msg.text is not None
@@ -120,6 +120,28 @@ class Intents:
         if outs and any(o.result == R.HIT for o in outs):
             self._after(now)
         return last.result == R.HIT
+
+    def hint_refusal(self, seat: int) -> str | None:
+        """Why ``seat`` may not have a hint now (in one line), or None when it may: hints
+        allowed at the table, a deal being played, the seat to move, its hint of this turn not
+        had yet, and fewer than ``hints`` had this deal."""
+        s = self.settings
+        if not s.hint:
+            return "Hints are off at this table."
+        if not self.playing or self.deal.to_move != seat:
+            return ("A hint answers your move when it is your turn (a claim is yours to "
+                    "find).")
+        if self._hinted.get(seat) == self.turn_index:
+            return "One hint a turn: you have had this turn's."
+        if self._hints_used.get(seat, 0) >= s.hints:
+            return (f"{s.hints} hint{'s' if s.hints != 1 else ''} a deal: you have had this "
+                    "deal's.")
+        return None
+
+    def hint_taken(self, seat: int) -> None:
+        """A hint is being worked out for ``seat``: it counts in its budget."""
+        self._hinted[seat] = self.turn_index
+        self._hints_used[seat] = self._hints_used.get(seat, 0) + 1
 
     def hint_position(self, seat: int) -> Deal | None:
         """The position a hint to ``seat`` is worked out on (where hints are allowed, a deal is
@@ -147,11 +169,19 @@ class Intents:
         w = o.watched
         rivals = [r for r in w.rivals(but=o.seat)]
         text = (f"{self.names[o.seat]} claimed {pretty_cards(o.action.cards)} first, "
-                f"{o.seconds:.2f} s after it could be claimed")
+                f"{_ms(o.seconds)} after it could be claimed")
         if rivals:
             q, secs = rivals[0]
-            text += f"; {self.names[q]} would have claimed at {secs:.2f} s"
+            text += (f"; {self.names[q]} would have claimed at {_ms(secs)} "
+                     f"({_ms(secs - o.seconds)} later)")
         self._say(EVERYONE, text + ".")
+        self._log("claim", text, seat=o.seat, ms=round(o.seconds * 1000),
+                  action=len(self.deal.history) - 1)
+
+
+def _ms(seconds: float) -> str:
+    """A claim's timing in whole milliseconds (``312 ms``): races are won by a few."""
+    return f"{max(0.0, seconds) * 1000:,.0f} ms"
 
 
 def _is_claim(text: str) -> bool:

@@ -6,12 +6,17 @@ from __future__ import annotations
 
 import asyncio
 import queue
+import shlex
 import threading
+import time
 from typing import Any
 
 from tutor.app.tables import protocol as P
 
-__all__ = ["Link"]
+__all__ = ["RETRY_FIRST", "RETRY_MOST", "Link", "Rejoining", "shell_lines"]
+
+#: Seconds before the first try to reconnect, and the most between two tries.
+RETRY_FIRST, RETRY_MOST = 0.5, 30.0
 
 
 class Link:
@@ -64,7 +69,7 @@ class Link:
                 self.inbox.put({"type": "closed", "code": ws.close_code,
                                 "text": "the connection has ended" + (f": {reason}" if reason
                                                                       else "")})
-        except (OSError, InvalidHandshake, InvalidURI, asyncio.TimeoutError) as exc:
+        except (TimeoutError, OSError, InvalidHandshake, InvalidURI) as exc:
             self.inbox.put({"type": "closed", "text": f"cannot reach {self.address}: "
                                                       f"{exc or type(exc).__name__}"})
 
@@ -88,3 +93,88 @@ class Link:
                 pass
         self._thread.join(timeout=3)
 
+
+def shell_lines(words: list[str], width: int, indent: str = "  ") -> list[str]:
+    """A command (its ``words``, quoted for a shell) as lines of at most ``width`` columns where
+    it can be: one line where it fits, else lines ending in `` \\`` (the shell's line
+    continuation) with the words after the first indented further; a word is never broken (one
+    too wide stands whole on its line)."""
+    quoted = [shlex.quote(w) for w in words]
+    one = indent + " ".join(quoted)
+    if len(one) <= width:
+        return [one]
+    lines: list[str] = []
+    line = indent + quoted[0]
+    for w in quoted[1:]:
+        if len(line) + 1 + len(w) + 2 <= width:
+            line += " " + w
+        else:
+            lines.append(line + " \\")
+            line = indent + "  " + w
+    lines.append(line)
+    return lines
+
+
+class Rejoining:
+    """A player's client taking its seat back by itself when the connection drops (a part of
+    :class:`tutor.app.tables.client.PlayerClient`, which sets ``io``, ``link``, ``address``,
+    ``code``, ``name``, ``token``, ``livery``, ``tries``, ``connect``, ``lost``, ``deal`` and
+    ``handle``)."""
+
+    def rejoin_command(self) -> list[str]:
+        """The command that takes this seat back, as words (the token alone does it: the seat
+        keeps its name and livery)."""
+        if self.token:
+            return ["laugh", "table", "join", self.address, self.code, "--token", self.token]
+        return ["laugh", "table", "join", self.address, self.code, "--name", self.name]
+
+    def say_rejoin(self, style: str = "dim") -> None:
+        """Print the command that takes the seat back: on one line where it fits, else on
+        lines continued with a backslash (a shell reads them as one command), never a word of
+        it (an address, a code, a token) broken."""
+        for line in shell_lines(self.rejoin_command(), self.io.width):
+            self.io.say(line, style=style, wrap=False)
+
+    def reconnect(self) -> bool:
+        """The connection has dropped: try again with the token, waiting half a second, then
+        twice as long each time (at most :data:`RETRY_MOST`), ``tries`` times.  True when the
+        seat is taken back; False (said, with the command that comes back later) when the
+        server refuses it or every try fails."""
+        io = self.io
+        self.lost = False
+        try:
+            self.link.close()
+        except Exception:
+            pass
+        delay = RETRY_FIRST
+        for k in range(1, self.tries + 1):
+            io.say(f"The connection to the table has dropped: trying again in {delay:g} s "
+                   f"(try {k} of {self.tries}).", style="yellow")
+            time.sleep(delay)
+            delay = min(RETRY_MOST, delay * 2)
+            first = {"type": "join", "code": self.code, "token": self.token}
+            link = self.connect(first)
+            link.start()
+            end = time.monotonic() + 15
+            while time.monotonic() < end:
+                try:
+                    msg = link.inbox.get(timeout=0.5)
+                except queue.Empty:
+                    continue
+                kind = msg.get("type")
+                if kind == "welcome":
+                    self.link = link
+                    self.deal = -1          # the state that follows is drawn whole
+                    self.handle(msg)
+                    return True
+                if kind == "refused":
+                    io.say(f"Refused: {msg.get('text')}", style="yellow")
+                    link.close()
+                    return False
+                if kind in ("closed", "bye"):
+                    break
+            link.close()
+        io.say(f"Could not reach the table after {self.tries} tries. Your seat stays yours:",
+               style="yellow")
+        self.say_rejoin(style="")
+        return False

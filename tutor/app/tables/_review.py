@@ -20,10 +20,11 @@ __all__ = ["Notes", "review"]
 @dataclass
 class Notes:
     """What the review of one person's deal needs beyond the watch: declarations they lay down
-    holding, and the words of their false claims."""
+    holding, the words of their false claims, and how often their time ran out."""
 
     laid_down: list[Action] = field(default_factory=list)
     false_claims: list[str] = field(default_factory=list)
+    timed_out: int = 0
 
 
 def review(table, seat: int) -> dict[str, Any]:
@@ -87,7 +88,8 @@ def review(table, seat: int) -> dict[str, Any]:
     return {"hits": hits, "misses": misses,
             "false_claims": len(table.notes[seat].false_claims),
             "median_hit": round(statistics.median(times), 3) if times else None,
-            "items": items, "stood_in": table.seats[seat].stood_in}
+            "items": items, "stood_in": table.seats[seat].stood_in,
+            "timed_out": table.notes[seat].timed_out}
 
 
 def _decl_words(a: Action) -> str:

@@ -1,22 +1,44 @@
 """What a live table's client draws besides the board: the review of a player's deal, the
-standings across tables, the score sheet at the end of a match, and the organiser's overview
-(:func:`watch_tables`)."""
+standings across tables (with the liveries' totals), and the score sheet at the end of a match
+(the organiser's screen is :mod:`~tutor.app.tables._organiser`'s)."""
 
 from __future__ import annotations
 
-import queue
 from typing import Any
 
 from rich.table import Table as RichTable
 from rich.text import Text
 
-from tutor.app.tables._link import Link
-from tutor.engine.cards import pretty_cards
-from tutor.engine.errors import LaughError
 from tutor.engine.rulesets import Ruleset
-from tutor.teaching.io import LearnerIO
 
-__all__ = ["overview_text", "review_text", "scored_match", "standings_table", "watch_tables"]
+__all__ = ["review_text", "scored_match", "settlement_view", "standings_table", "teams_text"]
+
+
+def settlement_view(msg: dict, seat: int | None, names: list[str]) -> Any:
+    """A deal's settlement (the server's ``deal_over``): each seat's cards won, its result in
+    the unit of the ruleset and its total, the receiving seat marked.  Names set as plain
+    text."""
+    from rich.console import Group
+    names = list(msg.get("names") or names)
+    head = Text(f"Settlement · {msg.get('game', '')}" + (" (practice: not scored)"
+                                                         if msg.get("practice") else ""),
+                style="bold")
+    unit = str(msg.get("unit") or "")
+    t = RichTable(show_edge=False, pad_edge=False)
+    t.add_column("Player")
+    t.add_column("won", justify="right")
+    t.add_column(unit or "result", justify="right")
+    t.add_column("total", justify="right")
+    totals = msg.get("totals") or []
+    for row in msg.get("settlement") or []:
+        q = row.get("seat", 0)
+        value = row.get("net") if row.get("net") is not None else row.get("points")
+        name = names[q] if isinstance(q, int) and 0 <= q < len(names) else str(q)
+        t.add_row(Text(("▶ " if q == seat else "  ") + name), Text(str(row.get("won"))),
+                  Text("" if value is None else f"{value:+d}" if row.get("net") is not None
+                       else str(value)),
+                  Text(str(totals[q]) if isinstance(q, int) and 0 <= q < len(totals) else ""))
+    return Group(head, t)
 
 
 def review_text(review: dict) -> Any:
@@ -39,35 +61,74 @@ def review_text(review: dict) -> Any:
         lines.append(t)
         if item.get("why"):
             lines.append(Text(f"  {item['why']}", style="dim"))
-    if review.get("stood_in"):
-        lines.append(Text(f"A computer player moved {review['stood_in']} times for you while "
-                          "you were away.", style="dim"))
+    timed = review.get("timed_out") or 0
+    if timed:
+        lines.append(Text(f"Your time ran out {timed} time{'s' if timed != 1 else ''}: a "
+                          "computer player moved for you.", style="yellow"))
+    away = (review.get("stood_in") or 0) - timed
+    if away > 0:
+        lines.append(Text(f"A computer player moved {away} time{'s' if away != 1 else ''} "
+                          "for you while you were away.", style="dim"))
     return Group(*lines)
 
 
 def standings_table(msg: dict) -> Any:
-    """The standings across every table after a round."""
+    """The standings across every table after a round: place, player, table, livery, score
+    (and under duplicate play the score against the same cards at the other tables), then the
+    liveries' totals.  Names are set as plain text."""
     from rich.console import Group
     r, rounds = msg.get("round"), msg.get("rounds")
+    dup = bool(msg.get("duplicate"))
     head = Text(("Final standings" if msg.get("final") else f"Standings after round {r}")
-                + f" (of {rounds})", style="bold")
+                + f" (of {rounds})" + (" · duplicate: 'vs same cards' is the score less the "
+                                       "average of those dealt the same cards" if dup else ""),
+                style="bold")
+    rows = msg.get("rows") or []
+    liveries = any(row.get("livery") for row in rows)
     t = RichTable(show_edge=False, pad_edge=False)
-    for col, just in (("", "right"), ("Player", "left"), ("table", "right"),
-                      ("score", "right")):
+    cols = [("", "right"), ("Player", "left"), ("table", "right")]
+    cols += [("livery", "left")] if liveries else []
+    cols += [("vs same cards", "right")] if dup else []
+    cols += [("score", "right")]
+    for col, just in cols:
         t.add_column(col, justify=just)
-    for row in msg.get("rows") or []:
-        t.add_row(str(row.get("place")), str(row.get("name")), str(row.get("table")),
-                  str(row.get("score")))
-    return Group(head, t)
+    for row in rows:
+        cells = [Text(str(row.get("place"))), Text(str(row.get("name"))),
+                 Text(str(row.get("table")))]
+        if liveries:
+            cells.append(Text(str(row.get("livery") or "")))
+        if dup:
+            cells.append(Text(f"{row.get('dup', 0):+g}"))
+        cells.append(Text(str(row.get("score"))))
+        t.add_row(*cells)
+    parts: list = [head, t]
+    teams = msg.get("teams") or []
+    if teams:
+        parts.append(teams_text(teams, 200))
+    return Group(*parts)
+
+
+def teams_text(teams: list[dict], width: int) -> Text:
+    """The liveries' totals in one line (cut to ``width``): place, livery, score (and the
+    duplicate score), people."""
+    line = "; ".join(
+        f"{x.get('place')}. {x.get('livery')} {x.get('score')}"
+        + (f" ({x['dup']:+g} vs same cards)" if "dup" in x else "")
+        + f", {x.get('people')} {'person' if x.get('people') == 1 else 'people'}"
+        for x in teams)
+    text = Text("Liveries: ", style="bold")
+    text.append(line)
+    text.truncate(width)
+    return text
 
 
 class _Scores:
     """A finished game's results (all a score sheet asks of a deal)."""
 
-    def __init__(self, score: int, seat: int, players: int):
+    def __init__(self, score: int | None, seat: int, players: int):
         self._r = tuple(score if q == seat else 0 for q in range(players))
 
-    def returns(self) -> tuple[int, ...]:
+    def returns(self) -> tuple[int | None, ...]:
         return self._r
 
 
@@ -81,74 +142,5 @@ def scored_match(rs: Ruleset, msg: dict):
     games = plan_games(rs, players, int(plan.get("first", 0)),
                        None if rs.match_format else total)
     m = Match(rs, players, int(plan.get("first", 0)), games=games)
-    m.deals = [_Scores(int(s), seat, players) for s in msg["scores"]]
+    m.deals = [_Scores(None if s is None else int(s), seat, players) for s in msg["scores"]]
     return m
-
-
-def watch_tables(io: LearnerIO, address: str, admin: str, once: bool = False) -> int:
-    """The organiser's view: every table's state (public facts only) and the standings,
-    printed as they change, until Ctrl-C (or at once, with ``once``).  Returns the exit
-    status (1 when the server refuses the code)."""
-    link = Link(address, {"type": "watch", "admin": admin})
-    link.start()
-    status = 0
-    last = None
-    try:
-        while True:
-            try:
-                msg = link.inbox.get(timeout=1.0)
-            except queue.Empty:
-                continue
-            kind = msg.get("type")
-            if kind == "overview":
-                text = overview_text(msg, io.symbols)
-                if text.plain != last:
-                    io.say()
-                    io.show(text)
-                    last = text.plain
-                if once:
-                    break
-            elif kind == "standings":
-                io.show(standings_table(msg))
-            elif kind == "refused":
-                io.say(f"Refused: {msg.get('text')}", style="yellow")
-                status = 1
-            elif kind in ("closed", "bye"):
-                if last is None and not status:
-                    link.close()
-                    raise LaughError(str(msg.get("text")))
-                io.say(str(msg.get("text")), style="yellow")
-                break
-    except KeyboardInterrupt:
-        link.close()
-        return 130
-    link.close()
-    return status
-
-
-def overview_text(msg: dict, symbols: bool) -> Text:
-    """Every table in a few lines: game, who is to move, hand sizes, the table's cards,
-    totals (no hand: the organiser never sees one while a deal is being played)."""
-    out = Text()
-    for tb in msg.get("tables") or []:
-        names = tb.get("names") or []
-        out.append(f"Table {tb.get('table')} · {tb.get('game')} · {tb.get('played')} of "
-                   f"{tb.get('games')} games played\n", style="bold")
-        obs = tb.get("obs") or {}
-        to_move = obs.get("to_move")
-        away = tb.get("away") or []
-        for q, name in enumerate(names):
-            mark = "▶ " if q == to_move and tb.get("playing") else "  "
-            size = (obs.get("hand_sizes") or [0] * len(names))[q] if obs else 0
-            total = (tb.get("totals") or [0] * len(names))[q]
-            out.append(f"{mark}{name}{' (away)' if q < len(away) and away[q] else ''}: hand "
-                       f"{size}, total {total}\n")
-        if obs and tb.get("playing"):
-            from tutor.engine.cards import parse_card
-            cards = [parse_card(c) for c in obs.get("table") or []]
-            out.append(f"  Table: {pretty_cards(cards, symbols) or 'empty'}\n", style="dim")
-    rows = msg.get("standings") or []
-    if rows:
-        out.append("Standings: " + "; ".join(
-            f"{r.get('place')}. {r.get('name')} {r.get('score')}" for r in rows[:10]) + "\n")
-    return out

@@ -23,11 +23,18 @@ I/O seam (:class:`tutor.teaching.io.LearnerIO`), which is synchronous:
   turn.
 
 Ctrl-C and Ctrl-D (or the end of piped input) leave the table: the seat stays yours, and the
-same code and name (or the token the join gave) take it back.
+token the join gave takes it back (the command that does it is printed whole, on a line of
+its own, when you join and when you leave).  A connection that drops is tried again by
+itself with the token, waiting longer each time (half a second, then twice as long, up to
+half a minute, ``tries`` times); a client that gives up says how to come back and exits 1.
+
+The clock of the move being waited for comes in each state (the server's ``left`` seconds):
+on a terminal it counts down in the prompt's bottom line, yours or another person's; piped, a
+line says how long your move may take when your turn comes.
 
 The module's private parts: :mod:`~tutor.app.tables._link` (the network thread),
-:mod:`~tutor.app.tables._screens` (the review, the standings, the score sheet, the organiser's
-view: :func:`watch_tables`).
+:mod:`~tutor.app.tables._screens` (the review, the standings, the score sheet),
+:mod:`~tutor.app.tables._organiser` (the organiser's screen and commands).
 """
 
 from __future__ import annotations
@@ -35,13 +42,17 @@ from __future__ import annotations
 import queue
 from collections.abc import Callable
 
-from rich.table import Table as RichTable
 from rich.text import Text
 
-from tutor.app.tables._link import Link
+from tutor.app.tables._link import Link, Rejoining
+from tutor.app.tables._organiser import organise, overview_text, watch_tables
+from tutor.app.tables._screens import (
+    review_text,
+    scored_match,
+    settlement_view,
+    standings_table,
+)
 from tutor.app.tables.protocol import COMPUTER
-from tutor.app.tables._screens import (overview_text, review_text, scored_match, standings_table,
-                                       watch_tables)
 from tutor.engine.errors import LaughError, RecordError
 from tutor.engine.observe import Observation
 from tutor.engine.rulesets import Ruleset
@@ -50,7 +61,7 @@ from tutor.puzzles.render import shown_cards
 from tutor.teaching.io import LearnerIO
 from tutor.teaching.words import QUIT_WORDS as LOOP_QUIT_WORDS
 
-__all__ = ["Link", "PlayerClient", "join_table", "overview_text", "review_text",
+__all__ = ["Link", "PlayerClient", "join_table", "organise", "overview_text", "review_text",
            "standings_table", "watch_tables"]
 
 TURN_PROMPT = "Your move> "
@@ -81,6 +92,7 @@ Type a move:
 POLL = 0.1
 
 
+
 def _is_claim_line(text: str) -> bool:
     """Whether a typed line is a claim (``claim 9s 9d``, ``claim nines``, ``c``, ``claim``)."""
     return text.lower().split()[:1] in (["claim"], ["claims"], ["c"])
@@ -95,14 +107,25 @@ def _ruleset(rid: str) -> Ruleset:
     return lib.rulesets[rid]
 
 
-class PlayerClient:
+class PlayerClient(Rejoining):
     """A player at a live table, through ``io`` (:class:`tutor.teaching.io.LearnerIO`) and
     ``link`` (:class:`Link`, or anything with ``inbox``, ``send`` and ``close``)."""
 
-    def __init__(self, io: LearnerIO, link, address: str, code: str, name: str):
+    def __init__(self, io: LearnerIO, link, address: str, code: str, name: str, *,
+                 livery: str | None = None, tries: int = 20,
+                 connect: Callable[[dict], object] | None = None):
         self.io = io
         self.link = link
         self.address, self.code, self.name = address, code, name
+        self.livery = livery
+        self.tries = tries
+        self.connect = connect or (lambda first: Link(address, first))
+        #: The clock of the move waited for: (local deadline, seconds in all, seat, kind).
+        self.clock: tuple[float, float, int, str] | None = None
+        self.lost = False
+        self.finished = False
+        self.leaving = False
+        self._told = False
         self.symbols = io.symbols
         self.seat: int | None = None
         self.token: str | None = None
@@ -145,7 +168,7 @@ class PlayerClient:
         """Handle messages until ``done()`` (or the connection ends, or ``timeout`` seconds
         pass with nothing coming); True when ``done()``."""
         while not done():
-            if self.done:
+            if self.done or self.lost:
                 return False
             msg = self._take(timeout)
             if msg is None:
@@ -165,16 +188,24 @@ class PlayerClient:
             self.rs = _ruleset(str(msg.get("ruleset")))
             self.hint = bool(msg.get("hint"))
             self.seated = bool(msg.get("seated"))
+            self.name = str(msg.get("name") or self.name)
+            self.move_time = float(msg.get("move_time") or 0)
+            self.reserve = float(msg.get("reserve") or 0)
             back = "back " if msg.get("back") else ""
+            clock = (f"{self.move_time:g} s a move, {self.reserve:g} s reserve a deal"
+                     if self.move_time else "no move clock")
             io.say(f"You are {back}at table {msg.get('table')}, seat {self.seat}, as "
                    f"{msg.get('name')} ({self.rs.id}, {msg.get('players')} players; computer "
-                   f"players: {msg.get('level')}; hints {'on' if self.hint else 'off'}).",
-                   style="bold")
+                   f"players: {msg.get('level')}; hints {'on' if self.hint else 'off'}; "
+                   f"{clock}).", style="bold")
             if not self.seated:
                 io.say("A computer player has this seat until the deal ends: you watch until "
                        "then.", style="dim")
-            io.say(f"To come back after leaving: laugh table join {self.address} {self.code} "
-                   f"--name {self.name!r} (or --token {self.token}).", style="dim", wrap=False)
+            if not self._told:
+                self._told = True
+                io.say("To come back after leaving (your seat's token takes it back):",
+                       style="dim")
+                self.say_rejoin()
         elif kind == "state":
             self._state(msg)
         elif kind == "say":
@@ -194,9 +225,18 @@ class PlayerClient:
             io.show(standings_table(msg))
         elif kind == "match_over":
             self._match_over(msg)
-        elif kind in ("bye", "closed"):
+        elif kind == "bye":
             io.say(str(msg.get("text") or "The table has closed."), style="yellow")
-            self.done = True
+            if msg.get("reason") == "replaced":
+                self.done = True
+        elif kind == "closed":
+            if self.finished or self.leaving or self.done:
+                self.done = True
+            elif self.token is not None and self.tries > 0:
+                self.lost = True
+            else:
+                io.say(str(msg.get("text") or "The table has closed."), style="yellow")
+                self.done, self.status = True, 1
         elif kind in ("pong", "input"):     # input: a piped line has come (read_ahead)
             pass
 
@@ -214,6 +254,14 @@ class PlayerClient:
         self.names = list(msg.get("names") or self.names)
         self.totals = list(msg.get("totals") or [])
         self.game = str(msg.get("game") or "")
+        c = msg.get("clock")
+        try:
+            left = float(c["left"]) if isinstance(c, dict) else None
+            self.clock = None if left is None else (
+                self.io.clock.now() + left, max(left, float(c.get("left") or 0)),
+                int(c["seat"]), str(c.get("kind")))
+        except (KeyError, TypeError, ValueError):
+            self.clock = None
         if new:
             self.deal, self.shown = deal, 0
             self.seated = bool(msg.get("seated"))
@@ -253,26 +301,8 @@ class PlayerClient:
 
     def _deal_over(self, msg: dict) -> None:
         io = self.io
-        names = list(msg.get("names") or self.names)
         io.say()
-        io.say(f"Settlement · {msg.get('game', '')}" + (" (practice: not scored)"
-                                                        if msg.get("practice") else ""),
-               style="bold")
-        unit = str(msg.get("unit") or "")
-        t = RichTable(show_edge=False, pad_edge=False)
-        t.add_column("Player")
-        t.add_column("won", justify="right")
-        t.add_column(unit or "result", justify="right")
-        t.add_column("total", justify="right")
-        totals = msg.get("totals") or []
-        for row in msg.get("settlement") or []:
-            q = row.get("seat", 0)
-            value = row.get("net") if row.get("net") is not None else row.get("points")
-            name = names[q] if q < len(names) else str(q)
-            t.add_row(("▶ " if q == self.seat else "  ") + name, str(row.get("won")),
-                      "" if value is None else f"{value:+d}" if row.get("net") is not None
-                      else str(value), str(totals[q]) if q < len(totals) else "")
-        io.show(t)
+        io.show(settlement_view(msg, self.seat, self.names))
         review = msg.get("review")
         if review is not None:
             io.show(review_text(review))
@@ -286,7 +316,9 @@ class PlayerClient:
         seat = msg.get("seat")
         if scores is not None and seat is not None and self.rs is not None:
             from tutor.app.match_sheet import sheet_renderable
-            io.show(sheet_renderable(scored_match(self.rs, msg), seat, self.name))
+            io.show(sheet_renderable(scored_match(self.rs, msg), seat, self.name,
+                                     msg.get("livery")))
+        self.finished = True
         self.done = True
 
     # -- sending -------------------------------------------------------------------------------
@@ -332,10 +364,12 @@ class PlayerClient:
         clock = self.io.clock
         start = clock.now()
         turn, deal = self.my_turn, self.deal
+        mover = self.clock[2] if self.clock else None
 
         def look() -> bool:
             self.drain()
-            return self.done or self.my_turn != turn or self.deal != deal
+            return self.done or self.lost or self.my_turn != turn or self.deal != deal or (
+                (self.clock[2] if self.clock else None) != mover)
         return [(start + POLL * (k + 1), look) for k in range(int(seconds / POLL))]
 
     def run(self) -> int:
@@ -362,12 +396,18 @@ class PlayerClient:
         try:
             while not self.done:
                 self.drain()
+                if self.lost:
+                    if not self.reconnect():
+                        self.status = 1
+                        break
+                    continue
                 if self.done:
                     break
                 if self.my_turn:
                     if self._turn_shown != len(self.obs.history):
                         self._turn_shown = len(self.obs.history)
                         self.show()
+                        self._say_clock()
                     self.prompt(TURN_PROMPT, turn=True)
                 elif self.before_play and self.obs.seat == self.obs.dealer:
                     self.prompt(BEFORE_PROMPT, turn=False, before=True)
@@ -386,12 +426,35 @@ class PlayerClient:
         self.link.close()
         return self.status
 
+    def _say_clock(self) -> None:
+        """Piped: how long this move may take (a terminal shows it counting down)."""
+        if self.io.clock.realtime or self.clock is None or self.clock[2] != self.seat:
+            return
+        left = max(0.0, self.clock[0] - self.io.clock.now())
+        self.io.say(f"Your move: {left:.0f} s (your move time, then your reserve); then a "
+                    "computer player moves for you.", style="dim")
+
+    def _countdown(self, turn: bool) -> dict:
+        """The prompt's countdown: the clock of the move being waited for, yours or
+        another's."""
+        if self.clock is None:
+            return {}
+        deadline, total, seat, kind = self.clock
+        if turn and seat == self.seat:
+            label = "Your move"
+        elif seat < len(self.names):
+            label = f"{self.names[seat]} to move" + (" (away)" if kind == "away" else "")
+        else:
+            return {}
+        return {"label": label, "deadline": deadline, "total": total}
+
     def _leave(self) -> None:
+        self.leaving = True
         if not self.done:
             self.link.send({"type": "leave"})
-            self.io.say(f"You left the table; your seat stays yours: laugh table join "
-                        f"{self.address} {self.code} --name {self.name!r} takes it back.",
-                        style="dim", wrap=False)
+            self.io.say("You left the table; your seat stays yours, and this takes it back:",
+                        style="dim")
+            self.say_rejoin()
         self.link.close()
 
     def _watch_line(self) -> bool:
@@ -412,7 +475,7 @@ class PlayerClient:
         realtime = io.clock.realtime
         if realtime:
             reply = io.read(prompt, 30.0, words=WORDS, events=self._events(),
-                            keys=CLAIM_KEYS, erase=not turn)
+                            keys=CLAIM_KEYS, erase=not turn, **self._countdown(turn))
         else:
             reply = io.read(prompt, None, words=WORDS, keys=CLAIM_KEYS)
         if reply is None:
@@ -509,12 +572,16 @@ class PlayerClient:
         self.ask_server("claim", text=text)
 
 
-def join_table(io: LearnerIO, address: str, code: str, name: str,
-               token: str | None = None) -> int:
-    """Join the table of ``code`` at ``address`` as ``name`` and play (see the module
-    docstring); returns the exit status."""
-    link = Link(address, {"type": "join", "code": code, "name": name,
-                          **({"token": token} if token else {})})
-    return PlayerClient(io, link, address, code, name).run()
+def join_table(io: LearnerIO, address: str, code: str, name: str | None,
+               token: str | None = None, *, livery: str | None = None, tries: int = 20) -> int:
+    """Join the table of ``code`` at ``address`` as ``name`` (of ``livery``), or take back the
+    seat of ``token`` (``name`` may then be None), and play (see the module docstring),
+    reconnecting ``tries`` times at most when the connection drops; returns the exit status
+    (0; 1 when it gave up; 130 after Ctrl-C)."""
+    link = Link(address, {"type": "join", "code": code,
+                          **({"name": name} if name else {}),
+                          **({"token": token} if token else {}),
+                          **({"livery": livery} if livery else {})})
+    return PlayerClient(io, link, address, code, name, livery=livery, tries=tries).run()
 
 

@@ -5,76 +5,85 @@ Each connection sends JSON messages (:mod:`tutor.app.tables.protocol`); the serv
 one at the edge (text, size, JSON, version, keys: :func:`~tutor.app.tables.protocol.
 read_client`), under a rate limit per connection, and hands it to its table with the server's
 clock time of its arrival (``loop.time()``, a monotonic clock): the table decides everything,
-claim races included, by the engine.  What the tables put out is sent to each connection in
-order through a queue of its own (a slow reader never holds up the others), and each
-connection receives only its seat's observation (or a spectator's): never another hand, never
-the pack.  A message that is malformed, too large, too frequent, or acts for another seat is
-answered with one ``refused`` line and logged; the table goes on.  A frame over
+claim races and clocks included, by the engine.  What the tables put out is sent to each
+connection in order through a queue of its own (a slow reader never holds up the others), and
+each connection receives only its seat's observation (or a spectator's): never another hand,
+never the pack.  A message that is malformed, too large, too frequent, or acts for another
+seat is answered with one ``refused`` line; the table goes on.  A frame over
 :data:`~tutor.app.tables.protocol.MAX_FRAME_BYTES` closes its connection (code 1009).
 
-Files, in the server's folder: ``server.json`` (the settings, the codes, who sits where, the
-standings published), ``table-N.jsonl`` (every finished deal's record, RULES.md 9, appended as
-it ends), ``table-N.match.json`` (the match after every deal, written whole),
-``table-N.unfinished.json`` (the deal in play when the server stopped), ``sheets/`` (each
-person's score sheet as HTML at the end of a match), ``server.log`` (joins, leaves,
-refusals).  :func:`load_state` reads them back for ``--resume``.
+No guest slows another (:mod:`~tutor.app.tables._guard`, :mod:`~tutor.app.tables._hints`):
+connections are counted per address and in all from the moment they are accepted, and turned
+away beyond the limits; a connection that has not joined (or watched) within
+:attr:`~tutor.app.tables._guard.Limits.join_seconds` is closed; guesses at the codes are
+limited per address; hints are worked out in a worker process, a few a deal; refusals and
+errors are logged one line each, at most once a second for each kind (never a traceback);
+the organiser's overview goes out at most four times a second.  Stopping (Ctrl-C, SIGTERM)
+stops at once: queued hints are dropped, every table is saved where it stands.
+
+Files (:mod:`~tutor.app.tables._files`): ``server.json`` (0600), each table's journal of the
+deal in play, records and match, ``events.jsonl`` (the organiser's log), ``sheets/``,
+``server.log``.  :func:`~tutor.app.tables._state.load_state` reads them back for
+``--resume``; ``pane(text)``, when given, is told of each event of the log as it happens (the
+server's terminal).
 """
 
 from __future__ import annotations
 
 import asyncio
 import hmac
-import json
 import logging
 import secrets
 import signal
+import time
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from tutor.app.tables import protocol as P
-from tutor.app.tables.table import EVERYONE, PUBLIC, STATE, SeatState, Settings, Table
-from tutor.app.tables.tournament import Tournament
-from tutor.engine.atomic import write_atomic
+from tutor.app.tables._files import ServerFiles
+from tutor.app.tables._guard import Guard, Limits, Quiet
+from tutor.app.tables._hints import HintService
+from tutor.app.tables._outgoing import Outgoing
+from tutor.app.tables._state import STATE_FORMAT, load_state, state_json
+from tutor.app.tables.protocol import code_words
+from tutor.app.tables.table import EVERYONE, Table
+from tutor.app.tables.tournament import Tournament, teams
 from tutor.engine.deal import Deal
-from tutor.engine.errors import LaughError, RecordError, UsageError
-from tutor.engine.jsonfile import load
-from tutor.engine.levels import level
-from tutor.engine.match import Match
-from tutor.engine.records import dumps, replay, to_record
+from tutor.engine.errors import UsageError
 
-__all__ = ["CannotListen", "STATE_FORMAT", "TableServer", "code_words", "load_state", "new_code"]
+__all__ = [
+    "STATE_FORMAT",
+    "CannotListen",
+    "TableServer",
+    "code_words",
+    "load_state",
+    "new_code",
+]
 
 log = logging.getLogger("tutor.tables")
 
-#: The format name of ``server.json``.
-STATE_FORMAT = "laugh-and-lie-down/tables@1"
-#: Letters of a join code: no 0/O, 1/I/L, so a code read aloud is typed right.
-_CODE_LETTERS = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 #: Messages a connection may have waiting to be sent before it counts as not reading.
 MAX_QUEUE = 5000
 #: Refused messages a connection may send before it is closed (code 1008).
 MAX_REFUSED = 2000
 
 
-def new_code(length: int = 8) -> str:
-    """A fresh join code: ``length`` letters and digits that cannot be misread."""
-    return "".join(secrets.choice(_CODE_LETTERS) for _ in range(length))
-
-
-def code_words(code: str) -> str:
-    """A code as it is typed (case and spaces do not matter)."""
-    return "".join(code.split()).upper()
+def new_code(length: int = P.JOIN_CODE) -> str:
+    """A fresh code: ``length`` letters and digits that cannot be misread
+    (:data:`~tutor.app.tables.protocol.CODE_LETTERS`)."""
+    return "".join(secrets.choice(P.CODE_LETTERS) for _ in range(length))
 
 
 @dataclass(eq=False)
 class _Conn:
-    """One connection: its table, seat and name once joined (``admin`` for the organiser),
-    its rate limit, what it has been sent of the current deal, and its send queue."""
+    """One connection: its address, its table, seat and name once joined (``admin`` for the
+    organiser), its rate limit, what it has been sent of the current deal, its send queue."""
 
     ws: Any
     peer: str
+    address: str
     limit: P.RateLimit
     table: Table | None = None
     seat: int | None = None
@@ -91,56 +100,68 @@ class CannotListen(UsageError):
     """The server could not listen on the address asked for (in use, not this machine's)."""
 
 
-class TableServer:
+class TableServer(Outgoing):
     """The server of ``tables`` (played as one :class:`~tutor.app.tables.tournament.
-    Tournament`) with the organiser's ``admin`` code, keeping its files in ``folder``
-    (None: nothing is written).  ``published``: standings rounds already out (a resumed
-    server's); ``exit_when_done``: stop once every table's match is over."""
+    Tournament`) with the organiser's ``admin`` code, keeping its files in ``folder`` (None:
+    nothing is written).  ``published``: standings rounds already out (a resumed server's);
+    ``exit_when_done``: stop once every table's match is over; ``limits`` the connections'
+    (:class:`~tutor.app.tables._guard.Limits`); ``pane(text)`` is told of every line of the
+    log (the server's terminal)."""
 
     def __init__(self, tables: list[Table], admin: str, folder: Path | None,
-                 published: int = 0, exit_when_done: bool = False):
+                 published: int = 0, exit_when_done: bool = False, *,
+                 limits: Limits | None = None, pane: Callable[[str], None] | None = None):
         self.exit_when_done = exit_when_done
         self.tables = tables
         self.admin = admin
         self.folder = folder
+        self.pane = pane
         self.tournament = Tournament(tables, published)
         self.conns: set[_Conn] = set()
         self.loop: asyncio.AbstractEventLoop | None = None
+        self.guard = Guard(limits or Limits())
+        self.quiet = Quiet(log)
+        self.hints = HintService()
+        self.files = ServerFiles(folder, self._problem, self._later) if folder else None
         self._wake: asyncio.TimerHandle | None = None
         self._wake_at: float | None = None
         self._stop: asyncio.Event | None = None
         self._stopping = False
-        self._hints: set[asyncio.Future] = set()
+        self._overview_at = 0.0
+        self._overview_timer: asyncio.TimerHandle | None = None
         self.address: str | None = None
         for t in tables:
             t.gate = self.tournament.gate
             t.on_finished = self._finished
+            t.on_progress = self._progress
 
     # -- running ------------------------------------------------------------------------------
 
-    async def run(self, host: str, port: int, ready: Callable[["TableServer"], None]) -> None:
+    async def run(self, host: str, port: int, ready: Callable[[TableServer], None]) -> None:
         """Serve on ``host``:``port`` (0: a free port) until :meth:`stop` (or SIGINT/SIGTERM);
         ``ready(server)`` is called once listening (:attr:`address` is set).  Saves and says
         goodbye to every connection before returning."""
         from websockets.asyncio.server import serve
-        self.loop = asyncio.get_running_loop()
+        self.loop = loop = asyncio.get_running_loop()
+        loop.set_exception_handler(self._loop_error)
         self._stop = asyncio.Event()
         for sig in (signal.SIGINT, signal.SIGTERM):
             try:
-                self.loop.add_signal_handler(sig, self._stop.set)
+                loop.add_signal_handler(sig, self._stop.set)
             except (NotImplementedError, RuntimeError, ValueError):   # not the main thread
                 pass
-        now = self.loop.time()
+        now = loop.time()
         for t in self.tables:       # the tables' clocks were set when they were made
             if t.next_deal_at is not None:
                 t.next_deal_at = now + (t.settings.start or 0.0) if t.deal is None \
                     else max(t.next_deal_at, now)
-            elif t.match.deals and not t.match.is_over:     # resumed: play on at once
-                t.next_deal_at = now
+            elif t.match.deals and not t.match.is_over or t._partial is not None:
+                t.next_deal_at = now            # resumed: play on at once
         try:
             server = await serve(self._handler, host, port, max_size=P.MAX_FRAME_BYTES,
                                  max_queue=64, compression=None, ping_interval=20,
-                                 ping_timeout=20, open_timeout=10, close_timeout=2)
+                                 ping_timeout=20, open_timeout=10, close_timeout=2,
+                                 create_connection=self._gated())
         except OSError as exc:
             raise CannotListen(f"cannot listen on {host}:{port}: {exc.strerror or exc}") \
                 from None
@@ -149,29 +170,70 @@ class TableServer:
             h, p = sock.getsockname()[:2]
             self.address = f"ws://{h if ':' not in h else '[' + h + ']'}:{p}"
             log.info("serving on %s", self.address)
-            self._save_state()
+            self._save_all()                # every file there before anything is played
+            if any(t.settings.hint for t in self.tables):
+                self.hints.warm()
             ready(self)
-            self._flush(self.loop.time())
+            self._flush(loop.time())
             await self._stop.wait()
             log.info("stopping")
             self._stopping = True           # the clocks stop and nothing more is taken, so
-            if self._wake is not None:      # what is saved now is where every table stands
+            self.hints.stop()               # what is saved now is where every table stands
+            if self._wake is not None:
                 self._wake.cancel()
             self._save_all()
             for c in list(self.conns):
-                self._send(c, {"type": "bye", "text": "The server is stopping; the match is "
-                                                      "saved and resumes with --resume."})
+                self._send(c, {"type": "bye", "reason": "stopping",
+                               "text": "The server is stopping; the match is saved and "
+                                       "resumes with --resume."})
                 c.closing = True
             await asyncio.sleep(0.05)
             for c in list(self.conns):
                 await c.ws.close(1001, "server stopping")
         if self._wake is not None:
             self._wake.cancel()
+        self.quiet.flush()
+        if self.files is not None:
+            self.files.close()
 
     def stop(self) -> None:
         """Stop serving (thread-safe)."""
         if self.loop is not None and self._stop is not None:
             self.loop.call_soon_threadsafe(self._stop.set)
+
+    def _loop_error(self, loop, context: dict) -> None:
+        """The loop's errors (an accept that found no descriptor, a callback that failed):
+        one line each, at most once a second for each kind, never a traceback."""
+        exc = context.get("exception")
+        text = context.get("message", "error")
+        if exc is not None:
+            text += f": {type(exc).__name__}: {exc}"
+        self.quiet.say(f"loop:{context.get('message', '')[:40]}", logging.ERROR, text)
+
+    def _gated(self):
+        """The connection class of :func:`websockets.asyncio.server.serve`: each connection
+        counted by the guard from the moment it is accepted, and cut at once beyond the
+        limits (before its handshake)."""
+        from websockets.asyncio.server import ServerConnection
+        srv = self
+
+        class Gated(ServerConnection):
+            def connection_made(self, transport) -> None:
+                super().connection_made(transport)
+                peer = transport.get_extra_info("peername")
+                self.laugh_address = str(peer[0]) if peer else "?"
+                why = srv.guard.admit(self.laugh_address)
+                self.laugh_counted = why is None
+                if why is not None:
+                    srv.quiet.say("turned away", logging.WARNING, f"turned away: {why}")
+                    transport.abort()
+
+            def connection_lost(self, exc) -> None:
+                if getattr(self, "laugh_counted", False):
+                    self.laugh_counted = False
+                    srv.guard.gone(self.laugh_address)
+                super().connection_lost(exc)
+        return Gated
 
     # -- connections ------------------------------------------------------------------------
 
@@ -179,9 +241,11 @@ class TableServer:
         from websockets.exceptions import ConnectionClosed
         loop = self.loop
         peer = _peer(ws)
-        conn = _Conn(ws, peer, P.RateLimit(now=loop.time()))
+        conn = _Conn(ws, peer, getattr(ws, "laugh_address", peer.rsplit(":", 1)[0]),
+                     P.RateLimit(now=loop.time()))
         self.conns.add(conn)
         writer = asyncio.create_task(self._writer(conn))
+        timer = loop.call_later(self.guard.limits.join_seconds, self._no_join, conn)
         try:
             async for data in ws:
                 if self._stopping:          # saved already: nothing more is played
@@ -193,8 +257,8 @@ class TableServer:
                         self._refuse(conn, f"too many messages: at most {P.RATE:g} a second "
                                            f"({n} refused)")
                     if conn.limit.total_refused > MAX_REFUSED:
-                        log.warning("%s: closed after %d messages refused", peer,
-                                    conn.limit.total_refused)
+                        self.quiet.say("flood", logging.WARNING, f"{peer}: closed after "
+                                       f"{conn.limit.total_refused} messages refused")
                         await ws.close(1008, "too many messages")
                         break
                     continue
@@ -204,7 +268,8 @@ class TableServer:
                         conn.limit.refund()         # a move taken: the deal's pace, not a flood
                 except Exception as exc:            # the table goes on, whatever came
                     if not isinstance(exc, P.Refused):
-                        log.exception("%s: a message could not be handled", peer)
+                        self.quiet.say("handle", logging.ERROR, f"{peer}: a message could not "
+                                       f"be handled: {type(exc).__name__}: {exc}")
                         exc = P.Refused("the server could not take that message")
                     self._refuse(conn, str(exc))
                     if conn.closing:
@@ -213,18 +278,29 @@ class TableServer:
                         break
                 self._flush(loop.time())
         except ConnectionClosed as exc:
-            rcvd = exc.rcvd
-            if rcvd is None and exc.sent is not None and exc.sent.code == 1009:
-                log.warning("%s: a frame over %d bytes: connection closed", peer,
-                            P.MAX_FRAME_BYTES)
+            if exc.rcvd is None and exc.sent is not None and exc.sent.code == 1009:
+                self.quiet.say("frame", logging.WARNING, f"{peer}: a frame over "
+                               f"{P.MAX_FRAME_BYTES} bytes: connection closed")
+        except Exception as exc:            # never a traceback per connection
+            self.quiet.say("connection", logging.ERROR,
+                           f"{peer}: connection ended: {type(exc).__name__}: {exc}")
         finally:
+            timer.cancel()
             self.conns.discard(conn)
             writer.cancel()
             if conn.table is not None and conn.seat is not None and not conn.admin and not any(
                     c.table is conn.table and c.seat == conn.seat for c in self.conns):
                 conn.table.leave(conn.seat, loop.time())
                 log.info("%s: %s left table %d", peer, conn.name, conn.table.number)
-                self._flush(loop.time())
+                if not self._stopping:
+                    self._flush(loop.time())
+
+    def _no_join(self, conn: _Conn) -> None:
+        if conn.table is None and not conn.admin and not conn.closing:
+            conn.closing = True
+            self.quiet.say("no join", logging.INFO, f"{conn.peer}: closed: no join within "
+                           f"{self.guard.limits.join_seconds:g} s")
+            asyncio.ensure_future(conn.ws.close(1008, "no join"))
 
     async def _writer(self, conn: _Conn) -> None:
         from websockets.exceptions import ConnectionClosed
@@ -232,20 +308,21 @@ class TableServer:
             while True:
                 text = await conn.queue.get()
                 await conn.ws.send(text)
-        except (ConnectionClosed, asyncio.CancelledError):
+        except (ConnectionClosed, asyncio.CancelledError, OSError):
             return
 
     def _send(self, conn: _Conn, message: dict[str, Any]) -> None:
         if conn.queue.qsize() >= MAX_QUEUE:
             if not conn.closing:
                 conn.closing = True
-                log.warning("%s: not reading its messages: closed", conn.peer)
+                self.quiet.say("slow", logging.WARNING, f"{conn.peer}: not reading its "
+                                                        "messages: closed")
                 asyncio.ensure_future(conn.ws.close(1008, "not reading"))
             return
         conn.queue.put_nowait(P.encode(message))
 
     def _refuse(self, conn: _Conn, text: str) -> None:
-        log.warning("%s: refused: %s", conn.peer, text)
+        self.quiet.say(f"refused:{text[:24]}", logging.WARNING, f"{conn.peer}: refused: {text}")
         self._send(conn, {"type": "refused", "text": text})
 
     # -- messages ---------------------------------------------------------------------------
@@ -263,13 +340,21 @@ class TableServer:
         if kind == "watch":
             if conn.table is not None or conn.admin:
                 raise P.Refused("this connection has joined already")
+            self._guess(conn)
             if not hmac.compare_digest(code_words(msg.admin or "").encode(),
                                        self.admin.encode()):
                 conn.closing = True
+                self.guard.missed(conn.address)
                 raise P.Refused("that is not the organiser's code")
             conn.admin = True
             log.info("%s: the organiser watches", conn.peer)
             self._send(conn, self._overview())
+            return False
+        if kind in ("start", "release"):
+            if not conn.admin:
+                raise P.Refused(f"only the organiser may {kind} (watch with the organiser's "
+                                "code first)")
+            self._organise(msg, now)
             return False
         t = conn.table
         if t is None or conn.admin:
@@ -288,244 +373,163 @@ class TableServer:
             return False
         return t.intent(conn.seat, msg, now)
 
+    def _guess(self, conn: _Conn) -> None:
+        wait = self.guard.guess(conn.address)
+        if wait is not None:
+            conn.closing = True
+            raise P.Refused(f"too many tries from your address: wait {max(1, round(wait))} s")
+
     def _join(self, conn: _Conn, msg: P.ClientMessage, now: float) -> None:
         if conn.table is not None or conn.admin:
             raise P.Refused("this connection has joined already")
+        self._guess(conn)
         code = code_words(msg.code or "").encode()
         table = None
-        for t in self.tables:
+        for t in self.tables:           # every code compared, in constant time
             if hmac.compare_digest(code, t.code.encode()):
                 table = t
         if table is None:
             conn.closing = True
+            self.guard.missed(conn.address)
             raise P.Refused("no table has that code")
-        joined = table.join(msg.name, msg.token, now)
+        try:
+            joined = table.join(msg.name, msg.token, now, msg.livery)
+        except P.Refused:
+            conn.closing = True             # one join a connection: a refused one ends it
+            raise
         for c in list(self.conns):
             if c is not conn and c.table is table and c.seat == joined.seat and not c.admin:
                 c.closing = True        # the same person on a new connection: the old one goes
-                self._send(c, {"type": "bye", "text": "You joined from another connection."})
+                self._send(c, {"type": "bye", "reason": "replaced",
+                               "text": "You joined from another connection."})
                 asyncio.ensure_future(c.ws.close(1000, "replaced"))
                 c.table = None
         conn.table, conn.seat = table, joined.seat
         st = table.seats[joined.seat]
         conn.name = st.name if joined.now else st.incoming
         log.info("%s: %s %s table %d seat %d", conn.peer, conn.name,
-                 "is back at" if joined.back else "joins", table.number, joined.seat)
+                 "is back at" if joined.back else "at", table.number, joined.seat)
         s = table.settings
         self._send(conn, {
             "type": "welcome", "table": table.number, "seat": joined.seat,
             "token": joined.token, "name": conn.name, "seated": joined.now,
             "back": joined.back, "names": table.names, "ruleset": s.ruleset.id,
-            "players": s.players, "level": s.level.name, "hint": s.hint, "wait": s.wait,
-            "games": len(table.match.games), "played": len(table.match.deals)})
+            "players": s.players, "level": s.level.name, "hint": s.hint, "hints": s.hints,
+            "wait": s.wait, "move_time": s.move_time, "reserve": s.reserve,
+            "games": len(table.match.games), "played": len(table.match.deals),
+            "duplicate": s.duplicate, "livery": st.livery})
         table.changed = True
+        self._save_state()
+
+    def _organise(self, msg: P.ClientMessage, now: float) -> None:
+        """The organiser's ``start`` and ``release``."""
+        if msg.table is not None and msg.table > len(self.tables):
+            raise P.Refused(f"table: from 1 to {len(self.tables)}")
+        if msg.type == "release":
+            t = self.tables[msg.table - 1]
+            if msg.seat >= len(t.seats):
+                raise P.Refused(f"seat: from 0 to {len(t.seats) - 1}")
+            who = t.release(msg.seat)
+            t._log("released", f"the organiser released seat {msg.seat} ({who}): the name "
+                               "alone takes it back now", seat=msg.seat)
+            self._save_state()
+            return
+        started = [t for t in (self.tables if msg.table is None else
+                               [self.tables[msg.table - 1]]) if t.start(now)]
+        if not started and msg.table is not None:
+            raise P.Refused(f"table {msg.table} has begun already")
 
     def _hint(self, conn: _Conn, msg: P.ClientMessage) -> None:
-        t = conn.table
-        if not t.settings.hint:
-            self._send(conn, {"type": "reply", "ok": False, "to": "hint", "seq": msg.seq,
-                              "text": "Hints are off at this table."})
-            return
-        pos = t.hint_position(conn.seat)
-        if pos is None:
-            self._send(conn, {"type": "reply", "ok": False, "to": "hint", "seq": msg.seq,
-                              "text": "A hint answers your move when it is your turn (a claim "
-                                      "is yours to find)."})
-            return
-        names, seat = t.names, conn.seat
+        t, seat = conn.table, conn.seat
 
-        def work() -> str:
-            from tutor.app.play.review import hint
-            return hint(pos, seat, names).text
-
-        fut = asyncio.ensure_future(self.loop.run_in_executor(None, work))
-        self._hints.add(fut)
-
-        def done(f: asyncio.Future) -> None:
-            self._hints.discard(f)
-            text = "Hint: " + f.result() if not f.cancelled() and f.exception() is None \
-                else "No hint could be worked out."
-            self._send(conn, {"type": "reply", "ok": True, "to": "hint", "seq": msg.seq,
+        def reply(ok: bool, text: str) -> None:
+            self._send(conn, {"type": "reply", "ok": ok, "to": "hint", "seq": msg.seq,
                               "text": text})
-        fut.add_done_callback(done)
-
-    # -- what goes out -------------------------------------------------------------------------
-
-    def _flush(self, now: float) -> None:
-        """Tick every table to ``now``, send what they put out and the states that changed,
-        and set the next wake-up (nothing once the server is stopping)."""
-        if self._stopping:
+        why = t.hint_refusal(seat)
+        if why is None and self.hints.busy:
+            why = "The hints are busy: ask again in a moment."
+        if why is not None:
+            reply(False, why)
             return
-        for t in self.tables:
-            t.tick(now)
-        admins = [c for c in self.conns if c.admin and not c.closing]
-        any_change = False
-        for t in self.tables:
-            at = [c for c in self.conns if c.table is t and not c.admin and not c.closing]
-            out, t.outbox = t.outbox, []
-            for target, message in out:
-                if target == STATE:
-                    self._states(t, at, message)
-                    any_change = True
-                    continue
-                for c in at:
-                    seated = t.seated(c.seat, c.name)
-                    if target == EVERYONE or (target == PUBLIC and not seated) or (
-                            target == c.seat and (seated or message["type"] == "reply")):
-                        self._send(c, message)
-                if target in (EVERYONE, PUBLIC) and message["type"] != "reply":
-                    for c in admins:
-                        self._send(c, message)
-            if t.changed:
-                any_change = True
-                self._states(t, at)
-                t.changed = False
-                t.cause = None
-        if any_change and admins:
-            ov = self._overview()
-            for c in admins:
-                self._send(c, ov)
-        self._schedule()
-        if self.exit_when_done and self._stop is not None and all(t.over for t in self.tables):
-            self.loop.call_later(0.2, self._stop.set)
+        asked = (t.deal_number, t.turn_index)
 
-    def _states(self, t: Table, conns: list[_Conn], snap: dict | None = None) -> None:
-        """Each connection's state: its seat's observation (a spectator's where it has no
-        seat yet), now or as ``snap`` (a table's :data:`STATE` entry) holds it."""
-        views: dict[int | None, Any] = dict(snap["views"]) if snap else {}
-        number = snap["deal"] if snap else t.deal_number
-        m = t.match
-        game = m.next_game if t.playing else (m.games[len(m.deals) - 1] if m.deals else None)
-        if snap:
-            game = m.games[len(m.deals) - 1] if m.deals else None
-        head = {"type": "state", "table": t.number, "deal": number,
-                "game": game.label if game else "", "names": t.names,
-                "totals": list(m.totals), "away": [s.name is not None and not s.connected
-                                                   for s in t.seats],
-                "cause": snap["cause"] if snap else t.cause, "played": len(m.deals),
-                "games": len(m.games)}
-        for c in conns:
-            seat = c.seat if t.seated(c.seat, c.name) else None
-            if seat not in views:
-                views[seat] = t.view(seat) if not snap else None
-            obs = views[seat]
-            if obs is None:
-                continue
-            if c.deal != number or c.seated_view != (seat is not None):
-                c.deal, c.sent, c.seated_view = number, 0, seat is not None
-            self._send(c, {**head, "seated": seat is not None, "obs": obs.to_json(c.sent)})
-            c.sent = len(obs.history)
-
-    def _overview(self) -> dict[str, Any]:
-        """Every table's state for the organiser: public facts only (no hand while a deal is
-        being played), and the standings so far."""
-        tables = []
-        for t in self.tables:
-            obs = t.view(None)
-            m = t.match
-            tables.append({
-                "table": t.number, "names": t.names, "persons": [t.person(q) for q in
-                                                                 range(len(t.seats))],
-                "away": [s.name is not None and not s.connected for s in t.seats],
-                "game": (m.next_game.label if m.next_game else "over"),
-                "playing": t.playing, "played": len(m.deals), "games": len(m.games),
-                "totals": list(m.totals),
-                "obs": obs.to_json(max(0, len(obs.history) - 4)) if obs is not None else None})
-        return {"type": "overview", "tables": tables,
-                "published": self.tournament.published, "rounds": self.tournament.rounds,
-                "standings": self.tournament.standings()}
-
-    def _schedule(self) -> None:
-        times = [w for w in (t.next_wake() for t in self.tables) if w is not None]
-        at = min(times) if times else None
-        if at == self._wake_at:
-            return
-        if self._wake is not None:
-            self._wake.cancel()
-        self._wake, self._wake_at = None, at
-        if at is not None and self.loop is not None:
-            self._wake = self.loop.call_at(at, self._woken)
-
-    def _woken(self) -> None:
-        self._wake = self._wake_at = None
-        try:
-            self._flush(self.loop.time())
-        except Exception:           # the table goes on: log what went wrong, never die
-            log.exception("error while the tables' clocks ran")
+        def done(text: str | None) -> None:
+            if conn.closing or conn not in self.conns or self._stopping:
+                return
+            if (t.deal_number, t.turn_index) != asked or not t.playing:
+                reply(False, "The hint came after the position changed: it is dropped.")
+            elif text is None:
+                reply(False, "No hint could be worked out.")
+            else:
+                reply(True, "Hint: " + text)
+        if self.hints.ask(t.hint_position(seat), seat, t.names, done):
+            t.hint_taken(seat)
+        else:
+            reply(False, "The hints are busy: ask again in a moment.")
 
     # -- files --------------------------------------------------------------------------------
 
+    def _problem(self, text: str) -> None:
+        """A save that failed, or succeeded after failing: logged and on the pane."""
+        log.error("%s", text)
+        if self.pane is not None:
+            self.pane(f"{time.strftime('%H:%M:%S')} {text}")
+
+    def _later(self, seconds: float, fn: Callable[[], Any]) -> None:
+        if self.loop is not None and not self.loop.is_closed():
+            self.loop.call_later(seconds, fn)
+
+    def _progress(self, table: Table, deal: Deal, new: bool) -> None:
+        if self.files is not None:
+            self.files.journal(table.number, len(table.match.deals), deal, new)
+
     def _finished(self, table: Table, deal: Deal, t: float) -> None:
-        if self.folder is not None:
-            try:
-                with open(self.folder / f"table-{table.number}.jsonl", "a",
-                          encoding="utf-8") as f:
-                    f.write(dumps(to_record(deal)) + "\n")
-                self._save_match(table)
-                (self.folder / f"table-{table.number}.unfinished.json").unlink(missing_ok=True)
-                if table.match.is_over:
-                    self._sheets(table)
-            except OSError as exc:
-                log.error("could not save table %d: %s", table.number, exc)
+        if self.files is not None:
+            self.files.finished(table.number, deal, table.match.dumps)
+            if table.match.is_over:
+                self._sheets(table)
         standings = self.tournament.finished(table)
         if standings is not None:
+            for c in self.conns:        # the organiser: once, not once a table
+                if c.admin and not c.closing:
+                    self._send(c, standings)
             for other in self.tables:
                 other.outbox.append((EVERYONE, standings))
                 if other.next_deal_at is not None:
                     other.next_deal_at = max(other.next_deal_at, t + other.settings.gap)
-        if self.folder is not None:
-            self._save_state()
-
-    def _save_match(self, table: Table) -> None:
-        write_atomic(self.folder / f"table-{table.number}.match.json",
-                     table.match.dumps() + "\n")
+            table._log("standings", f"standings after round {standings['round']} of "
+                                    f"{standings['rounds']}: " + "; ".join(
+                                        f"{r['place']}. {r['name']} (table {r['table']}) "
+                                        f"{r['score']}" for r in standings["rows"][:6]))
+        self._save_state()
 
     def _sheets(self, table: Table) -> None:
         from tutor.app.match_sheet import sheet_html
-        folder = self.folder / "sheets"
-        folder.mkdir(exist_ok=True)
         names = table.names
+        since = [st.since if st.name is not None else 0 for st in table.seats]
+        liveries = [st.livery if st.name is not None else None for st in table.seats]
+        totals = {r["livery"]: r["score"] for r in teams(self.tournament.standings())}
         for q in range(len(table.seats)):
             if table.person(q):
-                write_atomic(folder / f"table-{table.number}-seat-{q}.html",
-                             sheet_html(table.match, names, q))
+                self.files.write(self.folder / "sheets" / f"table-{table.number}-seat-{q}.html",
+                                 sheet_html(table.match, names, q, since=since,
+                                            liveries=liveries, teams=totals))
 
     def state(self) -> dict[str, Any]:
-        """What ``server.json`` holds (see the module docstring)."""
-        s = self.tables[0].settings
-        return {"format": STATE_FORMAT,
-                "settings": {"ruleset": s.ruleset.id, "players": s.players,
-                             "level": s.level.name, "deals": s.deals, "hint": s.hint,
-                             "wait": s.wait, "pace": s.pace, "gap": s.gap, "before": s.before,
-                             "seed": s.seed, "start": s.start},
-                "admin": self.admin, "published": self.tournament.published,
-                "tables": [{"table": t.number, "code": t.code,
-                            "seats": [{"name": st.name, "token": st.token} for st in t.seats]}
-                           for t in self.tables]}
+        """What ``server.json`` holds (:func:`~tutor.app.tables._state.state_json`)."""
+        return state_json(self.tables, self.admin, self.tournament.published)
 
     def _save_state(self) -> None:
-        if self.folder is None:
-            return
-        try:
-            write_atomic(self.folder / "server.json",
-                         json.dumps(self.state(), ensure_ascii=False, indent=1) + "\n")
-        except OSError as exc:
-            log.error("could not save the server's state: %s", exc)
+        if self.files is not None:
+            self.files.save_state(self.state())
 
     def _save_all(self) -> None:
-        """Everything, as the server stops: the state, each match, each deal in play."""
-        if self.folder is None:
+        """Everything, as the server stops: the state and each match (the deal in play is in
+        its journal already)."""
+        if self.files is None:
             return
         for t in self.tables:
-            try:
-                self._save_match(t)
-                path = self.folder / f"table-{t.number}.unfinished.json"
-                if t.playing:
-                    write_atomic(path, dumps(to_record(t.deal, with_result=False)) + "\n")
-                else:
-                    path.unlink(missing_ok=True)
-            except OSError as exc:
-                log.error("could not save table %d: %s", t.number, exc)
+            self.files.save_match(t.number, t.match.dumps)
         self._save_state()
 
 
@@ -535,60 +539,3 @@ def _peer(ws) -> str:
         return f"{addr[0]}:{addr[1]}"
     except (AttributeError, TypeError, IndexError):
         return "?"
-
-
-# -- resuming ---------------------------------------------------------------------------------
-
-def load_state(folder: Path, rulesets: dict) -> tuple[list[Table], str, int]:
-    """The tables of a server saved in ``folder`` (``server.json``, each ``table-N.match.json``
-    and any ``table-N.unfinished.json``), their admin code and the standings rounds published.
-    Raises :class:`~tutor.engine.errors.UsageError` when there is nothing to resume, and
-    :class:`~tutor.engine.errors.RecordError` (one line, naming the file) for a damaged file."""
-    path = folder / "server.json"
-    if not path.exists():
-        raise UsageError(f"nothing to resume in {folder} (no server.json)")
-    obj = load(path, what="a saved table server")
-    try:
-        if not isinstance(obj, dict) or obj.get("format") != STATE_FORMAT:
-            raise RecordError(f"not a saved table server (format must be {STATE_FORMAT!r})")
-        st = obj["settings"]
-        rs = rulesets.get(st["ruleset"])
-        if rs is None:
-            raise RecordError(f"settings.ruleset: unknown ruleset {st['ruleset']!r}")
-        settings = Settings(rs, int(st["players"]), level(st["level"]), st["deals"],
-                            bool(st["hint"]), float(st["wait"]), float(st["pace"]),
-                            float(st["gap"]), float(st["before"]), st["seed"],
-                            st.get("start"))
-        tables = []
-        for entry in obj["tables"]:
-            n = int(entry["table"])
-            mpath = folder / f"table-{n}.match.json"
-            match = Match.from_json(load(mpath, what="a saved match"), rulesets)
-            seats = [SeatState(name=x.get("name"), token=x.get("token"))
-                     for x in entry["seats"]]
-            if len(seats) != settings.players:
-                raise RecordError(f"tables: table {n} has {len(seats)} seats, not "
-                                  f"{settings.players}")
-            t = Table(n, str(entry["code"]), settings, match, seats=seats)
-            upath = folder / f"table-{n}.unfinished.json"
-            if upath.exists():
-                rec = load(upath, what="a deal record")
-                deal = replay(rec, rulesets)
-                if not deal.is_terminal():
-                    t.resume_deal(deal)
-            tables.append(t)
-        return tables, str(obj["admin"]), int(obj.get("published", 0))
-    except (KeyError, TypeError, ValueError) as exc:
-        raise RecordError(f"{path}: not a saved table server ({exc})") from None
-    except LaughError as exc:
-        if isinstance(exc, (RecordError, UsageError)):
-            raise RecordError(f"{folder}: {exc}") from None
-        raise
-
-
-def settings_dict(settings: Settings) -> dict[str, Any]:
-    """The settings as plain values (for messages and files)."""
-    d = asdict(settings)
-    d["ruleset"] = settings.ruleset.id
-    d["level"] = settings.level.name
-    return d

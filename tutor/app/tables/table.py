@@ -11,6 +11,9 @@ their times (:meth:`Table.tick`, :meth:`Table.next_wake`):
   person has had ``before`` seconds to take a table mournival, or said ``ready``);
 - an absent person's turn, ``wait`` seconds after it began (or after they left, if later): a
   computer player moves for them, and the table says so;
+- a present person's turn, once its ``move_time`` and what is left of their ``reserve`` this
+  deal have run out (:meth:`Table.clock`, carried in every state): a computer player moves for
+  them as for an absent one, and the log says so, with the action's index (``time_out``);
 - a computer player's claim, at the reaction time its level draws
   (:class:`tutor.engine.race.ClaimWatch`, the same protocol as practice play: a person's claim
   is decided by its arrival time against theirs);
@@ -27,8 +30,11 @@ on the table, and the reasons of the engine that would tell (``no open oversight
 are never passed on.
 
 At the end of each deal every person receives the review of their own play only (claims won,
-missed, false and too late; their own oversights; declarations missed), and ``on_finished`` is
-called with the finished deal (the server writes its record and saves the match).
+missed, false and too late; their own oversights; declarations missed; time-outs), and
+``on_finished`` is called with the finished deal (the server writes its record and saves the
+match).  ``on_progress`` is called after every batch of actions applied, before anything is
+sent (the server journals them), and the organiser's log (:data:`LOG`) is put in the outbox
+with the rest.
 
 The table is one public class made of private parts: :mod:`~tutor.app.tables._people` (the
 settings, the seats, joins and leaves), :mod:`~tutor.app.tables._intents` (people's intents and
@@ -43,16 +49,31 @@ from collections.abc import Callable
 from typing import Any
 
 from tutor.app.tables._intents import FALSE_CLAIM_TEXT, NAME_ALL_TEXT, Intents
-from tutor.app.tables._people import (EVERYONE, PUBLIC, STATE, Joined, SeatState, Seating,
-                                      Settings, bot_name)
+from tutor.app.tables._people import (
+    EVERYONE,
+    LOG,
+    PUBLIC,
+    STATE,
+    Joined,
+    Seating,
+    SeatState,
+    Settings,
+    bot_name,
+)
 from tutor.app.tables._review import Notes, review
-from tutor.engine.deal import DECLARATIONS, TURN_KINDS, Action, Deal, one_declaration_per_rank
+from tutor.engine.deal import (
+    DECLARATIONS,
+    TURN_KINDS,
+    Action,
+    Deal,
+    one_declaration_per_rank,
+)
 from tutor.engine.match import Game, Match
 from tutor.engine.observe import Observation, observe, observe_public
 from tutor.engine.race import ClaimRace, ClaimWatch
 from tutor.engine.records import result_to_json
 
-__all__ = ["EVERYONE", "FALSE_CLAIM_TEXT", "NAME_ALL_TEXT", "PUBLIC", "STATE", "Joined",
+__all__ = ["EVERYONE", "FALSE_CLAIM_TEXT", "LOG", "NAME_ALL_TEXT", "PUBLIC", "STATE", "Joined",
            "SeatState", "Settings", "Table", "bot_name"]
 
 
@@ -68,14 +89,14 @@ class Table(Seating, Intents):
 
     def __init__(self, number: int, code: str, settings: Settings, match: Match | None = None,
                  *, seats: list[SeatState] | None = None,
-                 gate: Callable[["Table", Game], bool] | None = None,
-                 on_finished: Callable[["Table", Deal, float], None] | None = None,
+                 gate: Callable[[Table, Game], bool] | None = None,
+                 on_finished: Callable[[Table, Deal, float], None] | None = None,
                  token: Callable[[], str] | None = None, now: float = 0.0):
         self.number = number
         self.code = code
         self.settings = s = settings
         self.match = match if match is not None else Match.start(
-            s.ruleset, s.players, s.seed, s.deals, meta={"table": number})
+            s.ruleset, s.players, s.table_seed(number), s.deals, meta={"table": number})
         self.seats = seats if seats is not None else [SeatState() for _ in range(s.players)]
         self.gate = gate
         self.on_finished = on_finished
@@ -90,6 +111,11 @@ class Table(Seating, Intents):
         self.before_until = now
         self.next_deal_at: float | None = (
             None if self.match.is_over or s.start is None else now + s.start)
+        #: Seconds of each seat's reserve left this deal (its clock: :meth:`clock`).
+        self.reserve_left = [s.reserve] * s.players
+        #: Set by the server: called with each deal as it begins and after each batch of
+        #: actions applied (the journal), ``(table, deal, new)``.
+        self.on_progress: Callable[[Table, Deal, bool], None] | None = None
         self.outbox: list[tuple[Any, dict[str, Any]]] = []
         #: True when the deal or the seats changed since the server last sent states.
         self.changed = True
@@ -100,6 +126,11 @@ class Table(Seating, Intents):
         self._partial: Deal | None = None
         #: How many deals this table has begun since it opened (a deal's number on the wire).
         self.deal_number = 0
+        self._journaled = -1
+        #: Turns begun since the table opened (a hint is one a turn).
+        self.turn_index = 0
+        self._hinted: dict[int, int] = {}
+        self._hints_used: dict[int, int] = {}
 
     # -- time ---------------------------------------------------------------------------------
 
@@ -113,7 +144,44 @@ class Table(Seating, Intents):
             return max(self.turn_since + self.settings.pace, self.before_until)
         if not st.connected:
             return max(self.turn_since, st.gone_since or self.turn_since) + self.settings.wait
-        return None
+        return self._deadline(q)
+
+    def _deadline(self, seat: int) -> float | None:
+        """When the move of ``seat`` (a person present, to move) runs out of time: its move
+        time and what is left of its reserve, from the moment its turn began (None: no
+        clock)."""
+        s = self.settings
+        if not s.move_time:
+            return None
+        return self.turn_since + s.move_time + self.reserve_left[seat]
+
+    def clock(self, now: float) -> dict[str, Any] | None:
+        """The clock of the move being waited for, as the messages carry it (the server's
+        clock, seconds): ``seat`` to move, ``kind`` (``move``: a person present, on their move
+        time then their reserve; ``away``: an absent person, until a computer player moves for
+        them), ``deadline`` and ``left`` (seconds from ``now``), ``move_left`` (of the move
+        time alone), ``reserve`` (each seat's reserve left this deal); None when no person's
+        move is being waited for."""
+        d = self.deal
+        if d is None or d.is_terminal() or self.seats[d.to_move].name is None:
+            return None
+        q = d.to_move
+        st = self.seats[q]
+        s = self.settings
+        if not st.connected:
+            at, kind = max(self.turn_since, st.gone_since or self.turn_since) + s.wait, "away"
+        else:
+            at, kind = self._deadline(q), "move"
+            if at is None:
+                return None
+        reserve = [round(r, 1) for r in self.reserve_left]
+        if kind == "move":
+            used = max(0.0, now - self.turn_since - s.move_time)
+            reserve[q] = round(max(0.0, self.reserve_left[q] - used), 1)
+        return {"seat": q, "kind": kind, "deadline": round(at, 3),
+                "left": round(max(0.0, at - now), 1),
+                "move_left": round(max(0.0, self.turn_since + s.move_time - now), 1)
+                if kind == "move" else None, "reserve": reserve}
 
     def _due_deal(self) -> float | None:
         if self.playing or self.next_deal_at is None or self.match.is_over:
@@ -147,6 +215,28 @@ class Table(Seating, Intents):
             else:
                 self._stand_in(t)
 
+    def start(self, now: float) -> bool:
+        """The organiser starts the table: its first deal begins now, whoever has come (True),
+        unless it has begun already (False)."""
+        if self.deal is not None or self.match.deals or self.match.is_over or (
+                self.next_deal_at is not None and self.next_deal_at <= now):
+            return False
+        self.next_deal_at = now
+        self._log("started", "the organiser starts the table")
+        return True
+
+    def waiting(self) -> str | None:
+        """Why the table's first deal has not begun (``for the organiser``, ``for 2 more
+        people``), or None once it has or its time is set."""
+        if self.deal is not None or self.match.deals or self.next_deal_at is not None \
+                or self.match.is_over:
+            return None
+        s = self.settings
+        if s.hold:
+            return "for the organiser to start it"
+        more = s.people - self.people_seated()
+        return f"for {more} more {'person' if more == 1 else 'people'}" if more > 0 else None
+
     # -- deals ---------------------------------------------------------------------------------
 
     def resume_deal(self, deal: Deal) -> None:
@@ -160,8 +250,12 @@ class Table(Seating, Intents):
             if st.incoming is not None:
                 st.name, st.token = st.incoming, st.incoming_token
                 st.incoming = st.incoming_token = None
+                st.since = len(self.match.deals)
                 self._say(EVERYONE, f"{st.name} takes seat {q} from the computer player.")
+                self._log("seated", f"{st.name} takes seat {q}", seat=q)
             st.stood_in = 0
+        self.reserve_left = [s.reserve] * s.players
+        self._hints_used = {}
         deal = self.match.new_deal()
         if self._partial is not None and self._partial.pack == deal.pack \
                 and self._partial.dealer == deal.dealer:
@@ -176,6 +270,7 @@ class Table(Seating, Intents):
         for q, bot in enumerate(self.bots):
             bot.start(deal)
         self.turn_since = t
+        self.turn_index += 1
         self.before_until = t
         dealer = self.seats[deal.dealer]
         if dealer.name is not None and dealer.connected and not deal.started and any(
@@ -184,7 +279,11 @@ class Table(Seating, Intents):
         game = self.match.next_game
         self._say(EVERYONE, f"{game.label if game else 'Deal'}: {self.names[deal.dealer]} "
                             "deals.")
+        self._log("deal", f"{game.label if game else 'Deal'} begins, "
+                          f"{self.names[deal.dealer]} deals"
+                  + (f" (on from action {len(deal.history)})" if deal.history else ""))
         self.cause = None
+        self._journaled = -1
         self._after(t)
 
     def _stand_in(self, t: float) -> None:
@@ -194,9 +293,20 @@ class Table(Seating, Intents):
         st = self.seats[q]
         if st.name is not None:
             st.stood_in += 1
-            self._say(EVERYONE, f"{st.name} is away: a computer player moves for them.")
+            if st.connected:            # present, but the move's time and the reserve ran out
+                self.reserve_left[q] = 0.0
+                self.notes[q].timed_out += 1
+                self._say(EVERYONE, f"{st.name}'s time ran out: a computer player moves for "
+                                    "them.")
+                self._log("time_out", f"{st.name}'s time ran out: a computer player moved "
+                                      f"for them ({a.notation()})", seat=q,
+                          action=len(d.history))
+            else:
+                self._say(EVERYONE, f"{st.name} is away: a computer player moves for them.")
+                self._log("stood_in", f"{st.name} is away: a computer player moved for them "
+                                      f"({a.notation()})", seat=q, action=len(d.history))
         self.cause = None
-        self._apply(a, t)
+        self._apply(a, t, by_table=True)
 
     def _bot_claims(self, t: float) -> None:
         outs = self.watch.advance(t)
@@ -225,9 +335,14 @@ class Table(Seating, Intents):
             d.apply(w.action)
             self.watch.update(t)
 
-    def _apply(self, a: Action, t: float) -> None:
+    def _apply(self, a: Action, t: float, by_table: bool = False) -> None:
         d = self.deal
         before = d.to_move
+        s = self.settings
+        if a.kind in TURN_KINDS and not by_table and s.move_time and self.person(a.player):
+            over = t - self.turn_since - s.move_time     # past the move's time: off the reserve
+            if over > 0:
+                self.reserve_left[a.player] = max(0.0, self.reserve_left[a.player] - over)
         if a.kind == "lie_down" and self.person(a.player):
             decls = [f for f in d.free_actions(a.player) if f.kind in DECLARATIONS]
             self.notes[a.player].laid_down.extend(one_declaration_per_rank(decls))
@@ -235,6 +350,7 @@ class Table(Seating, Intents):
         if a.kind in TURN_KINDS or d.to_move != before or (
                 a.kind in DECLARATIONS and not d.declarations_are_free):
             self.turn_since = t
+            self.turn_index += 1
         if not d.started or a.kind == "take_table_mournival":
             pass
         else:
@@ -246,6 +362,9 @@ class Table(Seating, Intents):
         self.watch.update(t)
         self._bots_free(t)
         self.changed = True
+        if self.on_progress is not None and self._journaled != len(d.history):
+            self.on_progress(self, d, self._journaled < 0)
+        self._journaled = len(d.history)
         if d.is_terminal():
             self._end_deal(t)
 
@@ -266,6 +385,9 @@ class Table(Seating, Intents):
             if self.person(q):
                 self.outbox.append((q, {**public, "review": self.review(q)}))
         self.outbox.append((PUBLIC, public))
+        self._log("deal_over", f"{game.label if game else 'Deal'} over: " + ", ".join(
+            f"{names[q]} {v:+d}" if d.ruleset.has_stakes else f"{names[q]} {v}"
+            for q, v in enumerate(d.returns())), game=game.index if game else None)
         self.next_deal_at = t + self.settings.gap
         if self.on_finished is not None:
             self.on_finished(self, d, t)
@@ -291,9 +413,14 @@ class Table(Seating, Intents):
                 "plan": plan, "deals": len(m.deals)}
         for q in range(m.players):
             if self.person(q):
-                self.outbox.append((q, {**base, "seat": q,
-                                        "scores": [d.returns()[q] for d in m.deals]}))
+                st = self.seats[q]
+                self.outbox.append((q, {**base, "seat": q, "since": st.since,
+                                        "livery": st.livery,
+                                        "scores": [None if k < st.since else d.returns()[q]
+                                                   for k, d in enumerate(m.deals)]}))
         self.outbox.append((PUBLIC, base))
+        self._log("match_over", "The match is over: " + ", ".join(
+            f"{n} {v}" for n, v in zip(self.names, m.totals)))
 
     # -- what goes out ------------------------------------------------------------------------
 
@@ -320,6 +447,18 @@ class Table(Seating, Intents):
 
     def _say(self, target, text: str) -> None:
         self.outbox.append((target, {"type": "say", "table": self.number, "text": text}))
+
+    def _log(self, event: str, text: str, **data: Any) -> None:
+        """A line of the organiser's log (and the server's pane and events file): ``event``
+        (``joined``, ``back``, ``left``, ``seated``, ``deal``, ``deal_over``, ``claim``,
+        ``time_out``, ``stood_in``, ``match_over``), ``text`` in words, ``game`` the game's
+        index, and what ``data`` adds (``seat``, ``action``: the action's index in the deal).
+        Public facts only: the organiser never sees a hand."""
+        game = self.match.next_game if self.playing or not self.match.deals else None
+        index = len(self.match.deals) - (0 if self.playing else 1)
+        self.outbox.append((LOG, {"type": "log", "table": self.number, "event": event,
+                                  "text": text, "game": game.index if game else index,
+                                  **data}))
 
     def review(self, seat: int) -> dict[str, Any]:
         """The review of ``seat``'s play in the deal just finished, for that person alone

@@ -6,7 +6,14 @@ first a practice game; the engine's plan, :func:`tutor.engine.match.plan_games`)
 has finished a round waits until every table has (:meth:`Tournament.gate`); then the standings
 across every table are published (:meth:`Tournament.finished`), and the next round begins.
 Without a match format the whole match is one round.  A player's score is the engine's
-(:meth:`tutor.engine.deal.Deal.returns`), practice games left out, as on the score sheet.
+(:meth:`tutor.engine.deal.Deal.returns`), practice games left out, as on the score sheet, and a
+person's counts from the game they first played (the deals before were a computer player's).
+
+Duplicate play (``--duplicate``, our option, as duplicate bridge plays boards): every table is
+dealt the same cards (one seed), no table begins a game before every table has finished the one
+before, and each seat's result in a game is compared with the average result of the same seat,
+dealt the same cards, at every table (``dup`` in the standings): the luck of the deal taken out.
+Liveries: each person may give theirs at join; the standings carry each livery's total.
 
 Seats.  The Inter-Livery 2018 sheet says who deals and how the deal moves: "The Team Leader
 will be the first dealer; the deal passes to the left for each subsequent game" (quote
@@ -26,7 +33,7 @@ from typing import Any
 from tutor.app.tables.table import Table
 from tutor.engine.match import Game
 
-__all__ = ["Tournament"]
+__all__ = ["Tournament", "teams"]
 
 
 class Tournament:
@@ -48,11 +55,19 @@ class Tournament:
         """Rounds in the match."""
         return -(-len(self.tables[0].match.games) // self.per_round)
 
+    @property
+    def duplicate(self) -> bool:
+        """True when every table plays the same deals (``--duplicate``)."""
+        return self.tables[0].settings.duplicate
+
     def gate(self, table: Table, game: Game) -> bool:
         """Whether ``table`` may begin ``game``: its round's first game waits until every table
-        has finished the round before (and its standings are out)."""
+        has finished the round before (and its standings are out); under duplicate play, every
+        game waits until every table has finished the game before."""
         r = game.index // self.per_round + 1
-        return r <= self.published + 1
+        if r > self.published + 1:
+            return False
+        return not self.duplicate or all(len(t.match.deals) >= game.index for t in self.tables)
 
     def finished(self, table: Table) -> dict[str, Any] | None:
         """After a deal of ``table`` is recorded: the standings message when that deal completed
@@ -63,33 +78,87 @@ class Tournament:
         need = min(r * self.per_round, len(table.match.games))
         if all(len(t.match.deals) >= need for t in self.tables):
             self.published = r
+            rows = self.standings(r)
             return {"type": "standings", "round": r, "rounds": self.rounds,
-                    "final": r == self.rounds, "rows": self.standings(r)}
+                    "final": r == self.rounds, "duplicate": self.duplicate, "rows": rows,
+                    "teams": teams(rows)}
         return None
 
     def standings(self, upto: int | None = None) -> list[dict[str, Any]]:
         """Every seat of every table, best first: ``name``, ``table``, ``seat``, ``person``,
-        ``score`` (practice games left out) over the rounds up to ``upto`` (None: every game
-        played), ``games`` counted; ties share a ``place``."""
+        ``livery``, ``score`` (practice games left out; a person's from the game they first
+        played, :attr:`~tutor.app.tables._people.SeatState.since`: the deals before were a
+        computer player's) over the rounds up to ``upto`` (None: every game played),
+        ``games`` counted; under duplicate play ``dup``, the sum over those games of the
+        seat's result less the average result of the same seat (the same cards) at every
+        table, and the order is by it (as duplicate bridge scores boards: the luck of the
+        cards taken out); ties share a ``place``."""
         rows = []
         last = None if upto is None else upto * self.per_round
+        average = self._averages() if self.duplicate else {}
         for t in self.tables:
             m = t.match
             for q, name in enumerate(t.names):
+                st = t.seats[q]
+                since = st.since if st.name is not None else 0
                 score = games = 0
+                dup = 0.0
                 for g, d in zip(m.games, m.deals):
                     if last is not None and g.index >= last:
                         break
-                    if not g.practice:
-                        score += d.returns()[q]
+                    if not g.practice and g.index >= since:
+                        v = d.returns()[q]
+                        score += v
                         games += 1
-                rows.append({"name": name, "table": t.number, "seat": q,
-                             "person": t.person(q), "score": score, "games": games})
-        rows.sort(key=lambda r: (-r["score"], r["table"], r["seat"]))
+                        if (g.index, q) in average:
+                            dup += v - average[(g.index, q)]
+                row = {"name": name, "table": t.number, "seat": q, "person": t.person(q),
+                       "livery": st.livery if st.name is not None else None,
+                       "score": score, "games": games}
+                if self.duplicate:
+                    row["dup"] = round(dup, 2)
+                rows.append(row)
+        key = (lambda r: (-r["dup"], -r["score"])) if self.duplicate else (
+            lambda r: (-r["score"],))
+        rows.sort(key=lambda r: (*key(r), r["table"], r["seat"]))
         place = 0
         prev = None
         for i, r in enumerate(rows, 1):
-            if r["score"] != prev:
-                place, prev = i, r["score"]
+            if key(r) != prev:
+                place, prev = i, key(r)
             r["place"] = place
         return rows
+
+    def _averages(self) -> dict[tuple[int, int], float]:
+        """Under duplicate play: ``(game index, seat)`` -> the seat's average result over every
+        table, for each game that every table has finished."""
+        done = min(len(t.match.deals) for t in self.tables)
+        out = {}
+        for k in range(done):
+            results = [t.match.deals[k].returns() for t in self.tables]
+            for q in range(len(results[0])):
+                out[(k, q)] = sum(r[q] for r in results) / len(results)
+        return out
+
+
+def teams(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The liveries' totals from standings ``rows``: each livery (the people who gave it at
+    join) with ``score`` (and ``dup`` under duplicate play) summed over its people, and
+    ``people``; best first, ties sharing a ``place``."""
+    out: dict[str, dict[str, Any]] = {}
+    for r in rows:
+        if not r.get("person") or not r.get("livery"):
+            continue
+        team = out.setdefault(r["livery"], {"livery": r["livery"], "score": 0, "people": 0})
+        team["score"] += r["score"]
+        team["people"] += 1
+        if "dup" in r:
+            team["dup"] = round(team.get("dup", 0.0) + r["dup"], 2)
+    ranked = sorted(out.values(), key=lambda x: (-x.get("dup", 0.0), -x["score"], x["livery"]))
+    prev, place = None, 0
+    for i, team in enumerate(ranked, 1):
+        key = (team.get("dup"), team["score"])
+        if key != prev:
+            place, prev = i, key
+        team["place"] = place
+    return ranked

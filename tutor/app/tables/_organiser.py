@@ -1,0 +1,245 @@
+"""The organiser's evening: one screen of every table, redrawn in place, with the log of claims,
+time-outs, leaves and rejoins and the standings (``laugh table watch``); and the organiser's
+commands (``laugh table admin``: start a table, release a seat).
+
+The screen fits 80 columns and 24 rows for six tables (two lines a table, the clock of the
+move being waited for beside the player's name, the standings with table numbers and the
+liveries' totals, the last lines of the log); with more tables it grows past the terminal and
+scrolls.  Every name is set as plain text (never read as markup).  Piped (not a terminal), the
+log's lines and each round's standings are printed as they come, one line each, never the whole
+screen at every change.
+"""
+
+from __future__ import annotations
+
+import queue
+import time
+from collections import deque
+from typing import Any
+
+from rich.console import Group
+from rich.text import Text
+
+from tutor.app.tables._link import Link
+from tutor.app.tables._screens import standings_table, teams_text
+from tutor.engine.cards import parse_card, pretty_cards
+from tutor.engine.errors import LaughError
+from tutor.teaching.io import LearnerIO
+
+__all__ = ["LOG_LINES", "organise", "overview_text", "watch_tables"]
+
+#: Lines of the log the screen keeps.
+LOG_LINES = 6
+#: The events of the log the organiser is shown (a computer player's moves for an absent
+#: person, and each deal's beginning, are in the events file only).
+SHOWN = frozenset({"joined", "back", "left", "seated", "started", "released", "claim",
+                   "time_out", "deal_over", "match_over"})
+
+
+def _short(name: str, width: int) -> str:
+    return name if len(name) <= width else name[:width - 1] + "…"
+
+
+def _clock(c: dict | None, elapsed: float) -> str:
+    """A clock's time left now (it was ``left`` when the overview came, ``elapsed`` seconds
+    ago)."""
+    if not c:
+        return ""
+    left = max(0.0, float(c.get("left") or 0.0) - elapsed)
+    return f"{int(left // 60)}:{int(left % 60):02d}" if left >= 60 else f"{left:.0f}s"
+
+
+def overview_text(msg: dict, symbols: bool, *, width: int = 80, log: list[str] | None = None,
+                  at: float | None = None, now: float | None = None) -> Text:
+    """Every table in two lines (its game, played of planned, the table's cards; each seat's
+    name, the one to move marked with its clock, away or a computer player marked, and its
+    total), then the standings so far with table numbers and the liveries' totals, then the
+    last lines of ``log``.  Public facts only: the organiser never sees a hand."""
+    elapsed = now - at if now is not None and at is not None else 0.0
+    out = Text()
+    tables = msg.get("tables") or []
+    for tb in tables:
+        names = [str(n) for n in tb.get("names") or []]
+        obs = tb.get("obs") or {}
+        head = f"Table {tb.get('table')} · {tb.get('game')} · {tb.get('played')} of " \
+               f"{tb.get('games')} played"
+        if tb.get("waiting"):
+            head += f" · waiting {tb['waiting']}"
+        elif tb.get("playing") and obs:
+            cards = [parse_card(c) for c in obs.get("table") or []]
+            head += f" · table {pretty_cards(cards, symbols) or 'empty'}"
+        out.append(_short(head, width) + "\n", style="bold")
+        clock = tb.get("clock")
+        to_move = obs.get("to_move") if tb.get("playing") else None
+        per = max(8, (width - 2) // max(1, len(names)) - 4)
+        line = Text("  ")
+        for q, name in enumerate(names):
+            person = (tb.get("persons") or [True] * len(names))[q]
+            away = (tb.get("away") or [False] * len(names))[q]
+            shown = _short(name.removesuffix(" (computer)") + ("" if person else "*"), per)
+            mark = "▶" if q == to_move else ""
+            style = "bold" if q == to_move else ("dim" if away else "")
+            line.append(mark + shown, style=style)
+            if q == to_move and clock and clock.get("seat") == q:
+                line.append(" " + _clock(clock, elapsed), style="yellow")
+            if away:
+                line.append("(away)", style="dim")
+            total = (tb.get("totals") or [0] * len(names))[q]
+            line.append(f" {total}")
+            if q < len(names) - 1:
+                line.append(" · ", style="dim")
+        line.truncate(width)
+        out.append_text(line)
+        out.append("\n")
+    rows = msg.get("standings") or []
+    if rows:
+        dup = msg.get("duplicate")
+        out.append("Standings: ", style="bold")
+        parts = []
+        for r in rows[:8]:
+            who = _short(str(r.get("name", "")).removesuffix(" (computer)"), 12) + \
+                ("" if r.get("person") else "*")
+            score = f"{r.get('dup'):+g}" if dup else str(r.get("score"))
+            parts.append(f"{r.get('place')}. {who} (T{r.get('table')}) {score}")
+        out.append(_fit("; ".join(parts), width - 11) + "\n")
+        teams = msg.get("teams") or []
+        if teams:
+            out.append_text(teams_text(teams, width))
+            out.append("\n")
+    if tables:
+        out.append("* a computer player; ▶ to move, with the time left", style="dim")
+        out.append("\n")
+    for line in (log or [])[-LOG_LINES:]:
+        out.append(_short(line, width) + "\n", style="dim")
+    return out
+
+
+def _fit(text: str, width: int) -> str:
+    """``text`` cut at the last ``; `` that fits ``width``."""
+    if len(text) <= width:
+        return text
+    cut = text[:width].rfind("; ")
+    return text[:cut] + " …" if cut > 0 else text[:width - 1] + "…"
+
+
+def watch_tables(io: LearnerIO, address: str, admin: str, once: bool = False) -> int:
+    """The organiser's view (see the module docstring) until Ctrl-C (or at once, with
+    ``once``: the screen as it stands, printed once).  Returns the exit status (1 when the
+    server refuses the code, or the connection is lost)."""
+    link = Link(address, {"type": "watch", "admin": admin})
+    link.start()
+    status = 0
+    log: deque[str] = deque(maxlen=200)
+    live = None
+    last: dict[str, Any] | None = None
+    at = 0.0
+    interactive = getattr(io, "interactive", False) and not once
+    try:
+        while True:
+            try:
+                msg = link.inbox.get(timeout=0.25)
+            except queue.Empty:
+                msg = None
+            if msg is None:
+                if live is not None and last is not None:
+                    live.update(_screen(io, last, list(log), at), refresh=True)
+                continue
+            kind = msg.get("type")
+            if kind == "overview":
+                last, at = msg, time.monotonic()
+                if once:
+                    io.show(overview_text(msg, io.symbols, width=io.width))
+                    break
+                if interactive:
+                    if live is None:
+                        from rich.live import Live
+                        live = Live(console=io.console, auto_refresh=False, transient=False,
+                                    vertical_overflow="visible")
+                        live.start()
+                    live.update(_screen(io, msg, list(log), at), refresh=True)
+            elif kind == "log":
+                if msg.get("event") not in SHOWN:
+                    continue
+                line = f"{time.strftime('%H:%M:%S')} T{msg.get('table')} {msg.get('text')}"
+                log.append(line)
+                if not interactive and not once:
+                    io.say(line, wrap=False)
+            elif kind == "standings":
+                if not interactive and not once:
+                    io.show(standings_table(msg))
+                else:
+                    log.append(f"{time.strftime('%H:%M:%S')} standings after round "
+                               f"{msg.get('round')} of {msg.get('rounds')}")
+            elif kind == "refused":
+                if live is not None:
+                    live.stop()
+                    live = None
+                io.say(f"Refused: {msg.get('text')}", style="yellow")
+                status = 1
+            elif kind in ("closed", "bye"):
+                if live is not None:
+                    live.stop()
+                    live = None
+                if last is None and not status:
+                    link.close()
+                    raise LaughError(str(msg.get("text")))
+                io.say(str(msg.get("text")), style="yellow")
+                if kind == "closed" and not status and not msg.get("normal"):
+                    status = 1
+                break
+    except KeyboardInterrupt:
+        if live is not None:
+            live.stop()
+        link.close()
+        return 130
+    if live is not None:
+        live.stop()
+    link.close()
+    return status
+
+
+def _screen(io: LearnerIO, msg: dict, log: list[str], at: float) -> Group:
+    return Group(Text(f"Laugh and Lie Down · the organiser's view · {time.strftime('%H:%M:%S')}"
+                      " · Ctrl-C leaves", style="bold reverse"),
+                 overview_text(msg, io.symbols, width=io.width, log=log, at=at,
+                               now=time.monotonic()))
+
+
+def organise(io: LearnerIO, address: str, admin: str, action: str, table: int | None,
+             seat: int | None) -> int:
+    """One of the organiser's commands (``start`` a table, ``release`` a seat) sent as the
+    organiser; its outcome said in one line.  Returns 0, or 1 when it was refused."""
+    link = Link(address, {"type": "watch", "admin": admin})
+    link.start()
+    try:
+        sent = False
+        end = time.monotonic() + 15
+        while time.monotonic() < end:
+            try:
+                msg = link.inbox.get(timeout=0.5)
+            except queue.Empty:
+                continue
+            kind = msg.get("type")
+            if kind == "overview" and not sent:
+                out: dict[str, Any] = {"type": action}
+                if table is not None:
+                    out["table"] = table
+                if seat is not None:
+                    out["seat"] = seat
+                link.send(out)
+                link.send({"type": "ping", "seq": 1})
+                sent = True
+            elif kind == "refused":
+                io.say(f"Refused: {msg.get('text')}", style="yellow")
+                return 1
+            elif kind == "pong":
+                what = (f"Released seat {seat} of table {table}: its person takes it back by "
+                        "name." if action == "release" else
+                        f"Started table {table}." if table else "Started every waiting table.")
+                io.say(what)
+                return 0
+            elif kind in ("closed", "bye"):
+                raise LaughError(str(msg.get("text")))
+        raise LaughError("the server did not answer")
+    finally:
+        link.close()

@@ -1,0 +1,166 @@
+"""What the live tables' server sends: every table ticked to the moment, its outbox sent to the
+connections it is for (each only its seat's observation, or a spectator's), the organiser's
+log and overview (at most four times a second), and the wake-up for the tables' next event (a
+part of :class:`tutor.app.tables.server.TableServer`)."""
+
+from __future__ import annotations
+
+import logging
+import time
+from typing import Any
+
+from tutor.app.tables.table import EVERYONE, LOG, PUBLIC, STATE, Table
+from tutor.app.tables.tournament import teams
+
+__all__ = ["OVERVIEW_EVERY", "Outgoing"]
+
+log = logging.getLogger("tutor.tables")
+
+#: Seconds between two overviews sent to the organiser.
+OVERVIEW_EVERY = 0.25
+
+
+class Outgoing:
+    """The sending half of :class:`~tutor.app.tables.server.TableServer` (which sets
+    ``tables``, ``conns``, ``loop``, ``files``, ``pane``, ``tournament``, ``quiet``, and
+    sends through ``_send``)."""
+
+    def _flush(self, now: float) -> None:
+        """Tick every table to ``now``, send what they put out and the states that changed,
+        and set the next wake-up (nothing once the server is stopping)."""
+        if self._stopping:
+            return
+        for t in self.tables:
+            t.tick(now)
+        admins = [c for c in self.conns if c.admin and not c.closing]
+        any_change = False
+        for t in self.tables:
+            at = [c for c in self.conns if c.table is t and not c.admin and not c.closing]
+            out, t.outbox = t.outbox, []
+            for target, message in out:
+                if target == STATE:
+                    self._states(t, at, now, message)
+                    any_change = True
+                    continue
+                if target == LOG:
+                    self._logged(message)
+                    for c in admins:
+                        self._send(c, message)
+                    continue
+                for c in at:
+                    seated = t.seated(c.seat, c.name)
+                    if target == EVERYONE or (target == PUBLIC and not seated) or (
+                            target == c.seat and (seated or message["type"] == "reply")):
+                        self._send(c, message)
+            if t.changed:
+                any_change = True
+                self._states(t, at, now)
+                t.changed = False
+                t.cause = None
+        if any_change and admins:
+            self._overview_soon(now)
+        self._schedule()
+        if self.exit_when_done and self._stop is not None and all(t.over for t in self.tables):
+            self.loop.call_later(0.2, self._stop.set)
+
+    def _overview_soon(self, now: float) -> None:
+        """Send the organiser the overview now, or (at most four times a second) soon."""
+        if self._overview_timer is not None:
+            return
+        wait = self._overview_at + OVERVIEW_EVERY - now
+        if wait <= 0:
+            self._send_overview()
+        else:
+            self._overview_timer = self.loop.call_later(wait, self._send_overview)
+
+    def _send_overview(self) -> None:
+        self._overview_timer = None
+        if self._stopping:
+            return
+        self._overview_at = self.loop.time()
+        admins = [c for c in self.conns if c.admin and not c.closing]
+        if admins:
+            ov = self._overview()
+            for c in admins:
+                self._send(c, ov)
+
+    def _logged(self, message: dict[str, Any]) -> None:
+        """A line of the organiser's log: to the events file, the server's log and pane."""
+        when = time.strftime("%H:%M:%S")
+        if self.files is not None:
+            self.files.event(message, time.strftime("%Y-%m-%dT%H:%M:%S"))
+        text = f"table {message['table']}: {message['text']}"
+        event = message["event"]
+        if event not in ("deal", "deal_over", "claim", "stood_in"):
+            log.info("%s", text)
+        if self.pane is not None and event != "stood_in":
+            self.pane(f"{when} {text}")
+
+    def _states(self, t: Table, conns: list, now: float,
+                snap: dict | None = None) -> None:
+        """Each connection's state: its seat's observation (a spectator's where it has no
+        seat yet), now or as ``snap`` (a table's :data:`STATE` entry) holds it."""
+        views: dict[int | None, Any] = dict(snap["views"]) if snap else {}
+        number = snap["deal"] if snap else t.deal_number
+        m = t.match
+        game = m.next_game if t.playing else (m.games[len(m.deals) - 1] if m.deals else None)
+        if snap:
+            game = m.games[len(m.deals) - 1] if m.deals else None
+        head = {"type": "state", "table": t.number, "deal": number,
+                "game": game.label if game else "", "names": t.names,
+                "totals": list(m.totals), "away": [s.name is not None and not s.connected
+                                                   for s in t.seats],
+                "cause": snap["cause"] if snap else t.cause, "played": len(m.deals),
+                "games": len(m.games), "clock": None if snap else t.clock(now)}
+        for c in conns:
+            seat = c.seat if t.seated(c.seat, c.name) else None
+            if seat not in views:
+                views[seat] = t.view(seat) if not snap else None
+            obs = views[seat]
+            if obs is None:
+                continue
+            if c.deal != number or c.seated_view != (seat is not None):
+                c.deal, c.sent, c.seated_view = number, 0, seat is not None
+            self._send(c, {**head, "seated": seat is not None, "obs": obs.to_json(c.sent)})
+            c.sent = len(obs.history)
+
+    def _overview(self) -> dict[str, Any]:
+        """Every table's state for the organiser: public facts only (no hand while a deal is
+        being played), the clocks, and the standings so far."""
+        now = self.loop.time() if self.loop is not None else 0.0
+        tables = []
+        for t in self.tables:
+            obs = t.view(None)
+            m = t.match
+            tables.append({
+                "table": t.number, "names": t.names,
+                "persons": [t.person(q) for q in range(len(t.seats))],
+                "away": [s.name is not None and not s.connected for s in t.seats],
+                "liveries": [s.livery if s.name is not None else None for s in t.seats],
+                "game": (m.next_game.label if m.next_game else "over"),
+                "playing": t.playing, "waiting": t.waiting(), "played": len(m.deals),
+                "games": len(m.games), "totals": list(m.totals), "clock": t.clock(now),
+                "obs": obs.to_json(max(0, len(obs.history) - 4)) if obs is not None else None})
+        rows = self.tournament.standings()
+        return {"type": "overview", "tables": tables, "published": self.tournament.published,
+                "rounds": self.tournament.rounds, "standings": rows, "teams": teams(rows),
+                "duplicate": self.tournament.duplicate}
+
+    def _schedule(self) -> None:
+        times = [w for w in (t.next_wake() for t in self.tables) if w is not None]
+        at = min(times) if times else None
+        if at == self._wake_at:
+            return
+        if self._wake is not None:
+            self._wake.cancel()
+        self._wake, self._wake_at = None, at
+        if at is not None and self.loop is not None:
+            self._wake = self.loop.call_at(at, self._woken)
+
+    def _woken(self) -> None:
+        self._wake = self._wake_at = None
+        try:
+            self._flush(self.loop.time())
+        except Exception as exc:      # the table goes on: say what went wrong, never die
+            self.quiet.say("clocks", logging.ERROR, f"error while the tables' clocks ran: "
+                                                    f"{type(exc).__name__}: {exc}")
