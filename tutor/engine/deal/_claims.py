@@ -13,6 +13,7 @@ from tutor.engine.deal._bits import NIB, RANK_MASK, _counts, _dead_bits, _rank_c
 from tutor.engine.deal._notation import PLAY, Action
 from tutor.engine.errors import AmbiguousAction, IllegalAction, IncompleteAction
 from tutor.engine.rulesets import Ruleset
+from tutor.engine.values import OversightKind
 
 #: How many cards a claim of each oversight kind takes (RULES.md 4): all four of a mournival,
 #: a pair otherwise.
@@ -101,7 +102,8 @@ _TAKEN_BY = {"laid_down_dead_pair": frozenset({"dead_pair", "pair"}),
              "laid_down_prial": frozenset({"prial", "pair"}),
              "laid_down_mournival": frozenset({"mournival", "prial", "pair"})}
 #: The oversight that cards of one rank laid down make, by how many are laid down (RULES.md 4).
-LAID_DOWN_KIND = {2: "laid_down_dead_pair", 3: "laid_down_prial", 4: "laid_down_mournival"}
+LAID_DOWN_KIND = {2: OversightKind.LAID_DOWN_DEAD_PAIR, 3: OversightKind.LAID_DOWN_PRIAL,
+                  4: OversightKind.LAID_DOWN_MOURNIVAL}
 
 
 def reachable_oversights(ruleset: Ruleset) -> tuple[str, ...]:
@@ -298,15 +300,15 @@ class _Claims:
             pairs = (hc >> 1) & ~hc & ~(hc >> 2) & NIB
             if pairs:
                 for rank in _ranks(pairs & _dead_bits(self.wonall)):
-                    add(Oversight("laid_down_dead_pair", p, h & RANK_MASK[rank],
+                    add(Oversight(OversightKind.LAID_DOWN_DEAD_PAIR, p, h & RANK_MASK[rank],
                                       CLAIM_TAKES["laid_down_dead_pair"], idx))
         if self._ov_prial:
             for rank in _ranks(hc & (hc >> 1) & ~(hc >> 2) & NIB):
-                add(Oversight("laid_down_prial", p, h & RANK_MASK[rank],
+                add(Oversight(OversightKind.LAID_DOWN_PRIAL, p, h & RANK_MASK[rank],
                                   CLAIM_TAKES["laid_down_prial"], idx))
         if self._ov_mourn:
             for rank in _ranks((hc >> 2) & NIB):
-                add(Oversight("laid_down_mournival", p, h & RANK_MASK[rank],
+                add(Oversight(OversightKind.LAID_DOWN_MOURNIVAL, p, h & RANK_MASK[rank],
                                   CLAIM_TAKES["laid_down_mournival"], idx))
 
     def _start(self) -> None:
@@ -317,7 +319,7 @@ class _Claims:
             for m in self.table_mournivals:
                 if self.table & m == m:
                     self.oversights.append(Oversight(
-                        "overlooked_table_mournival", self.dealer, m,
+                        OversightKind.OVERLOOKED_TABLE_MOURNIVAL, self.dealer, m,
                         CLAIM_TAKES["overlooked_table_mournival"], idx))
 
     def _check_claim(self, a: Action) -> None:

@@ -12,6 +12,7 @@ from tutor.engine.cards import (RANK_NAMES, RANK_PLURALS, cards_of, code, parse_
 from tutor.engine.deal._bits import RANK_MASK, _rank_count
 from tutor.engine.errors import (ActionError, AmbiguousAction, IllegalAction, IncompleteAction,
                                  InvalidAction, NotationError)
+from tutor.engine.values import CaptureForm
 
 #: The phases of a deal: play, the last player in capturing alone (``last_in_plays_on``), over.
 PLAY, PLAY_ON, OVER = "play", "play_on", "over"
@@ -25,8 +26,8 @@ ACTION_KINDS = ("take_table_mournival", "declare_prial", "declare_mournival", "d
 DECLARATION_ACTION = {"prial": "declare_prial", "mournival": "declare_mournival",
                       "dead_pair": "declare_dead_pair", "pair": "declare_pair"}
 #: Capture forms by (hand cards, table cards) (RULES.md 3.2 ``captures``).
-CAPTURE_FORM = {(1, 1): "one_for_one", (1, 3): "one_for_three", (2, 2): "pair_for_pair",
-                (3, 1): "prial_for_one"}
+CAPTURE_FORM = {(1, 1): CaptureForm.ONE_FOR_ONE, (1, 3): CaptureForm.ONE_FOR_THREE,
+                (2, 2): CaptureForm.PAIR_FOR_PAIR, (3, 1): CaptureForm.PRIAL_FOR_ONE}
 _DECLARE_WORDS = {"declare_prial": "a pair of a prial", "declare_mournival": "a mournival",
                   "declare_dead_pair": "a dead pair", "declare_pair": "a pair"}
 
