@@ -149,6 +149,9 @@ class Game:
         """The ruleset has the declaration ``kind`` (RULES.md 3.4, 3.6 ``declarations``)."""
         return kind in self.declarations
 
+    #: The rule of every claim (RULES.md 4: "whoever claims it first" takes the cards).
+    claim_rule = "the first claim takes the cards"
+
     @property
     def lists_oversights(self) -> bool:
         """Some oversight may be claimed under this ruleset."""
@@ -272,13 +275,13 @@ class Game:
     # -- rules in words ------------------------------------------------------------------------
 
     @staticmethod
-    def declaration_rule(action: Any) -> str:
+    def declaration_rule(action: Any, capital: bool = False) -> str:
         """Why the declaration ``action`` (a :class:`~tutor.engine.deal.Action` that declares)
         could be made, in the parameter table's words (RULES.md 3.4, 3.6): "two of the three
-        sevens could be declared (declare_prial), keeping the third".  Raises
-        :class:`UsageError` for an action that is no declaration."""
+        sevens could be declared (declare_prial), keeping the third" (``capital``: "Two of
+        ...").  Raises :class:`UsageError` for an action that is no declaration."""
         kind = _DECLARED.get(action.kind)
         if kind is None:
             raise UsageError(f"{action.kind} is not a declaration")
         return rule_words("declarations", kind, ranks=RANK_PLURALS[action.rank],
-                          action=action.kind)
+                          action=action.kind, capital=capital)

@@ -32,7 +32,8 @@ from tutor.engine.values import (BonusTo, CaptureForm, CapturesPerTurn, Declarat
 
 __all__ = ["ParameterSpec", "PARAMETERS", "RULESET_PARAMETERS", "COUNT_PARAMETERS", "COUNT_GROUPS",
            "CountGroup", "STATUSES", "STATUS_MEANINGS", "count_section", "spec", "value_words",
-           "value_short", "value_who", "default_of", "rule_words", "settlement_rule",
+           "value_short", "value_who", "value_phrase", "default_of", "rule_words",
+           "settlement_rule",
            "settlement_formula", "seat_working"]
 
 #: Provenance statuses (RULES.md 5), strongest first.
@@ -65,7 +66,8 @@ class ParameterSpec:
     RULES.md 3.4); ``who`` the person a value names (``bonus_to``,
     ``pot_to``, ``leftovers_to``: "the last player in"); for ``scoring``, ``formulas`` a seat's
     result as arithmetic on its won cards ("(won − 8) / 2") and ``workings`` a seat's part
-    worked out in an explanation.
+    worked out in an explanation; for ``oversights``, ``phrases`` a mistake named in a phrase
+    ("the table prial {who} split").
     """
 
     name: str
@@ -87,6 +89,7 @@ class ParameterSpec:
     who: dict[Any, str] = field(default_factory=dict)
     formulas: dict[Any, str] = field(default_factory=dict)
     workings: dict[Any, str] = field(default_factory=dict)
+    phrases: dict[Any, str] = field(default_factory=dict)
 
 
 CAPTURE_FORMS = tuple(CaptureForm)
@@ -215,6 +218,11 @@ _SPECS = (
         short={"overlooked_table_mournival": "table mournival", "split_prial": "split prial",
                "laid_down_dead_pair": "dead pair laid down",
                "laid_down_prial": "prial laid down", "laid_down_mournival": "mournival laid down"},
+        phrases={"overlooked_table_mournival": "the table mournival {who} (the dealer) left in play",
+                 "split_prial": "the table prial {who} split",
+                 "laid_down_dead_pair": "the dead pair {who} laid down",
+                 "laid_down_prial": "the prial {who} laid down",
+                 "laid_down_mournival": "the mournival {who} laid down"},
         codes={"overlooked_table_mournival": "TM", "split_prial": "SP",
                "laid_down_dead_pair": "DP", "laid_down_prial": "LP", "laid_down_mournival": "LM"},
         rules={"overlooked_table_mournival": "the dealer ({who}) left four of a rank on the table "
@@ -449,16 +457,28 @@ def value_who(name: str, value: Any) -> str:
     return s.who[value]
 
 
-def rule_words(name: str, value: Any, **figures: Any) -> str:
+def rule_words(name: str, value: Any, *, capital: bool = False, **figures: Any) -> str:
     """The rule ``value`` of parameter ``name`` stands for, stated to a learner, with
     ``figures`` filled in: ``rule_words("oversights", "split_prial", who="Anne")`` is "Anne
     captured one card of a table prial where one card may take all three; the first claim takes
-    the two left, while both are still on the table" (RULES.md 4).  Raises :class:`UsageError`
-    where the table states no rule for the value, ``KeyError`` for a figure not given."""
+    the two left, while both are still on the table" (RULES.md 4); with ``capital``, as a
+    sentence's start ("You captured ...").  Raises :class:`UsageError` where the table states no
+    rule for the value, ``KeyError`` for a figure not given."""
     s = spec(name)
     if value not in s.rules:
-        raise UsageError(f"the parameter table states no rule for {name} {value!r}")
-    return s.rules[value].format(**figures)
+        raise UsageError(f"the parameter table states no rule for {name} {str(value)!r}")
+    text = s.rules[value].format(**figures)
+    return text[:1].upper() + text[1:] if capital else text
+
+
+def value_phrase(name: str, value: Any, **figures: Any) -> str:
+    """``value`` of parameter ``name`` named in a phrase, with ``figures`` filled in:
+    ``value_phrase("oversights", "split_prial", who="Anne")`` is "the table prial Anne split".
+    Raises :class:`UsageError` where the table gives no phrase for the value."""
+    s = spec(name)
+    if value not in s.phrases:
+        raise UsageError(f"the parameter table gives no phrase for {name} {str(value)!r}")
+    return s.phrases[value].format(**figures)
 
 
 def settlement_rule(scoring: str, *, breakeven: int | None = None,

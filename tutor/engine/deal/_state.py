@@ -263,14 +263,17 @@ class Deal(_Moves, _Claims, _Checks, _Settle, _Views, _Notation):
             raise IllegalAction("the deal is not over yet")
         return self.result.returns()
 
-    def clone(self) -> "Deal":
-        """An independent copy of this state (its undo stack is not copied)."""
+    def clone(self, oversights: bool = True) -> "Deal":
+        """An independent copy of this state (its undo stack is not copied).  Without
+        ``oversights`` the copy has no open oversight: the position a hint or an analysis for a
+        seat is worked out on where nothing may say, or lean on, whether one is open (a claim is
+        the player's own find, RULES.md 4)."""
         other = _new_deal_object(Deal)
         for name in _SHARED_SLOTS:
             setattr(other, name, getattr(self, name))
         other.hands = self.hands[:]
         other.won = self.won[:]
-        other.oversights = self.oversights[:]
+        other.oversights = self.oversights[:] if oversights else []
         other.history = self.history[:]
         other.payments = self.payments[:]
         other._undo = []
