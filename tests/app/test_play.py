@@ -358,7 +358,7 @@ def test_illegal_input_is_explained_and_asked_again(sevens):
                    reaction_rng=random.Random(1), io=ScriptedIO(lines, out), names=NAMES)
     p.run()
     text = text_of(out)
-    assert "you can capture (" in text and "so may not lie down" in text
+    assert "you can capture (" in text and "so you may not lie down" in text     # said to the learner
     assert "Which table cards?" in text and "Type a number from 1 to 2" in text
     assert "7H 7C;" not in text                     # the candidates are listed once, as cards
     assert p.deal.history[0] == Action.make(0, "capture", parse_cards("7H"), parse_cards("7S"))

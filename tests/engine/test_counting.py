@@ -11,6 +11,7 @@ from support import position
 from tutor.engine.bots import make_bot
 from tutor.engine.cards import cards_of, parse_card
 from tutor.engine.deal import new_deal
+from tutor.engine.observe import observe
 
 
 def _unable(d, seat, rank):
@@ -133,7 +134,7 @@ def test_unseen_counts_what_the_seat_cannot_see(rulesets):
                  table="7D 2D", won=["", "", "2H 2S", "", ""], to_move=1)
     assert d.unseen(0, 6) == 1            # sevens: two in hand, one on the table
     assert d.unseen(0, 1) == 0            # twos: hand, table, and two won
-    v = d.view(0)
+    v = observe(d, 0)
     assert v.unseen[6] == 1 and v.hand_sizes == (3, 2, 1, 1, 1)
     assert all(not hasattr(v, "hands") for _ in [0])
 

@@ -16,6 +16,7 @@ from tutor.teaching.drills.count import parse_counts, parse_ranks
 from tutor.teaching.drills.oversights import COMBO_BONUS, MISTAKE_PENALTY, combo_bonus
 from tutor.teaching.drills.settle import parse_signed
 from tutor.engine.errors import NotationError
+from tutor.engine.observe import observe
 from tutor.app.clock import FakeClock
 from tutor.app.io import ScriptedIO
 from tutor.teaching.progress import ProgressStore
@@ -212,7 +213,7 @@ class CountLearner:
             return ""
         rnd = self.drill.current
         d, seat = rnd.deal, rnd.seat
-        v = d.view(seat)
+        v = observe(d, seat)
         out = self.drill.io.console.file.getvalue().splitlines()
         q = next(x for x in reversed(out) if x.endswith("?") or "?" in x)
         self.asked += 1
@@ -222,7 +223,7 @@ class CountLearner:
         if "dead" in q:
             ranks = " ".join("A23456789TJQK"[r] for r in v.dead_pairs) or "none"
             return ("K" if ranks == "none" else "none") if "dead" in self.wrong else ranks
-        ranks = " ".join("A23456789TJQK"[o.rank] for o in v.capture_options if o.at_risk)
+        ranks = " ".join("A23456789TJQK"[o.rank] for o in d.capture_options(seat) if o.at_risk)
         return ranks or "none"
 
 

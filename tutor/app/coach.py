@@ -258,7 +258,7 @@ class CoachedSession:
         ctx.say()
         ctx.show(review_renderable(
             player.mistakes, player.sightings, names=names, seat=SEAT, symbols=ctx.symbols,
-            set_aside=deal.ruleset.table_mournival == "set_aside_for_last_in"))
+            set_aside=deal.game.sets_aside_table_mournival))
         return True
 
 

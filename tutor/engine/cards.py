@@ -13,11 +13,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from tutor.engine._cardtext import RANKS, SUIT_SYMBOLS, SUITS, pretty, pretty_cards
 from tutor.engine.errors import NotationError
 
-RANKS = "A23456789TJQK"
-SUITS = "CDHS"
-SUIT_SYMBOLS = "♣♦♥♠"
+__all__ = ["RANKS", "SUITS", "SUIT_SYMBOLS", "RANK_NAMES", "RANK_PLURALS", "SUIT_NAMES",
+           "FULL_PACK", "EXPECTED", "rank_of", "suit_of", "make_card", "parse_rank",
+           "parse_card", "parse_cards", "code", "codes", "pretty", "pretty_cards", "rank_code",
+           "mask_of", "cards_of"]
 RANK_NAMES = ("ace", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
               "jack", "queen", "king")
 RANK_PLURALS = ("aces", "twos", "threes", "fours", "fives", "sixes", "sevens", "eights", "nines",
@@ -125,17 +127,6 @@ def code(card: int) -> str:
 def codes(cards: Iterable[int]) -> list[str]:
     """Record notation of several cards, sorted by rank then suit."""
     return [code(c) for c in sorted(cards)]
-
-
-def pretty(card: int, symbols: bool = True) -> str:
-    """Notation for people: ``7♥`` (or ``7H`` with ``symbols=False``); ten is written ``10``."""
-    r = "10" if card >> 2 == 9 else RANKS[card >> 2]
-    return r + (SUIT_SYMBOLS[card & 3] if symbols else SUITS[card & 3])
-
-
-def pretty_cards(cards: Iterable[int], symbols: bool = True) -> str:
-    """Several cards for people, sorted, separated by spaces."""
-    return " ".join(pretty(c, symbols) for c in sorted(cards))
 
 
 def rank_code(rank: int) -> str:

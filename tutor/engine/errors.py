@@ -6,6 +6,8 @@ can turn any of them into a one-line message instead of a traceback.
 
 from __future__ import annotations
 
+from tutor.engine.reasons import Reason, as_reason
+
 
 class LaughError(Exception):
     """Root of every error this package raises deliberately."""
@@ -20,14 +22,15 @@ class ActionError(LaughError):
     :class:`InvalidAction`, :class:`IllegalAction`, :class:`AmbiguousAction`.
 
     ``text`` is the input as typed (None when the action was built by a program), ``seat`` the
-    seat it was read for, ``reason`` the explanation without the input, and ``candidates`` the
-    legal actions it could mean (ambiguous or incomplete input), else empty.
+    seat it was read for, ``reason`` the explanation without the input (a
+    :class:`~tutor.engine.reasons.Reason`: a screen says it with :meth:`Reason.words`), and
+    ``candidates`` the legal actions it could mean (ambiguous or incomplete input), else empty.
     """
 
     def __init__(self, reason: str, text: str | None = None, seat: int | None = None,
                  candidates: tuple = ()):
         super().__init__(f"{text!r}: {reason}" if text is not None else reason)
-        self.reason = reason
+        self.reason: Reason = as_reason(reason)
         self.text = text
         self.seat = seat
         self.candidates = tuple(candidates)

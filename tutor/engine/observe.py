@@ -1,7 +1,11 @@
-"""What one seat may see of a deal, as data that can leave the machine (RULES.md 8).
+"""What one seat may see of a deal, as data that can leave the machine (RULES.md 8): the one
+per-seat view.
 
-A live table's server holds the one :class:`~tutor.engine.deal.Deal`; every client receives an
-:class:`Observation` of it built here, never the deal.  An observation holds the public facts
+:func:`observe` gives a seat's :class:`Observation` of a :class:`~tutor.engine.deal.Deal`:
+what a practice screen draws, what a drill or puzzle counts from (:attr:`Observation.unseen`,
+:attr:`Observation.dead_pairs`, :meth:`Observation.count`: counting a seat can do itself), and
+what a live table sends.  A live table's server holds the one deal; every client receives an
+observation of it built here, never the deal.  An observation holds the public facts
 (the table, every won pile, a set-aside mournival, each hand's size, who is out, every action so
 far, the pot and the payments, the result once the deal is over) and, for a seat, its own hand
 and the moves it may make now in the learner's notation.  It never holds another hand, the pack,
@@ -21,10 +25,11 @@ none of them.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from tutor.engine.cards import codes, parse_card
-from tutor.engine.deal import DECLARATIONS, OVER, Action, Deal
+from tutor.engine.deal import DECLARATIONS, OVER, PLAY, Action, Deal, RankCount
 from tutor.engine.errors import NotationError, RecordError
 from tutor.engine.records import action_from_json, action_to_json, result_to_json
 
@@ -89,6 +94,49 @@ class Observation:
     def free_moves(self) -> tuple[Action, ...]:
         """The seat's free declarations and taking of a table mournival now."""
         return self.moves[self.turn_count:]
+
+    # -- counting (RULES.md 8): what the seat can work out from what it sees --------------------
+
+    @cached_property
+    def _ranks(self) -> tuple[list[int], list[int], list[int], list[int], list[list[int]]]:
+        """Per rank: cards on the table, in the seat's hand, set aside, won (all), won per
+        seat."""
+        table, hand, aside, won = [0] * 13, [0] * 13, [0] * 13, [0] * 13
+        per = [[0] * 13 for _ in self.won]
+        for c in self.table:
+            table[c >> 2] += 1
+        for c in self.hand:
+            hand[c >> 2] += 1
+        for c in self.set_aside:
+            aside[c >> 2] += 1
+        for q, pile in enumerate(self.won):
+            for c in pile:
+                per[q][c >> 2] += 1
+                won[c >> 2] += 1
+        return table, hand, aside, won, per
+
+    @cached_property
+    def unseen(self) -> dict[int, int]:
+        """For each rank 0-12, the cards of it the seat cannot see: 4 - (table + won + set
+        aside + its own hand), which is the number in the other hands (RULES.md 8)."""
+        table, hand, aside, won, _ = self._ranks
+        return {r: 4 - table[r] - hand[r] - aside[r] - won[r] for r in range(13)}
+
+    @property
+    def dead_pairs(self) -> tuple[int, ...]:
+        """Ranks of the dead pairs in the seat's hand while play goes on: pairs whose other two
+        cards are among anyone's won cards (RULES.md 6); empty once play has ended."""
+        if self.phase != PLAY:
+            return ()
+        _, hand, _, won, _ = self._ranks
+        return tuple(r for r in range(13) if hand[r] == 2 and won[r] == 2)
+
+    def count(self, rank: int) -> RankCount:
+        """Where the four cards of ``rank`` are, as this seat sees them
+        (:class:`~tutor.engine.deal.RankCount`)."""
+        table, hand, aside, _, per = self._ranks
+        return RankCount(rank, table[rank], hand[rank], tuple(p[rank] for p in per),
+                         aside[rank], self.unseen[rank])
 
     def visible_cards(self) -> frozenset[int]:
         """Every card named anywhere in this observation (hand, table, piles, actions, result)."""

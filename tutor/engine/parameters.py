@@ -26,10 +26,14 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from tutor.engine.errors import UsageError
+from tutor.engine.values import (BonusTo, CaptureForm, CapturesPerTurn, Declaration, FirstDealer,
+                                 HandPlays, LeftoversTo, OversightKind, PotTo, Scoring,
+                                 TableMournival)
 
 __all__ = ["ParameterSpec", "PARAMETERS", "RULESET_PARAMETERS", "COUNT_PARAMETERS", "COUNT_GROUPS",
            "CountGroup", "STATUSES", "STATUS_MEANINGS", "count_section", "spec", "value_words",
-           "value_short", "value_who", "default_of", "rule_words", "settlement_rule",
+           "value_short", "value_who", "value_phrase", "default_of", "rule_words",
+           "settlement_rule",
            "settlement_formula", "seat_working"]
 
 #: Provenance statuses (RULES.md 5), strongest first.
@@ -62,7 +66,8 @@ class ParameterSpec:
     RULES.md 3.4); ``who`` the person a value names (``bonus_to``,
     ``pot_to``, ``leftovers_to``: "the last player in"); for ``scoring``, ``formulas`` a seat's
     result as arithmetic on its won cards ("(won − 8) / 2") and ``workings`` a seat's part
-    worked out in an explanation.
+    worked out in an explanation; for ``oversights``, ``phrases`` a mistake named in a phrase
+    ("the table prial {who} split").
     """
 
     name: str
@@ -84,12 +89,12 @@ class ParameterSpec:
     who: dict[Any, str] = field(default_factory=dict)
     formulas: dict[Any, str] = field(default_factory=dict)
     workings: dict[Any, str] = field(default_factory=dict)
+    phrases: dict[Any, str] = field(default_factory=dict)
 
 
-CAPTURE_FORMS = ("one_for_one", "one_for_three", "pair_for_pair", "prial_for_one")
-OVERSIGHT_KINDS = ("overlooked_table_mournival", "split_prial", "laid_down_dead_pair",
-                   "laid_down_prial", "laid_down_mournival")
-DECLARATION_KINDS = ("prial", "mournival", "dead_pair", "pair")
+CAPTURE_FORMS = tuple(CaptureForm)
+OVERSIGHT_KINDS = tuple(OversightKind)
+DECLARATION_KINDS = tuple(Declaration)
 
 _SPECS = (
     # -- whole-ruleset parameters (RULES.md 3.2) ----------------------------------------------
@@ -97,7 +102,7 @@ _SPECS = (
         "first_dealer", "ruleset", "enum", "first dealer",
         "how the first dealer of a match is found; the deal then passes left",
         "how the first dealer is found",
-        values=("lowest_cut", "highest_cut", "chosen"),
+        values=tuple(FirstDealer),
         words={"lowest_cut": "whoever cuts the lowest card deals first",
                "highest_cut": "whoever cuts the highest card deals first",
                "chosen": "the players choose the first dealer"},
@@ -110,7 +115,7 @@ _SPECS = (
         "a mournival among the dealt table cards: the dealer takes it before play, or it is set "
         "aside for the last player in",
         "what happens to a mournival among the table cards",
-        values=("dealer_takes", "set_aside_for_last_in"),
+        values=tuple(TableMournival),
         words={"dealer_takes": "the dealer takes it into their won cards before play",
                "set_aside_for_last_in": "it is set aside, face down, for the last player in"},
         short={"dealer_takes": "dealer takes", "set_aside_for_last_in": "set aside"},
@@ -137,7 +142,7 @@ _SPECS = (
         "declarations from hand (prial, mournival, dead pair) are free actions at any time, or "
         "each is a whole turn",
         "whether declarations are free actions or turns",
-        values=("free", "turn"),
+        values=tuple(HandPlays),
         words={"free": "declarations are free actions, at any time the cards are held",
                "turn": "each declaration is a whole turn, instead of a capture"},
         short={"free": "free (any time)", "turn": "a turn each"},
@@ -148,7 +153,7 @@ _SPECS = (
         "who takes the bonus: the last player left holding cards, or whoever made the last "
         "capture of the deal",
         "who takes the bonus",
-        values=("last_in", "last_pair"), nullable=True,
+        values=tuple(BonusTo), nullable=True,
         words={"last_in": "the last player left holding cards takes the bonus",
                "last_pair": "whoever made the last capture takes the bonus",
                None: "there is no bonus"},
@@ -172,7 +177,7 @@ _SPECS = (
         "leftovers_to", "ruleset", "enum", "leftovers to",
         "where the last player's hand and the table cards left at the end go",
         "where the leftovers go",
-        values=("dealer", "last_in", "nobody"),
+        values=tuple(LeftoversTo),
         words={"dealer": "the leftovers go to the dealer",
                "last_in": "the leftovers go to the last player in",
                "nobody": "the leftovers are discarded"},
@@ -186,7 +191,7 @@ _SPECS = (
         "settle the pot by breakeven (stakes), score a point per pair won (pairs), or give the "
         "whole pot to one winner (pot)",
         "stakes or points",
-        values=("stakes", "pairs", "pot"),
+        values=tuple(Scoring),
         words={"stakes": "the pot is settled by breakeven: stakes for cards above or below it",
                "pairs": "a point for each pair won",
                "pot": "the whole pot goes to one winner"},
@@ -213,6 +218,11 @@ _SPECS = (
         short={"overlooked_table_mournival": "table mournival", "split_prial": "split prial",
                "laid_down_dead_pair": "dead pair laid down",
                "laid_down_prial": "prial laid down", "laid_down_mournival": "mournival laid down"},
+        phrases={"overlooked_table_mournival": "the table mournival {who} (the dealer) left in play",
+                 "split_prial": "the table prial {who} split",
+                 "laid_down_dead_pair": "the dead pair {who} laid down",
+                 "laid_down_prial": "the prial {who} laid down",
+                 "laid_down_mournival": "the mournival {who} laid down"},
         codes={"overlooked_table_mournival": "TM", "split_prial": "SP",
                "laid_down_dead_pair": "DP", "laid_down_prial": "LP", "laid_down_mournival": "LM"},
         rules={"overlooked_table_mournival": "the dealer ({who}) left four of a rank on the table "
@@ -233,7 +243,7 @@ _SPECS = (
         "captures_per_turn", "ruleset", "enum", "captures a turn",
         "one capture a turn, or any number: the player ends the turn with end_turn",
         "how many captures a player may make in one turn",
-        values=("one", "any"), required=False, default="one",
+        values=tuple(CapturesPerTurn), required=False, default=CapturesPerTurn.ONE,
         words={"one": "one capture a turn", "any": "any number of captures in one turn"},
         short={"one": "one", "any": "any"},
         keywords={"one": (("one card",), ("one",)), "any": (("as many",), ("any number",),
@@ -242,7 +252,8 @@ _SPECS = (
         "declarations", "ruleset", "set", "declarations",
         "which declarations from hand exist; pair lets any pair held be laid down as won cards",
         "which declarations from hand exist",
-        values=DECLARATION_KINDS, required=False, default=("prial", "mournival", "dead_pair"),
+        values=DECLARATION_KINDS, required=False,
+        default=(Declaration.PRIAL, Declaration.MOURNIVAL, Declaration.DEAD_PAIR),
         words={"prial": "a pair of a prial", "mournival": "a mournival",
                "dead_pair": "a dead pair", "pair": "any pair held"},
         short={"prial": "prial", "mournival": "mournival", "dead_pair": "dead pair",
@@ -270,7 +281,7 @@ _SPECS = (
         "under pot scoring, who takes the whole pot: the last player in, or whoever won most "
         "cards (a tie splits it)",
         "who takes the whole pot",
-        values=("last_in", "most_won"), nullable=True, required=False, default=None,
+        values=tuple(PotTo), nullable=True, required=False, default=None,
         words={"last_in": "the last player in takes the pot",
                "most_won": "whoever won most cards takes the pot", None: "(no single winner)"},
         short={"last_in": "last in", "most_won": "most won", None: "none"},
@@ -446,16 +457,28 @@ def value_who(name: str, value: Any) -> str:
     return s.who[value]
 
 
-def rule_words(name: str, value: Any, **figures: Any) -> str:
+def rule_words(name: str, value: Any, *, capital: bool = False, **figures: Any) -> str:
     """The rule ``value`` of parameter ``name`` stands for, stated to a learner, with
     ``figures`` filled in: ``rule_words("oversights", "split_prial", who="Anne")`` is "Anne
     captured one card of a table prial where one card may take all three; the first claim takes
-    the two left, while both are still on the table" (RULES.md 4).  Raises :class:`UsageError`
-    where the table states no rule for the value, ``KeyError`` for a figure not given."""
+    the two left, while both are still on the table" (RULES.md 4); with ``capital``, as a
+    sentence's start ("You captured ...").  Raises :class:`UsageError` where the table states no
+    rule for the value, ``KeyError`` for a figure not given."""
     s = spec(name)
     if value not in s.rules:
-        raise UsageError(f"the parameter table states no rule for {name} {value!r}")
-    return s.rules[value].format(**figures)
+        raise UsageError(f"the parameter table states no rule for {name} {str(value)!r}")
+    text = s.rules[value].format(**figures)
+    return text[:1].upper() + text[1:] if capital else text
+
+
+def value_phrase(name: str, value: Any, **figures: Any) -> str:
+    """``value`` of parameter ``name`` named in a phrase, with ``figures`` filled in:
+    ``value_phrase("oversights", "split_prial", who="Anne")`` is "the table prial Anne split".
+    Raises :class:`UsageError` where the table gives no phrase for the value."""
+    s = spec(name)
+    if value not in s.phrases:
+        raise UsageError(f"the parameter table gives no phrase for {name} {str(value)!r}")
+    return s.phrases[value].format(**figures)
 
 
 def settlement_rule(scoring: str, *, breakeven: int | None = None,

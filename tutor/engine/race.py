@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from tutor.engine.deal import PLAY, Action, Deal, Oversight, claim_sizes, read_claim_words
+from tutor.engine.reasons import Reason, Seat
 from tutor.engine.errors import (ActionError, AmbiguousAction, IllegalAction, IncompleteAction,
                                  InvalidAction)
 
@@ -190,7 +191,8 @@ class Outcome(NamedTuple):
     one of :data:`HIT`, :data:`FALSE_CLAIM`, :data:`TOO_LATE`, :data:`UNREAD`,
     :data:`INCOMPLETE`, :data:`AMBIGUOUS`; ``action`` the claim (applied to the deal for a hit);
     ``watched`` the oversight it named (hit and too late; None otherwise); ``reason`` the
-    engine's reason (every result but a hit); ``candidates`` the claims an ambiguous or
+    engine's :class:`~tutor.engine.reasons.Reason` (every result but a hit; a screen says it
+    with :meth:`~tutor.engine.reasons.Reason.words`); ``candidates`` the claims an ambiguous or
     incomplete claim could be."""
 
     seat: int
@@ -198,7 +200,7 @@ class Outcome(NamedTuple):
     result: str
     action: Action | None = None
     watched: Watched | None = None
-    reason: str = ""
+    reason: Reason = Reason("")
     candidates: tuple[Action, ...] = ()
 
     @property
@@ -405,7 +407,7 @@ class ClaimWatch:
             raise IncompleteAction("which cards? a claim names all the cards it takes, or their "
                                    "rank", text)
 
-    def _refused(self, seat: int, claim: str | Action, at: float, reason: str) -> Outcome:
+    def _refused(self, seat: int, claim: str | Action, at: float, reason: Reason) -> Outcome:
         """A claim that takes nothing: too late when it names an oversight that was open to
         ``seat`` and has closed, else a false claim."""
         if isinstance(claim, Action):
@@ -438,12 +440,14 @@ class ClaimWatch:
         return out
 
 
-def _too_late(w: Watched, at: float) -> str:
-    """Why a claim of ``w`` arriving at clock time ``at`` took nothing (player numbers, as the
-    engine's reasons are worded)."""
+def _too_late(w: Watched, at: float) -> Reason:
+    """Why a claim of ``w`` arriving at clock time ``at`` took nothing."""
     if w.how == "claimed":
-        return (f"player {w.taken_by} claimed it first, "
-                f"{max(0.0, at - (w.taken_at or at)) * 1000:,.0f} ms before this claim")
+        return Reason("{taker} claimed it first, "
+                      + f"{max(0.0, at - (w.taken_at or at)) * 1000:,.0f}"
+                      + " ms before this claim", code="claimed_first", taker=Seat(w.taken_by))
     if w.how == "ended":
-        return "play ended before this claim: an unclaimed oversight lapses with it"
-    return "it lapsed before this claim: fewer of its cards are on the table than a claim takes"
+        return Reason("play ended before this claim: an unclaimed oversight lapses with it",
+                      code="play_ended")
+    return Reason("it lapsed before this claim: fewer of its cards are on the table than a "
+                  "claim takes", code="lapsed")

@@ -12,8 +12,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tutor.engine.errors import DataError, UsageError
+from tutor.engine.game import Game
 from tutor.engine.parameters import (CAPTURE_FORMS, COUNT_PARAMETERS, DECLARATION_KINDS,
                                      OVERSIGHT_KINDS, PARAMETERS, RULESET_PARAMETERS, STATUSES)
+from tutor.engine.values import ENUMS, PayTo, Scoring
 
 FIRST_DEALER = PARAMETERS["first_dealer"].values
 TABLE_MOURNIVAL = PARAMETERS["table_mournival"].values
@@ -23,9 +25,9 @@ LEFTOVERS_TO = PARAMETERS["leftovers_to"].values
 SCORING = PARAMETERS["scoring"].values
 CAPTURES_PER_TURN = PARAMETERS["captures_per_turn"].values
 POT_TO = PARAMETERS["pot_to"].values
-PAY_TO = ("each_in_play", "pot")
+PAY_TO = tuple(PayTo)
 #: The scorings settled in stakes from a pot (RULES.md 3.5, 3.6); ``pairs`` scores points.
-_STAKE_SCORINGS = frozenset({"stakes", "pot"})
+_STAKE_SCORINGS = frozenset({Scoring.STAKES, Scoring.POT})
 
 __all__ = ["BONUS_TO", "CAPTURE_FORMS", "CAPTURES_PER_TURN", "COUNT_PARAMETERS",
            "DECLARATION_KINDS", "FIRST_DEALER", "HAND_PLAYS", "LEFTOVERS_TO", "OVERSIGHT_KINDS",
@@ -36,10 +38,16 @@ __all__ = ["BONUS_TO", "CAPTURE_FORMS", "CAPTURES_PER_TURN", "COUNT_PARAMETERS",
 @dataclass(frozen=True)
 class LieDownPayment:
     """What lying down costs (RULES.md 3.6): ``stakes`` (a whole number of stakes) paid to each
-    player still holding cards (``to == "each_in_play"``) or into the pot (``to == "pot"``)."""
+    player still holding cards (``to`` :attr:`PayTo.EACH_IN_PLAY`) or into the pot
+    (:attr:`PayTo.POT`).  Raises :class:`~tutor.engine.errors.DataError` for another ``to``."""
 
     stakes: int
-    to: str
+    to: PayTo
+
+    def __post_init__(self) -> None:
+        if self.to not in PAY_TO:
+            raise DataError(f"lie_down_pays: to: {self.to!r} is not one of {', '.join(PAY_TO)}")
+        object.__setattr__(self, "to", PayTo(self.to))
 
 
 @dataclass(frozen=True)
@@ -100,6 +108,9 @@ class Ruleset:
     behaviour of the six shipped sources.
     ``provenance`` maps each whole-ruleset parameter name to its :class:`Provenance`;
     ``problems`` are the source problems (RULES.md 6) this ruleset records, in our own words.
+    Values given as the names files spell are held as the members of their enums
+    (:mod:`tutor.engine.values`); the rules they make, per player count, are asked of
+    :meth:`game`.
     """
 
     id: str
@@ -124,24 +135,41 @@ class Ruleset:
     provenance: dict[str, Provenance] = field(default_factory=dict, compare=False)
     problems: tuple[dict[str, Any], ...] = field(default=(), compare=False)
     origin: str = field(default="", compare=False)
+    _games: dict = field(default_factory=dict, compare=False, repr=False, init=False)
 
     def __post_init__(self) -> None:
         """Refuse a value the parameter table does not allow (RULES.md 3.2, 3.6), so that no
         caller ever has to guess what an unknown value means: files are refused on loading
         (:mod:`tutor.engine.sources`), and a ruleset built in code is refused here with a
-        :class:`~tutor.engine.errors.DataError`."""
+        :class:`~tutor.engine.errors.DataError`.  Each value is then held as its enum's member
+        (:data:`tutor.engine.values.ENUMS`)."""
         for name in RULESET_PARAMETERS:
             s = PARAMETERS[name]
             value = getattr(self, name)
-            if s.kind == "enum" and value not in s.values and not (value is None and s.nullable):
-                bad = [value]
+            if s.kind == "enum":
+                bad = [] if value in s.values or (value is None and s.nullable) else [value]
             elif s.kind == "set":
                 bad = [v for v in value if v not in s.values]
             else:
                 continue
             if bad:
                 raise DataError(f"ruleset {self.id}: {name}: {bad[0]!r} is not one of "
-                                f"{', '.join(s.values)}" + (", or null" if s.nullable else ""))
+                                f"{', '.join(map(str, s.values))}"
+                                + (", or null" if s.nullable else ""))
+            enum = ENUMS[name]
+            held = (frozenset(map(enum, value)) if s.kind == "set"
+                    else None if value is None else enum(value))
+            object.__setattr__(self, name, held)
+
+    def game(self, players: int | None = None) -> Game:
+        """The :class:`~tutor.engine.game.Game` of this ruleset for ``players`` (None: its
+        whole-ruleset rules only), made once and kept.  Raises
+        :class:`~tutor.engine.errors.UsageError` for a player count the ruleset does not
+        cover."""
+        g = self._games.get(players)
+        if g is None:
+            g = self._games[players] = Game(self, players)
+        return g
 
     @property
     def player_counts(self) -> tuple[int, ...]:

@@ -67,9 +67,14 @@ def signed(v: int) -> str:
 
 
 def jsonable(v: Any) -> Any:
-    """A parameter value as JSON (tuples and sets as lists)."""
+    """A parameter value as JSON: tuples and sets as lists, a value of the parameter table's
+    enums (:mod:`tutor.engine.values`) as the plain name it stands for."""
     if isinstance(v, (tuple, list, frozenset, set)):
-        return list(v)
+        return [jsonable(x) for x in v]
+    if isinstance(v, dict):
+        return {k: jsonable(x) for k, x in v.items()}
+    if isinstance(v, str):
+        return str(v)
     return v
 
 

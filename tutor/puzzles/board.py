@@ -120,7 +120,7 @@ def ruleset_scoring_line(rs: Ruleset, players: int) -> str:
     table's client has only an observation)."""
     pc = rs.count(players)
     bonus = bool(pc.last_in_bonus and rs.bonus_to)
-    if rs.scoring == "stakes":
+    if rs.game(players).settles_by_breakeven:
         parts = [f"Pot {pc.pot}"]
         if bonus:
             parts.append(f"bonus {pc.last_in_bonus} to {value_who('bonus_to', rs.bonus_to)}")
@@ -204,7 +204,7 @@ def render_observation(obs: Observation, rs: Ruleset, names: Sequence[str], symb
     lines.append(hanging(Text(f"Table ({len(table)}): ", style="bold"),
                          grouped_text(table, symbols) if table else Text("empty", style="dim")))
     hist = obs.history[-recent:] if recent else []
-    set_aside = rs.table_mournival == "set_aside_for_last_in"
+    set_aside = rs.game().sets_aside_table_mournival
     if hist:
         lines.append(Text("Last:", style="dim"))
         for a in hist:

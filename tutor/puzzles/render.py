@@ -15,8 +15,10 @@ from __future__ import annotations
 import re
 
 from tutor.engine.cards import SUIT_SYMBOLS, SUITS, parse_card, pretty
+from tutor.engine.observe import observe
 from tutor.engine.parameters import settlement_rule
 from tutor.engine.sources import default_library
+from tutor.engine.values import CaptureForm
 from tutor.puzzles.base import player_name, seat_names
 from tutor.puzzles.board import cards_text, hanging, pile_text
 from tutor.puzzles.model import Grade, Puzzle, definition
@@ -108,7 +110,7 @@ def scoring_features(ruleset: str, players: int) -> set[str]:
         out.add("bonus")
     if not rs.has_stakes:
         out.add("points")
-    elif rs.scoring == "stakes":
+    elif rs.game().settles_by_breakeven:
         out.add("breakeven")
     else:
         out.add("pot-to")
@@ -177,7 +179,7 @@ def _action_features(a) -> set[str]:
     k = a.kind
     out = set()
     if k in ("capture", "play_on_capture"):
-        if a.form and a.form != "one_for_one":
+        if a.form and a.form is not CaptureForm.ONE_FOR_ONE:
             out.add(a.form.replace("_", "-"))
         if k == "play_on_capture":
             out.add("play-on")
@@ -245,7 +247,7 @@ def _position(puzzle: Puzzle, symbols: bool) -> list:
     if over:
         out.extend(_end_of_play(puzzle, deal, symbols))
     else:
-        view = deal.view(seat)
+        view = observe(deal, seat)
         out.append(_line(f"Table ({len(view.table)}):", _cards(view.table, symbols, "empty")))
         if view.set_aside:
             out.append(_line("Set aside (face down, known):", _cards(view.set_aside, symbols)))

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from tutor.engine.cards import RANK_PLURALS, pretty_cards
 from tutor.engine.deal import Action, Deal, one_declaration_per_rank
 from tutor.engine.parameters import rule_words, seat_working, settlement_rule, value_words
+from tutor.engine.values import CaptureForm, Declaration, OversightKind
 from tutor.teaching.tracks import page_heading
 
 __all__ = ["AT_THE_END", "SITUATIONS", "Seen", "Stop", "action_words", "page_quotes",
@@ -140,22 +141,23 @@ def situations(deal: Deal, seat: int, names: Sequence[str], symbols: bool = True
     if prials:
         facts = []
         for r in prials:
-            three = [a for a in caps if a.rank == r and a.form == "one_for_three"]
+            three = [a for a in caps if a.rank == r and a.form is CaptureForm.ONE_FOR_THREE]
             line = f"Three {RANK_PLURALS[r]} lie on the table."
             if three:
                 line += f" You hold the fourth: {action_words(three[0], symbols)}."
             facts.append(line)
         facts.append(f"Under {rs.id}, {value_words('captures', rs.captures)}.")
-        if "split_prial" in rs.oversights:
+        if deal.game.claimable(OversightKind.SPLIT_PRIAL):
             facts.append(f"Claimable under {rs.id}: "
-                         f"{value_words('oversights', ('split_prial',))}.")
+                         f"{value_words('oversights', (OversightKind.SPLIT_PRIAL,))}.")
         out.append(Seen("table-prial", tuple(facts)))
     # a dead pair (the learner's, or one another player declared)
     dead = one_declaration_per_rank([a for a in mine if a.kind == "declare_dead_pair"])
     theirs = [a for a in recent if a.kind == "declare_dead_pair"]
     facts = []
     for a in theirs + dead:
-        said = _capital(rule_words("declarations", "dead_pair", ranks=RANK_PLURALS[a.rank],
+        said = _capital(rule_words("declarations", Declaration.DEAD_PAIR,
+                                   ranks=RANK_PLURALS[a.rank],
                                    action=action_words(a, symbols))) + "."
         facts.append(f"{names[a.player]} declared {_declared(a, symbols)}. {said}"
                      if a in theirs else said)

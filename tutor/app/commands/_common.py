@@ -9,12 +9,13 @@ import random
 from tutor.app.io import make_io
 from tutor.app.streams import make_console
 from tutor.engine.errors import NotationError, UsageError
+from tutor.engine.game import DEFAULT_RULESET
 from tutor.engine.limits import MAX_SEED, whole_number
 from tutor.engine.sources import default_library
 from tutor.teaching.progress import ProgressStore
 
 
-def add_ruleset_options(p: argparse.ArgumentParser, default: str | None = "parlett",
+def add_ruleset_options(p: argparse.ArgumentParser, default: str | None = DEFAULT_RULESET,
                         players_default: int | None = None, shown: str | None = None) -> None:
     """Add ``--ruleset R`` and ``--players N`` to a subcommand.  ``shown`` is the default the
     help names when ``default`` is None (the command chooses it later, as ``laugh match`` does

@@ -30,6 +30,7 @@ from tutor.engine.atomic import write_atomic
 from tutor.engine import jsonfile
 from tutor.engine.data import laugh_home
 from tutor.engine.errors import DataError, LaughError, RecordError, UsageError
+from tutor.engine.game import DEFAULT_RULESET
 from tutor.engine.levels import LEVELS, claimants, level, make_opponents, seat_names
 from tutor.engine.limits import MAX_MATCH_DEALS
 from tutor.engine.match import Match
@@ -38,7 +39,6 @@ from tutor.engine.safetext import clip
 from tutor.engine.sources import default_library
 from tutor.teaching.words import is_quit
 
-DEFAULT_RULESET = "parlett"
 DEFAULT_LEVEL = "casual"
 #: The longest pace (seconds between the computer players' moves) ``--pace`` or a saved match
 #: may ask for.
@@ -303,9 +303,9 @@ class MatchSession:
         if not self.match.cuts:
             self.io.say("The players choose the first dealer.")
             return
-        rule = "lowest" if rs.first_dealer == "lowest_cut" else "highest"
+        rule = rs.game().cut_words
         for cut in self.match.cuts:
-            t = Text(f"Cut for the deal ({rule} deals): ")
+            t = Text(f"Cut for the deal ({rule}): ")
             for i, (q, c) in enumerate(sorted(cut.cards.items())):
                 if i:
                     t.append(", ")
@@ -345,8 +345,7 @@ class MatchSession:
                                       self.io)
         self.io.show(review_renderable(player.mistakes, player.sightings, review=review,
                                        names=self.names, seat=self.seat, symbols=self.symbols,
-                                       set_aside=m.ruleset.table_mournival
-                                       == "set_aside_for_last_in"))
+                                       set_aside=m.ruleset.game().sets_aside_table_mournival))
         if self.store is not None:
             record_deal(self.store, player, "match", m.ruleset.id, m.seed, k,
                         timed=self.io.interactive)

@@ -11,11 +11,11 @@ import argparse
 from tutor.app.commands._common import (add_ruleset_options, resolve, seat_type, seed_type,
                                         session_io, whole)
 from tutor.engine.errors import UsageError
+from tutor.engine.game import DEFAULT_RULESET
 from tutor.engine.levels import LEVELS, level
 from tutor.engine.limits import MAX_MATCH_DEALS
 from tutor.engine.outputs import check_output
 
-DEFAULT_RULESET = "parlett"
 DEFAULT_LEVEL = "casual"
 #: The review's playouts per decision, as :data:`tutor.app.play.review.REVIEW_SAMPLES` (named
 #: here for the help text without importing the game at start-up; a test keeps them equal).

@@ -14,6 +14,7 @@ from tutor.app.commands._common import (add_ruleset_options, console, rate, reso
 from tutor.app.streams import echo_json
 from tutor.engine.bots import BOT_NAMES
 from tutor.engine.errors import UsageError
+from tutor.engine.game import DEFAULT_RULESET
 from tutor.engine.levels import LEVELS
 from tutor.engine.limits import MAX_RECORDED_DEALS, MAX_SIMULATED_DEALS
 from tutor.engine.outputs import cannot_write, check_output
@@ -60,7 +61,7 @@ def register(sub, parent) -> None:
 
 
 #: The options of a self-play study that --skill does not take, with their defaults.
-STUDY_DEFAULTS = {"ruleset": "parlett", "bots": "willughby", "mistakes": 0.0, "records": None}
+STUDY_DEFAULTS = {"ruleset": DEFAULT_RULESET, "bots": "willughby", "mistakes": 0.0, "records": None}
 #: The options only --skill takes, with their defaults.
 SKILL_DEFAULTS = {"opponents": "random,counter", "samples": 200}
 

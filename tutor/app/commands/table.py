@@ -14,6 +14,7 @@ from pathlib import Path
 
 from tutor.app.commands._common import add_ruleset_options, resolve, seed_type, whole
 from tutor.engine.errors import UsageError
+from tutor.engine.game import DEFAULT_RULESET
 from tutor.engine.levels import LEVELS, level
 from tutor.engine.limits import MAX_MATCH_DEALS
 
@@ -53,7 +54,7 @@ def register(sub, parent) -> None:
                                                        "%(default)s: this machine only)")
     s.add_argument("--port", type=whole(0, 65535, "a port"), default=DEFAULT_PORT,
                    help="port (default %(default)s; 0 chooses a free one)")
-    add_ruleset_options(s, default=None, shown="parlett")
+    add_ruleset_options(s, default=None, shown=DEFAULT_RULESET)
     s.add_argument("--bots", default=None, metavar="LEVEL",
                    help=f"computer players: {', '.join(LEVELS)} (default {DEFAULT_LEVEL})")
     g = s.add_mutually_exclusive_group()
@@ -221,7 +222,7 @@ def run_serve(args) -> int:
         if (folder / "server.json").exists():
             raise UsageError(f"{folder} holds saved tables: --resume them, or choose another "
                              "--dir")
-        rs, players = resolve(args.ruleset or "parlett", args.players)
+        rs, players = resolve(args.ruleset or DEFAULT_RULESET, args.players)
         lv = level(args.bots or DEFAULT_LEVEL)
         deals = None if args.match or args.deals is None else args.deals
         n_tables = args.tables or 1

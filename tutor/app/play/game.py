@@ -40,7 +40,7 @@ import random
 
 from rich.text import Text
 
-from tutor.app.play.inputs import HELP, WORDS, Intent, explain, interpret
+from tutor.app.play.inputs import HELP, WORDS, Intent, interpret
 from tutor.app.play.mistakes import (DECL_THEME, MISTAKE_TITLES, Mistake, Opportunity, Race,
                                      Sighting, declaration_mistake, decl_words)
 from tutor.app.play.review import hint
@@ -49,8 +49,9 @@ from tutor.engine.bots import Bot
 from tutor.engine.cards import RANK_NAMES, RANK_PLURALS, pretty_cards
 from tutor.engine.deal import DECLARATIONS, Action, Deal, one_declaration_per_rank
 from tutor.engine.errors import IllegalAction
-from tutor.engine.parameters import value_words
+from tutor.engine.parameters import rule_words, value_words
 from tutor.engine.race import ClaimRace, ClaimWatch, Reaction
+from tutor.engine.values import OversightKind
 from tutor.puzzles.board import action_text, grouped_text, render_screen
 from tutor.teaching.io import LearnerIO, Reply
 
@@ -140,7 +141,7 @@ class DealPlayer(Watching):
         self.quit = False
         self._decision: _Decision | None = None
         self._screen_due = True
-        self._set_aside = deal.ruleset.table_mournival == "set_aside_for_last_in"
+        self._set_aside = deal.game.sets_aside_table_mournival
         if claiming is None:
             claiming = {q: _claiming(b) for q, b in enumerate(bots) if b is not None}
         self.watch = ClaimWatch(deal, claiming, reaction_rng, humans=[seat])
@@ -247,9 +248,9 @@ class DealPlayer(Watching):
         if a is None:
             return "info"
         self._show(self.watch.advance(when))          # claims that came before the move
-        if self.deal.why_illegal(a) is not None:       # ... may have changed the table
-            self.io.say(explain(self.deal.why_illegal(a), self.seat, self.names),
-                        style="yellow")
+        why = self.deal.why_illegal(a)                # ... may have changed the table
+        if why is not None:
+            self.io.say(why.words(self.seat, self.names), style="yellow")
             return "error"
         self._apply(a)
         return "acted"
@@ -335,7 +336,7 @@ class DealPlayer(Watching):
         try:
             d.apply(a)
         except IllegalAction as exc:      # cannot happen for engine-offered actions
-            self.io.say(explain(exc.reason, self.seat, self.names), style="yellow")
+            self.io.say(exc.reason.words(self.seat, self.names), style="yellow")
             return
         t = Text("  ")
         t.append_text(action_text(a, self.names, self.seat, self.symbols, self._set_aside))
@@ -378,8 +379,9 @@ class DealPlayer(Watching):
                 "table, and you were the dealer.",
                 f"Under {rs.id}, {value_words('table_mournival', rs.table_mournival)}: that was "
                 "yours to do (take) before play; left there, it is "
-                + ("an oversight for the others to claim." if "overlooked_table_mournival"
-                   in rs.oversights else "four cards anyone may capture.")))
+                + ("an oversight for the others to claim."
+                   if d.game.claimable(OversightKind.OVERLOOKED_TABLE_MOURNIVAL)
+                   else "four cards anyone may capture.")))
 
     def _after_apply(self, a: Action, mine: bool) -> None:
         d = self.deal
@@ -388,13 +390,13 @@ class DealPlayer(Watching):
             if a.rank in self._decision.at_risk:
                 self._decision.lost_to.setdefault(a.rank, a.player)
         if mine and a.kind == "capture" and any(
-                o.offender == self.seat and o.index == idx and o.kind == "split_prial"
+                o.offender == self.seat and o.index == idx and o.kind is OversightKind.SPLIT_PRIAL
                 for o in d.oversights):
             self.mistakes.append(Mistake(
                 "split_prial", idx,
                 f"You took one card of the table prial of {RANK_PLURALS[a.rank]}.",
-                "one_for_three is allowed, so one card from hand takes all three; the two left "
-                "are now an oversight (split prial) for the others to claim."))
+                rule_words("oversights", OversightKind.SPLIT_PRIAL, who="you", capital=True)
+                + "."))
         if mine and (a.kind in ("capture", "lie_down", "play_on_capture", "end_turn") or (
                 a.kind in DECLARATIONS and not d.declarations_are_free)):
             self._screen_due = True
@@ -477,8 +479,8 @@ class DealPlayer(Watching):
         self._sync()
         self._close_decision()
         res = d.result
-        if res is not None and d.ruleset.leftovers_to != "last_in":
-            went = value_words("leftovers_to", d.ruleset.leftovers_to)
+        if res is not None:             # (held at a cost only where they went to another)
+            went = d.game.leftovers_words
             for held in res.held_declarations:
                 if held.action.player == self.seat and held.cost:
                     f = held.action

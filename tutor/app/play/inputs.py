@@ -27,14 +27,14 @@ What the learner may type (the engine's notation, :meth:`~tutor.engine.deal.Acti
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 
 from tutor.engine.deal import Action, Deal
 from tutor.engine.errors import AmbiguousAction, IllegalAction, IncompleteAction, InvalidAction
+from tutor.engine.reasons import Reason
 from tutor.teaching.words import QUIT_WORDS as LOOP_QUIT_WORDS
 
-__all__ = ["Intent", "action_code", "interpret", "HELP", "WORDS", "QUIT_WORDS", "explain"]
+__all__ = ["Intent", "action_code", "interpret", "HELP", "WORDS", "QUIT_WORDS"]
 
 #: Words offered for completion.
 WORDS = ("claim", "declare", "lie down", "ld", "take", "end turn", "pass", "help", "hint",
@@ -96,29 +96,6 @@ def action_code(a: Action) -> str:
     return a.notation()
 
 
-def explain(reason: str, seat: int, names: list[str]) -> str:
-    """The engine's ``reason`` with seat numbers replaced by names ("player 0" -> "you")."""
-    def sub(m):
-        q = int(m.group(1))
-        if q == seat:
-            return "you"
-        return names[q] if 0 <= q < len(names) else m.group(0)
-    text = re.sub(r"player (\d+)'s hand", lambda m: "your hand" if int(m.group(1)) == seat
-                  else f"{names[int(m.group(1))]}'s hand", reason)
-    text = re.sub(r"it is player (\d+)'s turn, not player \d+'s",
-                  lambda m: f"it is {names[int(m.group(1))]}'s turn, not yours", text)
-    text = re.sub(r"[Pp]layer (\d+)", sub, text)
-    return text.replace("you holds", "you hold")
-
-
-def question_only(reason: str) -> str:
-    """The engine's question without the candidates it lists in move codes ("which table
-    cards? 7H 7C; 7H 7S" -> "Which table cards?"): the screen lists them next, in the cards'
-    one written form."""
-    head, sep, _ = reason.partition("? ")
-    return head[:1].upper() + head[1:] + "?" if sep else reason
-
-
 def interpret(text: str, deal: Deal, seat: int, names: list[str]) -> Intent:
     """Read one line of the learner (at ``seat``) against the current ``deal``."""
     raw = " ".join(text.strip().lower().replace(",", " ").split())
@@ -146,19 +123,24 @@ def read_move(line: str, deal: Deal, seat: int, names: list[str], claim: bool = 
             return Intent("error", message="which cards? A claim names all the cards it takes "
                                            "(or the rank alone).", claim=True, incomplete=True)
         if not exc.candidates:
-            return Intent("error", message=explain(exc.reason, seat, names), incomplete=True)
+            return Intent("error", message=exc.reason.words(seat, names), incomplete=True)
         return Intent("actions", actions=list(exc.candidates),
-                      message=question_only(explain(exc.reason, seat, names)), claim=claim,
-                      incomplete=True)
+                      message=_question(exc.reason, seat, names), claim=claim, incomplete=True)
     except AmbiguousAction as exc:
         return Intent("actions", actions=list(exc.candidates),
-                      message=question_only(explain(exc.reason, seat, names)), claim=claim)
+                      message=_question(exc.reason, seat, names), claim=claim)
     except InvalidAction as exc:
-        reason = explain(exc.reason, seat, names).rstrip(". ")
+        reason = exc.reason.words(seat, names)
         if line in ("q", "k", "j", "a"):       # a rank letter alone: perhaps meant to leave
             reason += f" ({line} alone is a rank; to leave the deal, type quit or :q)"
         return Intent("error", message=f"{reason}. Type help for the moves.", claim=claim,
                       unreadable=True)
     except IllegalAction as exc:
-        return Intent("error", message=explain(exc.reason, seat, names), claim=claim)
+        return Intent("error", message=exc.reason.words(seat, names), claim=claim)
     return Intent("actions", actions=[a], claim=a.kind == "claim")
+
+
+def _question(reason: Reason, seat: int, names: list[str]) -> str:
+    """The engine's question without the candidates it lists in move codes ("Which table
+    cards?"): the screen lists them next, in the cards' one written form."""
+    return reason.words(seat, names, choices=False, capital=True)

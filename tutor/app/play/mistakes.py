@@ -9,7 +9,8 @@ from dataclasses import dataclass
 
 from tutor.engine.cards import RANK_PLURALS, pretty_cards
 from tutor.engine.deal import Action
-from tutor.engine.parameters import rule_words, value_short, value_words
+from tutor.engine.game import Game
+from tutor.engine.parameters import rule_words, value_phrase, value_short, value_words
 from tutor.engine.race import Watched
 
 __all__ = ["MISTAKE_TITLES", "Mistake", "Opportunity", "Race", "Sighting", "HIT", "MISS",
@@ -112,16 +113,9 @@ def decl_words(a: Action) -> str:
 
 
 def decl_reason(a: Action) -> str:
-    """Why the declaration ``a`` could have been made."""
-    rank = RANK_PLURALS[a.rank]
-    if a.kind == "declare_dead_pair":
-        return (f"The other two {rank} were already among the won cards, so the pair was dead and "
-                f"could be declared ({a.kind}) at once.")
-    if a.kind == "declare_mournival":
-        return f"All four {rank} could be declared ({a.kind}) as two pairs."
-    if a.kind == "declare_pair":
-        return f"Under this ruleset any pair held may be declared ({a.kind}): two {rank}."
-    return f"Two of the three {rank} could be declared ({a.kind}), keeping the third."
+    """Why the declaration ``a`` could have been made (the parameter table's rule:
+    :meth:`~tutor.engine.game.Game.declaration_rule`)."""
+    return Game.declaration_rule(a, capital=True) + "."
 
 
 def declaration_mistake(a: Action, index: int, text: str, tail: str = "") -> Mistake:
@@ -129,23 +123,13 @@ def declaration_mistake(a: Action, index: int, text: str, tail: str = "") -> Mis
     return Mistake("missed_declaration", index, text, decl_reason(a) + tail, DECL_THEME[a.kind])
 
 
-def oversight_phrase(kind: str, who: str) -> str:
-    """The oversight ``kind`` that ``who`` made, in a phrase ("the table prial Anne split")."""
-    return {
-        "overlooked_table_mournival": f"the table mournival {who} (the dealer) left in play",
-        "split_prial": f"the table prial {who} split",
-        "laid_down_dead_pair": f"the dead pair {who} laid down",
-        "laid_down_prial": f"the prial {who} laid down",
-        "laid_down_mournival": f"the mournival {who} laid down",
-    }.get(kind, f"{who}'s oversight")
-
-
 def missed_claim(w: Watched, names: list[str], symbols: bool) -> Mistake:
     """The mistake of not claiming ``w`` (closed without the learner's claim), with the rule
     from the parameter table."""
     ov = w.oversight
     cards = pretty_cards(ov.cards, symbols)
-    what = f"You did not claim {oversight_phrase(ov.kind, names[ov.offender])} ({cards})"
+    what = (f"You did not claim {value_phrase('oversights', ov.kind, who=names[ov.offender])} "
+            f"({cards})")
     if w.taken_by is not None:
         react = w.reactions.get(w.taken_by)
         text = (f"{what}: {names[w.taken_by]} claimed it"
@@ -162,6 +146,7 @@ def missed_claim(w: Watched, names: list[str], symbols: bool) -> Mistake:
 
 def false_claim_mistake(typed: str, reason: str, index: int) -> Mistake:
     """The mistake of claiming ``typed`` when nothing of it was claimable (``reason``: the
-    engine's, with names)."""
+    engine's, said to the learner as a sentence: :meth:`~tutor.engine.reasons.Reason.words`
+    with ``capital``)."""
     return Mistake("false_claim", index, f"You claimed {typed!r}: nothing of that was claimable.",
-                   reason[0].upper() + reason[1:] + ".")
+                   reason + ".")

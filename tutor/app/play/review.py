@@ -36,6 +36,7 @@ from tutor.engine.analysis import (LOSS_CLASSES, Analysis, NoDecision, analyse, 
 from tutor.engine.analysis.explain import more_samples_could_tell, verdict
 from tutor.engine.cards import RANK_NAMES, RANK_PLURALS, pretty_cards
 from tutor.engine.deal import CAPTURE_KINDS, DECLARATIONS, Action, Deal
+from tutor.engine.observe import observe
 
 __all__ = ["COSTLIEST", "HINT_SAMPLES", "REVIEW_SAMPLES", "Costly", "DealReview", "hint",
            "review_deal", "review_seed", "view_seed", "why"]
@@ -205,9 +206,14 @@ def _option_words(a: Action | None, symbols: bool) -> str:
         return f"claiming {cs}"
     if k == "take_table_mournival":
         return f"taking the table mournival {cs}"
+    return f"declaring {_declared(a, symbols)}"
+
+
+def _declared(a: Action, symbols: bool) -> str:
+    """A declaration's cards in the second person: ``your dead pair (9♠ 9♦)``."""
     what = {"declare_prial": "a pair of your prial", "declare_mournival": "your mournival",
-            "declare_dead_pair": "your dead pair", "declare_pair": "a pair"}.get(k, "")
-    return f"declaring {what} ({cs})"
+            "declare_dead_pair": "your dead pair", "declare_pair": "a pair"}.get(a.kind, "")
+    return f"{what} ({pretty_cards(a.cards, symbols)})"
 
 
 def _turn_words(a: Action | None) -> str:
@@ -233,7 +239,7 @@ def why(pos: Deal, seat: int, played: Action | None, an: Analysis, names: Sequen
         return facts
     mine = an.value_of(played)
     unit = pos.ruleset.unit
-    unseen = sum(pos.view(seat).unseen.values())
+    unseen = sum(observe(pos, seat).unseen.values())
     return (f"Played out {an.samples} times over placements of the {unseen} cards you could "
             f"not see ({_movers(pos, seat, names)}), {_option_words(best, symbols)} averaged "
             f"{an.best.mean:+.2f} {unit} for you, {_option_words(played, symbols)} "
@@ -265,16 +271,17 @@ def _counting_facts(pos: Deal, seat: int, played: Action | None, an: Analysis,
             facts = f"The {RANK_PLURALS[played.rank]} were safe to keep for a later turn ({c1.reason})."
     elif best is not None and best.kind == "claim":
         target = pos.claim_target(seat, best.cards, kind=best.oversight)   # the engine's
-        rivals = [q for q in range(pos.n) if q not in (seat, target.offender)]
-        facts = (f"The claim of {pretty_cards(best.cards, symbols)} was open, and the first claim "
-                 "takes the cards: " + (f"{_names_list(rivals, names)} could claim "
-                                        "it too." if rivals else "nobody else could claim it."))
+        rivals = [q for q in pos.claimants(target) if q != seat]
+        facts = (f"The claim of {pretty_cards(best.cards, symbols)} was open, and "
+                 f"{pos.game.claim_rule}: " + (f"{_names_list(rivals, names)} could claim "
+                                               "it too." if rivals else
+                                               "nobody else could claim it."))
     elif best is not None and best.kind in DECLARATIONS:
         facts = _rank_facts(pos, seat, best.rank, names)
         if played is None and then is not None and then.kind == "lie_down":
-            facts = f"You lay down holding {_option_words(best, symbols)[10:]}. " + facts
+            facts = f"You lay down holding {_declared(best, symbols)}. " + facts
         elif played is not None and played.kind == "lie_down":
-            facts = f"You lay down holding {_option_words(best, symbols)[10:]}. " + facts
+            facts = f"You lay down holding {_declared(best, symbols)}. " + facts
         elif then is not None:
             facts = (f"Declared before {_turn_words(then)}, the cards were safe; held through "
                      f"it, they were not. " + facts)

@@ -141,9 +141,9 @@ class _Session:
         dealer, cuts = first_dealer(rs, opts.players, self.deal_rng)
         if not cuts:
             io.say("The players choose the first dealer.")
-        rule = "lowest" if rs.first_dealer == "lowest_cut" else "highest"
+        rule = rs.game().cut_words
         for cut in cuts:
-            t = Text(f"Cut for the deal ({rule} deals): ")
+            t = Text(f"Cut for the deal ({rule}): ")
             for i, (q, c) in enumerate(sorted(cut.cards.items())):
                 if i:
                     t.append(", ")
@@ -212,7 +212,7 @@ class _Session:
         self.result.reviews.append(review)
         io.show(review_renderable(player.mistakes, player.sightings, review=review, names=names,
                                   seat=opts.seat, symbols=io.symbols,
-                                  set_aside=rs.table_mournival == "set_aside_for_last_in"))
+                                  set_aside=rs.game().sets_aside_table_mournival))
         if self.store is not None:
             record_deal(self.store, player, "play", rs.id, opts.seed, k,
                         timed=not io.clock.piped)

@@ -20,7 +20,7 @@ from tutor.app.play.review import DealReview
 from tutor.engine.analysis import LOSS_CLASSES
 from tutor.engine.deal import Deal
 from tutor.engine.errors import IllegalAction
-from tutor.engine.parameters import settlement_formula, value_words
+from tutor.engine.parameters import value_words
 from tutor.puzzles.board import action_text, cards_text
 
 __all__ = ["settlement_table", "review_renderable", "totals_table"]
@@ -52,11 +52,12 @@ def settlement_table(deal: Deal, names: Sequence[str], symbols: bool) -> Group:
     if pays:
         cols.append(("paid", lambda r: f"-{r.paid}" if r.paid else ""))
         cols.append(("got", lambda r: f"+{r.received}" if r.received else ""))
-    if pc.last_in_bonus and rs.bonus_to:
+    game = deal.game
+    if game.has_bonus:
         cols.append(("bonus", lambda r: f"+{r.bonus}" if r.bonus else ""))
-    if rs.scoring == "stakes":
+    if game.settles_by_breakeven:
         cols.append(("cards", lambda r: f"{r.for_cards:+d}"))
-    if rs.scoring == "pot":
+    if game.pot_to_one_winner:
         cols.append(("pot", lambda r: f"+{r.pot_share}" if r.pot_share else ""))
     for label, _ in cols:
         t.add_column(label, justify="right")
@@ -81,8 +82,7 @@ def settlement_table(deal: Deal, names: Sequence[str], symbols: bool) -> Group:
         stacked.append(line)
     lines: list = [Text("Settlement", style="bold"), _Fitted(t, Group(*stacked))]
     notes = []
-    formula = settlement_formula(rs.scoring, breakeven=pc.breakeven,
-                                 bonus=not stakes and bool(pc.last_in_bonus and rs.bonus_to))
+    formula = game.settlement_formula(bonus=not stakes and game.has_bonus)
     if formula is not None:
         notes.append(f"Cards: {formula} stakes." if stakes else f"Points: {formula}.")
     if res.last_in is not None:
@@ -90,7 +90,7 @@ def settlement_table(deal: Deal, names: Sequence[str], symbols: bool) -> Group:
     if res.bonus_to is not None and pc.last_in_bonus:
         notes.append(f"Bonus {pc.last_in_bonus} to {names[res.bonus_to]}: "
                      f"{value_words('bonus_to', rs.bonus_to)}.")
-    if rs.scoring == "pot" and res.pot_to:
+    if game.pot_to_one_winner and res.pot_to:
         share = sum(r.pot_share for r in rows)
         notes.append(f"Pot {share} to {', '.join(names[q] for q in res.pot_to)}: "
                      f"{value_words('pot_to', rs.pot_to)}.")

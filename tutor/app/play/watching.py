@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from rich.text import Text
 
-from tutor.app.play.inputs import QUIT_WORDS, explain
+from tutor.app.play.inputs import QUIT_WORDS
 from tutor.app.play.mistakes import (FALSE_CLAIM, HIT, MISS, Opportunity, Race, Sighting,
                                      false_claim_mistake, missed_claim)
 from tutor.engine import race as R
@@ -85,7 +85,7 @@ class Watching:
             self._show(outs, typed=text)
             last = outs[-1]
             if last.result == R.UNREAD:
-                self.io.say(explain(last.reason, self.seat, self.names) + ".", style="yellow")
+                self.io.say(last.reason.words(self.seat, self.names) + ".", style="yellow")
             elif last.result == R.INCOMPLETE:
                 self.io.say(_NAME_ALL, style="yellow")
             elif last.result == R.AMBIGUOUS:
@@ -99,7 +99,7 @@ class Watching:
         """A claim that fits several oversights: the learner picks one (the time runs on)."""
         from tutor.app.play.inputs import Intent
         picked = self._choose(Intent("actions", actions=list(out.candidates),
-                                     message=explain(out.reason, self.seat, self.names),
+                                     message=out.reason.words(self.seat, self.names),
                                      claim=True))
         if picked is None:
             self.io.say("No claim.", style="dim")
@@ -115,13 +115,14 @@ class Watching:
             if o.result == R.HIT:
                 self._hit(o)
             elif o.result == R.FALSE_CLAIM:
-                reason = explain(o.reason, self.seat, self.names)
+                reason = o.reason.words(self.seat, self.names)
                 self.io.say(f"Nothing of that is claimable: {reason}.", style="yellow")
                 idx = len(self.deal.history)
                 self.sightings.append(Sighting(FALSE_CLAIM, "", None, idx))
-                self.mistakes.append(false_claim_mistake(typed, reason, idx))
+                self.mistakes.append(false_claim_mistake(
+                    typed, o.reason.words(self.seat, self.names, capital=True), idx))
             elif o.result == R.TOO_LATE:
-                self.io.say(f"Too late: {explain(o.reason, self.seat, self.names)}.",
+                self.io.say(f"Too late: {o.reason.words(self.seat, self.names)}.",
                             style="yellow")
         if outs:
             self._sync()

@@ -17,6 +17,7 @@ from tutor.engine import race as R
 from tutor.engine.cards import pretty_cards
 from tutor.engine.deal import Deal
 from tutor.engine.errors import AmbiguousAction, IllegalAction, InvalidAction
+from tutor.engine.reasons import Reason
 
 __all__ = ["FALSE_CLAIM_TEXT", "NAME_ALL_TEXT", "Intents", "explain"]
 
@@ -78,8 +79,8 @@ class Intents:
             try:
                 a = d.parse_action(msg.text, seat)
             except AmbiguousAction as exc:          # IncompleteAction too: the choices follow
-                from tutor.app.play.inputs import question_only
-                self._reply(seat, msg, False, question_only(explain(exc.reason, seat, names)),
+                self._reply(seat, msg, False,
+                            exc.reason.words(seat, names, choices=False, capital=True),
                             [c.notation() for c in exc.candidates])
                 return False
             except (InvalidAction, IllegalAction) as exc:
@@ -150,9 +151,7 @@ class Intents:
         find)."""
         if not self.settings.hint or not self.playing or self.deal.to_move != seat:
             return None
-        pos = self.deal.clone()
-        pos.oversights = []
-        return pos
+        return self.deal.clone(oversights=False)
 
     def _reply(self, seat: int, msg: ClientMessage, ok: bool, text: str,
                choices: list[str] | None = None) -> None:
@@ -196,7 +195,7 @@ def _claim_words(text: str) -> str:
     return " ".join(words)
 
 
-def explain(reason: str, seat: int, names: list[str]) -> str:
-    """The engine's ``reason`` with seat numbers named ("player 0" -> "you")."""
-    from tutor.app.play.inputs import explain
-    return explain(reason, seat, names)
+def explain(reason: Reason, seat: int, names: list[str]) -> str:
+    """The engine's ``reason`` said to the person at ``seat`` (their seat "you", the others by
+    ``names``: :meth:`~tutor.engine.reasons.Reason.words`)."""
+    return reason.words(seat, names)

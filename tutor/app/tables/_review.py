@@ -76,14 +76,14 @@ def review(table, seat: int) -> dict[str, Any]:
                       "text": f"You lay down holding {_decl_words(a)}.",
                       "why": f"It could have been declared ({a.kind}) before you lay "
                              "down."})
-    if d.result is not None and d.ruleset.leftovers_to != "last_in":
+    if d.result is not None:        # (held at a cost only where they went to another)
         for held in d.result.held_declarations:
             if held.action.player == seat and held.cost:
                 items.append({"title": "missed declaration",
                               "text": f"Play ended with {_decl_words(held.action)} in your "
                                       "hand.",
-                              "why": "Left in hand, they were leftovers: "
-                                     f"{value_words('leftovers_to', d.ruleset.leftovers_to)}."})
+                              "why": f"Left in hand, they were leftovers: "
+                                     f"{d.game.leftovers_words}."})
     times = [s for _, s in hits]
     return {"hits": hits, "misses": misses,
             "false_claims": len(table.notes[seat].false_claims),

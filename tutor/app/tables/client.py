@@ -272,7 +272,7 @@ class PlayerClient(Rejoining):
             self._turn_shown = len(obs.history)        # the screen is up already
             return
         self.obs = obs
-        set_aside = self.rs.table_mournival == "set_aside_for_last_in"
+        set_aside = self.rs.game().sets_aside_table_mournival
         for a in obs.history[self.shown:]:
             t = Text("  ")
             t.append_text(action_text(a, self.shown_names(), obs.seat, self.symbols, set_aside))

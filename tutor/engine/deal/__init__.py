@@ -6,7 +6,9 @@ that seat may do now, its turn actions when it is to move plus its declarations 
 :meth:`Deal.apply` (which refuses an illegal action with the reason), :meth:`Deal.is_terminal`,
 :meth:`Deal.returns`, :meth:`Deal.clone`, :meth:`Deal.push`/:meth:`Deal.pop` (apply and take
 back), :meth:`Deal.parse_action` (the learner's notation read on the position, with precise
-errors) and a per-player :meth:`Deal.view` with counting.  :meth:`Deal.claim_target` says which
+errors) and counting (:meth:`Deal.capture_options`, :meth:`Deal.rank_count`; what a seat sees
+as a whole is its :func:`~tutor.engine.observe.observe`).  Its rules are its
+:class:`~tutor.engine.game.Game` (``deal.game``).  :meth:`Deal.claim_target` says which
 open oversight a claim takes, or why none; :meth:`Deal.lie_down_oversights` what lying down would
 make.  :meth:`Deal.from_position` builds a hand-made position; a finished deal's
 :class:`DealResult` carries the whole settlement, seat by seat (:class:`SeatSettlement`), and
@@ -36,10 +38,10 @@ from tutor.engine.deal._notation import (ACTION_KINDS, CAPTURE_FORM, CAPTURE_KIN
                                              preferred_declarations, read_claim_words)
 from tutor.engine.deal._settle import DealResult, HeldDeclaration, SeatSettlement
 from tutor.engine.deal._state import Deal, deal_order, new_deal
-from tutor.engine.deal._views import CaptureOption, PlayerView, RankCount
+from tutor.engine.deal._views import CaptureOption, RankCount
 
 __all__ = ["ACTION_KINDS", "CAPTURE_KINDS", "CLAIM_FILLER", "CLAIM_TAKES", "DECLARATIONS", "DECLARATION_ORDER", "LAID_DOWN_KIND",
            "TURN_KINDS", "Action", "CaptureOption", "ClaimWords", "Deal", "DealResult", "HeldDeclaration",
-           "LaidDown", "Oversight", "PlayerView", "RankCount", "SeatSettlement", "deal_order",
+           "LaidDown", "Oversight", "RankCount", "SeatSettlement", "deal_order",
            "claim_sizes", "new_deal", "one_declaration_per_rank", "preferred_declarations",
            "reachable_oversights", "read_claim_words"]

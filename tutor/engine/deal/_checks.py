@@ -3,14 +3,16 @@ RULES.md 7 (private to :mod:`tutor.engine.deal`)."""
 
 from __future__ import annotations
 
-from tutor.engine.cards import RANK_PLURALS, cards_of, code, mask_of, pretty_cards, rank_code
+from tutor.engine.cards import RANK_PLURALS, cards_of, code, mask_of, rank_code
 from tutor.engine.deal._bits import FULL_MASK, NIB, _counts, _rank_count, _ranks
 from tutor.engine.deal._notation import (ACTION_KINDS, CAPTURE_FORM, CAPTURE_KINDS,
-                                             DECLARATIONS, OVER, PLAY_ON, Action)
+                                             DECLARATIONS, OVER, PLAY_ON, Action, not_in_hand,
+                                             not_your_turn)
 from tutor.engine.errors import IllegalAction
-from tutor.engine.parameters import DECLARATION_KINDS, spec
+from tutor.engine.reasons import Cards, Reason, Seat
+from tutor.engine.parameters import CAPTURE_FORMS, DECLARATION_KINDS, spec
 
-_FORMS = ("one_for_one", "one_for_three", "pair_for_pair", "prial_for_one")
+_FORMS = CAPTURE_FORMS
 
 
 class _Checks:
@@ -40,8 +42,9 @@ class _Checks:
             raise IllegalAction("a card is named twice")
         if self.phase == PLAY_ON:
             if kind != "play_on_capture":
-                raise IllegalAction(f"play has ended; only player {self.to_move} (last in) may "
-                                    "still capture, alone (play_on_capture)")
+                raise IllegalAction(Reason(
+                    "play has ended; only {last} (last in) may still capture, alone "
+                    "(play_on_capture)", code="play_has_ended", last=Seat(self.to_move)))
         elif kind == "play_on_capture":
             raise IllegalAction("play_on_capture is only for the last-in player after play ends "
                                 "under a ruleset where the last player plays on")
@@ -55,7 +58,7 @@ class _Checks:
 
     def _check_turn(self, a: Action) -> None:
         if a.player != self.to_move:
-            raise IllegalAction(f"it is player {self.to_move}'s turn, not player {a.player}'s")
+            raise IllegalAction(not_your_turn(self.to_move, a.player))
 
     def _check_end_turn(self, a: Action) -> None:
         if not self._any:
@@ -68,29 +71,35 @@ class _Checks:
         p = a.player
         self._check_turn(a)
         if self.turn_captures:
-            raise IllegalAction(f"player {p} has captured this turn: end the turn "
-                                "(end_turn) instead of lying down")
+            raise IllegalAction(Reason("{p:@ has|you have} captured this turn: end the turn "
+                                       "(end_turn) instead of lying down",
+                                       code="captured_this_turn", p=Seat(p)))
         caps = self._captures(p, "capture")
         if caps:
             c = caps[0]
-            raise IllegalAction(f"player {p} can capture ({pretty_cards(c.table)} with "
-                                f"{pretty_cards(c.cards)}), so may not lie down")
+            raise IllegalAction(Reason("{p} can capture ({table} with {cards}), so {p:|you }may "
+                                       "not lie down", code="must_capture", p=Seat(p),
+                                       table=Cards(c.table), cards=Cards(c.cards)))
         if not self._free and self._declarations(p):
-            raise IllegalAction(f"player {p} can still declare from hand, so may not lie down")
+            raise IllegalAction(Reason("{p} can still declare from hand, so {p:|you }may not lie "
+                                       "down", code="must_declare", rule="hand_plays",
+                                       p=Seat(p)))
         hmask = self.hands[p]
         if mask_of(a.cards) != hmask:
-            raise IllegalAction(f"lying down puts the whole hand on the table: "
-                                f"{pretty_cards(cards_of(hmask))}")
+            raise IllegalAction(Reason("lying down puts the whole hand on the table: {cards}",
+                                       code="whole_hand", cards=Cards(cards_of(hmask))))
 
     def _check_take(self, a: Action) -> None:
         if a.player != self.dealer:
-            raise IllegalAction(f"only the dealer (player {self.dealer}) takes a table mournival")
+            raise IllegalAction(Reason("only the dealer ({dealer}) takes a table mournival",
+                                       code="only_the_dealer", dealer=Seat(self.dealer)))
         if self.started:
             raise IllegalAction("play has started; a table mournival left on the table is now "
                                 "an oversight for the others to claim")
         m = mask_of(a.cards)
         if m not in self.table_mournivals or self.table & m != m:
-            raise IllegalAction(f"{pretty_cards(a.cards)} is not a mournival on the table")
+            raise IllegalAction(Reason("{cards} is not a mournival on the table",
+                                       code="no_table_mournival", cards=Cards(a.cards)))
 
     def _check_declaration(self, a: Action) -> None:
         p, kind, cards = a.player, a.kind, a.cards
@@ -101,17 +110,22 @@ class _Checks:
             raise IllegalAction(f"this ruleset has no {name.replace('_', ' ')} declaration "
                                 f"(it has {', '.join(have) or 'none'})")
         if not self._free and p != self.to_move:
-            raise IllegalAction(f"under this ruleset a declaration is a turn, and it is player "
-                                f"{self.to_move}'s turn")
+            raise IllegalAction(Reason("under this ruleset a declaration is a turn, and it is "
+                                       "{mover:@'s|your} turn, not {p:@'s|yours}",
+                                       code="declaration_is_a_turn", rule="hand_plays",
+                                       mover=Seat(self.to_move), p=Seat(p)))
         if not self._free and self.turn_captures:
-            raise IllegalAction("under this ruleset a declaration is a whole turn, and player "
-                                f"{p} has captured this turn")
+            raise IllegalAction(Reason("under this ruleset a declaration is a whole turn, and "
+                                       "{p:@ has|you have} captured this turn",
+                                       code="declaration_is_a_turn", rule="hand_plays",
+                                       p=Seat(p)))
         hmask = self.hands[p]
         if not hmask:
-            raise IllegalAction(f"player {p} holds no cards")
+            raise IllegalAction(Reason("{p:@ holds|you hold} no cards", code="no_cards",
+                                       p=Seat(p)))
         m = mask_of(cards)
         if m & hmask != m:
-            raise IllegalAction(f"{pretty_cards(cards_of(m & ~hmask))} not in player {p}'s hand")
+            raise IllegalAction(not_in_hand(cards_of(m & ~hmask), p))
         ranks = {c >> 2 for c in cards}
         if len(ranks) != 1:
             raise IllegalAction("a declaration is of cards of one rank")
@@ -144,9 +158,10 @@ class _Checks:
             raise IllegalAction("a capture plays cards from hand and takes cards from the table")
         hm, tm = mask_of(cards), mask_of(table)
         if hm & hmask != hm:
-            raise IllegalAction(f"{pretty_cards(cards_of(hm & ~hmask))} not in player {p}'s hand")
+            raise IllegalAction(not_in_hand(cards_of(hm & ~hmask), p))
         if tm & self.table != tm:
-            raise IllegalAction(f"{pretty_cards(cards_of(tm & ~self.table))} not on the table")
+            raise IllegalAction(Reason("{cards} not on the table", code="not_on_table",
+                                       cards=Cards(cards_of(tm & ~self.table))))
         ranks = {c >> 2 for c in cards + table}
         if len(ranks) != 1:
             raise IllegalAction("a capture takes cards of the same rank as the cards played")
@@ -160,8 +175,9 @@ class _Checks:
         if form not in self.ruleset.captures:
             words = spec("captures").words
             allowed = ", ".join(words[f] for f in _FORMS if f in self.ruleset.captures)
-            raise IllegalAction(f"not allowed here: this ruleset's captures are {allowed} "
-                                f"({words[form]} is not one of them)")
+            raise IllegalAction(Reason(f"not allowed here: this ruleset's captures are {allowed} "
+                                       f"({words[form]} is not one of them)",
+                                       code="capture_not_allowed", rule="captures"))
         if form == "one_for_three" and _rank_count(self.table, rank) != 3:
             raise IllegalAction("one for three takes all three of a rank on the table")
 

@@ -12,7 +12,9 @@ from tutor.engine.cards import RANK_PLURALS, cards_of, pretty_cards
 from tutor.engine.deal._bits import NIB, RANK_MASK, _counts, _dead_bits, _rank_count, _ranks
 from tutor.engine.deal._notation import PLAY, Action
 from tutor.engine.errors import AmbiguousAction, IllegalAction, IncompleteAction
+from tutor.engine.reasons import Cards, Reason, Seat
 from tutor.engine.rulesets import Ruleset
+from tutor.engine.values import OversightKind
 
 #: How many cards a claim of each oversight kind takes (RULES.md 4): all four of a mournival,
 #: a pair otherwise.
@@ -101,7 +103,8 @@ _TAKEN_BY = {"laid_down_dead_pair": frozenset({"dead_pair", "pair"}),
              "laid_down_prial": frozenset({"prial", "pair"}),
              "laid_down_mournival": frozenset({"mournival", "prial", "pair"})}
 #: The oversight that cards of one rank laid down make, by how many are laid down (RULES.md 4).
-LAID_DOWN_KIND = {2: "laid_down_dead_pair", 3: "laid_down_prial", 4: "laid_down_mournival"}
+LAID_DOWN_KIND = {2: OversightKind.LAID_DOWN_DEAD_PAIR, 3: OversightKind.LAID_DOWN_PRIAL,
+                  4: OversightKind.LAID_DOWN_MOURNIVAL}
 
 
 def reachable_oversights(ruleset: Ruleset) -> tuple[str, ...]:
@@ -135,6 +138,12 @@ class _Claims:
             return []
         t = self.table
         return [o for o in self.oversights if (t & o.mask).bit_count() >= o.take]
+
+    def claimants(self, oversight: Oversight) -> tuple[int, ...]:
+        """The seats that may claim ``oversight``: every seat but the one that made the mistake,
+        in play or out (RULES.md 3.4: "whoever claims it first"; excluding the offender is
+        chosen, so that splitting a prial can never pay)."""
+        return tuple(q for q in range(self.n) if q != oversight.offender)
 
     def _claims(self, seat: int) -> list[Action]:
         if self.phase != PLAY or not self.oversights:
@@ -202,13 +211,15 @@ class _Claims:
             if len({(o.kind, o.rank) for o in fits}) == 1:
                 return fits[0]
             cands = self._claims_on(seat, fits, named)
-            raise AmbiguousAction("that fits several moves: name the cards: "
-                                  + "; ".join(a.notation() for a in cands), candidates=cands)
+            raise AmbiguousAction(Reason("that fits several moves", code="ambiguous",
+                                         choices=cands, sep=": name the cards: "),
+                                  candidates=cands)
         if wider:
             cands = self._claims_on(seat, wider, named)
-            raise IncompleteAction(f"which cards? a claim of {wider[0].kind.replace('_', ' ')} "
-                                   f"names all {wider[0].take}: "
-                                   + "; ".join(a.notation() for a in cands), candidates=cands)
+            raise IncompleteAction(Reason("which cards?", code="which_cards", choices=cands,
+                                          sep=f" a claim of {wider[0].kind.replace('_', ' ')} "
+                                              f"names all {wider[0].take}: "),
+                                   candidates=cands)
         raise IllegalAction(self._no_claim(seat, cards, rank, kinds, own))
 
     def _claims_on(self, seat: int, oversights: list[Oversight], named: int) -> list[Action]:
@@ -223,11 +234,12 @@ class _Claims:
         return list(out)
 
     def _no_claim(self, seat: int, cards, rank: int | None, kinds: set[str] | None,
-                  own: bool) -> str:
+                  own: bool) -> Reason:
         """Why a claim by ``seat`` of ``cards`` (or ``rank``, or nothing named; of one of
         ``kinds`` when given) takes nothing."""
         if not self._ov:
-            return "this ruleset lists no oversights: there is never anything to claim"
+            return Reason("this ruleset lists no oversights: there is never anything to claim",
+                          code="no_oversights", rule="oversights")
         if self.phase != PLAY:
             return "play has ended: there is nothing to claim"
         # A claim that names something is answered about what it names, never about what else
@@ -236,11 +248,14 @@ class _Claims:
             return "there is nothing to claim"
         if own:
             if cards or rank is not None:
-                return f"player {seat} made that mistake and may not claim it"
-            return "the only open oversight is your own mistake, and you may not claim it"
+                return Reason("{p} made that mistake and may not claim it", code="own_mistake",
+                              p=Seat(seat))
+            return Reason("the only open oversight is your own mistake, and you may not claim "
+                          "it", code="own_mistake")
         what = " or ".join(sorted(k.replace("_", " ") for k in kinds)) + " " if kinds else ""
         if cards:
-            return f"no open {what}oversight covers {pretty_cards(cards)}"
+            return Reason("no open " + what + "oversight covers {cards}", code="nothing_open",
+                          cards=Cards(cards))
         if rank is not None:
             return f"no open {what}oversight of {RANK_PLURALS[rank]}"
         if kinds:
@@ -298,15 +313,15 @@ class _Claims:
             pairs = (hc >> 1) & ~hc & ~(hc >> 2) & NIB
             if pairs:
                 for rank in _ranks(pairs & _dead_bits(self.wonall)):
-                    add(Oversight("laid_down_dead_pair", p, h & RANK_MASK[rank],
+                    add(Oversight(OversightKind.LAID_DOWN_DEAD_PAIR, p, h & RANK_MASK[rank],
                                       CLAIM_TAKES["laid_down_dead_pair"], idx))
         if self._ov_prial:
             for rank in _ranks(hc & (hc >> 1) & ~(hc >> 2) & NIB):
-                add(Oversight("laid_down_prial", p, h & RANK_MASK[rank],
+                add(Oversight(OversightKind.LAID_DOWN_PRIAL, p, h & RANK_MASK[rank],
                                   CLAIM_TAKES["laid_down_prial"], idx))
         if self._ov_mourn:
             for rank in _ranks((hc >> 2) & NIB):
-                add(Oversight("laid_down_mournival", p, h & RANK_MASK[rank],
+                add(Oversight(OversightKind.LAID_DOWN_MOURNIVAL, p, h & RANK_MASK[rank],
                                   CLAIM_TAKES["laid_down_mournival"], idx))
 
     def _start(self) -> None:
@@ -317,7 +332,7 @@ class _Claims:
             for m in self.table_mournivals:
                 if self.table & m == m:
                     self.oversights.append(Oversight(
-                        "overlooked_table_mournival", self.dealer, m,
+                        OversightKind.OVERLOOKED_TABLE_MOURNIVAL, self.dealer, m,
                         CLAIM_TAKES["overlooked_table_mournival"], idx))
 
     def _check_claim(self, a: Action) -> None:

@@ -12,6 +12,8 @@ from tutor.engine.cards import (RANK_NAMES, RANK_PLURALS, cards_of, code, parse_
 from tutor.engine.deal._bits import RANK_MASK, _rank_count
 from tutor.engine.errors import (ActionError, AmbiguousAction, IllegalAction, IncompleteAction,
                                  InvalidAction, NotationError)
+from tutor.engine.reasons import Cards, Reason, Seat
+from tutor.engine.values import CaptureForm
 
 #: The phases of a deal: play, the last player in capturing alone (``last_in_plays_on``), over.
 PLAY, PLAY_ON, OVER = "play", "play_on", "over"
@@ -25,8 +27,8 @@ ACTION_KINDS = ("take_table_mournival", "declare_prial", "declare_mournival", "d
 DECLARATION_ACTION = {"prial": "declare_prial", "mournival": "declare_mournival",
                       "dead_pair": "declare_dead_pair", "pair": "declare_pair"}
 #: Capture forms by (hand cards, table cards) (RULES.md 3.2 ``captures``).
-CAPTURE_FORM = {(1, 1): "one_for_one", (1, 3): "one_for_three", (2, 2): "pair_for_pair",
-                (3, 1): "prial_for_one"}
+CAPTURE_FORM = {(1, 1): CaptureForm.ONE_FOR_ONE, (1, 3): CaptureForm.ONE_FOR_THREE,
+                (2, 2): CaptureForm.PAIR_FOR_PAIR, (3, 1): CaptureForm.PRIAL_FOR_ONE}
 _DECLARE_WORDS = {"declare_prial": "a pair of a prial", "declare_mournival": "a mournival",
                   "declare_dead_pair": "a dead pair", "declare_pair": "a pair"}
 
@@ -240,6 +242,19 @@ def one_declaration_per_rank(decls: list[Action]) -> list[Action]:
     return out
 
 
+def not_your_turn(mover: int, player: int) -> Reason:
+    """"it is player 3's turn, not player 2's" (to player 2: "it is player 3's turn, not
+    yours")."""
+    return Reason("it is {mover:@'s|your} turn, not {player:@'s|yours}", code="not_your_turn",
+                  mover=Seat(mover), player=Seat(player))
+
+
+def not_in_hand(cards, seat: int) -> Reason:
+    """"7♥ not in player 2's hand" (to player 2: "7♥ not in your hand")."""
+    return Reason("{cards} not in {p:@'s|your} hand", code="not_in_hand", cards=Cards(cards),
+                  p=Seat(seat))
+
+
 class _Notation:
     """The parser of the learner's notation (a part of :class:`~tutor.engine.deal.Deal`)."""
 
@@ -317,8 +332,8 @@ class _Notation:
         if len(legal) == 1:
             return legal[0]
         if legal:
-            raise AmbiguousAction("that fits several moves: "
-                                  + "; ".join(a.notation() for a in legal), raw, seat, legal)
+            raise AmbiguousAction(Reason("that fits several moves", code="ambiguous",
+                                         choices=legal), raw, seat, legal)
         raise IllegalAction(self.why_illegal(cands[0]) or "not a move now", raw, seat)
 
     def _parse_claim(self, words: list[str], raw: str, seat: int) -> Action:
@@ -362,8 +377,8 @@ class _Notation:
         if len(keys) == 1:
             return cands[0]
         choices = list(dict.fromkeys(cands))
-        raise AmbiguousAction("that fits several moves: name the cards: "
-                              + "; ".join(a.notation() for a in choices), raw, seat, choices)
+        raise AmbiguousAction(Reason("that fits several moves", code="ambiguous", choices=choices,
+                                     sep=": name the cards: "), raw, seat, choices)
 
     def _parse_declare(self, words: list[str], raw: str, seat: int) -> Action:
         if not words:
@@ -388,10 +403,10 @@ class _Notation:
             return exact[0]
         wider = [a for a in decls if set(named) < set(a.cards)]
         if wider and len(named) < 2:
-            raise IncompleteAction("which cards? a declaration names two cards (or all four of "
-                                   "a mournival): " + "; ".join(a.notation() for a in
-                                                                preferred_declarations(wider)),
-                                   raw, seat, preferred_declarations(wider))
+            wider = preferred_declarations(wider)
+            raise IncompleteAction(Reason("which cards?", code="which_cards", choices=wider,
+                                          sep=" a declaration names two cards (or all four of a "
+                                              "mournival): "), raw, seat, wider)
         held = _rank_count(self.hands[seat], named[0] >> 2)
         kind = ("declare_mournival" if len(named) == 4 else
                 "declare_prial" if held >= 3 and "prial" in self._decl else
@@ -435,8 +450,7 @@ class _Notation:
         if self.phase == OVER:
             raise IllegalAction("the deal is over", raw, seat)
         if self.to_move != seat:
-            raise IllegalAction(f"it is player {self.to_move}'s turn, not player {seat}'s",
-                                raw, seat)
+            raise IllegalAction(not_your_turn(self.to_move, seat), raw, seat)
         caps = [a for a in self.legal_actions()
                 if a.kind in CAPTURE_KINDS and a.cards == h and set(t) <= set(a.table)]
         exact = [a for a in caps if a.table == t]
@@ -445,11 +459,12 @@ class _Notation:
         if caps and not t:
             if len(caps) == 1:
                 return caps[0]
-            raise AmbiguousAction("which table cards? " + "; ".join(a.notation() for a in caps),
-                                  raw, seat, caps)
+            raise AmbiguousAction(Reason("which table cards?", code="which_table_cards",
+                                         choices=caps, sep=" "), raw, seat, caps)
         if caps:
-            raise IncompleteAction("which table cards? that capture takes " + "; ".join(
-                a.notation() for a in caps), raw, seat, caps)
+            raise IncompleteAction(Reason("which table cards?", code="which_table_cards",
+                                          choices=caps, sep=" that capture takes "),
+                                   raw, seat, caps)
         if not _rank_count(table, rank):
             raise IllegalAction(f"there is no {RANK_NAMES[rank]} on the table to capture",
                                 raw, seat)

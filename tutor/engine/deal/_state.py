@@ -10,15 +10,15 @@ from tutor.engine.cards import cards_of, code
 from tutor.engine.deal._bits import (_BIT, _FULL_SET, FULL_MASK, NIB, RANK_MASK, _counts,
                                          _rank_count, _ranks)
 from tutor.engine.deal._checks import _Checks
-from tutor.engine.deal._claims import _TAKEN_BY, CLAIM_TAKES, Oversight, _Claims
+from tutor.engine.deal._claims import CLAIM_TAKES, Oversight, _Claims
 from tutor.engine.deal._moves import _Moves
 from tutor.engine.deal._notation import OVER, PLAY, Action, _Notation
 from tutor.engine.deal._settle import DealResult, _Settle
 from tutor.engine.deal._views import _Views
 from tutor.engine.errors import IllegalAction, UsageError
 from tutor.engine.rulesets import Ruleset
+from tutor.engine.values import OversightKind
 
-_DEFAULT_DECLARATIONS = frozenset({"prial", "mournival", "dead_pair"})
 #: The state a push saves so that pop restores it (lists are copied).
 _UNDO_SLOTS = ("table", "wonall", "aside", "discard", "to_move", "started", "phase",
                "last_capturer", "in_play", "result", "turn_captures", "pot", "_held")
@@ -55,12 +55,12 @@ class Deal(_Moves, _Claims, _Checks, _Settle, _Views, _Notation):
     the dealer is not a seat, or the player count is not covered by the ruleset.
     """
 
-    __slots__ = ("ruleset", "rules", "n", "dealer", "pack", "hands", "table", "won", "wonall",
+    __slots__ = ("ruleset", "game", "rules", "n", "dealer", "pack", "hands", "table", "won", "wonall",
                  "aside", "discard", "outside", "to_move", "started", "phase", "oversights",
                  "history", "last_capturer", "in_play", "result", "table_mournivals",
                  "turn_captures", "pot", "payments", "_undo", "_c11", "_c13", "_c22", "_c31",
                  "_free", "_ov", "_any", "_decl", "_decl_default", "_pays", "_ov_prial", "_ov_dead",
-                 "_ov_mourn", "_held")
+                 "_ov_mourn", "_held", "_split")
 
     def __init__(self, ruleset: Ruleset, players: int, dealer: int, pack):
         _check_seats(ruleset, players, dealer)
@@ -82,29 +82,29 @@ class Deal(_Moves, _Claims, _Checks, _Settle, _Views, _Notation):
 
     def _setup(self, ruleset: Ruleset, players: int, dealer: int, pack) -> None:
         """The ruleset's switches and an empty state (the caller deals the cards)."""
+        game = ruleset.game(players)
         self.ruleset = ruleset
-        self.rules = ruleset.count(players)
+        self.game = game
+        self.rules = game._count
         self.n = players
         self.dealer = dealer
         self.pack = pack
-        caps = ruleset.captures
-        self._c11 = "one_for_one" in caps
-        self._c13 = "one_for_three" in caps
-        self._c22 = "pair_for_pair" in caps
-        self._c31 = "prial_for_one" in caps
-        self._free = ruleset.hand_plays == "free"
-        self._ov = ruleset.oversights
-        self._any = ruleset.captures_per_turn == "any"
-        decl = ruleset.declarations
-        self._decl = decl
-        self._decl_default = decl == _DEFAULT_DECLARATIONS
-        self._pays = ruleset.lie_down_pays
-        ov = ruleset.oversights
+        self._c11 = game.c11
+        self._c13 = game.c13
+        self._c22 = game.c22
+        self._c31 = game.c31
+        self._free = game.free
+        self._ov = game.oversights
+        self._any = game.any
+        self._decl = game.declarations
+        self._decl_default = game.default_declarations
+        self._pays = game.pays
         # A laid-down hand is an oversight only where some declaration could have taken it
         # (RULES.md 3.6 detail 3).
-        self._ov_dead = "laid_down_dead_pair" in ov and bool(decl & _TAKEN_BY["laid_down_dead_pair"])
-        self._ov_prial = "laid_down_prial" in ov and bool(decl & _TAKEN_BY["laid_down_prial"])
-        self._ov_mourn = "laid_down_mournival" in ov and bool(decl & _TAKEN_BY["laid_down_mournival"])
+        self._ov_dead = game.ov_dead
+        self._ov_prial = game.ov_prial
+        self._ov_mourn = game.ov_mourn
+        self._split = game.split_prial_claimable
         self.won = [0] * players
         self.wonall = 0
         self.aside = 0
@@ -263,14 +263,17 @@ class Deal(_Moves, _Claims, _Checks, _Settle, _Views, _Notation):
             raise IllegalAction("the deal is not over yet")
         return self.result.returns()
 
-    def clone(self) -> "Deal":
-        """An independent copy of this state (its undo stack is not copied)."""
+    def clone(self, oversights: bool = True) -> "Deal":
+        """An independent copy of this state (its undo stack is not copied).  Without
+        ``oversights`` the copy has no open oversight: the position a hint or an analysis for a
+        seat is worked out on where nothing may say, or lean on, whether one is open (a claim is
+        the player's own find, RULES.md 4)."""
         other = _new_deal_object(Deal)
         for name in _SHARED_SLOTS:
             setattr(other, name, getattr(self, name))
         other.hands = self.hands[:]
         other.won = self.won[:]
-        other.oversights = self.oversights[:]
+        other.oversights = self.oversights[:] if oversights else []
         other.history = self.history[:]
         other.payments = self.payments[:]
         other._undo = []
@@ -350,10 +353,10 @@ class Deal(_Moves, _Claims, _Checks, _Settle, _Views, _Notation):
             return
         if not self.started:
             self._start()
-        if len(ts) == 1 and len(cs) == 1 and self._c13 and "split_prial" in self._ov:
+        if len(ts) == 1 and len(cs) == 1 and self._split:
             rank = ts[0] >> 2
             if _rank_count(before, rank) == 3:
-                self.oversights.append(Oversight("split_prial", p, before & RANK_MASK[rank] & ~tm,
+                self.oversights.append(Oversight(OversightKind.SPLIT_PRIAL, p, before & RANK_MASK[rank] & ~tm,
                                                  CLAIM_TAKES["split_prial"],
                                                  len(self.history) - 1))
         if self.oversights:
@@ -389,7 +392,7 @@ class Deal(_Moves, _Claims, _Checks, _Settle, _Views, _Notation):
     def _apply_take(self, a: Action) -> None:
         m = sum(map(_BIT.__getitem__, a.cards))
         self.table &= ~m
-        if self.ruleset.table_mournival == "dealer_takes":
+        if self.game.dealer_takes_table_mournival:
             self.won[a.player] |= m
             self.wonall |= m
         else:

@@ -1,15 +1,14 @@
-"""What a seat can see, and counting and risk (RULES.md 8): :class:`PlayerView`,
-:class:`RankCount`, :class:`CaptureOption` and the deal's views (private to
-:mod:`tutor.engine.deal`, which re-exports the public names)."""
+"""Counting and risk (RULES.md 8): :class:`RankCount`, :class:`CaptureOption` and the deal's
+counting (private to :mod:`tutor.engine.deal`, which re-exports the public names).  What a seat
+sees as a whole is its observation (:func:`tutor.engine.observe.observe`)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from typing import NamedTuple
 
 from tutor.engine.cards import RANK_NAMES, RANK_PLURALS
 from tutor.engine.deal._bits import NIB, _counts, _presence, _rank_count, _ranks
-from tutor.engine.deal._notation import OVER, PLAY, Action
+from tutor.engine.deal._notation import OVER, PLAY
 
 
 class CaptureOption(NamedTuple):
@@ -45,39 +44,6 @@ class RankCount(NamedTuple):
     def won_total(self) -> int:
         """Cards of the rank among everyone's won cards."""
         return sum(self.won)
-
-
-class PlayerView(NamedTuple):
-    """What one seat can see (RULES.md 8): public facts, its own hand, and counting.
-
-    Card collections are sorted tuples of cards; ``hand_sizes`` and ``out`` are per seat;
-    ``unseen`` maps each rank 0-12 to the number of its cards the seat cannot see;
-    ``dead_pairs`` are ranks of dead pairs in the seat's hand; ``capture_options`` the ranks it
-    could capture now, with their risk.
-    """
-
-    seat: int
-    players: int
-    dealer: int
-    to_move: int | None
-    hand: tuple[int, ...]
-    table: tuple[int, ...]
-    won: tuple[tuple[int, ...], ...]
-    set_aside: tuple[int, ...]
-    hand_sizes: tuple[int, ...]
-    out: tuple[bool, ...]
-    history: tuple[Action, ...]
-    unseen: dict[int, int]
-    dead_pairs: tuple[int, ...]
-    capture_options: tuple[CaptureOption, ...]
-    claims: tuple[Action, ...]
-
-    def count(self, rank: int) -> RankCount:
-        """Where the cards of ``rank`` are, as this seat sees them."""
-        def n(cards: Iterable[int]) -> int:
-            return sum(1 for c in cards if c >> 2 == rank)
-        return RankCount(rank, n(self.table), n(self.hand), tuple(n(w) for w in self.won),
-                         n(self.set_aside), self.unseen[rank])
 
 
 class _Views:
@@ -201,20 +167,6 @@ class _Views:
         if others or any(self.hands[q] & (self.hands[q] - 1) for q in movers):
             return lone
         return 0
-
-    def view(self, seat: int) -> PlayerView:
-        """What ``seat`` can see now, with its counting (RULES.md 8)."""
-        seen = self.table | self.wonall | self.aside | self.hands[seat]
-        return PlayerView(
-            seat=seat, players=self.n, dealer=self.dealer, to_move=self.to_move,
-            hand=self.hand(seat), table=self.table_cards(),
-            won=tuple(self.won_cards(q) for q in range(self.n)), set_aside=self.set_aside(),
-            hand_sizes=tuple(h.bit_count() for h in self.hands),
-            out=tuple(not h for h in self.hands), history=tuple(self.history),
-            unseen={r: 4 - _rank_count(seen, r) for r in range(13)},
-            dead_pairs=self.dead_pairs(seat) if self.phase == PLAY else (),
-            capture_options=tuple(self.capture_options(seat)),
-            claims=tuple(self._claims(seat)))
 
     def rank_count(self, seat: int, rank: int) -> RankCount:
         """Where the cards of ``rank`` are as ``seat`` sees them (RULES.md 8)."""

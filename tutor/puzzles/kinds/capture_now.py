@@ -21,6 +21,7 @@ wait).
 from __future__ import annotations
 
 from tutor.engine.cards import RANK_PLURALS, codes, pretty_cards, rank_code, rank_of
+from tutor.engine.values import CaptureForm
 from tutor.puzzles.base import (Candidate, PuzzleKind, Verdict, join, option_label, set_index,
                                 text_seed, turn_analysis)
 from tutor.puzzles.model import AnswerError, definition
@@ -100,9 +101,10 @@ class CaptureNow(PuzzleKind):
     name = "capture-now"
 
     def why_not(self, rs):
-        if "one_for_one" not in rs.captures:
+        game = rs.game()
+        if not game.allows(CaptureForm.ONE_FOR_ONE):
             return "without one-for-one captures no lone table card is ever at risk"
-        if rs.captures_per_turn == "any":
+        if game.any_captures_per_turn:
             return "a player may make every capture in one turn there, so none has to wait"
         return None
 

@@ -16,6 +16,7 @@ import re
 
 from tutor.engine.cards import RANK_NAMES, RANK_PLURALS, parse_rank, rank_code, rank_of
 from tutor.engine.errors import NotationError
+from tutor.engine.observe import observe
 from tutor.puzzles.base import Candidate, PuzzleKind, Verdict, join, player_name
 from tutor.puzzles.model import AnswerError
 from tutor.puzzles.reader import clean, read
@@ -68,7 +69,7 @@ class Count(PuzzleKind):
         deal = rng.choice(found)
         n = ctx.players
         seat = rng.choice([q for q in range(n) if not deal.is_out(q)] or list(range(n)))
-        view = deal.view(seat)
+        view = observe(deal, seat)
         # ranks with something to count: some cards seen, not all
         interesting = [r for r in range(13) if 0 < view.unseen[r] < 4 or
                        (view.unseen[r] == 0 and view.count(r).table)]

@@ -11,12 +11,14 @@ Not for a ruleset without the dead-pair declaration, nor one where any pair may 
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 
 from tutor.engine.cards import RANK_PLURALS, codes, parse_rank, pretty_cards, rank_code, rank_of
 from tutor.engine.deal import Action
 from tutor.engine.errors import AmbiguousAction, IllegalAction, InvalidAction
+from tutor.engine.reasons import Reason
+from tutor.engine.seats import seat_names
+from tutor.engine.values import Declaration
 from tutor.puzzles.base import Candidate, PuzzleKind, Verdict, join, player_name
 from tutor.puzzles.model import AnswerError
 from tutor.puzzles.reader import NOTHING_WORDS, YES_WORDS, read
@@ -36,24 +38,24 @@ def pairs_held(deal, seat: int) -> list[int]:
     return sorted(r for r in range(13) if deal.hand_count(seat, r) == 2)
 
 
-def _why_not(deal, seat: int, rank: int, reason: str) -> str:
+def _why_not(deal, seat: int, rank: int, reason: Reason) -> str:
     """Why the pair of ``rank`` may not be declared now, in the learner's words: not dead (the
     engine names the turn first, which for a live pair is not the point), or the engine's
-    reason with the player to move named ("it is Player 1's turn, not yours")."""
+    reason said to the learner ("it is Player 1's turn, not yours")."""
     if rank not in deal.dead_pairs(seat):
         return (f"it is not dead: the other two {RANK_PLURALS[rank]} are not both among the "
                 "won cards")
-    return re.sub(r"it is player (\d+)'s turn",
-                  lambda m: f"it is Player {m.group(1)}'s turn, not yours", reason)
+    return reason.words(seat, seat_names(deal.n))
 
 
 class DeadPair(PuzzleKind):
     name = "dead-pair"
 
     def why_not(self, rs):
-        if "pair" in rs.declarations:
+        game = rs.game()
+        if game.declares(Declaration.PAIR):
             return "any pair may be declared under it, dead or not"
-        if "dead_pair" not in rs.declarations:
+        if not game.declares(Declaration.DEAD_PAIR):
             return "it has no dead-pair declaration"
         return None
 
@@ -224,7 +226,7 @@ class DeadPair(PuzzleKind):
         """What was wrong, without the answer: a declaration that takes a turn under this
         ruleset when it is not the learner's, one that is free and need not wait, or a pair
         that is not dead."""
-        turn = deal.ruleset.hand_plays == "turn"
+        turn = deal.game.declarations_are_turns
         mine = deal.to_move == p.seat
         dead = set(deal.dead_pairs(p.seat))
         if refused and any(x in dead for x in refused) and turn and not mine:

@@ -17,18 +17,17 @@ capture under ``captures_per_turn: any``, ``declare_pair``).
 
 from __future__ import annotations
 
-import re
-
 from tutor.engine.cards import RANK_PLURALS, make_card, pretty_cards, rank_of
 from tutor.engine.deal import Action, deal_order
 from tutor.engine.parameters import spec
 from tutor.engine.records import action_from_json, action_to_json
+from tutor.engine.values import CaptureForm, Declaration, OversightKind
 from tutor.puzzles.base import LETTERS, Candidate, PuzzleKind, Verdict, join
 from tutor.puzzles.model import AnswerError
 from tutor.puzzles.reader import letters_answer
 
 #: Plan themes that keep to what lesson 2 teaches (match a card of the same rank, or lie down).
-BASIC = ("one_for_one", "lie_down")
+BASIC = (CaptureForm.ONE_FOR_ONE, "lie_down")
 #: Tags a basic puzzle may carry (besides house rules', which no lesson teaches).
 BASIC_TAGS = {"one-for-one", "lie-down", "mismatch"}
 HOUSE_TAGS = {"end-turn", "declare-pair", "lie-down-pays"}
@@ -112,10 +111,11 @@ def decoys(deal, seat: int, basic: bool) -> list[tuple[Action, str]]:
                     out.append((Action.make(seat, "capture", h[:nh], t[:nt]), tag))
         for r, cs in sorted(by_hand.items()):
             if len(cs) == 2:
-                kind = "declare_dead_pair" if "dead_pair" in deal.ruleset.declarations else None
+                kind = ("declare_dead_pair" if deal.game.declares(Declaration.DEAD_PAIR)
+                        else None)
                 if kind:
                     out.append((Action.make(seat, kind, cs), "declaration"))
-        if deal.ruleset.captures_per_turn == "any":
+        if deal.game.any_captures_per_turn:
             out.append((Action(seat, "end_turn"), "end-turn"))
     # a card taking another rank
     for r, cs in sorted(by_hand.items()):
@@ -144,20 +144,9 @@ def legal_tags(deal, seat: int, groups) -> set[str]:
             tags.add(a.form.replace("_", "-"))
         if any(deal.would_split_prial(x) for x in g):
             tags.add("split-prial")
-    if deal.ruleset.lie_down_pays and "lie-down" in tags:
+    if deal.game.lying_down_pays and "lie-down" in tags:
         tags.add("lie-down-pays")
     return tags
-
-
-def _yours(reason: str, seat: int) -> str:
-    """The engine's reason with the learner's own seat as "you" ("player 2 can capture ..., so
-    may not lie down" -> "you can capture ..., so you may not lie down")."""
-    reason = re.sub(rf"\bplayer {seat} (can|holds|has)\b",
-                    lambda m: "you " + {"holds": "hold", "has": "have"}.get(m.group(1),
-                                                                           m.group(1)),
-                    reason)
-    reason = reason.replace("so may not", "so you may not")
-    return re.sub(rf"\bplayer {seat}'s hand\b", "your hand", reason)
 
 
 def _short_why(deal, a: Action) -> str:
@@ -171,14 +160,14 @@ def _short_why(deal, a: Action) -> str:
             return "takes a card of another rank"
         if len(a.cards) == 1 and len(a.table) == 2:
             return "has one card take two"
-        if a.form and a.form not in deal.ruleset.captures:
+        if a.form and not deal.game.allows(a.form):
             return "is a capture this ruleset does not allow"
         return "is not a capture you may make now"
     if a.kind == "lie_down":
         return "lies down while another move is possible"
     if a.kind == "end_turn":
         return "ends a turn that has not captured yet"
-    if deal.ruleset.hand_plays == "turn" and deal.to_move != a.player:
+    if deal.game.declarations_are_turns and deal.to_move != a.player:
         return "is a declaration, which takes your turn under this ruleset"
     return "is a declaration you may not make now"
 
@@ -188,14 +177,17 @@ class LegalPlay(PuzzleKind):
 
     def plan_themes(self, rs) -> list[str]:
         """The themes a plan may aim at under ``rs``."""
-        out = ["one_for_one", "lie_down"]
-        if set(rs.declarations) & {"prial", "mournival", "dead_pair"}:
+        game = rs.game()
+        out = [CaptureForm.ONE_FOR_ONE, "lie_down"]
+        if any(game.declares(d) for d in (Declaration.PRIAL, Declaration.MOURNIVAL,
+                                          Declaration.DEAD_PAIR)):
             out.append("declaration")       # (a ruleset that declares any pair tags it so)
-        for form in ("one_for_three", "pair_for_pair", "prial_for_one"):
-            out.append(form if form in rs.captures else f"no_{form}")
-        if "one_for_three" in rs.captures and "split_prial" in rs.oversights:
-            out.append("split_prial")
-        if rs.captures_per_turn == "any":
+        for form in (CaptureForm.ONE_FOR_THREE, CaptureForm.PAIR_FOR_PAIR,
+                     CaptureForm.PRIAL_FOR_ONE):
+            out.append(form if game.allows(form) else f"no_{form}")
+        if game.allows(CaptureForm.ONE_FOR_THREE) and game.claimable(OversightKind.SPLIT_PRIAL):
+            out.append(OversightKind.SPLIT_PRIAL)
+        if game.any_captures_per_turn:
             out.append("end_turn")
         out.append("two_for_one")           # a decoy: one card taking two of a rank
         return out
@@ -243,7 +235,7 @@ class LegalPlay(PuzzleKind):
             if basic:
                 if not tags <= BASIC_TAGS | HOUSE_TAGS or want not in tags:
                     continue
-                if theme == "one_for_one" and "lie-down" in tags:
+                if theme == CaptureForm.ONE_FOR_ONE and "lie-down" in tags:
                     continue
             elif want not in tags | {t for _, t in probes}:
                 continue
@@ -282,7 +274,7 @@ class LegalPlay(PuzzleKind):
                     split.append(letter)
                 lines_ok.append(f"- {letter}) {label(a)}: {form_words(a)}{more}{note}.")
             else:
-                lines_no.append(f"- {letter}) {label(a)}: {_yours(deal.why_illegal(a), seat)}.")
+                lines_no.append(f"- {letter}) {label(a)}: {deal.why_illegal(a).words(seat)}.")
         data = {"choices": choices, "theme": theme}
         answer = self.solve(deal, seat, data, ctx.rs, ctx.players)
         right = answer["right"]
@@ -298,9 +290,8 @@ class LegalPlay(PuzzleKind):
             "allowed": "\n".join(lines_ok), "refused": "\n".join(lines_no) or "- none listed.",
             "count": len(groups), "example": example,
             "hand_plays": ctx.defn.word("hand_plays", {}).get(ctx.rs.hand_plays, ""),
-            "captures": join([spec("captures").words[f] for f in
-                              ("one_for_one", "one_for_three", "pair_for_pair", "prial_for_one")
-                              if f in ctx.rs.captures]),
+            "captures": join([spec("captures").words[f] for f in CaptureForm
+                              if ctx.rs.game().allows(f)]),
         }
         features = {"choices": max(0, len(entries) - 3), "right": len(right) - 1,
                     "forbidden": float(any(t.startswith("no-") for t in tags)),
@@ -329,12 +320,12 @@ class LegalPlay(PuzzleKind):
         rank = rng.randrange(13)
         cards = [make_card(rank, s) for s in rng.sample(range(4), 4)]
         table = [i for i, q in enumerate(order) if q is None]
-        if theme in ("prial_for_one", "no_prial_for_one"):
+        if theme in (CaptureForm.PRIAL_FOR_ONE, "no_prial_for_one"):
             seat = rng.randrange(n)
             hand = [i for i, q in enumerate(order) if q == seat]
             _place(pack, rng.sample(hand, 3) + rng.sample(table, 1), cards)
             return pack, dealer, ctx.bots(rate, {seat: 1.0})
-        if theme in ("one_for_three", "no_one_for_three", "split_prial"):
+        if theme in (CaptureForm.ONE_FOR_THREE, "no_one_for_three", OversightKind.SPLIT_PRIAL):
             _place(pack, rng.sample(table, 3), cards[:3])
         elif theme == "two_for_one":
             _place(pack, rng.sample(table, 2), cards[:2])
@@ -365,7 +356,7 @@ class LegalPlay(PuzzleKind):
         if wrong:
             parts.append("not allowed: " + "; ".join(
                 f"{c['letter']}) {c['text']}: "
-                f"{_yours(deal.why_illegal(action_from_json(c['move'], 0)), p.seat)}"
+                f"{deal.why_illegal(action_from_json(c['move'], 0)).words(p.seat)}"
                 for c in wrong))
         bits = [f"{c['letter']} {_short_why(deal, action_from_json(c['move'], 0))}"
                 for c in wrong]

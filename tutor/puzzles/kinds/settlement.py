@@ -15,6 +15,7 @@ from tutor.engine.cards import make_card, pretty_cards
 from tutor.engine.deal import deal_order
 from tutor.engine.errors import LaughError
 from tutor.engine.parameters import seat_working, value_words
+from tutor.engine.values import Scoring
 from tutor.puzzles.base import (Candidate, PuzzleKind, Verdict, join, library, player_name,
                                 signed)
 from tutor.puzzles.model import AnswerError
@@ -112,8 +113,8 @@ class Settlement(PuzzleKind):
                     "bonus_differs": float(r.bonus_to is not None and r.bonus_to != r.last_in),
                     "pairs": float(not stakes), "payments": float(bool(r.payments))}
         data = {"asked": asked}
-        themes = ["settlement", {"stakes": "stakes", "pairs": "pairs-scoring",
-                                 "pot": "pot-scoring"}[scoring]]
+        themes = ["settlement", {Scoring.STAKES: "stakes", Scoring.PAIRS: "pairs-scoring",
+                                 Scoring.POT: "pot-scoring"}[scoring]]
         if r.leftovers:
             themes.append("leftovers")
         if r.bonus_to is not None:
@@ -148,7 +149,7 @@ class Settlement(PuzzleKind):
                          facts=facts, features=features, themes=themes, data=data, tags=tags,
                          quotes=quotes, theme=themes[1],
                          question_key=f"{variant}_{scoring}",
-                         explain_key="pot" if scoring == "pot" else None)
+                         explain_key="pot" if ctx.rs.game().pot_to_one_winner else None)
 
     # -- answers ----------------------------------------------------------------------------
 
@@ -241,18 +242,18 @@ def _breakdown_line(s, deal, seat: int, value: int) -> str:
     result = f": {signed(value)}" if stakes else f": {value} point{'s' if value != 1 else ''}"
     if not stakes and pays and s.net is not None:
         result += f" (stakes{pays[1:]}: {signed(s.net)})"
-    return (f"- {who}: {got}" + _working(deal.ruleset.scoring, s, deal.rules.breakeven, pays)
-            + result)
+    return f"- {who}: {got}" + _working(deal.game, s, pays) + result
 
 
-def _working(scoring: str, s, breakeven: int | None, pays: str) -> str:
-    """One seat's settlement worked out (the parameter table's working of ``scoring``, RULES.md
-    3.5, 3.6), with its ante, bonus and lie-down payments ``pays``: what follows its won cards
-    in the breakdown."""
-    if scoring == "stakes":
+def _working(game, s, pays: str) -> str:
+    """One seat's settlement worked out (the parameter table's working of the ``game``'s
+    scoring, RULES.md 3.5, 3.6), with its ante, bonus and lie-down payments ``pays``: what
+    follows its won cards in the breakdown."""
+    scoring, breakeven = game.ruleset.scoring, game.count.breakeven
+    if game.settles_by_breakeven:
         working = seat_working(scoring, breakeven=breakeven, for_cards=signed(s.for_cards))
         return f" {working}; ante −{s.ante}" + (f"; bonus +{s.bonus}" if s.bonus else "") + pays
-    if scoring == "pot":
+    if game.pot_to_one_winner:
         share = "; " + seat_working(scoring, pot_share=s.pot_share) if s.pot_share else ""
         return f"; ante −{s.ante}{pays}{share}"
     working = seat_working(scoring, won=s.won, points=s.points - s.bonus)
@@ -285,9 +286,9 @@ def _parts(p, seat: int) -> dict[str, int]:
             parts["the pot"] = s.pot_share
         if s.bonus:
             parts["the bonus"] = s.bonus
-        if s.leftovers and deal.ruleset.scoring == "stakes":
+        if s.leftovers and deal.game.settles_by_breakeven:
             parts["the leftovers"] = s.leftovers // 2
-        if s.set_aside and deal.ruleset.scoring == "stakes":
+        if s.set_aside and deal.game.settles_by_breakeven:
             parts["the set-aside mournival"] = s.set_aside // 2
     else:
         if s.leftovers:
@@ -320,9 +321,10 @@ def _nudge(p, wrong: list, asked: int) -> str:
         why = "the sign is turned round (what a player pays is minus, what they take plus)"
     if not why:
         scoring = p.deal().ruleset.scoring
-        why = {"pot": "settle the leftovers and who takes the pot first, then count again",
-               "stakes": "settle the leftovers and the bonus first, then count the won cards "
-                         "against the breakeven, and the ante"}.get(
+        why = {Scoring.POT: "settle the leftovers and who takes the pot first, then count "
+                            "again",
+               Scoring.STAKES: "settle the leftovers and the bonus first, then count the won "
+                               "cards against the breakeven, and the ante"}.get(
             scoring, "settle the leftovers first, then count the pairs again")
     if asked == 1:
         return f"Not yet: {why}."

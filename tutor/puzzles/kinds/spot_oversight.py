@@ -31,6 +31,8 @@ from tutor.engine.deal import (CLAIM_FILLER, Action, Deal, deal_order, reachable
 from tutor.engine.errors import AmbiguousAction, IllegalAction, IncompleteAction, InvalidAction
 from tutor.engine.parameters import OVERSIGHT_KINDS
 from tutor.engine.records import to_record
+from tutor.engine.seats import seat_names
+from tutor.engine.values import CaptureForm, Declaration, OversightKind
 from tutor.puzzles.base import (Candidate, PuzzleKind, Verdict, describe, join, library,
                                 player_name, set_index)
 from tutor.puzzles.kinds.spot_story import claim_groups, table_story
@@ -76,7 +78,7 @@ class SpotOversight(PuzzleKind):
     name = "spot-oversight"
 
     def why_not(self, rs):
-        if not rs.oversights:
+        if not rs.game().lists_oversights:
             return "its players cannot claim oversights"
         if not self.reachable(rs):
             return "none of the oversights it lists can arise in its play"
@@ -85,16 +87,17 @@ class SpotOversight(PuzzleKind):
     def decoy_themes(self, rs) -> list[str]:
         """The decoys that are tempting under ``rs`` (an action that looks like a claimable
         mistake there but is not)."""
+        game = rs.game()
         themes = ["lay_down_pair", "mournival_taken", "capture_from_pair"]
-        if "prial" in rs.declarations:
+        if game.declares(Declaration.PRIAL):
             themes.append("prial_declared")
-        if "dead_pair" in rs.declarations:
+        if game.declares(Declaration.DEAD_PAIR):
             themes.append("dead_pair_declared")
-        if "one_for_three" in rs.captures:
+        if game.allows(CaptureForm.ONE_FOR_THREE):
             themes.append("took_three")
-        if "laid_down_prial" not in rs.oversights:
+        if not game.claimable(OversightKind.LAID_DOWN_PRIAL):
             themes.append("lay_down_prial")
-        if "laid_down_mournival" not in rs.oversights:
+        if not game.claimable(OversightKind.LAID_DOWN_MOURNIVAL):
             themes.append("lay_down_mournival")
         return sorted(themes, key=_DECOY_THEMES.index)
 
@@ -210,9 +213,10 @@ class SpotOversight(PuzzleKind):
         variant = ctx.plan["variant"]
         if variant == "decoy":
             return self._build_decoy(ctx)
-        what = {"overlooked_table_mournival": "table_mournival", "split_prial": "table_prial",
-                "laid_down_prial": "hand_prial", "laid_down_mournival": "hand_mournival"
-                }.get(variant, "natural")
+        what = {OversightKind.OVERLOOKED_TABLE_MOURNIVAL: "table_mournival",
+                OversightKind.SPLIT_PRIAL: "table_prial",
+                OversightKind.LAID_DOWN_PRIAL: "hand_prial",
+                OversightKind.LAID_DOWN_MOURNIVAL: "hand_mournival"}.get(variant, "natural")
         # half the split prials come from natural play, for variety
         if what == "table_prial" and ctx.rng.random() < 0.5:
             what = "natural"
@@ -251,13 +255,13 @@ class SpotOversight(PuzzleKind):
         })
         tags: set[str] = set()
         features = {variant: 1.0, "table_cards": len(deal.table_cards())}
-        if variant == "split_prial":
+        if variant == OversightKind.SPLIT_PRIAL:
             facts["taken"] = pretty_cards(action.table)
             facts["played"] = pretty_cards(action.cards)
             facts["before"] = pretty_cards(sorted(on_table + list(action.table)))
-        elif variant == "overlooked_table_mournival":
+        elif variant == OversightKind.OVERLOOKED_TABLE_MOURNIVAL:
             facts["dealer"] = player_name(deal.dealer, seat)
-        elif variant == "laid_down_dead_pair":
+        elif variant == OversightKind.LAID_DOWN_DEAD_PAIR:
             holders = [q for q in range(n) if deal.won_count(rank, q)]
             facts["twin_holders"] = join([player_name(q, seat) for q in holders])
             twins = [c for q in holders for c in deal.won_cards(q) if rank_of(c) == rank]
@@ -265,7 +269,7 @@ class SpotOversight(PuzzleKind):
             if ov.offender in holders:
                 tags.add("own_twin")
                 features["own_twin"] = 1.0
-        elif variant in ("laid_down_prial", "laid_down_mournival"):
+        elif variant in (OversightKind.LAID_DOWN_PRIAL, OversightKind.LAID_DOWN_MOURNIVAL):
             facts["held"] = pretty_cards(on_table)
         themes = ["oversight", variant.replace("_", "-")]
         cand = Candidate(deal=deal, seat=seat, variant=variant,
@@ -279,8 +283,9 @@ class SpotOversight(PuzzleKind):
         rs = ctx.rs
         lib = library()
         names = ctx.defn.word("oversight_names", {})
-        claimable = [names.get(k, k) for k in OVERSIGHT_KINDS if k in rs.oversights]
-        not_claimable = [names.get(k, k) for k in OVERSIGHT_KINDS if k not in rs.oversights]
+        game = rs.game()
+        claimable = [names.get(k, k) for k in OVERSIGHT_KINDS if game.claimable(k)]
+        not_claimable = [names.get(k, k) for k in OVERSIGHT_KINDS if not game.claimable(k)]
         # an example claim that reads and is graded but is never the answer, and tells nothing
         # of it: the rank of no card on the table
         order = (8, 6, 10, 3, 11, 1, 4, 12, 0, 2, 5, 7, 9)
@@ -459,11 +464,12 @@ class SpotOversight(PuzzleKind):
         try:        # the engine reads the claim on the position (RULES.md 4)
             act = deal.parse_claim(typed, p.seat)
         except IncompleteAction as exc:
-            raise AnswerError(f"which cards? {exc.reason.removeprefix('which cards? ')}") from None
+            raise AnswerError(exc.reason.words(p.seat)) from None
         except (InvalidAction, AmbiguousAction) as exc:
             raise AnswerError(exc.reason) from None
         except IllegalAction as exc:
-            return self._false_claim(p, deal, groups, rank, exc.reason)
+            return self._false_claim(p, deal, groups, rank,
+                                     exc.reason.words(p.seat, seat_names(deal.n)))
         shown = named.cards or act.cards
         return Verdict(True, f"Right: you claim {pretty_cards(shown)}, "
                              f"{_OVERSIGHT_NAMES.get(act.oversight, 'a mistake')}.")

@@ -11,6 +11,7 @@ from tutor.engine.cards import RANK_PLURALS, rank_of
 from tutor.engine.deal import Action, Deal, LaidDown
 from tutor.engine.parameters import spec
 from tutor.engine.records import replay
+from tutor.engine.values import OversightKind
 from tutor.puzzles.base import player_name
 
 __all__ = ["claim_groups", "table_story"]
@@ -66,7 +67,7 @@ def table_story(deal: Deal, seat: int, record: dict[str, Any]) -> list[dict[str,
             entry["why"] = _laid_down_why(laid_facts[i], r, who)
         else:
             took = [i for i, a in enumerate(hist) if a.kind == "take_table_mournival"]
-            if "overlooked_table_mournival" not in rs.oversights:
+            if not rs.game().claimable(OversightKind.OVERLOOKED_TABLE_MOURNIVAL):
                 entry["why"] = ("dealt to the table; under this ruleset a table mournival the "
                                 "dealer leaves is not a mistake anyone may claim")
             else:

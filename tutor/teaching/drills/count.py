@@ -32,6 +32,7 @@ from tutor.engine.bots import Careless, make_bot, play_out
 from tutor.engine.cards import RANK_NAMES, RANK_PLURALS, parse_rank
 from tutor.engine.deal import Action, Deal, new_deal
 from tutor.engine.errors import LaughError, NotationError
+from tutor.engine.observe import observe
 from tutor.puzzles.board import action_text, grouped_text
 from tutor.puzzles import Grade
 from tutor.teaching.drills.base import Drill
@@ -276,7 +277,7 @@ class CountDrill(Drill):
                "counting, not choosing. Watch every card, yours included.", style="dim")
         if not go_on(io, "Enter to start> "):
             return False
-        set_aside = rnd.deal.ruleset.table_mournival == "set_aside_for_last_in"
+        set_aside = rnd.deal.game.sets_aside_table_mournival
         lines = [action_text(a, names, rnd.seat, io.symbols, set_aside)
                  for a in rnd.deal.history[:rnd.stop]]
         self._scroll(lines, rnd.deal.history[:rnd.stop], rnd.speed)
@@ -296,7 +297,7 @@ class CountDrill(Drill):
         """The questions at the stop; records each answer; replays what was missed."""
         io = self.io
         d, seat = rnd.deal, rnd.seat
-        view = d.view(seat)
+        view = observe(d, seat)
         t = Text("Table: ")
         t.append_text(grouped_text(view.table, io.symbols))
         io.show(t)
@@ -327,7 +328,7 @@ class CountDrill(Drill):
                     lambda: self._replay_dead(rnd, names, pairs)), "dead-pairs"):
                 return False
         # 3. at risk
-        opts = view.capture_options
+        opts = d.capture_options(seat)
         if opts:
             risky = {o.rank for o in opts if o.at_risk}
             q = (f"You could capture {_rank_list(o.rank for o in opts)}. Which are at risk? "
@@ -367,8 +368,8 @@ class CountDrill(Drill):
     def _replay_unseen(self, rnd: CountRound, names, ranks) -> None:
         io = self.io
         d = rnd.deal
-        set_aside = d.ruleset.table_mournival == "set_aside_for_last_in"
-        view = d.view(rnd.seat)
+        set_aside = d.game.sets_aside_table_mournival
+        view = observe(d, rnd.seat)
         for r in ranks:
             rc = view.count(r)
             io.say(f"  {RANK_PLURALS[r]}: 4 - table {rc.table} - won {rc.won_total}"

@@ -138,7 +138,7 @@ class SettleDrill(Drill):
                 notes.append("dealer")
             if s == res.last_in:
                 notes.append("last in")
-            if rs.bonus_to == "last_pair" and s == res.last_capturer:
+            if d.game.bonus_to_last_capture and s == res.last_capturer:
                 notes.append("last capture")
             if row.paid:
                 notes.append(f"paid {row.paid} on lying down")
@@ -156,35 +156,9 @@ class SettleDrill(Drill):
         return Group(*lines)
 
     def working(self, q: SettleQuestion) -> str:
-        """The settlement of the seat asked about, worked out from the engine's breakdown."""
-        d = q.deal
-        pc, res = d.rules, d.result
-        row = res.settlement[q.seat]
-        parts = []
-        if row.won != row.won_in_play:
-            parts.append(f"won {row.won_in_play} in play + {row.won - row.won_in_play} at the "
-                         f"end = {row.won}")
-        if not d.ruleset.has_stakes:
-            parts.append(settlement_formula("pairs", won=row.won)
-                         + (f" + {row.bonus} bonus" if row.bonus else "") + f" = {row.points} points")
-            if row.net is not None:
-                parts.append(f"lying down: paid {row.paid}, received {row.received}, "
-                             f"{row.net:+d} stakes")
-            return "; ".join(parts)
-        terms = [f"-{row.ante} ante"]
-        if row.paid:
-            terms.append(f"- {row.paid} paid on lying down")
-        if row.received:
-            terms.append(f"+ {row.received} received")
-        if row.bonus:
-            terms.append(f"+ {row.bonus} bonus")
-        formula = settlement_formula(d.ruleset.scoring, breakeven=pc.breakeven, won=row.won)
-        if formula is not None:
-            terms.append(f"+ {formula}")
-        if row.pot_share:
-            terms.append(f"+ {row.pot_share} from the pot")
-        parts.append(" ".join(terms) + f" = {row.net:+d}")
-        return "; ".join(parts)
+        """The settlement of the seat asked about, worked out by the engine from its breakdown
+        (:meth:`tutor.engine.game.Game.working`)."""
+        return q.deal.game.working(q.deal.result.settlement[q.seat])
 
     def themes(self, q: SettleQuestion) -> list[str]:
         d = q.deal

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from tutor.engine.game import DEFAULT_RULESET
 from tutor.teaching.lessons._common import _shown
 
 if TYPE_CHECKING:
@@ -22,7 +23,7 @@ ODDS_FIGURES = {
 
 def parse(ck: _Checker, content: str, line: int) -> dict | None:
     """``{"figures", "rulesets", "players"}``: figures of :data:`ODDS_FIGURES`, under one
-    ruleset (``parlett`` when none is named) or several."""
+    ruleset (:data:`~tutor.engine.game.DEFAULT_RULESET` when none is named) or several."""
     got = ck.mapping("odds", content, line, ("figure", "ruleset", "rulesets", "players"),
                      ("figure",))
     if got is None:
@@ -44,7 +45,7 @@ def parse(ck: _Checker, content: str, line: int) -> dict | None:
         ck.fail(lines.get("rulesets", line), "odds.rulesets", "give ruleset or rulesets, "
                                                               "not both")
         return None
-    rids = data.get("rulesets", [data.get("ruleset", "parlett")])
+    rids = data.get("rulesets", [data.get("ruleset", DEFAULT_RULESET)])
     if isinstance(rids, str):
         rids = [rids]
     if not isinstance(rids, list) or not rids:

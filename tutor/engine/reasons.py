@@ -1,0 +1,132 @@
+"""The engine's reasons as structured values: the seats, cards and rule a reason refers to, and
+its sentence, which each screen words for its reader.
+
+A :class:`Reason` is the engine's answer to "why not?" (:meth:`Deal.why_illegal`, the reason of
+an :class:`~tutor.engine.errors.ActionError`, a claim race's :class:`~tutor.engine.race.Outcome`).
+As a string it is the sentence with every seat as "player N" (the wording of logs, records and
+tests); :meth:`Reason.words` says it to one reader: that reader's seat as "you" (with the verb
+agreeing: "you hold", "your hand", "not yours"), the others by the names the screen gives, the
+cards in the screen's card style, and the choices of an ambiguous input left off where the
+screen lists them itself.  No screen parses, rewrites or slices the sentence: the sentence is
+the engine's, the naming the screen's.
+
+A sentence is a template (:meth:`str.format` fields): ``{p}`` a seat (the name, or "you");
+``{p:THIRD|SECOND}`` a seat in a phrase, ``THIRD`` with ``@`` for the name when the seat is not
+the reader and ``SECOND`` when it is ("{p:@ holds|you hold}", "{p:@'s|your}", "{p:|you }");
+a :class:`Cards` field is written as cards, any other field as it is.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from tutor.engine._cardtext import pretty_cards
+
+__all__ = ["Cards", "Reason", "Seat", "as_reason"]
+
+
+class Seat(int):
+    """A seat a reason refers to (an int)."""
+
+
+class Cards(tuple):
+    """Cards a reason refers to (a tuple of card ints), written in the reader's card style."""
+
+
+class _Named:
+    """A seat as one reader names it (see the module docstring for the format spec)."""
+
+    __slots__ = ("name", "you")
+
+    def __init__(self, name: str, you: bool):
+        self.name = name
+        self.you = you
+
+    def __format__(self, spec: str) -> str:
+        if not spec:
+            return "you" if self.you else self.name
+        third, sep, second = spec.partition("|")
+        if not sep:
+            raise ValueError(f"a seat's phrase is THIRD|SECOND, not {spec!r}")
+        return second if self.you else third.replace("@", self.name)
+
+
+class Reason(str):
+    """One reason of the engine: as a string, its sentence with every seat as "player N".
+
+    ``template`` is the sentence (see the module docstring); ``refs`` its fields: :class:`Seat`
+    for seats, :class:`Cards` for cards, anything else as written; ``code`` names the reason
+    (``not_your_turn``, ``not_in_hand``, ...; "" for a reason of no code); ``rule`` the
+    ruleset parameter it rests on, where one does (``captures``); ``choices`` the legal actions
+    an ambiguous input could mean, written after the sentence (``sep`` between) unless the
+    screen lists them itself.  A reason of no fields (``Reason(text)``) is the text as it is.
+    """
+
+    template: str
+    code: str
+    rule: str | None
+    refs: dict[str, Any]
+    choices: tuple
+    sep: str
+
+    def __new__(cls, template: str, *, code: str = "", rule: str | None = None,
+                choices: Sequence = (), sep: str = ": ", **refs: Any) -> "Reason":
+        text = _render(template, refs, None, None, True) if refs else template
+        if choices:
+            text += sep + "; ".join(a.notation() for a in choices)
+        self = super().__new__(cls, text)
+        self.template = template
+        self.code = code
+        self.rule = rule
+        self.refs = refs
+        self.choices = tuple(choices)
+        self.sep = sep
+        return self
+
+    def __getnewargs_ex__(self) -> tuple:
+        return (self.template,), {"code": self.code, "rule": self.rule, "choices": self.choices,
+                                  "sep": self.sep, **self.refs}
+
+    @property
+    def seats(self) -> dict[str, int]:
+        """The seats the reason refers to, by their part in it (``{"player": 2}``)."""
+        return {k: int(v) for k, v in self.refs.items() if isinstance(v, Seat)}
+
+    @property
+    def cards(self) -> tuple[int, ...]:
+        """Every card the reason names, in its order."""
+        return tuple(c for v in self.refs.values() if isinstance(v, Cards) for c in v)
+
+    def words(self, reader: int | None = None, names: Sequence[str] | None = None, *,
+              symbols: bool = True, choices: bool = True, capital: bool = False) -> str:
+        """The reason said to ``reader`` (a seat, or None: nobody in particular): that seat as
+        "you", the others by ``names`` (one a seat; default "player N"), cards with suit
+        ``symbols`` (else letters), the ``choices`` of an ambiguous input written after it or
+        not, the first letter ``capital`` or as it is."""
+        text = _render(self.template, self.refs, reader, names, symbols) if self.refs \
+            else self.template
+        if choices and self.choices:
+            text += self.sep + "; ".join(a.notation() for a in self.choices)
+        return text[:1].upper() + text[1:] if capital else text
+
+
+def as_reason(reason: str) -> Reason:
+    """``reason`` as a :class:`Reason` (a string of no structure becomes one of no fields)."""
+    return reason if isinstance(reason, Reason) else Reason(str(reason))
+
+
+def _render(template: str, refs: dict[str, Any], reader: int | None,
+            names: Sequence[str] | None, symbols: bool) -> str:
+    fields: dict[str, Any] = {}
+    for key, v in refs.items():
+        if isinstance(v, Seat):
+            q = int(v)
+            name = (names[q] if names is not None and 0 <= q < len(names)
+                    else f"player {q}")
+            fields[key] = _Named(name, reader is not None and q == reader)
+        elif isinstance(v, Cards):
+            fields[key] = pretty_cards(tuple(v), symbols)
+        else:
+            fields[key] = v
+    return template.format_map(fields)
