@@ -232,8 +232,11 @@ def worksheet_puzzles(generated: list, library, symbols: bool = True) -> list[Wo
         position = _plain(shown)
         stars = ("★" * p.difficulty + "☆" * (5 - p.difficulty)) if symbols else \
             f"{p.difficulty}/5"
-        about = (f"{title} · {library.rulesets[p.ruleset].title}, {p.players} players · "
-                 f"difficulty {stars}") if headless else ""
+        # a puzzle about the sources names no ruleset before its answer (hide_id): its
+        # title may give the answer away, or name the source that is the answer
+        under = "" if p.data.get("hide_id") else \
+            f"{library.rulesets[p.ruleset].title}, {p.players} players · "
+        about = f"{title} · {under}difficulty {stars}" if headless else ""
         quotes = []
         for ref in p.quotes:
             try:

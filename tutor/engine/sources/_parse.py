@@ -1,7 +1,8 @@
 """Reading one source file (``sources/*.yaml``, schema in ``sources/README.md``) into a
 :class:`~tutor.engine.sources._files._RawSource`: its id, kind, citation, quotations,
-attestations, problems and rulesets, every shape checked, the first problem raised as a
-:class:`~tutor.engine.errors.DataError` ``FILE:LINE: KEY.PATH: what is wrong``."""
+records, problems and rulesets, every shape checked, the first problem raised as a
+:class:`~tutor.engine.errors.DataError` ``FILE:LINE: KEY.PATH: what is wrong`` (each record is
+checked on its own: a file's refused records are all listed, one a line)."""
 
 from __future__ import annotations
 
@@ -14,17 +15,16 @@ from tutor.engine.errors import DataError
 from tutor.engine.sources._files import (_ID_RE, _NULL_TAG, _describe, _File, _RawSource, _Ref,
                                          _refs)
 from tutor.engine.sources._library import KINDS, Quotation, _qualify
+from tutor.engine.sources._records import _parse_records
 from tutor.engine.sources._rulesets import _parse_ruleset
 
 _TOP_REQUIRED = ("id", "kind", "citation", "summary")
-_TOP_OPTIONAL = ("text", "quotations", "attestations", "problems", "rulesets", "dated",
+_TOP_OPTIONAL = ("text", "quotations", "records", "problems", "rulesets", "dated",
                  "based_on")
 _CITATION_REQUIRED = ("author", "title")
 _CITATION_OPTIONAL = ("in", "date", "published")
 _QUOTATION_REQUIRED = ("text", "where")
 _QUOTATION_OPTIONAL = ("speaker", "in")
-_ATTESTATION_REQUIRED = ("year", "author", "work", "quote")
-_ATTESTATION_OPTIONAL = ("date", "note")
 _DATED_REQUIRED = ("year", "status", "quotes")
 _DATED_OPTIONAL = ("date", "note")
 _BASED_ON_REQUIRED = ("source", "status", "quotes")
@@ -35,9 +35,11 @@ _PROBLEM_REQUIRED = ("id", "summary", "quotes")
 _PROBLEM_OPTIONAL = ("rulesets",)
 
 
-def _parse_file(path: Path) -> _RawSource:
+def _parse_file(path: Path, origin: str = "own") -> _RawSource:
     """Read and check the source file ``path`` (references to other files' quotations and
-    rulesets are resolved later, when the library is built)."""
+    rulesets are resolved later, when the library is built); ``origin`` says where it was found
+    (``own``, ``home`` or ``extra``).  Raises DataError for the first problem, or for every
+    refused record, one a line."""
     f = _File(path)
     if f.root is None:
         raise DataError(f"{f.display}:1: the file is empty; expected a source mapping "
@@ -52,7 +54,8 @@ def _parse_file(path: Path) -> _RawSource:
     summary = f.string(top["summary"][1], "summary")
     raw = _RawSource(path=path, id=sid, id_line=top["id"][1].start_mark.line + 1, kind=kind,
                      citation=citation, text=text, summary=summary, quotations={},
-                     attestations=[], problems=[], problem_rulesets=[], rulesets=[])
+                     records=[], problems=[], problem_rulesets=[], rulesets=[],
+                     origin=origin)
 
     # The optional collections may also be given as null (empty).
     top = {k: v for k, v in top.items()
@@ -63,13 +66,16 @@ def _parse_file(path: Path) -> _RawSource:
         _parse_based_on(f, top["based_on"][1], raw)
     if "quotations" in top:
         _parse_quotations(f, top["quotations"][1], raw)
-    if "attestations" in top:
-        _parse_attestations(f, top["attestations"][1], raw)
+    refused: list[str] = []
+    if "records" in top:
+        refused = _parse_records(f, top["records"][1], raw)
     if "problems" in top:
         _parse_problems(f, top["problems"][1], raw)
     if "rulesets" in top:
         for rid, (knode, rnode) in f.mapping(top["rulesets"][1], "rulesets").items():
             raw.rulesets.append(_parse_ruleset(f, raw, rid, knode, rnode))
+    if refused:
+        raise DataError("\n".join(refused))
     return raw
 
 
@@ -100,24 +106,6 @@ def _parse_quotations(f: _File, node: Node, raw: _RawSource) -> None:
             speaker=f.string(e["speaker"][1], f"{qpath}.speaker", True) if "speaker" in e else None,
             in_=f.string(e["in"][1], f"{qpath}.in", True) if "in" in e else None,
             line=knode.start_mark.line + 1)
-
-
-def _parse_attestations(f: _File, node: Node, raw: _RawSource) -> None:
-    for i, anode in enumerate(f.sequence(node, "attestations")):
-        apath = f"attestations.{i}"
-        e = f.keys(anode, apath, _ATTESTATION_REQUIRED, _ATTESTATION_OPTIONAL)
-        year = f.integer(e["year"][1], f"{apath}.year", nullable=True)
-        qref = f.string(e["quote"][1], f"{apath}.quote")
-        raw.refs.append(_Ref(qref, e["quote"][1].start_mark.line + 1, f"{apath}.quote"))
-        raw.attestations.append({
-            "year": year,
-            "date": (f.string(e["date"][1], f"{apath}.date", True) if "date" in e else None)
-                    or (str(year) if year is not None else "undated"),
-            "author": f.string(e["author"][1], f"{apath}.author"),
-            "work": f.string(e["work"][1], f"{apath}.work"),
-            "quote": _qualify(qref, raw.id),
-            "note": f.string(e["note"][1], f"{apath}.note", True) if "note" in e else None,
-        })
 
 
 def _grounds(f: _File, e: dict, path: str, raw: _RawSource) -> dict[str, Any]:
