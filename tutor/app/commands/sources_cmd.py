@@ -24,8 +24,8 @@ from pathlib import Path
 from tutor.engine.data import data_dir, laugh_home, source_texts_dir
 from tutor.engine.errors import UsageError
 from tutor.engine.outputs import check_output, write_text
-from tutor.engine.sources import (RECORD_KINDS, Library, Record, Source, audit_quotations,
-                                  default_library, display_path, set_notice)
+from tutor.engine.sources import (Library, Record, Source, audit_quotations, default_library,
+                                  display_path, set_notice)
 from tutor.engine.template import records_template, source_template
 from tutor.puzzles.quoted import quoted_text
 
@@ -276,54 +276,14 @@ def timeline_renderables(lib: Library) -> list[Any]:
     written, its own citation, what kind of record it is, its words (or that it is known only
     from a citation), who gives it, the reporter's own words where there are some, and our
     note ([] when there are none)."""
-    items = lib.timeline()
-    out: list[Any] = []
-    if not items:
-        return out
-    dated = [r for r in items if r.date.dated]
-    span = f", {dated[0].date.text} to {dated[-1].date.text}" if dated else ""
-    out.append(Text(f"The game on record{span}", style="bold underline"))
-    width = max(len(r.date.text) for r in items) + 2
-    for r in items:
-        lines = record_lines(lib, r, width)
-        out.append(_pad(lines[0], 2))
-        out += [_pad(x, 2 + width) for x in lines[1:]]
-    return out
-
-
-def record_lines(lib: Library, r: Record, width: int | None = None) -> list[Any]:
-    """The lines of one record in the timeline: its date (padded to ``width``) and its own
-    citation, then its words or that it is cited only, who gives it, the reporter's words, and
-    our note."""
-    if width is None:
-        width = max(len(x.date.text) for x in lib.timeline()) + 2
-    head = Text()
-    head.append(r.date.text.ljust(width), style="bold")
-    if r.author:
-        head.append(f"{r.author}, ")
-    head.append(r.title, style="italic")
-    if r.page:
-        head.append(f", {r.page}")
-    head.append(f"  ({RECORD_KINDS[r.kind]})", style="dim")
-    out: list[Any] = [head]
-    if r.quote:
-        out.append(quoted_text(lib.quotation(r.quote).text))
-    else:
-        out.append(Text("cited, with none of its words given", style="dim italic"))
-    who = lib.reporter(r)
-    if who:
-        out.append(Text(f"as given by {who}", style="dim"))
-    if r.report:
-        q = lib.quotation(r.report)
-        body = Text(f"{q.cited_in.split(',')[0]} writes: ", style="dim")
-        body.append_text(quoted_text(q.text))
-        out.append(body)
-    if r.quote and lib.unchecked is not None and r.quote in lib.unchecked:
-        out.append(Text("cited, not checked: no text here to check its words against",
-                        style="dim"))
-    if r.note:
-        out.append(Text(r.note))
-    return out
+    from tutor.app.blocks import records_grid
+    from tutor.teaching.blockdata import records_view
+    views = records_view(lib)
+    if not views:
+        return []
+    dated = [v for v in views if v["date"] != "undated"]
+    span = f", {dated[0]['date']} to {dated[-1]['date']}" if dated else ""
+    return [Text(f"The game on record{span}", style="bold underline"), records_grid(views)]
 
 
 def record_json(lib: Library, r: Record) -> dict[str, Any]:

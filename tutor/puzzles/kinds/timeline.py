@@ -373,6 +373,20 @@ class Timeline(PuzzleKind):
         return "B" if p.answer["letter"] == "A" else "A"
 
 
+def records_in(p) -> list[str]:
+    """The ids of the records a timeline puzzle ``p`` asks about or shows (its order, its
+    date, or the record whose words a record-or-description question quotes)."""
+    if p.kind != "timeline":
+        return []
+    a = p.answer
+    if "records" in a:
+        return list(a["records"])
+    if "record" in a:
+        return [a["record"]]
+    ref = a.get("quote")
+    return [r.id for r in library().records.values() if ref and r.quote == ref]
+
+
 def _quotes_of(recs: list) -> list[str]:
     """What the explanation quotes for ``recs``: each record's own words, or, for one known from
     a citation, its reporter's words about it (shown with the reporter's citation)."""
