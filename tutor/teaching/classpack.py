@@ -1,5 +1,7 @@
-"""The teacher's pack for one class on source criticism (``laugh class pack --seed S --out
-FILE.html|.md``): made from the sources and the engine, never typed by hand.
+"""The pack for one class on source criticism (``laugh class pack [--for teacher|students]
+--seed S --out FILE.html|.md``): made from the sources and the engine, never typed by hand, in
+two parts: the teacher's notes (plan, readings, notes, key) and the students' handout
+(passages, glossary, tasks, quiz, room to write; :mod:`tutor.teaching._class_handout`).
 
 What the pack holds, and where each part comes from:
 
@@ -9,7 +11,7 @@ What the pack holds, and where each part comes from:
   source's reading of it in its own words (the quotations its provenance cites) side by side,
   with citations, and our note where the value is read or chosen;
 - **the family tree and the timeline of the texts**: the sources' ``dated`` and ``based_on``
-  fields, with the quotations they rest on, and the attestations of the name (1522 to
+  fields, with the quotations they rest on, and the records of the game (1522 to
   c. 1825); for a relation read from copied words, the sentences side by side with the share
   of their words in common (:func:`word_diff`);
 - **the transcription differences**: every pair of quotations of Willughby that two texts
@@ -18,7 +20,11 @@ What the pack holds, and where each part comes from:
   open tasks with notes for the teacher, from ``lessons/class/source-criticism.yaml``
   (:func:`load_class_data`, checked: its quotation references exist, its plan fills the
   session, and every phrase it puts in double quotation marks stands in a quotation);
-- **the quiz**: puzzles of the source-criticism kinds (``source-quiz``, ``reading``) seeded
+- **for students**: passages long enough for a group to read, cut from the source texts exactly
+  as their files hold them (markup kept, and what it is said in our words), and a glossary of
+  the game's words, each with a source's quotation;
+- **the quiz**: puzzles of the source-criticism kinds (``timeline``, ``source-quiz``,
+  ``reading``) seeded
   from the pack's seed, so the whole class gets the same, and the answer key.
 
 Every quotation is a library quotation, verified against its text when the library loads

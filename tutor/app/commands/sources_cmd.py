@@ -104,7 +104,7 @@ def run(args: argparse.Namespace) -> int:
 
 def sources_view(lib: Library, source_id: str | None = None) -> list[Any]:
     """What ``laugh sources [ID]`` shows, as rich renderables: source ``source_id`` (every
-    source when None) and, when all are shown or the one shown has attestations, the timeline of
+    source when None) and, when all are shown or the one shown has records, the timeline of
     the name.  Raises :class:`tutor.engine.errors.UsageError` for an unknown source id."""
     selected = [lib.source(source_id)] if source_id else list(lib.sources.values())
     out: list[Any] = []

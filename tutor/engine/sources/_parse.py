@@ -21,8 +21,8 @@ from tutor.engine.sources._rulesets import _parse_ruleset
 _TOP_REQUIRED = ("id", "kind", "citation", "summary")
 _TOP_OPTIONAL = ("text", "quotations", "records", "problems", "rulesets", "dated",
                  "based_on")
-_CITATION_REQUIRED = ("author", "title")
-_CITATION_OPTIONAL = ("in", "date", "published")
+_CITATION_REQUIRED = ("title",)
+_CITATION_OPTIONAL = ("author", "in", "date", "published")
 _QUOTATION_REQUIRED = ("text", "where")
 _QUOTATION_OPTIONAL = ("speaker", "in")
 _DATED_REQUIRED = ("year", "status", "quotes")
@@ -82,10 +82,7 @@ def _parse_file(path: Path, origin: str = "own") -> _RawSource:
 def _parse_citation(f: _File, nodes: tuple[Node, Node]) -> dict[str, Any]:
     """``{author, title, in, date, published}`` (None where not given)."""
     centries = f.keys(nodes[1], "citation", _CITATION_REQUIRED, _CITATION_OPTIONAL, at=nodes[0])
-    citation = {
-        "author": f.string(centries["author"][1], "citation.author", nullable=True),
-        "title": f.string(centries["title"][1], "citation.title"),
-    }
+    citation = {"title": f.string(centries["title"][1], "citation.title")}
     for key in _CITATION_OPTIONAL:
         citation[key] = (f.string(centries[key][1], f"citation.{key}", nullable=True)
                          if key in centries else None)

@@ -10,7 +10,7 @@ from tutor.teaching.lessons._model import Lesson
 def _course_problems(lessons: list[Lesson], known: list[str] | None = None) -> list[str]:
     """Duplicate ids and bad prerequisites.  ``known`` lists the ids of every file in course
     order, read from front matter alone (so a lesson that fails to load still counts)."""
-    problems = teaching_problems(lessons) + coach_problems(lessons) + record_problems(lessons)
+    problems = teaching_problems(lessons) + coach_problems(lessons)
     seen: dict[str, Lesson] = {}
     for lesson in lessons:
         where = f"{_display(lesson.path)}:2: id"
