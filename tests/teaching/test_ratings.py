@@ -7,17 +7,22 @@ from tutor.teaching import ratings as R
 
 
 def test_glickmans_worked_example():
-    # Glickman (2012): a 1500/200 player beats 1400/30, loses to 1550/100 and 1700/300, in one
-    # rating period; the library the ratings go through gives the paper's figures with our tau.
-    import pyglicko2
-    with pyglicko2.system(R.TAU):
-        p = pyglicko2.Player(1500, 200, 0.06)
-        p.update([pyglicko2.Player(1400, 30), pyglicko2.Player(1550, 100),
-                  pyglicko2.Player(1700, 300)],
-                 [pyglicko2.Outcome.WIN, pyglicko2.Outcome.LOSS, pyglicko2.Outcome.LOSS])
-    assert p.r == pytest.approx(1464.06, abs=0.01)
-    assert p.RD == pytest.approx(151.52, abs=0.01)
-    assert p.σ == pytest.approx(0.05999, abs=0.00001)
+    # Glickman (2012), "Example of the Glicko-2 system": a 1500/200 player beats 1400/30, loses
+    # to 1550/100 and 1700/300 in one rating period; with the paper's tau of 0.5 the result is
+    # r' = 1464.06, RD' = 151.52, sigma' = 0.05999.
+    after = R.glicko2(R.Rating(1500, 200, 0.06),
+                      [(R.Rating(1400, 30, 0.06), 1.0), (R.Rating(1550, 100, 0.06), 0.0),
+                       (R.Rating(1700, 300, 0.06), 0.0)], tau=0.5)
+    assert after.rating == pytest.approx(1464.06, abs=0.01)
+    assert after.rd == pytest.approx(151.52, abs=0.01)
+    assert after.vol == pytest.approx(0.05999, abs=0.00001)
+
+
+def test_a_period_without_games_only_widens_the_deviation():
+    # The paper's step 6 for a player who did not compete: phi' = sqrt(phi^2 + sigma^2).
+    after = R.glicko2(R.Rating(1500, 200, 0.06), [])
+    assert after.rating == 1500 and after.vol == 0.06
+    assert after.rd == pytest.approx(R.SCALE * ((200 / R.SCALE) ** 2 + 0.06 ** 2) ** 0.5)
 
 
 def test_a_score_glicko_does_not_know_is_refused():

@@ -2,9 +2,8 @@
 
 Each first try at a puzzle is a game between the learner and the puzzle: the learner wins by
 answering right.  Both ratings move (the learner's overall and per theme, and the puzzle's), by
-Glicko-2 (Glickman, "Example of the Glicko-2 system", 2012) as the ``pyglicko2`` package computes
-it (through its public API: the paper's step 5, which the ``glicko2`` package gets wrong), one
-answer a rating period.  A puzzle is rated by its kind and difficulty band (its stars), so
+Glicko-2 (Glickman, "Example of the Glicko-2 system", 2012: its steps 1-8, written out in
+:func:`glicko2`, checked against the paper's worked example), one answer a rating period.  A puzzle is rated by its kind and difficulty band (its stars), so
 every puzzle of a band shares one rating that all learners' answers refine; stars are then derived
 back from the rating (:func:`stars_for`), and :func:`choose_difficulty` serves puzzles near the
 learner's rating (within about 200 points), as lichess does.
@@ -23,13 +22,13 @@ learner overall).
 
 from __future__ import annotations
 
+import math
+from collections.abc import Sequence
 from typing import NamedTuple
-
-import pyglicko2
 
 __all__ = ["Rating", "NEW_LEARNER", "TAU", "update", "play", "puzzle_subject", "theme_subject",
            "kind_subject", "OVERALL", "initial_puzzle_rating", "stars_for", "choose_difficulty",
-           "BAND_WIDTH", "counts", "rate", "default_rating", "band_of", "PROVISIONAL_RD",
+           "BAND_WIDTH", "glicko2", "counts", "rate", "default_rating", "band_of", "PROVISIONAL_RD",
            "PROVISIONAL_NOTE", "shown_rating"]
 
 #: The subject of the learner's overall rating in the store.
@@ -75,18 +74,70 @@ def shown_rating(rating: float, rd: float) -> str:
 #: Glickman's system constant τ (how fast volatility may change), as the ``glicko2`` package
 #: had it (and these ratings were first computed with).
 TAU = 0.5
+#: Glicko-2's scale: points on the Glicko scale per unit of the paper's μ and φ (step 2).
+SCALE = 173.7178
+#: The convergence tolerance of the volatility's iteration (the paper's step 5, ε).
+EPSILON = 1e-6
+
+
+def glicko2(player: Rating, games: Sequence[tuple[Rating, float]], tau: float = TAU) -> Rating:
+    """``player``'s rating after one rating period of ``games`` (each an opponent's rating as it
+    stood and ``player``'s score: 1 a win, 0 a loss, 0.5 a draw): Glickman, "Example of the
+    Glicko-2 system" (2012), steps 1-8, with system constant ``tau`` and the Illinois
+    algorithm of step 5.  A period without games only widens the deviation (step 6).  Raises
+    ValueError for a score other than 0, 0.5 or 1."""
+    if any(score not in (0.0, 0.5, 1.0) for _, score in games):
+        raise ValueError("a Glicko-2 score is 0, 0.5 or 1")
+    mu, phi, sigma = (player.rating - 1500) / SCALE, player.rd / SCALE, player.vol   # step 2
+    if not games:
+        return Rating(player.rating, SCALE * math.sqrt(phi ** 2 + sigma ** 2), sigma)
+
+    def g(phi_j: float) -> float:
+        return 1 / math.sqrt(1 + 3 * phi_j ** 2 / math.pi ** 2)
+
+    def expected(mu_j: float, phi_j: float) -> float:
+        return 1 / (1 + math.exp(-g(phi_j) * (mu - mu_j)))
+
+    opponents = [((o.rating - 1500) / SCALE, o.rd / SCALE, score) for o, score in games]
+    v = sum(g(p) ** 2 * expected(m, p) * (1 - expected(m, p)) for m, p, _ in opponents) ** -1
+    delta = v * sum(g(p) * (s - expected(m, p)) for m, p, s in opponents)          # steps 3-4
+    a = math.log(sigma ** 2)                                                      # step 5
+
+    def f(x: float) -> float:
+        ex = math.exp(x)
+        return ex * (delta ** 2 - phi ** 2 - v - ex) / (2 * (phi ** 2 + v + ex) ** 2) \
+            - (x - a) / tau ** 2
+
+    big_a = a
+    if delta ** 2 > phi ** 2 + v:
+        big_b = math.log(delta ** 2 - phi ** 2 - v)
+    else:
+        k = 1
+        while f(a - k * tau) < 0:
+            k += 1
+        big_b = a - k * tau
+    f_a, f_b = f(big_a), f(big_b)
+    while abs(big_b - big_a) > EPSILON:
+        big_c = big_a + (big_a - big_b) * f_a / (f_b - f_a)
+        f_c = f(big_c)
+        if f_c * f_b <= 0:
+            big_a, f_a = big_b, f_b
+        else:
+            f_a /= 2
+        big_b, f_b = big_c, f_c
+    sigma = math.exp(big_a / 2)
+    phi_star = math.sqrt(phi ** 2 + sigma ** 2)                                   # step 6
+    phi = 1 / math.sqrt(1 / phi_star ** 2 + 1 / v)                                # step 7
+    mu += phi ** 2 * sum(g(p) * (s - expected(m, p)) for m, p, s in opponents)
+    return Rating(SCALE * mu + 1500, SCALE * phi, sigma)                          # step 8
 
 
 def update(player: Rating, opponent: Rating, score: float) -> Rating:
     """``player``'s rating after one game against ``opponent`` in which ``player`` scored
-    ``score`` (1 a win, 0 a loss, 0.5 a draw), one game a rating period, by Glickman's
-    Glicko-2 (2012, steps 1-8 with τ = :data:`TAU`) as :mod:`pyglicko2` computes it.  RD never
-    grows above 350.  Raises ValueError for another score."""
-    with pyglicko2.system(TAU):
-        p = pyglicko2.Player(player.rating, player.rd, player.vol)
-        p.update([pyglicko2.Player(opponent.rating, opponent.rd, opponent.vol)],
-                 [pyglicko2.Outcome(score)])
-    return Rating(p.r, min(p.RD, 350.0), p.σ)
+    ``score`` (1 a win, 0 a loss, 0.5 a draw), one game a rating period (:func:`glicko2` with
+    τ = :data:`TAU`).  RD never grows above 350.  Raises ValueError for another score."""
+    after = glicko2(player, [(opponent, score)])
+    return after._replace(rd=min(after.rd, 350.0))
 
 
 def play(learner: Rating, puzzle: Rating, correct: bool) -> tuple[Rating, Rating]:
