@@ -13,7 +13,6 @@ from __future__ import annotations
 import io
 import json
 import re
-from pathlib import Path
 
 import pytest
 from rich.console import Console
