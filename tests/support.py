@@ -180,8 +180,6 @@ def engine_answer(obj: dict) -> dict:
     if kind == "timeline":
         LIB = default_library()
         import re as _re
-        years = {a["quote"]: a["year"] for src in LIB.sources.values()
-                 for a in src.attestations if a.get("year") is not None}
 
         def year_of(sid):
             src = LIB.sources[sid]
@@ -191,14 +189,20 @@ def engine_answer(obj: dict) -> dict:
         def order(ys):
             return ["ABCDEFGH"[i] for i in sorted(range(len(ys)), key=lambda i: ys[i])]
         if "records" in ans:
-            return {"order": order([years[q] for q in ans["records"]]), "records": ans["records"]}
+            dates = [LIB.records[r].date for r in ans["records"]]
+            # every two certainly in one order: their spans of years do not meet
+            assert all(a.hi < b.lo or b.hi < a.lo for i, a in enumerate(dates)
+                       for b in dates[i + 1:])
+            return {"order": order([d.lo if d.lo is not None else d.hi for d in dates]),
+                    "records": ans["records"]}
         if "sources" in ans:
             return {"order": order([year_of(s) for s in ans["sources"]]),
                     "sources": ans["sources"]}
         if "record" in ans:
-            return {"letter": "ABCD"[ans["options"].index(years[ans["record"]])],
+            return {"letter": "ABCD"[ans["options"].index(LIB.records[ans["record"]].date.text)],
                     "options": ans["options"], "record": ans["record"]}
-        return {"letter": "A" if ans["quote"] in years else "B", "quote": ans["quote"]}
+        names = {r.quote for r in LIB.records.values() if r.kind == "name" and r.quote}
+        return {"letter": "A" if ans["quote"] in names else "B", "quote": ans["quote"]}
     if kind == "end-of-play":
         deal.apply(action_from_json(ans["final"], 0))
         assert deal.phase != "play"

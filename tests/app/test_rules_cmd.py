@@ -148,7 +148,7 @@ def test_sources_lists_citations_quotations_and_the_timeline(capsys):
     flat = " ".join(out.split())
     assert 'Justin du Coeur, "Game Report: Laugh and Lie Down"' in flat
     assert "deal-eight" in flat and "After Willughby, c.1665 > Cards and deal" in flat
-    heading = "The name on record, 1522 to c. 1825"
+    heading = "The game on record, 1522 to c. 1825"
     timeline = flat[flat.index(heading) + len(heading):]
     order = [timeline.index(y) for y in ("1522", "1591", "1594", "1634", "c. 1825")]
     assert order == sorted(order)
@@ -159,9 +159,9 @@ def test_sources_one_source(capsys):
     code, out, _ = run(capsys, "sources", "porges")
     assert code == 0
     assert "games.porg.es" in out and "mournival-suit" in out
-    assert "The name on record" not in out
+    assert "The game on record" not in out
     code, out, _ = run(capsys, "sources", "willughby")
-    assert code == 0 and "The name on record, 1522 to c. 1825" in out
+    assert code == 0 and "The game on record, 1522 to c. 1825" in out
 
 
 def test_sources_check(capsys):
@@ -203,7 +203,7 @@ def test_sources_check_fails_when_a_quotation_of_our_own_has_no_text(capsys, tmp
         sources.clear_cache()
     assert code == 1
     assert (f"{sources.display_path(path)}:{line}: quotations.no-other-game: "
-            "willughby:no-other-game not checked (no text)") in out.splitlines()
+            "willughby:no-other-game cited, not checked (no text)") in out.splitlines()
     total = sum(len(s.quotations) for s in sources.load_library().sources.values())
     assert err.strip() == (f"laugh: of {total} quotations, 1 of the project's own have no text "
                            "to be checked against")
@@ -223,11 +223,11 @@ def test_a_teachers_quotation_without_a_text_is_listed_not_verified(capsys, tmp_
         sources.set_extra_dirs(())
     assert code == 0
     lines = out.strip().splitlines()
-    assert f"{sources.display_path(extra / 'club.yaml')}:7: quotations.deal: club:deal not checked " \
+    assert f"{sources.display_path(extra / 'club.yaml')}:7: quotations.deal: club:deal cited, not checked " \
            "(no text)" in lines
     own = sum(len(s.quotations) for s in sources.load_library().sources.values())
     assert lines[-1].startswith(f"OK: {own} of {own + 1} quotations of 7 sources verified verbatim")
-    assert "; 1 not checked (no text);" in lines[-1]
+    assert "; 1 cited, not checked (no text);" in lines[-1]
 
 
 def test_sources_check_fails_without_the_texts(capsys, tmp_path, monkeypatch):
@@ -265,7 +265,11 @@ def test_sources_json(capsys):
     assert code == 0
     d = json.loads(out)
     assert {s["id"] for s in d["sources"]} >= {"parlett", "willughby"}
-    assert d["attestations"][0]["year"] == 1522
+    first = d["records"][0]
+    assert (first["date"], first["earliest"], first["author"]) == ("1522", 1522, "Skelton")
+    florio = next(r for r in d["records"] if r["id"] == "florio-1598")
+    assert florio["text"] is None and "Calabrache" in florio["report"]
+    assert florio["given_by"].startswith("Justin du Coeur")
 
 
 def test_rules_parameters_lists_every_parameter_with_its_values(capsys):
@@ -371,7 +375,7 @@ def test_what_lessons_send_the_learner_to_says_only_what_the_sources_say(library
     from tutor.app.commands.sources_cmd import sources_view
     from tutor.puzzles.model import definition
     summaries = " ".join(s.summary for s in library.sources.values())
-    works = " ".join(a["work"] for s in library.sources.values() for a in s.attestations)
+    works = " ".join(r.title for r in library.records.values())
     hints = str(definition("source-quiz"))
     for unsupported in ("naturalist", "manuscript survey", "re-enactor"):
         assert unsupported not in summaries and unsupported not in hints

@@ -232,21 +232,29 @@ def test_problems_of_rules_md_6_are_recorded(lib):
                 lib.quotation(ref)
 
 
-def test_willughby_attestations_timeline(lib):
+def test_willughby_records_timeline(lib):
     w = lib.sources["willughby"]
     assert w.text is None and w.kind == "primary"
-    years = [(a["year"], a["author"]) for a in w.attestations]
+    years = [(r.date.anchor, r.author) for r in w.records]
     for entry in [(1522, "Skelton"), (1591, "Florio"), (1594, "Lyly"), (1598, "Florio"),
                   (1634, "S. R."), (1825, "Forby")]:
         assert entry in years
-    forby = next(a for a in w.attestations if a["author"] == "Forby")
-    assert forby["date"] == "c. 1825"
-    assert lib.quotation(forby["quote"]).text == "Laugh-and-lay-down, a childish game at cards."
+    forby = lib.records["forby-1825"]
+    assert forby.date.text == "c. 1825" and forby.date.form == "circa"
+    assert lib.quotation(forby.quote).text == "Laugh-and-lay-down, a childish game at cards."
     for qid in ("no-other-game", "overseen"):
         q = w.quotations[qid]
         assert q.speaker == "willughby" and q.in_ == "parlett-historic-card-games.txt"
-    assert "Calabrache" in w.quotations["calabrache"].text
-    assert "Andar a pisciare" in w.quotations["andar-a-pisciare"].text
+    # Florio's dictionary is known only from du Coeur's sentence, which is du Coeur's words
+    florio = lib.records["florio-1598"]
+    assert florio.quote is None and florio.reported_by == "du-coeur"
+    assert "Calabrache" in lib.quotation(florio.report).text
+    assert lib.quotation(florio.report).cited_in.startswith("Justin du Coeur")
+    other = lib.records["florio-andar-a-pisciare"]
+    assert other.kind == "other" and not other.date.dated
+    assert "Andar a pisciare" in lib.quotation(other.report).text
+    assert [r.id for r in lib.timeline()][-1] == "florio-andar-a-pisciare"
+    assert [r.date.text for r in lib.timeline()][:2] == ["1522", "1591"]
 
 
 def test_library_ruleset_errors(lib):
@@ -413,7 +421,7 @@ def test_bad_status_and_kind(tmp_path):
                         "stated, read, chosen")
     msg, path = _load_error(tmp_path, HOUSE.replace("kind: house", "kind: hearsay"))
     assert msg == (f"{path}:2: kind: 'hearsay' is not one of primary, reconstruction, "
-                   "rules-sheet, house")
+                   "rules-sheet, house, records")
 
 
 def test_unknown_quotation_id(tmp_path):
@@ -563,7 +571,7 @@ def test_verified_counts_only_quotations_compared_with_a_text(lib, tmp_path):
     assert "tuesday-club:made-up" not in audit.verified and len(audit.verified) == len(every)
     assert audit.unchecked_refs == ("tuesday-club:made-up",)
     assert audit.unchecked == (f"{path}:{_line_of(house, 'made-up:')}: quotations.made-up: "
-                               "tuesday-club:made-up not checked (no text)",)
+                               "tuesday-club:made-up cited, not checked (no text)",)
     assert audit.total == len(every) + 1
 
 

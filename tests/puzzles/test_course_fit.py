@@ -127,15 +127,25 @@ def test_the_statuses_read_from_the_sources_words():
     mf = LIB.parameter("parlett", "match_format")
     assert (mf.value, mf.status) == (None, "read") and "parlett:multiple-of-five" in mf.quotes
     assert LIB.parameter("parlett-tournament", "match_format").status == "read"
-    for name, players in (("first_dealer", None), ("breakeven", 4)):
-        assert LIB.parameter("parlett-13", name, players).status == "read", name
+    assert LIB.parameter("parlett-13", "breakeven", 4).status == "read"
+    # the rules the four-player option carries over from the five-player text are keyed alike
+    # (issue 30): the cut for the first dealer as the end of play, the mournival, the leftovers
+    carried = {name: LIB.parameter("parlett-13", name)
+               for name in ("first_dealer", "table_mournival", "last_in_plays_on",
+                            "leftovers_to")}
+    assert {p.status for p in carried.values()} == {"stated"}, carried
+    for name, p in carried.items():
+        assert p.quotes == LIB.parameter("parlett", name).quotes[:len(p.quotes)], name
     problem = next(x for x in LIB.rulesets["inter-livery-2018"].problems
                    if x["id"] == "permissible-from-question")
     assert "parlett:wonder-permissible" in problem["quotes"]
 
 
-def test_the_compendiums_citation_shows_as_its_page_shows_it():
-    from tutor.puzzles.quoted import quote_plain
-    text = quote_plain(LIB.quotation("willughby:book-of-games-p138").text)
-    assert text == "Francis Willughby’s Book of Games. (Willughby, p. 138)"
-    assert "[@" not in text
+def test_the_compendiums_citation_is_kept_as_it_stands():
+    """A quotation is never rewritten inside its quotation marks (issue 33): the compendium's
+    citation markup is shown word for word, as code, not as a page we have not seen."""
+    from tutor.puzzles.quoted import quote_plain, quote_spans
+    stored = LIB.quotation("willughby:book-of-games-p138").text
+    assert quote_plain(stored) == "Francis Willughby’s Book of Games.[@FrancisWillughby p. 138]"
+    assert [s.text for s in quote_spans(stored) if s.code] == ["[@FrancisWillughby p. 138]"]
+    assert "(Willughby, p. 138)" not in quote_plain(stored)

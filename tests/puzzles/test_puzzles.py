@@ -214,9 +214,9 @@ GOLDEN = {
     "dead-pair.wolffauer.5.101": "926e771e101f6a6c",
     "count.parlett.5.100": "6075074dfbfe718d",
     "deal-setup.porges.4.100": "fb90fb43c6e62f9d",
-    "source-quiz.du-coeur.5.100": "03aaf674ca7a8d09",
-    "reading.parlett.5.100": "125e3b79d7df08d8",
-    "timeline.parlett.5.100": "4aa2bbc07fc6cd06",
+    "source-quiz.du-coeur.5.100": "acc20c3bd385bd78",
+    "reading.parlett.5.100": "d0aee4db04658405",
+    "timeline.parlett.5.100": "112bf7fead860d2d",
     "end-of-play.du-coeur.5.100": "4d3554a0feae24ba",
     "score-sheet.inter-livery-2018.5.100": "83d37b478fc0e27d",
 }

@@ -27,7 +27,9 @@ def pack(library):
 
 def _shown_quotations(pack) -> list[str]:
     """Every quotation text the pack shows, wherever it stands."""
-    out = [e["quote"][0] for e in pack.timeline if e["quote"]]
+    out = [e["words"] for e in pack.timeline if e["entry"] == "record" and e["words"]]
+    out += [e["report"][0] for e in pack.timeline if e["entry"] == "record" and e["report"]]
+    out += [t for g in pack.glossary for t, _ in g["quoted"]]
     for c in pack.contested:
         out += [t for r in c["readings"] for t, _ in r["quotes"]]
 
@@ -86,12 +88,19 @@ def test_the_family_tree_and_timeline_come_from_the_source_files(pack, library):
     ev, = pack.tree["evidence"]
     assert len(ev["pairs"]) >= 5 and all(p["same"] >= 0.5 for p in ev["pairs"])
     assert any(p["verbatim"] for p in ev["pairs"])               # pair for pair, in the tips
-    years = [e["year"] for e in pack.timeline if e["year"] is not None]
-    assert years == sorted(years) and years[0] == 1522
-    texts = {e["who"]: e["date"] for e in pack.timeline if e["kind"] == "text"}
+    keys = [e["key"] for e in pack.timeline]
+    assert keys == sorted(keys) and pack.timeline[0]["date"] == "1522"
+    texts = {e["citation"].split(",")[0]: e["date"] for e in pack.timeline
+             if e["entry"] == "text"}
     assert texts["Justin du Coeur"] == "August 1996" and texts["Michel Wolffauer"] == \
         "10 December 2009"
     assert texts["games.porg.es (a card-games compendium)"] == "undated"
+    # only a record of this game's name is tagged as the name (issue 33): du Coeur's aside on
+    # another game is tagged as another meaning, Willughby's as a description of play
+    tags = {e["id"]: e["tag"] for e in pack.timeline if e["entry"] == "record"}
+    assert tags["florio-andar-a-pisciare"].startswith("another meaning")
+    assert tags["willughby-1665"] == "a description of play" and tags["skelton-1522"] == \
+        "the name"
 
 
 def test_the_transcriptions_of_willughby_are_compared(pack):
@@ -117,22 +126,53 @@ def test_ours_is_marked_and_the_quiz_is_seeded(pack, library):
     page = render_html(pack, library)
     assert page.count("Ours, not the sources'") >= 4
     assert "Defend a reading of" in page and "For the teacher:" in page
+    handout = render_html(pack, library, "students")
+    assert handout.count("Ours, not the sources'") >= 3
     assert sum(s["minutes"] for s in pack.data["plan"]) == pack.data["minutes"] == 50
     assert {p.id.split(".")[0] for p in pack.quiz} <= set(SOURCE_KINDS)
     assert len(pack.quiz) == sum(q["count"] for q in pack.data["quiz"])
     again = build_pack(1, library)
     assert [p.id for p in again.quiz] == [p.id for p in pack.quiz]
     assert [p.id for p in build_pack(2, library).quiz] != [p.id for p in pack.quiz]
-    # the key last, after the quiz's pages
-    assert page.rindex('<section class="key">') > page.rindex('<section class="sheet">')
-    assert "<script" not in page
+    # the quiz in the students' handout, its key in the teacher's notes only
+    assert handout.count('<div class="puzzle">') == len(pack.quiz)
+    assert '<section class="key">' not in handout and '<section class="key">' in page
+    assert "For the teacher:" not in handout and "Our reading:" not in handout.replace(
+        "<em>Our reading:</em> The page carries no date", "")
+    assert "<script" not in page and "<script" not in handout
 
 
 def test_markdown_pack_is_safe(pack, library):
     text = render_markdown(pack, library)
     html = MarkdownIt("commonmark").render(text)
-    assert "<script" not in html and "<cite>" not in html
-    assert "## The family tree of the texts" in text and "## Quiz" in text
+    assert "<script" not in html and "<cite>" not in html.replace("&lt;cite&gt;", "")
+    assert "## The family tree of the texts" in text and "## Answer key: Quiz" in text
+    handout = render_markdown(pack, library, "students")
+    assert "## Quiz" in handout and "Answer key" not in handout
+    assert "<script" not in MarkdownIt("commonmark").render(handout)
+
+
+def test_the_handout_has_passages_a_glossary_and_room_to_write(pack, library):
+    """Issue 33: passages long enough for a group, exactly as the files hold them (markup
+    kept and said what it is), a glossary of the game's words, and room to write."""
+    from tutor.engine.sources import source_text
+    assert [p["source"] for p in pack.passages] == ["parlett", "du-coeur", "porges"]
+    for p in pack.passages:
+        assert len(p["text"]) > 1200
+        raw = source_text(library.sources[p["source"]]).replace("\r\n", "\n")
+        assert all(line in raw for line in p["text"].splitlines())
+    porges = pack.passages[2]
+    assert "{%a glossary#mournival,murnivall %}" in porges["text"]
+    assert any(raw.startswith("{%a glossary#mournival") for raw, _ in porges["markup"])
+    terms = {g["term"] for g in pack.glossary}
+    assert {"pair", "prial (pair royal)", "mournival", "lie down (lay down)", "breakeven"} <= terms
+    assert all(g["quoted"] for g in pack.glossary)
+    page = render_html(pack, library, "students")
+    assert page.count('class="answer-line"') > 30
+    assert "{%a glossary#mournival,murnivall %}" in page
+    # a citation of the compendium is never rewritten inside quotation marks
+    notes = render_html(pack, library)
+    assert "[@FrancisWillughby p. 138]" in notes and "(Willughby, p. 138)" not in notes
 
 
 def test_the_class_data_is_checked(tmp_path, library):
@@ -148,8 +188,12 @@ def test_the_class_data_is_checked(tmp_path, library):
     def line_of(text, needle):
         return next(i for i, line in enumerate(text.splitlines(), 1) if needle in line)
 
-    bad = good.replace("  - minutes: 7\n", "  - minutes: 8\n", 1)
+    bad = good.replace("  - minutes: 6\n", "  - minutes: 7\n", 1)
     assert "the plan's steps take 51 minutes, not 50" in error(bad)
+    bad = good.replace('from: "Whoever cuts the lowest card', 'from: "Whoever cuts the highest card')
+    msg = error(bad)
+    assert msg.startswith(f"source-criticism.yaml:{line_of(bad, 'Whoever cuts the highest')}: "
+                          "passages.0.from: 'Whoever cuts the highest card")
     bad = good.replace('"du-coeur:dealer-not-explicit"', '"du-coeur:nowhere"')
     msg = error(bad)
     assert msg.startswith(f"source-criticism.yaml:{line_of(bad, 'du-coeur:nowhere')}: ")
@@ -165,7 +209,7 @@ def test_the_class_data_is_checked(tmp_path, library):
 def test_laugh_class_pack(tmp_path, capsys):
     out = tmp_path / "pack.html"
     assert main(["class", "pack", "--seed", "4", "--out", str(out)]) == 0
-    assert "Wrote the HTML class pack (quiz seed 4)" in capsys.readouterr().out
+    assert "Wrote the HTML class pack, the teacher's notes (quiz seed 4)" in capsys.readouterr().out
     assert "<h2>The family tree of the texts</h2>" in out.read_text(encoding="utf-8")
     assert main(["class", "pack", "--out", str(tmp_path / "x.pdf")]) == 2
     assert "x.pdf: the pack is written as .html or .md" in capsys.readouterr().err
@@ -206,9 +250,13 @@ chromium = [pytest.mark.chromium,
     (["worksheet", "10", "--seed", "1"], 7),
     # the lesson over two pages, four puzzles on two, the blank score sheet, the key
     (["worksheet", "11", "--seed", "1"], 6),
-    # plan, timeline and tree; transcriptions; the contested rules; the comparison table (a
-    # landscape page); causes; questions and tasks; the quiz on two pages; the key
+    # the teacher's notes: plan, timeline, tree, transcriptions and passages; the contested
+    # rules with our readings; the comparison table (a landscape page); causes; questions and
+    # tasks with notes; the key
     (["class", "pack", "--seed", "1"], 16),
+    # the students' handout: glossary and timeline; the passages; transcriptions and the
+    # contested rules; questions and tasks; the quiz on three pages
+    (["class", "pack", "--for", "students", "--seed", "1"], 16),
 ])
 @pytest.mark.chromium
 @pytest.mark.skipif(_chromium() is None, reason="Chromium is not installed")

@@ -8,6 +8,8 @@
   cached on disk by its parameters and a fingerprint of the engine's code; with ``skill``, the
   expert seat's gain per ruleset from precomputed figures (:mod:`tutor.teaching.figures`).
 - ``cards``: labelled rows of cards.
+- ``records``: the records of the game from the source files, in date order
+  (:func:`tutor.teaching.blockdata.records_view`).
 """
 
 from __future__ import annotations
@@ -22,13 +24,13 @@ from tutor.engine.errors import DataError
 from tutor.puzzles.quoted import quote_text
 from tutor.puzzles.board import cards_text
 from tutor.teaching.blockdata import (RULES_CAPTION, odds_percent, odds_rows, odds_sentence,
-                                      parameter_label, parameter_value, simulate,
+                                      parameter_label, parameter_value, records_view, simulate,
                                       simulate_sentence)
 from tutor.teaching.figures import skill_figures
 from tutor.teaching.lessons import ODDS_FIGURES, Block
 
 __all__ = ["RENDERERS", "odds_rows", "odds_sentence", "parameter_label", "parameter_value",
-           "render_block", "simulate", "simulate_sentence"]
+           "record_lines", "records_grid", "render_block", "simulate", "simulate_sentence"]
 
 
 def render_block(block: Block, ctx, width: int | None = None):
@@ -186,6 +188,63 @@ def render_cards(data: dict, ctx, width: int):
     return Group(*parts)
 
 
+# --------------------------------------------------------------------------------------------
+# records
+
+
+def record_lines(view: dict, quotes: tuple[str, str] = ("“", "”")) -> list:
+    """One record (a :func:`tutor.teaching.blockdata.record_view`) as lines of text: its own
+    citation and kind, then its words (or that it is known from a citation only: it is never
+    given words), who gives it, the reporter's own words, whether its words could be checked,
+    and our note.  Its date goes beside them (:func:`records_grid`)."""
+    head = Text()
+    head.append(view["citation"], style="italic")
+    head.append(f"  ({view['kind_words']})", style="dim")
+    out = [head]
+    if view["words"] is not None:
+        body = Text(quotes[0])
+        body.append_text(quote_text(view["words"], style=""))
+        body.append(quotes[1])
+        out.append(body)
+    else:
+        out.append(Text("cited, with none of its words given", style="dim italic"))
+    if view["given_by"]:
+        out.append(Text(f"as given by {view['given_by']}", style="dim"))
+    if view["report"]:
+        text, who = view["report"]
+        body = Text(f"{who} writes: {quotes[0]}", style="dim")
+        body.append_text(quote_text(text, style="dim"))
+        body.append(quotes[1], style="dim")
+        out.append(body)
+    if not view["checked"]:
+        out.append(Text("cited, not checked: no text here to check its words against",
+                        style="dim"))
+    if view["note"]:
+        out.append(Text(view["note"]))
+    return out
+
+
+def records_grid(views: list[dict], symbols: bool = True):
+    """Records (:func:`tutor.teaching.blockdata.records_view`) as a grid: each date beside its
+    lines (:func:`record_lines`), which wrap under themselves at any width."""
+    quotes = ("“", "”") if symbols else ('"', '"')
+    grid = Table.grid(padding=(0, 2))
+    grid.add_column(no_wrap=True, style="bold")
+    grid.add_column(ratio=1, overflow="fold")      # a long address folds, never cut short
+    for v in views:
+        grid.add_row(v["date"], Group(*record_lines(v, quotes)))
+    return Padding(grid, (0, 0, 0, 2))
+
+
+def render_records(data: dict, ctx, width: int):
+    """The records of the game (of ``data["kinds"]``), in date order, from the source files:
+    the same list ``laugh sources`` shows and the timeline puzzles ask about."""
+    views = records_view(ctx.library, data.get("kinds"))
+    if not views:
+        return Text("(no records)", style="dim")
+    return records_grid(views, ctx.symbols)
+
+
 #: The renderer of each kind of (non-puzzle) block.
 RENDERERS = {"quote": render_quote, "rules": render_rules, "odds": render_odds,
-             "simulate": render_simulate, "cards": render_cards}
+             "simulate": render_simulate, "cards": render_cards, "records": render_records}

@@ -101,6 +101,7 @@ def _run(argv: list[str] | None) -> int:
         sources.set_extra_dirs(extra)
     kernelcache.on_compiling(_compiling_line)
     kernelcache.start()                # the analysis kernel, compiled in the background
+    sources.set_notice(_left_out)
     handler = getattr(args, "handler", None) or tutor_app.run_default
     try:
         return int(handler(args) or OK)
@@ -145,6 +146,15 @@ def _shorten_quoted(message: str) -> str:
     """``message`` with every quoted value over 60 characters cut short (an input of thousands
     of characters is never echoed whole)."""
     return re.sub(r"'([^']{60})[^']+'", lambda m: f"'{m.group(1)[:57]}...'", message)
+
+
+def _left_out(line: str) -> None:
+    """Say on standard error, in one line, that a file of the teacher's folder is left out."""
+    try:
+        print(f"laugh: {printable(_shorten_quoted(line))} (the file is left out; laugh sources "
+              "check lists every problem)", file=sys.stderr)
+    except OSError:
+        pass
 
 
 def _error(exc: LaughError) -> None:

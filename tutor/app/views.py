@@ -510,13 +510,13 @@ def taught_in_course(kind: str, theme: str) -> bool:
 
 def sources_view(ctx) -> None:
     """List the sources (by number, letter-free id, or ``all``); show one (or all, with the
-    attestations as a timeline) through the ``laugh sources`` command, a screenful at a time on a
+    records of the game as a timeline) through the ``laugh sources`` command, a screenful at a time on a
     terminal, until the learner goes back (Enter or ``q``)."""
     lib = ctx.library
     items = [MenuItem(str(i), "", (s.id,), s.citation_text, s.id)
              for i, s in enumerate(lib.sources.values(), 1)]
     items.append(MenuItem(str(len(items) + 1), "a", ("all",),
-                          "every source, and the attestations as a timeline", None))
+                          "every source, and the records of the game as a timeline", None))
     title = "Sources"
     while True:
         item = menu(ctx, items, "sources> ", title=title)

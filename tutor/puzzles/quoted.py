@@ -10,10 +10,12 @@ and :mod:`tutor.teaching.worksheet` writes as HTML or Markdown.
 
 What is rendered: Markdown emphasis (``*em*``, ``_em_``, ``**strong**``), code spans, autolinks and
 links (their words), images (their alt text), the inline HTML tags ``cite i em var dfn`` (italic),
-``b strong`` (bold), ``code kbd samp tt`` (code) and ``br``, the compendium's template links
-``{% a target, words %}`` (their words) and its citations ``[@FrancisWillughby p. 138]`` (as
-the page shows them: ``(Willughby, p. 138)``).  Any other tag is dropped and its words kept, so a
-quotation never carries markup of its own into a page (no ``<script>``, no attributes).
+``b strong`` (bold), ``code kbd samp tt`` (code) and ``br``, and the compendium's template links
+``{% a target, words %}`` (their words).  Its citations ``[@FrancisWillughby p. 138]`` are kept
+as they stand, set as code (markup, shown faithfully: we do not know how its page writes them,
+and a quotation is never rewritten inside its quotation marks).  Any other tag is dropped and its
+words kept, so a quotation never carries markup of its own into a page (no ``<script>``, no
+attributes).
 """
 
 from __future__ import annotations
@@ -30,17 +32,14 @@ _CODE_TAGS = frozenset({"code", "kbd", "samp", "tt"})
 _TAG_RE = re.compile(r"^<\s*(/?)\s*([A-Za-z][A-Za-z0-9]*)\b[^>]*?(/?)\s*>$")
 #: ``{% a target, words %}`` (and ``{%a target,words %}``): a template link; its words are shown.
 _TEMPLATE_LINK_RE = re.compile(r"\{%-?\s*a\s+[^,%]*,\s*(.*?)\s*-?%\}")
-#: ``[@FrancisWillughby p. 138]``: a citation in the page's source (Pandoc's syntax); the page
-#: shows it as its author and locator, ``(Willughby, p. 138)``.
-_CITATION_RE = re.compile(r"\[@([A-Za-z][A-Za-z0-9_]*)(?:[,\s]+([^\]]*))?\]")
+#: ``[@FrancisWillughby p. 138]``: a citation in the page's source (Pandoc's syntax), kept as it
+#: stands and set as code.
+_CITATION_RE = re.compile(r"\[@([A-Za-z][A-Za-z0-9_]*)(?:[,\s]+([^\]`]*))?\]")
 
 
 def _citation(m: re.Match) -> str:
-    """A Pandoc citation as its page shows it: the key's last name, and its locator."""
-    names = re.findall(r"[A-Z][a-z]+|[a-z]+|[0-9]+", m.group(1))
-    who = names[-1] if names else m.group(1)
-    where = (m.group(2) or "").strip()
-    return f" ({who}, {where})" if where else f" ({who})"
+    """A Pandoc citation kept word for word, as a code span (markup the page's file holds)."""
+    return f"`{m.group(0)}`"
 
 
 @dataclass(frozen=True)

@@ -196,7 +196,8 @@ def family_tree(library) -> dict[str, Any]:
     children: dict[str, list] = {}
     for s in sources.values():
         for b in s.based_on:
-            children.setdefault(b["source"], []).append((s, b))
+            if s.kind != "records":
+                children.setdefault(b["source"], []).append((s, b))
 
     def node(s, relation=None, seen=()) -> dict[str, Any]:
         n = {"id": s.id, "who": _who(s), "title": s.title, "citation": s.citation_text,
@@ -212,7 +213,7 @@ def family_tree(library) -> dict[str, Any]:
                 n["children"].append(node(child, rel, seen + (s.id,)))
         return n
 
-    roots = [node(s) for s in sources.values() if not s.based_on]
+    roots = [node(s) for s in sources.values() if not s.based_on and s.kind != "records"]
     evidence = []
     for s in sources.values():
         for b in s.based_on:
@@ -241,23 +242,39 @@ def family_tree(library) -> dict[str, Any]:
 
 
 def timeline(library) -> list[dict[str, Any]]:
-    """The attestations of the name and the dated texts, oldest first (undated ones last):
-    each ``{year, date, kind ("name" or "text"), who, work, quote: (text, citation) or None,
-    note}``."""
+    """The records of the game and the dated texts of its rules, oldest first (undated ones
+    last): each record a :func:`tutor.teaching.blockdata.record_view` with ``entry: "record"``
+    and ``tag`` (what kind of record it is: only a record of the name is tagged so), each text
+    ``{entry: "text", date, tag, citation, note}`` (our note where its date is our reading).  A
+    file of records is no text of the rules, and is not listed as one."""
+    from tutor.teaching.blockdata import record_view
     out = []
+    for r in library.timeline():
+        out.append({**record_view(library, r), "entry": "record", "key": r.date.key,
+                    "tag": _RECORD_TAGS[r.kind]})
     for s in library.sources.values():
-        for a in s.attestations:
-            q = library.quotation(a["quote"])
-            out.append({"year": a["year"], "date": a["date"], "kind": "name",
-                        "who": a["author"], "work": a["work"],
-                        "quote": (q.text, _short(library, q)),
-                        "note": a["note"]})
-        if s.id and s.kind != "primary":
-            d = s.dated
-            out.append({"year": d["year"] if d else None, "date": d["date"] if d else "undated",
-                        "kind": "text", "who": _who(s), "work": s.title,
-                        "quote": None, "note": (d["note"] if d and d["status"] == "read"
-                                                else None)})
-    return sorted(out, key=lambda e: (e["year"] is None, e["year"] or 0, e["kind"] != "text"))
+        if not s.is_text_of_rules:
+            continue
+        d = s.dated
+        key = _text_key(d)
+        out.append({"entry": "text", "key": key, "date": d["date"] if d else "undated",
+                    "tag": "a text of the rules", "citation": f"{_who(s)}, {s.title}",
+                    "note": d["note"] if d and d["status"] == "read" else None})
+    return sorted(out, key=lambda e: (e["key"], e["entry"] != "text"))
 
 
+def _text_key(dated) -> tuple:
+    """Where a text's date sorts: as written where that is a date ("after 2004"), else its
+    year."""
+    from tutor.engine.sources import parse_date
+    if not dated:
+        return (1, 0.0)
+    try:
+        return parse_date(dated["date"]).key
+    except ValueError:
+        return parse_date(dated["year"]).key
+
+
+#: How the timeline tags each kind of record.
+_RECORD_TAGS = {"name": "the name", "play": "a description of play",
+                "other": "another meaning: not a record of this game"}

@@ -24,7 +24,8 @@ from tutor.engine.odds import deal_odds, percent
 from tutor.engine.parameters import COUNT_PARAMETERS, PARAMETERS, value_short
 
 __all__ = ["RULES_CAPTION", "block_view", "odds_rows", "odds_sentence", "parameter_label",
-           "parameter_value", "simulate", "simulate_sentence", "skill_table"]
+           "parameter_value", "record_view", "records_view", "simulate", "simulate_sentence",
+           "skill_table"]
 
 _SMALL = Fraction(1, 1000)     # below this, odds are shown to three decimals
 
@@ -203,6 +204,37 @@ def skill_table(figures: dict) -> dict[str, Any]:
 
 
 # --------------------------------------------------------------------------------------------
+# records of the game
+
+
+def record_view(library, r) -> dict[str, Any]:
+    """One record of the game (:class:`tutor.engine.sources.Record`) as shown everywhere, on
+    screen and on paper: ``id``, ``date`` (as written), ``kind`` and ``kind_words`` (what
+    kind of record it is), ``citation`` (its own: author, title, page), ``words`` (the stored
+    text of its own words, or None: known from a citation only, never given words),
+    ``given_by`` (the reporter's citation, or None), ``report`` (the reporter's own words about
+    it and who they are, or None), ``checked`` (False for words no text here could check) and
+    ``note`` (ours)."""
+    from tutor.engine.sources import RECORD_KINDS
+    q = library.quotation(r.quote) if r.quote else None
+    report = None
+    if r.report:
+        rq = library.quotation(r.report)
+        report = (rq.text, rq.cited_in.split(",")[0].strip('"'))
+    unchecked = library.unchecked or frozenset()
+    return {"id": r.id, "date": r.date.text, "kind": r.kind, "kind_words": RECORD_KINDS[r.kind],
+            "citation": r.citation_text, "words": q.text if q else None,
+            "given_by": library.reporter(r), "report": report,
+            "checked": not (r.quote and r.quote in unchecked), "note": r.note}
+
+
+def records_view(library, kinds=None) -> list[dict[str, Any]]:
+    """The records of ``kinds`` (every kind when None) in date order, each a
+    :func:`record_view`."""
+    return [record_view(library, r) for r in library.timeline(kinds)]
+
+
+# --------------------------------------------------------------------------------------------
 # one block, for paper
 
 
@@ -216,7 +248,8 @@ def block_view(block, library, symbols: bool = True,
     - ``simulate``: ``title``, ``seats`` (seat, mean, ±, last in) and the ``sentence``;
     - ``skill``: :func:`skill_table`;
     - ``cards``: ``rows`` of (label, cards as text) and a ``caption``;
-    - ``puzzle``: ``numbers``, the places of its puzzles among the worksheet's (given).
+    - ``puzzle``: ``numbers``, the places of its puzzles among the worksheet's (given);
+    - ``records``: ``records``, each a :func:`record_view`.
 
     Raises what the engine raises for a study or figures it cannot make."""
     from tutor.engine.cards import pretty_cards
@@ -267,4 +300,6 @@ def block_view(block, library, symbols: bool = True,
                 "caption": d.get("caption")}
     if kind == "puzzle":
         return {"kind": kind, "numbers": list(puzzle_numbers or [])}
+    if kind == "records":
+        return {"kind": kind, "records": records_view(library, d.get("kinds"))}
     return {"kind": kind}

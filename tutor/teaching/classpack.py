@@ -1,5 +1,7 @@
-"""The teacher's pack for one class on source criticism (``laugh class pack --seed S --out
-FILE.html|.md``): made from the sources and the engine, never typed by hand.
+"""The pack for one class on source criticism (``laugh class pack [--for teacher|students]
+--seed S --out FILE.html|.md``): made from the sources and the engine, never typed by hand, in
+two parts: the teacher's notes (plan, readings, notes, key) and the students' handout
+(passages, glossary, tasks, quiz, room to write; :mod:`tutor.teaching._class_handout`).
 
 What the pack holds, and where each part comes from:
 
@@ -9,7 +11,7 @@ What the pack holds, and where each part comes from:
   source's reading of it in its own words (the quotations its provenance cites) side by side,
   with citations, and our note where the value is read or chosen;
 - **the family tree and the timeline of the texts**: the sources' ``dated`` and ``based_on``
-  fields, with the quotations they rest on, and the attestations of the name (1522 to
+  fields, with the quotations they rest on, and the records of the game (1522 to
   c. 1825); for a relation read from copied words, the sentences side by side with the share
   of their words in common (:func:`word_diff`);
 - **the transcription differences**: every pair of quotations of Willughby that two texts
@@ -18,7 +20,11 @@ What the pack holds, and where each part comes from:
   open tasks with notes for the teacher, from ``lessons/class/source-criticism.yaml``
   (:func:`load_class_data`, checked: its quotation references exist, its plan fills the
   session, and every phrase it puts in double quotation marks stands in a quotation);
-- **the quiz**: puzzles of the source-criticism kinds (``source-quiz``, ``reading``) seeded
+- **for students**: passages long enough for a group to read, cut from the source texts exactly
+  as their files hold them (markup kept, and what it is said in our words), and a glossary of
+  the game's words, each with a source's quotation;
+- **the quiz**: puzzles of the source-criticism kinds (``timeline``, ``source-quiz``,
+  ``reading``) seeded
   from the pack's seed, so the whole class gets the same, and the answer key.
 
 Every quotation is a library quotation, verified against its text when the library loads
@@ -40,20 +46,24 @@ from tutor.teaching._class_sources import (STATUS_MARKS, _plain_words, _short,
                                            comparison, contested, family_tree, timeline,
                                            transcriptions, word_diff)
 
-__all__ = ["CLASS_FILE", "ClassPack", "SECTIONS", "SOURCE_KINDS", "build_pack",
+__all__ = ["AUDIENCES", "CLASS_FILE", "ClassPack", "SECTIONS", "SOURCE_KINDS", "build_pack",
            "load_class_data", "render_html", "render_markdown", "transcriptions", "word_diff",
            "write_pack"]
 
 #: The pack's data (ours), relative to the lessons folder.
 CLASS_FILE = Path("class") / "source-criticism.yaml"
 #: The puzzle kinds a quiz may draw on: those of source criticism.
-SOURCE_KINDS = ("source-quiz", "reading")
+SOURCE_KINDS = ("source-quiz", "reading", "timeline")
 #: The pack's sections, in order (a plan step names one).
-SECTIONS = {"timeline": "The timeline", "tree": "The family tree of the texts",
+SECTIONS = {"glossary": "The words of the game", "timeline": "The timeline",
+            "tree": "The family tree of the texts",
             "transcriptions": "One sentence, two transcriptions",
-            "contested": "The contested rules, in the sources' own words",
+            "passages": "Passages to read", "contested": "The contested rules, in the sources' own words",
             "comparison": "Every rule, source by source", "causes": "Why readings differ",
             "questions": "Discussion questions", "tasks": "Open tasks", "quiz": "Quiz"}
+#: Who a pack is printed for: the teacher's notes (plan, readings, notes, key) or the students'
+#: handout (passages, glossary, tasks, quiz, room to write; no answers).
+AUDIENCES = ("teacher", "students")
 
 
 # --------------------------------------------------------------------------------------------
@@ -65,13 +75,18 @@ def class_path() -> Path:
     return data_dir("lessons") / CLASS_FILE
 
 
-_TOP = {"title": str, "minutes": int, "quiz": list, "plan": list, "causes": list,
-        "questions": list, "tasks": list}
+_TOP = {"title": str, "minutes": int, "intro": str, "quiz": list, "plan": list,
+        "glossary": list, "passages": list, "causes": list, "questions": list, "tasks": list}
 _ENTRY = {"plan": ({"minutes", "activity", "section"}, ()),
-          "causes": ({"cause", "summary"}, ("quotes",)),
+          "glossary": ({"term", "meaning"}, ("quotes",)),
+          "passages": ({"title", "source", "from", "to"}, ("note",)),
+          "causes": ({"cause", "summary"}, ("quotes", "stored")),
           "questions": ({"question", "note"}, ("quotes",)),
           "tasks": ({"task", "note"}, ("quotes",)),
           "quiz": ({"kind", "count"}, ())}
+#: Keys whose words are the sources' own (the opening and closing words of a passage, a source
+#: id): not checked as our words.
+_VERBATIM = ("from", "to", "source")
 _QUOTED = re.compile(r'"([^"]+)"|“([^”]+)”')
 
 
@@ -129,9 +144,12 @@ def load_class_data(library, path: Path | None = None) -> dict[str, Any]:
                 elif key in ("minutes", "count"):
                     if not isinstance(value, int) or isinstance(value, bool) or value < 1:
                         raise fail("expected a whole number of at least 1", group, i, key)
+                elif key == "stored":
+                    if not isinstance(value, bool):
+                        raise fail("expected true or false", group, i, key)
                 elif not isinstance(value, str) or not value.strip():
                     raise fail("expected some words", group, i, key)
-                else:
+                elif key not in _VERBATIM:
                     for m in _QUOTED.finditer(value):
                         words = _plain_words(m.group(1) or m.group(2))
                         if not any(words in p for p in phrases):
@@ -147,6 +165,14 @@ def load_class_data(library, path: Path | None = None) -> dict[str, Any]:
     total = sum(step["minutes"] for step in raw["plan"])
     if total != raw["minutes"]:
         raise fail(f"the plan's steps take {total} minutes, not {raw['minutes']}", "plan")
+    for m in _QUOTED.finditer(raw["intro"]):
+        if not any(_plain_words(m.group(1) or m.group(2)) in p for p in phrases):
+            raise fail(f"{m.group(0)} is in quotation marks but stands in no source's "
+                       "quotation: quote a source only in its words", "intro")
+    from tutor.teaching._class_handout import passages
+    raw["_passages"] = passages(
+        library, raw["passages"],
+        lambda i, key: f"{name}:{doc.line_of('passages', i, key)}: passages.{i}.{key}")
     return raw
 
 
@@ -169,6 +195,9 @@ class ClassPack:
     timeline: list[dict[str, Any]]
     transcriptions: list[dict[str, Any]]
     quiz: list = field(default_factory=list)
+    passages: list[dict[str, Any]] = field(default_factory=list)
+    glossary: list[dict[str, Any]] = field(default_factory=list)
+    students_contested: list[dict[str, Any]] = field(default_factory=list)
 
     @property
     def quiz_pages(self) -> list[list]:
@@ -176,9 +205,14 @@ class ClassPack:
         return page_groups(self.quiz)
 
     def causes(self, library) -> list[dict[str, Any]]:
-        """The causes of disagreement (ours) with their quotations' words and citations."""
+        """The causes of disagreement (ours) with their quotations' words and citations, and
+        for a cause marked ``stored``, each quotation's markup as its file holds it
+        (:func:`tutor.teaching._class_handout.markup_notes`)."""
+        from tutor.teaching._class_handout import markup_notes
         return [dict(c, quoted=[(q.text, _short(library, q))
-                                for q in library.quotations_of(c.get("quotes") or [])])
+                                for q in library.quotations_of(c.get("quotes") or [])],
+                     markup=[note for q in library.quotations_of(c.get("quotes") or [])
+                             for note in markup_notes(q.text)] if c.get("stored") else [])
                 for c in self.data["causes"]]
 
 
@@ -200,20 +234,27 @@ def build_pack(seed: int, library=None, symbols: bool = True) -> ClassPack:
     for i, entry in enumerate(data["quiz"]):
         for n in range(entry["count"]):
             generated.append(generate(entry["kind"], seed=puzzle_seed(seed, "class-pack", i, n)))
-    return ClassPack(seed, data["title"], data, comparison(library, rulesets),
-                     contested(library, rulesets), family_tree(library), timeline(library),
-                     transcriptions(library), worksheet_puzzles(generated, library, symbols))
+    from tutor.teaching._class_handout import glossary, students_contested
+    disputed = contested(library, rulesets)
+    return ClassPack(seed, data["title"], data, comparison(library, rulesets), disputed,
+                     family_tree(library), timeline(library), transcriptions(library),
+                     worksheet_puzzles(generated, library, symbols), data["_passages"],
+                     glossary(library, data["glossary"]), students_contested(disputed))
 
 
 # --------------------------------------------------------------------------------------------
 # Printing
 
 
-def render_html(pack: ClassPack, library=None) -> str:
-    """The pack as one printable HTML page (``classpack.html.j2``, autoescaped)."""
+def render_html(pack: ClassPack, library=None, audience: str = "teacher") -> str:
+    """The pack as one printable HTML page (autoescaped): the teacher's notes
+    (``classpack.html.j2``) or the students' handout (``classhandout.html.j2``)."""
     from tutor.engine.sources import default_library
     from tutor.teaching.html import render
     library = library or default_library()
+    if audience == "students":
+        return render("classhandout.html.j2", pack=pack, sections=SECTIONS,
+                      quoted=_quoted(library))
     return render("classpack.html.j2", pack=pack, sections=SECTIONS, marks=STATUS_MARKS,
                   causes=pack.causes(library), quoted=_quoted(library))
 
@@ -224,113 +265,30 @@ def _quoted(library):
     return quoted
 
 
-def render_markdown(pack: ClassPack, library=None) -> str:
-    """The pack as Markdown: the same sections, every text escaped, quotations with their own
-    bold and emphasis, page breaks before the quiz and the key."""
+def render_markdown(pack: ClassPack, library=None, audience: str = "teacher") -> str:
+    """The pack as Markdown, every text escaped, quotations with their own bold and emphasis,
+    passages as their files hold them: the teacher's notes or the students' handout
+    (:mod:`tutor.teaching._class_markdown`)."""
     from tutor.engine.sources import default_library
-    from tutor.teaching.worksheet import (PAGE_BREAK, key_markdown, md_document, md_escape as m,
-                                          md_quotation, md_table, puzzle_markdown)
+    from tutor.teaching._class_markdown import students_markdown, teacher_markdown
     library = library or default_library()
-    quoted = _quoted(library)
-    ours = "*Ours, not the sources'.*"
-    out = [f"# {m(pack.title)}", "",
-           f"Laugh and Lie Down · a teacher's pack for one {pack.data['minutes']}-minute class "
-           f"· quiz seed {pack.seed} (`laugh class pack --seed {pack.seed}`)", ""]
-    out += [f"## The plan ({pack.data['minutes']} minutes)", "", ours, ""]
-    out += md_table(["minutes", "activity", "section"],
-                    [[str(s["minutes"]), s["activity"], SECTIONS[s["section"]]]
-                     for s in pack.data["plan"]])
-    out += [f"## {SECTIONS['timeline']}", ""]
-    for e in pack.timeline:
-        line = f"- **{m(e['date'])}**: {m(e['who'])}, *{m(e['work'])}*"
-        line += " (the name)" if e["kind"] == "name" else " (a text of the rules)"
-        out.append(line)
-        if e["quote"]:
-            out.append(f"  > “{_qm(e['quote'][0])}” — {m(e['quote'][1])}")
-        if e["note"]:
-            out.append(f"  *{m(e['note'])}*")
-    out += ["", f"## {SECTIONS['tree']}", ""]
-
-    def tree(n, depth=0):
-        pad = "  " * depth
-        line = f"{pad}- **{m(n['who'])}** ({m(n['date'])}): {m(n['citation'])}"
-        if "status" in n:
-            line += f" — based on the text above: {n['status']}"
-        out.append(line)
-        for text, cite in n.get("quotes", []):
-            out.append(f"{pad}  > “{_qm(text)}” — {m(cite)}")
-        if n.get("note"):
-            out.append(f"{pad}  *{m(n['note'])}*")
-        for c in n["children"]:
-            tree(c, depth + 1)
-    for r in pack.tree["roots"]:
-        tree(r)
-    out.append("")
-    for ev in pack.tree["evidence"]:
-        out += [f"### {m(ev['child'])}, read as {m(ev['parent'])}'s words", ""]
-        for p in ev["pairs"]:
-            out += md_quotation(*p["a"])
-            out += md_quotation(*p["b"]) if p["b"] else \
-                [f"*word for word in {m(ev['parent'])}'s text*", ""]
-            if p["b"]:
-                out += [f"*{round(100 * p['same'])}% of the words the same*", ""]
-    out += [f"## {SECTIONS['transcriptions']}", ""]
-    for t in pack.transcriptions:
-        out += md_quotation(*t["a"]) + md_quotation(*t["b"])
-        out += [f"- {m(kind)}: “{m(a)}” / “{m(b)}”" for kind, a, b in t["differences"]] + [""]
-    out += [PAGE_BREAK, "", f"## {SECTIONS['contested']}", ""]
-    for c in pack.contested:
-        out += [f"### {m(c['label'])}", "", f"*{m(c['meaning'])}*", ""]
-        for r in c["readings"]:
-            out += [f"**{m(r['who'])}** ({m(', '.join(r['rulesets']))}): {m(r['value'])} "
-                    f"({r['status']})", ""]
-            for text, cite in r["quotes"]:
-                out += md_quotation(text, cite)
-            if r["note"]:
-                out += [f"*Our reading:* {m(r['note'])}", ""]
-    out += [f"## {SECTIONS['comparison']}", ""]
-    out += md_table([""] + pack.comparison["columns"],
-                    [[("≠ " if row["differs"] else "") + row["label"]] +
-                     ["·" if c is None else c[0] + STATUS_MARKS[c[1]] for c in row["cells"]]
-                     for row in pack.comparison["rows"]],
-                    "Unmarked: stated; ~ read; * chosen; ≠ the rulesets differ; · not for "
-                    "that many players; – no stakes.")
-    out += [f"## {SECTIONS['causes']}", "", ours, ""]
-    for c in pack.causes(library):
-        out += [f"**{m(c['cause'])}**: {m(c['summary'])}", ""]
-        for text, cite in c["quoted"]:
-            out += md_quotation(text, cite)
-    for key, field_ in (("questions", "question"), ("tasks", "task")):
-        out += [f"## {SECTIONS[key]}", "", ours, ""]
-        for i, q in enumerate(pack.data[key], 1):
-            out += [f"{i}. {m(q[field_])}", ""]
-            for text, cite in quoted(q.get("quotes")):
-                out += md_quotation(text, cite)
-            out += [f"*For the teacher:* {m(q['note'])}", ""]
-    for i, page in enumerate(pack.quiz_pages):
-        out += [PAGE_BREAK, ""]
-        if i == 0:
-            out += [f"## {SECTIONS['quiz']}", "", "Name: ______________________", ""]
-        for p in page:
-            out += puzzle_markdown(p)
-    if pack.quiz:
-        out += [PAGE_BREAK, ""] + key_markdown(pack.quiz, SECTIONS["quiz"])
-    return md_document(out)
+    if audience == "students":
+        return students_markdown(pack, library, SECTIONS, _quoted(library))
+    return teacher_markdown(pack, library, SECTIONS, _quoted(library))
 
 
-def _qm(text: str) -> str:
-    from tutor.teaching.worksheet import quote_markdown
-    return quote_markdown(text)
-
-
-def write_pack(seed: int, out_path, library=None) -> str:
-    """Build and write the pack; the format follows the suffix (``.html``/``.htm`` or ``.md``).
-    Returns the format written.  Raises :class:`UsageError` for another suffix and
-    ``OSError`` when the file cannot be written."""
+def write_pack(seed: int, out_path, library=None, audience: str = "teacher") -> str:
+    """Build and write the pack for ``audience`` (one of :data:`AUDIENCES`); the format follows
+    the suffix (``.html``/``.htm`` or ``.md``).  Returns the format written.  Raises
+    :class:`UsageError` for another suffix or audience and ``OSError`` when the file cannot be
+    written."""
     from tutor.teaching.worksheet import handout_format
+    if audience not in AUDIENCES:
+        raise UsageError(f"a pack is for {' or '.join(AUDIENCES)}, not {audience!r}")
     path = Path(out_path)
     fmt = handout_format(path, "the pack")
     pack = build_pack(seed, library)
-    text = render_html(pack, library) if fmt == "html" else render_markdown(pack, library)
+    text = (render_html(pack, library, audience) if fmt == "html" else
+            render_markdown(pack, library, audience))
     write_atomic(path, text)                # whole or not at all, through a link
     return fmt

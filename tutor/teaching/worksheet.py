@@ -234,8 +234,11 @@ def worksheet_puzzles(generated: list, library, symbols: bool = True) -> list[Wo
         position = _plain(shown)
         stars = ("★" * p.difficulty + "☆" * (5 - p.difficulty)) if symbols else \
             f"{p.difficulty}/5"
-        about = (f"{title} · {library.rulesets[p.ruleset].title}, {p.players} players · "
-                 f"difficulty {stars}") if headless else ""
+        # a puzzle about the sources names no ruleset before its answer (hide_id): its
+        # title may give the answer away, or name the source that is the answer
+        under = "" if p.data.get("hide_id") else \
+            f"{library.rulesets[p.ruleset].title}, {p.players} players · "
+        about = f"{title} · {under}difficulty {stars}" if headless else ""
         quotes = []
         for ref in p.quotes:
             try:
@@ -282,13 +285,17 @@ def lesson_items(lesson: Lesson, library,
 
 
 def blank_sheets(lesson: Lesson, library) -> list[dict[str, Any]]:
-    """A blank score sheet for each ruleset with a match format that the lesson's puzzle blocks
-    name (lesson 11: the Inter-Livery sheet), for its smallest player count."""
+    """A blank score sheet for each ruleset with a match format that the lesson's score-sheet
+    puzzle blocks name (lesson 11: the Inter-Livery sheet), for its smallest player count: a
+    sheet only where the lesson asks the learner to fill one in (a blank sheet beside other
+    puzzles would answer their questions about the match)."""
     from tutor.teaching.scoresheet import blank_sheet
     out = []
     seen: set[str] = set()
     for block in lesson.blocks("puzzle"):
         rid = block.data.get("ruleset")
+        if block.data["kind"].partition("/")[0].partition("@")[0] != "score-sheet":
+            continue
         if not rid or rid in seen:
             continue
         seen.add(rid)
@@ -436,11 +443,37 @@ def block_markdown(b: dict[str, Any]) -> list[str]:
         return md_table(b["columns"], b["rows"], b["title"]) + [md_escape(b["note"]), ""]
     if kind == "cards":
         return md_table(["", "cards"], [list(r) for r in b["rows"]], b.get("caption"))
+    if kind == "records":
+        return records_markdown(b["records"])
     if kind == "puzzle" and b.get("numbers"):
         nums = b["numbers"]
         return [f"*→ Puzzle{'s' if len(nums) > 1 else ''} {', '.join(map(str, nums))}, on the "
                 "puzzle pages below.*", ""]
     return []
+
+
+def records_markdown(items: list[dict[str, Any]]) -> list[str]:
+    """The records of the game (:func:`tutor.teaching.blockdata.records_view`) as a Markdown
+    list: each date, its own citation and kind, its words or that it is cited only, who gives
+    it, the reporter's words, and our note (each a paragraph of the item)."""
+    out = []
+    for r in items:
+        parts = [f"- **{md_escape(r['date'])}**: *{md_escape(r['citation'])}* "
+                 f"({md_escape(r['kind_words'])})"]
+        parts.append(f"  > “{quote_markdown(r['words'])}”" if r["words"] is not None else
+                     "  *cited, with none of its words given*")
+        if r["given_by"]:
+            parts.append(f"  as given by {md_escape(r['given_by'])}")
+        if r["report"]:
+            parts.append(f"  {md_escape(r['report'][1])} writes: "
+                         f"“{quote_markdown(r['report'][0])}”")
+        if not r["checked"]:
+            parts.append("  cited, not checked: no text here to check its words against")
+        if r["note"]:
+            parts.append(f"  *{md_escape(r['note'])}*")
+        for part in parts:
+            out += [part, ""]
+    return out
 
 
 def sheet_markdown(s: dict[str, Any]) -> list[str]:
@@ -506,7 +539,8 @@ def puzzle_markdown(p: WorksheetPuzzle) -> list[str]:
     out = [f"### Puzzle {p.number}", ""]
     if p.about:
         out += [f"*{md_escape(p.about)}*", ""]
-    out += [_fence(p.position), ""]
+    if p.position.strip():               # a question about the sources has no position
+        out += [_fence(p.position), ""]
     if p.question:
         out += _md_paragraphs(p.question)
     return out + ["Your answer: ______________________", ""]

@@ -1,6 +1,9 @@
 """``laugh sources``: the sources with their citations, summaries and quotations, and the
-attestations of the game's name from 1522 to c. 1825; ``laugh sources check`` checks that every
-quotation stands verbatim in the collected texts.
+records of the game (its name in old books from 1522, Willughby's description, and any a
+teacher adds in their own folder) as a timeline; ``laugh sources check`` checks that every
+quotation stands verbatim in the collected texts, and names the file, line and key of every
+problem of a teacher's file; ``laugh sources new`` writes a commented template of a source
+file, or with ``--records NAME`` of a file of records, into the teacher's folder.
 
 :func:`sources_view` builds what ``laugh sources [ID]`` shows, as rich renderables; the command
 prints them and the home screen's sources view shows them a screenful at a time.
@@ -17,11 +20,12 @@ from rich.text import Text
 from pathlib import Path
 
 from tutor.app.streams import echo, echo_json
-from tutor.engine.data import data_dir, source_texts_dir
+from tutor.engine.data import data_dir, laugh_home, source_texts_dir
 from tutor.engine.errors import UsageError
 from tutor.engine.outputs import check_output, write_text
-from tutor.engine.sources import Library, Source, audit_quotations, default_library, display_path
-from tutor.engine.template import source_template
+from tutor.engine.sources import (Library, Record, Source, audit_quotations, default_library,
+                                  display_path, set_notice)
+from tutor.engine.template import records_template, source_template
 from tutor.puzzles.quoted import quoted_text
 
 #: The word that runs the quotation check instead of naming a source.
@@ -34,16 +38,23 @@ def register(subparsers: argparse._SubParsersAction, parent: argparse.ArgumentPa
     """Add the ``sources`` command to ``subparsers`` (``parent`` holds the shared options)."""
     p = subparsers.add_parser(
         "sources", parents=[parent],
-        help="the sources, their quotations, and the early records of the name",
+        help="the sources, their quotations, and the records of the game",
         description="Show each source's citation, summary and quotations (with where they "
-                    "stand), and the records of the game's name from 1522 to c. 1825. "
-                    "'laugh sources check' checks every quotation against the source texts.")
+                    "stand), and the records of the game as a timeline, those in your own "
+                    "folder (LAUGH_HOME/sources) too. 'laugh sources check' checks every "
+                    "quotation against the source texts and names the file, line and key of "
+                    "every problem. 'laugh sources new --records NAME' writes a commented "
+                    "file of records into your folder, read at every start.")
     p.add_argument("id", nargs="?", metavar="ID|check|new",
                    help="one source to show, 'check' to check every quotation, or 'new NEW_ID' "
                         "to write a commented template of a source file")
     p.add_argument("new_id", nargs="?", metavar="NEW_ID", help=argparse.SUPPRESS)
+    p.add_argument("--records", metavar="NAME",
+                   help="with 'new': write a file of records of the game (names in old "
+                        "books, descriptions of play) called NAME into your own folder")
     p.add_argument("--out", metavar="FILE",
-                   help="with 'new': where to write the template (default NEW_ID.yaml here)")
+                   help="with 'new': where to write the template (default: NEW_ID.yaml here; "
+                        "with --records, NAME.yaml in your folder)")
     p.add_argument("--json", action="store_true", help="print JSON instead of text")
     p.set_defaults(handler=run)
 
@@ -51,25 +62,33 @@ def register(subparsers: argparse._SubParsersAction, parent: argparse.ArgumentPa
 def run(args: argparse.Namespace) -> int:
     """Handle ``laugh sources``; raises UsageError (exit 2) for an unknown source id."""
     new_id = getattr(args, "new_id", None)
+    records = getattr(args, "records", None)
     if args.id == NEW:
+        if records is not None:
+            if new_id is not None:
+                raise UsageError(f"unexpected {new_id!r}: laugh sources new --records NAME")
+            return run_new_records(records, getattr(args, "out", None))
         return run_new(new_id, getattr(args, "out", None))
     if new_id is not None:
         raise UsageError(f"unexpected {new_id!r}: laugh sources [ID | check | new NEW_ID]")
+    if records is not None:
+        raise UsageError("--records goes with 'new': laugh sources new --records NAME")
     if getattr(args, "out", None) is not None:
         raise UsageError("--out goes with 'new' only (laugh sources new NEW_ID --out FILE); to "
                          "keep what laugh sources shows, redirect it: laugh sources ID > FILE")
+    if args.id == CHECK:
+        set_notice(None)            # the check lists the problems of the teacher's files itself
     lib = default_library(verify=args.id != CHECK)   # the check reports every problem itself
     if args.id == CHECK:
         return run_check(lib, args.json)
     selected = [lib.source(args.id)] if args.id else list(lib.sources.values())
-    show_timeline = args.id is None or any(s.attestations for s in selected)
+    show_timeline = args.id is None or any(s.records for s in selected)
     if args.json:
         data: dict[str, Any] = {"sources": [source_json(s) for s in selected]}
         if show_timeline:
-            data["attestations"] = [
-                {**a, "text": lib.quotation(a["quote"]).text,
-                 "citation": lib.quotation(a["quote"]).citation}
-                for a in timeline(lib)]
+            data["records"] = [record_json(lib, r) for r in lib.timeline()]
+        if lib.refused:
+            data["refused"] = list(lib.refused)
         echo_json(data, indent=2)
         return 0
     view = sources_view(lib, args.id)
@@ -84,7 +103,7 @@ def run(args: argparse.Namespace) -> int:
 
 def sources_view(lib: Library, source_id: str | None = None) -> list[Any]:
     """What ``laugh sources [ID]`` shows, as rich renderables: source ``source_id`` (every
-    source when None) and, when all are shown or the one shown has attestations, the timeline of
+    source when None) and, when all are shown or the one shown has records, the timeline of
     the name.  Raises :class:`tutor.engine.errors.UsageError` for an unknown source id."""
     selected = [lib.source(source_id)] if source_id else list(lib.sources.values())
     out: list[Any] = []
@@ -92,7 +111,7 @@ def sources_view(lib: Library, source_id: str | None = None) -> list[Any]:
         if i:
             out.append(Text(""))
         out += source_renderables(src)
-    if source_id is None or any(s.attestations for s in selected):
+    if source_id is None or any(s.records for s in selected):
         timeline_view = timeline_renderables(lib)
         if timeline_view:
             out += [Text("")] + timeline_view
@@ -112,13 +131,38 @@ def run_new(new_id: str | None, out: str | None) -> int:
     write_text(path, text)
     echo(f"Wrote {path}: a source file with every ruleset parameter, ready to fill in.")
     echo(f"Try it with: laugh --sources {path} rules {new_id}   (or copy it into "
-         "LAUGH_HOME/sources/)")
+          f"{laugh_home() / 'sources'}, read at every start)")
+    return 0
+
+
+def run_new_records(name: str, out: str | None) -> int:
+    """Write a commented file of records (:func:`tutor.engine.template.records_template`) called
+    ``NAME.yaml`` into the teacher's folder (``LAUGH_HOME/sources``), or to ``out``; refuse to
+    overwrite a file."""
+    text = records_template(name)          # UsageError for a name that is not an id
+    folder = laugh_home() / "sources"
+    path = Path(out) if out else folder / f"{name}.yaml"
+    if path.exists() and not path.is_dir():
+        raise UsageError(f"{path} exists; choose another name, or another file with --out")
+    if not out:
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise UsageError(f"cannot make {folder}: {exc.strerror or exc}") from None
+    check_output(path)
+    write_text(path, text)
+    echo(f"Wrote {path}: a file of records of the game, with one example of each date form; "
+          "fill it in.")
+    where = "It is read at every start" if not out else \
+        f"Put it in {folder} and it is read at every start"
+    echo(f"{where}: laugh sources shows your records in the timeline, laugh sources check "
+          "checks the file.")
     return 0
 
 
 def run_check(lib: Library, as_json: bool = False) -> int:
     """Compare every quotation with its source text; print one line for each problem, each
-    quotation not checked (no text), and each quotation that stands verbatim in more than one
+    quotation cited, not checked (no text), and each quotation that stands verbatim in more than one
     source text (a finding), then a summary.
 
     Returns 1 when a quotation is not verbatim or its text is missing, or a quotation of the
@@ -127,21 +171,27 @@ def run_check(lib: Library, as_json: bool = False) -> int:
     """
     texts = source_texts_dir()
     audit = audit_quotations(lib, texts)
-    builtin = data_dir("sources").resolve()
     own_unchecked = [ref for ref in audit.unchecked_refs
-                     if lib.sources[ref.split(":", 1)[0]].path.resolve().parent == builtin]
-    failed = bool(audit.problems or own_unchecked)
+                     if lib.sources[ref.split(":", 1)[0]].origin == "own"]
+    refused = list(lib.refused)
+    failed = bool(audit.problems or own_unchecked or refused)
     if as_json:
         echo_json({"texts": str(texts) if texts else None, "quotations": audit.total,
                    "verified": len(audit.verified), "problems": list(audit.problems),
+                   "refused": refused,
                    "unchecked": list(audit.unchecked), "shared": list(audit.shared)},
                   indent=2)
         return 1 if failed else 0
+    for line in refused:
+        echo(f"{line} (the file is left out)")
     for line in audit.problems + audit.unchecked + audit.shared:
         echo(line)
     where = f" in {texts}" if texts else " (no source-texts folder: set LAUGH_SOURCE_TEXTS)"
     if failed:
         parts = []
+        if refused:
+            parts.append(f"{len(refused)} problem{'s' if len(refused) != 1 else ''} in your "
+                         "own files, which are left out")
         if audit.problems:
             parts.append(f"{len(audit.problems)} could not be checked or are not verbatim{where}")
         if own_unchecked:
@@ -151,7 +201,8 @@ def run_check(lib: Library, as_json: bool = False) -> int:
         return 1
     n = len(audit.verified)
     head = f"all {n}" if n == audit.total else f"{n} of {audit.total}"
-    tail = f"; {len(audit.unchecked)} not checked (no text)" if audit.unchecked else ""
+    tail = (f"; {len(audit.unchecked)} cited, not checked (no text)" if audit.unchecked
+            else "")
     shared = (f"; {len(audit.shared)} stand{'s' if len(audit.shared) == 1 else ''} in more than "
               "one source text" if audit.shared else "")
     echo(f"OK: {head} quotations of {len(lib.sources)} sources verified verbatim{where} "
@@ -219,36 +270,30 @@ def source_renderables(src: Source) -> list[Any]:
     return out
 
 
-def timeline(lib: Library) -> list[dict[str, Any]]:
-    """Every source's attestations, dated ones by year, then the undated."""
-    items = [a for s in lib.sources.values() for a in s.attestations]
-    return sorted(items, key=lambda a: (a["year"] is None, a["year"] or 0))
-
-
 def timeline_renderables(lib: Library) -> list[Any]:
-    """The attestations of the name as a timeline, with each quotation and note ([] when there
-    are none)."""
-    items = timeline(lib)
-    out: list[Any] = []
-    if not items:
-        return out
-    dated = [a for a in items if a["year"] is not None]
+    """The records of the game as a timeline (:meth:`Library.timeline`), each with its date as
+    written, its own citation, what kind of record it is, its words (or that it is known only
+    from a citation), who gives it, the reporter's own words where there are some, and our
+    note ([] when there are none)."""
+    from tutor.app.blocks import records_grid
+    from tutor.teaching.blockdata import records_view
+    views = records_view(lib)
+    if not views:
+        return []
+    dated = [v for v in views if v["date"] != "undated"]
     span = f", {dated[0]['date']} to {dated[-1]['date']}" if dated else ""
-    out.append(Text(f"The name on record{span}", style="bold underline"))
-    width = max(len(a["date"]) for a in items) + 2
-    for a in items:
-        q = lib.quotation(a["quote"])
-        line = Text()
-        line.append(a["date"].ljust(width), style="bold")
-        line.append(f"{a['author']}, ")
-        line.append(a["work"], style="italic")
-        out.append(_pad(line, 2))
-        out.append(_pad(quoted_text(q.text), 2 + width))
-        src = Text(f"as given by {q.cited_in}", style="dim")
-        out.append(_pad(src, 2 + width))
-        if a["note"]:
-            out.append(_pad(Text(a["note"]), 2 + width))
-    return out
+    return [Text(f"The game on record{span}", style="bold underline"), records_grid(views)]
+
+
+def record_json(lib: Library, r: Record) -> dict[str, Any]:
+    """A record as a JSON-ready dict."""
+    q = lib.quotation(r.quote) if r.quote else None
+    rep = lib.quotation(r.report) if r.report else None
+    return {"id": r.id, "kind": r.kind, "date": r.date.text, "date_form": r.date.form,
+            "earliest": r.date.lo, "latest": r.date.hi, "author": r.author, "title": r.title,
+            "page": r.page, "citation": r.citation_text, "quote": r.quote,
+            "text": q.text if q else None, "given_by": lib.reporter(r),
+            "report": rep.text if rep else None, "note": r.note, "file": r.source}
 
 
 def source_json(src: Source) -> dict[str, Any]:
@@ -261,7 +306,7 @@ def source_json(src: Source) -> dict[str, Any]:
         "quotations": [{"id": q.id, "ref": q.ref, "text": q.text, "where": q.where,
                         "speaker": q.speaker, "in": q.in_, "citation": q.citation}
                        for q in src.quotations.values()],
-        "attestations": src.attestations,
+        "records": [r.id for r in src.records],
         "problems": [{**p, "quotes": list(p["quotes"]), "rulesets": list(p["rulesets"])}
                      for p in src.problems],
     }

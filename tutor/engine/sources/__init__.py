@@ -16,7 +16,9 @@ This module is the public API (import from here); behind it, private modules:
 - ``_library``: the data classes (:class:`Library`, :class:`Source`, :class:`Quotation`,
   :class:`Parameter`) and the questions asked of a library;
 - ``_files``: one YAML file's node tree, its shape checks, and the raw records it parses into;
-- ``_parse``: a source file (citation, quotations, attestations, problems);
+- ``_parse``: a source file (citation, quotations, records, problems);
+- ``_records``: the records of the game, and the dates a historian writes
+  (:func:`parse_date`);
 - ``_rulesets``: a ruleset's parameters, deals and stakes, and the settlement checks
   (``_check_settles``);
 - ``_build``: the library built from the files, references across files resolved;
@@ -25,11 +27,11 @@ This module is the public API (import from here); behind it, private modules:
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
 from tutor.engine.data import data_dir, laugh_home, source_texts_dir
-from tutor.engine.errors import UsageError
+from tutor.engine.errors import LaughError, UsageError
 from tutor.engine.rulesets import Ruleset
 from tutor.engine.sources import _texts
 from tutor.engine.sources._audit import (QuotationAudit, audit_quotations, check_quotations,
@@ -38,13 +40,14 @@ from tutor.engine.sources._build import _build
 from tutor.engine.sources._files import display_path
 from tutor.engine.sources._library import (KINDS, PACK_SIZE, Library, Parameter, Quotation, Source,
                                            UnknownQuotation)
+from tutor.engine.sources._records import RECORD_KINDS, Record, RecordDate, parse_date
 from tutor.engine.sources._parse import _parse_file
 
 __all__ = [
-    "KINDS", "PACK_SIZE", "Library", "Parameter", "Quotation", "QuotationAudit", "Source",
-    "UnknownQuotation", "audit_quotations", "check_quotations", "clear_cache", "default_library",
-    "display_path", "get_ruleset", "load_library", "normalise", "ruleset_ids", "set_extra_dirs",
-    "source_text", "verify_quotations",
+    "KINDS", "PACK_SIZE", "RECORD_KINDS", "Library", "Parameter", "Quotation", "QuotationAudit",
+    "Record", "RecordDate", "Source", "UnknownQuotation", "audit_quotations", "check_quotations",
+    "clear_cache", "default_library", "display_path", "get_ruleset", "load_library", "normalise",
+    "parse_date", "ruleset_ids", "set_extra_dirs", "set_notice", "source_text", "verify_quotations",
 ]
 
 
@@ -52,20 +55,23 @@ def load_library(extra_dirs: Sequence[Path | str] = ()) -> Library:
     """Load and validate every source file.
 
     Reads each ``*.yaml`` in ``data_dir("sources")``, then in ``laugh_home()/"sources"`` if that
-    folder exists, then in each of ``extra_dirs`` (a folder, or a single ``.yaml`` file), each
-    folder's files in name order; a file already read (same resolved path) is skipped.  Returns
-    a :class:`Library`.
+    folder exists (the teacher's folder), then in each of ``extra_dirs`` (a folder, or a single
+    ``.yaml`` file), each folder's files in name order; a file already read (same resolved path)
+    is skipped.  Returns a :class:`Library`.
 
-    Raises :class:`~tutor.engine.errors.DataError` (``FILE:LINE: KEY.PATH: what is wrong``) for a YAML
+    A file of the teacher's folder never stops the program: one that cannot be read, that breaks
+    the schema, that clashes with the files read before it, or whose quotations are not verbatim
+    in the texts they name is left out, with one line ``FILE:LINE: KEY: what is wrong`` for each
+    problem in :attr:`Library.refused`.  Any other file raises
+    :class:`~tutor.engine.errors.DataError` (``FILE:LINE: KEY.PATH: what is wrong``) for a YAML
     syntax error, an unknown or missing key, a wrong type, a bad enum value, an unknown quotation
-    or ruleset reference, a deal that does not use 52 cards, a failed pot balance, or a duplicate
-    source, ruleset, quotation or problem id; and :class:`~tutor.engine.errors.UsageError` for an extra
-    folder that does not exist.
+    or ruleset reference, a deal that does not use 52 cards, a failed pot balance, or a
+    duplicate source, ruleset, record, quotation or problem id; and
+    :class:`~tutor.engine.errors.UsageError` for an extra folder that does not exist.
     """
-    files: list[Path] = []
     seen: set[Path] = set()
 
-    def add_dir(folder: Path, must_exist: bool) -> None:
+    def files_in(folder: Path, must_exist: bool) -> list[Path]:
         if folder.is_file() and folder.suffix in (".yaml", ".yml"):
             candidates = [folder]
         elif folder.is_dir():
@@ -73,20 +79,48 @@ def load_library(extra_dirs: Sequence[Path | str] = ()) -> Library:
         elif must_exist:
             raise UsageError(f"--sources: no such folder: {folder}")
         else:
-            return
+            return []
+        out = []
         for f in candidates:
             key = f.resolve()
             if key not in seen:
                 seen.add(key)
-                files.append(f)
+                out.append(f)
+        return out
 
-    add_dir(data_dir("sources"), False)
-    add_dir(laugh_home() / "sources", False)
-    for d in extra_dirs:
-        add_dir(Path(d).expanduser(), True)
+    own = files_in(data_dir("sources"), False)
+    home = files_in(laugh_home() / "sources", False)
+    extra = [f for d in extra_dirs for f in files_in(Path(d).expanduser(), True)]
+    raws = [_parse_file(f) for f in own]
+    admitted, refused = _admit(raws, home)
+    lib = _build(raws + admitted + [_parse_file(f, "extra") for f in extra])
+    lib.refused = tuple(refused)
+    return lib
 
-    raws = [_parse_file(f) for f in files]
-    return _build(raws)
+
+def _admit(own: list, home: list[Path]) -> tuple[list, list[str]]:
+    """The teacher's files that load beside ``own`` (and the ones admitted before them), and a
+    line for each problem of the others."""
+    admitted: list = []
+    refused: list[str] = []
+    texts = source_texts_dir()
+    for path in home:
+        try:
+            raw = _parse_file(path, "home")
+            lib = _build(own + admitted + [raw])
+        except LaughError as exc:
+            refused += [line for line in str(exc).splitlines() if line.strip()]
+            continue
+        except (OSError, ValueError, RecursionError) as exc:   # a file that is not one
+            refused.append(f"{display_path(path)}:1: file: cannot be read ({exc})")
+            continue
+        mine = [q for q in lib.sources[raw.id].quotations.values()]
+        bad = [line for line in audit_quotations(lib, texts, only=mine).problems]
+        if bad:
+            refused += bad
+            continue
+        admitted.append(raw)
+    return admitted, refused
 
 
 # --------------------------------------------------------------------------------------------
@@ -94,6 +128,16 @@ def load_library(extra_dirs: Sequence[Path | str] = ()) -> Library:
 
 _extra_dirs: tuple[Path, ...] = ()
 _cache: tuple[tuple, Library] | None = None
+_notice: Callable[[str], None] | None = None
+_noticed: set[str] = set()
+
+
+def set_notice(notice: Callable[[str], None] | None) -> None:
+    """Call ``notice`` with each line of :attr:`Library.refused` (a teacher's file left out),
+    once a process, when :func:`default_library` loads it (the command line prints them on
+    standard error); None: say nothing."""
+    global _notice
+    _notice = notice
 
 
 def set_extra_dirs(dirs: Iterable[Path | str]) -> None:
@@ -125,6 +169,11 @@ def default_library(verify: bool = True) -> Library:
     if _cache is None or _cache[0] != key:
         _cache = (key, load_library(_extra_dirs))
     lib = _cache[1]
+    if _notice is not None:
+        for line in lib.refused:
+            if line not in _noticed:
+                _noticed.add(line)
+                _notice(line)
     if verify and lib.unchecked is None:
         verify_quotations(lib, source_texts_dir())
     return lib

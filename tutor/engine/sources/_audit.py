@@ -24,7 +24,7 @@ class QuotationAudit:
     ``verified`` holds the references (``source:id``) of the quotations compared with their
     text and found verbatim, and no others; ``unchecked`` a line for each quotation with no text
     to compare it with (its source has ``text: null`` and it names no ``in`` file), ending
-    ``not checked (no text)``, with ``unchecked_refs`` their references; ``problems`` a line for
+    ``cited, not checked (no text)``, with ``unchecked_refs`` their references; ``problems`` a line for
     each quotation that is not verbatim or whose text is missing or unreadable; ``shared`` a
     finding for each quotation that stands verbatim in more than one source text (naming them);
     ``total`` the number of quotations.
@@ -64,12 +64,16 @@ class _Texts:
                       if text is not None and quote in text)
 
 
-def audit_quotations(library: Library, texts_dir: Path | None) -> QuotationAudit:
-    """Compare every quotation with its text, and each with every other source text.
+def audit_quotations(library: Library, texts_dir: Path | None,
+                     only: list[Quotation] | None = None) -> QuotationAudit:
+    """Compare every quotation (or ``only`` these) with its text, and each with every other
+    source text.
 
     A quotation is looked for (after :func:`normalise` on both sides) in its ``in`` file if
-    given, else in its source's ``text``; a file name is resolved first beside the source's YAML
-    file (for a teacher's own texts), then in ``texts_dir``.  A quotation with neither is not
+    given, else in its source's ``text``; a file name is resolved first beside the YAML file of
+    the source that first names it as its ``text`` (else of the quotation's own source: a
+    teacher's own texts), then in ``texts_dir``, so a file laid beside a teacher's YAML file
+    never stands in for a text of the project's sources.  A quotation with neither is not
     checked, and is listed as such, never counted as verified.  The source texts are every text
     file the sources and quotations name that can be read; a quotation found verbatim in more
     than one of them is reported in :attr:`QuotationAudit.shared`.  Returns a
@@ -81,17 +85,24 @@ def audit_quotations(library: Library, texts_dir: Path | None) -> QuotationAudit
     problems: list[str] = []
     texts = _Texts(problems)
     located: list[tuple[Quotation, str]] = []
+    owners: dict[str, Path] = {}
+    for source in library.sources.values():
+        if source.text:
+            owners.setdefault(source.text, source.path)
+    wanted = None if only is None else {q.ref for q in only}
     for source in library.sources.values():
         for q in source.quotations.values():
+            if wanted is not None and q.ref not in wanted:
+                continue
             where = f"{display_path(source.path)}:{q.line}: quotations.{q.id}"
             located.append((q, where))
             name = q.in_ or source.text
             if not name:
-                unchecked.append(f"{where}: {q.ref} not checked (no text)")
+                unchecked.append(f"{where}: {q.ref} cited, not checked (no text)")
                 unchecked_refs.append(q.ref)
                 continue
             try:
-                path = _texts.locate(name, source.path, texts_dir)
+                path = _texts.locate(name, owners.get(name, source.path), texts_dir)
             except _texts.TextRefused as exc:
                 problems.append(f"{where}: text file '{name}' of {q.ref} is not read: {exc}")
                 continue
@@ -118,7 +129,7 @@ def audit_quotations(library: Library, texts_dir: Path | None) -> QuotationAudit
                           + ", ".join(found))
     return QuotationAudit(tuple(verified), tuple(unchecked), tuple(unchecked_refs),
                           tuple(problems), tuple(shared),
-                          sum(len(s.quotations) for s in library.sources.values()))
+                          len(located))
 
 
 def check_quotations(library: Library, texts_dir: Path | None) -> list[str]:

@@ -14,10 +14,24 @@ from tutor.engine.sources._library import Library, Quotation, Source, _split_ref
 
 
 def _build(raws: list[_RawSource]) -> Library:
-    """The library of the files ``raws`` (in load order).  Raises DataError for a duplicate
-    source or ruleset id, an unknown quotation reference or a problem's unknown ruleset."""
+    """The library of the files ``raws`` (in load order, the project's own first).  Raises
+    DataError for a duplicate source, ruleset or record id, an unknown quotation reference, a
+    problem's unknown ruleset or a record's unknown reporter, or a quotation given as the words
+    of two records.
+
+    Whose words a quotation is cannot be changed by a later file: a text file name belongs to
+    the first source that names it as its ``text`` (so a teacher's file naming Parlett's text
+    never takes Parlett's quotations for its own), a speaker of the project's quotations is
+    looked up among the project's sources alone, and a record's words are a quotation of its
+    own file.  A record's words that stand in no text are cited as the record's reporter gives
+    them, else as the record itself (never as the file that lists it)."""
     source_at = _check_across_files(raws)
-    by_text = {raw.text: raw for raw in raws if raw.text}
+    by_text: dict[str, _RawSource] = {}
+    for raw in raws:
+        if raw.text:
+            by_text.setdefault(raw.text, raw)
+    own_at = {sid: raw for sid, raw in source_at.items() if raw.origin == "own"}
+    bound = _record_words(raws, source_at)
     problems_for: dict[str, list[dict[str, Any]]] = {}
     for raw in raws:
         for p in raw.problems:
@@ -26,16 +40,19 @@ def _build(raws: list[_RawSource]) -> Library:
 
     lib = Library()
     for raw in raws:
-        quotations = {qid: _with_citation(q, raw, by_text, source_at)
+        speakers = own_at if raw.origin == "own" else source_at
+        quotations = {qid: _with_citation(q, raw, by_text, speakers, bound.get(q.ref))
                       for qid, q in raw.quotations.items()}
         c = raw.citation
         lib.sources[raw.id] = Source(
             id=raw.id, kind=raw.kind, author=c["author"], title=c["title"], in_=c["in"],
             date=c["date"], published=c["published"], text=raw.text, summary=raw.summary,
-            quotations=quotations, attestations=raw.attestations, problems=raw.problems,
+            quotations=quotations, records=list(raw.records), problems=raw.problems,
             rulesets=tuple(rr.id for rr in raw.rulesets), path=raw.path, dated=raw.dated,
             based_on=tuple({k: v for k, v in b.items() if k not in ("line", "path")}
-                           for b in raw.based_on))
+                           for b in raw.based_on), origin=raw.origin)
+        for rec in raw.records:
+            lib.records[rec.id] = rec
         for rr in raw.rulesets:
             lib.rulesets[rr.id] = _make_ruleset(raw, rr, tuple(problems_for.get(rr.id, ())))
             lib.ruleset_source[rr.id] = raw.id
@@ -84,8 +101,39 @@ def _check_across_files(raws: list[_RawSource]) -> dict[str, _RawSource]:
             if b["source"] not in source_at:
                 raise DataError(f"{display_path(raw.path)}:{b['line']}: {b['path']}: unknown "
                                 f"source '{b['source']}' (sources: {', '.join(source_at)})")
+        for sid, line, path in raw.record_sources:
+            if sid not in source_at:
+                raise DataError(f"{display_path(raw.path)}:{line}: {path}: unknown source "
+                                f"'{sid}' (sources: {', '.join(source_at)}; or give a citation: "
+                                "{author: ..., title: ...})")
     _check_lineage(raws)
     return source_at
+
+
+def _record_words(raws: list[_RawSource],
+                  source_at: dict[str, _RawSource]) -> dict[str, tuple[Any, _RawSource | None]]:
+    """Each quotation that is a record's own words, with the record and the file of the source
+    that reports it (or None): ``{ref: (record, reporter file)}``.  Raises DataError for a
+    record id used twice, or a quotation given as the words of two records."""
+    seen: dict[str, tuple[_RawSource, int]] = {}
+    bound: dict[str, tuple[Any, _RawSource | None]] = {}
+    for raw in raws:
+        for rec in raw.records:
+            if rec.id in seen:
+                first, line = seen[rec.id]
+                raise DataError(f"{display_path(raw.path)}:{rec.line}: records: duplicate "
+                                f"record id '{rec.id}' (already defined in "
+                                f"{display_path(first.path)}:{line})")
+            seen[rec.id] = (raw, rec.line)
+            if rec.quote is None:
+                continue
+            if rec.quote in bound:
+                other = bound[rec.quote][0]
+                raise DataError(f"{display_path(raw.path)}:{rec.line}: records: the quotation "
+                                f"'{rec.quote}' is already the words of record '{other.id}'")
+            bound[rec.quote] = (rec, source_at.get(rec.reported_by) if rec.reported_by
+                                else None)
+    return bound
 
 
 def _check_lineage(raws: list[_RawSource]) -> None:
@@ -105,11 +153,28 @@ def _check_lineage(raws: list[_RawSource]) -> None:
                     todo += [nxt["source"] for nxt in based[sid].based_on]
 
 
-def _with_citation(q: Quotation, raw: _RawSource, by_text: dict[str, _RawSource],
-                   source_at: dict[str, _RawSource]) -> Quotation:
-    citing = by_text.get(q.in_, raw) if q.in_ else raw
-    c = citing.citation
+def _cite(c: dict[str, Any]) -> str:
     parts = [c["author"], f'"{c["title"]}"', c["in"], c["date"], c["published"]]
+    return ", ".join(p for p in parts if p)
+
+
+def _with_citation(q: Quotation, raw: _RawSource, by_text: dict[str, _RawSource],
+                   source_at: dict[str, _RawSource],
+                   record: tuple[Any, _RawSource | None] | None = None) -> Quotation:
+    citing = by_text.get(q.in_, raw) if q.in_ else raw
+    cited_in = _cite(citing.citation)
+    if record is not None and not q.in_ and not raw.text:
+        rec, reporter = record             # a record's words that stand in no text here
+        if reporter is not None:
+            cited_in = _cite(reporter.citation)
+        elif rec.reporter:
+            cited_in = rec.reporter
+        else:
+            cited_in = rec.citation_text
+        if (reporter is not None or rec.reporter) and not q.speaker:
+            return Quotation(source=q.source, id=q.id, text=q.text, where=q.where,
+                             speaker=q.speaker, in_=q.in_, cited_in=cited_in,
+                             quoting=rec.who, line=q.line)
     who = None
     if q.speaker:
         if q.speaker == "willughby":
@@ -120,8 +185,7 @@ def _with_citation(q: Quotation, raw: _RawSource, by_text: dict[str, _RawSource]
         else:
             who = q.speaker
     return Quotation(source=q.source, id=q.id, text=q.text, where=q.where, speaker=q.speaker,
-                     in_=q.in_, cited_in=", ".join(p for p in parts if p), quoting=who,
-                     line=q.line)
+                     in_=q.in_, cited_in=cited_in, quoting=who, line=q.line)
 
 
 def _make_ruleset(raw: _RawSource, rr: _RawRuleset, problems: tuple[dict, ...]) -> Ruleset:

@@ -56,13 +56,18 @@ class _RawSource:
     text: str | None
     summary: str
     quotations: dict[str, Quotation]
-    attestations: list[dict[str, Any]]
+    records: list[Any]
     problems: list[dict[str, Any]]
     problem_rulesets: list[tuple[str, int, str]]
     rulesets: list[_RawRuleset]
     refs: list[_Ref] = field(default_factory=list)
     dated: dict[str, Any] | None = None
     based_on: list[dict[str, Any]] = field(default_factory=list)
+    #: The sources the records name as their reporters: (id, line, key path).
+    record_sources: list[tuple[str, int, str]] = field(default_factory=list)
+    #: Where the file was found: ``own`` (the project's), ``home`` (the teacher's folder) or
+    #: ``extra`` (a ``--sources`` folder).
+    origin: str = "own"
 
 
 class _File:

@@ -6,13 +6,17 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tutor.engine.errors import DataError, UsageError
 from tutor.engine.rulesets import Provenance, Ruleset
 
-#: The kinds of source a file may describe.
-KINDS = ("primary", "reconstruction", "rules-sheet", "house")
+if TYPE_CHECKING:
+    from tutor.engine.sources._records import Record
+
+#: The kinds of source a file may describe (``records``: a list of records of the game, a
+#: teacher's or a historian's, not itself a text of the rules).
+KINDS = ("primary", "reconstruction", "rules-sheet", "house", "records")
 PACK_SIZE = 52
 
 
@@ -90,19 +94,20 @@ class Parameter:
 
 @dataclass(frozen=True)
 class Source:
-    """One source file: citation, summary, quotations, attestations, problems and ruleset ids.
+    """One source file: citation, summary, quotations, records, problems and ruleset ids.
 
     ``kind`` is one of :data:`KINDS`.  The citation fields are ``author`` (or None for an
     anonymous work), ``title``, ``in_`` (the larger work), ``date`` and ``published`` (where).
     ``text`` is the file name of the collected text the quotations are checked against (None if
-    there is none); ``quotations`` maps quotation id to :class:`Quotation`; ``attestations`` is a
-    list of dicts ``{year, date, author, work, quote, note}`` (``quote`` a qualified reference);
+    there is none); ``quotations`` maps quotation id to :class:`Quotation`; ``records`` the
+    records of the game it lists (:class:`~tutor.engine.sources._records.Record`);
     ``problems`` a list of dicts ``{id, source, summary, quotes, rulesets}``; ``rulesets`` the ids
     of the rulesets the file defines; ``path`` the YAML file.  ``dated`` is when the text was
     written, for the family tree and timeline of the texts: ``{year, date, status, quotes,
     note}`` (None when the text gives no date); ``based_on`` the sources it draws on, each
     ``{source, status, quotes, note}`` (``status`` ``stated`` or ``read``; ``quotes``
-    qualified references, the words that show it).
+    qualified references, the words that show it).  ``origin`` is where its file was found:
+    ``own`` (the project's), ``home`` (the teacher's folder) or ``extra`` (``--sources``).
     """
 
     id: str
@@ -115,12 +120,25 @@ class Source:
     text: str | None
     summary: str
     quotations: dict[str, Quotation]
-    attestations: list[dict[str, Any]]
+    records: list[Record]
     problems: list[dict[str, Any]]
     rulesets: tuple[str, ...]
     path: Path
     dated: dict[str, Any] | None = None
     based_on: tuple[dict[str, Any], ...] = ()
+    origin: str = "own"
+
+    @property
+    def is_text_of_rules(self) -> bool:
+        """True for a text that describes the rules (a reconstruction, a rules sheet, house
+        rules): not the primary source, and not a list of records."""
+        return self.kind not in ("primary", "records")
+
+    @property
+    def who(self) -> str:
+        """The source in a few words: its author, else the larger work or the place it
+        appeared in, else its title."""
+        return self.author or self.in_ or self.published or self.title
 
     @property
     def citation_text(self) -> str:
@@ -146,6 +164,49 @@ class Library:
     ruleset_source: dict[str, str] = field(default_factory=dict)
     #: References of quotations with no text to check them against (None: not yet verified).
     unchecked: frozenset[str] | None = None
+    #: Every record of the game, by id, in load order (:class:`Record`).
+    records: dict[str, Record] = field(default_factory=dict)
+    #: One line ``FILE:LINE: KEY: what is wrong`` for each problem of a file of the teacher's
+    #: folder that was left out (the program runs without it).
+    refused: tuple[str, ...] = ()
+
+    def timeline(self, kinds: Iterable[str] | None = None) -> list[Record]:
+        """The records (of ``kinds``, default every kind) in date order, undated last
+        (:attr:`RecordDate.key`; records of one date in load order)."""
+        wanted = set(kinds) if kinds is not None else None
+        items = [r for r in self.records.values() if wanted is None or r.kind in wanted]
+        return sorted(items, key=lambda r: r.date.key)
+
+    def reporter(self, record: Record) -> str | None:
+        """Who gives ``record``, on one line: the citation of the source whose text holds its
+        words where it has words in a text, else of its ``reported_by`` source, else its
+        ``reporter``; None when it is cited at first hand."""
+        if record.quote:
+            q = self.quotation(record.quote)
+            if q.in_ or self.sources[q.source].text:
+                return q.cited_in
+        if record.reported_by:
+            return self.sources[record.reported_by].citation_text
+        return record.reporter
+
+    def ruleset_name(self, ruleset_id: str) -> str:
+        """A name for the ruleset that gives none of its values away (for source puzzles, where
+        a title such as "points, last player plays on" would answer the question): ``the
+        ruleset of`` the source in a few words, then, where the source gives several rulesets,
+        the players each is for (and a letter where that is not enough), e.g. ``the ruleset of
+        David Parlett for 4 players``.  Titles stay in ``laugh rules``."""
+        rs = self.ruleset(ruleset_id)
+        src = self.sources[self.ruleset_source[ruleset_id]]
+        siblings = [r for r in src.rulesets if r in self.rulesets]
+        name = f"the ruleset of {src.who}"
+        if len(siblings) == 1:
+            return name
+        counts = _count_words(rs.player_counts)
+        name += f" for {counts} players"
+        alike = [r for r in siblings if _count_words(self.rulesets[r].player_counts) == counts]
+        if len(alike) > 1:
+            name += f" ({'ABCDEFGHIJ'[alike.index(ruleset_id) % 10]})"
+        return name
 
     def quotation(self, ref: str, default_source: str | None = None) -> Quotation:
         """The quotation ``ref``: ``source:id``, or a bare ``id`` of ``default_source``.
@@ -216,6 +277,14 @@ def _split_ref(ref: str, default_source: str | None) -> tuple[str | None, str]:
 def _qualify(ref: str, default_source: str) -> str:
     src, qid = _split_ref(ref, default_source)
     return f"{src}:{qid}"
+
+
+def _count_words(counts: Sequence[int]) -> str:
+    """Player counts in words: ``4``, ``4 or 5``, ``3 to 6``."""
+    counts = sorted(counts)
+    if len(counts) > 2 and counts == list(range(counts[0], counts[-1] + 1)):
+        return f"{counts[0]} to {counts[-1]}"
+    return _or_list(counts)
 
 
 def _or_list(items: Sequence[Any]) -> str:

@@ -1,30 +1,30 @@
 """Reading one source file (``sources/*.yaml``, schema in ``sources/README.md``) into a
 :class:`~tutor.engine.sources._files._RawSource`: its id, kind, citation, quotations,
-attestations, problems and rulesets, every shape checked, the first problem raised as a
-:class:`~tutor.engine.errors.DataError` ``FILE:LINE: KEY.PATH: what is wrong``."""
+records, problems and rulesets, every shape checked, the first problem raised as a
+:class:`~tutor.engine.errors.DataError` ``FILE:LINE: KEY.PATH: what is wrong`` (each record is
+checked on its own: a file's refused records are all listed, one a line)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 from typing import Any
 
-from yaml.nodes import Node
+from yaml.nodes import MappingNode, Node
 
 from tutor.engine.errors import DataError
 from tutor.engine.sources._files import (_ID_RE, _NULL_TAG, _describe, _File, _RawSource, _Ref,
                                          _refs)
 from tutor.engine.sources._library import KINDS, Quotation, _qualify
+from tutor.engine.sources._records import RECORD_KINDS, Record, parse_date
 from tutor.engine.sources._rulesets import _parse_ruleset
 
 _TOP_REQUIRED = ("id", "kind", "citation", "summary")
-_TOP_OPTIONAL = ("text", "quotations", "attestations", "problems", "rulesets", "dated",
+_TOP_OPTIONAL = ("text", "quotations", "records", "problems", "rulesets", "dated",
                  "based_on")
-_CITATION_REQUIRED = ("author", "title")
-_CITATION_OPTIONAL = ("in", "date", "published")
+_CITATION_REQUIRED = ("title",)
+_CITATION_OPTIONAL = ("author", "in", "date", "published")
 _QUOTATION_REQUIRED = ("text", "where")
 _QUOTATION_OPTIONAL = ("speaker", "in")
-_ATTESTATION_REQUIRED = ("year", "author", "work", "quote")
-_ATTESTATION_OPTIONAL = ("date", "note")
 _DATED_REQUIRED = ("year", "status", "quotes")
 _DATED_OPTIONAL = ("date", "note")
 _BASED_ON_REQUIRED = ("source", "status", "quotes")
@@ -35,9 +35,11 @@ _PROBLEM_REQUIRED = ("id", "summary", "quotes")
 _PROBLEM_OPTIONAL = ("rulesets",)
 
 
-def _parse_file(path: Path) -> _RawSource:
+def _parse_file(path: Path, origin: str = "own") -> _RawSource:
     """Read and check the source file ``path`` (references to other files' quotations and
-    rulesets are resolved later, when the library is built)."""
+    rulesets are resolved later, when the library is built); ``origin`` says where it was found
+    (``own``, ``home`` or ``extra``).  Raises DataError for the first problem, or for every
+    refused record, one a line."""
     f = _File(path)
     if f.root is None:
         raise DataError(f"{f.display}:1: the file is empty; expected a source mapping "
@@ -52,7 +54,8 @@ def _parse_file(path: Path) -> _RawSource:
     summary = f.string(top["summary"][1], "summary")
     raw = _RawSource(path=path, id=sid, id_line=top["id"][1].start_mark.line + 1, kind=kind,
                      citation=citation, text=text, summary=summary, quotations={},
-                     attestations=[], problems=[], problem_rulesets=[], rulesets=[])
+                     records=[], problems=[], problem_rulesets=[], rulesets=[],
+                     origin=origin)
 
     # The optional collections may also be given as null (empty).
     top = {k: v for k, v in top.items()
@@ -63,23 +66,23 @@ def _parse_file(path: Path) -> _RawSource:
         _parse_based_on(f, top["based_on"][1], raw)
     if "quotations" in top:
         _parse_quotations(f, top["quotations"][1], raw)
-    if "attestations" in top:
-        _parse_attestations(f, top["attestations"][1], raw)
+    refused: list[str] = []
+    if "records" in top:
+        refused = _parse_records(f, top["records"][1], raw)
     if "problems" in top:
         _parse_problems(f, top["problems"][1], raw)
     if "rulesets" in top:
         for rid, (knode, rnode) in f.mapping(top["rulesets"][1], "rulesets").items():
             raw.rulesets.append(_parse_ruleset(f, raw, rid, knode, rnode))
+    if refused:
+        raise DataError("\n".join(refused))
     return raw
 
 
 def _parse_citation(f: _File, nodes: tuple[Node, Node]) -> dict[str, Any]:
     """``{author, title, in, date, published}`` (None where not given)."""
     centries = f.keys(nodes[1], "citation", _CITATION_REQUIRED, _CITATION_OPTIONAL, at=nodes[0])
-    citation = {
-        "author": f.string(centries["author"][1], "citation.author", nullable=True),
-        "title": f.string(centries["title"][1], "citation.title"),
-    }
+    citation = {"title": f.string(centries["title"][1], "citation.title")}
     for key in _CITATION_OPTIONAL:
         citation[key] = (f.string(centries[key][1], f"citation.{key}", nullable=True)
                          if key in centries else None)
@@ -100,24 +103,6 @@ def _parse_quotations(f: _File, node: Node, raw: _RawSource) -> None:
             speaker=f.string(e["speaker"][1], f"{qpath}.speaker", True) if "speaker" in e else None,
             in_=f.string(e["in"][1], f"{qpath}.in", True) if "in" in e else None,
             line=knode.start_mark.line + 1)
-
-
-def _parse_attestations(f: _File, node: Node, raw: _RawSource) -> None:
-    for i, anode in enumerate(f.sequence(node, "attestations")):
-        apath = f"attestations.{i}"
-        e = f.keys(anode, apath, _ATTESTATION_REQUIRED, _ATTESTATION_OPTIONAL)
-        year = f.integer(e["year"][1], f"{apath}.year", nullable=True)
-        qref = f.string(e["quote"][1], f"{apath}.quote")
-        raw.refs.append(_Ref(qref, e["quote"][1].start_mark.line + 1, f"{apath}.quote"))
-        raw.attestations.append({
-            "year": year,
-            "date": (f.string(e["date"][1], f"{apath}.date", True) if "date" in e else None)
-                    or (str(year) if year is not None else "undated"),
-            "author": f.string(e["author"][1], f"{apath}.author"),
-            "work": f.string(e["work"][1], f"{apath}.work"),
-            "quote": _qualify(qref, raw.id),
-            "note": f.string(e["note"][1], f"{apath}.note", True) if "note" in e else None,
-        })
 
 
 def _grounds(f: _File, e: dict, path: str, raw: _RawSource) -> dict[str, Any]:
@@ -190,3 +175,105 @@ def _parse_problems(f: _File, node: Node, raw: _RawSource) -> None:
             "quotes": tuple(_qualify(r, raw.id) for r in quotes),
             "rulesets": tuple(rulesets),
         })
+
+
+# --------------------------------------------------------------------------------------------
+# Records of the game (records:, see _records)
+
+_RECORD_REQUIRED = ("id", "kind", "date", "citation")
+_RECORD_OPTIONAL = ("quote", "reported_by", "report", "note")
+_RECORD_CITATION = (("title",), ("author", "page"))
+_REPORTER_CITATION = (("title",), ("author", "page", "date", "published"))
+
+
+def _parse_records(f: _File, node: Node, raw: _RawSource) -> list[str]:
+    """Each entry of ``records`` into ``raw.records``; returns a line ``FILE:LINE: KEY: what is
+    wrong`` for each entry that is refused (every entry is checked, so a teacher sees every
+    problem at once), the good ones kept."""
+    from tutor.engine.errors import DataError
+    problems: list[str] = []
+    seen: dict[str, int] = {}
+    for i, rnode in enumerate(f.sequence(node, "records")):
+        try:
+            rec = _parse_record(f, rnode, f"records.{i}", raw, seen)
+        except DataError as exc:
+            problems.append(str(exc))
+            continue
+        raw.records.append(rec)
+    return problems
+
+
+def _parse_record(f: _File, rnode: Node, rpath: str, raw: _RawSource,
+                  seen: dict[str, int]) -> Record:
+    e = f.keys(rnode, rpath, _RECORD_REQUIRED, _RECORD_OPTIONAL)
+    rid = f.ident(e["id"][1], f"{rpath}.id")
+    line = e["id"][1].start_mark.line + 1
+    if rid in seen:
+        raise f.error(e["id"][1], f"{rpath}.id",
+                      f"duplicate record id '{rid}' (first at line {seen[rid]})")
+    kind = f.scalar(e["kind"][1], f"{rpath}.kind")
+    if kind not in RECORD_KINDS:
+        raise f.error(e["kind"][1], f"{rpath}.kind", f"{_describe(kind)} is not one of "
+                      + ", ".join(f"{k} ({v})" for k, v in RECORD_KINDS.items()))
+    try:
+        date = parse_date(f.scalar(e["date"][1], f"{rpath}.date"))
+    except ValueError as exc:
+        raise f.error(e["date"][1], f"{rpath}.date", str(exc)) from None
+    cite = _citation(f, e["citation"], f"{rpath}.citation", _RECORD_CITATION)
+    quote = _own_quote(f, e, "quote", rpath, raw)
+    report = _own_quote(f, e, "report", rpath, raw)
+    reported_by = reporter = None
+    if "reported_by" in e:
+        knode, vnode = e["reported_by"]
+        if vnode.tag == _NULL_TAG:
+            pass
+        elif isinstance(vnode, MappingNode):
+            who = _citation(f, e["reported_by"], f"{rpath}.reported_by", _REPORTER_CITATION)
+            parts = [who.get("author"), who["title"], who.get("date"), who.get("published"),
+                     who.get("page")]
+            reporter = ", ".join(p for p in parts if p)
+        else:
+            reported_by = f.ident(vnode, f"{rpath}.reported_by")
+            raw.record_sources.append((reported_by, vnode.start_mark.line + 1,
+                                       f"{rpath}.reported_by"))
+    if report and not (reported_by or reporter):
+        raise f.error(e["report"][0], f"{rpath}.reported_by",
+                      "a report is the words of whoever reports the record: name them "
+                      "(reported_by: a source id, or {author: ..., title: ...})")
+    note = f.string(e["note"][1], f"{rpath}.note", True) if "note" in e else None
+    seen[rid] = line
+    return Record(id=rid, kind=kind, date=date, author=cite.get("author"), title=cite["title"],
+                  page=cite.get("page"), quote=quote, reported_by=reported_by,
+                  reporter=reporter, report=report, note=note, source=raw.id, line=line)
+
+
+def _citation(f: _File, nodes: tuple[Node, Node], path: str,
+              keys: tuple[tuple[str, ...], tuple[str, ...]]) -> dict[str, str | None]:
+    e = f.keys(nodes[1], path, keys[0], keys[1], at=nodes[0])
+    out: dict[str, str | None] = {"title": f.string(e["title"][1], f"{path}.title")}
+    for k in keys[1]:
+        if k in e:
+            v = f.scalar(e[k][1], f"{path}.{k}")
+            if isinstance(v, int) and not isinstance(v, bool):
+                v = str(v)            # a page or a date given as a bare number
+                out[k] = v
+                continue
+            out[k] = f.string(e[k][1], f"{path}.{k}", nullable=True)
+    return out
+
+
+def _own_quote(f: _File, e: dict, key: str, rpath: str, raw: _RawSource) -> str | None:
+    """The reference at ``key`` (a quotation of this file: a record's words are never another
+    file's quotation, so nothing a file adds can change whose words a quotation is), or None."""
+    if key not in e or e[key][1].tag == _NULL_TAG:
+        return None
+    node = e[key][1]
+    ref = f.string(node, f"{rpath}.{key}")
+    src, _, qid = ref.rpartition(":")
+    if src and src != raw.id:
+        raise f.error(node, f"{rpath}.{key}", f"'{ref}' is another file's quotation: a "
+                      "record's words must be a quotation of its own file (quotations:)")
+    if not _ID_RE.match(qid):
+        raise f.error(node, f"{rpath}.{key}", f"'{ref}' is not a quotation id")
+    raw.refs.append(_Ref(qid, node.start_mark.line + 1, f"{rpath}.{key}"))
+    return f"{raw.id}:{qid}"

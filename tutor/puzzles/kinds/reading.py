@@ -215,7 +215,7 @@ class Reading(PuzzleKind):
         words = [item["decides"]] + item["others"][:2]
         rng.shuffle(words)
         data = {"quote": item["quote"], "parameter": name, "readings": readings,
-                "words": words, "position": False, "variant": "status"}
+                "words": words, "position": False, "variant": "status", "hide_id": True}
 
         def reading_words(r) -> str:
             kind, v = r
@@ -233,8 +233,10 @@ class Reading(PuzzleKind):
         for rid in lib.rulesets:
             pr = lib.parameter(rid, name)
             taken.setdefault(repr(jsonable(pr.value)), []).append(
-                (lib.rulesets[rid].title, pr.status))
-        title = lib.rulesets[ctx.rs.id].title
+                (lib.ruleset_name(rid), pr.status))
+        # the ruleset by a name that gives none of its values away (its title stays in laugh
+        # rules): "tournament scoring" or "points" would tell a reading before it is read
+        title = lib.ruleset_name(ctx.rs.id)
         decides = plain(item["decides"])
         if how == OPEN:
             verdict = (f"{letter}{number}: the sentence leaves it open, and under {title} the "
@@ -265,14 +267,15 @@ class Reading(PuzzleKind):
                              f"- {LETTERS[i]}) The words do not give it, even read closely.")
             else:
                 who = taken.get(repr(v)) or []
-                whose = "; ".join(f"{t} takes it, {_STATUS_WORDS[st]}" for t, st in who)
+                whose = "; ".join(f"{t[:1].upper()}{t[1:]} takes it, {_STATUS_WORDS[st]}"
+                                  for t, st in who)
                 lines.append(f"- {LETTERS[i]}) {value_words(name, v)}: this sentence does not "
                              "say so" + (f". {whose}" if whose else "") + ".")
         for k, w in enumerate(words):
             if w != item["decides"]:
                 lines.append(f"- {k + 1}) “{plain(w)}” does not decide it: it fits every "
                              "reading.")
-        status = (f"{title} marks its value {_STATUS_WORDS[p.status]}"
+        status = (f"{title[:1].upper()}{title[1:]} marks its value {_STATUS_WORDS[p.status]}"
                   + (f". {' '.join(p.note.split())}" if p.note else "."))
         facts = {"quote": quote_plain(q.text), "source": _who(lib, item["quote"]),
                  "where": q.where, "options": options, "words": word_lines,
@@ -315,7 +318,7 @@ class Reading(PuzzleKind):
         target = jsonable(item["value"])
         data = {"variant": "compare", "parameter": name, "value": target,
                 "quotes": [s["quote"] for s in shown], "citing": [s["citing"] for s in shown],
-                "position": False}
+                "position": False, "hide_id": True}
         letter = LETTERS[shown.index(item)]
         lines = []
         for i, s in enumerate(shown):

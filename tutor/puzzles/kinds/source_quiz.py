@@ -95,7 +95,7 @@ def which_pool() -> list:
         flat = {sid: _plain(t) for sid, t in raws.items() if t}
         pool = []
         for s in lib.sources.values():
-            if s.kind == "primary":
+            if not s.is_text_of_rules:
                 continue
             for q in s.quotations.values():
                 if q.speaker is not None or len(_words(q.text)) < 5:
@@ -115,7 +115,7 @@ def which_pool() -> list:
 def _distractors(lib, src, quote) -> tuple[set[str], list[str]]:
     """The sources that say something alike (never offered beside ``src``), and the sources
     that may be offered beside it."""
-    sources = [s for s in lib.sources.values() if s.kind != "primary"]
+    sources = [s for s in lib.sources.values() if s.is_text_of_rules]
     alike = {s.id for s in sources for q in s.quotations.values()
              if s.id != src.id and _similar(q.text, quote.text)}
     others = [s.id for s in sources if s.id != src.id and s.id not in alike and s.quotations]
@@ -194,7 +194,7 @@ def tells(quote, src, lib, offered=()) -> list[str]:
     words = [w for w in dict.fromkeys(_WORD.findall(plain))
              if len(w) > 3 and w.lower() not in _COMMON and "’" not in w and "'" not in w
              and w.lower() in own]
-    others = [s for s in lib.sources.values() if s.id != src.id and s.kind != "primary"]
+    others = [s for s in lib.sources.values() if s.id != src.id and s.is_text_of_rules]
     alone = [w for w in words if not any(w.lower() in _source_words(o) for o in others)]
     rivals = [lib.sources[o] for o in offered if o != src.id]
     if alone:
@@ -325,11 +325,13 @@ class SourceQuiz(PuzzleKind):
         quotes = [q for q in (p1.quotes[:1] + p2.quotes[:1])]
         letter = LETTERS[options.index(answer)]
         data = {"variant": "disagree", "rulesets": [r1, r2], "parameter": answer,
-                "players": pl, "options": options, "position": False}
+                "players": pl, "options": options, "position": False, "hide_id": True}
         same_lines = [f"- {LETTERS[options.index(o)]}) {spec(o).quiz}: both say "
                       f"{_show(o, lib.parameter(r1, o, n if o in COUNT_PARAMETERS else None).value)}"
                       for o in options if o != answer]
-        facts = {"r1": lib.rulesets[r1].title, "r2": lib.rulesets[r2].title,
+        # the rulesets by names that give none of their values away (a title such as "points,
+        # last player plays on" would answer the question); their titles stay in laugh rules
+        facts = {"r1": lib.ruleset_name(r1), "r2": lib.ruleset_name(r2),
                  "options": opts_text, "letter": letter,
                  "parameter": spec(answer).quiz,
                  "v1": _show(answer, p1.value), "v2": _show(answer, p2.value),

@@ -1,19 +1,27 @@
 """``timeline``: the records of the game and the sources of its rules, placed in time.
 
-Everything comes from the source files: the records of the game's name (the ``attestations`` of
-``sources/willughby.yaml``: year, how the date is written, author, work and the quotation) and
-the sources' citations (their dates).  Four forms, cycled by the seed:
+Everything comes from the source files: the records of the game (``records:``, every file's,
+a teacher's too: kind, date in any form, own citation, own words or none, who reports it,
+:meth:`tutor.engine.sources.Library.timeline`) and the sources' citations (their dates).  Four
+forms, cycled by the seed:
 
-- ``order``: three or four records of the name, to be put in the order they were made (oldest
-  first), answered by letters;
-- ``when``: one record's words and maker: which of these dates is it?
-- ``record``: a quotation: is it a record of the game's name (a line of verse, a dictionary
-  entry) or a description of how the game is played (a sentence a ruleset cites)?
+- ``order``: three or four records, to be put in the order they were made (oldest first),
+  answered by letters; only records whose dates cannot overlap are set side by side
+  (:meth:`~tutor.engine.sources.RecordDate.apart`: ``by 1784`` comes before 1800, but is never
+  set beside 1700);
+- ``when``: one record's citation (and its own words, where it has some): which of these dates
+  is it?  The wrong dates are written in the same form as the right one (``c. 1634`` beside
+  ``c. 1665``, ``16th century`` beside ``18th century``), so the form gives nothing away;
+- ``record``: a sentence: is it a record that only names the game, or a description of how the
+  game is played?  The descriptions are those that name the game themselves (so the name in the
+  sentence tells nothing) and the records of play, with their own words;
 - ``sources``: the descriptions of the rules that can be dated, to be put in the order they were
   written (Willughby's c. 1665 first: the only primary source).
 
-Works under every ruleset (none of it depends on the rules of play); its puzzles carry no
-position.
+A record's words are shown only where it has its own; a record known from a citation alone is
+shown by its citation, never with the words of whoever reports it.  Works under every ruleset
+(none of it depends on the rules of play); its puzzles carry no position, and no ruleset or id
+is shown with them before the answer.
 """
 
 from __future__ import annotations
@@ -29,26 +37,51 @@ from tutor.puzzles.reader import letters_answer
 #: The forms, in the order consecutive seeds take them.
 FORMS = ("order", "record", "when", "sources", "order", "when")
 _YEAR = re.compile(r"\b(1[0-9]{3}|20[0-9]{2})\b")
+#: The date forms a "when" question may ask: a wrong date in the form of "by 1784" could be
+#: true of it.
+_WHEN_FORMS = ("year", "circa", "range", "decade", "century")
 
 
-def records() -> list[dict]:
-    """The dated records of the game's name, oldest first: ``{year, date, author, work, quote,
-    text}`` from the attestations of every source file (an undated one, and one whose words are
-    a description of the game by its only describer, are left out), one a year."""
+def records(kinds=("name", "play")) -> list:
+    """The dated records of ``kinds`` in date order (:class:`tutor.engine.sources.Record`),
+    every source file's."""
+    return [r for r in library().timeline(kinds) if r.date.dated]
+
+
+def record_words(rec) -> str | None:
+    """A record's own words as the page shows them (None for one known from a citation)."""
+    return quote_plain(library().quotation(rec.quote).text) if rec.quote else None
+
+
+def record_line(rec) -> str:
+    """A record named for an option: its author's work and page, then its own words in
+    quotation marks, or that none of them are given."""
+    words = record_words(rec)
+    head = ", ".join(p for p in (rec.author, rec.title, rec.page) if p)
+    return f"{head}: “{words}”" if words else f"{head} (cited; none of its words given here)"
+
+
+def _gives_year(rec) -> bool:
+    """True when the record's words or citation write a year (that would give a date away)."""
+    return bool(_YEAR.search(" ".join(x for x in (record_words(rec) or "", rec.title,
+                                                   rec.page or "", rec.author or "") if x)))
+
+
+def descriptions() -> list:
+    """The descriptions of play a ``record`` question may show, ``(quotation, record or None)``
+    in a fixed order: the sentences of the definition's ``options.descriptions`` (each names
+    the game) and every record of play with its own words."""
+    from tutor.puzzles.model import definition
     lib = library()
-    out: dict[int, dict] = {}
-    for src in lib.sources.values():
-        for a in src.attestations:
-            if a.get("year") is None:
-                continue
-            q = lib.quotation(a["quote"])
-            if q.speaker == src.id or q.speaker == "willughby":
-                continue        # the describer's own words: not a record of the name
-            out.setdefault(int(a["year"]), {
-                "year": int(a["year"]), "date": a.get("date") or str(a["year"]),
-                "author": a["author"], "work": a["work"], "quote": a["quote"],
-                "text": quote_plain(q.text)})
-    return [out[y] for y in sorted(out)]
+    out = [(lib.quotation(ref), None) for ref in definition("timeline").options.get(
+        "descriptions", [])]
+    out += [(lib.quotation(r.quote), r) for r in lib.timeline(["play"]) if r.quote]
+    return out
+
+
+def name_records() -> list:
+    """The records that only name the game and have their own words, in date order."""
+    return [r for r in library().timeline(["name"]) if r.quote]
 
 
 def source_year(src) -> int | None:
@@ -63,32 +96,11 @@ def source_year(src) -> int | None:
 
 
 def dated_sources() -> list[tuple[int, object]]:
-    """``(year, source)`` for every source whose citation gives a year, oldest first."""
+    """``(year, source)`` for every text of the rules (and the primary source) whose citation
+    gives a year, oldest first (a file of records is no text of the rules)."""
     lib = library()
-    got = [(source_year(s), s) for s in lib.sources.values()]
+    got = [(source_year(s), s) for s in lib.sources.values() if s.kind != "records"]
     return sorted(((y, s) for y, s in got if y is not None), key=lambda x: x[0])
-
-
-def rule_sentences() -> list:
-    """Quotations that describe how the game is played: the first a ruleset cites for a
-    parameter of play (the deal, the captures, the end of play), six words or more in the
-    source's own voice, in a fixed order."""
-    lib = library()
-    refs: dict[str, None] = {}
-    for rid, rs in lib.rulesets.items():
-        n = 5 if 5 in rs.counts else rs.player_counts[0]
-        for name, players in (("hand", n), ("table", n), ("captures", None),
-                              ("last_in_plays_on", None), ("leftovers_to", None),
-                              ("table_mournival", None)):
-            for r in lib.parameter(rid, name, players).quotes[:1]:
-                refs.setdefault(r, None)
-    out = []
-    for r in sorted(refs):
-        q = lib.quotation(r)
-        words = [w for w in quote_plain(q.text).split() if w.isalpha()]
-        if q.speaker is None and len(words) >= 6:
-            out.append(q)
-    return out
 
 
 def _shown_source(src) -> str:
@@ -98,6 +110,38 @@ def _shown_source(src) -> str:
         return f"{src.author}, {src.title}"
     where = " ".join(_YEAR.sub("", src.in_ or "").split())
     return f"{src.title} ({where})" if where else src.title
+
+
+def _apart_sets(recs: list, k: int, rng) -> list | None:
+    """``k`` records whose dates are certainly in one order (every two apart), drawn at random,
+    or None where there are not so many."""
+    for _ in range(20):
+        pool = rng.sample(recs, len(recs))
+        picked: list = []
+        for r in pool:
+            if all(r.date.apart(p.date) for p in picked):
+                picked.append(r)
+            if len(picked) == k:
+                return picked
+    return None
+
+
+def _wrong_dates(rec, recs: list, rng) -> list:
+    """Three dates in ``rec``'s form that it cannot be: about the other records' years first,
+    then a century or two away, each apart from the right one and from each other."""
+    anchors = [r.date.anchor for r in recs if r.id != rec.id and r.date.anchor is not None]
+    rng.shuffle(anchors)
+    anchors += [rec.date.anchor + d for d in rng.sample([-150, -100, -60, 60, 100, 150], 6)]
+    out: list = []
+    for year in anchors:
+        d = rec.date.like(year)
+        if d is None or not d.apart(rec.date) or any(d.text == o.text or not d.apart(o)
+                                                      for o in out):
+            continue
+        out.append(d)
+        if len(out) == 3:
+            return out
+    return out
 
 
 class Timeline(PuzzleKind):
@@ -113,22 +157,22 @@ class Timeline(PuzzleKind):
 
     def solve(self, deal, seat, data, rs, players):
         v = data["variant"]
+        lib = library()
         if v == "order":
-            years = {r["quote"]: r["year"] for r in records()}
-            got = [years[q] for q in data["quotes"]]
-            order = sorted(range(len(got)), key=lambda i: got[i])
-            return {"order": [LETTERS[i] for i in order], "records": list(data["quotes"])}
+            dates = [lib.records[r].date for r in data["records"]]
+            order = sorted(range(len(dates)), key=lambda i: dates[i].key)
+            return {"order": [LETTERS[i] for i in order], "records": list(data["records"])}
         if v == "sources":
-            lib = library()
             got = [source_year(lib.sources[sid]) for sid in data["sources"]]
             order = sorted(range(len(got)), key=lambda i: got[i])
             return {"order": [LETTERS[i] for i in order], "sources": list(data["sources"])}
         if v == "when":
-            year = {r["quote"]: r["year"] for r in records()}[data["quotes"][0]]
-            return {"letter": LETTERS[data["options"].index(year)],
-                    "options": list(data["options"]), "record": data["quotes"][0]}
-        is_record = data["quotes"][0] in {r["quote"] for r in records()}
-        return {"letter": "A" if is_record else "B", "quote": data["quotes"][0]}
+            rec = lib.records[data["record"]]
+            return {"letter": LETTERS[data["options"].index(rec.date.text)],
+                    "options": list(data["options"]), "record": rec.id}
+        ref = data["quotes"][0]
+        is_record = ref in {r.quote for r in name_records()}
+        return {"letter": "A" if is_record else "B", "quote": ref}
 
     def build(self, ctx):
         v = ctx.plan["variant"]
@@ -137,7 +181,7 @@ class Timeline(PuzzleKind):
         if cand is None:
             return None
         data, facts, accepted, features, theme = cand
-        data.update({"variant": v, "position": False})
+        data.update({"variant": v, "position": False, "hide_id": True})
         return Candidate(deal=deal, seat=deal.dealer, variant=v,
                          answer=self.solve(deal, 0, data, ctx.rs, ctx.players),
                          accepted=accepted, facts=facts, features=features,
@@ -148,77 +192,83 @@ class Timeline(PuzzleKind):
 
     def _order(self, ctx):
         rng = ctx.rng
-        all_recs = records()
-        # a record whose words name its own year would give the order away
-        recs = [r for r in all_recs if not _YEAR.search(r["text"])]
-        k = min(len(recs), rng.choice([3, 4]))
-        if k < 3:
+        every = records()
+        recs = [r for r in every if not _gives_year(r)]
+        picked = _apart_sets(recs, min(len(recs), rng.choice([3, 4])), rng)
+        if picked is None or len(picked) < 3:
             return None
-        picked = rng.sample(recs, k)
-        years = [r["year"] for r in picked]
-        order = sorted(range(k), key=lambda i: years[i])
+        k = len(picked)
+        order = sorted(range(k), key=lambda i: picked[i].date.key)
         right = " ".join(LETTERS[i] for i in order)
-        lines = "\n".join(f"{LETTERS[i]}) {r['author']}, {r['work']}: “{r['text']}”"
-                          for i, r in enumerate(picked))
-        told = "\n".join(f"- {LETTERS[i]}) {picked[i]['date']}: {picked[i]['author']}, "
-                         f"{picked[i]['work']}" for i in order)
-        data = {"quotes": [r["quote"] for r in picked]}
-        facts = {"items": lines, "told": told, "k": k, "first": all_recs[0]["date"],
-                 "last": all_recs[-1]["date"], "example": _example(right, k)}
-        spread = max(years) - min(years)
-        features = {"items": k, "close": float(min(b - a for a, b in
-                                                  zip(sorted(years), sorted(years)[1:])) < 10),
-                    "spread": float(spread < 100)}
+        lines = "\n".join(f"{LETTERS[i]}) {record_line(r)}" for i, r in enumerate(picked))
+        told = "\n".join(f"- {LETTERS[i]}) {picked[i].date.text}: "
+                         f"{', '.join(p for p in (picked[i].author, picked[i].title) if p)}"
+                         for i in order)
+        data = {"records": [r.id for r in picked], "quotes": _quotes_of(picked)}
+        years = sorted(r.date.key[1] for r in picked)
+        facts = {"items": lines, "told": told, "k": k, "first": every[0].date.text,
+                 "last": every[-1].date.text, "example": _example(right, k)}
+        features = {"items": k, "close": float(min(b - a for a, b in zip(years, years[1:]))
+                                                < 10),
+                    "spread": float(years[-1] - years[0] < 100)}
         return data, facts, [right, right.replace(" ", ""), right.lower()], features, \
             "dates-in-order"
 
     def _when(self, ctx):
         rng = ctx.rng
         recs = records()
-        if len(recs) < 4:
+        askable = [r for r in recs if r.date.form in _WHEN_FORMS and not _gives_year(r)]
+        if not askable:
             return None
-        # a record whose words name its own year would give the answer away
-        rec = rng.choice([r for r in recs if not _YEAR.search(r["text"])])
-        others = rng.sample([r for r in recs if r["year"] != rec["year"]], 3)
-        options = [rec["year"]] + [r["year"] for r in others]
-        rng.shuffle(options)
-        dates = {r["year"]: r["date"] for r in recs}
-        letter = LETTERS[options.index(rec["year"])]
-        data = {"options": options, "quotes": [rec["quote"]]}
-        facts = {"text": rec["text"], "author": rec["author"], "work": rec["work"],
-                 "options": "\n".join(f"{LETTERS[i]}) {dates[y]}" for i, y in enumerate(options)),
-                 "date": rec["date"],
+        rec = rng.choice(askable)
+        wrong = _wrong_dates(rec, recs, rng)
+        if len(wrong) < 3:
+            return None
+        dates = [rec.date] + wrong
+        rng.shuffle(dates)
+        options = [d.text for d in dates]
+        letter = LETTERS[options.index(rec.date.text)]
+        words = record_words(rec)
+        data = {"options": options, "record": rec.id, "quotes": _quotes_of([rec])}
+        facts = {"record": record_line(rec) if words else
+                 ", ".join(p for p in (rec.author, rec.title, rec.page) if p)
+                 + " (cited; none of its words are given here)",
+                 "options": "\n".join(f"{LETTERS[i]}) {t}" for i, t in enumerate(options)),
+                 "date": rec.date.text, "author": rec.who, "work": rec.title,
                  "neighbours": _neighbours(recs, rec)}
-        features = {"close": float(any(abs(y - rec["year"]) < 10 for y in options
-                                       if y != rec["year"]))}
-        return data, facts, [letter, letter.lower(), str(rec["year"])], features, \
-            "date-of-record"
+        features = {"close": float(any(abs(d.key[1] - rec.date.key[1]) < 10 for d in wrong))}
+        accepted = [letter, letter.lower()] + ([str(rec.date.anchor)] if rec.date.form in
+                                               ("year", "circa") else [])
+        return data, facts, accepted, features, "date-of-record"
 
     def _record(self, ctx):
         rng = ctx.rng
-        recs = records()
-        rules = rule_sentences()
+        recs = name_records()
+        rules = descriptions()
         if not recs or not rules:
             return None
         lib = library()
         is_record = rng.random() < 0.5
         if is_record:
             rec = rng.choice(recs)
-            text, ref = rec["text"], rec["quote"]
-            why = (f"It is {rec['author']}, {rec['work']} ({rec['date']}): a line that names "
-                   "the game in passing, with nothing of how it is played. Records like it "
-                   f"are all we have of the game from {recs[0]['date']} to {recs[-1]['date']}, "
-                   "besides Willughby's description.")
+            q = lib.quotation(rec.quote)
+            who = lib.reporter(rec)
+            given = f", as {who.split(',')[0]} gives it" if who else ""
+            why = (f"It is {rec.citation_text} ({rec.date.text}){given}: a line that names the "
+                   "game in passing, with nothing of how it is played.")
         else:
-            q = rng.choice(rules)
-            text, ref = quote_plain(q.text), q.ref
+            q, rec = rng.choice(rules)
             src = lib.sources[q.source]
-            who = src.author or (f"the {src.in_} sheet" if src.in_ else src.title)
-            why = (f"It is from {who}, under {q.where}: it tells players what to do, in the words "
-                   "of a modern retelling of the rules, not a record of the name in an old book.")
-        data = {"quotes": [ref]}
+            if rec is not None:
+                why = (f"It is {rec.citation_text} ({rec.date.text}), a description of play: "
+                       "it tells the players what to do.")
+            else:
+                why = (f"It is from {src.who}, under {q.where}: it tells players what to do, "
+                       "and names the game while it does; naming the game does not make a "
+                       "sentence a record of the name.")
+        data = {"quotes": [q.ref]}
         letter = "A" if is_record else "B"
-        facts = {"text": text, "why": why}
+        facts = {"text": quote_plain(q.text), "why": why}
         return data, facts, [letter, letter.lower(), "record" if is_record else "rules"], \
             {"rules": float(not is_record)}, "name-or-rules"
 
@@ -235,8 +285,11 @@ class Timeline(PuzzleKind):
         order = sorted(range(k), key=lambda i: years[i])
         right = " ".join(LETTERS[i] for i in order)
         lines = "\n".join(f"{LETTERS[i]}) {_shown_source(s)}" for i, (_, s) in enumerate(picked))
+
+        def kind(s) -> str:
+            return "the primary source" if s.kind == "primary" else s.kind.replace("-", " ")
         told = "\n".join(f"- {LETTERS[i]}) {picked[i][1].date or picked[i][0]}: "
-                         f"{_shown_source(picked[i][1])} ({'the primary source' if picked[i][1].kind == 'primary' else picked[i][1].kind.replace('-', ' ')})"
+                         f"{_shown_source(picked[i][1])} ({kind(picked[i][1])})"
                          for i in order)
         data = {"sources": [src.id for _, src in picked]}
         facts = {"items": lines, "told": told, "k": k, "example": _example(right, k)}
@@ -253,7 +306,7 @@ class Timeline(PuzzleKind):
         if v == "when":
             options = p.answer["options"]
             letters = LETTERS[:len(options)]
-            names = {str(y): LETTERS[i] for i, y in enumerate(options)}
+            names = _year_names(options)
             got = letters_answer(text, letters, names,
                                  expected=f"answer with a letter ({', '.join(letters)})")
             if len(got) != 1:
@@ -261,8 +314,10 @@ class Timeline(PuzzleKind):
             right = p.answer["letter"]
             if got[0] == right:
                 return Verdict(True, f"Right: {right}.")
-            said = options[LETTERS.index(got[0])]
-            when = "later" if said > options[LETTERS.index(right)] else "earlier"
+            from tutor.engine.sources import parse_date
+            said = parse_date(options[LETTERS.index(got[0])])
+            want = parse_date(options[LETTERS.index(right)])
+            when = "late" if said.key > want.key else "early"
             return Verdict(False, f"Not quite: it is {right}, not {got[0]}.",
                            retry=f"Not yet: {got[0]} is too {when}. Look at the list of "
                                  "records on the lesson's page about the name in old books.")
@@ -270,8 +325,8 @@ class Timeline(PuzzleKind):
                                           "description": "B", "rule": "B"},
                              expected="answer A (a record of the name) or B (the rules)")
         if len(got) != 1:
-            raise AnswerError("answer with one letter: A (a record of the name) or B (a "
-                              "description of the rules)")
+            raise AnswerError("answer with one letter: A (a record that only names the game) "
+                              "or B (a description of how it is played)")
         right = p.answer["letter"]
         if got[0] == right:
             return Verdict(True, f"Right: {right}.")
@@ -290,11 +345,10 @@ class Timeline(PuzzleKind):
         right = p.answer["order"]
         if got == right:
             return Verdict(True, "Right: " + " ".join(right) + ".")
+        lib = library()
         if "records" in p.answer:
-            by_ref = {r["quote"]: r["year"] for r in records()}
-            ys = [by_ref[q] for q in p.answer["records"]]
+            ys = [lib.records[r].date.key for r in p.answer["records"]]
         else:
-            lib = library()
             ys = [source_year(lib.sources[sid]) for sid in p.answer["sources"]]
         years = {LETTERS[i]: y for i, y in enumerate(ys)}
         # the first neighbouring pair out of order: the part that is wrong
@@ -319,6 +373,38 @@ class Timeline(PuzzleKind):
         return "B" if p.answer["letter"] == "A" else "A"
 
 
+def records_in(p) -> list[str]:
+    """The ids of the records a timeline puzzle ``p`` asks about or shows (its order, its
+    date, or the record whose words a record-or-description question quotes)."""
+    if p.kind != "timeline":
+        return []
+    a = p.answer
+    if "records" in a:
+        return list(a["records"])
+    if "record" in a:
+        return [a["record"]]
+    ref = a.get("quote")
+    return [r.id for r in library().records.values() if ref and r.quote == ref]
+
+
+def _quotes_of(recs: list) -> list[str]:
+    """What the explanation quotes for ``recs``: each record's own words, or, for one known from
+    a citation, its reporter's words about it (shown with the reporter's citation)."""
+    return [r.quote or r.report for r in recs if r.quote or r.report]
+
+
+def _year_names(options: list[str]) -> dict[str, str]:
+    """The year of each option written as a year (``1591``, ``c. 1665``), as a word naming its
+    letter: a learner may type the year instead of the letter."""
+    from tutor.engine.sources import parse_date
+    out = {}
+    for i, t in enumerate(options):
+        d = parse_date(t)
+        if d.form in ("year", "circa"):
+            out[str(d.anchor)] = LETTERS[i]
+    return out
+
+
 def _example(right: str, k: int) -> str:
     """An example order of ``k`` letters that is not the answer ``right``."""
     for ex in (" ".join(LETTERS[:k]), " ".join(reversed(LETTERS[:k]))):
@@ -327,14 +413,14 @@ def _example(right: str, k: int) -> str:
     return " ".join(LETTERS[1:k] + LETTERS[:1])
 
 
-def _neighbours(recs: list[dict], rec: dict) -> str:
+def _neighbours(recs: list, rec) -> str:
     """Where the record stands among the others, in words."""
     i = recs.index(rec)
     before = recs[i - 1] if i else None
     after = recs[i + 1] if i + 1 < len(recs) else None
     parts = []
     if before:
-        parts.append(f"after {before['author']} ({before['date']})")
+        parts.append(f"after {before.who} ({before.date.text})")
     if after:
-        parts.append(f"before {after['author']} ({after['date']})")
+        parts.append(f"before {after.who} ({after.date.text})")
     return join(parts)

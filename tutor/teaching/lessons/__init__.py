@@ -201,10 +201,13 @@ def check_lessons(paths: Iterable[Path | str] | None = None, library=None) -> tu
     Course-wide checks (on the default set): lesson ids unique, prerequisites name lessons that
     come earlier in the course, no puzzle is set before its teaching or harder than its
     lesson allows (:func:`teaching_problems`), every coach block's stops stand on the pages
-    they name, and every track of ``lessons/tracks/`` holds (:mod:`tutor.teaching.tracks`).  Raises only what loading the sources raises.
+    they name, and every track of ``lessons/tracks/`` holds (:mod:`tutor.teaching.tracks`).
+    Every lesson: a timeline puzzle asks only about records a records block shows before it
+    (:func:`~tutor.teaching.lessons._course_checks.record_problems`).  Raises only what loading
+    the sources raises.
     """
     from tutor.teaching.lessons._checker import _Checker
-    from tutor.teaching.lessons._course_checks import _course_problems
+    from tutor.teaching.lessons._course_checks import _course_problems, record_problems
     whole_course = paths is None
     files = lesson_files() if whole_course else [Path(p) for p in paths]
     problems: list[str] = []
@@ -216,6 +219,7 @@ def check_lessons(paths: Iterable[Path | str] | None = None, library=None) -> tu
         if lesson is not None:
             lesson.number = n
             lessons.append(lesson)
+            problems.extend(record_problems([lesson]))   # its records taught before asked
     if whole_course:
         known = [e.id for e in course_index()]
         problems.extend(_course_problems(lessons, known))

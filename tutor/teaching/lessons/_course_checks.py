@@ -66,6 +66,49 @@ def _board_problems(lesson: Lesson, b, kind: str, where: str, stems: dict) -> li
     return []
 
 
+#: How many puzzles of each timeline block the check draws (the seeds a lesson taken with seeds
+#: 0, 1, ... would pose first).
+RECORD_DRAWS = 12
+
+
+def record_problems(lessons: list[Lesson]) -> list[str]:
+    """A puzzle about a record the lesson does not show: each ``timeline`` puzzle block's
+    puzzles, drawn at :data:`RECORD_DRAWS` seeds, may ask only about records of the kinds a
+    ``records`` block before it shows (the records come from the data, a teacher's too, so a
+    record added is taught before it is asked).  One line ``FILE:LINE: KEY: message`` each."""
+    from tutor import puzzles
+    from tutor.engine.sources import default_library
+    from tutor.puzzles.kinds.timeline import records_in
+    from tutor.teaching.lessons import puzzle_seed
+    lib = default_library()
+    problems = []
+    for lesson in lessons:
+        shown: set[str] = set()
+        for b in lesson.blocks():
+            if b.kind == "records":
+                kinds = b.data.get("kinds")
+                shown |= {r.id for r in lib.records.values() if kinds is None or r.kind in kinds}
+                continue
+            if b.kind != "puzzle" or b.data["kind"].partition("/")[0] != "timeline":
+                continue
+            missing: dict[str, None] = {}
+            for s in range(RECORD_DRAWS):
+                p = puzzles.generate(b.data["kind"], ruleset=b.data.get("ruleset"),
+                                     players=b.data.get("players"),
+                                     seed=puzzle_seed(s, lesson.id, b.index, 0),
+                                     difficulty=b.data.get("difficulty"))
+                for rid in records_in(p):
+                    if rid not in shown:
+                        missing.setdefault(rid, None)
+            for rid in missing:
+                r = lib.records[rid]
+                problems.append(f"{_display(lesson.path)}:{b.line}: puzzle: its puzzles ask "
+                                f"about the record '{rid}' ({r.date.text}, {r.citation_text}), "
+                                "which the lesson does not show before them: add a records "
+                                "block that shows it")
+    return problems
+
+
 def coach_problems(lessons: list[Lesson]) -> list[str]:
     """Each ``coach`` block's stops against the course: the lesson, the page, the words shown
     and the quotations of every stop must stand in the course

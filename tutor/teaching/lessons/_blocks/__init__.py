@@ -1,6 +1,7 @@
 """The engine blocks a lesson may use, each read and checked by its own module beside its
-description: ``quote``, ``puzzle``, ``rules``, ``odds``, ``simulate`` (with ``skill``) and
-``cards``, and ``coach`` (a deal played with a coach).
+description: ``quote``, ``puzzle``, ``rules``, ``odds``, ``simulate`` (with ``skill``),
+``cards``, ``records`` (the records of the game, from the data), and ``coach`` (a deal played
+with a coach).
 
 A block's module has ``DESCRIPTION`` (one line) and ``parse(checker, content, line)``, which
 reads the fenced block's ``content`` (its first line is file line ``line``) and returns the
@@ -14,7 +15,8 @@ from __future__ import annotations
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
-from tutor.teaching.lessons._blocks import cards, coach, odds, puzzle, quote, rules, simulate
+from tutor.teaching.lessons._blocks import (cards, coach, odds, puzzle, quote, records, rules,
+                                            simulate)
 
 if TYPE_CHECKING:
     from tutor.teaching.lessons._checker import _Checker
@@ -22,7 +24,7 @@ if TYPE_CHECKING:
 #: Info word -> the module that reads the block, in the order the blocks are listed.
 _READERS: dict[str, ModuleType] = {
     "quote": quote, "puzzle": puzzle, "rules": rules, "odds": odds, "simulate": simulate,
-    "cards": cards, "coach": coach,
+    "cards": cards, "records": records, "coach": coach,
 }
 
 #: The blocks a lesson may use: info word -> one-line description.

@@ -1,0 +1,192 @@
+"""Source puzzles without a tell (issue 30): a learner who answers from surface cues, without
+reading the sources, scores no better than chance allows (chance + 15 % at most).
+
+Each learner sees what the screen shows before the answer (the puzzle's header and question,
+as :func:`tutor.puzzles.render.render_puzzle` draws it) and answers from one cue:
+
+- record or description: A (a record of the name) when the sentence holds the game's name
+  ("laugh"), else B;
+- when was it made: the date written in a form of its own ("c. 1825" among plain years);
+- which rulesets disagree: a word of one ruleset's name or title that the other's lacks
+  ("points", "bonus for the last pair", "plays on", "tournament", "13-stake") points to the
+  options it suggests;
+- reading: the reading that shares most words with the ruleset's name or title.
+
+The puzzles are drawn by the real generator from fixed seeds, so the figures are the same on
+every run.  Before this change (records with the name in every one of them, titles such as
+"Inter-Livery 2018 (points, last player plays on)"), the first learner scored 94 % against 50 %
+by chance.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+
+import pytest
+from rich.console import Console
+
+from tutor import puzzles as P
+from tutor.puzzles.base import SET_STRIDE
+from tutor.puzzles.kinds.timeline import FORMS
+from tutor.puzzles.render import render_puzzle
+
+#: How far above chance a cue learner may score.
+MARGIN = 0.15
+N = 120
+
+_STOP = set("""a an the of to in on and or for with by is are be it its this these that which
+who what whether how where one about disagree rulesets ruleset player players answer letter
+written under reading does support text says their there two""".split())
+_OPTION = re.compile(r"^([A-H])\) (.*)$", re.M)
+
+
+def screen(p: P.Puzzle) -> str:
+    """What the learner sees before answering: the header and the question, as plain text."""
+    buf = io.StringIO()
+    Console(file=buf, width=100, color_system=None).print(render_puzzle(p))
+    return buf.getvalue()
+
+
+def _words(text: str) -> set[str]:
+    out = set()
+    for w in re.findall(r"[a-z]+", text.lower()):
+        if w not in _STOP and len(w) > 2:
+            out.add(w[:-1] if w.endswith("s") and len(w) > 4 else w)
+    return out
+
+
+def name_learner(p) -> str:
+    """A when the quoted sentence holds the game's name, else B."""
+    m = re.search(r"“(.*)”", p.question, re.S)
+    return "A" if re.search(r"laugh", m.group(1) if m else p.question, re.I) else "B"
+
+
+def name_any_spelling_learner(p) -> str:
+    """A when the quoted sentence holds any word of the name in any spelling, else B."""
+    m = re.search(r"“(.*)”", p.question, re.S)
+    return "A" if re.search(r"laugh|l[ai]y?e?s? ?-?downe?|lye", m.group(1) if m else "",
+                            re.I) else "B"
+
+
+def odd_form_learner(p) -> str:
+    """The date written in a form of its own (a "c." date among plain years, or the reverse),
+    else the first."""
+    opts = _OPTION.findall(p.question)
+    forms = ["c" if t.strip().startswith("c.") else "y" for _, t in opts]
+    return next((letter for (letter, _), f in zip(opts, forms) if forms.count(f) == 1),
+                opts[0][0])
+
+
+#: The cue learner's table: a word of one ruleset's name or title, and the options it points to.
+CUES = [("point", ["stakes or points", "ante", "breakeven", "bonus"]),
+        ("last pair", ["who takes the bonus"]), ("bonus", ["who takes the bonus", "size of"]),
+        ("plays on", ["goes on capturing"]),
+        ("tournament", ["leftovers", "mournival", "who takes the bonus", "stakes or points",
+                        "breakeven", "ante", "match"]),
+        ("13-stake", ["ante", "size of the bonus"]),
+        ("three to seven", ["dealt to each", "dealt to the table"]),
+        ("stakes", ["stakes or points"])]
+
+
+def title_cue_learner(p) -> str:
+    """Which rulesets disagree: the option most pointed to by a cue word that stands in the
+    rulesets' names or titles once (in one of them), the first on a tie."""
+    text = screen(p)
+    opts = _OPTION.findall(text)
+    names = _OPTION.sub("", text).lower()
+    return max(opts, key=lambda o: sum(1 for cue, targets in CUES if names.count(cue) == 1
+                                       for x in targets if x in o[1].lower()))[0]
+
+
+def title_words_learner(p) -> str:
+    """The option sharing most words with the rest of the screen (the rulesets' names or
+    titles, the header), the first on a tie; for a reading puzzle, with the first words."""
+    text = screen(p)
+    opts = _OPTION.findall(text)
+    rest = _words(_OPTION.sub("", text))
+    best = max(opts, key=lambda o: len(_words(o[1]) & rest))[0]
+    return best + ("1" if p.kind == "reading" else "")
+
+
+def _chance(p) -> float:
+    if p.kind == "reading":
+        return 1 / (len(p.answer["readings"]) * len(p.answer["words"]))
+    return 1 / len(p.answer.get("options") or p.answer.get("order") or "AB")
+
+
+def _score(ps, learner) -> tuple[float, float]:
+    right = sum(p.grade(learner(p)).correct for p in ps)
+    return right / len(ps), sum(_chance(p) for p in ps) / len(ps)
+
+
+def _timeline(variant: str) -> list:
+    """``N`` timeline puzzles of one form (the seeds that take it: the forms cycle by seed)."""
+    places = [i for i, f in enumerate(FORMS) if f == variant]
+    seeds = [k * len(FORMS) + i for k in range(N) for i in places][:N]
+    return [P.generate("timeline", seed=s) for s in seeds]
+
+
+def _drawn(kind: str, keep) -> list:
+    out, s = [], 0
+    while len(out) < N:
+        p = P.generate(kind, seed=s * SET_STRIDE + 7)
+        s += 1
+        if keep(p):
+            out.append(p)
+    return out
+
+
+@pytest.fixture(scope="module")
+def pools():
+    return {
+        "record": _timeline("record"),
+        "when": _timeline("when"),
+        "disagree": _drawn("source-quiz", lambda p: p.variant == "disagree"),
+        "reading": _drawn("reading", lambda p: "readings" in p.answer),
+    }
+
+
+@pytest.mark.parametrize("pool,learner", [
+    ("record", name_learner), ("record", name_any_spelling_learner),
+    ("when", odd_form_learner),
+    ("disagree", title_cue_learner), ("disagree", title_words_learner),
+    ("reading", title_words_learner),
+])
+def test_a_cue_learner_scores_no_better_than_chance_allows(pools, pool, learner):
+    ps = pools[pool]
+    assert len(ps) == N and {p.variant for p in ps} <= {"record", "when", "disagree", "decided",
+                                                        "read", "open"}
+    got, chance = _score(ps, learner)
+    assert got <= chance + MARGIN, (f"{learner.__name__} on {pool}: {got:.0%} against "
+                                    f"{chance:.0%} by chance")
+
+
+def test_the_record_or_description_question_holds_the_name_on_both_sides(pools):
+    """The descriptions shown name the game too, so the name in a sentence tells nothing: both
+    answers are drawn, and most descriptions hold the word the cue learner looks for."""
+    ps = pools["record"]
+    by = {"A": [], "B": []}
+    for p in ps:
+        by[p.answer["letter"]].append(p)
+    assert len(by["A"]) > N // 3 and len(by["B"]) > N // 3
+    named = [p for p in by["B"] if name_learner(p) == "A"]
+    assert len(named) >= 0.6 * len(by["B"])
+
+
+def test_wrong_dates_are_written_as_the_right_one(pools):
+    from tutor.engine.sources import parse_date
+    for p in pools["when"]:
+        forms = {parse_date(t).form for t in p.answer["options"]}
+        assert len(forms) == 1, p.answer["options"]
+
+
+def test_no_source_puzzle_shows_its_id_or_a_ruleset_title_before_the_answer(pools):
+    from tutor.engine.sources import default_library
+    lib = default_library()
+    titles = {rs.title for rs in lib.rulesets.values()}
+    for ps in pools.values():
+        for p in ps[:30]:
+            shown = screen(p)
+            assert p.id not in shown and p.ruleset + "." not in shown
+            assert not any(t in " ".join(shown.split()) for t in titles), shown
