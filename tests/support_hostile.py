@@ -197,9 +197,10 @@ quotations:
   q2: {{text: {q(p['bidi'] + ' ' + p['format'] + ' ' + p['csi'])}, where: {q(p['emoji'])}}}
   q3: {{text: {q(p['link'] + ' ' + p['emoji'] + ' ' + p['html'])}, where: {q(p['markup'])}}}
   q4: {{text: {q(p['nbsp-formula'] + ' ' + p['space-formula'])}, where: {q(p['bidi'])}}}
-attestations:
-  - {{year: 1700, author: {q(p['markup'])}, work: {q(p["link"] + " " + p["osc52"])}, quote: q4,
-     note: {q(p['bidi'])}}}
+records:
+  - {{id: hostile-record, kind: name, date: 1700,
+     citation: {{author: {q(p['markup'])}, title: {q(p["link"] + " " + p["osc52"])}}},
+     quote: q4, reported_by: hostile, note: {q(p['bidi'])}}}
 problems:
   - {{id: hostile-problem, summary: {q(ALL_IN_ONE)}, quotes: [q3]}}
 rulesets:
