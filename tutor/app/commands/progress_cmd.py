@@ -114,6 +114,7 @@ def run_import(args) -> int:
 def run_report(args) -> int:
     """Print the class report of ``args.files``; write ``--html``/``--csv``.  A file that cannot
     be read is one line on stderr and left out; the status is then 1."""
+    from tutor.app.class_view import report_view
     from tutor.teaching.classreport import build_report, render_csv, render_html
     from tutor.teaching.transfer import read_export
     for path in (args.html, args.csv):      # before the exports are read
@@ -136,7 +137,7 @@ def run_report(args) -> int:
             write_text(path, text(report))
             written.append(f"Wrote the {what} report to {path}")
     out = make_console()
-    for renderable in report_view(report):
+    for renderable in report_view(report, out.width):
         out.print(renderable)
     for line in written:
         out.print(line, highlight=False)
@@ -144,57 +145,3 @@ def run_report(args) -> int:
         out.print(Text(f"{bad} file{'s' if bad != 1 else ''} left out (see above).",
                        style="yellow"))
     return 1 if bad else 0
-
-
-def report_view(report) -> list:
-    """The class report as rich renderables: the learners with their totals and ratings, the
-    grid of themes (rows, in plain words, by group) × learners (columns, then the class), each
-    cell the share right and right of answered, weak cells in red as a second cue; then the
-    weakest themes of the class."""
-    n = len(report.learners)
-    parts: list = [Text(f"Class report: {n} learner{'s' if n != 1 else ''}", style="bold")]
-    t = _table("learner", "answers", "accuracy", "rating",
-               *[f"{g.title}: {c}" for g in report.groups for c in g.columns])
-    for lr in report.learners:
-        extra = [lr.extra.get(g.id, {}).get(c, "") for g in report.groups for c in g.columns]
-        t.add_row(lr.name, str(lr.total.answers), f"{100 * lr.total.accuracy:.0f}%",
-                  _rating(lr.rating, lr.rd), *extra)
-    parts.append(t)
-    parts += [Text(""), Text("By theme: share right, right/answered", style="bold")]
-    grid = Table(box=None, pad_edge=False, header_style="bold underline")
-    grid.add_column("theme", overflow="fold", min_width=14, ratio=2)
-    for name in [lr.name for lr in report.learners] + ["class"]:
-        grid.add_column(name, justify="right", overflow="fold", min_width=8, ratio=1)
-    for label, themes in report.theme_groups():
-        grid.add_row(Text(label, style="bold underline"), *[""] * (n + 1))
-        for th in themes:
-            cells = [_grid_cell(lr.cells.get(th.id)) for lr in report.learners]
-            grid.add_row(th.label, *cells, _grid_cell(report.totals[th.id]))
-    grid.add_row(Text("All", style="bold"), *[_grid_cell(lr.total) for lr in report.learners],
-                 _grid_cell(report.total))
-    parts.append(grid)
-    if report.weakest:
-        parts += [Text(""), Text("The weakest themes of the class", style="bold")]
-        for th, c, low in report.weakest:
-            line = f"  {th.label}: {100 * c.accuracy:.0f}% of {c.answers}"
-            parts.append(Text(line + (f"; below half: {', '.join(low)}" if low else "")))
-    return parts
-
-
-def _grid_cell(cell) -> Text:
-    if cell is None or not cell.answers:
-        return Text("·", style="dim")
-    return Text(f"{100 * cell.accuracy:.0f}% {cell.right}/{cell.answers}",
-                style="red" if cell.accuracy < 0.5 else "")
-
-
-def _table(*columns: str) -> Table:
-    t = Table(box=None, pad_edge=False, header_style="bold underline")
-    for i, col in enumerate(columns):
-        t.add_column(col, justify="left" if i == 0 else "right", overflow="fold",
-                     no_wrap=i > 0)
-    return t
-
-
-def _rating(rating: float | None, rd: float | None) -> str:
-    return "-" if rating is None else f"{shown_rating(rating, rd)} ± {rd:.0f}"
