@@ -32,12 +32,12 @@ def register(sub, parent) -> None:
                                    "answers. A damaged file is refused whole.")
     ps = p.add_subparsers(dest="progress_command", metavar="ACTION", parser_class=type(p))
     e = ps.add_parser("export", parents=[parent], help="write your progress to FILE.json")
-    e.add_argument("file", metavar="FILE.json")
+    e.add_argument("file", metavar="FILE.json", help="the file to write")
     e.add_argument("--name", metavar="NAME",
                    help="your name, for a teacher's class report (default: the file's name)")
     e.set_defaults(handler=run_export)
     i = ps.add_parser("import", parents=[parent], help="merge FILE.json into your progress")
-    i.add_argument("file", metavar="FILE.json")
+    i.add_argument("file", metavar="FILE.json", help="a file written by laugh progress export")
     i.set_defaults(handler=run_import)
     p.set_defaults(handler=_missing("progress", "export FILE.json | import FILE.json"))
 
@@ -49,7 +49,8 @@ def register(sub, parent) -> None:
                                    "and written as HTML (printable) and CSV.")
     cs = c.add_subparsers(dest="class_command", metavar="ACTION", parser_class=type(c))
     r = cs.add_parser("report", parents=[parent], help="the report of FILES")
-    r.add_argument("files", nargs="+", metavar="FILE.json")
+    r.add_argument("files", nargs="+", metavar="FILE.json",
+                   help="learners' files written by laugh progress export")
     r.add_argument("--html", metavar="OUT.html", help="also write the report as HTML")
     r.add_argument("--csv", metavar="OUT.csv", help="also write the report as CSV")
     r.set_defaults(handler=run_report)
