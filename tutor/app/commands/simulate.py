@@ -252,10 +252,8 @@ def skill_view(figures: dict) -> list[Any]:
     interval; a note on the method.  Also used by the lessons' ``simulate`` block with
     ``skill``."""
     from tutor.teaching.blockdata import skill_table     # the table's words, said once
+    from tutor.app.fit import FitTable
     tab = skill_table(figures)
-    t = Table(title=tab["title"], title_justify="left")
-    for c in tab["columns"]:
-        t.add_column(c, justify="left" if c in ("ruleset", "unit") else "right")
-    for row in tab["rows"]:
-        t.add_row(*row)
-    return [t, Text(tab["note"])]
+    right = [i for i, c in enumerate(tab["columns"]) if c not in ("ruleset", "unit")]
+    return [FitTable(tab["columns"], tab["rows"], title=tab["title"], right=right),
+            Text(tab["note"])]
