@@ -159,7 +159,7 @@ def test_a_stakes_match_shows_running_totals_and_the_deal_passing_left(tmp_path,
      "2 rounds of 5 games (10 deals), not 3"),
     (["match", "--players", "9"], 2, "choose from"),
     (["match", "--seat", "5"], 2, "--seat must be from 0 to 4"),
-    (["match", "--level", "grandmaster"], 2, "choose from beginner, casual"),
+    (["match", "--level", "grandmaster"], 2, "levels: beginner, casual"),
 ])
 def test_bad_choices_are_one_line(tmp_path, args, status, needle):
     proc = laugh(args, tmp_path)

@@ -192,7 +192,7 @@ def test_bad_suffix_and_unknown_lesson(tmp_path, capsys):
     assert main(["worksheet", "3", "--out", str(tmp_path / "x.pdf")]) == 2
     assert "x.pdf: the worksheet is written as .html or .md" in capsys.readouterr().err
     assert main(["worksheet", "nope", "--out", str(tmp_path / "x.html")]) == 2
-    assert "no lesson 'nope'" in capsys.readouterr().err
+    assert "unknown lesson 'nope'" in capsys.readouterr().err
     with pytest.raises(UsageError):
         write_worksheet(course_lesson("terms"), 1, tmp_path / "x.txt")
 
