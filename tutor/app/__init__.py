@@ -19,7 +19,8 @@ lesson runner, and the practice, sources and statistics views.
   letter or word) and :func:`~tutor.app.context.run_guarded`.
 - :mod:`tutor.app.home`: the home screen and its menu.
 - :mod:`tutor.app.runner`: taking a lesson, page by page.
-- :mod:`tutor.app.puzzling`: posing one puzzle (hints, grading, explanation, recording).
+- :mod:`tutor.app.puzzling`: posing one puzzle on a screen (the learner loop of
+  :mod:`tutor.teaching.loop` with the screen's store, lesson and slot).
 - :mod:`tutor.app.markdown`: lesson prose (CommonMark, raw HTML off) as rich renderables.
 - :mod:`tutor.app.blocks`: the engine blocks of a lesson (quote, rules, odds, simulate, cards).
 - :mod:`tutor.app.views`: statistics, practice sets and the sources view.

@@ -18,6 +18,7 @@ from tutor.engine.data import laugh_home
 from tutor.engine.safetext import clip
 from tutor.engine.sources import default_library
 from tutor.teaching.progress import ProgressStore
+from tutor.teaching.words import MENU_QUIT_WORDS
 
 if TYPE_CHECKING:       # the seam's types; its module loads when a session first reads
     from tutor.teaching.io import Clock, Event, LearnerIO, Reply
@@ -183,7 +184,7 @@ def make_context(interactive: bool | None = None) -> Context:
 
 #: What goes back from a menu to the screen above (a menu is not an answer prompt, so ``q`` is
 #: fine here: no card is asked for).
-BACK_WORDS = ("", "b", "back", "q", "quit", ":q")
+BACK_WORDS = ("", "b", "back") + MENU_QUIT_WORDS
 
 
 @dataclass(frozen=True)

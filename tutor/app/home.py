@@ -40,6 +40,7 @@ from tutor.engine.errors import DataError, LaughError, UsageError
 from tutor.engine.safetext import clip
 from tutor.teaching.drills.registry import DRILLS
 from tutor.teaching.lessons import CourseEntry, course_index, match_lesson
+from tutor.teaching.words import is_quit
 
 HELP = ("Enter or c: continue  ·  a number (or lesson N, lesson N again): that lesson  ·  "
         "p puzzles  ·  d drills  ·  g play a deal  ·  m a match (resumes an unfinished one)  ·  "
@@ -207,7 +208,7 @@ class Home:
                 [e.path.stem for e in course]
             choice = ctx.ask("home> ", words=words).strip()
             low = choice.lower()
-            if low in ("q", "quit", ":q", "exit"):
+            if is_quit(low, menu=True):
                 return 0
             if low in ("", "c", "continue"):
                 if nxt is None:

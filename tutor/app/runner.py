@@ -1,9 +1,10 @@
 """Taking a lesson: its pages one by one, its puzzles posed and graded, progress saved.
 
 At the end of each page the prompt takes ``next`` (or Enter), ``back`` or ``quit``.  Puzzles are
-posed where their block stands (see :mod:`tutor.app.puzzling` for the answer prompt: every puzzle
-allows a second try before its answer is shown); after each puzzle comes the explanation and the
-quotation behind the rule.  Puzzles are numbered across the lesson ("Puzzle 3 of 5", as the
+posed where their block stands by the learner loop (:func:`tutor.app.puzzling.pose`, which is
+:func:`tutor.teaching.loop.ask`: the answer prompt and its words, a second try before the answer is
+shown, the explanation and the quotation behind the rule after each puzzle).  A quit word leaves
+the lesson from any prompt of it (the puzzle's answer, once given, is kept).  Puzzles are numbered across the lesson ("Puzzle 3 of 5", as the
 header counts them).  At the end, the puzzles missed at the first try are offered again as fresh
 puzzles of the same kind and theme, then the lesson is marked complete with its first-try score.
 
@@ -32,10 +33,11 @@ from tutor.app.puzzling import Quit, generate, pose
 from tutor.engine.errors import LaughError
 from tutor.puzzles import another
 from tutor.teaching.lessons import Block, Lesson, Segment, puzzle_seed
+from tutor.teaching.loop import yes_no
+from tutor.teaching.words import HELP_WORDS, HINT_WORDS, MENU_QUIT_WORDS
 
 NEXT_WORDS = ("", "n", "next")
 BACK_WORDS = ("b", "back")
-QUIT_WORDS = ("q", "quit")
 COACH_PROMPT = "[play/skip/quit]> "
 COACH_PLAY = ("play", "p", "start")
 COACH_SKIP = ("skip", "s", "next")
@@ -134,14 +136,24 @@ class LessonRunner:
         return "completed"
 
     def saved_line(self, page: int) -> str:
-        """What is saved when the learner leaves the lesson with Ctrl-C or Ctrl-D, in one line."""
+        """What is saved when the learner leaves the lesson with Ctrl-C or Ctrl-D, in one line:
+        the puzzles answered as the store has them (a first try is kept as it is made, so a
+        puzzle left at its second try is answered, as the lesson shows it on resuming)."""
         lesson = self.lesson
         which = f"lesson {lesson.number}" if lesson.number else lesson.title
-        done = len(self.state.answered)
+        done = len(self.answered())
         total = lesson.puzzle_count
         again = self.resume or f"c from the home screen or laugh lesson {lesson.number or lesson.id}"
         return (f"Saved: {which} at page {page + 1} of {len(lesson.pages)}, {done} of {total} "
                 f"puzzle{'s' if total != 1 else ''} answered; continue with {again}.")
+
+    def answered(self) -> dict[str, bool]:
+        """Slot -> right at the first try, for the puzzles of this attempt answered so far, as
+        the progress store keeps them (the run's own record where the store cannot say)."""
+        kept = self.ctx.store.lesson_state(self.lesson.id)
+        if kept is not None and kept.seed == self.state.seed:
+            return {**self.state.answered, **kept.answered}
+        return dict(self.state.answered)
 
     def header(self, resumed: bool) -> list:
         """The lesson's title, objectives and the seed of this attempt, as renderables (shown
@@ -168,7 +180,7 @@ class LessonRunner:
         for note in self.notes:
             out.append(Text(note, style="dim"))
         out.append(Text("At the end of a page: Enter (or next), back, quit. At an answer: hint, "
-                        "show, quit (or :q). Ctrl-D saves and leaves.", style="dim"))
+                        "show, help, quit (or :q). Ctrl-D saves and leaves.", style="dim"))
         return out
 
     def show_page(self, page: int) -> None:
@@ -215,7 +227,10 @@ class LessonRunner:
                         style="yellow")
                 continue
             outcome = pose(ctx, puzzle, heading=heading, lesson=self.lesson.id, slot=slot)
-            self.state.answered[slot] = outcome.first     # as the store keeps it: the first try
+            if outcome.answered:        # as the store keeps it: the first try
+                self.state.answered[slot] = outcome.first
+            if outcome.left:
+                raise Quit
             ctx.say()
 
     def coach_block(self, block: Block) -> None:
@@ -227,13 +242,13 @@ class LessonRunner:
 
         def check(text: str) -> str | None:
             low = text.lower()
-            if low in COACH_PLAY or low in COACH_SKIP or low in QUIT_WORDS:
+            if low in COACH_PLAY or low in COACH_SKIP or low in MENU_QUIT_WORDS:
                 return None
             return "Type play for the deal with a coach, or skip (or quit)."
 
         ctx.say("Type play to play the deal with a coach, or skip to go on.", style="bold")
         low = ctx.ask_checked(COACH_PROMPT, check, words=["play", "skip", "quit"]).lower()
-        if low in QUIT_WORDS:
+        if low in MENU_QUIT_WORDS:
             raise Quit
         if low in COACH_SKIP:
             ctx.say("Skipped: the coached deal is also on the home screen (f).", style="dim")
@@ -259,15 +274,17 @@ class LessonRunner:
 
         def check(text: str) -> str | None:
             low = text.lower()
-            if low in NEXT_WORDS or low in BACK_WORDS or low in QUIT_WORDS or low == "finish":
+            if low in NEXT_WORDS or low in BACK_WORDS or low in MENU_QUIT_WORDS or low == "finish":
                 return None
-            if low in ("hint", "?"):
+            if low in HINT_WORDS:
                 return "Hints are for puzzles; type next, back or quit."
+            if low in HELP_WORDS:
+                return f"At the end of a page: {label} (or Enter), back or quit."
             return f"Type {label} (or press Enter), back or quit."
 
         while True:
             low = ctx.ask_checked(prompt, check, words=words).lower()
-            if low in QUIT_WORDS:
+            if low in MENU_QUIT_WORDS:
                 return "quit"
             if low in BACK_WORDS:
                 if page == 0:
@@ -275,6 +292,22 @@ class LessonRunner:
                     continue
                 return "back"
             return "next"
+
+    def right_at_second_try(self, slots: set[str]) -> int:
+        """How many of the puzzles in ``slots`` (missed at the first try in this attempt) the
+        learner got right at the second try, from the answers the store keeps (a second try is a
+        retry at the same puzzle)."""
+        ids = set()
+        for block in self.lesson.blocks("puzzle"):
+            for n in range(block.data["count"]):
+                if f"{block.index}.{n}" in slots:
+                    try:
+                        ids.add(self.puzzle(block, n).id)
+                    except LaughError:
+                        continue
+        right = {a.puzzle_id for a in self.ctx.store.answers(since=self.state.started_at)
+                 if a.lesson == self.lesson.id and a.retry and a.correct and a.puzzle_id in ids}
+        return len(right)
 
     def finish(self) -> None:
         """Offer the missed puzzles again, mark the lesson complete and show the score."""
@@ -285,13 +318,11 @@ class LessonRunner:
         right = sum(1 for _, _, s in slots if self.state.answered.get(s))
         missed = [(b, n) for b, n, s in slots if self.state.answered.get(s) is False]
         if missed:
-            ctx.say(f"You missed {len(missed)} puzzle{'s' if len(missed) != 1 else ''}. "
-                    "Try again now, with fresh puzzles of the same kinds?", style="bold")
-            again = ctx.ask_checked(
-                "[yes/no]> ", lambda t: None if t.lower() in ("y", "yes", "n", "no", "q",
-                                                             "quit") else
-                "Type yes or no.", words=["yes", "no"]).lower()
-            if again in ("y", "yes"):
+            second = self.right_at_second_try({f"{b.index}.{n}" for b, n in missed})
+            ctx.say(f"{len(missed)} puzzle{'s' if len(missed) != 1 else ''} not right at the "
+                    "first try" + (f" ({second} of them right at the second)" if second else "")
+                    + ". Try again now, with fresh puzzles of the same kinds?", style="bold")
+            if yes_no(ctx.io, "[yes/no]> "):
                 for i, (b, n) in enumerate(missed, 1):
                     heading = f"Again, {i} of {len(missed)}"
                     try:
@@ -300,8 +331,10 @@ class LessonRunner:
                         ctx.say(f"{heading}: no fresh puzzle of this kind could be set ({exc}); "
                                 "skipped.", style="yellow")
                         continue
-                    pose(ctx, fresh, heading=heading, lesson=lesson.id, slot=f"{b.index}.{n}",
-                         retry=True)
+                    outcome = pose(ctx, fresh, heading=heading, lesson=lesson.id,
+                                   slot=f"{b.index}.{n}", retry=True)
+                    if outcome.left:
+                        raise Quit
                     ctx.say()
         ctx.store.complete_lesson(lesson.id, right, total)
         g = ctx.glyphs

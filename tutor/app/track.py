@@ -32,6 +32,7 @@ from rich.text import Text
 from tutor.engine.errors import DataError, LaughError
 from tutor.engine.levels import level
 from tutor.engine.match import Match
+from tutor.teaching.words import is_quit
 from tutor.teaching.tracks import MATCH, Track, fixed_lesson, load_track, step_key
 
 __all__ = ["TrackScreen", "track_match_path", "DEFAULT_TRACK", "MATCH_LEVEL"]
@@ -136,7 +137,7 @@ class TrackScreen:
             nxt = self.draw() if redraw else self.next_step(self.states())
             redraw = True
             low = " ".join(ctx.ask(PROMPT, words=words).lower().split())
-            if low in ("q", "quit", ":q", "home"):
+            if is_quit(low, menu=True) or low == "home":
                 return
             again = low.endswith(" again")
             low = low.removesuffix(" again").strip()

@@ -12,11 +12,12 @@ from rich.text import Text
 
 from tutor.app.commands.sources_cmd import sources_view as source_pages
 from tutor.app.context import MenuItem, menu
-from tutor.app.puzzling import Quit, generate, pose
+from tutor.app.puzzling import generate, pose
 from tutor.engine.errors import LaughError
 from tutor.puzzles import KINDS, another, definition
 from tutor.puzzles.themes import label as theme_label
 from tutor.teaching import ratings as R
+from tutor.teaching.loop import yes_no
 from tutor.teaching.ratings import PROVISIONAL_NOTE, PROVISIONAL_RD, shown_rating
 from tutor.teaching.review import render_weak_skills, weak_skills
 
@@ -271,7 +272,7 @@ def stats_view(ctx, offer_practice: bool = True, at_home: bool = True) -> None:
         return
     ctx.say(f"Weakest themes: {'; '.join(theme_label(t) for t in weak)}.", style="bold")
     if offer_practice:
-        if yes_no(ctx, "Practise them now? [yes/no]> "):
+        if yes_no(ctx.io, "Practise them now? [yes/no]> "):
             practice_themes(ctx, weak)
     else:
         ctx.say("Practise them: laugh stats --practice", style="dim")
@@ -290,15 +291,6 @@ def _kind_title(kind: str) -> str:
         return definition(kind).title
     except LaughError:              # a broken definition file: the kind's name will do here
         return kind.replace("-", " ")
-
-
-def yes_no(ctx, prompt: str) -> bool:
-    """Ask yes or no (y, n; q or quit is no).  Enter alone answers nothing and is asked again:
-    a learner paging on with Enter never says yes by it."""
-    answer = ctx.ask_checked(
-        prompt, lambda t: None if t.lower() in ("y", "yes", "n", "no", "q", "quit") else
-        "Type yes or no.", words=["yes", "no"]).lower()
-    return answer in ("y", "yes")
 
 
 def practice_menu(ctx) -> None:
@@ -361,14 +353,13 @@ def _run_set(ctx, make) -> tuple[bool, list]:
     try:
         for i in range(SET_SIZE):
             puzzle = make(i)
-            try:
-                outcome = pose(ctx, puzzle, heading=f"Puzzle {i + 1} of {SET_SIZE}")
-            except Quit:
-                return False, missed
+            outcome = pose(ctx, puzzle, heading=f"Puzzle {i + 1} of {SET_SIZE}")
             right += outcome.first
             second += outcome.correct and not outcome.first
-            if not outcome.first:
+            if outcome.answered and not outcome.first:
                 missed.append(puzzle)
+            if outcome.left:
+                return False, missed
             ctx.say()
     except (EOFError, KeyboardInterrupt):
         ctx.say()
@@ -423,12 +414,11 @@ def practice_again(ctx, missed: list) -> list:
             puzzle = another(old, 1)
         except LaughError:              # none in the bounded search: any of the kind and themes
             puzzle = _fresh_like(ctx, old.kind, old.themes)
-        try:
-            outcome = pose(ctx, puzzle, heading=f"Again, {i} of {len(missed)}", retry=True)
-        except Quit:
-            return again + missed[i - 1:]
-        if not outcome.first:
+        outcome = pose(ctx, puzzle, heading=f"Again, {i} of {len(missed)}", retry=True)
+        if outcome.answered and not outcome.first:
             again.append(puzzle)
+        if outcome.left:
+            return again + (missed[i:] if outcome.answered else missed[i - 1:])
         ctx.say()
     ctx.say(f"{len(missed) - len(again)} of {len(missed)} right at the first try this time.",
             style="bold")

@@ -40,6 +40,7 @@ from tutor.engine.match import Match
 from tutor.engine.outputs import check_output, write_text
 from tutor.engine.safetext import clip
 from tutor.engine.sources import default_library
+from tutor.teaching.words import is_quit
 
 DEFAULT_RULESET = "parlett"
 DEFAULT_LEVEL = "casual"
@@ -275,7 +276,7 @@ class MatchSession:
                     return 0
                 if not m.is_over and self.io.interactive:
                     text = self.io.ask("Enter for the next deal, q to stop> ")
-                    if text.strip().lower() in ("q", "quit", "stop"):
+                    if is_quit(text, menu=True):
                         self._stopped()
                         return 0
         except EOFError:

@@ -21,6 +21,8 @@ from tutor.app.streams import make_console
 from tutor.teaching.progress import ProgressStore
 
 
+#: The answer prompt of ``laugh puzzle``.
+PROMPT = "Your answer (hint, answer, quit): "
 #: ``laugh puzzles export``'s count and first seed when not given.
 EXPORT_COUNT, EXPORT_SEED = 20, 1
 
@@ -164,76 +166,18 @@ def run_puzzle(args) -> int:
 
 
 def _pose(args, io, store) -> int:
-    from tutor.app.puzzling import rating_change_text, retry_text   # this command only
-    from tutor.puzzles import AnswerError
-    from tutor.puzzles.render import code_text, render_explanation, render_hint, render_puzzle
+    """The learner loop (:func:`tutor.teaching.loop.ask`) on the puzzle asked for, as a lesson
+    poses one: its prompt, hints, ``show``, a second try, the explanation and the rating line;
+    every exit is status 0 (a quit word, or the end of input, which first explains a puzzle
+    already tried)."""
+    from tutor.teaching.loop import PuzzleQuestion, ask       # this command only
     puzzle = _make_puzzle(args, store)
-    out, symbols = io.console, io.symbols
     # the puzzle's own stars: the same id always shows the same stars (issue 24)
-    out.print(render_puzzle(puzzle, out.width, symbols))
-    words = puzzle.answer_words() + ["answer"]
-    hint = 0
-    attempt = 1
-    last = None                         # the grade of a wrong first try
-    started = answered = io.clock.now()     # the clock of the learner's terminal
-    changes: list = []
-
-    def record(correct: bool, revealed: bool = False) -> None:
-        """Keep the graded try in the progress store (a second try as a retry, which moves no
-        rating); a time only for an answer typed at a terminal."""
-        if store is None:
-            return
-        seconds = answered - started if io.interactive and not revealed else None
-        change = store.record_answer(puzzle.id, puzzle.kind, puzzle.themes, correct, seconds,
-                                     hints=hint, ruleset=puzzle.ruleset, retry=attempt > 1,
-                                     difficulty=puzzle.difficulty, revealed=revealed)
-        if change is not None:
-            changes.append(change)
-
-    def rating() -> None:
-        for change in changes:
-            out.print(rating_change_text(change, symbols))
-
-    while True:
-        try:
-            text = io.ask("Your answer (hint, answer, quit): ", words=words)
-            answered = io.clock.now()
-        except EOFError:                # input ended: a puzzle already tried is explained
-            if last is not None:
-                out.print(render_explanation(puzzle, last, symbols))
-                rating()
-            return 0
-        low = text.strip().lower()
-        if not low:
-            continue
-        if low in ("quit", ":q", "exit"):       # not "q": that is a queen
-            return 0
-        if low in ("hint", "h", "?"):
-            out.print(render_hint(puzzle, hint, symbols))
-            hint += 1
-            continue
-        if low in ("answer", "show", "give up", "solution"):
-            record(False, revealed=True)
-            out.print(render_explanation(puzzle, None, symbols))
-            rating()
-            return 0
-        try:
-            grade = puzzle.grade(text, attempt)
-        except AnswerError as exc:
-            msg = code_text(str(exc).rstrip(". "))        # no markup: it quotes the input
-            out.print(Text.assemble(("Could not read that: ", "yellow"), msg,
-                                    ". Try again (or hint, quit)."), highlight=False)
-            continue
-        record(grade.correct)
-        if not grade.final:             # a second try before the answer is shown
-            out.print(retry_text(grade, "✗" if symbols else "x"))
-            last = grade
-            attempt += 1
-            started = io.clock.now()
-            continue
-        out.print(render_explanation(puzzle, grade, symbols))
-        rating()
-        return 0
+    try:
+        ask(io, PuzzleQuestion(puzzle, prompt=PROMPT), store=store)
+    except EOFError:
+        pass
+    return 0
 
 
 def run_export(args) -> int:

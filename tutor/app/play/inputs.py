@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 
 from tutor.engine.deal import Action, Deal
 from tutor.engine.errors import AmbiguousAction, IllegalAction, IncompleteAction, InvalidAction
+from tutor.teaching.words import QUIT_WORDS as LOOP_QUIT_WORDS
 
 __all__ = ["Intent", "action_code", "interpret", "HELP", "WORDS", "QUIT_WORDS", "explain"]
 
@@ -59,8 +60,9 @@ _INFO = {"help": "help", "?": "help", "h": "help", "hand": "hand", "moves": "mov
          "m": "moves", "hint": "hint", "best": "hint", "legal": "moves", "look": "look", "l": "look",
          "table": "look", "screen": "look", "score": "look"}
 _PASS = {"", "pass", "p", "go", "ok", "next", "n", "-"}
-#: What leaves the deal.  Never a single letter that is a rank: ``q`` is the queen.
-QUIT_WORDS = frozenset({"quit", ":q", "exit"})
+#: What leaves the deal: the program's one set (:data:`tutor.teaching.loop.QUIT_WORDS`), never
+#: a single letter that is a rank (``q`` is the queen).
+QUIT_WORDS = frozenset(LOOP_QUIT_WORDS)
 #: Short forms of the move words, spelled out before the engine reads the line.
 _ALIASES = {"c": "claim", "claims": "claim", "d": "declare", "play": "capture"}
 

@@ -40,6 +40,7 @@ from tutor.engine.outputs import cannot_write
 from tutor.engine.records import dumps, to_record, write_records
 from tutor.puzzles.board import cards_text
 from tutor.teaching.io import LearnerIO
+from tutor.teaching.words import is_quit
 
 __all__ = ["MatchResult", "PlayOptions", "play_match", "records_dir"]
 
@@ -216,7 +217,7 @@ class _Session:
         """Whether to play on after deal ``k`` (a terminal asks)."""
         if k + 1 < self.opts.deals and self.io.interactive:
             text = self.io.ask("Enter for the next deal, q to stop> ")
-            if text.strip().lower() in ("q", "quit", ":q", "stop"):
+            if is_quit(text, menu=True):
                 self.result.quit = True
                 return False
         return True

@@ -48,6 +48,7 @@ from tutor.engine.rulesets import Ruleset
 from tutor.puzzles.board import action_text, grouped_text, render_observation
 from tutor.puzzles.render import shown_cards
 from tutor.teaching.io import LearnerIO
+from tutor.teaching.words import QUIT_WORDS as LOOP_QUIT_WORDS
 
 __all__ = ["Link", "PlayerClient", "join_table", "overview_text", "review_text",
            "standings_table", "watch_tables"]
@@ -61,7 +62,8 @@ WHICH_PROMPT = "Which? > "
 CLAIM_KEYS = {" ": "claim"}
 WORDS = ("claim", "declare", "lie down", "ld", "take", "end turn", "pass", "help", "hint",
          "hand", "moves", "look", "quit")
-QUIT_WORDS = frozenset({"quit", ":q", "exit", "leave"})
+#: The program's quit words (:mod:`tutor.teaching.words`), and ``leave`` (the table).
+QUIT_WORDS = frozenset(LOOP_QUIT_WORDS) | {"leave"}
 HELP = """\
 Type a move:
   7h            capture with 7h (asks which table card if several)

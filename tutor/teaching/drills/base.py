@@ -1,5 +1,7 @@
 """What every drill shares: the learner's terminal (the I/O seam, :mod:`tutor.teaching.io`) with
-its clock, and the progress store its answers go to."""
+its clock, and the progress store its answers go to.  Every question of a drill is put by the
+learner loop (:func:`tutor.teaching.loop.ask`), which reads, grades and records it, with the
+program's one set of words (:data:`tutor.teaching.loop.QUIT_WORDS`)."""
 
 from __future__ import annotations
 
@@ -8,10 +10,7 @@ from typing import NamedTuple
 
 from tutor.teaching.io import LearnerIO
 
-__all__ = ["Answered", "Best", "Drill", "QUIT_WORDS"]
-
-#: What leaves a drill at an answer prompt.  Never a single letter: ``q`` is the queen.
-QUIT_WORDS = ("quit", ":q")
+__all__ = ["Answered", "Best", "Drill"]
 
 
 @dataclass
@@ -40,7 +39,8 @@ class Best(NamedTuple):
 
 class Drill:
     """A drill talks to the learner through ``io`` (:class:`tutor.teaching.io.LearnerIO`: say,
-    show, read with a clock) and records every graded answer in ``store``
+    show, read with a clock) and records every graded answer (through the learner loop) in
+    ``store``
     (:class:`tutor.teaching.progress.ProgressStore`, or None: nothing is kept)."""
 
     def __init__(self, io: LearnerIO, store=None):
@@ -52,16 +52,6 @@ class Drill:
         """True when the answers are not typed at a terminal (piped input): their times mean
         nothing and are not recorded."""
         return bool(self.io.clock.piped)
-
-    def record(self, puzzle_id: str, kind: str, themes, correct: bool, seconds: float | None,
-               ruleset: str | None = None, *, difficulty: int | None = None,
-               retry: bool = False) -> None:
-        """Record a graded answer in the progress store (if any); its time only when it was
-        typed at a terminal (``seconds`` None, or piped input: no time).  ``difficulty`` is the
-        band (1-5) of a generated puzzle (an answer without one is never rated); ``retry`` marks
-        a second try at the same puzzle (never rated)."""
-        record_answer(self.io, self.store, puzzle_id, kind, themes, correct, seconds, ruleset,
-                      difficulty=difficulty, retry=retry)
 
     def meta_best(self, key: str, value: float, higher: bool = True) -> bool:
         """Keep the best ``value`` under ``key`` in the store's meta table; True when it is a
@@ -101,13 +91,3 @@ class Drill:
             said += f"; {got.kept} kept to be saved when the progress file is free"
         return said + "."
 
-
-def record_answer(io: LearnerIO, store, puzzle_id: str, kind: str, themes, correct: bool,
-                  seconds: float | None, ruleset: str | None = None, *,
-                  difficulty: int | None = None, retry: bool = False) -> None:
-    """:meth:`Drill.record` for a drill that is a function: into ``store`` (None: nowhere), the
-    time only when ``io``'s clock is not piped."""
-    if store is not None:
-        store.record_answer(puzzle_id, kind, list(themes), correct,
-                            None if io.clock.piped else seconds, ruleset=ruleset,
-                            difficulty=difficulty, retry=retry)

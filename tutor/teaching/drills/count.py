@@ -33,10 +33,12 @@ from tutor.engine.cards import RANK_NAMES, RANK_PLURALS, parse_rank
 from tutor.engine.deal import Action, Deal, new_deal
 from tutor.engine.errors import LaughError, NotationError
 from tutor.puzzles.board import action_text, grouped_text
-from tutor.teaching.drills.base import QUIT_WORDS, Drill
+from tutor.puzzles import Grade
+from tutor.teaching.drills.base import Drill
 from tutor.teaching.io import LearnerIO
+from tutor.teaching.loop import Outcome, Question, Record, ask, go_on
 
-__all__ = ["CountDrill", "CountRound", "CountResult", "parse_counts", "parse_ranks", "run",
+__all__ = ["CountDrill", "CountQuestion", "CountRound", "CountResult", "parse_counts", "parse_ranks", "run",
            "SPEEDUP"]
 
 SPEEDUP = 1.25
@@ -108,6 +110,43 @@ def parse_ranks(text: str) -> set[int]:
 def _rank_list(ranks) -> str:
     rs = sorted(ranks)
     return ", ".join(RANK_PLURALS[r] for r in rs) if rs else "none"
+
+
+class CountQuestion(Question):
+    """One question at a counting stop, as the learner loop poses it: the question in words,
+    ``count>``, one try read by ``parse`` (a reading error is said, never graded) and right when
+    it gives ``want``; its verdict (``answer`` in words, when missed) and the ``replay`` of what
+    was missed."""
+
+    prompt = "count> "
+    blank = ""                  # read by the question: an empty line is none, or asked again
+
+    def __init__(self, text: str, parse, want, answer: str, record: Record, replay):
+        self.text = text
+        self.parse = parse
+        self.want = want
+        self.answer = answer
+        self.record = record
+        self.replay = replay
+        self.answer_help = text
+
+    def pose(self, io: LearnerIO) -> None:
+        io.say(self.text)
+
+    def grade(self, text: str, attempt: int) -> Grade:
+        return Grade(self.parse(text) == self.want, f"The answer: {self.answer}")
+
+    def explain(self, io: LearnerIO, outcome: Outcome) -> None:
+        if outcome.correct:
+            secs = outcome.seconds
+            io.say("✓" + (f" {secs:.1f} s" if secs is not None else ""), style="green")
+            return
+        if outcome.timed_out:
+            io.say(f"✗ Time is up ({outcome.timeout:g} s). The answer: {self.answer}",
+                   style="red")
+        else:
+            io.say(f"✗ The answer: {self.answer}", style="red")
+        self.replay()
 
 
 class CountDrill(Drill):
@@ -235,8 +274,7 @@ class CountDrill(Drill):
         io.show(t)
         io.say("A computer player plays your seat too (Willughby's advice): this drill trains "
                "counting, not choosing. Watch every card, yours included.", style="dim")
-        reply = io.read("Enter to start> ", None)
-        if reply is not None and reply.text.strip().lower() in QUIT_WORDS:
+        if not go_on(io, "Enter to start> "):
             return False
         set_aside = rnd.deal.ruleset.table_mournival == "set_aside_for_last_in"
         lines = [action_text(a, names, rnd.seat, io.symbols, set_aside)
@@ -273,88 +311,51 @@ class CountDrill(Drill):
         names_ = [RANK_PLURALS[r] for r in ranks]
         q = (f"How many {' and '.join(names_)} are unseen? One number for each, {names_[0]} "
              "first: for example 2 1.")
-        got = self._ask(q, lambda s: parse_counts(s, len(ranks)), rnd)
-        if got is None:
+        if not self._ask(rnd, CountQuestion(
+                q, lambda s: parse_counts(s, len(ranks)), want, " ".join(map(str, want)),
+                Record(base + ".unseen", "count", ("counting", "unseen"), d.ruleset.id),
+                lambda: self._replay_unseen(rnd, names, ranks)), "unseen"):
             return False
-        ans, secs = got
-        ok = ans == want
-        rnd.results.append(("unseen", ok, secs))
-        self.record(base + ".unseen", "count", ["counting", "unseen"], ok, secs, d.ruleset.id)
-        self._verdict(ok, secs, " ".join(map(str, want)), ans is None)
-        if not ok:
-            self._replay_unseen(rnd, names, ranks)
         # 2. dead pairs
         pairs = [r for r in range(13) if view.count(r).hand == 2]
         if pairs:
             dead = set(view.dead_pairs)
             q = (f"Which of your pairs ({_rank_list(pairs)}) are dead? (ranks, or none)")
-            got = self._ask(q, parse_ranks, rnd)
-            if got is None:
+            if not self._ask(rnd, CountQuestion(
+                    q, parse_ranks, dead, _rank_list(dead),
+                    Record(base + ".dead", "count", ("counting", "dead-pair"), d.ruleset.id),
+                    lambda: self._replay_dead(rnd, names, pairs)), "dead-pairs"):
                 return False
-            ans, secs = got
-            ok = ans == dead
-            rnd.results.append(("dead-pairs", ok, secs))
-            self.record(base + ".dead", "count", ["counting", "dead-pair"], ok, secs, d.ruleset.id)
-            self._verdict(ok, secs, _rank_list(dead), ans is None)
-            if not ok:
-                self._replay_dead(rnd, names, pairs)
         # 3. at risk
         opts = view.capture_options
         if opts:
             risky = {o.rank for o in opts if o.at_risk}
             q = (f"You could capture {_rank_list(o.rank for o in opts)}. Which are at risk? "
                  "(ranks, or none)")
-            got = self._ask(q, parse_ranks, rnd)
-            if got is None:
-                return False
-            ans, secs = got
-            ok = ans == risky
-            rnd.results.append(("at-risk", ok, secs))
-            self.record(base + ".risk", "count", ["counting-risk", "at-risk"], ok, secs,
-                      d.ruleset.id)
-            self._verdict(ok, secs, _rank_list(risky), ans is None)
-            if not ok:
+
+            def risks() -> None:
                 for o in opts:
                     io.say(f"  {RANK_PLURALS[o.rank]}: {'at risk' if o.at_risk else 'safe'}: "
                            f"{o.reason}", style="dim")
+            if not self._ask(rnd, CountQuestion(
+                    q, parse_ranks, risky, _rank_list(risky),
+                    Record(base + ".risk", "count", ("counting-risk", "at-risk"), d.ruleset.id),
+                    risks), "at-risk"):
+                return False
         return True
 
-    def _ask(self, question: str, parse, rnd: CountRound | None = None):
-        """Ask ``question`` until an answer can be read: ``(answer, seconds)``, with ``(None,
-        None)`` when the time limit runs out; None when the learner quits.  Seconds are None
-        for answers not typed at a terminal."""
-        io = self.io
-        io.say(question)
-        start = io.clock.now()
-        deadline = start + self.limit if self.limit else None
-        label = f"Round {rnd.number}" if rnd is not None else "Count"
-        progress = (rnd.number, rnd.of) if rnd is not None and rnd.of else None
-        while True:
-            left = None if deadline is None else deadline - io.clock.now()
-            if left is not None and left <= 0:
-                return None, None
-            reply = io.read("count> ", left, label=label if deadline else None,
-                            deadline=deadline, total=self.limit, progress=progress)
-            if reply is None:
-                if deadline is not None:
-                    return None, None
-                return None
-            if reply.text.strip().lower() in QUIT_WORDS:
-                return None
-            try:
-                secs = None if self.piped else reply.at - start
-                return parse(reply.text), secs
-            except NotationError as exc:
-                io.say(str(exc), style="yellow")
-
-    def _verdict(self, ok: bool, secs: float | None, answer: str,
-                 timed_out: bool = False) -> None:
-        if ok:
-            self.io.say("✓" + (f" {secs:.1f} s" if secs is not None else ""), style="green")
-        elif timed_out:
-            self.io.say(f"✗ Time is up ({self.limit:g} s). The answer: {answer}", style="red")
-        else:
-            self.io.say(f"✗ The answer: {answer}", style="red")
+    def _ask(self, rnd: CountRound, question: "CountQuestion", name: str) -> bool:
+        """Put ``question`` to the learner through the learner loop (with the drill's time
+        limit: running out is a wrong answer), recorded in the store, its verdict and (when
+        missed) the replay said; the result kept in ``rnd.results`` under ``name``.  False when
+        the learner quits."""
+        out = ask(self.io, question, store=self.store, timeout=self.limit,
+                  label=f"Round {rnd.number}" if self.limit else None, total=self.limit,
+                  progress=(rnd.number, rnd.of) if rnd.of else None)
+        if out.left:
+            return False
+        rnd.results.append((name, out.correct, out.seconds))
+        return True
 
     def _pick_ranks(self, d: Deal, seat: int) -> tuple[int, ...]:
         cands = sorted({a.rank for a in d.history if a.rank is not None})

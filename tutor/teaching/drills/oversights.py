@@ -29,20 +29,21 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from rich.text import Text
 
-from tutor.puzzles import AnswerError
 from tutor.puzzles.board import render_screen
 from tutor.puzzles.kinds.spot_oversight import says_nothing
-from tutor.puzzles.render import code_text, render_explanation, shown_cards
-from tutor.teaching.drills.base import QUIT_WORDS, Answered, Drill
+from tutor.puzzles.render import render_explanation, shown_cards
+from tutor.teaching.drills.base import Answered, Drill
 from tutor.teaching.drills.spotmix import Slot, SpotMix
 from tutor.teaching.io import LearnerIO
+from tutor.teaching.loop import Outcome, Question, Record, ask, yes_no
 
-__all__ = ["Attempt", "OversightDrill", "StreakResult", "StormResult", "COMBO_BONUS",
-           "MISTAKE_PENALTY", "STORM_RUN", "STREAK_RUN", "best_key", "combo_bonus",
-           "position_screen", "run"]
+__all__ = ["Missed", "OversightDrill", "PositionQuestion", "StreakResult", "StormResult",
+           "COMBO_BONUS", "MISTAKE_PENALTY", "STORM_RUN", "STREAK_RUN", "best_key",
+           "combo_bonus", "missed_lines", "position_screen", "run"]
 
 MISTAKE_PENALTY = 10.0
 #: Right answers in a row at one difficulty before the positions get harder.
@@ -69,17 +70,13 @@ def best_key(mode: str, ruleset: str | None) -> str:
     return f"drill.oversights.{mode}.{ruleset or 'mixed'}.best"
 
 
-@dataclass
-class Attempt:
-    """One position answered: ``correct`` (None when the time ran out), ``seconds``, the
-    puzzle's ``grade`` (None without one), ``quit`` when the learner left, ``claimed`` when the
-    answer was a claim (not ``nothing``)."""
+class Missed(NamedTuple):
+    """A position missed in a streak or a storm: its number ``k`` in the run, the ``puzzle``
+    and how it went (the loop's :class:`~tutor.teaching.loop.Outcome`)."""
 
-    correct: bool | None
-    seconds: float
-    grade: object = None
-    quit: bool = False
-    claimed: bool = False
+    k: int
+    puzzle: object
+    outcome: Outcome
 
 
 @dataclass
@@ -89,6 +86,7 @@ class StreakResult:
     streak: int = 0
     answers: list[Answered] = field(default_factory=list)
     quit: bool = False
+    missed: list[Missed] = field(default_factory=list)
 
 
 @dataclass
@@ -101,6 +99,7 @@ class StormResult:
     bonus: float = 0.0
     answers: list[Answered] = field(default_factory=list)
     quit: bool = False
+    missed: list[Missed] = field(default_factory=list)
 
     @property
     def accuracy(self) -> float:
@@ -115,6 +114,38 @@ def position_screen(puzzle, symbols: bool):
     names[puzzle.seat] = "You"
     title = f"{puzzle.ruleset} · {puzzle.players} players · {puzzle.id}"
     return render_screen(deal, puzzle.seat, names, symbols, title=title, recent=3)
+
+
+class PositionQuestion(Question):
+    """A position of the drill as the learner loop poses it: the compact screen, ``claim or
+    pass>``, one try (Enter or ``p`` passes), no hint and no ``show`` (the clock runs), graded
+    by the puzzle (the engine).  In a ``streak`` a miss is explained (the answer, why, the
+    quotation); in a ``storm`` the drill says the answer in one line."""
+
+    prompt = PROMPT
+    words = WORDS
+    blank = "nothing"
+    answer_help = "Claim what can be claimed (claim 9s 9d, claim 9, claim aces), or pass"
+
+    def __init__(self, puzzle, mode: str = "streak"):
+        self.puzzle = puzzle
+        self.mode = mode
+        self.record = Record(puzzle.id, puzzle.kind, tuple(puzzle.themes), puzzle.ruleset,
+                             puzzle.difficulty)
+
+    def pose(self, io: LearnerIO) -> None:
+        io.show(Text(""))
+        io.show(position_screen(self.puzzle, io.symbols))
+
+    def grade(self, text: str, attempt: int):
+        return self.puzzle.grade("nothing" if text.strip().lower() == "p" else text, attempt)
+
+    def explain(self, io: LearnerIO, outcome: Outcome) -> None:
+        if self.mode != "streak" or outcome.correct:
+            return
+        if outcome.timed_out:
+            io.say(f"✗ Time is up ({outcome.timeout:g} s).", style="red")
+        io.show(render_explanation(self.puzzle, outcome.grade, io.symbols))
 
 
 class OversightDrill(Drill):
@@ -141,55 +172,35 @@ class OversightDrill(Drill):
         return self.mix.puzzle(self.slot, level)
 
     def ask(self, puzzle, timeout: float | None, *, label: str | None = None,
-            total: float | None = None, progress: tuple[int, int] | None = None) -> Attempt:
-        """Pose ``puzzle`` with ``timeout`` seconds (None: no limit) and grade the answer; with
-        ``label`` the prompt shows a countdown of the time left (a bar ``total`` seconds long;
-        ``progress`` ``(k, n)``: position k of n)."""
-        io = self.io
-        io.show(Text(""))
-        io.show(position_screen(puzzle, io.symbols))
-        start = io.clock.now()
-        deadline = None if timeout is None else start + timeout
-        while True:
-            left = None if timeout is None else timeout - (io.clock.now() - start)
-            if left is not None and left <= 0:
-                return Attempt(None, io.clock.now() - start)
-            reply = io.read(PROMPT, left, words=WORDS, label=label, deadline=deadline,
-                            total=total or timeout, progress=progress)
-            if reply is None:
-                return Attempt(None, io.clock.now() - start)
-            text = reply.text
-            low = text.strip().lower()
-            if low in QUIT_WORDS or low == "exit":
-                return Attempt(None, reply.at - start, quit=True)
-            if low in ("", "p"):
-                text = "nothing"
-            try:
-                grade = puzzle.grade(text)
-            except AnswerError as exc:
-                io.show(code_text(str(exc), style="yellow"))
-                continue
-            return Attempt(grade.correct, reply.at - start, grade,
-                           claimed=not says_nothing(text))
+            total: float | None = None, progress: tuple[int, int] | None = None,
+            mode: str = "streak") -> Outcome:
+        """Pose ``puzzle`` through the learner loop (:func:`tutor.teaching.loop.ask`) with
+        ``timeout`` seconds (None: no limit), one try, recorded in the store (a time-out in a
+        storm is the storm's end, not recorded); with ``label`` the prompt shows a countdown of
+        the time left (a bar ``total`` seconds long; ``progress`` ``(k, n)``: position k of n).
+        The answer's figures of spotting are recorded too (:meth:`_record`)."""
+        out = ask(self.io, PositionQuestion(puzzle, mode), store=self.store, timeout=timeout,
+                  label=label, total=total, progress=progress,
+                  timeout_is_miss=mode != "storm")
+        if not out.left and (out.tries or (out.timed_out and mode != "storm")):
+            self._record(puzzle, out)
+        return out
 
-    def _record(self, puzzle, att: Attempt, seconds: float | None) -> None:
-        """The answer, and its figures of spotting: a hit or a miss where there was something
-        to claim, and a false claim for a claim that was wrong."""
-        correct = bool(att.correct)
-        self.record(puzzle.id, puzzle.kind, puzzle.themes, correct, seconds, puzzle.ruleset,
-                    difficulty=puzzle.difficulty)
+    def _record(self, puzzle, out: Outcome) -> None:
+        """The answer's figures of spotting (the loop has recorded the answer): a hit or a miss
+        where there was something to claim, and a false claim for a claim that was wrong."""
         if self.store is None:
             return
+        correct = out.correct
         claimable = bool(puzzle.answer["claims"])
         kind = puzzle.variant if claimable else _looks_like(puzzle, self.slot)
         figures = []
         if claimable:
-            figures.append(("hit" if correct else "miss", seconds if correct else None))
-        if att.claimed and not correct:
+            figures.append(("hit" if correct else "miss", out.seconds if correct else None))
+        if out.tries and not says_nothing(out.text) and not correct:
             figures.append(("false_claim", None))
         for outcome, secs in figures:
-            self.store.record_sighting("drill", kind, outcome,
-                                       None if self.piped else secs, ruleset=puzzle.ruleset,
+            self.store.record_sighting("drill", kind, outcome, secs, ruleset=puzzle.ruleset,
                                        source=puzzle.id)
 
     # -- streak -------------------------------------------------------------------------------
@@ -207,28 +218,22 @@ class OversightDrill(Drill):
             while max_positions is None or len(res.answers) < max_positions:
                 puzzle = self.next_puzzle(difficulty=difficulty)
                 k = len(res.answers) + 1
-                att = self.ask(puzzle, limit, label=f"Streak {res.streak}",
+                out = self.ask(puzzle, limit, label=f"Streak {res.streak}",
                                progress=(k, max_positions) if max_positions else None)
-                correct, secs, grade = att.correct, att.seconds, att.grade
-                if att.quit:
+                if out.left:
                     res.quit = True
                     break
-                timed_out = correct is None
-                typed = None if timed_out or self.piped else secs
-                res.answers.append(Answered(bool(correct), typed, timed_out))
-                self._record(puzzle, att, typed)
-                if correct:
+                res.answers.append(Answered(out.correct, out.seconds, out.timed_out))
+                if out.correct:
                     res.streak += 1
-                    io.say(f"✓ {_secs(typed)}streak {res.streak} · {grade.message}",
+                    io.say(f"✓ {_secs(out.seconds)}streak {res.streak} · {out.grade.message}",
                            style="green")
                     if res.streak % STREAK_RUN == 0 and difficulty < 5:
                         difficulty += 1
                         io.say(f"{STREAK_RUN} right in a row: harder positions now (difficulty "
                                f"{difficulty} of 5).", style="bold green")
                     continue
-                if timed_out:
-                    io.say(f"✗ Time is up ({limit:g} s).", style="red")
-                io.show(render_explanation(puzzle, grade, io.symbols))
+                res.missed.append(Missed(k, puzzle, out))
                 break
         except (EOFError, KeyboardInterrupt):
             io.say(f"Streak stopped at {res.streak}; " + self.saved_words(mark), style="yellow")
@@ -256,15 +261,16 @@ class OversightDrill(Drill):
                     break
                 puzzle = self.next_puzzle(difficulty=clock.difficulty)
                 k = len(res.answers) + 1
-                att = self.ask(puzzle, left, label=f"Storm · score {res.score}",
+                out = self.ask(puzzle, left, label=f"Storm · score {res.score}",
                                total=clock.total + res.bonus,
-                               progress=(k, max_positions) if max_positions else None)
-                if att.quit:
+                               progress=(k, max_positions) if max_positions else None,
+                               mode="storm")
+                if out.left:
                     res.quit = True
                     break
-                if att.correct is None:
+                if out.timed_out:
                     break           # the storm's clock ran out
-                self._storm_answer(res, clock, puzzle, att)
+                self._storm_answer(res, clock, k, puzzle, out)
         except (EOFError, KeyboardInterrupt):
             io.say(f"Storm stopped at score {res.score}; " + self.saved_words(mark),
                    style="yellow")
@@ -276,15 +282,15 @@ class OversightDrill(Drill):
                style="bold green" if best.new else "bold")
         return res
 
-    def _storm_answer(self, res: StormResult, clock: "_StormClock", puzzle, att: Attempt) -> None:
-        """Score one answer of a storm: a right one adds to the combo (and may win time back,
+    def _storm_answer(self, res: StormResult, clock: "_StormClock", k: int, puzzle,
+                      out: Outcome) -> None:
+        """Score answer ``k`` of a storm: a right one adds to the combo (and may win time back,
         and after a run raise the difficulty), a wrong one (a false claim too) costs
         :data:`MISTAKE_PENALTY` seconds."""
         io = self.io
-        typed = None if self.piped else att.seconds
-        res.answers.append(Answered(bool(att.correct), typed))
-        self._record(puzzle, att, typed)
-        if att.correct:
+        typed = out.seconds
+        res.answers.append(Answered(out.correct, typed))
+        if out.correct:
             res.score += 1
             clock.combo += 1
             clock.run += 1
@@ -302,7 +308,8 @@ class OversightDrill(Drill):
             res.mistakes += 1
             clock.combo = clock.run = 0
             clock.penalty += MISTAKE_PENALTY
-            io.say(f"✗ -{MISTAKE_PENALTY:g} s · {att.grade.message} (answer: "
+            res.missed.append(Missed(k, puzzle, out))
+            io.say(f"✗ -{MISTAKE_PENALTY:g} s · {out.grade.message} (answer: "
                    f"{shown_cards(puzzle.expected_answer_text(), io.symbols)})", style="red")
         io.say(f"{max(0.0, clock.left(res, io.clock.now())):.0f} s left · score {res.score}",
                style="dim")
@@ -348,14 +355,41 @@ def _mean_line(answers: list[Answered]) -> str:
     return f"; mean reaction {sum(right) / len(right):.1f} s"
 
 
+def missed_lines(missed: list[Missed], symbols: bool) -> list[Text]:
+    """The positions a streak or a storm missed, one line each: its number, what the learner
+    said (or that the time ran out), the answer and the puzzle's id (``laugh puzzle --id ID``
+    poses it again, with its explanation)."""
+    if not missed:
+        return []
+    lines = [Text(f"Missed ({len(missed)}):", style="bold")]
+    for m in missed:
+        said = "time ran out" if m.outcome.timed_out else \
+            ("you passed" if says_nothing(m.outcome.text) else
+             f"you said {shown_cards(m.outcome.text, symbols)}")
+        t = Text(f"  {m.k}. {said}; the answer: ")
+        t.append(shown_cards(m.puzzle.expected_answer_text(), symbols), style="bold")
+        t.append(f" · {m.puzzle.id}", style="dim")
+        lines.append(t)
+    lines.append(Text("Look at one again, with its explanation: laugh puzzle --id ID",
+                      style="dim"))
+    return lines
+
+
 def run(io: LearnerIO, store, request) -> None:
     """The drill as ``laugh drill oversights`` and the home screen run it (see
-    :mod:`tutor.teaching.drills.registry`): a streak or a storm (setting ``mode``)."""
+    :mod:`tutor.teaching.drills.registry`): a streak or a storm (setting ``mode``); at its end
+    the positions missed, and ``Again?`` (yes: another, from the same stream of positions)."""
     s = request.settings
     rs = request.ruleset
     drill = OversightDrill(io, rs.id if rs is not None else None, request.players, request.seed,
                            store=store)
-    if s["mode"] == "streak":
-        drill.streak(s["limit"], s["positions"])
-    else:
-        drill.storm(s["minutes"], s["positions"])
+    while True:
+        if s["mode"] == "streak":
+            res = drill.streak(s["limit"], s["positions"])
+        else:
+            res = drill.storm(s["minutes"], s["positions"])
+        if res.quit:
+            return
+        io.show(*missed_lines(res.missed, io.symbols))
+        if not yes_no(io, f"Another {s['mode']}? [yes/no]> "):
+            return

@@ -27,8 +27,10 @@ from tutor.engine.deal import Deal, new_deal
 from tutor.engine.errors import NotationError
 from tutor.engine.parameters import settlement_formula, settlement_rule, value_words
 from tutor.engine.safetext import clip
-from tutor.teaching.drills.base import QUIT_WORDS, Answered, Drill
+from tutor.puzzles import Grade
+from tutor.teaching.drills.base import Answered, Drill
 from tutor.teaching.io import LearnerIO
+from tutor.teaching.loop import Outcome, Question, Record, ask
 
 __all__ = ["SettleDrill", "SettleQuestion", "SettleResult", "parse_signed", "run", "RUN",
            "TIGHTEN", "FASTEST"]
@@ -195,51 +197,17 @@ class SettleDrill(Drill):
         return out
 
     def ask(self, q: SettleQuestion, progress: tuple[int, int] | None = None) -> Answered | None:
-        """Pose ``q`` (with the drill's time limit, if any); None when the learner quits."""
-        io = self.io
+        """Pose ``q`` through the learner loop (with the drill's time limit, if any: running out
+        is a wrong answer), recorded in the store; None when the learner quits."""
         self.count += 1
-        io.show(Text(""))
-        io.show(self.facts(q))
         d = q.deal
-        points = not d.ruleset.has_stakes
-        io.say("Your points? (a whole number, 0 or more: 0, 2 or 5)" if points else
-               "Your net stakes? (a whole number: +3, -2 or 0)")
-        start = io.clock.now()
-        deadline = start + self.limit if self.limit else None
-        value = None
-        answered = None
-        while True:
-            left = None if deadline is None else deadline - io.clock.now()
-            if left is not None and left <= 0:
-                break
-            reply = io.read("settle> ", left, label="Settle" if deadline else None,
-                            deadline=deadline, total=self.limit, progress=progress)
-            if reply is None:
-                if deadline is not None:
-                    break
-                return None
-            if reply.text.strip().lower() in QUIT_WORDS:
-                return None
-            try:
-                value = parse_signed(reply.text, points)
-            except NotationError as exc:
-                io.say(str(exc), style="yellow")
-                continue
-            answered = reply.at
-            break
-        timed_out = value is None
-        secs = None if timed_out or self.piped else answered - start
-        ok = not timed_out and value == q.answer
-        self.record(f"drill-settle.{d.ruleset.id}.{d.n}.{self.seed}.{self.count}", "settlement",
-                  self.themes(q), ok, secs, d.ruleset.id)
-        if ok:
-            io.say("✓ " + (f"{secs:.1f} s · " if secs is not None else "") + self.working(q),
-                   style="green")
-        elif timed_out:
-            io.say(f"✗ Time is up ({self.limit:g} s). {self.working(q)}", style="red")
-        else:
-            io.say(f"✗ {self.working(q)}", style="red")
-        return Answered(ok, secs, timed_out)
+        out = ask(self.io, _Settling(self, q, Record(
+            f"drill-settle.{d.ruleset.id}.{d.n}.{self.seed}.{self.count}", "settlement",
+            tuple(self.themes(q)), d.ruleset.id)), store=self.store, timeout=self.limit,
+            label="Settle" if self.limit else None, total=self.limit, progress=progress)
+        if out.left:
+            return None
+        return Answered(out.correct, out.seconds, out.timed_out)
 
     def session(self, rounds: int = 10) -> SettleResult:
         io = self.io
@@ -275,6 +243,43 @@ class SettleDrill(Drill):
                     else "")
             io.say(f"Settlement: {res.right}/{len(res.answers)} right{mean}.", style="bold")
         return res
+
+
+class _Settling(Question):
+    """A settlement question as the learner loop poses it: the deal's facts, ``settle>``, one
+    try read as a whole number (:func:`parse_signed`: a reading error is said, never graded),
+    and the working of the seat's settlement as its verdict."""
+
+    prompt = "settle> "
+    blank = ""                  # read by parse_signed: an empty line is asked again
+
+    def __init__(self, drill: "SettleDrill", q: SettleQuestion, record: Record):
+        self.drill = drill
+        self.q = q
+        self.record = record
+        self.points = not q.deal.ruleset.has_stakes
+        self.answer_help = ("Your points: a whole number, 0 or more" if self.points else
+                            "Your net stakes: a whole number (+3, -2 or 0)")
+
+    def pose(self, io: LearnerIO) -> None:
+        io.show(Text(""))
+        io.show(self.drill.facts(self.q))
+        io.say("Your points? (a whole number, 0 or more: 0, 2 or 5)" if self.points else
+               "Your net stakes? (a whole number: +3, -2 or 0)")
+
+    def grade(self, text: str, attempt: int) -> Grade:
+        return Grade(parse_signed(text, self.points) == self.q.answer, self.drill.working(self.q))
+
+    def explain(self, io: LearnerIO, outcome: Outcome) -> None:
+        working = self.drill.working(self.q)
+        secs = outcome.seconds
+        if outcome.correct:
+            io.say("✓ " + (f"{secs:.1f} s · " if secs is not None else "") + working,
+                   style="green")
+        elif outcome.timed_out:
+            io.say(f"✗ Time is up ({outcome.timeout:g} s). {working}", style="red")
+        else:
+            io.say(f"✗ {working}", style="red")
 
 
 def run(io: LearnerIO, store, request) -> None:
