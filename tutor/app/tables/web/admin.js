@@ -121,12 +121,13 @@
     const el = $("log");
     el.appendChild(T("li", text, cls || ""));
     while (el.children.length > 200) el.removeChild(el.firstChild);
-    el.scrollTop = el.scrollHeight;
+    el.parentElement.scrollTop = el.parentElement.scrollHeight;
   }
 
   Cards.fourColourSwitch($("four-colour"));
   const proj = $("projector");
-  const setProjector = () => document.body.classList.toggle("projector", proj.checked);
+  const setProjector = () => document.documentElement.classList.toggle("projector",
+    proj.checked);
   proj.checked = /projector/.test(location.search);
   setProjector();
   proj.addEventListener("change", setProjector);

@@ -290,7 +290,7 @@
     const box = $("moves");
     Cards.clear(box);
     const before = o && !o.started && o.phase !== "over";
-    const dealer = before && o.seat === o.dealer && S.seated;
+    const dealer = before && o.seat === o.dealer && S.seated && freeMoves().length > 0;
     $("ready-button").hidden = !dealer;
     let moves = myTurn() ? turnMoves() : [];
     moves = moves.concat(freeMoves());
@@ -379,7 +379,7 @@
     }
     log.appendChild(li);
     while (log.children.length > 60) log.removeChild(log.firstChild);
-    log.scrollTop = log.scrollHeight;
+    log.parentElement.scrollTop = log.parentElement.scrollHeight;
   }
 
   // -- the claim ---------------------------------------------------------------------------
@@ -481,6 +481,10 @@
         const b = $("moves").querySelectorAll("button.move")[Number(ev.key) - 1];
         if (b) { ev.preventDefault(); b.click(); }
       }
+    });
+    window.addEventListener("hashchange", () => {     // a shared link opened in this tab
+      const c = decodeURIComponent(location.hash.replace(/^#/, "")).trim();
+      if (c && !S.joined) $("code").value = c;
     });
     setInterval(tick, 250);
   }
