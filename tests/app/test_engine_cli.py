@@ -58,12 +58,12 @@ def test_records_check_reports_each_bad_record_on_its_own_line(tmp_path, capsys)
 
 
 @pytest.mark.parametrize("argv,needle", [
-    (["simulate", "--ruleset", "nosuch"], "valid rulesets: du-coeur"),
+    (["simulate", "--ruleset", "nosuch"], "rulesets: du-coeur"),
     (["simulate", "--players", "9"], "choose from 3, 4, 5, 6"),
-    (["simulate", "--bots", "clever"], "choose from random, willughby, counter"),
+    (["simulate", "--bots", "clever"], "computer players: random, willughby, counter"),
     (["simulate", "--deals", "lots"], "not a whole number"),
     (["simulate", "--mistakes", "2"], "not between 0 and 1"),
-    (["odds", "--ruleset", "nosuch"], "valid rulesets"),
+    (["odds", "--ruleset", "nosuch"], "rulesets: du-coeur"),
     (["records", "check", "/nonexistent/file.jsonl"], "file.jsonl: cannot be read"),
 ])
 def test_bad_choices_are_one_line_messages(argv, needle, capsys):

@@ -103,7 +103,7 @@ def test_a_puzzle_id_is_read_or_refused_with_a_usage_error(text):
 def test_a_lesson_named_by_odd_digits_is_one_line(monkeypatch, capsys, tmp_path, argv):
     monkeypatch.setenv("LAUGH_HOME", str(tmp_path))
     rc, out, err = run(monkeypatch, capsys, argv)
-    assert rc == 2 and "no lesson" in _one_line(err)
+    assert rc == 2 and "unknown lesson" in _one_line(err)
 
 
 # -- item 8: deals without end ----------------------------------------------------------------

@@ -159,7 +159,7 @@ def test_a_stakes_match_shows_running_totals_and_the_deal_passing_left(tmp_path,
      "2 rounds of 5 games (10 deals), not 3"),
     (["match", "--players", "9"], 2, "choose from"),
     (["match", "--seat", "5"], 2, "--seat must be from 0 to 4"),
-    (["match", "--level", "grandmaster"], 2, "choose from beginner, casual"),
+    (["match", "--level", "grandmaster"], 2, "levels: beginner, casual"),
 ])
 def test_bad_choices_are_one_line(tmp_path, args, status, needle):
     proc = laugh(args, tmp_path)
@@ -336,3 +336,59 @@ def test_the_home_screen_reports_a_tampered_match_and_starts_a_new_one(tmp_path,
     direct = laugh(["match", "--resume", str(bad)], tmp_path, "", timeout=60)
     assert direct.returncode == 1 and len(direct.stderr.splitlines()) == 1
     assert "start a new one with laugh match" in direct.stderr
+
+
+def test_the_score_sheet_goes_with_the_match_and_is_never_stale(inter_livery, tmp_path):
+    """Issue 34, finding 4: ``--sheet`` at the start, Ctrl-D after deal 1, ``--resume`` (no
+    ``--sheet``) to deal 3 and then to the end: the sheet follows every deal; and ``--resume
+    --sheet`` after the match is over writes the finished match's sheet."""
+    lines, starts, _, saved = inter_livery
+    sheet = tmp_path / "sheet.html"
+    points = [d["result"]["points"][0] for d in saved["deals"]]
+
+    def sheet_says(page, played):
+        assert f"{played} of 10 games played" in page
+        assert f"Cumulative Score over both rounds: {sum(points[1:played])}" in page
+
+    first = laugh(["match", "--ruleset", "inter-livery-2018", "--level", "club", "--seed", "7",
+                   "--review-samples", str(REVIEW), "--sheet", str(sheet)], tmp_path,
+                  "\n".join(lines[:starts[1] + 1]) + "\n")            # end of input in deal 2
+    assert first.returncode == 0, first.stderr[-2000:]
+    assert "Match saved after 1 of 10 deals" in first.stdout
+    sheet_says(sheet.read_text(encoding="utf-8"), 1)
+    # resumed without --sheet, stopped after deal 3: the sheet kept with the match follows
+    again = laugh(["match", "--resume", "--review-samples", str(REVIEW)], tmp_path,
+                  "\n".join(lines[starts[1]:starts[3]] + ["quit"]) + "\n")
+    assert again.returncode == 0, again.stderr[-2000:]
+    assert f"The score sheet {sheet} is rewritten after every deal." in " ".join(
+        again.stdout.split())
+    sheet_says(sheet.read_text(encoding="utf-8"), 3)
+    # and on to the end
+    end = laugh(["match", "--resume", "--review-samples", str(REVIEW)], tmp_path,
+                "\n".join(lines[starts[3]:]) + "\n")
+    assert end.returncode == 0 and "The match is over." in end.stdout, end.stderr[-2000:]
+    assert f"Score sheet written to {sheet}." in " ".join(end.stdout.split())
+    sheet_says(sheet.read_text(encoding="utf-8"), 10)
+    # over: --resume --sheet writes the last match's sheet elsewhere
+    other = tmp_path / "x.html"
+    done = laugh(["match", "--resume", "--sheet", str(other)], tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "This match is over (10 deals)" in done.stdout
+    sheet_says(other.read_text(encoding="utf-8"), 10)
+    none = laugh(["match", "--resume"], tmp_path)
+    assert none.returncode == 2 and none.stderr.startswith("laugh: no unfinished match")
+
+
+@pytest.mark.parametrize("value", ["relative.html", "/tmp/x.txt", 3, "/tmp/a\0.html"])
+def test_a_saved_match_names_its_sheet_as_a_full_html_path(tmp_path, value):
+    """A saved match's ``meta.sheet`` is checked with the rest of the file: a full path to
+    an .html file, else the file is refused in one line naming the key."""
+    from tutor.engine.errors import LaughError
+    from tutor.engine.match import Match
+    from tutor.engine.sources import default_library
+    rs = default_library().rulesets["inter-livery-2018"]
+    m = Match.start(rs, 5, 7, meta={"seat": 0, "level": "club", "pace": 0.0, "sheet": value})
+    path = tmp_path / "m.json"
+    path.write_text(m.dumps(), encoding="utf-8")
+    with pytest.raises(LaughError, match="meta.sheet: must be the full path of an HTML file"):
+        M.load_match(path)

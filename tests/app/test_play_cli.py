@@ -94,7 +94,7 @@ def test_the_review_budget_is_checked_and_its_help_is_the_programs(tmp_path):
 
 
 def test_bad_choices_are_one_line(tmp_path):
-    for args, needle in ((["play", "--level", "grandmaster"], "choose from beginner, casual"),
+    for args, needle in ((["play", "--level", "grandmaster"], "levels: beginner, casual"),
                          (["play", "--seat", "7"], "--seat must be from 0 to 4"),
                          (["play", "--players", "9"], "choose from"),
                          (["play", "-r", "inter-livery-2018", "-k", "11"],

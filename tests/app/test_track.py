@@ -68,4 +68,4 @@ def test_bad_choices_and_end_of_input_leave_cleanly(tmp_path):
     assert proc.stdout.count("Type a step from 1 to 9, Enter, m or q.") == 2
     proc = run_laugh(["track", "chess"], "", tmp_path)
     assert proc.returncode == 2 or proc.returncode == 1
-    assert "no track 'chess'" in proc.stderr and "Traceback" not in proc.stderr
+    assert "unknown track 'chess'" in proc.stderr and "Traceback" not in proc.stderr

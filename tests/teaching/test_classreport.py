@@ -54,7 +54,7 @@ def test_one_grid_of_learners_and_themes_with_totals(tmp_path):
     report = build_report(three_learners(tmp_path))
     ids = [t.id for t in report.themes]
     # in the table's order (by group), each spelt one way
-    assert ids == ["split-prial", "oversight", "laid-down-dead-pair", "settlement", "bonus",
+    assert ids == ["oversight", "split-prial", "laid-down-dead-pair", "settlement", "bonus",
                    "sources", "which-source"]
     ann, bob, cat = report.learners
     assert (ann.cells["split-prial"].right, ann.cells["split-prial"].answers) == (2, 2)

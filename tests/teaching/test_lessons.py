@@ -95,8 +95,8 @@ def test_course_index_reads_front_matter_only():
 def test_find_lesson_by_number_or_id():
     assert find_lesson("3").id == find_lesson(find_lesson(3).id).id
     from tutor.engine.errors import UsageError
-    with pytest.raises(UsageError, match=r"no lesson 'nope'; lessons \(give the number, the file "
-                                         r"name or the id\): 01-history, 02-terms"):
+    with pytest.raises(UsageError, match=r"unknown lesson 'nope' \(lessons, by number, file name "
+                                         r"or id: 01-history, 02-terms"):
         find_lesson("nope")
 
 
@@ -110,7 +110,7 @@ def test_a_lesson_is_named_by_number_file_name_or_id(key):
 @pytest.mark.parametrize("key", ["", "80", "0", "09-oversights", "oversight", "08-"])
 def test_a_name_that_is_no_lesson_is_refused(key):
     from tutor.engine.errors import UsageError
-    with pytest.raises(UsageError, match="no lesson"):
+    with pytest.raises(UsageError, match="unknown lesson"):
         find_lesson(key)
 
 
@@ -123,7 +123,7 @@ def test_every_command_that_names_a_lesson_takes_all_three_names(tmp_path, capsy
         assert main(["lessons", "check", key]) == 0
         assert "1 lesson checked: no problems" in capsys.readouterr().out
     assert main(["lessons", "check", "no-such-lesson"]) == 2
-    assert "no lesson 'no-such-lesson'" in capsys.readouterr().err
+    assert "unknown lesson 'no-such-lesson'" in capsys.readouterr().err
     assert main(["lessons", "list"]) == 0
     listing = capsys.readouterr().out
     assert "08-oversights" in listing and "oversights" in listing

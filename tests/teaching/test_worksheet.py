@@ -6,6 +6,8 @@ from __future__ import annotations
 import re
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from tutor.app.cli import main
 from tutor.engine.errors import UsageError
@@ -76,21 +78,76 @@ def test_html_worksheet_escapes_everything_from_the_lesson(hostile, library):
 def test_markdown_worksheet_escapes_everything_from_the_lesson(hostile, library):
     text = render_markdown(build(hostile, 1, library))
     assert "<script>" not in text and "</li>" not in text and "<img" not in text
-    assert "&lt;script&gt;" in text and "&lt;img src=x onerror=alert(1)&gt;" in text
-    assert "\\*emphasise\\*" in text and "\\[a link\\]" in text
+    assert "&lt;script>" in text and "&lt;img src=x onerror=alert(1)>" in text
+    assert "\\*emphasise\\*" in text and "\\[a link](" in text
     from markdown_it import MarkdownIt
     html = MarkdownIt("commonmark").render(text)
     assert "<script>" not in html and "<em>emphasise" not in html and "<a " not in html
 
 
 @pytest.mark.parametrize("text, safe", [
-    ("<b>x</b> & y", "&lt;b&gt;x&lt;/b&gt; &amp; y"),
+    ("<b>x</b> & y", "&lt;b>x&lt;/b> & y"),
+    ("&amp; &#60;", "&amp;amp; &amp;#60;"),
     ("# not a heading", "\\# not a heading"),
     ("1. not a list", "1\\. not a list"),
+    ("- not an item", "\\- not an item"),
     ("a | b `c`", "a \\| b \\`c\\`"),
+    ("*not* _emphasis_ x_y_z 2 * 3", "\\*not\\* \\_emphasis\\_ x_y_z 2 * 3"),
+    ("[a link](x) ~~struck~~", "\\[a link](x) \\~\\~struck\\~\\~"),
+    # what needs no escape gets none (issue 34: they were backslashed or entities on paper)
+    ("+1.09", "+1.09"), ("Play from hand >", "Play from hand >"), ("lowest cut~", "lowest cut~"),
+    ("A) 9♥ takes 9♦", "A) 9♥ takes 9♦"), ("[A] or [B]", "[A] or [B]"),
 ])
 def test_md_escape(text, safe):
     assert md_escape(text) == safe
+
+
+def _md_reads(source: str, cell: bool = False) -> str | None:
+    """What a Markdown reader with HTML on (and GFM's tables and strikethrough) shows of
+    ``source``, one paragraph (or a table's one ``cell``): its text, tags and entities undone;
+    None when it is not that."""
+    import html
+    from markdown_it import MarkdownIt
+    out = MarkdownIt("commonmark", {"html": True}).enable(["table", "strikethrough"]).render(
+        source)
+    m = re.search(r"<td>(.*)</td>", out, re.S) if cell else \
+        re.fullmatch(r"<p>(.*)</p>\n", out, re.S)
+    return None if m is None else html.unescape(m.group(1))
+
+
+@given(st.text(alphabet=list("ab1 .)#>-+*_=`|~[]()!:\\<&;/?\n\tx9♥"), max_size=16))
+def test_md_escape_reads_back_as_the_text_and_nothing_else(text):
+    """Whatever the text, a Markdown reader reads the escaped text as exactly the text (its
+    spaces collapsed): at the start of a line, after other words, and in a table's cell."""
+    want = " ".join(text.split())
+    if want:
+        assert _md_reads(md_escape(text)) == want
+        assert _md_reads("a " + md_escape(text, start=False)) == "a " + want
+        assert _md_reads("| h |\n|---|\n| " + md_escape(text, start=False) + " |\n",
+                         cell=True) == want
+
+
+def test_handouts_have_no_empty_box_no_line_for_the_terminal_and_no_stray_escape(tmp_path):
+    """Issue 34, finding 9: a source puzzle (lesson 1) and a score-sheet puzzle (lesson 11)
+    have no position, and print none (no empty ``<pre>`` or fence); no lesson tells paper to
+    type ``hint``; a table of signed figures and a quotation's "a > b" print as written."""
+    for key in ("history", "tournament", "sources-compared"):
+        ws = build(course_lesson(key), 3)
+        empty = [p for p in ws.puzzles if not p.position.strip()]
+        assert empty, key                   # source / score-sheet puzzles: nothing to draw
+        page, text = render_html(ws), render_markdown(ws)
+        assert not re.search(r"<pre>\s*</pre>", page)
+        assert not re.search(r"```text\n\s*\n?```", text)
+        assert page.count("<pre>") == len(ws.puzzles) - len(empty)
+        for out in (page, text):
+            assert "hint" not in out.lower().replace("hints", "")
+        assert "&gt;" not in text and "\\~" not in text and "\\+" not in text
+        assert not re.search(r"\| \\[-+]\d|\d\\\.\d", text)        # "\+1.09", "0\.18"
+    # every lesson's prose, which goes on paper too, leaves the terminal's words to the
+    # program: no "Type `hint`"
+    from tutor.teaching.lessons import lesson_files
+    for path in lesson_files():
+        assert "`hint`" not in path.read_text(encoding="utf-8"), path.name
 
 
 def test_answer_key_on_a_separate_page_and_the_same_puzzles_as_the_lesson(tmp_path):
@@ -136,7 +193,7 @@ def test_bad_suffix_and_unknown_lesson(tmp_path, capsys):
     assert main(["worksheet", "3", "--out", str(tmp_path / "x.pdf")]) == 2
     assert "x.pdf: the worksheet is written as .html or .md" in capsys.readouterr().err
     assert main(["worksheet", "nope", "--out", str(tmp_path / "x.html")]) == 2
-    assert "no lesson 'nope'" in capsys.readouterr().err
+    assert "unknown lesson 'nope'" in capsys.readouterr().err
     with pytest.raises(UsageError):
         write_worksheet(course_lesson("terms"), 1, tmp_path / "x.txt")
 
@@ -170,7 +227,7 @@ def test_quotation_markup_becomes_tags_never_literal_markup():
     assert quote_html('<script>alert(1)</script> <b onclick="x">b</b> & a < b') == \
         "alert(1) <strong>b</strong> &amp; a &lt; b"
     assert quote_markdown("a **pair** & *instead* <cite>Book</cite> [x]") == \
-        r"a **pair** &amp; *instead* *Book* \[x\]"
+        r"a **pair** & *instead* *Book* [x]"
     assert quote_markdown("**YOU DO NOT WIN A POINT** with") == "**YOU DO NOT WIN A POINT** with"
 
 

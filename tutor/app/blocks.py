@@ -20,6 +20,7 @@ from rich.table import Table
 from rich.text import Text
 
 from tutor.app.commands.simulate import skill_view
+from tutor.app.fit import FitTable
 from tutor.engine.errors import DataError
 from tutor.puzzles.quoted import quote_text
 from tutor.puzzles.board import cards_text
@@ -78,18 +79,12 @@ def render_rules(data: dict, ctx, width: int):
     caption = RULES_CAPTION
     if players is not None:
         caption = f"Per-player figures for {players} players. " + caption
-    wide = width >= 18 + 14 * len(rids)
-    if wide:
-        t = Table(show_lines=True, expand=False)
-        t.add_column("")
-        for rid in rids:
-            t.add_column(rid, overflow="fold")
-        for p in params:
-            row = [Text(parameter_label(p), style="bold")]
-            for rid in rids:
-                row.append(_value_text(*parameter_value(lib, rid, p, players)))
-            t.add_row(*row)
-        return Group(t, Text(caption, style="dim"))
+    rows = [[Text(parameter_label(p), style="bold")]
+            + [_value_text(*parameter_value(lib, rid, p, players)) for rid in rids]
+            for p in params]
+    table = FitTable([""] + list(rids), rows, wrap=range(len(rids) + 1), lines=True)
+    if table.laid_out(width) is not None:          # every ruleset id whole above its column
+        return Group(table, Text(caption, style="dim"))
     parts = []
     for p in params:
         parts.append(Text(parameter_label(p), style="bold"))

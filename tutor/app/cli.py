@@ -17,12 +17,14 @@ import re
 import sys
 
 from tutor import __version__
+from tutor.app.commands._common import resolve_names
 from tutor.app.commands import (analyse, coach_cmd, drill, lesson, match, odds, play,
                                 progress_cmd, puzzle, records, rules, simulate, sources_cmd,
                                 stats, table, tutor_app, worksheet)
 from tutor.engine import kernelcache, sources
 from tutor.engine.errors import LaughError, UsageError
 from tutor.engine.outputs import unsaved
+from tutor.engine.names import find_name
 from tutor.engine.safetext import clip, printable
 from tutor.app.streams import standard_streams
 
@@ -44,6 +46,17 @@ class _Parser(argparse.ArgumentParser):
     the command line is cut short (:func:`tutor.engine.safetext.clip`), and an option whose
     value was taken for an option (``--name -1+1``) says how to give it."""
 
+    def _get_values(self, action, arg_strings):  # noqa: D102 - argparse hook
+        # A choice (a command, a drill, a drill's mode...) typed in another case, or mistyped,
+        # is read as names are read everywhere (tutor.engine.names: "did you mean ...").  Of a
+        # command's arguments only the first is its name; the rest go to its own parser.
+        if action.choices is not None and action.type is None and arg_strings:
+            if action.nargs == argparse.PARSER:
+                arg_strings = [_choice(action, arg_strings[0]), *arg_strings[1:]]
+            elif action.nargs != argparse.REMAINDER:
+                arg_strings = [_choice(action, a) for a in arg_strings]
+        return super()._get_values(action, arg_strings)
+
     def error(self, message: str) -> None:  # noqa: D102 - argparse hook
         message = _shorten_quoted(message)
         option = re.match(r"argument (\S+?)(?:/\S+)?: expected one argument$", message)
@@ -51,6 +64,20 @@ class _Parser(argparse.ArgumentParser):
             message += (f" (a value that starts with '-' goes after an equals sign: "
                         f"{option.group(1)}=-VALUE)")
         self.exit(USAGE, f"laugh: {printable(clip(message, 400))}\n")
+
+
+def _choice(action: argparse.Action, text: str) -> str:
+    """``text``, one of ``action``'s choices in any case (:func:`tutor.engine.names.
+    find_name`); ArgumentError (one line, the nearest choices) for none of them."""
+    choices = [c for c in action.choices if isinstance(c, str)]
+    if text in choices:
+        return text
+    what = (action.dest if action.dest not in (None, argparse.SUPPRESS) else
+            action.metavar or "choice").replace("_", " ").lower()
+    try:
+        return find_name(text, choices, what)
+    except UsageError as exc:
+        raise argparse.ArgumentError(action, str(exc)) from None
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -104,6 +131,7 @@ def _run(argv: list[str] | None) -> int:
     sources.set_notice(_left_out)
     handler = getattr(args, "handler", None) or tutor_app.run_default
     try:
+        resolve_names(args)             # a ruleset or source typed in any case, or mistyped
         return int(handler(args) or OK)
     except UsageError as exc:
         _error(exc)

@@ -25,9 +25,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from rich.padding import Padding
-from rich.rule import Rule
 from rich.text import Text
 
+from tutor.app.fit import TitledRule
 from tutor.app.blocks import render_quote
 from tutor.app.markdown import render_markdown
 from tutor.app.play.game import DealObserver, DealPlayer
@@ -122,8 +122,8 @@ class Coach(DealObserver):
     def stop_renderables(self, s: Seen) -> list:
         """One stop as renderables (see :meth:`speak`)."""
         ctx = self.ctx
-        out: list = [Text(""), Rule(f"The coach · {SITUATIONS[s.situation]}", style="cyan",
-                                    align="left")]
+        out: list = [Text(""), TitledRule(f"The coach · {SITUATIONS[s.situation]}", style="cyan",
+                                          align="left")]
         stop = stop_for(self.stops, s.situation, self.ruleset_id)
         if stop is not None:
             where, words = self.page_of(stop)

@@ -23,11 +23,11 @@ from __future__ import annotations
 
 import secrets
 
-from rich.rule import Rule
 from rich.table import Table
 from rich.text import Text
 
 from tutor.app.blocks import render_block
+from tutor.app.fit import TitledRule
 from tutor.app.markdown import render_markdown
 from tutor.app.puzzling import Quit, generate, pose
 from tutor.engine.errors import LaughError
@@ -199,8 +199,8 @@ class LessonRunner:
         title = f"{lesson.number}. {lesson.title}" if lesson.number else lesson.title
         pending: list = list(self._intro)
         self._intro = []
-        pending += [Text(""), Rule(f"{title} · page {page + 1} of {len(lesson.pages)}",
-                                   style="dim")]
+        pending += [Text(""), TitledRule(f"{title} · page {page + 1} of {len(lesson.pages)}",
+                                         style="dim")]
         for item in lesson.pages[page]:
             if isinstance(item, Segment):
                 pending += [render_markdown(item.text, ctx.symbols, _bullet(ctx)), Text("")]

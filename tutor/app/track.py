@@ -114,8 +114,7 @@ class TrackScreen:
                 note = f"{s.right}/{s.total}" if s.total else "done"
             else:
                 mark, style, note = g.todo, "", ""
-            cell = Text(title)
-            cell.truncate(max(8, ctx.width - 12), overflow="ellipsis")
+            cell = Text(title)                      # wrapped, never cut (a track is short)
             grid.add_row(str(i), Text(mark, style=style), cell, note)
         ctx.show(grid)
         nxt = self.next_step(states)

@@ -12,7 +12,6 @@ expert builds on the analysis, and this module names them all.
 
 from __future__ import annotations
 
-from tutor.engine.errors import UsageError
 from tutor.engine.rule_bots import (RULE_BOT_NAMES, Bot, Careless, CounterBot, RandomBot,
                                     WillughbyBot, play_out, rule_bot)
 
@@ -34,5 +33,7 @@ def make_bot(name: str, mistakes: float = 0.0) -> Bot:
     elif name in RULE_BOT_NAMES:
         bot = rule_bot(name)
     else:
-        raise UsageError(f"unknown computer player {name!r}; choose from {', '.join(BOT_NAMES)}")
+        from tutor.engine.names import find_name
+        found = find_name(name, BOT_NAMES, "computer player")
+        return make_bot(found, mistakes)
     return Careless(bot, mistakes) if mistakes > 0 else bot

@@ -21,7 +21,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from tutor.engine.bots import Bot, Careless, make_bot
-from tutor.engine.errors import UsageError
 from tutor.engine.expert import SAMPLES, ExpertBot
 from tutor.engine.race import Reaction
 from tutor.engine.seats import SEAT_NAMES
@@ -77,10 +76,8 @@ LEVELS: dict[str, Level] = {lv.name: lv for lv in (
 
 def level(name: str) -> Level:
     """The level called ``name``; raises :class:`UsageError` listing the levels."""
-    try:
-        return LEVELS[name]
-    except KeyError:
-        raise UsageError(f"unknown level {name!r}; choose from {', '.join(LEVELS)}") from None
+    from tutor.engine.names import find_name
+    return LEVELS[find_name(name, LEVELS, "level")]
 
 
 def make_opponents(lv: Level, players: int, seat: int) -> list[Bot | None]:

@@ -223,10 +223,8 @@ class Careless(Bot):
 def rule_bot(name: str) -> Bot:
     """A fresh rule-following bot by name (:data:`RULE_BOT_NAMES`); raises :class:`UsageError`."""
     classes = {"random": RandomBot, "willughby": WillughbyBot, "counter": CounterBot}
-    if name not in classes:
-        raise UsageError(f"unknown computer player {name!r}; choose from "
-                         f"{', '.join(RULE_BOT_NAMES)}")
-    return classes[name]()
+    from tutor.engine.names import find_name
+    return classes[find_name(name, RULE_BOT_NAMES, "computer player")]()
 
 
 def play_out(deal: Deal, bots: list[Bot], rng: _random.Random, observer=None) -> Deal:

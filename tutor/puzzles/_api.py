@@ -120,7 +120,6 @@ def curated_sets() -> dict[str, dict]:
 
 def curated_set(name: str) -> dict:
     """One curated set by name; UsageError listing the sets if there is none."""
+    from tutor.engine.names import find_name
     sets = curated_sets()
-    if name not in sets:
-        raise UsageError(f"unknown puzzle set {name!r}; choose from {', '.join(sets) or 'none'}")
-    return sets[name]
+    return sets[find_name(name, sets, "puzzle set")]

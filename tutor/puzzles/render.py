@@ -132,7 +132,8 @@ class _Hang:
     """``label`` then ``body`` (a card list) with the body's wrapped lines indented under its
     first (:func:`tutor.puzzles.board.hanging`), never back at the left margin; where the label
     leaves less than :data:`_ROOM` cells beside it (a narrow terminal), the body goes on the
-    next lines, indented by ``indent``."""
+    next lines, indented by ``indent``; a label wider than the terminal wraps under its own
+    first word.  ``body`` None: the label alone."""
 
     def __init__(self, label, body, indent: int = 4):
         self.label = label
@@ -141,12 +142,20 @@ class _Hang:
 
     def __rich_console__(self, console, options):
         from rich.text import Text
-        if self.label.cell_len + _ROOM <= options.max_width:
+        if self.body is None and self.label.cell_len <= options.max_width:
+            yield self.label
+            return
+        if self.body is not None and self.label.cell_len + _ROOM <= options.max_width:
             yield hanging(self.label, self.body)
+            return
+        label = self.label.copy()
+        label.rstrip()
+        lead = len(label.plain) - len(label.plain.lstrip(" "))
+        if label.cell_len > options.max_width:      # its own words wrap under its first
+            yield hanging(Text(" " * lead), label[lead:])
         else:
-            label = self.label.copy()
-            label.rstrip()
             yield label
+        if self.body is not None:
             yield hanging(Text(" " * self.indent), self.body)
 
 
@@ -263,7 +272,7 @@ def _position(puzzle: Puzzle, symbols: bool) -> list:
                 t.append(": ")
                 out.append(_Hang(t, pile_text(view.won[q], symbols)))
             else:
-                out.append(t)
+                out.append(_Hang(t, None))          # at a narrow width, wrapped under itself
     out.extend(_history(puzzle, deal, symbols))
     if not over:
         out.append(_line("Your hand:", _cards(deal.hand(seat), symbols, "empty (you are out)"),

@@ -38,7 +38,7 @@ from tutor.teaching.progress import Answer, ProgressStore
 from tutor.teaching.transfer import Export
 
 __all__ = ["COLUMN_GROUPS", "SPOTTING", "Cell", "ClassReport", "ColumnGroup", "Learner", "WEAK_BELOW",
-           "band", "build_report", "csv_columns", "render_csv", "render_html"]
+           "band", "build_report", "csv_columns", "one_learner_each", "render_csv", "render_html"]
 
 #: A cell whose accuracy is below this share is weak (shaded, and the class's weakest themes
 #: are counted by it).
@@ -109,7 +109,8 @@ COLUMN_GROUPS: list[ColumnGroup] = [SPOTTING]
 
 @dataclass
 class Learner:
-    """One learner of the report: ``name``, the ``file`` it came from, ``total`` (every answer
+    """One learner of the report: ``name``, the ``file`` it came from (the files, joined by
+    ``", "``, when one learner's exports were merged), ``total`` (every answer
     once), the overall ``rating`` and its deviation ``rd`` (None when never rated), ``cells``
     by theme id, and ``extra`` values by column group id (then column heading)."""
 
@@ -131,7 +132,9 @@ class ClassReport:
     """The report: ``learners``; ``themes`` answered by any of them, in the theme table's order
     (:class:`tutor.puzzles.themes.Theme`; an unknown theme last, by its id); ``totals`` the
     class on each theme (by id) and ``total`` in all; ``groups`` the column groups with values;
-    ``weakest`` the weakest themes of the class (:meth:`weakest_themes`); ``made_at``."""
+    ``weakest`` the weakest themes of the class (:meth:`weakest_themes`); ``made_at``;
+    ``notes``: one line for each export counted with another as one learner's
+    (:func:`one_learner_each`)."""
 
     learners: list[Learner]
     themes: list[Theme]
@@ -140,6 +143,7 @@ class ClassReport:
     groups: list[ColumnGroup]
     made_at: float
     weakest: list[tuple[Theme, Cell, list[str]]] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
 
     def theme_groups(self) -> list[tuple[str, list[Theme]]]:
         """The themes by group, in order: (group label, themes)."""
@@ -179,16 +183,23 @@ def build_report(exports: list[tuple[str, Export]],
     """The report of ``exports`` (file name, export read by
     :func:`tutor.teaching.transfer.read_export`).  A learner is named by the export's
     ``learner`` or else its file name; two of one name are told apart by their files.
-    ``groups`` defaults to :data:`COLUMN_GROUPS`."""
+
+    Exports of one learner make one learner of the report (:func:`one_learner_each`): the
+    same file given twice, or two files that share an answer or a sighting (one learner's
+    progress exported twice, or a copy), are merged as an import merges them, each answer
+    counted once, and ``notes`` says so, one line each.  ``groups`` defaults to
+    :data:`COLUMN_GROUPS`."""
     groups = COLUMN_GROUPS if groups is None else groups
+    gathered, notes = one_learner_each(exports)
+    names = [_name(es[0]) for es in gathered]
     learners = []
-    names = [e.learner or _stem(f) for f, e in exports]
     by_theme: dict[str, list[Answer]] = {}
     everything: list[Answer] = []
-    for (file, export), name in zip(exports, names):
+    for es, name in zip(gathered, names):
         if names.count(name) > 1:
-            name = f"{name} ({_stem(file)})"
-        learner, answers = _learner(name, file, export, groups)
+            name = f"{name} ({', '.join(dict.fromkeys(_stem(f) for f, _ in es))})"
+        learner, answers = _learner(name, ", ".join(dict.fromkeys(f for f, _ in es)),
+                                    [e for _, e in es], groups)
         learners.append(learner)
         everything += answers
         for a in answers:
@@ -197,9 +208,81 @@ def build_report(exports: list[tuple[str, Export]],
     themes = sorted((theme(t) for t in by_theme), key=lambda t: (t.order, t.id))
     used = [g for g in groups if any(g.id in lr.extra for lr in learners)]
     report = ClassReport(learners, themes, {t: _cell(a) for t, a in by_theme.items()},
-                         _cell(everything), used, time.time())
+                         _cell(everything), used, time.time(), notes=notes)
     report.weakest = report.weakest_themes()
     return report
+
+
+def one_learner_each(exports: list[tuple[str, Export]]
+                     ) -> tuple[list[list[tuple[str, Export]]], list[str]]:
+    """``exports`` (file name, export) gathered by learner, in the order given: a file given
+    twice (by the same name or another path to it) and files that share an answer or a
+    sighting (by ``uid``, the key an import merges by) are one learner's.  Returns the groups
+    (each in the order given, the groups by their first file) and a note for each file
+    gathered into an earlier one: the two files, the learners' names where the exports name
+    them differently, and how much they share."""
+    parent = list(range(len(exports)))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            i = parent[i]
+        return i
+
+    def join(i: int, j: int) -> None:
+        a, b = root(i), root(j)
+        if a != b:
+            parent[max(a, b)] = min(a, b)       # a group's root is its first file
+
+    said: dict[int, tuple[int, int]] = {}       # file -> (earlier file, items shared; -1: same)
+    first_of: dict[object, int] = {}
+    owner: dict[str, int] = {}                  # uid -> the first file that holds it
+    for i, (file, export) in enumerate(exports):
+        key = _file_key(file)
+        if key in first_of:
+            join(i, first_of[key])
+            said[i] = (first_of[key], -1)
+            continue
+        first_of[key] = i
+        shared: dict[int, int] = {}
+        for uid in [a.uid for a in export.answers] + [s.uid for s in export.sightings]:
+            j = owner.setdefault(uid, i)
+            if j != i:
+                shared[j] = shared.get(j, 0) + 1
+        for j in shared:
+            join(i, j)
+        if shared:
+            said[i] = max(shared.items(), key=lambda js: (js[1], -js[0]))
+    gathered: dict[int, list[tuple[str, Export]]] = {}
+    for i, item in enumerate(exports):
+        gathered.setdefault(root(i), []).append(item)
+    notes = []
+    for i, (j, shared) in sorted(said.items()):
+        file, earlier = exports[i][0], exports[j][0]
+        if shared < 0:
+            again = "was given twice" if file == earlier else f"is {earlier} again"
+            notes.append(f"{file} {again}: counted once.")
+            continue
+        name, as_name = _name(gathered[root(i)][0]), _name(exports[i])
+        also = f" (named {as_name})" if as_name != name else ""
+        what = "answer or sighting" if shared == 1 else "answers or sightings"
+        notes.append(f"{file}{also} shares {shared} {what} with {earlier}: one learner's "
+                     f"progress, merged as {name}, each answer counted once.")
+    return list(gathered.values()), notes
+
+
+def _name(item: tuple[str, Export]) -> str:
+    return item[1].learner or _stem(item[0])
+
+
+def _file_key(file: str) -> object:
+    """What names one file however its path is written: its device and inode where it can be
+    read, else its absolute path."""
+    import os
+    try:
+        st = os.stat(file)
+    except (OSError, ValueError):
+        return os.path.abspath(file)
+    return (st.st_dev, st.st_ino)
 
 
 def _stem(file: str) -> str:
@@ -207,11 +290,13 @@ def _stem(file: str) -> str:
     return base[:-5] if base.lower().endswith(".json") else base
 
 
-def _learner(name: str, file: str, export: Export,
+def _learner(name: str, file: str, exports: list[Export],
              groups: list[ColumnGroup]) -> tuple[Learner, list[Answer]]:
+    """One learner of ``exports`` (one learner's, merged by uid as an import merges them)."""
     store = ProgressStore.in_memory()
     try:
-        store.merge(export.answers, export.lessons, export.meta, export.sightings)
+        for export in exports:
+            store.merge(export.answers, export.lessons, export.meta, export.sightings)
         answers = store.answers()                  # themes in their one spelling
         overall = store.rating(R.OVERALL)
         by_theme: dict[str, list[Answer]] = {}
@@ -223,7 +308,7 @@ def _learner(name: str, file: str, export: Export,
                      overall.rating.rd if overall else None,
                      {t: _cell(a) for t, a in by_theme.items()})
         for g in groups:
-            values = g.read(export, store)
+            values = g.read(exports[0], store)
             if values is not None:
                 lr.extra[g.id] = {c: str(values.get(c, "")) for c in g.columns}
         return lr, answers

@@ -66,24 +66,59 @@ def prose_html(text: str, symbols: bool = True) -> Markup:
 # --------------------------------------------------------------------------------------------
 # Markdown
 
-_MD_SPECIAL = re.compile(r"([\\`*_\[\]|~])")
-_MD_LINE_START = re.compile(r"^(\s*)([#>+=-]|\d+[.)])")
+_ASCII_PUNCT = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
+#: What makes a block at the start of a line: a heading, a quotation, a list item, a setext
+#: underline (group 1: the digits of an ordered item, group 2: the mark to backslash).
+_MD_LINE_START = re.compile(r"^(?:()(#{1,6}(?=\s|$)|>|[-+*](?=\s|$)|[=-](?=[=-]*\s*$))"
+                            r"|(\d{1,9})([.)])(?=\s|$))")
+_ENTITY = re.compile(r"#?[0-9A-Za-z]+;")
 
 
-def md_escape(text: str) -> str:
-    """``text`` safe inside Markdown, on one line: ``& < >`` as entities, the characters that
-    make emphasis, code, links and tables backslashed, and a start that would make a heading,
-    list or quotation escaped."""
+def md_escape(text: str, start: bool = True) -> str:
+    """``text`` safe inside Markdown, on one line, escaped only where Markdown would read it
+    otherwise, so the file reads as the words (``+1.09``, ``lowest cut~``, ``hand >`` stay as
+    they are): a backtick, a pipe, an asterisk or underscore that could open or close emphasis
+    (not one between two spaces, nor an underscore inside a word), two or more tildes
+    (strikethrough), a bracket that would open a link, a backslash before punctuation or at
+    the end, backslashed; ``<`` before a tag or autolink and ``&`` before an entity as
+    entities.  With ``start`` (the text begins a line), also a start that would make a heading,
+    quotation, list item or setext underline.  CommonMark (and GFM's tables and
+    strikethrough) read the result as exactly ``text``, its spaces collapsed."""
     text = " ".join(text.split())
-    text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-    text = _MD_SPECIAL.sub(r"\\\1", text)
-
-    def start(m: re.Match) -> str:
-        mark = m.group(2)
-        if mark[0].isdigit():           # "1." -> "1\.": a backslash only escapes punctuation
-            return m.group(1) + mark[:-1] + "\\" + mark[-1]
-        return m.group(1) + "\\" + mark
-    return _MD_LINE_START.sub(start, text)
+    tildes = text.count("~") > 1
+    brackets = re.search(r"\][(\[:]", text) is not None       # a link or a reference
+    closing = re.search(r"(?:^|\s)(#+)$", text)                # a heading's closing #s
+    out = []
+    n = len(text)
+    for i, ch in enumerate(text):
+        before = text[i - 1] if i else ""
+        after = text[i + 1] if i + 1 < n else ""
+        if ch in "`|" or (ch == "~" and tildes) or (ch == "[" and brackets) or \
+                (closing is not None and i == closing.start(1)):
+            ch = "\\" + ch
+        elif ch == "\\":
+            if not after or after in _ASCII_PUNCT:
+                ch = "\\\\"
+        elif ch in "*_":
+            spaced = before.isspace() and after.isspace()
+            inside = ch == "_" and before.isalnum() and after.isalnum()
+            if not (spaced or inside):
+                ch = "\\" + ch
+        elif ch == "<":
+            if after.isalpha() or after in "/!?":
+                ch = "&lt;"
+        elif ch == "&":
+            if _ENTITY.match(text, i + 1):
+                ch = "&amp;"
+        out.append(ch)
+    if start and text:
+        m = _MD_LINE_START.match(text)
+        if m and m.group(2) is not None and not out[0].startswith("\\"):
+            out[0] = "\\" + out[0]
+        elif m and m.group(3) is not None:
+            k = len(m.group(3))
+            out[k] = "\\" + out[k]
+    return "".join(out)
 
 
 def md_code(words: str) -> str:
@@ -116,7 +151,7 @@ def _md_block(node, symbols: bool) -> list[str]:
         return _md_inline_lines(node, symbols)
     if t == "heading":
         level = min(6, int(node.tag[1]) + 1)
-        return ["#" * level + " " + " ".join(_md_inline_lines(node, symbols))]
+        return ["#" * level + " " + " ".join(_md_inline_lines(node, symbols, start=False))]
     if t in ("bullet_list", "ordered_list"):
         lines: list[str] = []
         start = int(node.attrs.get("start", 1)) if t == "ordered_list" else 1
@@ -145,7 +180,8 @@ def _md_block(node, symbols: bool) -> list[str]:
         rows = []
         for part in node.children:
             for row in part.children:
-                rows.append([" ".join(_md_inline_lines(cell, symbols)) for cell in row.children])
+                rows.append([" ".join(_md_inline_lines(cell, symbols, start=False))
+                             for cell in row.children])
         if not rows:
             return []
         out = ["| " + " | ".join(rows[0]) + " |", "|" + "---|" * len(rows[0])]
@@ -160,22 +196,26 @@ def _tight(item) -> bool:
     return any(c.type == "paragraph" and c.hidden for c in item.children)
 
 
-def _md_inline_lines(node, symbols: bool) -> list[str]:
+def _md_inline_lines(node, symbols: bool, start: bool = True) -> list[str]:
     lines = [""]
     for child in node.children:
         if child.type == "inline":
-            _md_inline(child.children, lines, symbols)
+            _md_inline(child.children, lines, symbols, start)
     return [line.strip() for line in lines if line.strip()] or [""]
 
 
-def _md_inline(nodes, lines: list[str], symbols: bool) -> None:
+def _md_inline(nodes, lines: list[str], symbols: bool, start: bool = True) -> None:
+    """Append ``nodes`` (inline tokens) to ``lines``, escaped; ``start``: the text may begin a
+    line (not inside emphasis or a link, which their marks begin)."""
     for n in nodes:
         t = n.type
+        at_start = start and not lines[-1].strip()
         if t == "text":
             words = n.content
             lead = " " if words[:1].isspace() else ""
             trail = " " if words[-1:].isspace() else ""
-            lines[-1] += lead + md_escape(words) + trail if words.strip() else words
+            lines[-1] += lead + md_escape(words, at_start) + trail \
+                if words.strip() else words
         elif t == "softbreak":
             lines[-1] += " "
         elif t == "hardbreak":
@@ -184,20 +224,20 @@ def _md_inline(nodes, lines: list[str], symbols: bool) -> None:
         elif t in ("strong", "em"):
             mark = "**" if t == "strong" else "*"
             inner = [""]
-            _md_inline(n.children, inner, symbols)
+            _md_inline(n.children, inner, symbols, start=False)
             lines[-1] += mark + " ".join(x.strip() for x in inner) + mark
         elif t == "code_inline":
             cards = as_cards(n.content)
-            lines[-1] += md_escape(pretty_cards(cards, symbols)) if cards is not None \
+            lines[-1] += md_escape(pretty_cards(cards, symbols), at_start) if cards is not None \
                 else md_code(n.content)
         elif t == "link":
             inner = [""]
-            _md_inline(n.children, inner, symbols)
+            _md_inline(n.children, inner, symbols, start=at_start)
             href = n.attrs.get("href", "")
-            lines[-1] += " ".join(inner) + (f" ({md_escape(str(href))})" if href else "")
+            lines[-1] += " ".join(inner) + (f" ({md_escape(str(href), False)})" if href else "")
         elif t == "image":
-            lines[-1] += md_escape(f"[{n.content or n.attrs.get('alt', 'image')}]")
+            lines[-1] += md_escape(f"[{n.content or n.attrs.get('alt', 'image')}]", at_start)
         elif n.children:
-            _md_inline(n.children, lines, symbols)
+            _md_inline(n.children, lines, symbols, start)
         else:
-            lines[-1] += md_escape(n.content or "")
+            lines[-1] += md_escape(n.content or "", at_start)

@@ -32,7 +32,7 @@ from pathlib import Path
 
 from tutor.engine import yamlfile
 from tutor.engine.data import data_dir
-from tutor.engine.errors import DataError, UsageError
+from tutor.engine.errors import DataError
 from tutor.teaching.lessons._common import _ID_RE, _display, _shown
 from tutor.teaching.lessons._model import Block, Lesson, Segment
 
@@ -92,10 +92,9 @@ def load_track(name: str, library=None) -> Track:
     """The track ``name`` (its file name without ``.yaml``), read and checked in shape.
     Raises :class:`UsageError` for an unknown track (listing them) and :class:`DataError`
     (``FILE:LINE: KEY: what is wrong``) for a file that is not a track."""
-    for path in track_files():
-        if path.stem == name:
-            return read_track(path, library)
-    raise UsageError(f"no track '{name}' (tracks: {', '.join(track_names()) or 'none'})")
+    from tutor.engine.names import find_name
+    found = find_name(name, track_names(), "track")
+    return read_track(next(p for p in track_files() if p.stem == found), library)
 
 
 def read_track(path: Path, library=None) -> Track:

@@ -327,14 +327,14 @@ def md_inline(text: str) -> str:
     """Puzzle text as Markdown on one line: its code spans kept as code, the rest escaped
     (:func:`md_escape`)."""
     from tutor.teaching.html import code_spans
-    out = []
+    out: list[str] = []
     for w, code in code_spans(" ".join(text.split())):
         if code:
             out.append(_md_code(w))
         elif w.strip():
             lead = " " if w[:1].isspace() else ""
             trail = " " if w[-1:].isspace() else ""
-            out.append(lead + md_escape(w) + trail)
+            out.append(lead + md_escape(w, start=not out) + trail)
         else:
             out.append(w)
     return "".join(out)
@@ -355,7 +355,7 @@ def quote_markdown(text: str) -> str:
             continue
         lead = " " if words[:1].isspace() else ""
         trail = " " if words[-1:].isspace() else ""
-        piece = md_escape(core)
+        piece = md_escape(core, start=False)      # after an opening quotation mark
         if span.italic:
             piece = f"*{piece}*"
         if span.bold:
@@ -393,12 +393,25 @@ PAGE_BREAK = '<div style="page-break-before: always"></div>'
 
 def _md_paragraphs(text: str) -> list[str]:
     """Paragraphs (blank-line separated) of lines (code spans kept, the rest escaped), each line
-    ending in a hard break."""
+    ending in a hard break; a run of lines that start ``- `` (an explanation's list of moves)
+    as a Markdown list, apart from the lines around it."""
     out: list[str] = []
     for para in text.split("\n\n"):
-        lines = [md_inline(line) for line in para.splitlines() if line.strip()]
-        if lines:
-            out += [line + "  " for line in lines[:-1]] + [lines[-1], ""]
+        runs: list[tuple[bool, list[str]]] = []
+        for line in para.splitlines():
+            if not line.strip():
+                continue
+            item = line.lstrip().startswith("- ")
+            if runs and runs[-1][0] == item:
+                runs[-1][1].append(line)
+            else:
+                runs.append((item, [line]))
+        for item, lines in runs:
+            if item:
+                out += [f"- {md_inline(line.lstrip()[2:])}" for line in lines] + [""]
+            else:
+                body = [md_inline(line) for line in lines]
+                out += [line + "  " for line in body[:-1]] + [body[-1], ""]
     return out
 
 
@@ -410,9 +423,10 @@ def _fence(text: str) -> str:
 
 def md_table(head: list[str], rows: list[list[str]], caption: str | None = None) -> list[str]:
     """A Markdown table of escaped cells (and an escaped caption line in italics after it)."""
-    out = ["| " + " | ".join(md_escape(h) or " " for h in head) + " |",
+    out = ["| " + " | ".join(md_escape(h, start=False) or " " for h in head) + " |",
            "|" + "---|" * len(head)]
-    out += ["| " + " | ".join(md_escape(str(c)) or " " for c in r) + " |" for r in rows]
+    out += ["| " + " | ".join(md_escape(str(c), start=False) or " " for c in r) + " |"
+            for r in rows]
     if caption:
         out += ["", f"*{md_escape(caption)}*"]
     return out + [""]
@@ -539,7 +553,7 @@ def puzzle_markdown(p: WorksheetPuzzle) -> list[str]:
     out = [f"### Puzzle {p.number}", ""]
     if p.about:
         out += [f"*{md_escape(p.about)}*", ""]
-    if p.position.strip():               # a question about the sources has no position
+    if p.position.strip():                  # a source or score-sheet puzzle has none
         out += [_fence(p.position), ""]
     if p.question:
         out += _md_paragraphs(p.question)

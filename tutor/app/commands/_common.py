@@ -20,10 +20,49 @@ def add_ruleset_options(p: argparse.ArgumentParser, default: str | None = DEFAUL
     """Add ``--ruleset R`` and ``--players N`` to a subcommand.  ``shown`` is the default the
     help names when ``default`` is None (the command chooses it later, as ``laugh match`` does
     so that ``--resume`` can tell an option given from one left out)."""
-    p.add_argument("--ruleset", "-r", default=default, metavar="R",
+    p.add_argument("--ruleset", "-r", type=ruleset_name, default=default, metavar="R",
                    help=f"ruleset id (see laugh rules); default {shown or default}")
     p.add_argument("--players", "-n", type=players_type, default=players_default, metavar="N",
                    help="player count (default: 5 where the ruleset covers it)")
+
+
+class LibraryName(str):
+    """A ruleset or source id as typed on the command line (``what`` says which), read
+    against the library once the command line is parsed and ``--sources`` is known
+    (:func:`resolve_names`): argparse cannot load the library itself, which ``--sources``
+    changes and which the start-up time leaves unloaded."""
+
+    what = "ruleset"
+
+
+class _SourceName(LibraryName):
+    what = "source"
+
+
+def ruleset_name(text: str) -> LibraryName:
+    """argparse type of every ruleset typed on the command line (see :class:`LibraryName`)."""
+    return LibraryName(text)
+
+
+def source_name(text: str) -> LibraryName:
+    """argparse type of a source id typed on the command line (see :class:`LibraryName`)."""
+    return _SourceName(text)
+
+
+def resolve_names(args: argparse.Namespace) -> None:
+    """Every ruleset and source id typed on the command line (:class:`LibraryName`, alone or
+    in a list) replaced by the id it names in the library, in any case
+    (:func:`tutor.engine.names.find_name`), so a command sees only the library's own ids.
+    Raises :class:`UsageError` (did you mean ...) for an id the library does not have."""
+    lib = None
+    for key, value in vars(args).items():
+        values = value if isinstance(value, list) else [value]
+        if not any(isinstance(v, LibraryName) for v in values):
+            continue
+        lib = lib or default_library()
+        found = [(lib.ruleset(v).id if v.what == "ruleset" else lib.source(v).id)
+                 if isinstance(v, LibraryName) else v for v in values]
+        setattr(args, key, found if isinstance(value, list) else found[0])
 
 
 def resolve(ruleset_id: str, players: int | None):

@@ -52,8 +52,8 @@ def register(sub, parent) -> None:
 
 def run(args) -> int:
     """Annotate every record of ``args.file``; exit 0, or 1 for a bad record."""
-    if args.policy not in POLICIES:
-        raise UsageError(f"unknown policy {args.policy!r}; choose from {', '.join(POLICIES)}")
+    from tutor.engine.names import find_name
+    args.policy = find_name(args.policy, POLICIES, "policy")
     records = list(load_records(args.file))
     if not records:
         raise LaughError(f"{args.file} holds no deal record")

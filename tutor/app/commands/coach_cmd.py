@@ -4,7 +4,7 @@ practice match).  Both are also on the home screen (``f`` and ``r``)."""
 
 from __future__ import annotations
 
-from tutor.app.commands._common import seed_type
+from tutor.app.commands._common import ruleset_name, seed_type
 from tutor.app.context import make_context, run_guarded
 
 
@@ -23,7 +23,7 @@ def register(sub, parent) -> None:
                     "says of it and on which page, and what the engine says you may do now. "
                     "Then a second deal, the coach silent unless you type why (or coach). "
                     "The deals are not recorded.")
-    p.add_argument("--ruleset", "-r", default=None, metavar="R",
+    p.add_argument("--ruleset", "-r", type=ruleset_name, default=None, metavar="R",
                    help="play the coached deal set for ruleset R (default: the course's first)")
     p.add_argument("--pace", type=_pace, default=1.0, metavar="SEC",
                    help="seconds before each computer player's move on a terminal (default 1)")

@@ -12,7 +12,8 @@ import argparse
 import random
 from dataclasses import dataclass, field
 
-from tutor.app.commands._common import players_type, positive_int, seed_type, session_io
+from tutor.app.commands._common import (players_type, positive_int, ruleset_name, seed_type,
+                                        session_io)
 from tutor.engine.errors import UsageError
 from tutor.engine.sources import default_library
 from tutor.teaching.drills.registry import DRILLS, DrillRequest, Setting, drill_kind
@@ -78,7 +79,7 @@ def _add_setting(p: argparse.ArgumentParser, s: Setting) -> None:
 
 
 def _common(p) -> None:
-    p.add_argument("--ruleset", "-r", default=None, metavar="R",
+    p.add_argument("--ruleset", "-r", type=ruleset_name, default=None, metavar="R",
                    help="ruleset id (default: a mixture of the rulesets)")
     p.add_argument("--players", "-n", type=players_type, default=None, metavar="N",
                    help="player count (default: any the ruleset covers)")

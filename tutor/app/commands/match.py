@@ -10,13 +10,17 @@ of the learner's play and the running totals.  The match is saved (JSON,
 every deal.  Quitting (``quit``, Ctrl-D, Ctrl-C) keeps what is finished and says so in one line;
 ``laugh match --resume`` (or ``--resume FILE``) plays on from the next deal, which is dealt as it
 would have been (each deal has its own random stream of the seed, and so do the computer
-players' choices and reaction times in it).  At the end, and whenever ``--sheet FILE.html`` is
-given, the score sheet (:mod:`tutor.app.match_sheet`).
+players' choices and reaction times in it).  At the end, the score sheet
+(:mod:`tutor.app.match_sheet`); ``--sheet FILE.html`` also writes it as HTML, and the file goes
+with the match (``meta.sheet``): it is rewritten after every deal, on resuming too, so it is
+never behind the saved match.  ``laugh match --resume --sheet FILE.html`` with no match left
+unfinished writes the sheet of the last match played.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import time
 from pathlib import Path
@@ -73,7 +77,8 @@ def register(sub, parent) -> None:
     p.add_argument("--resume", nargs="?", const="", default=None, metavar="FILE",
                    help="play on the last unfinished match (or the saved match FILE)")
     p.add_argument("--sheet", metavar="FILE.html",
-                   help="also write the score sheet as printable HTML")
+                   help="also write the score sheet as printable HTML, rewritten after every "
+                        "deal (kept with the match: a resumed match goes on rewriting it)")
     p.add_argument("--review-samples", type=_samples, default=REVIEW_SAMPLES_HELP, metavar="N",
                    help="most playouts per decision in the review of your costliest decisions "
                         f"after each deal (default {REVIEW_SAMPLES_HELP}; 0 leaves the analysis "
@@ -112,7 +117,7 @@ def run(args: argparse.Namespace, *, io=None, make_player=None) -> int:
         if given:
             raise UsageError(f"--resume plays on the saved match as it was set up; leave out "
                              f"{', '.join(given)}")
-        path = Path(args.resume) if args.resume else latest_unfinished()
+        path = Path(args.resume) if args.resume else latest_unfinished(finished=bool(args.sheet))
         match = load_match(path)
         pace = args.pace if args.pace is not None else match.meta.get("pace", 1.0)
     else:
@@ -138,12 +143,13 @@ def run(args: argparse.Namespace, *, io=None, make_player=None) -> int:
             store.close()
 
 
-def latest_unfinished() -> Path:
+def latest_unfinished(finished: bool = False) -> Path:
     """The most recently saved match that is not over (a file that cannot be read as a saved
-    match counts as unfinished: :func:`load_match` then says what is wrong with it).  Raises
-    :class:`UsageError` when there is none."""
+    match counts as unfinished: :func:`load_match` then says what is wrong with it); with
+    ``finished``, when none is unfinished, the most recently saved match (for its score
+    sheet).  Raises :class:`UsageError` when there is none."""
     folder = matches_dir()
-    candidates = []
+    candidates, over = [], []
     for f in folder.glob("match-*.json") if folder.is_dir() else ():
         try:
             obj = jsonfile.load(f)
@@ -152,11 +158,12 @@ def latest_unfinished() -> Path:
                               and len(deals) >= planned)
         except (DataError, KeyError, TypeError):
             unfinished = True           # a damaged file: load_match will say what is wrong
-        if unfinished:
-            try:
-                candidates.append((f.stat().st_mtime, f.name, f))
-            except OSError:             # gone since it was listed
-                continue
+        try:
+            (candidates if unfinished else over).append((f.stat().st_mtime, f.name, f))
+        except OSError:                 # gone since it was listed
+            continue
+    if not candidates and finished and over:
+        return max(over)[2]
     if not candidates:
         raise UsageError(f"no unfinished match to resume in {folder}; start one with "
                          "laugh match --ruleset R")
@@ -205,6 +212,11 @@ def _check_meta(match: Match) -> None:
     started = meta.get("started_at", 0)
     if isinstance(started, bool) or not isinstance(started, (int, float)):
         raise RecordError("meta.started_at: must be a time (seconds)")
+    sheet = meta.get("sheet")
+    if sheet is not None and not (isinstance(sheet, str) and os.path.isabs(sheet)
+                                  and sheet.lower().endswith(".html") and len(sheet) <= 4096
+                                  and "\0" not in sheet):
+        raise RecordError("meta.sheet: must be the full path of an HTML file (.html)")
 
 
 def save_match(match: Match, path: Path) -> None:
@@ -239,37 +251,44 @@ class MatchSession:
             make_player = DealPlayer
         self.make_player = make_player
         self._save_failed: str | bool = False   # why the match could not be saved
+        self._sheet_failed = False
 
     def run(self, sheet: str | None = None) -> int:
-        """Play on; returns the exit status (0, or 130 after Ctrl-C).  Writes ``sheet`` (HTML)
-        when given, whether the match ended or stopped."""
+        """Play on; returns the exit status (0, or 130 after Ctrl-C).  ``sheet`` (an HTML file;
+        default: the one kept with the match, ``meta.sheet``) is kept with the match and
+        written now, after every deal, and when the match ends or stops; a sheet kept with
+        the match that cannot be written is said once, and the match goes on without it."""
         m = self.match
+        if sheet:
+            m.meta["sheet"] = os.path.abspath(sheet)
+        self.sheet = m.meta.get("sheet")
         self._save()
         if m.is_over:
             self.io.say(f"This match is over ({len(m.deals)} deals); its results:", style="bold")
-            self._the_end(sheet)
+            self._the_end()
             return 0
         self._heading()
+        self._write_sheet(quiet=True)
         try:
             while not m.is_over:
                 if not self._play_next():
-                    self._stopped(sheet)
+                    self._stopped()
                     return 0
                 if not m.is_over and self.io.interactive:
                     text = self.io.ask("Enter for the next deal, q to stop> ")
                     if is_quit(text, menu=True):
-                        self._stopped(sheet)
+                        self._stopped()
                         return 0
         except EOFError:
-            self._stopped(sheet)
+            self._stopped()
             return 0
         except KeyboardInterrupt:
             self.io.say()
-            self._stopped(sheet)
+            self._stopped()
             return 130
         self.io.say()
         self.io.say("The match is over.", style="bold")
-        self._the_end(sheet)
+        self._the_end()
         return 0
 
     # -- the deals ---------------------------------------------------------------------------
@@ -288,6 +307,9 @@ class MatchSession:
         if not self._save_failed:
             self.io.say(f"Saved after every deal in {self.path} (a deal left unfinished starts "
                         "again when you resume).", style="dim")
+        if self.sheet:
+            self.io.say(f"The score sheet {self.sheet} is rewritten after every deal.",
+                        style="dim")
         if m.deals:
             self.io.say(f"Resumed after {len(m.deals)} of {len(m.games)} deals.", style="bold")
             self._totals()
@@ -336,6 +358,7 @@ class MatchSession:
             return False
         m.record_deal(deal)
         self._save()
+        self._write_sheet(quiet=True)
         self.io.say()
         if game.practice:
             self.io.say("The practice game: not scored.", style="dim")
@@ -404,10 +427,9 @@ class MatchSession:
         if self._save_failed:
             not_saved(f"the match cannot be saved ({self._save_failed})")
 
-    def _stopped(self, sheet: str | None) -> None:
+    def _stopped(self) -> None:
         m = self.match
-        if sheet:
-            self._write_sheet(sheet)
+        self._write_sheet()
         if self._save_failed:
             self.io.say(f"Match stopped after {len(m.deals)} of {len(m.games)} deals; it could not "
                         f"be saved ({self._save_failed}).", style="yellow")
@@ -416,7 +438,7 @@ class MatchSession:
         self.io.say(f"Match saved after {len(m.deals)} of {len(m.games)} deals; laugh match "
                     "--resume plays on.", style="bold")
 
-    def _the_end(self, sheet: str | None) -> None:
+    def _the_end(self) -> None:
         from tutor.app.match_sheet import deals_renderable, sheet_renderable
         m = self.match
         self.io.show(deals_renderable(m, self.names))
@@ -428,15 +450,28 @@ class MatchSession:
         winners = [self.names[q] for q in range(m.players) if m.totals[q] == best]
         score = f"{best:+d}" if m.ruleset.has_stakes else f"{best} points"
         self.io.say(f"First: {' and '.join(winners)}, with {score}.", style="bold")
-        if sheet:
-            self._write_sheet(sheet)
+        self._write_sheet()
         if self._save_failed:
             self.io.say(f"The match could not be saved ({self._save_failed}).", style="yellow")
             self._unsaved()
             return
         self.io.say(f"The match is saved in {self.path}.", style="dim")
 
-    def _write_sheet(self, sheet: str) -> None:
+    def _write_sheet(self, quiet: bool = False) -> None:
+        """Write the score sheet (HTML) to ``self.sheet``, if any.  ``quiet`` (at the start and
+        after each deal): a write that fails is said once, in yellow, and the match goes on;
+        else (the match ended or stopped) it is said, and a write that fails raises
+        :class:`tutor.engine.outputs.CannotWrite` (exit status 1)."""
         from tutor.app.match_sheet import sheet_html
-        write_text(sheet, sheet_html(self.match, self.names, self.seat))
-        self.io.say(f"Score sheet written to {sheet}.")
+        if not self.sheet or (quiet and self._sheet_failed):
+            return
+        try:
+            write_text(self.sheet, sheet_html(self.match, self.names, self.seat))
+        except LaughError as exc:
+            if not quiet:
+                raise
+            self._sheet_failed = True
+            self.io.say(f"{exc}; playing on, and trying again at the end.", style="yellow")
+            return
+        if not quiet:
+            self.io.say(f"Score sheet written to {self.sheet}.")

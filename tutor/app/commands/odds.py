@@ -12,7 +12,7 @@ from rich import box
 from rich.table import Table
 from rich.text import Text
 
-from tutor.app.commands._common import console
+from tutor.app.commands._common import console, ruleset_name
 from tutor.app.streams import echo_json
 from tutor.engine.odds import DealOdds, deal_odds, percent
 from tutor.engine.sources import Library, default_library
@@ -28,7 +28,8 @@ def register(sub, parent) -> None:
                        description="Exact probabilities (fractions, shown as percentages) of a "
                                    "mournival among the table cards, and of a prial or a "
                                    "mournival in one player's hand.")
-    p.add_argument("--ruleset", "-r", metavar="R", help="one ruleset (default: all)")
+    p.add_argument("--ruleset", "-r", type=ruleset_name, metavar="R",
+                   help="one ruleset (default: all)")
     p.add_argument("--json", action="store_true", help="exact fractions as JSON")
     p.set_defaults(handler=run)
 

@@ -30,12 +30,12 @@ def register(sub, parent) -> None:
                                    "answers. A damaged file is refused whole.")
     ps = p.add_subparsers(dest="progress_command", metavar="ACTION", parser_class=type(p))
     e = ps.add_parser("export", parents=[parent], help="write your progress to FILE.json")
-    e.add_argument("file", metavar="FILE.json")
+    e.add_argument("file", metavar="FILE.json", help="the file to write")
     e.add_argument("--name", metavar="NAME",
                    help="your name, for a teacher's class report (default: the file's name)")
     e.set_defaults(handler=run_export)
     i = ps.add_parser("import", parents=[parent], help="merge FILE.json into your progress")
-    i.add_argument("file", metavar="FILE.json")
+    i.add_argument("file", metavar="FILE.json", help="a file written by laugh progress export")
     i.set_defaults(handler=run_import)
     p.set_defaults(handler=_missing("progress", "export FILE.json | import FILE.json"))
 
@@ -47,7 +47,8 @@ def register(sub, parent) -> None:
                                    "and written as HTML (printable) and CSV.")
     cs = c.add_subparsers(dest="class_command", metavar="ACTION", parser_class=type(c))
     r = cs.add_parser("report", parents=[parent], help="the report of FILES")
-    r.add_argument("files", nargs="+", metavar="FILE.json")
+    r.add_argument("files", nargs="+", metavar="FILE.json",
+                   help="learners' files written by laugh progress export")
     r.add_argument("--html", metavar="OUT.html", help="also write the report as HTML")
     r.add_argument("--csv", metavar="OUT.csv", help="also write the report as CSV")
     r.set_defaults(handler=run_report)
@@ -112,6 +113,7 @@ def run_import(args) -> int:
 def run_report(args) -> int:
     """Print the class report of ``args.files``; write ``--html``/``--csv``.  A file that cannot
     be read is one line on stderr and left out; the status is then 1."""
+    from tutor.app.class_view import report_view
     from tutor.teaching.classreport import build_report, render_csv, render_html
     from tutor.teaching.transfer import read_export
     for path in (args.html, args.csv):      # before the exports are read
@@ -134,7 +136,7 @@ def run_report(args) -> int:
             write_text(path, text(report))
             written.append(f"Wrote the {what} report to {path}")
     out = make_console()
-    for renderable in report_view(report):
+    for renderable in report_view(report, out.width):
         out.print(renderable)
     for line in written:
         out.print(line, highlight=False)
@@ -142,57 +144,3 @@ def run_report(args) -> int:
         out.print(Text(f"{bad} file{'s' if bad != 1 else ''} left out (see above).",
                        style="yellow"))
     return 1 if bad else 0
-
-
-def report_view(report) -> list:
-    """The class report as rich renderables: the learners with their totals and ratings, the
-    grid of themes (rows, in plain words, by group) × learners (columns, then the class), each
-    cell the share right and right of answered, weak cells in red as a second cue; then the
-    weakest themes of the class."""
-    n = len(report.learners)
-    parts: list = [Text(f"Class report: {n} learner{'s' if n != 1 else ''}", style="bold")]
-    t = _table("learner", "answers", "accuracy", "rating",
-               *[f"{g.title}: {c}" for g in report.groups for c in g.columns])
-    for lr in report.learners:
-        extra = [lr.extra.get(g.id, {}).get(c, "") for g in report.groups for c in g.columns]
-        t.add_row(lr.name, str(lr.total.answers), f"{100 * lr.total.accuracy:.0f}%",
-                  _rating(lr.rating, lr.rd), *extra)
-    parts.append(t)
-    parts += [Text(""), Text("By theme: share right, right/answered", style="bold")]
-    grid = Table(box=None, pad_edge=False, header_style="bold underline")
-    grid.add_column("theme", overflow="fold", min_width=14, ratio=2)
-    for name in [lr.name for lr in report.learners] + ["class"]:
-        grid.add_column(name, justify="right", overflow="fold", min_width=8, ratio=1)
-    for label, themes in report.theme_groups():
-        grid.add_row(Text(label, style="bold underline"), *[""] * (n + 1))
-        for th in themes:
-            cells = [_grid_cell(lr.cells.get(th.id)) for lr in report.learners]
-            grid.add_row(th.label, *cells, _grid_cell(report.totals[th.id]))
-    grid.add_row(Text("All", style="bold"), *[_grid_cell(lr.total) for lr in report.learners],
-                 _grid_cell(report.total))
-    parts.append(grid)
-    if report.weakest:
-        parts += [Text(""), Text("The weakest themes of the class", style="bold")]
-        for th, c, low in report.weakest:
-            line = f"  {th.label}: {100 * c.accuracy:.0f}% of {c.answers}"
-            parts.append(Text(line + (f"; below half: {', '.join(low)}" if low else "")))
-    return parts
-
-
-def _grid_cell(cell) -> Text:
-    if cell is None or not cell.answers:
-        return Text("·", style="dim")
-    return Text(f"{100 * cell.accuracy:.0f}% {cell.right}/{cell.answers}",
-                style="red" if cell.accuracy < 0.5 else "")
-
-
-def _table(*columns: str) -> Table:
-    t = Table(box=None, pad_edge=False, header_style="bold underline")
-    for i, col in enumerate(columns):
-        t.add_column(col, justify="left" if i == 0 else "right", overflow="fold",
-                     no_wrap=i > 0)
-    return t
-
-
-def _rating(rating: float | None, rd: float | None) -> str:
-    return "-" if rating is None else f"{shown_rating(rating, rd)} ± {rd:.0f}"

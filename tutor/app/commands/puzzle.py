@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import random
 import sys
 from typing import Any
@@ -10,7 +11,7 @@ from rich.table import Table
 from rich.text import Text
 
 from tutor import puzzles
-from tutor.app.commands._common import players_type, seed_type, whole
+from tutor.app.commands._common import players_type, ruleset_name, seed_type, whole
 from tutor.app.io import make_io
 from tutor.app.streams import echo, echo_json, make_console
 from tutor.engine.errors import LaughError, UsageError
@@ -34,12 +35,13 @@ def register(sub, parent) -> None:
                                    "answer gets a nudge and a second try; then the answer, "
                                    "the explanation and the source are shown whether you are "
                                    "right or wrong.")
-    p.add_argument("kind", nargs="?", metavar="KIND",
+    p.add_argument("kind", nargs="?", type=kind_name, metavar="KIND",
                    help="puzzle kind (`laugh puzzles` lists them; default: any)")
     p.add_argument("--theme", "-t", metavar="T",
                    help="a puzzle on one theme, by its id or its words (laugh puzzles themes "
                         "lists them); the kind is chosen among those that carry it")
-    p.add_argument("--ruleset", "-r", metavar="R", help="ruleset id (default: chosen from the seed)")
+    p.add_argument("--ruleset", "-r", type=ruleset_name, metavar="R",
+                   help="ruleset id (default: chosen from the seed)")
     p.add_argument("--players", "-n", type=players_type, metavar="N", help="player count")
     p.add_argument("--difficulty", "-d", type=whole(1, 5, "a difficulty"), metavar="D",
                    help="difficulty from 1 to 5 (default: the band nearest your rating)")
@@ -51,21 +53,25 @@ def register(sub, parent) -> None:
                    help="print the puzzle as JSON (laugh-and-lie-down/puzzle@1) instead of asking")
     p.set_defaults(handler=run_puzzle)
 
-    q = sub.add_parser("puzzles", parents=[parent], help="export puzzles; list kinds and sets",
-                       description="Export puzzles as JSON Lines, or list the puzzle kinds and "
-                                   "the curated sets.")
+    q = sub.add_parser("puzzles", parents=[parent],
+                       help="the puzzle kinds, themes and sets; export puzzles",
+                       description="List the puzzle kinds and the curated sets (list), every "
+                                   "theme in plain words (themes), or export puzzles as JSON "
+                                   "Lines (export).")
     qs = q.add_subparsers(dest="puzzles_command", metavar="ACTION", parser_class=type(q))
     e = qs.add_parser("export", parents=[parent], help="write puzzles as JSON Lines",
                       description="Write puzzles in the laugh-and-lie-down/puzzle@1 format, one "
                                   "JSON object a line: COUNT puzzles of KIND with seeds S, S+1, "
                                   "..., or every puzzle of a curated set.")
-    e.add_argument("--kind", "-k", metavar="K", help="puzzle kind (`laugh puzzles` lists them)")
+    e.add_argument("--kind", "-k", type=kind_name, metavar="K",
+                   help="puzzle kind (`laugh puzzles` lists them)")
     e.add_argument("--set", dest="set_name", metavar="NAME", help="a curated set instead of --kind")
     e.add_argument("--count", "-c", type=whole(1, 10_000, "a count of puzzles"), default=None,
                    metavar="N", help=f"how many puzzles (default {EXPORT_COUNT})")
     e.add_argument("--seed", type=seed_type, default=None, metavar="S",
                    help=f"first seed (default {EXPORT_SEED})")
-    e.add_argument("--ruleset", "-r", metavar="R", help="ruleset id (default: chosen per seed)")
+    e.add_argument("--ruleset", "-r", type=ruleset_name, metavar="R",
+                   help="ruleset id (default: chosen per seed)")
     e.add_argument("--players", "-n", type=players_type, metavar="N", help="player count")
     e.add_argument("--out", "-o", metavar="FILE.jsonl", default="-",
                    help="output file (default: standard output)")
@@ -81,6 +87,20 @@ def register(sub, parent) -> None:
     th.add_argument("--json", action="store_true", help="as JSON")
     th.set_defaults(handler=run_themes)
     q.set_defaults(handler=run_list)
+
+
+def kind_name(text: str) -> str:
+    """argparse type of a puzzle kind (or a spec ``KIND/THEME``): the kind in any case, or one
+    line naming the nearest kinds (:func:`tutor.engine.names.find_name`)."""
+    import re
+    from tutor.engine.names import find_name
+    from tutor.puzzles import KINDS         # loaded only when a kind is typed (start-up time)
+    head, rest = re.match(r"([^/@]*)(.*)", text, re.S).groups()     # KIND, then /THEME
+    try:
+        return find_name(head, KINDS, "puzzle kind") \
+            + rest
+    except UsageError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def _make_puzzle(args, store=None):

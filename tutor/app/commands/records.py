@@ -17,7 +17,8 @@ def register(sub, parent) -> None:
                                     "report each bad one on its own line. A record without a "
                                     "result, or whose actions stop before the deal is over, is "
                                     "reported as unfinished unless --positions is given.")
-    c.add_argument("file", metavar="FILE", nargs="+")
+    c.add_argument("file", metavar="FILE", nargs="+",
+                   help="deal records: JSON Lines, one record a line")
     c.add_argument("--positions", action="store_true",
                    help="accept records that stop before the deal is over (positions, as "
                         "puzzles store them)")

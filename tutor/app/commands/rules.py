@@ -21,7 +21,7 @@ from rich.rule import Rule
 from rich.table import Table
 from rich.text import Text
 
-from tutor.app.commands._common import players_type
+from tutor.app.commands._common import players_type, ruleset_name
 from tutor.app.streams import echo_json, make_console
 from tutor.engine.errors import UsageError
 from tutor.engine.parameters import (COUNT_GROUPS, COUNT_PARAMETERS, PARAMETERS,
@@ -48,7 +48,8 @@ def register(subparsers: argparse._SubParsersAction, parent: argparse.ArgumentPa
         description="Show the rulesets: each parameter's value, whether the source states it, "
                     "we read it from the source's words, or chose it, with the source's own "
                     "words and our notes. Without RULESET, list the rulesets.")
-    p.add_argument("ruleset", nargs="*", metavar="RULESET", help="ruleset id(s) to show")
+    p.add_argument("ruleset", nargs="*", type=ruleset_name, metavar="RULESET",
+                   help="ruleset id(s) to show")
     p.add_argument("--compare", action="store_true",
                    help="set the rulesets (all, or those named) side by side")
     p.add_argument("--players", "-p", type=players_type, metavar="N",

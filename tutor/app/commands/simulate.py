@@ -17,6 +17,7 @@ from tutor.engine.errors import UsageError
 from tutor.engine.game import DEFAULT_RULESET
 from tutor.engine.levels import LEVELS
 from tutor.engine.limits import MAX_RECORDED_DEALS, MAX_SIMULATED_DEALS
+from tutor.engine.names import find_name
 from tutor.engine.outputs import cannot_write, check_output
 from tutor.engine.records import write_records
 from tutor.engine.simulate import (SKILL_OPPONENTS, Study, run_skill, run_study, seat_names,
@@ -106,11 +107,10 @@ def run(args) -> int:
                              f"{MAX_RECORDED_DEALS:,} deals with it, not {args.deals:,} (run "
                              "several seeds to record more)")
         check_output(args.records)          # before the deals are played
-    bots = [b.strip() for b in args.bots.split(",") if b.strip()]
-    bad = [b for b in bots if b not in BOT_NAMES]
-    if bad or not bots:
-        raise UsageError(f"unknown computer player {bad[0] if bad else args.bots!r}; choose from "
-                         f"{', '.join(BOT_NAMES)}")
+    bots = [find_name(b.strip(), BOT_NAMES, "computer player")
+            for b in args.bots.split(",") if b.strip()]
+    if not bots:
+        raise UsageError(f"--bots names no computer player; choose from {', '.join(BOT_NAMES)}")
     if len(bots) not in (1, players):
         raise UsageError(f"--bots names {len(bots)} players; give one name, or {players}")
     out = console()
@@ -213,11 +213,10 @@ def skill_plan(skill: str, players: int | None, opponents: str) -> tuple[list, l
             raise UsageError(f"ruleset {rs.id} does not cover {n} players; choose from "
                              f"{', '.join(map(str, rs.player_counts))}")
         pairs.append((rs, n))
-    opps = [o.strip() for o in opponents.split(",") if o.strip()]
-    bad = [o for o in opps if o not in SKILL_OPPONENTS]
-    if bad or not opps:
-        raise UsageError(f"unknown opponent {bad[0] if bad else opponents!r}; choose from "
-                         f"{', '.join(SKILL_OPPONENTS)}")
+    opps = [find_name(o.strip(), SKILL_OPPONENTS, "opponent")
+            for o in opponents.split(",") if o.strip()]
+    if not opps:
+        raise UsageError(f"--opponents names none; choose from {', '.join(SKILL_OPPONENTS)}")
     return pairs, list(dict.fromkeys(opps))
 
 
@@ -259,10 +258,8 @@ def skill_view(figures: dict) -> list[Any]:
     interval; a note on the method.  Also used by the lessons' ``simulate`` block with
     ``skill``."""
     from tutor.teaching.blockdata import skill_table     # the table's words, said once
+    from tutor.app.fit import FitTable
     tab = skill_table(figures)
-    t = Table(title=tab["title"], title_justify="left")
-    for c in tab["columns"]:
-        t.add_column(c, justify="left" if c in ("ruleset", "unit") else "right")
-    for row in tab["rows"]:
-        t.add_row(*row)
-    return [t, Text(tab["note"])]
+    right = [i for i, c in enumerate(tab["columns"]) if c not in ("ruleset", "unit")]
+    return [FitTable(tab["columns"], tab["rows"], title=tab["title"], right=right),
+            Text(tab["note"])]

@@ -142,7 +142,7 @@ def register(sub, parent) -> None:
     w = tsub.add_parser("watch", parents=[parent], help="the organiser's view of every table",
                         description="Every table's state and the standings (never a hand "
                                     "while a deal is being played), as they change.")
-    w.add_argument("address", metavar="ADDRESS")
+    w.add_argument("address", metavar="ADDRESS", help="the server's address (ws://host:port)")
     w.add_argument("--admin", required=True, metavar="CODE", help="the organiser's code")
     w.add_argument("--once", action="store_true", help="print the state once and leave")
     w.set_defaults(handler=run_watch)

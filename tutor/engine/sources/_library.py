@@ -221,26 +221,29 @@ class Library:
         return source.quotations[qid]
 
     def ruleset(self, ruleset_id: str, players: int | None = None) -> Ruleset:
-        """The ruleset ``ruleset_id``; with ``players``, also check that it covers that count.
+        """The ruleset ``ruleset_id`` (or that id typed in any case: :func:`tutor.engine.names.
+        find_name`); with ``players``, also check that it covers that count.
 
-        Raises :class:`~tutor.engine.errors.UsageError` (one line, listing the valid ruleset ids or the
-        ruleset's player counts) for an unknown id or an unsupported player count.
+        Raises :class:`~tutor.engine.errors.UsageError` (one line: the nearest ids and every
+        id, or the ruleset's player counts) for an unknown id or an unsupported player count.
         """
         rs = self.rulesets.get(ruleset_id)
-        if rs is None:
-            raise UsageError(f"unknown ruleset '{ruleset_id}'; valid rulesets: "
-                             + ", ".join(self.rulesets))
+        if rs is None:                  # typed in another case, or mistyped (did you mean)
+            from tutor.engine.names import find_name
+            rs = self.rulesets[find_name(ruleset_id, self.rulesets, "ruleset")]
+            ruleset_id = rs.id
         if players is not None and players not in rs.counts:
             raise UsageError(f"ruleset '{ruleset_id}' is for {_or_list(rs.player_counts)} "
                              f"players, not {players}")
         return rs
 
     def source(self, source_id: str) -> Source:
-        """The source ``source_id``; raises UsageError listing the valid ids if there is none."""
+        """The source ``source_id`` (in any case); raises UsageError naming the nearest ids and
+        listing every id if there is none."""
         src = self.sources.get(source_id)
-        if src is None:
-            raise UsageError(f"unknown source '{source_id}'; valid sources: "
-                             + ", ".join(self.sources))
+        if src is None:                 # typed in another case, or mistyped (did you mean)
+            from tutor.engine.names import find_name
+            src = self.sources[find_name(source_id, self.sources, "source")]
         return src
 
     def source_of(self, ruleset_id: str) -> Source:

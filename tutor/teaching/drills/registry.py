@@ -18,7 +18,6 @@ from collections.abc import Callable, Mapping
 from types import MappingProxyType
 from typing import NamedTuple
 
-from tutor.engine.errors import UsageError
 
 __all__ = ["DRILLS", "DrillKind", "DrillRequest", "MenuEntry", "Setting", "drill_kind",
            "register"]
@@ -122,10 +121,8 @@ def register(kind: DrillKind) -> DrillKind:
 
 def drill_kind(name: str) -> DrillKind:
     """The drill named ``name``; UsageError listing the drills if there is none."""
-    try:
-        return DRILLS[name]
-    except KeyError:
-        raise UsageError(f"unknown drill {name!r}; choose from {', '.join(DRILLS)}") from None
+    from tutor.engine.names import find_name
+    return DRILLS[find_name(name, DRILLS, "drill")]
 
 
 # -- the drills --------------------------------------------------------------------------------
@@ -149,7 +146,9 @@ register(DrillKind(
     "(Enter). Streak: one miss ends it. Storm: three minutes, 10 s lost per mistake, time back "
     "for runs.",
     "tutor.teaching.drills.oversights",
-    settings=(Setting("mode", "streak", choices=("streak", "storm")),
+    settings=(Setting("mode", "streak", "streak: one miss ends the run; storm: as many as you "
+                                        "can before the clock runs out (default %(default)s)",
+                      choices=("streak", "storm")),
               Setting("limit", 20.0, "streak: seconds for each position (default %(default)g)",
                       "SEC", lo=3, hi=300),
               Setting("minutes", 3.0, "storm: minutes on the clock (default %(default)g)", "M",
@@ -168,7 +167,7 @@ register(DrillKind(
     "after a run of perfect rounds.",
     "tutor.teaching.drills.count",
     settings=(Setting("speed", 2.0, "cards a second (default %(default)g)", "CPS", lo=0.2, hi=50),
-              Setting("rounds", 5, metavar="N", whole=True),
+              Setting("rounds", 5, "deals to count (default %(default)s)", "N", whole=True),
               Setting("run", 3, "perfect rounds in a row before the speed rises (default "
                                 "%(default)s)", "R", whole=True),
               Setting("limit", 30.0, "seconds for each answer, 0 for no clock (default "
@@ -179,7 +178,7 @@ register(DrillKind(
     "Finished deals as numbers: give one player's net stakes or points under the ruleset, as "
     "fast as you can.",
     "tutor.teaching.drills.settle",
-    settings=(Setting("rounds", 10, metavar="N", whole=True),
+    settings=(Setting("rounds", 10, "questions (default %(default)s)", "N", whole=True),
               Setting("limit", 60.0, "seconds for the first question, 0 for no clock; it "
                                      "tightens after runs of right answers (default "
                                      "%(default)g)", "SEC", lo=3, hi=600, off=True))))
@@ -189,7 +188,7 @@ register(DrillKind(
     "A set on your weakest skills (puzzle kinds and themes), scheduled by FSRS from your "
     "graded answers.",
     "tutor.teaching.drills.weak",
-    settings=(Setting("items", 5, metavar="N", whole=True),
+    settings=(Setting("items", 5, "skills in the set (default %(default)s)", "N", whole=True),
               Setting("list", False, "only list the skills, weakest first", switch=True,
                       key="list_only")),
     check=_list_needs_store))

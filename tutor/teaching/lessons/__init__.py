@@ -152,8 +152,10 @@ def find_lesson(key: str | int, folder: Path | None = None) -> CourseEntry:
     found = match_lesson(entries, key)
     if found is not None:
         return found
-    raise UsageError(f"no lesson '{str(key).strip()}'; lessons (give the number, the file name "
-                     "or the id): " + ", ".join(e.path.stem for e in entries))
+    from tutor.engine.names import unknown
+    raise unknown(str(key).strip(), [e.id for e in entries], "lesson",
+                  listing="lessons, by number, file name or id: "
+                          + ", ".join(e.path.stem for e in entries))
 
 
 def puzzle_seed(lesson_seed: int, lesson_id: str, block_index: int, n: int) -> int:
