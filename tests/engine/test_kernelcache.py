@@ -103,7 +103,7 @@ def test_an_analysis_meanwhile_says_so_in_one_line_and_gives_the_same_figures(tm
     said = line.removeprefix("laugh: the analysis kernel is being compiled, once on this "
                              "machine (about ")
     assert said != line and said.endswith(" s more); until then analyses run on the slower "
-                                          "pure engine")
+                                          "pure engine, then on it")
     assert 25 <= int(said.split()[0]) <= 30                  # 40 s expected, 10 s gone
 
 
