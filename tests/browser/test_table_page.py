@@ -16,7 +16,6 @@ from tables_net import PipedPlayer, RawClient, Server
 from tutor.app.tables.table import Settings, Table
 from tutor.engine.cards import RANK_PLURALS
 from tutor.engine.levels import level
-from tutor.engine.observe import observe
 
 pytestmark = pytest.mark.browser
 

@@ -299,16 +299,17 @@ def run_serve(args) -> int:
               f"{clock}" + ("; duplicate: the same deals at every table" if s.duplicate
                             else "") + ".")
         shared = _shared_page(args.host, srv.address)
+        where = "ws://" + shared.split("://", 1)[1].rstrip("/") if shared else srv.address
         for t in tables:
             lead = t._first_dealer_name()
             _pane(f"Table {t.number}:" + (f" (first dealer {lead})" if lead else ""))
-            _command(["laugh", "table", "join", srv.address, t.code, "--name", "NAME"])
+            _command(["laugh", "table", "join", where, t.code, "--name", "NAME"])
             _pane(f"In a browser: {shared or page}#{t.code}")
         if shared:
             _pane(f"On the local network, scan to sit at table 1 ({shared}#{tables[0].code}):")
             _qr(f"{shared}#{tables[0].code}")
         _pane("Organiser:")
-        _command(["laugh", "table", "watch", srv.address, "--admin", admin])
+        _command(["laugh", "table", "watch", where, "--admin", admin])
         _pane(f"In a browser: {shared or page}admin (the organiser's code asked there)")
         if s.hold:
             _command(["laugh", "table", "admin", srv.address, "start", "--admin", admin])

@@ -52,8 +52,8 @@ from tutor.app.tables.protocol import code_words
 from tutor.app.tables.table import EVERYONE, Table
 from tutor.app.tables.tournament import Tournament, teams
 from tutor.engine.deal import Deal
-from tutor.puzzles.board import ruleset_scoring_line as scoring_words
 from tutor.engine.errors import UsageError
+from tutor.puzzles.board import ruleset_scoring_line as scoring_words
 
 __all__ = [
     "STATE_FORMAT",
