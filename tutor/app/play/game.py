@@ -307,7 +307,8 @@ class DealPlayer(Watching):
         elif name == "look":
             self.show()
         elif name == "hint":
-            got = hint(d, self.seat, self.names, symbols=self.symbols)
+            # worked out where nothing is open: the same hint whatever is (issue 30)
+            got = hint(d.clone(oversights=False), self.seat, self.names, symbols=self.symbols)
             self.hints += got.analysis is not None
             self.io.say("Hint: " + got.text, style="cyan")
         elif name == "moves":

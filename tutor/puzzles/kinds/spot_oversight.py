@@ -26,8 +26,8 @@ from typing import Any
 
 from tutor.engine.bots import make_bot, play_out
 from tutor.engine.cards import RANK_NAMES, RANK_PLURALS, codes, make_card, pretty_cards, rank_of
-from tutor.engine.deal import (CLAIM_FILLER, Action, Deal, deal_order, reachable_oversights,
-                               read_claim_words)
+from tutor.engine.deal import (CLAIM_FILLER, Action, Deal, claim_sizes, deal_order,
+                               reachable_oversights, read_claim_words)
 from tutor.engine.errors import AmbiguousAction, IllegalAction, IncompleteAction, InvalidAction
 from tutor.engine.parameters import OVERSIGHT_KINDS
 from tutor.engine.records import to_record
@@ -54,6 +54,9 @@ DECOY_LOOKS_LIKE = {"took_three": "split_prial", "capture_from_pair": "split_pri
 _DECOY_ACTIONS = frozenset({"capture", "lie_down", "declare_prial", "declare_dead_pair",
                             "declare_mournival", "declare_pair"})
 _WORDS = frozenset(NOTHING_WORDS | {"pass"})
+#: Said for a claim naming a number of cards no claim of the ruleset takes (never graded),
+#: whatever is open: the words a live table's referee says.
+_NAME_ALL = "which cards? A claim names all the cards it takes (or the rank alone)"
 
 
 def says_nothing(text: str) -> bool:
@@ -451,6 +454,8 @@ class SpotOversight(PuzzleKind):
     def _claimed(self, p, named, typed: str) -> Verdict:
         deal = p.deal()
         groups = claim_groups(deal, p.seat)
+        if named.cards and len(named.cards) not in claim_sizes(deal.ruleset, named.kinds):
+            raise AnswerError(_NAME_ALL)        # whatever is open, as a live table says it
         table = set(deal.table_cards())
         off = [c for c in named.cards if c not in table]
         if off:
@@ -461,36 +466,37 @@ class SpotOversight(PuzzleKind):
                                      if groups else " There is nothing to claim."),
                            retry="Not yet: a claim takes cards from the table.")
         rank = named.rank if named.rank is not None else rank_of(named.cards[0])
-        try:        # the engine reads the claim on the position (RULES.md 4)
-            act = deal.parse_claim(typed, p.seat)
+        try:        # the engine reads the claim on the position, blind (RULES.md 4, issue 30)
+            act = deal.parse_claim(typed, p.seat, blind=True)
         except IncompleteAction as exc:
             raise AnswerError(exc.reason.words(p.seat)) from None
         except (InvalidAction, AmbiguousAction) as exc:
             raise AnswerError(exc.reason) from None
         except IllegalAction as exc:
-            return self._false_claim(p, deal, groups, rank,
+            return self._false_claim(p, deal, groups, rank, len(named.cards),
                                      exc.reason.words(p.seat, seat_names(deal.n)))
         shown = named.cards or act.cards
         return Verdict(True, f"Right: you claim {pretty_cards(shown)}, "
                              f"{_OVERSIGHT_NAMES.get(act.oversight, 'a mistake')}.")
 
-    def _false_claim(self, p, deal, groups, rank: int, reason: str) -> Verdict:
+    def _false_claim(self, p, deal, groups, rank: int, count: int, reason: str) -> Verdict:
+        """A claim that takes nothing.  The nudge (said before a second try) is the same
+        whatever is open, so that a probe learns nothing from it (issue 30); the verdict, said
+        once the puzzle is over, names what could be claimed."""
+        retry = ("Not yet: no claim takes that. Is any mistake really open, is it "
+                 "someone else's, and which cards does its claim take?")
         mine = [g for g in groups if g[0].rank == rank]
         if mine:
             need = len(mine[0][0].cards)
-            return Verdict(False, f"Too many cards: the claim takes {need} of "
-                                  f"{pretty_cards(set().union(*(a.cards for a in mine[0])))}.",
-                           retry=f"Not yet: the claim takes {need} cards.")
+            held = pretty_cards(set().union(*(a.cards for a in mine[0])))
+            return Verdict(False, f"{'Too many' if count > need else 'Too few'} cards: the "
+                                  f"claim takes {need} of {held}.", retry=retry)
         if not groups:
             story = [e for e in table_story(deal, p.seat, p.record) if e["rank"] == rank]
             why = story[0]["why"] if story else reason
-            return Verdict(False, f"There is nothing to claim here ({why}).",
-                           retry="Not yet. Is any mistake really open to a claim, and is it "
-                                 "someone else's?")
+            return Verdict(False, f"There is nothing to claim here ({why}).", retry=retry)
         return Verdict(False, f"Those cards are not open to a claim ({reason}); what can be "
-                              f"claimed is {_join_claims(groups)}.",
-                       retry="Not yet: those cards are not open to a claim; another mistake "
-                             "is.")
+                              f"claimed is {_join_claims(groups)}.", retry=retry)
 
     def answer_words(self, p):
         deal = p.deal()
@@ -500,7 +506,7 @@ class SpotOversight(PuzzleKind):
         if p.answer["claims"]:
             return "nothing"
         table = p.deal().table_cards()
-        return f"claim {codes(table[:1])[0]}" if table else None
+        return f"claim {RANK_PLURALS[rank_of(table[0])]}" if table else None
 
 
 def _join_claims(groups) -> str:
