@@ -39,9 +39,12 @@ from tutor.puzzles.kinds.spot_story import claim_groups, table_story
 from tutor.puzzles.model import AnswerError, definition
 from tutor.puzzles.reader import NOTHING_WORDS, tokens
 
+#: The learner's own mistake of each oversight kind: the very surface of the kind, and not the
+#: learner's to claim (RULES.md 3.4: anyone but the one who made the mistake).
+OWN = {k: f"own_{k}" for k in OVERSIGHT_KINDS}
 _DECOY_THEMES = ("took_three", "lay_down_pair", "lay_down_prial", "lay_down_mournival",
                  "mournival_taken", "capture_from_pair", "prial_declared", "dead_pair_declared",
-                 "plain")
+                 *OWN.values(), "plain")
 #: The oversight kind each decoy looks like (a claim on it is a false claim of that kind; the
 #: plain decoy looks like none).
 DECOY_LOOKS_LIKE = {"took_three": "split_prial", "capture_from_pair": "split_prial",
@@ -49,7 +52,13 @@ DECOY_LOOKS_LIKE = {"took_three": "split_prial", "capture_from_pair": "split_pri
                     "lay_down_mournival": "laid_down_mournival",
                     "mournival_taken": "overlooked_table_mournival",
                     "prial_declared": "laid_down_prial",
-                    "dead_pair_declared": "laid_down_dead_pair", "plain": ""}
+                    "dead_pair_declared": "laid_down_dead_pair", "plain": "",
+                    **{own: k for k, own in OWN.items()}}
+#: The decoys that carry a claimable kind's surface cue (four of a rank on the table; a
+#: one-for-one capture leaving two of the rank; a lie-down holding two or more of a rank): the
+#: learner's own mistake of every kind, and a lie-down of cards no claim may take.
+CUED_DECOYS = frozenset({*OWN.values(), "lay_down_pair", "lay_down_prial",
+                         "lay_down_mournival"})
 #: The actions a decoy may follow: a capture, a lie-down, a declaration.
 _DECOY_ACTIONS = frozenset({"capture", "lie_down", "declare_prial", "declare_dead_pair",
                             "declare_mournival", "declare_pair"})
@@ -102,6 +111,7 @@ class SpotOversight(PuzzleKind):
             themes.append("lay_down_prial")
         if not game.claimable(OversightKind.LAID_DOWN_MOURNIVAL):
             themes.append("lay_down_mournival")
+        themes += [OWN[k] for k in self.reachable(rs)]
         return sorted(themes, key=_DECOY_THEMES.index)
 
     @staticmethod
@@ -214,7 +224,10 @@ class SpotOversight(PuzzleKind):
 
     def build(self, ctx):
         variant = ctx.plan["variant"]
-        if variant == "decoy":
+        own = variant == "decoy" and ctx.plan["theme"].startswith("own_")
+        if own:
+            variant = DECOY_LOOKS_LIKE[ctx.plan["theme"]]
+        elif variant == "decoy":
             return self._build_decoy(ctx)
         what = {OversightKind.OVERLOOKED_TABLE_MOURNIVAL: "table_mournival",
                 OversightKind.SPLIT_PRIAL: "table_prial",
@@ -233,6 +246,8 @@ class SpotOversight(PuzzleKind):
         if not found:
             return None
         deal, action, ov = ctx.rng.choice(found)
+        if own:
+            return self._own_decoy(ctx, deal, action, ov)
         seats = [q for q in range(ctx.players) if q != ov.offender]
         seat = ctx.rng.choice(seats)
         groups = claim_groups(deal, seat)
@@ -280,6 +295,46 @@ class SpotOversight(PuzzleKind):
                          facts=facts, features=features, themes=themes,
                          theme=variant.replace("_", "-"), tags=tags)
         self._tell_story(cand, skip={rank})
+        return cand
+
+    def _own_decoy(self, ctx, deal, action, ov) -> Candidate | None:
+        """A decoy with the very look of oversight ``ov``: the learner is the seat that made the
+        mistake, which the engine leaves out of those who may claim it
+        (:meth:`~tutor.engine.deal.Deal.claimants`), and nothing else is open to them."""
+        seat = ov.offender
+        if seat in deal.claimants(ov) or claim_groups(deal, seat):
+            return None
+        theme = OWN[ov.kind]
+        facts = self._facts(ctx, deal, seat, action)
+        mine = action.player == seat
+        if action.kind == "lie_down":
+            facts["mine"] = f"You lay down {pretty_cards(action.cards)}"
+        elif action.kind == "capture":
+            facts["mine"] = (f"You took {pretty_cards(action.table)} with "
+                             f"{pretty_cards(action.cards)}")
+        else:
+            mine = False
+        if ov.kind == OversightKind.OVERLOOKED_TABLE_MOURNIVAL:
+            facts["mistake"] = (f"You dealt, and play began with the mournival of "
+                                f"{RANK_PLURALS[ov.rank]} on the table, which you did not take")
+        elif mine:
+            facts["mistake"] = facts["mine"]
+        else:
+            return None
+        facts.update({"rank": RANK_NAMES[ov.rank], "ranks": RANK_PLURALS[ov.rank],
+                      "cards": pretty_cards([c for c in ov.cards
+                                             if c in set(deal.table_cards())]),
+                      "oversight": _OVERSIGHT_NAMES.get(ov.kind, "a mistake"),
+                      "claim_rule": deal.game.claim_rule})
+        features = {"decoy": 1.0, "decoy_own": 1.0, ov.kind: 1.0,
+                    "table_cards": len(deal.table_cards())}
+        cand = Candidate(deal=deal, seat=seat, variant="decoy",
+                         answer=self.solve(deal, seat, {}, ctx.rs, ctx.players),
+                         accepted=["nothing", "none", "no"], facts=facts, features=features,
+                         themes=["oversight", "decoy", theme.replace("_", "-")], theme="decoy",
+                         data={"theme": theme}, explain_key="decoy_own",
+                         question_key="own" if mine else None)
+        self._tell_story(cand, skip={ov.rank})
         return cand
 
     def _facts(self, ctx, deal, seat, action) -> dict[str, Any]:
