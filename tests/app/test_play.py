@@ -37,16 +37,20 @@ def text_of(console: Console) -> str:
 class EngineLearner:
     """Answers every prompt from the engine: the first legal turn move (or a random one), a
     claim whenever one is open (when ``claims``), and any declaration it holds (when
-    ``declares``); Enter otherwise."""
+    ``declares``); Enter otherwise.  Without ``watch`` it lets every watch prompt go (Enter),
+    and :attr:`answers` holds only what it typed elsewhere: the lines a pipe gives in step."""
 
-    def __init__(self, holder, rng=None, claims=True, declares=True):
+    def __init__(self, holder, rng=None, claims=True, declares=True, watch=True):
         self.holder = holder
         self.rng = rng
         self.claims = claims
         self.declares = declares
+        self.watch = watch
         self.answers: list[str] = []
 
     def __call__(self, prompt: str) -> str:
+        if prompt == WATCH_PROMPT and not self.watch:
+            return ""       # (not kept: piped, the lines are the turns', none the watch's)
         ans = self.answer(prompt)
         self.answers.append(ans)
         return ans

@@ -53,6 +53,7 @@ class Watching:
         def fire(at: float):
             def run() -> bool:
                 self._show(self.watch.advance(at))
+                self._fresh()           # a claim while the prompt is open: the table again
                 return False
             return run
         return [(at, fire(at)) for at, _, _ in self.watch.due()]
