@@ -14,6 +14,7 @@ from tutor.app.commands.sources_cmd import sources_view as source_pages
 from tutor.app.context import MenuItem, menu
 from tutor.app.puzzling import generate, pose
 from tutor.engine.errors import LaughError
+from tutor.engine.reasons import false_claim_words
 from tutor.puzzles import KINDS, another, definition
 from tutor.puzzles.themes import label as theme_label
 from tutor.teaching import ratings as R
@@ -77,8 +78,9 @@ def _tally_table(ctx, tallies, title: str, recent: dict | None = None,
     return Text(title, style="bold"), t
 
 
-#: The kind of a false claim that named none, in the spotting table.
-_NO_KIND = "no kind named"
+#: The row of the false claims that took nothing (their kind is none), in the spotting table:
+#: the engine's one wording of a false claim.
+_NO_KIND = false_claim_words()
 
 
 def spotting_table(ctx, figures):

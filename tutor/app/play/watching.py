@@ -18,6 +18,7 @@ from tutor.app.play.inputs import QUIT_WORDS
 from tutor.app.play.mistakes import (FALSE_CLAIM, HIT, MISS, Opportunity, Race, Sighting,
                                      false_claim_mistake, missed_claim)
 from tutor.engine import race as R
+from tutor.engine.reasons import false_claim_words
 from tutor.puzzles.board import action_text
 
 __all__ = ["NAME_PROMPT", "CLAIM_KEYS", "CLAIM_WORDS", "Watching"]
@@ -117,7 +118,7 @@ class Watching:
                 self._hit(o)
             elif o.result == R.FALSE_CLAIM:
                 reason = o.reason.words(self.seat, self.names)
-                self.io.say(f"Nothing of that is claimable: {reason}.", style="yellow")
+                self.io.say(false_claim_words(reason) + ".", style="yellow")
                 idx = len(self.deal.history)
                 self.sightings.append(Sighting(FALSE_CLAIM, "", None, idx))
                 self.mistakes.append(false_claim_mistake(
