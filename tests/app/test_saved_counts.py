@@ -30,3 +30,18 @@ def test_a_set_left_after_an_answer_was_recorded_counts_it(tmp_path, monkeypatch
             views._run_set(ctx, lambda i: i)
         assert store.answer_count() == 2
     assert "Of this set: 1 answer saved (1 right)." in out.file.getvalue()
+
+
+def test_stats_with_laugh_home_a_regular_file_warn_that_nothing_is_saved(tmp_path):
+    # issue 34 finding 6: LAUGH_HOME a regular file: a puzzle warned, but laugh stats then said
+    # "0 answers recorded" as if answers had been kept somewhere; now it says why there are none
+    from support import run_laugh
+    home = tmp_path / "home"
+    home.write_text("not a folder\n")
+    proc = run_laugh(["stats"], "", home)
+    assert proc.returncode == 0, proc.stderr
+    flat = " ".join(proc.stdout.split())
+    assert f"Your progress cannot be saved: {home} is not a folder; nothing is saved there." \
+        in flat
+    assert flat.index("cannot be saved") < flat.index("0 answers recorded")
+    assert home.read_text() == "not a folder\n"
