@@ -174,3 +174,57 @@ def teaching_problems(lessons: list[Lesson]) -> list[str]:
                                     f"the course (lessons: {', '.join(stems)})")
     return problems
 
+
+
+#: How many lesson seeds ``laugh lessons check`` draws each puzzle block at
+#: (:func:`serve_problems`); the test suite draws fewer, a ``slow`` test this many.
+SERVE_DRAWS = 50
+
+
+def serve_problems(lessons: list[Lesson], draws: int = SERVE_DRAWS,
+                   whole_course: bool = False) -> list[str]:
+    """Puzzles that do not serve their block's objective: each puzzle block whose objective
+    lists the themes that serve it is drawn as a lesson taken with seeds 0 to ``draws`` - 1
+    would pose it (puzzle ``s % count`` of the block at seed ``s``), and every puzzle drawn
+    must ask about one of those themes (:attr:`tutor.puzzles.Puzzle.asks`: its themes, not a
+    decoy's).  With ``whole_course`` (the course as shipped) every objective tested by a
+    puzzle block must list its themes.  One line ``FILE:LINE: KEY: message`` each: for a
+    block, how many of the puzzles drawn miss, and the first (its lesson seed and what it
+    asks)."""
+    from tutor import puzzles
+    from tutor.engine.errors import LaughError
+    from tutor.teaching.lessons import puzzle_seed
+    problems = []
+    for lesson in lessons:
+        where = _display(lesson.path)
+        for oid in lesson.objective_ids:
+            if whole_course and oid not in lesson.objective_themes \
+                    and lesson.objective_blocks(oid):
+                problems.append(f"{where}:1: objectives: '{oid}' lists no themes: say which "
+                                "puzzle themes serve it (themes: [...])")
+        for b in lesson.blocks("puzzle"):
+            d = b.data
+            serving = lesson.objective_themes.get(d.get("objective") or "")
+            if not serving or d.get("theme") is None:
+                continue            # (a missing pin is the file's own problem)
+            missed, first = 0, ""
+            for s in range(draws):
+                try:
+                    p = puzzles.generate(d["kind"], ruleset=d.get("ruleset"),
+                                         players=d.get("players"),
+                                         seed=puzzle_seed(s, lesson.id, b.index,
+                                                          s % d["count"]),
+                                         difficulty=d.get("difficulty"))
+                except LaughError as exc:
+                    missed += 1
+                    first = first or f"at lesson seed {s} no puzzle can be set ({exc})"
+                    continue
+                if not p.asks & set(serving):
+                    missed += 1
+                    first = first or (f"at lesson seed {s} it asks about "
+                                      f"{', '.join(sorted(p.asks)) or 'nothing'} ({p.id})")
+            if missed:
+                problems.append(f"{where}:{b.line}: puzzle: {missed} of {draws} puzzles drawn "
+                                f"do not serve the objective '{d['objective']}' (themes: "
+                                f"{', '.join(serving)}): {first}")
+    return problems
