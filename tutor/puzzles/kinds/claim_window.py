@@ -73,11 +73,15 @@ class ClaimWindow(PuzzleKind):
             return None
         name = lambda q: player_name(q, seat)                               # noqa: E731
         other = rng.choice(wrong_until).format(offender=name(off))
-        if rng.random() < 0.5 and nxt != off:
-            wrong_who, who_text = [nxt], f"only {name(nxt)}, the next to play"
-        else:
-            wrong_who, who_text = everyone, f"every player, {name(off)} too"
-        right_text = f"every player but {name(off)}"
+        dealer = deal.dealer
+        wrongs = [(everyone, f"every player, {name(off)} too")]
+        if nxt != off:
+            wrongs.append(([nxt], f"only {name(nxt)}, the next to play"))
+        if dealer != off:               # "but" in a wrong answer too: not a word to go by
+            wrongs += [([q for q in everyone if q != dealer],
+                        f"every player but {name(dealer)}, the dealer")] * 2
+        wrong_who, who_text = rng.choice(wrongs)
+        right_text = f"every player but {name(off)}" + (", the dealer" if off == dealer else "")
         # each who and each until twice: neither is found by how often it is offered
         options = [(right_who, right_text, until), (right_who, right_text, other),
                    (wrong_who, who_text, until), (wrong_who, who_text, other)]
