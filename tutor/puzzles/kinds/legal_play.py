@@ -299,7 +299,7 @@ class LegalPlay(PuzzleKind):
         data = {"choices": choices, "theme": theme, "decoy_tags": decoy_tags}
         answer = self.solve(deal, seat, data, ctx.rs, ctx.players)
         right = answer["right"]
-        tags = allowed | set(decoy_tags)
+        tags = allowed | {tag for _, ok, tag in entries if not ok}
         example = next(" ".join(x) for x in (LETTERS[:2], LETTERS[1:3], LETTERS[:1],
                                              LETTERS[1:2], LETTERS[:3])
                        if list(x) != right and len(x) <= len(entries))
