@@ -151,12 +151,14 @@ def register(sub, parent) -> None:
                                     "table without --table); release: a seat's token no longer "
                                     "takes it back, its person takes it back by name (a lost "
                                     "token).")
-    a.add_argument("address", metavar="ADDRESS")
+    a.add_argument("address", metavar="ADDRESS", help="the server's address (ws://host:port)")
     a.add_argument("action", choices=("start", "release"), metavar="ACTION",
                    help="start or release")
     a.add_argument("--admin", required=True, metavar="CODE", help="the organiser's code")
-    a.add_argument("--table", type=whole(1, 64, "a table"), default=None, metavar="T")
-    a.add_argument("--seat", type=whole(0, 51, "a seat"), default=None, metavar="S")
+    a.add_argument("--table", type=whole(1, 64, "a table"), default=None, metavar="T",
+                   help="the table (1, 2, ...): start it alone, or release a seat at it")
+    a.add_argument("--seat", type=whole(0, 51, "a seat"), default=None, metavar="S",
+                   help="the seat whose token release lets go (0 is the first seat)")
     a.set_defaults(handler=run_admin)
     p.set_defaults(handler=lambda args: (p.print_help(), 2)[1])
 
