@@ -21,7 +21,8 @@ from tutor.engine.sources import default_library
 pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
 
 PROMPTS = (r"(more \(Enter; s skips\)>|Enter: back to the table>|Enter: the coach's next box>|"
-           r"Before play \(Enter starts\)>|Your move>|watch>)\s*$")
+           r"Before play \(Enter starts\)>|Your move>|watch>|"
+           r"The coach asks: anything to claim\? \(name the cards, or Enter\)>)\s*$")
 
 
 def _first_capture():
