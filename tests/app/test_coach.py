@@ -301,8 +301,8 @@ def test_a_claim_of_nothing_at_the_question_is_a_false_claim_then_the_coach_tell
 
     s2, text2, seen2 = _ask_session(block, nothing)
     after = text2[len(seen2["before"]):]
-    assert "Nothing of that is claimable" in after
-    assert after.index("Nothing of that is claimable") < after.index(
+    assert "A false claim: nothing of that is claimable" in after
+    assert after.index("A false claim: nothing of that is claimable") < after.index(
         "The coach · An oversight to claim")
     assert any(m.kind == "false_claim" for m in s2.player.mistakes), \
         [m.kind for m in s2.player.mistakes]
