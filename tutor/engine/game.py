@@ -250,8 +250,9 @@ class Game:
             parts.append(f"won {row.won_in_play} in play + {row.won - row.won_in_play} at the "
                          f"end = {row.won}")
         if not self.has_stakes:
-            parts.append(settlement_formula(Scoring.PAIRS, won=row.won)
-                         + (f" + {row.bonus} bonus" if row.bonus else "")
+            formula = settlement_formula(Scoring.PAIRS, won=row.won)
+            assert formula is not None              # None only under pot scoring
+            parts.append(formula + (f" + {row.bonus} bonus" if row.bonus else "")
                          + f" = {row.points} points")
             if row.net is not None:
                 parts.append(f"lying down: paid {row.paid}, received {row.received}, "

@@ -325,7 +325,7 @@ class ClaimWatch:
         ``before`` ``(at, seat)``: only those that come before a claim of ``seat`` arriving at
         ``at``), in order; each that finds its oversight still open takes it.  Returns their
         outcomes (hits)."""
-        out = []
+        out: list[Outcome] = []
         while True:
             due = self.due()
             if not due:
@@ -381,7 +381,8 @@ class ClaimWatch:
             return Outcome(seat, at, UNREAD, reason=exc.reason)
         except IncompleteAction as exc:
             if blind and exc.candidates:        # part of an open oversight's cards
-                return self._refused(seat, claim, at, "a claim names all the cards it takes")
+                return self._refused(seat, claim, at,
+                                     Reason("a claim names all the cards it takes"))
             return Outcome(seat, at, INCOMPLETE, reason=exc.reason, candidates=exc.candidates)
         except AmbiguousAction as exc:
             if not blind:
@@ -392,7 +393,7 @@ class ClaimWatch:
             return self._refused(seat, claim, at, exc.reason)
         w = next((w for ov, w in self.open.items() if ov.taken_by(action)), None)
         if w is None:           # cannot happen for a legal claim: the deal knows the oversight
-            return self._refused(seat, claim, at, "no open oversight takes that claim")
+            return self._refused(seat, claim, at, Reason("no open oversight takes that claim"))
         return self._take(seat, at, action, w)
 
     def _whole(self, text: str) -> None:
@@ -410,6 +411,7 @@ class ClaimWatch:
     def _refused(self, seat: int, claim: str | Action, at: float, reason: Reason) -> Outcome:
         """A claim that takes nothing: too late when it names an oversight that was open to
         ``seat`` and has closed, else a false claim."""
+        kinds: Iterable[str | None]
         if isinstance(claim, Action):
             cards, rank, kinds = claim.cards, None, {claim.oversight}
         else:
@@ -443,6 +445,7 @@ class ClaimWatch:
 def _too_late(w: Watched, at: float) -> Reason:
     """Why a claim of ``w`` arriving at clock time ``at`` took nothing."""
     if w.how == "claimed":
+        assert w.taken_by is not None       # a claimed oversight has its taker
         return Reason("{taker} claimed it first, "
                       + f"{max(0.0, at - (w.taken_at or at)) * 1000:,.0f}"
                       + " ms before this claim", code="claimed_first", taker=Seat(w.taken_by))

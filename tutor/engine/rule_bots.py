@@ -255,7 +255,7 @@ def play_out(deal: Deal, bots: list[Bot], rng: _random.Random, observer=None) ->
         if deal.phase == "over":
             break
         legal = deal.legal_actions()
-        a = bots[deal.to_move].choose(deal, legal, rng)
+        a = bots[deal._mover].choose(deal, legal, rng)
         deal.apply_unchecked(a)
         if observer:
             observer(deal, a)

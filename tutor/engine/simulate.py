@@ -143,6 +143,7 @@ def run_chunk(ruleset: Ruleset, players: int, bots: list[str], mistakes: float, 
         deal = new_deal(ruleset, players, dealer, rng)
         play_out(deal, seat_bots, rng)
         ret = deal.returns()
+        assert deal.result is not None      # played out: settled
         last = deal.result.last_in
         for off in range(players):
             seat = (dealer + off) % players

@@ -216,7 +216,7 @@ class PureRun:
             base = self.det.deal(Stream(keys[0]))
             row = [0] * len(self.plans)
             for j in active:
-                row[j] = self.play(keys, base, self.plans[j]).result.returns()[seat]
+                row[j] = self.play(keys, base, self.plans[j]).returns()[seat]
             rows.append(row)
         return rows
 

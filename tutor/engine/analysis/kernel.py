@@ -89,7 +89,7 @@ def mt_next(rnd):
             if y & ONE:
                 v ^= MATRIX_A
             rnd[1 + kk] = v
-        idx = 0
+        idx = np.int64(0)
     y = rnd[1 + idx]
     rnd[MT_INDEX] = idx + 1
     y ^= y >> np.uint64(11)

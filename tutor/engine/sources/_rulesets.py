@@ -86,7 +86,8 @@ def _check_stakes(f: _File, ce: dict[str, tuple[Node, Node]], cpath: str, n: int
             if stakes[k] is None:
                 raise f.error(ce[k][1], f"{cpath}.{k}.value",
                               "must be a whole number under stakes scoring")
-        _check_pot(f, ce["breakeven"][0], f"{cpath}.breakeven", n, **stakes)
+        _check_pot(f, ce["breakeven"][0], f"{cpath}.breakeven", n,
+                   **{k: v for k, v in stakes.items() if v is not None})
     elif scoring == "pot":
         for k in ("ante_dealer", "ante_other"):
             if stakes[k] is None:
