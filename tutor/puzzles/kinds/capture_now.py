@@ -131,7 +131,7 @@ class CaptureNow(PuzzleKind):
 
     def _collect(self, ctx, case: str) -> list:
         """Positions of ``case`` from one deal played by computer players."""
-        found = []
+        found: list = []
         endgame = case == "endgame"
 
         def observer(d, a) -> None:

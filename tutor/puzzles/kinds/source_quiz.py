@@ -306,7 +306,8 @@ class SourceQuiz(PuzzleKind):
         r2 = rng.choice(others)
         n = ctx.players if ctx.players in lib.rulesets[r2].counts else None
         names = list(RULESET_PARAMETERS) + (list(COUNT_PARAMETERS) if n else [])
-        diff, same = [], []
+        diff: list[str] = []
+        same: list[str] = []
         for name in names:
             pl = n if name in COUNT_PARAMETERS else None
             p1, p2 = lib.parameter(r1, name, pl), lib.parameter(r2, name, pl)

@@ -186,7 +186,8 @@ class SpotOversight(PuzzleKind):
         if what == "table_prial":
             return deal.table_count(rank) == 3
         if what in ("hand_prial", "hand_mournival", "declared_prial"):
-            return deal.hand_count(seat, rank) == (4 if what == "hand_mournival" else 3)
+            return seat is not None and deal.hand_count(seat, rank) == (
+                4 if what == "hand_mournival" else 3)
         return True
 
     def _play_collect(self, ctx, what: str, want, kinds=frozenset({"capture", "lie_down"})):
@@ -333,7 +334,8 @@ class SpotOversight(PuzzleKind):
             if a.kind == "capture":
                 if len(a.table) == 3:
                     tags.append("took_three")
-                if len(a.table) == 1 and len(a.cards) == 1 and d.table_count(a.rank) == 1:
+                if len(a.table) == 1 and len(a.cards) == 1 and a.rank is not None \
+                        and d.table_count(a.rank) == 1:
                     tags.append("capture_from_pair")
                 if first:
                     tags.append("mournival_taken")

@@ -9,6 +9,7 @@ import stat
 import sys
 import time
 import uuid
+from collections.abc import Sequence
 from pathlib import Path
 from typing import NamedTuple
 
@@ -395,8 +396,8 @@ class ProgressStore(Keeping, Reads):
         if any(not op.get("_journaled") for op in self._kept):
             why = self._why
             if self._journal_why and why != "the disk is full":
-                why += f"; {self._journal.path.name}: {self._journal_why}"
-            return (f"your progress file {self.path} and {self._journal.path.name} beside it "
+                why += f"; {self._jn.path.name}: {self._journal_why}"
+            return (f"your progress file {self.path} and {self._jn.path.name} beside it "
                     f"cannot be written ({why})")
         return None
 
@@ -457,7 +458,7 @@ class ProgressStore(Keeping, Reads):
                              f"({self._why_busy(exc)}): nothing recomputed") from None
 
     def merge(self, answers: list[Answer], lessons: list[LessonState],
-              meta: dict[str, str], sightings: list[Sighting] = ()) -> tuple[int, int]:
+              meta: dict[str, str], sightings: Sequence[Sighting] = ()) -> tuple[int, int]:
         """Merge another store's progress into this one, in one transaction; returns
         ``(answers added, answers already here)``.
 
@@ -501,11 +502,11 @@ class ProgressStore(Keeping, Reads):
             lost = [op for op in answers if not op.get("_journaled")]
             if lost:
                 self.notify(f"{_n(len(lost), 'answer')} could not be saved: your progress file "
-                            f"{self.path} and {self._journal.path.name} beside it cannot be "
+                            f"{self.path} and {self._jn.path.name} beside it cannot be "
                             f"written ({self._why}).")
             if len(answers) > len(lost):
                 kept = len(answers) - len(lost)
-                self.notify(f"{_n(kept, 'answer')} {_are(kept)} kept in {self._journal.path} "
+                self.notify(f"{_n(kept, 'answer')} {_are(kept)} kept in {self._jn.path} "
                             "and saved in your progress the next time the tutor opens it.")
         why = self.unsaved()
         if why:
