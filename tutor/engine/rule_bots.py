@@ -23,6 +23,8 @@ the expert included (:func:`tutor.engine.bots.make_bot`).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import random as _random
 
 from tutor.engine.deal import Action, Deal
@@ -227,7 +229,7 @@ def rule_bot(name: str) -> Bot:
     return classes[find_name(name, RULE_BOT_NAMES, "computer player")]()
 
 
-def play_out(deal: Deal, bots: list[Bot], rng: _random.Random, observer=None) -> Deal:
+def play_out(deal: Deal, bots: Sequence[Bot], rng: _random.Random, observer=None) -> Deal:
     """Play ``deal`` to its end with one bot per seat, and return it.
 
     After every action, each seat may make free actions: every bot that wants one draws a

@@ -377,7 +377,7 @@ def render_weak_skills(states: list[SkillState], now: datetime | None = None, wi
     for s in states:
         style = "red" if s.tomorrow < 0.7 else "yellow" if s.tomorrow < 0.9 else "green"
         name = theme_label(s.name) if s.group == "theme" else s.name      # plain words
-        row = [Text(f"{name} ({s.group})"), Text(f"{100 * s.tomorrow:.0f}%", style=style),
+        row: list[Text | str] = [Text(f"{name} ({s.group})"), Text(f"{100 * s.tomorrow:.0f}%", style=style),
                _when(s.due, now)]
         if width >= 60:
             row.append(f"{s.right}/{s.reviews}")

@@ -259,6 +259,14 @@ class Deal(_Moves, _Claims, _Checks, _Settle, _Views, _Notation):
             raise IllegalAction("the deal is not over yet")
         return self.result.returns()
 
+    def final_result(self) -> DealResult:
+        """The settlement of a finished deal (:attr:`result`, typed as never None).
+
+        Raises :class:`~tutor.engine.errors.IllegalAction` while the deal is not over."""
+        if self.result is None:
+            raise IllegalAction("the deal is not over yet")
+        return self.result
+
     def clone(self, oversights: bool = True) -> "Deal":
         """An independent copy of this state (its undo stack is not copied).  Without
         ``oversights`` the copy has no open oversight: the position a hint or an analysis for a

@@ -179,7 +179,8 @@ class CountDrill(Drill):
         rng = self.rng
         for _ in range(50):
             rs = self.ruleset or rng.choice(self.rulesets)
-            n = self.players if self.players in rs.counts else rng.choice(rs.player_counts)
+            n = (self.players if self.players is not None and self.players in rs.counts
+                 else rng.choice(rs.player_counts))
             deal = new_deal(rs, n, rng.randrange(n), rng)
             bots = [Careless(make_bot("willughby"), 0.15) for _ in range(n)]
             play_out(deal, bots, rng)

@@ -34,6 +34,7 @@ from typing import NamedTuple
 from rich.text import Text
 
 from tutor.puzzles.board import render_screen
+from tutor.puzzles.model import Puzzle
 from tutor.puzzles.kinds.spot_oversight import says_nothing
 from tutor.puzzles.render import render_explanation, shown_cards
 from tutor.teaching.drills.base import Answered, Drill
@@ -75,7 +76,7 @@ class Missed(NamedTuple):
     and how it went (the loop's :class:`~tutor.teaching.loop.Outcome`)."""
 
     k: int
-    puzzle: object
+    puzzle: Puzzle
     outcome: Outcome
 
 
@@ -226,7 +227,7 @@ class OversightDrill(Drill):
                 res.answers.append(Answered(out.correct, out.seconds, out.timed_out))
                 if out.correct:
                     res.streak += 1
-                    io.say(f"✓ {_secs(out.seconds)}streak {res.streak} · {out.grade.message}",
+                    io.say(f"✓ {_secs(out.seconds)}streak {res.streak} · {out.grade.message if out.grade else ''}",
                            style="green")
                     if res.streak % STREAK_RUN == 0 and difficulty < 5:
                         difficulty += 1
@@ -309,7 +310,7 @@ class OversightDrill(Drill):
             clock.combo = clock.run = 0
             clock.penalty += MISTAKE_PENALTY
             res.missed.append(Missed(k, puzzle, out))
-            io.say(f"✗ -{MISTAKE_PENALTY:g} s · {out.grade.message} (answer: "
+            io.say(f"✗ -{MISTAKE_PENALTY:g} s · {out.grade.message if out.grade else ''} (answer: "
                    f"{shown_cards(puzzle.expected_answer_text(), io.symbols)})", style="red")
         io.say(f"{max(0.0, clock.left(res, io.clock.now())):.0f} s left · score {res.score}",
                style="dim")
@@ -384,6 +385,7 @@ def run(io: LearnerIO, store, request) -> None:
     drill = OversightDrill(io, rs.id if rs is not None else None, request.players, request.seed,
                            store=store)
     while True:
+        res: StreakResult | StormResult
         if s["mode"] == "streak":
             res = drill.streak(s["limit"], s["positions"])
         else:

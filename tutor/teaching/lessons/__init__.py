@@ -90,10 +90,10 @@ def course_index(folder: Path | None = None) -> list[CourseEntry]:
             data = None
         if not isinstance(data, dict):
             data = {}
-        lid = data.get("id") if isinstance(data.get("id"), str) else path.stem
-        title = data.get("title") if isinstance(data.get("title"), str) else \
-            "(cannot be read: run laugh lessons check)"
-        minutes = data.get("minutes") if isinstance(data.get("minutes"), int) else 0
+        lid, title, minutes = data.get("id"), data.get("title"), data.get("minutes")
+        lid = lid if isinstance(lid, str) else path.stem
+        title = title if isinstance(title, str) else "(cannot be read: run laugh lessons check)"
+        minutes = minutes if isinstance(minutes, int) else 0
         out.append(CourseEntry(n, lid, title, minutes, path))
     return out
 
@@ -211,7 +211,7 @@ def check_lessons(paths: Iterable[Path | str] | None = None, library=None) -> tu
     from tutor.teaching.lessons._checker import _Checker
     from tutor.teaching.lessons._course_checks import _course_problems, record_problems
     whole_course = paths is None
-    files = lesson_files() if whole_course else [Path(p) for p in paths]
+    files = lesson_files() if paths is None else [Path(p) for p in paths]
     problems: list[str] = []
     lessons: list[Lesson] = []
     for n, path in enumerate(files, 1):
