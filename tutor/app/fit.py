@@ -14,6 +14,8 @@ never cut: a word longer than the whole width stands on a line of its own.
 
 from __future__ import annotations
 
+from typing import Literal
+
 from collections.abc import Sequence
 
 from rich.cells import cell_len
@@ -34,7 +36,8 @@ class TitledRule:
     title and a short rule either side do not fit, the title (wrapped at spaces) above a
     plain rule."""
 
-    def __init__(self, title: str, style: str = "dim", align: str = "center"):
+    def __init__(self, title: str, style: str = "dim",
+                 align: Literal["left", "center", "right"] = "center"):
         self.title = title
         self.style = style
         self.align = align

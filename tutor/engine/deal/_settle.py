@@ -141,8 +141,8 @@ class DealResult:
     def returns(self) -> tuple[int, ...]:
         """Points per seat under pairs scoring, else net stakes per seat."""
         if self.scoring == "pairs":
-            return self.points  # type: ignore[return-value]
-        return self.net  # type: ignore[return-value]
+            return self.points
+        return self.net
 
     def _key(self) -> tuple:
         return (self.last_in, self.bonus_to, self._won_masks, self.leftovers_to, self._left,
