@@ -85,7 +85,7 @@ def render_rules(data: dict, ctx, width: int):
     table = FitTable([""] + list(rids), rows, wrap=range(len(rids) + 1), lines=True)
     if table.laid_out(width) is not None:          # every ruleset id whole above its column
         return Group(table, Text(caption, style="dim"))
-    parts = []
+    parts: list[Text | Table] = []
     for p in params:
         parts.append(Text(parameter_label(p), style="bold"))
         grid = Table.grid(padding=(0, 1))

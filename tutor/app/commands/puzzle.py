@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import random
 import sys
+from collections.abc import Iterator
 from typing import Any
 
 from rich.table import Table
@@ -95,7 +96,8 @@ def kind_name(text: str) -> str:
     import re
     from tutor.engine.names import find_name
     from tutor.puzzles import KINDS         # loaded only when a kind is typed (start-up time)
-    head, rest = re.match(r"([^/@]*)(.*)", text, re.S).groups()     # KIND, then /THEME
+    cut = re.search(r"[/@]", text)                                  # KIND, then /THEME
+    head, rest = (text[:cut.start()], text[cut.start():]) if cut else (text, "")
     try:
         return find_name(head, KINDS, "puzzle kind") \
             + rest
@@ -196,7 +198,7 @@ def run_export(args) -> int:
             raise UsageError(f"--set exports the set's puzzles exactly as listed; leave out "
                              f"{', '.join(given)} (or export with --kind instead of --set)")
         ids = puzzles.curated_set(args.set_name)["ids"]
-        series = (puzzles.from_id(i) for i in ids)
+        series: Iterator = (puzzles.from_id(i) for i in ids)
     else:
         if not args.kind:
             raise UsageError(f"give --kind K (one of {', '.join(puzzles.KINDS)}) or --set NAME")
@@ -264,6 +266,7 @@ def themes_view(data: list[dict[str, Any]]) -> list[Any]:
             table.add_column(style="bold", overflow="fold")
             table.add_column(style="dim", overflow="fold")
             out += [Text(group, style="bold underline"), table]
+        assert table is not None            # the first row starts a group
         table.add_row(row["label"], row["id"], ", ".join(row["kinds"]))
     out.append(Text("Practise one: laugh puzzle --theme ID", style="dim"))
     return out

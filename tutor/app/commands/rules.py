@@ -395,7 +395,7 @@ def compare_view(lib: Library, ids: list[str], players: int | None = None,
     differs: list[bool] = []
     majority: list[str | None] = []
     for i in range(len(rows)):
-        vals = [cells[rid][i][0] for rid in ids if cells[rid][i] is not None]
+        vals = [c[0] for c in (cells[rid][i] for rid in ids) if c is not None]
         differs.append(len(set(vals)) > 1)
         majority.append(_majority(vals) if vals else None)
 

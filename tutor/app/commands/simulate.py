@@ -62,7 +62,7 @@ def register(sub, parent) -> None:
 
 
 #: The options of a self-play study that --skill does not take, with their defaults.
-STUDY_DEFAULTS = {"ruleset": DEFAULT_RULESET, "bots": "willughby", "mistakes": 0.0, "records": None}
+STUDY_DEFAULTS: dict[str, Any] = {"ruleset": DEFAULT_RULESET, "bots": "willughby", "mistakes": 0.0, "records": None}
 #: The options only --skill takes, with their defaults.
 SKILL_DEFAULTS = {"opponents": "random,counter", "samples": 200}
 

@@ -21,8 +21,9 @@ class _Checks(_DealState):
 
     __slots__ = ()
 
-    def why_illegal(self, action: Action) -> str | None:
-        """None when ``action`` is legal now, else the reason in words."""
+    def why_illegal(self, action: Action) -> Reason | None:
+        """None when ``action`` is legal now, else the reason (a
+        :class:`~tutor.engine.reasons.Reason`: a string, worded for a reader by its ``words``)."""
         try:
             self._check(action)
         except IllegalAction as exc:

@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from tutor.engine.deal._notation import Action
     from tutor.engine.deal._settle import DealResult
     from tutor.engine.game import Game
+    from tutor.engine.reasons import Reason
     from tutor.engine.rulesets import LieDownPayment, PlayerCount, Ruleset
 
 
@@ -93,7 +94,7 @@ class _DealState:
     if TYPE_CHECKING:
         # The methods one part calls on another (each defined by one part, named beside it).
         def hand(self, seat: int) -> tuple[int, ...]: ...                      # Deal
-        def why_illegal(self, action: Action) -> str | None: ...               # _Checks
+        def why_illegal(self, action: Action) -> Reason | None: ...            # _Checks
         def _check(self, a: Action) -> None: ...                               # _Checks
         def legal_actions(self, seat: int | None = None) -> list[Action]: ...  # _Moves
         def can_capture(self, seat: int) -> bool: ...                          # _Moves
