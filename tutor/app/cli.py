@@ -15,6 +15,7 @@ import argparse
 import os
 import re
 import sys
+from typing import NoReturn
 
 from tutor import __version__
 from tutor.app.commands._common import resolve_names
@@ -57,7 +58,7 @@ class _Parser(argparse.ArgumentParser):
                 arg_strings = [_choice(action, a) for a in arg_strings]
         return super()._get_values(action, arg_strings)
 
-    def error(self, message: str) -> None:  # noqa: D102 - argparse hook
+    def error(self, message: str) -> NoReturn:  # noqa: D102 - argparse hook
         message = _shorten_quoted(message)
         option = re.match(r"argument (\S+?)(?:/\S+)?: expected one argument$", message)
         if option:
@@ -69,11 +70,12 @@ class _Parser(argparse.ArgumentParser):
 def _choice(action: argparse.Action, text: str) -> str:
     """``text``, one of ``action``'s choices in any case (:func:`tutor.engine.names.
     find_name`); ArgumentError (one line, the nearest choices) for none of them."""
-    choices = [c for c in action.choices if isinstance(c, str)]
+    choices = [c for c in action.choices or () if isinstance(c, str)]
     if text in choices:
         return text
+    metavar = action.metavar if isinstance(action.metavar, str) else None
     what = (action.dest if action.dest not in (None, argparse.SUPPRESS) else
-            action.metavar or "choice").replace("_", " ").lower()
+            metavar or "choice").replace("_", " ").lower()
     try:
         return find_name(text, choices, what)
     except UsageError as exc:
