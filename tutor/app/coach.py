@@ -37,6 +37,7 @@ from tutor.engine.errors import UsageError
 from tutor.engine.levels import claimants, level, make_opponents, seat_names
 from tutor.teaching.coach import (AT_THE_END, SITUATIONS, Seen, Stop, page_words, situations,
                                   stop_for, stop_quotes)
+from tutor.teaching.lessons import Lesson
 
 __all__ = ["ASK_WORDS", "Coach", "CoachedResult", "CoachedSession", "allows", "coached_deals",
            "survey"]
@@ -69,7 +70,7 @@ class Coach(DealObserver):
         self.arisen: list[str] = []
         self.current: list[Seen] = []
         self._since = 0
-        self._lessons: dict[str, object] = {}
+        self._lessons: dict[str, Lesson] = {}
 
     # -- the hooks ---------------------------------------------------------------------------
 
@@ -305,6 +306,7 @@ def survey(data: dict, ruleset: str | None, answer: Callable[[DealPlayer, str], 
     io = ScriptedIO(lambda prompt: answer(holder["session"].player, prompt), console)
     session = holder["session"] = CoachedSession(Context(io, Glyphs()), data, ruleset, pace=0.0)
     session.first()
+    assert session.coach is not None        # the first deal has begun
     return session.coach.arisen, session.result.deals[0]
 
 

@@ -290,14 +290,16 @@ def run_serve(args) -> int:
         _pane(f"{s.ruleset.id}, {s.players} seats a table, computer players {s.level.name}, "
               f"{clock}" + ("; duplicate: the same deals at every table" if s.duplicate
                             else "") + ".")
+        address = srv.address
+        assert address is not None          # listening by now
         for t in tables:
             lead = t._first_dealer_name()
             _pane(f"Table {t.number}:" + (f" (first dealer {lead})" if lead else ""))
-            _command(["laugh", "table", "join", srv.address, t.code, "--name", "NAME"])
+            _command(["laugh", "table", "join", address, t.code, "--name", "NAME"])
         _pane("Organiser:")
-        _command(["laugh", "table", "watch", srv.address, "--admin", admin])
+        _command(["laugh", "table", "watch", address, "--admin", admin])
         if s.hold:
-            _command(["laugh", "table", "admin", srv.address, "start", "--admin", admin])
+            _command(["laugh", "table", "admin", address, "start", "--admin", admin])
         _pane(f"Saving in {folder}; Ctrl-C stops the server after saving.")
 
     asyncio.run(server.run(args.host, args.port, ready))
