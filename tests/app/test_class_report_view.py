@@ -102,7 +102,7 @@ def test_the_grid_pages_learners_and_keeps_each_cell_under_its_name():
     assert len(pages) > 1
     assert sorted(i for page, _ in pages for i in page) == list(range(9))
     console = Console(width=40, no_color=True, record=True, file=open("/dev/null", "w"))
-    for page, table in pages:
+    for _, table in pages:
         console.print(table)
     rendered = console.export_text()
     assert max(len(line) for line in rendered.splitlines()) <= 40

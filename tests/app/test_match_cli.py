@@ -279,7 +279,7 @@ def test_the_deal_by_deal_table_shows_every_player_and_number_at_any_width(rules
     stakes = m.ruleset.scoring != "pairs"
     shown = [f"{v:+d}" if stakes else str(v) for v in m.totals]
     assert "…" not in text.splitlines()[-2] or width > 30      # no total cut short
-    for q, name in enumerate(names):
+    for name in names:
         assert name[:3] in text
     totals_line = [line for line in text.splitlines() if line.startswith("Total")]
     assert totals_line, text

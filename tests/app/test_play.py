@@ -258,7 +258,7 @@ def test_on_a_terminal_the_watch_is_the_same_with_and_without_an_oversight(rules
                           realtime=True)
     watch = [(r, c) for r, c in zip(clock.reads, clock.shown) if r[0] == WATCH_PROMPT]
     assert len(watch) >= 2
-    for (prompt, timeout, _, _), shown in watch:
+    for (_, timeout, _, _), shown in watch:
         assert timeout == pytest.approx(0.8) and shown.total == pytest.approx(0.8)
         assert shown.label in (watch_label("Anne"), watch_label("Ralph"))
     assert clock.reads[0][3] is True                    # nothing open: the pace ran out

@@ -276,7 +276,7 @@ def test_rules_parameters_lists_every_parameter_with_its_values(capsys):
     from tutor.engine.parameters import PARAMETERS
     code, out, _ = run(capsys, "rules", "--parameters")
     assert code == 0
-    for name, spec in PARAMETERS.items():
+    for name in PARAMETERS:
         assert name in out
     assert "each_in_play" in out and "most_won" in out
     code, out, _ = run(capsys, "rules", "--parameters", "--json")

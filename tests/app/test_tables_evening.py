@@ -64,7 +64,7 @@ def _kill_and_check(tmp_path, kills: int, seed: int) -> int:
         if token:
             join["token"] = token
         c = RawClient(srv.address, join)
-        assert _wait(lambda: c.of("state"), 20), c.messages[-3:]
+        assert _wait(lambda c=c: c.of("state"), 20), c.messages[-3:]
         token = c.token
         time.sleep(rng.uniform(0.02, 0.5))
         srv.proc.send_signal(signal.SIGKILL)

@@ -164,7 +164,7 @@ def test_every_message_a_client_receives_holds_no_hidden_card(tmp_path):
     for c in clients:
         assert c.of("match_over"), [m["type"] for m in c.messages][-5:]
         deal, n, seated = None, 0, False
-        for text, m in zip(c.texts, c.messages):
+        for _text, m in zip(c.texts, c.messages):
             if m["type"] == "state":
                 deal, n, seated = m["deal"], m["obs"]["actions"], m["seated"]
             if deal is None:

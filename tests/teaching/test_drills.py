@@ -233,7 +233,7 @@ def count_drill(store, library, wrong=(), speed=2.0, run=2):
     holder, clock = {}, FakeClock()
     drill = CountDrill(ScriptedIO(lambda prompt: holder["learner"](prompt), out, clock),
                        rulesets, speed=speed, seed=7, run=run, store=store)
-    learner = holder["learner"] = CountLearner(drill, wrong)
+    holder["learner"] = CountLearner(drill, wrong)
     orig = drill.make_round
 
     def make_round():

@@ -252,7 +252,7 @@ def test_streak_and_storm_end_with_the_positions_missed_and_again(store, mode):
     missed = re.findall(r"^  (\d+)\. (you passed|time ran out); the answer: (.+) · "
                         r"(spot-oversight\.\S+)$", text, re.M)
     assert missed, text[-1500:]
-    for _, _, shown, pid in missed:
+    for _, _, _shown, pid in missed:
         p = from_id(pid)
         assert p.answer["claims"]                     # pass missed only what could be claimed
     assert "laugh puzzle --id ID" in text

@@ -214,7 +214,7 @@ class Home:
                 if nxt is None:
                     self._screen(self.practice)
                 else:
-                    self._screen(lambda: self.open_lesson(nxt.id))
+                    self._screen(lambda nxt=nxt: self.open_lesson(nxt.id))
                 continue
             again = low.endswith(" again")
             if again:
@@ -223,7 +223,8 @@ class Home:
                 low = low[len("lesson "):].strip()
             entry = match_lesson(course, low)       # number, file name or id
             if entry is not None:
-                self._screen(lambda: self.open_lesson(entry.id, restart=again))
+                self._screen(lambda entry=entry, again=again: self.open_lesson(entry.id,
+                                                                           restart=again))
                 continue
             if low in ("p", "puzzles", "puzzle"):
                 self._screen(self.practice)
@@ -325,7 +326,8 @@ class Home:
             if item is None:
                 return
             name, settings = item.value
-            ctx.guarded(lambda: run_drill(DrillOptions(name, settings=settings), io=ctx.io))
+            ctx.guarded(lambda name=name, settings=settings: run_drill(
+                DrillOptions(name, settings=settings), io=ctx.io))
             title = "Drills (another, or Enter for home)"
 
     def play(self) -> None:

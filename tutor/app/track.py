@@ -152,7 +152,7 @@ class TrackScreen:
                         style="yellow")
                 redraw = False
                 continue
-            ctx.guarded(lambda: self.take(step, restart=again))
+            ctx.guarded(lambda step=step, again=again: self.take(step, restart=again))
 
     def take(self, step: int, restart: bool = False) -> None:
         """Take step ``step`` (1-based; one past the lessons is the match)."""

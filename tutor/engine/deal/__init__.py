@@ -40,7 +40,8 @@ from tutor.engine.deal._settle import DealResult, HeldDeclaration, SeatSettlemen
 from tutor.engine.deal._state import Deal, deal_order, new_deal
 from tutor.engine.deal._views import CaptureOption, RankCount
 
-__all__ = ["ACTION_KINDS", "CAPTURE_KINDS", "CLAIM_FILLER", "CLAIM_TAKES", "DECLARATIONS", "DECLARATION_ORDER", "LAID_DOWN_KIND",
+__all__ = ["ACTION_KINDS", "CAPTURE_FORM", "CAPTURE_KINDS", "DECLARATION_ACTION", "OVER", "PLAY",
+           "PLAY_ON", "CLAIM_FILLER", "CLAIM_TAKES", "DECLARATIONS", "DECLARATION_ORDER", "LAID_DOWN_KIND",
            "TURN_KINDS", "Action", "CaptureOption", "ClaimWords", "Deal", "DealResult", "HeldDeclaration",
            "LaidDown", "Oversight", "RankCount", "SeatSettlement", "deal_order",
            "claim_sizes", "new_deal", "one_declaration_per_rank", "preferred_declarations",

@@ -32,7 +32,7 @@ from pathlib import Path
 
 from tutor.engine import yamlfile
 from tutor.engine.data import data_dir
-from tutor.engine.errors import DataError, UsageError
+from tutor.engine.errors import DataError
 from tutor.teaching.lessons._common import _display, _split_front_matter, resolve_players
 from tutor.teaching.lessons._model import (FRONT_MATTER_KEYS, Block, CourseEntry, Item, Lesson,
                                            Segment)
