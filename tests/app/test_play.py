@@ -10,19 +10,18 @@ import re
 
 import pytest
 from rich.console import Console
-
 from support import position
-from tutor.engine.bots import Bot
-from tutor.engine.cards import parse_cards
-from tutor.engine.deal import Action
+
 from tutor.app.clock import FakeClock, VirtualClock
 from tutor.app.io import ScriptedIO
 from tutor.app.play import LEVELS, DealPlayer
-from tutor.app.play.game import (NAME_PROMPT, TURN_PROMPT, WATCH_PROMPT, WHICH_PROMPT,
-                                 watch_label)
-from tutor.engine.race import Reaction
+from tutor.app.play.game import NAME_PROMPT, TURN_PROMPT, WATCH_PROMPT, WHICH_PROMPT, watch_label
 from tutor.app.play.inputs import action_code, interpret
 from tutor.app.play.session import PlayOptions, play_match
+from tutor.engine.bots import Bot
+from tutor.engine.cards import parse_cards
+from tutor.engine.deal import Action
+from tutor.engine.race import Reaction
 from tutor.engine.records import replay
 
 

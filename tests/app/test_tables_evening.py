@@ -19,9 +19,8 @@ import sys
 import time
 
 import pytest
-
-from tables_net import PipedPlayer, RawClient, Server, env
 from support import ROOT
+from tables_net import PipedPlayer, RawClient, Server, env
 
 from tutor.engine.errors import LaughError
 from tutor.engine.records import check_record, to_record

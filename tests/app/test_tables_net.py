@@ -12,14 +12,13 @@ import sys
 import time
 
 import pytest
-
-from tables_net import PipedPlayer, RawClient, Server, env
 from support import ROOT
+from tables_net import PipedPlayer, RawClient, Server, env
 
+from tutor.app.tables.table import FALSE_CLAIM_TEXT
 from tutor.engine.cards import code
 from tutor.engine.observe import hidden_cards
 from tutor.engine.records import action_to_json, replay
-from tutor.app.tables.table import FALSE_CLAIM_TEXT
 
 pytest.importorskip("websockets")
 

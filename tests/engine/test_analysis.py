@@ -9,9 +9,20 @@ from pathlib import Path
 
 import pytest
 
-from tutor.engine.analysis import (HOLD, NoDecision, Stream, analyse, annotate, classify,
-                                   decision_options, decision_points, determinize,
-                                   known_holdings, option_class, unseen_mask)
+from tutor.engine.analysis import (
+    HOLD,
+    NoDecision,
+    Stream,
+    analyse,
+    annotate,
+    classify,
+    decision_options,
+    decision_points,
+    determinize,
+    known_holdings,
+    option_class,
+    unseen_mask,
+)
 from tutor.engine.bots import make_bot, play_out
 from tutor.engine.cards import parse_cards, rank_of
 from tutor.engine.deal import Action, Deal, new_deal

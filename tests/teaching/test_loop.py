@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from rich.console import Console
+from support import lesson_puzzles, run_laugh, wrong_answer
 
 from tutor.app.clock import FakeClock
 from tutor.app.context import Context, Glyphs
@@ -22,8 +23,6 @@ from tutor.puzzles.render import code_text
 from tutor.teaching.loop import PuzzleQuestion, ask, nudge_text
 from tutor.teaching.progress import ProgressStore
 from tutor.teaching.words import HELP_WORDS, MENU_QUIT_WORDS, QUIT_WORDS
-
-from support import lesson_puzzles, run_laugh, wrong_answer
 
 ROOT = Path(__file__).resolve().parents[2]
 

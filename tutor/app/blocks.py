@@ -22,11 +22,19 @@ from rich.text import Text
 from tutor.app.commands.simulate import skill_view
 from tutor.app.fit import FitTable
 from tutor.engine.errors import DataError
-from tutor.puzzles.quoted import quote_text
 from tutor.puzzles.board import cards_text
-from tutor.teaching.blockdata import (RULES_CAPTION, odds_percent, odds_rows, odds_sentence,
-                                      parameter_label, parameter_value, records_view, simulate,
-                                      simulate_sentence)
+from tutor.puzzles.quoted import quote_text
+from tutor.teaching.blockdata import (
+    RULES_CAPTION,
+    odds_percent,
+    odds_rows,
+    odds_sentence,
+    parameter_label,
+    parameter_value,
+    records_view,
+    simulate,
+    simulate_sentence,
+)
 from tutor.teaching.figures import skill_figures
 from tutor.teaching.lessons import ODDS_FIGURES, Block
 

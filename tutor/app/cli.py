@@ -18,16 +18,32 @@ import sys
 from typing import NoReturn
 
 from tutor import __version__
+from tutor.app.commands import (
+    analyse,
+    coach_cmd,
+    drill,
+    lesson,
+    match,
+    odds,
+    play,
+    progress_cmd,
+    puzzle,
+    records,
+    rules,
+    simulate,
+    sources_cmd,
+    stats,
+    table,
+    tutor_app,
+    worksheet,
+)
 from tutor.app.commands._common import resolve_names
-from tutor.app.commands import (analyse, coach_cmd, drill, lesson, match, odds, play,
-                                progress_cmd, puzzle, records, rules, simulate, sources_cmd,
-                                stats, table, tutor_app, worksheet)
+from tutor.app.streams import standard_streams
 from tutor.engine import kernelcache, sources
 from tutor.engine.errors import LaughError, UsageError
-from tutor.engine.outputs import unsaved
 from tutor.engine.names import find_name
+from tutor.engine.outputs import unsaved
 from tutor.engine.safetext import clip, printable
-from tutor.app.streams import standard_streams
 
 #: Command modules, in the order ``laugh --help`` lists them.
 COMMAND_MODULES = (tutor_app, lesson, coach_cmd, puzzle, play, match, drill, rules, sources_cmd,

@@ -27,16 +27,24 @@ from dataclasses import dataclass, field
 from rich.padding import Padding
 from rich.text import Text
 
-from tutor.app.fit import TitledRule
 from tutor.app.blocks import render_quote
+from tutor.app.fit import TitledRule
 from tutor.app.markdown import render_markdown
 from tutor.app.play.game import DealObserver, DealPlayer
 from tutor.app.play.sheet import review_renderable, settlement_table
 from tutor.engine.deal import Deal, new_deal
 from tutor.engine.errors import UsageError
 from tutor.engine.levels import claimants, level, make_opponents, seat_names
-from tutor.teaching.coach import (AT_THE_END, SITUATIONS, Seen, Stop, page_words, situations,
-                                  stop_for, stop_quotes)
+from tutor.teaching.coach import (
+    AT_THE_END,
+    SITUATIONS,
+    Seen,
+    Stop,
+    page_words,
+    situations,
+    stop_for,
+    stop_quotes,
+)
 from tutor.teaching.lessons import Lesson
 
 __all__ = ["ASK_WORDS", "Coach", "CoachedResult", "CoachedSession", "allows", "coached_deals",

@@ -38,7 +38,7 @@ class Glyphs:
     wrong: str = "✗"
 
     @classmethod
-    def for_terminal(cls) -> "Glyphs":
+    def for_terminal(cls) -> Glyphs:
         """Unicode glyphs when :func:`tutor.app.streams.suit_symbols` says the terminal can show
         them."""
         if suit_symbols():

@@ -14,9 +14,8 @@ never cut: a word longer than the whole width stands on a line of its own.
 
 from __future__ import annotations
 
-from typing import Literal
-
 from collections.abc import Sequence
+from typing import Literal
 
 from rich.cells import cell_len
 from rich.console import Group

@@ -303,12 +303,12 @@ class Home:
 
     def stats(self) -> None:
         """The statistics view, with the weakest themes offered as practice."""
-        from tutor.app.views import stats_view      # lazily: see practice()
+        from tutor.app.views import stats_view  # lazily: see practice()
         stats_view(self.ctx, offer_practice=True, at_home=True)
 
     def sources(self) -> None:
         """The sources view (what ``laugh sources`` shows)."""
-        from tutor.app.views import sources_view    # lazily: see practice()
+        from tutor.app.views import sources_view  # lazily: see practice()
         sources_view(self.ctx)
 
     def drills(self) -> None:
@@ -336,12 +336,12 @@ class Home:
 
     def coach(self) -> None:
         """The course's first deal with a coach (:func:`tutor.app.coach.home_coached_deals`)."""
-        from tutor.app.coach import home_coached_deals       # lazily: see practice()
+        from tutor.app.coach import home_coached_deals  # lazily: see practice()
         home_coached_deals(self.ctx)
 
     def track(self) -> None:
         """The tournament track (:class:`tutor.app.track.TrackScreen`)."""
-        from tutor.app.track import TrackScreen             # lazily: see practice()
+        from tutor.app.track import TrackScreen  # lazily: see practice()
         TrackScreen(self.ctx, seed=self.seed).run()
 
     def match(self) -> None:

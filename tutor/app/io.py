@@ -31,10 +31,15 @@ from rich.console import Console, Group
 from rich.segment import Segment, Segments
 from rich.text import Text
 
-from tutor.app.clock import (REFRESH, FakeClock, TerminalClock, VirtualClock, countdown_for,
-                             countdown_line)
-from tutor.app.streams import (RStripWriter, is_terminal, make_console, suit_symbols,
-                               whole_word_text)
+from tutor.app.clock import (
+    REFRESH,
+    FakeClock,
+    TerminalClock,
+    VirtualClock,
+    countdown_for,
+    countdown_line,
+)
+from tutor.app.streams import RStripWriter, is_terminal, make_console, suit_symbols, whole_word_text
 from tutor.engine.cards import RANKS, SUITS
 from tutor.engine.safetext import printable
 
@@ -183,7 +188,7 @@ class TerminalIO(ConsoleIO):
         if not self.console.is_terminal:
             yield self.show
             return
-        from rich.live import Live      # rich's live display: only on a terminal
+        from rich.live import Live  # rich's live display: only on a terminal
         live = Live(Text(""), console=self.console, transient=True, auto_refresh=False)
         live.start()
         try:
@@ -421,7 +426,7 @@ class ScriptedIO(ConsoleIO):
         :class:`~tutor.app.clock.FakeClock`: the learner's scripted delay passes, events due
         before it fire (moving the clock to each), and the read gives None when one closes the
         prompt or the delay reaches the timeout (the line is then not consumed)."""
-        from tutor.teaching.io import Reply     # (start-up time: see the imports above)
+        from tutor.teaching.io import Reply  # (start-up time: see the imports above)
         clock = self.clock
         start = clock.now()
         if not isinstance(clock, FakeClock):        # piped: no time passes while reading

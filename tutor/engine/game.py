@@ -22,11 +22,19 @@ from typing import Any
 
 from tutor.engine.cards import RANK_PLURALS
 from tutor.engine.errors import UsageError
-from tutor.engine.parameters import (rule_words, settlement_formula, settlement_rule,
-                                     value_words)
-from tutor.engine.values import (BonusTo, CaptureForm, CapturesPerTurn, Declaration,
-                                 FirstDealer, HandPlays, LeftoversTo, OversightKind, Scoring,
-                                 TableMournival)
+from tutor.engine.parameters import rule_words, settlement_formula, settlement_rule, value_words
+from tutor.engine.values import (
+    BonusTo,
+    CaptureForm,
+    CapturesPerTurn,
+    Declaration,
+    FirstDealer,
+    HandPlays,
+    LeftoversTo,
+    OversightKind,
+    Scoring,
+    TableMournival,
+)
 
 __all__ = ["Game", "DEFAULT_RULESET"]
 

@@ -31,9 +31,14 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from tutor.engine.deal import PLAY, Action, Deal, Oversight, claim_sizes, read_claim_words
+from tutor.engine.errors import (
+    ActionError,
+    AmbiguousAction,
+    IllegalAction,
+    IncompleteAction,
+    InvalidAction,
+)
 from tutor.engine.reasons import Reason, Seat
-from tutor.engine.errors import (ActionError, AmbiguousAction, IllegalAction, IncompleteAction,
-                                 InvalidAction)
 
 __all__ = ["ClaimRace", "ClaimWatch", "Entry", "Outcome", "Reaction", "Watched", "open_to",
            "HIT", "FALSE_CLAIM", "TOO_LATE", "UNREAD", "INCOMPLETE", "AMBIGUOUS"]

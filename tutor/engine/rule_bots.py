@@ -23,9 +23,8 @@ the expert included (:func:`tutor.engine.bots.make_bot`).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 import random as _random
+from collections.abc import Sequence
 
 from tutor.engine.deal import Action, Deal
 from tutor.engine.errors import UsageError

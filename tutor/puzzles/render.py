@@ -24,6 +24,7 @@ from tutor.puzzles.board import cards_text, hanging, pile_text
 from tutor.puzzles.model import Grade, Puzzle, definition
 from tutor.puzzles.quoted import quote_text
 
+
 def plain_suits(text: str, symbols: bool) -> str:
     """``text`` with suit symbols written as letters when the terminal cannot show symbols."""
     if symbols:

@@ -8,8 +8,8 @@ import difflib
 import re
 from typing import Any
 
-from tutor.engine.sources import normalise, source_text
 from tutor.engine.parameters import COUNT_PARAMETERS, PARAMETERS, value_short, value_words
+from tutor.engine.sources import normalise, source_text
 
 __all__ = ["QUOTES_PER_READING", "STATUS_MARKS", "comparison", "contested", "family_tree",
            "timeline", "transcriptions", "word_diff"]

@@ -29,8 +29,9 @@ shows the answer (counted as not right), help says what can be typed.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, NamedTuple, Sequence
+from typing import Any, NamedTuple
 
 from rich.text import Text
 
@@ -39,8 +40,15 @@ from tutor.puzzles import TRIES, Grade
 from tutor.puzzles.render import code_text, render_explanation, render_hint, render_puzzle
 from tutor.teaching.io import LearnerIO
 from tutor.teaching.ratings import shown_rating
-from tutor.teaching.words import (HELP_WORDS, HINT_WORDS, MENU_QUIT_WORDS, QUIT_WORDS,
-                                  SHOW_WORDS, is_quit, said)
+from tutor.teaching.words import (
+    HELP_WORDS,
+    HINT_WORDS,
+    MENU_QUIT_WORDS,
+    QUIT_WORDS,
+    SHOW_WORDS,
+    is_quit,
+    said,
+)
 
 __all__ = ["QUIT_WORDS", "MENU_QUIT_WORDS", "HINT_WORDS", "SHOW_WORDS", "HELP_WORDS",
            "GO_ON", "Outcome", "Question", "PuzzleQuestion", "Record", "ask", "go_on",

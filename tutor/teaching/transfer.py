@@ -245,7 +245,7 @@ def merge_export(store: ProgressStore, export: Export) -> tuple[int, int]:
     Returns ``(answers added, answers already there)``."""
     added, known = store.merge(export.answers, export.lessons, export.meta, export.sightings)
     if added:
-        from tutor.teaching.review import ReviewBook     # py-fsrs: only when there is work
+        from tutor.teaching.review import ReviewBook  # py-fsrs: only when there is work
         ReviewBook(store).sync()
     return added, known
 

@@ -10,11 +10,16 @@ from __future__ import annotations
 
 import argparse
 import random
-from typing import Any
 from dataclasses import dataclass, field
+from typing import Any
 
-from tutor.app.commands._common import (players_type, positive_int, ruleset_name, seed_type,
-                                        session_io)
+from tutor.app.commands._common import (
+    players_type,
+    positive_int,
+    ruleset_name,
+    seed_type,
+    session_io,
+)
 from tutor.engine.errors import UsageError
 from tutor.engine.sources import default_library
 from tutor.teaching.drills.registry import DRILLS, DrillRequest, Setting, drill_kind

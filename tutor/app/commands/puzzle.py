@@ -20,7 +20,6 @@ from tutor.engine.outputs import check_output
 from tutor.puzzles.themes import kinds_with, label, resolve_theme, theme_table
 from tutor.teaching.progress import ProgressStore
 
-
 #: The answer prompt of ``laugh puzzle``.
 PROMPT = "Your answer (hint, answer, quit): "
 #: ``laugh puzzles export``'s count and first seed when not given.
@@ -94,8 +93,9 @@ def kind_name(text: str) -> str:
     """argparse type of a puzzle kind (or a spec ``KIND/THEME``): the kind in any case, or one
     line naming the nearest kinds (:func:`tutor.engine.names.find_name`)."""
     import re
+
     from tutor.engine.names import find_name
-    from tutor.puzzles import KINDS         # loaded only when a kind is typed (start-up time)
+    from tutor.puzzles import KINDS  # loaded only when a kind is typed (start-up time)
     cut = re.search(r"[/@]", text)                                  # KIND, then /THEME
     head, rest = (text[:cut.start()], text[cut.start():]) if cut else (text, "")
     try:
@@ -108,7 +108,7 @@ def kind_name(text: str) -> str:
 def _make_puzzle(args, store=None):
     """The puzzle asked for.  Without ``--difficulty``, ``--seed`` or ``--id``, and with a
     progress ``store``, its difficulty band is the one nearest the learner's rating."""
-    from tutor.puzzles.generators import check_kind      # this command only (start-up time)
+    from tutor.puzzles.generators import check_kind  # this command only (start-up time)
     if args.puzzle_id:
         extra = [name for name, v in (("KIND", args.kind), ("--ruleset", args.ruleset),
                                       ("--players", args.players),
@@ -171,7 +171,7 @@ def _pose(args, io, store) -> int:
     poses one: its prompt, hints, ``show``, a second try, the explanation and the rating line;
     every exit is status 0 (a quit word, or the end of input, which first explains a puzzle
     already tried)."""
-    from tutor.teaching.loop import PuzzleQuestion, ask       # this command only
+    from tutor.teaching.loop import PuzzleQuestion, ask  # this command only
     puzzle = _make_puzzle(args, store)
     # the puzzle's own stars: the same id always shows the same stars (issue 24)
     try:
@@ -186,7 +186,7 @@ def run_export(args) -> int:
     go together (``--set`` names its puzzles exactly: with it, ``--kind``, ``--count``,
     ``--seed``, ``--ruleset`` and ``--players`` would be ignored); CannotWrite (exit status 1),
     before any puzzle is made, for an ``--out`` file that cannot be written."""
-    from tutor.puzzles.export import dumps, export_series, write_puzzles   # this command only
+    from tutor.puzzles.export import dumps, export_series, write_puzzles  # this command only
     from tutor.puzzles.generators import check_kind, resolve_choice
     if args.out != "-":
         check_output(args.out)

@@ -24,9 +24,16 @@ from rich.text import Text
 from tutor.app.commands._common import players_type, ruleset_name
 from tutor.app.streams import echo_json, make_console
 from tutor.engine.errors import UsageError
-from tutor.engine.parameters import (COUNT_GROUPS, COUNT_PARAMETERS, PARAMETERS,
-                                     RULESET_PARAMETERS, STATUS_MEANINGS, count_section,
-                                     value_short, value_words)
+from tutor.engine.parameters import (
+    COUNT_GROUPS,
+    COUNT_PARAMETERS,
+    PARAMETERS,
+    RULESET_PARAMETERS,
+    STATUS_MEANINGS,
+    count_section,
+    value_short,
+    value_words,
+)
 from tutor.engine.rulesets import Ruleset
 from tutor.engine.sources import Library, Parameter, default_library, display_path
 from tutor.puzzles.quoted import quoted_text

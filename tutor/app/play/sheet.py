@@ -8,9 +8,8 @@ match`` prints.
 
 from __future__ import annotations
 
-from typing import Any
-
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from rich.console import Group
 from rich.measure import Measurement

@@ -5,13 +5,21 @@ from __future__ import annotations
 
 from tutor.engine.cards import RANK_PLURALS, cards_of, code, mask_of, rank_code
 from tutor.engine.deal._bits import FULL_MASK, NIB, _counts, _rank_count, _ranks
-from tutor.engine.deal._notation import (ACTION_KINDS, CAPTURE_FORM, CAPTURE_KINDS,
-                                             DECLARATIONS, OVER, PLAY_ON, Action, not_in_hand,
-                                             not_your_turn)
+from tutor.engine.deal._notation import (
+    ACTION_KINDS,
+    CAPTURE_FORM,
+    CAPTURE_KINDS,
+    DECLARATIONS,
+    OVER,
+    PLAY_ON,
+    Action,
+    not_in_hand,
+    not_your_turn,
+)
 from tutor.engine.deal._shape import _DealState
 from tutor.engine.errors import IllegalAction
-from tutor.engine.reasons import Cards, Reason, Seat
 from tutor.engine.parameters import CAPTURE_FORMS, DECLARATION_KINDS, spec
+from tutor.engine.reasons import Cards, Reason, Seat
 
 _FORMS = CAPTURE_FORMS
 

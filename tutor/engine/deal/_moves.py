@@ -6,8 +6,19 @@ from __future__ import annotations
 from itertools import combinations
 
 from tutor.engine.cards import cards_of
-from tutor.engine.deal._bits import (_N3, _N5, _NIB_CARDS, NIB, RANK_MASK, _counts,
-                                         _dead_bits, _presence, _rank_count, _ranks, _tuple_new)
+from tutor.engine.deal._bits import (
+    _N3,
+    _N5,
+    _NIB_CARDS,
+    NIB,
+    RANK_MASK,
+    _counts,
+    _dead_bits,
+    _presence,
+    _rank_count,
+    _ranks,
+    _tuple_new,
+)
 from tutor.engine.deal._notation import OVER, PLAY, PLAY_ON, Action
 from tutor.engine.deal._shape import _DealState
 

@@ -7,12 +7,25 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from tutor.engine.cards import (RANK_NAMES, RANK_PLURALS, cards_of, code, parse_card, parse_rank,
-                                pretty_cards)
+from tutor.engine.cards import (
+    RANK_NAMES,
+    RANK_PLURALS,
+    cards_of,
+    code,
+    parse_card,
+    parse_rank,
+    pretty_cards,
+)
 from tutor.engine.deal._bits import RANK_MASK, _rank_count
 from tutor.engine.deal._shape import _DealState
-from tutor.engine.errors import (ActionError, AmbiguousAction, IllegalAction, IncompleteAction,
-                                 InvalidAction, NotationError)
+from tutor.engine.errors import (
+    ActionError,
+    AmbiguousAction,
+    IllegalAction,
+    IncompleteAction,
+    InvalidAction,
+    NotationError,
+)
 from tutor.engine.reasons import Cards, Reason, Seat
 from tutor.engine.values import CaptureForm
 
@@ -50,7 +63,7 @@ class Action(NamedTuple):
     oversight: str | None = None
 
     @classmethod
-    def make(cls, player: int, kind: str, cards=(), table=(), oversight: str | None = None) -> "Action":
+    def make(cls, player: int, kind: str, cards=(), table=(), oversight: str | None = None) -> Action:
         """Build an action with its card tuples sorted."""
         return cls(player, kind, tuple(sorted(cards)), tuple(sorted(table)), oversight)
 

@@ -11,6 +11,7 @@ from tutor.engine.deal._bits import _N3, _N5, NIB, RANK_MASK, _dead_bits
 from tutor.engine.deal._notation import OVER, PLAY_ON, Action, one_declaration_per_rank
 from tutor.engine.deal._shape import _DealState
 
+
 class SeatSettlement(NamedTuple):
     """One seat's part of a finished deal's settlement (RULES.md 3.5, 3.6).
 

@@ -7,8 +7,16 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from tutor.engine.cards import cards_of, code
-from tutor.engine.deal._bits import (_BIT, _FULL_SET, FULL_MASK, NIB, RANK_MASK, _counts,
-                                         _rank_count, _ranks)
+from tutor.engine.deal._bits import (
+    _BIT,
+    _FULL_SET,
+    FULL_MASK,
+    NIB,
+    RANK_MASK,
+    _counts,
+    _rank_count,
+    _ranks,
+)
 from tutor.engine.deal._checks import _Checks
 from tutor.engine.deal._claims import CLAIM_TAKES, Oversight, _Claims
 from tutor.engine.deal._moves import _Moves
@@ -129,7 +137,7 @@ class Deal(_Moves, _Claims, _Checks, _Settle, _Views, _Notation):
                       hands: Iterable[Iterable[int]], table: Iterable[int] = (),
                       won: Iterable[Iterable[int]] | None = None, set_aside: Iterable[int] = (),
                       to_move: int | None = None, started: bool = True,
-                      last_capturer: int | None = None, complete: bool = True) -> "Deal":
+                      last_capturer: int | None = None, complete: bool = True) -> Deal:
         """A position built by hand (for teaching positions, puzzles and analysis).
 
         ``hands`` and ``won`` give each seat's cards (lists of card ints, one per seat),
@@ -267,7 +275,7 @@ class Deal(_Moves, _Claims, _Checks, _Settle, _Views, _Notation):
             raise IllegalAction("the deal is not over yet")
         return self.result
 
-    def clone(self, oversights: bool = True) -> "Deal":
+    def clone(self, oversights: bool = True) -> Deal:
         """An independent copy of this state (its undo stack is not copied).  Without
         ``oversights`` the copy has no open oversight: the position a hint or an analysis for a
         seat is worked out on where nothing may say, or lean on, whether one is open (a claim is

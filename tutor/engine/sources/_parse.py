@@ -12,8 +12,7 @@ from typing import Any
 from yaml.nodes import MappingNode, Node
 
 from tutor.engine.errors import DataError
-from tutor.engine.sources._files import (_ID_RE, _NULL_TAG, _describe, _File, _RawSource, _Ref,
-                                         _refs)
+from tutor.engine.sources._files import _ID_RE, _NULL_TAG, _describe, _File, _RawSource, _Ref, _refs
 from tutor.engine.sources._library import KINDS, Quotation, _qualify
 from tutor.engine.sources._records import RECORD_KINDS, Record, parse_date
 from tutor.engine.sources._rulesets import _parse_ruleset

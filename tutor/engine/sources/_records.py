@@ -17,7 +17,6 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-
 __all__ = ["CIRCA_SPAN", "RECORD_KINDS", "Record", "RecordDate", "parse_date"]
 
 #: The kinds of record, with what each is in a few words.

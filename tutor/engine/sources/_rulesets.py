@@ -11,8 +11,15 @@ from yaml.nodes import Node, ScalarNode
 
 from tutor.engine.parameters import PARAMETERS, ParameterSpec
 from tutor.engine.rulesets import BONUS_TO, COUNT_PARAMETERS, PAY_TO, RULESET_PARAMETERS, STATUSES
-from tutor.engine.sources._files import (_ID_RE, _NULL_TAG, _describe, _File, _RawRuleset,
-                                         _RawSource, _refs)
+from tutor.engine.sources._files import (
+    _ID_RE,
+    _NULL_TAG,
+    _describe,
+    _File,
+    _RawRuleset,
+    _RawSource,
+    _refs,
+)
 from tutor.engine.sources._library import PACK_SIZE, Parameter, _qualify
 
 _STAKE_PARAMETERS = ("ante_dealer", "ante_other", "last_in_bonus", "breakeven")

@@ -22,8 +22,15 @@ import weakref
 from tutor.engine.deal import Deal
 from tutor.engine.errors import DataError
 from tutor.engine.parameters import spec, value_words
-from tutor.puzzles.base import (LETTERS, Candidate, PuzzleKind, Verdict, join, jsonable, library,
-                                set_index)
+from tutor.puzzles.base import (
+    LETTERS,
+    Candidate,
+    PuzzleKind,
+    Verdict,
+    jsonable,
+    library,
+    set_index,
+)
 from tutor.puzzles.model import AnswerError, definition
 from tutor.puzzles.quoted import quote_plain
 from tutor.puzzles.reader import letters_answer, read

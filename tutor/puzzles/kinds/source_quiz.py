@@ -24,8 +24,16 @@ from tutor.engine.deal import Deal
 from tutor.engine.errors import LaughError
 from tutor.engine.parameters import COUNT_PARAMETERS, RULESET_PARAMETERS, spec, value_words
 from tutor.engine.sources import normalise, source_text
-from tutor.puzzles.base import (LETTERS, Candidate, PuzzleKind, Verdict, join,
-                                jsonable, library, set_index)
+from tutor.puzzles.base import (
+    LETTERS,
+    Candidate,
+    PuzzleKind,
+    Verdict,
+    join,
+    jsonable,
+    library,
+    set_index,
+)
 from tutor.puzzles.model import AnswerError
 from tutor.puzzles.quoted import quote_plain
 from tutor.puzzles.reader import letters_answer

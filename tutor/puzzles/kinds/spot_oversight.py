@@ -26,15 +26,29 @@ from typing import Any
 
 from tutor.engine.bots import make_bot, play_out
 from tutor.engine.cards import RANK_NAMES, RANK_PLURALS, codes, make_card, pretty_cards, rank_of
-from tutor.engine.deal import (CLAIM_FILLER, Action, Deal, deal_order, reachable_oversights,
-                               read_claim_words)
+from tutor.engine.deal import (
+    CLAIM_FILLER,
+    Action,
+    Deal,
+    deal_order,
+    reachable_oversights,
+    read_claim_words,
+)
 from tutor.engine.errors import AmbiguousAction, IllegalAction, IncompleteAction, InvalidAction
 from tutor.engine.parameters import OVERSIGHT_KINDS
 from tutor.engine.records import to_record
 from tutor.engine.seats import seat_names
 from tutor.engine.values import CaptureForm, Declaration, OversightKind
-from tutor.puzzles.base import (Candidate, PuzzleKind, Verdict, describe, join, library,
-                                player_name, set_index)
+from tutor.puzzles.base import (
+    Candidate,
+    PuzzleKind,
+    Verdict,
+    describe,
+    join,
+    library,
+    player_name,
+    set_index,
+)
 from tutor.puzzles.kinds.spot_story import claim_groups, table_story
 from tutor.puzzles.model import AnswerError, definition
 from tutor.puzzles.reader import NOTHING_WORDS, tokens

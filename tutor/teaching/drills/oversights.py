@@ -34,8 +34,8 @@ from typing import NamedTuple
 from rich.text import Text
 
 from tutor.puzzles.board import render_screen
-from tutor.puzzles.model import Puzzle
 from tutor.puzzles.kinds.spot_oversight import says_nothing
+from tutor.puzzles.model import Puzzle
 from tutor.puzzles.render import render_explanation, shown_cards
 from tutor.teaching.drills.base import Answered, Drill
 from tutor.teaching.drills.spotmix import Slot, SpotMix
@@ -283,7 +283,7 @@ class OversightDrill(Drill):
                style="bold green" if best.new else "bold")
         return res
 
-    def _storm_answer(self, res: StormResult, clock: "_StormClock", k: int, puzzle,
+    def _storm_answer(self, res: StormResult, clock: _StormClock, k: int, puzzle,
                       out: Outcome) -> None:
         """Score answer ``k`` of a storm: a right one adds to the combo (and may win time back,
         and after a run raise the difficulty), a wrong one (a false claim too) costs

@@ -20,7 +20,6 @@ from typing import NamedTuple
 
 from tutor.engine.rulesets import Ruleset
 
-
 __all__ = ["DRILLS", "DrillKind", "DrillRequest", "MenuEntry", "Setting", "drill_kind",
            "register"]
 

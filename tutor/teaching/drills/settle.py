@@ -228,7 +228,7 @@ class _Settling(Question):
     prompt = "settle> "
     blank = ""                  # read by parse_signed: an empty line is asked again
 
-    def __init__(self, drill: "SettleDrill", q: SettleQuestion, record: Record):
+    def __init__(self, drill: SettleDrill, q: SettleQuestion, record: Record):
         self.drill = drill
         self.q = q
         self.record = record

@@ -34,8 +34,14 @@ from tutor.engine import yamlfile
 from tutor.engine.data import data_dir
 from tutor.engine.errors import DataError
 from tutor.teaching.lessons._common import _display, _split_front_matter, resolve_players
-from tutor.teaching.lessons._model import (FRONT_MATTER_KEYS, Block, CourseEntry, Item, Lesson,
-                                           Segment)
+from tutor.teaching.lessons._model import (
+    FRONT_MATTER_KEYS,
+    Block,
+    CourseEntry,
+    Item,
+    Lesson,
+    Segment,
+)
 
 __all__ = [
     "BLOCK_KINDS", "Block", "CourseEntry", "FRONT_MATTER_KEYS", "Item", "Lesson", "ODDS_FIGURES",
@@ -166,7 +172,7 @@ def puzzle_seed(lesson_seed: int, lesson_id: str, block_index: int, n: int) -> i
     never repeats a quotation (see :mod:`tutor.puzzles.kinds.source_quiz`)."""
     import hashlib
 
-    from tutor.puzzles.base import SET_STRIDE    # tutor.puzzles is loaded only when puzzles are posed
+    from tutor.puzzles.base import SET_STRIDE  # tutor.puzzles is loaded only when puzzles are posed
     digest = hashlib.sha256(f"{lesson_seed}/{lesson_id}/{block_index}/0".encode()).digest()
     return int.from_bytes(digest[:6], "big") + n * SET_STRIDE
 

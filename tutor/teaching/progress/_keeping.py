@@ -11,9 +11,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from tutor.engine.errors import LaughError
+from tutor.teaching.progress import _incoming as I
 from tutor.teaching.progress import _values as V
 from tutor.teaching.progress import _writes as W
-from tutor.teaching.progress import _incoming as I
 from tutor.teaching.progress._damage import _environmental, _said
 from tutor.teaching.progress._pending import Journal
 from tutor.teaching.progress._schema import _connect

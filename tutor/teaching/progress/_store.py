@@ -21,14 +21,13 @@ from tutor.teaching.progress import _keeping as K
 from tutor.teaching.progress import _merge
 from tutor.teaching.progress import _values as V
 from tutor.teaching.progress import _writes as W
-from tutor.teaching.progress._damage import (_check_and_migrate, _check_header, _environmental,
-                                             _said)
+from tutor.teaching.progress._damage import _check_and_migrate, _check_header, _environmental, _said
 from tutor.teaching.progress._keeping import Keeping, _are, _backup, _busy, _n
 from tutor.teaching.progress._pending import Journal
 from tutor.teaching.progress._reading import Reads
 from tutor.teaching.progress._records import Answer, LessonState, RatingChange, Sighting
 from tutor.teaching.progress._salvage import move_aside, salvage
-from tutor.teaching.progress._schema import FILE_NAME, _LONGEST, _connect, _recompute
+from tutor.teaching.progress._schema import _LONGEST, FILE_NAME, _connect, _recompute
 
 __all__ = ["ProgressStore", "SavedCount", "default_path"]
 
@@ -163,7 +162,7 @@ class ProgressStore(Keeping, Reads):
         self._write_journal_at_open()
 
     @classmethod
-    def in_memory(cls) -> "ProgressStore":
+    def in_memory(cls) -> ProgressStore:
         """An empty store in memory, never written to any file (``laugh class report`` reads
         each learner's export into one)."""
         store = cls.__new__(cls)
@@ -514,7 +513,7 @@ class ProgressStore(Keeping, Reads):
         for conn in {id(c): c for c in (self.conn, self._file) if c is not None}.values():
             conn.close()
 
-    def __enter__(self) -> "ProgressStore":
+    def __enter__(self) -> ProgressStore:
         return self
 
     def __exit__(self, *exc) -> None:
