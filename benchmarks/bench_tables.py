@@ -84,6 +84,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -99,10 +100,13 @@ def _cpu(pid: int) -> float:
 
 
 class Bench:
-    def __init__(self, address: str, codes: list[str], players: int):
+    def __init__(self, address: str, codes: list[str], players: int,
+                 pages: dict[int, int] | None = None):
         self.address = address
         self.codes = codes
         self.players = players
+        #: table -> how many of its seats are browser pages (--pages) instead of clients
+        self.pages = pages or {}
         self.sent: dict[tuple, float] = {}          # (table, seat, seq) -> time sent
         self.seen: dict[tuple, list[float]] = {}    # (table, seat, seq) -> arrival times
         self.last_state: dict[int, float] = {}      # table -> when its latest state came
@@ -220,7 +224,7 @@ class Bench:
 
     async def run(self, seconds: float, drop_every: float, hostile: str | None = None) -> None:
         for t, code in enumerate(self.codes, 1):
-            for k in range(self.players):
+            for k in range(self.players - self.pages.get(t, 0)):
                 self.clients.append({"table": t, "code": code, "name": f"T{t}P{k}",
                                      "seq": 0, "stop": False, "seat": None, "acted": None,
                                      "ready": None})
@@ -252,9 +256,69 @@ class Bench:
         out = []
         for key, t0 in self.sent.items():
             arrivals = self.seen.get(key, [])
-            if len(arrivals) >= self.players:
-                out.append(max(arrivals[:self.players]) - t0)
+            need = self.players - self.pages.get(key[0], 0)
+            if len(arrivals) >= need:
+                out.append(max(arrivals[:need]) - t0)
         return out
+
+
+class Pages(threading.Thread):
+    """``count`` browser pages (Debian's Chromium through Playwright, never a downloaded
+    browser) at the tables, page k at table ``k % tables + 1``: each joins through its form and
+    plays as a person who always takes the first move listed (one click in the page, by its
+    own script) or starts play when dealing.  Their intents are not timed (a page's clicks
+    come at the pace of this loop); they load the server as people's pages do."""
+
+    STEP = """() => {
+        const r = document.getElementById('ready-button');
+        if (r && !r.hidden) { r.click(); return 1; }
+        const t = document.getElementById('turn');
+        if (t && t.textContent.startsWith('Your turn')) {
+            const b = document.querySelector('#moves button.move');
+            if (b) { b.click(); return 1; }
+        }
+        return 0;
+    }"""
+
+    def __init__(self, page: str, codes: list[str], count: int):
+        super().__init__(daemon=True)
+        self.page, self.codes, self.count = page, codes, count
+        self.ready, self.stop = threading.Event(), threading.Event()
+        self.clicks = self.errors = 0
+        self.failed: str | None = None
+
+    def run(self) -> None:
+        import shutil
+        try:
+            from playwright.sync_api import sync_playwright
+            short = tempfile.mkdtemp(prefix="bench-chromium-", dir="/tmp")
+            with sync_playwright() as p:
+                b = p.chromium.launch(
+                    executable_path="/usr/bin/chromium", env={**os.environ, "TMPDIR": short},
+                    args=["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                          "--disable-component-update", "--disable-sync", "--no-first-run"])
+                pages = []
+                for k in range(self.count):
+                    pg = b.new_context(viewport={"width": 1280, "height": 800}).new_page()
+                    pg.goto(f"{self.page}#{self.codes[k % len(self.codes)]}")
+                    pg.fill("#name", f"Page{k}")
+                    pg.press("#name", "Enter")
+                    pg.wait_for_selector("#table-view:not([hidden])", timeout=30_000)
+                    pages.append(pg)
+                self.ready.set()
+                while not self.stop.is_set():
+                    for pg in pages:
+                        try:
+                            self.clicks += pg.evaluate(self.STEP)
+                        except Exception:
+                            self.errors += 1
+                    time.sleep(0.02)
+                b.close()
+            shutil.rmtree(short, ignore_errors=True)
+        except Exception as exc:            # said in the report, never a traceback
+            self.failed = f"{type(exc).__name__}: {str(exc).splitlines()[0][:200]}"
+        finally:
+            self.ready.set()
 
 
 def _rss(pid: int) -> int:
@@ -275,6 +339,9 @@ def main() -> int:
     ap.add_argument("--hostile", action="store_true",
                     help="one more table, where a seated player never moves and asks for a "
                          "hint as fast as it can, while the honest clients play")
+    ap.add_argument("--pages", type=int, default=0,
+                    help="that many of the clients replaced by browser pages (Debian's "
+                         "Chromium through Playwright), spread over the tables")
     ap.add_argument("--root", default=str(ROOT),
                     help="the tree whose server is measured (default: this one); the clients "
                          "and the checks are this bench's")
@@ -305,13 +372,25 @@ def main() -> int:
         return 1
     info = json.loads(proc.stdout.readline())
     codes = [t["code"] for t in info["tables"]]
-    bench = Bench(info["address"], codes[:args.tables], args.players)
+    spread = {t: sum(1 for k in range(args.pages) if k % args.tables + 1 == t)
+              for t in range(1, args.tables + 1)}
+    pages = None
+    if args.pages:
+        pages = Pages(info["page"], codes[:args.tables], args.pages)
+        pages.start()
+        pages.ready.wait(120)
+        if pages.failed:
+            print(f"the pages could not play: {pages.failed}", file=sys.stderr)
+    bench = Bench(info["address"], codes[:args.tables], args.players, spread)
     load0 = os.getloadavg()
     cpu0, wall0, own0 = _cpu(proc.pid), time.monotonic(), time.process_time()
     asyncio.run(bench.run(args.seconds, args.drop_every,
                           codes[-1] if args.hostile else None))
     cpu1, wall1, own1 = _cpu(proc.pid), time.monotonic(), time.process_time()
     rss = _rss(proc.pid)
+    if pages is not None:
+        pages.stop.set()
+        pages.join(30)
     proc.send_signal(signal.SIGTERM)
     t_stop = time.monotonic()
     try:
@@ -343,6 +422,9 @@ def main() -> int:
     minutes = (wall1 - wall0) / 60
     load1 = os.getloadavg()
     print(f"server: {root}")
+    if pages is not None:
+        print(f"{args.pages} of the clients are browser pages: {pages.clicks:,} moves clicked, "
+              f"{pages.errors} steps failed" + (f"; {pages.failed}" if pages.failed else ""))
     print(f"{args.tables} tables x {args.players} clients, {wall1 - wall0:.0f} s, "
           f"{bench.drops} drops and {bench.rejoins} rejoins")
     print(f"deals a minute: {deals / minutes:.0f} ({deals} deals, "

@@ -111,6 +111,10 @@ def register(sub, parent) -> None:
     s.add_argument("--per-address", type=whole(1, 100_000, "a number of connections"),
                    default=50, metavar="N",
                    help="connections at once from one address (default %(default)s)")
+    s.add_argument("--origin", action="append", default=None, metavar="URL",
+                   help="a page's origin (https://host[:port]) whose browsers may sit at the "
+                        "tables besides this server's own pages: behind a TLS proxy that "
+                        "changes the host; once for each")
     s.add_argument("--dir", metavar="DIR", default=None,
                    help="where the server keeps its files (default: a new folder under "
                         "$LAUGH_HOME/tables; with --resume, the latest there)")
@@ -266,7 +270,8 @@ def run_serve(args) -> int:
     _log_to(folder / "server.log")
     limits = Limits(per_address=args.per_address, total=args.max_connections)
     server = TableServer(tables, admin, folder, published, exit_when_done=args.exit_when_done,
-                         limits=limits, pane=None if args.json else _pane)
+                         limits=limits, pane=None if args.json else _pane,
+                         origins=tuple(args.origin or ()))
     stopped_by: list[int] = []
 
     def ready(srv: TableServer) -> None:
@@ -276,8 +281,13 @@ def run_serve(args) -> int:
                 stopped_by.append(sig)
                 srv.stop()
             loop.add_signal_handler(sig, stop)
+        from tutor.app.tables._web import page_address
+        address = srv.address
+        assert address is not None          # listening by now
+        page = page_address(address)
         if args.json:
-            print(json.dumps({"address": srv.address, "admin": admin, "folder": str(folder),
+            print(json.dumps({"address": srv.address, "page": page,
+                              "admin": admin, "folder": str(folder),
                               "tables": [{"table": t.number, "code": t.code,
                                           "players": t.settings.players,
                                           "ruleset": t.settings.ruleset.id,
@@ -290,14 +300,19 @@ def run_serve(args) -> int:
         _pane(f"{s.ruleset.id}, {s.players} seats a table, computer players {s.level.name}, "
               f"{clock}" + ("; duplicate: the same deals at every table" if s.duplicate
                             else "") + ".")
-        address = srv.address
-        assert address is not None          # listening by now
+        shared = _shared_page(args.host, address)
+        where = "ws://" + shared.split("://", 1)[1].rstrip("/") if shared else address
         for t in tables:
             lead = t._first_dealer_name()
             _pane(f"Table {t.number}:" + (f" (first dealer {lead})" if lead else ""))
-            _command(["laugh", "table", "join", address, t.code, "--name", "NAME"])
+            _command(["laugh", "table", "join", where, t.code, "--name", "NAME"])
+            _pane(f"In a browser: {shared or page}#{t.code}")
+        if shared:
+            _pane(f"On the local network, scan to sit at table 1 ({shared}#{tables[0].code}):")
+            _qr(f"{shared}#{tables[0].code}")
         _pane("Organiser:")
-        _command(["laugh", "table", "watch", address, "--admin", admin])
+        _command(["laugh", "table", "watch", where, "--admin", admin])
+        _pane(f"In a browser: {shared or page}admin (the organiser's code asked there)")
         if s.hold:
             _command(["laugh", "table", "admin", address, "start", "--admin", admin])
         _pane(f"Saving in {folder}; Ctrl-C stops the server after saving.")
@@ -306,6 +321,34 @@ def run_serve(args) -> int:
     if not args.json:
         _pane(f"Stopped; saved in {folder}.")
     return 130 if stopped_by and stopped_by[0] == signal.SIGINT else 0
+
+
+def _shared_page(host: str, address: str) -> str | None:
+    """The page's address to share on the local network when the server listens on every
+    address (``0.0.0.0``, ``::``): this machine's address on its network (found by the route
+    to a private address, nothing sent), else None."""
+    import socket
+
+    from tutor.app.tables._web import page_address
+    if host not in ("0.0.0.0", "::", ""):
+        return None
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+            s.connect(("10.255.255.255", 1))        # UDP: no packet leaves for a connect
+            ip = s.getsockname()[0]
+    except OSError:
+        ip = socket.gethostname()
+    return page_address(address, ip)
+
+
+def _qr(text: str) -> None:
+    """``text`` as a QR code on the server's terminal (segno), two rows of modules a line."""
+    import io
+
+    import segno
+    out = io.StringIO()
+    segno.make(text, error="m").terminal(out=out, compact=True)
+    _print(out.getvalue().rstrip("\n"))
 
 
 def _width() -> int | None:

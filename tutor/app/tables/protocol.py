@@ -34,7 +34,8 @@ holds every message the server sends to them):
   ``name``, ``seated`` (False: a computer player keeps the seat until the deal ends),
   ``back``, ``names``, ``ruleset``, ``players``, ``level``, ``hint``, ``hints`` (a deal),
   ``wait``, ``move_time`` and ``reserve`` (seconds; 0: no clock), ``games``, ``played``,
-  ``duplicate``, ``livery``.
+  ``duplicate``, ``livery``; ``scoring`` (the ruleset's stake, bonus and breakeven in
+  words, the line a terminal shows above the table, for a page that has no engine).
 - ``state``: ``table``, ``deal`` (the deal's number since the server started: a new number is
   a new deal), ``game`` (its label), ``names``, ``totals``, ``away`` (per seat), ``cause``
   (``[seat, seq]`` of the intent that led to it, or null), ``played``, ``games``, ``seated``,
@@ -157,7 +158,7 @@ _KEYS = CLIENT_KEYS
 SERVER_KEYS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
     k: (frozenset(a.split()), frozenset(b.split())) for k, (a, b) in {
         "welcome": ("table seat token name seated back names ruleset players level hint hints "
-                    "wait move_time reserve games played duplicate livery", ""),
+                    "wait move_time reserve games played duplicate livery", "scoring"),
         "state": ("table deal game names totals away cause played games seated clock obs", ""),
         "say": ("table text", ""),
         "reply": ("ok text seq to", "choices"),

@@ -47,11 +47,13 @@ from tutor.app.tables._guard import Guard, Limits, Quiet
 from tutor.app.tables._hints import HintService
 from tutor.app.tables._outgoing import Outgoing
 from tutor.app.tables._state import STATE_FORMAT, load_state, state_json
+from tutor.app.tables._web import WebFiles
 from tutor.app.tables.protocol import code_words
 from tutor.app.tables.table import EVERYONE, Table
 from tutor.app.tables.tournament import Tournament, teams
 from tutor.engine.deal import Deal
 from tutor.engine.errors import UsageError
+from tutor.puzzles.board import ruleset_scoring_line as scoring_words
 
 __all__ = [
     "STATE_FORMAT",
@@ -110,7 +112,8 @@ class TableServer(Outgoing):
 
     def __init__(self, tables: list[Table], admin: str, folder: Path | None,
                  published: int = 0, exit_when_done: bool = False, *,
-                 limits: Limits | None = None, pane: Callable[[str], None] | None = None):
+                 limits: Limits | None = None, pane: Callable[[str], None] | None = None,
+                 origins: tuple[str, ...] = ()):
         self.exit_when_done = exit_when_done
         self.tables = tables
         self.admin = admin
@@ -130,6 +133,8 @@ class TableServer(Outgoing):
         self._overview_at = 0.0
         self._overview_timer: asyncio.TimerHandle | None = None
         self.address: str | None = None
+        self.web = WebFiles(origins, lambda text: self.quiet.say("origin", logging.WARNING,
+                                                                 text))
         for t in tables:
             t.gate = self.tournament.gate
             t.on_finished = self._finished
@@ -161,7 +166,8 @@ class TableServer(Outgoing):
             server = await serve(self._handler, host, port, max_size=P.MAX_FRAME_BYTES,
                                  max_queue=64, compression=None, ping_interval=20,
                                  ping_timeout=20, open_timeout=10, close_timeout=2,
-                                 create_connection=self._gated())
+                                 create_connection=self._gated(),
+                                 process_request=self.web.process_request)
         except OSError as exc:
             raise CannotListen(f"cannot listen on {host}:{port}: {exc.strerror or exc}") \
                 from None
@@ -417,7 +423,8 @@ class TableServer(Outgoing):
             "players": s.players, "level": s.level.name, "hint": s.hint, "hints": s.hints,
             "wait": s.wait, "move_time": s.move_time, "reserve": s.reserve,
             "games": len(table.match.games), "played": len(table.match.deals),
-            "duplicate": s.duplicate, "livery": st.livery})
+            "duplicate": s.duplicate, "livery": st.livery,
+            "scoring": scoring_words(s.ruleset, s.players)})
         table.changed = True
         self._save_state()
 

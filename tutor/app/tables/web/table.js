@@ -1,0 +1,493 @@
+// Laugh and Lie Down: a seat at a live table, in a browser.
+// The server is the referee: this page sends what the player asks (a move, a claim, ready)
+// and draws what its seat is sent (the seat's observation, never another hand).  Every text
+// from the network is set with textContent.  Protocol: tutor/app/tables/protocol.py.
+"use strict";
+
+(() => {
+  const $ = (id) => document.getElementById(id);
+  const T = Cards.text;
+  const S = {
+    ws: null, code: null, name: null, livery: null, token: null, seat: null, names: [],
+    deal: null, history: [], obs: null, totals: [], away: [], seated: false, welcome: null,
+    clock: null, clockAt: 0, selected: new Set(), retry: 0, final: false, joined: false,
+    seq: 0, sheet: [],
+  };
+  const KEY = (code) => `laugh-seat:${code}`;
+
+  // -- the connection ---------------------------------------------------------------------
+
+  function connect() {
+    S.final = false;
+    status("Connecting\u2026");
+    let ws;
+    try {
+      ws = new WebSocket(Cards.wsAddress());
+    } catch (e) {
+      status("Cannot connect from this page.");
+      return;
+    }
+    S.ws = ws;
+    ws.addEventListener("open", () => {
+      const join = { type: "join", code: S.code };
+      if (S.token) join.token = S.token; else join.name = S.name;
+      if (S.livery && !S.token) join.livery = S.livery;
+      send(join);
+    });
+    ws.addEventListener("message", (ev) => {
+      let m;
+      try { m = JSON.parse(ev.data); } catch (e) { return; }
+      if (!m || typeof m !== "object" || m.v !== 1) return;
+      S.retry = 0;
+      handle(m);
+    });
+    ws.addEventListener("close", () => {
+      if (S.ws !== ws) return;
+      S.ws = null;
+      if (S.final || !S.token) {
+        if (!S.joined) showJoin();
+        return;
+      }
+      const wait = Math.min(10, 0.5 * 2 ** S.retry);
+      S.retry += 1;
+      status(`Connection lost: trying again in ${wait} s\u2026`);
+      setTimeout(connect, wait * 1000);
+    });
+  }
+
+  function send(m) {
+    if (S.ws && S.ws.readyState === WebSocket.OPEN) {
+      S.ws.send(JSON.stringify({ v: 1, ...m }));
+      return true;
+    }
+    say("Not connected: the page is trying again.", "error");
+    return false;
+  }
+
+  function status(text) { $("status").textContent = text; }
+
+  // -- what the server sends --------------------------------------------------------------
+
+  function handle(m) {
+    switch (m.type) {
+      case "welcome": return welcome(m);
+      case "state": return state(m);
+      case "say": return say(m.text);
+      case "reply":
+        if (m.to === "claim" || !m.ok || m.to === "hint") say(m.text, m.ok ? "" : "error");
+        return choices(m.choices || []);
+      case "refused":
+        if (!S.joined) {
+          $("join-error").textContent = String(m.text);
+          if (S.token && /token/i.test(String(m.text))) forget();
+          S.final = true;
+        }
+        return say(m.text, "error");
+      case "deal_over": return dealOver(m);
+      case "match_over": return matchOver(m);
+      case "standings": return say(`Standings after round ${m.round} of ${m.rounds}: ` +
+        (m.rows || []).slice(0, 6).map((r) => `${r.place}. ${r.name} ${r.score}`).join("; "));
+      case "bye":
+        S.final = m.reason !== "stopping";
+        say(m.text, "error");
+        return status(m.reason === "stopping" ? "The server is stopping." : "Left the table.");
+      default: return undefined;
+    }
+  }
+
+  function welcome(m) {
+    S.joined = true;
+    S.welcome = m;
+    S.token = m.token;
+    S.seat = m.seat;
+    S.names = m.names || [];
+    S.name = m.name;
+    try {
+      sessionStorage.setItem(KEY(S.code), JSON.stringify({ token: m.token, name: m.name }));
+      sessionStorage.setItem("laugh-code", S.code);
+    } catch (e) { /* a private window: no reconnect after a reload */ }
+    $("join-view").hidden = true;
+    $("table-view").hidden = false;
+    $("table-title").textContent = `Table ${m.table}: ${m.name}, seat ${m.seat}`;
+    $("scoring").textContent = m.scoring || "";
+    $("hint-button").hidden = !m.hint;
+    status(m.back ? "Back at your seat." : (m.seated ? "Seated." :
+      "You take your seat at the next deal: until then you watch."));
+    say(m.back ? "You are back at your seat." : `You sit at table ${m.table} as ${m.name}.`);
+  }
+
+  function state(m) {
+    const o = m.obs || {};
+    if (m.deal !== S.deal) {
+      S.deal = m.deal;
+      S.history = [];
+      S.selected.clear();
+    }
+    const from = Number(o.history_from) || 0;
+    const before = S.history.length;
+    S.history = S.history.slice(0, from).concat(o.history || []);
+    S.obs = o;
+    S.names = m.names || S.names;
+    S.totals = m.totals || [];
+    S.away = m.away || [];
+    S.seated = !!m.seated;
+    S.clock = m.clock;
+    S.clockAt = performance.now();
+    S.game = m.game;
+    for (const a of S.history.slice(Math.max(before, from))) {
+      say(Cards.actionText(a, S.names, o.seat), "", spoken(a, o.seat));
+    }
+    draw();
+  }
+
+  function spoken(a, me) {
+    const who = a.player === me ? "You" : (S.names[a.player] || `Seat ${a.player}`);
+    return `${who}: ${Cards.moveSpoken(a)}`;
+  }
+
+  function dealOver(m) {
+    const box = $("settlement");
+    Cards.clear(box);
+    box.appendChild(T("p", `Settlement: ${m.game || "deal"}` +
+      (m.practice ? " (practice: not scored)" : ""), "strong"));
+    const t = document.createElement("table");
+    const head = t.createTHead().insertRow();
+    for (const h of ["Player", "Won", m.unit || "Result", "Total"]) {
+      const th = T("th", h); th.scope = "col"; head.appendChild(th);
+    }
+    const body = t.createTBody();
+    const names = m.names || S.names;
+    const row = { game: m.game, values: [] };
+    for (const r of m.settlement || []) {
+      const tr = body.insertRow();
+      const value = r.net != null ? r.net : r.points;
+      row.values[r.seat] = value;
+      tr.appendChild(T("td", (r.seat === S.seat && S.seated ? "\u25b6 " : "") +
+        (names[r.seat] || "")));
+      tr.appendChild(T("td", r.won));
+      tr.appendChild(T("td", value == null ? "" : (r.net != null && value > 0 ? "+" : "") + value));
+      tr.appendChild(T("td", (m.totals || [])[r.seat]));
+    }
+    box.appendChild(t);
+    const list = $("review");
+    Cards.clear(list);
+    const rv = m.review;
+    if (rv) {
+      for (const item of rv.items || []) {
+        const li = document.createElement("li");
+        li.appendChild(T("strong", item.title));
+        li.appendChild(T("span", ` ${item.text} `));
+        li.appendChild(T("span", item.why, "dim"));
+        list.appendChild(li);
+      }
+      if (!(rv.items || []).length) list.appendChild(T("li", "Nothing to review in your play."));
+    }
+    $("review-box").hidden = false;
+    if (!m.practice) {
+      S.sheet.push(row);
+      drawSheet(names, m.totals || []);
+    }
+    say(`${m.game || "The deal"} is over: ` + (m.settlement || []).map((r) =>
+      `${names[r.seat]} ${r.net != null ? r.net : r.points}`).join(", ") + ".");
+  }
+
+  function matchOver(m) {
+    say("The match is over: " + (m.names || []).map((n, q) => `${n} ${(m.totals || [])[q]}`)
+      .join(", ") + ".");
+    drawSheet(m.names || S.names, m.totals || []);
+    status("The match is over.");
+    S.final = true;
+  }
+
+  function drawSheet(names, totals) {
+    const t = $("sheet");
+    Cards.clear(t.tHead); Cards.clear(t.tBodies[0]);
+    const head = t.tHead.insertRow();
+    for (const h of ["Deal"].concat(names)) {
+      const th = T("th", h); th.scope = "col"; head.appendChild(th);
+    }
+    for (const r of S.sheet) {
+      const tr = t.tBodies[0].insertRow();
+      tr.appendChild(T("td", r.game));
+      names.forEach((_, q) => tr.appendChild(T("td", r.values[q] == null ? "" : r.values[q])));
+    }
+    const tr = t.tBodies[0].insertRow();
+    tr.className = "total";
+    tr.appendChild(T("td", "Total"));
+    names.forEach((_, q) => tr.appendChild(T("td", totals[q])));
+  }
+
+  // -- drawing the table ---------------------------------------------------------------
+
+  function draw() {
+    const o = S.obs;
+    if (!o) return;
+    const n = o.players;
+    const me = o.seat == null ? S.seat : o.seat;
+    const body = $("seats").tBodies[0];
+    Cards.clear(body);
+    for (let k = 0; k < n; k++) {
+      const q = (me + k) % n;
+      const tr = body.insertRow();
+      if (q === o.seat) tr.className = "me";
+      const moving = o.to_move === q && o.phase !== "over";
+      const th = document.createElement("th");
+      th.scope = "row";
+      th.appendChild(T("span", moving ? "\u25b6 " : "", "mark"));
+      th.appendChild(T("span", S.names[q] || `Seat ${q + 1}`));
+      if (q === o.dealer) th.appendChild(T("span", " (dealer)", "dim"));
+      if (S.away[q]) th.appendChild(T("span", " (away)", "dim"));
+      if (moving) th.appendChild(T("span", " to move", "sr-only"));
+      tr.appendChild(th);
+      tr.appendChild(T("td", o.hand_sizes[q] ? o.hand_sizes[q] : "out"));
+      tr.appendChild(T("td", (o.won[q] || []).length));
+      tr.appendChild(T("td", S.totals[q] == null ? "" : S.totals[q]));
+    }
+    $("pot").textContent = (S.game ? `${S.game} \u00b7 ` : "") + `pot now ${o.pot}` +
+      (o.phase === "over" ? " \u00b7 the deal is over" : "");
+    drawCards($("table-cards"), o.table, "The table is empty.");
+    $("set-aside").textContent = (o.set_aside || []).length ?
+      `Set aside for the last in: ${Cards.longList(o.set_aside)}` : "";
+    drawCards($("hand"), o.hand, o.seat == null ? "You are watching." : "None: you are out.");
+    const piles = $("piles");
+    Cards.clear(piles);
+    (o.won || []).forEach((pile, q) => {
+      const p = document.createElement("p");
+      p.appendChild(T("strong", `${S.names[q] || q}: `));
+      if (!pile.length) p.appendChild(T("span", "nothing yet", "dim"));
+      for (const c of pile) p.appendChild(Cards.element(c, clickCard));
+      piles.appendChild(p);
+    });
+    drawMoves();
+    tick();
+  }
+
+  function drawCards(box, codes, empty) {
+    Cards.clear(box);
+    if (!codes || !codes.length) { box.appendChild(T("p", empty, "dim")); return; }
+    for (const c of codes) box.appendChild(Cards.element(c, clickCard, S.selected.has(c)));
+  }
+
+  function turnMoves() {
+    const o = S.obs;
+    if (!o || !S.seated) return [];
+    return (o.moves || []).slice(0, o.turn_count);
+  }
+
+  function freeMoves() {
+    const o = S.obs;
+    if (!o || !S.seated) return [];
+    return (o.moves || []).slice(o.turn_count);
+  }
+
+  function myTurn() {
+    const o = S.obs;
+    return !!(o && S.seated && o.to_move === S.seat && o.phase !== "over");
+  }
+
+  function drawMoves() {
+    const o = S.obs;
+    const box = $("moves");
+    Cards.clear(box);
+    const before = o && !o.started && o.phase !== "over";
+    const dealer = before && o.seat === o.dealer && S.seated && freeMoves().length > 0;
+    $("ready-button").hidden = !dealer;
+    let moves = myTurn() ? turnMoves() : [];
+    moves = moves.concat(freeMoves());
+    const sel = [...S.selected];
+    const shown = moves.filter((a) => sel.every((c) => Cards.cardsOf(a).includes(c)));
+    $("turn").textContent = myTurn() ? "Your turn: click a move, or a card to see its moves, " +
+      "or press its number." : (dealer ? "You deal: take the table mournival or start play." :
+      (o && o.phase !== "over" ? `Waiting for ${S.names[o.to_move] || "play to begin"}.` : ""));
+    shown.forEach((a, i) => {
+      const b = document.createElement("button");
+      b.type = "button";
+      b.className = "move";
+      b.textContent = (i < 9 ? `${i + 1}. ` : "") + Cards.moveText(a);
+      b.setAttribute("aria-label", (i < 9 ? `${i + 1}: ` : "") + Cards.moveSpoken(a));
+      b.addEventListener("click", () => act(a));
+      box.appendChild(b);
+    });
+    if (sel.length && !shown.length) box.appendChild(T("p", "No move uses those cards.", "dim"));
+  }
+
+  function act(a) {
+    S.selected.clear();
+    S.seq += 1;
+    send({ type: "act", action: a, seq: S.seq });
+  }
+
+  function choices(list) {
+    if (!list.length) return;
+    const box = $("moves");
+    Cards.clear(box);
+    box.appendChild(T("p", "Which did you mean?"));
+    list.slice(0, 20).forEach((c, i) => {
+      const b = document.createElement("button");
+      b.type = "button";
+      b.className = "move";
+      b.textContent = `${i + 1}. ${c}`;
+      b.addEventListener("click", () => { S.seq += 1; send({ type: "act", text: c, seq: S.seq }); });
+      box.appendChild(b);
+    });
+  }
+
+  function clickCard(code) {
+    if (!$("claim-form").hidden) {
+      const input = $("claim-text");
+      input.value = (input.value.trim() + " " + code).trim();
+      input.focus();
+      return;
+    }
+    if (S.selected.has(code)) S.selected.delete(code); else S.selected.add(code);
+    draw();
+  }
+
+  // -- the clock -------------------------------------------------------------------------
+
+  function tick() {
+    const c = S.clock;
+    const el = $("clock");
+    if (!c) { el.textContent = ""; return; }
+    const gone = (performance.now() - S.clockAt) / 1000;
+    const left = Math.max(0, Math.ceil(c.left - gone));
+    const mine = S.obs && c.seat === S.obs.seat;
+    const who = mine ? "You" : (S.names[c.seat] || `Seat ${c.seat}`);
+    if (c.kind === "away") {
+      el.textContent = `${who} away: a computer player moves for them in ${left} s`;
+    } else {
+      const moveLeft = c.move_left == null ? null : Math.max(0, Math.ceil(c.move_left - gone));
+      const reserve = (c.reserve || [])[c.seat];
+      el.textContent = `${who} to move: ${left} s` + (moveLeft != null && moveLeft > 0 ?
+        ` (${moveLeft} s of the move, then the reserve ${Math.round(reserve || 0)} s)` :
+        " (reserve)");
+    }
+    el.classList.toggle("short", left <= 10 && mine);
+  }
+
+  // -- the log (an ARIA live region) ------------------------------------------------------
+
+  function say(text, cls, spokenText) {
+    if (text == null) return;
+    const log = $("log");
+    const li = T("li", text, cls || "");
+    if (spokenText) {
+      li.textContent = "";
+      li.appendChild(T("span", text, "shown"));
+      li.appendChild(T("span", spokenText, "sr-only"));
+      li.firstChild.setAttribute("aria-hidden", "true");
+    }
+    log.appendChild(li);
+    while (log.children.length > 60) log.removeChild(log.firstChild);
+    log.parentElement.scrollTop = log.parentElement.scrollHeight;
+  }
+
+  // -- the claim ---------------------------------------------------------------------------
+
+  function openClaim() {
+    $("claim-form").hidden = false;
+    $("claim-text").value = "";
+    $("claim-text").focus();
+  }
+
+  function closeClaim() {
+    $("claim-form").hidden = true;
+  }
+
+  // -- joining -----------------------------------------------------------------------------
+
+  function showJoin() {
+    $("join-view").hidden = false;
+    $("table-view").hidden = true;
+    status("Not connected");
+  }
+
+  function forget() {
+    try { sessionStorage.removeItem(KEY(S.code)); } catch (e) { /* ignore */ }
+    S.token = null;
+  }
+
+  function start() {
+    Cards.fourColourSwitch($("four-colour"));
+    const fromLink = decodeURIComponent(location.hash.replace(/^#/, "")).trim();
+    let code = fromLink;
+    try { code = code || sessionStorage.getItem("laugh-code") || ""; } catch (e) { /* */ }
+    $("code").value = code;
+    let saved = null;
+    try { saved = code && JSON.parse(sessionStorage.getItem(KEY(code.toUpperCase())) || "null"); }
+    catch (e) { saved = null; }
+    if (saved && saved.token) {            // a reload: take the seat back with its token
+      S.code = code.toUpperCase();
+      S.token = saved.token;
+      S.name = saved.name;
+      connect();
+    }
+    $("join-form").addEventListener("submit", (ev) => {
+      ev.preventDefault();
+      const c = $("code").value.replace(/[\s-]/g, "").toUpperCase();
+      const name = $("name").value.trim().replace(/\s+/g, " ");
+      $("join-error").textContent = "";
+      if (!c) { $("join-error").textContent = "Type the table's code."; $("code").focus(); return; }
+      if (!name) { $("join-error").textContent = "Type your name."; $("name").focus(); return; }
+      S.code = c; S.name = name; S.livery = $("livery").value.trim() || null;
+      S.token = null; S.joined = false;
+      try {
+        const kept = JSON.parse(sessionStorage.getItem(KEY(c)) || "null");
+        if (kept && kept.token && kept.name === name) S.token = kept.token;
+      } catch (e) { /* */ }
+      connect();
+    });
+    $("type-form").addEventListener("submit", (ev) => {
+      ev.preventDefault();
+      const text = $("typed").value.trim();
+      if (!text) return;
+      S.seq += 1;
+      const claimWords = /^(claim|c)\b\s*/i;
+      if (claimWords.test(text)) {
+        send({ type: "claim", text: text.replace(claimWords, "") || text, seq: S.seq });
+      } else if (/^(ready|start)$/i.test(text) && !$("ready-button").hidden) {
+        send({ type: "ready", seq: S.seq });
+      } else {
+        send({ type: "act", text, seq: S.seq });
+      }
+      $("typed").value = "";
+    });
+    $("claim-button").addEventListener("click", openClaim);
+    $("claim-cancel").addEventListener("click", closeClaim);
+    $("claim-form").addEventListener("submit", (ev) => {
+      ev.preventDefault();
+      const text = $("claim-text").value.trim();
+      if (!text) { closeClaim(); return; }
+      S.seq += 1;
+      send({ type: "claim", text, seq: S.seq });
+      closeClaim();
+    });
+    $("ready-button").addEventListener("click", () => { S.seq += 1; send({ type: "ready", seq: S.seq }); });
+    $("hint-button").addEventListener("click", () => { S.seq += 1; send({ type: "hint", seq: S.seq }); });
+    $("print-button").addEventListener("click", () => window.print());
+    $("leave-button").addEventListener("click", () => {
+      S.final = true;
+      send({ type: "leave" });
+      forget();
+    });
+    document.addEventListener("keydown", (ev) => {
+      const typing = ev.target && /^(INPUT|TEXTAREA|SELECT)$/.test(ev.target.tagName);
+      if (ev.key === "Escape" && !$("claim-form").hidden) { closeClaim(); return; }
+      if (typing || ev.ctrlKey || ev.metaKey || ev.altKey || $("table-view").hidden) return;
+      if (ev.key === " " && !(ev.target && ev.target.tagName === "BUTTON")) {
+        ev.preventDefault();
+        openClaim();
+      } else if (/^[1-9]$/.test(ev.key)) {
+        const b = $("moves").querySelectorAll("button.move")[Number(ev.key) - 1];
+        if (b) { ev.preventDefault(); b.click(); }
+      }
+    });
+    window.addEventListener("hashchange", () => {     // a shared link opened in this tab
+      const c = decodeURIComponent(location.hash.replace(/^#/, "")).trim();
+      if (c && !S.joined) $("code").value = c;
+    });
+    setInterval(tick, 250);
+  }
+
+  start();
+})();
