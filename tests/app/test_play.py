@@ -243,8 +243,8 @@ def test_a_claim_with_nothing_open_is_a_false_claim_and_play_goes_on(rulesets):
 
 
 def test_a_false_claim_does_not_end_the_chance_at_a_real_one(rulesets):
-    p, clock, text = race(rulesets, ["", "claim 9h", "claim zz", "claim sevens"] + AFTER)
-    assert "Nothing of that is claimable: no open oversight covers 9♥." in text
+    p, clock, text = race(rulesets, ["", "claim 9h 9s", "claim zz", "claim sevens"] + AFTER)
+    assert "Nothing of that is claimable: no open oversight covers 9♥ 9♠." in text
     assert "could not read 'zz': not a card, a rank or a word of a claim" in text     # never graded
     assert p.races[0].winner == 0
     assert [s.outcome for s in p.sightings] == ["false_claim", "hit"]
@@ -548,16 +548,16 @@ def test_the_race_result_names_who_was_first_and_by_how_much(rulesets, delay, li
 
 
 def test_after_the_claim_key_the_cards_are_named_and_a_wrong_claim_is_false(rulesets):
-    p, _, text = race(rulesets, ["", "claim", "zz", "7d", "9h"], clock=VirtualClock(),
+    p, _, text = race(rulesets, ["", "claim", "zz", "7d", "9h 9s"], clock=VirtualClock(),
                       pace=1.0)
     asker = p.io
     assert "You claim! Name the cards (or the rank)" in text
     assert "could not read 'zz': not a card, a rank or a word of a claim" in text     # unreadable: again
     assert "which cards? A claim names all the cards it takes" in text   # incomplete: again
-    assert "Nothing of that is claimable: no open oversight covers 9♥." in text
+    assert "Nothing of that is claimable: no open oversight covers 9♥ 9♠." in text
     assert p.races[0].winner == 2
     assert [x for x in asker.log if x.startswith(NAME_PROMPT)] == [
-        NAME_PROMPT + "zz", NAME_PROMPT + "7d", NAME_PROMPT + "9h"]
+        NAME_PROMPT + "zz", NAME_PROMPT + "7d", NAME_PROMPT + "9h 9s"]
 
 
 # -- the parameters of RULES.md 3.6 in play --------------------------------------------------------

@@ -183,3 +183,42 @@ def test_computer_players_react_on_their_levels_distribution_and_careless_ones_m
     assert all(lo <= t <= hi for t in got)
     missed = 1 - len(got) / len(draws)
     assert missed == pytest.approx(level.mistakes, abs=0.04)
+
+
+def _laid_mournival(rulesets):
+    """Porges, 4 players, after seat 1 lay down all four nines (a claim takes all four)."""
+    d = position(rulesets["porges"], 4, hands=["2C 3D", "9C 9D 9H 9S", "5D 6D 8S", "KD QS"],
+                 table="4C 5C JH", dealer=0, to_move=1)
+    d.apply(act(1, "lie_down", "9C 9D 9H 9S"))
+    return d
+
+
+def _watching(deal):
+    w = ClaimWatch(deal)
+    w.update(0.0)
+    return w
+
+
+@pytest.mark.parametrize("text", ["9c 9d", "9c 9d 9h", "9c", "claim 9s 9h mournival"])
+def test_blind_a_partial_naming_is_judged_as_with_nothing_open(rulesets, text):
+    """Issue 30: judged blind, a naming of some of an open oversight's cards comes to what it
+    comes to with nothing open, reason and all (a false claim, or asked again for a count no
+    claim takes); a whole naming still takes the cards."""
+    d = _laid_mournival(rulesets)
+    shut = d.clone(oversights=False)
+    a, b = (_watching(x).arrive(0, text, 1.0, blind=True)[-1] for x in (d, shut))
+    assert (a.result, a.reason.words(0), a.candidates) == (b.result, b.reason.words(0), ())
+    assert a.result in (FALSE_CLAIM, INCOMPLETE)
+    assert not any(x.kind == "claim" for x in d.history)
+    with pytest.raises(IncompleteAction):           # the engine's own reading still asks
+        d.parse_claim("9c 9d", 0)
+    assert _watching(d).arrive(0, "9c 9d 9h 9s", 1.0, blind=True)[-1].result == HIT
+
+
+def test_blind_a_partial_naming_of_a_closed_oversight_is_not_too_late(rulesets):
+    d = _laid_mournival(rulesets)
+    w = ClaimWatch(d)
+    w.update(0.0)
+    assert w.arrive(2, "nines", 0.5, blind=True)[-1].result == HIT
+    assert w.arrive(3, "9c 9d", 1.0, blind=True)[-1].result == FALSE_CLAIM
+    assert w.arrive(3, "9c 9d 9h 9s", 1.0, blind=True)[-1].result == TOO_LATE

@@ -97,14 +97,24 @@ def test_spot_oversight_answers():
         with pytest.raises(P.AnswerError):
             p.grade(bad)
     table = set(codes(p.deal().table_cards()))
-    off = next(c for c in codes(range(52)) if c not in table)
-    g = p.grade(f"claim {off}")                  # a false claim: graded, wrong
+    off = next(r for r in "A23456789TJQK"
+               if sum(f"{r}{s}" not in table for s in "CDHS") >= 2)
+    pair = [f"{off}{s}" for s in "CDHS" if f"{off}{s}" not in table][:2]
+    g = p.grade(f"claim {' '.join(pair)}")      # a false claim: graded, wrong
     assert not g.correct and "not on the table" in g.message
     decoy = first("spot-oversight", lambda p: p.variant == "decoy")
     for text in ("nothing", "None", "no", "pass"):
         assert decoy.grade(text).correct
-    g = decoy.grade(f"claim {codes(decoy.deal().table_cards())[0]}")
+    rank = RANK_PLURALS[decoy.deal().table_cards()[0] >> 2]
+    g = decoy.grade(f"claim {rank}")
     assert not g.correct and "nothing to claim" in g.message
+    # one card is no claim (issue 30): asked again in the same words, whatever is open
+    said = []
+    for q, c in ((p, cards[0]), (decoy, codes(decoy.deal().table_cards())[0]), (p, off + "S")):
+        with pytest.raises(P.AnswerError) as exc:
+            q.grade(f"claim {c}")
+        said.append(str(exc.value))
+    assert len(set(said)) == 1 and "which cards?" in said[0]
 
 
 def test_capture_now_answers():

@@ -16,7 +16,7 @@ from support import ROOT
 
 from tutor.app.clock import FakeClock, VirtualClock
 from tutor.app.io import ScriptedIO
-from tutor.engine.cards import codes
+from tutor.engine.cards import RANK_PLURALS, rank_of
 from tutor.puzzles import from_id
 from tutor.teaching.drills.count import CountDrill
 from tutor.teaching.drills.oversights import OversightDrill, best_key
@@ -87,14 +87,15 @@ def test_every_level_mixes_claims_and_nothing_over_every_kind_of_the_ruleset(lev
 
 
 def test_a_false_claim_costs_a_mistake_and_every_figure_is_recorded(store):
-    # right on claimable positions (timed), a claim of the first table card on the others
+    # right on claimable positions (timed), a claim of the first table card's rank on the
+    # others (one card alone is no claim: asked again, whatever is open)
     state = {}
 
     def answer(prompt):
         p = state["drill"].asked[-1]
         if p.answer["claims"]:
             return p.expected_answer_text()
-        return "claim " + codes(p.deal().table_cards())[0]
+        return "claim " + RANK_PLURALS[rank_of(p.deal().table_cards()[0])]
 
     io_, out = scripted(answer, FakeClock(default=1.5))
     drill = asked(OversightDrill(io_, "parlett", 5, seed=4, store=store))

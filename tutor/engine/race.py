@@ -361,9 +361,11 @@ class ClaimWatch:
         the outcome says nothing of what is open beyond whether the claim took cards: a claim
         naming a number of cards that no claim of the ruleset takes is :data:`INCOMPLETE`
         whatever is open; one naming some but not all of the cards of an open oversight is a
-        :data:`FALSE_CLAIM`, as it would be with nothing open; one that fits several open
-        oversights takes the first of them (never :data:`AMBIGUOUS`, which would say that
-        several are open)."""
+        :data:`FALSE_CLAIM` with the reason it gets with nothing open (and never
+        :data:`TOO_LATE`: only a whole claim names an oversight that has closed); one that fits
+        several open oversights takes the first of them (never :data:`AMBIGUOUS`, which would
+        say that several are open).  Every person's claim is judged blind, at a live table and
+        in practice play alike (issue 30); the default is for the engine's own tests."""
         out = self.advance(at, before=(at, seat))
         out.append(self._judge(seat, claim, at, blind))
         return out
@@ -381,13 +383,10 @@ class ClaimWatch:
             else:
                 if blind:
                     self._whole(claim)
-                action = d.parse_claim(claim, seat, named=True)
+                action = d.parse_claim(claim, seat, named=True, blind=blind)
         except InvalidAction as exc:
             return Outcome(seat, at, UNREAD, reason=exc.reason)
         except IncompleteAction as exc:
-            if blind and exc.candidates:        # part of an open oversight's cards
-                return self._refused(seat, claim, at,
-                                     Reason("a claim names all the cards it takes"))
             return Outcome(seat, at, INCOMPLETE, reason=exc.reason, candidates=exc.candidates)
         except AmbiguousAction as exc:
             if not blind:
@@ -395,7 +394,7 @@ class ClaimWatch:
                                candidates=exc.candidates)
             action = exc.candidates[0]
         except IllegalAction as exc:
-            return self._refused(seat, claim, at, exc.reason)
+            return self._refused(seat, claim, at, exc.reason, blind)
         w = next((w for ov, w in self.open.items() if ov.taken_by(action)), None)
         if w is None:           # cannot happen for a legal claim: the deal knows the oversight
             return self._refused(seat, claim, at, Reason("no open oversight takes that claim"))
@@ -413,9 +412,11 @@ class ClaimWatch:
             raise IncompleteAction("which cards? a claim names all the cards it takes, or their "
                                    "rank", text)
 
-    def _refused(self, seat: int, claim: str | Action, at: float, reason: Reason) -> Outcome:
+    def _refused(self, seat: int, claim: str | Action, at: float, reason: Reason,
+                 blind: bool = False) -> Outcome:
         """A claim that takes nothing: too late when it names an oversight that was open to
-        ``seat`` and has closed, else a false claim."""
+        ``seat`` and has closed (with ``blind``, by all the cards its claim takes or its rank),
+        else a false claim."""
         kinds: Iterable[str | None]
         if isinstance(claim, Action):
             cards, rank, kinds = claim.cards, None, {claim.oversight}
@@ -427,6 +428,8 @@ class ClaimWatch:
             cards, rank, kinds = (words.cards, words.rank, words.kinds) if words else ((), None,
                                                                                       ())
         for w in reversed(self.closed):
+            if blind and cards and len(cards) != w.oversight.take:
+                continue
             if w.may_claim(seat) and w.oversight.named_by(cards, rank, kinds) and (
                     w.closed_at is not None and w.closed_at <= at):
                 out = Outcome(seat, at, TOO_LATE, None, w, _too_late(w, at))

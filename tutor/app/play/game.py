@@ -144,7 +144,7 @@ class DealPlayer(Watching):
         self.mistakes: list[Mistake] = []
         self.opportunities: list[Opportunity] = []
         self.sightings: list[Sighting] = []
-        #: How many hints (``hint``: the analysis's best option) the learner asked for.
+        #: How many times the learner asked for a hint (``hint``) this deal.
         self.hints = 0
         self.quit = False
         self._decision: _Decision | None = None
@@ -315,8 +315,9 @@ class DealPlayer(Watching):
         elif name == "look":
             self.show()
         elif name == "hint":
-            got = hint(d, self.seat, self.names, symbols=self.symbols)
-            self.hints += got.analysis is not None
+            # worked out where nothing is open: the same hint whatever is (issue 30)
+            got = hint(d.clone(oversights=False), self.seat, self.names, symbols=self.symbols)
+            self.hints += 1              # any hint: a claim after it counts in no figure
             self.io.say("Hint: " + got.text, style="cyan")
         elif name == "moves":
             self._moves()

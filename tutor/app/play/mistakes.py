@@ -39,7 +39,8 @@ class Race:
     otherwise; about 0 when piped), ``learner_eligible`` whether they could; ``winner`` the
     claimant; ``window`` the winner's time (from the moment it could be claimed to the claim);
     ``runner_up`` the seat of the computer player that came next and ``margin`` how far behind
-    it was (None when none was to claim it); ``piped`` when there was no real time."""
+    it was (None when none was to claim it); ``piped`` when there was no real time;
+    ``hinted`` when the learner took it after a hint in the deal (it counts in no figure)."""
 
     index: int
     kind: str
@@ -53,6 +54,7 @@ class Race:
     runner_up: int | None = None
     margin: float | None = None
     piped: bool = False
+    hinted: bool = False
 
 
 @dataclass

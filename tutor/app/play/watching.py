@@ -8,6 +8,12 @@ became claimable; the computer players' claims are scheduled from their level's 
 learner's claim arrives when they have *named* the cards (or the rank) and pressed Enter.  The
 first to arrive takes the cards.  A claim that names nothing claimable is a false claim: said at
 once, recorded, and the learner may still claim a real one.
+
+Every claim is judged blind, as a live table's server judges it (issue 30): a naming of some but
+not all of an oversight's cards is a false claim with the reason it gets when nothing is open,
+and one that fits several takes the first, so no reply depends on what is open.  A claim made
+after a ``hint`` in the deal is said to be "with a hint" and counts in no figure (no hit, false
+claim or answer in the progress store, so in no best or rating).
 """
 
 from __future__ import annotations
@@ -89,7 +95,7 @@ class Watching:
                 if text.strip().lower() in _BACK or text.strip().lower() in QUIT_WORDS:
                     self.io.say("No claim.", style="dim")
                     return
-            outs = self.watch.arrive(self.seat, text, at)
+            outs = self.watch.arrive(self.seat, text, at, blind=True)
             self._show(outs, typed=text)
             last = outs[-1]
             if last.result == R.UNREAD:
@@ -126,7 +132,8 @@ class Watching:
                 reason = o.reason.words(self.seat, self.names)
                 self.io.say(f"Nothing of that is claimable: {reason}.", style="yellow")
                 idx = len(self.deal.history)
-                self.sightings.append(Sighting(FALSE_CLAIM, "", None, idx))
+                if not self.hints:          # after a hint a claim counts in no figure
+                    self.sightings.append(Sighting(FALSE_CLAIM, "", None, idx))
                 self.mistakes.append(false_claim_mistake(
                     typed, o.reason.words(self.seat, self.names, capital=True), idx))
             elif o.result == R.TOO_LATE:
@@ -148,10 +155,11 @@ class Watching:
         r = Race(len(d.history) - 1, ov.kind, o.action.cards, ov.offender, dict(w.reactions),
                  o.seconds if mine else None, w.may_claim(self.seat), o.seat, o.seconds,
                  runner[0] if runner else None,
-                 runner[1] - o.seconds if runner else None, self.piped)
+                 runner[1] - o.seconds if runner else None, self.piped,
+                 hinted=mine and self.hints > 0)
         self.races.append(r)
         self.io.say("    " + self.race_line(r), style="dim")
-        if mine:
+        if mine and not r.hinted:       # a claim after a hint counts in no figure
             secs = None if self.piped else o.seconds
             self.opportunities.append(Opportunity("spot-oversight", (ov.kind,), True, secs,
                                                   ov.index))
@@ -168,6 +176,9 @@ class Watching:
         """Who was first to the claim, in how long, and by how much."""
         def name(q):
             return "you" if q == self.seat else self.names[q]
+        if r.winner == self.seat and r.hinted:
+            return ("You claimed first, with a hint this deal: the claim counts in no figure, "
+                    "best or rating.")
         if r.winner == self.seat:
             if r.piped:
                 head = "You claimed first (piped input: no real time, your line is read first)"

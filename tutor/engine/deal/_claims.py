@@ -170,7 +170,7 @@ class _Claims(_DealState):
     # -- which oversight a claim takes ------------------------------------------------------
 
     def claim_target(self, seat: int, cards=(), *, rank: int | None = None,
-                     kind: str | Iterable[str] | None = None) -> Oversight:
+                     kind: str | Iterable[str] | None = None, blind: bool = False) -> Oversight:
         """The open oversight that a claim by ``seat`` takes (RULES.md 4), or why none.
 
         ``cards`` are the cards claimed (card ints: all the claim takes, or some of them), or
@@ -187,6 +187,13 @@ class _Claims(_DealState):
         claim takes (``candidates``: the claims they could begin); and
         :class:`~tutor.engine.errors.AmbiguousAction` when different oversights fit
         (``candidates``: every claim they allow).
+
+        With ``blind`` (a referee whose claimant does not see what is open: every table, every
+        drill and puzzle, issue 30) nothing raised says more than whether the claim takes
+        cards: cards naming some but not all of what an open oversight takes fit nothing, as
+        they would with nothing open (the reason is the one a claim of those cards gets with
+        nothing open), and several fitting oversights give the first of them (fewest cards,
+        then rank, then kind) rather than saying that several are open.
         """
         named = 0
         for c in cards:
@@ -204,6 +211,8 @@ class _Claims(_DealState):
                         or (rank is not None and o.rank != rank)
                         or (named and (named & on != named or count > o.take))):
                     continue
+                if blind and named and count < o.take:
+                    continue            # part of a claim is no claim, whatever is open
                 if o.offender == seat:
                     own = True
                 elif named and count < o.take:
@@ -213,6 +222,8 @@ class _Claims(_DealState):
         if fits:
             if len({(o.kind, o.rank) for o in fits}) == 1:
                 return fits[0]
+            if blind:
+                return min(fits, key=lambda o: (o.take, o.rank, o.kind))
             cands = self._claims_on(seat, fits, named)
             raise AmbiguousAction(Reason("that fits several moves", code="ambiguous",
                                          choices=cands, sep=": name the cards: "),

@@ -359,7 +359,7 @@ class _Notation(_DealState):
         return self.parse_claim(" ".join(words), seat, raw=raw)
 
     def parse_claim(self, text: str, seat: int, *, raw: str | None = None,
-                    named: bool = False) -> Action:
+                    named: bool = False, blind: bool = False) -> Action:
         """Read ``text`` as a claim by ``seat`` on this position, ``claim`` before it or not
         (:func:`read_claim_words`: cards, a rank alone, the words the lessons use), and return
         the claim of the open oversight it names (:meth:`claim_target`, :meth:`claim_action`).
@@ -370,7 +370,11 @@ class _Notation(_DealState):
         is not a card, a rank or a word of a claim), ``IllegalAction`` (the engine's reason
         that nothing named is claimable), ``IncompleteAction`` (some but not all of the cards),
         ``AmbiguousAction`` (several oversights fit; ``candidates``).  ``raw`` is the input the
-        errors name (default ``text``)."""
+        errors name (default ``text``).  With ``blind`` the claim is judged as a live table's
+        referee judges it (:meth:`claim_target` with ``blind``): a naming of some but not all
+        of an open oversight's cards raises ``IllegalAction`` with the reason it gets when
+        nothing is open, and several oversights fitting give the first (never
+        ``AmbiguousAction``), so what is raised never depends on what is open."""
         raw = text if raw is None else raw
         try:
             words = read_claim_words(text)
@@ -381,7 +385,7 @@ class _Notation(_DealState):
                                    "rank (claim 9s 9d, claim nines)", raw, seat)
         try:
             target = self.claim_target(seat, words.cards, rank=words.rank,
-                                       kind=words.kinds or None)
+                                       kind=words.kinds or None, blind=blind)
         except ActionError as exc:
             raise type(exc)(exc.reason, raw, seat, exc.candidates) from None
         return self.claim_action(seat, target, words.cards)

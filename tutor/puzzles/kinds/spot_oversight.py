@@ -30,6 +30,7 @@ from tutor.engine.deal import (
     CLAIM_FILLER,
     Action,
     Deal,
+    claim_sizes,
     deal_order,
     reachable_oversights,
     read_claim_words,
@@ -53,9 +54,12 @@ from tutor.puzzles.kinds.spot_story import claim_groups, table_story
 from tutor.puzzles.model import AnswerError, definition
 from tutor.puzzles.reader import NOTHING_WORDS, tokens
 
+#: The learner's own mistake of each oversight kind: the very surface of the kind, and not the
+#: learner's to claim (RULES.md 3.4: anyone but the one who made the mistake).
+OWN: dict[str, str] = {k: f"own_{k}" for k in OVERSIGHT_KINDS}
 _DECOY_THEMES = ("took_three", "lay_down_pair", "lay_down_prial", "lay_down_mournival",
                  "mournival_taken", "capture_from_pair", "prial_declared", "dead_pair_declared",
-                 "plain")
+                 *OWN.values(), "plain")
 #: The oversight kind each decoy looks like (a claim on it is a false claim of that kind; the
 #: plain decoy looks like none).
 DECOY_LOOKS_LIKE = {"took_three": "split_prial", "capture_from_pair": "split_prial",
@@ -63,11 +67,20 @@ DECOY_LOOKS_LIKE = {"took_three": "split_prial", "capture_from_pair": "split_pri
                     "lay_down_mournival": "laid_down_mournival",
                     "mournival_taken": "overlooked_table_mournival",
                     "prial_declared": "laid_down_prial",
-                    "dead_pair_declared": "laid_down_dead_pair", "plain": ""}
+                    "dead_pair_declared": "laid_down_dead_pair", "plain": "",
+                    **{own: k for k, own in OWN.items()}}
+#: The decoys that carry a claimable kind's surface cue (four of a rank on the table; a
+#: one-for-one capture leaving two of the rank; a lie-down holding two or more of a rank): the
+#: learner's own mistake of every kind, and a lie-down of cards no claim may take.
+CUED_DECOYS = frozenset({*OWN.values(), "lay_down_pair", "lay_down_prial",
+                         "lay_down_mournival"})
 #: The actions a decoy may follow: a capture, a lie-down, a declaration.
 _DECOY_ACTIONS = frozenset({"capture", "lie_down", "declare_prial", "declare_dead_pair",
                             "declare_mournival", "declare_pair"})
 _WORDS = frozenset(NOTHING_WORDS | {"pass"})
+#: Said for a claim naming a number of cards no claim of the ruleset takes (never graded),
+#: whatever is open: the words a live table's referee says.
+_NAME_ALL = "which cards? A claim names all the cards it takes (or the rank alone)"
 
 
 def says_nothing(text: str) -> bool:
@@ -113,6 +126,7 @@ class SpotOversight(PuzzleKind):
             themes.append("lay_down_prial")
         if not game.claimable(OversightKind.LAID_DOWN_MOURNIVAL):
             themes.append("lay_down_mournival")
+        themes += [OWN[k] for k in self.reachable(rs)]
         return sorted(themes, key=_DECOY_THEMES.index)
 
     @staticmethod
@@ -226,7 +240,10 @@ class SpotOversight(PuzzleKind):
 
     def build(self, ctx):
         variant = ctx.plan["variant"]
-        if variant == "decoy":
+        own = variant == "decoy" and ctx.plan["theme"].startswith("own_")
+        if own:
+            variant = DECOY_LOOKS_LIKE[ctx.plan["theme"]]
+        elif variant == "decoy":
             return self._build_decoy(ctx)
         what = {OversightKind.OVERLOOKED_TABLE_MOURNIVAL: "table_mournival",
                 OversightKind.SPLIT_PRIAL: "table_prial",
@@ -245,6 +262,8 @@ class SpotOversight(PuzzleKind):
         if not found:
             return None
         deal, action, ov = ctx.rng.choice(found)
+        if own:
+            return self._own_decoy(ctx, deal, action, ov)
         seats = [q for q in range(ctx.players) if q != ov.offender]
         seat = ctx.rng.choice(seats)
         groups = claim_groups(deal, seat)
@@ -292,6 +311,46 @@ class SpotOversight(PuzzleKind):
                          facts=facts, features=features, themes=themes,
                          theme=variant.replace("_", "-"), tags=tags)
         self._tell_story(cand, skip={rank})
+        return cand
+
+    def _own_decoy(self, ctx, deal, action, ov) -> Candidate | None:
+        """A decoy with the very look of oversight ``ov``: the learner is the seat that made the
+        mistake, which the engine leaves out of those who may claim it
+        (:meth:`~tutor.engine.deal.Deal.claimants`), and nothing else is open to them."""
+        seat = ov.offender
+        if seat in deal.claimants(ov) or claim_groups(deal, seat):
+            return None
+        theme = OWN[ov.kind]
+        facts = self._facts(ctx, deal, seat, action)
+        mine = action.player == seat
+        if action.kind == "lie_down":
+            facts["mine"] = f"You lay down {pretty_cards(action.cards)}"
+        elif action.kind == "capture":
+            facts["mine"] = (f"You took {pretty_cards(action.table)} with "
+                             f"{pretty_cards(action.cards)}")
+        else:
+            mine = False
+        if ov.kind == OversightKind.OVERLOOKED_TABLE_MOURNIVAL:
+            facts["mistake"] = (f"You dealt, and play began with the mournival of "
+                                f"{RANK_PLURALS[ov.rank]} on the table, which you did not take")
+        elif mine:
+            facts["mistake"] = facts["mine"]
+        else:
+            return None
+        facts.update({"rank": RANK_NAMES[ov.rank], "ranks": RANK_PLURALS[ov.rank],
+                      "cards": pretty_cards([c for c in ov.cards
+                                             if c in set(deal.table_cards())]),
+                      "oversight": _OVERSIGHT_NAMES.get(ov.kind, "a mistake"),
+                      "claim_rule": deal.game.claim_rule})
+        features = {"decoy": 1.0, "decoy_own": 1.0, ov.kind: 1.0,
+                    "table_cards": len(deal.table_cards())}
+        cand = Candidate(deal=deal, seat=seat, variant="decoy",
+                         answer=self.solve(deal, seat, {}, ctx.rs, ctx.players),
+                         accepted=["nothing", "none", "no"], facts=facts, features=features,
+                         themes=["oversight", "decoy", theme.replace("_", "-")], theme="decoy",
+                         data={"theme": theme}, explain_key="decoy_own",
+                         question_key="own" if mine else None)
+        self._tell_story(cand, skip={ov.rank})
         return cand
 
     def _facts(self, ctx, deal, seat, action) -> dict[str, Any]:
@@ -467,6 +526,8 @@ class SpotOversight(PuzzleKind):
     def _claimed(self, p, named, typed: str) -> Verdict:
         deal = p.deal()
         groups = claim_groups(deal, p.seat)
+        if named.cards and len(named.cards) not in claim_sizes(deal.ruleset, named.kinds):
+            raise AnswerError(_NAME_ALL)        # whatever is open, as a live table says it
         table = set(deal.table_cards())
         off = [c for c in named.cards if c not in table]
         if off:
@@ -477,36 +538,37 @@ class SpotOversight(PuzzleKind):
                                      if groups else " There is nothing to claim."),
                            retry="Not yet: a claim takes cards from the table.")
         rank = named.rank if named.rank is not None else rank_of(named.cards[0])
-        try:        # the engine reads the claim on the position (RULES.md 4)
-            act = deal.parse_claim(typed, p.seat)
+        try:        # the engine reads the claim on the position, blind (RULES.md 4, issue 30)
+            act = deal.parse_claim(typed, p.seat, blind=True)
         except IncompleteAction as exc:
             raise AnswerError(exc.reason.words(p.seat)) from None
         except (InvalidAction, AmbiguousAction) as exc:
             raise AnswerError(exc.reason) from None
         except IllegalAction as exc:
-            return self._false_claim(p, deal, groups, rank,
+            return self._false_claim(p, deal, groups, rank, len(named.cards),
                                      exc.reason.words(p.seat, seat_names(deal.n)))
         shown = named.cards or act.cards
         return Verdict(True, f"Right: you claim {pretty_cards(shown)}, "
                              f"{_OVERSIGHT_NAMES.get(act.oversight, 'a mistake')}.")
 
-    def _false_claim(self, p, deal, groups, rank: int, reason: str) -> Verdict:
+    def _false_claim(self, p, deal, groups, rank: int, count: int, reason: str) -> Verdict:
+        """A claim that takes nothing.  The nudge (said before a second try) is the same
+        whatever is open, so that a probe learns nothing from it (issue 30); the verdict, said
+        once the puzzle is over, names what could be claimed."""
+        retry = ("Not yet: no claim takes that. Is any mistake really open, is it "
+                 "someone else's, and which cards does its claim take?")
         mine = [g for g in groups if g[0].rank == rank]
         if mine:
             need = len(mine[0][0].cards)
-            return Verdict(False, f"Too many cards: the claim takes {need} of "
-                                  f"{pretty_cards(set().union(*(a.cards for a in mine[0])))}.",
-                           retry=f"Not yet: the claim takes {need} cards.")
+            held = pretty_cards(set().union(*(a.cards for a in mine[0])))
+            return Verdict(False, f"{'Too many' if count > need else 'Too few'} cards: the "
+                                  f"claim takes {need} of {held}.", retry=retry)
         if not groups:
             story = [e for e in table_story(deal, p.seat, p.record) if e["rank"] == rank]
             why = story[0]["why"] if story else reason
-            return Verdict(False, f"There is nothing to claim here ({why}).",
-                           retry="Not yet. Is any mistake really open to a claim, and is it "
-                                 "someone else's?")
+            return Verdict(False, f"There is nothing to claim here ({why}).", retry=retry)
         return Verdict(False, f"Those cards are not open to a claim ({reason}); what can be "
-                              f"claimed is {_join_claims(groups)}.",
-                       retry="Not yet: those cards are not open to a claim; another mistake "
-                             "is.")
+                              f"claimed is {_join_claims(groups)}.", retry=retry)
 
     def answer_words(self, p):
         deal = p.deal()
@@ -516,7 +578,7 @@ class SpotOversight(PuzzleKind):
         if p.answer["claims"]:
             return "nothing"
         table = p.deal().table_cards()
-        return f"claim {codes(table[:1])[0]}" if table else None
+        return f"claim {RANK_PLURALS[rank_of(table[0])]}" if table else None
 
 
 def _join_claims(groups) -> str:

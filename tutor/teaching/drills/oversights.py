@@ -16,7 +16,9 @@ Two modes, after lichess's puzzle streak and puzzle storm:
 
 Accuracy before speed: the positions get harder (difficulty 1 to 5) only after a run of right
 answers at the current difficulty (:data:`STREAK_RUN` in a streak, :data:`STORM_RUN` in a storm;
-a mistake starts the run again), and the drill says so when they do.  On a terminal the prompt
+a mistake starts the run again) that holds both a right claim and a right pass on a position
+with nothing to claim (:class:`Run`: issue 30, a learner who always passes, or claims on what
+the board looks like, never climbs), and the drill says so when they do.  On a terminal the prompt
 shows a live countdown (the position's time in a streak, the storm's clock in a storm).
 
 Each answer (whether it was right, and its time when it was typed at a terminal in time) goes to
@@ -42,7 +44,7 @@ from tutor.teaching.drills.spotmix import Slot, SpotMix
 from tutor.teaching.io import LearnerIO
 from tutor.teaching.loop import Outcome, Question, Record, ask, yes_no
 
-__all__ = ["Missed", "OversightDrill", "PositionQuestion", "StreakResult", "StormResult",
+__all__ = ["Missed", "OversightDrill", "PositionQuestion", "Run", "StreakResult", "StormResult",
            "COMBO_BONUS", "MISTAKE_PENALTY", "STORM_RUN", "STREAK_RUN", "best_key",
            "combo_bonus", "missed_lines", "position_screen", "run"]
 
@@ -54,6 +56,30 @@ STORM_RUN = 5
 COMBO_BONUS = {5: 3.0, 12: 5.0, 20: 7.0, 30: 10.0}
 PROMPT = "claim or pass> "
 WORDS = ("claim", "pass")
+
+
+@dataclass
+class Run:
+    """The run of right answers at the current difficulty: how many (``right``), and whether
+    it holds a right claim (``claimed``) and a right pass on a position with nothing to claim
+    (``passed``)."""
+
+    right: int = 0
+    claimed: bool = False
+    passed: bool = False
+
+    def add(self, claimable: bool) -> None:
+        """One more right answer, on a position with something to claim or not."""
+        self.right += 1
+        self.claimed |= claimable
+        self.passed |= not claimable
+
+    def ready(self, length: int) -> bool:
+        """Whether the run rises a difficulty: ``length`` right answers, both ways."""
+        return self.right >= length and self.claimed and self.passed
+
+    def reset(self) -> None:
+        self.right, self.claimed, self.passed = 0, False, False
 
 
 def combo_bonus(combo: int) -> float:
@@ -212,9 +238,10 @@ class OversightDrill(Drill):
         res = StreakResult()
         mark = self.save_mark()
         difficulty = 1
+        run = Run()
         io.say(f"Oversight streak: claim what can be claimed, pass otherwise; {limit:g} s a "
-               f"position; one miss ends it. The positions get harder after every {STREAK_RUN} "
-               "right in a row.", style="bold")
+               f"position; one miss ends it. The positions get harder after {STREAK_RUN} "
+               "right in a row, claims and passes both.", style="bold")
         try:
             while max_positions is None or len(res.answers) < max_positions:
                 puzzle = self.next_puzzle(difficulty=difficulty)
@@ -229,8 +256,10 @@ class OversightDrill(Drill):
                     res.streak += 1
                     io.say(f"✓ {_secs(out.seconds)}streak {res.streak} · {out.grade.message if out.grade else ''}",
                            style="green")
-                    if res.streak % STREAK_RUN == 0 and difficulty < 5:
+                    run.add(bool(puzzle.answer["claims"]))
+                    if run.ready(STREAK_RUN) and difficulty < 5:
                         difficulty += 1
+                        run.reset()
                         io.say(f"{STREAK_RUN} right in a row: harder positions now (difficulty "
                                f"{difficulty} of 5).", style="bold green")
                     continue
@@ -253,7 +282,8 @@ class OversightDrill(Drill):
         mark = self.save_mark()
         io.say(f"Oversight storm: {minutes:g} minute{'' if minutes == 1 else 's'}; a mistake "
                f"costs {MISTAKE_PENALTY:g} s; runs of right answers win time back; the positions "
-               f"get harder after every {STORM_RUN} right in a row.", style="bold")
+               f"get harder after {STORM_RUN} right in a row, claims and passes both.",
+               style="bold")
         clock = _StormClock(minutes * 60.0, io.clock.now())
         try:
             while max_positions is None or len(res.answers) < max_positions:
@@ -294,20 +324,21 @@ class OversightDrill(Drill):
         if out.correct:
             res.score += 1
             clock.combo += 1
-            clock.run += 1
+            clock.run.add(bool(puzzle.answer["claims"]))
             res.best_combo = max(res.best_combo, clock.combo)
             bonus = combo_bonus(clock.combo)
             res.bonus += bonus
             gain = f" · +{bonus:g} s" if bonus else ""
             io.say(f"✓ {_secs(typed)}combo {clock.combo}{gain}", style="green")
-            if clock.run >= STORM_RUN and clock.difficulty < 5:
+            if clock.run.ready(STORM_RUN) and clock.difficulty < 5:
                 clock.difficulty += 1
-                clock.run = 0
+                clock.run.reset()
                 io.say(f"{STORM_RUN} right in a row: harder positions now (difficulty "
                        f"{clock.difficulty} of 5).", style="bold green")
         else:
             res.mistakes += 1
-            clock.combo = clock.run = 0
+            clock.combo = 0
+            clock.run.reset()
             clock.penalty += MISTAKE_PENALTY
             res.missed.append(Missed(k, puzzle, out))
             io.say(f"✗ -{MISTAKE_PENALTY:g} s · {out.grade.message if out.grade else ''} (answer: "
@@ -326,7 +357,7 @@ class _StormClock:
     start: float
     penalty: float = 0.0
     combo: int = 0
-    run: int = 0
+    run: Run = field(default_factory=Run)
     difficulty: int = 1
 
     def left(self, res: StormResult, now: float) -> float:

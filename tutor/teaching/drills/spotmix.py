@@ -4,11 +4,14 @@ At every level of a streak or a storm the positions mix those with something to 
 with nothing (decoys: an action that looks like a mistake and is not), and they go through every
 oversight kind the ruleset's play can make and every decoy it has:
 
-- the positions come in *bags* (:data:`BAGS`): at level 1, one of every three has nothing to
-  claim; at levels 2 and 3, two of five; at 4 and 5, one of two (the decoys are what makes a
-  position hard to pass);
+- the positions come in shuffled *bags* (:data:`BAGS`): at every level four of every nine have
+  nothing to claim, at random places in the bag (issue 30: a learner who always passes is right
+  at most 4 times in 9, and no place in the stream tells which);
 - a claimable slot takes the oversight kind of the position's ruleset asked least so far, never
-  a fourth of one kind in a row; a decoy slot the decoy asked least;
+  a fourth of one kind in a row; a decoy slot the decoy asked least among those with a claimable
+  kind's surface cue (:data:`~tutor.puzzles.kinds.spot_oversight.CUED_DECOYS`: the learner's own
+  mistake of every kind, a lie-down of cards no claim may take), so that claiming on what the
+  board looks like is wrong as often as passing is;
 - the position's difficulty is the level's: the nearest a puzzle of that kind and ruleset has
   (:func:`tutor.puzzles.generate` searches the seeds).
 
@@ -23,13 +26,13 @@ from typing import NamedTuple
 
 from tutor.engine.sources import default_library
 from tutor.puzzles import GenerationError, applicable_rulesets, generate
-from tutor.puzzles.kinds.spot_oversight import DECOY_LOOKS_LIKE, SpotOversight
+from tutor.puzzles.kinds.spot_oversight import CUED_DECOYS, DECOY_LOOKS_LIKE, SpotOversight
 
 __all__ = ["BAGS", "Slot", "SpotMix", "MAX_RUN"]
 
 KIND = "spot-oversight"
 #: Per level: (positions with nothing to claim, positions in the bag).
-BAGS = {1: (1, 3), 2: (2, 5), 3: (2, 5), 4: (1, 2), 5: (1, 2)}
+BAGS = {level: (4, 9) for level in range(1, 6)}
 #: The most positions of one oversight kind in a row.
 MAX_RUN = 3
 
@@ -96,7 +99,9 @@ class SpotMix:
             theme = variant.replace("_", "-")
         else:
             variant = "decoy"
-            theme = self._least(gen.decoy_themes(ruleset)).replace("_", "-")
+            decoys = gen.decoy_themes(ruleset)
+            cued = [t for t in decoys if t in CUED_DECOYS]
+            theme = self._least(cued or decoys).replace("_", "-")
         self._asked[theme] += 1
         self._recent.append(variant)
         return Slot(rid, players, variant, theme)
