@@ -143,7 +143,7 @@ def test_the_watch_in_play_claims_at_any_moment_and_times_the_naming(term, width
     t.keys("Space")                                    # a claim is possible: and it is false
     wait_for(t, "claim: which cards?>")
     t.keys("9c 9h", "Enter")
-    wait_for(t, "Nothing of that is claimable")
+    wait_for(t, "A false claim: nothing of that is claimable")
     wait_for(t, "Mary captures 6", timeout=30)
     screen = wait_watch(t)                             # the same kind of screen
     assert "claim window" not in screen.lower()

@@ -40,7 +40,7 @@ def scripted(home, monkeypatch, **options):
     of the first line of each deal, the output and the saved match."""
     monkeypatch.setenv("LAUGH_HOME", str(home))
     holder, starts = {}, []
-    learner = EngineLearner(holder)
+    learner = EngineLearner(holder, claims=False, watch=False)    # piped: in step at turns
 
     class Hooked(DealPlayer):
         def __init__(self, *a, **k):

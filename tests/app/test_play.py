@@ -36,16 +36,20 @@ def text_of(console: Console) -> str:
 class EngineLearner:
     """Answers every prompt from the engine: the first legal turn move (or a random one), a
     claim whenever one is open (when ``claims``), and any declaration it holds (when
-    ``declares``); Enter otherwise."""
+    ``declares``); Enter otherwise.  Without ``watch`` it lets every watch prompt go (Enter),
+    and :attr:`answers` holds only what it typed elsewhere: the lines a pipe gives in step."""
 
-    def __init__(self, holder, rng=None, claims=True, declares=True):
+    def __init__(self, holder, rng=None, claims=True, declares=True, watch=True):
         self.holder = holder
         self.rng = rng
         self.claims = claims
         self.declares = declares
+        self.watch = watch
         self.answers: list[str] = []
 
     def __call__(self, prompt: str) -> str:
+        if prompt == WATCH_PROMPT and not self.watch:
+            return ""       # (not kept: piped, the lines are the turns', none the watch's)
         ans = self.answer(prompt)
         self.answers.append(ans)
         return ans
@@ -235,7 +239,7 @@ def test_naming_slowly_loses_the_race_and_the_late_claim_says_so(rulesets):
 def test_a_claim_with_nothing_open_is_a_false_claim_and_play_goes_on(rulesets):
     # before Anne's move nothing is claimable: the claim key is answered as a false claim
     p, clock, text = race(rulesets, ["claim", "7d 7s", "", "claim 7d 7s"] + AFTER)
-    assert "Nothing of that is claimable: no open oversight covers 7♦ 7♠." in text
+    assert "A false claim: nothing of that is claimable (no open oversight covers 7♦ 7♠)." in text
     assert p.races[0].winner == 0                       # the real one, claimed afterwards
     assert [s.outcome for s in p.sightings] == ["false_claim", "hit"]
     (false,) = [m for m in p.mistakes if m.kind == "false_claim"]
@@ -244,7 +248,7 @@ def test_a_claim_with_nothing_open_is_a_false_claim_and_play_goes_on(rulesets):
 
 def test_a_false_claim_does_not_end_the_chance_at_a_real_one(rulesets):
     p, clock, text = race(rulesets, ["", "claim 9h 9s", "claim zz", "claim sevens"] + AFTER)
-    assert "Nothing of that is claimable: no open oversight covers 9♥ 9♠." in text
+    assert "A false claim: nothing of that is claimable (no open oversight covers 9♥ 9♠)." in text
     assert "could not read 'zz': not a card, a rank or a word of a claim" in text     # never graded
     assert p.races[0].winner == 0
     assert [s.outcome for s in p.sightings] == ["false_claim", "hit"]
@@ -554,7 +558,7 @@ def test_after_the_claim_key_the_cards_are_named_and_a_wrong_claim_is_false(rule
     assert "You claim! Name the cards (or the rank)" in text
     assert "could not read 'zz': not a card, a rank or a word of a claim" in text     # unreadable: again
     assert "which cards? A claim names all the cards it takes" in text   # incomplete: again
-    assert "Nothing of that is claimable: no open oversight covers 9♥ 9♠." in text
+    assert "A false claim: nothing of that is claimable (no open oversight covers 9♥ 9♠)." in text
     assert p.races[0].winner == 2
     assert [x for x in asker.log if x.startswith(NAME_PROMPT)] == [
         NAME_PROMPT + "zz", NAME_PROMPT + "7d", NAME_PROMPT + "9h 9s"]

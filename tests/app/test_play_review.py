@@ -215,7 +215,7 @@ def test_why_a_missed_claim_and_a_dead_pair_laid_down_cost(rulesets):
                         "hand, 2 won, 0 on the table, 0 unseen: nobody else holds one.")
     c = quiet(80)
     c.print(review_renderable([], (), review=mine, names=seat_names(5, 0), seat=0))
-    assert "You hold (no claim or declaration yet); best: you claim 3♣ 3♠" in \
+    assert "You neither claim nor declare; best: you claim 3♣ 3♠" in \
         " ".join(text_of(c).split())
 
 

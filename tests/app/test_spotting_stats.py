@@ -35,9 +35,10 @@ def test_stats_show_spotting_and_bests(tmp_path, width):
     assert "Spotting oversights (play, matches and drills)" in flat
     assert "claimed missed false time" in flat
     assert "split prial 2 1 0 2.0 s" in flat
-    assert "no kind named 0 0 1 -" in flat
+    assert ("A false claim: nothing of that is claimable 0 0 1 -" if width == 80 else
+            "A false 0 0 1 - claim: nothing of that is claimable") in flat
     assert ("dead pair laid down 0 0 1 -" if width == 80 else "dead pair 0 0 1 - laid down") \
         in flat
-    assert flat.index("split prial") < flat.index("dead pair") < flat.index("no kind named")
+    assert flat.index("split prial") < flat.index("dead pair") < flat.index("A false ")
     assert "Personal bests of the oversight drill" in flat
     assert "storm parlett 17" in flat and "streak mixed 6" in flat

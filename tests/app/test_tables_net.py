@@ -79,7 +79,7 @@ def test_piped_players_play_a_short_match_and_the_records_check(tmp_path):
         assert "Your move> " in p.out
     # a claim typed at the turn prompt is answered, in the same words whatever is open
     assert "Your move> claim kings" in ann.out
-    assert "Nothing of that is claimable now: a false claim" in ann.out
+    assert "A false claim: nothing of that is claimable (it counts in your review)." in ann.out
     assert "false claim: You claimed 'kings'" in ann.out
     recs = _records(tmp_path / "srv")
     assert len(recs) == 2 and all("result" in r for r in recs)

@@ -301,3 +301,33 @@ def test_every_kind_is_posed_by_the_one_loop_in_lessons_and_laugh_puzzle():
         assert "PuzzleQuestion(" in src and ".grade(" not in src
     p = generate("count", seed=3)
     assert PuzzleQuestion(p).tries == 2 and PuzzleQuestion(p).hints == len(p.hints)
+
+
+def test_a_quotation_shown_in_full_is_named_in_a_line_at_the_next_puzzle():
+    # issue 34 finding 10: a set of Inter-Livery legal-play puzzles repeated the same three
+    # quotations after every puzzle (a screenful: a `more` stop each time); shown in full once a
+    # sitting, then named by their citation in a line
+    import io as _io
+
+    from rich.console import Console
+
+    from tutor.app.io import ScriptedIO
+    from tutor.puzzles import generate
+    from tutor.teaching.loop import PuzzleQuestion, ask
+    seam = ScriptedIO(["show", "show"], Console(file=_io.StringIO(), width=80,
+                                                color_system=None))
+    out = seam.console.file
+    puzzles = [generate("legal-play", ruleset="inter-livery-2018", seed=s) for s in (1, 2)]
+    shared = set(puzzles[0].quotes) & set(puzzles[1].quotes)
+    assert shared
+    ask(seam, PuzzleQuestion(puzzles[0]))
+    first = out.getvalue()
+    ask(seam, PuzzleQuestion(puzzles[1]))
+    second = out.getvalue()[len(first):]
+    assert first.count("\n  “") >= len(puzzles[0].quotes)
+    assert second.count("As quoted above: ") == len(shared)
+    assert second.count("\n  “") == len(set(puzzles[1].quotes) - shared)
+    # another terminal (another sitting) sees them in full again
+    other = ScriptedIO(["show"], Console(file=_io.StringIO(), width=80, color_system=None))
+    ask(other, PuzzleQuestion(puzzles[1]))
+    assert "As quoted above" not in other.console.file.getvalue()

@@ -185,3 +185,21 @@ def test_a_store_in_the_one_spelling_is_not_decoded_at_open(tmp_path):
         for old in (["split prial"], ["oversight", "Split-Prial"], ["a, b"], ["x "]):
             s.conn.execute("UPDATE answers SET themes = ?", (json.dumps(old),))
             assert len(s.conn.execute(_MAYBE_OLD).fetchall()) == 1, old
+
+
+def test_the_themes_at_a_terminal_are_paged_under_a_header(monkeypatch):
+    # issue 34 finding 10: laugh puzzles themes goes through the one pager (as sources and
+    # stats do), a screenful at a time at a terminal, under a header that says what it lists
+    import tutor.app.context as context
+    from tutor.app.cli import main
+    paged = []
+    real = context.make_context
+
+    def made(*a, **k):
+        ctx = real(*a, **k)
+        monkeypatch.setattr(ctx, "page", lambda *r: paged.append(r))
+        return ctx
+    monkeypatch.setattr(context, "make_context", made)
+    assert main(["puzzles", "themes"]) == 0
+    assert len(paged) == 1 and len(paged[0]) > 10
+    assert str(paged[0][0]).startswith("Puzzle themes (")

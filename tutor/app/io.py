@@ -363,6 +363,10 @@ class ScriptedIO(ConsoleIO):
         else:
             self._lines = list(answers)
         self.log: list[str] = []
+        self._pending: list[str] = []       # lines looked at (next_line), not yet taken
+        #: True when the answers are lines in order (a stream or a list), which
+        #: :meth:`next_line` can look at; False for a function of the prompt.
+        self.in_order = self._fn is None
 
     def _line(self, prompt: str) -> str:
         """The next answer, stripped; ``EOFError`` when there is none."""
@@ -378,7 +382,8 @@ class ScriptedIO(ConsoleIO):
             while True:
                 out.write(prompt)
                 out.flush()
-                line = self._stream.readline() if self._stream is not None else ""
+                line = self._pending.pop(0) if self._pending else (
+                    self._stream.readline() if self._stream is not None else "")
                 if not line:
                     out.write("\n")
                     raise EOFError
@@ -411,10 +416,28 @@ class ScriptedIO(ConsoleIO):
         is looked at only after :meth:`read_ahead`; a function of the prompt never."""
         if self._lines is not None:
             return self._lines[0].strip() if self._lines else None
+        if self._pending:
+            return self._pending[0].rstrip("\n").strip()
         if isinstance(self._stream, _ReadAhead):
             line = self._stream.peek()
             return None if line is None else line.rstrip("\n").strip()
         return None
+
+    def next_line(self) -> str | None:
+        """The next answer, stripped, without taking it (the next prompt takes it), waiting
+        for it when the answers are a stream (piped: no real time passes while it comes); None
+        at the end of the answers.  Raises ``TypeError`` for a function of the prompt (its
+        answer depends on the prompt: see :attr:`in_order`)."""
+        if self._fn is not None:
+            raise TypeError("a function of the prompt has no next line before the prompt")
+        if self._lines is not None:
+            return self._lines[0].strip() if self._lines else None
+        if not self._pending:
+            line = self._stream.readline() if self._stream is not None else ""
+            if not line:
+                return None
+            self._pending.append(line)
+        return self._pending[0].rstrip("\n").strip()
 
     def read(self, prompt: str, timeout: float | None = None, words: Sequence[str] = (), *,
              label: str | None = None, deadline: float | None = None,

@@ -16,7 +16,8 @@ from tutor.app.commands.sources_cmd import sources_view as source_pages
 from tutor.app.context import MenuItem, menu
 from tutor.app.puzzling import generate, pose
 from tutor.engine.errors import LaughError
-from tutor.puzzles import KINDS, another, definition
+from tutor.engine.reasons import false_claim_words
+from tutor.puzzles import KINDS, another, applicable_rulesets, definition
 from tutor.puzzles.themes import label as theme_label
 from tutor.teaching import ratings as R
 from tutor.teaching.loop import yes_no
@@ -79,8 +80,9 @@ def _tally_table(ctx, tallies, title: str, recent: dict | None = None,
     return Text(title, style="bold"), t
 
 
-#: The kind of a false claim that named none, in the spotting table.
-_NO_KIND = "no kind named"
+#: The row of the false claims that took nothing (their kind is none), in the spotting table:
+#: the engine's one wording of a false claim.
+_NO_KIND = false_claim_words()
 
 
 def spotting_table(ctx, figures):
@@ -440,13 +442,18 @@ def practice_themes(ctx, themes: list[str]) -> list:
             if a.kind not in kinds_for[t]:
                 kinds_for[t].append(a.kind)
 
+    ruleset, players = track_rules(ctx)
+
     def make(i: int):
         theme = themes[i % len(themes)]
         kinds = kinds_for.get(theme) or all_kinds
         puzzle = None
         for attempt in range(12):
             kind = kinds[(i + attempt) % len(kinds)]
-            puzzle = generate(kind, seed=secrets.randbelow(10**9),
+            fits = ruleset is not None and ruleset in applicable_rulesets(kind)
+            puzzle = generate(kind, ruleset=ruleset if fits else None,
+                              players=players if fits else None,
+                              seed=secrets.randbelow(10**9),
                               difficulty=store.choose_difficulty(kind))
             if theme in puzzle.themes:
                 break
@@ -454,6 +461,25 @@ def practice_themes(ctx, themes: list[str]) -> list:
 
     ctx.say(f"Practice: {'; '.join(theme_label(t) for t in themes)}", style="bold")
     return _run_set(ctx, make)[1]
+
+
+def track_rules(ctx) -> tuple[str | None, int | None]:
+    """The ruleset and player count a learner on a track practises under: the track's ruleset
+    (the one of the track step the learner worked on last; a tournament player's is the event's
+    rules), and its player count when it has one alone; ``(None, None)`` for a learner on no
+    track (any ruleset, as the course's puzzles are)."""
+    from tutor.teaching.tracks import load_track
+    states = ctx.store.lesson_states()
+    on = [k for k in states if "/" in k]
+    if not on:
+        return None, None
+    latest = max(on, key=lambda k: states[k].updated_at)
+    try:
+        rid = load_track(latest.split("/", 1)[0], ctx.library).ruleset
+        counts = ctx.library.rulesets[rid].player_counts
+    except (LaughError, KeyError):
+        return None, None
+    return rid, counts[0] if len(counts) == 1 else None
 
 
 def practisable_themes() -> dict[str, list]:

@@ -23,7 +23,7 @@ from typing import Any
 
 from tutor.engine._cardtext import pretty_cards
 
-__all__ = ["Cards", "Reason", "Seat", "as_reason"]
+__all__ = ["FALSE_CLAIM", "Cards", "Reason", "Seat", "as_reason", "false_claim_words"]
 
 
 class Seat(int):
@@ -130,3 +130,15 @@ def _render(template: str, refs: dict[str, Any], reader: int | None,
         else:
             fields[key] = v
     return template.format_map(fields)
+
+
+#: The one wording of a false claim (a claim that names nothing claimable: RULES.md 4), said the
+#: same by every screen: a practice deal, a live table, the statistics.
+FALSE_CLAIM = "a false claim: nothing of that is claimable"
+
+
+def false_claim_words(detail: str = "", *, capital: bool = True) -> str:
+    """:data:`FALSE_CLAIM` as a screen says it: capitalised (unless not ``capital``), with
+    ``detail`` (a reason's words, or what the claim counts for) in brackets after it."""
+    text = FALSE_CLAIM[0].upper() + FALSE_CLAIM[1:] if capital else FALSE_CLAIM
+    return f"{text} ({detail})" if detail else text

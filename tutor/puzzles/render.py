@@ -381,9 +381,12 @@ def render_hint(puzzle: Puzzle, index: int, symbols: bool = True):
     return t
 
 
-def render_explanation(puzzle: Puzzle, grade: Grade | None, symbols: bool = True):
+def render_explanation(puzzle: Puzzle, grade: Grade | None, symbols: bool = True,
+                       quoted: set[str] | None = None):
     """The verdict (if graded), the answer, the explanation and each quotation with its
-    citation (a rich renderable)."""
+    citation (a rich renderable).  ``quoted``: the quotations (their refs) this learner has
+    already been shown in full in this sitting; each of those is one line that names its
+    citation, and every quotation shown here is added to it (None: all in full)."""
     from rich.console import Group
     from rich.padding import Padding
     from rich.text import Text
@@ -406,6 +409,13 @@ def render_explanation(puzzle: Puzzle, grade: Grade | None, symbols: bool = True
     lib = default_library()
     for ref in puzzle.quotes:
         q = lib.quotation(ref)
+        if quoted is not None and ref in quoted:
+            again = Text(f"As quoted above: {q.citation}" + (f"; {q.where}" if q.where else ""),
+                         style="dim")
+            parts.append(Padding(again, (0, 0, 0, 2)))
+            continue
+        if quoted is not None:
+            quoted.add(ref)
         body = Text()
         body.append("“", style="italic")
         body.append_text(quote_text(q.text, style="italic"))     # its markup rendered

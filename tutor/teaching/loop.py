@@ -29,6 +29,7 @@ shows the answer (counted as not right), help says what can be typed.
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
@@ -53,6 +54,11 @@ from tutor.teaching.words import (
 __all__ = ["QUIT_WORDS", "MENU_QUIT_WORDS", "HINT_WORDS", "SHOW_WORDS", "HELP_WORDS",
            "GO_ON", "Outcome", "Question", "PuzzleQuestion", "Record", "ask", "go_on",
            "is_quit", "yes_no", "nudge_text", "rating_change_text"]
+
+#: Per terminal (the I/O seam), the quotations shown in full after a puzzle in this sitting:
+#: the next puzzle citing one names it in a line (a set of legal-play puzzles does not stop at a
+#: screenful of the same quotations after every puzzle).
+_QUOTED: weakref.WeakKeyDictionary[LearnerIO, set[str]] = weakref.WeakKeyDictionary()
 
 #: The pause after an explanation on a terminal.
 GO_ON = "Enter to go on> "
@@ -352,7 +358,8 @@ class PuzzleQuestion(Question):
         if outcome.shown:
             io.say(f"{'✗' if io.symbols else 'x'} Shown, and counted as not right.",
                    style="bold red")
-        shown = render_explanation(self.puzzle, outcome.grade, symbols=io.symbols)
+        shown = render_explanation(self.puzzle, outcome.grade, symbols=io.symbols,
+                                   quoted=_QUOTED.setdefault(io, set()))
         if outcome.ended:
             io.show(shown)
         else:

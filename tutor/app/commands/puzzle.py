@@ -236,9 +236,12 @@ def run_themes(args) -> int:
     if args.json:
         echo_json(data, indent=1)
         return 0
-    out = make_console()
-    for renderable in themes_view(data):
-        out.print(renderable)
+    from tutor.app.context import make_context  # the screen and its pager: only when shown
+    ctx = make_context()
+    try:
+        ctx.page(*themes_view(data))    # a screenful at a time at a terminal, as sources are
+    finally:
+        ctx.close()
     return 0
 
 
@@ -254,8 +257,10 @@ def themes_data() -> list[dict[str, Any]]:
 
 
 def themes_view(data: list[dict[str, Any]]) -> list[Any]:
-    """:func:`themes_data` as a table a group at a time: plain words, id, kinds."""
-    out: list[Any] = []
+    """:func:`themes_data` as a table a group at a time: plain words, id, kinds (a header
+    says so first)."""
+    out: list[Any] = [Text(f"Puzzle themes ({len(data)}): in plain words, the id to practise "
+                           "it by, the puzzle kinds that carry it", style="bold")]
     group = None
     table = None
     for row in data:

@@ -148,7 +148,7 @@ class DealPlayer(Watching):
         self.hints = 0
         self.quit = False
         self._decision: _Decision | None = None
-        self._screen_due = True
+        self._drawn: tuple | None = None        # the position the last screen showed
         self._set_aside = deal.game.sets_aside_table_mournival
         if claiming is None:
             claiming = {q: _claiming(b) for q, b in enumerate(bots) if b is not None}
@@ -177,8 +177,6 @@ class DealPlayer(Watching):
                 break
             self._sync()
             if d.to_move == self.seat:
-                if self._screen_due:
-                    self.show()
                 self._turn()
             elif not self._watch_prompt():
                 self._bot_moves()
@@ -188,6 +186,7 @@ class DealPlayer(Watching):
     def _before_play(self) -> None:
         d = self.deal
         while not d.started and d.phase == "play" and not self.quit:
+            self._fresh()
             self.observer.prompt(self, "before")
             reply = self.io.read(BEFORE_PROMPT, None, words=WORDS)
             if self._handle(reply or "", turn=False) == "pass":
@@ -196,6 +195,7 @@ class DealPlayer(Watching):
     def _turn(self) -> None:
         """The learner's turn prompt (the computer players' claims appear above it as they
         happen)."""
+        self._fresh()
         self.observer.prompt(self, "turn")
         reply = self.io.read(TURN_PROMPT, None, words=WORDS, events=self._events(),
                              keys=CLAIM_KEYS)
@@ -206,7 +206,11 @@ class DealPlayer(Watching):
         """The prompt before a computer player's move; True when the learner did something
         (the prompt comes again), False when the move is due."""
         who = self.names[self.deal.to_move]
+        self._fresh()
         held = self.observer.prompt(self, "watch")
+        if not self.clock.realtime and self._for_my_turn():
+            self._let_time_pass(self.pace)      # piped: the next line waits for the turn
+            return False
         if self.clock.realtime and not held:
             reply = self.io.read(WATCH_PROMPT, self.pace, words=WORDS, label=watch_label(who, self.io.width),
                                  total=self.pace, events=self._events(), keys=CLAIM_KEYS,
@@ -406,11 +410,6 @@ class DealPlayer(Watching):
                 f"You took one card of the table prial of {RANK_PLURALS[a.rank]}.",
                 rule_words("oversights", OversightKind.SPLIT_PRIAL, who="you", capital=True)
                 + "."))
-        if mine and (a.kind in ("capture", "lie_down", "play_on_capture", "end_turn") or (
-                a.kind in DECLARATIONS and not d.declarations_are_free)):
-            self._screen_due = True
-        if d.to_move == self.seat and not mine:
-            self._screen_due = True
         if d.to_move == self.seat and d.phase != "over":
             self._close_decision()
 
@@ -510,7 +509,36 @@ class DealPlayer(Watching):
         self.io.say()
         self.io.show(render_screen(self.deal, self.seat, self.names, self.symbols,
                                    title=self.title, totals=self.totals))
-        self._screen_due = False
+        self._drawn = self._position()
+
+    def _position(self) -> tuple:
+        """What a screen shows of the deal, as a key: it changes with every action, whoever's
+        (claims and declarations among them)."""
+        d = self.deal
+        return (len(d.history), d.phase, d.to_move, d.started)
+
+    def _fresh(self) -> None:
+        """Redraw the table when it changed since the last screen, whoever changed it: every
+        prompt, and every claim that comes while one is open, shows the position as it
+        stands."""
+        if self._position() != self._drawn and self.deal.phase != "over":
+            self.show()
+
+    def _for_my_turn(self) -> bool:
+        """Piped (lines in order, read as they come), at the watch before another player's
+        move: whether the next line waits for the learner's turn, as at a live table (``laugh
+        table join``): only a claim, or a word that leaves, is taken at the watch; a move,
+        a declaration or any other word is the learner's next turn's, and so is the end of the
+        input (the others play on: a learner who is out has no turn to read it at).  False
+        when the lines cannot be looked at before the prompt (a function of the prompt: it
+        answers each prompt)."""
+        io = self.io
+        if not getattr(io, "in_order", False):
+            return False
+        text = io.next_line()
+        if text is None:
+            return True
+        return interpret(text, self.deal, self.seat, self.names).kind not in ("claim", "quit")
 
 
 def _claiming(bot: Bot) -> Reaction:

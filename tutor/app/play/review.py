@@ -203,7 +203,7 @@ def _is_capture(a: Action | None) -> bool:
 def _option_words(a: Action | None, symbols: bool) -> str:
     """An option in the second person: ``capture 7♠ with 7♥``, ``hold``."""
     if a is None:
-        return "holding (no claim or declaration yet)"
+        return "neither claiming nor declaring"
     k = a.kind
     cs = pretty_cards(a.cards, symbols)
     if k in CAPTURE_KINDS:

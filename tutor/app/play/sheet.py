@@ -231,7 +231,7 @@ def _option_text(a, names: Sequence[str], seat: int, symbols: bool, set_aside: b
     """An option as the learner's own action in words (``You capture 7♠ with 7♥``), or the
     hold."""
     if a is None:
-        return Text("You hold (no claim or declaration yet)")
+        return Text("You neither claim nor declare")
     return action_text(a, names, seat, symbols, set_aside)
 
 

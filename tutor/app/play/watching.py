@@ -32,6 +32,7 @@ from tutor.app.play.mistakes import (
     missed_claim,
 )
 from tutor.engine import race as R
+from tutor.engine.reasons import false_claim_words
 from tutor.puzzles.board import action_text
 
 __all__ = ["NAME_PROMPT", "CLAIM_KEYS", "CLAIM_WORDS", "Watching"]
@@ -67,6 +68,7 @@ class Watching:
         def fire(at: float):
             def run() -> bool:
                 self._show(self.watch.advance(at))
+                self._fresh()           # a claim while the prompt is open: the table again
                 return False
             return run
         return [(at, fire(at)) for at, _, _ in self.watch.due()]
@@ -130,7 +132,7 @@ class Watching:
                 self._hit(o)
             elif o.result == R.FALSE_CLAIM:
                 reason = o.reason.words(self.seat, self.names)
-                self.io.say(f"Nothing of that is claimable: {reason}.", style="yellow")
+                self.io.say(false_claim_words(reason) + ".", style="yellow")
                 idx = len(self.deal.history)
                 if not self.hints:          # after a hint a claim counts in no figure
                     self.sightings.append(Sighting(FALSE_CLAIM, "", None, idx))

@@ -17,12 +17,12 @@ from tutor.engine import race as R
 from tutor.engine.cards import pretty_cards
 from tutor.engine.deal import Deal
 from tutor.engine.errors import AmbiguousAction, IllegalAction, InvalidAction
-from tutor.engine.reasons import Reason
+from tutor.engine.reasons import Reason, false_claim_words
 
 __all__ = ["FALSE_CLAIM_TEXT", "NAME_ALL_TEXT", "Intents", "explain"]
 
 #: Said for a claim that names nothing claimable, whatever is on the table.
-FALSE_CLAIM_TEXT = "Nothing of that is claimable now: a false claim (it counts in your review)."
+FALSE_CLAIM_TEXT = false_claim_words("it counts in your review") + "."
 #: Said for a claim that names a number of cards no claim takes (or none), whatever is open.
 NAME_ALL_TEXT = "Which cards? A claim names all the cards it takes, or their rank alone."
 

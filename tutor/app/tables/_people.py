@@ -277,7 +277,7 @@ class Seating:
         st.connected = False
         st.gone_since = now
         who = st.name or st.incoming or "A player"
-        if st.name is not None:
+        if st.name is not None and not self.match.is_over:     # (after it: everyone goes)
             self._say(EVERYONE, f"{who} has left the table: their turns wait "
                                 f"{self.settings.wait:g} s, then a computer player moves for "
                                 "them.")

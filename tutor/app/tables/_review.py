@@ -74,8 +74,8 @@ def review(table, seat: int) -> dict[str, Any]:
     for a in table.notes[seat].laid_down:
         items.append({"title": "missed declaration",
                       "text": f"You lay down holding {_decl_words(a)}.",
-                      "why": f"It could have been declared ({a.kind}) before you lay "
-                             "down."})
+                      "why": f"{_decl_words(a)[0].upper()}{_decl_words(a)[1:]} could "
+                             "have been declared before you lay down."})
     if d.result is not None:        # (held at a cost only where they went to another)
         for held in d.result.held_declarations:
             if held.action.player == seat and held.cost:

@@ -79,8 +79,8 @@ def standings_table(msg: dict) -> Any:
     from rich.console import Group
     r, rounds = msg.get("round"), msg.get("rounds")
     dup = bool(msg.get("duplicate"))
-    head = Text(("Final standings" if msg.get("final") else f"Standings after round {r}")
-                + f" (of {rounds})" + (" · duplicate: 'vs same cards' is the score less the "
+    head = Text(("Final standings" if msg.get("final") else
+                 f"Standings after round {r} (of {rounds})") + (" · duplicate: 'vs same cards' is the score less the "
                                        "average of those dealt the same cards" if dup else ""),
                 style="bold")
     rows = msg.get("rows") or []

@@ -142,8 +142,8 @@ class PlayerClient(Rejoining):
         self.seq = 0
         self.replies: dict[int, dict] = {}
         self.hint = False
-        self._screen_due = False
         self._turn_shown = -1
+        self._drawn: tuple[int, int] | None = None     # (deal, actions) the last screen showed
 
     # -- the queue ----------------------------------------------------------------------------
 
@@ -273,11 +273,14 @@ class PlayerClient(Rejoining):
             return
         self.obs = obs
         set_aside = self.rs.game().sets_aside_table_mournival
-        for a in obs.history[self.shown:]:
+        came = obs.history[self.shown:]
+        for a in came:
             t = Text("  ")
             t.append_text(action_text(a, self.shown_names(), obs.seat, self.symbols, set_aside))
             self.io.show(t)
         self.shown = len(obs.history)
+        if came and not obs.over:       # whoever acted, the screen shows the table as it is
+            self.show()
 
     def shown_names(self) -> list[str]:
         """The names as this player reads them: "You" at their own seat; on a terminal under
@@ -298,6 +301,7 @@ class PlayerClient(Rejoining):
         self.io.say()
         self.io.show(render_observation(self.obs, self.rs, self.shown_names(), self.symbols,
                                         title=head, totals=self.totals or None))
+        self._drawn = (self.deal, len(self.obs.history))
 
     def _deal_over(self, msg: dict) -> None:
         io = self.io
@@ -406,7 +410,8 @@ class PlayerClient(Rejoining):
                 if self.my_turn:
                     if self._turn_shown != len(self.obs.history):
                         self._turn_shown = len(self.obs.history)
-                        self.show()
+                        if self._drawn != (self.deal, len(self.obs.history)):
+                            self.show()
                         self._say_clock()
                     self.prompt(TURN_PROMPT, turn=True)
                 elif self.before_play and self.obs.seat == self.obs.dealer:

@@ -139,6 +139,10 @@ class ProgressStore(Keeping, Reads):
         self._blind = False                              # the copy could not read the file
         self._log: list[list] = []                       # per answer recorded: [right, state]
         if read_only:
+            home = self.path.parent
+            if home.exists() and not home.is_dir():     # nothing was ever saved: say so
+                self.notice = (f"Your progress cannot be saved: {home} is not a folder; "
+                               "nothing is saved there.")
             self.conn = self._open_copy()
             return
         try:
