@@ -25,9 +25,16 @@ settings.register_profile("short", max_examples=20, derandomize=True, **_FUZZ)
 settings.register_profile("long", max_examples=1000, **_FUZZ)
 
 
+#: Lesson seeds each puzzle block is drawn at when the suite checks the course (``laugh lessons
+#: check`` draws 50: tests/teaching/test_objectives_served.py runs that behind ``slow``).
+SUITE_DRAWS = 6
+
+
 def pytest_configure(config):
     _compile_once()
     _kernel_once()
+    from tutor.teaching.lessons import _course_checks
+    _course_checks.SERVE_DRAWS = SUITE_DRAWS
     chosen = os.environ.get("LAUGH_FUZZ_PROFILE") or config.getoption("hypothesis_profile", None)
     if not chosen:
         expr = config.getoption("markexpr", "") or ""

@@ -203,6 +203,15 @@ def engine_answer(obj: dict) -> dict:
                     "options": ans["options"], "record": ans["record"]}
         names = {r.quote for r in LIB.records.values() if r.kind == "name" and r.quote}
         return {"letter": "A" if ans["quote"] in names else "B", "quote": ans["quote"]}
+    if kind == "claim-window":
+        from tutor.engine.parameters import claim_window
+        o = next(o for o in deal.open_oversights() if o.index == len(deal.history) - 1)
+        who = [q for q in range(obj["players"]) if q != o.offender]
+        until = claim_window(o.kind)
+        return {"choices": ans["choices"],
+                "right": [c["letter"] for c in ans["choices"]
+                          if sorted(c["who"]) == who and c["until"] == until],
+                "claimants": who, "until": until, "kind": o.kind.value}
     if kind == "end-of-play":
         deal.apply(action_from_json(ans["final"], 0))
         assert deal.phase != "play"

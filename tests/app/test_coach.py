@@ -17,6 +17,7 @@ from tutor.app.coach import ASK_WORDS, CoachedSession, course_coach_block, scrip
 from tutor.app.context import Context, Glyphs
 from tutor.app.io import ScriptedIO
 from tutor.app.play.game import TURN_PROMPT
+from tutor.engine.cards import RANK_PLURALS
 from tutor.engine.parameters import rule_words, value_words
 from tutor.teaching.coach import SITUATIONS, situations, stop_problems
 from tutor.teaching.lessons import load_course
@@ -212,3 +213,119 @@ def test_the_lesson_offers_the_coached_deal_and_enter_alone_does_not_start_it(tm
 
 def test_why_is_a_word_of_the_coach_only():
     assert ASK_WORDS == {"why", "coach"}
+
+
+# -- asking before telling; back at the table the deal goes on (issues 30.5, 34.3) -----------
+
+
+def test_back_at_the_table_the_deal_goes_on_by_itself(block):
+    """A learner at a terminal who types nothing at the watch: after every coach page the
+    watch prompt keeps its countdown (the pace), each one runs out, and the computer players
+    move on to the end of the deal; no watch prompt waits for a line (it froze for Enter)."""
+    from tutor.app.clock import FakeClock
+    from tutor.app.coach import ASK_CLAIM
+    from tutor.app.play.game import WATCH_PROMPT
+    base = scripted_learner(seed=1)
+    asked = []
+
+    def answer(player, prompt):
+        asked.append(prompt)
+        return base(player, prompt)
+
+    holder = {}
+    out = io.StringIO()
+    console = Console(file=out, width=80, color_system=None, highlight=False)
+    clock = FakeClock(default=100.0, realtime=True)
+    sio = ScriptedIO(lambda prompt: answer(holder["s"].player, prompt), console, clock=clock)
+    holder["s"] = s = CoachedSession(Context(sio, Glyphs()), block.data, None, pace=1.0)
+    assert s.first()
+    assert {"capture", "claim", "lie-down"} <= set(s.coach.arisen)
+    assert ASK_CLAIM in asked                   # the coach spoke at a watch prompt
+    assert WATCH_PROMPT not in asked, "a watch prompt waited for a line after the coach"
+    watch_reads = [r for r in clock.reads if r[0] == WATCH_PROMPT]
+    assert watch_reads and all(r[1] == 1.0 and r[3] for r in watch_reads)
+    assert s.result.deals[0].is_terminal()
+
+
+def _ask_session(block, reply_at_ask):
+    """The coached deal with a learner who answers the coach's question with
+    ``reply_at_ask(player)``; returns (session, output, what had been printed when asked)."""
+    from tutor.app.coach import ASK_CLAIM
+    base = scripted_learner(seed=1, claims=False)
+    seen = {}
+    holder = {}
+
+    def answer(player, prompt):
+        if prompt == ASK_CLAIM and "before" not in seen:
+            seen["before"] = holder["out"].getvalue()
+            seen["open"] = [o for o in player.deal.open_oversights() if o.offender != 0]
+            return reply_at_ask(player)
+        return base(player, prompt)
+
+    s, out, sio = _session(block.data, answer)
+    holder["out"] = out
+    assert s.first()
+    return s, out.getvalue(), seen
+
+
+def test_the_coach_asks_before_it_tells(block):
+    """At the first oversight the coach asks "anything to claim?" before its page says what
+    the oversight is; the learner's right claim at the question takes the cards (a hit, by
+    the watch, as any claim), and only then does the page tell."""
+    def right(player):
+        acts = [a for a in player.deal.free_actions(0) if a.kind == "claim"]
+        return acts[0].notation().removeprefix("claim ")      # the cards alone
+
+    s, text, seen = _ask_session(block, right)
+    assert seen["open"], "the coach asked with nothing open"
+    assert "An oversight to claim" not in seen["before"]
+    after = text[len(seen["before"]):]
+    assert [r for r in s.player.races if r.winner == 0], \
+        "the claim typed at the coach's question did not take the cards"
+    assert after.index("You claimed first") < after.index("The coach · An oversight to claim")
+
+
+def test_a_claim_of_nothing_at_the_question_is_a_false_claim_then_the_coach_tells(block):
+    """A claim of nothing at the coach's question is refereed as any claim is (said, and kept
+    among the mistakes); Enter alone claims nothing; either way the coach then tells."""
+    s, text, seen = _ask_session(block, lambda p: "")
+    assert "The coach · An oversight to claim" in text[len(seen["before"]):]
+    assert not [m for m in s.player.mistakes if m.kind == "false_claim"]
+
+    def nothing(player):
+        d = player.deal
+        rank = next(r for r in range(13) if d.table_count(r) == 0)
+        return "claim " + RANK_PLURALS[rank]
+
+    s2, text2, seen2 = _ask_session(block, nothing)
+    after = text2[len(seen2["before"]):]
+    assert "Nothing of that is claimable" in after
+    assert after.index("Nothing of that is claimable") < after.index(
+        "The coach · An oversight to claim")
+    assert any(m.kind == "false_claim" for m in s2.player.mistakes), \
+        [m.kind for m in s2.player.mistakes]
+
+
+def test_citations_are_source_and_section_and_the_first_capture_gives_willughbys_advice(block):
+    """The coach's boxes cite each quotation by source and section alone (the lesson page
+    named above it carries the whole citation); the first capture's box gives one line of
+    advice, Willughby's as Parlett sums it up, verbatim from Parlett's text with its section."""
+    from tutor.app.coach import short_citation
+    from tutor.engine.sources import default_library
+    s, out, _ = _session(block.data, scripted_learner(seed=1))
+    s.first()
+    text = out.getvalue()
+    boxes = text.split("The coach · ")[1:]
+    assert boxes and not any("parlettgames.uk" in b or "waks.org" in b for b in boxes)
+    lib = default_library()
+    assert short_citation(lib, "parlett:capture-one-or-three") == \
+        "Parlett, Cards and deal (the play)"
+    assert short_citation(lib, "willughby:overseen").startswith("Willughby, quoted in Parlett")
+    capture = " ".join(next(b for b in boxes if b.startswith("Your first capture")).split())
+    advice = block.data["stops"]["capture"].advice
+    q = lib.quotation(advice)
+    parlett = ROOT / "sources" / "texts" / "parlett-historic-card-games.txt"
+    assert q.text in parlett.read_text(encoding="utf-8")
+    assert f"“{' '.join(q.text.split())}” — {short_citation(lib, advice)}" in capture
+    assert "Willughby's advice" in short_citation(lib, advice)
+    assert sum("One line of advice" in b for b in boxes) == 1

@@ -13,14 +13,15 @@ import time
 import pytest
 from test_app_tmux import COLOUR, Term
 
-from tutor.app.coach import PAUSE, course_coach_block
+from tutor.app.coach import NEXT, PAUSE, course_coach_block
 from tutor.engine.deal import new_deal
 from tutor.engine.sources import default_library
 
 pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
 
-PROMPTS = (r"(more \(Enter; s skips\)>|Enter: back to the table>|Before play \(Enter starts\)>|"
-           r"Your move>|watch>)\s*$")
+PROMPTS = (r"(more \(Enter; s skips\)>|Enter: back to the table>|Enter: the coach's next box>|"
+           r"Before play \(Enter starts\)>|Your move>|watch>|"
+           r"The coach asks: anything to claim\? \(name the cards, or Enter\)>)\s*$")
 
 
 def _first_capture():
@@ -43,7 +44,8 @@ def term(tmp_path):
 
 def test_the_coached_deal_at_80x24(term):
     t = term
-    spoke = paused = False
+    spoke = paused = paged = False
+    boxes = 0
     for _ in range(60):
         line = t.wait(PROMPTS, timeout=30)
         screen = t.screen()
@@ -51,10 +53,14 @@ def test_the_coached_deal_at_80x24(term):
         if "The coach ·" in screen:
             spoke = True
         if "more (Enter" in line:          # the same prompt again after the next page
+            paged = True
             t.keys("Enter")
             end = time.time() + 20
             while t.screen() == screen and time.time() < end:
                 time.sleep(0.03)
+        elif line.startswith(NEXT.strip()):
+            boxes += 1
+            t.press("Enter")
         elif line.startswith(PAUSE.strip()):
             paused = True
             t.press("Enter")
@@ -65,6 +71,8 @@ def test_the_coached_deal_at_80x24(term):
     else:
         raise AssertionError("never reached the learner's move:\n" + t.screen())
     assert spoke and paused
+    # one box at a time, each on the screen whole: no box needs the pager at 80x24
+    assert boxes >= 1 and not paged
     history = " ".join(t.screen(history=400).split())
     assert "The coach · Your first capture" in history
     assert "Lesson 4, Capturing, page 1: A turn: you must capture" in history

@@ -241,7 +241,8 @@ def test_each_problem_names_file_and_line(tmp_path, body, expected):
      r":9: colour: unknown front matter key"),
     (GOOD_FRONT.replace("id: sample", "id: Sample Lesson"), r":2: id: 'Sample Lesson' is not"),
     (GOOD_FRONT.replace("  - {id: try, text: Try the format.}", "  - Try the format."),
-     r":4: objectives\[0\]: must be a list of objectives, each `\{id: ..., text: ...\}`.* "
+     r":4: objectives\[0\]: must be a list of objectives, each `\{id: ..., text: ..., "
+     r"themes: \[...\]\}`.* "
      r"\(a plain sentence has no id\)"),
     (GOOD_FRONT.replace("{id: try,", "{id: Try It,"),
      r":4: objectives\[0\].id: 'Try It' is not an id"),

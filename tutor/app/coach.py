@@ -27,14 +27,16 @@ from dataclasses import dataclass, field
 from rich.padding import Padding
 from rich.text import Text
 
-from tutor.app.blocks import render_quote
 from tutor.app.fit import TitledRule
 from tutor.app.markdown import render_markdown
 from tutor.app.play.game import DealObserver, DealPlayer
+from tutor.app.play.inputs import QUIT_WORDS
 from tutor.app.play.sheet import review_renderable, settlement_table
+from tutor.app.play.watching import CLAIM_WORDS
 from tutor.engine.deal import Deal, new_deal
 from tutor.engine.errors import UsageError
 from tutor.engine.levels import claimants, level, make_opponents, seat_names
+from tutor.puzzles.quoted import quote_text
 from tutor.teaching.coach import (
     AT_THE_END,
     SITUATIONS,
@@ -45,16 +47,23 @@ from tutor.teaching.coach import (
     stop_for,
     stop_quotes,
 )
+from tutor.teaching.io import Reply
 from tutor.teaching.lessons import Lesson
 
-__all__ = ["ASK_WORDS", "Coach", "CoachedResult", "CoachedSession", "allows", "coached_deals",
-           "survey"]
+__all__ = ["ASK_CLAIM", "ASK_WORDS", "Coach", "CoachedResult", "CoachedSession", "allows",
+           "coached_deals", "short_citation", "survey"]
 
 #: What asks the coach at any prompt of the deal.
 ASK_WORDS = frozenset({"why", "coach"})
 #: The learner's seat in a coached deal.
 SEAT = 0
 PAUSE = "Enter: back to the table> "
+#: Between two boxes of the coach at one prompt.
+NEXT = "Enter: the coach's next box> "
+#: The coach's words before a stop's line of advice (ours; the quotation is the source's).
+ADVICE = "One line of advice:"
+#: What the coach asks at an oversight, before it tells.
+ASK_CLAIM = "The coach asks: anything to claim? (name the cards, or Enter)> "
 
 
 def allows(data: dict, ruleset: str | None) -> bool:
@@ -83,8 +92,9 @@ class Coach(DealObserver):
     # -- the hooks ---------------------------------------------------------------------------
 
     def prompt(self, player: DealPlayer, where: str) -> bool:
-        """Find the situations present; speak of the new ones (when speaking).  True when it
-        spoke (a watch prompt is then held open for the learner to act)."""
+        """Find the situations present; speak of the new ones (when speaking), one box at a
+        time, and at an oversight ask first (:meth:`ask_claim`).  Always False: back at the
+        table the deal goes on by itself (a watch prompt keeps its countdown)."""
         self.current = situations(player.deal, player.seat, player.names, player.symbols,
                                   since=self._since)
         self._since = len(player.deal.history)
@@ -92,10 +102,32 @@ class Coach(DealObserver):
         self.arisen += [s.situation for s in new]
         if not (self.speaking and new):
             return False
-        self.speak(new)
-        self.pause()
+        if any(s.situation == "claim" for s in new):
+            self.ask_claim(player)
+            if player.quit:
+                return False
+        for i, s in enumerate(new):
+            self.ctx.page(*self.stop_renderables(s))
+            self.pause(NEXT if i < len(new) - 1 else PAUSE)
         player.show()
-        return True
+        return False
+
+    def ask_claim(self, player: DealPlayer) -> None:
+        """Before telling of an oversight, ask: the learner's line is a claim, refereed by the
+        play screen's watch as any claim is (a false claim said and recorded, a naming that is
+        not whole asked again); Enter alone claims nothing."""
+        player.show()                     # the table as it stands, to look for it
+        reply = player.io.read(ASK_CLAIM, None, words=CLAIM_WORDS)
+        text = (reply.text if reply is not None else "").strip()
+        if text.lower() in QUIT_WORDS:
+            player.quit = True
+            return
+        if not text or text.lower() in ("pass", "no", "nothing", "none"):
+            return
+        if text.split()[0].lower() != "claim":
+            text = "claim " + text
+        player._handle(Reply(text, reply.at if reply is not None else player.clock.now()),
+                      turn=False)
 
     def line(self, player: DealPlayer, text: str) -> bool:
         """``why`` or ``coach``: speak of what is present now (or say that nothing is)."""
@@ -129,7 +161,9 @@ class Coach(DealObserver):
         self.ctx.page(*parts)
 
     def stop_renderables(self, s: Seen) -> list:
-        """One stop as renderables (see :meth:`speak`)."""
+        """One stop as one box (see :meth:`speak`): the heading, where the course teaches it
+        and that page's words, its quotations each cited by source and section, the stop's
+        line of advice where it has one, then the engine's facts."""
         ctx = self.ctx
         out: list = [Text(""), TitledRule(f"The coach · {SITUATIONS[s.situation]}", style="cyan",
                                           align="left")]
@@ -140,14 +174,27 @@ class Coach(DealObserver):
             if words:
                 out.append(Padding(render_markdown(words, ctx.symbols,
                                                    "•" if ctx.symbols else "-"), (0, 0, 0, 2)))
-            refs = stop_quotes(stop, self.ruleset_id, ctx.library)
-            if refs:
-                out.append(render_quote({"refs": refs}, ctx, ctx.width))
-        facts = Text("The engine, now:", style="bold")
-        out.append(facts)
+            for ref in stop_quotes(stop, self.ruleset_id, ctx.library):
+                out.append(self.quoted(ref))
+            if stop.advice:
+                out.append(Text(ADVICE, style="bold"))
+                out.append(self.quoted(stop.advice))
+        out.append(Text("The engine, now:", style="bold"))
         for f in s.facts:
             out.append(Padding(Text(f), (0, 0, 0, 2)))
         return out
+
+    def quoted(self, ref: str) -> Padding:
+        """The quotation ``ref`` verbatim, then its source and section alone
+        (:func:`short_citation`): the lesson page the box names gives the whole citation."""
+        ctx = self.ctx
+        q = ctx.library.quotation(ref)
+        open_q, close_q = ("“", "”") if ctx.symbols else ('"', '"')
+        body = Text(open_q, style="italic")
+        body.append_text(quote_text(q.text, style="italic"))
+        body.append(close_q, style="italic")
+        body.append(f" {ctx.glyphs.dash} {short_citation(ctx.library, ref)}", style="dim")
+        return Padding(body, (0, 0, 0, 2))
 
     def page_of(self, stop: Stop) -> tuple[str, str | None]:
         """``(where, words)``: "Lesson 4, Capturing, page 1: A turn: you must capture", and
@@ -163,10 +210,11 @@ class Coach(DealObserver):
         return (f"Lesson {lesson.number}, {lesson.title}, page {page + 1}: {stop.page}",
                 words)
 
-    def pause(self) -> None:
-        """At a terminal, wait for Enter before the table comes back."""
+    def pause(self, prompt: str = "") -> None:
+        """At a terminal, wait for Enter (``prompt``: before the next box, or before the table
+        comes back)."""
         if self.ctx.interactive:
-            self.ctx.ask(PAUSE)
+            self.ctx.ask(prompt or PAUSE)
 
 
 @dataclass
@@ -271,6 +319,21 @@ class CoachedSession:
         return True
 
 
+def short_citation(library, ref: str) -> str:
+    """The source and section of the quotation ``ref``: ``Parlett, Cards and deal (the play)``,
+    the source named by its author's surname (else the work or place it appeared in), the
+    section by the last step of its place (``After Willughby, c.1665 > Cards and deal (the
+    play)``); a quotation the source quotes from another says so (``Willughby, quoted in
+    Parlett, closing notes``)."""
+    q = library.quotation(ref)
+    section = q.where.rsplit(" > ", 1)[-1]
+    if q.quoting:
+        return f"{q.quoting}, quoted in {section}"
+    src = library.sources[q.source]
+    who = " ".join(src.author.split()[1:]) if src.author else src.who
+    return f"{who}, {section}"
+
+
 def coached_deals(ctx, data: dict, ruleset: str | None = None, *,
                   pace: float = 1.0) -> CoachedResult:
     """Play a ``coach`` block's deals with the learner at ``ctx``: the first coached, then one
@@ -327,7 +390,7 @@ def scripted_learner(seed: int, *, declares: bool = True, claims: bool = True,
     """A learner for :func:`survey`: at its turn a move chosen at random (``seed``) among the
     engine's legal actions, or by the computer player ``bot`` (a name of
     :func:`tutor.engine.bots.make_bot`); each declaration it may make (``declares``), each
-    claim open to it (``claims``); Enter otherwise."""
+    claim open to it (``claims``, also when the coach asks); Enter otherwise."""
     from tutor.app.play.game import NAME_PROMPT, TURN_PROMPT, WHICH_PROMPT
     from tutor.engine.bots import make_bot
     rng = random.Random(seed)
@@ -341,6 +404,8 @@ def scripted_learner(seed: int, *, declares: bool = True, claims: bool = True,
         open_claims = [a for a in free if a.kind == "claim"]
         if prompt == NAME_PROMPT:
             return open_claims[0].notation() if open_claims else ""
+        if prompt == ASK_CLAIM:
+            return open_claims[0].notation() if claims and open_claims else ""
         if claims and open_claims:
             return open_claims[0].notation()
         decl = [a for a in free if a.kind.startswith("declare")

@@ -44,7 +44,7 @@ __all__ = ["ParameterSpec", "PARAMETERS", "RULESET_PARAMETERS", "COUNT_PARAMETER
            "CountGroup", "STATUSES", "STATUS_MEANINGS", "count_section", "spec", "value_words",
            "value_short", "value_who", "value_phrase", "default_of", "rule_words",
            "settlement_rule",
-           "settlement_formula", "seat_working"]
+           "settlement_formula", "seat_working", "claim_window"]
 
 #: Provenance statuses (RULES.md 5), strongest first.
 STATUSES = ("stated", "read", "chosen")
@@ -77,7 +77,8 @@ class ParameterSpec:
     ``pot_to``, ``leftovers_to``: "the last player in"); for ``scoring``, ``formulas`` a seat's
     result as arithmetic on its won cards ("(won − 8) / 2") and ``workings`` a seat's part
     worked out in an explanation; for ``oversights``, ``phrases`` a mistake named in a phrase
-    ("the table prial {who} split").
+    ("the table prial {who} split") and ``windows`` until when it may be claimed ("while both
+    are still on the table", RULES.md 4; each rule ends with it).
     """
 
     name: str
@@ -100,6 +101,7 @@ class ParameterSpec:
     formulas: dict[Any, str] = field(default_factory=dict)
     workings: dict[Any, str] = field(default_factory=dict)
     phrases: dict[Any, str] = field(default_factory=dict)
+    windows: dict[Any, str] = field(default_factory=dict)
 
 
 CAPTURE_FORMS = tuple(CaptureForm)
@@ -247,6 +249,11 @@ _SPECS = (
                                   "it, while two are still on the table",
                "laid_down_mournival": "{who} lay down holding a mournival; the first claim takes "
                                       "all four, while all four are on the table"},
+        windows={"overlooked_table_mournival": "while all four are on the table",
+                 "split_prial": "while both are still on the table",
+                 "laid_down_dead_pair": "while both are still on the table",
+                 "laid_down_prial": "while two are still on the table",
+                 "laid_down_mournival": "while all four are on the table"},
         keywords={"*": (("claim",), ("overseen",), ("oversight",), ("mistake",), ("catch",))}),
     # -- other reconstructions and house rules (RULES.md 3.6) -----------------------------------
     ParameterSpec(
@@ -479,6 +486,16 @@ def rule_words(name: str, value: Any, *, capital: bool = False, **figures: Any) 
         raise UsageError(f"the parameter table states no rule for {name} {str(value)!r}")
     text = s.rules[value].format(**figures)
     return text[:1].upper() + text[1:] if capital else text
+
+
+def claim_window(kind: Any) -> str:
+    """Until when an oversight of ``kind`` may be claimed (RULES.md 4, "stays claimable
+    while"): "while both are still on the table".  Raises :class:`UsageError` for a kind the
+    table gives no window for."""
+    s = spec("oversights")
+    if kind not in s.windows:
+        raise UsageError(f"the parameter table gives no claim window for {str(kind)!r}")
+    return s.windows[kind]
 
 
 def value_phrase(name: str, value: Any, **figures: Any) -> str:

@@ -463,6 +463,14 @@ class Puzzle:
         return self._deal.clone()
 
     @property
+    def asks(self) -> set[str]:
+        """The themes the puzzle asks about: its main :attr:`theme` and its :attr:`themes`,
+        but those carried only by a listed option that is not allowed (a decoy's tag,
+        ``data["decoy_tags"]``: a puzzle listing a declaration that may not be made does not
+        ask for a declaration)."""
+        return ({self.theme} | set(self.themes)) - set(self.data.get("decoy_tags", ())) - {""}
+
+    @property
     def has_position(self) -> bool:
         """True when the puzzle is about a position on the table (not a setup or source quiz)."""
         return bool(self.data.get("position", True))

@@ -15,6 +15,7 @@ from tutor.engine.errors import UsageError
 from tutor.puzzles.base import PuzzleKind
 from tutor.puzzles.kinds.best_move import BestMove
 from tutor.puzzles.kinds.capture_now import CaptureNow
+from tutor.puzzles.kinds.claim_window import ClaimWindow
 from tutor.puzzles.kinds.count import Count
 from tutor.puzzles.kinds.dead_pair import DeadPair
 from tutor.puzzles.kinds.deal_setup import DealSetup
@@ -31,7 +32,7 @@ from tutor.puzzles.model import definition
 #: Every kind, in the order lessons and menus list them.
 REGISTRY: dict[str, PuzzleKind] = {k.name: k for k in (
     SpotOversight(), CaptureNow(), Settlement(), LegalPlay(), DeadPair(), Count(), DealSetup(),
-    SourceQuiz(), Reading(), BestMove(), Timeline(), EndOfPlay(), ScoreSheet())}
+    SourceQuiz(), Reading(), BestMove(), Timeline(), EndOfPlay(), ScoreSheet(), ClaimWindow())}
 
 #: The puzzle kinds' names, in menu order.
 KINDS: tuple[str, ...] = tuple(REGISTRY)

@@ -65,14 +65,16 @@ class Seen:
 class Stop:
     """What the coach says at a situation: the lesson (its id) and the page (its first
     heading) that teach it, the phrase on that page from which the coach shows the page's words
-    (to the end of that paragraph), and the quotations (``source:id``, each quoted on that
-    page) it may show."""
+    (to the end of that paragraph), the quotations (``source:id``, each quoted on that
+    page) it may show, and ``advice``: one quotation (quoted in some lesson) given as one line
+    of advice, or None."""
 
     situation: str
     lesson: str
     page: str
     phrase: str
     quotes: tuple[str, ...]
+    advice: str | None = None
 
 
 def action_words(a: Action, symbols: bool = True) -> str:
@@ -293,7 +295,7 @@ def stop_quotes(stop: Stop, ruleset_id: str, library) -> list[str]:
 def stop_problems(stop: Stop, lessons: dict) -> list[str]:
     """What is wrong with ``stop`` against the course (``lessons``: id -> loaded lesson), each
     in a few words: an unknown lesson, a page it does not have, a phrase not on that page, a
-    quotation not quoted there."""
+    quotation not quoted there, an advice quoted in no lesson."""
     lesson = lessons.get(stop.lesson)
     if lesson is None:
         return [f"'{stop.lesson}' is not a lesson of the course (lessons: "
@@ -306,5 +308,8 @@ def stop_problems(stop: Stop, lessons: dict) -> list[str]:
         return [f"the page '{stop.page}' of lesson '{stop.lesson}' has no words "
                 f"'{stop.phrase}'"]
     quoted = page_quotes(lesson, got[0])
-    return [f"'{r}' is not quoted on the page '{stop.page}' of lesson '{stop.lesson}'"
-            for r in stop.quotes if r not in quoted]
+    out = [f"'{r}' is not quoted on the page '{stop.page}' of lesson '{stop.lesson}'"
+           for r in stop.quotes if r not in quoted]
+    if stop.advice and not any(stop.advice in x.quotes for x in lessons.values()):
+        out.append(f"the advice '{stop.advice}' is quoted in no lesson of the course")
+    return out

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from rich.table import Table
 
-from tutor.app.commands._common import seed_type
+from tutor.app.commands._common import seed_type, whole
 from tutor.app.context import Context, make_context, run_guarded
 from tutor.app.streams import echo, make_console
 from tutor.teaching.lessons import (
@@ -49,6 +49,10 @@ def register(sub, parent) -> None:
     c.add_argument("files", nargs="*", metavar="FILE",
                    help="lesson files, or lessons of the course by number, file name or id "
                         "(default: the whole course)")
+    c.add_argument("--draws", type=whole(1, 1000, "a number of draws"), default=None,
+                   metavar="N",
+                   help="lesson seeds each puzzle block is drawn at, every puzzle checked to "
+                        "serve its objective (default 50)")
     c.set_defaults(handler=run_check)
     ls = qsub.add_parser("list", parents=[parent], help="list the course",
                          description="List the course with each lesson's state.")
@@ -91,7 +95,7 @@ def run_lesson(args) -> int:
 def run_check(args) -> int:
     """Check lesson files; print each problem and a summary; 0 when all are good, else 1."""
     files = [f if Path(f).exists() else find_lesson(f).path for f in args.files]
-    count, problems = check_lessons(files or None)
+    count, problems = check_lessons(files or None, draws=args.draws)
     for p in problems:
         echo(p)
     noun = "lesson" if count == 1 else "lessons"

@@ -31,6 +31,11 @@ BASIC = (CaptureForm.ONE_FOR_ONE, "lie_down")
 #: Tags a basic puzzle may carry (besides house rules', which no lesson teaches).
 BASIC_TAGS = {"one-for-one", "lie-down", "mismatch"}
 HOUSE_TAGS = {"end-turn", "declare-pair", "lie-down-pays"}
+#: Themes of a move that is never allowed (the trap is the point): listed, such a move asks
+#: about its theme; any other theme a refused move carries (a declaration that may not be
+#: made, lying down while a capture is possible) is not asked by listing it
+#: (:attr:`tutor.puzzles.Puzzle.asks`).
+TRAPS = {"two-for-one", "mismatch", "no-one-for-three", "no-pair-for-pair", "no-prial-for-one"}
 _DECL_WORDS = {"declare_prial": "declare two of your prial",
                "declare_mournival": "declare your mournival",
                "declare_dead_pair": "declare your pair as dead",
@@ -68,11 +73,12 @@ def _place(pack: list[int], targets: list[int], cards: list[int]) -> None:
 
 
 def label(a: Action) -> str:
-    """A listed move in words: ``7♥ takes 7♠``, ``declare 5♣ 5♦``, ``lie down``."""
+    """A listed move in words: ``7♥ takes 7♠``, ``declare 5♣ 5♦``, ``lie down`` (bare, as every
+    option is: what a move does is said in the explanation, never beside the option)."""
     if a.kind in ("capture", "play_on_capture"):
         return f"{pretty_cards(a.cards)} takes {pretty_cards(a.table)}"
     if a.kind == "lie_down":
-        return "lie down (your whole hand goes onto the table)"
+        return "lie down"
     if a.kind == "end_turn":
         return "end your turn"
     return f"declare {pretty_cards(a.cards)}"
@@ -117,12 +123,17 @@ def decoys(deal, seat: int, basic: bool) -> list[tuple[Action, str]]:
                     out.append((Action.make(seat, kind, cs), "declaration"))
         if deal.game.any_captures_per_turn:
             out.append((Action(seat, "end_turn"), "end-turn"))
-    # a card taking another rank
+    # a card taking another rank: one, or where lying down is the move, two (of other hand
+    # and table ranks), so the move is not found as the one option unlike the others
+    lying = deal.why_illegal(Action.make(seat, "lie_down", hand)) is None
+    used: set[int] = set()
     for r, cs in sorted(by_hand.items()):
-        others = [c for c in table if rank_of(c) != r]
+        others = [c for c in table if rank_of(c) != r and rank_of(c) not in used]
         if others:
             out.append((Action.make(seat, "capture", cs[:1], others[:1]), "mismatch"))
-            break
+            used.add(rank_of(others[0]))
+            if not lying or len(used) == 2:
+                break
     out.append((Action.make(seat, "lie_down", hand), "lie-down"))
     return [(a, tag) for a, tag in out if deal.why_illegal(a) is not None]
 
@@ -140,6 +151,8 @@ def legal_tags(deal, seat: int, groups) -> set[str]:
             tags.add("declare-pair")
         elif a.kind.startswith("declare"):
             tags.add("declaration")
+            if a.kind in ("declare_prial", "declare_mournival"):
+                tags.add(a.kind.removeprefix("declare_"))      # prial, mournival
         elif a.form:
             tags.add(a.form.replace("_", "-"))
         if any(deal.would_split_prial(x) for x in g):
@@ -198,6 +211,8 @@ class LegalPlay(PuzzleKind):
     def plan_may_fit(self, plan, theme):
         if theme == "mismatch":             # a decoy any plan may list
             return True
+        if theme in ("prial", "mournival"):     # a declaration of one, among the moves
+            return plan["theme"] == "declaration"
         return plan["theme"].replace("_", "-") == theme
 
     def solve(self, deal, seat, data, rs, players):
@@ -244,6 +259,10 @@ class LegalPlay(PuzzleKind):
             pick.append((d, g, probes))
         if not pick:
             return None
+        if theme == "declaration":          # a prial (or mournival) that may be declared first
+            held = [x for x in pick if legal_tags(x[0], x[0].to_move, x[1])
+                    & {"prial", "mournival"}]
+            pick = held or pick
         deal, groups, probes = rng.choice(pick)
         seat = deal.to_move
         legal = [g[0] for g in groups]
@@ -275,10 +294,12 @@ class LegalPlay(PuzzleKind):
                 lines_ok.append(f"- {letter}) {label(a)}: {form_words(a)}{more}{note}.")
             else:
                 lines_no.append(f"- {letter}) {label(a)}: {deal.why_illegal(a).words(seat)}.")
-        data = {"choices": choices, "theme": theme}
+        allowed = legal_tags(deal, seat, groups)
+        decoy_tags = sorted({tag for _, ok, tag in entries if not ok} - allowed - TRAPS)
+        data = {"choices": choices, "theme": theme, "decoy_tags": decoy_tags}
         answer = self.solve(deal, seat, data, ctx.rs, ctx.players)
         right = answer["right"]
-        tags = legal_tags(deal, seat, groups) | {tag for _, ok, tag in entries if not ok}
+        tags = allowed | {tag for _, ok, tag in entries if not ok}
         example = next(" ".join(x) for x in (LETTERS[:2], LETTERS[1:3], LETTERS[:1],
                                              LETTERS[1:2], LETTERS[:3])
                        if list(x) != right and len(x) <= len(entries))
@@ -309,9 +330,10 @@ class LegalPlay(PuzzleKind):
         """A pack, dealer and computer players for ``theme``.  Moves that need three of a rank
         together are rare in play, so the shuffled pack may be arranged first (the dealing order
         from :func:`tutor.engine.deal.deal_order`): for a prial taking a single card, three of a
-        rank to one player (who then forgets to declare them) and the fourth to the table; for
-        one card taking three, three of a rank to the table; for one card taking two (a
-        decoy), two of a rank to the table."""
+        rank to one player (who then forgets to declare them) and the fourth to the table; for a
+        declaration, three of a rank to one player who forgets to declare them; for one card
+        taking three, three of a rank to the table; for one card taking two (a decoy), two of a
+        rank to the table."""
         rng, n = ctx.rng, ctx.players
         pack = ctx.new_pack()
         dealer = rng.randrange(n)
@@ -324,6 +346,11 @@ class LegalPlay(PuzzleKind):
             seat = rng.randrange(n)
             hand = [i for i, q in enumerate(order) if q == seat]
             _place(pack, rng.sample(hand, 3) + rng.sample(table, 1), cards)
+            return pack, dealer, ctx.bots(rate, {seat: 1.0})
+        if theme == "declaration":          # a prial dealt to a player who does not declare it
+            seat = rng.randrange(n)
+            hand = [i for i, q in enumerate(order) if q == seat]
+            _place(pack, rng.sample(hand, 3), cards[:3])
             return pack, dealer, ctx.bots(rate, {seat: 1.0})
         if theme in (CaptureForm.ONE_FOR_THREE, "no_one_for_three", OversightKind.SPLIT_PRIAL):
             _place(pack, rng.sample(table, 3), cards[:3])

@@ -202,7 +202,8 @@ def load_lesson(path: Path | str, library=None) -> Lesson:
     return lesson
 
 
-def check_lessons(paths: Iterable[Path | str] | None = None, library=None) -> tuple[int, list[str]]:
+def check_lessons(paths: Iterable[Path | str] | None = None, library=None,
+                  draws: int | None = None) -> tuple[int, list[str]]:
     """Check lesson files (default: the whole course, with course-wide checks too).
 
     Returns ``(files_checked, problems)``, each problem one line ``FILE:LINE: KEY: message``.
@@ -211,11 +212,20 @@ def check_lessons(paths: Iterable[Path | str] | None = None, library=None) -> tu
     lesson allows (:func:`teaching_problems`), every coach block's stops stand on the pages
     they name, and every track of ``lessons/tracks/`` holds (:mod:`tutor.teaching.tracks`).
     Every lesson: a timeline puzzle asks only about records a records block shows before it
-    (:func:`~tutor.teaching.lessons._course_checks.record_problems`).  Raises only what loading
-    the sources raises.
+    (:func:`~tutor.teaching.lessons._course_checks.record_problems`), and each puzzle block,
+    drawn at ``draws`` lesson seeds (default
+    :data:`~tutor.teaching.lessons._course_checks.SERVE_DRAWS`, 50), poses only puzzles that
+    ask about a theme serving its objective
+    (:func:`~tutor.teaching.lessons._course_checks.serve_problems`; of the course, every
+    objective must list those themes).  Raises only what loading the sources raises.
     """
     from tutor.teaching.lessons._checker import _Checker
-    from tutor.teaching.lessons._course_checks import _course_problems, record_problems
+    from tutor.teaching.lessons._course_checks import (
+        SERVE_DRAWS,
+        _course_problems,
+        record_problems,
+        serve_problems,
+    )
     whole_course = paths is None
     files = lesson_files() if paths is None else [Path(p) for p in paths]
     problems: list[str] = []
@@ -228,6 +238,8 @@ def check_lessons(paths: Iterable[Path | str] | None = None, library=None) -> tu
             lesson.number = n
             lessons.append(lesson)
             problems.extend(record_problems([lesson]))   # its records taught before asked
+            problems.extend(serve_problems([lesson], SERVE_DRAWS if draws is None else draws,
+                                           whole_course))
     if whole_course:
         known = [e.id for e in course_index()]
         problems.extend(_course_problems(lessons, known))

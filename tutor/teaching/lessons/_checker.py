@@ -161,20 +161,24 @@ class _Checker:
 
     def _front_objectives(self, data: dict, line: Callable[[str], int],
                           out: dict[str, Any]) -> bool:
-        """``objectives``: a list of ``{id, text}``, the ids unique (puzzle blocks name them),
-        the text what the learner reads.  Sets ``objectives`` (the texts) and
-        ``objective_ids``."""
+        """``objectives``: a list of ``{id, text, themes}``, the ids unique (puzzle blocks name
+        them), the text what the learner reads, ``themes`` (optional in a file, required of the
+        course: :func:`~tutor.teaching.lessons._course_checks.serve_problems`) the themes that
+        serve it.  Sets ``objectives`` (the texts), ``objective_ids`` and
+        ``objective_themes``."""
         v = data["objectives"]
-        out["objectives"], out["objective_ids"] = [], []
-        form = ("must be a list of objectives, each `{id: ..., text: ...}`: an id (lower-case "
-                "words joined by '-') and the words the learner reads")
+        out["objectives"], out["objective_ids"], out["objective_themes"] = [], [], {}
+        form = ("must be a list of objectives, each `{id: ..., text: ..., themes: [...]}`: an "
+                "id (lower-case words joined by '-'), the words the learner reads, and the "
+                "puzzle themes that serve it")
         if not isinstance(v, list):
             self.fail(line("objectives"), "objectives", form)
             return False
         ok = True
         for i, item in enumerate(v):
             key = f"objectives[{i}]"
-            if not isinstance(item, dict) or set(item) != {"id", "text"}:
+            if not isinstance(item, dict) or not {"id", "text"} <= set(item) \
+                    or set(item) - {"id", "text", "themes"}:
                 hint = " (a plain sentence has no id)" if isinstance(item, str) else ""
                 self.fail(line("objectives"), key, form + hint)
                 ok = False
@@ -193,9 +197,31 @@ class _Checker:
                 self.fail(line("objectives"), f"{key}.text", "must be non-empty text")
                 ok = False
                 continue
+            if "themes" in item:
+                themes = self._objective_themes(item["themes"], line("objectives"), key)
+                if themes is None:
+                    ok = False
+                    continue
+                out["objective_themes"][oid] = themes
             out["objective_ids"].append(oid)
             out["objectives"].append(" ".join(text.split()))
         return ok
+
+    def _objective_themes(self, v, where: int, key: str) -> list[str] | None:
+        """An objective's ``themes``: a non-empty list of theme ids of
+        ``puzzles/themes.yaml``; None after a problem."""
+        from tutor.puzzles.themes import theme_table
+        table = theme_table()
+        if not isinstance(v, list) or not v or not all(isinstance(t, str) for t in v):
+            self.fail(where, f"{key}.themes", "must be a list of the puzzle themes that serve "
+                                              "the objective (laugh puzzles themes lists them)")
+            return None
+        unknown = [t for t in v if t not in table]
+        if unknown:
+            self.fail(where, f"{key}.themes", f"unknown theme {_shown(unknown[0])} (laugh "
+                                              "puzzles themes lists them)")
+            return None
+        return list(dict.fromkeys(v))
 
     # -- the body --------------------------------------------------------------------------
 
@@ -271,11 +297,24 @@ class _Checker:
                           f"{', '.join(ids) or 'none'})")
             else:
                 tested.add(oid)
+                self._check_pinned(lesson, b, oid)
         for oid in ids:
             if oid not in tested:
                 self.fail(self._objectives_line, "objectives",
                           f"objective '{oid}' is tested by no puzzle: add a puzzle block with "
                           f"`objective: {oid}`")
+
+    def _check_pinned(self, lesson: Lesson, b, oid: str) -> None:
+        """A puzzle block whose objective lists the themes that serve it pins what it asks: a
+        ``theme`` of its kind (without one, the kind's questions are drawn as they come, and an
+        objective about the hand size gets "who is eldest?").  Whether the puzzles it draws
+        serve the objective is :func:`~tutor.teaching.lessons._course_checks.serve_problems`'s
+        to say."""
+        serving = lesson.objective_themes.get(oid)
+        if serving is not None and b.data.get("theme") is None:
+            self.fail(b.line, "puzzle.theme", f"missing: pin what the block asks, a theme of "
+                                              f"its kind (the objective '{oid}' is served by "
+                                              f"{', '.join(serving)})")
 
     def _check_sources(self, lesson: Lesson) -> None:
         """The front matter's ``sources`` are exactly the sources the quote blocks quote."""

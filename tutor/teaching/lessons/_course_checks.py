@@ -174,3 +174,81 @@ def teaching_problems(lessons: list[Lesson]) -> list[str]:
                                     f"the course (lessons: {', '.join(stems)})")
     return problems
 
+
+
+#: How many lesson seeds ``laugh lessons check`` draws each puzzle block at
+#: (:func:`serve_problems`); the test suite draws fewer, a ``slow`` test this many.
+SERVE_DRAWS = 50
+
+
+def serve_problems(lessons: list[Lesson], draws: int = SERVE_DRAWS,
+                   whole_course: bool = False) -> list[str]:
+    """Puzzles that do not serve their block's objective: each puzzle block whose objective
+    lists the themes that serve it is drawn as a lesson taken with seeds 0 to ``draws`` - 1
+    would pose it (puzzle ``s % count`` of the block at seed ``s``), and every puzzle drawn
+    must ask about one of those themes (:attr:`tutor.puzzles.Puzzle.asks`: its themes, not a
+    decoy's).  With ``whole_course`` (the course as shipped) every objective tested by a
+    puzzle block must list its themes.  One line ``FILE:LINE: KEY: message`` each: for a
+    block, how many of the puzzles drawn miss, and the first (its lesson seed and what it
+    asks)."""
+    problems = []
+    for lesson in lessons:
+        where = _display(lesson.path)
+        for oid in lesson.objective_ids:
+            if whole_course and oid not in lesson.objective_themes \
+                    and lesson.objective_blocks(oid):
+                problems.append(f"{where}:1: objectives: '{oid}' lists no themes: say which "
+                                "puzzle themes serve it (themes: [...])")
+        for b in lesson.blocks("puzzle"):
+            d = b.data
+            serving = lesson.objective_themes.get(d.get("objective") or "")
+            if not serving or d.get("theme") is None:
+                continue            # (a missing pin is the file's own problem)
+            missed, first = _draw(lesson.id, b.index, d, tuple(serving), draws)
+            if missed:
+                problems.append(f"{where}:{b.line}: puzzle: {missed} of {draws} puzzles drawn "
+                                f"do not serve the objective '{d['objective']}' (themes: "
+                                f"{', '.join(serving)}): {first}")
+    return problems
+
+
+#: What :func:`_draw` found, for the library it was found with (a weak reference: the same
+#: block drawn again in one process, as the tests check the course many times, costs nothing).
+_DRAWN: dict = {"lib": None}
+
+
+def _draw(lesson_id: str, index: int, d: dict, serving: tuple[str, ...],
+          draws: int) -> tuple[int, str]:
+    """``(missed, first)``: how many of the ``draws`` puzzles of the block (``d`` its data,
+    ``index`` its place in lesson ``lesson_id``) ask about none of ``serving``, and the first of
+    them in a few words ("" when none)."""
+    import weakref
+
+    from tutor import puzzles
+    from tutor.engine.errors import LaughError
+    from tutor.engine.sources import default_library
+    from tutor.teaching.lessons import puzzle_seed
+    lib = default_library()
+    if _DRAWN["lib"] is None or _DRAWN["lib"]() is not lib:
+        _DRAWN.clear()
+        _DRAWN["lib"] = weakref.ref(lib)
+    key = (lesson_id, index, d["kind"], d.get("ruleset"), d.get("players"),
+           d.get("difficulty"), d["count"], serving, draws)
+    if key in _DRAWN:
+        return _DRAWN[key]
+    missed, first = 0, ""
+    for s in range(draws):
+        try:
+            p = puzzles.generate(d["kind"], ruleset=d.get("ruleset"), players=d.get("players"),
+                                 seed=puzzle_seed(s, lesson_id, index, s % d["count"]),
+                                 difficulty=d.get("difficulty"))
+        except LaughError as exc:
+            missed += 1
+            first = first or f"at lesson seed {s} no puzzle can be set ({exc})"
+            continue
+        if not p.asks & set(serving):
+            missed += 1
+            first = first or (f"at lesson seed {s} it asks about "
+                              f"{', '.join(sorted(p.asks)) or 'nothing'} ({p.id})")
+    _DRAWN[key] = (missed, first)
+    return missed, first

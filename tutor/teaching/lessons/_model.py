@@ -10,8 +10,9 @@ from typing import Any
 
 from tutor.engine.errors import UsageError
 
-#: Front matter keys, all required: id (slug), title, objectives (a list of ``{id, text}``: an id
-#: the lesson's puzzle blocks name, and the learner-facing words), prerequisites (list of lesson
+#: Front matter keys, all required: id (slug), title, objectives (a list of ``{id, text,
+#: themes}``: an id the lesson's puzzle blocks name, the learner-facing words, and the themes
+#: that serve it, which every puzzle its blocks draw must ask about), prerequisites (list of lesson
 #: ids), sources (list of source ids quoted), minutes (estimated, whole number).
 FRONT_MATTER_KEYS = ("id", "title", "objectives", "prerequisites", "sources", "minutes")
 
@@ -59,7 +60,9 @@ class Lesson:
 
     ``objectives`` are the learner-facing words of its objectives and ``objective_ids`` their
     ids, in the same order (every objective is tested by at least one puzzle block naming its
-    id: :meth:`objective_blocks`).  ``number`` is its place in the course (1-based; 0 outside
+    id: :meth:`objective_blocks`); ``objective_themes`` maps an id to the themes that serve the
+    objective (ids of ``puzzles/themes.yaml``; an objective that lists none is absent), which
+    every puzzle of its blocks must ask about (:attr:`tutor.puzzles.Puzzle.asks`).  ``number`` is its place in the course (1-based; 0 outside
     it); ``pages`` is a list of pages, each a list of :class:`Segment` and :class:`Block` in
     order; ``path`` is the file.
     """
@@ -74,6 +77,7 @@ class Lesson:
     pages: list[list[Item]] = field(default_factory=list)
     number: int = 0
     objective_ids: list[str] = field(default_factory=list)
+    objective_themes: dict[str, list[str]] = field(default_factory=dict)
 
     def objective_blocks(self, objective: str) -> list[Block]:
         """The puzzle blocks that test the objective ``objective`` (an id), in file order."""

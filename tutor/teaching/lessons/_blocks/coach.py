@@ -15,7 +15,9 @@ stops:                          # every situation of tutor.teaching.coach.SITUAT
 ```
 
 A stop names a lesson (its id), a page of it (its first heading), the words from which the
-coach shows that page's paragraph (``from``), and quotations quoted on that page.  This reader
+coach shows that page's paragraph (``from``), and quotations quoted on that page; ``advice``
+(optional) is one more quotation (``source:id``, quoted somewhere in the course) the coach
+gives as one line of advice (at the first capture: Willughby's, in Parlett's summary).  This reader
 checks the shape, the rulesets, the seeds and the quotations; the pages are checked against
 the course by ``laugh lessons check`` (:func:`tutor.teaching.coach.stop_problems`)."""
 
@@ -32,7 +34,7 @@ DESCRIPTION = ("a deal against computer players with a coach who stops at each n
                "(its seeded deal per ruleset, the level, the lesson page of each stop), then "
                "a deal with the coach silent unless asked")
 
-_STOP_KEYS = ("lesson", "page", "from", "quotes")
+_STOP_KEYS = ("lesson", "page", "from", "quotes", "advice")
 _MAX_SEED = 999_999_999_999_999_999
 
 
@@ -134,4 +136,14 @@ def _stop(ck: _Checker, name: str, sit: str, raw, where: int):
         except DataError as exc:
             ck.fail(where, f"{key}.quotes", str(exc))
             return None
-    return Stop(sit, lesson, page.strip(), " ".join(phrase.split()), tuple(quotes))
+    advice = raw.get("advice")
+    if advice is not None:
+        if not isinstance(advice, str) or not _REF_RE.match(advice):
+            ck.fail(where, f"{key}.advice", "must be one quotation (source:id)")
+            return None
+        try:
+            ck.library.quotation(advice)
+        except DataError as exc:
+            ck.fail(where, f"{key}.advice", str(exc))
+            return None
+    return Stop(sit, lesson, page.strip(), " ".join(phrase.split()), tuple(quotes), advice)
