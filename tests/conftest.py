@@ -8,11 +8,10 @@ import os
 import shutil
 import tempfile
 
+import fuzzing
 import pytest
 from hypothesis import HealthCheck, settings
-
-import fuzzing
-from support import HOUSE_SOURCES     # a teacher's file that uses every parameter of RULES.md 3.6
+from support import HOUSE_SOURCES  # a teacher's file that uses every parameter of RULES.md 3.6
 
 # The fuzz tests (marker ``fuzz``) run in every ``pytest`` under the short profile: a few
 # examples, derandomized so that the suite passes or fails the same way on every run.

@@ -39,8 +39,8 @@ def run_laugh(args: list[str], stdin: str, home: Path, columns: int = 80, timeou
 def lesson_puzzles(lesson, seed: int):
     """Every puzzle of ``lesson`` for ``seed``, in the order the lesson poses them, with its page:
     a list of (page index, puzzle)."""
-    from tutor.teaching.lessons import Block, puzzle_seed
     from tutor.puzzles import generate
+    from tutor.teaching.lessons import Block, puzzle_seed
     out = []
     for i, page in enumerate(lesson.pages):
         for item in page:

@@ -151,7 +151,7 @@ def value_comparisons(source: str, values: frozenset[str], distinct: frozenset[s
         if isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
             names |= {a.arg for a in ast.walk(scope.args) if isinstance(a, ast.arg)} & _PARAMETERS
 
-        def reads(node: ast.AST) -> bool:
+        def reads(node: ast.AST, names: set = names) -> bool:
             return _reads(node, names | _PARAMETERS, _PARAMETERS, calls)
 
         for node in _own_nodes(scope):
@@ -195,7 +195,7 @@ def reason_munging(source: str) -> list[tuple[int, str]]:
                      and a.arg in ("reason", "why")}
         names = _bound(scope, attrs, calls, start)
 
-        def reads(node: ast.AST) -> bool:
+        def reads(node: ast.AST, names: set = names) -> bool:
             return _reads(node, names, attrs, calls)
 
         for node in _own_nodes(scope):

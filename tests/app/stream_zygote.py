@@ -50,7 +50,7 @@ def _std(fd: int, mode: str, encoding: str, errors: str):
         os.fstat(fd)
     except OSError:
         return None
-    raw = io.open(fd, mode + "b", closefd=False)
+    raw = open(fd, mode + "b", closefd=False)
     tty = raw.isatty()
     return io.TextIOWrapper(raw, encoding=encoding, errors=errors, newline="\n",
                             line_buffering=tty or fd == 2, write_through=fd == 2)

@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from tutor.app.cli import main
-from tutor.engine.records import action_to_json, replay
+from tutor.engine.records import replay
 
 EXAMPLES = sorted((Path(__file__).resolve().parent.parent / "data" / "examples").glob("*.json"))
 

@@ -13,11 +13,10 @@ import sys
 import time
 
 import pytest
+from support import ESC, ROOT, lesson_puzzles, lesson_script, run_laugh, wrong_answer
 
 from tutor.teaching.lessons import find_lesson, load_course, load_lesson
 from tutor.teaching.progress import ProgressStore
-
-from support import ESC, ROOT, lesson_puzzles, lesson_script, run_laugh, wrong_answer
 
 
 def store(home):

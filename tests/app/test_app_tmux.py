@@ -15,7 +15,6 @@ import time
 import uuid
 
 import pytest
-
 from support import ROOT
 
 pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")

@@ -10,16 +10,15 @@ import shlex
 import shutil
 
 import pytest
+from rich.console import Console
+from rich.text import Text
 
-from tutor.app.class_view import Column, paged_columns, report_view
+from tutor.app.class_view import Column, paged_columns
 from tutor.app.cli import main
 from tutor.puzzles.themes import theme_table
 from tutor.teaching.classreport import build_report, one_learner_each, render_csv, render_html
 from tutor.teaching.progress import FILE_NAME, ProgressStore
 from tutor.teaching.transfer import read_export, write_export
-
-from rich.console import Console
-from rich.text import Text
 
 T0 = 1_767_225_600.0
 NAMES = ["Ana", "Ben", "Cat", "Dorothea Wilhelmina", "Eli", "Fatima-Zahra Benali", "Gus"]
@@ -102,7 +101,7 @@ def test_the_grid_pages_learners_and_keeps_each_cell_under_its_name():
     assert len(pages) > 1
     assert sorted(i for page, _ in pages for i in page) == list(range(9))
     console = Console(width=40, no_color=True, record=True, file=open("/dev/null", "w"))
-    for page, table in pages:
+    for _, table in pages:
         console.print(table)
     rendered = console.export_text()
     assert max(len(line) for line in rendered.splitlines()) <= 40

@@ -13,7 +13,6 @@ import shutil
 import time
 
 import pytest
-
 from test_app_tmux import COLOUR, Term
 
 pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")

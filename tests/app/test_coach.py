@@ -11,19 +11,16 @@ import re
 
 import pytest
 from rich.console import Console
-
 from support import ROOT, run_laugh
 
-from tutor.app.coach import (ASK_WORDS, CoachedSession, course_coach_block, scripted_learner,
-                             survey)
+from tutor.app.coach import ASK_WORDS, CoachedSession, course_coach_block, scripted_learner, survey
 from tutor.app.context import Context, Glyphs
 from tutor.app.io import ScriptedIO
 from tutor.app.play.game import TURN_PROMPT
-from tutor.engine.cards import RANK_PLURALS, parse_cards
-from tutor.engine.deal import Deal
+from tutor.engine.cards import RANK_PLURALS
 from tutor.engine.parameters import rule_words, value_words
 from tutor.teaching.coach import SITUATIONS, situations, stop_problems
-from tutor.teaching.lessons import Lesson, load_course
+from tutor.teaching.lessons import load_course
 
 
 @pytest.fixture(scope="module")
@@ -201,6 +198,7 @@ def test_the_lesson_offers_the_coached_deal_and_enter_alone_does_not_start_it(tm
     """In lesson 6 the coach block asks; Enter alone is asked again (it never answers), play
     starts the deal, under the block's first ruleset."""
     from support import lesson_script
+
     from tutor.app.commands.lesson import open_lesson
     lesson = open_lesson("lying-down")
     lines = lesson_script(lesson, 5)

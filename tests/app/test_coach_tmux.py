@@ -11,7 +11,6 @@ import shutil
 import time
 
 import pytest
-
 from test_app_tmux import COLOUR, Term
 
 from tutor.app.coach import NEXT, PAUSE, course_coach_block

@@ -27,7 +27,6 @@ import sys
 import uuid
 
 import pytest
-
 from support import ROOT
 
 pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="a full disk made on Linux")

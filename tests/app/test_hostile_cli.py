@@ -9,15 +9,14 @@ from __future__ import annotations
 import csv
 import io
 import json
-import os
 import re
 
 import pytest
+from fuzzing import fuzz_settings
 from hypothesis import given
 from hypothesis import strategies as st
+from support import ESC, run_laugh
 
-from fuzzing import fuzz_settings
-from support import ESC, HOUSE_SOURCES, run_laugh
 from tutor.app.cli import main
 from tutor.engine.limits import MAX_SEED
 

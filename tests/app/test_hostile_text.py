@@ -23,10 +23,20 @@ import queue
 import random
 
 import pytest
+from support_hostile import (
+    ALL_IN_ONE,
+    CORPUS,
+    FORMULAS,
+    RULESET,
+    assert_csv,
+    assert_html,
+    assert_json,
+    assert_markdown,
+    assert_terminal,
+    write_export,
+    write_sources,
+)
 
-from support_hostile import (ALL_IN_ONE, CORPUS, FORMULAS, RULESET, assert_csv, assert_html,
-                             assert_json, assert_markdown, assert_terminal, write_export,
-                             write_sources)
 from tutor.app.cli import main
 from tutor.engine import sources
 

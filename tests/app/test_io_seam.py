@@ -12,8 +12,8 @@ import sys
 from pathlib import Path
 
 from rich.console import Console
-
 from support import ROOT
+
 from tutor.app.clock import FakeClock, TerminalClock, VirtualClock
 from tutor.app.context import Context, Glyphs
 from tutor.app.io import ScriptedIO, TerminalIO

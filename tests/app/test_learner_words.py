@@ -9,10 +9,10 @@ import io
 import random
 
 from rich.console import Console
-
 from support import position
 from test_play import Scripted
 from test_tables import _joined
+
 from tutor.app.clock import VirtualClock
 from tutor.app.io import ScriptedIO
 from tutor.app.play import DealPlayer
@@ -62,8 +62,8 @@ def test_a_table_review_names_a_missed_declaration_in_words(rulesets):
     # a laid-down declaration in a table's review: "A dead pair of fours could have been
     # declared", never the engine's code "(declare_dead_pair)"
     from tutor.app.tables import _review
-    from tutor.engine.deal import Action
     from tutor.engine.cards import parse_cards
+    from tutor.engine.deal import Action
     a = Action(0, "declare_dead_pair", cards=tuple(parse_cards("4C 4S")))
     words = _review._decl_words(a)
     assert words == "a dead pair of fours"

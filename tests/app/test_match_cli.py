@@ -14,13 +14,12 @@ import sys
 
 import pytest
 from rich.console import Console
-
+from support import ROOT
 from test_play import EngineLearner
+
 from tutor.app.commands import match as M
 from tutor.app.io import ScriptedIO
 from tutor.app.play import DealPlayer
-
-from support import ROOT
 
 #: Samples a deal for the reviews after each deal: enough to name the costliest decisions
 #: (test_play_review.py checks the reviews themselves at the full count).
@@ -279,7 +278,7 @@ def test_the_deal_by_deal_table_shows_every_player_and_number_at_any_width(rules
     stakes = m.ruleset.scoring != "pairs"
     shown = [f"{v:+d}" if stakes else str(v) for v in m.totals]
     assert "…" not in text.splitlines()[-2] or width > 30      # no total cut short
-    for q, name in enumerate(names):
+    for name in names:
         assert name[:3] in text
     totals_line = [line for line in text.splitlines() if line.startswith("Total")]
     assert totals_line, text
@@ -299,9 +298,9 @@ def test_round_one_ends_with_its_subtotal(inter_livery):
     assert flat.index("Match totals after 5 deals") > at > flat.index("Match totals after 4 deals")
     assert "Round 2 totals (5 games)" in flat and flat.count("Round 1 totals") == 1
     # the subtotal is the sum of games 2 to 5 for every player, as the engine settled them
+    from tutor.engine.levels import seat_names
     from tutor.engine.match import Match
     from tutor.engine.sources import default_library
-    from tutor.engine.levels import seat_names
     m = Match.from_json(saved, default_library().rulesets)
     names = seat_names(5, saved["meta"]["seat"])
     block = out[out.index("Round 1 totals"):out.index("Round 1 is over")]

@@ -11,10 +11,9 @@ import re
 import pytest
 from rich.console import Console
 from rich.text import Text
+from support import run_laugh
 
 from tutor.app.fit import FitTable, TitledRule
-
-from support import run_laugh
 
 IDS = ["parlett-tournament", "inter-livery-2018", "du-coeur", "parlett"]
 

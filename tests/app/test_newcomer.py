@@ -9,10 +9,9 @@ import subprocess
 import sys
 
 import pytest
+from support import ROOT, run_laugh
 
 from tutor.engine.sources import default_library
-
-from support import ROOT, run_laugh
 
 
 def flat(text: str) -> str:

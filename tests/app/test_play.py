@@ -10,19 +10,18 @@ import re
 
 import pytest
 from rich.console import Console
-
 from support import position
-from tutor.engine.bots import Bot
-from tutor.engine.cards import parse_cards
-from tutor.engine.deal import Action
+
 from tutor.app.clock import FakeClock, VirtualClock
 from tutor.app.io import ScriptedIO
 from tutor.app.play import LEVELS, DealPlayer
-from tutor.app.play.game import (NAME_PROMPT, TURN_PROMPT, WATCH_PROMPT, WHICH_PROMPT,
-                                 watch_label)
-from tutor.engine.race import Reaction
+from tutor.app.play.game import NAME_PROMPT, TURN_PROMPT, WATCH_PROMPT, WHICH_PROMPT, watch_label
 from tutor.app.play.inputs import action_code, interpret
 from tutor.app.play.session import PlayOptions, play_match
+from tutor.engine.bots import Bot
+from tutor.engine.cards import parse_cards
+from tutor.engine.deal import Action
+from tutor.engine.race import Reaction
 from tutor.engine.records import replay
 
 
@@ -262,7 +261,7 @@ def test_on_a_terminal_the_watch_is_the_same_with_and_without_an_oversight(rules
                           realtime=True)
     watch = [(r, c) for r, c in zip(clock.reads, clock.shown) if r[0] == WATCH_PROMPT]
     assert len(watch) >= 2
-    for (prompt, timeout, _, _), shown in watch:
+    for (_, timeout, _, _), shown in watch:
         assert timeout == pytest.approx(0.8) and shown.total == pytest.approx(0.8)
         assert shown.label in (watch_label("Anne"), watch_label("Ralph"))
     assert clock.reads[0][3] is True                    # nothing open: the pace ran out

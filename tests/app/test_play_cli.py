@@ -15,11 +15,11 @@ import threading
 import time
 
 import pytest
-
 from test_play import run_match
-from tutor.app.play import LEVELS
+
 from tutor.app.clock import TerminalClock
 from tutor.app.io import TerminalIO
+from tutor.app.play import LEVELS
 
 
 def laugh(args, home, stdin="", timeout=60):

@@ -14,8 +14,8 @@ import re
 
 import pytest
 from rich.console import Console
-
 from support import position
+
 from tutor.app.clock import FakeClock, VirtualClock
 from tutor.app.io import ScriptedIO
 from tutor.app.play import LEVELS, DealPlayer
@@ -23,8 +23,8 @@ from tutor.app.play.game import TURN_PROMPT, WATCH_PROMPT
 from tutor.app.play.session import PlayOptions, play_match
 from tutor.engine.bots import Bot
 from tutor.engine.cards import parse_cards, pretty_cards
-from tutor.engine.levels import make_opponents, seat_names
 from tutor.engine.deal import new_deal
+from tutor.engine.levels import make_opponents, seat_names
 from tutor.engine.race import Reaction
 
 NAMES = ["You", "Anne", "Ralph", "Mary", "Tom"]

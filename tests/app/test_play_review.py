@@ -10,8 +10,8 @@ import random
 import re
 
 from rich.console import Console
-
 from test_play import EngineLearner, quiet, run_match, text_of
+
 from tutor.app.clock import VirtualClock
 from tutor.app.io import ScriptedIO, TerminalIO
 from tutor.app.play import LEVELS
@@ -197,6 +197,7 @@ def test_why_a_missed_claim_and_a_dead_pair_laid_down_cost(rulesets):
     # and the learner at seat 0 lets the claim go by
     import json
     from pathlib import Path
+
     from tutor.engine.records import replay
     d = replay(json.loads((Path(__file__).resolve().parent.parent / "data" / "examples"
                            / "parlett-5-oversights.json").read_text()))

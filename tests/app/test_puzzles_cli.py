@@ -8,12 +8,11 @@ import io
 import json
 
 import pytest
+from support import JSON_KEYS, engine_answer
 
 import tutor.puzzles as P
 from tutor.app.cli import main
 from tutor.engine.records import replay
-
-from support import JSON_KEYS, engine_answer
 
 ID = "spot-oversight.parlett.5.100"
 

@@ -13,11 +13,10 @@ import json
 import re
 
 import pytest
+from support import ROOT, run_laugh
 
 import tutor.puzzles as P
 from tutor.teaching.progress import FILE_NAME, ProgressStore
-
-from support import ROOT, run_laugh
 
 ID = "spot-oversight.parlett.5.100"
 FIXTURE = ROOT / "tests" / "data" / "progress-export.json"

@@ -6,6 +6,7 @@ import io
 import json
 import re
 from pathlib import Path
+
 import pytest
 from rich.console import Console
 
@@ -181,6 +182,7 @@ def test_sources_check(capsys):
 def test_sources_check_fails_when_a_quotation_of_our_own_has_no_text(capsys, tmp_path,
                                                                       monkeypatch):
     import shutil
+
     from tutor.app.commands import sources_cmd
     own = tmp_path / "sources"
     shutil.copytree(data.data_dir("sources"), own, ignore=shutil.ignore_patterns("texts"))
@@ -276,7 +278,7 @@ def test_rules_parameters_lists_every_parameter_with_its_values(capsys):
     from tutor.engine.parameters import PARAMETERS
     code, out, _ = run(capsys, "rules", "--parameters")
     assert code == 0
-    for name, spec in PARAMETERS.items():
+    for name in PARAMETERS:
         assert name in out
     assert "each_in_play" in out and "most_won" in out
     code, out, _ = run(capsys, "rules", "--parameters", "--json")
@@ -352,7 +354,9 @@ def test_lesson_rules_tables_never_read_chosen_chosen():
     # the first-dealer value "chosen" and the provenance mark "(chosen)" collided; the value
     # is now the parameter table's short word (stacked at 40 columns: one line a ruleset)
     import io as _io
+
     from rich.console import Console
+
     from tutor.app.blocks import parameter_value, render_block
     from tutor.app.context import Context, Glyphs
     from tutor.app.io import ScriptedIO

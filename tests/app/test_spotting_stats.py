@@ -8,8 +8,8 @@ import subprocess
 import sys
 
 import pytest
-
 from support import ROOT
+
 from tutor.teaching.progress import ProgressStore
 
 

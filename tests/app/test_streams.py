@@ -20,10 +20,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from support import ROOT
 
 from tutor.app.cli import build_parser, main
-
-from support import ROOT
 
 #: One run of every subcommand (and of each action of those that have actions), with small
 #: arguments, and its exit status when nothing is wrong with the streams.

@@ -11,8 +11,14 @@ import re
 import pytest
 
 from tutor.app.tables import protocol as P
-from tutor.app.tables.table import (EVERYONE, FALSE_CLAIM_TEXT, PUBLIC, STATE, Settings,
-                                    Table, bot_name)
+from tutor.app.tables.table import (
+    FALSE_CLAIM_TEXT,
+    PUBLIC,
+    STATE,
+    Settings,
+    Table,
+    bot_name,
+)
 from tutor.app.tables.tournament import Tournament
 from tutor.engine import race as R
 from tutor.engine.cards import code, pretty

@@ -19,9 +19,8 @@ import sys
 import time
 
 import pytest
-
-from tables_net import PipedPlayer, RawClient, Server, env
 from support import ROOT
+from tables_net import PipedPlayer, RawClient, Server, env
 
 from tutor.engine.errors import LaughError
 from tutor.engine.records import check_record, to_record
@@ -64,7 +63,7 @@ def _kill_and_check(tmp_path, kills: int, seed: int) -> int:
         if token:
             join["token"] = token
         c = RawClient(srv.address, join)
-        assert _wait(lambda: c.of("state"), 20), c.messages[-3:]
+        assert _wait(lambda c=c: c.of("state"), 20), c.messages[-3:]
         token = c.token
         time.sleep(rng.uniform(0.02, 0.5))
         srv.proc.send_signal(signal.SIGKILL)

@@ -12,14 +12,13 @@ import sys
 import time
 
 import pytest
-
-from tables_net import PipedPlayer, RawClient, Server, env
 from support import ROOT
+from tables_net import PipedPlayer, RawClient, Server, env
 
+from tutor.app.tables.table import FALSE_CLAIM_TEXT
 from tutor.engine.cards import code
 from tutor.engine.observe import hidden_cards
 from tutor.engine.records import action_to_json, replay
-from tutor.app.tables.table import FALSE_CLAIM_TEXT
 
 pytest.importorskip("websockets")
 
@@ -164,7 +163,7 @@ def test_every_message_a_client_receives_holds_no_hidden_card(tmp_path):
     for c in clients:
         assert c.of("match_over"), [m["type"] for m in c.messages][-5:]
         deal, n, seated = None, 0, False
-        for text, m in zip(c.texts, c.messages):
+        for _text, m in zip(c.texts, c.messages):
             if m["type"] == "state":
                 deal, n, seated = m["deal"], m["obs"]["actions"], m["seated"]
             if deal is None:

@@ -6,7 +6,6 @@ clock."""
 from __future__ import annotations
 
 import pytest
-
 from test_tables import Driver, _joined, _msg, _settings  # noqa: F401
 
 from tutor.app.tables import protocol as P
@@ -76,9 +75,10 @@ def test_two_tables_never_share_a_pack_unless_duplicate(rulesets):
 
 
 def _played(deal):
+    import random
+
     from tutor.engine.bots import play_out
     from tutor.engine.rule_bots import RandomBot
-    import random
     play_out(deal, [RandomBot() for _ in range(deal.n)], random.Random(1))
     return deal
 

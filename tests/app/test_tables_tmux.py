@@ -15,7 +15,6 @@ import sys
 import time
 
 import pytest
-
 from support import ROOT
 
 from tutor.app.tables.table import Settings, Table

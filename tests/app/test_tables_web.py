@@ -12,7 +12,6 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
-
 from tables_net import RawClient, Server
 
 from tutor.app.tables._web import CSP, PAGES, WEB, origin_ok, page_address

@@ -44,7 +44,7 @@ def test_a_step_taken_to_the_end_under_the_tournament_rules(tmp_path):
     assert "the-deal" not in states             # the course's own progress is untouched
     # the track screen marks it done
     proc = run_laugh(["track"], "q\n", tmp_path)
-    line = next(l for l in proc.stdout.splitlines() if "The deal" in l)
+    line = next(x for x in proc.stdout.splitlines() if "The deal" in x)
     assert "✓" in line or "done" in line or "/" in line
 
 

@@ -9,8 +9,8 @@ import random
 
 import pytest
 from rich.console import Console
-
 from support import position
+
 from tutor.app.clock import FakeClock
 from tutor.app.io import ScriptedIO
 from tutor.app.play import DealPlayer

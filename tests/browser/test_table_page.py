@@ -10,7 +10,6 @@ import re
 import time
 
 import pytest
-
 from tables_net import PipedPlayer, RawClient, Server
 
 from tutor.app.tables.table import Settings, Table

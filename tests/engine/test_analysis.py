@@ -9,9 +9,20 @@ from pathlib import Path
 
 import pytest
 
-from tutor.engine.analysis import (HOLD, NoDecision, Stream, analyse, annotate, classify,
-                                   decision_options, decision_points, determinize,
-                                   known_holdings, option_class, unseen_mask)
+from tutor.engine.analysis import (
+    HOLD,
+    NoDecision,
+    Stream,
+    analyse,
+    annotate,
+    classify,
+    decision_options,
+    decision_points,
+    determinize,
+    known_holdings,
+    option_class,
+    unseen_mask,
+)
 from tutor.engine.bots import make_bot, play_out
 from tutor.engine.cards import parse_cards, rank_of
 from tutor.engine.deal import Action, Deal, new_deal
@@ -61,7 +72,9 @@ def _positions(rs, players, deals, seed=0):
 def test_copies_carry_every_slot_of_the_deal(rulesets):
     d = _positions(rulesets["porges"], 4, 1)[5]
     c = d.clone()
-    for name in Deal.__slots__:
+    slots = [name for cls in Deal.__mro__ for name in getattr(cls, "__slots__", ())]
+    assert "hands" in slots and "oversights" in slots
+    for name in slots:
         if name == "_undo":
             continue
         assert getattr(c, name) == getattr(d, name), name

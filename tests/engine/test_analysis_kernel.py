@@ -19,6 +19,7 @@ from tutor.engine.analysis import NoDecision, Stream, analyse, decision_options,
 from tutor.engine.analysis.streams import mix_seed, sample_keys, unit
 from tutor.engine.bots import make_bot, play_out
 from tutor.engine.deal import new_deal
+from tutor.engine.errors import UsageError
 from tutor.engine.rule_bots import rule_bot
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -153,7 +154,7 @@ def test_the_kernel_runs_by_default_and_the_environment_forces_the_pure_engine(k
         assert not fast.supported(d, "counter")
         an = analyse(d, d.to_move, samples=4)
         assert an.engine == "pure" and an.samples == 4
-        with pytest.raises(Exception):
+        with pytest.raises(UsageError):
             analyse(d, d.to_move, samples=4, engine="kernel")
 
 

@@ -8,14 +8,13 @@ from __future__ import annotations
 import random
 
 import pytest
-
 from support import position
+
 from tutor.engine.cards import parse_cards
 from tutor.engine.deal import Action, read_claim_words
 from tutor.engine.errors import IllegalAction, IncompleteAction, InvalidAction
 from tutor.engine.levels import LEVELS, claimants
-from tutor.engine.race import (FALSE_CLAIM, HIT, INCOMPLETE, TOO_LATE, UNREAD, ClaimWatch,
-                               Reaction)
+from tutor.engine.race import FALSE_CLAIM, HIT, INCOMPLETE, TOO_LATE, UNREAD, ClaimWatch, Reaction
 
 
 def act(player, kind, cards="", table="", oversight=None):

@@ -6,10 +6,10 @@ import random
 from itertools import combinations
 
 import pytest
-
 from support import position
+
 from tutor.engine.bots import make_bot
-from tutor.engine.cards import cards_of, parse_card
+from tutor.engine.cards import cards_of
 from tutor.engine.deal import new_deal
 from tutor.engine.observe import observe
 

@@ -11,14 +11,19 @@ import re
 from pathlib import Path
 
 import pytest
-
 from support import HOUSE_SOURCES, position
+
 from tutor.engine import parameters as P
 from tutor.engine.bots import Careless, make_bot, play_out
 from tutor.engine.cards import codes, parse_cards
 from tutor.engine.deal import Action, Deal, new_deal, one_declaration_per_rank
-from tutor.engine.errors import (AmbiguousAction, DataError, IllegalAction, IncompleteAction,
-                                 UsageError)
+from tutor.engine.errors import (
+    AmbiguousAction,
+    DataError,
+    IllegalAction,
+    IncompleteAction,
+    UsageError,
+)
 from tutor.engine.rulesets import scoring_unit
 from tutor.engine.seats import SEAT_NAMES, player_name, seat_names
 from tutor.engine.sources import load_library

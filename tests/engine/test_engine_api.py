@@ -7,13 +7,18 @@ import random
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
 from support import position
+
 from tutor.engine.bots import make_bot, play_out
 from tutor.engine.cards import parse_cards
 from tutor.engine.deal import Action, Deal, deal_order, new_deal
-from tutor.engine.errors import (AmbiguousAction, IllegalAction, IncompleteAction, InvalidAction,
-                                 UsageError)
+from tutor.engine.errors import (
+    AmbiguousAction,
+    IllegalAction,
+    IncompleteAction,
+    InvalidAction,
+    UsageError,
+)
 from tutor.engine.race import ClaimRace, open_to
 
 

@@ -1,8 +1,8 @@
 """Hand-built positions: each rule of RULES.md 3-4 allowed and refused, per ruleset parameter."""
 
 import pytest
-
 from support import position
+
 from tutor.engine.cards import codes, mask_of, parse_cards
 from tutor.engine.deal import Action, Deal
 from tutor.engine.errors import IllegalAction

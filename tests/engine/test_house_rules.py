@@ -5,8 +5,8 @@ import json
 import textwrap
 
 import pytest
-
 from support import HOUSE_SOURCES, position
+
 from tutor.engine.cards import parse_cards
 from tutor.engine.deal import Action
 from tutor.engine.errors import DataError, IllegalAction
@@ -168,6 +168,7 @@ def test_most_won_ties_split_the_pot_odd_stake_from_eldest(house):
 
 def test_records_with_end_turn_and_payments_round_trip(house):
     import random
+
     from tutor.engine.bots import make_bot, play_out
     from tutor.engine.deal import new_deal
     seen_end = seen_pay = False

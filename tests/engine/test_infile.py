@@ -13,8 +13,8 @@ import socket
 import stat
 
 import pytest
-
 from support import run_laugh
+
 from tutor.engine.infile import NotRegularFile, kind_of, open_input, open_own
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here")

@@ -12,8 +12,8 @@ import subprocess
 import sys
 
 import pytest
-
 from support import ROOT
+
 from tutor.engine import jsonfile
 from tutor.engine.errors import DataError, RecordError
 from tutor.engine.records import load_records

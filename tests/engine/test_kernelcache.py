@@ -16,8 +16,8 @@ import sys
 import time
 
 import pytest
-
 from support import ROOT
+
 from tutor.engine import kernelcache
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="POSIX locks")

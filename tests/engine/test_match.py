@@ -1,12 +1,11 @@
 """Matches: the first dealer by the ruleset's cut, the deal passing left, running totals."""
 
-import random
-
-from tutor.engine.bots import make_bot
 import json
+import random
 
 import pytest
 
+from tutor.engine.bots import make_bot
 from tutor.engine.errors import RecordError, UsageError
 from tutor.engine.match import Match, first_dealer, plan_games
 
@@ -135,6 +134,7 @@ def test_a_tampered_saved_match_is_refused_in_one_line_naming_the_key(rulesets, 
 
 def test_a_match_plan_is_bounded_and_holds_no_list_of_its_games(rulesets):
     import sys
+
     from tutor.engine.limits import MAX_MATCH_DEALS
     rs = rulesets["parlett"]
     plan = plan_games(rs, 5, 2, MAX_MATCH_DEALS)

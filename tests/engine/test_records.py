@@ -7,10 +7,16 @@ from pathlib import Path
 
 import pytest
 
-from tutor.engine.errors import RecordError
 from tutor.app.cli import main
-from tutor.engine.records import (UnfinishedRecord, check_record, load_records, replay,
-                                  to_record, write_records)
+from tutor.engine.errors import RecordError
+from tutor.engine.records import (
+    UnfinishedRecord,
+    check_record,
+    load_records,
+    replay,
+    to_record,
+    write_records,
+)
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "data" / "examples"
 FILES = sorted(EXAMPLES.glob("*.json"))

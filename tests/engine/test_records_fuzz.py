@@ -14,10 +14,10 @@ import re
 from pathlib import Path
 
 import pytest
+from fuzzing import fuzz_settings
 from hypothesis import given
 from hypothesis import strategies as st
 
-from fuzzing import fuzz_settings
 from tutor.app.cli import main
 from tutor.engine.deal import Deal
 from tutor.engine.errors import LaughError, RecordError

@@ -15,6 +15,7 @@ DEALS = 60      # per ruleset, player count and bot mix
 
 def _cases():
     from support import HOUSE_SOURCES
+
     from tutor.engine.sources import load_library
     lib = load_library([HOUSE_SOURCES])     # the shipped rulesets and a house file using RULES.md 3.6
     return [(rid, n) for rid in sorted(lib.rulesets) for n in lib.rulesets[rid].player_counts]

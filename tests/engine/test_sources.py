@@ -110,7 +110,7 @@ def test_the_six_sources_and_seven_rulesets(lib):
     assert set(lib.rulesets) == set(COUNTS)
     assert lib.sources["parlett"].rulesets == ("parlett", "parlett-13", "parlett-tournament")
     assert lib.sources["willughby"].rulesets == ()
-    for rid, rs in lib.rulesets.items():
+    for rs in lib.rulesets.values():
         assert isinstance(rs, Ruleset)
         assert rs.origin.endswith(".yaml")
 

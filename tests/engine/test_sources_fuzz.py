@@ -11,10 +11,10 @@ from __future__ import annotations
 import re
 
 import pytest
+from fuzzing import fuzz_settings, mutate_yaml
 from hypothesis import given
 from hypothesis import strategies as st
 
-from fuzzing import fuzz_settings, mutate_yaml
 from tutor.app.cli import main
 from tutor.engine import data, sources
 from tutor.engine.errors import DataError

@@ -4,11 +4,10 @@ every (ruleset, players) the kind applies to, generated once per test session.""
 from __future__ import annotations
 
 import pytest
+from puzzle_checks import SLOW_KINDS
 
 import tutor.puzzles as P
 from tutor.engine.sources import default_library
-
-from puzzle_checks import SLOW_KINDS
 
 #: Puzzles per kind in the shared corpus (capture-now's variety is checked over 200).
 PER_KIND = 200

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import json
 
+from support import JSON_KEYS, engine_answer
+
 import tutor.puzzles as P
 from tutor.engine.records import replay
 from tutor.engine.sources import default_library
 from tutor.puzzles.answers import wrong_answer
-
-from support import JSON_KEYS, engine_answer
 
 #: Kinds whose generation analyses positions (tenths of a second a puzzle, and their check
 #: reruns the analysis): the corpus holds one puzzle per ruleset, and loops over every kind take

@@ -9,14 +9,13 @@ from __future__ import annotations
 import io
 
 import pytest
+from learner_text import spread
 from rich.console import Console
 
 import tutor.puzzles as P
 from tutor.engine.sources import default_library
 from tutor.puzzles.generators import own_quotes
 from tutor.puzzles.render import render_puzzle
-
-from learner_text import spread
 
 LIB = default_library()
 

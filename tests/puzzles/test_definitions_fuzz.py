@@ -10,10 +10,10 @@ from __future__ import annotations
 import re
 
 import pytest
+from fuzzing import fuzz_settings, mutate_yaml
 from hypothesis import given
 from hypothesis import strategies as st
 
-from fuzzing import fuzz_settings, mutate_yaml
 from tutor.engine.errors import DataError
 from tutor.puzzles.model import Definition, load_definition, puzzles_dir
 from tutor.puzzles.registry import KINDS

@@ -6,12 +6,11 @@ three seeds; one seed in every run)."""
 from __future__ import annotations
 
 import pytest
+from learner_text import problems_in, scan, spread
+from support import lesson_puzzles
 
 import tutor.puzzles as P
 from tutor.teaching.lessons import load_course
-
-from learner_text import problems_in, scan, spread
-from support import lesson_puzzles
 
 #: Puzzles of each kind scanned: seeds round-robin over every ruleset and player count the kind
 #: applies to (as the shared corpus spreads them; one a ruleset for a kind that analyses).

@@ -14,6 +14,7 @@ from collections import Counter
 
 import pytest
 import yaml
+from puzzle_checks import check_puzzle
 
 import tutor.puzzles as P
 from tutor.engine.cards import parse_card, pretty
@@ -21,8 +22,6 @@ from tutor.engine.deal import Action
 from tutor.engine.records import action_from_json
 from tutor.engine.sources import default_library
 from tutor.puzzles.model import definition_files
-
-from puzzle_checks import check_puzzle
 
 LIB = default_library()
 
@@ -351,6 +350,7 @@ def test_reading_sentences_belong_to_the_library_they_were_worked_out_for(tmp_pa
     not even to one given the id of a library that is gone (CPython reuses the address of a
     freed object, so it does happen: the test makes sure it did)."""
     import copy
+
     from tutor.engine.sources import load_library
     from tutor.puzzles.kinds import reading
     (tmp_path / "club.yaml").write_text(_CLUB, encoding="utf-8")

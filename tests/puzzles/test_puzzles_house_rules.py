@@ -7,11 +7,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from puzzle_checks import SLOW_KINDS, check_puzzle
 
 import tutor.puzzles as P
 from tutor.engine.sources import default_library, set_extra_dirs
-
-from puzzle_checks import SLOW_KINDS, check_puzzle
 
 HOUSE = Path(__file__).resolve().parent.parent / "data" / "sources"
 HOUSE_RULESETS = ("house-any", "house-pot", "house-most", "house-pairs-pay")

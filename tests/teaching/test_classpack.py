@@ -16,8 +16,14 @@ from tutor.app.cli import main
 from tutor.engine.errors import DataError
 from tutor.engine.sources import audit_quotations, source_texts_dir
 from tutor.teaching import classpack as C
-from tutor.teaching.classpack import (SOURCE_KINDS, build_pack, load_class_data, render_html,
-                                      render_markdown, word_diff)
+from tutor.teaching.classpack import (
+    SOURCE_KINDS,
+    build_pack,
+    load_class_data,
+    render_html,
+    render_markdown,
+    word_diff,
+)
 
 
 @pytest.fixture(scope="module")

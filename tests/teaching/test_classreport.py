@@ -10,14 +10,13 @@ import json
 import re
 
 from markupsafe import escape
+from support import run_laugh
 
 from tutor.app.cli import main
 from tutor.engine.safetext import csv_cell
 from tutor.teaching.classreport import ColumnGroup, band, build_report, render_csv, render_html
 from tutor.teaching.progress import FILE_NAME, ProgressStore
 from tutor.teaching.transfer import read_export, write_export
-
-from support import run_laugh
 
 T0 = 1_767_225_600.0
 HOSTILE = '=HYPERLINK("http://evil.example/?x","click")'

@@ -8,17 +8,19 @@ import io
 import pytest
 from rich.console import Console
 
-from tutor.teaching.drills.count import CountDrill
-from tutor.teaching.drills.oversights import OversightDrill
-from tutor.teaching.drills.settle import SettleDrill
-from tutor.teaching.drills.weak import practise_weak_spots
-from tutor.teaching.drills.count import parse_counts, parse_ranks
-from tutor.teaching.drills.oversights import COMBO_BONUS, MISTAKE_PENALTY, combo_bonus
-from tutor.teaching.drills.settle import parse_signed
-from tutor.engine.errors import NotationError
-from tutor.engine.observe import observe
 from tutor.app.clock import FakeClock
 from tutor.app.io import ScriptedIO
+from tutor.engine.errors import NotationError
+from tutor.engine.observe import observe
+from tutor.teaching.drills.count import CountDrill, parse_counts, parse_ranks
+from tutor.teaching.drills.oversights import (
+    COMBO_BONUS,
+    MISTAKE_PENALTY,
+    OversightDrill,
+    combo_bonus,
+)
+from tutor.teaching.drills.settle import SettleDrill, parse_signed
+from tutor.teaching.drills.weak import practise_weak_spots
 from tutor.teaching.progress import ProgressStore
 
 
@@ -233,7 +235,7 @@ def count_drill(store, library, wrong=(), speed=2.0, run=2):
     holder, clock = {}, FakeClock()
     drill = CountDrill(ScriptedIO(lambda prompt: holder["learner"](prompt), out, clock),
                        rulesets, speed=speed, seed=7, run=run, store=store)
-    learner = holder["learner"] = CountLearner(drill, wrong)
+    holder["learner"] = CountLearner(drill, wrong)
     orig = drill.make_round
 
     def make_round():

@@ -10,13 +10,21 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from support import ROOT
 
 from tutor.app.cli import main
 from tutor.engine.errors import DataError
-from tutor.teaching.lessons import (BLOCK_KINDS, Block, Segment, check_lessons, course_index, find_lesson,
-                           load_course, load_lesson, puzzle_seed)
-
-from support import ROOT
+from tutor.teaching.lessons import (
+    BLOCK_KINDS,
+    Block,
+    Segment,
+    check_lessons,
+    course_index,
+    find_lesson,
+    load_course,
+    load_lesson,
+    puzzle_seed,
+)
 
 GOOD_FRONT = """\
 ---
@@ -306,6 +314,7 @@ def test_course_checks_prerequisites_and_duplicate_ids(tmp_path, library, monkey
 
 def test_raw_html_is_shown_as_text(library):
     from rich.console import Console
+
     from tutor.app.markdown import render_markdown
     console = Console(width=60, record=True, color_system=None)
     console.print(render_markdown("Hello <b>bold</b> <script>alert(1)</script>\n\n<div>x</div>\n"))
@@ -315,6 +324,7 @@ def test_raw_html_is_shown_as_text(library):
 
 def test_inline_card_codes_render_as_cards_only_when_canonical():
     from rich.console import Console
+
     from tutor.app.markdown import render_markdown
     console = Console(width=60, record=True, color_system=None)
     console.print(render_markdown("`7H 7D` and `qc` and `code`", symbols=True))

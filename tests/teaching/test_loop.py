@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from rich.console import Console
+from support import lesson_puzzles, run_laugh, wrong_answer
 
 from tutor.app.clock import FakeClock
 from tutor.app.context import Context, Glyphs
@@ -22,8 +23,6 @@ from tutor.puzzles.render import code_text
 from tutor.teaching.loop import PuzzleQuestion, ask, nudge_text
 from tutor.teaching.progress import ProgressStore
 from tutor.teaching.words import HELP_WORDS, MENU_QUIT_WORDS, QUIT_WORDS
-
-from support import lesson_puzzles, run_laugh, wrong_answer
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -252,7 +251,7 @@ def test_streak_and_storm_end_with_the_positions_missed_and_again(store, mode):
     missed = re.findall(r"^  (\d+)\. (you passed|time ran out); the answer: (.+) · "
                         r"(spot-oversight\.\S+)$", text, re.M)
     assert missed, text[-1500:]
-    for _, _, shown, pid in missed:
+    for _, _, _shown, pid in missed:
         p = from_id(pid)
         assert p.answer["claims"]                     # pass missed only what could be claimed
     assert "laugh puzzle --id ID" in text

@@ -8,11 +8,10 @@ import subprocess
 import sys
 
 import pytest
+from support import ROOT
 
 from tutor.engine.errors import LaughError
 from tutor.teaching.progress import FILE_NAME, SCHEMA_VERSION, ProgressStore, default_path
-
-from support import ROOT
 
 
 def test_default_path_follows_laugh_home(tmp_path, monkeypatch):

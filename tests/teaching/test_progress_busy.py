@@ -13,12 +13,11 @@ import subprocess
 import sys
 
 import pytest
+from support import ROOT
 
 import tutor.teaching.progress._keeping as K
 from tutor.teaching.progress import FILE_NAME, ProgressStore
 from tutor.teaching.progress._pending import Journal
-
-from support import ROOT
 
 
 @pytest.fixture(autouse=True)

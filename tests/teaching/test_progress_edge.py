@@ -13,10 +13,9 @@ import sys
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from support import ROOT
 
 from tutor.teaching.progress import FILE_NAME, ProgressStore, StoreValueError
-
-from support import ROOT
 
 HUGE = 10 ** 40
 

@@ -15,10 +15,10 @@ import tempfile
 from pathlib import Path
 
 import pytest
+from fuzzing import fuzz_settings
 from hypothesis import given
 from hypothesis import strategies as st
 
-from fuzzing import fuzz_settings
 from tutor.app.cli import main
 from tutor.engine.errors import LaughError
 from tutor.teaching.progress import FILE_NAME, ProgressStore

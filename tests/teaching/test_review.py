@@ -3,15 +3,21 @@
 from __future__ import annotations
 
 import sqlite3
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import pytest
 from fsrs import Rating
 
 from tutor.engine.errors import LaughError
 from tutor.teaching.progress import SCHEMA_VERSION, ProgressStore
-from tutor.teaching.review import (SCHEMA, ReviewBook, rating_for, render_weak_skills, skills_of,
-                                   weak_skills)
+from tutor.teaching.review import (
+    SCHEMA,
+    ReviewBook,
+    rating_for,
+    render_weak_skills,
+    skills_of,
+    weak_skills,
+)
 
 T0 = 1_750_000_000.0
 
@@ -43,7 +49,7 @@ def test_sync_folds_in_new_answers_once(store):
     assert book.sync() == 0
     store.record_answer("b", "count", ["unseen"], False, 5, at=T0 + 60)
     assert book.sync() == 1
-    states = {s.skill: s for s in book.skills(datetime.fromtimestamp(T0 + 120, timezone.utc))}
+    states = {s.skill: s for s in book.skills(datetime.fromtimestamp(T0 + 120, UTC))}
     assert states["kind:count"].reviews == 2 and states["kind:count"].lapses == 1
     assert states["theme:unseen"].right == 1
 
@@ -53,7 +59,7 @@ def test_weakest_first(store):
         store.record_answer(f"o{i}", "spot-oversight", ["oversight", "split-prial"], i % 3 == 0,
                             4, at=T0 + 3600 * i)
         store.record_answer(f"c{i}", "count", ["counting", "unseen"], True, 4, at=T0 + 3600 * i)
-    now = datetime.fromtimestamp(T0 + 86400 * 3, timezone.utc)
+    now = datetime.fromtimestamp(T0 + 86400 * 3, UTC)
     states = weak_skills(store, now=now)
     order = [s.skill for s in states]
     assert order.index("kind:spot-oversight") < order.index("kind:count")
@@ -100,9 +106,9 @@ def test_the_card_survives_reopening(tmp_path):
     path = tmp_path / "p.sqlite3"
     with ProgressStore(path) as s:
         s.record_answer("a", "settlement", ["stakes"], False, 10, at=T0)
-        first = ReviewBook(s).skills(datetime.fromtimestamp(T0 + 60, timezone.utc))
+        first = ReviewBook(s).skills(datetime.fromtimestamp(T0 + 60, UTC))
     with ProgressStore(path) as s:
-        again = ReviewBook(s).skills(datetime.fromtimestamp(T0 + 60, timezone.utc))
+        again = ReviewBook(s).skills(datetime.fromtimestamp(T0 + 60, UTC))
     assert [(x.skill, x.due, x.stability) for x in first] == \
         [(x.skill, x.due, x.stability) for x in again]
     db = sqlite3.connect(path)
@@ -110,10 +116,11 @@ def test_the_card_survives_reopening(tmp_path):
 
 
 def test_render_weak_skills(store):
-    from rich.console import Console
     import io
+
+    from rich.console import Console
     store.record_answer("a", "count", ["unseen"], False, 5, at=T0)
-    now = datetime.fromtimestamp(T0 + 30, timezone.utc)
+    now = datetime.fromtimestamp(T0 + 30, UTC)
     for width in (80, 40):
         c = Console(file=io.StringIO(), width=width, color_system=None)
         c.print(render_weak_skills(weak_skills(store, now=now), now, width))

@@ -10,14 +10,13 @@ import json
 
 import pytest
 from rich.console import Console
+from test_lessons import problems_of, write
 
 from tutor.app.blocks import render_simulate
 from tutor.engine.errors import DataError
 from tutor.engine.simulate import SKILL_FORMAT, SkillStudy, play_skill_deal
 from tutor.teaching.figures import skill_figures, skill_path
 from tutor.teaching.lessons import check_lessons, load_course
-
-from test_lessons import problems_of, write
 
 FIGURES = json.loads(skill_path().read_text(encoding="utf-8"))
 

@@ -12,11 +12,11 @@ import sys
 
 import pytest
 from rich.console import Console
-
 from support import ROOT
+
 from tutor.app.clock import FakeClock, VirtualClock
 from tutor.app.io import ScriptedIO
-from tutor.engine.cards import RANK_PLURALS, codes, rank_of
+from tutor.engine.cards import RANK_PLURALS, rank_of
 from tutor.puzzles import from_id
 from tutor.teaching.drills.count import CountDrill
 from tutor.teaching.drills.oversights import OversightDrill, best_key
@@ -73,8 +73,8 @@ def test_a_piped_storm_of_pass_at_level_1_is_right_often_and_meets_several_kinds
 
 @pytest.mark.parametrize("level", [1, 3, 5])
 def test_every_level_mixes_claims_and_nothing_over_every_kind_of_the_ruleset(level):
-    from tutor.puzzles.kinds.spot_oversight import SpotOversight
     from tutor.engine.sources import default_library
+    from tutor.puzzles.kinds.spot_oversight import SpotOversight
     io_, _ = scripted(lambda prompt: "pass")
     drill = OversightDrill(io_, "porges", 5, seed=3)
     got = [drill.next_puzzle(level) for _ in range(20)]

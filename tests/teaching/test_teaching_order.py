@@ -6,11 +6,16 @@ from __future__ import annotations
 
 import shutil
 
-import tutor.puzzles as P
-from tutor.teaching.lessons import (check_lessons, lesson_files, load_course, puzzle_seed,
-                                    teaching_problems)
-
 from support import lesson_puzzles
+
+import tutor.puzzles as P
+from tutor.teaching.lessons import (
+    check_lessons,
+    lesson_files,
+    load_course,
+    puzzle_seed,
+    teaching_problems,
+)
 
 
 def test_every_lesson_puzzle_is_taught_by_then_and_no_harder_than_allowed():

@@ -9,16 +9,14 @@ import re
 import sqlite3
 
 import pytest
+from support import run_laugh
 
 from tutor.app.cli import main
 from tutor.engine.parameters import OVERSIGHT_KINDS
 from tutor.puzzles import KINDS, themes_of
-from tutor.puzzles.themes import (label, resolve_theme, theme, theme_id, theme_ids,
-                                  theme_table)
+from tutor.puzzles.themes import label, resolve_theme, theme, theme_id, theme_ids, theme_table
 from tutor.teaching.progress import FILE_NAME, ProgressStore
 from tutor.teaching.transfer import parse_export, write_export
-
-from support import run_laugh
 
 T0 = 1_767_225_600.0
 

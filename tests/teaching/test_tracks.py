@@ -5,13 +5,18 @@ broken track file is one line naming the file, line and key."""
 from __future__ import annotations
 
 import pytest
-
 from support import lesson_puzzles
 
 from tutor.engine.errors import DataError, UsageError
 from tutor.teaching.lessons import check_lessons, load_course
-from tutor.teaching.tracks import (fixed_lesson, load_track, read_track, step_key,
-                                   track_names, track_problems)
+from tutor.teaching.tracks import (
+    fixed_lesson,
+    load_track,
+    read_track,
+    step_key,
+    track_names,
+    track_problems,
+)
 
 
 @pytest.fixture(scope="module")

@@ -9,14 +9,13 @@ import io
 import json
 
 import pytest
+from support import ROOT
 
 from tutor.engine.errors import DataError
 from tutor.teaching.classreport import build_report, render_csv, render_html
 from tutor.teaching.progress import FILE_NAME, ProgressStore
 from tutor.teaching.review import weak_skills
 from tutor.teaching.transfer import FORMAT, export_data, import_file, parse_export, write_export
-
-from support import ROOT
 
 T0 = 1_767_225_600.0
 FIXTURE = ROOT / "tests" / "data" / "progress-export.json"
@@ -260,8 +259,9 @@ def test_class_report_numbers_agree_with_each_learners_statistics(machine, tmp_p
 
 
 def test_learners_of_one_name_are_told_apart_by_their_files(tmp_path):
-    from tutor.teaching.transfer import read_export
     import dataclasses
+
+    from tutor.teaching.transfer import read_export
     export = read_export(FIXTURE)         # two learners of one name, no answer in common
     other = dataclasses.replace(export, answers=[], sightings=[])
     report = build_report([("class/one.json", export), ("class/two.json", other)])
@@ -279,6 +279,7 @@ def test_a_completed_lesson_with_a_possible_score_is_taken(machine, tmp_path):
 def test_every_kind_the_program_records_is_one_an_import_takes():
     """The kinds of a practice deal's graded moments (tutor.app.play.game) are known kinds."""
     import re
+
     from tutor.teaching.progress import incoming
     recorded = set()
     for name in ("game.py", "watching.py"):

@@ -12,15 +12,14 @@ import tempfile
 from pathlib import Path
 
 import pytest
+from fuzzing import fuzz_settings
 from hypothesis import given
 from hypothesis import strategies as st
+from support import ROOT
 
-from fuzzing import fuzz_settings
 from tutor.engine.errors import DataError
 from tutor.teaching.progress import FILE_NAME, ProgressStore
 from tutor.teaching.transfer import parse_export
-
-from support import ROOT
 
 pytestmark = pytest.mark.fuzz
 

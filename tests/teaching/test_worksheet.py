@@ -8,15 +8,25 @@ import re
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from support import lesson_puzzles
 
 from tutor.app.cli import main
 from tutor.engine.errors import UsageError
 from tutor.teaching.lessons import find_lesson, load_lesson
-from tutor.teaching.worksheet import (_HEADING_LINES, PAGE_BREAK, PAGE_LINES, WorksheetPuzzle,
-                                     build, md_escape, page_groups, quote_html, quote_markdown,
-                                     render_html, render_markdown, write_worksheet)
-
-from support import lesson_puzzles
+from tutor.teaching.worksheet import (
+    _HEADING_LINES,
+    PAGE_BREAK,
+    PAGE_LINES,
+    WorksheetPuzzle,
+    build,
+    md_escape,
+    page_groups,
+    quote_html,
+    quote_markdown,
+    render_html,
+    render_markdown,
+    write_worksheet,
+)
 
 HOSTILE = """\
 ---
@@ -107,6 +117,7 @@ def _md_reads(source: str, cell: bool = False) -> str | None:
     ``source``, one paragraph (or a table's one ``cell``): its text, tags and entities undone;
     None when it is not that."""
     import html
+
     from markdown_it import MarkdownIt
     out = MarkdownIt("commonmark", {"html": True}).enable(["table", "strikethrough"]).render(
         source)
@@ -202,6 +213,7 @@ def test_a_lesson_without_puzzles(tmp_path):
     # every lesson of the course tests its objectives with puzzles; a lesson taken without its
     # puzzle blocks still makes a worksheet
     import dataclasses
+
     from tutor.teaching.lessons import Block
     history = course_lesson("history")
     bare = dataclasses.replace(history, pages=[

@@ -22,11 +22,19 @@ from rich.text import Text
 from tutor.app.commands.simulate import skill_view
 from tutor.app.fit import FitTable
 from tutor.engine.errors import DataError
-from tutor.puzzles.quoted import quote_text
 from tutor.puzzles.board import cards_text
-from tutor.teaching.blockdata import (RULES_CAPTION, odds_percent, odds_rows, odds_sentence,
-                                      parameter_label, parameter_value, records_view, simulate,
-                                      simulate_sentence)
+from tutor.puzzles.quoted import quote_text
+from tutor.teaching.blockdata import (
+    RULES_CAPTION,
+    odds_percent,
+    odds_rows,
+    odds_sentence,
+    parameter_label,
+    parameter_value,
+    records_view,
+    simulate,
+    simulate_sentence,
+)
 from tutor.teaching.figures import skill_figures
 from tutor.teaching.lessons import ODDS_FIGURES, Block
 
@@ -85,7 +93,7 @@ def render_rules(data: dict, ctx, width: int):
     table = FitTable([""] + list(rids), rows, wrap=range(len(rids) + 1), lines=True)
     if table.laid_out(width) is not None:          # every ruleset id whole above its column
         return Group(table, Text(caption, style="dim"))
-    parts = []
+    parts: list[Text | Table] = []
     for p in params:
         parts.append(Text(parameter_label(p), style="bold"))
         grid = Table.grid(padding=(0, 1))

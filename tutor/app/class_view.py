@@ -86,7 +86,9 @@ def _cell(cell) -> Text:
 
 
 def _rating(rating: float | None, rd: float | None) -> str:
-    return "-" if rating is None else f"{shown_rating(rating, rd)} ± {rd:.0f}"
+    if rating is None or rd is None:
+        return "-"
+    return f"{shown_rating(rating, rd)} ± {rd:.0f}"
 
 
 def _pages(title: str, tables: list[tuple[range, Table]]) -> list:

@@ -15,18 +15,35 @@ import argparse
 import os
 import re
 import sys
+from typing import NoReturn
 
 from tutor import __version__
+from tutor.app.commands import (
+    analyse,
+    coach_cmd,
+    drill,
+    lesson,
+    match,
+    odds,
+    play,
+    progress_cmd,
+    puzzle,
+    records,
+    rules,
+    simulate,
+    sources_cmd,
+    stats,
+    table,
+    tutor_app,
+    worksheet,
+)
 from tutor.app.commands._common import resolve_names
-from tutor.app.commands import (analyse, coach_cmd, drill, lesson, match, odds, play,
-                                progress_cmd, puzzle, records, rules, simulate, sources_cmd,
-                                stats, table, tutor_app, worksheet)
+from tutor.app.streams import standard_streams
 from tutor.engine import kernelcache, sources
 from tutor.engine.errors import LaughError, UsageError
-from tutor.engine.outputs import unsaved
 from tutor.engine.names import find_name
+from tutor.engine.outputs import unsaved
 from tutor.engine.safetext import clip, printable
-from tutor.app.streams import standard_streams
 
 #: Command modules, in the order ``laugh --help`` lists them.
 COMMAND_MODULES = (tutor_app, lesson, coach_cmd, puzzle, play, match, drill, rules, sources_cmd,
@@ -57,7 +74,7 @@ class _Parser(argparse.ArgumentParser):
                 arg_strings = [_choice(action, a) for a in arg_strings]
         return super()._get_values(action, arg_strings)
 
-    def error(self, message: str) -> None:  # noqa: D102 - argparse hook
+    def error(self, message: str) -> NoReturn:  # noqa: D102 - argparse hook
         message = _shorten_quoted(message)
         option = re.match(r"argument (\S+?)(?:/\S+)?: expected one argument$", message)
         if option:
@@ -69,11 +86,12 @@ class _Parser(argparse.ArgumentParser):
 def _choice(action: argparse.Action, text: str) -> str:
     """``text``, one of ``action``'s choices in any case (:func:`tutor.engine.names.
     find_name`); ArgumentError (one line, the nearest choices) for none of them."""
-    choices = [c for c in action.choices if isinstance(c, str)]
+    choices = [c for c in action.choices or () if isinstance(c, str)]
     if text in choices:
         return text
+    metavar = action.metavar if isinstance(action.metavar, str) else None
     what = (action.dest if action.dest not in (None, argparse.SUPPRESS) else
-            action.metavar or "choice").replace("_", " ").lower()
+            metavar or "choice").replace("_", " ").lower()
     try:
         return find_name(text, choices, what)
     except UsageError as exc:

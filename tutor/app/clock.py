@@ -92,7 +92,7 @@ def countdown_line(cd: Countdown, now: float, width: int = 80, symbols: bool = T
         line += " " + _bar(left / cd.total if cd.total > 0 else 0.0, time_w, symbols)
     if tail:
         line += " · " + tail
-        if set_w >= 4:
+        if set_w >= 4 and cd.progress is not None:
             line += " " + _bar((cd.progress[0] - 1) / cd.progress[1], set_w, symbols)
     line = " " + line
     if len(line) > width - 1:          # very narrow: the time left is what matters

@@ -31,15 +31,24 @@ from tutor.app.fit import TitledRule
 from tutor.app.markdown import render_markdown
 from tutor.app.play.game import DealObserver, DealPlayer
 from tutor.app.play.inputs import QUIT_WORDS
-from tutor.app.play.watching import CLAIM_WORDS
 from tutor.app.play.sheet import review_renderable, settlement_table
+from tutor.app.play.watching import CLAIM_WORDS
 from tutor.engine.deal import Deal, new_deal
 from tutor.engine.errors import UsageError
 from tutor.engine.levels import claimants, level, make_opponents, seat_names
 from tutor.puzzles.quoted import quote_text
-from tutor.teaching.coach import (AT_THE_END, SITUATIONS, Seen, Stop, page_words, situations,
-                                  stop_for, stop_quotes)
+from tutor.teaching.coach import (
+    AT_THE_END,
+    SITUATIONS,
+    Seen,
+    Stop,
+    page_words,
+    situations,
+    stop_for,
+    stop_quotes,
+)
 from tutor.teaching.io import Reply
+from tutor.teaching.lessons import Lesson
 
 __all__ = ["ASK_CLAIM", "ASK_WORDS", "Coach", "CoachedResult", "CoachedSession", "allows",
            "coached_deals", "short_citation", "survey"]
@@ -78,7 +87,7 @@ class Coach(DealObserver):
         self.arisen: list[str] = []
         self.current: list[Seen] = []
         self._since = 0
-        self._lessons: dict[str, object] = {}
+        self._lessons: dict[str, Lesson] = {}
 
     # -- the hooks ---------------------------------------------------------------------------
 
@@ -368,6 +377,7 @@ def survey(data: dict, ruleset: str | None, answer: Callable[[DealPlayer, str], 
     io = ScriptedIO(lambda prompt: answer(holder["session"].player, prompt), console)
     session = holder["session"] = CoachedSession(Context(io, Glyphs()), data, ruleset, pace=0.0)
     session.first()
+    assert session.coach is not None        # the first deal has begun
     return session.coach.arisen, session.result.deals[0]
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from rich.table import Table
 from rich.text import Text
@@ -38,7 +38,7 @@ class Glyphs:
     wrong: str = "✗"
 
     @classmethod
-    def for_terminal(cls) -> "Glyphs":
+    def for_terminal(cls) -> Glyphs:
         """Unicode glyphs when :func:`tutor.app.streams.suit_symbols` says the terminal can show
         them."""
         if suit_symbols():
@@ -56,10 +56,10 @@ class Context:
 
     io: LearnerIO
     glyphs: Glyphs
-    _store: object = field(default=None, repr=False)
+    _store: ProgressStore | None = field(default=None, repr=False)
 
     @property
-    def store(self):
+    def store(self) -> ProgressStore:
         """The progress store, opened on first use (its notice, if any, said once)."""
         if self._store is None:
             self._store = ProgressStore()
@@ -208,7 +208,7 @@ class MenuItem:
     letter: str
     words: tuple[str, ...]
     label: str
-    value: object = None
+    value: Any = None               # whatever the caller wants back: a name, a pair, ...
 
     def keys(self) -> tuple[str, ...]:
         """Everything that chooses this entry (lower case)."""

@@ -15,6 +15,7 @@ never cut: a word longer than the whole width stands on a line of its own.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Literal
 
 from rich.cells import cell_len
 from rich.console import Group
@@ -34,7 +35,8 @@ class TitledRule:
     title and a short rule either side do not fit, the title (wrapped at spaces) above a
     plain rule."""
 
-    def __init__(self, title: str, style: str = "dim", align: str = "center"):
+    def __init__(self, title: str, style: str = "dim",
+                 align: Literal["left", "center", "right"] = "center"):
         self.title = title
         self.style = style
         self.align = align

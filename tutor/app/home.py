@@ -214,7 +214,7 @@ class Home:
                 if nxt is None:
                     self._screen(self.practice)
                 else:
-                    self._screen(lambda: self.open_lesson(nxt.id))
+                    self._screen(lambda nxt=nxt: self.open_lesson(nxt.id))
                 continue
             again = low.endswith(" again")
             if again:
@@ -223,7 +223,8 @@ class Home:
                 low = low[len("lesson "):].strip()
             entry = match_lesson(course, low)       # number, file name or id
             if entry is not None:
-                self._screen(lambda: self.open_lesson(entry.id, restart=again))
+                self._screen(lambda entry=entry, again=again: self.open_lesson(entry.id,
+                                                                           restart=again))
                 continue
             if low in ("p", "puzzles", "puzzle"):
                 self._screen(self.practice)
@@ -302,12 +303,12 @@ class Home:
 
     def stats(self) -> None:
         """The statistics view, with the weakest themes offered as practice."""
-        from tutor.app.views import stats_view      # lazily: see practice()
+        from tutor.app.views import stats_view  # lazily: see practice()
         stats_view(self.ctx, offer_practice=True, at_home=True)
 
     def sources(self) -> None:
         """The sources view (what ``laugh sources`` shows)."""
-        from tutor.app.views import sources_view    # lazily: see practice()
+        from tutor.app.views import sources_view  # lazily: see practice()
         sources_view(self.ctx)
 
     def drills(self) -> None:
@@ -325,7 +326,8 @@ class Home:
             if item is None:
                 return
             name, settings = item.value
-            ctx.guarded(lambda: run_drill(DrillOptions(name, settings=settings), io=ctx.io))
+            ctx.guarded(lambda name=name, settings=settings: run_drill(
+                DrillOptions(name, settings=settings), io=ctx.io))
             title = "Drills (another, or Enter for home)"
 
     def play(self) -> None:
@@ -334,12 +336,12 @@ class Home:
 
     def coach(self) -> None:
         """The course's first deal with a coach (:func:`tutor.app.coach.home_coached_deals`)."""
-        from tutor.app.coach import home_coached_deals       # lazily: see practice()
+        from tutor.app.coach import home_coached_deals  # lazily: see practice()
         home_coached_deals(self.ctx)
 
     def track(self) -> None:
         """The tournament track (:class:`tutor.app.track.TrackScreen`)."""
-        from tutor.app.track import TrackScreen             # lazily: see practice()
+        from tutor.app.track import TrackScreen  # lazily: see practice()
         TrackScreen(self.ctx, seed=self.seed).run()
 
     def match(self) -> None:

@@ -25,20 +25,28 @@ import threading
 from collections import deque
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple, cast
 
 from rich.console import Console, Group
 from rich.segment import Segment, Segments
 from rich.text import Text
 
-from tutor.app.clock import (REFRESH, FakeClock, TerminalClock, VirtualClock, countdown_for,
-                             countdown_line)
-from tutor.app.streams import (RStripWriter, is_terminal, make_console, suit_symbols,
-                               whole_word_text)
+from tutor.app.clock import (
+    REFRESH,
+    FakeClock,
+    TerminalClock,
+    VirtualClock,
+    countdown_for,
+    countdown_line,
+)
+from tutor.app.streams import RStripWriter, is_terminal, make_console, suit_symbols, whole_word_text
 from tutor.engine.cards import RANKS, SUITS
 from tutor.engine.safetext import printable
 
 if TYPE_CHECKING:       # the seam's types; its module loads when a session first reads
+    from prompt_toolkit import PromptSession
+    from rich.console import RenderableType
+
     from tutor.teaching.io import Clock, Event, Reply
 
 __all__ = ["ConsoleIO", "ScriptedIO", "TerminalIO", "card_words", "make_io"]
@@ -147,7 +155,7 @@ class TerminalIO(ConsoleIO):
         super().__init__(console, clock if clock is not None else TerminalClock(),
                          suit_symbols() if symbols is None else symbols)
         self.history_path = history_path
-        self._asking = None
+        self._asking: PromptSession | None = None
         self._timed: dict[tuple, object] = {}
 
     # -- output ------------------------------------------------------------------------------
@@ -180,22 +188,23 @@ class TerminalIO(ConsoleIO):
         if not self.console.is_terminal:
             yield self.show
             return
-        from rich.live import Live      # rich's live display: only on a terminal
+        from rich.live import Live  # rich's live display: only on a terminal
         live = Live(Text(""), console=self.console, transient=True, auto_refresh=False)
         live.start()
         try:
-            yield lambda renderable: live.update(renderable, refresh=True)
+            # the seam passes what rich renders (Text, Group, Table...) as object
+            yield lambda renderable: live.update(cast("RenderableType", renderable), refresh=True)
         finally:
             live.stop()
 
     @contextmanager
     def progress(self, label: str) -> Iterator[Callable[[float, float], None]]:
         """A bar labelled ``label`` with the count done of the total, gone at the end."""
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn
         bar = Progress(TextColumn(label, markup=False), BarColumn(), MofNCompleteColumn(),
                        console=self.console, transient=True)
         bar.start()
-        task = []
+        task: list[TaskID] = []
 
         def update(completed: float, total: float) -> None:
             if not task:
@@ -211,9 +220,9 @@ class TerminalIO(ConsoleIO):
     def _ask_session(self):
         # prompt_toolkit only on a terminal: it is slow to import and piped runs never need it
         from prompt_toolkit import PromptSession
-        from prompt_toolkit.history import FileHistory, InMemoryHistory
+        from prompt_toolkit.history import FileHistory, History, InMemoryHistory
         if self._asking is None:
-            history = InMemoryHistory()
+            history: History = InMemoryHistory()
             if self.history_path is not None:
                 try:
                     os.makedirs(os.path.dirname(self.history_path), exist_ok=True)
@@ -296,7 +305,7 @@ class TerminalIO(ConsoleIO):
                     app.exit(result=None)
                 elif not app.is_done and not fut.cancelled() and fut.exception() is not None:
                     app.exit(exception=fut.exception())
-            run_in_terminal(fire).add_done_callback(done)
+            asyncio.ensure_future(run_in_terminal(fire)).add_done_callback(done)
 
         def pre_run():
             loop = asyncio.get_running_loop()
@@ -306,6 +315,7 @@ class TerminalIO(ConsoleIO):
                 handles.append(loop.call_later(max(0.0, at - now), fire_event, fire))
 
         def toolbar():
+            assert countdown is not None        # the toolbar is set only with a countdown
             width = app.output.get_size().columns
             return countdown_line(countdown, clock.now(), width, symbols)
 
@@ -439,7 +449,7 @@ class ScriptedIO(ConsoleIO):
         :class:`~tutor.app.clock.FakeClock`: the learner's scripted delay passes, events due
         before it fire (moving the clock to each), and the read gives None when one closes the
         prompt or the delay reaches the timeout (the line is then not consumed)."""
-        from tutor.teaching.io import Reply     # (start-up time: see the imports above)
+        from tutor.teaching.io import Reply  # (start-up time: see the imports above)
         clock = self.clock
         start = clock.now()
         if not isinstance(clock, FakeClock):        # piped: no time passes while reading

@@ -31,7 +31,7 @@ def parser():
 def render_markdown(text: str, symbols: bool = True, bullet: str = "•"):
     """``text`` (CommonMark) as one rich renderable (a ``Group``) of its blocks, with a blank
     line between blocks.  ``symbols`` chooses suit symbols or letters for inline cards."""
-    from markdown_it.tree import SyntaxTreeNode     # lazily, as in parser()
+    from markdown_it.tree import SyntaxTreeNode  # lazily, as in parser()
     tree = SyntaxTreeNode(parser().parse(text))
     return Group(*_blocks(tree.children, symbols, bullet, spaced=True))
 

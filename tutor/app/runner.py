@@ -245,7 +245,7 @@ class LessonRunner:
         """Offer the coached deals of ``block`` (``play`` starts them, ``skip`` goes on,
         ``quit`` leaves the lesson; Enter alone is asked again), under the run's ruleset where
         one is fixed."""
-        from tutor.app.coach import coached_deals       # the game loads only when played
+        from tutor.app.coach import coached_deals  # the game loads only when played
         ctx = self.ctx
 
         def check(text: str) -> str | None:

@@ -360,6 +360,8 @@ def console_width() -> int | None:
     if columns.strip().isdigit() and int(columns) > 0:
         return max(MIN_WIDTH, int(columns))
     for stream in (sys.__stdout__, sys.__stdin__, sys.__stderr__):
+        if stream is None:
+            continue
         try:
             width = os.get_terminal_size(stream.fileno()).columns
         except (AttributeError, ValueError, OSError):

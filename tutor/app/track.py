@@ -32,8 +32,8 @@ from rich.text import Text
 from tutor.engine.errors import DataError, LaughError
 from tutor.engine.levels import level
 from tutor.engine.match import Match
-from tutor.teaching.words import is_quit
 from tutor.teaching.tracks import MATCH, Track, fixed_lesson, load_track, step_key
+from tutor.teaching.words import is_quit
 
 __all__ = ["TrackScreen", "track_match_path", "DEFAULT_TRACK", "MATCH_LEVEL"]
 
@@ -152,7 +152,7 @@ class TrackScreen:
                         style="yellow")
                 redraw = False
                 continue
-            ctx.guarded(lambda: self.take(step, restart=again))
+            ctx.guarded(lambda step=step, again=again: self.take(step, restart=again))
 
     def take(self, step: int, restart: bool = False) -> None:
         """Take step ``step`` (1-based; one past the lessons is the match)."""

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import secrets
 import time
+from collections.abc import Callable
+from typing import Any
 
 from rich.table import Table
 from rich.text import Text
@@ -250,7 +252,7 @@ def stats_view(ctx, offer_practice: bool = True, at_home: bool = True) -> None:
     themes = store.tallies("theme")
     rated_themes = {k.partition(":")[2]: v for k, v in store.ratings("theme:").items()}
     rated_kinds = {k.partition(":")[2]: v for k, v in store.ratings("kind:").items()}
-    sections = [("By theme, weakest first", themes, recent["theme"], rated_themes, theme_label),
+    sections: list[tuple[str, Any, dict | None, dict | None, Callable[[str], str]]] = [("By theme, weakest first", themes, recent["theme"], rated_themes, theme_label),
                 ("By kind, weakest first", store.tallies("kind"), recent["kind"], rated_kinds,
                  str)]
     days = store.timeline()

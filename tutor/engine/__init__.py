@@ -11,9 +11,22 @@ exact odds (:mod:`.odds`).
 Nothing here imports from the puzzles, teaching or app rooms.
 """
 
-from tutor.engine.deal import (ACTION_KINDS, DECLARATIONS, TURN_KINDS, Action, CaptureOption, Deal,
-                               DealResult, HeldDeclaration, LaidDown, Oversight,
-                               RankCount, SeatSettlement, deal_order, new_deal)
+from tutor.engine.deal import (
+                               ACTION_KINDS,
+                               DECLARATIONS,
+                               TURN_KINDS,
+                               Action,
+                               CaptureOption,
+                               Deal,
+                               DealResult,
+                               HeldDeclaration,
+                               LaidDown,
+                               Oversight,
+                               RankCount,
+                               SeatSettlement,
+                               deal_order,
+                               new_deal,
+)
 from tutor.engine.game import Game
 from tutor.engine.reasons import Reason
 

@@ -12,8 +12,16 @@ expert builds on the analysis, and this module names them all.
 
 from __future__ import annotations
 
-from tutor.engine.rule_bots import (RULE_BOT_NAMES, Bot, Careless, CounterBot, RandomBot,
-                                    WillughbyBot, play_out, rule_bot)
+from tutor.engine.rule_bots import (
+    RULE_BOT_NAMES,
+    Bot,
+    Careless,
+    CounterBot,
+    RandomBot,
+    WillughbyBot,
+    play_out,
+    rule_bot,
+)
 
 __all__ = ["BOT_NAMES", "Bot", "Careless", "CounterBot", "RandomBot", "WillughbyBot",
            "make_bot", "play_out"]

@@ -6,6 +6,9 @@ can turn any of them into a one-line message instead of a traceback.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from typing import Any
+
 from tutor.engine.reasons import Reason, as_reason
 
 
@@ -28,7 +31,7 @@ class ActionError(LaughError):
     """
 
     def __init__(self, reason: str, text: str | None = None, seat: int | None = None,
-                 candidates: tuple = ()):
+                 candidates: Iterable[Any] = ()):
         super().__init__(f"{text!r}: {reason}" if text is not None else reason)
         self.reason: Reason = as_reason(reason)
         self.text = text

@@ -32,8 +32,14 @@ from __future__ import annotations
 
 import time
 
-from tutor.engine.analysis import (POLICIES, analyse, compiled, decision_options, mix_seed,
-                                   option_class)
+from tutor.engine.analysis import (
+    POLICIES,
+    analyse,
+    compiled,
+    decision_options,
+    mix_seed,
+    option_class,
+)
 from tutor.engine.deal import DECLARATIONS, Deal
 from tutor.engine.errors import UsageError
 from tutor.engine.rule_bots import Bot, rule_bot

@@ -22,11 +22,19 @@ from typing import Any
 
 from tutor.engine.cards import RANK_PLURALS
 from tutor.engine.errors import UsageError
-from tutor.engine.parameters import (rule_words, settlement_formula, settlement_rule,
-                                     value_words)
-from tutor.engine.values import (BonusTo, CaptureForm, CapturesPerTurn, Declaration,
-                                 FirstDealer, HandPlays, LeftoversTo, OversightKind, Scoring,
-                                 TableMournival)
+from tutor.engine.parameters import rule_words, settlement_formula, settlement_rule, value_words
+from tutor.engine.values import (
+    BonusTo,
+    CaptureForm,
+    CapturesPerTurn,
+    Declaration,
+    FirstDealer,
+    HandPlays,
+    LeftoversTo,
+    OversightKind,
+    Scoring,
+    TableMournival,
+)
 
 __all__ = ["Game", "DEFAULT_RULESET"]
 
@@ -250,8 +258,9 @@ class Game:
             parts.append(f"won {row.won_in_play} in play + {row.won - row.won_in_play} at the "
                          f"end = {row.won}")
         if not self.has_stakes:
-            parts.append(settlement_formula(Scoring.PAIRS, won=row.won)
-                         + (f" + {row.bonus} bonus" if row.bonus else "")
+            formula = settlement_formula(Scoring.PAIRS, won=row.won)
+            assert formula is not None              # None only under pot scoring
+            parts.append(formula + (f" + {row.bonus} bonus" if row.bonus else "")
                          + f" = {row.points} points")
             if row.net is not None:
                 parts.append(f"lying down: paid {row.paid}, received {row.received}, "

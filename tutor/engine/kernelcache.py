@@ -35,7 +35,7 @@ from pathlib import Path
 try:
     import fcntl
 except ImportError:                     # not POSIX: a lock file's age stands for the lock
-    fcntl = None
+    fcntl = None    # type: ignore[assignment]  # None stands for the module's absence
 
 __all__ = ["COMPILE_SECONDS", "ENTRIES", "ENV_PURE", "announce", "compiling", "failed",
            "mark", "numba_here", "on_compiling", "ready", "release", "start", "stamp",

@@ -199,7 +199,7 @@ class Match:
 
     @classmethod
     def start(cls, ruleset: Ruleset, players: int, seed: int | str, deals: int | None = None,
-              chosen: int | None = None, meta: dict | None = None) -> "Match":
+              chosen: int | None = None, meta: dict | None = None) -> Match:
         """A new match: the first dealer by the ruleset's rule (the cut drawn from ``seed``),
         and its games (:func:`plan_games`)."""
         ruleset.count(players)
@@ -247,7 +247,7 @@ class Match:
         """``seat``'s result in each finished game, with its game (practice games included)."""
         return [(g, d.returns()[seat]) for g, d in zip(self.games, self.deals)]
 
-    def play(self, deals: int, bots: list[Bot], rng: random.Random) -> "Match":
+    def play(self, deals: int, bots: list[Bot], rng: random.Random) -> Match:
         """Play ``deals`` more deals (at most to the end of the plan) with one bot per seat;
         ``rng`` drives their choices and reaction times.  Returns self."""
         for _ in range(deals):
@@ -302,7 +302,7 @@ class Match:
         return cache
 
     @classmethod
-    def from_json(cls, obj: Any, rulesets: dict[str, Ruleset]) -> "Match":
+    def from_json(cls, obj: Any, rulesets: dict[str, Ruleset]) -> Match:
         """A match read back from :meth:`to_json`, checked whole: every key present with a
         value of its type and range (a seed as :meth:`start` takes it, the first dealer and the
         cuts as the seed makes them, the plan's length as :func:`plan_games` allows, ``meta``

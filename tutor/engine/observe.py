@@ -177,7 +177,7 @@ class Observation:
         }
 
     @classmethod
-    def from_json(cls, obj: Any, earlier: tuple[Action, ...] = ()) -> "Observation":
+    def from_json(cls, obj: Any, earlier: tuple[Action, ...] = ()) -> Observation:
         """Read :meth:`to_json`'s object back; ``earlier`` are the actions the receiver already
         holds (``history_from`` of them are kept).  Raises :class:`~tutor.engine.errors.
         RecordError` naming the first bad key."""

@@ -11,13 +11,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import lru_cache
+from functools import cache
 from math import comb
 
 from tutor.engine.rulesets import Ruleset
 
 
-@lru_cache(maxsize=None)
+@cache
 def _count_draws(k: int, allowed: frozenset[int]) -> int:
     """Number of ``k``-card draws in which every rank's count is in ``allowed``."""
     poly = [0] * 5

@@ -25,7 +25,7 @@ from tutor.engine.errors import LaughError
 __all__ = ["CannotWrite", "check_output", "cannot_write", "folder_problem", "not_saved",
            "unsaved", "write_text"]
 
-_unsaved: list[str] = []
+_unsaved: list[tuple[str, bool]] = []
 
 
 class CannotWrite(LaughError):

@@ -26,9 +26,19 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from tutor.engine.errors import UsageError
-from tutor.engine.values import (BonusTo, CaptureForm, CapturesPerTurn, Declaration, FirstDealer,
-                                 HandPlays, LeftoversTo, OversightKind, PotTo, Scoring,
-                                 TableMournival)
+from tutor.engine.values import (
+    BonusTo,
+    CaptureForm,
+    CapturesPerTurn,
+    Declaration,
+    FirstDealer,
+    HandPlays,
+    LeftoversTo,
+    OversightKind,
+    PotTo,
+    Scoring,
+    TableMournival,
+)
 
 __all__ = ["ParameterSpec", "PARAMETERS", "RULESET_PARAMETERS", "COUNT_PARAMETERS", "COUNT_GROUPS",
            "CountGroup", "STATUSES", "STATUS_MEANINGS", "count_section", "spec", "value_words",

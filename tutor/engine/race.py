@@ -31,9 +31,14 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from tutor.engine.deal import PLAY, Action, Deal, Oversight, claim_sizes, read_claim_words
+from tutor.engine.errors import (
+    ActionError,
+    AmbiguousAction,
+    IllegalAction,
+    IncompleteAction,
+    InvalidAction,
+)
 from tutor.engine.reasons import Reason, Seat
-from tutor.engine.errors import (ActionError, AmbiguousAction, IllegalAction, IncompleteAction,
-                                 InvalidAction)
 
 __all__ = ["ClaimRace", "ClaimWatch", "Entry", "Outcome", "Reaction", "Watched", "open_to",
            "HIT", "FALSE_CLAIM", "TOO_LATE", "UNREAD", "INCOMPLETE", "AMBIGUOUS"]
@@ -325,7 +330,7 @@ class ClaimWatch:
         ``before`` ``(at, seat)``: only those that come before a claim of ``seat`` arriving at
         ``at``), in order; each that finds its oversight still open takes it.  Returns their
         outcomes (hits)."""
-        out = []
+        out: list[Outcome] = []
         while True:
             due = self.due()
             if not due:
@@ -392,7 +397,7 @@ class ClaimWatch:
             return self._refused(seat, claim, at, exc.reason, blind)
         w = next((w for ov, w in self.open.items() if ov.taken_by(action)), None)
         if w is None:           # cannot happen for a legal claim: the deal knows the oversight
-            return self._refused(seat, claim, at, "no open oversight takes that claim")
+            return self._refused(seat, claim, at, Reason("no open oversight takes that claim"))
         return self._take(seat, at, action, w)
 
     def _whole(self, text: str) -> None:
@@ -412,6 +417,7 @@ class ClaimWatch:
         """A claim that takes nothing: too late when it names an oversight that was open to
         ``seat`` and has closed (with ``blind``, by all the cards its claim takes or its rank),
         else a false claim."""
+        kinds: Iterable[str | None]
         if isinstance(claim, Action):
             cards, rank, kinds = claim.cards, None, {claim.oversight}
         else:
@@ -447,6 +453,7 @@ class ClaimWatch:
 def _too_late(w: Watched, at: float) -> Reason:
     """Why a claim of ``w`` arriving at clock time ``at`` took nothing."""
     if w.how == "claimed":
+        assert w.taken_by is not None       # a claimed oversight has its taker
         return Reason("{taker} claimed it first, "
                       + f"{max(0.0, at - (w.taken_at or at)) * 1000:,.0f}"
                       + " ms before this claim", code="claimed_first", taker=Seat(w.taken_by))

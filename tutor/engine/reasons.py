@@ -71,7 +71,7 @@ class Reason(str):
     sep: str
 
     def __new__(cls, template: str, *, code: str = "", rule: str | None = None,
-                choices: Sequence = (), sep: str = ": ", **refs: Any) -> "Reason":
+                choices: Sequence = (), sep: str = ": ", **refs: Any) -> Reason:
         text = _render(template, refs, None, None, True) if refs else template
         if choices:
             text += sep + "; ".join(a.notation() for a in choices)

@@ -146,12 +146,20 @@ def to_record(deal: Deal, with_result: bool = True) -> dict[str, Any]:
         "ruleset": deal.ruleset.id,
         "players": deal.n,
         "dealer": deal.dealer,
-        "pack": [code(c) for c in deal.pack],
+        "pack": [code(c) for c in _pack(deal)],
         "actions": [action_to_json(a) for a in deal.history],
     }
     if with_result and deal.result is not None:
         rec["result"] = result_to_json(deal)
     return rec
+
+
+def _pack(deal: Deal) -> tuple[int, ...]:
+    """The pack of a dealt deal; a hand-made position has none to write."""
+    if deal.pack is None:
+        raise RecordError("a position built by hand has no pack: it cannot be written as a "
+                          "deal record")
+    return deal.pack
 
 
 def _lookup_ruleset(rid: str, players: int, rulesets: dict[str, Ruleset] | None) -> Ruleset:
@@ -226,6 +234,7 @@ def replay(record: Any, rulesets: dict[str, Ruleset] | None = None, *,
             raise RecordError("result: the record has a result but its actions do not finish "
                               f"the deal (it stops after {len(actions)} actions)")
         mine = result_to_json(deal)
+        assert mine is not None             # the deal has a result
         for key in mine:
             if theirs.get(key) != mine[key]:
                 raise RecordError(f"result.{key} is {_describe(theirs.get(key))} but the replay "
@@ -364,8 +373,8 @@ def load_records(path: str | Path) -> Iterator[tuple[int, Any]]:
         if suffix == ".json" and whole is not _AS_LINES:
             yield 1, RecordError(f"a deal record is a JSON object, not {_describe(whole)}")
             return
-    for lineno, line in enumerate(text.splitlines(), 1):
-        found = _line(line)
+    for lineno, text_line in enumerate(text.splitlines(), 1):
+        found = _line(text_line)
         if found is not None:
             yield lineno, found
 

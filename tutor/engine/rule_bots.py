@@ -24,6 +24,7 @@ the expert included (:func:`tutor.engine.bots.make_bot`).
 from __future__ import annotations
 
 import random as _random
+from collections.abc import Sequence
 
 from tutor.engine.deal import Action, Deal
 from tutor.engine.errors import UsageError
@@ -227,7 +228,7 @@ def rule_bot(name: str) -> Bot:
     return classes[find_name(name, RULE_BOT_NAMES, "computer player")]()
 
 
-def play_out(deal: Deal, bots: list[Bot], rng: _random.Random, observer=None) -> Deal:
+def play_out(deal: Deal, bots: Sequence[Bot], rng: _random.Random, observer=None) -> Deal:
     """Play ``deal`` to its end with one bot per seat, and return it.
 
     After every action, each seat may make free actions: every bot that wants one draws a
@@ -255,7 +256,7 @@ def play_out(deal: Deal, bots: list[Bot], rng: _random.Random, observer=None) ->
         if deal.phase == "over":
             break
         legal = deal.legal_actions()
-        a = bots[deal.to_move].choose(deal, legal, rng)
+        a = bots[deal._mover].choose(deal, legal, rng)
         deal.apply_unchecked(a)
         if observer:
             observer(deal, a)

@@ -13,8 +13,15 @@ from typing import Any
 
 from tutor.engine.errors import DataError, UsageError
 from tutor.engine.game import Game
-from tutor.engine.parameters import (CAPTURE_FORMS, COUNT_PARAMETERS, DECLARATION_KINDS,
-                                     OVERSIGHT_KINDS, PARAMETERS, RULESET_PARAMETERS, STATUSES)
+from tutor.engine.parameters import (
+    CAPTURE_FORMS,
+    COUNT_PARAMETERS,
+    DECLARATION_KINDS,
+    OVERSIGHT_KINDS,
+    PARAMETERS,
+    RULESET_PARAMETERS,
+    STATUSES,
+)
 from tutor.engine.values import ENUMS, PayTo, Scoring
 
 FIRST_DEALER = PARAMETERS["first_dealer"].values

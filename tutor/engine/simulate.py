@@ -43,7 +43,7 @@ class SeatStats:
         self.total_sq += value * value
         self.last_in += last_in
 
-    def merge(self, other: "SeatStats") -> None:
+    def merge(self, other: SeatStats) -> None:
         """Add another worker's sums."""
         self.n += other.n
         self.total += other.total
@@ -84,7 +84,7 @@ class Study:
         """``stakes`` or ``points``: what the results are counted in."""
         return scoring_unit(self.scoring)
 
-    def merge(self, other: "Study") -> None:
+    def merge(self, other: Study) -> None:
         """Add another worker's part of the same study."""
         for mine, theirs in zip(self.seats, other.seats):
             mine.merge(theirs)
@@ -143,6 +143,7 @@ def run_chunk(ruleset: Ruleset, players: int, bots: list[str], mistakes: float, 
         deal = new_deal(ruleset, players, dealer, rng)
         play_out(deal, seat_bots, rng)
         ret = deal.returns()
+        assert deal.result is not None      # played out: settled
         last = deal.result.last_in
         for off in range(players):
             seat = (dealer + off) % players
@@ -285,7 +286,7 @@ class SkillStudy:
         """``stakes`` or ``points``."""
         return scoring_unit(self.scoring)
 
-    def merge(self, other: "SkillStudy") -> None:
+    def merge(self, other: SkillStudy) -> None:
         """Add the next deals of the same study (another worker's part, in order)."""
         self.results.extend(other.results)
         self.decisions += other.decisions

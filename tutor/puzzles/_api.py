@@ -10,9 +10,21 @@ from tutor.engine.errors import UsageError
 from tutor.engine.records import replay
 from tutor.engine.sources import default_library
 from tutor.puzzles.export import load_sets
-from tutor.puzzles.generators import (SET_STRIDE, GenerationError, applicable_rulesets,
-                                      derived_seed, max_stars, misfit, needs, not_applicable,
-                                      parse_id, parse_spec, resolve_choice, search, shows)
+from tutor.puzzles.generators import (
+    SET_STRIDE,
+    GenerationError,
+    applicable_rulesets,
+    derived_seed,
+    max_stars,
+    misfit,
+    needs,
+    not_applicable,
+    parse_id,
+    parse_spec,
+    resolve_choice,
+    search,
+    shows,
+)
 from tutor.puzzles.generators import build as _build
 from tutor.puzzles.model import FORMAT, TRIES, AnswerError, Definition, Grade, Puzzle, definition
 from tutor.puzzles.registry import KINDS, kind_of, taught_in, themes_of

@@ -23,7 +23,7 @@ from tutor.engine.bots import make_bot, play_out
 from tutor.engine.cards import pretty_cards
 from tutor.engine.deal import Action, Deal
 from tutor.engine.rulesets import Ruleset
-from tutor.engine.seats import player_name  # the puzzle kinds name seats through this module
+from tutor.engine.seats import player_name as player_name  # the puzzle kinds name seats here
 from tutor.engine.seats import seat_names as _seat_names
 from tutor.engine.sources import default_library
 from tutor.puzzles.model import TRIES, AnswerError, Definition, Grade, Puzzle

@@ -201,7 +201,7 @@ def assemble(gen: PuzzleKind, ctx: Ctx, cand) -> Puzzle | None:
     explanation = defn.explanation(cand.explain_key or cand.variant, facts)
     keys = [k for k in (cand.explain_key, cand.variant) if k]
     quotes = resolve_quotes(defn, keys, rs, cand.quotes, ctx.players)
-    problems = []
+    problems: list = []
     for spec in defn.problem_specs(*keys):
         when = spec.get("when")
         if when and when not in cand.tags:

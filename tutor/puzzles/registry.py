@@ -18,8 +18,8 @@ from tutor.puzzles.kinds.capture_now import CaptureNow
 from tutor.puzzles.kinds.claim_window import ClaimWindow
 from tutor.puzzles.kinds.count import Count
 from tutor.puzzles.kinds.dead_pair import DeadPair
-from tutor.puzzles.kinds.end_of_play import EndOfPlay
 from tutor.puzzles.kinds.deal_setup import DealSetup
+from tutor.puzzles.kinds.end_of_play import EndOfPlay
 from tutor.puzzles.kinds.legal_play import LegalPlay
 from tutor.puzzles.kinds.reading import Reading
 from tutor.puzzles.kinds.score_sheet import ScoreSheet

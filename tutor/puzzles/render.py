@@ -24,6 +24,7 @@ from tutor.puzzles.board import cards_text, hanging, pile_text
 from tutor.puzzles.model import Grade, Puzzle, definition
 from tutor.puzzles.quoted import quote_text
 
+
 def plain_suits(text: str, symbols: bool) -> str:
     """``text`` with suit symbols written as letters when the terminal cannot show symbols."""
     if symbols:
@@ -319,7 +320,7 @@ def _end_of_play(puzzle: Puzzle, deal, symbols: bool) -> list:
     aside = set(r.set_aside)
     leftovers = set(r.leftovers)
     last = player_name(r.last_in, seat) if r.last_in is not None else "nobody"
-    out = [Text(f"Play is over. Last player in: {last}.", style="bold")]
+    out: list[Text | _Hang] = [Text(f"Play is over. Last player in: {last}.", style="bold")]
     out.append(_line("Leftovers (last hand and table):", _cards(sorted(leftovers), symbols)))
     if aside:
         out.append(_line("Set-aside mournival:", _cards(sorted(aside), symbols)))

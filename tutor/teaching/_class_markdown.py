@@ -9,8 +9,16 @@ from collections.abc import Callable
 from typing import Any
 
 from tutor.teaching._class_sources import STATUS_MARKS
-from tutor.teaching.worksheet import (PAGE_BREAK, key_markdown, md_document, md_escape as m,
-                                      md_quotation, md_table, puzzle_markdown, quote_markdown)
+from tutor.teaching.worksheet import (
+    PAGE_BREAK,
+    key_markdown,
+    md_document,
+    md_quotation,
+    md_table,
+    puzzle_markdown,
+    quote_markdown,
+)
+from tutor.teaching.worksheet import md_escape as m
 
 __all__ = ["students_markdown", "teacher_markdown"]
 

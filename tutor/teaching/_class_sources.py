@@ -8,8 +8,8 @@ import difflib
 import re
 from typing import Any
 
-from tutor.engine.sources import normalise, source_text
 from tutor.engine.parameters import COUNT_PARAMETERS, PARAMETERS, value_short, value_words
+from tutor.engine.sources import normalise, source_text
 
 __all__ = ["QUOTES_PER_READING", "STATUS_MARKS", "comparison", "contested", "family_tree",
            "timeline", "transcriptions", "word_diff"]
@@ -55,7 +55,7 @@ def comparison(library, rulesets: list[str]) -> dict[str, Any]:
     them sets, then a row for each player count any of them covers: its deal (hand/table),
     antes (dealer/others), bonus and breakeven in cards, marked with the weakest status of the
     four (None where a ruleset is not for that count)."""
-    rows = []
+    rows: list[tuple[str, list[tuple[str, Any] | None]]] = []
     from tutor.engine.parameters import RULESET_PARAMETERS
     for name in RULESET_PARAMETERS:
         ps = [library.parameter(r, name) for r in rulesets]
@@ -67,7 +67,7 @@ def comparison(library, rulesets: list[str]) -> dict[str, Any]:
     groups = (("hand", "table"), ("ante_dealer", "ante_other"), ("last_in_bonus",),
               ("breakeven",))
     for n in counts:
-        cells = []
+        cells: list[tuple[str, Any] | None] = []     # None: the ruleset lacks the count
         for r in rulesets:
             if n not in library.ruleset(r).counts:
                 cells.append(None)

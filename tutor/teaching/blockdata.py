@@ -271,14 +271,14 @@ def block_view(block, library, symbols: bool = True,
         return {"kind": kind, "columns": list(d["rulesets"]), "rows": rows, "caption": caption}
     if kind == "odds":
         from tutor.teaching.lessons import ODDS_FIGURES
-        rows = odds_rows(d, library)
-        if len(rows) == 1 and len(d["figures"]) == 1:
-            return {"kind": kind, "sentence": odds_sentence(rows[0], d["figures"][0])}
+        odds = odds_rows(d, library)
+        if len(odds) == 1 and len(d["figures"]) == 1:
+            return {"kind": kind, "sentence": odds_sentence(odds[0], d["figures"][0])}
         return {"kind": kind, "sentence": None,
                 "columns": ["ruleset", "players", "hand / table",
                             *[ODDS_FIGURES[f] for f in d["figures"]]],
                 "rows": [[r["ruleset"], str(r["players"]), f"{r['hand']} / {r['table']}",
-                          *[odds_percent(r[f]) for f in d["figures"]]] for r in rows]}
+                          *[odds_percent(r[f]) for f in d["figures"]]] for r in odds]}
     if kind == "simulate":
         if "skill" in d:
             from tutor.teaching.figures import skill_figures

@@ -42,9 +42,17 @@ from typing import Any
 from tutor.engine.atomic import write_atomic
 from tutor.engine.data import data_dir
 from tutor.engine.errors import DataError, UsageError
-from tutor.teaching._class_sources import (STATUS_MARKS, _plain_words, _short,
-                                           comparison, contested, family_tree, timeline,
-                                           transcriptions, word_diff)
+from tutor.teaching._class_sources import (
+    STATUS_MARKS,
+    _plain_words,
+    _short,
+    comparison,
+    contested,
+    family_tree,
+    timeline,
+    transcriptions,
+    word_diff,
+)
 
 __all__ = ["AUDIENCES", "CLASS_FILE", "ClassPack", "SECTIONS", "SOURCE_KINDS", "build_pack",
            "load_class_data", "render_html", "render_markdown", "transcriptions", "word_diff",

@@ -256,16 +256,16 @@ def one_learner_each(exports: list[tuple[str, Export]]
     for i, item in enumerate(exports):
         gathered.setdefault(root(i), []).append(item)
     notes = []
-    for i, (j, shared) in sorted(said.items()):
+    for i, (j, count) in sorted(said.items()):
         file, earlier = exports[i][0], exports[j][0]
-        if shared < 0:
+        if count < 0:
             again = "was given twice" if file == earlier else f"is {earlier} again"
             notes.append(f"{file} {again}: counted once.")
             continue
         name, as_name = _name(gathered[root(i)][0]), _name(exports[i])
         also = f" (named {as_name})" if as_name != name else ""
-        what = "answer or sighting" if shared == 1 else "answers or sightings"
-        notes.append(f"{file}{also} shares {shared} {what} with {earlier}: one learner's "
+        what = "answer or sighting" if count == 1 else "answers or sightings"
+        notes.append(f"{file}{also} shares {count} {what} with {earlier}: one learner's "
                      f"progress, merged as {name}, each answer counted once.")
     return list(gathered.values()), notes
 

@@ -26,7 +26,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from tutor.engine.cards import RANK_PLURALS, pretty_cards
+from tutor.engine.cards import RANK_PLURALS, pretty_cards, rank_of
 from tutor.engine.deal import Action, Deal, one_declaration_per_rank
 from tutor.engine.parameters import rule_words, seat_working, settlement_rule, value_words
 from tutor.engine.values import CaptureForm, Declaration, OversightKind
@@ -126,7 +126,8 @@ def situations(deal: Deal, seat: int, names: Sequence[str], symbols: bool = True
     facts = [f"{names[a.player]} declared {_declared(a, symbols)}." for a in recent
              if a.kind in kinds]
     facts += [_capital(rule_words("declarations", a.kind.removeprefix("declare_"),
-                                  ranks=RANK_PLURALS[a.rank], action=action_words(a, symbols)))
+                                  ranks=RANK_PLURALS[rank_of(a.cards[0])],
+                                  action=action_words(a, symbols)))
               + "." for a in decls]
     if facts:
         facts.append(f"Under {rs.id}, {value_words('hand_plays', rs.hand_plays)}.")
@@ -159,7 +160,7 @@ def situations(deal: Deal, seat: int, names: Sequence[str], symbols: bool = True
     facts = []
     for a in theirs + dead:
         said = _capital(rule_words("declarations", Declaration.DEAD_PAIR,
-                                   ranks=RANK_PLURALS[a.rank],
+                                   ranks=RANK_PLURALS[rank_of(a.cards[0])],
                                    action=action_words(a, symbols))) + "."
         facts.append(f"{names[a.player]} declared {_declared(a, symbols)}. {said}"
                      if a in theirs else said)
@@ -195,7 +196,7 @@ def situations(deal: Deal, seat: int, names: Sequence[str], symbols: bool = True
 
 def _the_end(deal: Deal, seat: int, names: Sequence[str]) -> list[Seen]:
     """The end of play and the settlement, from the engine's result."""
-    rs, res = deal.ruleset, deal.result
+    rs, res = deal.ruleset, deal.final_result()
     pc = deal.rules
     facts = []
     if res.last_in is not None:

@@ -62,7 +62,7 @@ def skill_figures(opponents: list[str], deals: int, seed: int, samples: int,
                         f"{','.join(raw.get('opponents') or [])}; {make}")
     rows = [r for r in raw.get("rows", []) if isinstance(r, dict)]
     if rulesets is None:
-        rulesets = list(dict.fromkeys(r.get("ruleset") for r in rows))
+        rulesets = list(dict.fromkeys(str(r.get("ruleset")) for r in rows))
     out = []
     for rid in rulesets:
         for opp in opponents:

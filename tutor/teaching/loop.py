@@ -30,8 +30,9 @@ shows the answer (counted as not right), help says what can be typed.
 from __future__ import annotations
 
 import weakref
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, NamedTuple, Sequence
+from typing import Any, NamedTuple
 
 from rich.text import Text
 
@@ -40,8 +41,15 @@ from tutor.puzzles import TRIES, Grade
 from tutor.puzzles.render import code_text, render_explanation, render_hint, render_puzzle
 from tutor.teaching.io import LearnerIO
 from tutor.teaching.ratings import shown_rating
-from tutor.teaching.words import (HELP_WORDS, HINT_WORDS, MENU_QUIT_WORDS, QUIT_WORDS,
-                                  SHOW_WORDS, is_quit, said)
+from tutor.teaching.words import (
+    HELP_WORDS,
+    HINT_WORDS,
+    MENU_QUIT_WORDS,
+    QUIT_WORDS,
+    SHOW_WORDS,
+    is_quit,
+    said,
+)
 
 __all__ = ["QUIT_WORDS", "MENU_QUIT_WORDS", "HINT_WORDS", "SHOW_WORDS", "HELP_WORDS",
            "GO_ON", "Outcome", "Question", "PuzzleQuestion", "Record", "ask", "go_on",
@@ -50,7 +58,7 @@ __all__ = ["QUIT_WORDS", "MENU_QUIT_WORDS", "HINT_WORDS", "SHOW_WORDS", "HELP_WO
 #: Per terminal (the I/O seam), the quotations shown in full after a puzzle in this sitting:
 #: the next puzzle citing one names it in a line (a set of legal-play puzzles does not stop at a
 #: screenful of the same quotations after every puzzle).
-_QUOTED: "weakref.WeakKeyDictionary[LearnerIO, set[str]]" = weakref.WeakKeyDictionary()
+_QUOTED: weakref.WeakKeyDictionary[LearnerIO, set[str]] = weakref.WeakKeyDictionary()
 
 #: The pause after an explanation on a terminal.
 GO_ON = "Enter to go on> "

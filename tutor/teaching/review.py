@@ -30,7 +30,7 @@ import json
 import sqlite3
 import zlib
 from dataclasses import dataclass
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 from rich.table import Table
 from rich.text import Text
@@ -115,7 +115,7 @@ class SkillState:
 
 
 def _utc(ts: float) -> datetime:
-    return datetime.fromtimestamp(ts, tz=timezone.utc)
+    return datetime.fromtimestamp(ts, tz=UTC)
 
 
 class ReviewBook:
@@ -124,7 +124,7 @@ class ReviewBook:
     ``Scheduler(enable_fuzzing=False)``, so schedules are reproducible."""
 
     def __init__(self, store, scheduler=None):
-        from fsrs import Scheduler          # lazily, as in rating_for()
+        from fsrs import Scheduler  # lazily, as in rating_for()
         self.store = store
         self.conn: sqlite3.Connection = store.conn
         self.scheduler = scheduler or Scheduler(enable_fuzzing=False)
@@ -199,7 +199,7 @@ class ReviewBook:
                 return False
         last = self.conn.execute("SELECT value FROM review_meta WHERE key = 'last_answer_id'"
                                  ).fetchone()
-        now = datetime.now(timezone.utc)
+        now = datetime.now(UTC)
         try:
             if last is not None:
                 int(last[0])
@@ -209,7 +209,7 @@ class ReviewBook:
                 times = [card.due] + ([card.last_review] if card.last_review else [])
                 if not (isinstance(skill, str) and
                         all(isinstance(n, int) for n in (reviews, lapses, right)) and
-                        all(t.tzinfo == timezone.utc and t.year < 3000 for t in times)):
+                        all(t.tzinfo == UTC and t.year < 3000 for t in times)):
                     return False
                 # What sync and skills will do with it must work: a trial review, in memory.
                 self.scheduler.review_card(card, Rating.Good, review_datetime=max(times + [now]))
@@ -245,7 +245,7 @@ class ReviewBook:
             return 0
 
     def _sync(self) -> int:
-        from fsrs import Card, Rating       # lazily, as in rating_for()
+        from fsrs import Card, Rating  # lazily, as in rating_for()
         last = int(self._meta("last_answer_id") or 0)
         rows = self.conn.execute(
             "SELECT id, at, kind, themes, correct, seconds, hints FROM answers WHERE id > ? "
@@ -303,11 +303,11 @@ class ReviewBook:
     def skills(self, now: datetime | None = None, group: str | None = None) -> list[SkillState]:
         """Every skill's schedule, weakest first (after a :meth:`sync`).  ``group`` limits to
         ``kind`` or ``theme`` skills."""
-        from fsrs import Card               # lazily, as in rating_for()
+        from fsrs import Card  # lazily, as in rating_for()
         self.sync()
         if not self.ready:
             return []
-        now = now or datetime.now(timezone.utc)
+        now = now or datetime.now(UTC)
         out = []
         for skill, card_json, reviews, lapses, right in self.conn.execute(
                 "SELECT skill, card, reviews, lapses, right FROM review_cards"):
@@ -335,7 +335,7 @@ class ReviewBook:
 
     def due(self, now: datetime | None = None) -> list[SkillState]:
         """The skills due for review now, weakest first."""
-        now = now or datetime.now(timezone.utc)
+        now = now or datetime.now(UTC)
         return [s for s in self.skills(now) if s.is_due(now)]
 
 
@@ -365,7 +365,7 @@ def render_weak_skills(states: list[SkillState], now: datetime | None = None, wi
     is due for review, and (at 60 columns and wider) right answers of all.  (Recall now is left
     out: it is about 100% for every skill just reviewed, right or wrong; see the module
     docstring.)"""
-    now = now or datetime.now(timezone.utc)
+    now = now or datetime.now(UTC)
     t = Table.grid(padding=(0, 1))
     t.add_column(overflow="fold", ratio=1)
     t.add_column(justify="right", no_wrap=True)
@@ -377,7 +377,7 @@ def render_weak_skills(states: list[SkillState], now: datetime | None = None, wi
     for s in states:
         style = "red" if s.tomorrow < 0.7 else "yellow" if s.tomorrow < 0.9 else "green"
         name = theme_label(s.name) if s.group == "theme" else s.name      # plain words
-        row = [Text(f"{name} ({s.group})"), Text(f"{100 * s.tomorrow:.0f}%", style=style),
+        row: list[Text | str] = [Text(f"{name} ({s.group})"), Text(f"{100 * s.tomorrow:.0f}%", style=style),
                _when(s.due, now)]
         if width >= 60:
             row.append(f"{s.right}/{s.reviews}")

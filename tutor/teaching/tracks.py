@@ -130,7 +130,7 @@ def read_track(path: Path, library=None) -> Track:
     raw = data["steps"]
     if not isinstance(raw, list) or not raw:
         fail("steps", "must list the track's lessons (- lesson: ID)")
-    steps = []
+    steps: list = []
     for i, item in enumerate(raw):
         key = f"steps[{i}]"
         if not isinstance(item, dict) or "lesson" not in item or \
@@ -194,7 +194,7 @@ def fixed_lesson(track: Track, step: TrackStep, lesson: Lesson, library=None) ->
     pages = [p for p in lesson.pages
              if step.pages is None or page_heading(p) in step.pages]
     kept_pages = []
-    tested: set[str] = set()
+    tested: set[str | None] = set()              # objective ids (None: a block of none)
     for page in pages:
         items = []
         for item in page:

@@ -140,8 +140,14 @@ def _object(pairs: list) -> dict:
         return out
     seen: set = set()
     marked = _Twice(out)
-    marked.twice = next(k for k, _ in pairs if k in seen or seen.add(k))
+    marked.twice = next(k for k, _ in pairs if k in seen or _note(seen, k))
     return marked
+
+
+def _note(seen: set, key: object) -> bool:
+    """Add ``key`` to ``seen``; False (for a test that goes on to the next key)."""
+    seen.add(key)
+    return False
 
 
 def _find_twice(value, where: str) -> tuple[str, str] | None:
@@ -172,8 +178,9 @@ def parse_export(text: str, name: str = "the export") -> Export:
         data = json.loads(text, parse_constant=_no_constant, object_pairs_hook=pairs)
     except (ValueError, RecursionError) as exc:
         raise DataError(f"{name}: not a progress export (not JSON: {exc})") from None
-    if twice:
-        where, key = _find_twice(data, "")
+    found = _find_twice(data, "") if twice else None
+    if found is not None:
+        where, key = found
         raise DataError(f"{name}: damaged, nothing taken from it ({where} gives the key "
                         f"{key!r} twice)")
     if not isinstance(data, dict) or data.get("format") != FORMAT:
@@ -238,7 +245,7 @@ def merge_export(store: ProgressStore, export: Export) -> tuple[int, int]:
     Returns ``(answers added, answers already there)``."""
     added, known = store.merge(export.answers, export.lessons, export.meta, export.sightings)
     if added:
-        from tutor.teaching.review import ReviewBook     # py-fsrs: only when there is work
+        from tutor.teaching.review import ReviewBook  # py-fsrs: only when there is work
         ReviewBook(store).sync()
     return added, known
 

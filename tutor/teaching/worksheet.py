@@ -41,7 +41,7 @@ from tutor.puzzles.model import definition
 from tutor.puzzles.quoted import quote_spans
 from tutor.puzzles.render import plain_suits, render_puzzle, shown_cards
 from tutor.teaching.html import inline_markup, quote_markup, render
-from tutor.teaching.lessons import Block, Lesson, puzzle_seed
+from tutor.teaching.lessons import Block, Lesson, Segment, puzzle_seed
 from tutor.teaching.prose import md_code as _md_code
 from tutor.teaching.prose import md_escape, prose_html, prose_markdown
 
@@ -225,7 +225,7 @@ def build(lesson: Lesson, seed: int, library=None, symbols: bool = True) -> Work
 def worksheet_puzzles(generated: list, library, symbols: bool = True) -> list[WorksheetPuzzle]:
     """Puzzles (:class:`tutor.puzzles.Puzzle`) as printed, numbered from 1: each position as the
     terminal shows it, its question, answer, explanation and the quotations it cites."""
-    puzzles = []
+    puzzles: list = []
     for p in generated:
         question = plain_suits(p.question, symbols)
         title = definition(p.kind).title
@@ -271,7 +271,8 @@ def lesson_items(lesson: Lesson, library,
         first_puzzle = kinds.index("puzzle") if "puzzle" in kinds else None
         if first_puzzle is not None and all(k == "prose" for k in kinds[:first_puzzle]) and \
                 all(k == "puzzle" for k in kinds[first_puzzle:]):
-            instructions += [item.text for item in page[:first_puzzle] if item.text.strip()]
+            instructions += [item.text for item in page[:first_puzzle]
+                             if isinstance(item, Segment) and item.text.strip()]
             continue
         items: list[dict[str, Any]] = []
         for item in page:
@@ -525,12 +526,12 @@ def render_markdown(ws: Worksheet, symbols: bool = True) -> str:
                 out += block_markdown(item)
     if not ws.puzzles:
         out += ["## Puzzles", "", "This lesson has no puzzles.", ""]
-    for i, page in enumerate(ws.pages):
+    for i, puzzle_page in enumerate(ws.pages):
         out += [PAGE_BREAK, ""]
         if i == 0:
             out += ["## Puzzles", ""]
             out += [prose_markdown(_without_heading(text), symbols) for text in ws.instructions]
-        for p in page:
+        for p in puzzle_page:
             out += puzzle_markdown(p)
     for sheet in ws.score_sheets:
         out += [PAGE_BREAK, ""] + sheet_markdown(sheet)

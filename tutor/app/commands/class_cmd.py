@@ -43,7 +43,7 @@ def register_pack(actions, parent) -> None:
 def run_pack(args) -> int:
     """Write the pack; UsageError for a bad suffix, CannotWrite (exit status 1) for a file that
     cannot be written (checked before the pack is worked out)."""
-    from tutor.teaching.classpack import write_pack     # this command only (start-up time)
+    from tutor.teaching.classpack import write_pack  # this command only (start-up time)
     check_output(args.out)                  # before the pack is worked out
     audience = getattr(args, "audience", "teacher")
     try:

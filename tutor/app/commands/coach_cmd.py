@@ -44,7 +44,11 @@ def run_coach(args) -> int:
     """Play the course's coached deals (``args.ruleset``, ``args.pace``)."""
     from tutor.app.coach import home_coached_deals
     ctx = make_context()
-    return run_guarded(ctx, lambda: home_coached_deals(ctx, args.ruleset, pace=args.pace) and 0)
+
+    def coached() -> int:
+        home_coached_deals(ctx, args.ruleset, pace=args.pace)
+        return 0
+    return run_guarded(ctx, coached)
 
 
 def run_track(args) -> int:

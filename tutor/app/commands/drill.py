@@ -11,9 +11,15 @@ from __future__ import annotations
 import argparse
 import random
 from dataclasses import dataclass, field
+from typing import Any
 
-from tutor.app.commands._common import (players_type, positive_int, ruleset_name, seed_type,
-                                        session_io)
+from tutor.app.commands._common import (
+    players_type,
+    positive_int,
+    ruleset_name,
+    seed_type,
+    session_io,
+)
 from tutor.engine.errors import UsageError
 from tutor.engine.sources import default_library
 from tutor.teaching.drills.registry import DRILLS, DrillRequest, Setting, drill_kind
@@ -62,7 +68,7 @@ def _off_or(lo: float, hi: float, what: str):
 def _add_setting(p: argparse.ArgumentParser, s: Setting) -> None:
     """The option of a drill's setting (see :class:`~tutor.teaching.drills.registry.Setting`)."""
     flag = f"--{s.name}"
-    extra = {"help": s.help} if s.help is not None else {}
+    extra: dict[str, Any] = {"help": s.help} if s.help is not None else {}
     if s.switch:
         p.add_argument(flag, action="store_true", dest=s.dest, **extra)
         return
@@ -74,6 +80,7 @@ def _add_setting(p: argparse.ArgumentParser, s: Setting) -> None:
         p.add_argument(flag, type=positive_int, default=s.default, dest=s.dest, **extra)
     else:
         kind = _off_or if s.off else _number
+        assert s.lo is not None and s.hi is not None    # a number setting has its bounds
         p.add_argument(flag, type=kind(s.lo, s.hi, flag), default=s.default, dest=s.dest,
                        **extra)
 

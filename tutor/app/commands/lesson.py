@@ -13,7 +13,14 @@ from rich.table import Table
 from tutor.app.commands._common import seed_type, whole
 from tutor.app.context import Context, make_context, run_guarded
 from tutor.app.streams import echo, make_console
-from tutor.teaching.lessons import CourseEntry, Lesson, check_lessons, course_index, find_lesson, load_lesson
+from tutor.teaching.lessons import (
+    CourseEntry,
+    Lesson,
+    check_lessons,
+    course_index,
+    find_lesson,
+    load_lesson,
+)
 from tutor.teaching.progress import ProgressStore
 
 

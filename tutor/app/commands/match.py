@@ -27,11 +27,17 @@ from pathlib import Path
 
 from rich.text import Text
 
-from tutor.app.commands._common import (add_ruleset_options, resolve, seat_type, seed_type,
-                                        session_io, whole)
+from tutor.app.commands._common import (
+    add_ruleset_options,
+    resolve,
+    seat_type,
+    seed_type,
+    session_io,
+    whole,
+)
 from tutor.app.commands.play import REVIEW_SAMPLES_HELP, _samples
-from tutor.engine.atomic import write_atomic
 from tutor.engine import jsonfile
+from tutor.engine.atomic import write_atomic
 from tutor.engine.data import laugh_home
 from tutor.engine.errors import DataError, LaughError, RecordError, UsageError
 from tutor.engine.game import DEFAULT_RULESET

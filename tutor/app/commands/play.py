@@ -8,8 +8,14 @@ from __future__ import annotations
 
 import argparse
 
-from tutor.app.commands._common import (add_ruleset_options, resolve, seat_type, seed_type,
-                                        session_io, whole)
+from tutor.app.commands._common import (
+    add_ruleset_options,
+    resolve,
+    seat_type,
+    seed_type,
+    session_io,
+    whole,
+)
 from tutor.engine.errors import UsageError
 from tutor.engine.game import DEFAULT_RULESET
 from tutor.engine.levels import LEVELS, level

@@ -5,7 +5,6 @@ teacher).  The formats and the merge are :mod:`tutor.teaching.transfer`; the rep
 
 from __future__ import annotations
 
-from rich.table import Table
 from rich.text import Text
 
 from tutor.app.commands.class_cmd import register_pack
@@ -13,8 +12,8 @@ from tutor.app.streams import echo, make_console
 from tutor.engine.errors import DataError, LaughError, UsageError
 from tutor.engine.outputs import check_output, write_text
 from tutor.teaching import ratings as R
-from tutor.teaching.ratings import shown_rating
 from tutor.teaching.progress import ProgressStore
+from tutor.teaching.ratings import shown_rating
 
 
 def register(sub, parent) -> None:
@@ -65,7 +64,7 @@ def _missing(command: str, usage: str):
 
 def run_export(args) -> int:
     """Write the progress (read without changing the file) to ``args.file``."""
-    from tutor.teaching.transfer import write_export    # JSON writing: this command only
+    from tutor.teaching.transfer import write_export  # JSON writing: this command only
     check_output(args.file)                 # before the store is read
     store = ProgressStore(read_only=True)
     try:

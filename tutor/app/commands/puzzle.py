@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import random
 import sys
+from collections.abc import Iterator
 from typing import Any
 
 from rich.table import Table
@@ -18,7 +19,6 @@ from tutor.engine.errors import LaughError, UsageError
 from tutor.engine.outputs import check_output
 from tutor.puzzles.themes import kinds_with, label, resolve_theme, theme_table
 from tutor.teaching.progress import ProgressStore
-
 
 #: The answer prompt of ``laugh puzzle``.
 PROMPT = "Your answer (hint, answer, quit): "
@@ -93,9 +93,11 @@ def kind_name(text: str) -> str:
     """argparse type of a puzzle kind (or a spec ``KIND/THEME``): the kind in any case, or one
     line naming the nearest kinds (:func:`tutor.engine.names.find_name`)."""
     import re
+
     from tutor.engine.names import find_name
-    from tutor.puzzles import KINDS         # loaded only when a kind is typed (start-up time)
-    head, rest = re.match(r"([^/@]*)(.*)", text, re.S).groups()     # KIND, then /THEME
+    from tutor.puzzles import KINDS  # loaded only when a kind is typed (start-up time)
+    cut = re.search(r"[/@]", text)                                  # KIND, then /THEME
+    head, rest = (text[:cut.start()], text[cut.start():]) if cut else (text, "")
     try:
         return find_name(head, KINDS, "puzzle kind") \
             + rest
@@ -106,7 +108,7 @@ def kind_name(text: str) -> str:
 def _make_puzzle(args, store=None):
     """The puzzle asked for.  Without ``--difficulty``, ``--seed`` or ``--id``, and with a
     progress ``store``, its difficulty band is the one nearest the learner's rating."""
-    from tutor.puzzles.generators import check_kind      # this command only (start-up time)
+    from tutor.puzzles.generators import check_kind  # this command only (start-up time)
     if args.puzzle_id:
         extra = [name for name, v in (("KIND", args.kind), ("--ruleset", args.ruleset),
                                       ("--players", args.players),
@@ -169,7 +171,7 @@ def _pose(args, io, store) -> int:
     poses one: its prompt, hints, ``show``, a second try, the explanation and the rating line;
     every exit is status 0 (a quit word, or the end of input, which first explains a puzzle
     already tried)."""
-    from tutor.teaching.loop import PuzzleQuestion, ask       # this command only
+    from tutor.teaching.loop import PuzzleQuestion, ask  # this command only
     puzzle = _make_puzzle(args, store)
     # the puzzle's own stars: the same id always shows the same stars (issue 24)
     try:
@@ -184,7 +186,7 @@ def run_export(args) -> int:
     go together (``--set`` names its puzzles exactly: with it, ``--kind``, ``--count``,
     ``--seed``, ``--ruleset`` and ``--players`` would be ignored); CannotWrite (exit status 1),
     before any puzzle is made, for an ``--out`` file that cannot be written."""
-    from tutor.puzzles.export import dumps, export_series, write_puzzles   # this command only
+    from tutor.puzzles.export import dumps, export_series, write_puzzles  # this command only
     from tutor.puzzles.generators import check_kind, resolve_choice
     if args.out != "-":
         check_output(args.out)
@@ -196,7 +198,7 @@ def run_export(args) -> int:
             raise UsageError(f"--set exports the set's puzzles exactly as listed; leave out "
                              f"{', '.join(given)} (or export with --kind instead of --set)")
         ids = puzzles.curated_set(args.set_name)["ids"]
-        series = (puzzles.from_id(i) for i in ids)
+        series: Iterator = (puzzles.from_id(i) for i in ids)
     else:
         if not args.kind:
             raise UsageError(f"give --kind K (one of {', '.join(puzzles.KINDS)}) or --set NAME")
@@ -234,7 +236,7 @@ def run_themes(args) -> int:
     if args.json:
         echo_json(data, indent=1)
         return 0
-    from tutor.app.context import make_context     # the screen and its pager: only when shown
+    from tutor.app.context import make_context  # the screen and its pager: only when shown
     ctx = make_context()
     try:
         ctx.page(*themes_view(data))    # a screenful at a time at a terminal, as sources are
@@ -269,6 +271,7 @@ def themes_view(data: list[dict[str, Any]]) -> list[Any]:
             table.add_column(style="bold", overflow="fold")
             table.add_column(style="dim", overflow="fold")
             out += [Text(group, style="bold underline"), table]
+        assert table is not None            # the first row starts a group
         table.add_row(row["label"], row["id"], ", ".join(row["kinds"]))
     out.append(Text("Practise one: laugh puzzle --theme ID", style="dim"))
     return out

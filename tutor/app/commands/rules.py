@@ -24,9 +24,16 @@ from rich.text import Text
 from tutor.app.commands._common import players_type, ruleset_name
 from tutor.app.streams import echo_json, make_console
 from tutor.engine.errors import UsageError
-from tutor.engine.parameters import (COUNT_GROUPS, COUNT_PARAMETERS, PARAMETERS,
-                                     RULESET_PARAMETERS, STATUS_MEANINGS, count_section,
-                                     value_short, value_words)
+from tutor.engine.parameters import (
+    COUNT_GROUPS,
+    COUNT_PARAMETERS,
+    PARAMETERS,
+    RULESET_PARAMETERS,
+    STATUS_MEANINGS,
+    count_section,
+    value_short,
+    value_words,
+)
 from tutor.engine.rulesets import Ruleset
 from tutor.engine.sources import Library, Parameter, default_library, display_path
 from tutor.puzzles.quoted import quoted_text
@@ -395,7 +402,7 @@ def compare_view(lib: Library, ids: list[str], players: int | None = None,
     differs: list[bool] = []
     majority: list[str | None] = []
     for i in range(len(rows)):
-        vals = [cells[rid][i][0] for rid in ids if cells[rid][i] is not None]
+        vals = [c[0] for c in (cells[rid][i] for rid in ids) if c is not None]
         differs.append(len(set(vals)) > 1)
         majority.append(_majority(vals) if vals else None)
 

@@ -9,8 +9,7 @@ from typing import Any
 from rich.table import Table
 from rich.text import Text
 
-from tutor.app.commands._common import (add_ruleset_options, console, rate, resolve,
-                                        seed_type, whole)
+from tutor.app.commands._common import add_ruleset_options, console, rate, resolve, seed_type, whole
 from tutor.app.streams import echo_json
 from tutor.engine.bots import BOT_NAMES
 from tutor.engine.errors import UsageError
@@ -20,8 +19,14 @@ from tutor.engine.limits import MAX_RECORDED_DEALS, MAX_SIMULATED_DEALS
 from tutor.engine.names import find_name
 from tutor.engine.outputs import cannot_write, check_output
 from tutor.engine.records import write_records
-from tutor.engine.simulate import (SKILL_OPPONENTS, Study, run_skill, run_study, seat_names,
-                                   skill_json)
+from tutor.engine.simulate import (
+    SKILL_OPPONENTS,
+    Study,
+    run_skill,
+    run_study,
+    seat_names,
+    skill_json,
+)
 from tutor.engine.sources import default_library
 
 
@@ -62,7 +67,7 @@ def register(sub, parent) -> None:
 
 
 #: The options of a self-play study that --skill does not take, with their defaults.
-STUDY_DEFAULTS = {"ruleset": DEFAULT_RULESET, "bots": "willughby", "mistakes": 0.0, "records": None}
+STUDY_DEFAULTS: dict[str, Any] = {"ruleset": DEFAULT_RULESET, "bots": "willughby", "mistakes": 0.0, "records": None}
 #: The options only --skill takes, with their defaults.
 SKILL_DEFAULTS = {"opponents": "random,counter", "samples": 200}
 
@@ -257,8 +262,8 @@ def skill_view(figures: dict) -> list[Any]:
     per ruleset, the expert seat's gain per deal over each opponent's seat with its 95%
     interval; a note on the method.  Also used by the lessons' ``simulate`` block with
     ``skill``."""
-    from tutor.teaching.blockdata import skill_table     # the table's words, said once
     from tutor.app.fit import FitTable
+    from tutor.teaching.blockdata import skill_table  # the table's words, said once
     tab = skill_table(figures)
     right = [i for i, c in enumerate(tab["columns"]) if c not in ("ruleset", "unit")]
     return [FitTable(tab["columns"], tab["rows"], title=tab["title"], right=right),

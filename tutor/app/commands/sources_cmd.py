@@ -12,19 +12,25 @@ prints them and the home screen's sources view shows them a screenful at a time.
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 from typing import Any
 
 from rich.padding import Padding
 from rich.text import Text
 
-from pathlib import Path
-
 from tutor.app.streams import echo, echo_json
 from tutor.engine.data import data_dir, laugh_home, source_texts_dir
 from tutor.engine.errors import UsageError
 from tutor.engine.outputs import check_output, write_text
-from tutor.engine.sources import (Library, Record, Source, audit_quotations, default_library,
-                                  display_path, set_notice)
+from tutor.engine.sources import (
+    Library,
+    Record,
+    Source,
+    audit_quotations,
+    default_library,
+    display_path,
+    set_notice,
+)
 from tutor.engine.template import records_template, source_template
 from tutor.puzzles.quoted import quoted_text
 
@@ -92,7 +98,7 @@ def run(args: argparse.Namespace) -> int:
         echo_json(data, indent=2)
         return 0
     view = sources_view(lib, args.id)
-    from tutor.app.context import make_context     # the screen and its pager: only when shown
+    from tutor.app.context import make_context  # the screen and its pager: only when shown
     ctx = make_context()
     try:
         ctx.page(*view)         # a screenful at a time at a terminal, as lessons are shown

@@ -282,7 +282,9 @@ def run_serve(args) -> int:
                 srv.stop()
             loop.add_signal_handler(sig, stop)
         from tutor.app.tables._web import page_address
-        page = page_address(srv.address)
+        address = srv.address
+        assert address is not None          # listening by now
+        page = page_address(address)
         if args.json:
             print(json.dumps({"address": srv.address, "page": page,
                               "admin": admin, "folder": str(folder),
@@ -298,8 +300,8 @@ def run_serve(args) -> int:
         _pane(f"{s.ruleset.id}, {s.players} seats a table, computer players {s.level.name}, "
               f"{clock}" + ("; duplicate: the same deals at every table" if s.duplicate
                             else "") + ".")
-        shared = _shared_page(args.host, srv.address)
-        where = "ws://" + shared.split("://", 1)[1].rstrip("/") if shared else srv.address
+        shared = _shared_page(args.host, address)
+        where = "ws://" + shared.split("://", 1)[1].rstrip("/") if shared else address
         for t in tables:
             lead = t._first_dealer_name()
             _pane(f"Table {t.number}:" + (f" (first dealer {lead})" if lead else ""))
@@ -312,7 +314,7 @@ def run_serve(args) -> int:
         _command(["laugh", "table", "watch", where, "--admin", admin])
         _pane(f"In a browser: {shared or page}admin (the organiser's code asked there)")
         if s.hold:
-            _command(["laugh", "table", "admin", srv.address, "start", "--admin", admin])
+            _command(["laugh", "table", "admin", address, "start", "--admin", admin])
         _pane(f"Saving in {folder}; Ctrl-C stops the server after saving.")
 
     asyncio.run(server.run(args.host, args.port, ready))

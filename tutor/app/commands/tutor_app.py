@@ -6,8 +6,8 @@ The home screen reads only the lessons' front matter and the progress file befor
 from __future__ import annotations
 
 from tutor.app.commands._common import seed_type
-from tutor.app.home import Home
 from tutor.app.context import make_context, run_guarded
+from tutor.app.home import Home
 
 
 def register(sub, parent) -> None:

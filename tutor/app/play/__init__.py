@@ -17,8 +17,8 @@
 """
 
 from tutor.app.play.game import DealPlayer, Mistake, Race
-from tutor.engine.levels import LEVELS, Level, level, make_opponents, seat_names
 from tutor.app.play.session import MatchResult, PlayOptions, play_match
+from tutor.engine.levels import LEVELS, Level, level, make_opponents, seat_names
 
 __all__ = ["DealPlayer", "LEVELS", "Level", "MatchResult", "Mistake", "PlayOptions", "Race",
            "level", "make_opponents", "play_match", "seat_names"]

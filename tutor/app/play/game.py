@@ -41,8 +41,16 @@ import random
 from rich.text import Text
 
 from tutor.app.play.inputs import HELP, WORDS, Intent, interpret
-from tutor.app.play.mistakes import (DECL_THEME, MISTAKE_TITLES, Mistake, Opportunity, Race,
-                                     Sighting, declaration_mistake, decl_words)
+from tutor.app.play.mistakes import (
+    DECL_THEME,
+    MISTAKE_TITLES,
+    Mistake,
+    Opportunity,
+    Race,
+    Sighting,
+    decl_words,
+    declaration_mistake,
+)
 from tutor.app.play.review import hint
 from tutor.app.play.watching import CLAIM_KEYS, NAME_PROMPT, Watching
 from tutor.engine.bots import Bot
@@ -76,18 +84,18 @@ class DealObserver:
     """What watches a deal beside the learner (the coach).  Every method does nothing here; a
     subclass overrides what it needs.  ``player`` is the :class:`DealPlayer`."""
 
-    def prompt(self, player: "DealPlayer", where: str) -> bool:
+    def prompt(self, player: DealPlayer, where: str) -> bool:
         """The learner is about to be asked: ``where`` is ``before`` (before play), ``turn``
         (their turn) or ``watch`` (before a computer player's move).  True holds a ``watch``
         prompt open until the learner answers (no countdown this once)."""
         return False
 
-    def line(self, player: "DealPlayer", text: str) -> bool:
+    def line(self, player: DealPlayer, text: str) -> bool:
         """A line the learner typed, before it is read as a move; True when the observer took
         it (it is then not read as a move)."""
         return False
 
-    def applied(self, player: "DealPlayer", action: Action) -> None:
+    def applied(self, player: DealPlayer, action: Action) -> None:
         """``action`` has just been applied to the deal (and shown)."""
 
 
@@ -156,7 +164,7 @@ class DealPlayer(Watching):
 
     # -- running ------------------------------------------------------------------------------
 
-    def run(self) -> "DealPlayer":
+    def run(self) -> DealPlayer:
         """Play the deal to its end (or until the learner quits); returns self."""
         d = self.deal
         self._bots_free()

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from tutor.engine.cards import RANK_PLURALS, pretty_cards
+from tutor.engine.cards import RANK_PLURALS, pretty_cards, rank_of
 from tutor.engine.deal import Action
 from tutor.engine.game import Game
 from tutor.engine.parameters import rule_words, value_phrase, value_short, value_words
@@ -111,7 +111,7 @@ DECL_THEME = {"declare_dead_pair": "dead-pair", "declare_prial": "prial",
 
 def decl_words(a: Action) -> str:
     """``a prial of sevens``: the declaration ``a`` in words."""
-    return f"{_DECL_WHAT[a.kind]} of {RANK_PLURALS[a.rank]}"
+    return f"{_DECL_WHAT[a.kind]} of {RANK_PLURALS[rank_of(a.cards[0])]}"
 
 
 def decl_reason(a: Action) -> str:

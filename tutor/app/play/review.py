@@ -31,8 +31,18 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from tutor.engine.analysis import (LOSS_CLASSES, Analysis, NoDecision, analyse, analyse_point,
-                                   compiled, decision_points, judge, mix_seed, principle)
+from tutor.engine.analysis import (
+    LOSS_CLASSES,
+    Analysis,
+    NoDecision,
+    analyse,
+    analyse_point,
+    compiled,
+    decision_points,
+    judge,
+    mix_seed,
+    principle,
+)
 from tutor.engine.analysis.explain import more_samples_could_tell, verdict
 from tutor.engine.cards import RANK_NAMES, RANK_PLURALS, pretty_cards
 from tutor.engine.deal import CAPTURE_KINDS, DECLARATIONS, Action, Deal

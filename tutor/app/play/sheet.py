@@ -8,7 +8,8 @@ match`` prints.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from rich.console import Group
 from rich.measure import Measurement
@@ -41,7 +42,7 @@ def settlement_table(deal: Deal, names: Sequence[str], symbols: bool) -> Group:
     end = any(r.leftovers or r.set_aside for r in rows)
     t = Table(box=None, pad_edge=False, header_style="bold underline")
     t.add_column("player", no_wrap=True)
-    cols: list[tuple[str, object]] = []
+    cols: list[tuple[str, Callable[[Any], str]]] = []
     if end:
         cols += [("in play", lambda r: str(r.won_in_play)),
                  ("end", lambda r: f"+{r.leftovers + r.set_aside}" if r.leftovers + r.set_aside

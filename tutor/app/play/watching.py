@@ -21,8 +21,16 @@ from __future__ import annotations
 from rich.text import Text
 
 from tutor.app.play.inputs import QUIT_WORDS
-from tutor.app.play.mistakes import (FALSE_CLAIM, HIT, MISS, Opportunity, Race, Sighting,
-                                     false_claim_mistake, missed_claim)
+from tutor.app.play.mistakes import (
+    FALSE_CLAIM,
+    HIT,
+    MISS,
+    Opportunity,
+    Race,
+    Sighting,
+    false_claim_mistake,
+    missed_claim,
+)
 from tutor.engine import race as R
 from tutor.engine.reasons import false_claim_words
 from tutor.puzzles.board import action_text

@@ -116,7 +116,7 @@ class ServerFiles:
     (the server's loop), for the retries."""
 
     def __init__(self, folder: Path, on_problem: Callable[[str], None],
-                 later: Callable[[float, Callable[[], None]], Any] | None = None):
+                 later: Callable[[float, Callable[[], object]], Any] | None = None):
         self.folder = folder
         self.on_problem = on_problem
         self.later = later

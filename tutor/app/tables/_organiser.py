@@ -109,8 +109,8 @@ def overview_text(msg: dict, symbols: bool, *, width: int = 80, log: list[str] |
     if tables:
         out.append("* a computer player; ▶ to move, with the time left", style="dim")
         out.append("\n")
-    for line in (log or [])[-LOG_LINES:]:
-        out.append(_short(line, width) + "\n", style="dim")
+    for entry in (log or [])[-LOG_LINES:]:
+        out.append(_short(entry, width) + "\n", style="dim")
     return out
 
 

@@ -10,7 +10,7 @@ from typing import Any
 
 from tutor.app.tables._intents import explain
 from tutor.engine import race as R
-from tutor.engine.cards import RANK_PLURALS, pretty_cards
+from tutor.engine.cards import RANK_PLURALS, pretty_cards, rank_of
 from tutor.engine.deal import Action
 from tutor.engine.parameters import rule_words, value_words
 
@@ -95,5 +95,5 @@ def review(table, seat: int) -> dict[str, Any]:
 def _decl_words(a: Action) -> str:
     what = {"declare_prial": "a prial", "declare_mournival": "a mournival",
             "declare_dead_pair": "a dead pair", "declare_pair": "a pair"}[a.kind]
-    return f"{what} of {RANK_PLURALS[a.rank]}"
+    return f"{what} of {RANK_PLURALS[rank_of(a.cards[0])]}"
 

@@ -267,7 +267,7 @@ class Table(Seating, Intents):
         computers = {q: s.level.claiming for q in range(s.players) if self._computer(q)}
         self.watch = ClaimWatch(deal, computers, self.reaction_rng,
                                 humans=[q for q in range(s.players) if not self._computer(q)])
-        for q, bot in enumerate(self.bots):
+        for bot in self.bots:
             bot.start(deal)
         self.turn_since = t
         self.turn_index += 1

@@ -57,18 +57,51 @@ budget, never on the clock, the machine or the implementation (when a time budge
 samples, and so the figures, depend on the machine's speed).
 """
 
-from tutor.engine.analysis.annotate import (LOSS_CLASSES, Decision, Point, analyse_point,
-                                            annotate, classify, decision_points, is_turn_action,
-                                            judge)
-from tutor.engine.analysis.core import (ENGINES, POLICIES, Z95, Analysis, OptionValue, PureRun,
-                                        analyse)
+from tutor.engine.analysis.annotate import (
+                                            LOSS_CLASSES,
+                                            Decision,
+                                            Point,
+                                            analyse_point,
+                                            annotate,
+                                            classify,
+                                            decision_points,
+                                            is_turn_action,
+                                            judge,
+)
+from tutor.engine.analysis.core import (
+                                            ENGINES,
+                                            POLICIES,
+                                            Z95,
+                                            Analysis,
+                                            OptionValue,
+                                            PureRun,
+                                            analyse,
+)
+from tutor.engine.analysis.explain import (
+                                            Playout,
+                                            Principle,
+                                            principle,
+                                            principles,
+                                            sample_playout,
+                                            verdict,
+)
 from tutor.engine.analysis.fast import compiled
-from tutor.engine.analysis.explain import (Playout, Principle, principle, principles,
-                                           sample_playout, verdict)
-from tutor.engine.analysis.options import (HOLD, NoDecision, decision_options, describe_option,
-                                           option_class, option_to_json)
-from tutor.engine.analysis.sampling import (Determinizer, determinize, known_holdings,
-                                            played_from_hand, rollout, unseen_mask)
+from tutor.engine.analysis.options import (
+                                            HOLD,
+                                            NoDecision,
+                                            decision_options,
+                                            describe_option,
+                                            option_class,
+                                            option_to_json,
+)
+from tutor.engine.analysis.sampling import (
+                                            Determinizer,
+                                            determinize,
+                                            known_holdings,
+                                            played_from_hand,
+                                            rollout,
+                                            unseen_mask,
+)
 from tutor.engine.analysis.streams import Stream, mix_seed
 
 __all__ = ["ENGINES", "HOLD", "LOSS_CLASSES", "POLICIES", "Z95", "Analysis", "Decision",

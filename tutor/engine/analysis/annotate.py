@@ -63,7 +63,7 @@ class Point(NamedTuple):
     deciding ``seat``, what it ``played`` (None: it held its free actions) and, for a question of
     timing, ``then``: the turn action the seat made next (see :mod:`~tutor.engine.analysis.annotate`)."""
 
-    index: int
+    index: int  # type: ignore[assignment]  # a NamedTuple field may shadow tuple.index
     seat: int
     played: Action | None
     position: Deal

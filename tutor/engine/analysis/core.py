@@ -18,8 +18,13 @@ from dataclasses import dataclass, field
 
 from tutor.engine import kernelcache
 from tutor.engine.analysis import fast
-from tutor.engine.analysis.options import (NoDecision, decision_options, describe_option,
-                                           option_class, option_to_json)
+from tutor.engine.analysis.options import (
+    NoDecision,
+    decision_options,
+    describe_option,
+    option_class,
+    option_to_json,
+)
 from tutor.engine.analysis.sampling import Determinizer, rollout
 from tutor.engine.analysis.streams import Stream, mix_seed, sample_keys
 from tutor.engine.deal import Action, Deal
@@ -219,7 +224,7 @@ class PureRun:
             base = self.det.deal(Stream(keys[0]))
             row = [0] * len(self.plans)
             for j in active:
-                row[j] = self.play(keys, base, self.plans[j]).result.returns()[seat]
+                row[j] = self.play(keys, base, self.plans[j]).returns()[seat]
             rows.append(row)
         return rows
 

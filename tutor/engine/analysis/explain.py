@@ -118,8 +118,8 @@ def principle(d: Deal, seat: int, best: Action, other: Action,
     the seat to move at ``d``), or None when none tells them apart.  ``names`` names the seats
     (default: a count of players)."""
     opts: dict[int, CaptureOption] = {o.rank: o for o in d.capture_options(seat)}
-    cb = opts.get(best.rank) if _is_capture(best) else None
-    co = opts.get(other.rank) if _is_capture(other) else None
+    cb = opts.get(best.rank) if _is_capture(best) and best.rank is not None else None
+    co = opts.get(other.rank) if _is_capture(other) and other.rank is not None else None
     if cb is not None and cb.at_risk and (co is None or not co.at_risk):
         if co is not None:
             later = f"the {RANK_PLURALS[co.rank]} can wait ({co.reason})"
@@ -229,12 +229,14 @@ def sample_playout(d: Deal, seat: int, worse: Action, better: Action, seed: int,
             x.apply_unchecked(a)
             rollout(x, [rule_bot("counter") for _ in range(d.n)], [Stream(k) for k in keys[1:]],
                     observer=lambda _d, act, line=line: line.append(act))
-            got.append((tuple(line), x.result.returns()[seat]))
+            got.append((tuple(line), x.returns()[seat]))
         out = Playout((worse, better), (got[0][0], got[1][0]), (got[0][1], got[1][1]),
                       {q: tuple(cards_of(m)) for q, m in hands.items()}, i)
         if first is None:
             first = out
         if got[1][1] > got[0][1]:
             return out
+    if first is None:
+        raise ValueError("sample_playout needs at least one try")
     return first
 

@@ -23,13 +23,73 @@ import numpy as np
 from numba import njit
 
 from tutor.engine.analysis.kernel_rules import (  # noqa: F401 (the layout, for fast.py)
-    ASIDE, DISCARD, H0, IN_PLAY, K_CAPTURE, K_CLAIM, K_DECLARE, K_LIE, K_NONE, K_PLAY_ON, K_TAKE,
-    LASTCAP, LASTIN, MAXOV, MAXP, MAXTM, NIB, NOV, NTM, OV0, OVER, PHASE, PLAY, PLAY_ON, PLEN,
-    P_ANTE_D, P_ANTE_O, P_BONUS, P_BONUS_TO, P_BREAKEVEN, P_C11, P_C13, P_C22, P_C31, P_DEALER,
-    P_DEALER_TAKES, P_FREE, P_LEFTOVERS, P_N, P_OV_DEAD, P_OV_MOURN, P_OV_PRIAL, P_OV_SPLIT,
-    P_OV_TABLE, P_PAIRS, P_PLAYS_ON, P_REACT_HI, P_REACT_LO, SLEN, STARTED, TABLE, TM0,
-    TO_MOVE, W0, WONALL, apply, count_declarations, counts, dead_bits, first_declaration,
-    first_free, free_pending, has_declaration, low_index, pop, presence)
+    ASIDE,
+    DISCARD,
+    H0,
+    IN_PLAY,
+    K_CAPTURE,
+    K_CLAIM,
+    K_DECLARE,
+    K_LIE,
+    K_NONE,
+    K_PLAY_ON,
+    K_TAKE,
+    LASTCAP,
+    LASTIN,
+    MAXOV,
+    MAXP,
+    MAXTM,
+    NIB,
+    NOV,
+    NTM,
+    OV0,
+    OVER,
+    P_ANTE_D,
+    P_ANTE_O,
+    P_BONUS,
+    P_BONUS_TO,
+    P_BREAKEVEN,
+    P_C11,
+    P_C13,
+    P_C22,
+    P_C31,
+    P_DEALER,
+    P_DEALER_TAKES,
+    P_FREE,
+    P_LEFTOVERS,
+    P_N,
+    P_OV_DEAD,
+    P_OV_MOURN,
+    P_OV_PRIAL,
+    P_OV_SPLIT,
+    P_OV_TABLE,
+    P_PAIRS,
+    P_PLAYS_ON,
+    P_REACT_HI,
+    P_REACT_LO,
+    PHASE,
+    PLAY,
+    PLAY_ON,
+    PLEN,
+    SLEN,
+    STARTED,
+    TABLE,
+    TM0,
+    TO_MOVE,
+    W0,
+    WONALL,
+    apply,
+    count_declarations,
+    counts,
+    dead_bits,
+    first_declaration,
+    first_free,
+    free_pending,
+    has_declaration,
+    low_index,
+    pop,
+    presence,
+)
 
 GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 C1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -89,7 +149,7 @@ def mt_next(rnd):
             if y & ONE:
                 v ^= MATRIX_A
             rnd[1 + kk] = v
-        idx = 0
+        idx = np.int64(0)
     y = rnd[1 + idx]
     rnd[MT_INDEX] = idx + 1
     y ^= y >> np.uint64(11)

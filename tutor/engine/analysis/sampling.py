@@ -218,7 +218,7 @@ def rollout(d: Deal, bots: list[Bot], rngs, hold: int | None = None,
                 if observer is not None:
                     observer(d, a)
                 continue
-        p = d.to_move
+        p = d._mover
         a = bots[p].choose(d, d.legal_actions(), rngs[p])
         d.apply_unchecked(a)
         if observer is not None:

@@ -27,20 +27,49 @@ counting, notation and the parser); import from ``tutor.engine.deal``.
 
 from __future__ import annotations
 
-from tutor.engine.deal._bits import (_NIB_CARDS, FULL_MASK, NIB, RANK_MASK, _counts,  # noqa: F401
-                                         _dead_bits, _presence, _rank_count, _ranks)
-from tutor.engine.deal._claims import (CLAIM_TAKES, LAID_DOWN_KIND, LaidDown, Oversight,
-                                           claim_sizes, reachable_oversights)
-from tutor.engine.deal._notation import (ACTION_KINDS, CAPTURE_FORM, CAPTURE_KINDS,
-                                             DECLARATION_ACTION, DECLARATION_ORDER, DECLARATIONS,
-                                             CLAIM_FILLER, OVER, PLAY, PLAY_ON, TURN_KINDS,
-                                             Action, ClaimWords, one_declaration_per_rank,
-                                             preferred_declarations, read_claim_words)
+from tutor.engine.deal._bits import (  # noqa: F401
+                                         _NIB_CARDS,
+                                         FULL_MASK,
+                                         NIB,
+                                         RANK_MASK,
+                                         _counts,
+                                         _dead_bits,
+                                         _presence,
+                                         _rank_count,
+                                         _ranks,
+)
+from tutor.engine.deal._claims import (
+                                         CLAIM_TAKES,
+                                         LAID_DOWN_KIND,
+                                         LaidDown,
+                                         Oversight,
+                                         claim_sizes,
+                                         reachable_oversights,
+)
+from tutor.engine.deal._notation import (
+                                         ACTION_KINDS,
+                                         CAPTURE_FORM,
+                                         CAPTURE_KINDS,
+                                         CLAIM_FILLER,
+                                         DECLARATION_ACTION,
+                                         DECLARATION_ORDER,
+                                         DECLARATIONS,
+                                         OVER,
+                                         PLAY,
+                                         PLAY_ON,
+                                         TURN_KINDS,
+                                         Action,
+                                         ClaimWords,
+                                         one_declaration_per_rank,
+                                         preferred_declarations,
+                                         read_claim_words,
+)
 from tutor.engine.deal._settle import DealResult, HeldDeclaration, SeatSettlement
 from tutor.engine.deal._state import Deal, deal_order, new_deal
 from tutor.engine.deal._views import CaptureOption, RankCount
 
-__all__ = ["ACTION_KINDS", "CAPTURE_KINDS", "CLAIM_FILLER", "CLAIM_TAKES", "DECLARATIONS", "DECLARATION_ORDER", "LAID_DOWN_KIND",
+__all__ = ["ACTION_KINDS", "CAPTURE_FORM", "CAPTURE_KINDS", "DECLARATION_ACTION", "OVER", "PLAY",
+           "PLAY_ON", "CLAIM_FILLER", "CLAIM_TAKES", "DECLARATIONS", "DECLARATION_ORDER", "LAID_DOWN_KIND",
            "TURN_KINDS", "Action", "CaptureOption", "ClaimWords", "Deal", "DealResult", "HeldDeclaration",
            "LaidDown", "Oversight", "RankCount", "SeatSettlement", "deal_order",
            "claim_sizes", "new_deal", "one_declaration_per_rank", "preferred_declarations",

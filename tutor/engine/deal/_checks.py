@@ -5,23 +5,33 @@ from __future__ import annotations
 
 from tutor.engine.cards import RANK_PLURALS, cards_of, code, mask_of, rank_code
 from tutor.engine.deal._bits import FULL_MASK, NIB, _counts, _rank_count, _ranks
-from tutor.engine.deal._notation import (ACTION_KINDS, CAPTURE_FORM, CAPTURE_KINDS,
-                                             DECLARATIONS, OVER, PLAY_ON, Action, not_in_hand,
-                                             not_your_turn)
+from tutor.engine.deal._notation import (
+    ACTION_KINDS,
+    CAPTURE_FORM,
+    CAPTURE_KINDS,
+    DECLARATIONS,
+    OVER,
+    PLAY_ON,
+    Action,
+    not_in_hand,
+    not_your_turn,
+)
+from tutor.engine.deal._shape import _DealState
 from tutor.engine.errors import IllegalAction
-from tutor.engine.reasons import Cards, Reason, Seat
 from tutor.engine.parameters import CAPTURE_FORMS, DECLARATION_KINDS, spec
+from tutor.engine.reasons import Cards, Reason, Seat
 
 _FORMS = CAPTURE_FORMS
 
 
-class _Checks:
+class _Checks(_DealState):
     """Legality and invariants (a part of :class:`~tutor.engine.deal.Deal`)."""
 
     __slots__ = ()
 
-    def why_illegal(self, action: Action) -> str | None:
-        """None when ``action`` is legal now, else the reason in words."""
+    def why_illegal(self, action: Action) -> Reason | None:
+        """None when ``action`` is legal now, else the reason (a
+        :class:`~tutor.engine.reasons.Reason`: a string, worded for a reader by its ``words``)."""
         try:
             self._check(action)
         except IllegalAction as exc:
@@ -44,7 +54,7 @@ class _Checks:
             if kind != "play_on_capture":
                 raise IllegalAction(Reason(
                     "play has ended; only {last} (last in) may still capture, alone "
-                    "(play_on_capture)", code="play_has_ended", last=Seat(self.to_move)))
+                    "(play_on_capture)", code="play_has_ended", last=Seat(self._mover)))
         elif kind == "play_on_capture":
             raise IllegalAction("play_on_capture is only for the last-in player after play ends "
                                 "under a ruleset where the last player plays on")
@@ -58,7 +68,7 @@ class _Checks:
 
     def _check_turn(self, a: Action) -> None:
         if a.player != self.to_move:
-            raise IllegalAction(not_your_turn(self.to_move, a.player))
+            raise IllegalAction(not_your_turn(self._mover, a.player))
 
     def _check_end_turn(self, a: Action) -> None:
         if not self._any:
@@ -113,7 +123,7 @@ class _Checks:
             raise IllegalAction(Reason("under this ruleset a declaration is a turn, and it is "
                                        "{mover:@'s|your} turn, not {p:@'s|yours}",
                                        code="declaration_is_a_turn", rule="hand_plays",
-                                       mover=Seat(self.to_move), p=Seat(p)))
+                                       mover=Seat(self._mover), p=Seat(p)))
         if not self._free and self.turn_captures:
             raise IllegalAction(Reason("under this ruleset a declaration is a whole turn, and "
                                        "{p:@ has|you have} captured this turn",
@@ -212,11 +222,13 @@ class _Checks:
             raise AssertionError("in-play count out of step with the hands")
         if self.to_move is not None and not self.hands[self.to_move]:
             raise AssertionError(f"player {self.to_move} is to move but holds no cards")
-        if self.turn_captures and (not self._any or not self.can_capture(self.to_move)):
+        if self.turn_captures and (not self._any or not self.can_capture(self._mover)):
             raise AssertionError("a turn goes on though no further capture is possible")
 
     def _check_settled(self) -> None:
         res = self.result
+        if res is None:
+            raise AssertionError("the deal is over but has no result")
         if any(self.hands) or self.table:
             raise AssertionError("cards left in hand or on the table after settlement")
         rs = self.ruleset
@@ -226,13 +238,13 @@ class _Checks:
         if rs.scoring == "stakes":
             if self.discard or self.aside:
                 raise AssertionError("stakes scoring ends with every card in a won pile")
-            pot = pc.pot - (pc.last_in_bonus if res.bonus_to is not None else 0)
+            pot = (pc.pot or 0) - ((pc.last_in_bonus or 0) if res.bonus_to is not None else 0)
             for q in range(self.n):
-                pot -= (len(res.won[q]) - pc.breakeven) // 2
+                pot -= (len(res.won[q]) - (pc.breakeven or 0)) // 2
             if pot != 0:
                 raise AssertionError(f"the pot ends at {pot}, not 0")
         elif rs.scoring == "pot":
-            pot = pc.pot + into_pot - sum(s.pot_share for s in res.settlement)
+            pot = (pc.pot or 0) + into_pot - sum(s.pot_share for s in res.settlement)
             if pot != 0:
                 raise AssertionError(f"the pot ends at {pot}, not 0")
         else:

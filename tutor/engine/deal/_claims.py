@@ -11,6 +11,7 @@ from typing import NamedTuple
 from tutor.engine.cards import RANK_PLURALS, cards_of, pretty_cards
 from tutor.engine.deal._bits import NIB, RANK_MASK, _counts, _dead_bits, _rank_count, _ranks
 from tutor.engine.deal._notation import PLAY, Action
+from tutor.engine.deal._shape import _DealState
 from tutor.engine.errors import AmbiguousAction, IllegalAction, IncompleteAction
 from tutor.engine.reasons import Cards, Reason, Seat
 from tutor.engine.rulesets import Ruleset
@@ -44,7 +45,9 @@ class Oversight(NamedTuple):
     offender: int
     mask: int
     take: int
-    index: int          # index in the deal's history of the action that made the mistake (-1: the deal)
+    # the index in the deal's history of the action that made the mistake (-1: the deal); a
+    # NamedTuple field may shadow tuple.index (typeshed's tuple declares it a method)
+    index: int  # type: ignore[assignment]
 
     @property
     def cards(self) -> tuple[int, ...]:
@@ -127,7 +130,7 @@ def reachable_oversights(ruleset: Ruleset) -> tuple[str, ...]:
     return tuple(out)
 
 
-class _Claims:
+class _Claims(_DealState):
     """Oversights and claims (a part of :class:`~tutor.engine.deal.Deal`)."""
 
     __slots__ = ()
@@ -252,11 +255,11 @@ class _Claims:
             return Reason("this ruleset lists no oversights: there is never anything to claim",
                           code="no_oversights", rule="oversights")
         if self.phase != PLAY:
-            return "play has ended: there is nothing to claim"
+            return Reason("play has ended: there is nothing to claim")
         # A claim that names something is answered about what it names, never about what else
         # is open: the reason must not tell a watching player whether an oversight exists.
         if not own and not (cards or rank is not None or kinds) and not self.open_oversights():
-            return "there is nothing to claim"
+            return Reason("there is nothing to claim")
         if own:
             if cards or rank is not None:
                 return Reason("{p} made that mistake and may not claim it", code="own_mistake",
@@ -268,10 +271,10 @@ class _Claims:
             return Reason("no open " + what + "oversight covers {cards}", code="nothing_open",
                           cards=Cards(cards))
         if rank is not None:
-            return f"no open {what}oversight of {RANK_PLURALS[rank]}"
+            return Reason(f"no open {what}oversight of {RANK_PLURALS[rank]}")
         if kinds:
-            return f"no {what}oversight is open"
-        return "there is nothing to claim"
+            return Reason(f"no {what}oversight is open")
+        return Reason("there is nothing to claim")
 
     def claim_action(self, seat: int, target: Oversight, cards=()) -> Action:
         """The claim ``seat`` makes of ``target`` (from :meth:`claim_target`): of ``cards`` when

@@ -6,12 +6,24 @@ from __future__ import annotations
 from itertools import combinations
 
 from tutor.engine.cards import cards_of
-from tutor.engine.deal._bits import (_N3, _N5, _NIB_CARDS, NIB, RANK_MASK, _counts,
-                                         _dead_bits, _presence, _rank_count, _ranks, _tuple_new)
+from tutor.engine.deal._bits import (
+    _N3,
+    _N5,
+    _NIB_CARDS,
+    NIB,
+    RANK_MASK,
+    _counts,
+    _dead_bits,
+    _presence,
+    _rank_count,
+    _ranks,
+    _tuple_new,
+)
 from tutor.engine.deal._notation import OVER, PLAY, PLAY_ON, Action
+from tutor.engine.deal._shape import _DealState
 
 
-class _Moves:
+class _Moves(_DealState):
     """Move generation (a part of :class:`~tutor.engine.deal.Deal`)."""
 
     __slots__ = ()
@@ -196,6 +208,7 @@ class _Moves:
         if self.phase == OVER:
             return []
         p = self.to_move
+        assert p is not None                # before the end, someone is to move
         if self.phase == PLAY_ON:
             return self._captures(p, "play_on_capture")
         acts = self._captures(p, "capture")

@@ -7,11 +7,25 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from tutor.engine.cards import (RANK_NAMES, RANK_PLURALS, cards_of, code, parse_card, parse_rank,
-                                pretty_cards)
+from tutor.engine.cards import (
+    RANK_NAMES,
+    RANK_PLURALS,
+    cards_of,
+    code,
+    parse_card,
+    parse_rank,
+    pretty_cards,
+)
 from tutor.engine.deal._bits import RANK_MASK, _rank_count
-from tutor.engine.errors import (ActionError, AmbiguousAction, IllegalAction, IncompleteAction,
-                                 InvalidAction, NotationError)
+from tutor.engine.deal._shape import _DealState
+from tutor.engine.errors import (
+    ActionError,
+    AmbiguousAction,
+    IllegalAction,
+    IncompleteAction,
+    InvalidAction,
+    NotationError,
+)
 from tutor.engine.reasons import Cards, Reason, Seat
 from tutor.engine.values import CaptureForm
 
@@ -49,7 +63,7 @@ class Action(NamedTuple):
     oversight: str | None = None
 
     @classmethod
-    def make(cls, player: int, kind: str, cards=(), table=(), oversight: str | None = None) -> "Action":
+    def make(cls, player: int, kind: str, cards=(), table=(), oversight: str | None = None) -> Action:
         """Build an action with its card tuples sorted."""
         return cls(player, kind, tuple(sorted(cards)), tuple(sorted(table)), oversight)
 
@@ -98,7 +112,8 @@ class Action(NamedTuple):
         if self.kind == "end_turn":
             return f"{who} ends the turn"
         if self.kind == "claim":
-            return f"{who} claims {cs} ({self.oversight.replace('_', ' ')})"
+            what = self.oversight.replace('_', ' ') if self.oversight else "an oversight"
+            return f"{who} claims {cs} ({what})"
         if self.kind == "take_table_mournival":
             return f"{who} takes the table mournival {cs}"
         return f"{who} declares {_DECLARE_WORDS[self.kind]}: {cs}"
@@ -234,8 +249,9 @@ def one_declaration_per_rank(decls: list[Action]) -> list[Action]:
     """One declaration a rank, the most specific (the most cards, then
     :data:`DECLARATION_ORDER`), in rank order: what a hand could declare, rank by rank."""
     out: list[Action] = []
-    seen: set[int] = set()
-    for a in sorted(decls, key=lambda a: (a.rank, -len(a.cards), DECLARATION_ORDER[a.kind])):
+    seen: set[int | None] = set()
+    for a in sorted(decls, key=lambda a: (a.cards[0] >> 2, -len(a.cards),
+                                          DECLARATION_ORDER[a.kind])):
         if a.rank not in seen:
             seen.add(a.rank)
             out.append(a)
@@ -255,7 +271,7 @@ def not_in_hand(cards, seat: int) -> Reason:
                   p=Seat(seat))
 
 
-class _Notation:
+class _Notation(_DealState):
     """The parser of the learner's notation (a part of :class:`~tutor.engine.deal.Deal`)."""
 
     __slots__ = ()
@@ -305,6 +321,7 @@ class _Notation:
         if head == "take":
             return self._parse_take(rest, raw, seat)
         cards = self._read_cards(words, raw, seat, ranks=False)
+        assert isinstance(cards, list)      # a rank alone is read only with ranks=True
         return self._parse_cards(cards, raw, seat)
 
     def _read_cards(self, words: list[str], raw: str, seat: int, ranks: bool
@@ -454,7 +471,7 @@ class _Notation:
         if self.phase == OVER:
             raise IllegalAction("the deal is over", raw, seat)
         if self.to_move != seat:
-            raise IllegalAction(not_your_turn(self.to_move, seat), raw, seat)
+            raise IllegalAction(not_your_turn(self._mover, seat), raw, seat)
         caps = [a for a in self.legal_actions()
                 if a.kind in CAPTURE_KINDS and a.cards == h and set(t) <= set(a.table)]
         exact = [a for a in caps if a.table == t]

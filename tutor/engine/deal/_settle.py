@@ -9,6 +9,8 @@ from typing import NamedTuple
 from tutor.engine.cards import cards_of
 from tutor.engine.deal._bits import _N3, _N5, NIB, RANK_MASK, _dead_bits
 from tutor.engine.deal._notation import OVER, PLAY_ON, Action, one_declaration_per_rank
+from tutor.engine.deal._shape import _DealState
+
 
 class SeatSettlement(NamedTuple):
     """One seat's part of a finished deal's settlement (RULES.md 3.5, 3.6).
@@ -140,8 +142,8 @@ class DealResult:
     def returns(self) -> tuple[int, ...]:
         """Points per seat under pairs scoring, else net stakes per seat."""
         if self.scoring == "pairs":
-            return self.points  # type: ignore[return-value]
-        return self.net  # type: ignore[return-value]
+            return self.points
+        return self.net
 
     def _key(self) -> tuple:
         return (self.last_in, self.bonus_to, self._won_masks, self.leftovers_to, self._left,
@@ -161,7 +163,7 @@ class DealResult:
 
 
 
-class _Settle:
+class _Settle(_DealState):
     """The end of play and the settlement (a part of :class:`~tutor.engine.deal.Deal`)."""
 
     __slots__ = ()
@@ -169,7 +171,9 @@ class _Settle:
     def _pay_for_lying_down(self, p: int) -> None:
         """RULES.md 3.6: N stakes to each player still holding cards, in turn order from the
         payer's left, or N into the pot."""
-        stakes, to = self._pays.stakes, self._pays.to
+        pays = self._pays
+        assert pays is not None             # called only where lying down pays
+        stakes, to = pays.stakes, pays.to
         if to == "pot":
             self.pot += stakes
             self.payments.append((p, None, stakes))
@@ -195,7 +199,7 @@ class _Settle:
         self.to_move = last
         self._finish()
 
-    def _held_declarations(self, last: int) -> tuple:
+    def _held_declarations(self, last: int) -> tuple[tuple[Action, int], ...]:
         """The declarations ``last`` could have made just before the action that ended play
         (one a rank, the most specific), each with the mask of that rank in its hand."""
         h = self.hands[last]
@@ -209,7 +213,7 @@ class _Settle:
                 won &= ~(1 << c)             # won by the action that ended play
         if not self._has_decl(h, _dead_bits(won)):
             return ()
-        return tuple((a, h & RANK_MASK[a.rank])
+        return tuple((a, h & RANK_MASK[a.cards[0] >> 2])
                      for a in one_declaration_per_rank(self._declarations(last, h, won)))
 
     def _finish(self) -> None:
@@ -301,6 +305,7 @@ class _Settle:
         splits it, the odd stakes one each to the earliest tied seats from eldest)."""
         n = self.n
         if self.ruleset.pot_to == "last_in":
+            assert last is not None         # play ends with one seat in (RULES.md 3.4)
             pot_to: tuple[int, ...] = (last,)
         else:
             best = max(won_counts)
@@ -323,8 +328,9 @@ class _Settle:
                    if self._pays is not None else None)
             return zero, zero, net, points
         pc = self.rules
-        ante = tuple(pc.ante_dealer if q == self.dealer else pc.ante_other for q in range(n))
-        for_cards = (tuple((c - pc.breakeven) // 2 for c in won_counts) if scoring == "stakes"
+        ante = tuple(pc.ante(q, self.dealer) for q in range(n))
+        breakeven = pc.breakeven or 0       # None only under pairs and pot scoring
+        for_cards = (tuple((c - breakeven) // 2 for c in won_counts) if scoring == "stakes"
                      else zero)
         net = tuple(-ante[q] - paid[q] + received[q] + bonus[q] + for_cards[q] + shares[q]
                     for q in range(n))

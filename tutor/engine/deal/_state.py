@@ -7,13 +7,22 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from tutor.engine.cards import cards_of, code
-from tutor.engine.deal._bits import (_BIT, _FULL_SET, FULL_MASK, NIB, RANK_MASK, _counts,
-                                         _rank_count, _ranks)
+from tutor.engine.deal._bits import (
+    _BIT,
+    _FULL_SET,
+    FULL_MASK,
+    NIB,
+    RANK_MASK,
+    _counts,
+    _rank_count,
+    _ranks,
+)
 from tutor.engine.deal._checks import _Checks
 from tutor.engine.deal._claims import CLAIM_TAKES, Oversight, _Claims
 from tutor.engine.deal._moves import _Moves
 from tutor.engine.deal._notation import OVER, PLAY, Action, _Notation
 from tutor.engine.deal._settle import DealResult, _Settle
+from tutor.engine.deal._shape import _DealState
 from tutor.engine.deal._views import _Views
 from tutor.engine.errors import IllegalAction, UsageError
 from tutor.engine.rulesets import Ruleset
@@ -55,12 +64,7 @@ class Deal(_Moves, _Claims, _Checks, _Settle, _Views, _Notation):
     the dealer is not a seat, or the player count is not covered by the ruleset.
     """
 
-    __slots__ = ("ruleset", "game", "rules", "n", "dealer", "pack", "hands", "table", "won", "wonall",
-                 "aside", "discard", "outside", "to_move", "started", "phase", "oversights",
-                 "history", "last_capturer", "in_play", "result", "table_mournivals",
-                 "turn_captures", "pot", "payments", "_undo", "_c11", "_c13", "_c22", "_c31",
-                 "_free", "_ov", "_any", "_decl", "_decl_default", "_pays", "_ov_prial", "_ov_dead",
-                 "_ov_mourn", "_held", "_split")
+    __slots__ = ()     # the state's slots are declared, with their types, by _DealState
 
     def __init__(self, ruleset: Ruleset, players: int, dealer: int, pack):
         _check_seats(ruleset, players, dealer)
@@ -85,7 +89,7 @@ class Deal(_Moves, _Claims, _Checks, _Settle, _Views, _Notation):
         game = ruleset.game(players)
         self.ruleset = ruleset
         self.game = game
-        self.rules = game._count
+        self.rules = game.count
         self.n = players
         self.dealer = dealer
         self.pack = pack
@@ -133,7 +137,7 @@ class Deal(_Moves, _Claims, _Checks, _Settle, _Views, _Notation):
                       hands: Iterable[Iterable[int]], table: Iterable[int] = (),
                       won: Iterable[Iterable[int]] | None = None, set_aside: Iterable[int] = (),
                       to_move: int | None = None, started: bool = True,
-                      last_capturer: int | None = None, complete: bool = True) -> "Deal":
+                      last_capturer: int | None = None, complete: bool = True) -> Deal:
         """A position built by hand (for teaching positions, puzzles and analysis).
 
         ``hands`` and ``won`` give each seat's cards (lists of card ints, one per seat),
@@ -263,7 +267,15 @@ class Deal(_Moves, _Claims, _Checks, _Settle, _Views, _Notation):
             raise IllegalAction("the deal is not over yet")
         return self.result.returns()
 
-    def clone(self, oversights: bool = True) -> "Deal":
+    def final_result(self) -> DealResult:
+        """The settlement of a finished deal (:attr:`result`, typed as never None).
+
+        Raises :class:`~tutor.engine.errors.IllegalAction` while the deal is not over."""
+        if self.result is None:
+            raise IllegalAction("the deal is not over yet")
+        return self.result
+
+    def clone(self, oversights: bool = True) -> Deal:
         """An independent copy of this state (its undo stack is not copied).  Without
         ``oversights`` the copy has no open oversight: the position a hint or an analysis for a
         seat is worked out on where nothing may say, or lean on, whether one is open (a claim is
@@ -423,8 +435,8 @@ class Deal(_Moves, _Claims, _Checks, _Settle, _Views, _Notation):
     def _turn_may_end(self) -> None:
         """Under ``captures_per_turn: any``, a free action between the captures of one turn may
         leave the mover unable to capture: the turn has then ended (RULES.md 3.6 detail 1)."""
-        if self.phase == PLAY and not self.can_capture(self.to_move):
-            self._after_turn(self.to_move)
+        if self.phase == PLAY and not self.can_capture(self._mover):
+            self._after_turn(self._mover)
 
     def _after_turn(self, p: int) -> None:
         self.turn_captures = 0
@@ -440,7 +452,7 @@ _APPLY = {"lie_down": Deal._apply_lie_down, "claim": Deal._apply_claim,
           **{k: Deal._apply_declaration for k in ("declare_prial", "declare_mournival",
                                                    "declare_dead_pair", "declare_pair")}}
 #: The slots :meth:`Deal.clone` copies as they are (immutable values); the lists are copied.
-_SHARED_SLOTS = tuple(name for name in Deal.__slots__
+_SHARED_SLOTS = tuple(name for name in _DealState.__slots__
                       if name not in ("hands", "won", "oversights", "history", "payments", "_undo"))
 
 

@@ -9,6 +9,7 @@ from typing import NamedTuple
 from tutor.engine.cards import RANK_NAMES, RANK_PLURALS
 from tutor.engine.deal._bits import NIB, _counts, _presence, _rank_count, _ranks
 from tutor.engine.deal._notation import OVER, PLAY
+from tutor.engine.deal._shape import _DealState
 
 
 class CaptureOption(NamedTuple):
@@ -46,7 +47,7 @@ class RankCount(NamedTuple):
         return sum(self.won)
 
 
-class _Views:
+class _Views(_DealState):
     """Views, counting and risk (a part of :class:`~tutor.engine.deal.Deal`)."""
 
     __slots__ = ()
@@ -65,6 +66,7 @@ class _Views:
             return [], []
         movers: list[int] = []
         q = self.to_move
+        assert q is not None                # in play, someone is to move
         n = self.n
         if q == seat:
             q = (q + 1) % n

@@ -34,14 +34,26 @@ from tutor.engine.data import data_dir, laugh_home, source_texts_dir
 from tutor.engine.errors import LaughError, UsageError
 from tutor.engine.rulesets import Ruleset
 from tutor.engine.sources import _texts
-from tutor.engine.sources._audit import (QuotationAudit, audit_quotations, check_quotations,
-                                         normalise, verify_quotations)
+from tutor.engine.sources._audit import (
+    QuotationAudit,
+    audit_quotations,
+    check_quotations,
+    normalise,
+    verify_quotations,
+)
 from tutor.engine.sources._build import _build
 from tutor.engine.sources._files import display_path
-from tutor.engine.sources._library import (KINDS, PACK_SIZE, Library, Parameter, Quotation, Source,
-                                           UnknownQuotation)
-from tutor.engine.sources._records import RECORD_KINDS, Record, RecordDate, parse_date
+from tutor.engine.sources._library import (
+    KINDS,
+    PACK_SIZE,
+    Library,
+    Parameter,
+    Quotation,
+    Source,
+    UnknownQuotation,
+)
 from tutor.engine.sources._parse import _parse_file
+from tutor.engine.sources._records import RECORD_KINDS, Record, RecordDate, parse_date
 
 __all__ = [
     "KINDS", "PACK_SIZE", "RECORD_KINDS", "Library", "Parameter", "Quotation", "QuotationAudit",

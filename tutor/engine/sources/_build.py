@@ -7,8 +7,13 @@ from __future__ import annotations
 from typing import Any
 
 from tutor.engine.errors import DataError
-from tutor.engine.rulesets import (COUNT_PARAMETERS, RULESET_PARAMETERS, LieDownPayment,
-                                   PlayerCount, Ruleset)
+from tutor.engine.rulesets import (
+    COUNT_PARAMETERS,
+    RULESET_PARAMETERS,
+    LieDownPayment,
+    PlayerCount,
+    Ruleset,
+)
 from tutor.engine.sources._files import _RawRuleset, _RawSource, display_path
 from tutor.engine.sources._library import Library, Quotation, Source, _split_ref
 

@@ -9,7 +9,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal, overload
 
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
@@ -136,6 +136,11 @@ class _File:
             raise self.error(node, path, f"expected a list, got {_kind(node)}")
         return list(node.value)
 
+    @overload
+    def string(self, node: Node, path: str, nullable: Literal[False] = False) -> str: ...
+    @overload
+    def string(self, node: Node, path: str, nullable: bool) -> str | None: ...
+
     def string(self, node: Node, path: str, nullable: bool = False) -> str | None:
         value = self.scalar(node, path)
         if value is None and nullable:
@@ -153,6 +158,12 @@ class _File:
             raise self.error(node, path, f"{_describe(value)} is not an id "
                                          "(lowercase letters and digits joined by dashes)")
         return value
+
+    @overload
+    def integer(self, node: Node, path: str, nullable: Literal[False] = False,
+                minimum: int = 0) -> int: ...
+    @overload
+    def integer(self, node: Node, path: str, nullable: bool, minimum: int = 0) -> int | None: ...
 
     def integer(self, node: Node, path: str, nullable: bool = False, minimum: int = 0) -> int | None:
         value = self.scalar(node, path)

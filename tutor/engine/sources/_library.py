@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, overload
 
 from tutor.engine.errors import DataError, UsageError
 from tutor.engine.rulesets import Provenance, Ruleset
@@ -268,6 +268,12 @@ class Library:
     def quotations_of(self, refs: Iterable[str]) -> list[Quotation]:
         """The :class:`Quotation` objects for qualified references (unknown ones raise)."""
         return [self.quotation(r) for r in refs]
+
+
+@overload
+def _split_ref(ref: str, default_source: str) -> tuple[str, str]: ...
+@overload
+def _split_ref(ref: str, default_source: str | None) -> tuple[str | None, str]: ...
 
 
 def _split_ref(ref: str, default_source: str | None) -> tuple[str | None, str]:

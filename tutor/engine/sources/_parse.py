@@ -12,8 +12,7 @@ from typing import Any
 from yaml.nodes import MappingNode, Node
 
 from tutor.engine.errors import DataError
-from tutor.engine.sources._files import (_ID_RE, _NULL_TAG, _describe, _File, _RawSource, _Ref,
-                                         _refs)
+from tutor.engine.sources._files import _ID_RE, _NULL_TAG, _describe, _File, _RawSource, _Ref, _refs
 from tutor.engine.sources._library import KINDS, Quotation, _qualify
 from tutor.engine.sources._records import RECORD_KINDS, Record, parse_date
 from tutor.engine.sources._rulesets import _parse_ruleset
@@ -82,7 +81,7 @@ def _parse_file(path: Path, origin: str = "own") -> _RawSource:
 def _parse_citation(f: _File, nodes: tuple[Node, Node]) -> dict[str, Any]:
     """``{author, title, in, date, published}`` (None where not given)."""
     centries = f.keys(nodes[1], "citation", _CITATION_REQUIRED, _CITATION_OPTIONAL, at=nodes[0])
-    citation = {"title": f.string(centries["title"][1], "citation.title")}
+    citation: dict[str, str | None] = {"title": f.string(centries["title"][1], "citation.title")}
     for key in _CITATION_OPTIONAL:
         citation[key] = (f.string(centries[key][1], f"citation.{key}", nullable=True)
                          if key in centries else None)
@@ -242,7 +241,9 @@ def _parse_record(f: _File, rnode: Node, rpath: str, raw: _RawSource,
                       "(reported_by: a source id, or {author: ..., title: ...})")
     note = f.string(e["note"][1], f"{rpath}.note", True) if "note" in e else None
     seen[rid] = line
-    return Record(id=rid, kind=kind, date=date, author=cite.get("author"), title=cite["title"],
+    title = cite["title"]
+    assert title is not None                # a citation's title is required
+    return Record(id=rid, kind=kind, date=date, author=cite.get("author"), title=title,
                   page=cite.get("page"), quote=quote, reported_by=reported_by,
                   reporter=reporter, report=report, note=note, source=raw.id, line=line)
 

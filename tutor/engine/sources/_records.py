@@ -17,7 +17,6 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-
 __all__ = ["CIRCA_SPAN", "RECORD_KINDS", "Record", "RecordDate", "parse_date"]
 
 #: The kinds of record, with what each is in a few words.
@@ -59,13 +58,15 @@ class RecordDate:
     def key(self) -> tuple[int, float]:
         """Where it sorts: undated last; ``by YEAR`` just before YEAR, ``after YEAR`` just after
         it, a span at its middle."""
+        lo, hi = self.lo, self.hi
         if not self.dated:
             return (1, 0.0)
-        if self.form == "by":
-            return (0, self.hi - 0.5)
-        if self.form == "after":
-            return (0, self.lo + 0.5)
-        return (0, (self.lo + self.hi) / 2)
+        if self.form == "by" and hi is not None:
+            return (0, hi - 0.5)
+        if self.form == "after" and lo is not None:
+            return (0, lo + 0.5)
+        assert lo is not None and hi is not None    # a dated span has both ends
+        return (0, (lo + hi) / 2)
 
     def before(self, other: RecordDate) -> bool:
         """True when this record certainly came before ``other``: its latest year is earlier
@@ -90,7 +91,7 @@ class RecordDate:
         if self.form == "century":
             q = f"{self.qualifier} " if self.qualifier else ""
             return parse_date(f"{q}{_ordinal(year // 100 + 1)} century")
-        if self.form == "range":
+        if self.form == "range" and self.hi is not None and self.lo is not None:
             width = self.hi - self.lo
             lo = year - width // 2
             return parse_date(f"{lo}-{lo + width}")

@@ -11,8 +11,15 @@ from yaml.nodes import Node, ScalarNode
 
 from tutor.engine.parameters import PARAMETERS, ParameterSpec
 from tutor.engine.rulesets import BONUS_TO, COUNT_PARAMETERS, PAY_TO, RULESET_PARAMETERS, STATUSES
-from tutor.engine.sources._files import (_ID_RE, _NULL_TAG, _describe, _File, _RawRuleset,
-                                         _RawSource, _refs)
+from tutor.engine.sources._files import (
+    _ID_RE,
+    _NULL_TAG,
+    _describe,
+    _File,
+    _RawRuleset,
+    _RawSource,
+    _refs,
+)
 from tutor.engine.sources._library import PACK_SIZE, Parameter, _qualify
 
 _STAKE_PARAMETERS = ("ante_dealer", "ante_other", "last_in_bonus", "breakeven")
@@ -86,7 +93,8 @@ def _check_stakes(f: _File, ce: dict[str, tuple[Node, Node]], cpath: str, n: int
             if stakes[k] is None:
                 raise f.error(ce[k][1], f"{cpath}.{k}.value",
                               "must be a whole number under stakes scoring")
-        _check_pot(f, ce["breakeven"][0], f"{cpath}.breakeven", n, **stakes)
+        _check_pot(f, ce["breakeven"][0], f"{cpath}.breakeven", n,
+                   **{k: v for k, v in stakes.items() if v is not None})
     elif scoring == "pot":
         for k in ("ante_dealer", "ante_other"):
             if stakes[k] is None:

@@ -61,8 +61,17 @@ from tutor.engine.analysis.fast import covers
 from tutor.engine.bots import make_bot
 from tutor.engine.cards import RANK_PLURALS
 from tutor.engine.records import action_from_json, action_to_json
-from tutor.puzzles.base import (LETTERS, Candidate, PuzzleKind, Verdict, option_label,
-                                set_index, text_seed, turn_analysis, turn_options)
+from tutor.puzzles.base import (
+    LETTERS,
+    Candidate,
+    PuzzleKind,
+    Verdict,
+    option_label,
+    set_index,
+    text_seed,
+    turn_analysis,
+    turn_options,
+)
 from tutor.puzzles.board import action_text
 from tutor.puzzles.model import AnswerError, definition
 from tutor.puzzles.reader import letters_answer

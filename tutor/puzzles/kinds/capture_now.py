@@ -22,8 +22,16 @@ from __future__ import annotations
 
 from tutor.engine.cards import RANK_PLURALS, codes, pretty_cards, rank_code, rank_of
 from tutor.engine.values import CaptureForm
-from tutor.puzzles.base import (Candidate, PuzzleKind, Verdict, join, option_label, set_index,
-                                text_seed, turn_analysis)
+from tutor.puzzles.base import (
+    Candidate,
+    PuzzleKind,
+    Verdict,
+    join,
+    option_label,
+    set_index,
+    text_seed,
+    turn_analysis,
+)
 from tutor.puzzles.model import AnswerError, definition
 from tutor.puzzles.reader import NOTHING_WORDS, read
 
@@ -131,7 +139,7 @@ class CaptureNow(PuzzleKind):
 
     def _collect(self, ctx, case: str) -> list:
         """Positions of ``case`` from one deal played by computer players."""
-        found = []
+        found: list = []
         endgame = case == "endgame"
 
         def observer(d, a) -> None:

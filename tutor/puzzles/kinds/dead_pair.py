@@ -141,8 +141,8 @@ class DeadPair(PuzzleKind):
         facts = {"pairs": join(held), "reasons": "\n".join(lines),
                  "hand_plays": ctx.defn.word("hand_plays", {}).get(ctx.rs.hand_plays, ""),
                  "npairs": len(pairs)}
-        tempting = any(deal.unseen(seat, r) < 2 and r not in dead for r in pairs)
-        features = {"pairs": len(pairs), "live": float(not dead), "tempting": float(tempting),
+        is_tempting = any(deal.unseen(seat, r) < 2 and r not in dead for r in pairs)
+        features = {"pairs": len(pairs), "live": float(not dead), "tempting": float(is_tempting),
                     "won_cards": float(sum(len(deal.won_cards(q)) for q in range(n))),
                     "not_your_turn": float("not_your_turn" in tags),
                     "own_twin": float("own_twin" in tags)}

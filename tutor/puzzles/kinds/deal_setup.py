@@ -220,12 +220,12 @@ class DealSetup(PuzzleKind):
             else:
                 expected.append(ans[f])
                 labels.append(f)
-        got = read(text.replace("/", " / "), words={**_NONE, **_FIELD_WORDS}, cards=False,
+        reading = read(text.replace("/", " / "), words={**_NONE, **_FIELD_WORDS}, cards=False,
                    ranks=False, numbers=True,
                    expected="give numbers (or `none`) in the order asked")
         vals: list[int | None] = []
         in_pairs = False
-        for what, v in got.items:
+        for what, v in reading.items:
             if what == "number":
                 vals.append(v)
             elif v == "none":

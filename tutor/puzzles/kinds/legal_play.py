@@ -115,7 +115,7 @@ def decoys(deal, seat: int, basic: bool) -> list[tuple[Action, str]]:
                                 (2, 2, "no-pair-for-pair"), (3, 1, "no-prial-for-one")):
                 if len(h) >= nh and len(t) >= nt and (nt != 3 or len(t) == 3):
                     out.append((Action.make(seat, "capture", h[:nh], t[:nt]), tag))
-        for r, cs in sorted(by_hand.items()):
+        for _r, cs in sorted(by_hand.items()):
             if len(cs) == 2:
                 kind = ("declare_dead_pair" if deal.game.declares(Declaration.DEAD_PAIR)
                         else None)

@@ -22,8 +22,15 @@ import weakref
 from tutor.engine.deal import Deal
 from tutor.engine.errors import DataError
 from tutor.engine.parameters import spec, value_words
-from tutor.puzzles.base import (LETTERS, Candidate, PuzzleKind, Verdict, join, jsonable, library,
-                                set_index)
+from tutor.puzzles.base import (
+    LETTERS,
+    Candidate,
+    PuzzleKind,
+    Verdict,
+    jsonable,
+    library,
+    set_index,
+)
 from tutor.puzzles.model import AnswerError, definition
 from tutor.puzzles.quoted import quote_plain
 from tutor.puzzles.reader import letters_answer, read
@@ -114,6 +121,16 @@ def right_reading(ruleset: str, item: dict) -> tuple[str, object] | None:
     return (SAYS, jsonable(p.value))
 
 
+def _asked_reading(ruleset: str, item: dict) -> tuple[str, object]:
+    """:func:`right_reading` of a sentence asked for ``ruleset`` (the pools leave out those of
+    none); raises :class:`DataError` for one of none."""
+    reading = right_reading(ruleset, item)
+    if reading is None:
+        raise DataError(f"reading: {item['quote']} leaves {item['parameter']} open, but "
+                        f"{ruleset} states it: not a question for that ruleset")
+    return reading
+
+
 def status_pool(ruleset_id: str) -> list[dict]:
     """The sentences the ruleset cites whose status puzzle agrees with it
     (:func:`right_reading`)."""
@@ -182,7 +199,7 @@ class Reading(PuzzleKind):
                     "letter": LETTERS[says[0]]}
         item = next(s for s in sentences() if s["quote"] == data["quote"]
                     and s["parameter"] == data["parameter"])
-        how, value = right_reading(rs.id, item)
+        how, value = _asked_reading(rs.id, item)
         right = [how, value]
         return {"quote": item["quote"], "parameter": item["parameter"],
                 "readings": [list(r) for r in data["readings"]], "words": list(data["words"]),
@@ -202,7 +219,7 @@ class Reading(PuzzleKind):
         item = status_pool(ctx.rs.id)[ctx.plan["item"]]
         name = item["parameter"]
         q = lib.quotation(item["quote"])
-        how, value = right_reading(ctx.rs.id, item)
+        how, value = _asked_reading(ctx.rs.id, item)
         p = lib.parameter(ctx.rs.id, name)
         shown = jsonable(p.value)            # the ruleset's value (the engine's, when chosen)
         others = [jsonable(v) for v in _values(name) if jsonable(v) != shown]

@@ -16,8 +16,7 @@ from tutor.engine.deal import deal_order
 from tutor.engine.errors import LaughError
 from tutor.engine.parameters import seat_working, value_words
 from tutor.engine.values import Scoring
-from tutor.puzzles.base import (Candidate, PuzzleKind, Verdict, join, library, player_name,
-                                signed)
+from tutor.puzzles.base import Candidate, PuzzleKind, Verdict, join, library, player_name, signed
 from tutor.puzzles.model import AnswerError
 from tutor.puzzles.reader import clean, read
 

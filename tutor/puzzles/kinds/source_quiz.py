@@ -24,8 +24,16 @@ from tutor.engine.deal import Deal
 from tutor.engine.errors import LaughError
 from tutor.engine.parameters import COUNT_PARAMETERS, RULESET_PARAMETERS, spec, value_words
 from tutor.engine.sources import normalise, source_text
-from tutor.puzzles.base import (LETTERS, Candidate, PuzzleKind, Verdict, join,
-                                jsonable, library, set_index)
+from tutor.puzzles.base import (
+    LETTERS,
+    Candidate,
+    PuzzleKind,
+    Verdict,
+    join,
+    jsonable,
+    library,
+    set_index,
+)
 from tutor.puzzles.model import AnswerError
 from tutor.puzzles.quoted import quote_plain
 from tutor.puzzles.reader import letters_answer
@@ -306,7 +314,8 @@ class SourceQuiz(PuzzleKind):
         r2 = rng.choice(others)
         n = ctx.players if ctx.players in lib.rulesets[r2].counts else None
         names = list(RULESET_PARAMETERS) + (list(COUNT_PARAMETERS) if n else [])
-        diff, same = [], []
+        diff: list[str] = []
+        same: list[str] = []
         for name in names:
             pl = n if name in COUNT_PARAMETERS else None
             p1, p2 = lib.parameter(r1, name, pl), lib.parameter(r2, name, pl)

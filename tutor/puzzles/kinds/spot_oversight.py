@@ -26,22 +26,37 @@ from typing import Any
 
 from tutor.engine.bots import make_bot, play_out
 from tutor.engine.cards import RANK_NAMES, RANK_PLURALS, codes, make_card, pretty_cards, rank_of
-from tutor.engine.deal import (CLAIM_FILLER, Action, Deal, claim_sizes, deal_order,
-                               reachable_oversights, read_claim_words)
+from tutor.engine.deal import (
+    CLAIM_FILLER,
+    Action,
+    Deal,
+    claim_sizes,
+    deal_order,
+    reachable_oversights,
+    read_claim_words,
+)
 from tutor.engine.errors import AmbiguousAction, IllegalAction, IncompleteAction, InvalidAction
 from tutor.engine.parameters import OVERSIGHT_KINDS
 from tutor.engine.records import to_record
 from tutor.engine.seats import seat_names
 from tutor.engine.values import CaptureForm, Declaration, OversightKind
-from tutor.puzzles.base import (Candidate, PuzzleKind, Verdict, describe, join, library,
-                                player_name, set_index)
+from tutor.puzzles.base import (
+    Candidate,
+    PuzzleKind,
+    Verdict,
+    describe,
+    join,
+    library,
+    player_name,
+    set_index,
+)
 from tutor.puzzles.kinds.spot_story import claim_groups, table_story
 from tutor.puzzles.model import AnswerError, definition
 from tutor.puzzles.reader import NOTHING_WORDS, tokens
 
 #: The learner's own mistake of each oversight kind: the very surface of the kind, and not the
 #: learner's to claim (RULES.md 3.4: anyone but the one who made the mistake).
-OWN = {k: f"own_{k}" for k in OVERSIGHT_KINDS}
+OWN: dict[str, str] = {k: f"own_{k}" for k in OVERSIGHT_KINDS}
 _DECOY_THEMES = ("took_three", "lay_down_pair", "lay_down_prial", "lay_down_mournival",
                  "mournival_taken", "capture_from_pair", "prial_declared", "dead_pair_declared",
                  *OWN.values(), "plain")
@@ -199,7 +214,8 @@ class SpotOversight(PuzzleKind):
         if what == "table_prial":
             return deal.table_count(rank) == 3
         if what in ("hand_prial", "hand_mournival", "declared_prial"):
-            return deal.hand_count(seat, rank) == (4 if what == "hand_mournival" else 3)
+            return seat is not None and deal.hand_count(seat, rank) == (
+                4 if what == "hand_mournival" else 3)
         return True
 
     def _play_collect(self, ctx, what: str, want, kinds=frozenset({"capture", "lie_down"})):
@@ -391,7 +407,8 @@ class SpotOversight(PuzzleKind):
             if a.kind == "capture":
                 if len(a.table) == 3:
                     tags.append("took_three")
-                if len(a.table) == 1 and len(a.cards) == 1 and d.table_count(a.rank) == 1:
+                if len(a.table) == 1 and len(a.cards) == 1 and a.rank is not None \
+                        and d.table_count(a.rank) == 1:
                     tags.append("capture_from_pair")
                 if first:
                     tags.append("mournival_taken")

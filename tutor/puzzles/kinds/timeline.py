@@ -164,7 +164,7 @@ class Timeline(PuzzleKind):
             return {"order": [LETTERS[i] for i in order], "records": list(data["records"])}
         if v == "sources":
             got = [source_year(lib.sources[sid]) for sid in data["sources"]]
-            order = sorted(range(len(got)), key=lambda i: got[i])
+            order = sorted(range(len(got)), key=lambda i: (got[i] is None, got[i] or 0))
             return {"order": [LETTERS[i] for i in order], "sources": list(data["sources"])}
         if v == "when":
             rec = lib.records[data["record"]]

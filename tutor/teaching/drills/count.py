@@ -33,8 +33,8 @@ from tutor.engine.cards import RANK_NAMES, RANK_PLURALS, parse_rank
 from tutor.engine.deal import Action, Deal, new_deal
 from tutor.engine.errors import LaughError, NotationError
 from tutor.engine.observe import observe
-from tutor.puzzles.board import action_text, grouped_text
 from tutor.puzzles import Grade
+from tutor.puzzles.board import action_text, grouped_text
 from tutor.teaching.drills.base import Drill
 from tutor.teaching.io import LearnerIO
 from tutor.teaching.loop import Outcome, Question, Record, ask, go_on
@@ -179,7 +179,8 @@ class CountDrill(Drill):
         rng = self.rng
         for _ in range(50):
             rs = self.ruleset or rng.choice(self.rulesets)
-            n = self.players if self.players in rs.counts else rng.choice(rs.player_counts)
+            n = (self.players if self.players is not None and self.players in rs.counts
+                 else rng.choice(rs.player_counts))
             deal = new_deal(rs, n, rng.randrange(n), rng)
             bots = [Careless(make_bot("willughby"), 0.15) for _ in range(n)]
             play_out(deal, bots, rng)
@@ -345,7 +346,7 @@ class CountDrill(Drill):
                 return False
         return True
 
-    def _ask(self, rnd: CountRound, question: "CountQuestion", name: str) -> bool:
+    def _ask(self, rnd: CountRound, question: CountQuestion, name: str) -> bool:
         """Put ``question`` to the learner through the learner loop (with the drill's time
         limit: running out is a wrong answer), recorded in the store, its verdict and (when
         missed) the replay said; the result kept in ``rnd.results`` under ``name``.  False when

@@ -37,6 +37,7 @@ from rich.text import Text
 
 from tutor.puzzles.board import render_screen
 from tutor.puzzles.kinds.spot_oversight import says_nothing
+from tutor.puzzles.model import Puzzle
 from tutor.puzzles.render import render_explanation, shown_cards
 from tutor.teaching.drills.base import Answered, Drill
 from tutor.teaching.drills.spotmix import Slot, SpotMix
@@ -101,7 +102,7 @@ class Missed(NamedTuple):
     and how it went (the loop's :class:`~tutor.teaching.loop.Outcome`)."""
 
     k: int
-    puzzle: object
+    puzzle: Puzzle
     outcome: Outcome
 
 
@@ -253,7 +254,7 @@ class OversightDrill(Drill):
                 res.answers.append(Answered(out.correct, out.seconds, out.timed_out))
                 if out.correct:
                     res.streak += 1
-                    io.say(f"✓ {_secs(out.seconds)}streak {res.streak} · {out.grade.message}",
+                    io.say(f"✓ {_secs(out.seconds)}streak {res.streak} · {out.grade.message if out.grade else ''}",
                            style="green")
                     run.add(bool(puzzle.answer["claims"]))
                     if run.ready(STREAK_RUN) and difficulty < 5:
@@ -312,7 +313,7 @@ class OversightDrill(Drill):
                style="bold green" if best.new else "bold")
         return res
 
-    def _storm_answer(self, res: StormResult, clock: "_StormClock", k: int, puzzle,
+    def _storm_answer(self, res: StormResult, clock: _StormClock, k: int, puzzle,
                       out: Outcome) -> None:
         """Score answer ``k`` of a storm: a right one adds to the combo (and may win time back,
         and after a run raise the difficulty), a wrong one (a false claim too) costs
@@ -340,7 +341,7 @@ class OversightDrill(Drill):
             clock.run.reset()
             clock.penalty += MISTAKE_PENALTY
             res.missed.append(Missed(k, puzzle, out))
-            io.say(f"✗ -{MISTAKE_PENALTY:g} s · {out.grade.message} (answer: "
+            io.say(f"✗ -{MISTAKE_PENALTY:g} s · {out.grade.message if out.grade else ''} (answer: "
                    f"{shown_cards(puzzle.expected_answer_text(), io.symbols)})", style="red")
         io.say(f"{max(0.0, clock.left(res, io.clock.now())):.0f} s left · score {res.score}",
                style="dim")
@@ -415,6 +416,7 @@ def run(io: LearnerIO, store, request) -> None:
     drill = OversightDrill(io, rs.id if rs is not None else None, request.players, request.seed,
                            store=store)
     while True:
+        res: StreakResult | StormResult
         if s["mode"] == "streak":
             res = drill.streak(s["limit"], s["positions"])
         else:

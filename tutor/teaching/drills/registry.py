@@ -18,6 +18,7 @@ from collections.abc import Callable, Mapping
 from types import MappingProxyType
 from typing import NamedTuple
 
+from tutor.engine.rulesets import Ruleset
 
 __all__ = ["DRILLS", "DrillKind", "DrillRequest", "MenuEntry", "Setting", "drill_kind",
            "register"]
@@ -68,8 +69,8 @@ class DrillRequest(NamedTuple):
     covers), ``seed``, ``save`` (answers are recorded), and ``settings`` (every setting of the
     drill, by key, defaults filled in)."""
 
-    ruleset: object
-    rulesets: list
+    ruleset: Ruleset | None
+    rulesets: list[Ruleset]
     players: int | None
     seed: int
     save: bool = True

@@ -99,7 +99,8 @@ class SettleDrill(Drill):
     def make_question(self) -> SettleQuestion:
         rng = self.rng
         rs = self.ruleset or rng.choice(self.rulesets)
-        n = self.players if self.players in rs.counts else rng.choice(rs.player_counts)
+        n = (self.players if self.players is not None and self.players in rs.counts
+             else rng.choice(rs.player_counts))
         deal = new_deal(rs, n, rng.randrange(n), rng)
         play_out(deal, [Careless(make_bot("willughby"), 0.15) for _ in range(n)], rng)
         return SettleQuestion(deal, rng.randrange(n))
@@ -108,7 +109,7 @@ class SettleDrill(Drill):
         """The question's facts as a renderable: the ruleset's rule of settlement (in the
         parameter table's words), and each seat's won cards from the engine's settlement."""
         d = q.deal
-        rs, pc, res = d.ruleset, d.rules, d.result
+        rs, pc, res = d.ruleset, d.rules, d.final_result()
         names = [f"Player {s}" for s in range(d.n)]
         names[q.seat] = "You"
         lines: list = [Text(f"{rs.id} · {d.n} players", style="bold")]
@@ -158,11 +159,11 @@ class SettleDrill(Drill):
     def working(self, q: SettleQuestion) -> str:
         """The settlement of the seat asked about, worked out by the engine from its breakdown
         (:meth:`tutor.engine.game.Game.working`)."""
-        return q.deal.game.working(q.deal.result.settlement[q.seat])
+        return q.deal.game.working(q.deal.final_result().settlement[q.seat])
 
     def themes(self, q: SettleQuestion) -> list[str]:
         d = q.deal
-        row = d.result.settlement[q.seat]
+        row = d.final_result().settlement[q.seat]
         out = ["settlement", "stakes" if d.ruleset.has_stakes else "pairs-scoring"]
         if row.leftovers or row.set_aside:
             out.append("leftovers")
@@ -227,7 +228,7 @@ class _Settling(Question):
     prompt = "settle> "
     blank = ""                  # read by parse_signed: an empty line is asked again
 
-    def __init__(self, drill: "SettleDrill", q: SettleQuestion, record: Record):
+    def __init__(self, drill: SettleDrill, q: SettleQuestion, record: Record):
         self.drill = drill
         self.q = q
         self.record = record

@@ -24,9 +24,9 @@ import random
 from collections import Counter
 from typing import NamedTuple
 
+from tutor.engine.sources import default_library
 from tutor.puzzles import GenerationError, applicable_rulesets, generate
 from tutor.puzzles.kinds.spot_oversight import CUED_DECOYS, DECOY_LOOKS_LIKE, SpotOversight
-from tutor.engine.sources import default_library
 
 __all__ = ["BAGS", "Slot", "SpotMix", "MAX_RUN"]
 

@@ -85,8 +85,8 @@ def _item(io: LearnerIO, store, kind: str, skill, rulesets, rng, ruleset) -> tup
             return None, True
         return rnd.perfect, False
     if kind == "settlement":
-        drill = SettleDrill(io, rulesets, ruleset=ruleset, seed=seed, store=store)
-        a = drill.ask(drill.make_question())
+        settle = SettleDrill(io, rulesets, ruleset=ruleset, seed=seed, store=store)
+        a = settle.ask(settle.make_question())
         return (None, True) if a is None else (a.correct, False)
     puzzle = None
     difficulty = store.choose_difficulty(kind)      # the band nearest the learner's rating

@@ -32,10 +32,16 @@ from pathlib import Path
 
 from tutor.engine import yamlfile
 from tutor.engine.data import data_dir
-from tutor.engine.errors import DataError, UsageError
+from tutor.engine.errors import DataError
 from tutor.teaching.lessons._common import _display, _split_front_matter, resolve_players
-from tutor.teaching.lessons._model import (FRONT_MATTER_KEYS, Block, CourseEntry, Item, Lesson,
-                                           Segment)
+from tutor.teaching.lessons._model import (
+    FRONT_MATTER_KEYS,
+    Block,
+    CourseEntry,
+    Item,
+    Lesson,
+    Segment,
+)
 
 __all__ = [
     "BLOCK_KINDS", "Block", "CourseEntry", "FRONT_MATTER_KEYS", "Item", "Lesson", "ODDS_FIGURES",
@@ -90,10 +96,10 @@ def course_index(folder: Path | None = None) -> list[CourseEntry]:
             data = None
         if not isinstance(data, dict):
             data = {}
-        lid = data.get("id") if isinstance(data.get("id"), str) else path.stem
-        title = data.get("title") if isinstance(data.get("title"), str) else \
-            "(cannot be read: run laugh lessons check)"
-        minutes = data.get("minutes") if isinstance(data.get("minutes"), int) else 0
+        lid, title, minutes = data.get("id"), data.get("title"), data.get("minutes")
+        lid = lid if isinstance(lid, str) else path.stem
+        title = title if isinstance(title, str) else "(cannot be read: run laugh lessons check)"
+        minutes = minutes if isinstance(minutes, int) else 0
         out.append(CourseEntry(n, lid, title, minutes, path))
     return out
 
@@ -166,7 +172,7 @@ def puzzle_seed(lesson_seed: int, lesson_id: str, block_index: int, n: int) -> i
     never repeats a quotation (see :mod:`tutor.puzzles.kinds.source_quiz`)."""
     import hashlib
 
-    from tutor.puzzles.base import SET_STRIDE    # tutor.puzzles is loaded only when puzzles are posed
+    from tutor.puzzles.base import SET_STRIDE  # tutor.puzzles is loaded only when puzzles are posed
     digest = hashlib.sha256(f"{lesson_seed}/{lesson_id}/{block_index}/0".encode()).digest()
     return int.from_bytes(digest[:6], "big") + n * SET_STRIDE
 
@@ -214,10 +220,14 @@ def check_lessons(paths: Iterable[Path | str] | None = None, library=None,
     objective must list those themes).  Raises only what loading the sources raises.
     """
     from tutor.teaching.lessons._checker import _Checker
-    from tutor.teaching.lessons._course_checks import (SERVE_DRAWS, _course_problems,
-                                                       record_problems, serve_problems)
+    from tutor.teaching.lessons._course_checks import (
+        SERVE_DRAWS,
+        _course_problems,
+        record_problems,
+        serve_problems,
+    )
     whole_course = paths is None
-    files = lesson_files() if whole_course else [Path(p) for p in paths]
+    files = lesson_files() if paths is None else [Path(p) for p in paths]
     problems: list[str] = []
     lessons: list[Lesson] = []
     for n, path in enumerate(files, 1):

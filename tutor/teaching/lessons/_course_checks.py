@@ -39,9 +39,9 @@ def _board_problems(lesson: Lesson, b, kind: str, where: str, stems: dict) -> li
     sets them (:func:`tutor.puzzles.probe` from the block's first seed), whether any puzzle of
     the block can be found whose board shows only what is taught by then."""
     from tutor import puzzles
+    from tutor.engine.sources import default_library
     from tutor.puzzles.model import board_features_table
     from tutor.teaching.lessons import puzzle_seed, resolve_players
-    from tutor.engine.sources import default_library
     stem = lesson.path.stem
     d = b.data
     table = board_features_table()

@@ -10,8 +10,14 @@ from pathlib import Path
 
 from tutor.engine.errors import LaughError
 from tutor.engine.infile import open_input
-from tutor.teaching.progress._schema import (_LATEST, _LONGEST, _MIGRATIONS, SCHEMA_VERSION,
-                                             _expected_columns, _one_spelling)
+from tutor.teaching.progress._schema import (
+    _LATEST,
+    _LONGEST,
+    _MIGRATIONS,
+    SCHEMA_VERSION,
+    _expected_columns,
+    _one_spelling,
+)
 
 
 def _said(exc: BaseException) -> str:

@@ -6,12 +6,16 @@ docstring; the journal itself is :mod:`tutor.teaching.progress._pending`)."""
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 from tutor.engine.errors import LaughError
+from tutor.teaching.progress import _incoming as I
 from tutor.teaching.progress import _values as V
 from tutor.teaching.progress import _writes as W
-from tutor.teaching.progress import _incoming as I
 from tutor.teaching.progress._damage import _environmental, _said
+from tutor.teaching.progress._pending import Journal
 from tutor.teaching.progress._schema import _connect
 
 #: Seconds a change waits for another program's lock on the file before it is kept in the
@@ -28,7 +32,47 @@ def _busy(exc: sqlite3.DatabaseError) -> bool:
 
 
 class Keeping:
-    """The keeping half of :class:`~tutor.teaching.progress.ProgressStore`."""
+    """The keeping half of :class:`~tutor.teaching.progress.ProgressStore`.
+
+    The store's state, set by ``ProgressStore.__init__`` (see the comments there), declared
+    here with its types so that this half is checked against it (mypy)."""
+
+    path: Path
+    notice: str | None
+    read_only: bool
+    saving: bool
+    notify: Callable[[str], None]
+    conn: sqlite3.Connection
+    _journal: Journal | None
+    _file: sqlite3.Connection | None
+    _kept: list[dict]
+    _why: str
+    _told: str | None
+    _journal_why: str | None
+    _unsaved: int
+    _why_not_saving: str | None
+    _blind: bool
+    _log: list[list]
+
+    @property
+    def _jn(self) -> Journal:
+        """The journal (a store kept in memory on purpose has none: it never keeps changes)."""
+        if self._journal is None:
+            raise AssertionError("a store in memory keeps no journal")
+        return self._journal
+
+    @property
+    def _fn(self) -> sqlite3.Connection:
+        """The file's connection, where it is open (callers check)."""
+        if self._file is None:
+            raise AssertionError("the progress file is not open")
+        return self._file
+
+    if TYPE_CHECKING:
+        # defined by the other half, ProgressStore
+        def _copy(self, timeout: float) -> sqlite3.Connection: ...
+        def _empty(self) -> sqlite3.Connection: ...
+        def _open_or_salvage(self, timeout: float | None = None) -> sqlite3.Connection: ...
 
     def _why_busy(self, exc: sqlite3.DatabaseError) -> str:
         name = getattr(exc, "sqlite_errorname", "")
@@ -61,7 +105,7 @@ class Keeping:
         """Where a change that cannot be written now goes: ``journal`` when a line can be
         added to the journal now (tried: :meth:`Journal.can_append`), else ``memory`` (and
         :attr:`_journal_why` says why)."""
-        self._journal_why = self._journal.can_append()
+        self._journal_why = self._jn.can_append()
         return "memory" if self._journal_why else "journal"
 
     def _busy_words(self) -> str:
@@ -74,9 +118,9 @@ class Keeping:
     def _told_words(self) -> str:
         """Where the answers are kept from now on, in words (after :meth:`_where`)."""
         if self._told == "journal":
-            return (f"are kept in {self._journal.path.name} beside it from now on, and saved in "
+            return (f"are kept in {self._jn.path.name} beside it from now on, and saved in "
                     "it as soon as it is free")
-        return (f"are kept in memory only from now on ({self._journal.path.name} beside it "
+        return (f"are kept in memory only from now on ({self._jn.path.name} beside it "
                 f"cannot be written either: {self._journal_why}): saved if the file is free "
                 "before you leave, lost if not")
 
@@ -84,14 +128,14 @@ class Keeping:
         """A change could not be written: from now on the session works on a copy in memory."""
         self._why = self._why_busy(exc)
         try:
-            self._file.execute(f"PRAGMA busy_timeout = {int(RETRY_SECONDS * 1000)}")
+            self._fn.execute(f"PRAGMA busy_timeout = {int(RETRY_SECONDS * 1000)}")
             mem = _connect(":memory:")
-            _backup(self._file, mem)
+            _backup(self._fn, mem)
             self.conn = mem
         except sqlite3.DatabaseError:
             self.conn, self._blind = self._empty(), True
         finally:
-            self._file.execute(f"PRAGMA busy_timeout = {int(BUSY_SECONDS * 1000)}")
+            self._fn.execute(f"PRAGMA busy_timeout = {int(BUSY_SECONDS * 1000)}")
 
     def _keep(self, op: dict):
         """Apply ``op`` to the copy in memory and keep it for the file: in the journal, or in
@@ -100,7 +144,7 @@ class Keeping:
         if self._blind and op["op"] == "answer":
             result = (result[0], None)      # ratings moved from nothing: not worth showing
         try:
-            self._journal.append({k: v for k, v in op.items() if not k.startswith("_")})
+            self._jn.append({k: v for k, v in op.items() if not k.startswith("_")})
             op["_journaled"] = True
             where = "journal"
         except OSError as exc:
@@ -124,7 +168,7 @@ class Keeping:
                     return False                           # which take seconds on a big file
                 before = self.notice
                 self._file = self._open_or_salvage(timeout)
-                if self.notice is not before:              # it was damaged, and salvaged
+                if self.notice is not None and self.notice is not before:  # damaged, salvaged
                     self.notify(self.notice)
             written = self._write_journal(self._file, timeout)
         except OSError:                                    # the journal cannot be read now
@@ -147,7 +191,7 @@ class Keeping:
         clear both; returns how many of them were answers."""
         conn.execute(f"PRAGMA busy_timeout = {int(timeout * 1000)}")
         try:
-            with self._journal.applying() as (ops, _):
+            with self._jn.applying() as (ops, _):
                 ids = {op["id"] for op in ops}
                 mine = [op for op in self._kept if op["id"] not in ids and
                         not op.get("_journaled")]    # a journaled one gone: another wrote it
@@ -168,9 +212,9 @@ class Keeping:
     def _journal_refused(self) -> None:
         """Add to :attr:`notice` that the journal's path holds something that is not a regular
         file (a link, a FIFO), which is never read or written."""
-        odd = self._journal.refused() if self._journal is not None else None
+        odd = self._jn.refused() if self._journal is not None else None
         if odd:
-            said = (f"{self._journal.path} is {odd}, not a regular file: it is left as it is, "
+            said = (f"{self._jn.path} is {odd}, not a regular file: it is left as it is, "
                     "never read or written (answers that cannot be saved at once are kept in "
                     "memory only).")
             self.notice = (self.notice + " " if self.notice else "") + said
@@ -178,21 +222,21 @@ class Keeping:
     def _write_journal_at_open(self) -> None:
         """Changes kept by an earlier session (or another program now) written to the file."""
         self._journal_refused()
-        if not self._journal.exists():
+        if not self._jn.exists():
             return
         try:
-            with self._journal.applying() as (ops, unreadable):
+            with self._jn.applying() as (ops, unreadable):
                 answers = 0
-                with W.Transaction(self._file):
+                with W.Transaction(self._fn):
                     for op in ops:
                         if _sound(op):
-                            W.apply(self._file, op)
+                            W.apply(self._fn, op)
                             answers += op["op"] == "answer"
                         else:
                             unreadable += 1
         except (OSError, sqlite3.DatabaseError):
             return                              # still kept; the next change tries again
-        said = (f"{_n(answers, 'answer')} kept in {self._journal.path.name} while your progress "
+        said = (f"{_n(answers, 'answer')} kept in {self._jn.path.name} while your progress "
                 f"file was busy {_are(answers)} now saved in it")
         if unreadable:
             said += f" ({_n(unreadable, 'line')} of it could not be read)"
@@ -201,7 +245,7 @@ class Keeping:
     def _apply_journal_to(self, mem: sqlite3.Connection) -> None:
         """Show the changes kept in the journal in the copy ``mem`` (the journal left as it
         is)."""
-        ops, _ = self._journal.read() if self._journal is not None else ([], 0)
+        ops, _ = self._jn.read() if self._journal is not None else ([], 0)
         for op in ops:
             if _sound(op):
                 W.apply_in_transaction(mem, op)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from collections.abc import Sequence
 
 from tutor.puzzles.themes import theme_ids
 from tutor.teaching.progress import _values as V
@@ -14,7 +15,7 @@ from tutor.teaching.progress._writes import set_meta
 
 
 def check(answers: list[Answer], lessons: list[LessonState], meta: dict[str, str],
-          sightings: list[Sighting] = ()) -> None:
+          sightings: Sequence[Sighting] = ()) -> None:
     """Raise :class:`~tutor.teaching.progress._values.StoreValueError` for the first value the
     store cannot keep (as :func:`tutor.teaching.transfer.read_export` has already refused for an
     export; other callers are held to the same)."""
@@ -49,22 +50,22 @@ def check(answers: list[Answer], lessons: list[LessonState], meta: dict[str, str
     for key, value in meta.items():
         V.text(key, "a setting's name")
         V.text(value, f"the setting {key!r}")
-    for s in sightings:
-        V.text(s.uid, "a sighting's uid")
-        V.moment(s.at, f"the time of the sighting {s.uid!r}")
-        V.context(s.context)
-        V.text(s.kind, "an oversight kind")
-        V.outcome(s.outcome)
-        if s.seconds is not None and not (isinstance(s.seconds, (int, float))
-                                          and 0 <= s.seconds <= _LONGEST):
+    for sg in sightings:
+        V.text(sg.uid, "a sighting's uid")
+        V.moment(sg.at, f"the time of the sighting {sg.uid!r}")
+        V.context(sg.context)
+        V.text(sg.kind, "an oversight kind")
+        V.outcome(sg.outcome)
+        if sg.seconds is not None and not (isinstance(sg.seconds, (int, float))
+                                          and 0 <= sg.seconds <= _LONGEST):
             raise V.StoreValueError(f"the progress store cannot keep the time "
-                                    f"{V.shown(s.seconds)} of the sighting {s.uid!r}")
-        V.text(s.ruleset, "a ruleset id", optional=True)
-        V.text(s.source, "a source", optional=True)
+                                    f"{V.shown(sg.seconds)} of the sighting {sg.uid!r}")
+        V.text(sg.ruleset, "a ruleset id", optional=True)
+        V.text(sg.source, "a source", optional=True)
 
 
 def merge(conn: sqlite3.Connection, answers: list[Answer], lessons: list[LessonState],
-          meta: dict[str, str], sightings: list[Sighting] = ()) -> int:
+          meta: dict[str, str], sightings: Sequence[Sighting] = ()) -> int:
     """Merge inside the caller's transaction (see the store's :meth:`merge`); returns how many
     answers were added."""
     before = conn.execute("SELECT COUNT(*) FROM answers").fetchone()[0]

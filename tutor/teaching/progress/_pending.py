@@ -29,7 +29,7 @@ from tutor.engine.infile import kind_of, open_input, open_own
 try:
     import fcntl
 except ImportError:                 # not POSIX: one process at a time is assumed
-    fcntl = None
+    fcntl = None    # type: ignore[assignment]  # None stands for the module's absence
 
 __all__ = ["Journal", "SUFFIX"]
 

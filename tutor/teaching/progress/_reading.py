@@ -10,9 +10,18 @@ import sqlite3
 from tutor.engine.errors import LaughError
 from tutor.teaching import ratings as R
 from tutor.teaching.progress import _tallies
-from tutor.teaching.progress._records import (Answer, LessonState, RatingPoint, Sighting,
-                                              SpotFigures, SubjectRating, Tally, _state,
-                                              _subject_rating, _weakest_first)
+from tutor.teaching.progress._records import (
+    Answer,
+    LessonState,
+    RatingPoint,
+    Sighting,
+    SpotFigures,
+    SubjectRating,
+    Tally,
+    _state,
+    _subject_rating,
+    _weakest_first,
+)
 
 
 class Reads:

@@ -17,8 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from tutor.teaching.progress._damage import DamagedFile, _bad_rows, _check_tables
-from tutor.teaching.progress._schema import (_UNTIMED_BELOW, SCHEMA_VERSION, _recompute,
-                                             _v2_answer)
+from tutor.teaching.progress._schema import _UNTIMED_BELOW, SCHEMA_VERSION, _recompute, _v2_answer
 from tutor.teaching.theme_names import respell_rows
 
 __all__ = ["Salvaged", "move_aside", "salvage"]

@@ -12,7 +12,6 @@ from pathlib import Path
 from tutor.teaching import ratings as R
 from tutor.teaching.theme_names import respell_stored_themes
 
-
 FILE_NAME = "progress.sqlite3"
 SCHEMA_VERSION = 3
 

@@ -9,6 +9,7 @@ import stat
 import sys
 import time
 import uuid
+from collections.abc import Sequence
 from pathlib import Path
 from typing import NamedTuple
 
@@ -20,14 +21,13 @@ from tutor.teaching.progress import _keeping as K
 from tutor.teaching.progress import _merge
 from tutor.teaching.progress import _values as V
 from tutor.teaching.progress import _writes as W
-from tutor.teaching.progress._damage import (_check_and_migrate, _check_header, _environmental,
-                                             _said)
+from tutor.teaching.progress._damage import _check_and_migrate, _check_header, _environmental, _said
 from tutor.teaching.progress._keeping import Keeping, _are, _backup, _busy, _n
 from tutor.teaching.progress._pending import Journal
 from tutor.teaching.progress._reading import Reads
 from tutor.teaching.progress._records import Answer, LessonState, RatingChange, Sighting
 from tutor.teaching.progress._salvage import move_aside, salvage
-from tutor.teaching.progress._schema import FILE_NAME, _LONGEST, _connect, _recompute
+from tutor.teaching.progress._schema import _LONGEST, FILE_NAME, _connect, _recompute
 
 __all__ = ["ProgressStore", "SavedCount", "default_path"]
 
@@ -166,7 +166,7 @@ class ProgressStore(Keeping, Reads):
         self._write_journal_at_open()
 
     @classmethod
-    def in_memory(cls) -> "ProgressStore":
+    def in_memory(cls) -> ProgressStore:
         """An empty store in memory, never written to any file (``laugh class report`` reads
         each learner's export into one)."""
         store = cls.__new__(cls)
@@ -399,8 +399,8 @@ class ProgressStore(Keeping, Reads):
         if any(not op.get("_journaled") for op in self._kept):
             why = self._why
             if self._journal_why and why != "the disk is full":
-                why += f"; {self._journal.path.name}: {self._journal_why}"
-            return (f"your progress file {self.path} and {self._journal.path.name} beside it "
+                why += f"; {self._jn.path.name}: {self._journal_why}"
+            return (f"your progress file {self.path} and {self._jn.path.name} beside it "
                     f"cannot be written ({why})")
         return None
 
@@ -461,7 +461,7 @@ class ProgressStore(Keeping, Reads):
                              f"({self._why_busy(exc)}): nothing recomputed") from None
 
     def merge(self, answers: list[Answer], lessons: list[LessonState],
-              meta: dict[str, str], sightings: list[Sighting] = ()) -> tuple[int, int]:
+              meta: dict[str, str], sightings: Sequence[Sighting] = ()) -> tuple[int, int]:
         """Merge another store's progress into this one, in one transaction; returns
         ``(answers added, answers already here)``.
 
@@ -505,11 +505,11 @@ class ProgressStore(Keeping, Reads):
             lost = [op for op in answers if not op.get("_journaled")]
             if lost:
                 self.notify(f"{_n(len(lost), 'answer')} could not be saved: your progress file "
-                            f"{self.path} and {self._journal.path.name} beside it cannot be "
+                            f"{self.path} and {self._jn.path.name} beside it cannot be "
                             f"written ({self._why}).")
             if len(answers) > len(lost):
                 kept = len(answers) - len(lost)
-                self.notify(f"{_n(kept, 'answer')} {_are(kept)} kept in {self._journal.path} "
+                self.notify(f"{_n(kept, 'answer')} {_are(kept)} kept in {self._jn.path} "
                             "and saved in your progress the next time the tutor opens it.")
         why = self.unsaved()
         if why:
@@ -517,7 +517,7 @@ class ProgressStore(Keeping, Reads):
         for conn in {id(c): c for c in (self.conn, self._file) if c is not None}.values():
             conn.close()
 
-    def __enter__(self) -> "ProgressStore":
+    def __enter__(self) -> ProgressStore:
         return self
 
     def __exit__(self, *exc) -> None:

@@ -15,8 +15,16 @@ from __future__ import annotations
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
-from tutor.teaching.lessons._blocks import (cards, coach, odds, puzzle, quote, records, rules,
-                                            simulate)
+from tutor.teaching.lessons._blocks import (
+    cards,
+    coach,
+    odds,
+    puzzle,
+    quote,
+    records,
+    rules,
+    simulate,
+)
 
 if TYPE_CHECKING:
     from tutor.teaching.lessons._checker import _Checker

@@ -88,7 +88,7 @@ def parse(ck: _Checker, content: str, line: int) -> dict | None:
     return {"level": level, "players": players, "deals": deals, "stops": stops}
 
 
-def _deals(ck: _Checker, raw, players: int, where: int) -> dict[str, int] | None:
+def _deals(ck: _Checker, raw, players: int | None, where: int) -> dict[str, int] | None:
     """``{ruleset: seed}``: known rulesets covering ``players``, whole-number seeds."""
     if not isinstance(raw, dict) or not raw:
         ck.fail(where, "coach.deals", "must map a ruleset to the seed of its deal "

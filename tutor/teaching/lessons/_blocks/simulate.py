@@ -91,6 +91,7 @@ def parse_skill(ck: _Checker, content: str, line: int) -> dict | None:
     ok &= good
     if not ok:
         return None
+    assert deals is not None and seed is not None and samples is not None   # defaults given
     try:
         skill_figures(opps, deals, seed, samples, rids)
     except DataError as exc:
