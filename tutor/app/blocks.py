@@ -14,19 +14,20 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from rich.console import Group
 from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
 
-from tutor.app.commands.simulate import skill_view
 from tutor.app.fit import FitTable
 from tutor.engine.errors import DataError
 from tutor.puzzles.quoted import quote_text
 from tutor.puzzles.board import cards_text
 from tutor.teaching.blockdata import (RULES_CAPTION, odds_percent, odds_rows, odds_sentence,
                                       parameter_label, parameter_value, records_view, simulate,
-                                      simulate_sentence)
+                                      simulate_sentence, skill_table)
 from tutor.teaching.figures import skill_figures
 from tutor.teaching.lessons import ODDS_FIGURES, Block
 
@@ -164,6 +165,17 @@ def render_skill(data: dict, ctx, width: int):
     figures = skill_figures(data["skill"], data["deals"], data["seed"], data["samples"],
                             data["rulesets"])
     return Group(*skill_view(figures))
+
+
+def skill_view(figures: dict) -> list[Any]:
+    """A ``--skill`` run's figures (:func:`tutor.engine.simulate.skill_json`) as renderables:
+    per ruleset, the expert seat's gain per deal over each opponent's seat with its 95%
+    interval; a note on the method.  Also used by the lessons' ``simulate`` block with
+    ``skill``."""
+    tab = skill_table(figures)
+    right = [i for i, c in enumerate(tab["columns"]) if c not in ("ruleset", "unit")]
+    return [FitTable(tab["columns"], tab["rows"], title=tab["title"], right=right),
+            Text(tab["note"])]
 
 
 # --------------------------------------------------------------------------------------------
