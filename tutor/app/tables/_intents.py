@@ -109,8 +109,8 @@ class Intents:
             self._reply(seat, msg, True, f"You claimed first, {_ms(last.seconds)} after it "
                                          "could be claimed (the server's clock, on arrival).")
         elif last.result == R.FALSE_CLAIM:
-            self.notes[seat].false_claims.append(msg.text if msg.text is not None
-                                                 else msg.action.notation())
+            self.notes[seat].false_claims.append(
+                (msg.text if msg.text is not None else msg.action.notation(), len(d.history)))
             self._reply(seat, msg, False, FALSE_CLAIM_TEXT)
         elif last.result == R.TOO_LATE:
             self._reply(seat, msg, False, f"Too late: {explain(last.reason, seat, self.names)}.")
