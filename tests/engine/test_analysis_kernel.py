@@ -226,3 +226,30 @@ def test_undeclared_determinizations_are_the_same_on_both_paths(kernel, rulesets
         assert one == two
         checked += 1
     assert checked > 5
+
+
+def test_an_analysis_moves_to_the_kernel_when_its_background_compilation_ends(
+        kernel, rulesets, monkeypatch):
+    """A fixed budget begun while the kernel is being compiled runs on the pure engine in short
+    batches and on the kernel from the batch after it is ready: the same figures as either
+    alone (issue 28: the first analysis on a new machine no longer runs wholly on the pure
+    engine while the compilation takes the other core)."""
+    from tutor.engine import kernelcache
+    from tutor.engine.analysis import core
+    d = _positions(rulesets["parlett"], 5, 1, "stops")[1]
+    seat = d.to_move
+    kw = {"samples": 60, "stop_when_clear": False}
+    alone = analyse(d, seat, seed=7, engine="pure", **kw).to_json()
+    asked: list[int] = []
+
+    def ready_at_third_look(wait=False, entry="run_samples"):
+        asked.append(1)
+        return kernel if len(asked) >= 3 else None
+    monkeypatch.setattr(kernelcache, "compiling", lambda: 12.0)
+    monkeypatch.setattr(fast, "kernel", ready_at_third_look)
+    switched = analyse(d, seat, seed=7, **kw)
+    assert switched.engine == "kernel" and len(asked) == 3     # the first look, then two batches
+    one = switched.to_json()
+    one.pop("seconds"), alone.pop("seconds")
+    assert one == alone
+    assert core._AWAIT_STEP < kw["samples"]

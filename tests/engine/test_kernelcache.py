@@ -64,7 +64,9 @@ def test_the_first_start_compiles_once_in_the_background_and_silently(tmp_path, 
         assert _alive(pid) and abs(time.time() - float(began)) < 120
         monkeypatch.setenv("NUMBA_CACHE_DIR", str(cache))
         left = kernelcache.compiling()
-        assert left is not None and 1 <= left <= kernelcache.COMPILE_SECONDS
+        # the expected processor time at the share of a processor it has had (at least 5 %:
+        # a busy machine, as under the suite's two workers, stretches it)
+        assert left is not None and 1 <= left <= kernelcache.COMPILE_SECONDS / 0.05
         assert _laugh(["rules"], env).returncode == 0                 # a second start ...
         assert locks[0].read_text().split()[1] == str(pid)            # ... did not start another
         assert not kernelcache.start()
@@ -103,7 +105,7 @@ def test_an_analysis_meanwhile_says_so_in_one_line_and_gives_the_same_figures(tm
     said = line.removeprefix("laugh: the analysis kernel is being compiled, once on this "
                              "machine (about ")
     assert said != line and said.endswith(" s more); until then analyses run on the slower "
-                                          "pure engine")
+                                          "pure engine, then on it")
     assert 25 <= int(said.split()[0]) <= 30                  # 40 s expected, 10 s gone
 
 

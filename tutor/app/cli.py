@@ -154,7 +154,7 @@ def _compiling_line(seconds: float) -> None:
     try:
         print(f"laugh: the analysis kernel is being compiled, once on this machine (about "
               f"{max(1, round(seconds))} s more); until then analyses run on the slower pure "
-              "engine", file=sys.stderr, flush=True)
+              "engine, then on it", file=sys.stderr, flush=True)
     except (OSError, ValueError):
         pass
 

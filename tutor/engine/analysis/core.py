@@ -33,6 +33,9 @@ __all__ = ["Analysis", "ENGINES", "OptionValue", "POLICIES", "PureRun", "Z95", "
 POLICIES = RULE_BOT_NAMES
 #: Which implementation plays the rollouts: ``kernel`` (compiled), ``pure`` (the engine).
 ENGINES = ("kernel", "pure")
+#: Samples a batch while the kernel is being compiled in the background: the analysis looks for
+#: it after each batch and moves to it once it is ready.
+_AWAIT_STEP = 4
 Z95 = 1.96
 
 
@@ -297,7 +300,12 @@ def analyse(d: Deal, seat: int, *, policy: str = "counter", seed: int = 0,
     k = fast.kernel() if engine != "pure" and fast.supported(d, policy) else None
     if engine == "kernel" and k is None:
         raise UsageError("the compiled kernel cannot run this analysis here")
-    if k is None and seconds is None and engine != "pure" and fast.supported(d, policy):
+    # the kernel being compiled in the background: the pure engine meanwhile, in short
+    # batches, and the kernel from the batch after it is ready (each sample is seeded by its
+    # index, so the figures are the same whichever runs it)
+    awaiting = (k is None and engine != "pure" and fast.supported(d, policy)
+                and kernelcache.compiling() is not None)
+    if awaiting and seconds is None:
         kernelcache.announce()          # a fixed budget, slower until the kernel is compiled
     runner = (fast.KernelRun(k, d, seat, det, plans, seed_base) if k is not None
               else PureRun(d, seat, det, plans, seed_base, policy))
@@ -315,6 +323,13 @@ def analyse(d: Deal, seat: int, *, policy: str = "counter", seed: int = 0,
         if seconds is not None and i >= 1 and elapsed >= seconds:
             break
         stop = check_at if samples is None else min(check_at, samples)
+        if awaiting:
+            k = fast.kernel()           # ready now? (a few stat calls)
+            if k is not None:
+                awaiting = False
+                runner = fast.KernelRun(k, d, seat, det, plans, seed_base)
+            else:
+                stop = min(stop, i + _AWAIT_STEP)
         if seconds is not None:         # batches no longer than the time left, at the pace so far
             room = 2 if i == 0 else int((seconds - elapsed) * i / max(elapsed, 1e-9)) + 1
             stop = min(stop, i + max(1, room))
