@@ -199,7 +199,7 @@ def test_the_lesson_offers_the_coached_deal_and_enter_alone_does_not_start_it(tm
     starts the deal, under the block's first ruleset."""
     from support import lesson_script
 
-    from tutor.app.commands.lesson import open_lesson
+    from tutor.teaching.lessons import open_lesson
     lesson = open_lesson("lying-down")
     lines = lesson_script(lesson, 5)
     at = lines.index("skip")

@@ -37,7 +37,7 @@ ALLOWED = {
     ("tutor/teaching/classreport.py", "time"): "the date of a class report",
     ("tutor/teaching/review.py", "now"): "today, for FSRS's due dates",
     ("tutor/app/views.py", "time"): "the last seven days of the statistics",
-    ("tutor/app/commands/match.py", "time"): "the date a match was started",
+    ("tutor/app/matches.py", "time"): "the date a match was started",
     ("tutor/app/tables/_link.py", "sleep"): "the wait between two tries to reconnect to a "
                                             "table (the network's time, not the learner's)",
     ("tutor/app/tables/_link.py", "monotonic"): "how long a try to reconnect has waited for "

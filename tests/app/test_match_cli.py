@@ -19,6 +19,7 @@ from test_play import EngineLearner
 
 from tutor.app.commands import match as M
 from tutor.app.io import ScriptedIO
+from tutor.app.matches import load_match
 from tutor.app.play import DealPlayer
 
 #: Samples a deal for the reviews after each deal: enough to name the costliest decisions
@@ -390,4 +391,4 @@ def test_a_saved_match_names_its_sheet_as_a_full_html_path(tmp_path, value):
     path = tmp_path / "m.json"
     path.write_text(m.dumps(), encoding="utf-8")
     with pytest.raises(LaughError, match="meta.sheet: must be the full path of an HTML file"):
-        M.load_match(path)
+        load_match(path)

@@ -85,7 +85,7 @@ def test_a_seat_row_at_40_columns_wraps_under_itself(tmp_path, seed):
 
 
 def test_the_skill_table_at_40_columns_is_shown_a_ruleset_at_a_time():
-    from tutor.app.commands.simulate import skill_view
+    from tutor.app.blocks import skill_view
     from tutor.engine.simulate import run_skill, skill_json
     from tutor.engine.sources import default_library
     lib = default_library()

@@ -85,8 +85,8 @@ def test_the_expert_level_through_the_real_program(tmp_path, rulesets):
 
 
 def test_the_review_budget_is_checked_and_its_help_is_the_programs(tmp_path):
-    from tutor.app.commands.play import REVIEW_SAMPLES_HELP
     from tutor.app.play.review import REVIEW_SAMPLES
+    from tutor.app.sessions import REVIEW_SAMPLES_HELP
     assert REVIEW_SAMPLES_HELP == REVIEW_SAMPLES
     proc = laugh(["play", "--review-samples", "many"], tmp_path)
     assert proc.returncode == 2 and "'many' is not a whole number" in proc.stderr

@@ -183,7 +183,7 @@ def test_sources_check_fails_when_a_quotation_of_our_own_has_no_text(capsys, tmp
                                                                       monkeypatch):
     import shutil
 
-    from tutor.app.commands import sources_cmd
+    from tutor.app import source_pages
     own = tmp_path / "sources"
     shutil.copytree(data.data_dir("sources"), own, ignore=shutil.ignore_patterns("texts"))
     path = own / "willughby.yaml"
@@ -196,7 +196,7 @@ def test_sources_check_fails_when_a_quotation_of_our_own_has_no_text(capsys, tmp
         return own if name == "sources" else data.data_dir(name)
 
     monkeypatch.setattr(sources, "data_dir", data_dir)
-    monkeypatch.setattr(sources_cmd, "data_dir", data_dir)
+    monkeypatch.setattr(source_pages, "data_dir", data_dir)
     sources.clear_cache()
     try:
         code, out, err = run(capsys, "sources", "check")
@@ -376,7 +376,7 @@ def test_lesson_rules_tables_never_read_chosen_chosen():
 def test_what_lessons_send_the_learner_to_says_only_what_the_sources_say(library):
     """Lesson 1 sends the learner to ``laugh sources willughby``; the source summaries, the
     timeline and the quiz's hints keep to the same words as the lessons (issue 9)."""
-    from tutor.app.commands.sources_cmd import sources_view
+    from tutor.app.source_pages import sources_view
     from tutor.puzzles.model import definition
     summaries = " ".join(s.summary for s in library.sources.values())
     works = " ".join(r.title for r in library.records.values())

@@ -8,7 +8,7 @@ import json
 
 from support import lesson_puzzles, lesson_script, run_laugh
 
-from tutor.app.commands.lesson import open_lesson
+from tutor.teaching.lessons import open_lesson
 from tutor.teaching.progress import ProgressStore
 from tutor.teaching.tracks import fixed_lesson, load_track
 

@@ -3,9 +3,13 @@ lesson runner, and the practice, sources and statistics views.
 
 - :mod:`tutor.app.cli`: ``laugh``; the standard streams made safe, one line for every error the
   program raises on purpose, the exit statuses.
-- :mod:`tutor.app.commands`: one module per subcommand.  Each builds what it shows (renderables,
-  data, or a session run by a function with explicit arguments); its argparse handler prints
-  that, and the home screen calls the same functions.
+- :mod:`tutor.app.commands`: one module per subcommand, imported by the command line alone.
+  Each parses its arguments and calls a function of the room that owns the work (a session of
+  :mod:`tutor.app.sessions` or :mod:`tutor.app.matches`, a view), the function the home screen
+  calls too.
+- :mod:`tutor.app.sessions`: a drill, practice deals, and the ruleset, seed and store a session
+  starts with; :mod:`tutor.app.matches`: a saved, resumable match; :mod:`tutor.app.source_pages`:
+  what ``laugh sources`` shows.
 - :mod:`tutor.app.streams`: the standard streams made safe (closed, full, ``| head``, ASCII
   fallback), the rich console, whether suit symbols can be shown.
 - :mod:`tutor.app.io`: the two implementations of the I/O seam

@@ -14,12 +14,13 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from rich.console import Group
 from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
 
-from tutor.app.commands.simulate import skill_view
 from tutor.app.fit import FitTable
 from tutor.engine.errors import DataError
 from tutor.puzzles.board import cards_text
@@ -34,6 +35,7 @@ from tutor.teaching.blockdata import (
     records_view,
     simulate,
     simulate_sentence,
+    skill_table,
 )
 from tutor.teaching.figures import skill_figures
 from tutor.teaching.lessons import ODDS_FIGURES, Block
@@ -172,6 +174,17 @@ def render_skill(data: dict, ctx, width: int):
     figures = skill_figures(data["skill"], data["deals"], data["seed"], data["samples"],
                             data["rulesets"])
     return Group(*skill_view(figures))
+
+
+def skill_view(figures: dict) -> list[Any]:
+    """A ``--skill`` run's figures (:func:`tutor.engine.simulate.skill_json`) as renderables:
+    per ruleset, the expert seat's gain per deal over each opponent's seat with its 95%
+    interval; a note on the method.  Also used by the lessons' ``simulate`` block with
+    ``skill``."""
+    tab = skill_table(figures)
+    right = [i for i, c in enumerate(tab["columns"]) if c not in ("ruleset", "unit")]
+    return [FitTable(tab["columns"], tab["rows"], title=tab["title"], right=right),
+            Text(tab["note"])]
 
 
 # --------------------------------------------------------------------------------------------

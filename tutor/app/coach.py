@@ -48,7 +48,7 @@ from tutor.teaching.coach import (
     stop_quotes,
 )
 from tutor.teaching.io import Reply
-from tutor.teaching.lessons import Lesson
+from tutor.teaching.lessons import Lesson, course_index, open_lesson
 
 __all__ = ["ASK_CLAIM", "ASK_WORDS", "Coach", "CoachedResult", "CoachedSession", "allows",
            "coached_deals", "short_citation", "survey"]
@@ -199,7 +199,6 @@ class Coach(DealObserver):
     def page_of(self, stop: Stop) -> tuple[str, str | None]:
         """``(where, words)``: "Lesson 4, Capturing, page 1: A turn: you must capture", and
         the page's words the stop shows (None if the course has changed under it)."""
-        from tutor.app.commands.lesson import open_lesson
         lesson = self._lessons.get(stop.lesson)
         if lesson is None:
             lesson = self._lessons[stop.lesson] = open_lesson(stop.lesson)
@@ -455,8 +454,6 @@ def search_seeds(data: dict, ruleset: str, seeds: range) -> list[tuple[int, list
 def course_coach_block():
     """The course's first ``coach`` block and its lesson: ``(lesson, block)``.  Raises
     :class:`UsageError` when no lesson of the course has one."""
-    from tutor.app.commands.lesson import open_lesson
-    from tutor.teaching.lessons import course_index
     for entry in course_index():
         lesson = open_lesson(entry.id)
         for b in lesson.blocks("coach"):

@@ -16,30 +16,26 @@ from this one leaves the program); Ctrl-D saves and goes back, saying in one lin
 could be a card (``q`` is the queen).
 
 Only the lessons' front matter is read before the screen is drawn (no lesson is parsed).  Each
-choice calls the function its command calls (:func:`tutor.app.commands.lesson.take_lesson`,
-:func:`tutor.app.commands.drill.run_drill`, :func:`tutor.app.commands.play.start`, the views of
-:mod:`tutor.app.views`), in this process and with this screen's console.
+choice calls the function its command calls (:func:`tutor.app.runner.take_lesson`,
+:func:`tutor.app.sessions.run_drill`, :func:`tutor.app.sessions.start_play`,
+:func:`tutor.app.matches.play_saved_match`, the views of :mod:`tutor.app.views`), in this
+process and with this screen's console.
 """
 
 from __future__ import annotations
 
-import argparse
 import difflib
 
 from rich.table import Table
 from rich.text import Text
 
-from tutor.app.commands.drill import DrillOptions, run_drill
-from tutor.app.commands.lesson import open_lesson, take_lesson
-from tutor.app.commands.match import START_AFRESH, latest_unfinished, load_match
-from tutor.app.commands.match import run as run_match
-from tutor.app.commands.play import REVIEW_SAMPLES_HELP
-from tutor.app.commands.play import start as start_play
 from tutor.app.context import MenuItem, menu
+from tutor.app.matches import START_AFRESH, latest_unfinished, load_match, play_saved_match
+from tutor.app.sessions import DrillOptions, run_drill, start_play
 from tutor.engine.errors import DataError, LaughError, UsageError
 from tutor.engine.safetext import clip
 from tutor.teaching.drills.registry import DRILLS
-from tutor.teaching.lessons import CourseEntry, course_index, match_lesson
+from tutor.teaching.lessons import CourseEntry, course_index, match_lesson, open_lesson
 from tutor.teaching.words import is_quit
 
 HELP = ("Enter or c: continue  ·  a number (or lesson N, lesson N again): that lesson  ·  "
@@ -292,6 +288,7 @@ class Home:
             self.ctx.say(f"This lesson cannot be opened: {exc}", style="red")
             self._redraw = "keep"
             return
+        from tutor.app.runner import take_lesson  # lazily: see practice()
         take_lesson(self.ctx, lesson, seed=self.seed, restart=restart)
 
     def practice(self) -> None:
@@ -359,7 +356,4 @@ class Home:
             except LaughError as exc:            # a damaged file stays where it is, said once
                 said = str(exc).removesuffix(START_AFRESH)
                 self.ctx.say(f"{said}; starting a new match instead.", style="yellow")
-        args = argparse.Namespace(ruleset=None, players=None, deals=None, seat=None, level=None,
-                                  seed=None, pace=None, resume=resume, sheet=None,
-                                  review_samples=REVIEW_SAMPLES_HELP)
-        run_match(args, io=self.ctx.io)
+        play_saved_match(resume=resume, io=self.ctx.io)

@@ -355,3 +355,9 @@ class LessonRunner:
 
 def _bullet(ctx) -> str:
     return "•" if ctx.symbols else "-"
+
+
+def take_lesson(ctx, lesson: Lesson, seed: int | None = None, restart: bool = False) -> str:
+    """Take ``lesson`` in ``ctx`` (see :class:`LessonRunner` for ``seed`` and ``restart``), as
+    ``laugh lesson`` and the home screen do; returns ``"completed"`` or ``"quit"``."""
+    return LessonRunner(ctx, lesson, seed=seed, restart=restart).run()

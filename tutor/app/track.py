@@ -4,7 +4,7 @@
 It lists the track's steps with the learner's state of each: the lessons as the track poses
 them (:func:`tutor.teaching.tracks.fixed_lesson`: the pages kept, every puzzle and the coached
 deal set under the track's ruleset, what was left out said under the header), then the
-practice match under the ruleset (:class:`tutor.app.commands.match.MatchSession`, the match
+practice match under the ruleset (:class:`tutor.app.matches.MatchSession`, the match
 code of ``laugh match``, its format the ruleset's: under ``inter-livery-2018`` two rounds of
 five games and the tournament score sheet).  A menu read by the asker, so it works the same
 when piped:
@@ -29,9 +29,12 @@ from pathlib import Path
 from rich.table import Table
 from rich.text import Text
 
+from tutor.app.matches import MatchSession, load_match, matches_dir
+from tutor.app.sessions import resolve
 from tutor.engine.errors import DataError, LaughError
 from tutor.engine.levels import level
 from tutor.engine.match import Match
+from tutor.teaching.lessons import open_lesson
 from tutor.teaching.tracks import MATCH, Track, fixed_lesson, load_track, step_key
 from tutor.teaching.words import is_quit
 
@@ -46,7 +49,6 @@ PROMPT = "track> "
 def track_match_path(track: Track, folder: Path) -> Path | None:
     """The newest unfinished practice match of ``track`` in ``folder`` (files named
     ``track-ID-...json``), or None."""
-    from tutor.app.commands.match import load_match
     for path in sorted(folder.glob(f"track-{track.id}-*.json"), reverse=True):
         try:
             if not load_match(path).is_over:
@@ -160,7 +162,6 @@ class TrackScreen:
         if step > len(t.steps):
             self.match()
             return
-        from tutor.app.commands.lesson import open_lesson
         from tutor.app.runner import LessonRunner
         s = t.steps[step - 1]
         try:
@@ -176,9 +177,7 @@ class TrackScreen:
 
     def match(self) -> None:
         """The practice match under the track's ruleset (its unfinished one resumes), played by
-        :class:`tutor.app.commands.match.MatchSession`; marked done in the track when it ends."""
-        from tutor.app.commands._common import resolve
-        from tutor.app.commands.match import MatchSession, load_match, matches_dir
+        :class:`tutor.app.matches.MatchSession`; marked done in the track when it ends."""
         ctx, t = self.ctx, self.track
         folder = matches_dir()
         path = track_match_path(t, folder) if folder.is_dir() else None

@@ -12,9 +12,9 @@ from typing import Any
 from rich.table import Table
 from rich.text import Text
 
-from tutor.app.commands.sources_cmd import sources_view as source_pages
 from tutor.app.context import MenuItem, menu
 from tutor.app.puzzling import generate, pose
+from tutor.app.source_pages import sources_view as source_pages
 from tutor.engine.errors import LaughError
 from tutor.engine.reasons import false_claim_words
 from tutor.puzzles import KINDS, another, applicable_rulesets, definition
@@ -555,7 +555,7 @@ def sources_view(ctx) -> None:
 
 
 def show_sources_command(ctx, source_id: str | None) -> None:
-    """Show what ``laugh sources [ID]`` shows (:func:`tutor.app.commands.sources_cmd.sources_view`),
+    """Show what ``laugh sources [ID]`` shows (:func:`tutor.app.source_pages.sources_view`),
     a screenful at a time on a terminal; an unknown id is one line, and the view goes on."""
     try:
         pages = source_pages(ctx.library, source_id)

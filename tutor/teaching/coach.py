@@ -22,7 +22,6 @@ the stop lists any).  ``laugh lessons check`` holds every stop to its page
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -30,23 +29,10 @@ from tutor.engine.cards import RANK_PLURALS, pretty_cards, rank_of
 from tutor.engine.deal import Action, Deal, one_declaration_per_rank
 from tutor.engine.parameters import rule_words, seat_working, settlement_rule, value_words
 from tutor.engine.values import CaptureForm, Declaration, OversightKind
-from tutor.teaching.tracks import page_heading
+from tutor.teaching.lessons import SITUATIONS, Stop, page_quotes, page_words, stop_problems
 
 __all__ = ["AT_THE_END", "SITUATIONS", "Seen", "Stop", "action_words", "page_quotes",
            "page_words", "situations", "stop_for", "stop_problems", "stop_quotes"]
-
-#: The situations in the order a deal usually meets them: id -> the coach's heading (ours).
-SITUATIONS: dict[str, str] = {
-    "table-mournival": "A mournival dealt to the table",
-    "declare": "A prial or a mournival in hand",
-    "capture": "Your first capture",
-    "table-prial": "A prial on the table",
-    "dead-pair": "A dead pair",
-    "lie-down": "Lying down",
-    "claim": "An oversight to claim",
-    "end": "The end of play",
-    "settlement": "The settlement",
-}
 
 #: The situations found only once the deal is over.
 AT_THE_END = ("end", "settlement")
@@ -59,22 +45,6 @@ class Seen:
 
     situation: str
     facts: tuple[str, ...]
-
-
-@dataclass(frozen=True)
-class Stop:
-    """What the coach says at a situation: the lesson (its id) and the page (its first
-    heading) that teach it, the phrase on that page from which the coach shows the page's words
-    (to the end of that paragraph), the quotations (``source:id``, each quoted on that
-    page) it may show, and ``advice``: one quotation (quoted in some lesson) given as one line
-    of advice, or None."""
-
-    situation: str
-    lesson: str
-    page: str
-    phrase: str
-    quotes: tuple[str, ...]
-    advice: str | None = None
 
 
 def action_words(a: Action, symbols: bool = True) -> str:
@@ -233,45 +203,7 @@ def _capital(text: str) -> str:
 
 
 # --------------------------------------------------------------------------------------------
-# What the coach says: the course's words
-
-
-def page_words(lesson, heading: str, phrase: str) -> tuple[int, str] | None:
-    """``(page, words)``: the page of ``lesson`` (a :class:`tutor.teaching.lessons.Lesson`)
-    whose first heading is ``heading`` (0-based), and its prose from ``phrase`` to the end of
-    the paragraph that holds it, with the list that follows it if one does (CommonMark, as
-    written).  None when there is no such page or the phrase is not in its prose."""
-    from tutor.teaching.lessons import Segment
-    for i, page in enumerate(lesson.pages):
-        if page_heading(page) != heading:
-            continue
-        for item in page:
-            if not isinstance(item, Segment):
-                continue
-            paras = item.text.split("\n\n")
-            for k, para in enumerate(paras):
-                flat = " ".join(para.split())
-                at = flat.find(phrase)
-                if at < 0:
-                    continue
-                words = [flat[at:]]
-                for nxt in paras[k + 1:]:
-                    if not _LIST.match(nxt.lstrip()):
-                        break
-                    words.append(nxt.strip("\n"))
-                return i, "\n\n".join(words)
-        return None
-    return None
-
-
-_LIST = re.compile(r"(\d+\.|[-*+]) ")
-
-
-def page_quotes(lesson, page: int) -> set[str]:
-    """The quotations (``source:id``) quoted on ``page`` of ``lesson``."""
-    from tutor.teaching.lessons import Block
-    return {r for item in lesson.pages[page] if isinstance(item, Block) and item.kind == "quote"
-            for r in item.data["refs"]}
+# What the coach says: the course's words (the stops and their pages: lessons._stops)
 
 
 def stop_for(stops: dict, situation: str, ruleset_id: str) -> Stop | None:
@@ -290,26 +222,3 @@ def stop_quotes(stop: Stop, ruleset_id: str, library) -> list[str]:
     if source not in of:
         return list(stop.quotes)
     return [r for r, src in zip(stop.quotes, of) if src == source or src not in givers]
-
-
-def stop_problems(stop: Stop, lessons: dict) -> list[str]:
-    """What is wrong with ``stop`` against the course (``lessons``: id -> loaded lesson), each
-    in a few words: an unknown lesson, a page it does not have, a phrase not on that page, a
-    quotation not quoted there, an advice quoted in no lesson."""
-    lesson = lessons.get(stop.lesson)
-    if lesson is None:
-        return [f"'{stop.lesson}' is not a lesson of the course (lessons: "
-                f"{', '.join(lessons)})"]
-    pages = [h for h in (page_heading(p) for p in lesson.pages) if h]
-    if stop.page not in pages:
-        return [f"lesson '{stop.lesson}' has no page '{stop.page}' (pages: {'; '.join(pages)})"]
-    got = page_words(lesson, stop.page, stop.phrase)
-    if got is None:
-        return [f"the page '{stop.page}' of lesson '{stop.lesson}' has no words "
-                f"'{stop.phrase}'"]
-    quoted = page_quotes(lesson, got[0])
-    out = [f"'{r}' is not quoted on the page '{stop.page}' of lesson '{stop.lesson}'"
-           for r in stop.quotes if r not in quoted]
-    if stop.advice and not any(stop.advice in x.quotes for x in lessons.values()):
-        out.append(f"the advice '{stop.advice}' is quoted in no lesson of the course")
-    return out

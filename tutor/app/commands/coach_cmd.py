@@ -5,12 +5,8 @@ practice match).  Both are also on the home screen (``f`` and ``r``)."""
 from __future__ import annotations
 
 from tutor.app.commands._common import ruleset_name, seed_type
+from tutor.app.commands.match import _seconds as _pace
 from tutor.app.context import make_context, run_guarded
-
-
-def _pace(text: str) -> float:
-    from tutor.app.commands.match import _seconds
-    return _seconds(text)
 
 
 def register(sub, parent) -> None:

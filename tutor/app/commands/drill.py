@@ -1,43 +1,20 @@
 """``laugh drill KIND``: timed drills (oversights, count, settle) and weak spots.
 
 The drills and their settings are the registry's (:data:`tutor.teaching.drills.registry.DRILLS`):
-this module makes a subcommand of each, with an option per setting, and :func:`run_drill` runs
-one from a :class:`DrillOptions`; the home screen builds the options from the registry's menu
-entries (the same drills, the same defaults).
+this module makes a subcommand of each, with an option per setting, and calls
+:func:`tutor.app.sessions.run_drill` with a :class:`~tutor.app.sessions.DrillOptions`; the home
+screen builds the options from the registry's menu entries (the same drills, the same
+defaults).
 """
 
 from __future__ import annotations
 
 import argparse
-import random
-from dataclasses import dataclass, field
 from typing import Any
 
-from tutor.app.commands._common import (
-    players_type,
-    positive_int,
-    ruleset_name,
-    seed_type,
-    session_io,
-)
-from tutor.engine.errors import UsageError
-from tutor.engine.sources import default_library
-from tutor.teaching.drills.registry import DRILLS, DrillRequest, Setting, drill_kind
-
-
-@dataclass
-class DrillOptions:
-    """One drill as chosen: ``kind`` (a name of :data:`~tutor.teaching.drills.registry.DRILLS`);
-    ``ruleset`` (an id; None: a mixture) and ``players`` (None: any the ruleset covers); ``seed``
-    (None: a new one); ``save`` (record the answers); ``settings`` (the drill's settings by
-    key; those not given take the registry's defaults)."""
-
-    kind: str
-    ruleset: str | None = None
-    players: int | None = None
-    seed: int | None = None
-    save: bool = True
-    settings: dict = field(default_factory=dict)
+from tutor.app.commands._common import players_type, positive_int, ruleset_name, seed_type
+from tutor.app.sessions import DrillOptions, run_drill
+from tutor.teaching.drills.registry import DRILLS, Setting, drill_kind
 
 
 def _number(lo: float, hi: float, what: str):
@@ -124,36 +101,3 @@ def run(args: argparse.Namespace, *, io=None) -> int:
     """The ``laugh drill KIND`` handler: :func:`run_drill` with the options of the command line;
     ``io`` lets tests inject input, time and output."""
     return run_drill(options_from(args), io=io)
-
-
-def run_drill(opts: DrillOptions, *, io=None) -> int:
-    """Run the drill ``opts`` asks for; returns the exit status (0).
-
-    ``io`` (a :class:`tutor.teaching.io.LearnerIO`) defaults to the terminal's (see
-    :func:`tutor.app.commands._common.session_io`).  Raises :class:`UsageError` for an unknown
-    drill, a ruleset or player count that does not fit, or a request the drill refuses (its
-    ``check``); ``EOFError``/``KeyboardInterrupt`` pass through (answers are already recorded).
-    """
-    kind = drill_kind(opts.kind)
-    lib = default_library()
-    rs = lib.ruleset(opts.ruleset) if opts.ruleset else None
-    if opts.players is not None:
-        counts = rs.player_counts if rs else sorted({n for r in lib.rulesets.values()
-                                                     for n in r.player_counts})
-        if opts.players not in counts:
-            who = f"ruleset {rs.id} does not cover" if rs else "no ruleset covers"
-            raise UsageError(f"{who} {opts.players} players; choose from "
-                             f"{', '.join(map(str, counts))}")
-    seed = opts.seed if opts.seed is not None else random.SystemRandom().randrange(1, 10 ** 6)
-    request = DrillRequest(rs, [r for _, r in sorted(lib.rulesets.items())], opts.players, seed,
-                           opts.save, {**kind.defaults(), **opts.settings})
-    problem = kind.check(request) if kind.check is not None else None
-    if problem:
-        raise UsageError(problem)
-    seed, io, store = session_io(seed, opts.save, io)
-    try:
-        kind.run(io, store, request)
-    finally:
-        if store is not None:
-            store.close()
-    return 0

@@ -1,7 +1,8 @@
 """``laugh lesson ID`` (take one lesson) and ``laugh lessons list|check``.
 
-:func:`open_lesson` and :func:`take_lesson` are what both ``laugh lesson`` and the home screen
-use; :func:`course_table` is the course as ``laugh lessons list`` shows it.
+``laugh lesson`` takes a lesson as the home screen does (:func:`tutor.teaching.lessons.open_lesson`,
+:func:`tutor.app.runner.take_lesson`); :func:`course_table` is the course as ``laugh lessons
+list`` shows it.
 """
 
 from __future__ import annotations
@@ -11,15 +12,14 @@ from pathlib import Path
 from rich.table import Table
 
 from tutor.app.commands._common import seed_type, whole
-from tutor.app.context import Context, make_context, run_guarded
+from tutor.app.context import make_context, run_guarded
 from tutor.app.streams import echo, make_console
 from tutor.teaching.lessons import (
     CourseEntry,
-    Lesson,
     check_lessons,
     course_index,
     find_lesson,
-    load_lesson,
+    open_lesson,
 )
 from tutor.teaching.progress import ProgressStore
 
@@ -60,28 +60,10 @@ def register(sub, parent) -> None:
     q.set_defaults(handler=run_list)
 
 
-def open_lesson(key: str) -> Lesson:
-    """The lesson ``key`` (id or number) of the course, loaded and checked, with its number.
-
-    Raises :class:`tutor.engine.errors.UsageError` for an unknown lesson and
-    :class:`tutor.engine.errors.DataError` for a broken lesson file."""
-    entry = find_lesson(key)
-    lesson = load_lesson(entry.path)
-    lesson.number = entry.number
-    return lesson
-
-
-def take_lesson(ctx: Context, lesson: Lesson, seed: int | None = None,
-                restart: bool = False) -> str:
-    """Take ``lesson`` in ``ctx`` (see :class:`tutor.app.runner.LessonRunner` for ``seed`` and
-    ``restart``); returns ``"completed"`` or ``"quit"``."""
-    # Heavy (Markdown, the engine blocks, puzzles): only when a lesson is taken (start-up benchmark)
-    from tutor.app.runner import LessonRunner
-    return LessonRunner(ctx, lesson, seed=seed, restart=restart).run()
-
-
 def run_lesson(args) -> int:
     """Take one lesson (``args.id``, ``args.seed``, ``args.restart``)."""
+    # Heavy (Markdown, the engine blocks, puzzles): only when a lesson is taken (start-up benchmark)
+    from tutor.app.runner import take_lesson
     lesson = open_lesson(args.id)
     ctx = make_context()
 

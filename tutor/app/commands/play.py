@@ -1,7 +1,7 @@
 """``laugh play``: practice deals against computer players.
 
-:func:`start` plays a match with explicit choices (each defaulting as ``laugh play`` does); the
-``laugh play`` handler and the home screen both call it.
+The handler parses the command line and calls :func:`tutor.app.sessions.start_play`, as the
+home screen does.
 """
 
 from __future__ import annotations
@@ -10,22 +10,14 @@ import argparse
 
 from tutor.app.commands._common import (
     add_ruleset_options,
-    resolve,
     seat_type,
     seed_type,
-    session_io,
     whole,
 )
-from tutor.engine.errors import UsageError
+from tutor.app.sessions import DEFAULT_LEVEL, REVIEW_SAMPLES_HELP, start_play
 from tutor.engine.game import DEFAULT_RULESET
-from tutor.engine.levels import LEVELS, level
+from tutor.engine.levels import LEVELS
 from tutor.engine.limits import MAX_MATCH_DEALS
-from tutor.engine.outputs import check_output
-
-DEFAULT_LEVEL = "casual"
-#: The review's playouts per decision, as :data:`tutor.app.play.review.REVIEW_SAMPLES` (named
-#: here for the help text without importing the game at start-up; a test keeps them equal).
-REVIEW_SAMPLES_HELP = 4000
 
 
 def _seconds(text: str) -> float:
@@ -87,41 +79,7 @@ def register(sub, parent) -> None:
 
 def run(args: argparse.Namespace, *, io=None) -> int:
     """The ``laugh play`` handler; ``io`` lets tests inject input, time and output."""
-    return start(args.ruleset, args.players, deals=args.deals, seat=args.seat,
-                 level_name=args.level, seed=args.seed, pace=args.pace, export=args.export,
-                 save=not args.no_save, io=io, review_samples=args.review_samples)
-
-
-def start(ruleset: str = DEFAULT_RULESET, players: int | None = None, *, deals: int = 1,
-          seat: int = 0, level_name: str = DEFAULT_LEVEL, seed: int | None = None,
-          pace: float = 1.0, export: str | None = None, save: bool = True,
-          io=None, review_samples: int | None = None) -> int:
-    """Play a match of ``deals`` deals of ``ruleset`` (``players`` None: 5 where the ruleset
-    covers it) at ``seat`` against computer players of level ``level_name``; ``seed`` None draws
-    a new one; ``pace`` seconds before each computer player's move on a terminal; ``export`` a
-    JSON Lines file for the records; ``save`` keeps the records and progress;
-    ``review_samples`` the playouts per decision in the review after each deal (None: the
-    default, :data:`tutor.app.play.review.REVIEW_SAMPLES`; 0: no analysis); ``io`` the
-    learner's terminal (:class:`tutor.teaching.io.LearnerIO`; default the real one).  Returns
-    the exit status (0).  Raises :class:`UsageError` for a choice that does not fit;
-    ``EOFError`` and ``KeyboardInterrupt`` pass through (the deal so far is saved)."""
-    # Heavy (the game, the screen, the score sheet): only when a deal is played (start-up benchmark)
-    from tutor.app.play.session import PlayOptions, play_match
-    rs, players = resolve(ruleset, players)
-    lv = level(level_name)
-    if not 0 <= seat < players:
-        raise UsageError(f"--seat must be from 0 to {players - 1}")
-    if export:
-        check_output(export)            # before a deal is played
-    seed, io, store = session_io(seed, save, io)
-    try:
-        opts = PlayOptions(rs, players, deals, seat, lv, seed, pace, export, save)
-        if review_samples is not None:
-            opts.review_samples = review_samples
-        result = play_match(opts, io=io, store=store)
-    finally:
-        if store is not None:
-            store.close()
-    if result.quit:
-        io.say(f"Replay this match with --seed {seed}.")
-    return 0
+    return start_play(args.ruleset, args.players, deals=args.deals, seat=args.seat,
+                      level_name=args.level, seed=args.seed, pace=args.pace,
+                      export=args.export, save=not args.no_save, io=io,
+                      review_samples=args.review_samples)

@@ -1,6 +1,6 @@
 """``laugh simulate``: self-play studies between computer players (:func:`study_view` is the
 summary it shows); ``laugh simulate --skill``: how much an expert seat gains, per ruleset
-(:func:`skill_view`)."""
+(:func:`tutor.app.blocks.skill_view`)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,8 @@ from typing import Any
 from rich.table import Table
 from rich.text import Text
 
-from tutor.app.commands._common import add_ruleset_options, console, rate, resolve, seed_type, whole
+from tutor.app.commands._common import add_ruleset_options, console, rate, seed_type, whole
+from tutor.app.sessions import resolve
 from tutor.app.streams import echo_json
 from tutor.engine.bots import BOT_NAMES
 from tutor.engine.errors import UsageError
@@ -250,21 +251,9 @@ def run_skill_table(args) -> int:
     if args.json:
         echo_json(skill_json(studies, args.deals, args.seed, args.samples, opps))
         return 0
+    from tutor.app.blocks import skill_view  # the lessons' view of the same figures
     out = console()
     for renderable in skill_view(skill_json(studies, args.deals, args.seed, args.samples,
                                             opps, per_deal=False)):
         out.print(renderable)
     return 0
-
-
-def skill_view(figures: dict) -> list[Any]:
-    """A ``--skill`` run's figures (:func:`tutor.engine.simulate.skill_json`) as renderables:
-    per ruleset, the expert seat's gain per deal over each opponent's seat with its 95%
-    interval; a note on the method.  Also used by the lessons' ``simulate`` block with
-    ``skill``."""
-    from tutor.app.fit import FitTable
-    from tutor.teaching.blockdata import skill_table  # the table's words, said once
-    tab = skill_table(figures)
-    right = [i for i, c in enumerate(tab["columns"]) if c not in ("ruleset", "unit")]
-    return [FitTable(tab["columns"], tab["rows"], title=tab["title"], right=right),
-            Text(tab["note"])]

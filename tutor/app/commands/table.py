@@ -12,7 +12,8 @@ import json
 import os
 from pathlib import Path
 
-from tutor.app.commands._common import add_ruleset_options, resolve, seed_type, whole
+from tutor.app.commands._common import add_ruleset_options, seed_type, whole
+from tutor.app.sessions import resolve
 from tutor.engine.errors import UsageError
 from tutor.engine.game import DEFAULT_RULESET
 from tutor.engine.levels import LEVELS, level

@@ -14,11 +14,28 @@
   and why) and the ``hint`` at the prompt;
 - :mod:`tutor.app.play.sheet`: settlement, review, match totals;
 - :mod:`tutor.app.play.session`: a match of K deals, records and progress.
+
+The names below load on first use, so that a module of the package (the wording of mistakes,
+which a live table's review shares) is imported without the whole game.
 """
 
-from tutor.app.play.game import DealPlayer, Mistake, Race
-from tutor.app.play.session import MatchResult, PlayOptions, play_match
-from tutor.engine.levels import LEVELS, Level, level, make_opponents, seat_names
+from importlib import import_module
 
 __all__ = ["DealPlayer", "LEVELS", "Level", "MatchResult", "Mistake", "PlayOptions", "Race",
            "level", "make_opponents", "play_match", "seat_names"]
+
+_HOMES = {"DealPlayer": "tutor.app.play.game", "Mistake": "tutor.app.play.game",
+          "Race": "tutor.app.play.game", "MatchResult": "tutor.app.play.session",
+          "PlayOptions": "tutor.app.play.session", "play_match": "tutor.app.play.session",
+          **dict.fromkeys(("LEVELS", "Level", "level", "make_opponents", "seat_names"),
+                          "tutor.engine.levels")}
+
+
+def __getattr__(name: str):
+    """A name of :data:`__all__`, imported from its module on first use (PEP 562)."""
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(import_module(home), name)
+    globals()[name] = value
+    return value

@@ -48,8 +48,8 @@ from tutor.app.play.mistakes import (
     Opportunity,
     Race,
     Sighting,
-    decl_words,
-    declaration_mistake,
+    held_declaration,
+    laid_down_holding,
 )
 from tutor.app.play.review import hint
 from tutor.app.play.watching import CLAIM_KEYS, NAME_PROMPT, Watching
@@ -377,8 +377,7 @@ class DealPlayer(Watching):
         if a.kind == "lie_down":
             decls = [f for f in d.free_actions(self.seat) if f.kind in DECLARATIONS]
             for f in one_declaration_per_rank(decls):
-                self.mistakes.append(declaration_mistake(
-                    f, len(d.history), f"You lay down holding {decl_words(f)}."))
+                self.mistakes.append(laid_down_holding(f, len(d.history)))
 
     def _mournival_left(self) -> None:
         """Play begins with a table mournival the learner, the dealer, did not take."""
@@ -488,14 +487,10 @@ class DealPlayer(Watching):
         self._close_decision()
         res = d.result
         if res is not None:             # (held at a cost only where they went to another)
-            went = d.game.leftovers_words
             for held in res.held_declarations:
                 if held.action.player == self.seat and held.cost:
-                    f = held.action
-                    self.mistakes.append(declaration_mistake(
-                        f, len(d.history) - 1,
-                        f"Play ended with {decl_words(f)} still in your hand.",
-                        f" Left in hand, they were leftovers: {went}."))
+                    self.mistakes.append(held_declaration(held.action, len(d.history) - 1,
+                                                          d.game.leftovers_words))
         for m in self.mistakes:
             if m.kind == "missed_declaration":
                 self.opportunities.append(Opportunity("declaration", (m.theme,), False, None,

@@ -1,6 +1,8 @@
-"""Reading the learner's input in a practice deal.
+"""Reading the learner's input in a practice deal, and at a live table.
 
-:func:`interpret` turns one line into an :class:`Intent`.  A move is read by the engine
+:func:`classify` tells what a line is (a pass, a word that leaves, a request, a claim, a move):
+the one reading of the words for a practice deal and the table client, whose moves the table's
+server reads.  :func:`interpret` turns one line into an :class:`Intent`.  A move is read by the engine
 (:meth:`~tutor.engine.Deal.parse_action`), so an input that cannot be played is answered with the
 engine's reason, and the moves offered are the engine's (:meth:`~tutor.engine.Deal.legal_actions`);
 this module only keeps the words that are not moves.
@@ -34,36 +36,53 @@ from tutor.engine.errors import AmbiguousAction, IllegalAction, IncompleteAction
 from tutor.engine.reasons import Reason
 from tutor.teaching.words import QUIT_WORDS as LOOP_QUIT_WORDS
 
-__all__ = ["Intent", "action_code", "interpret", "HELP", "WORDS", "QUIT_WORDS"]
+__all__ = ["Intent", "action_code", "classify", "help_text", "interpret", "read_move", "HELP",
+           "INFO_WORDS", "PASS_WORDS", "QUIT_WORDS", "WORDS"]
 
 #: Words offered for completion.
 WORDS = ("claim", "declare", "lie down", "ld", "take", "end turn", "pass", "help", "hint",
          "hand", "moves", "look", "quit")
 
-HELP = """\
-Type a move:
-  7h            capture with 7h (asks which table card if several)
-  7h 7s         7h takes 7s; 7h 7d 7c 7s: a pair takes a pair
-  declare qc qd declare a pair of a prial, a dead pair (4 cards: a mournival)
-  claim         claim an oversight, then name the cards (claim 9s 9d, claim 9,
-                claim aces); a claim of nothing claimable is a false claim
-  space bar     the claim key, at any moment: then name the cards
-  take          dealer: take the table mournival before play
-  ld            lie down (when you cannot capture)
-  end turn      end your turn (where several captures a turn are allowed)
-  pass / Enter  let the moment go by
-  hint          the best move now and its margin (the engine's analysis)
-  hand, moves, look, help
-  quit or :q    leave (Ctrl-D saves and leaves; Ctrl-C leaves)"""
+#: The help's lines: ``(key, line)``; a key is said only where it applies (:func:`help_text`).
+_HELP_LINES = (
+    ("", "Type a move:"),
+    ("", "  7h            capture with 7h (asks which table card if several)"),
+    ("", "  7h 7s         7h takes 7s; 7h 7d 7c 7s: a pair takes a pair"),
+    ("", "  declare qc qd declare a pair of a prial, a dead pair (4 cards: a mournival)"),
+    ("deal", "  claim         claim an oversight, then name the cards (claim 9s 9d, claim 9,"),
+    ("deal", "                claim aces); a claim of nothing claimable is a false claim"),
+    ("table", "  claim 9s 9d   claim an oversight by its cards, or by rank: claim nines"),
+    ("", "  space bar     the claim key, at any moment: then name the cards"),
+    ("", "  take          dealer: take the table mournival before play"),
+    ("", "  ld            lie down (when you cannot capture)"),
+    ("", "  end turn      end your turn (where several captures a turn are allowed)"),
+    ("deal", "  pass / Enter  let the moment go by"),
+    ("deal", "  hint          the best move now and its margin (the engine's analysis)"),
+    ("table", "  hint          the best move now (where the table allows hints)"),
+    ("", "  hand, moves, look, help"),
+    ("deal", "  quit or :q    leave (Ctrl-D saves and leaves; Ctrl-C leaves)"),
+    ("table", "  quit or :q    leave the table (your seat stays yours; join again to come back)"),
+)
 
-_INFO = {"help": "help", "?": "help", "h": "help", "hand": "hand", "moves": "moves",
-         "m": "moves", "hint": "hint", "best": "hint", "legal": "moves", "look": "look", "l": "look",
-         "table": "look", "screen": "look", "score": "look"}
-_PASS = {"", "pass", "p", "go", "ok", "next", "n", "-"}
+
+def help_text(where: str = "deal") -> str:
+    """What ``help`` says: the moves and words of a practice deal (``where="deal"``) or of a
+    live table (``"table"``: claims named at once, hints where the table allows them, and
+    leaving keeps the seat)."""
+    return "\n".join(line for key, line in _HELP_LINES if key in ("", where))
+
+
+HELP = help_text()
+
+#: The words that ask for something other than a move (help, hand, moves, hint, look).
+INFO_WORDS = {"help": "help", "?": "help", "h": "help", "hand": "hand", "moves": "moves",
+              "m": "moves", "hint": "hint", "best": "hint", "legal": "moves", "look": "look",
+              "l": "look", "table": "look", "screen": "look", "score": "look"}
+#: The words that let the moment go (before play at a table: ready).
+PASS_WORDS = frozenset({"", "pass", "p", "go", "ok", "next", "n", "-", "ready"})
 #: What leaves the deal: the program's one set (:data:`tutor.teaching.loop.QUIT_WORDS`), never
 #: a single letter that is a rank (``q`` is the queen).
 QUIT_WORDS = frozenset(LOOP_QUIT_WORDS)
-#: Short forms of the move words, spelled out before the engine reads the line.
 _ALIASES = {"c": "claim", "claims": "claim", "d": "declare", "play": "capture"}
 
 
@@ -96,21 +115,36 @@ def action_code(a: Action) -> str:
     return a.notation()
 
 
-def interpret(text: str, deal: Deal, seat: int, names: list[str]) -> Intent:
-    """Read one line of the learner (at ``seat``) against the current ``deal``."""
-    raw = " ".join(text.strip().lower().replace(",", " ").split())
-    if raw in _PASS:
+def classify(text: str, quit_words: frozenset[str] = QUIT_WORDS) -> Intent:
+    """What one typed line is, before any deal reads it: ``pass``, ``quit`` (one of
+    ``quit_words``), ``info`` (``name`` says which), ``claim`` (``name``: what the claim names,
+    as typed after ``claim``, or empty) or ``move`` (``name``: the line, its move word spelled
+    out).  The one reading of the words for a practice deal and a live table's client (which
+    sends a move to the table's server to be read)."""
+    raw = " ".join(text.split())
+    low = raw.lower()
+    if low in PASS_WORDS:
         return Intent("pass")
-    if raw in QUIT_WORDS:
+    if low in quit_words:
         return Intent("quit")
-    if raw in _INFO:
-        return Intent("info", name=_INFO[raw])
+    if low in INFO_WORDS:
+        return Intent("info", name=INFO_WORDS[low])
     words = raw.split(" ")
-    words[0] = _ALIASES.get(words[0], words[0])
-    line = " ".join(words)
-    if words[0] == "claim":      # the watch referees every claim, claimable or not
+    head = _ALIASES.get(words[0].lower(), words[0].lower())
+    if head == "claim":          # the watch referees every claim, claimable or not
         return Intent("claim", name=" ".join(words[1:]), claim=True)
-    return read_move(line, deal, seat, names)
+    if head != words[0].lower():
+        words[0] = head
+    return Intent("move", name=" ".join(words))
+
+
+def interpret(text: str, deal: Deal, seat: int, names: list[str]) -> Intent:
+    """Read one line of the learner (at ``seat``) against the current ``deal``
+    (:func:`classify`, then the engine reads a move: :func:`read_move`)."""
+    intent = classify(text.strip().lower().replace(",", " "))
+    if intent.kind != "move":
+        return intent
+    return read_move(intent.name, deal, seat, names)
 
 
 def read_move(line: str, deal: Deal, seat: int, names: list[str], claim: bool = False) -> Intent:

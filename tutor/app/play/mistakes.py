@@ -14,7 +14,8 @@ from tutor.engine.parameters import rule_words, value_phrase, value_short, value
 from tutor.engine.race import Watched
 
 __all__ = ["MISTAKE_TITLES", "Mistake", "Opportunity", "Race", "Sighting", "HIT", "MISS",
-           "FALSE_CLAIM", "declaration_mistake", "missed_claim", "false_claim_mistake"]
+           "FALSE_CLAIM", "declaration_mistake", "false_claim_mistake", "held_declaration",
+           "laid_down_holding", "missed_claim", "own_oversight", "too_late"]
 
 MISTAKE_TITLES = {
     "missed_claim": "missed claim",
@@ -24,6 +25,8 @@ MISTAKE_TITLES = {
     "split_prial": "split a table prial",
     "at_risk_left": "at-risk capture left for another",
     "safe_too_early": "safe capture taken too early",
+    "claim_too_late": "claim too late",
+    "own_oversight": "your oversight",
 }
 
 #: The outcomes of the signal-detection figures (as the progress store keeps them): an
@@ -125,6 +128,19 @@ def declaration_mistake(a: Action, index: int, text: str, tail: str = "") -> Mis
     return Mistake("missed_declaration", index, text, decl_reason(a) + tail, DECL_THEME[a.kind])
 
 
+def laid_down_holding(a: Action, index: int) -> Mistake:
+    """The learner lay down at history ``index`` holding the declaration ``a``."""
+    return declaration_mistake(a, index, f"You lay down holding {decl_words(a)}.")
+
+
+def held_declaration(a: Action, index: int, leftovers_words: str) -> Mistake:
+    """Play ended (history ``index``) with the declaration ``a`` still in the learner's hand, so
+    its cards went with the leftovers (``leftovers_words``: where, in the ruleset's words:
+    :attr:`tutor.engine.game.Game.leftovers_words`)."""
+    return declaration_mistake(a, index, f"Play ended with {decl_words(a)} still in your hand.",
+                               f" Left in hand, they were leftovers: {leftovers_words}.")
+
+
 def missed_claim(w: Watched, names: list[str], symbols: bool) -> Mistake:
     """The mistake of not claiming ``w`` (closed without the learner's claim), with the rule
     from the parameter table."""
@@ -152,3 +168,23 @@ def false_claim_mistake(typed: str, reason: str, index: int) -> Mistake:
     with ``capital``)."""
     return Mistake("false_claim", index, f"You claimed {typed!r}: nothing of that was claimable.",
                    reason + ".")
+
+
+def too_late(w: Watched, reason: str, symbols: bool) -> Mistake:
+    """The learner's claim of ``w`` arrived after another's took it (``reason``: the engine's,
+    said to the learner: :meth:`~tutor.engine.reasons.Reason.words`)."""
+    ov = w.oversight
+    return Mistake("claim_too_late", ov.index,
+                   f"You claimed {pretty_cards(ov.cards, symbols)}: too late.", reason + ".")
+
+
+def own_oversight(w: Watched, names: list[str], seat: int, symbols: bool) -> Mistake:
+    """The learner (``seat``) left the oversight of ``w`` open for others to claim, with the
+    rule from the parameter table."""
+    ov = w.oversight
+    took = f"{names[w.taken_by]} claimed it" if w.taken_by is not None else "nobody claimed it"
+    return Mistake("own_oversight", ov.index,
+                   f"You left {pretty_cards(ov.cards, symbols)} claimable "
+                   f"({ov.kind.replace('_', ' ')}): {took}.",
+                   f"{value_words('oversights', ov.kind)}: "
+                   f"{rule_words('oversights', ov.kind, who='you')}.")

@@ -24,7 +24,7 @@ from tutor.engine.errors import IllegalAction
 from tutor.engine.parameters import value_words
 from tutor.puzzles.board import action_text, cards_text
 
-__all__ = ["settlement_table", "review_renderable", "totals_table"]
+__all__ = ["settlement_table", "review_renderable", "slips_grid", "spotting_line", "totals_table"]
 
 
 def settlement_table(deal: Deal, names: Sequence[str], symbols: bool) -> Group:
@@ -141,20 +141,27 @@ def review_renderable(mistakes: Sequence[Mistake], sightings: Sequence[Sighting]
         lines.append(Text("No mistakes: every claim made, every declaration in time, every "
                           "at-risk capture taken first.", style="green"))
     else:
-        grid = Table.grid(padding=(0, 1))
-        grid.add_column(justify="right", no_wrap=True)
-        grid.add_column()
-        for i, m in enumerate(mistakes, 1):
-            t = Text()
-            t.append(m.title[0].upper() + m.title[1:], style="bold yellow")
-            t.append(f" (action {m.index + 1}): ")
-            t.append(m.text)
-            grid.add_row(Text(f"{i}.", style="bold"), Group(t, Text(m.reason, style="dim")))
-        lines.append(grid)
+        lines.append(slips_grid([(m.title, m.index, m.text, m.reason) for m in mistakes]))
     if review is not None:
         lines += costly_lines(review, names or [f"Player {q}" for q in range(64)], seat, symbols,
                               set_aside)
     return Group(*lines)
+
+
+def slips_grid(slips: Sequence[tuple[str, int | None, str, str]]) -> Table:
+    """The slips of a review, numbered: each ``(title, index, text, why)`` (``index`` the
+    history index it belongs to, or None) as "1. Title (action N): text" with the why beneath.
+    One drawing for a practice deal's review and a live table's (text is set as plain text)."""
+    grid = Table.grid(padding=(0, 1))
+    grid.add_column(justify="right", no_wrap=True)
+    grid.add_column()
+    for i, (title, index, text, why) in enumerate(slips, 1):
+        t = Text()
+        t.append(title[:1].upper() + title[1:], style="bold yellow")
+        t.append(f" (action {index + 1}): " if index is not None else ": ")
+        t.append(text)
+        grid.add_row(Text(f"{i}.", style="bold"), Group(t, Text(why, style="dim")))
+    return grid
 
 
 def spotting_line(sightings: Sequence[Sighting]) -> str:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from tutor.app.play.inputs import classify
 from tutor.app.tables._people import EVERYONE
 from tutor.app.tables.protocol import ClientMessage, Refused
 from tutor.engine import race as R
@@ -109,8 +110,8 @@ class Intents:
             self._reply(seat, msg, True, f"You claimed first, {_ms(last.seconds)} after it "
                                          "could be claimed (the server's clock, on arrival).")
         elif last.result == R.FALSE_CLAIM:
-            self.notes[seat].false_claims.append(msg.text if msg.text is not None
-                                                 else msg.action.notation())
+            self.notes[seat].false_claims.append(
+                (msg.text if msg.text is not None else msg.action.notation(), len(d.history)))
             self._reply(seat, msg, False, FALSE_CLAIM_TEXT)
         elif last.result == R.TOO_LATE:
             self._reply(seat, msg, False, f"Too late: {explain(last.reason, seat, self.names)}.")
@@ -184,15 +185,14 @@ def _ms(seconds: float) -> str:
 
 
 def _is_claim(text: str) -> bool:
-    words = text.strip().lower().split()
-    return bool(words) and words[0] in ("claim", "claims", "c")
+    """Whether a line sent as a move is a claim, read as the client and a practice deal read
+    it (:func:`tutor.app.play.inputs.classify`)."""
+    return classify(text).kind == "claim"
 
 
 def _claim_words(text: str) -> str:
-    words = text.strip().split()
-    if words and words[0].lower() in ("claims", "c"):
-        words = words[1:]
-    return " ".join(words)
+    """What a claim line names (the cards or the rank; empty when nothing follows ``claim``)."""
+    return classify(text).name
 
 
 def explain(reason: Reason, seat: int, names: list[str]) -> str:

@@ -42,25 +42,32 @@ def settlement_view(msg: dict, seat: int | None, names: list[str]) -> Any:
 
 
 def review_text(review: dict) -> Any:
-    """The review of one player's deal (the server's ``review``), for the terminal."""
+    """The review of one player's deal (the server's ``review``), for the terminal: drawn as a
+    practice deal's review is (:func:`tutor.app.play.sheet.spotting_line`,
+    :func:`~tutor.app.play.sheet.slips_grid`); whatever the server sent is set as plain text."""
     from rich.console import Group
+
+    from tutor.app.play.mistakes import FALSE_CLAIM, HIT, MISS, Sighting
+    from tutor.app.play.sheet import slips_grid, spotting_line
     lines: list = [Text("Review of your play", style="bold")]
-    hits, misses, false = len(review.get("hits") or []), review.get("misses", 0), \
-        review.get("false_claims", 0)
+    hits = review.get("hits") or []
+    sightings = ([Sighting(HIT, "", None, 0)] * len(hits)
+                 + [Sighting(MISS, "", None, 0)] * _count(review.get("misses"))
+                 + [Sighting(FALSE_CLAIM, "", None, 0)] * _count(review.get("false_claims")))
+    said = spotting_line(sightings)
     med = review.get("median_hit")
-    lines.append(Text(f"Claims: {hits} won, {misses} missed, {false} false"
-                      + (f"; median time of a claim won {med:.2f} s" if med is not None
-                         else ""), style="dim"))
-    items = review.get("items") or []
+    if isinstance(med, (int, float)) and not isinstance(med, bool):
+        said += f" Median time of a claim won: {med:.2f} s."
+    if said:
+        lines.append(Text(said.strip(), style="dim"))
+    items = [i for i in review.get("items") or [] if isinstance(i, dict)]
     if not items:
         lines.append(Text("No slips: every claim open to you was yours, and no declaration "
                           "was missed.", style="green"))
-    for item in items:
-        t = Text(f"- {item.get('title', '')}: ", style="bold yellow")
-        t.append(str(item.get("text", "")))
-        lines.append(t)
-        if item.get("why"):
-            lines.append(Text(f"  {item['why']}", style="dim"))
+    else:
+        lines.append(slips_grid([(str(i.get("title", "")), _index(i.get("index")),
+                                  str(i.get("text", "")), str(i.get("why") or ""))
+                                 for i in items]))
     timed = review.get("timed_out") or 0
     if timed:
         lines.append(Text(f"Your time ran out {timed} time{'s' if timed != 1 else ''}: a "
@@ -70,6 +77,18 @@ def review_text(review: dict) -> Any:
         lines.append(Text(f"A computer player moved {away} time{'s' if away != 1 else ''} "
                           "for you while you were away.", style="dim"))
     return Group(*lines)
+
+
+def _count(value) -> int:
+    """A count the server sent (anything else: 0), at most a deal's worth."""
+    return min(value, 1000) if isinstance(value, int) and not isinstance(value, bool) \
+        and value > 0 else 0
+
+
+def _index(value) -> int | None:
+    """A history index the server sent, or None."""
+    return value if isinstance(value, int) and not isinstance(value, bool) \
+        and 0 <= value < 10_000 else None
 
 
 def standings_table(msg: dict) -> Any:

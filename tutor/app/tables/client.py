@@ -44,6 +44,7 @@ from collections.abc import Callable
 
 from rich.text import Text
 
+from tutor.app.play.inputs import WORDS, classify, help_text
 from tutor.app.tables._link import Link, Rejoining
 from tutor.app.tables._organiser import organise, overview_text, watch_tables
 from tutor.app.tables._screens import (
@@ -71,23 +72,10 @@ BEFORE_PROMPT = "Before play (take, or Enter starts)> "
 WHICH_PROMPT = "Which? > "
 #: The claim key: the space bar on an empty line.
 CLAIM_KEYS = {" ": "claim"}
-WORDS = ("claim", "declare", "lie down", "ld", "take", "end turn", "pass", "help", "hint",
-         "hand", "moves", "look", "quit")
 #: The program's quit words (:mod:`tutor.teaching.words`), and ``leave`` (the table).
 QUIT_WORDS = frozenset(LOOP_QUIT_WORDS) | {"leave"}
-HELP = """\
-Type a move:
-  7h            capture with 7h (asks which table card if several)
-  7h 7s         7h takes 7s; 7h 7d 7c 7s: a pair takes a pair
-  declare qc qd declare a pair of a prial, a dead pair (4 cards: a mournival)
-  claim 9s 9d   claim an oversight by its cards, or by rank: claim nines
-  space bar     the claim key, at any moment: then name the cards
-  take          dealer: take the table mournival before play
-  ld            lie down (when you cannot capture)
-  end turn      end your turn (where several captures a turn are allowed)
-  hint          the best move now (where the table allows hints)
-  hand, moves, look, help
-  quit or :q    leave the table (your seat stays yours; join again to come back)"""
+#: What ``help`` says at a table (the words are a practice deal's: :mod:`tutor.app.play.inputs`).
+HELP = help_text("table")
 #: Seconds between two looks at the queue while a prompt is open on a terminal.
 POLL = 0.1
 
@@ -95,7 +83,7 @@ POLL = 0.1
 
 def _is_claim_line(text: str) -> bool:
     """Whether a typed line is a claim (``claim 9s 9d``, ``claim nines``, ``c``, ``claim``)."""
-    return text.lower().split()[:1] in (["claim"], ["claims"], ["c"])
+    return classify(text).kind == "claim"
 
 
 def _ruleset(rid: str) -> Ruleset:
@@ -469,7 +457,7 @@ class PlayerClient(Rejoining):
         text = waiting() if waiting is not None else None
         if text is None:
             return False
-        if not _is_claim_line(text) and " ".join(text.split()).lower() not in QUIT_WORDS:
+        if classify(text, QUIT_WORDS).kind not in ("claim", "quit"):
             return False
         self.prompt(WATCH_PROMPT, turn=False)
         return True
@@ -490,18 +478,13 @@ class PlayerClient(Rejoining):
     def line(self, text: str, turn: bool, before: bool = False, key: bool = False) -> None:
         """Act on one line typed at a prompt."""
         io = self.io
-        raw = " ".join(text.strip().split())
-        low = raw.lower()
-        if low in QUIT_WORDS:
+        it = classify(text, QUIT_WORDS)
+        if it.kind == "quit":
             raise EOFError
-        if key or low in ("claim", "c"):
-            self.claim(None)
+        if key or it.kind == "claim":
+            self.claim(it.name if not key and it.name else None)
             return
-        words = low.split()
-        if words and words[0] in ("claim", "claims", "c"):
-            self.claim(" ".join(raw.split()[1:]))
-            return
-        if low in ("", "pass", "p", "ready", "go"):
+        if it.kind == "pass":
             if before:
                 self.ask_server("ready")
             elif turn and self.obs and any(a.kind == "end_turn" for a in self.obs.turn_moves()):
@@ -510,20 +493,20 @@ class PlayerClient(Rejoining):
                 io.say("It is your turn: capture, or lie down if you cannot (moves lists your "
                        "moves, help says how).", style="yellow")
             return
-        if low in ("help", "?", "h"):
+        if it.name == "help":
             io.say(HELP)
-        elif low in ("hand",):
+        elif it.name == "hand":
             t = Text("Your hand: ", style="bold cyan")
             t.append_text(grouped_text(self.obs.hand if self.obs else (), self.symbols))
             io.show(t)
-        elif low in ("look", "l", "table", "screen"):
+        elif it.name == "look":
             self.show()
-        elif low in ("moves", "m", "legal"):
+        elif it.name == "moves":
             self._moves()
-        elif low in ("hint", "best"):
+        elif it.name == "hint":
             self.ask_server("hint")
         else:
-            self._act(raw)
+            self._act(it.name)
 
     def _moves(self) -> None:
         o = self.obs

@@ -41,12 +41,15 @@ from tutor.teaching.lessons._model import (
     Item,
     Lesson,
     Segment,
+    page_heading,
 )
+from tutor.teaching.lessons._stops import SITUATIONS, Stop, page_quotes, page_words, stop_problems
 
 __all__ = [
     "BLOCK_KINDS", "Block", "CourseEntry", "FRONT_MATTER_KEYS", "Item", "Lesson", "ODDS_FIGURES",
     "Segment", "check_lessons", "course_index", "find_lesson", "lesson_files", "lesson_keys",
-    "load_course", "load_lesson", "match_lesson", "puzzle_seed", "resolve_players",
+    "load_course", "load_lesson", "match_lesson", "open_lesson", "page_heading", "page_quotes",
+    "page_words", "puzzle_seed", "resolve_players", "SITUATIONS", "Stop", "stop_problems",
     "teaching_problems",
 ]
 
@@ -164,6 +167,17 @@ def find_lesson(key: str | int, folder: Path | None = None) -> CourseEntry:
                           + ", ".join(e.path.stem for e in entries))
 
 
+def open_lesson(key: str) -> Lesson:
+    """The lesson ``key`` (id or number) of the course, loaded and checked, with its number.
+
+    Raises :class:`tutor.engine.errors.UsageError` for an unknown lesson and
+    :class:`tutor.engine.errors.DataError` for a broken lesson file."""
+    entry = find_lesson(key)
+    lesson = load_lesson(entry.path)
+    lesson.number = entry.number
+    return lesson
+
+
 def puzzle_seed(lesson_seed: int, lesson_id: str, block_index: int, n: int) -> int:
     """The seed of puzzle ``n`` (0-based) of the puzzle block ``block_index`` of a lesson taken
     with ``lesson_seed``: the same numbers give the same puzzle on every machine.  The block's
@@ -250,7 +264,7 @@ def check_lessons(paths: Iterable[Path | str] | None = None, library=None,
 def _track_problems(lessons: list[Lesson], library=None) -> list[str]:
     """Every track of ``lessons/tracks/`` checked against the course
     (:func:`tutor.teaching.tracks.track_problems`)."""
-    from tutor.teaching.tracks import read_track, track_files, track_problems
+    from tutor.teaching.lessons._tracks import read_track, track_files, track_problems
     by_id = {lesson.id: lesson for lesson in lessons}
     problems: list[str] = []
     for path in track_files():

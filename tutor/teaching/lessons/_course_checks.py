@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from tutor.teaching.lessons._common import _STEM_RE, _display
 from tutor.teaching.lessons._model import Lesson
+from tutor.teaching.lessons._stops import stop_problems
 
 
 def _course_problems(lessons: list[Lesson], known: list[str] | None = None) -> list[str]:
@@ -113,7 +114,6 @@ def coach_problems(lessons: list[Lesson]) -> list[str]:
     """Each ``coach`` block's stops against the course: the lesson, the page, the words shown
     and the quotations of every stop must stand in the course
     (:func:`tutor.teaching.coach.stop_problems`)."""
-    from tutor.teaching.coach import stop_problems
     by_id = {lesson.id: lesson for lesson in lessons}
     problems = []
     for lesson in lessons:

@@ -143,3 +143,13 @@ class CourseEntry:
     title: str
     minutes: int
     path: Path
+
+
+def page_heading(page) -> str | None:
+    """A page's first heading (its name in a track's ``pages``)."""
+    for item in page:
+        if isinstance(item, Segment):
+            for line in item.text.splitlines():
+                if line.startswith("#"):
+                    return line.lstrip("#").strip()
+    return None

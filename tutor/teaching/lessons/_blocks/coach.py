@@ -26,6 +26,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from tutor.teaching.lessons._common import _ID_RE, _REF_RE, _shown
+from tutor.teaching.lessons._stops import SITUATIONS, Stop
 
 if TYPE_CHECKING:
     from tutor.teaching.lessons._checker import _Checker
@@ -42,7 +43,6 @@ def parse(ck: _Checker, content: str, line: int) -> dict | None:
     """``{"level", "players", "deals": {ruleset: seed}, "stops": {name: Stop}}``: a stop's
     name is its situation, or ``situation/ruleset`` for the deal under that ruleset."""
     from tutor.engine.levels import LEVELS
-    from tutor.teaching.coach import SITUATIONS
     got = ck.mapping("coach", content, line, ("level", "players", "deals", "stops"),
                      ("deals", "stops"))
     if got is None:
@@ -111,7 +111,6 @@ def _stop(ck: _Checker, name: str, sit: str, raw, where: int):
     """The :class:`~tutor.teaching.coach.Stop` of the stop ``name`` (a situation, or
     ``situation/ruleset``), or None after a problem."""
     from tutor.engine.errors import DataError
-    from tutor.teaching.coach import Stop
     key = f"coach.stops.{name}"
     if not isinstance(raw, dict) or set(raw) - set(_STOP_KEYS) or \
             not {"lesson", "page", "from"} <= set(raw):

@@ -1,0 +1,261 @@
+"""Tracks: a path through the course for one kind of learner, under one ruleset throughout.
+
+A track is a YAML file in ``lessons/tracks/`` (``tournament.yaml``):
+
+```yaml
+id: tournament                    # lower-case words joined by '-'
+title: Tournament track           # shown on the home screen
+ruleset: inter-livery-2018        # every puzzle and deal of the track is set under it
+about: The lessons and puzzles ... # one paragraph: who it is for
+steps:                            # the lessons, in order, each once
+  - lesson: terms                 # a lesson id of the course
+  - lesson: the-deal
+    pages: [Stakes and the pot, A mournival on the table, Your turn]   # default: every page
+    leave_out: [counts]           # blocks left out: an objective's, or a kind/theme's
+match: true                       # the track ends with a practice match under the ruleset
+```
+
+:func:`fixed_lesson` makes the lesson a step poses: its pages (those named), each puzzle block
+set under the track's ruleset where the block allows it (its kind applies to the ruleset, the
+ruleset covers its player count, and the track does not leave it out), a ``coach`` block played
+with its deal for the ruleset; the others are left out and said (:attr:`FixedLesson.left_out`).
+Its progress is kept apart from the course's, under the key ``TRACK/LESSON``
+(:func:`step_key`), and the match's under ``TRACK/match``.  :func:`track_problems` is what
+``laugh lessons check`` says of a track: every lesson, page and left-out name found, and every
+kept puzzle block one that can be set under the ruleset (:func:`tutor.puzzles.probe`)."""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from pathlib import Path
+
+from tutor.engine import yamlfile
+from tutor.engine.data import data_dir
+from tutor.engine.errors import DataError
+from tutor.teaching.lessons._common import _ID_RE, _display, _shown
+from tutor.teaching.lessons._model import Block, Lesson, page_heading
+
+__all__ = ["FixedLesson", "Track", "TrackStep", "MATCH", "fixed_lesson", "load_track",
+           "step_key", "track_files", "track_names", "track_problems"]
+
+#: The key of a track's closing match among its steps' progress.
+MATCH = "match"
+_KEYS = ("id", "title", "ruleset", "about", "steps", "match")
+
+
+@dataclass(frozen=True)
+class TrackStep:
+    """One lesson of a track: its id, the headings of the pages kept (None: all), and what is
+    left out: objective ids (their puzzle blocks) or ``kind/theme`` names."""
+
+    lesson: str
+    pages: tuple[str, ...] | None = None
+    leave_out: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Track:
+    """A track (see the module docstring); ``path`` its file."""
+
+    id: str
+    title: str
+    ruleset: str
+    about: str
+    steps: tuple[TrackStep, ...]
+    match: bool
+    path: Path
+
+
+@dataclass
+class FixedLesson:
+    """A lesson as a track poses it: :attr:`lesson` (its pages and blocks as kept, puzzle
+    blocks set under the ruleset, its id the step's key), and :attr:`left_out`, what was left
+    out, each in a few words for the learner."""
+
+    lesson: Lesson
+    left_out: list[str]
+
+
+def track_files(folder: Path | None = None) -> list[Path]:
+    """The track files (``lessons/tracks/*.yaml``), in name order."""
+    folder = Path(folder) if folder is not None else data_dir("lessons") / "tracks"
+    return sorted(folder.glob("*.yaml")) if folder.is_dir() else []
+
+
+def track_names() -> list[str]:
+    """The tracks' names (their file names without ``.yaml``)."""
+    return [p.stem for p in track_files()]
+
+
+def load_track(name: str, library=None) -> Track:
+    """The track ``name`` (its file name without ``.yaml``), read and checked in shape.
+    Raises :class:`UsageError` for an unknown track (listing them) and :class:`DataError`
+    (``FILE:LINE: KEY: what is wrong``) for a file that is not a track."""
+    from tutor.engine.names import find_name
+    found = find_name(name, track_names(), "track")
+    return read_track(next(p for p in track_files() if p.stem == found), library)
+
+
+def read_track(path: Path, library=None) -> Track:
+    """The track in the file ``path`` (see :func:`load_track`)."""
+    shown = _display(path)
+    data, doc = yamlfile.load(yamlfile.read_text(path, shown), shown)
+    lines = doc.key_lines() if isinstance(data, dict) else {}
+
+    def fail(key: str, message: str):
+        raise DataError(f"{shown}:{lines.get(key, 1)}: {key}: {message}")
+    if not isinstance(data, dict):
+        raise DataError(f"{shown}:1: track: must be a mapping of keys ({', '.join(_KEYS)})")
+    for k in data:
+        if k not in _KEYS:
+            fail(str(k), f"unknown key (keys: {', '.join(_KEYS)})")
+    for k in _KEYS[:5]:
+        if k not in data:
+            raise DataError(f"{shown}:1: {k}: missing")
+    if not isinstance(data["id"], str) or not _ID_RE.match(data["id"]):
+        fail("id", f"{_shown(data['id'])} is not an id (lower-case words joined by '-')")
+    for k in ("title", "about"):
+        if not isinstance(data[k], str) or not data[k].strip():
+            fail(k, "must be non-empty text")
+    if library is None:
+        from tutor.engine.sources import default_library
+        library = default_library()
+    if data["ruleset"] not in library.rulesets:
+        fail("ruleset", f"unknown ruleset {_shown(data['ruleset'])} (rulesets: "
+                        f"{', '.join(library.rulesets)})")
+    match = data.get("match", True)
+    if not isinstance(match, bool):
+        fail("match", "must be true or false")
+    raw = data["steps"]
+    if not isinstance(raw, list) or not raw:
+        fail("steps", "must list the track's lessons (- lesson: ID)")
+    steps: list = []
+    for i, item in enumerate(raw):
+        key = f"steps[{i}]"
+        if not isinstance(item, dict) or "lesson" not in item or \
+                set(item) - {"lesson", "pages", "leave_out"}:
+            fail("steps", f"{key}: must be {{lesson: ID, pages: [...], leave_out: [...]}}")
+        lid = item["lesson"]
+        if not isinstance(lid, str) or not _ID_RE.match(lid):
+            fail("steps", f"{key}.lesson: {_shown(lid)} is not a lesson id")
+        if lid in [s.lesson for s in steps]:
+            fail("steps", f"{key}.lesson: '{lid}' is a step twice")
+        pages = item.get("pages")
+        if pages is not None and (not isinstance(pages, list) or not pages or not all(
+                isinstance(p, str) and p.strip() for p in pages)):
+            fail("steps", f"{key}.pages: must list page headings")
+        out = item.get("leave_out", [])
+        if not isinstance(out, list) or not all(isinstance(x, str) and x for x in out):
+            fail("steps", f"{key}.leave_out: must list objective ids or kind/theme names")
+        steps.append(TrackStep(lid, tuple(p.strip() for p in pages) if pages else None,
+                               tuple(out)))
+    return Track(data["id"], data["title"].strip(), data["ruleset"],
+                 " ".join(data["about"].split()), tuple(steps), match, path)
+
+
+def step_key(track: Track, lesson_id: str) -> str:
+    """Where a step's progress is kept in the store: ``TRACK/LESSON`` (``TRACK/match`` for the
+    closing match)."""
+    return f"{track.id}/{lesson_id}"
+
+
+def _left_out_by(step: TrackStep, b: Block) -> str | None:
+    """The ``leave_out`` name that leaves the puzzle block ``b`` out, or None."""
+    kind = b.data["kind"].partition("@")[0]
+    for name in step.leave_out:
+        if name == b.data.get("objective") or name == kind:
+            return name
+    return None
+
+
+def fixed_lesson(track: Track, step: TrackStep, lesson: Lesson, library=None) -> FixedLesson:
+    """The lesson of ``step`` as ``track`` poses it (see the module docstring): the pages named
+    (all by default), each puzzle block set under the track's ruleset where it allows it, a
+    ``coach`` block kept where it has a deal for the ruleset; the rest left out, and said.  The
+    lesson's id becomes :func:`step_key`, its number 0, its title says the track and step; its
+    minutes are scaled to the pages kept; its objectives are those still tested."""
+    if library is None:
+        from tutor.engine.sources import default_library
+        library = default_library()
+    from tutor import puzzles
+    rs = library.rulesets[track.ruleset]
+    left: dict[str, int] = {}
+    pages = [p for p in lesson.pages
+             if step.pages is None or page_heading(p) in step.pages]
+    kept_pages = []
+    tested: set[str | None] = set()              # objective ids (None: a block of none)
+    for page in pages:
+        items = []
+        for item in page:
+            if isinstance(item, Block) and item.kind == "puzzle":
+                d = item.data
+                kind = d["kind"].partition("/")[0].partition("@")[0]
+                why = None
+                if _left_out_by(step, item):
+                    why = "the track leaves out what compares the sources"
+                elif rs.id not in [getattr(r, "id", r) for r in puzzles.applicable_rulesets(kind)]:
+                    why = f"its kind of puzzle is not set under {rs.id}"
+                elif d.get("players") is not None and d["players"] not in rs.counts:
+                    why = f"{rs.id} is not played by {d['players']}"
+                if why:
+                    left[why] = left.get(why, 0) + d["count"]
+                    continue
+                item = dataclasses.replace(item, data={**d, "ruleset": rs.id})
+                tested.add(d.get("objective"))
+            elif isinstance(item, Block) and item.kind == "coach" and \
+                    rs.id not in item.data["deals"]:
+                left[f"the coached deal has no deal under {rs.id}"] = 0
+                continue
+            items.append(item)
+        if items:
+            kept_pages.append(items)
+    ids = [o for o in lesson.objective_ids if o in tested]
+    number = next(i for i, s in enumerate(track.steps, 1) if s.lesson == step.lesson)
+    fixed = Lesson(
+        id=step_key(track, lesson.id),
+        title=f"{track.title} {number}/{len(track.steps) + track.match}: {lesson.title}",
+        objectives=[lesson.objective_text(o) for o in ids], prerequisites=[],
+        sources=list(lesson.sources),
+        minutes=max(1, round(lesson.minutes * len(kept_pages) / max(1, len(lesson.pages)))),
+        path=lesson.path, pages=kept_pages, number=0, objective_ids=ids)
+    said = [f"{n} puzzle{'s' if n != 1 else ''} ({why})" if n else why
+            for why, n in left.items()]
+    return FixedLesson(fixed, said)
+
+
+def track_problems(track: Track, lessons: dict[str, Lesson]) -> list[str]:
+    """What is wrong with ``track`` against the course (``lessons``: id -> loaded lesson), each
+    one line ``FILE:LINE: KEY: message``: an unknown lesson, a page heading it does not have, a
+    ``leave_out`` name that leaves nothing out, a kept puzzle block none of whose puzzles can be
+    set under the track's ruleset (:func:`tutor.puzzles.probe`)."""
+    from tutor import puzzles
+    from tutor.teaching.lessons import puzzle_seed
+    where = f"{_display(track.path)}:1"
+    problems = []
+    for i, step in enumerate(track.steps):
+        key = f"steps[{i}]"
+        lesson = lessons.get(step.lesson)
+        if lesson is None:
+            problems.append(f"{where}: {key}.lesson: '{step.lesson}' is not a lesson of the "
+                            f"course (lessons: {', '.join(lessons)})")
+            continue
+        heads = [page_heading(p) for p in lesson.pages]
+        for h in step.pages or ():
+            if h not in heads:
+                problems.append(f"{where}: {key}.pages: lesson '{step.lesson}' has no page "
+                                f"'{h}'")
+        blocks = list(lesson.blocks("puzzle"))
+        for name in step.leave_out:
+            if not any(_left_out_by(TrackStep(step.lesson, None, (name,)), b) for b in blocks):
+                problems.append(f"{where}: {key}.leave_out: '{name}' names no puzzle block of "
+                                f"lesson '{step.lesson}'")
+        fixed = fixed_lesson(track, step, lesson).lesson
+        for b in fixed.blocks("puzzle"):
+            seed = puzzle_seed(0, fixed.id, b.index, 0)
+            why = puzzles.probe(b.data["kind"], track.ruleset, b.data.get("players"), seed)
+            if why:
+                problems.append(f"{where}: {key}: the puzzle block at line {b.line} of "
+                                f"{_display(lesson.path)} cannot be set under "
+                                f"{track.ruleset} ({why}): leave it out")
+    return problems
