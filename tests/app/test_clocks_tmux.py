@@ -34,7 +34,7 @@ def wait_for(term: Term, text: str, timeout: float = 30) -> str:
     deadline = time.time() + timeout
     while time.time() < deadline:
         screen = term.screen()
-        if text in screen:
+        if text in screen or text in " ".join(screen.split()):     # wrapped at 40 columns
             return screen
         time.sleep(0.05)
     raise AssertionError(f"waited for {text!r}; the screen is:\n{term.screen()}")

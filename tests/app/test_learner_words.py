@@ -61,15 +61,18 @@ def test_the_final_standings_do_not_count_rounds_and_a_round_does():
 def test_a_table_review_names_a_missed_declaration_in_words(rulesets):
     # a laid-down declaration in a table's review: "A dead pair of fours could have been
     # declared", never the engine's code "(declare_dead_pair)"
+    # (a live table's review is the practice deal's: tutor.app.play.mistakes)
+    from tutor.app.play import mistakes
     from tutor.app.tables import _review
     from tutor.engine.cards import parse_cards
     from tutor.engine.deal import Action
     a = Action(0, "declare_dead_pair", cards=tuple(parse_cards("4C 4S")))
-    words = _review._decl_words(a)
-    assert words == "a dead pair of fours"
+    m = mistakes.laid_down_holding(a, 3)
+    assert m.text == "You lay down holding a dead pair of fours."
+    assert "declare_dead_pair" not in m.text + m.reason
     import inspect
     src = inspect.getsource(_review)
-    assert "({a.kind})" not in src
+    assert "({a.kind})" not in src and "laid_down_holding" in src
 
 
 def test_nobody_has_left_the_table_once_the_match_is_over(rulesets):

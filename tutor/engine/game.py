@@ -287,7 +287,7 @@ class Game:
     def declaration_rule(action: Any, capital: bool = False) -> str:
         """Why the declaration ``action`` (a :class:`~tutor.engine.deal.Action` that declares)
         could be made, in the parameter table's words (RULES.md 3.4, 3.6): "two of the three
-        sevens could be declared (declare_prial), keeping the third" (``capital``: "Two of
+        sevens could be declared, keeping the third" (``capital``: "Two of
         ...").  Raises :class:`UsageError` for an action that is no declaration."""
         kind = _DECLARED.get(action.kind)
         if kind is None:

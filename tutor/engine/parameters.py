@@ -276,11 +276,11 @@ _SPECS = (
         short={"prial": "prial", "mournival": "mournival", "dead_pair": "dead pair",
                "pair": "any pair"},
         codes={"prial": "P", "mournival": "M", "dead_pair": "DP", "pair": "any"},
-        rules={"prial": "two of the three {ranks} could be declared ({action}), keeping the third",
-               "mournival": "all four {ranks} could be declared ({action}) as two pairs",
+        rules={"prial": "two of the three {ranks} could be declared, keeping the third",
+               "mournival": "all four {ranks} could be declared as two pairs",
                "dead_pair": "the other two {ranks} were already among the won cards, so the pair "
-                            "was dead and could be declared ({action}) at once",
-               "pair": "under this ruleset any pair held may be declared ({action}): two {ranks}"},
+                            "was dead and could be declared at once",
+               "pair": "under this ruleset any pair held may be declared: two {ranks}"},
         keywords={"prial": (("prial",), ("pair royal",)), "mournival": (("mournival",),),
                   "dead_pair": (("dead",), ("cannot be captured",)), "pair": (("pair",),)}),
     ParameterSpec(
