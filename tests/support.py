@@ -212,6 +212,14 @@ def engine_answer(obj: dict) -> dict:
                 "right": [c["letter"] for c in ans["choices"]
                           if sorted(c["who"]) == who and c["until"] == until],
                 "claimants": who, "until": until, "kind": o.kind.value}
+    if kind == "keep":
+        # lying down: the won cards stay, the whole hand goes onto the table (RULES.md 1)
+        seat = obj["seat"]
+        assert [a.kind for a in deal.legal_actions(seat)] == ["lie_down"]
+        kept, hand = sorted(deal.won_cards(seat)), sorted(deal.hand(seat))
+        return {"choices": ans["choices"], "kept": kept, "to_table": hand,
+                "right": [c["letter"] for c in ans["choices"]
+                          if sorted(c["kept"]) == kept and sorted(c["to_table"]) == hand]}
     if kind == "end-of-play":
         deal.apply(action_from_json(ans["final"], 0))
         assert deal.phase != "play"

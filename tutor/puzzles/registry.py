@@ -20,6 +20,7 @@ from tutor.puzzles.kinds.count import Count
 from tutor.puzzles.kinds.dead_pair import DeadPair
 from tutor.puzzles.kinds.deal_setup import DealSetup
 from tutor.puzzles.kinds.end_of_play import EndOfPlay
+from tutor.puzzles.kinds.keep import Keep
 from tutor.puzzles.kinds.legal_play import LegalPlay
 from tutor.puzzles.kinds.reading import Reading
 from tutor.puzzles.kinds.score_sheet import ScoreSheet
@@ -32,7 +33,7 @@ from tutor.puzzles.model import definition
 #: Every kind, in the order lessons and menus list them.
 REGISTRY: dict[str, PuzzleKind] = {k.name: k for k in (
     SpotOversight(), CaptureNow(), Settlement(), LegalPlay(), DeadPair(), Count(), DealSetup(),
-    SourceQuiz(), Reading(), BestMove(), Timeline(), EndOfPlay(), ScoreSheet(), ClaimWindow())}
+    SourceQuiz(), Reading(), BestMove(), Timeline(), EndOfPlay(), ScoreSheet(), ClaimWindow(), Keep())}
 
 #: The puzzle kinds' names, in menu order.
 KINDS: tuple[str, ...] = tuple(REGISTRY)
