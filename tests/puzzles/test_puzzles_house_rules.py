@@ -20,6 +20,7 @@ NOT_APPLICABLE = {
     ("capture-now", "house-any"): "one turn", ("capture-now", "house-pot"): "one turn",
     ("dead-pair", "house-any"): "any pair", ("dead-pair", "house-pot"): "any pair",
     ("dead-pair", "house-most"): "no dead-pair",
+    ("keep", "house-any"): "any pair", ("keep", "house-pot"): "any pair",
     **{("reading", r): "sentence" for r in HOUSE_RULESETS},
     **{("score-sheet", r): "score sheet" for r in HOUSE_RULESETS},
 }

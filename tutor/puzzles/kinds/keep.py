@@ -12,7 +12,7 @@ right answer keeps whole pairs only, so the wrong ones do too: one or two keep a
 (a won pair given up for the hand's pair), half the time one keeps the won cards and the hand's
 pair; the rest keep more or fewer cards, either at even odds.  So neither an answer's place,
 its size nor its pairs point to it (``tests/puzzles/test_keep.py`` plays the learners who go by
-them).  Works under every ruleset.
+them).  Works under every ruleset but those where any pair may be declared (house rules).
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from tutor.engine.cards import pretty_cards, rank_of
 from tutor.engine.deal import Deal
 from tutor.engine.errors import UsageError
 from tutor.engine.keeping import lie_down_keeping
+from tutor.engine.values import Declaration
 from tutor.puzzles.base import LETTERS, Candidate, PuzzleKind, Verdict
 from tutor.puzzles.model import AnswerError
 from tutor.puzzles.reader import letters_answer
@@ -106,6 +107,12 @@ def _text(kept: tuple[int, ...], table: tuple[int, ...]) -> str:
 
 class Keep(PuzzleKind):
     name = "keep"
+
+    def why_not(self, rs):
+        if rs.game().declares(Declaration.PAIR):
+            return ("any pair may be declared under it, so no position has a pair to lie down "
+                    "with")
+        return None
 
     def solve(self, deal, seat, data, rs, players):
         k = lie_down_keeping(deal, seat)
