@@ -26,7 +26,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 from tutor.engine.errors import DataError, LaughError
 from tutor.engine.yamlfile import Document
 
-__all__ = ["Model", "key_path", "problem", "refusal", "validate"]
+__all__ = ["Model", "key_path", "listed", "problem", "refusal", "validate"]
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -35,6 +35,12 @@ class Model(BaseModel):
     """The base of the project's models: unknown keys refused, strict types, frozen values."""
 
     model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+
+def listed(value: Any) -> Any:
+    """A before-validator for a tuple field: a file's list taken as a tuple (strict pydantic
+    takes only a tuple as a tuple); anything else left for the field to refuse."""
+    return tuple(value) if isinstance(value, list) else value
 
 
 def key_path(loc: tuple[int | str, ...]) -> str:
