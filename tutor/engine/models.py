@@ -21,14 +21,15 @@ from __future__ import annotations
 import types
 from typing import Annotated, Any, TypeVar, Union, get_args, get_origin
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, BeforeValidator, ConfigDict, ValidationError
 
 from tutor.engine.errors import DataError, LaughError
 from tutor.engine.yamlfile import Document
 
-__all__ = ["Model", "key_path", "listed", "problem", "refusal", "validate"]
+__all__ = ["Listed", "Model", "key_path", "listed", "problem", "refusal", "validate"]
 
 M = TypeVar("M", bound=BaseModel)
+T = TypeVar("T")
 
 
 class Model(BaseModel):
@@ -41,6 +42,10 @@ def listed(value: Any) -> Any:
     """A before-validator for a tuple field: a file's list taken as a tuple (strict pydantic
     takes only a tuple as a tuple); anything else left for the field to refuse."""
     return tuple(value) if isinstance(value, list) else value
+
+
+#: A list in a file, a tuple of ``T`` in the model: ``Listed[Step]``.
+Listed = Annotated[tuple[T, ...], BeforeValidator(listed)]
 
 
 def key_path(loc: tuple[int | str, ...]) -> str:
