@@ -7,19 +7,26 @@ could have written as well.  Each check returns the value as the store keeps it,
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
+from typing import Annotated, Any
 
+from pydantic import AfterValidator, BeforeValidator, Field, ValidationInfo, model_validator
+
+from tutor.engine.errors import LaughError
+from tutor.engine.models import Model, validate
 from tutor.puzzles.themes import theme_ids
 from tutor.teaching.progress._records import Answer, LessonState, Sighting
 from tutor.teaching.progress._schema import CONTEXTS, LATEST_TIME, LONGEST_ANSWER, OUTCOMES
 
-__all__ = ["MAX_TEXT", "PLAY_KINDS", "Bad", "answer", "boolean", "known_kinds", "lesson",
-           "moment", "number", "opt", "sighting", "text", "whole"]
+__all__ = ["MAX_TEXT", "PLAY_KINDS", "AnswerIn", "Bad", "LessonIn", "Moment", "SightingIn",
+           "Text", "Whole", "answer", "boolean", "known_kinds", "moment", "number", "opt",
+           "sighting", "text", "whole"]
 
 #: The longest text a name, id or theme that comes in may be.
 MAX_TEXT = 200
 
 
-class Bad(Exception):
+class Bad(LaughError):
     """A value this program could not have written (the message says where and why)."""
 
 
@@ -34,93 +41,158 @@ def known_kinds() -> frozenset[str]:
 PLAY_KINDS = frozenset({"capture-choice", "declaration"})
 
 
-def answer(a, where: str, kinds: frozenset[str] | None = None) -> Answer:
-    """An answer of an export (or a journal line) as the store keeps it; :class:`Bad` naming
-    ``where`` and the first value wrong.  ``kinds``: the kinds known (default
+def _whole(value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValueError("must be a whole number")
+    if not -2 ** 63 <= value < 2 ** 63:
+        raise ValueError(f"is a number of {len(str(abs(value)))} digits, out of range")
+    return value
+
+
+def _number(value: Any) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise ValueError("must be a number")
+    if isinstance(value, int) and abs(value) >= 2 ** 63:
+        raise ValueError(f"is a number of {len(str(abs(value)))} digits, out of range")
+    if not math.isfinite(float(value)):
+        raise ValueError("must be a number")
+    return float(value)
+
+
+def _within(low: float, high: float, what: str) -> Callable[[float], float]:
+    def check(value: float) -> float:
+        if not low <= value <= high:
+            raise ValueError(what)
+        return value
+    return check
+
+
+def _one_of(names: tuple[str, ...]) -> Callable[[str], str]:
+    def check(value: str) -> str:
+        if value not in names:
+            raise ValueError(f"must be one of {', '.join(names)}")
+        return value
+    return check
+
+
+def _kind(value: str, info: ValidationInfo) -> str:
+    kinds = (info.context or {}).get("kinds") or known_kinds()
+    if value not in kinds:
+        raise ValueError(f"{value!r} is not a kind of answer this program records (one of "
+                         f"{', '.join(sorted(kinds))})")
+    return value
+
+
+#: A name, id or theme: text of 1 to :data:`MAX_TEXT` characters.
+Text = Annotated[str, Field(min_length=1, max_length=MAX_TEXT)]
+#: A whole number SQLite keeps (a signed 64-bit integer).
+Whole = Annotated[int, BeforeValidator(_whole)]
+#: A time: Unix seconds from 0 to :data:`LATEST_TIME`.
+Moment = Annotated[float, BeforeValidator(_number),
+                   AfterValidator(_within(0, LATEST_TIME,
+                                          f"must be a Unix time from 0 to {LATEST_TIME}"))]
+#: The seconds an answer took: from 0 to :data:`LONGEST_ANSWER`.
+Seconds = Annotated[float, BeforeValidator(_number),
+                    AfterValidator(_within(0, LONGEST_ANSWER,
+                                           f"must be from 0 to {LONGEST_ANSWER}, or null"))]
+
+
+class AnswerIn(Model):
+    """An answer of an export (or a journal line) as it comes in; :meth:`record` as the store
+    keeps it.  The kinds known come from the context (``{"kinds": ...}``; default
     :func:`known_kinds`)."""
-    kinds = known_kinds() if kinds is None else kinds
-    if not isinstance(a, dict):
-        raise Bad(f"{where} must be an object")
-    themes = a.get("themes")
-    if not isinstance(themes, list) or not all(isinstance(t, str) and 0 < len(t) <= MAX_TEXT
-                                               for t in themes):
-        raise Bad(f"{where}.themes must be a list of theme names")
-    seconds = opt(a, "seconds", number, f"{where}.seconds")
-    if seconds is not None and not 0 <= seconds <= LONGEST_ANSWER:
-        raise Bad(f"{where}.seconds must be from 0 to {LONGEST_ANSWER}, or null")
-    difficulty = opt(a, "difficulty", whole, f"{where}.difficulty")
-    if difficulty is not None and not 1 <= difficulty <= 5:
-        raise Bad(f"{where}.difficulty must be from 1 to 5, or null")
-    hints = whole(a.get("hints", 0), f"{where}.hints")
-    if hints < 0:
-        raise Bad(f"{where}.hints must be at least 0")
-    at = moment(a.get("at"), f"{where}.at")
-    puzzle_id = text(a.get("puzzle_id"), f"{where}.puzzle_id")
-    kind = text(a.get("kind"), f"{where}.kind")
-    if kind not in kinds:
-        raise Bad(f"{where}.kind {kind!r} is not a kind of answer this program records (one of "
-                   f"{', '.join(sorted(kinds))})")
-    return Answer(at=at, puzzle_id=puzzle_id, kind=kind,
-                  themes=tuple(theme_ids(themes)),          # one name a theme, old spellings too
-                  correct=boolean(a.get("correct"), f"{where}.correct"), seconds=seconds,
-                  hints=hints, lesson=opt(a, "lesson", text, f"{where}.lesson"),
-                  ruleset=opt(a, "ruleset", text, f"{where}.ruleset"),
-                  retry=boolean(a.get("retry", False), f"{where}.retry"),
-                  uid=text(a.get("uid"), f"{where}.uid"), difficulty=difficulty,
-                  revealed=boolean(a.get("revealed", False), f"{where}.revealed"))
+
+    uid: Text
+    at: Moment
+    puzzle_id: Text
+    kind: Annotated[Text, AfterValidator(_kind)]
+    themes: list[Text]
+    correct: bool
+    seconds: Seconds | None = None
+    hints: Annotated[Whole, Field(ge=0)] = 0
+    lesson: Text | None = None
+    ruleset: Text | None = None
+    retry: bool = False
+    difficulty: Annotated[Whole, AfterValidator(_within(1, 5, "must be from 1 to 5, or null"))] \
+        | None = None
+    revealed: bool = False
+
+    def record(self) -> Answer:
+        """The answer as the store keeps it (its themes by one name each, old spellings too)."""
+        return Answer(at=self.at, puzzle_id=self.puzzle_id, kind=self.kind,
+                      themes=tuple(theme_ids(self.themes)), correct=self.correct,
+                      seconds=self.seconds, hints=self.hints, lesson=self.lesson,
+                      ruleset=self.ruleset, retry=self.retry, uid=self.uid,
+                      difficulty=self.difficulty, revealed=self.revealed)
 
 
-def sighting(x, where: str) -> Sighting:
-    """A sighting of an export (or a journal line) as the store keeps it; :class:`Bad` naming
-    ``where`` and the first value wrong."""
-    if not isinstance(x, dict):
-        raise Bad(f"{where} must be an object")
-    context, outcome = x.get("context"), x.get("outcome")
-    if context not in CONTEXTS:
-        raise Bad(f"{where}.context must be one of {', '.join(CONTEXTS)}")
-    if outcome not in OUTCOMES:
-        raise Bad(f"{where}.outcome must be one of {', '.join(OUTCOMES)}")
-    kind = x.get("kind")
-    if not isinstance(kind, str) or len(kind) > MAX_TEXT:
-        raise Bad(f"{where}.kind must be text of at most {MAX_TEXT} characters")
-    seconds = opt(x, "seconds", number, f"{where}.seconds")
-    if seconds is not None and not 0 <= seconds <= LONGEST_ANSWER:
-        raise Bad(f"{where}.seconds must be from 0 to {LONGEST_ANSWER}, or null")
-    return Sighting(at=moment(x.get("at"), f"{where}.at"), context=context, kind=kind,
-                    outcome=outcome, seconds=seconds,
-                    ruleset=opt(x, "ruleset", text, f"{where}.ruleset"),
-                    source=opt(x, "source", text, f"{where}.source"),
-                    uid=text(x.get("uid"), f"{where}.uid"))
+class SightingIn(Model):
+    """A sighting of an export (or a journal line) as it comes in (see :class:`Sighting`)."""
+
+    uid: Text
+    at: Moment
+    context: Annotated[str, AfterValidator(_one_of(CONTEXTS))]
+    kind: Annotated[str, Field(max_length=MAX_TEXT)]
+    outcome: Annotated[str, AfterValidator(_one_of(OUTCOMES))]
+    seconds: Seconds | None = None
+    ruleset: Text | None = None
+    source: Text | None = None
+
+    def record(self) -> Sighting:
+        """The sighting as the store keeps it."""
+        return Sighting(**self.model_dump())
 
 
-def lesson(x, where: str) -> LessonState:
-    """A lesson's state of an export as the store keeps it; :class:`Bad` naming ``where`` and
-    the first value wrong."""
-    if not isinstance(x, dict):
-        raise Bad(f"{where} must be an object")
-    answered = x.get("answered", {})
-    if not isinstance(answered, dict) or not all(isinstance(v, bool) for v in answered.values()):
-        raise Bad(f"{where}.answered must map slots to true or false")
-    page = whole(x.get("page", 0), f"{where}.page")
-    if page < 0:
-        raise Bad(f"{where}.page must be at least 0")
-    completed = x.get("completed_at")
-    right = opt(x, "right", whole, f"{where}.right")
-    total = opt(x, "total", whole, f"{where}.total")
-    if completed is None and (right is not None or total is not None):
-        raise Bad(f"{where} has a score (right, total) but no completed_at")
-    if completed is not None and (right is None or total is None):
-        raise Bad(f"{where}.right and .total must be given with completed_at")
-    if right is not None and not 0 <= right <= total:
-        raise Bad(f"{where}.right must be from 0 to total ({total}), not {right}")
-    return LessonState(
-        lesson=text(x.get("lesson"), f"{where}.lesson"), seed=whole(x.get("seed"), f"{where}.seed"),
-        page=page, answered=dict(answered),
-        started_at=moment(x.get("started_at"), f"{where}.started_at"),
-        updated_at=moment(x.get("updated_at"), f"{where}.updated_at"),
-        completed_at=None if completed is None else moment(completed, f"{where}.completed_at"),
-        right=right, total=total,
-        in_progress=boolean(x.get("in_progress", False), f"{where}.in_progress"))
+class LessonIn(Model):
+    """A lesson's state of an export as it comes in (see :class:`LessonState`): a score
+    (``right`` of ``total``) only with ``completed_at``, and ``right`` within ``total``."""
+
+    lesson: Text
+    seed: Whole
+    page: Annotated[Whole, Field(ge=0)] = 0
+    answered: dict[str, bool] = {}
+    started_at: Moment
+    updated_at: Moment
+    completed_at: Moment | None = None
+    right: Whole | None = None
+    total: Whole | None = None
+    in_progress: bool = False
+
+    @model_validator(mode="after")
+    def _score(self) -> LessonIn:
+        scored = self.right is not None or self.total is not None
+        if self.completed_at is None and scored:
+            raise ValueError("has a score (right, total) but no completed_at")
+        if self.completed_at is not None and (self.right is None or self.total is None):
+            raise ValueError("right and total must be given with completed_at")
+        if self.right is not None and self.total is not None and \
+                not 0 <= self.right <= self.total:
+            raise ValueError(f"right must be from 0 to total ({self.total}), not {self.right}")
+        return self
+
+    def record(self) -> LessonState:
+        """The lesson's state as the store keeps it."""
+        return LessonState(**self.model_dump())
+
+
+def _fields(model: type[Model], value: Any) -> Any:
+    """``value`` with only the keys of ``model`` (a journal line holds the change's own too)."""
+    return {k: v for k, v in value.items() if k in model.model_fields} \
+        if isinstance(value, dict) else value
+
+
+def answer(a: Any, where: str, kinds: frozenset[str] | None = None) -> Answer:
+    """A journal line's answer as the store keeps it (other keys of the line not read);
+    :class:`Bad` naming ``where`` and the first value wrong.  ``kinds``: the kinds known
+    (default :func:`known_kinds`)."""
+    return validate(AnswerIn, _fields(AnswerIn, a), where=where, error=Bad,
+                    context={"kinds": kinds}).record()
+
+
+def sighting(x: Any, where: str) -> Sighting:
+    """A journal line's sighting as the store keeps it (other keys of the line not read);
+    :class:`Bad` naming ``where`` and the first value wrong."""
+    return validate(SightingIn, _fields(SightingIn, x), where=where, error=Bad).record()
 
 
 def opt(obj: dict, key: str, check, where: str):
