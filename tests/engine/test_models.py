@@ -67,3 +67,20 @@ def test_a_yaml_refusal_tells_the_keys_a_place_takes_and_a_bound_is_said():
         validate(Box, data, doc=doc)
     assert str(err.value) == "b.yaml:2: dials[0].turns: must be at least 1"
     assert str(refusal(doc, "too many", "dials", 0)) == "b.yaml:2: dials[0]: too many"
+
+
+def test_lengths_are_said_in_our_words():
+    from typing import Annotated
+
+    from pydantic import Field
+
+    class Name(Model):
+        text: Annotated[str, Field(min_length=1, max_length=3)]
+        tags: Annotated[list[str], Field(max_length=1)] = []
+
+    for value, said in (({"text": ""}, "text: must not be empty"),
+                        ({"text": "abcd"}, "text: must be text of at most 3 characters"),
+                        ({"text": "a", "tags": ["x", "y"]}, "tags: must hold at most 1 entry")):
+        with pytest.raises(DataError) as err:
+            validate(Name, value, where="n.json")
+        assert str(err.value) == f"n.json: {said}"

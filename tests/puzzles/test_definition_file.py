@@ -90,3 +90,22 @@ def test_a_bare_value_is_the_default_variants(tmp_path):
     path = tmp_path / "count.yaml"
     path.write_text(REAL.replace('pages:\n  default: "09', 'pages: "09', 1), encoding="utf-8")
     assert load_definition(path).pages == {"default": "09-strategy#Counting unseen cards"}
+
+
+def test_the_board_table_is_read_as_a_model(tmp_path):
+    from tutor.puzzles.model import board_features_table
+    shipped = board_features_table()
+    assert shipped and all(f.words for f in shipped.values())
+    path = tmp_path / "board.yaml"
+    for text, said in (
+            ("features:\n  story:\n    lesson: 08-oversights\n    words: 3\n",
+             "board.yaml:4: features.story.words: must be text"),
+            ("features:\n  story:\n    lesson: 08-oversights\n",
+             "board.yaml:2: features.story.words: is missing"),
+            ("features:\n  story:\n    lesson: null\n    words: w\n    stars: 2\n",
+             "board.yaml:5: features.story.stars: is not a key here (keys: lesson, words)"),
+            ("features: {}\n", "board.yaml:1: features: must not be empty")):
+        path.write_text(text, encoding="utf-8")
+        with pytest.raises(DataError) as exc:
+            board_features_table(path)
+        assert str(exc.value).startswith(said), str(exc.value)

@@ -81,7 +81,10 @@ _BOUNDS = {
     "less_than_equal": "must be at most {le}",
     "greater_than": "must be more than {gt}",
     "less_than": "must be less than {lt}",
-    "too_short": "must hold at least {min_length}",
+    "too_short": "must hold at least {min_length} entries",
+    "too_long": "must hold at most {max_length} entries",
+    "string_too_short": "must be text of at least {min_length} characters",
+    "string_too_long": "must be text of at most {max_length} characters",
 }
 
 
@@ -93,9 +96,12 @@ def problem(exc: ValidationError) -> tuple[tuple[int | str, ...], str]:
     kind = err["type"]
     if kind in _WORDS:
         message = _WORDS[kind]
+    elif kind in ("too_short", "string_too_short") and err.get("ctx", {}).get("min_length") == 1:
+        message = "must not be empty"
     elif kind in _BOUNDS and "ctx" in err:
         message = _BOUNDS[kind].format(**{k: f"{v:g}" if isinstance(v, float) else v
                                           for k, v in err["ctx"].items()})
+        message = message.replace(" 1 entries", " 1 entry").replace(" 1 characters", " 1 character")
     else:
         message = " ".join(str(err["msg"]).split())
         for lead in ("Value error, ", "Assertion failed, "):

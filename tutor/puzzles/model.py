@@ -311,30 +311,33 @@ class BoardFeature:
     words: str
 
 
+class _BoardEntry(Model):
+    lesson: LessonName | None
+    words: str
+
+
+class _Board(Model):
+    """``puzzles/board.yaml``: feature id -> the lesson that teaches it and its words."""
+
+    features: Annotated[dict[str, _BoardEntry], Field(min_length=1)]
+
+
 _BOARD: dict[str, BoardFeature] = {}
 
 
-def board_features_table() -> dict[str, BoardFeature]:
-    """``puzzles/board.yaml``, read once and checked: feature id -> :class:`BoardFeature`.
-    Raises DataError ``board.yaml:LINE: KEY: what is wrong`` for a malformed file."""
-    if _BOARD:
+def board_features_table(path: Path | None = None) -> dict[str, BoardFeature]:
+    """``puzzles/board.yaml`` (or ``path``), read once and checked: feature id ->
+    :class:`BoardFeature`.  Raises DataError ``board.yaml:LINE: KEY: what is wrong`` for a
+    malformed file."""
+    if _BOARD and path is None:
         return _BOARD
-    path = puzzles_dir() / "board.yaml"
+    path = path or puzzles_dir() / "board.yaml"
     raw, doc = yamlfile.load(yamlfile.read_text(path, path.name), path.name)
-    feats = raw.get("features") if isinstance(raw, dict) else None
-    if not isinstance(feats, dict) or not feats:
-        raise DataError(f"{path.name}:1: features: must map each feature to its lesson and words")
-    out = {}
-    for key, v in feats.items():
-        if not (isinstance(v, dict) and set(v) == {"lesson", "words"}
-                and (v["lesson"] is None or isinstance(v["lesson"], str)
-                     and _LESSON.match(v["lesson"]))
-                and isinstance(v["words"], str)):
-            raise DataError(f"{path.name}:{doc.line_of('features', key)}: features.{key}: "
-                            "must be {lesson: NN-name or null, words: text}")
-        out[str(key)] = BoardFeature(str(key), v["lesson"], v["words"])
-    _BOARD.update(out)
-    return _BOARD
+    board = validate(_Board, raw, doc=doc)
+    out = {k: BoardFeature(k, v.lesson, v.words) for k, v in board.features.items()}
+    if path == puzzles_dir() / "board.yaml":
+        _BOARD.update(out)
+    return out
 
 
 # --------------------------------------------------------------------------------------------
