@@ -35,7 +35,7 @@ T = TypeVar("T")
 class Model(BaseModel):
     """The base of the project's models: unknown keys refused, strict types, frozen values."""
 
-    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True, defer_build=True)
 
 
 def listed(value: Any) -> Any:

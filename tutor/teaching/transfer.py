@@ -40,6 +40,7 @@ from tutor.engine.models import Model, validate
 from tutor.engine.outputs import cannot_write
 from tutor.teaching.progress import Answer, LessonState, ProgressStore, Sighting
 from tutor.teaching.progress import incoming as I
+from tutor.teaching.progress._incoming_models import AnswerIn, LessonIn, Moment, SightingIn, Text
 
 __all__ = ["FORMAT", "PLAY_KINDS", "Export", "ExportFile", "export_data", "write_export", "read_export",
            "parse_export", "merge_export", "import_file"]
@@ -201,12 +202,12 @@ class ExportFile(Model):
     one this program writes, an older export's missing ``sightings`` none."""
 
     format: str
-    exported_at: I.Moment = 0.0
-    learner: I.Text | None = None
-    answers: list[I.AnswerIn]
-    lessons: list[I.LessonIn] = []
+    exported_at: Moment = 0.0
+    learner: Text | None = None
+    answers: list[AnswerIn]
+    lessons: list[LessonIn] = []
     meta: dict[str, str] = {}
-    sightings: list[I.SightingIn] = []
+    sightings: list[SightingIn] = []
     ratings: dict[str, Any] = {}
 
 
