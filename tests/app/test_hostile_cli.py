@@ -271,7 +271,7 @@ def test_a_formula_for_a_kind_refuses_its_file_and_reaches_no_csv(monkeypatch, c
     rc, said, err = run(monkeypatch, capsys, ["class", "report", str(good), str(hostile),
                                               "--csv", str(out)])
     assert rc == 1 and "1 file left out" in said
-    assert f"answers[0].kind {bad!r} is not a kind of answer" in _one_line(err)
+    assert f"answers[0].kind: {bad!r} is not a kind of answer" in _one_line(err)
     assert "\t" not in err and "\r" not in err
     cells = _csv_cells(out)
     assert "Anne" in cells and "Bea" not in cells
