@@ -327,7 +327,7 @@ def test_a_kind_with_escapes_is_refused_in_one_inert_line(tmp_path):
     for argv in (["class", "report", str(export)], ["progress", "import", str(export)]):
         proc = run_laugh(argv, "", home)
         assert proc.returncode == 1 and "Traceback" not in proc.stderr, proc.stderr
-        assert "kind 'spot\\x1b[2J\\x9b31moversight' is not a kind of answer" in proc.stderr
+        assert "kind: 'spot\\x1b[2J\\x9b31moversight' is not a kind of answer" in proc.stderr
         for stream in (proc.stdout, proc.stderr):
             assert ESC not in stream and "\x9b" not in stream, argv
     proc = run_laugh(["stats"], "", home, extra_env={"NO_COLOR": "1"})

@@ -52,7 +52,7 @@ def test_export_and_import_merge_by_uid(tmp_path):
         assert len(b.sightings()) == 7
         assert {f.kind: f.hits for f in b.spotting()}["split_prial"] == 4
     bad = (tmp_path / "a.json").read_text().replace('"outcome": "miss"', '"outcome": "oops"')
-    with pytest.raises(Exception, match=r"sightings\[\d\]\.outcome must be one of"):
+    with pytest.raises(Exception, match=r"sightings\[\d\]\.outcome: must be one of"):
         parse_export(bad, "a.json")
     old = (tmp_path / "a.json").read_text().replace('"sightings"', '"x_sightings"')
     assert parse_export(old).sightings == []              # an older export: none
