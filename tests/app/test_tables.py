@@ -480,3 +480,24 @@ def test_at_40_columns_a_seat_row_fits_with_computer_players_shortened():
     rows = [line for line in console.file.getvalue().splitlines() if " hand " in line]
     assert len(rows) == 5 and any("Ralph (bot)" in r for r in rows)
     assert all(re.search(r"hand \d+ +won \d+ +\([+-]?\d+\)", r) for r in rows), rows
+
+
+@pytest.mark.parametrize("data, says", [
+    ('{"v": 1, "type": "ping", "seq": true}', "seq: must be a whole number from 0 to"),
+    ('{"v": 1.0, "type": "ping"}', "protocol version 1.0"),
+    ('{"v": 1, "type": "join", "code": "A"}', "name: must be text"),
+    ('{"v": 1, "type": "join", "code": "A", "name": "Ralph (Computer)"}', "cannot end in"),
+    ('{"v": 1, "type": "join", "code": "A", "name": "Ann", "livery": "   "}',
+     "livery: 1 to 40 printable"),
+    ('{"v": 1, "type": "join", "code": 7, "name": "Ann", "zz": 1}', "join message has no key 'zz'"),
+    ('{"v": 1, "type": "release", "table": 1}', "seat: is missing"),
+    ('{"v": 1, "type": "start", "table": 65}', "table: must be a whole number from 1 to 64"),
+    ('{"v": 1, "type": "watch", "admin": "' + "A" * 65 + '"}', "admin: at most 64 characters"),
+])
+def test_each_kind_of_message_is_checked_by_its_model(data, says):
+    with pytest.raises(P.Refused) as exc:
+        P.read_client(data)
+    assert says in str(exc.value) and "\n" not in str(exc.value)
+    # a join by token alone keeps its seat's name; a livery is spaced as a name is
+    m = P.read_client('{"v": 1, "type": "join", "code": "A", "token": "t", "livery": " Ye  Olde "}')
+    assert (m.name, m.token, m.livery) == (None, "t", "Ye Olde")

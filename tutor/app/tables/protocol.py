@@ -88,11 +88,22 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Any
+from typing import Annotated, Any, Literal
+
+from pydantic import (
+    AfterValidator,
+    BeforeValidator,
+    Field,
+    PlainValidator,
+    TypeAdapter,
+    ValidationError,
+    model_validator,
+)
 
 from tutor.engine.deal import Action
 from tutor.engine.errors import LaughError, RecordError
 from tutor.engine.jsonfile import JSONError, loads
+from tutor.engine.models import Model, key_path, problem
 from tutor.engine.records import action_from_json
 from tutor.engine.safetext import has_controls
 
@@ -112,6 +123,7 @@ __all__ = [
     "SERVER_TYPES",
     "VERSION",
     "ClientMessage",
+    "ClientModel",
     "RateLimit",
     "Refused",
     "code_words",
@@ -213,9 +225,182 @@ def _short(text: str, width: int = 40) -> str:
     return text.encode("ascii", "backslashreplace").decode("ascii")
 
 
+# -- the client's messages as models: one per type, a union told apart by "type" ---------------
+
+
+def _seq(v: object) -> object:
+    if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= _MAX_SEQ:
+        raise ValueError(f"must be a whole number from 0 to {_MAX_SEQ}")
+    return v
+
+
+def _text(limit: int) -> BeforeValidator:
+    def check(v: object) -> object:
+        if not isinstance(v, str):
+            raise ValueError("must be text")
+        if len(v) > limit:
+            raise ValueError(f"at most {limit} characters")
+        if has_controls(v):
+            raise ValueError("control characters are not allowed")
+        return v
+    return BeforeValidator(check)
+
+
+def _number(low: int, high: int) -> BeforeValidator:
+    def check(v: object) -> object:
+        if isinstance(v, bool) or not isinstance(v, int) or not low <= v <= high:
+            raise ValueError(f"must be a whole number from {low} to {high}")
+        return v
+    return BeforeValidator(check)
+
+
+def _name(v: object) -> str:
+    if not isinstance(v, str):
+        raise ValueError("must be text")
+    name = " ".join(v.split())
+    if not 1 <= len(name) <= MAX_NAME:
+        raise ValueError(f"1 to {MAX_NAME} characters")
+    if has_controls(name) or not name.isprintable():
+        raise ValueError("control characters are not allowed")
+    if name.lower().endswith(COMPUTER):
+        raise ValueError(f"a person's name cannot end in {COMPUTER}")
+    return name
+
+
+def _livery(v: str) -> str:
+    v = " ".join(v.split())
+    if not v or not v.isprintable():
+        raise ValueError(f"1 to {MAX_LIVERY} printable characters")
+    return v
+
+
+def _action(v: object) -> Action:
+    try:
+        return action_from_json(v, 0)
+    except RecordError as exc:
+        raise ValueError(str(exc).removeprefix("action 0: ")) from None
+
+
+Seq = Annotated[int | None, BeforeValidator(lambda v: v if v is None else _seq(v))]
+Code = Annotated[str, _text(64)]
+Text = Annotated[str, _text(MAX_TEXT)]
+Name = Annotated[str, BeforeValidator(_name)]
+Livery = Annotated[str, AfterValidator(_livery), _text(MAX_LIVERY)]
+ActionField = Annotated[Action, PlainValidator(_action)]
+
+
+class _Message(Model):
+    v: Literal[1]
+
+
+class JoinMessage(_Message):
+    """``join``: a join code, a name (may be left out with a token), a token, a livery."""
+
+    type: Literal["join"]
+    code: Code
+    name: Name | None = None
+    token: Annotated[str, _text(64)] | None = None
+    livery: Livery | None = None
+
+    @model_validator(mode="after")
+    def _named(self) -> JoinMessage:
+        if self.name is None and self.token is None:
+            raise ValueError("name: must be text")
+        return self
+
+
+class _Move(_Message):
+    text: Text | None = None
+    action: ActionField | None = None
+    seq: Seq = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _one(cls, obj: Any) -> Any:
+        if isinstance(obj, dict) and (obj.get("text") is None) == (obj.get("action") is None):
+            raise ValueError(f"a {obj.get('type')} message carries \"text\" (as typed) or "
+                             "\"action\" (a deal-record action), one of them")
+        return obj
+
+
+class ActMessage(_Move):
+    """``act``: a turn action or declaration, as typed (``text``) or as an ``action``."""
+
+    type: Literal["act"]
+
+
+class ClaimMessage(_Move):
+    """``claim``: an oversight claimed, as typed (``text``) or as an ``action``."""
+
+    type: Literal["claim"]
+
+    @model_validator(mode="after")
+    def _claim(self) -> ClaimMessage:
+        if self.action is not None and self.action.kind != "claim":
+            raise ValueError(f"a claim message carries a claim, not {self.action.kind}")
+        return self
+
+
+class ReadyMessage(_Message):
+    """``ready``: the dealer lets play begin."""
+
+    type: Literal["ready"]
+    seq: Seq = None
+
+
+class HintMessage(_Message):
+    """``hint``: the best move now, where the table allows it."""
+
+    type: Literal["hint"]
+    seq: Seq = None
+
+
+class PingMessage(_Message):
+    """``ping``: the server answers ``pong``."""
+
+    type: Literal["ping"]
+    seq: Seq = None
+
+
+class LeaveMessage(_Message):
+    """``leave``: the player leaves the table (the seat stays theirs)."""
+
+    type: Literal["leave"]
+
+
+class WatchMessage(_Message):
+    """``watch``: the organiser's code; every table's state, the log, the standings."""
+
+    type: Literal["watch"]
+    admin: Code
+
+
+class StartMessage(_Message):
+    """``start``: (the organiser) begin a table's first deal (no ``table``: every table)."""
+
+    type: Literal["start"]
+    table: Annotated[int, _number(1, 64)] | None = None
+
+
+class ReleaseMessage(_Message):
+    """``release``: (the organiser) a seat's token no longer takes it back."""
+
+    type: Literal["release"]
+    table: Annotated[int, _number(1, 64)]
+    seat: Annotated[int, _number(0, 51)]
+
+
+#: Every message a client may send, told apart by its ``type``.
+ClientModel = Annotated[
+    JoinMessage | ActMessage | ClaimMessage | ReadyMessage | HintMessage | LeaveMessage
+    | WatchMessage | StartMessage | ReleaseMessage | PingMessage, Field(discriminator="type")]
+_CLIENT: TypeAdapter[Any] = TypeAdapter(ClientModel)
+
+
 def read_client(data: str | bytes) -> ClientMessage:
-    """Check and read one client message (see the module docstring).  Raises :class:`Refused`
-    with the one line that says why, for anything else."""
+    """Check and read one client message (see the module docstring): the size and the JSON's
+    depth and digits first, then the version, then the message's model.  Raises
+    :class:`Refused` with the one line that says why, for anything else."""
     if isinstance(data, (bytes, bytearray, memoryview)):
         raise Refused("binary frames are not messages: send one JSON object as text")
     size = len(data.encode("utf-8", "surrogatepass"))
@@ -228,86 +413,28 @@ def read_client(data: str | bytes) -> ClientMessage:
     if not isinstance(obj, dict):
         raise Refused("not a message: send one JSON object with \"v\" and \"type\"")
     v = obj.get("v")
-    if v != VERSION:
+    if type(v) is not int or v != VERSION:
         raise Refused(f"protocol version {_short(repr(v))}: this server speaks version "
                       f"{VERSION}")
     kind = obj.get("type")
     if not isinstance(kind, str) or kind not in _KEYS:
         raise Refused(f"unknown message type {_short(repr(kind))}; expected one of "
                       f"{', '.join(CLIENT_TYPES)}")
-    extra = sorted(str(k) for k in obj if k not in _KEYS[kind] and k not in ("v", "type"))
+    try:
+        m = _CLIENT.validate_python(obj)
+    except ValidationError as exc:
+        raise Refused(_refusal(kind, exc)) from None
+    return ClientMessage(kind, **{k: getattr(m, k) for k in _KEYS[kind]})
+
+
+def _refusal(kind: str, exc: ValidationError) -> str:
+    extra = sorted(str(e["loc"][-1]) for e in exc.errors(include_url=False)
+                   if e["type"] == "extra_forbidden")
     if extra:
-        raise Refused(f"a {kind} message has no key {_short(repr(extra[0]))}")
-    seq = obj.get("seq")
-    if seq is not None and (isinstance(seq, bool) or not isinstance(seq, int)
-                            or not 0 <= seq <= _MAX_SEQ):
-        raise Refused("seq: must be a whole number from 0 to 2147483647")
-    if kind == "join":
-        livery = _text(obj, "livery", MAX_LIVERY, required=False)
-        if livery is not None:
-            livery = " ".join(livery.split())
-            if not livery or not livery.isprintable():
-                raise Refused(f"livery: 1 to {MAX_LIVERY} printable characters")
-        token = _text(obj, "token", 64, required=False)
-        name = None if obj.get("name") is None and token is not None else _name(obj.get("name"))
-        return ClientMessage("join", code=_text(obj, "code", 64), name=name, token=token,
-                             livery=livery)
-    if kind == "watch":
-        return ClientMessage("watch", admin=_text(obj, "admin", 64))
-    if kind in ("start", "release"):
-        table = _number(obj, "table", 1, 64, required=kind == "release")
-        seat = _number(obj, "seat", 0, 51) if kind == "release" else None
-        return ClientMessage(kind, table=table, seat=seat)
-    if kind in ("act", "claim"):
-        text, act = obj.get("text"), obj.get("action")
-        if (text is None) == (act is None):
-            raise Refused(f"a {kind} message carries \"text\" (as typed) or \"action\" (a "
-                          "deal-record action), one of them")
-        if text is not None:
-            return ClientMessage(kind, text=_text(obj, "text", MAX_TEXT), seq=seq)
-        try:
-            action = action_from_json(act, 0)
-        except RecordError as exc:
-            raise Refused(f"action: {str(exc).removeprefix('action 0: ')}") from None
-        if kind == "claim" and action.kind != "claim":
-            raise Refused(f"a claim message carries a claim, not {action.kind}")
-        return ClientMessage(kind, action=action, seq=seq)
-    return ClientMessage(kind, seq=seq)
-
-
-def _text(obj: dict, key: str, limit: int, required: bool = True) -> str | None:
-    v = obj.get(key)
-    if v is None and not required:
-        return None
-    if not isinstance(v, str):
-        raise Refused(f"{key}: must be text")
-    if len(v) > limit:
-        raise Refused(f"{key}: at most {limit} characters")
-    if has_controls(v):
-        raise Refused(f"{key}: control characters are not allowed")
-    return v
-
-
-def _number(obj: dict, key: str, low: int, high: int, required: bool = True) -> int | None:
-    v = obj.get(key)
-    if v is None and not required:
-        return None
-    if isinstance(v, bool) or not isinstance(v, int) or not low <= v <= high:
-        raise Refused(f"{key}: must be a whole number from {low} to {high}")
-    return v
-
-
-def _name(v: Any) -> str:
-    if not isinstance(v, str):
-        raise Refused("name: must be text")
-    name = " ".join(v.split())
-    if not 1 <= len(name) <= MAX_NAME:
-        raise Refused(f"name: 1 to {MAX_NAME} characters")
-    if has_controls(name) or not name.isprintable():
-        raise Refused("name: control characters are not allowed")
-    if name.lower().endswith(COMPUTER):
-        raise Refused(f"name: a person's name cannot end in {COMPUTER}")
-    return name
+        return f"a {kind} message has no key {_short(repr(extra[0]))}"
+    loc, message = problem(exc)
+    path = key_path(loc[1:] if loc and loc[0] == kind else loc)
+    return f"{path}: {message}" if path else message
 
 
 def read_server(data: str | bytes) -> dict[str, Any]:
