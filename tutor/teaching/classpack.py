@@ -42,8 +42,14 @@ from typing import Any
 from tutor.engine.atomic import write_atomic
 from tutor.engine.data import data_dir
 from tutor.engine.errors import DataError, UsageError
+from tutor.teaching._class_handout import GlossaryItem, Passage, StudentsContested
 from tutor.teaching._class_sources import (
     STATUS_MARKS,
+    Comparison,
+    Contested,
+    FamilyTree,
+    TimelineEntry,
+    Transcription,
     _plain_words,
     _short,
     comparison,
@@ -197,15 +203,15 @@ class ClassPack:
     seed: int
     title: str
     data: dict[str, Any]
-    comparison: dict[str, Any]
-    contested: list[dict[str, Any]]
-    tree: dict[str, Any]
-    timeline: list[dict[str, Any]]
-    transcriptions: list[dict[str, Any]]
+    comparison: Comparison
+    contested: list[Contested]
+    tree: FamilyTree
+    timeline: list[TimelineEntry]
+    transcriptions: list[Transcription]
     quiz: list = field(default_factory=list)
-    passages: list[dict[str, Any]] = field(default_factory=list)
-    glossary: list[dict[str, Any]] = field(default_factory=list)
-    students_contested: list[dict[str, Any]] = field(default_factory=list)
+    passages: list[Passage] = field(default_factory=list)
+    glossary: list[GlossaryItem] = field(default_factory=list)
+    students_contested: list[StudentsContested] = field(default_factory=list)
 
     @property
     def quiz_pages(self) -> list[list]:
