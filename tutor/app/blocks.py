@@ -14,9 +14,7 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-from rich.console import Group
+from rich.console import Group, RenderableType
 from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
@@ -27,6 +25,7 @@ from tutor.puzzles.board import cards_text
 from tutor.puzzles.quoted import quote_text
 from tutor.teaching.blockdata import (
     RULES_CAPTION,
+    RecordView,
     odds_percent,
     odds_rows,
     odds_sentence,
@@ -176,7 +175,7 @@ def render_skill(data: dict, ctx, width: int):
     return Group(*skill_view(figures))
 
 
-def skill_view(figures: dict) -> list[Any]:
+def skill_view(figures: dict) -> list[RenderableType]:
     """A ``--skill`` run's figures (:func:`tutor.engine.simulate.skill_json`) as renderables:
     per ruleset, the expert seat's gain per deal over each opponent's seat with its 95%
     interval; a note on the method.  Also used by the lessons' ``simulate`` block with
@@ -208,7 +207,7 @@ def render_cards(data: dict, ctx, width: int):
 # records
 
 
-def record_lines(view: dict, quotes: tuple[str, str] = ("“", "”")) -> list:
+def record_lines(view: RecordView, quotes: tuple[str, str] = ("“", "”")) -> list[Text]:
     """One record (a :func:`tutor.teaching.blockdata.record_view`) as lines of text: its own
     citation and kind, then its words (or that it is known from a citation only: it is never
     given words), who gives it, the reporter's own words, whether its words could be checked,
@@ -240,7 +239,7 @@ def record_lines(view: dict, quotes: tuple[str, str] = ("“", "”")) -> list:
     return out
 
 
-def records_grid(views: list[dict], symbols: bool = True):
+def records_grid(views: list[RecordView], symbols: bool = True) -> Padding:
     """Records (:func:`tutor.teaching.blockdata.records_view`) as a grid: each date beside its
     lines (:func:`record_lines`), which wrap under themselves at any width."""
     quotes = ("“", "”") if symbols else ('"', '"')

@@ -4,8 +4,8 @@ prints them and the home screen's sources view shows them a screenful at a time.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
+from rich.console import RenderableType
 from rich.padding import Padding
 from rich.text import Text
 
@@ -14,12 +14,12 @@ from tutor.engine.sources import Library, Source, display_path
 from tutor.puzzles.quoted import quoted_text
 
 
-def sources_view(lib: Library, source_id: str | None = None) -> list[Any]:
+def sources_view(lib: Library, source_id: str | None = None) -> list[RenderableType]:
     """What ``laugh sources [ID]`` shows, as rich renderables: source ``source_id`` (every
     source when None) and, when all are shown or the one shown has records, the timeline of
     the name.  Raises :class:`tutor.engine.errors.UsageError` for an unknown source id."""
     selected = [lib.source(source_id)] if source_id else list(lib.sources.values())
-    out: list[Any] = []
+    out: list[RenderableType] = []
     for i, src in enumerate(selected):
         if i:
             out.append(Text(""))
@@ -31,7 +31,7 @@ def sources_view(lib: Library, source_id: str | None = None) -> list[Any]:
     return out
 
 
-def _pad(renderable: Any, left: int) -> Padding:
+def _pad(renderable: RenderableType, left: int) -> Padding:
     return Padding(renderable, (0, 0, 0, left), expand=False)
 
 
@@ -48,10 +48,10 @@ def source_file_label(path) -> str:
     return f"sources/{rel.as_posix()} (one of the program's own)"
 
 
-def source_renderables(src: Source) -> list[Any]:
+def source_renderables(src: Source) -> list[RenderableType]:
     """One source as renderables: citation, kind, text file, rulesets, summary, quotations,
     problems."""
-    out: list[Any] = []
+    out: list[RenderableType] = []
     head = Text()
     head.append(src.id, style="bold")
     head.append(f"  ({src.kind})", style="dim")
@@ -91,7 +91,7 @@ def source_renderables(src: Source) -> list[Any]:
     return out
 
 
-def timeline_renderables(lib: Library) -> list[Any]:
+def timeline_renderables(lib: Library) -> list[RenderableType]:
     """The records of the game as a timeline (:meth:`Library.timeline`), each with its date as
     written, its own citation, what kind of record it is, its words (or that it is known only
     from a citation), who gives it, the reporter's own words where there are some, and our

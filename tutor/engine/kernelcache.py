@@ -55,7 +55,7 @@ _STALE_SECONDS = 600
 #: Seconds after a failed compilation before another is started.
 _RETRY_SECONDS = 86400
 
-_SOURCES = ("kernel.py", "kernel_rules.py")
+_SOURCES = ("kernel.py", "kernel_random.py", "kernel_rules.py")
 _ready_seen: set[tuple[str, str]] = set()   # (folder, entry point) found compiled here
 _numba: bool | None = None              # numba importable (looked up once)
 _notice = None                          # told the seconds left, once: on_compiling

@@ -9,7 +9,7 @@ import random as _random
 from tutor.engine.errors import UsageError
 from tutor.engine.records import replay
 from tutor.engine.sources import default_library
-from tutor.puzzles.export import load_sets
+from tutor.puzzles.export import PuzzleSet, load_sets
 from tutor.puzzles.generators import (
     SET_STRIDE,
     GenerationError,
@@ -125,12 +125,12 @@ def definitions() -> dict[str, Definition]:
     return {k: definition(k) for k in KINDS}
 
 
-def curated_sets() -> dict[str, dict]:
+def curated_sets() -> dict[str, PuzzleSet]:
     """The curated sets in ``puzzles/sets/*.yaml``: name -> ``{title, description, ids}``."""
     return load_sets()
 
 
-def curated_set(name: str) -> dict:
+def curated_set(name: str) -> PuzzleSet:
     """One curated set by name; UsageError listing the sets if there is none."""
     from tutor.engine.names import find_name
     sets = curated_sets()

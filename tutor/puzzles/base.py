@@ -16,7 +16,7 @@ import random
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypedDict
 
 from tutor.engine.analysis import Analysis, analyse, decision_options, option_class
 from tutor.engine.bots import make_bot, play_out
@@ -161,6 +161,21 @@ def library():
 # Generation
 
 
+class Plan(TypedDict, total=False):
+    """The plan a puzzle id draws before a deal is played (:meth:`PuzzleKind.plan`): the
+    ``variant`` (every kind but ``best-move``'s decoy-free plans), and what a kind draws besides:
+    the ``theme`` (a decoy's or a rule's), the position's ``case`` and the answer the learner
+    may ``prefer``, how many ``ranks`` to count, the ``item`` of a pool, and whether the
+    settlement has a table ``mournival``."""
+    variant: str
+    theme: str
+    case: str
+    prefer: str
+    ranks: int
+    item: int
+    mournival: bool
+
+
 @dataclass
 class Ctx:
     """What one generation attempt works with: the kind, the ruleset and player count, the seed,
@@ -172,7 +187,7 @@ class Ctx:
     players: int
     seed: int
     rng: random.Random
-    plan: dict[str, Any]
+    plan: Plan
     defn: Definition
     attempt: int = 0
 
@@ -263,11 +278,11 @@ class PuzzleKind:
         return None
 
     def plan(self, base: random.Random, rs: Ruleset, players: int, seed: int,
-             defn: Definition) -> dict[str, Any]:
+             defn: Definition) -> Plan:
         """The plan of a puzzle id (which variant, decoy or not), from its base rng."""
         return {"variant": "default"}
 
-    def plan_may_fit(self, plan: dict[str, Any], theme: str) -> bool:
+    def plan_may_fit(self, plan: Plan, theme: str) -> bool:
         """False when no puzzle of ``plan`` can carry ``theme`` (themed searches skip it)."""
         return True
 

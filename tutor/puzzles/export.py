@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import TypedDict
 
 from tutor.engine import yamlfile
 from tutor.engine.errors import DataError, LaughError
@@ -41,14 +41,22 @@ def write_puzzles(path: str | Path, puzzles: Iterable[Puzzle]) -> int:
     return n
 
 
-def load_sets() -> dict[str, dict[str, Any]]:
+class PuzzleSet(TypedDict):
+    """A curated set of puzzles (:func:`load_sets`): its ``title``, ``description`` and the
+    puzzle ``ids`` in order."""
+    title: str
+    description: str
+    ids: list[str]
+
+
+def load_sets() -> dict[str, PuzzleSet]:
     """Every curated set: name (file stem) -> ``{title, description, ids}``.
 
     Each file is read through :mod:`tutor.engine.yamlfile`; raises :class:`DataError`
     (``FILE:LINE: KEY: what is wrong``) for a malformed one.
     """
     folder = puzzles_dir() / "sets"
-    out: dict[str, dict[str, Any]] = {}
+    out: dict[str, PuzzleSet] = {}
     if not folder.is_dir():
         return out
     for f in sorted(folder.glob("*.yaml")):

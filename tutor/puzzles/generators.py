@@ -34,7 +34,7 @@ from tutor.engine.limits import MAX_ID_SEED, whole_number
 from tutor.engine.records import replay, to_record
 from tutor.engine.rulesets import Ruleset
 from tutor.engine.safetext import clip
-from tutor.puzzles.base import SET_STRIDE, Ctx, PuzzleKind, library, player_name
+from tutor.puzzles.base import SET_STRIDE, Ctx, Plan, PuzzleKind, library, player_name
 from tutor.puzzles.model import Definition, Hints, Puzzle, board_features_table, definition
 from tutor.puzzles.registry import KINDS, kind_of, taught_in
 
@@ -153,7 +153,7 @@ def _key(kind: str, rs: Ruleset, players: int, seed: int, defn: Definition) -> s
     return f"{kind}/{rs.id}/{players}/{seed}/v{defn.generator_version}"
 
 
-def plan_of(kind: str, ruleset: str, players: int, seed: int) -> dict:
+def plan_of(kind: str, ruleset: str, players: int, seed: int) -> Plan:
     """The plan a puzzle id draws (cheap: no deal is played)."""
     defn = definition(kind)
     rs = library().ruleset(ruleset, players)

@@ -7,13 +7,15 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, TypedDict
 
 from tutor.engine.errors import DataError
 from tutor.engine.sources import source_text
 from tutor.teaching._class_data import GlossaryEntry, PassageEntry
+from tutor.teaching._class_sources import Contested, Shown
 
-__all__ = ["MAX_PASSAGE", "glossary", "markup_notes", "passages", "students_contested"]
+__all__ = ["MAX_PASSAGE", "GlossaryItem", "Passage", "StudentsContested", "StudentsSource",
+           "glossary", "markup_notes", "passages", "students_contested"]
 
 #: The longest passage (characters) a handout prints.
 MAX_PASSAGE = 5000
@@ -46,6 +48,37 @@ _MARKUP: list[tuple[re.Pattern, Any]] = [
 ]
 
 
+class Passage(TypedDict):
+    """A passage for a group to read, cut from its source's text (:func:`passages`)."""
+    title: str
+    source: str
+    who: str
+    citation: str
+    text: str
+    markup: list[tuple[str, str]]
+    note: str | None
+
+
+class GlossaryItem(TypedDict):
+    """A word of the game with its meaning (ours) and its quotations (:func:`glossary`)."""
+    term: str
+    meaning: str
+    quoted: list[Shown]
+
+
+class StudentsSource(TypedDict):
+    """A source's quotations on a contested rule, for students."""
+    who: str
+    quotes: list[Shown]
+
+
+class StudentsContested(TypedDict):
+    """A contested rule for students (:func:`students_contested`)."""
+    label: str
+    meaning: str
+    sources: list[StudentsSource]
+
+
 def markup_notes(text: str) -> list[tuple[str, str]]:
     """The markup in ``text``, each kind once: ``(the markup as the file holds it, what it is
     in our words)``, in the order of :data:`_MARKUP`."""
@@ -57,14 +90,14 @@ def markup_notes(text: str) -> list[tuple[str, str]]:
     return out
 
 
-def passages(library, entries: Sequence[PassageEntry], where) -> list[dict[str, Any]]:
+def passages(library, entries: Sequence[PassageEntry], where) -> list[Passage]:
     """The class data's ``passages``, each cut from its source's text from its ``from`` words
     to the end of its ``to`` words, exactly as the file holds them: ``{title, source, who,
     citation, text, markup, note}`` (``markup`` its :func:`markup_notes`).  ``where(i, key)``
     names an entry's line for an error.  Raises DataError ``FILE:LINE: passages.I.KEY: ...``
     for an unknown source, a source without a text, words not found, or a passage longer than
     :data:`MAX_PASSAGE`."""
-    out = []
+    out: list[Passage] = []
     for i, e in enumerate(entries):
         src = library.sources.get(e.source)
         if src is None:
@@ -93,7 +126,7 @@ def passages(library, entries: Sequence[PassageEntry], where) -> list[dict[str, 
     return out
 
 
-def glossary(library, entries: Sequence[GlossaryEntry]) -> list[dict[str, Any]]:
+def glossary(library, entries: Sequence[GlossaryEntry]) -> list[GlossaryItem]:
     """The class data's glossary: ``{term, meaning, quoted: [(text, short citation)]}``."""
     from tutor.teaching._class_sources import _short
     return [{"term": e.term, "meaning": e.meaning,
@@ -101,14 +134,14 @@ def glossary(library, entries: Sequence[GlossaryEntry]) -> list[dict[str, Any]]:
             for e in entries]
 
 
-def students_contested(contested: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def students_contested(contested: list[Contested]) -> list[StudentsContested]:
     """The contested rules for students: each rule's label and meaning, and each source's
     quotations on it (``{who, quotes}``, one entry a source: the first quotation of each of its
     readings, once), without the values, statuses and our readings the teacher's notes give
     (those are the answers)."""
-    out = []
+    out: list[StudentsContested] = []
     for c in contested:
-        by: dict[str, dict[str, Any]] = {}
+        by: dict[str, StudentsSource] = {}
         for r in c["readings"]:
             got = by.setdefault(r["source"], {"who": r["who"], "quotes": []})
             for q in r["quotes"][:1]:

@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import difflib
 import re
-from typing import Any
+from typing import Literal, NotRequired, TypedDict
 
 from tutor.engine.parameters import COUNT_PARAMETERS, PARAMETERS, value_short, value_words
 from tutor.engine.sources import normalise, source_text
+from tutor.teaching.blockdata import RecordView
 
 __all__ = ["QUOTES_PER_READING", "STATUS_MARKS", "comparison", "contested", "family_tree",
            "timeline", "transcriptions", "word_diff"]
@@ -43,19 +44,123 @@ def _short(library, q) -> str:
     return f"{who} ({q.where})"
 
 
+#: A cell of the comparison: (value as text, status), None where a ruleset lacks the count.
+Cell = tuple[str, str] | None
+#: A quotation as shown: (stored text, short citation).
+Shown = tuple[str, str]
+
+
+class ComparisonRow(TypedDict):
+    label: str
+    cells: list[Cell]
+    differs: bool
+
+
+class Comparison(TypedDict):
+    """Every parameter of some rulesets side by side (:func:`comparison`)."""
+    columns: list[str]
+    rows: list[ComparisonRow]
+
+
+class Reading(TypedDict):
+    """One source's reading of a contested parameter (:func:`contested`)."""
+    source: str
+    who: str
+    rulesets: list[str]
+    value: str
+    status: str
+    note: str | None
+    quotes: list[Shown]
+
+
+class Contested(TypedDict):
+    """A whole-game parameter the rulesets differ on, with every reading (:func:`contested`)."""
+    name: str
+    label: str
+    meaning: str
+    readings: list[Reading]
+
+
+class WordDiff(TypedDict):
+    """Two quotations compared word by word (:func:`word_diff`)."""
+    same: float
+    differences: list[tuple[str, str, str]]
+
+
+class Transcription(WordDiff):
+    """One sentence in two transcriptions (:func:`transcriptions`)."""
+    a: Shown
+    b: Shown
+
+
+class TreeNode(TypedDict):
+    """A text in the family tree (:func:`family_tree`); a child also has the ``status``,
+    ``note`` and ``quotes`` of its relation to its parent."""
+    id: str
+    who: str
+    title: str
+    citation: str
+    date: str
+    dated_status: str | None
+    children: list[TreeNode]
+    status: NotRequired[str]
+    note: NotRequired[str | None]
+    quotes: NotRequired[list[Shown]]
+
+
+class EvidencePair(TypedDict):
+    a: Shown
+    b: Shown | None
+    same: float
+    verbatim: bool
+
+
+class Evidence(TypedDict):
+    child: str
+    parent: str
+    pairs: list[EvidencePair]
+    note: str | None
+
+
+class FamilyTree(TypedDict):
+    """The texts and who drew on whom (:func:`family_tree`)."""
+    roots: list[TreeNode]
+    evidence: list[Evidence]
+
+
+class TimelineRecord(RecordView):
+    """A record of the game on the timeline (:func:`timeline`)."""
+    entry: Literal["record"]
+    key: tuple
+    tag: str
+
+
+class TimelineText(TypedDict):
+    """A dated text of the rules on the timeline (:func:`timeline`)."""
+    entry: Literal["text"]
+    key: tuple
+    date: str
+    tag: str
+    citation: str
+    note: str | None
+
+
+TimelineEntry = TimelineRecord | TimelineText
+
+
 def _who(source) -> str:
     """A source named in a few words: its author, else the larger work or the place it
     appeared in, else its title."""
     return source.author or source.in_ or source.published or source.title
 
 
-def comparison(library, rulesets: list[str]) -> dict[str, Any]:
+def comparison(library, rulesets: list[str]) -> Comparison:
     """Every parameter of ``rulesets`` side by side: ``columns`` (ruleset ids), ``rows`` of
     ``{label, cells: [(value, status) or None], differs}``: the whole-game parameters any of
     them sets, then a row for each player count any of them covers: its deal (hand/table),
     antes (dealer/others), bonus and breakeven in cards, marked with the weakest status of the
     four (None where a ruleset is not for that count)."""
-    rows: list[tuple[str, list[tuple[str, Any] | None]]] = []
+    rows: list[tuple[str, list[Cell]]] = []
     from tutor.engine.parameters import RULESET_PARAMETERS
     for name in RULESET_PARAMETERS:
         ps = [library.parameter(r, name) for r in rulesets]
@@ -67,7 +172,7 @@ def comparison(library, rulesets: list[str]) -> dict[str, Any]:
     groups = (("hand", "table"), ("ante_dealer", "ante_other"), ("last_in_bonus",),
               ("breakeven",))
     for n in counts:
-        cells: list[tuple[str, Any] | None] = []     # None: the ruleset lacks the count
+        cells: list[Cell] = []     # None: the ruleset lacks the count
         for r in rulesets:
             if n not in library.ruleset(r).counts:
                 cells.append(None)
@@ -82,14 +187,14 @@ def comparison(library, rulesets: list[str]) -> dict[str, Any]:
                           max(statuses, key=list(STATUS_MARKS).index)))
         rows.append((f"{n} players: hand/table; antes dealer/others; bonus; breakeven",
                      cells))
-    out = []
+    out: list[ComparisonRow] = []
     for label, cells in rows:
         values = {c[0] for c in cells if c is not None}
         out.append({"label": label, "cells": cells, "differs": len(values) > 1})
     return {"columns": list(rulesets), "rows": out}
 
 
-def contested(library, rulesets: list[str]) -> list[dict[str, Any]]:
+def contested(library, rulesets: list[str]) -> list[Contested]:
     """Each whole-game parameter on which ``rulesets`` differ (the per-player-count numbers
     and the match format aside: the comparison table has them), with every reading of it:
     ``{name, label, meaning, readings}``, each reading ``{source, who, rulesets, value, status,
@@ -98,7 +203,7 @@ def contested(library, rulesets: list[str]) -> list[dict[str, Any]]:
     :data:`QUOTES_PER_READING` of the source's own quotations their provenance cites and our
     note where it is read or chosen."""
     from tutor.engine.parameters import RULESET_PARAMETERS
-    out = []
+    out: list[Contested] = []
     for name in RULESET_PARAMETERS:
         if name in COUNT_PARAMETERS or name == "match_format":
             continue
@@ -107,21 +212,23 @@ def contested(library, rulesets: list[str]) -> list[dict[str, Any]]:
             continue
         if len({repr(p.value) for p in ps.values()}) < 2:
             continue
-        readings: dict[tuple, dict[str, Any]] = {}
+        readings: dict[tuple, Reading] = {}
+        refs_of: dict[tuple, list[str]] = {}       # a reading's quotations, its source's own
         for r, p in ps.items():
             src = library.source_of(r)
             key = (src.id, repr(p.value), p.status)
             got = readings.setdefault(key, {"source": src.id, "who": _who(src), "rulesets": [],
                                             "value": value_words(name, p.value),
-                                            "status": p.status, "refs": [], "note": None})
+                                            "status": p.status, "note": None, "quotes": []})
+            refs = refs_of.setdefault(key, [])
             got["rulesets"].append(r)
             for ref in p.quotes:
-                if ref not in got["refs"] and ref.split(":")[0] == src.id:
-                    got["refs"].append(ref)
+                if ref not in refs and ref.split(":")[0] == src.id:
+                    refs.append(ref)
             if p.status != "stated" and got["note"] is None:
                 got["note"] = p.note
-        for got in readings.values():
-            refs = got.pop("refs")[:QUOTES_PER_READING[got["status"]]]
+        for key, got in readings.items():
+            refs = refs_of[key][:QUOTES_PER_READING[got["status"]]]
             got["quotes"] = [(q.text, _short(library, q)) for q in library.quotations_of(refs)]
         spec = PARAMETERS[name]
         out.append({"name": name, "label": spec.label, "meaning": spec.meaning,
@@ -134,7 +241,7 @@ def _tokens(text: str) -> list[str]:
     return re.findall(r"\w+(?:['’]\w+)*|[^\w\s]", quote_plain(text))
 
 
-def word_diff(a: str, b: str) -> dict[str, Any]:
+def word_diff(a: str, b: str) -> WordDiff:
     """Two quotations compared word by word (markup as the page shows it): ``same``, the share
     of their words in common (0..1), and ``differences``, each ``(kind, words in a, words in
     b)`` with kind ``capital`` (only the case differs), ``punctuation``, ``missing`` (only in
@@ -142,7 +249,7 @@ def word_diff(a: str, b: str) -> dict[str, Any]:
     ta, tb = _tokens(a), _tokens(b)
     sm = difflib.SequenceMatcher(a=[t.lower() for t in ta], b=[t.lower() for t in tb],
                                  autojunk=False)
-    diffs = []
+    diffs: list[tuple[str, str, str]] = []
     same = 0
     for op, i1, i2, j1, j2 in sm.get_opcodes():
         wa, wb = " ".join(ta[i1:i2]), " ".join(tb[j1:j2])
@@ -166,7 +273,7 @@ def word_diff(a: str, b: str) -> dict[str, Any]:
     return {"same": same / words, "differences": diffs}
 
 
-def transcriptions(library) -> list[dict[str, Any]]:
+def transcriptions(library) -> list[Transcription]:
     """Every sentence of Willughby's that two texts quote: the quotations whose ``speaker`` is
     Willughby, from different texts, alike in most of their words (three in four), each pair
     ``{a, b: (text, citation), same, differences}`` (:func:`word_diff`)."""
@@ -179,13 +286,13 @@ def transcriptions(library) -> list[dict[str, Any]]:
                 continue
             d = word_diff(qa.text, qb.text)
             if d["same"] >= 0.75:
-                out.append({"a": (qa.text, _short(library, qa)),
-                            "b": (qb.text, _short(library, qb)), **d})
+                out.append(Transcription(a=(qa.text, _short(library, qa)),
+                                         b=(qb.text, _short(library, qb)), **d))
     return out
 
 
 
-def family_tree(library) -> dict[str, Any]:
+def family_tree(library) -> FamilyTree:
     """The texts and who drew on whom: ``roots`` (sources based on none, each
     ``{id, who, title, date, children: [...]}``, a child with the ``status``, ``note`` and
     ``quotes`` of its relation), and ``evidence``: for each relation read from copied words,
@@ -199,14 +306,15 @@ def family_tree(library) -> dict[str, Any]:
             if s.kind != "records":
                 children.setdefault(b["source"], []).append((s, b))
 
-    def node(s, relation=None, seen=()) -> dict[str, Any]:
-        n = {"id": s.id, "who": _who(s), "title": s.title, "citation": s.citation_text,
+    def node(s, relation=None, seen=()) -> TreeNode:
+        n: TreeNode = {"id": s.id, "who": _who(s), "title": s.title, "citation": s.citation_text,
              "date": s.dated["date"] if s.dated else "undated",
              "dated_status": s.dated["status"] if s.dated else None, "children": []}
         if relation is not None:
             shown = [] if relation["status"] == "read" else relation["quotes"]
-            n.update(status=relation["status"], note=relation["note"],
-                     quotes=[(q.text, _short(library, q)) for q in library.quotations_of(shown)])
+            n["status"] = relation["status"]
+            n["note"] = relation["note"]
+            n["quotes"] = [(q.text, _short(library, q)) for q in library.quotations_of(shown)]
         for child, rel in sorted(children.get(s.id, []),
                                  key=lambda x: (x[0].dated or {}).get("year") or 9999):
             if child.id not in seen:
@@ -214,7 +322,7 @@ def family_tree(library) -> dict[str, Any]:
         return n
 
     roots = [node(s) for s in sources.values() if not s.based_on and s.kind != "records"]
-    evidence = []
+    evidence: list[Evidence] = []
     for s in sources.values():
         for b in s.based_on:
             if b["status"] != "read":
@@ -225,7 +333,7 @@ def family_tree(library) -> dict[str, Any]:
             theirs = [q for q in qs if q.source == parent.id]
             text = source_text(parent)
             text = normalise(text) if text is not None else None
-            pairs = []
+            pairs: list[EvidencePair] = []
             for q in mine:
                 best = max(theirs, key=lambda t: word_diff(q.text, t.text)["same"], default=None)
                 d = word_diff(q.text, best.text) if best is not None else {"same": 0}
@@ -241,17 +349,17 @@ def family_tree(library) -> dict[str, Any]:
     return {"roots": roots, "evidence": evidence}
 
 
-def timeline(library) -> list[dict[str, Any]]:
+def timeline(library) -> list[TimelineEntry]:
     """The records of the game and the dated texts of its rules, oldest first (undated ones
     last): each record a :func:`tutor.teaching.blockdata.record_view` with ``entry: "record"``
     and ``tag`` (what kind of record it is: only a record of the name is tagged so), each text
     ``{entry: "text", date, tag, citation, note}`` (our note where its date is our reading).  A
     file of records is no text of the rules, and is not listed as one."""
     from tutor.teaching.blockdata import record_view
-    out = []
+    out: list[TimelineEntry] = []
     for r in library.timeline():
-        out.append({**record_view(library, r), "entry": "record", "key": r.date.key,
-                    "tag": _RECORD_TAGS[r.kind]})
+        out.append(TimelineRecord(**record_view(library, r), entry="record", key=r.date.key,
+                                  tag=_RECORD_TAGS[r.kind]))
     for s in library.sources.values():
         if not s.is_text_of_rules:
             continue

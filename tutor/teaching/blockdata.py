@@ -14,7 +14,7 @@ import hashlib
 import json
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
+from typing import Literal, NotRequired, TypedDict
 
 from tutor.engine import jsonfile
 from tutor.engine.atomic import write_atomic
@@ -23,7 +23,9 @@ from tutor.engine.errors import DataError
 from tutor.engine.odds import deal_odds, percent
 from tutor.engine.parameters import COUNT_PARAMETERS, PARAMETERS, value_short
 
-__all__ = ["RULES_CAPTION", "block_view", "odds_rows", "odds_sentence", "parameter_label",
+__all__ = ["RULES_CAPTION", "BlockView", "CardsView", "CoachView", "OddsView", "PuzzleView",
+           "QuoteView", "RecordView", "RecordsView", "RulesView", "SimulateView", "SkillTable",
+           "SkillView", "block_view", "odds_rows", "odds_sentence", "parameter_label",
            "parameter_value", "record_view", "records_view", "simulate", "simulate_sentence",
            "skill_table"]
 
@@ -32,6 +34,83 @@ _SMALL = Fraction(1, 1000)     # below this, odds are shown to three decimals
 #: What the marks of a rules table mean.
 RULES_CAPTION = ("Marked: (read) a close reading of the source; (chosen) the source is silent "
                  "or contradicts itself, so the engine chooses.")
+
+
+class SkillTable(TypedDict):
+    """Skill figures as a table (:func:`skill_table`)."""
+    title: str
+    columns: list[str]
+    rows: list[list[str]]
+    note: str
+
+
+class RecordView(TypedDict):
+    """One record of the game as shown on screen and on paper (:func:`record_view`)."""
+    id: str
+    date: str
+    kind: str
+    kind_words: str
+    citation: str
+    words: str | None
+    given_by: str | None
+    report: tuple[str, str] | None
+    checked: bool
+    note: str | None
+
+
+class QuoteView(TypedDict):
+    kind: Literal["quote"]
+    quotes: list[tuple[str, str]]
+
+
+class RulesView(TypedDict):
+    kind: Literal["rules"]
+    columns: list[str]
+    rows: list[tuple[str, list[tuple[str, str]]]]
+    caption: str
+
+
+class OddsView(TypedDict):
+    kind: Literal["odds"]
+    sentence: str | None
+    columns: NotRequired[list[str]]
+    rows: NotRequired[list[list[str]]]
+
+
+class SimulateView(TypedDict):
+    kind: Literal["simulate"]
+    title: str
+    seats: list[tuple[int, str, str, str]]
+    sentence: str
+
+
+class SkillView(SkillTable):
+    kind: Literal["skill"]
+
+
+class CardsView(TypedDict):
+    kind: Literal["cards"]
+    rows: list[tuple[str, str]]
+    caption: str | None
+
+
+class PuzzleView(TypedDict):
+    kind: Literal["puzzle"]
+    numbers: list[int]
+
+
+class RecordsView(TypedDict):
+    kind: Literal["records"]
+    records: list[RecordView]
+
+
+class CoachView(TypedDict):
+    kind: Literal["coach"]
+
+
+#: A lesson block for a printed page (:func:`block_view`), told apart by ``kind``.
+BlockView = (QuoteView | RulesView | OddsView | SimulateView | SkillView | CardsView
+             | PuzzleView | RecordsView | CoachView)
 
 
 def parameter_label(name: str) -> str:
@@ -168,7 +247,7 @@ def simulate_sentence(result: dict) -> str:
             f"more than the mean of the other seats: {verdict}.")
 
 
-def skill_table(figures: dict) -> dict[str, Any]:
+def skill_table(figures: dict) -> SkillTable:
     """Precomputed skill figures (:func:`tutor.teaching.figures.skill_figures`) as a table:
     ``title``, ``columns`` (ruleset, players, one per opponent, unit), ``rows`` of cells (a
     gain ``+m ± ci``, ``?`` when it cannot be told from zero) and the ``note`` on the method,
@@ -207,7 +286,7 @@ def skill_table(figures: dict) -> dict[str, Any]:
 # records of the game
 
 
-def record_view(library, r) -> dict[str, Any]:
+def record_view(library, r) -> RecordView:
     """One record of the game (:class:`tutor.engine.sources.Record`) as shown everywhere, on
     screen and on paper: ``id``, ``date`` (as written), ``kind`` and ``kind_words`` (what
     kind of record it is), ``citation`` (its own: author, title, page), ``words`` (the stored
@@ -228,7 +307,7 @@ def record_view(library, r) -> dict[str, Any]:
             "checked": not (r.quote and r.quote in unchecked), "note": r.note}
 
 
-def records_view(library, kinds=None) -> list[dict[str, Any]]:
+def records_view(library, kinds=None) -> list[RecordView]:
     """The records of ``kinds`` (every kind when None) in date order, each a
     :func:`record_view`."""
     return [record_view(library, r) for r in library.timeline(kinds)]
@@ -239,7 +318,7 @@ def records_view(library, kinds=None) -> list[dict[str, Any]]:
 
 
 def block_view(block, library, symbols: bool = True,
-               puzzle_numbers: list[int] | None = None) -> dict[str, Any]:
+               puzzle_numbers: list[int] | None = None) -> BlockView:
     """A lesson block as a plain dict for a printed page, ``kind`` first:
 
     - ``quote``: ``quotes``, (stored text, citation with where it stands) pairs;
@@ -260,7 +339,7 @@ def block_view(block, library, symbols: bool = True,
         for ref in d["refs"]:
             q = library.quotation(ref)
             quotes.append((q.text, f"{q.citation} ({q.where})"))
-        return {"kind": kind, "quotes": quotes}
+        return {"kind": "quote", "quotes": quotes}
     if kind == "rules":
         players = d["players"]
         rows = [(parameter_label(p), [parameter_value(library, rid, p, players)
@@ -268,13 +347,13 @@ def block_view(block, library, symbols: bool = True,
         caption = RULES_CAPTION
         if players is not None:
             caption = f"Per-player figures for {players} players. " + caption
-        return {"kind": kind, "columns": list(d["rulesets"]), "rows": rows, "caption": caption}
+        return {"kind": "rules", "columns": list(d["rulesets"]), "rows": rows, "caption": caption}
     if kind == "odds":
         from tutor.teaching.lessons import ODDS_FIGURES
         odds = odds_rows(d, library)
         if len(odds) == 1 and len(d["figures"]) == 1:
-            return {"kind": kind, "sentence": odds_sentence(odds[0], d["figures"][0])}
-        return {"kind": kind, "sentence": None,
+            return {"kind": "odds", "sentence": odds_sentence(odds[0], d["figures"][0])}
+        return {"kind": "odds", "sentence": None,
                 "columns": ["ruleset", "players", "hand / table",
                             *[ODDS_FIGURES[f] for f in d["figures"]]],
                 "rows": [[r["ruleset"], str(r["players"]), f"{r['hand']} / {r['table']}",
@@ -284,22 +363,22 @@ def block_view(block, library, symbols: bool = True,
             from tutor.teaching.figures import skill_figures
             figures = skill_figures(d["skill"], d["deals"], d["seed"], d["samples"],
                                     d["rulesets"])
-            return {"kind": "skill", **skill_table(figures)}
+            return SkillView(kind="skill", **skill_table(figures))
         result = simulate(d, library)
         unit = "stakes" if result["measure"] == "net stakes" else "points"
-        return {"kind": kind,
+        return {"kind": "simulate",
                 "title": f"{result['ruleset']}, {result['players']} players: mean {unit} a "
                          "deal, by seat",
                 "seats": [(s["seat"], f"{s['mean']:+.2f}", f"{s['ci95']:.2f}",
                            f"{100 * s['last_in_rate']:.0f}%") for s in result["seats"]],
                 "sentence": simulate_sentence(result)}
     if kind == "cards":
-        return {"kind": kind,
+        return {"kind": "cards",
                 "rows": [(label, pretty_cards(cards, symbols) if cards else "(none)")
                          for label, cards in d["rows"]],
                 "caption": d.get("caption")}
     if kind == "puzzle":
-        return {"kind": kind, "numbers": list(puzzle_numbers or [])}
+        return {"kind": "puzzle", "numbers": list(puzzle_numbers or [])}
     if kind == "records":
-        return {"kind": kind, "records": records_view(library, d.get("kinds"))}
-    return {"kind": kind}
+        return {"kind": "records", "records": records_view(library, d.get("kinds"))}
+    return {"kind": "coach"}

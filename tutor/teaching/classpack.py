@@ -36,15 +36,21 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from tutor.engine.atomic import write_atomic
 from tutor.engine.data import data_dir
 from tutor.engine.errors import UsageError
 from tutor.engine.models import refusal, validate
 from tutor.teaching._class_data import SECTIONS, SOURCE_KINDS, ClassData
+from tutor.teaching._class_handout import GlossaryItem, Passage, StudentsContested
 from tutor.teaching._class_sources import (
     STATUS_MARKS,
+    Comparison,
+    Contested,
+    FamilyTree,
+    TimelineEntry,
+    Transcription,
     _plain_words,
     _short,
     comparison,
@@ -95,9 +101,9 @@ def load_class_data(library, path: Path | None = None) -> ClassData:
     if total != data.minutes:
         raise refusal(doc, f"the plan's steps take {total} minutes, not {data.minutes}", "plan")
     from tutor.teaching._class_handout import passages
-    data._cut = passages(
+    data._cut = cast("list[dict[str, Any]]", passages(   # Passage dicts, as ClassData keeps them
         library, data.passages,
-        lambda i, key: f"{name}:{doc.line_of('passages', i, key)}: passages.{i}.{key}")
+        lambda i, key: f"{name}:{doc.line_of('passages', i, key)}: passages.{i}.{key}"))
     return data
 
 
@@ -114,15 +120,15 @@ class ClassPack:
     seed: int
     title: str
     data: ClassData
-    comparison: dict[str, Any]
-    contested: list[dict[str, Any]]
-    tree: dict[str, Any]
-    timeline: list[dict[str, Any]]
-    transcriptions: list[dict[str, Any]]
+    comparison: Comparison
+    contested: list[Contested]
+    tree: FamilyTree
+    timeline: list[TimelineEntry]
+    transcriptions: list[Transcription]
     quiz: list = field(default_factory=list)
-    passages: list[dict[str, Any]] = field(default_factory=list)
-    glossary: list[dict[str, Any]] = field(default_factory=list)
-    students_contested: list[dict[str, Any]] = field(default_factory=list)
+    passages: list[Passage] = field(default_factory=list)
+    glossary: list[GlossaryItem] = field(default_factory=list)
+    students_contested: list[StudentsContested] = field(default_factory=list)
 
     @property
     def quiz_pages(self) -> list[list]:
@@ -163,7 +169,8 @@ def build_pack(seed: int, library=None, symbols: bool = True) -> ClassPack:
     disputed = contested(library, rulesets)
     return ClassPack(seed, data.title, data, comparison(library, rulesets), disputed,
                      family_tree(library), timeline(library), transcriptions(library),
-                     worksheet_puzzles(generated, library, symbols), data.cut_passages,
+                     worksheet_puzzles(generated, library, symbols),
+                     cast("list[Passage]", data.cut_passages),
                      glossary(library, data.glossary), students_contested(disputed))
 
 

@@ -38,7 +38,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from contextlib import AbstractContextManager
-from typing import Any, NamedTuple, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, NamedTuple, Protocol, runtime_checkable
+
+if TYPE_CHECKING:
+    from rich.console import RenderableType
 
 __all__ = ["Clock", "Event", "LearnerIO", "Reply"]
 
@@ -103,11 +106,11 @@ class LearnerIO(Protocol):
         ``wrap`` False one line however long, as for a file's path, which must stay whole)."""
         ...
 
-    def show(self, *renderables: Any) -> None:
+    def show(self, *renderables: RenderableType) -> None:
         """Print rich renderables (``Text``, tables, groups), each whole."""
         ...
 
-    def page(self, *renderables: Any) -> None:
+    def page(self, *renderables: RenderableType) -> None:
         """Print renderables so that nothing scrolls away unread: on a terminal a screenful at
         a time (``more>`` between, Enter for the next, ``s`` skips the rest).  Raises
         ``EOFError``/``KeyboardInterrupt`` from that prompt."""
@@ -117,7 +120,7 @@ class LearnerIO(Protocol):
         """Clear the screen (a terminal only)."""
         ...
 
-    def ticker(self) -> AbstractContextManager[Callable[[Any], None]]:
+    def ticker(self) -> AbstractContextManager[Callable[[RenderableType], None]]:
         """A line redrawn in place: inside the block, each call of the function it gives shows
         its renderable instead of the last (on a terminal; elsewhere each is printed in turn);
         gone when the block ends."""

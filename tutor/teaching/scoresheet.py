@@ -10,11 +10,45 @@ the totals ("The first game is for practice only and is not scored").
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TypedDict
 
 from tutor.engine.match import Game, plan_games
 
-__all__ = ["blank_sheet", "over_words", "sheet_layout"]
+__all__ = ["BlankSheet", "Sheet", "SheetCell", "SheetTable", "blank_sheet", "over_words",
+           "sheet_layout"]
+
+
+class SheetCell(TypedDict):
+    """One game's cell of a score sheet: its ``number``, the ``text`` written (a score, in
+    brackets for the practice game) and whether it is the ``practice`` game."""
+    number: int
+    text: str
+    practice: bool
+
+
+class SheetTable(TypedDict):
+    """Two rounds side by side: their ``rounds`` numbers, ``rows`` of cells (None: no game
+    there) and each round's total (None: nothing played)."""
+    rounds: list[int]
+    rows: list[list[SheetCell | None]]
+    totals: list[int | None]
+
+
+class Sheet(TypedDict):
+    """A score sheet as the templates' ``score_sheet`` macro shows it (:func:`sheet_layout`)."""
+    title: str
+    name: str | None
+    head: str | None
+    tables: list[SheetTable]
+    cumulative: int | None
+    over: str
+    livery: str | None
+    team: int | None
+
+
+class BlankSheet(Sheet):
+    """A blank sheet on a worksheet: a :class:`Sheet` and the ruleset's title."""
+    ruleset_title: str
 
 
 def over_words(rounds: int) -> str:
@@ -36,7 +70,7 @@ def _total(games) -> int | None:
 
 def sheet_layout(rounds: list[list[tuple[Game, int | None]]], name: str | None = None,
                  head: str | None = None, livery: str | None = None,
-                 team: int | None = None) -> dict[str, Any]:
+                 team: int | None = None) -> Sheet:
     """The sheet of ``rounds`` (each round's games in order with the player's score, None for a
     game not yet played) as the ``score_sheet`` macro of the templates shows it: ``title``,
     ``name`` (None: a line to write on), ``head``, ``tables`` (two rounds side by side: their
@@ -45,13 +79,13 @@ def sheet_layout(rounds: list[list[tuple[Game, int | None]]], name: str | None =
     ``over``, ``livery`` (the player's livery company or club, None: a line to write on) and
     ``team`` (that livery's total over every table, or None)."""
     practice = any(g.practice for games in rounds for g, _ in games)
-    tables = []
-    cumulative = None
+    tables: list[SheetTable] = []
+    cumulative: int | None = None
     for b in range(0, len(rounds), 2):
         pair = rounds[b:b + 2]
         rows = []
         for i in range(max(len(games) for games in pair)):
-            row: list[dict | None] = []
+            row: list[SheetCell | None] = []
             for games in pair:
                 if i < len(games):
                     g, score = games[i]
@@ -73,7 +107,7 @@ def sheet_layout(rounds: list[list[tuple[Game, int | None]]], name: str | None =
             "team": team}
 
 
-def blank_sheet(ruleset, players: int) -> dict[str, Any]:
+def blank_sheet(ruleset, players: int) -> Sheet:
     """A blank sheet for a match of ``ruleset`` (one with a ``match_format``) and ``players``:
     every game numbered, the practice game marked, nothing filled in."""
     rounds: dict[int, list] = {}

@@ -24,10 +24,9 @@ page of its own.
 from __future__ import annotations
 
 import io
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Literal, TypedDict
 
 from rich.console import Console, Group
 from rich.text import Text
@@ -38,18 +37,41 @@ from tutor.engine.safetext import printable
 from tutor.engine.sources import default_library
 from tutor.puzzles import generate
 from tutor.puzzles.model import definition
-from tutor.puzzles.quoted import quote_spans
 from tutor.puzzles.render import plain_suits, render_puzzle, shown_cards
+from tutor.teaching.blockdata import BlockView
 from tutor.teaching.html import inline_markup, quote_markup, render
 from tutor.teaching.lessons import Block, Lesson, Segment, puzzle_seed
-from tutor.teaching.prose import md_code as _md_code
 from tutor.teaching.prose import md_escape, prose_html, prose_markdown
+from tutor.teaching.scoresheet import BlankSheet, blank_sheet
+from tutor.teaching.worksheet_markdown import (
+    PAGE_BREAK,
+    block_markdown,
+    md_fence,
+    md_inline,
+    md_paragraphs,
+    md_quotation,
+    md_table,
+    quote_markdown,
+    records_markdown,
+    sheet_markdown,
+)
 
-__all__ = ["MAX_PER_PAGE", "PAGE_BREAK", "PAGE_LINES", "Worksheet", "WorksheetPuzzle",
+__all__ = ["MAX_PER_PAGE", "PAGE_BREAK", "PAGE_LINES", "PageItem", "ProseItem", "Worksheet",
+           "WorksheetPuzzle",
            "block_markdown", "build", "handout_format", "html_inline", "key_markdown",
            "md_document", "md_escape", "md_inline", "md_quotation", "md_table", "page_groups",
-           "puzzle_markdown", "quote_html", "quote_markdown", "render_html", "render_markdown",
-           "sheet_markdown", "worksheet_puzzles", "write_worksheet"]
+           "puzzle_markdown", "quote_html", "quote_markdown", "records_markdown", "render_html",
+           "render_markdown", "sheet_markdown", "worksheet_puzzles", "write_worksheet"]
+
+
+class ProseItem(TypedDict):
+    """A lesson's prose on a worksheet's page: ``text``, CommonMark."""
+    kind: Literal["prose"]
+    text: str
+
+
+#: One item of a worksheet's lesson pages: prose or a block view.
+PageItem = ProseItem | BlockView
 
 
 @dataclass
@@ -95,8 +117,8 @@ class Worksheet:
     seed: int
     quotations: list[tuple[str, str]]
     puzzles: list[WorksheetPuzzle]
-    items: list[list[dict[str, Any]]] = field(default_factory=list)
-    score_sheets: list[dict[str, Any]] = field(default_factory=list)
+    items: list[list[PageItem]] = field(default_factory=list)
+    score_sheets: list[BlankSheet] = field(default_factory=list)
     instructions: list[str] = field(default_factory=list)
 
     @property
@@ -254,7 +276,7 @@ def worksheet_puzzles(generated: list, library, symbols: bool = True) -> list[Wo
 
 
 def lesson_items(lesson: Lesson, library,
-                 symbols: bool = True) -> tuple[list[list[dict[str, Any]]], list[str]]:
+                 symbols: bool = True) -> tuple[list[list[PageItem]], list[str]]:
     """The lesson's pages for paper: prose as ``{"kind": "prose", "text": ...}``, each block as
     its :func:`tutor.teaching.blockdata.block_view` (a puzzle block as the numbers of its
     puzzles on the worksheet); and the instructions for the puzzles: the prose of a page that
@@ -264,7 +286,7 @@ def lesson_items(lesson: Lesson, library,
     numbers: dict[int, list[int]] = {}
     for i, (block, _) in enumerate(lesson.puzzle_slots(), 1):
         numbers.setdefault(block.index, []).append(i)
-    pages = []
+    pages: list[list[PageItem]] = []
     instructions: list[str] = []
     for page in lesson.pages:
         kinds = [getattr(item, "kind", "prose") for item in page]
@@ -274,7 +296,7 @@ def lesson_items(lesson: Lesson, library,
             instructions += [item.text for item in page[:first_puzzle]
                              if isinstance(item, Segment) and item.text.strip()]
             continue
-        items: list[dict[str, Any]] = []
+        items: list[PageItem] = []
         for item in page:
             if isinstance(item, Block):
                 items.append(block_view(item, library, symbols, numbers.get(item.index)))
@@ -285,13 +307,12 @@ def lesson_items(lesson: Lesson, library,
     return pages, instructions
 
 
-def blank_sheets(lesson: Lesson, library) -> list[dict[str, Any]]:
+def blank_sheets(lesson: Lesson, library) -> list[BlankSheet]:
     """A blank score sheet for each ruleset with a match format that the lesson's score-sheet
     puzzle blocks name (lesson 11: the Inter-Livery sheet), for its smallest player count: a
     sheet only where the lesson asks the learner to fill one in (a blank sheet beside other
     puzzles would answer their questions about the match)."""
-    from tutor.teaching.scoresheet import blank_sheet
-    out = []
+    out: list[BlankSheet] = []
     seen: set[str] = set()
     for block in lesson.blocks("puzzle"):
         rid = block.data.get("ruleset")
@@ -303,7 +324,7 @@ def blank_sheets(lesson: Lesson, library) -> list[dict[str, Any]]:
         rs = library.ruleset(rid)
         if rs.match_format:
             players = block.data.get("players") or min(rs.player_counts)
-            out.append({**blank_sheet(rs, players), "ruleset_title": rs.title})
+            out.append(BlankSheet(**blank_sheet(rs, players), ruleset_title=rs.title))
     return out
 
 
@@ -322,47 +343,6 @@ def quote_html(text: str) -> str:
     ``<strong>``, ``<em>`` and ``<code>``; the words escaped; no other markup from the source
     (:func:`tutor.teaching.html.quote_markup`)."""
     return str(quote_markup(text))
-
-
-def md_inline(text: str) -> str:
-    """Puzzle text as Markdown on one line: its code spans kept as code, the rest escaped
-    (:func:`md_escape`)."""
-    from tutor.teaching.html import code_spans
-    out: list[str] = []
-    for w, code in code_spans(" ".join(text.split())):
-        if code:
-            out.append(_md_code(w))
-        elif w.strip():
-            lead = " " if w[:1].isspace() else ""
-            trail = " " if w[-1:].isspace() else ""
-            out.append(lead + md_escape(w, start=not out) + trail)
-        else:
-            out.append(w)
-    return "".join(out)
-
-
-def quote_markdown(text: str) -> str:
-    """A quotation's stored text as Markdown on one line: its bold, emphasis and code as
-    ``**``, ``*`` and backticks; its words escaped (:func:`md_escape`)."""
-    out = []
-    for span in quote_spans(text):
-        if span.code:
-            out.append(_md_code(span.text))
-            continue
-        words = span.text
-        core = words.strip()
-        if not core:
-            out.append(words)
-            continue
-        lead = " " if words[:1].isspace() else ""
-        trail = " " if words[-1:].isspace() else ""
-        piece = md_escape(core, start=False)      # after an opening quotation mark
-        if span.italic:
-            piece = f"*{piece}*"
-        if span.bold:
-            piece = f"**{piece}**"
-        out.append(lead + piece + trail)
-    return "".join(out)
 
 
 # --------------------------------------------------------------------------------------------
@@ -387,125 +367,6 @@ def render_html(ws: Worksheet, symbols: bool = True) -> str:
 
 # --------------------------------------------------------------------------------------------
 # Markdown
-
-#: The page break of a Markdown worksheet (kept by Markdown-to-HTML and Markdown-to-PDF tools).
-PAGE_BREAK = '<div style="page-break-before: always"></div>'
-
-
-def _md_paragraphs(text: str) -> list[str]:
-    """Paragraphs (blank-line separated) of lines (code spans kept, the rest escaped), each line
-    ending in a hard break; a run of lines that start ``- `` (an explanation's list of moves)
-    as a Markdown list, apart from the lines around it."""
-    out: list[str] = []
-    for para in text.split("\n\n"):
-        runs: list[tuple[bool, list[str]]] = []
-        for line in para.splitlines():
-            if not line.strip():
-                continue
-            item = line.lstrip().startswith("- ")
-            if runs and runs[-1][0] == item:
-                runs[-1][1].append(line)
-            else:
-                runs.append((item, [line]))
-        for item, lines in runs:
-            if item:
-                out += [f"- {md_inline(line.lstrip()[2:])}" for line in lines] + [""]
-            else:
-                body = [md_inline(line) for line in lines]
-                out += [line + "  " for line in body[:-1]] + [body[-1], ""]
-    return out
-
-
-def _fence(text: str) -> str:
-    longest = max((len(m) for m in re.findall(r"`+", text)), default=0)
-    fence = "`" * max(3, longest + 1)
-    return f"{fence}text\n{text}\n{fence}"
-
-
-def md_table(head: list[str], rows: list[list[str]], caption: str | None = None) -> list[str]:
-    """A Markdown table of escaped cells (and an escaped caption line in italics after it)."""
-    out = ["| " + " | ".join(md_escape(h, start=False) or " " for h in head) + " |",
-           "|" + "---|" * len(head)]
-    out += ["| " + " | ".join(md_escape(str(c), start=False) or " " for c in r) + " |"
-            for r in rows]
-    if caption:
-        out += ["", f"*{md_escape(caption)}*"]
-    return out + [""]
-
-
-def md_quotation(text: str, cite: str) -> list[str]:
-    """A quotation as a Markdown block quotation: its words (own markup kept) and citation."""
-    return [f"> “{quote_markdown(text)}”  ", f"> — {md_escape(cite)}", ""]
-
-
-def block_markdown(b: dict[str, Any]) -> list[str]:
-    """A block view (:func:`tutor.teaching.blockdata.block_view`) as Markdown lines."""
-    kind = b["kind"]
-    if kind == "quote":
-        return [line for text, cite in b["quotes"] for line in md_quotation(text, cite)]
-    if kind == "rules":
-        rows = [[label] + [v + (f" ({st})" if st in ("read", "chosen") else "")
-                           for v, st in cells] for label, cells in b["rows"]]
-        return md_table([""] + b["columns"], rows, b["caption"])
-    if kind == "odds":
-        if b.get("sentence"):
-            return [f"**{md_escape(b['sentence'])}**", ""]
-        return md_table(b["columns"], b["rows"], "Exact odds (from the engine)")
-    if kind == "simulate":
-        return md_table(["seat", "mean", "±", "last in"], [list(r) for r in b["seats"]],
-                        b["title"]) + [f"**{md_escape(b['sentence'])}**", ""]
-    if kind == "skill":
-        return md_table(b["columns"], b["rows"], b["title"]) + [md_escape(b["note"]), ""]
-    if kind == "cards":
-        return md_table(["", "cards"], [list(r) for r in b["rows"]], b.get("caption"))
-    if kind == "records":
-        return records_markdown(b["records"])
-    if kind == "puzzle" and b.get("numbers"):
-        nums = b["numbers"]
-        return [f"*→ Puzzle{'s' if len(nums) > 1 else ''} {', '.join(map(str, nums))}, on the "
-                "puzzle pages below.*", ""]
-    return []
-
-
-def records_markdown(items: list[dict[str, Any]]) -> list[str]:
-    """The records of the game (:func:`tutor.teaching.blockdata.records_view`) as a Markdown
-    list: each date, its own citation and kind, its words or that it is cited only, who gives
-    it, the reporter's words, and our note (each a paragraph of the item)."""
-    out = []
-    for r in items:
-        parts = [f"- **{md_escape(r['date'])}**: *{md_escape(r['citation'])}* "
-                 f"({md_escape(r['kind_words'])})"]
-        parts.append(f"  > “{quote_markdown(r['words'])}”" if r["words"] is not None else
-                     "  *cited, with none of its words given*")
-        if r["given_by"]:
-            parts.append(f"  as given by {md_escape(r['given_by'])}")
-        if r["report"]:
-            parts.append(f"  {md_escape(r['report'][1])} writes: "
-                         f"“{quote_markdown(r['report'][0])}”")
-        if not r["checked"]:
-            parts.append("  cited, not checked: no text here to check its words against")
-        if r["note"]:
-            parts.append(f"  *{md_escape(r['note'])}*")
-        for part in parts:
-            out += [part, ""]
-    return out
-
-
-def sheet_markdown(s: dict[str, Any]) -> list[str]:
-    """A score sheet (:func:`tutor.teaching.scoresheet.sheet_layout`) as Markdown."""
-    out = [f"## {md_escape(s['title'])}", "",
-           f"Name: {md_escape(s['name']) if s['name'] else '______________________'}  "
-           "Livery: ______________", ""]
-    for t in s["tables"]:
-        head = [h for r in t["rounds"] for h in ("Game Number", f"Round {r} scores")]
-        rows = [[x for cell in row for x in ((str(cell["number"]), cell["text"]) if cell
-                                               else ("", ""))] for row in t["rows"]]
-        rows.append([x for total in t["totals"]
-                     for x in ("Total score", "" if total is None else str(total))])
-        out += md_table(head, rows)
-    cumulative = "______" if s["cumulative"] is None else str(s["cumulative"])
-    return out + [f"**Cumulative Score over {md_escape(s['over'])}: {cumulative}**", ""]
-
 
 def render_markdown(ws: Worksheet, symbols: bool = True) -> str:
     """The worksheet as Markdown: the lesson (its prose escaped, :func:`prose_markdown`, and
@@ -555,9 +416,9 @@ def puzzle_markdown(p: WorksheetPuzzle) -> list[str]:
     if p.about:
         out += [f"*{md_escape(p.about)}*", ""]
     if p.position.strip():                  # a source or score-sheet puzzle has none
-        out += [_fence(p.position), ""]
+        out += [md_fence(p.position), ""]
     if p.question:
-        out += _md_paragraphs(p.question)
+        out += md_paragraphs(p.question)
     return out + ["Your answer: ______________________", ""]
 
 
@@ -566,7 +427,7 @@ def key_markdown(puzzles: list[WorksheetPuzzle], title: str) -> list[str]:
     out = [f"## Answer key: {md_escape(title)}", ""]
     for p in puzzles:
         out += [f"### Puzzle {p.number}: {md_inline(p.answer)}", ""] + \
-            _md_paragraphs(p.explanation)
+            md_paragraphs(p.explanation)
         for text, cite in p.quotes:
             out += md_quotation(text, cite)
         out += [f"*puzzle {md_escape(p.id)}*", ""]

@@ -13,7 +13,8 @@ when a value asked is read or chosen rather than stated.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
+from typing import TypedDict
 
 from tutor.engine.deal import Deal
 from tutor.engine.parameters import COUNT_GROUPS, spec, value_words
@@ -50,7 +51,23 @@ def pairs_unit(ruleset: str, players: int) -> bool:
                                        for r in p.quotes)
 
 
-def setup_answer(rs, players: int) -> dict[str, Any]:
+class Antes(TypedDict):
+    dealer: int | None
+    other: int | None
+
+
+class SetupFacts(TypedDict):
+    """The deal-setup facts of a ruleset and player count (:func:`setup_answer`): ``hand`` and
+    ``table`` in cards, the ``ante`` in stakes, the last-in ``bonus`` and the ``breakeven`` in
+    cards (None where the ruleset does not say)."""
+    hand: int
+    table: int
+    ante: Antes
+    bonus: int | None
+    breakeven: int | None
+
+
+def setup_answer(rs, players: int) -> SetupFacts:
     """The deal-setup facts of a ruleset and player count (ruleset parameters)."""
     pc = rs.count(players)
     return {"hand": pc.hand, "table": pc.table,
@@ -124,13 +141,15 @@ class DealSetup(PuzzleKind):
         lib = library()
         scoring = ctx.rs.scoring
 
+        facts: Mapping[str, object] = ans        # a field by its name
+
         def text(f):
             if f == "eldest":
                 return str(deal.eldest)
             if f == "ante":
                 a = ans["ante"]
                 return "none" if a["dealer"] is None else f"{a['dealer']}/{a['other']}"
-            v = ans[f]
+            v = facts[f]
             return "none" if v is None else str(v)
 
         canonical = " ".join(text(f) for f in asked)

@@ -5,7 +5,7 @@ is not open to a claim."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypedDict
 
 from tutor.engine.cards import RANK_PLURALS, rank_of
 from tutor.engine.deal import Action, Deal, LaidDown
@@ -14,7 +14,18 @@ from tutor.engine.records import replay
 from tutor.engine.values import OversightKind
 from tutor.puzzles.base import player_name
 
-__all__ = ["claim_groups", "table_story"]
+__all__ = ["TableGroup", "claim_groups", "table_story"]
+
+
+class TableGroup(TypedDict):
+    """A tempting group on the table (:func:`table_story`): its ``rank`` (0-12), its
+    ``cards``, the seat's ``claim`` actions on it now (engine), the ``history`` indices it rests
+    on and ``why`` it is or is not open to the seat's claim (words)."""
+    rank: int
+    cards: list[int]
+    claim: list[Action]
+    history: list[int]
+    why: str
 
 
 def claim_groups(deal: Deal, seat: int) -> list[list[Action]]:
@@ -27,7 +38,7 @@ def claim_groups(deal: Deal, seat: int) -> list[list[Action]]:
     return list(groups.values())
 
 
-def table_story(deal: Deal, seat: int, record: dict[str, Any]) -> list[dict[str, Any]]:
+def table_story(deal: Deal, seat: int, record: dict[str, Any]) -> list[TableGroup]:
     """The tempting groups on the table and why each is or is not open to ``seat``'s claim.
 
     A group is the cards of one rank on the table when at least two of them came from one hand
@@ -37,7 +48,7 @@ def table_story(deal: Deal, seat: int, record: dict[str, Any]) -> list[dict[str,
     indices of the actions it rests on).
     """
     rs = deal.ruleset
-    out = []
+    out: list[TableGroup] = []
     hist = deal.history
     laid_facts = _lie_down_facts(deal, record)
     names = {q: player_name(q, seat) for q in range(deal.players)}
@@ -53,27 +64,27 @@ def table_story(deal: Deal, seat: int, record: dict[str, Any]) -> list[dict[str,
                 and sum(1 for c in a.cards if c in on) >= 2]
         if not laid and len(on) < 4:
             continue
-        entry: dict[str, Any] = {"rank": r, "cards": on, "claim": claims.get(r, []),
-                                 "history": [i for i, _ in laid]}
+        history = [i for i, _ in laid]
         mine = [o for o in open_by_rank.get(r, []) if o.offender == seat]
         if r in claims:
-            entry["why"] = "open to your claim"
+            why = "open to your claim"
         elif mine:
-            entry["why"] = (f"that is your own mistake ({mine[0].kind.replace('_', ' ')}), and "
-                            "you may not claim it; the others may")
+            why = (f"that is your own mistake ({mine[0].kind.replace('_', ' ')}), and "
+                   "you may not claim it; the others may")
         elif laid:
             i, a = laid[-1]
             who = "you" if a.player == seat else names[a.player]
-            entry["why"] = _laid_down_why(laid_facts[i], r, who)
+            why = _laid_down_why(laid_facts[i], r, who)
         else:
             took = [i for i, a in enumerate(hist) if a.kind == "take_table_mournival"]
             if not rs.game().claimable(OversightKind.OVERLOOKED_TABLE_MOURNIVAL):
-                entry["why"] = ("dealt to the table; under this ruleset a table mournival the "
-                                "dealer leaves is not a mistake anyone may claim")
+                why = ("dealt to the table; under this ruleset a table mournival the "
+                       "dealer leaves is not a mistake anyone may claim")
             else:
-                entry["why"] = ("dealt to the table, but no claim is open on them now")
-            entry["history"] += took
-        out.append(entry)
+                why = ("dealt to the table, but no claim is open on them now")
+            history += took
+        out.append({"rank": r, "cards": on, "claim": claims.get(r, []), "history": history,
+                    "why": why})
     return out
 
 
