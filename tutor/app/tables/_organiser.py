@@ -20,6 +20,7 @@ from typing import Any
 from rich.console import Group
 from rich.text import Text
 
+from tutor.app.io import ConsoleIO
 from tutor.app.tables._link import Link
 from tutor.app.tables._screens import standings_table, teams_text
 from tutor.engine.cards import parse_card, pretty_cards
@@ -133,7 +134,7 @@ def watch_tables(io: LearnerIO, address: str, admin: str, once: bool = False) ->
     live = None
     last: dict[str, Any] | None = None
     at = 0.0
-    interactive = getattr(io, "interactive", False) and not once
+    interactive = io.interactive and not once
     try:
         while True:
             try:
@@ -153,7 +154,8 @@ def watch_tables(io: LearnerIO, address: str, admin: str, once: bool = False) ->
                 if interactive:
                     if live is None:
                         from rich.live import Live
-                        live = Live(console=io.console, auto_refresh=False, transient=False,
+                        console = io.console if isinstance(io, ConsoleIO) else None
+                        live = Live(console=console, auto_refresh=False, transient=False,
                                     vertical_overflow="visible")
                         live.start()
                     live.update(_screen(io, msg, list(log), at), refresh=True)
@@ -212,34 +214,26 @@ def organise(io: LearnerIO, address: str, admin: str, action: str, table: int | 
     link = Link(address, {"type": "watch", "admin": admin})
     link.start()
     try:
-        sent = False
-        end = time.monotonic() + 15
-        while time.monotonic() < end:
-            try:
-                msg = link.inbox.get(timeout=0.5)
-            except queue.Empty:
-                continue
-            kind = msg.get("type")
-            if kind == "overview" and not sent:
-                out: dict[str, Any] = {"type": action}
-                if table is not None:
-                    out["table"] = table
-                if seat is not None:
-                    out["seat"] = seat
-                link.send(out)
-                link.send({"type": "ping", "seq": 1})
-                sent = True
-            elif kind == "refused":
-                io.say(f"Refused: {msg.get('text')}", style="yellow")
-                return 1
-            elif kind == "pong":
-                what = (f"Released seat {seat} of table {table}: its person takes it back by "
-                        "name." if action == "release" else
-                        f"Started table {table}." if table else "Started every waiting table.")
-                io.say(what)
-                return 0
-            elif kind in ("closed", "bye"):
-                raise LaughError(str(msg.get("text")))
-        raise LaughError("the server did not answer")
+        msg = link.wait_for(("overview", "refused", "closed", "bye"), 15)
+        if msg is not None and msg["type"] == "overview":
+            out: dict[str, Any] = {"type": action}
+            if table is not None:
+                out["table"] = table
+            if seat is not None:
+                out["seat"] = seat
+            link.send(out)
+            link.send({"type": "ping", "seq": 1})
+            msg = link.wait_for(("pong", "refused", "closed", "bye"), 15)
+        if msg is None:
+            raise LaughError("the server did not answer")
+        if msg["type"] == "refused":
+            io.say(f"Refused: {msg.get('text')}", style="yellow")
+            return 1
+        if msg["type"] in ("closed", "bye"):
+            raise LaughError(str(msg.get("text")))
+        io.say(f"Released seat {seat} of table {table}: its person takes it back by name."
+               if action == "release" else
+               f"Started table {table}." if table else "Started every waiting table.")
+        return 0
     finally:
         link.close()

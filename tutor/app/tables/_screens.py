@@ -4,11 +4,12 @@ standings across tables (with the liveries' totals), and the score sheet at the 
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from rich.table import Table as RichTable
 from rich.text import Text
 
+from tutor.engine.match import Match, plan_games
 from tutor.engine.rulesets import Ruleset
 
 __all__ = ["review_text", "scored_match", "settlement_view", "standings_table", "teams_text"]
@@ -99,13 +100,14 @@ def standings_table(msg: dict) -> Any:
     r, rounds = msg.get("round"), msg.get("rounds")
     dup = bool(msg.get("duplicate"))
     head = Text(("Final standings" if msg.get("final") else
-                 f"Standings after round {r} (of {rounds})") + (" · duplicate: 'vs same cards' is the score less the "
-                                       "average of those dealt the same cards" if dup else ""),
-                style="bold")
+                 f"Standings after round {r} (of {rounds})")
+                + (" · duplicate: 'vs same cards' is the score less the average of those dealt "
+                   "the same cards" if dup else ""), style="bold")
     rows = msg.get("rows") or []
     liveries = any(row.get("livery") for row in rows)
     t = RichTable(show_edge=False, pad_edge=False)
-    cols = [("", "right"), ("Player", "left"), ("table", "right")]
+    cols: list[tuple[str, Literal["left", "right"]]] = [
+        ("", "right"), ("Player", "left"), ("table", "right")]
     cols += [("livery", "left")] if liveries else []
     cols += [("vs same cards", "right")] if dup else []
     cols += [("score", "right")]
@@ -141,25 +143,15 @@ def teams_text(teams: list[dict], width: int) -> Text:
     return text
 
 
-class _Scores:
-    """A finished game's results (all a score sheet asks of a deal)."""
-
-    def __init__(self, score: int | None, seat: int, players: int):
-        self._r = tuple(score if q == seat else 0 for q in range(players))
-
-    def returns(self) -> tuple[int | None, ...]:
-        return self._r
-
-
-def scored_match(rs: Ruleset, msg: dict):
+def scored_match(rs: Ruleset, msg: dict[str, Any]) -> tuple[Match, list[int | None]]:
     """The match as the score sheet needs it, from the server's ``match_over``: the engine's
-    plan, and this seat's score in each game played."""
-    from tutor.engine.match import Match, plan_games
-    players, seat = int(msg["players"]), int(msg["seat"])
+    plan (no deals: a client has none), and this seat's score in each game played (None
+    before the person took the seat: :func:`tutor.app.match_sheet.sheet_renderable`'s
+    ``scores``)."""
+    players = int(msg["players"])
     plan = msg.get("plan") or {}
     total = int(plan.get("total", len(msg["scores"])))
     games = plan_games(rs, players, int(plan.get("first", 0)),
                        None if rs.match_format else total)
     m = Match(rs, players, int(plan.get("first", 0)), games=games)
-    m.deals = [_Scores(None if s is None else int(s), seat, players) for s in msg["scores"]]
-    return m
+    return m, [None if s is None else int(s) for s in msg["scores"]]

@@ -41,11 +41,12 @@ from __future__ import annotations
 
 import queue
 from collections.abc import Callable
+from typing import Any
 
 from rich.text import Text
 
 from tutor.app.play.inputs import WORDS, classify, help_text
-from tutor.app.tables._link import Link, Rejoining
+from tutor.app.tables._link import Link, Linked, Rejoining
 from tutor.app.tables._organiser import organise, overview_text, watch_tables
 from tutor.app.tables._screens import (
     review_text,
@@ -86,6 +87,19 @@ def _is_claim_line(text: str) -> bool:
     return classify(text).kind == "claim"
 
 
+def _clock(c: object, now: float) -> tuple[float, float, int, str] | None:
+    """The clock a state carries (:mod:`~tutor.app.tables.protocol`: ``seat``, ``kind``,
+    ``left`` seconds) as the client keeps it: (local deadline, seconds in all, seat, kind),
+    with ``now`` the local clock; None when there is none (or it cannot be read)."""
+    if not isinstance(c, dict):
+        return None
+    try:
+        left = float(c["left"])
+        return now + left, left, int(c["seat"]), str(c.get("kind"))
+    except (KeyError, TypeError, ValueError):
+        return None
+
+
 def _ruleset(rid: str) -> Ruleset:
     from tutor.engine.sources import default_library
     lib = default_library()
@@ -99,9 +113,9 @@ class PlayerClient(Rejoining):
     """A player at a live table, through ``io`` (:class:`tutor.teaching.io.LearnerIO`) and
     ``link`` (:class:`Link`, or anything with ``inbox``, ``send`` and ``close``)."""
 
-    def __init__(self, io: LearnerIO, link, address: str, code: str, name: str, *,
+    def __init__(self, io: LearnerIO, link: Linked, address: str, code: str, name: str, *,
                  livery: str | None = None, tries: int = 20,
-                 connect: Callable[[dict], object] | None = None):
+                 connect: Callable[[dict[str, Any]], Link] | None = None):
         self.io = io
         self.link = link
         self.address, self.code, self.name = address, code, name
@@ -229,7 +243,7 @@ class PlayerClient(Rejoining):
             pass
 
     def _state(self, msg: dict) -> None:
-        deal = msg.get("deal")
+        deal = msg.get("deal", -1)
         obj = msg.get("obs") or {}
         new = deal != self.deal or bool(msg.get("seated")) != self.seated
         earlier = () if new else (self.obs.history if self.obs else ())
@@ -242,14 +256,7 @@ class PlayerClient(Rejoining):
         self.names = list(msg.get("names") or self.names)
         self.totals = list(msg.get("totals") or [])
         self.game = str(msg.get("game") or "")
-        c = msg.get("clock")
-        try:
-            left = float(c["left"]) if isinstance(c, dict) else None
-            self.clock = None if left is None else (
-                self.io.clock.now() + left, max(left, float(c.get("left") or 0)),
-                int(c["seat"]), str(c.get("kind")))
-        except (KeyError, TypeError, ValueError):
-            self.clock = None
+        self.clock = _clock(msg.get("clock"), self.io.clock.now())
         if new:
             self.deal, self.shown = deal, 0
             self.seated = bool(msg.get("seated"))
@@ -260,7 +267,7 @@ class PlayerClient(Rejoining):
             self._turn_shown = len(obs.history)        # the screen is up already
             return
         self.obs = obs
-        set_aside = self.rs.game().sets_aside_table_mournival
+        set_aside = self.rs is not None and self.rs.game().sets_aside_table_mournival
         came = obs.history[self.shown:]
         for a in came:
             t = Text("  ")
@@ -308,8 +315,8 @@ class PlayerClient(Rejoining):
         seat = msg.get("seat")
         if scores is not None and seat is not None and self.rs is not None:
             from tutor.app.match_sheet import sheet_renderable
-            io.show(sheet_renderable(scored_match(self.rs, msg), seat, self.name,
-                                     msg.get("livery")))
+            match, scored = scored_match(self.rs, msg)
+            io.show(sheet_renderable(match, seat, self.name, msg.get("livery"), scores=scored))
         self.finished = True
         self.done = True
 
@@ -368,7 +375,7 @@ class PlayerClient(Rejoining):
         """Play until the match ends, the connection ends, or the player leaves; returns the
         exit status (0; 130 after Ctrl-C)."""
         self.link.start()
-        problem = []
+        problem: list[str] = []
 
         def joined() -> bool:
             return self.seat is not None or bool(problem)
@@ -395,14 +402,15 @@ class PlayerClient(Rejoining):
                     continue
                 if self.done:
                     break
-                if self.my_turn:
-                    if self._turn_shown != len(self.obs.history):
-                        self._turn_shown = len(self.obs.history)
-                        if self._drawn != (self.deal, len(self.obs.history)):
+                o = self.obs
+                if self.my_turn and o is not None:
+                    if self._turn_shown != len(o.history):
+                        self._turn_shown = len(o.history)
+                        if self._drawn != (self.deal, len(o.history)):
                             self.show()
                         self._say_clock()
                     self.prompt(TURN_PROMPT, turn=True)
-                elif self.before_play and self.obs.seat == self.obs.dealer:
+                elif self.before_play and o is not None and o.seat == o.dealer:
                     self.prompt(BEFORE_PROMPT, turn=False, before=True)
                 elif self.io.clock.realtime:
                     self.prompt(WATCH_PROMPT, turn=False)
@@ -570,6 +578,7 @@ def join_table(io: LearnerIO, address: str, code: str, name: str | None,
                           **({"name": name} if name else {}),
                           **({"token": token} if token else {}),
                           **({"livery": livery} if livery else {})})
-    return PlayerClient(io, link, address, code, name, livery=livery, tries=tries).run()
+    # (with a token alone, the name is the seat's: the welcome says it)
+    return PlayerClient(io, link, address, code, name or "", livery=livery, tries=tries).run()
 
 
