@@ -41,7 +41,7 @@ def _short(name: str, width: int) -> str:
     return name if len(name) <= width else name[:width - 1] + "…"
 
 
-def _clock(c: dict | None, elapsed: float) -> str:
+def _clock(c: dict[str, Any] | None, elapsed: float) -> str:
     """A clock's time left now (it was ``left`` when the overview came, ``elapsed`` seconds
     ago)."""
     if not c:
@@ -50,8 +50,9 @@ def _clock(c: dict | None, elapsed: float) -> str:
     return f"{int(left // 60)}:{int(left % 60):02d}" if left >= 60 else f"{left:.0f}s"
 
 
-def overview_text(msg: dict, symbols: bool, *, width: int = 80, log: list[str] | None = None,
-                  at: float | None = None, now: float | None = None) -> Text:
+def overview_text(msg: dict[str, Any], symbols: bool, *, width: int = 80,
+                  log: list[str] | None = None, at: float | None = None,
+                  now: float | None = None) -> Text:
     """Every table in two lines (its game, played of planned, the table's cards; each seat's
     name, the one to move marked with its clock, away or a computer player marked, and its
     total), then the standings so far with table numbers and the liveries' totals, then the
@@ -200,7 +201,7 @@ def watch_tables(io: LearnerIO, address: str, admin: str, once: bool = False) ->
     return status
 
 
-def _screen(io: LearnerIO, msg: dict, log: list[str], at: float) -> Group:
+def _screen(io: LearnerIO, msg: dict[str, Any], log: list[str], at: float) -> Group:
     return Group(Text(f"Laugh and Lie Down · the organiser's view · {time.strftime('%H:%M:%S')}"
                       " · Ctrl-C leaves", style="bold reverse"),
                  overview_text(msg, io.symbols, width=io.width, log=log, at=at,

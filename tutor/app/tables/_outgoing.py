@@ -10,7 +10,7 @@ import logging
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING
 
 from tutor.app.tables import protocol as P
 from tutor.app.tables._files import ServerFiles
@@ -19,6 +19,9 @@ from tutor.app.tables._shape import Message, Snapshot
 from tutor.app.tables.table import EVERYONE, LOG, PUBLIC, STATE, Table
 from tutor.app.tables.tournament import Tournament, teams
 from tutor.engine.observe import Observation
+
+if TYPE_CHECKING:
+    from websockets.asyncio.server import ServerConnection
 
 __all__ = ["MAX_QUEUE", "OVERVIEW_EVERY", "Conn", "Outgoing"]
 
@@ -36,7 +39,7 @@ class Conn:
     organiser), its rate limit, what it has been sent of the current deal, its send queue
     (encoded messages)."""
 
-    ws: Any                     # the websockets connection (send, close)
+    ws: ServerConnection
     peer: str
     address: str
     limit: P.RateLimit

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
+from rich.console import Group, RenderableType
 from rich.table import Table as RichTable
 from rich.text import Text
 
@@ -15,11 +16,10 @@ from tutor.engine.rulesets import Ruleset
 __all__ = ["review_text", "scored_match", "settlement_view", "standings_table", "teams_text"]
 
 
-def settlement_view(msg: dict, seat: int | None, names: list[str]) -> Any:
+def settlement_view(msg: dict[str, Any], seat: int | None, names: list[str]) -> Group:
     """A deal's settlement (the server's ``deal_over``): each seat's cards won, its result in
     the unit of the ruleset and its total, the receiving seat marked.  Names set as plain
     text."""
-    from rich.console import Group
     names = list(msg.get("names") or names)
     head = Text(f"Settlement · {msg.get('game', '')}" + (" (practice: not scored)"
                                                          if msg.get("practice") else ""),
@@ -42,15 +42,14 @@ def settlement_view(msg: dict, seat: int | None, names: list[str]) -> Any:
     return Group(head, t)
 
 
-def review_text(review: dict) -> Any:
+def review_text(review: dict[str, Any]) -> Group:
     """The review of one player's deal (the server's ``review``), for the terminal: drawn as a
     practice deal's review is (:func:`tutor.app.play.sheet.spotting_line`,
     :func:`~tutor.app.play.sheet.slips_grid`); whatever the server sent is set as plain text."""
-    from rich.console import Group
 
     from tutor.app.play.mistakes import FALSE_CLAIM, HIT, MISS, Sighting
     from tutor.app.play.sheet import slips_grid, spotting_line
-    lines: list = [Text("Review of your play", style="bold")]
+    lines: list[RenderableType] = [Text("Review of your play", style="bold")]
     hits = review.get("hits") or []
     sightings = ([Sighting(HIT, "", None, 0)] * len(hits)
                  + [Sighting(MISS, "", None, 0)] * _count(review.get("misses"))
@@ -80,23 +79,22 @@ def review_text(review: dict) -> Any:
     return Group(*lines)
 
 
-def _count(value) -> int:
+def _count(value: object) -> int:
     """A count the server sent (anything else: 0), at most a deal's worth."""
     return min(value, 1000) if isinstance(value, int) and not isinstance(value, bool) \
         and value > 0 else 0
 
 
-def _index(value) -> int | None:
+def _index(value: object) -> int | None:
     """A history index the server sent, or None."""
     return value if isinstance(value, int) and not isinstance(value, bool) \
         and 0 <= value < 10_000 else None
 
 
-def standings_table(msg: dict) -> Any:
+def standings_table(msg: dict[str, Any]) -> Group:
     """The standings across every table after a round: place, player, table, livery, score
     (and under duplicate play the score against the same cards at the other tables), then the
     liveries' totals.  Names are set as plain text."""
-    from rich.console import Group
     r, rounds = msg.get("round"), msg.get("rounds")
     dup = bool(msg.get("duplicate"))
     head = Text(("Final standings" if msg.get("final") else
@@ -122,14 +120,14 @@ def standings_table(msg: dict) -> Any:
             cells.append(Text(f"{row.get('dup', 0):+g}"))
         cells.append(Text(str(row.get("score"))))
         t.add_row(*cells)
-    parts: list = [head, t]
+    parts: list[RenderableType] = [head, t]
     teams = msg.get("teams") or []
     if teams:
         parts.append(teams_text(teams, 200))
     return Group(*parts)
 
 
-def teams_text(teams: list[dict], width: int) -> Text:
+def teams_text(teams: list[dict[str, Any]], width: int) -> Text:
     """The liveries' totals in one line (cut to ``width``): place, livery, score (and the
     duplicate score), people."""
     line = "; ".join(

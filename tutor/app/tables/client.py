@@ -60,7 +60,7 @@ from tutor.engine.observe import Observation
 from tutor.engine.rulesets import Ruleset
 from tutor.puzzles.board import action_text, grouped_text, render_observation
 from tutor.puzzles.render import shown_cards
-from tutor.teaching.io import LearnerIO
+from tutor.teaching.io import Event, LearnerIO
 from tutor.teaching.words import QUIT_WORDS as LOOP_QUIT_WORDS
 
 __all__ = ["Link", "PlayerClient", "join_table", "organise", "overview_text", "review_text",
@@ -142,14 +142,14 @@ class PlayerClient(Rejoining):
         self.done = False
         self.status = 0
         self.seq = 0
-        self.replies: dict[int, dict] = {}
+        self.replies: dict[int, dict[str, Any]] = {}
         self.hint = False
         self._turn_shown = -1
         self._drawn: tuple[int, int] | None = None     # (deal, actions) the last screen showed
 
     # -- the queue ----------------------------------------------------------------------------
 
-    def _take(self, timeout: float | None) -> dict | None:
+    def _take(self, timeout: float | None) -> dict[str, Any] | None:
         try:
             return self.link.inbox.get(timeout=timeout) if timeout != 0 else \
                 self.link.inbox.get_nowait()
@@ -180,7 +180,7 @@ class PlayerClient(Rejoining):
 
     # -- messages ------------------------------------------------------------------------------
 
-    def handle(self, msg: dict) -> None:
+    def handle(self, msg: dict[str, Any]) -> None:
         """Act on one message from the server (print what the player should see)."""
         kind = msg.get("type")
         io = self.io
@@ -242,7 +242,7 @@ class PlayerClient(Rejoining):
         elif kind in ("pong", "input"):     # input: a piped line has come (read_ahead)
             pass
 
-    def _state(self, msg: dict) -> None:
+    def _state(self, msg: dict[str, Any]) -> None:
         deal = msg.get("deal", -1)
         obj = msg.get("obs") or {}
         new = deal != self.deal or bool(msg.get("seated")) != self.seated
@@ -298,7 +298,7 @@ class PlayerClient(Rejoining):
                                         title=head, totals=self.totals or None))
         self._drawn = (self.deal, len(self.obs.history))
 
-    def _deal_over(self, msg: dict) -> None:
+    def _deal_over(self, msg: dict[str, Any]) -> None:
         io = self.io
         io.say()
         io.show(settlement_view(msg, self.seat, self.names))
@@ -307,7 +307,7 @@ class PlayerClient(Rejoining):
             io.show(review_text(review))
         io.say(f"{msg.get('deals')} of {msg.get('of')} games played.", style="dim")
 
-    def _match_over(self, msg: dict) -> None:
+    def _match_over(self, msg: dict[str, Any]) -> None:
         io = self.io
         io.say()
         io.say("The match is over.", style="bold")
@@ -322,7 +322,7 @@ class PlayerClient(Rejoining):
 
     # -- sending -------------------------------------------------------------------------------
 
-    def send(self, kind: str, **fields) -> int | None:
+    def send(self, kind: str, **fields: object) -> int | None:
         """Send an intent; returns its ``seq`` (None, and a line said, when a text in it is
         not text: piped bytes that are not UTF-8)."""
         for v in fields.values():
@@ -337,7 +337,7 @@ class PlayerClient(Rejoining):
         self.link.send({"type": kind, "seq": self.seq, **fields})
         return self.seq
 
-    def ask_server(self, kind: str, **fields) -> dict | None:
+    def ask_server(self, kind: str, **fields: object) -> dict[str, Any] | None:
         """Send an intent and wait for its reply (handling whatever else comes meanwhile)."""
         seq = self.send(kind, **fields)
         if seq is None:
@@ -357,7 +357,7 @@ class PlayerClient(Rejoining):
         return bool(self.seated and o is not None and not o.over and not o.started
                     and any(a.kind == "take_table_mournival" for a in o.free_moves()))
 
-    def _events(self, seconds: float = 30.0) -> list:
+    def _events(self, seconds: float = 30.0) -> list[Event]:
         """Looks at the queue every :data:`POLL` seconds for ``seconds``: each prints what
         came, and closes the prompt when the screen must change."""
         clock = self.io.clock
@@ -435,7 +435,7 @@ class PlayerClient(Rejoining):
         self.io.say(f"Your move: {left:.0f} s (your move time, then your reserve); then a "
                     "computer player moves for you.", style="dim")
 
-    def _countdown(self, turn: bool) -> dict:
+    def _countdown(self, turn: bool) -> dict[str, Any]:
         """The prompt's countdown: the clock of the move being waited for, yours or
         another's."""
         if self.clock is None:

@@ -38,7 +38,7 @@ import signal
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tutor.app.tables import protocol as P
 from tutor.app.tables._files import ServerFiles
@@ -54,6 +54,9 @@ from tutor.app.tables.tournament import Tournament, teams
 from tutor.engine.deal import Deal
 from tutor.engine.errors import UsageError
 from tutor.puzzles.board import ruleset_scoring_line as scoring_words
+
+if TYPE_CHECKING:
+    from websockets.asyncio.server import ServerConnection
 
 __all__ = [
     "STATE_FORMAT",
@@ -185,7 +188,7 @@ class TableServer(Outgoing):
         if self.loop is not None and self._stop is not None:
             self.loop.call_soon_threadsafe(self._stop.set)
 
-    def _loop_error(self, loop, context: dict) -> None:
+    def _loop_error(self, loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
         """The loop's errors (an accept that found no descriptor, a callback that failed):
         one line each, at most once a second for each kind, never a traceback."""
         exc = context.get("exception")
@@ -194,7 +197,7 @@ class TableServer(Outgoing):
             text += f": {type(exc).__name__}: {exc}"
         self.quiet.say(f"loop:{context.get('message', '')[:40]}", logging.ERROR, text)
 
-    def _gated(self):
+    def _gated(self) -> type[ServerConnection]:
         """The connection class of :func:`websockets.asyncio.server.serve`: each connection
         counted by the guard from the moment it is accepted, and cut at once beyond the
         limits (before its handshake)."""
@@ -202,7 +205,7 @@ class TableServer(Outgoing):
         srv = self
 
         class Gated(ServerConnection):
-            def connection_made(self, transport) -> None:
+            def connection_made(self, transport: asyncio.BaseTransport) -> None:
                 super().connection_made(transport)
                 peer = transport.get_extra_info("peername")
                 self.laugh_address = str(peer[0]) if peer else "?"
@@ -210,9 +213,9 @@ class TableServer(Outgoing):
                 self.laugh_counted = why is None
                 if why is not None:
                     srv.quiet.say("turned away", logging.WARNING, f"turned away: {why}")
-                    transport.abort()
+                    self.transport.abort()
 
-            def connection_lost(self, exc) -> None:
+            def connection_lost(self, exc: Exception | None) -> None:
                 if getattr(self, "laugh_counted", False):
                     self.laugh_counted = False
                     srv.guard.gone(self.laugh_address)
@@ -221,7 +224,7 @@ class TableServer(Outgoing):
 
     # -- connections ------------------------------------------------------------------------
 
-    async def _handler(self, ws) -> None:
+    async def _handler(self, ws: ServerConnection) -> None:
         from websockets.exceptions import ConnectionClosed
         loop = self._running
         peer = _peer(ws)
@@ -509,7 +512,7 @@ class TableServer(Outgoing):
         self._save_state()
 
 
-def _peer(ws) -> str:
+def _peer(ws: ServerConnection) -> str:
     try:
         addr = ws.remote_address
         return f"{addr[0]}:{addr[1]}"

@@ -38,7 +38,8 @@ with the rest.
 
 The table is one public class made of private parts: :mod:`~tutor.app.tables._people` (the
 settings, the seats, joins and leaves), :mod:`~tutor.app.tables._intents` (people's intents and
-the replies to them), :mod:`~tutor.app.tables._review` (each person's review of a deal).
+the replies to them), :mod:`~tutor.app.tables._review` (each person's review of a deal); their
+common state, and the outbox's entries, are declared once in :mod:`~tutor.app.tables._shape`.
 """
 
 from __future__ import annotations
