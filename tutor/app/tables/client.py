@@ -111,7 +111,8 @@ def _ruleset(rid: str) -> Ruleset:
 
 class PlayerClient(Rejoining):
     """A player at a live table, through ``io`` (:class:`tutor.teaching.io.LearnerIO`) and
-    ``link`` (:class:`Link`, or anything with ``inbox``, ``send`` and ``close``)."""
+    ``link`` (:class:`~tutor.app.tables._link.Linked`: a :class:`Link`, or a stand-in with its
+    ``inbox``, ``send`` and ``close``); ``connect(first)`` makes the link of a reconnect."""
 
     def __init__(self, io: LearnerIO, link: Linked, address: str, code: str, name: str, *,
                  livery: str | None = None, tries: int = 20,
