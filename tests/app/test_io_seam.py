@@ -40,11 +40,11 @@ ALLOWED = {
     ("tutor/app/matches.py", "time"): "the date a match was started",
     ("tutor/app/tables/_link.py", "sleep"): "the wait between two tries to reconnect to a "
                                             "table (the network's time, not the learner's)",
-    ("tutor/app/tables/_link.py", "monotonic"): "how long a try to reconnect has waited for "
-                                                "the server's answer",
+    ("tutor/app/tables/_link.py", "monotonic"): "how long a wait for the server's answer has "
+                                                "lasted (a try to reconnect, an organiser's "
+                                                "command: Link.wait_for)",
     ("tutor/app/tables/_organiser.py", "monotonic"): "the organiser's screen counting a move's "
-                                                     "clock down from the server's overview, "
-                                                     "and waiting for its answer to a command",
+                                                     "clock down from the server's overview",
     ("tutor/app/track.py", "time"): "the date a track's practice match was started",
 }
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 
 import pytest
 
@@ -397,6 +398,24 @@ def test_the_rate_limit_refuses_a_flood_and_says_so_once_a_second():
 
 def test_the_pretty_card_pattern_reads_what_the_screens_write():
     assert _cards_in({"t": f"claimed {pretty(37)} and 7H"}) == {code(37), "7H"}
+
+
+def test_a_link_waits_for_the_kinds_asked_passing_over_the_others_and_gives_up_in_time():
+    """:meth:`Link.wait_for`, the one wait of a reconnect and an organiser's command: the first
+    message of a kind asked, those before it passed over; None once the seconds are spent."""
+    from tutor.app.tables._link import Link
+
+    link = Link("ws://127.0.0.1:1", {"type": "watch", "admin": "X"})     # never started
+    for m in ({"type": "log", "text": "a"}, {"type": "overview", "tables": []},
+              {"type": "pong", "seq": 1}):
+        link.inbox.put(m)
+    assert link.wait_for(("pong", "refused"), 1.0) == {"type": "pong", "seq": 1}
+    assert link.inbox.empty()
+    link.inbox.put({"type": "say", "text": "b"})
+    start = time.monotonic()
+    assert link.wait_for(("welcome",), 0.2) is None
+    assert 0.15 <= time.monotonic() - start < 2.0
+    assert link.inbox.empty()
 
 
 def test_a_piped_line_that_is_not_text_is_said_in_one_line_and_never_sent():

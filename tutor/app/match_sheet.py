@@ -17,6 +17,7 @@ escaped; the sheet's layout is :func:`tutor.teaching.scoresheet.sheet_layout`.
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 
 from rich.console import Group
 from rich.measure import Measurement
@@ -30,12 +31,16 @@ from tutor.teaching.scoresheet import over_words, sheet_layout
 __all__ = ["round_scores", "sheet_renderable", "deals_renderable", "DealByDeal", "sheet_html"]
 
 
-def round_scores(match: Match, seat: int, since: int = 0
+def round_scores(match: Match, seat: int, since: int = 0, *,
+                 scores: Sequence[int | None] | None = None
                  ) -> list[list[tuple[Game, int | None]]]:
     """``seat``'s scores by round: for each round of the plan, its games in order with the
     seat's result (None for a game not yet played, and for one before game index ``since``,
-    which a computer player played before the person took the seat)."""
-    results = [None if k < since else d.returns()[seat] for k, d in enumerate(match.deals)]
+    which a computer player played before the person took the seat).  ``scores``: the seat's
+    result in each game played, given (a table's client has no deals), else the match's
+    deals'."""
+    results = list(scores) if scores is not None else [
+        None if k < since else d.returns()[seat] for k, d in enumerate(match.deals)]
     rounds: dict[int, list] = {}
     for g in match.games:
         score = results[g.index] if g.index < len(results) else None
@@ -53,12 +58,13 @@ def _cell(game: Game, score: int | None) -> str:
     return f"({score}) practice" if game.practice else str(score)
 
 
-def sheet_renderable(match: Match, seat: int, name: str, livery: str | None = None) -> Group:
+def sheet_renderable(match: Match, seat: int, name: str, livery: str | None = None, *,
+                     scores: Sequence[int | None] | None = None) -> Group:
     """``name``'s score sheet (the player at ``seat``, of ``livery`` if given) in the
     Inter-Livery layout: two rounds side by side, each game's score, each round's total, the
-    cumulative score."""
-    rounds = round_scores(match, seat)
-    played = len(match.deals)
+    cumulative score; ``scores`` as :func:`round_scores` takes them."""
+    rounds = round_scores(match, seat, scores=scores)
+    played = len(match.deals) if scores is None else len(scores)
     lines: list = [Text(f"Score sheet: {name}" + (f", {livery}" if livery else ""),
                         style="bold"),
                    Text(f"{match.ruleset.title}, {match.players} players; {played} of "

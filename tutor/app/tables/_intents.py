@@ -9,10 +9,8 @@ are never passed on.
 
 from __future__ import annotations
 
-from typing import Any
-
 from tutor.app.play.inputs import classify
-from tutor.app.tables._people import EVERYONE
+from tutor.app.tables._shape import EVERYONE, Message, _TableState
 from tutor.app.tables.protocol import ClientMessage, Refused
 from tutor.engine import race as R
 from tutor.engine.cards import pretty_cards
@@ -28,10 +26,9 @@ FALSE_CLAIM_TEXT = false_claim_words("it counts in your review") + "."
 NAME_ALL_TEXT = "Which cards? A claim names all the cards it takes, or their rank alone."
 
 
-class Intents:
-    """The intents' half of :class:`~tutor.app.tables.table.Table` (which sets ``deal``,
-    ``watch``, ``settings``, ``seats``, ``cause``, ``outbox`` and the notes of each
-    person's deal)."""
+class Intents(_TableState):
+    """The intents' part of :class:`~tutor.app.tables.table.Table` (its state declared by
+    :class:`~tutor.app.tables._shape._TableState`)."""
 
     def ready(self, seat: int, now: float) -> bool:
         """The dealer lets play begin without waiting further; True when play was waiting for
@@ -68,17 +65,17 @@ class Intents:
         return taken
 
     def _act(self, seat: int, msg: ClientMessage, now: float) -> bool:
-        d = self.deal
+        d = self._live
         names = self.names
-        if msg.action is not None:
-            a = msg.action
+        a = msg.action
+        if a is not None:
             why = d.why_illegal(a)
             if why is not None:
                 self._reply(seat, msg, False, explain(why, seat, names) + ".")
                 return False
         else:
             try:
-                a = d.parse_action(msg.text, seat)
+                a = d.parse_action(msg.text or "", seat)      # (read_client: text or action)
             except AmbiguousAction as exc:          # IncompleteAction too: the choices follow
                 self._reply(seat, msg, False,
                             exc.reason.words(seat, names, choices=False, capital=True),
@@ -95,23 +92,24 @@ class Intents:
         """A person's claim, refereed by the watch on its arrival (blind: the answer says
         nothing of what is open but whether it took cards); True when it took cards.  A claim
         before play begins is refereed like any other (nothing is claimable yet)."""
-        d = self.deal
+        d = self._live
         if not d.ruleset.oversights:
             self._reply(seat, msg, False, "This ruleset lists no oversights: there is never "
                                           "anything to claim.")
             return False
-        claim = msg.action if msg.action is not None else _claim_words(msg.text)
-        outs = self.watch.arrive(seat, claim, now, blind=True)
+        action, text = msg.action, msg.text or ""       # (read_client: text or action)
+        claim = action if action is not None else _claim_words(text)
+        outs = self._watch.arrive(seat, claim, now, blind=True)
         for o in outs[:-1]:
             self._race_line(o)
         last = outs[-1]
         if last.result == R.HIT:
             self._race_line(last)
-            self._reply(seat, msg, True, f"You claimed first, {_ms(last.seconds)} after it "
+            self._reply(seat, msg, True, f"You claimed first, {_ms(_seconds(last))} after it "
                                          "could be claimed (the server's clock, on arrival).")
         elif last.result == R.FALSE_CLAIM:
             self.notes[seat].false_claims.append(
-                (msg.text if msg.text is not None else msg.action.notation(), len(d.history)))
+                (action.notation() if action is not None else text, len(d.history)))
             self._reply(seat, msg, False, FALSE_CLAIM_TEXT)
         elif last.result == R.TOO_LATE:
             self._reply(seat, msg, False, f"Too late: {explain(last.reason, seat, self.names)}.")
@@ -130,7 +128,7 @@ class Intents:
         s = self.settings
         if not s.hint:
             return "Hints are off at this table."
-        if not self.playing or self.deal.to_move != seat:
+        if not self.playing or self._live.to_move != seat:
             return ("A hint answers your move when it is your turn (a claim is yours to "
                     "find).")
         if self._hinted.get(seat) == self.turn_index:
@@ -150,13 +148,13 @@ class Intents:
         being played and the seat is to move), else None: a copy of the deal with no open
         oversight, so that no hint can say, or lean on, one (a claim is the player's own
         find)."""
-        if not self.settings.hint or not self.playing or self.deal.to_move != seat:
+        if not self.settings.hint or not self.playing or self._live.to_move != seat:
             return None
-        return self.deal.clone(oversights=False)
+        return self._live.clone(oversights=False)
 
     def _reply(self, seat: int, msg: ClientMessage, ok: bool, text: str,
                choices: list[str] | None = None) -> None:
-        out: dict[str, Any] = {"type": "reply", "ok": ok, "text": text, "seq": msg.seq,
+        out: Message = {"type": "reply", "ok": ok, "text": text, "seq": msg.seq,
                                "to": msg.type}
         if choices:
             out["choices"] = choices
@@ -164,24 +162,34 @@ class Intents:
 
     def _race_line(self, o: R.Outcome) -> None:
         """Everyone hears who took a claim, in how long (the claim itself is in the state)."""
-        if o.result != R.HIT:
+        w, a = o.watched, o.action
+        if o.result != R.HIT or w is None or a is None:     # (a hit names both)
             return
-        w = o.watched
-        rivals = [r for r in w.rivals(but=o.seat)]
-        text = (f"{self.names[o.seat]} claimed {pretty_cards(o.action.cards)} first, "
-                f"{_ms(o.seconds)} after it could be claimed")
+        took = _seconds(o)
+        rivals = w.rivals(but=o.seat)
+        text = (f"{self.names[o.seat]} claimed {pretty_cards(a.cards)} first, "
+                f"{_ms(took)} after it could be claimed")
         if rivals:
             q, secs = rivals[0]
             text += (f"; {self.names[q]} would have claimed at {_ms(secs)} "
-                     f"({_ms(secs - o.seconds)} later)")
+                     f"({_ms(secs - took)} later)")
         self._say(EVERYONE, text + ".")
-        self._log("claim", text, seat=o.seat, ms=round(o.seconds * 1000),
-                  action=len(self.deal.history) - 1)
+        self._log("claim", text, seat=o.seat, ms=round(took * 1000),
+                  action=len(self._live.history) - 1)
 
 
 def _ms(seconds: float) -> str:
     """A claim's timing in whole milliseconds (``312 ms``): races are won by a few."""
     return f"{max(0.0, seconds) * 1000:,.0f} ms"
+
+
+def _seconds(o: R.Outcome) -> float:
+    """Seconds from the moment a claim's oversight became claimable to its arrival, for a hit
+    (which always names the oversight it took: an error otherwise, a bug of the caller)."""
+    secs = o.seconds
+    if secs is None:
+        raise AssertionError(f"a {o.result} outcome names no oversight")
+    return secs
 
 
 def _is_claim(text: str) -> bool:

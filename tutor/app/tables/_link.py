@@ -9,11 +9,16 @@ import queue
 import shlex
 import threading
 import time
-from typing import Any
+from collections.abc import Callable, Collection
+from typing import TYPE_CHECKING, Any, Protocol
 
 from tutor.app.tables import protocol as P
+from tutor.teaching.io import LearnerIO
 
-__all__ = ["RETRY_FIRST", "RETRY_MOST", "Link", "Rejoining", "shell_lines"]
+if TYPE_CHECKING:
+    from websockets.asyncio.client import ClientConnection
+
+__all__ = ["RETRY_FIRST", "RETRY_MOST", "Link", "Linked", "Rejoining", "shell_lines"]
 
 #: Seconds before the first try to reconnect, and the most between two tries.
 RETRY_FIRST, RETRY_MOST = 0.5, 30.0
@@ -28,9 +33,9 @@ class Link:
     def __init__(self, address: str, first: dict[str, Any]):
         self.address = address
         self.first = first
-        self.inbox: queue.Queue = queue.Queue()
+        self.inbox: queue.Queue[dict[str, Any]] = queue.Queue()
         self._loop: asyncio.AbstractEventLoop | None = None
-        self._ws = None
+        self._ws: ClientConnection | None = None
         self._up = threading.Event()
         self._thread = threading.Thread(target=self._run, name="laugh-table-link", daemon=True)
 
@@ -72,6 +77,20 @@ class Link:
         except (TimeoutError, OSError, InvalidHandshake, InvalidURI) as exc:
             self.inbox.put({"type": "closed", "text": f"cannot reach {self.address}: "
                                                       f"{exc or type(exc).__name__}"})
+
+    def wait_for(self, kinds: Collection[str], seconds: float) -> dict[str, Any] | None:
+        """The first message of the inbox whose ``type`` is one of ``kinds``, waiting at most
+        ``seconds`` for it (the messages of other types before it are passed over); None when
+        none came in time."""
+        end = time.monotonic() + seconds
+        while (left := end - time.monotonic()) > 0:
+            try:
+                msg = self.inbox.get(timeout=left)
+            except queue.Empty:
+                return None
+            if msg.get("type") in kinds:
+                return msg
+        return None
 
     def send(self, message: dict[str, Any]) -> None:
         """Send one message (from any thread); nothing happens once the connection is gone."""
@@ -115,11 +134,38 @@ def shell_lines(words: list[str], width: int, indent: str = "  ") -> list[str]:
     return lines
 
 
+class Linked(Protocol):
+    """What a player's client asks of its network side: a :class:`Link` (a test's stand-in has
+    the same): the ``inbox`` of messages received, ``start``, ``send`` and ``close``."""
+
+    inbox: queue.Queue[dict[str, Any]]
+
+    def start(self, timeout: float = 15.0) -> None: ...
+
+    def send(self, message: dict[str, Any]) -> None: ...
+
+    def close(self) -> None: ...
+
+
 class Rejoining:
     """A player's client taking its seat back by itself when the connection drops (a part of
-    :class:`tutor.app.tables.client.PlayerClient`, which sets ``io``, ``link``, ``address``,
-    ``code``, ``name``, ``token``, ``livery``, ``tries``, ``connect``, ``lost``, ``deal`` and
-    ``handle``)."""
+    :class:`tutor.app.tables.client.PlayerClient`, which sets the attributes declared here and
+    defines ``handle``)."""
+
+    io: LearnerIO
+    link: Linked
+    address: str                                # the server's, ws://host:port
+    code: str                                   # the table's join code
+    name: str
+    token: str | None                           # the seat's, once joined
+    livery: str | None
+    tries: int                                  # tries to reconnect before giving up
+    connect: Callable[[dict[str, Any]], Link]   # a link sending this first message
+    lost: bool                                  # the connection dropped
+    deal: int                                   # the deal's number on the wire (-1: none)
+
+    if TYPE_CHECKING:
+        def handle(self, msg: dict[str, Any]) -> None: ...     # PlayerClient
 
     def rejoin_command(self) -> list[str]:
         """The command that takes this seat back, as words (the token alone does it: the seat
@@ -155,25 +201,16 @@ class Rejoining:
             first = {"type": "join", "code": self.code, "token": self.token}
             link = self.connect(first)
             link.start()
-            end = time.monotonic() + 15
-            while time.monotonic() < end:
-                try:
-                    msg = link.inbox.get(timeout=0.5)
-                except queue.Empty:
-                    continue
-                kind = msg.get("type")
-                if kind == "welcome":
-                    self.link = link
-                    self.deal = -1          # the state that follows is drawn whole
-                    self.handle(msg)
-                    return True
-                if kind == "refused":
-                    io.say(f"Refused: {msg.get('text')}", style="yellow")
-                    link.close()
-                    return False
-                if kind in ("closed", "bye"):
-                    break
+            msg = link.wait_for(("welcome", "refused", "closed", "bye"), 15)
+            if msg is not None and msg["type"] == "welcome":
+                self.link = link
+                self.deal = -1          # the state that follows is drawn whole
+                self.handle(msg)
+                return True
             link.close()
+            if msg is not None and msg["type"] == "refused":
+                io.say(f"Refused: {msg.get('text')}", style="yellow")
+                return False
         io.say(f"Could not reach the table after {self.tries} tries. Your seat stays yours:",
                style="yellow")
         self.say_rejoin(style="")

@@ -20,6 +20,7 @@ from typing import Any
 from rich.console import Group
 from rich.text import Text
 
+from tutor.app.io import ConsoleIO
 from tutor.app.tables._link import Link
 from tutor.app.tables._screens import standings_table, teams_text
 from tutor.engine.cards import parse_card, pretty_cards
@@ -40,7 +41,7 @@ def _short(name: str, width: int) -> str:
     return name if len(name) <= width else name[:width - 1] + "…"
 
 
-def _clock(c: dict | None, elapsed: float) -> str:
+def _clock(c: dict[str, Any] | None, elapsed: float) -> str:
     """A clock's time left now (it was ``left`` when the overview came, ``elapsed`` seconds
     ago)."""
     if not c:
@@ -49,8 +50,9 @@ def _clock(c: dict | None, elapsed: float) -> str:
     return f"{int(left // 60)}:{int(left % 60):02d}" if left >= 60 else f"{left:.0f}s"
 
 
-def overview_text(msg: dict, symbols: bool, *, width: int = 80, log: list[str] | None = None,
-                  at: float | None = None, now: float | None = None) -> Text:
+def overview_text(msg: dict[str, Any], symbols: bool, *, width: int = 80,
+                  log: list[str] | None = None, at: float | None = None,
+                  now: float | None = None) -> Text:
     """Every table in two lines (its game, played of planned, the table's cards; each seat's
     name, the one to move marked with its clock, away or a computer player marked, and its
     total), then the standings so far with table numbers and the liveries' totals, then the
@@ -133,7 +135,7 @@ def watch_tables(io: LearnerIO, address: str, admin: str, once: bool = False) ->
     live = None
     last: dict[str, Any] | None = None
     at = 0.0
-    interactive = getattr(io, "interactive", False) and not once
+    interactive = io.interactive and not once
     try:
         while True:
             try:
@@ -153,7 +155,8 @@ def watch_tables(io: LearnerIO, address: str, admin: str, once: bool = False) ->
                 if interactive:
                     if live is None:
                         from rich.live import Live
-                        live = Live(console=io.console, auto_refresh=False, transient=False,
+                        console = io.console if isinstance(io, ConsoleIO) else None
+                        live = Live(console=console, auto_refresh=False, transient=False,
                                     vertical_overflow="visible")
                         live.start()
                     live.update(_screen(io, msg, list(log), at), refresh=True)
@@ -198,7 +201,7 @@ def watch_tables(io: LearnerIO, address: str, admin: str, once: bool = False) ->
     return status
 
 
-def _screen(io: LearnerIO, msg: dict, log: list[str], at: float) -> Group:
+def _screen(io: LearnerIO, msg: dict[str, Any], log: list[str], at: float) -> Group:
     return Group(Text(f"Laugh and Lie Down · the organiser's view · {time.strftime('%H:%M:%S')}"
                       " · Ctrl-C leaves", style="bold reverse"),
                  overview_text(msg, io.symbols, width=io.width, log=log, at=at,
@@ -212,34 +215,26 @@ def organise(io: LearnerIO, address: str, admin: str, action: str, table: int | 
     link = Link(address, {"type": "watch", "admin": admin})
     link.start()
     try:
-        sent = False
-        end = time.monotonic() + 15
-        while time.monotonic() < end:
-            try:
-                msg = link.inbox.get(timeout=0.5)
-            except queue.Empty:
-                continue
-            kind = msg.get("type")
-            if kind == "overview" and not sent:
-                out: dict[str, Any] = {"type": action}
-                if table is not None:
-                    out["table"] = table
-                if seat is not None:
-                    out["seat"] = seat
-                link.send(out)
-                link.send({"type": "ping", "seq": 1})
-                sent = True
-            elif kind == "refused":
-                io.say(f"Refused: {msg.get('text')}", style="yellow")
-                return 1
-            elif kind == "pong":
-                what = (f"Released seat {seat} of table {table}: its person takes it back by "
-                        "name." if action == "release" else
-                        f"Started table {table}." if table else "Started every waiting table.")
-                io.say(what)
-                return 0
-            elif kind in ("closed", "bye"):
-                raise LaughError(str(msg.get("text")))
-        raise LaughError("the server did not answer")
+        msg = link.wait_for(("overview", "refused", "closed", "bye"), 15)
+        if msg is not None and msg["type"] == "overview":
+            out: dict[str, Any] = {"type": action}
+            if table is not None:
+                out["table"] = table
+            if seat is not None:
+                out["seat"] = seat
+            link.send(out)
+            link.send({"type": "ping", "seq": 1})
+            msg = link.wait_for(("pong", "refused", "closed", "bye"), 15)
+        if msg is None:
+            raise LaughError("the server did not answer")
+        if msg["type"] == "refused":
+            io.say(f"Refused: {msg.get('text')}", style="yellow")
+            return 1
+        if msg["type"] in ("closed", "bye"):
+            raise LaughError(str(msg.get("text")))
+        io.say(f"Released seat {seat} of table {table}: its person takes it back by name."
+               if action == "release" else
+               f"Started table {table}." if table else "Started every waiting table.")
+        return 0
     finally:
         link.close()

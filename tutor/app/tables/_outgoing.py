@@ -5,25 +5,102 @@ part of :class:`tutor.app.tables.server.TableServer`)."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
-from typing import Any
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
+from tutor.app.tables import protocol as P
+from tutor.app.tables._files import ServerFiles
+from tutor.app.tables._guard import Quiet
+from tutor.app.tables._shape import Message, Snapshot
 from tutor.app.tables.table import EVERYONE, LOG, PUBLIC, STATE, Table
-from tutor.app.tables.tournament import teams
+from tutor.app.tables.tournament import Tournament, teams
+from tutor.engine.observe import Observation
 
-__all__ = ["OVERVIEW_EVERY", "Outgoing"]
+if TYPE_CHECKING:
+    from websockets.asyncio.server import ServerConnection
+
+__all__ = ["MAX_QUEUE", "OVERVIEW_EVERY", "Conn", "Outgoing"]
 
 log = logging.getLogger("tutor.tables")
 
 #: Seconds between two overviews sent to the organiser.
 OVERVIEW_EVERY = 0.25
+#: Messages a connection may have waiting to be sent before it counts as not reading.
+MAX_QUEUE = 5000
+
+
+@dataclass(eq=False)
+class Conn:
+    """One connection: its address, its table, seat and name once joined (``admin`` for the
+    organiser), its rate limit, what it has been sent of the current deal, its send queue
+    (encoded messages)."""
+
+    ws: ServerConnection
+    peer: str
+    address: str
+    limit: P.RateLimit
+    table: Table | None = None
+    seat: int | None = None
+    name: str | None = None
+    admin: bool = False
+    deal: int = -1
+    sent: int = 0
+    seated_view: bool = False
+    queue: asyncio.Queue[str] = field(default_factory=asyncio.Queue)
+    closing: bool = False
+
+    def place(self) -> tuple[Table, int, str]:
+        """The table, seat and name of a person's connection.  Raises
+        :class:`~tutor.app.tables.protocol.Refused` when it has not joined a table (or is the
+        organiser's)."""
+        t, seat, name = self.table, self.seat, self.name
+        if t is None or seat is None or name is None or self.admin:
+            raise P.Refused("join a table first: send a join message with its code and your "
+                            "name")
+        return t, seat, name
 
 
 class Outgoing:
-    """The sending half of :class:`~tutor.app.tables.server.TableServer` (which sets
-    ``tables``, ``conns``, ``loop``, ``files``, ``pane``, ``tournament``, ``quiet``, and
-    sends through ``_send``)."""
+    """The sending part of :class:`~tutor.app.tables.server.TableServer`, which sets the
+    attributes declared here (its state, as the part reads it)."""
+
+    tables: list[Table]
+    conns: set[Conn]
+    tournament: Tournament
+    loop: asyncio.AbstractEventLoop | None      # set by run()
+    files: ServerFiles | None                   # None: nothing is written
+    pane: Callable[[str], None] | None
+    quiet: Quiet
+    exit_when_done: bool
+    _stop: asyncio.Event | None
+    _stopping: bool
+    _wake: asyncio.TimerHandle | None
+    _wake_at: float | None
+    _overview_at: float
+    _overview_timer: asyncio.TimerHandle | None
+
+    @property
+    def _running(self) -> asyncio.AbstractEventLoop:
+        """The loop the server runs on (an error before :meth:`run`: a bug of the caller)."""
+        loop = self.loop
+        if loop is None:
+            raise AssertionError("the server is not running")
+        return loop
+
+    def _send(self, conn: Conn, message: Message) -> None:
+        """Queue ``message`` for ``conn`` (one that does not read its messages is closed)."""
+        if conn.queue.qsize() >= MAX_QUEUE:
+            if not conn.closing:
+                conn.closing = True
+                self.quiet.say("slow", logging.WARNING, f"{conn.peer}: not reading its "
+                                                        "messages: closed")
+                asyncio.ensure_future(conn.ws.close(1008, "not reading"))
+            return
+        conn.queue.put_nowait(P.encode(message))
 
     def _flush(self, now: float) -> None:
         """Tick every table to ``now``, send what they put out and the states that changed,
@@ -37,18 +114,19 @@ class Outgoing:
         for t in self.tables:
             at = [c for c in self.conns if c.table is t and not c.admin and not c.closing]
             out, t.outbox = t.outbox, []
-            for target, message in out:
-                if target == STATE:
-                    self._states(t, at, now, message)
+            for entry in out:
+                if entry[0] == STATE:
+                    self._states(t, at, now, entry[1])
                     any_change = True
                     continue
+                target, message = entry
                 if target == LOG:
                     self._logged(message)
                     for c in admins:
                         self._send(c, message)
                     continue
                 for c in at:
-                    seated = t.seated(c.seat, c.name)
+                    seated = _seated(t, c)
                     if target == EVERYONE or (target == PUBLIC and not seated) or (
                             target == c.seat and (seated or message["type"] == "reply")):
                         self._send(c, message)
@@ -61,7 +139,7 @@ class Outgoing:
             self._overview_soon(now)
         self._schedule()
         if self.exit_when_done and self._stop is not None and all(t.over for t in self.tables):
-            self.loop.call_later(0.2, self._stop.set)
+            self._running.call_later(0.2, self._stop.set)
 
     def _overview_soon(self, now: float) -> None:
         """Send the organiser the overview now, or (at most four times a second) soon."""
@@ -71,20 +149,20 @@ class Outgoing:
         if wait <= 0:
             self._send_overview()
         else:
-            self._overview_timer = self.loop.call_later(wait, self._send_overview)
+            self._overview_timer = self._running.call_later(wait, self._send_overview)
 
     def _send_overview(self) -> None:
         self._overview_timer = None
         if self._stopping:
             return
-        self._overview_at = self.loop.time()
+        self._overview_at = self._running.time()
         admins = [c for c in self.conns if c.admin and not c.closing]
         if admins:
             ov = self._overview()
             for c in admins:
                 self._send(c, ov)
 
-    def _logged(self, message: dict[str, Any]) -> None:
+    def _logged(self, message: Message) -> None:
         """A line of the organiser's log: to the events file, the server's log and pane."""
         when = time.strftime("%H:%M:%S")
         if self.files is not None:
@@ -96,11 +174,11 @@ class Outgoing:
         if self.pane is not None and event != "stood_in":
             self.pane(f"{when} {text}")
 
-    def _states(self, t: Table, conns: list, now: float,
-                snap: dict | None = None) -> None:
+    def _states(self, t: Table, conns: list[Conn], now: float,
+                snap: Snapshot | None = None) -> None:
         """Each connection's state: its seat's observation (a spectator's where it has no
         seat yet), now or as ``snap`` (a table's :data:`STATE` entry) holds it."""
-        views: dict[int | None, Any] = dict(snap["views"]) if snap else {}
+        views: dict[int | None, Observation | None] = dict(snap["views"]) if snap else {}
         number = snap["deal"] if snap else t.deal_number
         m = t.match
         game = m.next_game if t.playing else (m.games[len(m.deals) - 1] if m.deals else None)
@@ -113,7 +191,7 @@ class Outgoing:
                 "cause": snap["cause"] if snap else t.cause, "played": len(m.deals),
                 "games": len(m.games), "clock": None if snap else t.clock(now)}
         for c in conns:
-            seat = c.seat if t.seated(c.seat, c.name) else None
+            seat = c.seat if _seated(t, c) else None
             if seat not in views:
                 views[seat] = t.view(seat) if not snap else None
             obs = views[seat]
@@ -124,7 +202,7 @@ class Outgoing:
             self._send(c, {**head, "seated": seat is not None, "obs": obs.to_json(c.sent)})
             c.sent = len(obs.history)
 
-    def _overview(self) -> dict[str, Any]:
+    def _overview(self) -> Message:
         """Every table's state for the organiser: public facts only (no hand while a deal is
         being played), the clocks, and the standings so far."""
         now = self.loop.time() if self.loop is not None else 0.0
@@ -160,7 +238,13 @@ class Outgoing:
     def _woken(self) -> None:
         self._wake = self._wake_at = None
         try:
-            self._flush(self.loop.time())
+            self._flush(self._running.time())
         except Exception as exc:      # the table goes on: say what went wrong, never die
             self.quiet.say("clocks", logging.ERROR, f"error while the tables' clocks ran: "
                                                     f"{type(exc).__name__}: {exc}")
+
+
+def _seated(t: Table, c: Conn) -> bool:
+    """Whether the person of connection ``c`` sits at their seat of ``t`` now (not waiting for
+    the next deal)."""
+    return c.seat is not None and c.name is not None and t.seated(c.seat, c.name)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import hmac
 from dataclasses import dataclass
 
+from tutor.app.tables._shape import EVERYONE, LOG, PUBLIC, STATE, _TableState
 from tutor.app.tables.protocol import COMPUTER, Refused
 from tutor.engine.levels import Level
 from tutor.engine.rulesets import Ruleset
@@ -13,14 +14,6 @@ from tutor.engine.seats import SEAT_NAMES
 
 __all__ = ["EVERYONE", "LOG", "PUBLIC", "STATE", "Joined", "SeatState", "Seating", "Settings",
            "bot_name"]
-
-#: Targets of the outbox besides a seat number: every connection at the table, and the
-#: spectators only (people waiting for a seat, the organiser).
-EVERYONE, PUBLIC = "everyone", "public"
-#: The organiser's log (and the server's pane and events file): public facts only.
-LOG = "log"
-#: An outbox entry holding the states of one moment (``views``: seat or None -> observation).
-STATE = "state"
 
 
 @dataclass
@@ -106,11 +99,9 @@ def bot_name(seat: int) -> str:
     return f"{SEAT_NAMES[seat % len(SEAT_NAMES)]} {COMPUTER}"
 
 
-
-class Seating:
-    """The seats' half of :class:`~tutor.app.tables.table.Table` (which sets ``seats``,
-    ``settings``, ``rng``, ``deal``, ``match``, ``next_deal_at``, ``changed``, ``playing``,
-    and ``_say`` to its outbox)."""
+class Seating(_TableState):
+    """The seats' part of :class:`~tutor.app.tables.table.Table` (its state declared by
+    :class:`~tutor.app.tables._shape._TableState`)."""
 
     @property
     def names(self) -> list[str]:

@@ -4,21 +4,22 @@ standings across tables (with the liveries' totals), and the score sheet at the 
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
+from rich.console import Group, RenderableType
 from rich.table import Table as RichTable
 from rich.text import Text
 
+from tutor.engine.match import Match, plan_games
 from tutor.engine.rulesets import Ruleset
 
 __all__ = ["review_text", "scored_match", "settlement_view", "standings_table", "teams_text"]
 
 
-def settlement_view(msg: dict, seat: int | None, names: list[str]) -> Any:
+def settlement_view(msg: dict[str, Any], seat: int | None, names: list[str]) -> Group:
     """A deal's settlement (the server's ``deal_over``): each seat's cards won, its result in
     the unit of the ruleset and its total, the receiving seat marked.  Names set as plain
     text."""
-    from rich.console import Group
     names = list(msg.get("names") or names)
     head = Text(f"Settlement · {msg.get('game', '')}" + (" (practice: not scored)"
                                                          if msg.get("practice") else ""),
@@ -41,15 +42,14 @@ def settlement_view(msg: dict, seat: int | None, names: list[str]) -> Any:
     return Group(head, t)
 
 
-def review_text(review: dict) -> Any:
+def review_text(review: dict[str, Any]) -> Group:
     """The review of one player's deal (the server's ``review``), for the terminal: drawn as a
     practice deal's review is (:func:`tutor.app.play.sheet.spotting_line`,
     :func:`~tutor.app.play.sheet.slips_grid`); whatever the server sent is set as plain text."""
-    from rich.console import Group
 
     from tutor.app.play.mistakes import FALSE_CLAIM, HIT, MISS, Sighting
     from tutor.app.play.sheet import slips_grid, spotting_line
-    lines: list = [Text("Review of your play", style="bold")]
+    lines: list[RenderableType] = [Text("Review of your play", style="bold")]
     hits = review.get("hits") or []
     sightings = ([Sighting(HIT, "", None, 0)] * len(hits)
                  + [Sighting(MISS, "", None, 0)] * _count(review.get("misses"))
@@ -79,33 +79,33 @@ def review_text(review: dict) -> Any:
     return Group(*lines)
 
 
-def _count(value) -> int:
+def _count(value: object) -> int:
     """A count the server sent (anything else: 0), at most a deal's worth."""
     return min(value, 1000) if isinstance(value, int) and not isinstance(value, bool) \
         and value > 0 else 0
 
 
-def _index(value) -> int | None:
+def _index(value: object) -> int | None:
     """A history index the server sent, or None."""
     return value if isinstance(value, int) and not isinstance(value, bool) \
         and 0 <= value < 10_000 else None
 
 
-def standings_table(msg: dict) -> Any:
+def standings_table(msg: dict[str, Any]) -> Group:
     """The standings across every table after a round: place, player, table, livery, score
     (and under duplicate play the score against the same cards at the other tables), then the
     liveries' totals.  Names are set as plain text."""
-    from rich.console import Group
     r, rounds = msg.get("round"), msg.get("rounds")
     dup = bool(msg.get("duplicate"))
     head = Text(("Final standings" if msg.get("final") else
-                 f"Standings after round {r} (of {rounds})") + (" · duplicate: 'vs same cards' is the score less the "
-                                       "average of those dealt the same cards" if dup else ""),
-                style="bold")
+                 f"Standings after round {r} (of {rounds})")
+                + (" · duplicate: 'vs same cards' is the score less the average of those dealt "
+                   "the same cards" if dup else ""), style="bold")
     rows = msg.get("rows") or []
     liveries = any(row.get("livery") for row in rows)
     t = RichTable(show_edge=False, pad_edge=False)
-    cols = [("", "right"), ("Player", "left"), ("table", "right")]
+    cols: list[tuple[str, Literal["left", "right"]]] = [
+        ("", "right"), ("Player", "left"), ("table", "right")]
     cols += [("livery", "left")] if liveries else []
     cols += [("vs same cards", "right")] if dup else []
     cols += [("score", "right")]
@@ -120,14 +120,14 @@ def standings_table(msg: dict) -> Any:
             cells.append(Text(f"{row.get('dup', 0):+g}"))
         cells.append(Text(str(row.get("score"))))
         t.add_row(*cells)
-    parts: list = [head, t]
+    parts: list[RenderableType] = [head, t]
     teams = msg.get("teams") or []
     if teams:
         parts.append(teams_text(teams, 200))
     return Group(*parts)
 
 
-def teams_text(teams: list[dict], width: int) -> Text:
+def teams_text(teams: list[dict[str, Any]], width: int) -> Text:
     """The liveries' totals in one line (cut to ``width``): place, livery, score (and the
     duplicate score), people."""
     line = "; ".join(
@@ -141,25 +141,15 @@ def teams_text(teams: list[dict], width: int) -> Text:
     return text
 
 
-class _Scores:
-    """A finished game's results (all a score sheet asks of a deal)."""
-
-    def __init__(self, score: int | None, seat: int, players: int):
-        self._r = tuple(score if q == seat else 0 for q in range(players))
-
-    def returns(self) -> tuple[int | None, ...]:
-        return self._r
-
-
-def scored_match(rs: Ruleset, msg: dict):
+def scored_match(rs: Ruleset, msg: dict[str, Any]) -> tuple[Match, list[int | None]]:
     """The match as the score sheet needs it, from the server's ``match_over``: the engine's
-    plan, and this seat's score in each game played."""
-    from tutor.engine.match import Match, plan_games
-    players, seat = int(msg["players"]), int(msg["seat"])
+    plan (no deals: a client has none), and this seat's score in each game played (None
+    before the person took the seat: :func:`tutor.app.match_sheet.sheet_renderable`'s
+    ``scores``)."""
+    players = int(msg["players"])
     plan = msg.get("plan") or {}
     total = int(plan.get("total", len(msg["scores"])))
     games = plan_games(rs, players, int(plan.get("first", 0)),
                        None if rs.match_format else total)
     m = Match(rs, players, int(plan.get("first", 0)), games=games)
-    m.deals = [_Scores(None if s is None else int(s), seat, players) for s in msg["scores"]]
-    return m
+    return m, [None if s is None else int(s) for s in msg["scores"]]

@@ -41,11 +41,12 @@ from __future__ import annotations
 
 import queue
 from collections.abc import Callable
+from typing import Any
 
 from rich.text import Text
 
 from tutor.app.play.inputs import WORDS, classify, help_text
-from tutor.app.tables._link import Link, Rejoining
+from tutor.app.tables._link import Link, Linked, Rejoining
 from tutor.app.tables._organiser import organise, overview_text, watch_tables
 from tutor.app.tables._screens import (
     review_text,
@@ -59,7 +60,7 @@ from tutor.engine.observe import Observation
 from tutor.engine.rulesets import Ruleset
 from tutor.puzzles.board import action_text, grouped_text, render_observation
 from tutor.puzzles.render import shown_cards
-from tutor.teaching.io import LearnerIO
+from tutor.teaching.io import Event, LearnerIO
 from tutor.teaching.words import QUIT_WORDS as LOOP_QUIT_WORDS
 
 __all__ = ["Link", "PlayerClient", "join_table", "organise", "overview_text", "review_text",
@@ -86,6 +87,19 @@ def _is_claim_line(text: str) -> bool:
     return classify(text).kind == "claim"
 
 
+def _clock(c: object, now: float) -> tuple[float, float, int, str] | None:
+    """The clock a state carries (:mod:`~tutor.app.tables.protocol`: ``seat``, ``kind``,
+    ``left`` seconds) as the client keeps it: (local deadline, seconds in all, seat, kind),
+    with ``now`` the local clock; None when there is none (or it cannot be read)."""
+    if not isinstance(c, dict):
+        return None
+    try:
+        left = float(c["left"])
+        return now + left, left, int(c["seat"]), str(c.get("kind"))
+    except (KeyError, TypeError, ValueError):
+        return None
+
+
 def _ruleset(rid: str) -> Ruleset:
     from tutor.engine.sources import default_library
     lib = default_library()
@@ -97,11 +111,12 @@ def _ruleset(rid: str) -> Ruleset:
 
 class PlayerClient(Rejoining):
     """A player at a live table, through ``io`` (:class:`tutor.teaching.io.LearnerIO`) and
-    ``link`` (:class:`Link`, or anything with ``inbox``, ``send`` and ``close``)."""
+    ``link`` (:class:`~tutor.app.tables._link.Linked`: a :class:`Link`, or a stand-in with its
+    ``inbox``, ``send`` and ``close``); ``connect(first)`` makes the link of a reconnect."""
 
-    def __init__(self, io: LearnerIO, link, address: str, code: str, name: str, *,
+    def __init__(self, io: LearnerIO, link: Linked, address: str, code: str, name: str, *,
                  livery: str | None = None, tries: int = 20,
-                 connect: Callable[[dict], object] | None = None):
+                 connect: Callable[[dict[str, Any]], Link] | None = None):
         self.io = io
         self.link = link
         self.address, self.code, self.name = address, code, name
@@ -128,14 +143,14 @@ class PlayerClient(Rejoining):
         self.done = False
         self.status = 0
         self.seq = 0
-        self.replies: dict[int, dict] = {}
+        self.replies: dict[int, dict[str, Any]] = {}
         self.hint = False
         self._turn_shown = -1
         self._drawn: tuple[int, int] | None = None     # (deal, actions) the last screen showed
 
     # -- the queue ----------------------------------------------------------------------------
 
-    def _take(self, timeout: float | None) -> dict | None:
+    def _take(self, timeout: float | None) -> dict[str, Any] | None:
         try:
             return self.link.inbox.get(timeout=timeout) if timeout != 0 else \
                 self.link.inbox.get_nowait()
@@ -166,7 +181,7 @@ class PlayerClient(Rejoining):
 
     # -- messages ------------------------------------------------------------------------------
 
-    def handle(self, msg: dict) -> None:
+    def handle(self, msg: dict[str, Any]) -> None:
         """Act on one message from the server (print what the player should see)."""
         kind = msg.get("type")
         io = self.io
@@ -228,8 +243,8 @@ class PlayerClient(Rejoining):
         elif kind in ("pong", "input"):     # input: a piped line has come (read_ahead)
             pass
 
-    def _state(self, msg: dict) -> None:
-        deal = msg.get("deal")
+    def _state(self, msg: dict[str, Any]) -> None:
+        deal = msg.get("deal", -1)
         obj = msg.get("obs") or {}
         new = deal != self.deal or bool(msg.get("seated")) != self.seated
         earlier = () if new else (self.obs.history if self.obs else ())
@@ -242,14 +257,7 @@ class PlayerClient(Rejoining):
         self.names = list(msg.get("names") or self.names)
         self.totals = list(msg.get("totals") or [])
         self.game = str(msg.get("game") or "")
-        c = msg.get("clock")
-        try:
-            left = float(c["left"]) if isinstance(c, dict) else None
-            self.clock = None if left is None else (
-                self.io.clock.now() + left, max(left, float(c.get("left") or 0)),
-                int(c["seat"]), str(c.get("kind")))
-        except (KeyError, TypeError, ValueError):
-            self.clock = None
+        self.clock = _clock(msg.get("clock"), self.io.clock.now())
         if new:
             self.deal, self.shown = deal, 0
             self.seated = bool(msg.get("seated"))
@@ -260,7 +268,7 @@ class PlayerClient(Rejoining):
             self._turn_shown = len(obs.history)        # the screen is up already
             return
         self.obs = obs
-        set_aside = self.rs.game().sets_aside_table_mournival
+        set_aside = self.rs is not None and self.rs.game().sets_aside_table_mournival
         came = obs.history[self.shown:]
         for a in came:
             t = Text("  ")
@@ -291,7 +299,7 @@ class PlayerClient(Rejoining):
                                         title=head, totals=self.totals or None))
         self._drawn = (self.deal, len(self.obs.history))
 
-    def _deal_over(self, msg: dict) -> None:
+    def _deal_over(self, msg: dict[str, Any]) -> None:
         io = self.io
         io.say()
         io.show(settlement_view(msg, self.seat, self.names))
@@ -300,7 +308,7 @@ class PlayerClient(Rejoining):
             io.show(review_text(review))
         io.say(f"{msg.get('deals')} of {msg.get('of')} games played.", style="dim")
 
-    def _match_over(self, msg: dict) -> None:
+    def _match_over(self, msg: dict[str, Any]) -> None:
         io = self.io
         io.say()
         io.say("The match is over.", style="bold")
@@ -308,14 +316,14 @@ class PlayerClient(Rejoining):
         seat = msg.get("seat")
         if scores is not None and seat is not None and self.rs is not None:
             from tutor.app.match_sheet import sheet_renderable
-            io.show(sheet_renderable(scored_match(self.rs, msg), seat, self.name,
-                                     msg.get("livery")))
+            match, scored = scored_match(self.rs, msg)
+            io.show(sheet_renderable(match, seat, self.name, msg.get("livery"), scores=scored))
         self.finished = True
         self.done = True
 
     # -- sending -------------------------------------------------------------------------------
 
-    def send(self, kind: str, **fields) -> int | None:
+    def send(self, kind: str, **fields: object) -> int | None:
         """Send an intent; returns its ``seq`` (None, and a line said, when a text in it is
         not text: piped bytes that are not UTF-8)."""
         for v in fields.values():
@@ -330,7 +338,7 @@ class PlayerClient(Rejoining):
         self.link.send({"type": kind, "seq": self.seq, **fields})
         return self.seq
 
-    def ask_server(self, kind: str, **fields) -> dict | None:
+    def ask_server(self, kind: str, **fields: object) -> dict[str, Any] | None:
         """Send an intent and wait for its reply (handling whatever else comes meanwhile)."""
         seq = self.send(kind, **fields)
         if seq is None:
@@ -350,7 +358,7 @@ class PlayerClient(Rejoining):
         return bool(self.seated and o is not None and not o.over and not o.started
                     and any(a.kind == "take_table_mournival" for a in o.free_moves()))
 
-    def _events(self, seconds: float = 30.0) -> list:
+    def _events(self, seconds: float = 30.0) -> list[Event]:
         """Looks at the queue every :data:`POLL` seconds for ``seconds``: each prints what
         came, and closes the prompt when the screen must change."""
         clock = self.io.clock
@@ -368,7 +376,7 @@ class PlayerClient(Rejoining):
         """Play until the match ends, the connection ends, or the player leaves; returns the
         exit status (0; 130 after Ctrl-C)."""
         self.link.start()
-        problem = []
+        problem: list[str] = []
 
         def joined() -> bool:
             return self.seat is not None or bool(problem)
@@ -395,14 +403,15 @@ class PlayerClient(Rejoining):
                     continue
                 if self.done:
                     break
-                if self.my_turn:
-                    if self._turn_shown != len(self.obs.history):
-                        self._turn_shown = len(self.obs.history)
-                        if self._drawn != (self.deal, len(self.obs.history)):
+                o = self.obs
+                if self.my_turn and o is not None:
+                    if self._turn_shown != len(o.history):
+                        self._turn_shown = len(o.history)
+                        if self._drawn != (self.deal, len(o.history)):
                             self.show()
                         self._say_clock()
                     self.prompt(TURN_PROMPT, turn=True)
-                elif self.before_play and self.obs.seat == self.obs.dealer:
+                elif self.before_play and o is not None and o.seat == o.dealer:
                     self.prompt(BEFORE_PROMPT, turn=False, before=True)
                 elif self.io.clock.realtime:
                     self.prompt(WATCH_PROMPT, turn=False)
@@ -427,7 +436,7 @@ class PlayerClient(Rejoining):
         self.io.say(f"Your move: {left:.0f} s (your move time, then your reserve); then a "
                     "computer player moves for you.", style="dim")
 
-    def _countdown(self, turn: bool) -> dict:
+    def _countdown(self, turn: bool) -> dict[str, Any]:
         """The prompt's countdown: the clock of the move being waited for, yours or
         another's."""
         if self.clock is None:
@@ -570,6 +579,7 @@ def join_table(io: LearnerIO, address: str, code: str, name: str | None,
                           **({"name": name} if name else {}),
                           **({"token": token} if token else {}),
                           **({"livery": livery} if livery else {})})
-    return PlayerClient(io, link, address, code, name, livery=livery, tries=tries).run()
+    # (with a token alone, the name is the seat's: the welcome says it)
+    return PlayerClient(io, link, address, code, name or "", livery=livery, tries=tries).run()
 
 

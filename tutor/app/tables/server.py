@@ -37,14 +37,14 @@ import secrets
 import signal
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tutor.app.tables import protocol as P
 from tutor.app.tables._files import ServerFiles
 from tutor.app.tables._guard import Guard, Limits, Quiet
 from tutor.app.tables._hints import HintService
+from tutor.app.tables._outgoing import Conn as _Conn
 from tutor.app.tables._outgoing import Outgoing
 from tutor.app.tables._state import STATE_FORMAT, load_state, state_json
 from tutor.app.tables._web import WebFiles
@@ -54,6 +54,9 @@ from tutor.app.tables.tournament import Tournament, teams
 from tutor.engine.deal import Deal
 from tutor.engine.errors import UsageError
 from tutor.puzzles.board import ruleset_scoring_line as scoring_words
+
+if TYPE_CHECKING:
+    from websockets.asyncio.server import ServerConnection
 
 __all__ = [
     "STATE_FORMAT",
@@ -66,8 +69,6 @@ __all__ = [
 
 log = logging.getLogger("tutor.tables")
 
-#: Messages a connection may have waiting to be sent before it counts as not reading.
-MAX_QUEUE = 5000
 #: Refused messages a connection may send before it is closed (code 1008).
 MAX_REFUSED = 2000
 
@@ -76,26 +77,6 @@ def new_code(length: int = P.JOIN_CODE) -> str:
     """A fresh code: ``length`` letters and digits that cannot be misread
     (:data:`~tutor.app.tables.protocol.CODE_LETTERS`)."""
     return "".join(secrets.choice(P.CODE_LETTERS) for _ in range(length))
-
-
-@dataclass(eq=False)
-class _Conn:
-    """One connection: its address, its table, seat and name once joined (``admin`` for the
-    organiser), its rate limit, what it has been sent of the current deal, its send queue."""
-
-    ws: Any
-    peer: str
-    address: str
-    limit: P.RateLimit
-    table: Table | None = None
-    seat: int | None = None
-    name: str | None = None
-    admin: bool = False
-    deal: int = -1
-    sent: int = 0
-    seated_view: bool = False
-    queue: asyncio.Queue = field(default_factory=asyncio.Queue)
-    closing: bool = False
 
 
 class CannotListen(UsageError):
@@ -207,7 +188,7 @@ class TableServer(Outgoing):
         if self.loop is not None and self._stop is not None:
             self.loop.call_soon_threadsafe(self._stop.set)
 
-    def _loop_error(self, loop, context: dict) -> None:
+    def _loop_error(self, loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
         """The loop's errors (an accept that found no descriptor, a callback that failed):
         one line each, at most once a second for each kind, never a traceback."""
         exc = context.get("exception")
@@ -216,7 +197,7 @@ class TableServer(Outgoing):
             text += f": {type(exc).__name__}: {exc}"
         self.quiet.say(f"loop:{context.get('message', '')[:40]}", logging.ERROR, text)
 
-    def _gated(self):
+    def _gated(self) -> type[ServerConnection]:
         """The connection class of :func:`websockets.asyncio.server.serve`: each connection
         counted by the guard from the moment it is accepted, and cut at once beyond the
         limits (before its handshake)."""
@@ -224,7 +205,7 @@ class TableServer(Outgoing):
         srv = self
 
         class Gated(ServerConnection):
-            def connection_made(self, transport) -> None:
+            def connection_made(self, transport: asyncio.BaseTransport) -> None:
                 super().connection_made(transport)
                 peer = transport.get_extra_info("peername")
                 self.laugh_address = str(peer[0]) if peer else "?"
@@ -232,9 +213,9 @@ class TableServer(Outgoing):
                 self.laugh_counted = why is None
                 if why is not None:
                     srv.quiet.say("turned away", logging.WARNING, f"turned away: {why}")
-                    transport.abort()
+                    self.transport.abort()
 
-            def connection_lost(self, exc) -> None:
+            def connection_lost(self, exc: Exception | None) -> None:
                 if getattr(self, "laugh_counted", False):
                     self.laugh_counted = False
                     srv.guard.gone(self.laugh_address)
@@ -243,9 +224,9 @@ class TableServer(Outgoing):
 
     # -- connections ------------------------------------------------------------------------
 
-    async def _handler(self, ws) -> None:
+    async def _handler(self, ws: ServerConnection) -> None:
         from websockets.exceptions import ConnectionClosed
-        loop = self.loop
+        loop = self._running
         peer = _peer(ws)
         conn = _Conn(ws, peer, getattr(ws, "laugh_address", peer.rsplit(":", 1)[0]),
                      P.RateLimit(now=loop.time()))
@@ -317,16 +298,6 @@ class TableServer(Outgoing):
         except (ConnectionClosed, asyncio.CancelledError, OSError):
             return
 
-    def _send(self, conn: _Conn, message: dict[str, Any]) -> None:
-        if conn.queue.qsize() >= MAX_QUEUE:
-            if not conn.closing:
-                conn.closing = True
-                self.quiet.say("slow", logging.WARNING, f"{conn.peer}: not reading its "
-                                                        "messages: closed")
-                asyncio.ensure_future(conn.ws.close(1008, "not reading"))
-            return
-        conn.queue.put_nowait(P.encode(message))
-
     def _refuse(self, conn: _Conn, text: str) -> None:
         self.quiet.say(f"refused:{text[:24]}", logging.WARNING, f"{conn.peer}: refused: {text}")
         self._send(conn, {"type": "refused", "text": text})
@@ -362,22 +333,19 @@ class TableServer(Outgoing):
                                 "code first)")
             self._organise(msg, now)
             return False
-        t = conn.table
-        if t is None or conn.admin:
-            raise P.Refused("join a table first: send a join message with its code and your "
-                            "name")
+        t, seat, name = conn.place()
         if kind == "leave":
             conn.closing = True
-            t.leave(conn.seat, now)
-            log.info("%s: %s leaves table %d", conn.peer, conn.name, t.number)
+            t.leave(seat, now)
+            log.info("%s: %s leaves table %d", conn.peer, name, t.number)
             asyncio.ensure_future(conn.ws.close(1000, "left"))
             return False
-        if not t.seated(conn.seat, conn.name):
+        if not t.seated(seat, name):
             raise P.Refused("you take your seat at the next deal: until then you watch")
         if kind == "hint":
             self._hint(conn, msg)
             return False
-        return t.intent(conn.seat, msg, now)
+        return t.intent(seat, msg, now)
 
     def _guess(self, conn: _Conn) -> None:
         wait = self.guard.guess(conn.address)
@@ -433,12 +401,14 @@ class TableServer(Outgoing):
         if msg.table is not None and msg.table > len(self.tables):
             raise P.Refused(f"table: from 1 to {len(self.tables)}")
         if msg.type == "release":
-            t = self.tables[msg.table - 1]
-            if msg.seat >= len(t.seats):
+            if msg.table is None or msg.seat is None:       # (read_client requires both)
+                raise P.Refused("a release names its table and seat")
+            t, seat = self.tables[msg.table - 1], msg.seat
+            if seat >= len(t.seats):
                 raise P.Refused(f"seat: from 0 to {len(t.seats) - 1}")
-            who = t.release(msg.seat)
-            t._log("released", f"the organiser released seat {msg.seat} ({who}): the name "
-                               "alone takes it back now", seat=msg.seat)
+            who = t.release(seat)
+            t._log("released", f"the organiser released seat {seat} ({who}): the name "
+                               "alone takes it back now", seat=seat)
             self._save_state()
             return
         started = [t for t in (self.tables if msg.table is None else
@@ -447,7 +417,7 @@ class TableServer(Outgoing):
             raise P.Refused(f"table {msg.table} has begun already")
 
     def _hint(self, conn: _Conn, msg: P.ClientMessage) -> None:
-        t, seat = conn.table, conn.seat
+        t, seat, _ = conn.place()
 
         def reply(ok: bool, text: str) -> None:
             self._send(conn, {"type": "reply", "ok": ok, "to": "hint", "seq": msg.seq,
@@ -512,6 +482,8 @@ class TableServer(Outgoing):
 
     def _sheets(self, table: Table) -> None:
         from tutor.app.match_sheet import sheet_html
+        if self.files is None or self.folder is None:
+            return
         names = table.names
         since = [st.since if st.name is not None else 0 for st in table.seats]
         liveries = [st.livery if st.name is not None else None for st in table.seats]
@@ -540,7 +512,7 @@ class TableServer(Outgoing):
         self._save_state()
 
 
-def _peer(ws) -> str:
+def _peer(ws: ServerConnection) -> str:
     try:
         addr = ws.remote_address
         return f"{addr[0]}:{addr[1]}"

@@ -38,7 +38,8 @@ with the rest.
 
 The table is one public class made of private parts: :mod:`~tutor.app.tables._people` (the
 settings, the seats, joins and leaves), :mod:`~tutor.app.tables._intents` (people's intents and
-the replies to them), :mod:`~tutor.app.tables._review` (each person's review of a deal).
+the replies to them), :mod:`~tutor.app.tables._review` (each person's review of a deal); their
+common state, and the outbox's entries, are declared once in :mod:`~tutor.app.tables._shape`.
 """
 
 from __future__ import annotations
@@ -46,26 +47,19 @@ from __future__ import annotations
 import random
 import secrets
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Literal
 
 from tutor.app.tables._intents import FALSE_CLAIM_TEXT, NAME_ALL_TEXT, Intents
-from tutor.app.tables._people import (
-    EVERYONE,
-    LOG,
-    PUBLIC,
-    STATE,
-    Joined,
-    Seating,
-    SeatState,
-    Settings,
-    bot_name,
-)
+from tutor.app.tables._people import Joined, Seating, SeatState, Settings, bot_name
 from tutor.app.tables._review import Notes, review
+from tutor.app.tables._shape import EVERYONE, LOG, PUBLIC, STATE, Clock, Entry, Snapshot, Target
 from tutor.engine.deal import (
     DECLARATIONS,
     TURN_KINDS,
     Action,
     Deal,
+    DealResult,
+    SeatSettlement,
     one_declaration_per_rank,
 )
 from tutor.engine.match import Game, Match
@@ -116,11 +110,11 @@ class Table(Seating, Intents):
         #: Set by the server: called with each deal as it begins and after each batch of
         #: actions applied (the journal), ``(table, deal, new)``.
         self.on_progress: Callable[[Table, Deal, bool], None] | None = None
-        self.outbox: list[tuple[Any, dict[str, Any]]] = []
+        self.outbox: list[Entry] = []
         #: True when the deal or the seats changed since the server last sent states.
         self.changed = True
         #: ``[seat, seq]`` of the intent that caused the latest change (None: the table's own).
-        self.cause: list | None = None
+        self.cause: list[int | None] | None = None
         #: What each person's review needs beyond the watch, this deal.
         self.notes: dict[int, Notes] = {}
         self._partial: Deal | None = None
@@ -138,7 +132,7 @@ class Table(Seating, Intents):
         d = self.deal
         if d is None or d.is_terminal():
             return None
-        q = d.to_move
+        q = self._mover
         st = self.seats[q]
         if st.name is None:
             return max(self.turn_since + self.settings.pace, self.before_until)
@@ -155,7 +149,7 @@ class Table(Seating, Intents):
             return None
         return self.turn_since + s.move_time + self.reserve_left[seat]
 
-    def clock(self, now: float) -> dict[str, Any] | None:
+    def clock(self, now: float) -> Clock | None:
         """The clock of the move being waited for, as the messages carry it (the server's
         clock, seconds): ``seat`` to move, ``kind`` (``move``: a person present, on their move
         time then their reserve; ``away``: an absent person, until a computer player moves for
@@ -163,17 +157,19 @@ class Table(Seating, Intents):
         time alone), ``reserve`` (each seat's reserve left this deal); None when no person's
         move is being waited for."""
         d = self.deal
-        if d is None or d.is_terminal() or self.seats[d.to_move].name is None:
+        if d is None or d.is_terminal() or self.seats[self._mover].name is None:
             return None
-        q = d.to_move
+        q = self._mover
         st = self.seats[q]
         s = self.settings
+        kind: Literal["move", "away"]
         if not st.connected:
             at, kind = max(self.turn_since, st.gone_since or self.turn_since) + s.wait, "away"
         else:
-            at, kind = self._deadline(q), "move"
-            if at is None:
+            deadline, kind = self._deadline(q), "move"
+            if deadline is None:
                 return None
+            at = deadline
         reserve = [round(r, 1) for r in self.reserve_left]
         if kind == "move":
             used = max(0.0, now - self.turn_since - s.move_time)
@@ -195,7 +191,7 @@ class Table(Seating, Intents):
         """The clock time of the table's next event (a computer player's move or claim, an
         absent person's turn, the next deal), or None."""
         times = [t for t in (self._due_deal(), self._due_move(),
-                             self.watch.next_due() if self.playing and self.watch else None)
+                             self._watch.next_due() if self.playing else None)
                  if t is not None]
         return min(times) if times else None
 
@@ -210,7 +206,7 @@ class Table(Seating, Intents):
                 return
             if self._due_deal() == t:
                 self._start_deal(t)
-            elif self.playing and self.watch.next_due() == t:
+            elif self.playing and self._watch.next_due() == t:
                 self._bot_claims(t)
             else:
                 self._stand_in(t)
@@ -287,8 +283,8 @@ class Table(Seating, Intents):
         self._after(t)
 
     def _stand_in(self, t: float) -> None:
-        d = self.deal
-        q = d.to_move
+        d = self._live
+        q = self._mover
         a = self.bots[q].choose(d, d.legal_actions(), self.bot_rng)
         st = self.seats[q]
         if st.name is not None:
@@ -309,7 +305,7 @@ class Table(Seating, Intents):
         self._apply(a, t, by_table=True)
 
     def _bot_claims(self, t: float) -> None:
-        outs = self.watch.advance(t)
+        outs = self._watch.advance(t)
         for o in outs:
             self._race_line(o)
         if outs:            # a claim that took nothing changes nothing: no state goes out
@@ -319,7 +315,7 @@ class Table(Seating, Intents):
     def _bots_free(self, t: float) -> None:
         """Computer players' declarations and table mournivals (their claims are the watch's):
         the engine's race among those that want one, the fastest first."""
-        d = self.deal
+        d = self._live
         while d.phase == "play" and d.free_pending():
             race = ClaimRace(d)
             for q, bot in enumerate(self.bots):
@@ -333,10 +329,10 @@ class Table(Seating, Intents):
             if w is None:
                 return
             d.apply(w.action)
-            self.watch.update(t)
+            self._watch.update(t)
 
     def _apply(self, a: Action, t: float, by_table: bool = False) -> None:
-        d = self.deal
+        d = self._live
         before = d.to_move
         s = self.settings
         if a.kind in TURN_KINDS and not by_table and s.move_time and self.person(a.player):
@@ -358,8 +354,8 @@ class Table(Seating, Intents):
         self._after(t)
 
     def _after(self, t: float) -> None:
-        d = self.deal
-        self.watch.update(t)
+        d = self._live
+        self._watch.update(t)
         self._bots_free(t)
         self.changed = True
         if self.on_progress is not None and self._journaled != len(d.history):
@@ -369,8 +365,8 @@ class Table(Seating, Intents):
             self._end_deal(t)
 
     def _end_deal(self, t: float) -> None:
-        d = self.deal
-        self.watch.update(t)
+        d = self._live
+        self._watch.update(t)
         game = self.match.next_game
         self.match.record_deal(d)
         self._snapshot()
@@ -378,7 +374,7 @@ class Table(Seating, Intents):
         public = {"type": "deal_over", "table": self.number,
                   "game": game.label if game else "", "practice": bool(game and game.practice),
                   "names": names, "result": result_to_json(d),
-                  "settlement": [_settlement_row(row) for row in d.result.settlement],
+                  "settlement": [_settlement_row(row) for row in _result(d).settlement],
                   "unit": d.ruleset.unit, "totals": list(self.match.totals),
                   "deals": len(self.match.deals), "of": len(self.match.games)}
         for q in range(d.n):
@@ -397,12 +393,13 @@ class Table(Seating, Intents):
     def _snapshot(self) -> None:
         """Put the states of this moment in the outbox (before what follows them: a deal's end
         is seen before its settlement, even when the next deal begins at once)."""
-        views = {None: observe_public(self.deal)}
-        for q in range(self.deal.n):
+        d = self._live
+        views: dict[int | None, Observation] = {None: observe_public(d)}
+        for q in range(d.n):
             if self.person(q):
-                views[q] = observe(self.deal, q)
-        self.outbox.append((STATE, {"views": views, "deal": self.deal_number,
-                                    "cause": self.cause}))
+                views[q] = observe(d, q)
+        self.outbox.append((STATE, Snapshot(views=views, deal=self.deal_number,
+                                            cause=self.cause)))
         self.changed = False
 
     def _match_over(self) -> None:
@@ -445,7 +442,7 @@ class Table(Seating, Intents):
             return None
         return observe(self.deal, seat) if seat is not None else observe_public(self.deal)
 
-    def _say(self, target, text: str) -> None:
+    def _say(self, target: Target, text: str) -> None:
         self.outbox.append((target, {"type": "say", "table": self.number, "text": text}))
 
     def _log(self, event: str, text: str, **data: Any) -> None:
@@ -466,7 +463,16 @@ class Table(Seating, Intents):
         return review(self, seat)
 
 
-def _settlement_row(row) -> dict[str, Any]:
+def _settlement_row(row: SeatSettlement) -> dict[str, Any]:
     """One seat's :class:`~tutor.engine.deal.SeatSettlement` as a JSON object."""
     return dict(row._asdict())
+
+
+def _result(deal: Deal) -> DealResult:
+    """The settlement of a finished ``deal`` (an error before it is over: a bug of the
+    caller)."""
+    r = deal.result
+    if r is None:
+        raise AssertionError("the deal is not over: it has no result")
+    return r
 
