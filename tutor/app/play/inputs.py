@@ -37,7 +37,13 @@ from tutor.engine.reasons import Reason
 from tutor.teaching.words import QUIT_WORDS as LOOP_QUIT_WORDS
 
 __all__ = ["Intent", "action_code", "classify", "help_text", "interpret", "read_move", "HELP",
-           "INFO_WORDS", "PASS_WORDS", "QUIT_WORDS", "WORDS"]
+           "CLAIM_KEYS", "INFO_WORDS", "NAME_PROMPT", "PASS_WORDS", "QUIT_WORDS", "WORDS"]
+
+#: The claim key: the space bar on an empty line answers ``claim`` at once (a practice deal's
+#: prompts and a table client's).
+CLAIM_KEYS = {" ": "claim"}
+#: The prompt that asks which cards a claim takes, after the claim key.
+NAME_PROMPT = "claim: which cards?> "
 
 #: Words offered for completion.
 WORDS = ("claim", "declare", "lie down", "ld", "take", "end turn", "pass", "help", "hint",
