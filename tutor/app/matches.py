@@ -60,8 +60,9 @@ def matches_dir() -> Path:
 
 
 def play_saved_match(*, ruleset: str | None = None, players: int | None = None,
-                     deals: int | None = None, seat: int | None = None, level_name: str | None = None,
-                     seed: int | None = None, pace: float | None = None, resume: str | None = None,
+                     deals: int | None = None, seat: int | None = None,
+                     level_name: str | None = None, seed: int | None = None,
+                     pace: float | None = None, resume: str | None = None,
                      sheet: str | None = None, review_samples: int = REVIEW_SAMPLES_HELP,
                      io: LearnerIO | None = None,
                      make_player: MakePlayer | None = None) -> int:
@@ -320,12 +321,13 @@ class MatchSession:
         label = (f"{game.label} ({k + 1} of {len(m.games)})" if game.round is not None
                  else f"Deal {k + 1} of {len(m.games)}")
         dealer = self.names[game.dealer]
+        deals = "deal" if game.dealer == self.seat else "deals"
         player = self.make_player(
             deal, self.seat, make_opponents(self.level, m.players, self.seat),
             bot_rng=random.Random(f"{m.seed}:bots:{k}"),
             reaction_rng=random.Random(f"{m.seed}:reactions:{self.level.name}:{k}"),
             io=self.io, names=self.names, pace=self.pace,
-            title=f"{label} · {m.ruleset.id} · {dealer} deal{'' if game.dealer == self.seat else 's'}",
+            title=f"{label} · {m.ruleset.id} · {dealer} {deals}",
             totals=list(m.totals), claiming=claimants(self.level, m.players, self.seat))
         player.run()
         if not deal.is_terminal():

@@ -4,13 +4,14 @@ At the end of each page the prompt takes ``next`` (or Enter), ``back`` or ``quit
 posed where their block stands by the learner loop (:func:`tutor.app.puzzling.pose`, which is
 :func:`tutor.teaching.loop.ask`: the answer prompt and its words, a second try before the answer is
 shown, the explanation and the quotation behind the rule after each puzzle).  A quit word leaves
-the lesson from any prompt of it (the puzzle's answer, once given, is kept).  Puzzles are numbered across the lesson ("Puzzle 3 of 5", as the
-header counts them).  At the end, the puzzles missed at the first try are offered again as fresh
-puzzles of the same kind and theme, then the lesson is marked complete with its first-try score.
+the lesson from any prompt of it (the puzzle's answer, once given, is kept).  Puzzles are
+numbered across the lesson ("Puzzle 3 of 5", as the header counts them).  At the end, the
+puzzles missed at the first try are offered again as fresh puzzles of the same kind and theme,
+then the lesson is marked complete with its first-try score.
 
 Puzzle ``n`` of the block numbered ``b`` in a lesson taken with seed ``S`` is always the same
-puzzle (:func:`tutor.teaching.lessons.puzzle_seed`), so ``laugh lesson ID --seed S`` gives a class the same
-puzzles, and a lesson resumed later poses the ones not yet answered.
+puzzle (:func:`tutor.teaching.lessons.puzzle_seed`), so ``laugh lesson ID --seed S`` gives a
+class the same puzzles, and a lesson resumed later poses the ones not yet answered.
 
 A ``coach`` block starts the coached deals where it stands (:func:`tutor.app.coach.coached_deals`),
 after asking (``play`` starts them, ``skip`` goes on; Enter alone answers neither, so paging with
@@ -104,8 +105,8 @@ class LessonRunner:
     def fresh_puzzle(self, block: Block, n: int) -> Puzzle:
         """A fresh puzzle for "try again" after puzzle ``n`` of ``block`` was missed: the same
         kind and theme (the block's, so the same objective), within what the lesson has taught
-        (:func:`tutor.puzzles.another`), never the missed puzzle nor the same question.  The same attempt (seed) gives the same
-        fresh puzzle.  Raises GenerationError when none is found."""
+        (:func:`tutor.puzzles.another`), never the missed puzzle nor the same question.  The same
+        attempt (seed) gives the same fresh puzzle.  Raises GenerationError when none is found."""
         return another(self.puzzle(block, n), 1, lesson=self.lesson.path.stem,
                        theme=block.data.get("theme"))
 
@@ -163,7 +164,8 @@ class LessonRunner:
         which = f"lesson {lesson.number}" if lesson.number else lesson.title
         done = len(self.answered())
         total = lesson.puzzle_count
-        again = self.resume or f"c from the home screen or laugh lesson {lesson.number or lesson.id}"
+        again = self.resume or \
+            f"c from the home screen or laugh lesson {lesson.number or lesson.id}"
         why = self.ctx.store.unsaved()
         if why:
             return (f"Not saved ({why}): {which} at page {page + 1} of {len(lesson.pages)}, "
@@ -373,7 +375,8 @@ def _bullet(ctx: Context) -> str:
     return "•" if ctx.symbols else "-"
 
 
-def take_lesson(ctx: Context, lesson: Lesson, seed: int | None = None, restart: bool = False) -> str:
+def take_lesson(ctx: Context, lesson: Lesson, seed: int | None = None,
+                restart: bool = False) -> str:
     """Take ``lesson`` in ``ctx`` (see :class:`LessonRunner` for ``seed`` and ``restart``), as
     ``laugh lesson`` and the home screen do; returns ``"completed"`` or ``"quit"``."""
     return LessonRunner(ctx, lesson, seed=seed, restart=restart).run()

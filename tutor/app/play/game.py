@@ -219,8 +219,9 @@ class DealPlayer(Watching):
             self._let_time_pass(self.pace)      # piped: the next line waits for the turn
             return False
         if self.clock.realtime and not held:
-            reply = self.io.read(WATCH_PROMPT, self.pace, words=WORDS, label=watch_label(who, self.io.width),
-                                 total=self.pace, events=self._events(), keys=CLAIM_KEYS,
+            reply = self.io.read(WATCH_PROMPT, self.pace, words=WORDS,
+                                 label=watch_label(who, self.io.width), total=self.pace,
+                                 events=self._events(), keys=CLAIM_KEYS,
                                  extend_while_typing=True, erase=True)
             return reply is not None and self._handle(reply, turn=False) != "pass"
         reply = self.io.read(WATCH_PROMPT, None, words=WORDS, events=self._events(),

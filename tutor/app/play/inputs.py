@@ -2,10 +2,10 @@
 
 :func:`classify` tells what a line is (a pass, a word that leaves, a request, a claim, a move):
 the one reading of the words for a practice deal and the table client, whose moves the table's
-server reads.  :func:`interpret` turns one line into an :class:`Intent`.  A move is read by the engine
-(:meth:`~tutor.engine.Deal.parse_action`), so an input that cannot be played is answered with the
-engine's reason, and the moves offered are the engine's (:meth:`~tutor.engine.Deal.legal_actions`);
-this module only keeps the words that are not moves.
+server reads.  :func:`interpret` turns one line into an :class:`Intent`.  A move is read by the
+engine (:meth:`~tutor.engine.Deal.parse_action`), so an input that cannot be played is answered
+with the engine's reason, and the moves offered are the engine's
+(:meth:`~tutor.engine.Deal.legal_actions`); this module only keeps the words that are not moves.
 
 What the learner may type (the engine's notation, :meth:`~tutor.engine.deal.Action.notation`):
 

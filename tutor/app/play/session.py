@@ -200,8 +200,7 @@ class _Session:
             io.say("You left the deal before its end.", style="yellow")
             if self.record_path is not None:
                 io.say(f"The deal so far is saved to {self.record_path}" if not self.unsaved
-                       else f"The deal so far is not saved ({self.unsaved}).", style="dim",
-                       wrap=False)
+                       else f"The deal so far is not saved ({self.unsaved}).", style="dim")
             return False
         self._after(k, deal, player)
         return True
@@ -233,7 +232,7 @@ class _Session:
                                  self.balances if self.pays else None))
         if self.record_path is not None:
             io.say(f"Deal record saved to {self.record_path}" if not self.unsaved else
-                   f"Deal record not saved ({self.unsaved}).", style="dim", wrap=False)
+                   f"Deal record not saved ({self.unsaved}).", style="dim")
 
     def _keep(self, deal: Deal) -> None:
         """Keep ``deal``'s record for ``--export``, and append it to the match's file of
