@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Mapping, Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -21,7 +22,7 @@ from tutor.teaching.progress import ProgressStore
 from tutor.teaching.words import MENU_QUIT_WORDS
 
 if TYPE_CHECKING:       # the seam's types; its module loads when a session first reads
-    from rich.console import Console
+    from rich.console import Console, RenderableType
 
     from tutor.engine.sources import Library
     from tutor.teaching.io import Clock, Event, LearnerIO, Reply
@@ -108,10 +109,10 @@ class Context:
     def say(self, text: str = "", style: str = "", *, wrap: bool = True) -> None:
         self.io.say(text, style, wrap=wrap)
 
-    def show(self, *renderables) -> None:
+    def show(self, *renderables: RenderableType) -> None:
         self.io.show(*renderables)
 
-    def page(self, *renderables) -> None:
+    def page(self, *renderables: RenderableType) -> None:
         self.io.page(*renderables)
 
     def guarded(self, body: Callable[[], object]) -> None:
@@ -134,10 +135,10 @@ class Context:
     def clear(self) -> None:
         self.io.clear()
 
-    def ticker(self):
+    def ticker(self) -> AbstractContextManager[Callable[[Any], None]]:
         return self.io.ticker()
 
-    def progress(self, label: str):
+    def progress(self, label: str) -> AbstractContextManager[Callable[[float, float], None]]:
         return self.io.progress(label)
 
     def ask(self, prompt: str = "> ", words: Sequence[str] = (), cards: bool = False) -> str:

@@ -37,6 +37,7 @@ mistake of the learner (misses and false claims among them) with the engine's re
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import Protocol, runtime_checkable
 
 from rich.text import Text
@@ -441,7 +442,7 @@ class DealPlayer(Watching):
         if d.to_move == self.seat and d.phase != "over":
             self._close_decision()
 
-    def _payments_line(self, payments) -> str:
+    def _payments_line(self, payments: Sequence[tuple[int, int | None, int]]) -> str:
         """Lie-down payments as they are made (RULES.md 3.6)."""
         payer = payments[0][0]
         who = "You pay" if payer == self.seat else f"{self.names[payer]} pays"
@@ -449,7 +450,8 @@ class DealPlayer(Watching):
         unit = "stake" if stakes == 1 else "stakes"
         if payments[0][1] is None:
             return f"{who} {stakes} {unit} into the pot for lying down (pot now {self.deal.pot})."
-        to = ", ".join("you" if q == self.seat else self.names[q] for _, q, _ in payments)
+        payees = [q for _, q, _ in payments if q is not None]
+        to = ", ".join("you" if q == self.seat else self.names[q] for q in payees)
         return f"{who} {stakes} {unit} to each player still in for lying down: {to}."
 
     def _decide(self, a: Action) -> None:
