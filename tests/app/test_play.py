@@ -22,7 +22,7 @@ from tutor.engine.bots import Bot
 from tutor.engine.cards import parse_cards
 from tutor.engine.deal import Action
 from tutor.engine.race import Reaction
-from tutor.engine.records import replay
+from tutor.engine.records import replay, to_record
 
 
 def quiet(width: int = 80) -> Console:
@@ -113,7 +113,7 @@ def test_every_ruleset_plays_to_settlement_at_each_level(library, lv, monkeypatc
         deal = res.deals[0]
         assert deal.is_terminal(), rid
         deal.check_invariants()
-        rec = replay(json.loads(json.dumps(__import__("tutor.engine.records", fromlist=["to_record"]).to_record(deal))))
+        rec = replay(json.loads(json.dumps(to_record(deal))))
         assert rec.result == deal.result
         text = text_of(out)
         assert "Settlement" in text and "Review of your play" in text, rid
@@ -361,7 +361,7 @@ def test_illegal_input_is_explained_and_asked_again(sevens):
                    reaction_rng=random.Random(1), io=ScriptedIO(lines, out), names=NAMES)
     p.run()
     text = text_of(out)
-    assert "you can capture (" in text and "so you may not lie down" in text     # said to the learner
+    assert "you can capture (" in text and "so you may not lie down" in text  # to the learner
     assert "Which table cards?" in text and "Type a number from 1 to 2" in text
     assert "7H 7C;" not in text                     # the candidates are listed once, as cards
     assert p.deal.history[0] == Action.make(0, "capture", parse_cards("7H"), parse_cards("7S"))
@@ -556,7 +556,8 @@ def test_after_the_claim_key_the_cards_are_named_and_a_wrong_claim_is_false(rule
                       pace=1.0)
     asker = p.io
     assert "You claim! Name the cards (or the rank)" in text
-    assert "could not read 'zz': not a card, a rank or a word of a claim" in text     # unreadable: again
+    # unreadable: asked again
+    assert "could not read 'zz': not a card, a rank or a word of a claim" in text
     assert "which cards? A claim names all the cards it takes" in text   # incomplete: again
     assert "A false claim: nothing of that is claimable (no open oversight covers 9♥ 9♠)." in text
     assert p.races[0].winner == 2
@@ -649,3 +650,102 @@ def test_settlement_at_40_columns_is_a_line_a_seat(house):
     flat = " ".join(text.split())
     for name, row in zip(["You", "Anne", "Ralph", "Mary", "Tom"], deal.result.settlement):
         assert re.search(rf"{name}( D)?: .*?net {re.escape(f'{row.net:+d}')}", flat), name
+
+
+# -- the play screen's glue: a claim made for a coach, one claim key, paths kept whole ---------
+
+def test_a_claim_made_beside_the_learner_is_refereed_as_any_claim(rulesets):
+    # a coach asks before it speaks and passes the learner's line on (DealPlayer.claim, with
+    # or without the word claim): a naming of nothing is a false claim, then the real one wins
+    from tutor.app.play.game import DealObserver
+
+    class Asking(DealObserver):
+        def __init__(self, lines):
+            self.lines = list(lines)
+
+        def prompt(self, player, where):
+            while where == "watch" and player.deal.open_oversights() and self.lines:
+                player.claim(self.lines.pop(0), player.clock.now())
+            return False
+
+    d, bots, claiming = split_prial_position(rulesets)
+    out = quiet()
+    holder = {}
+    asking = Asking(["9h 9s", "claim 7d 7s"])
+    p = DealPlayer(d, 0, bots, bot_rng=random.Random(1), reaction_rng=random.Random(2),
+                   io=ScriptedIO(then_play([], holder), out, VirtualClock()),
+                   names=["You", "Anne", "Ralph"], pace=1.0, claiming=claiming,
+                   observer=asking)
+    holder["player"] = p
+    p.run()
+    text = " ".join(text_of(out).split())
+    assert asking.lines == []
+    assert "A false claim: nothing of that is claimable (no open oversight covers 9♥ 9♠)." in text
+    assert p.races[0].winner == 0 and p.races[0].kind == "split_prial"
+    assert [s.outcome for s in p.sightings] == ["false_claim", "hit"]
+
+
+def test_the_coach_uses_no_private_part_of_the_play_screen():
+    from tutor.app import coach
+    source = open(coach.__file__, encoding="utf-8").read()
+    assert not re.findall(r"\bplayer\._\w+", source)
+
+
+def test_the_claim_key_and_the_naming_prompt_are_defined_once():
+    # one definition (the play's input words), the table client's and the deal's the same
+    import pathlib
+
+    import tutor
+    from tutor.app.play import game, inputs
+    from tutor.app.tables import client
+    assert client.CLAIM_KEYS is inputs.CLAIM_KEYS and game.CLAIM_KEYS is inputs.CLAIM_KEYS
+    assert client.NAME_PROMPT == game.NAME_PROMPT == inputs.NAME_PROMPT
+    root = pathlib.Path(tutor.__file__).parent
+    defined = [f for f in root.rglob("*.py")
+               if re.search(r"^(NAME_PROMPT|CLAIM_KEYS)\s*=", f.read_text("utf-8"), re.M)]
+    assert defined == [root / "app" / "play" / "inputs.py"]
+
+
+def _saved_lines(out: Console, path) -> list[str]:
+    lines = [x.rstrip() for x in text_of(out).splitlines()]
+    assert len(str(path)) > 40                  # (a temporary folder: wider than the screen)
+    assert all(len(x) <= 40 for x in lines if str(path) not in x)
+    return lines
+
+
+def test_leaving_a_deal_at_40_columns_says_the_saved_path_whole_on_its_own_line(rulesets):
+    # the end of input (Ctrl-D) at the learner's first prompt: the record is saved, then said
+    from tutor.app.play.session import records_dir
+    out = quiet(40)
+    with pytest.raises(EOFError):
+        play_match(PlayOptions(rulesets["parlett"], 3, 1, 0, LEVELS["beginner"], 2, 0.0, None,
+                               True, 0), io=ScriptedIO([""], out, VirtualClock()))
+    (path,) = records_dir().glob("play-*.jsonl")
+    lines = _saved_lines(out, path)
+    at = lines.index(f"{path}.")
+    assert lines[at - 1].startswith("Saved deal 1 so far (") and lines[at - 1].endswith(" to")
+
+
+def test_a_finished_deal_at_40_columns_says_the_saved_path_whole_on_its_own_line(rulesets):
+    from tutor.app.play.session import records_dir
+    holder: dict = {}
+    learner = EngineLearner(holder)
+    import tutor.app.play.session as session
+    orig = session.DealPlayer
+
+    class Hooked(orig):
+        def __init__(self, *a, **k):
+            super().__init__(*a, **k)
+            holder["player"] = self
+
+    out = quiet(40)
+    session.DealPlayer = Hooked
+    try:
+        play_match(PlayOptions(rulesets["parlett"], 3, 1, 0, LEVELS["beginner"], 2, 0.0, None,
+                               True, 0), io=ScriptedIO(learner, out, VirtualClock()))
+    finally:
+        session.DealPlayer = orig
+    (path,) = records_dir().glob("play-*.jsonl")
+    lines = _saved_lines(out, path)
+    at = lines.index(str(path))
+    assert lines[at - 1] == "Deal record saved to"

@@ -294,3 +294,17 @@ def test_ties_are_said_as_ties(rulesets):
             alike = an.alike()
             assert len(alike) >= 2 and all(not o.separated for o in alike[1:])
     assert {"best", "tie"} <= seen
+
+
+def test_a_position_set_by_hand_has_no_review_seed_and_says_so_in_one_line(rulesets):
+    # a review is seeded by the shuffled pack; a position set by hand has none (it was a
+    # TypeError from unpacking None)
+    import pytest
+    from support import position
+
+    from tutor.engine.errors import UsageError
+    d = position(rulesets["parlett"], 3, hands=["2C 3D", "7H 4C", "5D 6D 9S"],
+                 table="7C 7D 5C 9H", dealer=0, to_move=1)
+    for ask in (lambda: review_seed(d), lambda: review_deal(d, 0, ["You", "Anne", "Ralph"])):
+        with pytest.raises(UsageError, match="^a position set by hand has no shuffled pack"):
+            ask()

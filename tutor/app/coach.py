@@ -47,7 +47,6 @@ from tutor.teaching.coach import (
     stop_for,
     stop_quotes,
 )
-from tutor.teaching.io import Reply
 from tutor.teaching.lessons import Lesson, course_index, open_lesson
 
 __all__ = ["ASK_CLAIM", "ASK_WORDS", "Coach", "CoachedResult", "CoachedSession", "allows",
@@ -124,10 +123,7 @@ class Coach(DealObserver):
             return
         if not text or text.lower() in ("pass", "no", "nothing", "none"):
             return
-        if text.split()[0].lower() != "claim":
-            text = "claim " + text
-        player._handle(Reply(text, reply.at if reply is not None else player.clock.now()),
-                      turn=False)
+        player.claim(text, reply.at if reply is not None else player.clock.now())
 
     def line(self, player: DealPlayer, text: str) -> bool:
         """``why`` or ``coach``: speak of what is present now (or say that nothing is)."""

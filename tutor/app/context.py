@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Mapping, Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from rich.table import Table
 from rich.text import Text
@@ -21,7 +22,17 @@ from tutor.teaching.progress import ProgressStore
 from tutor.teaching.words import MENU_QUIT_WORDS
 
 if TYPE_CHECKING:       # the seam's types; its module loads when a session first reads
+    from rich.console import Console, RenderableType
+
+    from tutor.engine.sources import Library
     from tutor.teaching.io import Clock, Event, LearnerIO, Reply
+
+    class AppIO(LearnerIO, Protocol):
+        """The learner's terminal as the app's implementations make it
+        (:class:`tutor.app.io.TerminalIO`, :class:`~tutor.app.io.ScriptedIO`): the seam, and
+        the rich ``console`` it prints on."""
+
+        console: Console
 
 
 @dataclass
@@ -54,7 +65,7 @@ class Context:
     ``glyphs``, and ``store`` (:class:`tutor.teaching.progress.ProgressStore`, opened on first
     use)."""
 
-    io: LearnerIO
+    io: AppIO
     glyphs: Glyphs
     _store: ProgressStore | None = field(default=None, repr=False)
 
@@ -68,7 +79,7 @@ class Context:
         return self._store
 
     @property
-    def library(self):
+    def library(self) -> Library:
         """The sources and rulesets (:func:`tutor.engine.sources.default_library`)."""
         return default_library()
 
@@ -91,17 +102,17 @@ class Context:
         return self.io.width
 
     @property
-    def console(self):
+    def console(self) -> Console:
         """The rich console of the app's implementations (for a lesson block's spinner)."""
         return self.io.console
 
     def say(self, text: str = "", style: str = "", *, wrap: bool = True) -> None:
         self.io.say(text, style, wrap=wrap)
 
-    def show(self, *renderables) -> None:
+    def show(self, *renderables: RenderableType) -> None:
         self.io.show(*renderables)
 
-    def page(self, *renderables) -> None:
+    def page(self, *renderables: RenderableType) -> None:
         self.io.page(*renderables)
 
     def guarded(self, body: Callable[[], object]) -> None:
@@ -124,10 +135,10 @@ class Context:
     def clear(self) -> None:
         self.io.clear()
 
-    def ticker(self):
+    def ticker(self) -> AbstractContextManager[Callable[[Any], None]]:
         return self.io.ticker()
 
-    def progress(self, label: str):
+    def progress(self, label: str) -> AbstractContextManager[Callable[[float, float], None]]:
         return self.io.progress(label)
 
     def ask(self, prompt: str = "> ", words: Sequence[str] = (), cards: bool = False) -> str:

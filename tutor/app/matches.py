@@ -23,7 +23,9 @@ from __future__ import annotations
 import os
 import random
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 
@@ -39,6 +41,14 @@ from tutor.engine.outputs import check_output, not_saved, write_text
 from tutor.engine.sources import default_library
 from tutor.teaching.words import is_quit
 
+if TYPE_CHECKING:       # the game loads only when a deal is played
+    from tutor.app.play.game import DealPlayer
+    from tutor.teaching.io import LearnerIO
+    from tutor.teaching.progress import ProgressStore
+
+#: What builds the deal player (:class:`tutor.app.play.game.DealPlayer`'s arguments).
+MakePlayer = Callable[..., "DealPlayer"]
+
 #: The longest pace (seconds between the computer players' moves) ``--pace`` or a saved match
 #: may ask for.
 LONGEST_PACE = 30.0
@@ -50,10 +60,12 @@ def matches_dir() -> Path:
 
 
 def play_saved_match(*, ruleset: str | None = None, players: int | None = None,
-                     deals: int | None = None, seat: int | None = None, level_name: str | None = None,
-                     seed: int | None = None, pace: float | None = None, resume: str | None = None,
+                     deals: int | None = None, seat: int | None = None,
+                     level_name: str | None = None, seed: int | None = None,
+                     pace: float | None = None, resume: str | None = None,
                      sheet: str | None = None, review_samples: int = REVIEW_SAMPLES_HELP,
-                     io=None, make_player=None) -> int:
+                     io: LearnerIO | None = None,
+                     make_player: MakePlayer | None = None) -> int:
     """Start a match, or with ``resume`` play on a saved one (``""``: the last unfinished, or
     with ``sheet`` the last played; else the file ``resume``), and play it to its end or until
     the learner quits; returns the exit status.  The options are ``laugh match``'s, None where
@@ -93,7 +105,7 @@ def play_saved_match(*, ruleset: str | None = None, players: int | None = None,
                                   "started_at": time.time()})
         stamp = time.strftime("%Y%m%d-%H%M%S")
         path = matches_dir() / f"match-{stamp}-{rs.id}-seed{seed}.json"
-    seed, io, store = session_io(match.seed, True, io)
+    _, io, store = session_io(None, True, io)      # (the match keeps its own seed)
     session = MatchSession(match, path, io=io, store=store, pace=pace, make_player=make_player,
                            review_samples=review_samples)
     try:
@@ -109,7 +121,8 @@ def latest_unfinished(finished: bool = False) -> Path:
     ``finished``, when none is unfinished, the most recently saved match (for its score
     sheet).  Raises :class:`UsageError` when there is none."""
     folder = matches_dir()
-    candidates, over = [], []
+    candidates: list[tuple[float, str, Path]] = []
+    over: list[tuple[float, str, Path]] = []
     for f in folder.glob("match-*.json") if folder.is_dir() else ():
         try:
             obj = jsonfile.load(f)
@@ -192,9 +205,9 @@ class MatchSession:
     ``store`` a progress store (the graded moments of each deal are recorded), or None;
     ``make_player`` builds the deal player (default :class:`tutor.app.play.game.DealPlayer`)."""
 
-    def __init__(self, match: Match, path: Path, *, io, store=None,
-                 pace: float = 1.0, make_player=None,
-                 review_samples: int = 0):
+    def __init__(self, match: Match, path: Path, *, io: LearnerIO,
+                 store: ProgressStore | None = None, pace: float = 1.0,
+                 make_player: MakePlayer | None = None, review_samples: int = 0):
         self.match = match
         self.review_samples = review_samples
         self.path = path
@@ -301,17 +314,20 @@ class MatchSession:
         from tutor.app.play.sheet import review_renderable, settlement_table
         m = self.match
         game = m.next_game
+        if game is None:
+            raise AssertionError("the match is over: it has no next game")
         deal = m.new_deal()
         k = game.index
         label = (f"{game.label} ({k + 1} of {len(m.games)})" if game.round is not None
                  else f"Deal {k + 1} of {len(m.games)}")
         dealer = self.names[game.dealer]
+        deals = "deal" if game.dealer == self.seat else "deals"
         player = self.make_player(
             deal, self.seat, make_opponents(self.level, m.players, self.seat),
             bot_rng=random.Random(f"{m.seed}:bots:{k}"),
             reaction_rng=random.Random(f"{m.seed}:reactions:{self.level.name}:{k}"),
             io=self.io, names=self.names, pace=self.pace,
-            title=f"{label} · {m.ruleset.id} · {dealer} deal{'' if game.dealer == self.seat else 's'}",
+            title=f"{label} · {m.ruleset.id} · {dealer} {deals}",
             totals=list(m.totals), claiming=claimants(self.level, m.players, self.seat))
         player.run()
         if not deal.is_terminal():

@@ -4,13 +4,14 @@ At the end of each page the prompt takes ``next`` (or Enter), ``back`` or ``quit
 posed where their block stands by the learner loop (:func:`tutor.app.puzzling.pose`, which is
 :func:`tutor.teaching.loop.ask`: the answer prompt and its words, a second try before the answer is
 shown, the explanation and the quotation behind the rule after each puzzle).  A quit word leaves
-the lesson from any prompt of it (the puzzle's answer, once given, is kept).  Puzzles are numbered across the lesson ("Puzzle 3 of 5", as the
-header counts them).  At the end, the puzzles missed at the first try are offered again as fresh
-puzzles of the same kind and theme, then the lesson is marked complete with its first-try score.
+the lesson from any prompt of it (the puzzle's answer, once given, is kept).  Puzzles are
+numbered across the lesson ("Puzzle 3 of 5", as the header counts them).  At the end, the
+puzzles missed at the first try are offered again as fresh puzzles of the same kind and theme,
+then the lesson is marked complete with its first-try score.
 
 Puzzle ``n`` of the block numbered ``b`` in a lesson taken with seed ``S`` is always the same
-puzzle (:func:`tutor.teaching.lessons.puzzle_seed`), so ``laugh lesson ID --seed S`` gives a class the same
-puzzles, and a lesson resumed later poses the ones not yet answered.
+puzzle (:func:`tutor.teaching.lessons.puzzle_seed`), so ``laugh lesson ID --seed S`` gives a
+class the same puzzles, and a lesson resumed later poses the ones not yet answered.
 
 A ``coach`` block starts the coached deals where it stands (:func:`tutor.app.coach.coached_deals`),
 after asking (``play`` starts them, ``skip`` goes on; Enter alone answers neither, so paging with
@@ -23,17 +24,20 @@ from __future__ import annotations
 
 import secrets
 
+from rich.console import RenderableType
 from rich.table import Table
 from rich.text import Text
 
 from tutor.app.blocks import render_block
+from tutor.app.context import Context
 from tutor.app.fit import TitledRule
 from tutor.app.markdown import render_markdown
 from tutor.app.puzzling import Quit, generate, pose
 from tutor.engine.errors import LaughError
-from tutor.puzzles import another
+from tutor.puzzles import Puzzle, another
 from tutor.teaching.lessons import Block, Lesson, Segment, puzzle_seed
 from tutor.teaching.loop import yes_no
+from tutor.teaching.progress import LessonState
 from tutor.teaching.words import HELP_WORDS, HINT_WORDS, MENU_QUIT_WORDS
 
 NEXT_WORDS = ("", "n", "next")
@@ -54,7 +58,8 @@ class LessonRunner:
     the lesson, as the line said on leaving names it (default ``laugh lesson N``).
     """
 
-    def __init__(self, ctx, lesson: Lesson, seed: int | None = None, restart: bool = False, *,
+    def __init__(self, ctx: Context, lesson: Lesson, seed: int | None = None,
+                 restart: bool = False, *,
                  ruleset: str | None = None, notes: tuple[str, ...] = (),
                  resume: str | None = None):
         self.ctx = ctx
@@ -64,9 +69,21 @@ class LessonRunner:
         self.ruleset = ruleset
         self.notes = tuple(notes)
         self.resume = resume
-        self.state = None
-        self._puzzles: dict[str, object] = {}
-        self._intro: list = []
+        self._state: LessonState | None = None
+        self._puzzles: dict[str, Puzzle] = {}
+        self._intro: list[RenderableType] = []
+
+    @property
+    def state(self) -> LessonState:
+        """The attempt being taken (its seed, page and answers), as :meth:`run` began or resumed
+        it (an error before: a bug of the caller)."""
+        if self._state is None:
+            raise AssertionError("the lesson has not begun: run() sets its attempt")
+        return self._state
+
+    @state.setter
+    def state(self, state: LessonState) -> None:
+        self._state = state
 
     # -- puzzles ---------------------------------------------------------------------------
 
@@ -74,7 +91,7 @@ class LessonRunner:
         """The slot names (``"<block index>.<n>"``) of a puzzle block's puzzles."""
         return [f"{block.index}.{n}" for n in range(block.data["count"])]
 
-    def puzzle(self, block: Block, n: int):
+    def puzzle(self, block: Block, n: int) -> Puzzle:
         """Puzzle ``n`` of ``block`` for this attempt's seed (generated once, then kept)."""
         slot = f"{block.index}.{n}"
         if slot not in self._puzzles:
@@ -85,11 +102,11 @@ class LessonRunner:
                 difficulty=d["difficulty"])
         return self._puzzles[slot]
 
-    def fresh_puzzle(self, block: Block, n: int):
+    def fresh_puzzle(self, block: Block, n: int) -> Puzzle:
         """A fresh puzzle for "try again" after puzzle ``n`` of ``block`` was missed: the same
         kind and theme (the block's, so the same objective), within what the lesson has taught
-        (:func:`tutor.puzzles.another`), never the missed puzzle nor the same question.  The same attempt (seed) gives the same
-        fresh puzzle.  Raises GenerationError when none is found."""
+        (:func:`tutor.puzzles.another`), never the missed puzzle nor the same question.  The same
+        attempt (seed) gives the same fresh puzzle.  Raises GenerationError when none is found."""
         return another(self.puzzle(block, n), 1, lesson=self.lesson.path.stem,
                        theme=block.data.get("theme"))
 
@@ -103,7 +120,7 @@ class LessonRunner:
         state = store.lesson_state(lesson.id)
         fresh = (state is None or not state.in_progress or self.restart
                  or (self.seed_arg is not None and state.seed != self.seed_arg))
-        if fresh:
+        if fresh or state is None:
             seed = self.seed_arg if self.seed_arg is not None else secrets.randbelow(10**6)
             state = store.start_lesson(lesson.id, seed)
         self.state = state
@@ -147,7 +164,8 @@ class LessonRunner:
         which = f"lesson {lesson.number}" if lesson.number else lesson.title
         done = len(self.answered())
         total = lesson.puzzle_count
-        again = self.resume or f"c from the home screen or laugh lesson {lesson.number or lesson.id}"
+        again = self.resume or \
+            f"c from the home screen or laugh lesson {lesson.number or lesson.id}"
         why = self.ctx.store.unsaved()
         if why:
             return (f"Not saved ({why}): {which} at page {page + 1} of {len(lesson.pages)}, "
@@ -163,12 +181,12 @@ class LessonRunner:
             return {**self.state.answered, **kept.answered}
         return dict(self.state.answered)
 
-    def header(self, resumed: bool) -> list:
+    def header(self, resumed: bool) -> list[RenderableType]:
         """The lesson's title, objectives and the seed of this attempt, as renderables (shown
         above the first page)."""
         ctx, lesson = self.ctx, self.lesson
         title = f"Lesson {lesson.number}: {lesson.title}" if lesson.number else lesson.title
-        out: list = [Text(title, style="bold"),
+        out: list[RenderableType] = [Text(title, style="bold"),
                      Text(f"About {lesson.minutes} minutes; {len(lesson.pages)} pages, "
                           f"{lesson.puzzle_count} puzzles; seed {self.state.seed}.", style="dim")]
         if not resumed:
@@ -197,7 +215,7 @@ class LessonRunner:
         ctx, lesson = self.ctx, self.lesson
         ctx.clear()
         title = f"{lesson.number}. {lesson.title}" if lesson.number else lesson.title
-        pending: list = list(self._intro)
+        pending: list[RenderableType] = list(self._intro)
         self._intro = []
         pending += [Text(""), TitledRule(f"{title} · page {page + 1} of {len(lesson.pages)}",
                                          style="dim")]
@@ -353,11 +371,12 @@ class LessonRunner:
             ctx.say(f"{g.done} Lesson complete.", style="bold green")
 
 
-def _bullet(ctx) -> str:
+def _bullet(ctx: Context) -> str:
     return "•" if ctx.symbols else "-"
 
 
-def take_lesson(ctx, lesson: Lesson, seed: int | None = None, restart: bool = False) -> str:
+def take_lesson(ctx: Context, lesson: Lesson, seed: int | None = None,
+                restart: bool = False) -> str:
     """Take ``lesson`` in ``ctx`` (see :class:`LessonRunner` for ``seed`` and ``restart``), as
     ``laugh lesson`` and the home screen do; returns ``"completed"`` or ``"quit"``."""
     return LessonRunner(ctx, lesson, seed=seed, restart=restart).run()

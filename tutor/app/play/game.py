@@ -37,10 +37,12 @@ mistake of the learner (misses and false claims among them) with the engine's re
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
+from typing import Protocol, runtime_checkable
 
 from rich.text import Text
 
-from tutor.app.play.inputs import HELP, WORDS, Intent, interpret
+from tutor.app.play.inputs import CLAIM_KEYS, HELP, NAME_PROMPT, WORDS, Intent, interpret
 from tutor.app.play.mistakes import (
     DECL_THEME,
     MISTAKE_TITLES,
@@ -52,7 +54,7 @@ from tutor.app.play.mistakes import (
     laid_down_holding,
 )
 from tutor.app.play.review import hint
-from tutor.app.play.watching import CLAIM_KEYS, NAME_PROMPT, Watching
+from tutor.app.play.watching import Watching
 from tutor.engine.bots import Bot
 from tutor.engine.cards import RANK_NAMES, RANK_PLURALS, pretty_cards
 from tutor.engine.deal import DECLARATIONS, Action, Deal, one_declaration_per_rank
@@ -78,6 +80,17 @@ def watch_label(name: str, width: int = 80) -> str:
     whether or not anything is claimable (shorter on a terminal under 50 columns, so that it
     fits beside the time left)."""
     return f"{name} to move · space claims" if width >= 50 else f"{name} · space claims"
+
+
+@runtime_checkable
+class _LinesInOrder(Protocol):
+    """Input whose next line can be looked at before a prompt takes it (piped or scripted
+    lines: :class:`tutor.app.io.ScriptedIO`); ``in_order`` False when it cannot (the answers are
+    a function of the prompt)."""
+
+    in_order: bool
+
+    def next_line(self) -> str | None: ...
 
 
 class DealObserver:
@@ -157,11 +170,6 @@ class DealPlayer(Watching):
             if b is not None:
                 b.start(deal)
 
-    @property
-    def piped(self) -> bool:
-        """True when nobody types at a terminal (no real time: no answer time is measured)."""
-        return bool(self.clock.piped)
-
     # -- running ------------------------------------------------------------------------------
 
     def run(self) -> DealPlayer:
@@ -205,15 +213,16 @@ class DealPlayer(Watching):
     def _watch_prompt(self) -> bool:
         """The prompt before a computer player's move; True when the learner did something
         (the prompt comes again), False when the move is due."""
-        who = self.names[self.deal.to_move]
+        who = self.names[self._mover()]
         self._fresh()
         held = self.observer.prompt(self, "watch")
         if not self.clock.realtime and self._for_my_turn():
             self._let_time_pass(self.pace)      # piped: the next line waits for the turn
             return False
         if self.clock.realtime and not held:
-            reply = self.io.read(WATCH_PROMPT, self.pace, words=WORDS, label=watch_label(who, self.io.width),
-                                 total=self.pace, events=self._events(), keys=CLAIM_KEYS,
+            reply = self.io.read(WATCH_PROMPT, self.pace, words=WORDS,
+                                 label=watch_label(who, self.io.width), total=self.pace,
+                                 events=self._events(), keys=CLAIM_KEYS,
                                  extend_while_typing=True, erase=True)
             return reply is not None and self._handle(reply, turn=False) != "pass"
         reply = self.io.read(WATCH_PROMPT, None, words=WORDS, events=self._events(),
@@ -226,12 +235,33 @@ class DealPlayer(Watching):
     def _bot_moves(self) -> None:
         d = self.deal
         self._show(self.watch.advance(self.clock.now()))     # claims due come first
-        if d.phase == "over" or d.to_move == self.seat or self.quit:
+        mover = d.to_move
+        if d.phase == "over" or mover is None or mover == self.seat or self.quit:
             return
-        bot = self.bots[d.to_move]
+        bot = self.bots[mover]
+        if bot is None:
+            raise AssertionError(f"seat {mover} is nobody's: no computer player, not the learner")
         self._apply(bot.choose(d, d.legal_actions(), self.bot_rng))
 
+    def _mover(self) -> int:
+        """The seat to move (an error once the deal is over: a bug of the caller)."""
+        mover = self.deal.to_move
+        if mover is None:
+            raise AssertionError("the deal is over: nobody is to move")
+        return mover
+
     # -- the learner's input ------------------------------------------------------------------
+
+    def claim(self, naming: str, at: float) -> None:
+        """The learner claims, as at the claim key: ``naming`` is what they typed for it, the
+        cards or the rank (``claim`` before them may be left out; empty: they are asked for
+        next), the line having come at clock time ``at``.  Refereed by the watch as every claim
+        is (a false claim said and recorded, a naming that is not whole asked again); for one
+        who asks beside the learner (the coach, before it speaks of an oversight)."""
+        words = naming.split()
+        line = naming if words and words[0].lower() == "claim" else f"claim {naming}"
+        intent = interpret(line, self.deal, self.seat, self.names)
+        self._claim(intent.name or None, at)
 
     def _handle(self, reply: Reply | str, turn: bool) -> str:
         """Act on one line (a :class:`~tutor.teaching.io.Reply`, timed when it came, or a text
@@ -401,7 +431,7 @@ class DealPlayer(Watching):
         if not mine and a.kind in ("capture", "play_on_capture") and self._decision:
             if a.rank in self._decision.at_risk:
                 self._decision.lost_to.setdefault(a.rank, a.player)
-        if mine and a.kind == "capture" and any(
+        if mine and a.kind == "capture" and a.rank is not None and any(
                 o.offender == self.seat and o.index == idx and o.kind is OversightKind.SPLIT_PRIAL
                 for o in d.oversights):
             self.mistakes.append(Mistake(
@@ -412,7 +442,7 @@ class DealPlayer(Watching):
         if d.to_move == self.seat and d.phase != "over":
             self._close_decision()
 
-    def _payments_line(self, payments) -> str:
+    def _payments_line(self, payments: Sequence[tuple[int, int | None, int]]) -> str:
         """Lie-down payments as they are made (RULES.md 3.6)."""
         payer = payments[0][0]
         who = "You pay" if payer == self.seat else f"{self.names[payer]} pays"
@@ -420,7 +450,8 @@ class DealPlayer(Watching):
         unit = "stake" if stakes == 1 else "stakes"
         if payments[0][1] is None:
             return f"{who} {stakes} {unit} into the pot for lying down (pot now {self.deal.pot})."
-        to = ", ".join("you" if q == self.seat else self.names[q] for _, q, _ in payments)
+        payees = [q for _, q, _ in payments if q is not None]
+        to = ", ".join("you" if q == self.seat else self.names[q] for q in payees)
         return f"{who} {stakes} {unit} to each player still in for lying down: {to}."
 
     def _decide(self, a: Action) -> None:
@@ -430,7 +461,7 @@ class DealPlayer(Watching):
         opts = d.capture_options(self.seat)
         risky = {o.rank: o.reason for o in opts if o.at_risk}
         chosen = next((o for o in opts if o.rank == a.rank), None)
-        if risky and a.rank not in risky and chosen is not None:
+        if risky and a.rank is not None and a.rank not in risky and chosen is not None:
             self._decision = _Decision(len(d.history), a.rank, chosen.reason, risky)
         elif risky:
             self.opportunities.append(Opportunity("capture-choice", ("at-risk",), True, None,
@@ -528,7 +559,7 @@ class DealPlayer(Watching):
         when the lines cannot be looked at before the prompt (a function of the prompt: it
         answers each prompt)."""
         io = self.io
-        if not getattr(io, "in_order", False):
+        if not isinstance(io, _LinesInOrder) or not io.in_order:
             return False
         text = io.next_line()
         if text is None:

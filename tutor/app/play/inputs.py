@@ -2,10 +2,10 @@
 
 :func:`classify` tells what a line is (a pass, a word that leaves, a request, a claim, a move):
 the one reading of the words for a practice deal and the table client, whose moves the table's
-server reads.  :func:`interpret` turns one line into an :class:`Intent`.  A move is read by the engine
-(:meth:`~tutor.engine.Deal.parse_action`), so an input that cannot be played is answered with the
-engine's reason, and the moves offered are the engine's (:meth:`~tutor.engine.Deal.legal_actions`);
-this module only keeps the words that are not moves.
+server reads.  :func:`interpret` turns one line into an :class:`Intent`.  A move is read by the
+engine (:meth:`~tutor.engine.Deal.parse_action`), so an input that cannot be played is answered
+with the engine's reason, and the moves offered are the engine's
+(:meth:`~tutor.engine.Deal.legal_actions`); this module only keeps the words that are not moves.
 
 What the learner may type (the engine's notation, :meth:`~tutor.engine.deal.Action.notation`):
 
@@ -37,7 +37,13 @@ from tutor.engine.reasons import Reason
 from tutor.teaching.words import QUIT_WORDS as LOOP_QUIT_WORDS
 
 __all__ = ["Intent", "action_code", "classify", "help_text", "interpret", "read_move", "HELP",
-           "INFO_WORDS", "PASS_WORDS", "QUIT_WORDS", "WORDS"]
+           "CLAIM_KEYS", "INFO_WORDS", "NAME_PROMPT", "PASS_WORDS", "QUIT_WORDS", "WORDS"]
+
+#: The claim key: the space bar on an empty line answers ``claim`` at once (a practice deal's
+#: prompts and a table client's).
+CLAIM_KEYS = {" ": "claim"}
+#: The prompt that asks which cards a claim takes, after the claim key.
+NAME_PROMPT = "claim: which cards?> "
 
 #: Words offered for completion.
 WORDS = ("claim", "declare", "lie down", "ld", "take", "end turn", "pass", "help", "hint",

@@ -27,9 +27,12 @@ claim open to the learner is better made now or after the turn.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import TypedDict, TypeGuard
 
 from tutor.engine.analysis import (
     LOSS_CLASSES,
@@ -46,6 +49,7 @@ from tutor.engine.analysis import (
 from tutor.engine.analysis.explain import more_samples_could_tell, verdict
 from tutor.engine.cards import RANK_NAMES, RANK_PLURALS, pretty_cards
 from tutor.engine.deal import CAPTURE_KINDS, DECLARATIONS, Action, Deal
+from tutor.engine.errors import UsageError
 from tutor.engine.observe import observe
 
 __all__ = ["COSTLIEST", "HINT_SAMPLES", "REVIEW_SAMPLES", "Costly", "DealReview", "hint",
@@ -116,7 +120,10 @@ class DealReview:
 
 def review_seed(deal: Deal) -> int:
     """The seed of a deal's review: mixed from its player count, its dealer and its shuffled
-    pack (:func:`tutor.engine.analysis.mix_seed`), so the same deal is reviewed the same way."""
+    pack (:func:`tutor.engine.analysis.mix_seed`), so the same deal is reviewed the same way.
+    Raises :class:`UsageError` for a position set by hand (it has no shuffled pack)."""
+    if deal.pack is None:
+        raise UsageError("a position set by hand has no shuffled pack to seed its review")
     return mix_seed(deal.n, deal.dealer, *deal.pack) & ((1 << 63) - 1)
 
 
@@ -129,7 +136,7 @@ def review_deal(deal: Deal, seat: int, names: Sequence[str], *, samples: int = R
     per decision (at least 1; each decision stops sooner once its figures are known to ±0.1);
     ``progress(done, total, samples_done)`` is called as the work goes on (decisions done of
     ``total``, and samples done in the current one).  Raises
-    :class:`tutor.engine.errors.UsageError` for a bad budget or seat.
+    :class:`tutor.engine.errors.UsageError` for a bad budget or seat, or a position set by hand.
     """
     t0 = time.perf_counter()
     seed = review_seed(deal)
@@ -196,8 +203,16 @@ def _captured(a: Action) -> int:
     return len(a.table)
 
 
-def _is_capture(a: Action | None) -> bool:
+def _is_capture(a: Action | None) -> TypeGuard[Action]:
     return a is not None and a.kind in CAPTURE_KINDS
+
+
+def _rank(a: Action) -> int:
+    """The rank of the cards a capture or declaration moves (every such action has one)."""
+    rank = a.rank
+    if rank is None:
+        raise AssertionError(f"{a.notation()} moves no cards of a rank")
+    return rank
 
 
 def _option_words(a: Action | None, symbols: bool) -> str:
@@ -264,21 +279,22 @@ def _counting_facts(pos: Deal, seat: int, played: Action | None, an: Analysis,
     opts = {o.rank: o for o in pos.capture_options(seat)}
     facts = ""
     if _is_capture(played) and _is_capture(best):
-        rc = pos.rank_count(seat, best.rank)
-        facts = (f"With {_rank_words(best.rank, rc.table)} on the table, {rc.hand} in your hand "
+        rc = pos.rank_count(seat, _rank(best))
+        facts = (f"With {_rank_words(_rank(best), rc.table)} on the table, {rc.hand} in your hand "
                  f"and {rc.unseen} unseen, the best capture takes {_captured(best)} table "
                  f"card{'s' if _captured(best) != 1 else ''} where yours took "
                  f"{_captured(played)}.")
     elif _is_capture(best) and played is not None and played.kind in ("end_turn", "lie_down"):
-        c2 = opts.get(best.rank)
+        c2 = opts.get(_rank(best))
         if c2 is not None:
             state = "at risk" if c2.at_risk else "safe"
-            facts = (f"You still could capture the {RANK_PLURALS[best.rank]} ({state}: "
+            facts = (f"You still could capture the {RANK_PLURALS[_rank(best)]} ({state}: "
                      f"{c2.reason}).")
     elif best is not None and best.kind == "end_turn" and _is_capture(played):
-        c1 = opts.get(played.rank)
+        c1 = opts.get(_rank(played))
         if c1 is not None and not c1.at_risk:
-            facts = f"The {RANK_PLURALS[played.rank]} were safe to keep for a later turn ({c1.reason})."
+            facts = (f"The {RANK_PLURALS[_rank(played)]} were safe to keep for a later turn "
+                     f"({c1.reason}).")
     elif best is not None and best.kind == "claim":
         target = pos.claim_target(seat, best.cards, kind=best.oversight)   # the engine's
         rivals = [q for q in pos.claimants(target) if q != seat]
@@ -287,7 +303,7 @@ def _counting_facts(pos: Deal, seat: int, played: Action | None, an: Analysis,
                                                "it too." if rivals else
                                                "nobody else could claim it."))
     elif best is not None and best.kind in DECLARATIONS:
-        facts = _rank_facts(pos, seat, best.rank, names)
+        facts = _rank_facts(pos, seat, _rank(best), names)
         if played is None and then is not None and then.kind == "lie_down":
             facts = f"You lay down holding {_declared(best, symbols)}. " + facts
         elif played is not None and played.kind == "lie_down":
@@ -296,7 +312,7 @@ def _counting_facts(pos: Deal, seat: int, played: Action | None, an: Analysis,
             facts = (f"Declared before {_turn_words(then)}, the cards were safe; held through "
                      f"it, they were not. " + facts)
     elif played is not None and played.kind in DECLARATIONS and best is None:
-        facts = _rank_facts(pos, seat, played.rank, names)
+        facts = _rank_facts(pos, seat, _rank(played), names)
         if then is not None:
             facts = (f"Holding the declaration until after {_turn_words(then)} was worth more. "
                      + facts)
@@ -348,6 +364,8 @@ def _verdict_words(an: Analysis, pos: Deal, names: Sequence[str], seat: int, sym
                 f"played out: they are worth the same (expected {_signed(best.mean, unit)}).")
     if v == "best":
         second = an.runner_up
+        if second is None:
+            raise AssertionError("a best option is separated from a runner-up")
         text = (f"Best: {_option_words(best.action, symbols)}, expected "
                 f"{_signed(best.mean, unit)}; {-second.diff:.2f} ± {second.diff_ci95:.2f} {unit} "
                 f"better than the next best, {_option_words(second.action, symbols)} (by "
@@ -406,13 +424,19 @@ def view_seed(deal: Deal, seat: int) -> int:
     :class:`~tutor.engine.observe.Observation`: its own hand, the table, the won piles, every
     action so far), never from a card hidden from it: two positions that look the same from
     the seat give the same seed (a 63-bit whole number)."""
-    import hashlib
-    import json
-
-    from tutor.engine.observe import observe
     view = json.dumps(observe(deal, seat).to_json(), sort_keys=True, ensure_ascii=True)
     digest = hashlib.blake2b(view.encode("ascii"), digest_size=8).digest()
     return int.from_bytes(digest, "big") & ((1 << 63) - 1)
+
+
+class _Budget(TypedDict):
+    """What one analysis of a hint may spend (:func:`tutor.engine.analysis.analyse`'s
+    arguments): ``samples`` (determinizations at most), ``seconds`` (a time budget, or None),
+    and ``stop_when_clear`` (stop once the best option is clearly ahead)."""
+
+    samples: int
+    seconds: float | None
+    stop_when_clear: bool
 
 
 def hint(deal: Deal, seat: int, names: Sequence[str], *, samples: int = HINT_SAMPLES,
@@ -426,7 +450,7 @@ def hint(deal: Deal, seat: int, names: Sequence[str], *, samples: int = HINT_SAM
     (its timing, never one against the other)."""
     seed = view_seed(deal, seat) if seed is None else seed
     cap = _time_cap(HINT_SECONDS)
-    budget = {"samples": samples, "seconds": cap, "stop_when_clear": False}
+    budget = _Budget(samples=samples, seconds=cap, stop_when_clear=False)
     to_move = deal.to_move == seat and not deal.is_terminal()
     try:
         if to_move:

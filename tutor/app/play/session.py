@@ -22,9 +22,11 @@ from __future__ import annotations
 import os
 import random
 import time
+from collections.abc import Callable, Sequence
 from contextlib import ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from rich.text import Text
 
@@ -39,8 +41,10 @@ from tutor.engine.levels import Level, claimants, make_opponents, seat_names
 from tutor.engine.match import Game, Match, first_dealer, plan_games
 from tutor.engine.outputs import cannot_write, folder_problem, not_saved
 from tutor.engine.records import dumps, to_record, write_records
+from tutor.engine.rulesets import Ruleset
 from tutor.puzzles.board import cards_text
 from tutor.teaching.io import LearnerIO
+from tutor.teaching.progress import ProgressStore
 from tutor.teaching.words import is_quit
 
 __all__ = ["MatchResult", "PlayOptions", "play_match", "records_dir"]
@@ -48,13 +52,17 @@ __all__ = ["MatchResult", "PlayOptions", "play_match", "records_dir"]
 
 @dataclass
 class PlayOptions:
-    """What ``laugh play`` was asked for."""
+    """What ``laugh play`` was asked for: ``deals`` deals of ``ruleset`` among ``players``,
+    the learner at ``seat`` against computer players of ``level``, dealt from ``seed``; ``pace``
+    the seconds before each computer player's move; ``export`` a JSON Lines file for the
+    records; ``save`` keeps them; ``review_samples`` the playouts per decision of each deal's
+    review (0: none)."""
 
-    ruleset: object
+    ruleset: Ruleset
     players: int
-    deals: int = 1
-    seat: int = 0
-    level: Level | None = None
+    deals: int
+    seat: int
+    level: Level
     seed: int = 1
     pace: float = 1.0
     export: str | None = None
@@ -83,7 +91,8 @@ def records_dir() -> Path:
     return laugh_home() / "records"
 
 
-def play_match(opts: PlayOptions, *, io: LearnerIO, store=None) -> MatchResult:
+def play_match(opts: PlayOptions, *, io: LearnerIO,
+               store: ProgressStore | None = None) -> MatchResult:
     """Play a match as ``opts`` asks with the learner at ``io``
     (:class:`tutor.teaching.io.LearnerIO`: the deals are played through it, and its clock times
     every claim); returns what happened.
@@ -96,7 +105,7 @@ def play_match(opts: PlayOptions, *, io: LearnerIO, store=None) -> MatchResult:
 class _Session:
     """One ``laugh play`` match, deal by deal (see :func:`play_match`)."""
 
-    def __init__(self, opts: PlayOptions, io: LearnerIO, store):
+    def __init__(self, opts: PlayOptions, io: LearnerIO, store: ProgressStore | None):
         self.opts, self.io, self.store = opts, io, store
         rs, n, seat, lv = opts.ruleset, opts.players, opts.seat, opts.level
         self.names = seat_names(n, seat)
@@ -108,8 +117,8 @@ class _Session:
         self.sheet = bool(rs.match_format) and opts.deals >= 2
         self.pays = rs.lie_down_pays is not None and not rs.has_stakes
         self.balances = [0] * n
-        self.records: list = []
-        self.record_path = None
+        self.records: list[dict[str, Any]] = []
+        self.record_path: Path | None = None
         self.unsaved: str | None = None         # why the deal records are not saved
         if opts.save:
             stamp = time.strftime("%Y%m%d-%H%M%S")
@@ -181,8 +190,7 @@ class _Session:
             kept = True
             self._keep(deal)                    # first saved, then said
             io.say()
-            io.say(_saved_line(deal, self.record_path, k, self.unsaved), style="yellow",
-                   wrap=False)
+            io.say(_saved_line(deal, self.record_path, k, self.unsaved), style="yellow")
             raise
         finally:
             if not kept:
@@ -192,8 +200,7 @@ class _Session:
             io.say("You left the deal before its end.", style="yellow")
             if self.record_path is not None:
                 io.say(f"The deal so far is saved to {self.record_path}" if not self.unsaved
-                       else f"The deal so far is not saved ({self.unsaved}).", style="dim",
-                       wrap=False)
+                       else f"The deal so far is not saved ({self.unsaved}).", style="dim")
             return False
         self._after(k, deal, player)
         return True
@@ -203,8 +210,10 @@ class _Session:
         io, opts, names, rs = self.io, self.opts, self.names, self.opts.ruleset
         game = self.games[k]
         self.match.record_deal(deal)         # the totals leave a practice game out
-        if self.pays and not game.practice:
-            self.balances = [b + r.net for b, r in zip(self.balances, deal.result.settlement)]
+        if self.pays and not game.practice and deal.result is not None:
+            # (a seat's net is None only where no stakes move: pairs scoring without payments)
+            self.balances = [b + (r.net or 0)
+                             for b, r in zip(self.balances, deal.result.settlement)]
         io.say()
         io.show(settlement_table(deal, names, io.symbols))
         io.say()
@@ -223,7 +232,7 @@ class _Session:
                                  self.balances if self.pays else None))
         if self.record_path is not None:
             io.say(f"Deal record saved to {self.record_path}" if not self.unsaved else
-                   f"Deal record not saved ({self.unsaved}).", style="dim", wrap=False)
+                   f"Deal record not saved ({self.unsaved}).", style="dim")
 
     def _keep(self, deal: Deal) -> None:
         """Keep ``deal``'s record for ``--export``, and append it to the match's file of
@@ -271,7 +280,7 @@ class _Session:
         return result
 
 
-def match_games(rs, players: int, first: int, deals: int) -> list:
+def match_games(rs: Ruleset, players: int, first: int, deals: int) -> Sequence[Game]:
     """The games of a ``laugh play`` match of ``deals`` deals, from the engine's plan
     (:func:`tutor.engine.match.plan_games`): under a ruleset's ``match_format`` the first
     ``deals`` games of its rounds (the practice game is game 1 of round 1, as on ``laugh match``'s
@@ -290,7 +299,8 @@ def match_games(rs, players: int, first: int, deals: int) -> list:
     return games[:deals]
 
 
-def review_with_progress(deal: Deal, seat: int, names, samples: int, io: LearnerIO):
+def review_with_progress(deal: Deal, seat: int, names: Sequence[str], samples: int,
+                         io: LearnerIO) -> DealReview | None:
     """The analysis of the learner's decisions in ``deal`` (:func:`review_deal`, ``samples``
     playouts a decision), None when ``samples`` is 0.  At a terminal, a progress bar appears once
     it takes more than a moment (a quarter of a second by ``io``'s clock), and goes when it is
@@ -301,7 +311,7 @@ def review_with_progress(deal: Deal, seat: int, names, samples: int, io: Learner
         return review_deal(deal, seat, names, samples=samples, symbols=io.symbols)
     t0 = io.clock.now()
     with ExitStack() as stack:
-        bar = []
+        bar: list[Callable[[float, float], None]] = []
 
         def progress(done: int, total: int, done_samples: int) -> None:
             if not bar:
@@ -330,7 +340,7 @@ def _saved_line(deal: Deal, record_path: Path | None, k: int, unsaved: str | Non
     return f"Saved {what} to {record_path}."
 
 
-def _append(path: Path, rec: dict) -> None:
+def _append(path: Path, rec: dict[str, Any]) -> None:
     """Append ``rec`` as one line of ``path``, on disk before returning (synced).  Raises
     OSError when it cannot be written (a full disk: no part of the line is left)."""
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -349,8 +359,8 @@ def _append(path: Path, rec: dict) -> None:
         os.close(fd)
 
 
-def record_deal(store, player: DealPlayer, context: str, ruleset_id: str, seed: int, k: int,
-                timed: bool = True) -> None:
+def record_deal(store: ProgressStore, player: DealPlayer, context: str, ruleset_id: str,
+                seed: int | str, k: int, timed: bool = True) -> None:
     """Record deal ``k`` of a ``context`` (``play`` or ``match``) of ``seed`` in ``store``: its
     graded moments as answers (claims, declarations, at-risk captures) and its figures of
     spotting oversights (:meth:`~tutor.teaching.progress.ProgressStore.record_sighting`); a

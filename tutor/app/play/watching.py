@@ -18,13 +18,17 @@ claim or answer in the progress store, so in no best or rating).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
 from rich.text import Text
 
-from tutor.app.play.inputs import QUIT_WORDS
+from tutor.app.play.inputs import NAME_PROMPT, QUIT_WORDS, Intent
 from tutor.app.play.mistakes import (
     FALSE_CLAIM,
     HIT,
     MISS,
+    Mistake,
     Opportunity,
     Race,
     Sighting,
@@ -35,11 +39,12 @@ from tutor.engine import race as R
 from tutor.engine.reasons import false_claim_words
 from tutor.puzzles.board import action_text
 
-__all__ = ["NAME_PROMPT", "CLAIM_KEYS", "CLAIM_WORDS", "Watching"]
+if TYPE_CHECKING:
+    from tutor.engine.deal import Action, Deal
+    from tutor.teaching.io import Clock, Event, LearnerIO
 
-NAME_PROMPT = "claim: which cards?> "
-#: The claim key: the space bar on an empty line answers ``claim`` at once.
-CLAIM_KEYS = {" ": "claim"}
+__all__ = ["CLAIM_WORDS", "Watching"]
+
 #: Completions offered while naming a claim.
 CLAIM_WORDS = ("pass", "aces", "claim")
 #: What takes the claim key back, at the naming prompt.
@@ -49,9 +54,32 @@ _NAME_ALL = "which cards? A claim names all the cards it takes (or the rank alon
 
 
 class Watching:
-    """The watch's half of :class:`~tutor.app.play.game.DealPlayer` (which sets ``deal``,
-    ``seat``, ``io``, ``clock``, ``names``, ``symbols``, ``watch``, ``races``, ``mistakes``,
-    ``opportunities``, ``sightings`` and ``_set_aside``)."""
+    """The watch's half of :class:`~tutor.app.play.game.DealPlayer`, which fills the state
+    declared here (so that this half is checked against one shape) and defines the two methods
+    declared for the checker only (:meth:`_choose`, :meth:`_fresh`)."""
+
+    deal: Deal
+    seat: int                           # the learner's
+    io: LearnerIO
+    clock: Clock                        # ``io``'s: every claim is timed by it
+    names: list[str]                    # one a seat
+    symbols: bool
+    watch: R.ClaimWatch
+    races: list[Race]
+    mistakes: list[Mistake]
+    opportunities: list[Opportunity]
+    sightings: list[Sighting]
+    hints: int                          # hints asked for this deal
+    _set_aside: bool                    # a table mournival is set aside (the deal's game)
+
+    if TYPE_CHECKING:
+        def _choose(self, intent: Intent) -> Action | None: ...    # DealPlayer
+        def _fresh(self) -> None: ...                                # DealPlayer
+
+    @property
+    def piped(self) -> bool:
+        """True when nobody types at a terminal (no real time: no answer time is measured)."""
+        return bool(self.clock.piped)
 
     # -- time and the computer players' claims -----------------------------------------------
 
@@ -62,10 +90,10 @@ class Watching:
             if w.missed_by(self.seat):
                 self._missed(w)
 
-    def _events(self) -> list:
+    def _events(self) -> list[Event]:
         """The computer players' claims still to come, as events of a read: each, when its time
         comes, is decided (and shown above the prompt, which stays open)."""
-        def fire(at: float):
+        def fire(at: float) -> Callable[[], bool]:
             def run() -> bool:
                 self._show(self.watch.advance(at))
                 self._fresh()           # a claim while the prompt is open: the table again
@@ -113,7 +141,6 @@ class Watching:
 
     def _claim_one_of(self, out: R.Outcome) -> None:
         """A claim that fits several oversights: the learner picks one (the time runs on)."""
-        from tutor.app.play.inputs import Intent
         picked = self._choose(Intent("actions", actions=list(out.candidates),
                                      message=out.reason.words(self.seat, self.names),
                                      claim=True))
@@ -125,7 +152,7 @@ class Watching:
 
     # -- outcomes -------------------------------------------------------------------------------
 
-    def _show(self, outs: list, typed: str = "") -> None:
+    def _show(self, outs: list[R.Outcome], typed: str = "") -> None:
         """Say what each decided claim came to, and keep its figures."""
         for o in outs:
             if o.result == R.HIT:
@@ -145,27 +172,27 @@ class Watching:
             self._sync()
 
     def _hit(self, o: R.Outcome) -> None:
-        d, w = self.deal, o.watched
+        d, w, a, secs = self.deal, o.watched, o.action, o.seconds
+        if w is None or a is None or secs is None:
+            raise AssertionError("a hit names its claim and its oversight")
         t = Text("  ")
-        t.append_text(action_text(o.action, self.names, self.seat, self.symbols,
-                                  self._set_aside))
+        t.append_text(action_text(a, self.names, self.seat, self.symbols, self._set_aside))
         self.io.show(t)
         mine = o.seat == self.seat
         rivals = w.rivals(but=o.seat)
         runner = rivals[0] if rivals else None
         ov = w.oversight
-        r = Race(len(d.history) - 1, ov.kind, o.action.cards, ov.offender, dict(w.reactions),
-                 o.seconds if mine else None, w.may_claim(self.seat), o.seat, o.seconds,
-                 runner[0] if runner else None,
-                 runner[1] - o.seconds if runner else None, self.piped,
-                 hinted=mine and self.hints > 0)
+        r = Race(len(d.history) - 1, ov.kind, a.cards, ov.offender, dict(w.reactions),
+                 secs if mine else None, w.may_claim(self.seat), o.seat, secs,
+                 runner[0] if runner else None, runner[1] - secs if runner else None,
+                 self.piped, hinted=mine and self.hints > 0)
         self.races.append(r)
         self.io.say("    " + self.race_line(r), style="dim")
         if mine and not r.hinted:       # a claim after a hint counts in no figure
-            secs = None if self.piped else o.seconds
-            self.opportunities.append(Opportunity("spot-oversight", (ov.kind,), True, secs,
+            timed = None if self.piped else secs
+            self.opportunities.append(Opportunity("spot-oversight", (ov.kind,), True, timed,
                                                   ov.index))
-            self.sightings.append(Sighting(HIT, ov.kind, secs, ov.index))
+            self.sightings.append(Sighting(HIT, ov.kind, timed, ov.index))
 
     def _missed(self, w: R.Watched) -> None:
         ov = w.oversight
@@ -176,7 +203,7 @@ class Watching:
 
     def race_line(self, r: Race) -> str:
         """Who was first to the claim, in how long, and by how much."""
-        def name(q):
+        def name(q: int) -> str:
             return "you" if q == self.seat else self.names[q]
         if r.winner == self.seat and r.hinted:
             return ("You claimed first, with a hint this deal: the claim counts in no figure, "

@@ -45,7 +45,7 @@ from typing import Any
 
 from rich.text import Text
 
-from tutor.app.play.inputs import WORDS, classify, help_text
+from tutor.app.play.inputs import CLAIM_KEYS, NAME_PROMPT, WORDS, classify, help_text
 from tutor.app.tables._link import Link, Linked, Rejoining
 from tutor.app.tables._organiser import organise, overview_text, watch_tables
 from tutor.app.tables._screens import (
@@ -68,11 +68,8 @@ __all__ = ["Link", "PlayerClient", "join_table", "organise", "overview_text", "r
 
 TURN_PROMPT = "Your move> "
 WATCH_PROMPT = "watch> "
-NAME_PROMPT = "claim: which cards?> "
 BEFORE_PROMPT = "Before play (take, or Enter starts)> "
 WHICH_PROMPT = "Which? > "
-#: The claim key: the space bar on an empty line.
-CLAIM_KEYS = {" ": "claim"}
 #: The program's quit words (:mod:`tutor.teaching.words`), and ``leave`` (the table).
 QUIT_WORDS = frozenset(LOOP_QUIT_WORDS) | {"leave"}
 #: What ``help`` says at a table (the words are a practice deal's: :mod:`tutor.app.play.inputs`).
