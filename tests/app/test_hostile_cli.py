@@ -271,7 +271,7 @@ def test_a_formula_for_a_kind_refuses_its_file_and_reaches_no_csv(monkeypatch, c
     rc, said, err = run(monkeypatch, capsys, ["class", "report", str(good), str(hostile),
                                               "--csv", str(out)])
     assert rc == 1 and "1 file left out" in said
-    assert f"answers[0].kind {bad!r} is not a kind of answer" in _one_line(err)
+    assert f"answers[0].kind: {bad!r} is not a kind of answer" in _one_line(err)
     assert "\t" not in err and "\r" not in err
     cells = _csv_cells(out)
     assert "Anne" in cells and "Bea" not in cells
@@ -327,7 +327,7 @@ def test_a_kind_with_escapes_is_refused_in_one_inert_line(tmp_path):
     for argv in (["class", "report", str(export)], ["progress", "import", str(export)]):
         proc = run_laugh(argv, "", home)
         assert proc.returncode == 1 and "Traceback" not in proc.stderr, proc.stderr
-        assert "kind 'spot\\x1b[2J\\x9b31moversight' is not a kind of answer" in proc.stderr
+        assert "kind: 'spot\\x1b[2J\\x9b31moversight' is not a kind of answer" in proc.stderr
         for stream in (proc.stdout, proc.stderr):
             assert ESC not in stream and "\x9b" not in stream, argv
     proc = run_laugh(["stats"], "", home, extra_env={"NO_COLOR": "1"})

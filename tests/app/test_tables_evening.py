@@ -22,7 +22,7 @@ import pytest
 from support import ROOT
 from tables_net import PipedPlayer, RawClient, Server, env
 
-from tutor.engine.errors import LaughError
+from tutor.engine.errors import LaughError, RecordError
 from tutor.engine.records import check_record, to_record
 
 pytest.importorskip("websockets")
@@ -238,13 +238,26 @@ def test_server_json_is_private_and_each_damage_is_one_line_naming_the_key(tmp_p
     doc = json.loads(json.dumps(good))
     doc["tables"][0]["seats"][0] = 5
     path.write_text(json.dumps(doc))
-    with pytest.raises(LaughError, match=r"server.json: tables\.0\.seats\.0: must be an object"):
+    with pytest.raises(LaughError, match=r"server.json: tables\[0\]\.seats\[0\]: must be a mapping of keys to values"):
         load_state(folder, rulesets)
     doc = json.loads(json.dumps(good))
     doc["settings"]["players"] = "3"
     path.write_text(json.dumps(doc))
     with pytest.raises(LaughError, match=r"settings\.players: must be a whole number"):
         load_state(folder, rulesets)
+    # a wrong type, a missing key, an unknown key: the file and the key, in one line
+    for change, said in (
+            (lambda d: d["settings"].update(hold="yes"), "settings.hold: must be true or false"),
+            (lambda d: d["tables"][0].pop("code"), "tables[0].code: is missing"),
+            (lambda d: d["tables"][0]["seats"][1].update(colour="red"),
+             "tables[0].seats[1].colour: is not a key here"),
+            (lambda d: d["settings"].update(wait=7200), "settings.wait: must be at most 3600")):
+        doc = json.loads(json.dumps(good))
+        change(doc)
+        path.write_text(json.dumps(doc))
+        with pytest.raises(RecordError) as exc:
+            load_state(folder, rulesets)
+        assert str(exc.value) == f"{path}: {said}"
     path.write_text(json.dumps(good))
 
 

@@ -134,9 +134,9 @@ def test_ours_is_marked_and_the_quiz_is_seeded(pack, library):
     assert "Defend a reading of" in page and "For the teacher:" in page
     handout = render_html(pack, library, "students")
     assert handout.count("Ours, not the sources'") >= 3
-    assert sum(s["minutes"] for s in pack.data["plan"]) == pack.data["minutes"] == 50
+    assert sum(s.minutes for s in pack.data.plan) == pack.data.minutes == 50
     assert {p.id.split(".")[0] for p in pack.quiz} <= set(SOURCE_KINDS)
-    assert len(pack.quiz) == sum(q["count"] for q in pack.data["quiz"])
+    assert len(pack.quiz) == sum(q.count for q in pack.data.quiz)
     again = build_pack(1, library)
     assert [p.id for p in again.quiz] == [p.id for p in pack.quiz]
     assert [p.id for p in build_pack(2, library).quiz] != [p.id for p in pack.quiz]
@@ -210,6 +210,34 @@ def test_the_class_data_is_checked(tmp_path, library):
     assert "'count' is not a kind of source criticism" in error(bad)
     bad = good.replace("    section: tree\n", "    section: trees\n")
     assert "'trees' is not a section of the pack" in error(bad)
+
+
+def test_a_wrong_type_a_missing_key_and_an_unknown_key_name_the_file_line_and_key(tmp_path,
+                                                                                 library):
+    good = C.class_path().read_text(encoding="utf-8")
+    path = tmp_path / "source-criticism.yaml"
+
+    def error(text):
+        path.write_text(text, encoding="utf-8")
+        with pytest.raises(DataError) as exc:
+            load_class_data(library, path)
+        assert "\n" not in str(exc.value)
+        return str(exc.value)
+
+    def line_of(text, needle):
+        return next(i for i, line in enumerate(text.splitlines(), 1) if needle in line)
+
+    bad = good.replace("{kind: reading, count: 2}", "{kind: reading, count: two}")
+    assert error(bad) == (f"source-criticism.yaml:{line_of(bad, 'count: two')}: quiz[2].count: "
+                          "must be a whole number")
+    bad = good.replace("minutes: 50\n", "")
+    assert error(bad) == "source-criticism.yaml:1: minutes: is missing"
+    bad = good.replace("{kind: reading, count: 2}", "{kind: reading, count: 2, level: 3}")
+    assert error(bad) == (f"source-criticism.yaml:{line_of(bad, 'level: 3')}: quiz[2].level: "
+                          "is not a key here (keys: kind, count)")
+    bad = good.replace("minutes: 50\n", "minutes: 50\nhomework: none\n")
+    assert error(bad).startswith(f"source-criticism.yaml:{line_of(bad, 'homework')}: homework: "
+                                 "is not a key here (keys: title, minutes, intro, quiz, plan,")
 
 
 def test_laugh_class_pack(tmp_path, capsys):

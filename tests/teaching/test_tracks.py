@@ -80,7 +80,7 @@ def test_an_unknown_track_lists_the_tracks():
     ("id: t\ntitle: T\nruleset: parlett\nabout: x\nsteps: [{lesson: terms}]\ncolour: red\n",
      ":6: colour"),
     ("id: T T\ntitle: T\nruleset: parlett\nabout: x\nsteps: [{lesson: terms}]\n", ":1: id"),
-    ("- just a list\n", ":1: track"),
+    ("- just a list\n", ":1: must be a mapping of keys (id, title, ruleset, about, steps"),
 ])
 def test_a_broken_track_file_is_one_line(tmp_path, text, where):
     path = tmp_path / "bad.yaml"
@@ -88,6 +88,31 @@ def test_a_broken_track_file_is_one_line(tmp_path, text, where):
     with pytest.raises(DataError) as exc:
         read_track(path)
     assert where in str(exc.value) and "\n" not in str(exc.value)
+
+
+def _broken(tmp_path, text: str) -> str:
+    path = tmp_path / "bad.yaml"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(DataError) as exc:
+        read_track(path)
+    return str(exc.value).replace(str(path), "bad.yaml")
+
+
+_GOOD = "id: t\ntitle: T\nruleset: parlett\nabout: x\nsteps:\n  - lesson: terms\n"
+
+
+def test_a_wrong_type_a_missing_key_and_an_unknown_key_name_the_file_line_and_key(tmp_path):
+    assert _broken(tmp_path, _GOOD + "match: yes please\n") == \
+        "bad.yaml:7: match: must be true or false"
+    assert _broken(tmp_path, _GOOD.replace("title: T\n", "")) == "bad.yaml:1: title: is missing"
+    assert _broken(tmp_path, _GOOD + "  - lesson: capturing\n    leave: [counts]\n") == \
+        "bad.yaml:8: steps[1].leave: is not a key here (keys: lesson, pages, leave_out)"
+    assert _broken(tmp_path, _GOOD + "    pages: []\n") == \
+        "bad.yaml:7: steps[0].pages: must list page headings"
+    assert _broken(tmp_path, _GOOD + "  - lesson: terms\n") == \
+        "bad.yaml:7: steps[1].lesson: 'terms' is a step twice"
+    assert _broken(tmp_path, _GOOD + "  - lesson: Capturing\n") == \
+        "bad.yaml:7: steps[1].lesson: 'Capturing' is not an id (lower-case words joined by '-')"
 
 
 def test_a_track_naming_what_is_not_there_is_refused(tmp_path, course):

@@ -18,22 +18,34 @@ raised as the :class:`~tutor.engine.errors.LaughError` subclass the caller names
 
 from __future__ import annotations
 
-from typing import Any, TypeVar
+import types
+from typing import Annotated, Any, TypeVar, Union, get_args, get_origin
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, BeforeValidator, ConfigDict, ValidationError
 
 from tutor.engine.errors import DataError, LaughError
 from tutor.engine.yamlfile import Document
 
-__all__ = ["Model", "key_path", "problem", "validate"]
+__all__ = ["Listed", "Model", "key_path", "listed", "problem", "refusal", "validate"]
 
 M = TypeVar("M", bound=BaseModel)
+T = TypeVar("T")
 
 
 class Model(BaseModel):
     """The base of the project's models: unknown keys refused, strict types, frozen values."""
 
-    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True, defer_build=True)
+
+
+def listed(value: Any) -> Any:
+    """A before-validator for a tuple field: a file's list taken as a tuple (strict pydantic
+    takes only a tuple as a tuple); anything else left for the field to refuse."""
+    return tuple(value) if isinstance(value, list) else value
+
+
+#: A list in a file, a tuple of ``T`` in the model: ``Listed[Step]``.
+Listed = Annotated[tuple[T, ...], BeforeValidator(listed)]
 
 
 def key_path(loc: tuple[int | str, ...]) -> str:
@@ -63,6 +75,18 @@ _WORDS = {
     "model_attributes_type": "must be a mapping of keys to values",
 }
 
+#: Refusals of a bound, said with the bound (pydantic's context names it).
+_BOUNDS = {
+    "greater_than_equal": "must be at least {ge}",
+    "less_than_equal": "must be at most {le}",
+    "greater_than": "must be more than {gt}",
+    "less_than": "must be less than {lt}",
+    "too_short": "must hold at least {min_length} entries",
+    "too_long": "must hold at most {max_length} entries",
+    "string_too_short": "must be text of at least {min_length} characters",
+    "string_too_long": "must be text of at most {max_length} characters",
+}
+
 
 def problem(exc: ValidationError) -> tuple[tuple[int | str, ...], str]:
     """The first problem of a refusal: its location (keys and list indexes, pydantic's
@@ -72,6 +96,12 @@ def problem(exc: ValidationError) -> tuple[tuple[int | str, ...], str]:
     kind = err["type"]
     if kind in _WORDS:
         message = _WORDS[kind]
+    elif kind in ("too_short", "string_too_short") and err.get("ctx", {}).get("min_length") == 1:
+        message = "must not be empty"
+    elif kind in _BOUNDS and "ctx" in err:
+        message = _BOUNDS[kind].format(**{k: f"{v:g}" if isinstance(v, float) else v
+                                          for k, v in err["ctx"].items()})
+        message = message.replace(" 1 entries", " 1 entry").replace(" 1 characters", " 1 character")
     else:
         message = " ".join(str(err["msg"]).split())
         for lead in ("Value error, ", "Assertion failed, "):
@@ -87,23 +117,74 @@ def _internal(part: str) -> bool:
 
 
 def validate(model: type[M], value: Any, *, doc: Document | None = None, where: str = "",
-             error: type[LaughError] = DataError) -> M:
+             error: type[LaughError] = DataError, context: Any = None) -> M:
     """``value`` checked and built as ``model``.
 
-    ``doc`` (a YAML text's :class:`Document`) gives the file and line of the key at fault;
-    otherwise ``where`` (a file name, "message") leads the line.  Raises ``error`` (default
-    :class:`DataError`) with one line naming the key path; never a pydantic error.
+    ``doc`` (a YAML text's :class:`Document`) gives the file and line of the key at fault, and
+    an unknown key or a value that is not a mapping is told the keys the place takes;
+    otherwise ``where`` (a file name, "message") leads the line.  ``context`` is handed to the
+    model's validators (pydantic's validation context: what a rule checks against, such as the
+    library of sources).  Raises ``error`` (default :class:`DataError`) with one line naming
+    the key path; never a pydantic error.
     """
     try:
-        return model.model_validate(value)
+        return model.model_validate(value, context=context)
     except ValidationError as exc:
         loc, message = problem(exc)
-        path = key_path(loc)
-        if doc is not None:
-            line = doc.line_of(*loc)
-            place = f"{doc.display}:{line}"
-            path = doc.path(path)
+        if doc is None:
+            path = key_path(loc)
+            raise error(": ".join(p for p in (where, path, message) if p)) from None
+        kind = exc.errors(include_url=False)[0]["type"]
+        if kind == "extra_forbidden":
+            keys = _keys_at(model, loc[:-1])
+            message += f" (keys: {', '.join(keys)})" if keys else ""
+        elif kind in ("model_type", "model_attributes_type"):
+            keys = _keys_at(model, loc)
+            message = f"must be a mapping of keys ({', '.join(keys)})" if keys else message
+        raise refusal(doc, message, *loc, error=error) from None
+
+
+def refusal(doc: Document, message: str, *keys: int | str,
+            error: type[LaughError] = DataError) -> LaughError:
+    """``error`` with the line ``FILE:LINE: KEY.PATH: message`` for the value at ``keys`` of
+    ``doc`` (the line of that key, else of the nearest enclosing one): the one form of a
+    refusal a model's checks cannot make, a rule across keys checked after it."""
+    place = f"{doc.display}:{doc.line_of(*keys)}"
+    return error(": ".join(p for p in (place, doc.path(key_path(keys)), message) if p))
+
+
+def _keys_at(model: type[BaseModel], loc: tuple[int | str, ...]) -> list[str]:
+    """The keys (aliases where given) of the model found at ``loc`` from ``model``, walking
+    fields, lists, mappings and optional values; [] when no model is there."""
+    kinds: list[Any] = [model]
+    for part in (*loc, None):
+        models = [k for k in kinds if isinstance(k, type) and issubclass(k, BaseModel)]
+        if part is None:
+            break
+        nxt: list[Any] = []
+        for k in kinds:
+            if k in models and isinstance(part, str) and part in _aliases(k):
+                nxt.append(k.model_fields[_aliases(k)[part]].annotation)
+            elif get_origin(k) in (list, tuple) and isinstance(part, int):
+                nxt += [a for a in get_args(k) if a is not Ellipsis]
+            elif get_origin(k) is dict and get_args(k):
+                nxt.append(get_args(k)[1])
+        kinds = _flat(nxt)
+    return list(_aliases(models[0])) if models else []
+
+
+def _aliases(model: type[BaseModel]) -> dict[str, str]:
+    return {f.alias or name: name for name, f in model.model_fields.items()}
+
+
+def _flat(kinds: list[Any]) -> list[Any]:
+    out: list[Any] = []
+    for k in kinds:
+        origin = get_origin(k)
+        if origin is Union or origin is types.UnionType:
+            out += _flat(list(get_args(k)))
+        elif origin is Annotated:
+            out += _flat([get_args(k)[0]])
         else:
-            place = where
-        parts = [p for p in (place, path, message) if p]
-        raise error(": ".join(parts)) from None
+            out.append(k)
+    return out

@@ -14,11 +14,14 @@ import string
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
+
+from pydantic import AfterValidator, BeforeValidator, Field, PrivateAttr
 
 from tutor.engine import yamlfile
 from tutor.engine.data import data_dir
 from tutor.engine.errors import DataError, LaughError, NotationError
+from tutor.engine.models import Model, refusal, validate
 from tutor.engine.records import replay
 
 FORMAT = "laugh-and-lie-down/puzzle@1"
@@ -61,11 +64,6 @@ class Grade:
 # --------------------------------------------------------------------------------------------
 # Definitions (puzzles/<kind>.yaml)
 
-_TOP_KEYS = {"kind", "title", "summary", "generator_version", "decoy_rate", "lesson", "themes",
-             "difficulty", "questions", "hints", "explanations", "quotes", "problems", "words",
-             "options", "items", "pages"}
-_REQUIRED = ("kind", "title", "generator_version", "lesson", "questions", "hints",
-             "explanations")
 _LESSON = re.compile(r"^\d\d-[a-z0-9-]+$")
 _PAGE = re.compile(r"^\d\d-[a-z0-9-]+#\S.*$")
 
@@ -81,40 +79,96 @@ class _Formatter(string.Formatter):
         return super().get_value(key, args, kwargs)
 
 
-@dataclass
-class Definition:
-    """One kind's definition as data (``puzzles/<kind>.yaml``).
+def _lesson_name(value: str) -> str:
+    if not _LESSON.match(value):
+        raise ValueError(f"must be a lesson file name without .md, such as 04-capturing, not "
+                         f"{value!r}")
+    return value
+
+
+def _page_name(value: str) -> str:
+    if not _PAGE.match(value):
+        raise ValueError("must be a lesson page, `NN-name#Page heading` (the lesson's file name "
+                         "without .md, then the heading of the page)")
+    return value
+
+
+#: A lesson named by its file name without ``.md``: ``04-capturing``.
+LessonName = Annotated[str, AfterValidator(_lesson_name)]
+#: A lesson page: ``NN-name#Page heading``.
+PageName = Annotated[str, AfterValidator(_page_name)]
+
+
+def _variants(shorthand: type, what: str) -> Callable[[Any], Any]:
+    """A before-validator: null is no entry, a bare ``shorthand`` value is the ``default``
+    variant's, a mapping is checked as variant -> value."""
+    def read(value: Any) -> Any:
+        if value is None:
+            return {}
+        if isinstance(value, shorthand) and not isinstance(value, dict):
+            return {"default": value}
+        if not isinstance(value, dict):
+            raise ValueError(f"must be {what}, or a mapping of variant to {what}")
+        return value
+    return read
+
+
+def _none_is(empty: Any) -> Callable[[Any], Any]:
+    return lambda value: empty if value is None else value
+
+
+class Difficulty(Model):
+    """A kind's difficulty knobs: stars are ``base`` plus each feature's value times its
+    weight (``weights``: feature -> weight), rounded and kept within 1-5; ``formula`` the rule
+    in words."""
+
+    base: float = 1.0
+    weights: Annotated[dict[str, float], BeforeValidator(_none_is({}))] = {}
+    formula: str = ""
+
+
+class Definition(Model):
+    """One kind's definition as data (``puzzles/<kind>.yaml``), read and checked by
+    :func:`load_definition`.
 
     ``questions``, ``hints``, ``explanations``, ``quotes`` and ``problems`` map a variant name (or
     ``default``) to templates, lists of hint templates, explanation templates, quotation
-    references and problem ids; ``difficulty`` holds the knobs (``base`` and per-feature
-    ``weights``, and ``formula``: the rule in words); ``decoy_rate`` is the share of decoys;
-    ``words`` and ``options`` are other wording and knobs the kind needs; ``items`` is data a
-    kind draws from (the sentences of the reading kind).  ``lesson`` is the lesson (its
-    file name without ``.md``, such as ``04-capturing``) that first teaches the kind's question;
-    ``themes`` maps each theme its puzzles are tagged with to the lesson that teaches it (None:
-    a theme of house rules that no lesson teaches).  Templates are ``str.format`` strings filled
-    with facts the generator reads from the engine.
+    references and problem ids (a bare value in the file is the ``default`` variant's);
+    ``difficulty`` holds the knobs (:class:`Difficulty`); ``decoy_rate`` is the share of decoys;
+    ``words`` and ``options`` are other wording and knobs the kind needs (each kind reads its
+    own); ``items`` is data a kind draws from (the sentences of the reading kind).  ``lesson``
+    is the lesson (its file name without ``.md``, such as ``04-capturing``) that first teaches
+    the kind's question; ``themes`` maps each theme its puzzles are tagged with to the lesson
+    that teaches it (None: a theme of house rules that no lesson teaches).  Templates are
+    ``str.format`` strings filled with facts the generator reads from the engine.  ``path`` is
+    the file read.
     """
 
     kind: str
     title: str
-    generator_version: int
-    path: Path
-    summary: str = ""
-    decoy_rate: float = 0.0
-    lesson: str | None = None
-    themes: dict[str, str | None] = field(default_factory=dict)
-    difficulty: dict[str, Any] = field(default_factory=dict)
-    questions: dict[str, str] = field(default_factory=dict)
-    hints: dict[str, list[str]] = field(default_factory=dict)
-    explanations: dict[str, str] = field(default_factory=dict)
-    quotes: dict[str, Any] = field(default_factory=dict)
-    problems: dict[str, list[Any]] = field(default_factory=dict)
-    words: dict[str, Any] = field(default_factory=dict)
-    options: dict[str, Any] = field(default_factory=dict)
-    items: list[Any] = field(default_factory=list)
-    pages: dict[str, str] = field(default_factory=dict)
+    generator_version: Annotated[int, Field(ge=1)]
+    lesson: LessonName | None
+    questions: Annotated[dict[str, str], BeforeValidator(_variants(str, "text"))]
+    hints: Annotated[dict[str, list[str]], BeforeValidator(_variants(list, "a list"))]
+    explanations: Annotated[dict[str, str], BeforeValidator(_variants(str, "text"))]
+    summary: Annotated[str, BeforeValidator(_none_is(""))] = ""
+    decoy_rate: Annotated[float, Field(ge=0, le=1)] = 0.0
+    themes: Annotated[dict[str, LessonName | None], BeforeValidator(_none_is({}))] = {}
+    difficulty: Annotated[Difficulty, BeforeValidator(_none_is({}))] = Difficulty()
+    quotes: Annotated[dict[str, list[str | dict[str, Any]]],
+                      BeforeValidator(_variants(list, "a list"))] = {}
+    problems: Annotated[dict[str, list[str | dict[str, str]]],
+                        BeforeValidator(_variants(list, "a list"))] = {}
+    words: Annotated[dict[str, Any], BeforeValidator(_none_is({}))] = {}
+    options: Annotated[dict[str, Any], BeforeValidator(_none_is({}))] = {}
+    items: Annotated[list[Any], BeforeValidator(_none_is([]))] = []
+    pages: Annotated[dict[str, PageName], BeforeValidator(_variants(str, "a lesson page"))] = {}
+    _path: Path = PrivateAttr(default=Path("definition.yaml"))
+
+    @property
+    def path(self) -> Path:
+        """The file the definition was read from."""
+        return self._path
 
     def page_for(self, *keys: str) -> str:
         """The lesson page that teaches a puzzle's point, ``NN-name#Page heading``: the entry of
@@ -125,7 +179,7 @@ class Definition:
                 return self.pages[k]
         return self.pages.get("default", "")
 
-    def _pick(self, table: dict[str, Any], variant: str, what: str):
+    def _pick(self, table: dict[str, str], variant: str, what: str) -> str:
         if variant in table:
             return table[variant]
         if "default" in table:
@@ -154,7 +208,7 @@ class Definition:
         return self.fill(self._pick(self.explanations, variant, "explanations"), facts,
                          f"explanations.{variant}")
 
-    def quote_spec(self, *keys: str) -> Any:
+    def quote_spec(self, *keys: str) -> list[str | dict[str, Any]]:
         """The quotations for the first of ``keys`` that has an entry (else ``default``): a list
         of refs and ``{parameter, among, limit, fallback}`` entries."""
         for k in keys:
@@ -162,7 +216,7 @@ class Definition:
                 return self.quotes[k]
         return self.quotes.get("default", [])
 
-    def problem_specs(self, *keys: str) -> list[dict[str, Any]]:
+    def problem_specs(self, *keys: str) -> list[dict[str, str]]:
         """The source problems (RULES.md 6) that may bear on the puzzle: ``default``'s, then
         those of the first of ``keys`` that has an entry, as ``[{id, when}]``."""
         specs = list(self.problems.get("default", []))
@@ -179,9 +233,9 @@ class Definition:
     def rate_difficulty(self, features: dict[str, float]) -> int:
         """Difficulty 1-5: ``base`` plus each feature's value times its weight, rounded (halves
         up) and kept within 1-5."""
-        base = float(self.difficulty.get("base", 1))
-        weights = self.difficulty.get("weights", {}) or {}
-        score = base + sum(float(weights.get(k, 0)) * float(v) for k, v in features.items())
+        weights = self.difficulty.weights
+        score = self.difficulty.base + sum(weights.get(k, 0.0) * float(v)
+                                           for k, v in features.items())
         return max(1, min(5, int(score + 0.5)))
 
     def lesson_of(self, theme: str | None = None) -> str | None:
@@ -198,110 +252,22 @@ class Definition:
         return None if t is None else max(self.lesson or "", t)
 
 
-def _as_variant_map(value: Any, path: Path, key: str, kind: type) -> dict[str, Any]:
-    if value is None:
-        return {}
-    if isinstance(value, kind) and not isinstance(value, dict):
-        return {"default": value}
-    if not isinstance(value, dict):
-        raise DataError(f"{path.name}: {key} must be a mapping of variant to value")
-    return dict(value)
-
-
 def load_definition(path: Path) -> Definition:
     """Read and check one ``puzzles/<kind>.yaml`` (through :mod:`tutor.engine.yamlfile`: safe
-    loader, size, depth and alias limits, duplicate keys refused).
+    loader, size, depth and alias limits, duplicate keys refused) as a :class:`Definition`.
 
     Raises :class:`DataError` ``FILE:LINE: KEY: what is wrong`` for a file that cannot be read,
-    is not YAML within the limits, or has an unknown, missing or ill-typed key.
+    is not YAML within the limits, has an unknown, missing or ill-typed key, or names another
+    kind than its file name's.
     """
     path = Path(path)
     raw, doc = yamlfile.load(yamlfile.read_text(path, path.name), path.name)
-
-    def fail(message: str, *keys: Any) -> DataError:
-        where = ".".join(str(k) for k in keys)
-        return DataError(f"{path.name}:{doc.line_of(*keys)}: {where + ': ' if where else ''}"
-                         f"{message}")
-
-    if not isinstance(raw, dict):
-        raise fail("a puzzle definition is a mapping")
-    for k in raw:
-        if k not in _TOP_KEYS:
-            raise fail(f"unknown key; expected some of {', '.join(sorted(_TOP_KEYS))}", k)
-    for k in _REQUIRED:
-        if k not in raw:
-            raise fail(f"missing key {k!r}")
-    if raw["kind"] != path.stem:
-        raise fail(f"{raw['kind']!r} is not this file's kind: expected {path.stem!r} (the file "
-                   "name)", "kind")
-    lesson = raw.get("lesson")
-    if lesson is not None and not (isinstance(lesson, str) and _LESSON.match(lesson)):
-        raise fail(f"must be a lesson file name without .md, such as 04-capturing, not "
-                   f"{lesson!r}", "lesson")
-    themes = raw.get("themes") or {}
-    if not isinstance(themes, dict) or not all(
-            isinstance(k, str) and (v is None or isinstance(v, str) and _LESSON.match(v))
-            for k, v in themes.items()):
-        raise fail("must map each theme to the lesson that teaches it (a lesson file name "
-                   "without .md, or null for none)", "themes")
-    ver = raw["generator_version"]
-    if not isinstance(ver, int) or isinstance(ver, bool) or ver < 1:
-        raise fail("must be a whole number of at least 1", "generator_version")
-    rate = raw.get("decoy_rate", 0.0)
-    if not isinstance(rate, (int, float)) or isinstance(rate, bool) or not 0 <= rate <= 1:
-        raise fail("must be a number from 0 to 1", "decoy_rate")
-    hints = raw["hints"]
-    if isinstance(hints, list):
-        hints = {"default": hints}
-    if not isinstance(hints, dict) or not all(isinstance(v, list) for v in hints.values()):
-        raise fail("must be a list, or a mapping of variant to list", "hints")
-    for variant, items in hints.items():
-        for i, h in enumerate(items):
-            if not isinstance(h, str):
-                raise fail("must be text (quote it if it holds a colon)", "hints",
-                           *(() if raw["hints"] is items else (variant,)), i)
-    for key in ("questions", "explanations"):
-        table = raw[key]
-        if isinstance(table, dict):
-            bad = [k for k, v in table.items() if not isinstance(v, str)]
-            if bad:
-                raise fail("must be text", key, bad[0])
-        elif table is not None and not isinstance(table, str):
-            raise fail("must be text, or a mapping of variant to text", key)
-    for key in ("summary", "title"):
-        if key in raw and not isinstance(raw[key], (str, type(None))):
-            raise fail("must be text", key)
-    for key, kinds in (("difficulty", (dict,)), ("quotes", (dict, list)),
-                       ("problems", (dict, list)), ("words", (dict,)), ("options", (dict,))):
-        if raw.get(key) is not None and not isinstance(raw[key], kinds):
-            raise fail(f"must be {' or '.join('a list' if k is list else 'a mapping' for k in kinds)}",
-                       key)
-    pages = raw.get("pages") or {}
-    if isinstance(pages, str):
-        pages = {"default": pages}
-    if not isinstance(pages, dict):
-        raise fail("must map a variant or theme to a lesson page, `NN-name#Page heading`",
-                   "pages")
-    for k, v in pages.items():
-        if not (isinstance(v, str) and _PAGE.match(v)):
-            raise fail("must be a lesson page, `NN-name#Page heading` (the lesson's file name "
-                       "without .md, then the heading of the page)", "pages", k)
-    quotes = raw.get("quotes") or {}
-    if isinstance(quotes, list):
-        quotes = {"default": quotes}
-    problems = raw.get("problems") or {}
-    if isinstance(problems, list):
-        problems = {"default": problems}
-    return Definition(
-        kind=raw["kind"], title=str(raw["title"]), generator_version=ver, path=path,
-        summary=str(raw.get("summary") or ""), decoy_rate=float(rate), lesson=lesson,
-        themes=dict(themes), difficulty=dict(raw.get("difficulty") or {}),
-        questions=_as_variant_map(raw["questions"], path, "questions", str),
-        hints=hints,
-        explanations=_as_variant_map(raw["explanations"], path, "explanations", str),
-        quotes=quotes, problems=problems, words=dict(raw.get("words") or {}),
-        options=dict(raw.get("options") or {}), items=list(raw.get("items") or []),
-        pages={str(k): str(v) for k, v in pages.items()})
+    defn = validate(Definition, raw, doc=doc)
+    if defn.kind != path.stem:
+        raise refusal(doc, f"{defn.kind!r} is not this file's kind: expected {path.stem!r} "
+                           "(the file name)", "kind")
+    defn._path = path
+    return defn
 
 
 _DEFS: dict[str, Definition] = {}
@@ -345,30 +311,33 @@ class BoardFeature:
     words: str
 
 
+class _BoardEntry(Model):
+    lesson: LessonName | None
+    words: str
+
+
+class _Board(Model):
+    """``puzzles/board.yaml``: feature id -> the lesson that teaches it and its words."""
+
+    features: Annotated[dict[str, _BoardEntry], Field(min_length=1)]
+
+
 _BOARD: dict[str, BoardFeature] = {}
 
 
-def board_features_table() -> dict[str, BoardFeature]:
-    """``puzzles/board.yaml``, read once and checked: feature id -> :class:`BoardFeature`.
-    Raises DataError ``board.yaml:LINE: KEY: what is wrong`` for a malformed file."""
-    if _BOARD:
+def board_features_table(path: Path | None = None) -> dict[str, BoardFeature]:
+    """``puzzles/board.yaml`` (or ``path``), read once and checked: feature id ->
+    :class:`BoardFeature`.  Raises DataError ``board.yaml:LINE: KEY: what is wrong`` for a
+    malformed file."""
+    if _BOARD and path is None:
         return _BOARD
-    path = puzzles_dir() / "board.yaml"
+    path = path or puzzles_dir() / "board.yaml"
     raw, doc = yamlfile.load(yamlfile.read_text(path, path.name), path.name)
-    feats = raw.get("features") if isinstance(raw, dict) else None
-    if not isinstance(feats, dict) or not feats:
-        raise DataError(f"{path.name}:1: features: must map each feature to its lesson and words")
-    out = {}
-    for key, v in feats.items():
-        if not (isinstance(v, dict) and set(v) == {"lesson", "words"}
-                and (v["lesson"] is None or isinstance(v["lesson"], str)
-                     and _LESSON.match(v["lesson"]))
-                and isinstance(v["words"], str)):
-            raise DataError(f"{path.name}:{doc.line_of('features', key)}: features.{key}: "
-                            "must be {lesson: NN-name or null, words: text}")
-        out[str(key)] = BoardFeature(str(key), v["lesson"], v["words"])
-    _BOARD.update(out)
-    return _BOARD
+    board = validate(_Board, raw, doc=doc)
+    out = {k: BoardFeature(k, v.lesson, v.words) for k, v in board.features.items()}
+    if path == puzzles_dir() / "board.yaml":
+        _BOARD.update(out)
+    return out
 
 
 # --------------------------------------------------------------------------------------------

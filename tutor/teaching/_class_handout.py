@@ -6,10 +6,12 @@ sources' words without our readings."""
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import Any
 
 from tutor.engine.errors import DataError
 from tutor.engine.sources import source_text
+from tutor.teaching._class_data import GlossaryEntry, PassageEntry
 
 __all__ = ["MAX_PASSAGE", "glossary", "markup_notes", "passages", "students_contested"]
 
@@ -55,7 +57,7 @@ def markup_notes(text: str) -> list[tuple[str, str]]:
     return out
 
 
-def passages(library, entries: list[dict[str, Any]], where) -> list[dict[str, Any]]:
+def passages(library, entries: Sequence[PassageEntry], where) -> list[dict[str, Any]]:
     """The class data's ``passages``, each cut from its source's text from its ``from`` words
     to the end of its ``to`` words, exactly as the file holds them: ``{title, source, who,
     citation, text, markup, note}`` (``markup`` its :func:`markup_notes`).  ``where(i, key)``
@@ -64,39 +66,38 @@ def passages(library, entries: list[dict[str, Any]], where) -> list[dict[str, An
     :data:`MAX_PASSAGE`."""
     out = []
     for i, e in enumerate(entries):
-        src = library.sources.get(e["source"])
+        src = library.sources.get(e.source)
         if src is None:
-            raise DataError(f"{where(i, 'source')}: unknown source {e['source']!r} "
+            raise DataError(f"{where(i, 'source')}: unknown source {e.source!r} "
                             f"(sources: {', '.join(library.sources)})")
         raw = source_text(src)
         if raw is None:
             raise DataError(f"{where(i, 'source')}: {src.id} has no text to cut a passage from")
         raw = raw.replace("\r\n", "\n")
-        start = raw.find(e["from"])
+        start = raw.find(e.start)
         if start < 0:
-            raise DataError(f"{where(i, 'from')}: {e['from']!r} does not stand in {src.text}")
-        end = raw.find(e["to"], start)
+            raise DataError(f"{where(i, 'from')}: {e.start!r} does not stand in {src.text}")
+        end = raw.find(e.to, start)
         if end < 0:
-            raise DataError(f"{where(i, 'to')}: {e['to']!r} does not stand in {src.text} "
+            raise DataError(f"{where(i, 'to')}: {e.to!r} does not stand in {src.text} "
                             "after the opening words")
-        text = raw[start:end + len(e["to"])]
+        text = raw[start:end + len(e.to)]
         if len(text) > MAX_PASSAGE:
             raise DataError(f"{where(i, 'to')}: the passage is {len(text)} characters, more "
                             f"than {MAX_PASSAGE}: end it sooner")
         text = "\n".join(line.rstrip() for line in text.split("\n"))
         text = re.sub(r"\n{3,}", "\n\n", text)
-        out.append({"title": e["title"], "source": src.id, "who": src.who,
+        out.append({"title": e.title, "source": src.id, "who": src.who,
                     "citation": src.citation_text, "text": text, "markup": markup_notes(text),
-                    "note": e.get("note")})
+                    "note": e.note})
     return out
 
 
-def glossary(library, entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def glossary(library, entries: Sequence[GlossaryEntry]) -> list[dict[str, Any]]:
     """The class data's glossary: ``{term, meaning, quoted: [(text, short citation)]}``."""
     from tutor.teaching._class_sources import _short
-    return [{"term": e["term"], "meaning": e["meaning"],
-             "quoted": [(q.text, _short(library, q))
-                        for q in library.quotations_of(e.get("quotes") or [])]}
+    return [{"term": e.term, "meaning": e.meaning,
+             "quoted": [(q.text, _short(library, q)) for q in library.quotations_of(e.quotes)]}
             for e in entries]
 
 

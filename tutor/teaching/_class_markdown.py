@@ -81,13 +81,13 @@ def teacher_markdown(pack, library, sections: dict[str, str],
     our readings, the comparison table, the causes, the questions and tasks with notes, and the
     quiz's key."""
     out = [f"# {m(pack.title)}: the teacher's notes", "",
-           f"Laugh and Lie Down · the teacher's notes for one {pack.data['minutes']}-minute "
+           f"Laugh and Lie Down · the teacher's notes for one {pack.data.minutes}-minute "
            f"class · quiz seed {pack.seed} · the students' handout: `laugh class pack --for "
            f"students --seed {pack.seed}`", ""]
-    out += [f"## The plan ({pack.data['minutes']} minutes)", "", _OURS, ""]
+    out += [f"## The plan ({pack.data.minutes} minutes)", "", _OURS, ""]
     out += md_table(["minutes", "activity", "section"],
-                    [[str(s["minutes"]), s["activity"], sections[s["section"]]]
-                     for s in pack.data["plan"]])
+                    [[str(s.minutes), s.activity, sections[s.section]]
+                     for s in pack.data.plan])
     out += [f"## {sections['timeline']}", ""] + _timeline(pack.timeline)
     out += [f"## {sections['tree']}", ""]
 
@@ -151,11 +151,11 @@ def teacher_markdown(pack, library, sections: dict[str, str],
         out += _markup(c["markup"])
     for key, field_ in (("questions", "question"), ("tasks", "task")):
         out += [f"## {sections[key]}", "", _OURS, ""]
-        for i, q in enumerate(pack.data[key], 1):
-            out += [f"{i}. {m(q[field_])}", ""]
-            for text, cite in quoted(q.get("quotes")):
+        for i, q in enumerate(getattr(pack.data, key), 1):
+            out += [f"{i}. {m(getattr(q, field_))}", ""]
+            for text, cite in quoted(q.quotes):
                 out += md_quotation(text, cite)
-            out += [f"*For the teacher:* {m(q['note'])}", ""]
+            out += [f"*For the teacher:* {m(q.note)}", ""]
     if pack.quiz:
         out += [PAGE_BREAK, ""] + key_markdown(pack.quiz, sections["quiz"])
     return md_document(out)
@@ -167,7 +167,7 @@ def students_markdown(pack, library, sections: dict[str, str],
     passages, the transcriptions, the contested rules in the sources' own words, the questions
     and tasks and the quiz, with room to write and no answers."""
     out = [f"# {m(pack.title)}", "", "Name: ______________________  Group: ________", "",
-           _OURS, "", m(pack.data["intro"]), "",
+           _OURS, "", m(pack.data.intro), "",
            "*Words in quotation marks are the sources' own, exactly as their texts have them, "
            "with who wrote them; everything else is the course's.*", ""]
     out += [f"## {sections['glossary']}", "", _OURS, ""]
@@ -200,9 +200,9 @@ def students_markdown(pack, library, sections: dict[str, str],
         out += _ROOM
     for key, field_ in (("questions", "question"), ("tasks", "task")):
         out += [f"## {sections[key]}", "", _OURS, ""]
-        for i, q in enumerate(pack.data[key], 1):
-            out += [f"{i}. {m(q[field_])}", ""]
-            for text, cite in quoted(q.get("quotes")):
+        for i, q in enumerate(getattr(pack.data, key), 1):
+            out += [f"{i}. {m(getattr(q, field_))}", ""]
+            for text, cite in quoted(q.quotes):
                 out += md_quotation(text, cite)
             out += _ROOM
     for i, page in enumerate(pack.quiz_pages):

@@ -34,14 +34,15 @@ Every quotation is a library quotation, verified against its text when the libra
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from tutor.engine.atomic import write_atomic
 from tutor.engine.data import data_dir
-from tutor.engine.errors import DataError, UsageError
+from tutor.engine.errors import UsageError
+from tutor.engine.models import refusal, validate
+from tutor.teaching._class_data import SECTIONS, SOURCE_KINDS, ClassData
 from tutor.teaching._class_sources import (
     STATUS_MARKS,
     _plain_words,
@@ -54,21 +55,12 @@ from tutor.teaching._class_sources import (
     word_diff,
 )
 
-__all__ = ["AUDIENCES", "CLASS_FILE", "ClassPack", "SECTIONS", "SOURCE_KINDS", "build_pack",
+__all__ = ["AUDIENCES", "CLASS_FILE", "ClassData", "ClassPack", "SECTIONS", "SOURCE_KINDS", "build_pack",
            "load_class_data", "render_html", "render_markdown", "transcriptions", "word_diff",
            "write_pack"]
 
 #: The pack's data (ours), relative to the lessons folder.
 CLASS_FILE = Path("class") / "source-criticism.yaml"
-#: The puzzle kinds a quiz may draw on: those of source criticism.
-SOURCE_KINDS = ("source-quiz", "reading", "timeline")
-#: The pack's sections, in order (a plan step names one).
-SECTIONS = {"glossary": "The words of the game", "timeline": "The timeline",
-            "tree": "The family tree of the texts",
-            "transcriptions": "One sentence, two transcriptions",
-            "passages": "Passages to read", "contested": "The contested rules, in the sources' own words",
-            "comparison": "Every rule, source by source", "causes": "Why readings differ",
-            "questions": "Discussion questions", "tasks": "Open tasks", "quiz": "Quiz"}
 #: Who a pack is printed for: the teacher's notes (plan, readings, notes, key) or the students'
 #: handout (passages, glossary, tasks, quiz, room to write; no answers).
 AUDIENCES = ("teacher", "students")
@@ -83,105 +75,30 @@ def class_path() -> Path:
     return data_dir("lessons") / CLASS_FILE
 
 
-_TOP = {"title": str, "minutes": int, "intro": str, "quiz": list, "plan": list,
-        "glossary": list, "passages": list, "causes": list, "questions": list, "tasks": list}
-_ENTRY = {"plan": ({"minutes", "activity", "section"}, ()),
-          "glossary": ({"term", "meaning"}, ("quotes",)),
-          "passages": ({"title", "source", "from", "to"}, ("note",)),
-          "causes": ({"cause", "summary"}, ("quotes", "stored")),
-          "questions": ({"question", "note"}, ("quotes",)),
-          "tasks": ({"task", "note"}, ("quotes",)),
-          "quiz": ({"kind", "count"}, ())}
-#: Keys whose words are the sources' own (the opening and closing words of a passage, a source
-#: id): not checked as our words.
-_VERBATIM = ("from", "to", "source")
-_QUOTED = re.compile(r'"([^"]+)"|“([^”]+)”')
-
-
-def load_class_data(library, path: Path | None = None) -> dict[str, Any]:
+def load_class_data(library, path: Path | None = None) -> ClassData:
     """Read and check the pack's data (ours): see the file's header for its keys.
 
     Raises :class:`DataError` ``FILE:LINE: KEY: what is wrong`` for a missing or unknown key,
     a value of the wrong type, a plan whose minutes do not add up to ``minutes`` or that names
     an unknown section, a quiz kind that is not one of :data:`SOURCE_KINDS`, a quotation
-    reference no source defines, or a phrase in double quotation marks that stands in no
-    quotation (our words may quote a source only in its own words)."""
+    reference no source defines, a passage whose words do not stand in its source's text, or
+    a phrase in double quotation marks that stands in no quotation (our words may quote a
+    source only in its own words)."""
     from tutor.engine import yamlfile
     path = path or class_path()
     name = path.name
     raw, doc = yamlfile.load(yamlfile.read_text(path, name), name)
-
-    def fail(message: str, *keys) -> DataError:
-        where = ".".join(str(k) for k in keys)
-        return DataError(f"{name}:{doc.line_of(*keys)}: {where + ': ' if where else ''}{message}")
-
-    if not isinstance(raw, dict):
-        raise fail("the class data is a mapping (see the file's header)")
-    for key in raw:
-        if key not in _TOP:
-            raise fail(f"unknown key (keys: {', '.join(_TOP)})", key)
-    for key, kind in _TOP.items():
-        if key not in raw:
-            raise fail(f"missing key {key!r}")
-        if not isinstance(raw[key], kind) or isinstance(raw[key], bool):
-            raise fail(f"expected {'a list' if kind is list else kind.__name__}", key)
     phrases = {_plain_words(q.text) for s in library.sources.values()
                for q in s.quotations.values()}
-    for group, (required, optional) in _ENTRY.items():
-        for i, entry in enumerate(raw[group]):
-            if not isinstance(entry, dict):
-                raise fail("expected a mapping", group, i)
-            for key in entry:
-                if key not in required | set(optional):
-                    raise fail(f"unknown key (keys: {', '.join(sorted(required))}"
-                               f"{', ' + ', '.join(optional) if optional else ''})",
-                               group, i, key)
-            for key in sorted(required):
-                if key not in entry:
-                    raise fail(f"missing key {key!r}", group, i)
-            for key, value in entry.items():
-                if key == "quotes":
-                    if not isinstance(value, list):
-                        raise fail("expected a list of quotation references", group, i, key)
-                    for j, ref in enumerate(value):
-                        try:
-                            library.quotation(str(ref))
-                        except KeyError:
-                            raise fail(f"no source defines the quotation {ref!r}",
-                                       group, i, key, j) from None
-                elif key in ("minutes", "count"):
-                    if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-                        raise fail("expected a whole number of at least 1", group, i, key)
-                elif key == "stored":
-                    if not isinstance(value, bool):
-                        raise fail("expected true or false", group, i, key)
-                elif not isinstance(value, str) or not value.strip():
-                    raise fail("expected some words", group, i, key)
-                elif key not in _VERBATIM:
-                    for m in _QUOTED.finditer(value):
-                        words = _plain_words(m.group(1) or m.group(2))
-                        if not any(words in p for p in phrases):
-                            raise fail(f"{m.group(0)} is in quotation marks but stands in no "
-                                       "source's quotation: quote a source only in its words",
-                                       group, i, key)
-            if group == "plan" and entry["section"] not in SECTIONS:
-                raise fail(f"{entry['section']!r} is not a section of the pack "
-                           f"({', '.join(SECTIONS)})", group, i, "section")
-            if group == "quiz" and entry["kind"] not in SOURCE_KINDS:
-                raise fail(f"{entry['kind']!r} is not a kind of source criticism "
-                           f"({', '.join(SOURCE_KINDS)})", group, i, "kind")
-    total = sum(step["minutes"] for step in raw["plan"])
-    if total != raw["minutes"]:
-        raise fail(f"the plan's steps take {total} minutes, not {raw['minutes']}", "plan")
-    for m in _QUOTED.finditer(raw["intro"]):
-        if not any(_plain_words(m.group(1) or m.group(2)) in p for p in phrases):
-            raise fail(f"{m.group(0)} is in quotation marks but stands in no source's "
-                       "quotation: quote a source only in its words", "intro")
+    data = validate(ClassData, raw, doc=doc, context={"library": library, "phrases": phrases})
+    total = sum(step.minutes for step in data.plan)
+    if total != data.minutes:
+        raise refusal(doc, f"the plan's steps take {total} minutes, not {data.minutes}", "plan")
     from tutor.teaching._class_handout import passages
-    raw["_passages"] = passages(
-        library, raw["passages"],
+    data._cut = passages(
+        library, data.passages,
         lambda i, key: f"{name}:{doc.line_of('passages', i, key)}: passages.{i}.{key}")
-    return raw
+    return data
 
 
 # --------------------------------------------------------------------------------------------
@@ -196,7 +113,7 @@ class ClassPack:
 
     seed: int
     title: str
-    data: dict[str, Any]
+    data: ClassData
     comparison: dict[str, Any]
     contested: list[dict[str, Any]]
     tree: dict[str, Any]
@@ -217,11 +134,11 @@ class ClassPack:
         for a cause marked ``stored``, each quotation's markup as its file holds it
         (:func:`tutor.teaching._class_handout.markup_notes`)."""
         from tutor.teaching._class_handout import markup_notes
-        return [dict(c, quoted=[(q.text, _short(library, q))
-                                for q in library.quotations_of(c.get("quotes") or [])],
-                     markup=[note for q in library.quotations_of(c.get("quotes") or [])
-                             for note in markup_notes(q.text)] if c.get("stored") else [])
-                for c in self.data["causes"]]
+        return [dict(c.model_dump(), quoted=[(q.text, _short(library, q))
+                                             for q in library.quotations_of(c.quotes)],
+                     markup=[note for q in library.quotations_of(c.quotes)
+                             for note in markup_notes(q.text)] if c.stored else [])
+                for c in self.data.causes]
 
 
 def build_pack(seed: int, library=None, symbols: bool = True) -> ClassPack:
@@ -239,15 +156,15 @@ def build_pack(seed: int, library=None, symbols: bool = True) -> ClassPack:
     data = load_class_data(library)
     rulesets = list(library.rulesets)
     generated = []
-    for i, entry in enumerate(data["quiz"]):
-        for n in range(entry["count"]):
-            generated.append(generate(entry["kind"], seed=puzzle_seed(seed, "class-pack", i, n)))
+    for i, entry in enumerate(data.quiz):
+        for n in range(entry.count):
+            generated.append(generate(entry.kind, seed=puzzle_seed(seed, "class-pack", i, n)))
     from tutor.teaching._class_handout import glossary, students_contested
     disputed = contested(library, rulesets)
-    return ClassPack(seed, data["title"], data, comparison(library, rulesets), disputed,
+    return ClassPack(seed, data.title, data, comparison(library, rulesets), disputed,
                      family_tree(library), timeline(library), transcriptions(library),
-                     worksheet_puzzles(generated, library, symbols), data["_passages"],
-                     glossary(library, data["glossary"]), students_contested(disputed))
+                     worksheet_puzzles(generated, library, symbols), data.cut_passages,
+                     glossary(library, data.glossary), students_contested(disputed))
 
 
 # --------------------------------------------------------------------------------------------

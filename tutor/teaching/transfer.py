@@ -31,15 +31,18 @@ import json
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from tutor.engine import jsonfile
 from tutor.engine.atomic import write_atomic
 from tutor.engine.errors import DataError
+from tutor.engine.models import Model, validate
 from tutor.engine.outputs import cannot_write
 from tutor.teaching.progress import Answer, LessonState, ProgressStore, Sighting
 from tutor.teaching.progress import incoming as I
+from tutor.teaching.progress._incoming_models import AnswerIn, LessonIn, Moment, SightingIn, Text
 
-__all__ = ["FORMAT", "PLAY_KINDS", "Export", "export_data", "write_export", "read_export",
+__all__ = ["FORMAT", "PLAY_KINDS", "Export", "ExportFile", "export_data", "write_export", "read_export",
            "parse_export", "merge_export", "import_file"]
 
 #: The format name of a progress export.
@@ -194,47 +197,41 @@ def parse_export(text: str, name: str = "the export") -> Export:
         raise DataError(f"{name}: damaged, nothing taken from it ({exc})") from None
 
 
+class ExportFile(Model):
+    """A progress export as it comes in (:data:`FORMAT`; see the module docstring): every key
+    one this program writes, an older export's missing ``sightings`` none."""
+
+    format: str
+    exported_at: Moment = 0.0
+    learner: Text | None = None
+    answers: list[AnswerIn]
+    lessons: list[LessonIn] = []
+    meta: dict[str, str] = {}
+    sightings: list[SightingIn] = []
+    ratings: dict[str, Any] = {}
+
+
 def _export(data: dict) -> Export:
-    learner = I.opt(data, "learner", I.text, "learner")
-    exported_at = I.moment(data.get("exported_at", 0), "exported_at")
-    answers, lessons = data.get("answers"), data.get("lessons", [])
-    sightings = data.get("sightings", [])
-    meta, ratings = data.get("meta", {}), data.get("ratings", {})
-    if not isinstance(answers, list):
-        raise I.Bad("'answers' must be a list")
-    if not isinstance(lessons, list):
-        raise I.Bad("'lessons' must be a list")
-    if not isinstance(meta, dict) or not all(isinstance(k, str) and isinstance(v, str)
-                                             for k, v in meta.items()):
-        raise I.Bad("'meta' must map names to text")
-    if not isinstance(ratings, dict):
-        raise I.Bad("'ratings' must be an object")
-    if not isinstance(sightings, list):
-        raise I.Bad("'sightings' must be a list")
-    kinds = I.known_kinds()
-    read = [I.answer(a, f"answers[{i}]", kinds) for i, a in enumerate(answers)]
+    got = validate(ExportFile, data, error=I.Bad, context={"kinds": I.known_kinds()})
+    read = [a.record() for a in got.answers]
+    _once([a.uid for a in read], "answers", "uid", "an answer's uid",
+          lambda i, j: "the same answer" if read[i] == read[j] else "a different answer")
+    _once([x.lesson for x in got.lessons], "lessons", "lesson", "a lesson")
+    _once([x.uid for x in got.sightings], "sightings", "uid", "a sighting's uid")
+    return Export(got.learner, read, [x.record() for x in got.lessons], dict(got.meta),
+                  dict(got.ratings), got.exported_at, [x.record() for x in got.sightings])
+
+
+def _once(keys: list[str], group: str, key: str, what: str, same=None) -> None:
+    """Raise :class:`Bad` at the first of ``keys`` given before (``answers[1].uid 'u' is
+    answers[0]'s too (...)``)."""
     first: dict[str, int] = {}
-    for i, a in enumerate(read):
-        j = first.setdefault(a.uid, i)
+    for i, k in enumerate(keys):
+        j = first.setdefault(k, i)
         if j != i:
-            same = "the same answer" if a == read[j] else "a different answer"
-            raise I.Bad(f"answers[{i}].uid {a.uid!r} is answers[{j}]'s too ({same}; an answer's "
-                       "uid is given once)")
-    states = [I.lesson(x, f"lessons[{i}]") for i, x in enumerate(lessons)]
-    seen: dict[str, int] = {}
-    for i, x in enumerate(states):
-        j = seen.setdefault(x.lesson, i)
-        if j != i:
-            raise I.Bad(f"lessons[{i}].lesson {x.lesson!r} is lessons[{j}]'s too (a lesson is "
-                       "given once)")
-    seen_s: dict[str, int] = {}
-    spots = [I.sighting(x, f"sightings[{i}]") for i, x in enumerate(sightings)]
-    for i, s in enumerate(spots):
-        j = seen_s.setdefault(s.uid, i)
-        if j != i:
-            raise I.Bad(f"sightings[{i}].uid {s.uid!r} is sightings[{j}]'s too (a sighting's "
-                       "uid is given once)")
-    return Export(learner, read, states, dict(meta), dict(ratings), exported_at, spots)
+            why = f"{same(i, j)}; " if same else ""
+            raise I.Bad(f"{group}[{i}].{key} {k!r} is {group}[{j}]'s too ({why}{what} is "
+                        "given once)")
 
 
 def merge_export(store: ProgressStore, export: Export) -> tuple[int, int]:

@@ -21,8 +21,11 @@ from __future__ import annotations
 
 import json
 import logging
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any, Literal
+
+from pydantic import AfterValidator, Field, model_validator
 
 from tutor.app.tables._files import JOURNAL_FORMAT, _append, journal_path, records_path
 from tutor.app.tables._people import SeatState, Settings
@@ -33,6 +36,7 @@ from tutor.engine.jsonfile import JSONError, load, loads
 from tutor.engine.levels import LEVELS, level
 from tutor.engine.limits import MAX_MATCH_DEALS, MAX_SEED
 from tutor.engine.match import Match
+from tutor.engine.models import Model, validate
 from tutor.engine.records import action_from_json, dumps, replay, to_record
 
 __all__ = ["STATE_FORMAT", "load_state", "state_json"]
@@ -46,11 +50,7 @@ STATE_FORMAT = "laugh-and-lie-down/tables@2"
 OLD_FORMAT = "laugh-and-lie-down/tables@1"
 #: The most tables a server holds.
 MAX_TABLES = 64
-_TOP = ("format", "settings", "admin", "published", "tables")
 _SEAT = ("name", "token", "incoming", "incoming_token", "since", "livery")
-#: Each setting: (its check, whether a server of the old format wrote it).
-_NEW_SETTINGS = {"move_time": 30.0, "reserve": 120.0, "hints": 3, "people": 1, "hold": False,
-                 "duplicate": False, "first_dealers": []}
 
 
 def state_json(tables: list[Table], admin: str, published: int) -> dict[str, Any]:
@@ -71,135 +71,163 @@ def state_json(tables: list[Table], admin: str, published: int) -> dict[str, Any
                        for t in tables]}
 
 
-class _Bad(Exception):
-    """A value of ``server.json`` that is not as the server writes it: ``key`` and why."""
-
-    def __init__(self, key: str, why: str):
-        super().__init__(f"{key}: {why}")
-
-
 def _short(value: Any) -> str:
-    if isinstance(value, dict):
-        return "an object"
-    if isinstance(value, list):
-        return "a list"
     text = json.dumps(value, ensure_ascii=True)
     return text if len(text) <= 30 else text[:27] + "..."
 
 
-def _keys(obj: Any, key: str, keys: tuple[str, ...], optional: tuple[str, ...] = ()) -> dict:
-    if not isinstance(obj, dict):
-        raise _Bad(key, f"must be an object, got {_short(obj)}")
-    for k in keys:
-        if k not in obj and k not in optional:
-            raise _Bad(f"{key}.{k}" if key else k, "missing")
-    extra = sorted(str(k) for k in obj if k not in keys)
-    if extra:
-        name = extra[0] if len(extra[0]) <= 30 else extra[0][:27] + "..."
-        raise _Bad(f"{key}.{name}" if key else name, "not a key of a saved table server")
-    return obj
+def _text(high: int, code: bool = False) -> Callable[[str], str]:
+    """A check of text as the server writes it: 1 to ``high`` printable characters, no space
+    doubled or at an end; a ``code``: only :data:`CODE_LETTERS`."""
+    def check(v: str) -> str:
+        if not 1 <= len(v) <= high or not v.isprintable() or v != " ".join(v.split()):
+            raise ValueError(f"must be text of 1 to {high} printable characters, got "
+                             f"{_short(v)}")
+        if code and not all(c in CODE_LETTERS for c in v):
+            raise ValueError(f"must be a code of the letters {CODE_LETTERS}, got {_short(v)}")
+        return v
+    return check
 
 
-def _whole(obj: dict, key: str, where: str, low: int, high: int, none: bool = False):
-    v = obj[key]
-    if v is None and none:
-        return None
-    if isinstance(v, bool) or not isinstance(v, int) or not low <= v <= high:
-        raise _Bad(f"{where}.{key}", f"must be a whole number from {low:,} to {high:,}"
-                   + (" or null" if none else "") + f", got {_short(v)}")
+def _token(v: str) -> str:
+    if not 16 <= len(v) <= 64 or not all(c.isascii() and (c.isalnum() or c in "-_") for c in v):
+        raise ValueError(f"must be a seat token (16 to 64 letters, digits, - and _) or null, "
+                         f"got {_short(v)}")
     return v
 
 
-def _seconds(obj: dict, key: str, where: str, high: float, none: bool = False):
-    v = obj[key]
-    if v is None and none:
-        return None
-    if isinstance(v, bool) or not isinstance(v, (int, float)) or not 0 <= v <= high:
-        raise _Bad(f"{where}.{key}", f"must be a number of seconds from 0 to {high:g}"
-                   + (" or null" if none else "") + f", got {_short(v)}")
-    return float(v)
-
-
-def _flag(obj: dict, key: str, where: str) -> bool:
-    v = obj[key]
-    if not isinstance(v, bool):
-        raise _Bad(f"{where}.{key}", f"must be true or false, got {_short(v)}")
+def _level(v: str) -> str:
+    if v not in LEVELS:
+        raise ValueError(f"unknown level {_short(v)}; one of {', '.join(LEVELS)}")
     return v
 
 
-def _text(v: Any, key: str, high: int, none: bool = False, code: bool = False):
-    if v is None and none:
-        return None
-    if not isinstance(v, str) or not 1 <= len(v) <= high or not v.isprintable() \
-            or v != " ".join(v.split()):
-        raise _Bad(key, f"must be text of 1 to {high} printable characters"
-                   + (" or null" if none else "") + f", got {_short(v)}")
-    if code and not all(c in CODE_LETTERS for c in v):
-        raise _Bad(key, f"must be a code of the letters {CODE_LETTERS}, got {_short(v)}")
-    return v
+_Name = Annotated[str, AfterValidator(_text(MAX_NAME))]
+_Code = Annotated[str, AfterValidator(_text(40, code=True))]
+_Token = Annotated[str, AfterValidator(_token)]
 
 
-def _token(v: Any, key: str) -> str | None:
-    if v is None:
-        return None
-    if not isinstance(v, str) or not 16 <= len(v) <= 64 or not all(
-            c.isascii() and (c.isalnum() or c in "-_") for c in v):
-        raise _Bad(key, f"must be a seat token (16 to 64 letters, digits, - and _) or null, "
-                        f"got {_short(v)}")
-    return v
+_Players = Annotated[int, Field(ge=1, le=52)]
+_Deals = Annotated[int, Field(ge=0, le=MAX_MATCH_DEALS)]
+_Seed = Annotated[int, Field(ge=0, le=MAX_SEED)]
+_Hints = Annotated[int, Field(ge=0, le=1000)]
+_People = Annotated[int, Field(ge=0, le=52)]
+_Hour = Annotated[float, Field(ge=0, le=3600)]
+_Minute = Annotated[float, Field(ge=0, le=60)]
+_Gap = Annotated[float, Field(ge=0, le=600)]
+_Day = Annotated[float, Field(ge=0, le=86400)]
+_Firsts = Annotated[list[_Name | None], Field(max_length=MAX_TABLES)]
 
 
-def _settings(obj: Any, rulesets: dict, old: bool) -> Settings:
-    keys = ("ruleset", "players", "level", "deals", "hint", "wait", "pace", "gap", "before",
-            "seed", "start", *_NEW_SETTINGS)
-    st = _keys(obj, "settings", keys, tuple(_NEW_SETTINGS) if old else ())
-    if old:
-        st = {**_NEW_SETTINGS, **st}
-    rid = st["ruleset"]
-    if not isinstance(rid, str) or rid not in rulesets:
-        raise _Bad("settings.ruleset", f"unknown ruleset {_short(rid)}")
-    rs = rulesets[rid]
-    players = _whole(st, "players", "settings", 1, 52)
-    if players not in rs.counts:
-        raise _Bad("settings.players", f"ruleset {rid} does not cover {players} players")
-    if not isinstance(st["level"], str) or st["level"] not in LEVELS:
-        raise _Bad("settings.level", f"unknown level {_short(st['level'])}; one of "
-                                     f"{', '.join(LEVELS)}")
-    deals = _whole(st, "deals", "settings", 1, MAX_MATCH_DEALS, none=True)
-    seed = _whole(st, "seed", "settings", 0, MAX_SEED)
-    leads = st["first_dealers"]
-    if not isinstance(leads, list) or len(leads) > MAX_TABLES:
-        raise _Bad("settings.first_dealers", f"must be a list of names (or null) a table, got "
-                                             f"{_short(leads)}")
-    firsts = tuple(_text(x, f"settings.first_dealers.{i}", MAX_NAME, none=True)
-                   for i, x in enumerate(leads))
-    return Settings(rs, players, level(st["level"]), deals, _flag(st, "hint", "settings"),
-                    _seconds(st, "wait", "settings", 3600), _seconds(st, "pace", "settings", 60),
-                    _seconds(st, "gap", "settings", 600), _seconds(st, "before", "settings", 60),
-                    seed, _seconds(st, "start", "settings", 86400, none=True),
-                    _seconds(st, "move_time", "settings", 3600),
-                    _seconds(st, "reserve", "settings", 3600),
-                    _whole(st, "hints", "settings", 0, 1000),
-                    _whole(st, "people", "settings", 0, 52),
-                    _flag(st, "hold", "settings"), _flag(st, "duplicate", "settings"), firsts)
+class _Seat(Model):
+    """A seat as ``server.json`` holds it (see :class:`SeatState`)."""
+
+    name: _Name | None
+    token: _Token | None
+    incoming: _Name | None
+    incoming_token: _Token | None
+    since: _Deals
+    livery: Annotated[str, AfterValidator(_text(MAX_LIVERY))] | None
+
+    @model_validator(mode="after")
+    def _people(self) -> _Seat:
+        for who in (self.name, self.incoming):
+            if who is not None and who.casefold().endswith(COMPUTER):
+                raise ValueError(f"a person's name cannot end in {COMPUTER}")
+        if self.incoming is None and self.incoming_token is not None:
+            raise ValueError("incoming_token: a token for nobody incoming")
+        if self.name is None and self.token is not None:
+            raise ValueError("token: a token for an empty seat")
+        return self
 
 
-def _seat(obj: Any, key: str, deals: int) -> SeatState:
-    x = _keys(obj, key, _SEAT)
-    st = SeatState(name=_text(x["name"], f"{key}.name", MAX_NAME, none=True),
-                   token=_token(x["token"], f"{key}.token"),
-                   incoming=_text(x["incoming"], f"{key}.incoming", MAX_NAME, none=True),
-                   incoming_token=_token(x["incoming_token"], f"{key}.incoming_token"),
-                   since=_whole(x, "since", key, 0, deals),
-                   livery=_text(x["livery"], f"{key}.livery", MAX_LIVERY, none=True))
-    for who in (st.name, st.incoming):
-        if who is not None and who.casefold().endswith(COMPUTER):
-            raise _Bad(key, f"a person's name cannot end in {COMPUTER}")
-    if st.incoming is None and st.incoming_token is not None:
-        raise _Bad(f"{key}.incoming_token", "a token for nobody incoming")
-    if st.name is None and st.token is not None:
-        raise _Bad(f"{key}.token", "a token for an empty seat")
-    return st
+class _TableEntry(Model):
+    table: Annotated[int, Field(ge=1, le=MAX_TABLES)]
+    code: _Code
+    seats: list[_Seat]
+
+
+class _Settings(Model):
+    """The settings as ``server.json`` holds them (see :class:`Settings`); every key given."""
+
+    ruleset: str
+    players: _Players
+    level: Annotated[str, AfterValidator(_level)]
+    deals: Annotated[int, Field(ge=1, le=MAX_MATCH_DEALS)] | None
+    hint: bool
+    wait: _Hour
+    pace: _Minute
+    gap: _Gap
+    before: _Minute
+    seed: _Seed
+    start: _Day | None
+    move_time: _Hour
+    reserve: _Hour
+    hints: _Hints
+    people: _People
+    hold: bool
+    duplicate: bool
+    first_dealers: _Firsts
+
+
+class _OldSettings(_Settings):
+    """The settings an older server wrote: the keys added since take their defaults."""
+
+    move_time: _Hour = 30.0
+    reserve: _Hour = 120.0
+    hints: _Hints = 3
+    people: _People = 1
+    hold: bool = False
+    duplicate: bool = False
+    first_dealers: _Firsts = []
+
+
+class _State(Model):
+    """``server.json`` as the server writes it (see :func:`state_json`)."""
+
+    format: Literal["laugh-and-lie-down/tables@2"]
+    settings: _Settings
+    admin: _Code
+    published: _Deals
+    tables: Annotated[list[_TableEntry], Field(min_length=1, max_length=MAX_TABLES)]
+
+
+class _OldState(_State):
+    format: Literal["laugh-and-lie-down/tables@1"]         # type: ignore[assignment]
+    settings: _OldSettings
+
+
+def _read(obj: Any, where: str, rulesets: dict) -> tuple[Settings, str, int, list[_TableEntry]]:
+    """``server.json``'s value checked whole: the settings, the admin code, the rounds
+    published and the tables.  Raises RecordError ``WHERE: KEY: why``."""
+    def bad(key: str, why: str) -> RecordError:
+        return RecordError(f"{where}: {key}: {why}")
+    form = obj.get("format") if isinstance(obj, dict) else None
+    if form not in (STATE_FORMAT, OLD_FORMAT):
+        raise bad("format", f"must be {STATE_FORMAT!r}, got {_short(form)}"
+                  if isinstance(obj, dict) else "a saved table server is a JSON object")
+    state = validate(_State if form == STATE_FORMAT else _OldState, obj, where=where,
+                     error=RecordError)
+    st = state.settings
+    rs = rulesets.get(st.ruleset)
+    if rs is None:
+        raise bad("settings.ruleset", f"unknown ruleset {_short(st.ruleset)}")
+    if st.players not in rs.counts:
+        raise bad("settings.players", f"ruleset {rs.id} does not cover {st.players} players")
+    codes = {state.admin}
+    for i, entry in enumerate(state.tables):
+        if entry.table != i + 1:
+            raise bad(f"tables[{i}].table", f"must be {i + 1}")
+        if entry.code in codes:
+            raise bad(f"tables[{i}].code", "the same code as another table or the organiser")
+        codes.add(entry.code)
+        if len(entry.seats) != st.players:
+            raise bad(f"tables[{i}].seats", f"must be a list of {st.players} seats, got "
+                                            f"{len(entry.seats)}")
+    settings = Settings(rs, st.players, level(st.level), st.deals, st.hint, st.wait, st.pace,
+                        st.gap, st.before, st.seed, st.start, st.move_time, st.reserve,
+                        st.hints, st.people, st.hold, st.duplicate, tuple(st.first_dealers))
+    return settings, state.admin, state.published, state.tables
 
 
 def load_state(folder: Path, rulesets: dict) -> tuple[list[Table], str, int]:
@@ -210,39 +238,10 @@ def load_state(folder: Path, rulesets: dict) -> tuple[list[Table], str, int]:
     path = folder / "server.json"
     if not path.exists():
         raise UsageError(f"nothing to resume in {folder} (no server.json)")
-    obj = load(path, what="a saved table server")
-    try:
-        if not isinstance(obj, dict) or obj.get("format") not in (STATE_FORMAT, OLD_FORMAT):
-            raise _Bad("format", f"must be {STATE_FORMAT!r}, got {_short(obj.get('format'))}"
-                       if isinstance(obj, dict) else "a saved table server is a JSON object")
-        old = obj["format"] == OLD_FORMAT
-        _keys(obj, "", _TOP)
-        settings = _settings(obj["settings"], rulesets, old)
-        admin = _text(obj["admin"], "admin", 40, code=True)
-        published = _whole(obj, "published", "", 0, MAX_MATCH_DEALS)
-        entries = obj["tables"]
-        if not isinstance(entries, list) or not 1 <= len(entries) <= MAX_TABLES:
-            raise _Bad("tables", f"must be a list of 1 to {MAX_TABLES} tables, got "
-                                 f"{_short(entries)}")
-        specs, codes = [], set()
-        for i, entry in enumerate(entries):
-            key = f"tables.{i}"
-            _keys(entry, key, ("table", "code", "seats"))
-            if _whole(entry, "table", key, i + 1, i + 1) != i + 1:
-                raise _Bad(f"{key}.table", f"must be {i + 1}")
-            code = _text(entry["code"], f"{key}.code", 40, code=True)
-            if code in codes or code == admin:
-                raise _Bad(f"{key}.code", "the same code as another table or the organiser")
-            codes.add(code)
-            seats = entry["seats"]
-            if not isinstance(seats, list) or len(seats) != settings.players:
-                raise _Bad(f"{key}.seats", f"must be a list of {settings.players} seats, got "
-                                           f"{_short(seats)}")
-            specs.append((i + 1, code, seats))
-    except _Bad as exc:
-        raise RecordError(f"{path}: {exc}") from None
+    settings, admin, published, entries = _read(load(path, what="a saved table server"),
+                                                str(path), rulesets)
     tables = []
-    for n, code, seats in specs:
+    for n, entry in enumerate(entries, 1):
         mpath = folder / f"table-{n}.match.json"
         try:
             match = Match.from_json(load(mpath, what="a saved match"), rulesets)
@@ -254,12 +253,14 @@ def load_state(folder: Path, rulesets: dict) -> tuple[list[Table], str, int]:
                 or match.seed != settings.table_seed(n):
             raise RecordError(f"{mpath}: not table {n}'s match "
                               "(its ruleset, players or seed differ from server.json's)")
-        try:
-            states = [_seat(x, f"tables.{n - 1}.seats.{q}", len(match.games))
-                      for q, x in enumerate(seats)]
-        except _Bad as exc:
-            raise RecordError(f"{path}: {exc}") from None
-        t = Table(n, code, settings, match, seats=states)
+        for q, x in enumerate(entry.seats):
+            if x.since > len(match.games):
+                raise RecordError(f"{path}: tables[{n - 1}].seats[{q}].since: must be a whole "
+                                  f"number from 0 to {len(match.games)}, got {x.since}")
+        states = [SeatState(name=x.name, token=x.token, incoming=x.incoming,
+                            incoming_token=x.incoming_token, since=x.since, livery=x.livery)
+                  for x in entry.seats]
+        t = Table(n, entry.code, settings, match, seats=states)
         _agree(folder, t, rulesets)
         tables.append(t)
     return tables, admin, published

@@ -29,10 +29,20 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Annotated
+
+from pydantic import (
+    AfterValidator,
+    BeforeValidator,
+    Field,
+    PrivateAttr,
+    ValidationInfo,
+    field_validator,
+)
 
 from tutor.engine import yamlfile
 from tutor.engine.data import data_dir
-from tutor.engine.errors import DataError
+from tutor.engine.models import Model, listed, refusal, validate
 from tutor.teaching.lessons._common import _ID_RE, _display, _shown
 from tutor.teaching.lessons._model import Block, Lesson, page_heading
 
@@ -41,30 +51,73 @@ __all__ = ["FixedLesson", "Track", "TrackStep", "MATCH", "fixed_lesson", "load_t
 
 #: The key of a track's closing match among its steps' progress.
 MATCH = "match"
-_KEYS = ("id", "title", "ruleset", "about", "steps", "match")
 
 
-@dataclass(frozen=True)
-class TrackStep:
+def _id(value: str) -> str:
+    if not _ID_RE.match(value):
+        raise ValueError(f"{_shown(value)} is not an id (lower-case words joined by '-')")
+    return value
+
+
+def _words(value: str) -> str:
+    if not value.strip():
+        raise ValueError("must be non-empty text")
+    return value.strip()
+
+
+def _some(what: str):
+    def check(value: tuple) -> tuple:
+        if not value:
+            raise ValueError(f"must list {what}")
+        return value
+    return check
+
+
+_Id = Annotated[str, AfterValidator(_id)]
+_Words = Annotated[str, AfterValidator(_words)]
+
+
+class TrackStep(Model):
     """One lesson of a track: its id, the headings of the pages kept (None: all), and what is
     left out: objective ids (their puzzle blocks) or ``kind/theme`` names."""
 
-    lesson: str
-    pages: tuple[str, ...] | None = None
-    leave_out: tuple[str, ...] = ()
+    lesson: _Id
+    pages: Annotated[tuple[_Words, ...], BeforeValidator(listed),
+                     AfterValidator(_some("page headings"))] | None = None
+    leave_out: Annotated[tuple[Annotated[str, Field(min_length=1)], ...],
+                         BeforeValidator(listed)] = ()
 
 
-@dataclass(frozen=True)
-class Track:
-    """A track (see the module docstring); ``path`` its file."""
+class Track(Model):
+    """A track (see the module docstring); ``path`` its file.  Read with the library of
+    sources as context: its ``ruleset`` must be one of the library's."""
 
-    id: str
-    title: str
+    id: _Id
+    title: _Words
     ruleset: str
-    about: str
-    steps: tuple[TrackStep, ...]
-    match: bool
-    path: Path
+    about: Annotated[_Words, AfterValidator(lambda text: " ".join(text.split()))]
+    steps: Annotated[tuple[TrackStep, ...], BeforeValidator(listed),
+                     AfterValidator(_some("the track's lessons (- lesson: ID)"))]
+    match: bool = True
+    _path: Path = PrivateAttr(default=Path("track.yaml"))
+
+    @property
+    def path(self) -> Path:
+        """The track's file."""
+        return self._path
+
+    @field_validator("ruleset")
+    @classmethod
+    def _known(cls, value: str, info: ValidationInfo) -> str:
+        library = (info.context or {}).get("library")
+        if library is None:
+            from tutor.engine.sources import default_library
+            library = default_library()
+        rulesets = library.rulesets
+        if value not in rulesets:
+            raise ValueError(f"unknown ruleset {_shown(value)} (rulesets: "
+                             f"{', '.join(rulesets)})")
+        return value
 
 
 @dataclass
@@ -98,60 +151,21 @@ def load_track(name: str, library=None) -> Track:
 
 
 def read_track(path: Path, library=None) -> Track:
-    """The track in the file ``path`` (see :func:`load_track`)."""
+    """The track in the file ``path`` (see :func:`load_track`), its ruleset one of
+    ``library``'s (default the library of sources)."""
     shown = _display(path)
     data, doc = yamlfile.load(yamlfile.read_text(path, shown), shown)
-    lines = doc.key_lines() if isinstance(data, dict) else {}
-
-    def fail(key: str, message: str):
-        raise DataError(f"{shown}:{lines.get(key, 1)}: {key}: {message}")
-    if not isinstance(data, dict):
-        raise DataError(f"{shown}:1: track: must be a mapping of keys ({', '.join(_KEYS)})")
-    for k in data:
-        if k not in _KEYS:
-            fail(str(k), f"unknown key (keys: {', '.join(_KEYS)})")
-    for k in _KEYS[:5]:
-        if k not in data:
-            raise DataError(f"{shown}:1: {k}: missing")
-    if not isinstance(data["id"], str) or not _ID_RE.match(data["id"]):
-        fail("id", f"{_shown(data['id'])} is not an id (lower-case words joined by '-')")
-    for k in ("title", "about"):
-        if not isinstance(data[k], str) or not data[k].strip():
-            fail(k, "must be non-empty text")
     if library is None:
         from tutor.engine.sources import default_library
         library = default_library()
-    if data["ruleset"] not in library.rulesets:
-        fail("ruleset", f"unknown ruleset {_shown(data['ruleset'])} (rulesets: "
-                        f"{', '.join(library.rulesets)})")
-    match = data.get("match", True)
-    if not isinstance(match, bool):
-        fail("match", "must be true or false")
-    raw = data["steps"]
-    if not isinstance(raw, list) or not raw:
-        fail("steps", "must list the track's lessons (- lesson: ID)")
-    steps: list = []
-    for i, item in enumerate(raw):
-        key = f"steps[{i}]"
-        if not isinstance(item, dict) or "lesson" not in item or \
-                set(item) - {"lesson", "pages", "leave_out"}:
-            fail("steps", f"{key}: must be {{lesson: ID, pages: [...], leave_out: [...]}}")
-        lid = item["lesson"]
-        if not isinstance(lid, str) or not _ID_RE.match(lid):
-            fail("steps", f"{key}.lesson: {_shown(lid)} is not a lesson id")
-        if lid in [s.lesson for s in steps]:
-            fail("steps", f"{key}.lesson: '{lid}' is a step twice")
-        pages = item.get("pages")
-        if pages is not None and (not isinstance(pages, list) or not pages or not all(
-                isinstance(p, str) and p.strip() for p in pages)):
-            fail("steps", f"{key}.pages: must list page headings")
-        out = item.get("leave_out", [])
-        if not isinstance(out, list) or not all(isinstance(x, str) and x for x in out):
-            fail("steps", f"{key}.leave_out: must list objective ids or kind/theme names")
-        steps.append(TrackStep(lid, tuple(p.strip() for p in pages) if pages else None,
-                               tuple(out)))
-    return Track(data["id"], data["title"].strip(), data["ruleset"],
-                 " ".join(data["about"].split()), tuple(steps), match, path)
+    track = validate(Track, data, doc=doc, context={"library": library})
+    seen: set[str] = set()
+    for i, step in enumerate(track.steps):
+        if step.lesson in seen:
+            raise refusal(doc, f"'{step.lesson}' is a step twice", "steps", i, "lesson")
+        seen.add(step.lesson)
+    track._path = Path(path)
+    return track
 
 
 def step_key(track: Track, lesson_id: str) -> str:
@@ -247,7 +261,7 @@ def track_problems(track: Track, lessons: dict[str, Lesson]) -> list[str]:
                                 f"'{h}'")
         blocks = list(lesson.blocks("puzzle"))
         for name in step.leave_out:
-            if not any(_left_out_by(TrackStep(step.lesson, None, (name,)), b) for b in blocks):
+            if not any(_left_out_by(TrackStep(lesson=step.lesson, leave_out=(name,)), b) for b in blocks):
                 problems.append(f"{where}: {key}.leave_out: '{name}' names no puzzle block of "
                                 f"lesson '{step.lesson}'")
         fixed = fixed_lesson(track, step, lesson).lesson

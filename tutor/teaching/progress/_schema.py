@@ -20,6 +20,17 @@ SCHEMA_VERSION = 3
 OUTCOMES = ("hit", "miss", "false_claim")
 #: Where a sighting was made: a practice deal (``laugh play``), a match, a drill.
 CONTEXTS = ("play", "match", "drill")
+#: The longest text a name, id or theme that comes in may be.
+MAX_TEXT = 200
+#: Kinds of the moments graded in a practice deal or a match that are not puzzle kinds.
+PLAY_KINDS = frozenset({"capture-choice", "declaration"})
+
+
+def known_kinds() -> frozenset[str]:
+    """The kinds of answer this program records: the puzzle kinds, and the moments of a
+    practice deal or match that are not puzzle kinds (:mod:`tutor.app.play.game`)."""
+    from tutor.puzzles.registry import KINDS
+    return frozenset(KINDS) | PLAY_KINDS
 
 #: Times under this many seconds in a schema 1 file were not typed by a person (piped input,
 #: a revealed answer): migrated as missing.
