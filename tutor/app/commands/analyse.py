@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-from rich.text import Text
-
+from tutor.app.analysis_view import Settings, analyse_deal, analysis_json, print_analysis
 from tutor.app.commands._common import console, seat_type, seed_type, whole
 from tutor.app.streams import echo, echo_json
-from tutor.engine.analysis import LOSS_CLASSES, POLICIES, annotate, describe_option
+from tutor.engine.analysis import LOSS_CLASSES, POLICIES
 from tutor.engine.errors import LaughError, RecordError, UsageError
 from tutor.engine.records import load_records, replay
-
-_CLASS_STYLE = {"inaccuracy": "yellow", "mistake": "dark_orange", "blunder": "bold red"}
 
 
 def register(sub, parent) -> None:
@@ -57,6 +54,7 @@ def run(args) -> int:
     records = list(load_records(args.file))
     if not records:
         raise LaughError(f"{args.file} holds no deal record")
+    settings = Settings(policy=args.policy, seed=args.seed, samples=args.samples)
     out = console()
     err = console(stderr=True)
     status = 0
@@ -69,111 +67,19 @@ def run(args) -> int:
             echo(f"laugh: {args.file}:{lineno}: {exc}", stderr=True)
             status = 1
             continue
-        if args.seat is not None and not 0 <= args.seat < deal.n:
-            raise UsageError(f"--seat must be a player from 0 to {deal.n - 1}")
-        if args.at is not None and not 0 <= args.at < len(deal.history):
-            raise UsageError(f"--at must be an action index from 0 to {len(deal.history) - 1}")
+        _check_range(deal, args)
         seats = None if args.seat is None else [args.seat]
-        decisions = _annotate(deal, seats, args, err)
+        decisions = analyse_deal(deal, seats, args.at, settings, err, bar=not args.json)
         if args.json:
-            echo_json(_to_json(deal, decisions, args), separators=(",", ":"))
+            echo_json(analysis_json(deal, decisions, settings), separators=(",", ":"))
         else:
-            _print(out, deal, decisions, args, lineno if len(records) > 1 else None)
+            print_analysis(out, deal, decisions, settings, lineno if len(records) > 1 else None)
     return status
 
 
-def _annotate(deal, seats, args, err):
-    """Run the analysis, with a progress bar on a terminal."""
-    if not err.is_terminal or args.json:
-        return annotate(deal, seats, args.at, policy=args.policy, seed=args.seed,
-                        samples=args.samples)
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-    with Progress(TextColumn("analysing decisions", markup=False), BarColumn(),
-                  MofNCompleteColumn(), TimeElapsedColumn(), console=err,
-                  transient=True) as bar:
-        task = bar.add_task("analyse", total=None)
-
-        def progress(done, total):
-            bar.update(task, completed=done, total=total)
-
-        return annotate(deal, seats, args.at, policy=args.policy, seed=args.seed,
-                        samples=args.samples, progress=progress)
-
-
-def _unit(deal) -> str:
-    return deal.ruleset.unit
-
-
-def _to_json(deal, decisions, args) -> dict:
-    summary = {}
-    for q in range(deal.n):
-        mine = [x for x in decisions if x.seat == q]
-        summary[str(q)] = {"decisions": len(mine), "loss": round(sum(x.loss for x in mine), 4),
-                           **{name: sum(1 for x in mine if x.verdict == name)
-                              for name, _ in LOSS_CLASSES}}
-    return {"ruleset": deal.ruleset.id, "players": deal.n, "dealer": deal.dealer,
-            "unit": _unit(deal), "policy": args.policy, "seed": args.seed,
-            "samples": args.samples, "target": 0.1,
-            "decisions": [x.to_json() for x in decisions],
-            "summary": summary}
-
-
-def _count(k: int, name: str) -> str:
-    """``1 mistake``, ``2 inaccuracies``."""
-    if k == 1:
-        return f"1 {name}"
-    return f"{k} {name[:-1] + 'ies' if name.endswith('y') else name + 's'}"
-
-
-def _signed(x: float) -> str:
-    return f"{x:+.2f}"
-
-
-def _print(out, deal, decisions, args, lineno) -> None:
-    unit = _unit(deal)
-    where = f" (record at line {lineno})" if lineno else ""
-    out.print(Text.assemble(
-        (f"{deal.ruleset.id}, {deal.n} players, dealer {deal.dealer}{where}", "bold"),
-        f": expected final result of each option in {unit}, ± 95% interval, each option "
-        f"played out by {args.policy} players (seed {args.seed}, up to {args.samples} samples "
-        "a decision); best: separated from every other option by the 95% intervals; ≈: not "
-        "told apart from the best"))
-    if not decisions:
-        out.print("No decisions to analyse (every move was forced).")
-        return
-    for x in decisions:
-        an = x.analysis
-        played = describe_option(x.played)
-        if x.played is None:
-            played = f"Player {x.seat} holds (makes no free action before the next turn)"
-        style = _CLASS_STYLE.get(x.verdict)
-        loss = f"loss {x.loss:.2f} ± {x.loss_ci95:.2f}, " if x.loss > 0 else ""
-        then = ""
-        if an.then is not None:
-            then = f", then {describe_option(an.then)}"
-        out.print(Text.assemble("\n", (f"#{x.index}", "bold"), f" {played}{then}: {loss}",
-                                (x.verdict, style or "")))
-        best_group = an.best.group
-        classes: dict[int, list] = {}
-        for o in an.options:
-            classes.setdefault(o.group, []).append(o)
-        for group, members in classes.items():
-            mine = [o for o in members if o.action == x.played]
-            o = mine[0] if mine else members[0]
-            mark = "→" if mine else " "
-            if group == best_group:
-                diff = "best" if an.separated else "≈ best"
-            else:
-                diff = f"{_signed(o.diff)} ± {o.diff_ci95:.2f}" + (" ≈" if not o.separated else "")
-            more = len(members) - 1
-            same = f" (+{more} alike but for suits)" if more else ""
-            out.print(f"  {mark} {_signed(o.mean)} ± {o.ci95:.2f}  {diff:>14}  "
-                      f"{describe_option(o.action)}{same}")
-    out.print()
-    for q in sorted({x.seat for x in decisions}):
-        mine = [x for x in decisions if x.seat == q]
-        counts = ", ".join(_count(sum(1 for x in mine if x.verdict == name), name)
-                           for name, _ in LOSS_CLASSES)
-        out.print(f"Player {q}: {_count(len(mine), 'decision')}, {counts}; expected loss "
-                  f"{sum(x.loss for x in mine):.2f} {unit}")
-
+def _check_range(deal, args) -> None:
+    """Raise UsageError when ``--seat`` or ``--at`` is outside ``deal``."""
+    if args.seat is not None and not 0 <= args.seat < deal.n:
+        raise UsageError(f"--seat must be a player from 0 to {deal.n - 1}")
+    if args.at is not None and not 0 <= args.at < len(deal.history):
+        raise UsageError(f"--at must be an action index from 0 to {len(deal.history) - 1}")

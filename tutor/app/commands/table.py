@@ -8,8 +8,6 @@ terminal, :func:`watch` the organiser's view (:mod:`tutor.app.tables.client`).
 from __future__ import annotations
 
 import argparse
-import json
-import os
 from pathlib import Path
 
 from tutor.app.commands._common import add_ruleset_options, seed_type, whole
@@ -198,216 +196,82 @@ def _folder(args) -> Path:
 
 
 def run_serve(args) -> int:
-    """The ``laugh table serve`` handler."""
-    import asyncio
-    import signal
-
-    from tutor.app.tables._guard import Limits
-    from tutor.app.tables.protocol import ADMIN_CODE, MAX_NAME
-    from tutor.app.tables.server import TableServer, load_state, new_code
-    from tutor.app.tables.table import Settings, Table
-    from tutor.engine.sources import default_library
+    """The ``laugh table serve`` handler: new tables from the options (or the saved ones with
+    ``--resume``), served until stopped (:func:`tutor.app.tables.serve.serve`)."""
+    from tutor.app.tables.serve import new_tables, saved_tables, serve
     folder = _folder(args)
     if args.resume:
-        given = [o for o, v in (("--ruleset", args.ruleset), ("--players", args.players),
-                                ("--bots", args.bots), ("--deals", args.deals),
-                                ("--tables", args.tables), ("--seed", args.seed),
-                                ("--hint", args.hint), ("--wait", args.wait),
-                                ("--pace", args.pace), ("--gap", args.gap),
-                                ("--start", args.start), ("--duplicate", args.duplicate),
-                                ("--move-time", args.move_time), ("--reserve", args.reserve),
-                                ("--hints", args.hints), ("--people", args.people),
-                                ("--hold", args.hold), ("--first-dealer", args.first_dealer))
-                 if v is not None and v is not False]
-        if args.match:
-            given.append("--match")
+        given = _settings_given(args)
         if given:
             raise UsageError(f"--resume plays on with the saved settings: leave out "
                              f"{', '.join(given)}")
-        tables, admin, published = load_state(folder, default_library().rulesets)
+        tables, admin, published = saved_tables(folder)
     else:
         if (folder / "server.json").exists():
             raise UsageError(f"{folder} holds saved tables: --resume them, or choose another "
                              "--dir")
-        rs, players = resolve(args.ruleset or DEFAULT_RULESET, args.players)
-        lv = level(args.bots or DEFAULT_LEVEL)
-        deals = None if args.match or args.deals is None else args.deals
         n_tables = args.tables or 1
-        leads = [" ".join(x.split()) for x in args.first_dealer or []]
-        if len(leads) > n_tables:
-            raise UsageError(f"--first-dealer: {len(leads)} names for {n_tables} "
-                             f"table{'s' if n_tables != 1 else ''} (one a table, in order)")
-        for x in leads:
-            if not 1 <= len(x) <= MAX_NAME or not x.isprintable():
-                raise UsageError(f"--first-dealer: 1 to {MAX_NAME} printable characters")
-        import random
-        seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1, 10**6)
-        settings = Settings(rs, players, lv, deals, bool(args.hint),
-                            20.0 if args.wait is None else args.wait,
-                            1.0 if args.pace is None else args.pace,
-                            3.0 if args.gap is None else args.gap, 8.0, seed, args.start,
-                            move_time=30.0 if args.move_time is None else args.move_time,
-                            reserve=120.0 if args.reserve is None else args.reserve,
-                            hints=3 if args.hints is None else args.hints,
-                            people=1 if args.people is None else args.people,
-                            hold=bool(args.hold), duplicate=bool(args.duplicate),
-                            first_dealers=tuple(leads))
-        from tutor.engine.match import plan_games
-        plan_games(rs, players, 0, deals)       # a number of deals the format refuses: say so
-        codes: set[str] = set()
-        tables = []
-        for n in range(1, n_tables + 1):
-            code = new_code()
-            while code in codes:
-                code = new_code()
-            codes.add(code)
-            tables.append(Table(n, code, settings))
-        admin, published = new_code(ADMIN_CODE), 0
-    try:
-        folder.mkdir(parents=True, exist_ok=True, mode=0o700)
-    except OSError as exc:
-        from tutor.engine.outputs import cannot_write
-        raise cannot_write(folder, exc) from None
-    _log_to(folder / "server.log")
-    limits = Limits(per_address=args.per_address, total=args.max_connections)
-    server = TableServer(tables, admin, folder, published, exit_when_done=args.exit_when_done,
-                         limits=limits, pane=None if args.json else _pane,
-                         origins=tuple(args.origin or ()))
-    stopped_by: list[int] = []
-
-    def ready(srv: TableServer) -> None:
-        loop = asyncio.get_running_loop()
-        for sig in (signal.SIGINT, signal.SIGTERM):
-            def stop(sig=sig):
-                stopped_by.append(sig)
-                srv.stop()
-            loop.add_signal_handler(sig, stop)
-        from tutor.app.tables._web import page_address
-        address = srv.address
-        assert address is not None          # listening by now
-        page = page_address(address)
-        if args.json:
-            print(json.dumps({"address": srv.address, "page": page,
-                              "admin": admin, "folder": str(folder),
-                              "tables": [{"table": t.number, "code": t.code,
-                                          "players": t.settings.players,
-                                          "ruleset": t.settings.ruleset.id,
-                                          "seed": t.match.seed}
-                                         for t in tables]}), flush=True)
-            return
-        s = tables[0].settings
-        clock = (f"{s.move_time:g} s a move, {s.reserve:g} s reserve a deal" if s.move_time
-                 else "no move clock")
-        _pane(f"{s.ruleset.id}, {s.players} seats a table, computer players {s.level.name}, "
-              f"{clock}" + ("; duplicate: the same deals at every table" if s.duplicate
-                            else "") + ".")
-        shared = _shared_page(args.host, address)
-        where = "ws://" + shared.split("://", 1)[1].rstrip("/") if shared else address
-        for t in tables:
-            lead = t._first_dealer_name()
-            _pane(f"Table {t.number}:" + (f" (first dealer {lead})" if lead else ""))
-            _command(["laugh", "table", "join", where, t.code, "--name", "NAME"])
-            _pane(f"In a browser: {shared or page}#{t.code}")
-        if shared:
-            _pane(f"On the local network, scan to sit at table 1 ({shared}#{tables[0].code}):")
-            _qr(f"{shared}#{tables[0].code}")
-        _pane("Organiser:")
-        _command(["laugh", "table", "watch", where, "--admin", admin])
-        _pane(f"In a browser: {shared or page}admin (the organiser's code asked there)")
-        if s.hold:
-            _command(["laugh", "table", "admin", address, "start", "--admin", admin])
-        _pane(f"Saving in {folder}; Ctrl-C stops the server after saving.")
-
-    asyncio.run(server.run(args.host, args.port, ready))
-    if not args.json:
-        _pane(f"Stopped; saved in {folder}.")
-    return 130 if stopped_by and stopped_by[0] == signal.SIGINT else 0
+        tables, admin, published = new_tables(_settings(args, n_tables), n_tables)
+    return serve(tables, admin, published, folder, host=args.host, port=args.port,
+                 as_json=args.json, exit_when_done=args.exit_when_done,
+                 per_address=args.per_address, max_connections=args.max_connections,
+                 origins=tuple(args.origin or ()))
 
 
-def _shared_page(host: str, address: str) -> str | None:
-    """The page's address to share on the local network when the server listens on every
-    address (``0.0.0.0``, ``::``): this machine's address on its network (found by the route
-    to a private address, nothing sent), else None."""
-    import socket
-
-    from tutor.app.tables._web import page_address
-    if host not in ("0.0.0.0", "::", ""):
-        return None
-    try:
-        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
-            s.connect(("10.255.255.255", 1))        # UDP: no packet leaves for a connect
-            ip = s.getsockname()[0]
-    except OSError:
-        ip = socket.gethostname()
-    return page_address(address, ip)
-
-
-def _qr(text: str) -> None:
-    """``text`` as a QR code on the server's terminal (segno), two rows of modules a line."""
-    import io
-
-    import segno
-    out = io.StringIO()
-    segno.make(text, error="m").terminal(out=out, compact=True)
-    _print(out.getvalue().rstrip("\n"))
+def _settings_given(args) -> list[str]:
+    """The options that set a table's settings given in ``args`` (refused with ``--resume``)."""
+    given = [o for o, v in (("--ruleset", args.ruleset), ("--players", args.players),
+                            ("--bots", args.bots), ("--deals", args.deals),
+                            ("--tables", args.tables), ("--seed", args.seed),
+                            ("--hint", args.hint), ("--wait", args.wait),
+                            ("--pace", args.pace), ("--gap", args.gap),
+                            ("--start", args.start), ("--duplicate", args.duplicate),
+                            ("--move-time", args.move_time), ("--reserve", args.reserve),
+                            ("--hints", args.hints), ("--people", args.people),
+                            ("--hold", args.hold), ("--first-dealer", args.first_dealer))
+             if v is not None and v is not False]
+    if args.match:
+        given.append("--match")
+    return given
 
 
-def _width() -> int | None:
-    """The terminal's width, when standard output is one."""
-    import shutil
-    import sys
-    try:
-        if sys.stdout.isatty():
-            return shutil.get_terminal_size().columns
-    except (OSError, ValueError, AttributeError):
-        pass
-    return None
+def _first_dealers(args, n_tables: int) -> tuple[str, ...]:
+    """``--first-dealer``'s names, one a table in order; UsageError for too many or a bad one."""
+    from tutor.app.tables.protocol import MAX_NAME
+    leads = [" ".join(x.split()) for x in args.first_dealer or []]
+    if len(leads) > n_tables:
+        raise UsageError(f"--first-dealer: {len(leads)} names for {n_tables} "
+                         f"table{'s' if n_tables != 1 else ''} (one a table, in order)")
+    for x in leads:
+        if not 1 <= len(x) <= MAX_NAME or not x.isprintable():
+            raise UsageError(f"--first-dealer: 1 to {MAX_NAME} printable characters")
+    return tuple(leads)
 
 
-def _pane(text: str) -> None:
-    """A line of words on the server's terminal, wrapped at spaces to its width (a word never
-    broken); nothing at all when standard output is closed or full."""
-    from tutor.app.streams import whole_word_lines
-    width = _width()
-    _print("\n".join(whole_word_lines(text, width)) if width else text)
+def _or(value, default):
+    return default if value is None else value
 
 
-def _command(words: list[str]) -> None:
-    """A command on the server's terminal: one line where it fits, else continued lines a
-    shell reads as one (:func:`~tutor.app.tables._link.shell_lines`); never a word broken."""
-    from tutor.app.tables._link import shell_lines
-    _print("\n".join(shell_lines(words, _width() or 10_000)))
+def _settings(args, n_tables: int):
+    """The tables' :class:`~tutor.app.tables.table.Settings` from the options (defaults for
+    those left out; a random seed when none is given); UsageError for a bad option."""
+    import random
 
-
-def _print(text: str) -> None:
-    import sys
-    try:
-        print(text, flush=True)
-    except (OSError, ValueError):
-        try:
-            sys.stdout = open(os.devnull, "w")      # never again: the server goes on
-        except OSError:
-            pass
-
-
-def _log_to(path: Path) -> None:
-    """The server's log (``server.log``): its own lines, the websockets library's and the
-    asyncio loop's warnings, each one line (never a traceback), at most once a second for each
-    message (:class:`~tutor.app.tables._guard.OneLine`), never on the terminal."""
-    import logging  # the server only (start-up time)
-
-    from tutor.app.tables._guard import OneLine
-    handler = logging.FileHandler(path, encoding="utf-8")
-    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(message)s"))
-    handler.addFilter(OneLine())
-    for name, level_ in (("tutor.tables", logging.INFO), ("websockets", logging.WARNING),
-                         ("asyncio", logging.WARNING)):
-        lg = logging.getLogger(name)
-        lg.setLevel(level_)
-        lg.propagate = False
-        for h in list(lg.handlers):
-            lg.removeHandler(h)
-        lg.addHandler(handler)
+    from tutor.app.tables.table import Settings
+    from tutor.engine.match import plan_games
+    rs, players = resolve(args.ruleset or DEFAULT_RULESET, args.players)
+    lv = level(args.bots or DEFAULT_LEVEL)
+    deals = None if args.match or args.deals is None else args.deals
+    leads = _first_dealers(args, n_tables)
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1, 10**6)
+    settings = Settings(rs, players, lv, deals, bool(args.hint), _or(args.wait, 20.0),
+                        _or(args.pace, 1.0), _or(args.gap, 3.0), 8.0, seed, args.start,
+                        move_time=_or(args.move_time, 30.0), reserve=_or(args.reserve, 120.0),
+                        hints=_or(args.hints, 3), people=_or(args.people, 1),
+                        hold=bool(args.hold), duplicate=bool(args.duplicate),
+                        first_dealers=leads)
+    plan_games(rs, players, 0, deals)       # a number of deals the format refuses: say so
+    return settings
 
 
 def _name(text: str, what: str, most: int) -> str:

@@ -1,0 +1,209 @@
+"""Serving live tables from a terminal (``laugh table serve``): the tables made or read back,
+the server's log, its start lines (how to join, watch and organise; a QR code on a local
+network) and its stop.
+
+:func:`new_tables` and :func:`saved_tables` give the tables; :func:`serve` serves them until
+the organiser stops the server or Ctrl-C.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+from tutor.app.tables._guard import Limits
+from tutor.app.tables.protocol import ADMIN_CODE
+from tutor.app.tables.server import TableServer, load_state, new_code
+from tutor.app.tables.table import Settings, Table
+
+
+def new_tables(settings: Settings, n_tables: int) -> tuple[list[Table], str, int]:
+    """``n_tables`` new tables of ``settings``, each with its own code, the organiser's new
+    code, and 0 (nothing published yet)."""
+    codes: set[str] = set()
+    tables = []
+    for n in range(1, n_tables + 1):
+        code = new_code()
+        while code in codes:
+            code = new_code()
+        codes.add(code)
+        tables.append(Table(n, code, settings))
+    return tables, new_code(ADMIN_CODE), 0
+
+
+def saved_tables(folder: Path) -> tuple[list[Table], str, int]:
+    """The tables saved in ``folder`` (``server.json``), the organiser's code and how many
+    results were published; raises the state reader's LaughError for a damaged file."""
+    from tutor.engine.sources import default_library
+    return load_state(folder, default_library().rulesets)
+
+
+def serve(tables: list[Table], admin: str, published: int, folder: Path, *, host: str,
+          port: int, as_json: bool, exit_when_done: bool, per_address: int,
+          max_connections: int, origins: tuple[str, ...]) -> int:
+    """Serve ``tables`` on ``host``:``port`` (saving in ``folder``, logging to its
+    ``server.log``) until stopped; the start lines on standard output (one JSON object with
+    ``as_json``). Returns 130 when stopped by Ctrl-C, else 0; raises LaughError when
+    ``folder`` cannot be written."""
+    import asyncio
+    import signal
+    try:
+        folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+    except OSError as exc:
+        from tutor.engine.outputs import cannot_write
+        raise cannot_write(folder, exc) from None
+    _log_to(folder / "server.log")
+    limits = Limits(per_address=per_address, total=max_connections)
+    server = TableServer(tables, admin, folder, published, exit_when_done=exit_when_done,
+                         limits=limits, pane=None if as_json else _pane,
+                         origins=origins)
+    stopped_by: list[int] = []
+
+    def ready(srv: TableServer) -> None:
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            def stop(sig=sig):
+                stopped_by.append(sig)
+                srv.stop()
+            loop.add_signal_handler(sig, stop)
+        address = srv.address
+        assert address is not None          # listening by now
+        if as_json:
+            _start_json(address, tables, admin, folder)
+        else:
+            _start_lines(host, address, tables, admin, folder)
+
+    asyncio.run(server.run(host, port, ready))
+    if not as_json:
+        _pane(f"Stopped; saved in {folder}.")
+    return 130 if stopped_by and stopped_by[0] == signal.SIGINT else 0
+
+
+def _start_json(address: str, tables: list[Table], admin: str, folder: Path) -> None:
+    """The start as one JSON line: the address, the page, the organiser's code, the folder and
+    each table's code, players, ruleset and seed."""
+    from tutor.app.tables._web import page_address
+    print(json.dumps({"address": address, "page": page_address(address),
+                      "admin": admin, "folder": str(folder),
+                      "tables": [{"table": t.number, "code": t.code,
+                                  "players": t.settings.players,
+                                  "ruleset": t.settings.ruleset.id,
+                                  "seed": t.match.seed}
+                                 for t in tables]}), flush=True)
+
+
+def _start_lines(host: str, address: str, tables: list[Table], admin: str,
+                 folder: Path) -> None:
+    """The start in words on the server's terminal: the settings, how to sit at each table,
+    watch and organise, and where the tables are saved."""
+    from tutor.app.tables._web import page_address
+    page = page_address(address)
+    s = tables[0].settings
+    clock = (f"{s.move_time:g} s a move, {s.reserve:g} s reserve a deal" if s.move_time
+             else "no move clock")
+    _pane(f"{s.ruleset.id}, {s.players} seats a table, computer players {s.level.name}, "
+          f"{clock}" + ("; duplicate: the same deals at every table" if s.duplicate
+                        else "") + ".")
+    shared = _shared_page(host, address)
+    where = "ws://" + shared.split("://", 1)[1].rstrip("/") if shared else address
+    for t in tables:
+        lead = t._first_dealer_name()
+        _pane(f"Table {t.number}:" + (f" (first dealer {lead})" if lead else ""))
+        _command(["laugh", "table", "join", where, t.code, "--name", "NAME"])
+        _pane(f"In a browser: {shared or page}#{t.code}")
+    if shared:
+        _pane(f"On the local network, scan to sit at table 1 ({shared}#{tables[0].code}):")
+        _qr(f"{shared}#{tables[0].code}")
+    _pane("Organiser:")
+    _command(["laugh", "table", "watch", where, "--admin", admin])
+    _pane(f"In a browser: {shared or page}admin (the organiser's code asked there)")
+    if s.hold:
+        _command(["laugh", "table", "admin", address, "start", "--admin", admin])
+    _pane(f"Saving in {folder}; Ctrl-C stops the server after saving.")
+
+
+def _shared_page(host: str, address: str) -> str | None:
+    """The page's address to share on the local network when the server listens on every
+    address (``0.0.0.0``, ``::``): this machine's address on its network (found by the route
+    to a private address, nothing sent), else None."""
+    import socket
+
+    from tutor.app.tables._web import page_address
+    if host not in ("0.0.0.0", "::", ""):
+        return None
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+            s.connect(("10.255.255.255", 1))        # UDP: no packet leaves for a connect
+            ip = s.getsockname()[0]
+    except OSError:
+        ip = socket.gethostname()
+    return page_address(address, ip)
+
+
+def _qr(text: str) -> None:
+    """``text`` as a QR code on the server's terminal (segno), two rows of modules a line."""
+    import io
+
+    import segno
+    out = io.StringIO()
+    segno.make(text, error="m").terminal(out=out, compact=True)
+    _print(out.getvalue().rstrip("\n"))
+
+
+def _width() -> int | None:
+    """The terminal's width, when standard output is one."""
+    import shutil
+    import sys
+    try:
+        if sys.stdout.isatty():
+            return shutil.get_terminal_size().columns
+    except (OSError, ValueError, AttributeError):
+        pass
+    return None
+
+
+def _pane(text: str) -> None:
+    """A line of words on the server's terminal, wrapped at spaces to its width (a word never
+    broken); nothing at all when standard output is closed or full."""
+    from tutor.app.streams import whole_word_lines
+    width = _width()
+    _print("\n".join(whole_word_lines(text, width)) if width else text)
+
+
+def _command(words: list[str]) -> None:
+    """A command on the server's terminal: one line where it fits, else continued lines a
+    shell reads as one (:func:`~tutor.app.tables._link.shell_lines`); never a word broken."""
+    from tutor.app.tables._link import shell_lines
+    _print("\n".join(shell_lines(words, _width() or 10_000)))
+
+
+def _print(text: str) -> None:
+    import sys
+    try:
+        print(text, flush=True)
+    except (OSError, ValueError):
+        try:
+            sys.stdout = open(os.devnull, "w")      # never again: the server goes on
+        except OSError:
+            pass
+
+
+def _log_to(path: Path) -> None:
+    """The server's log (``server.log``): its own lines, the websockets library's and the
+    asyncio loop's warnings, each one line (never a traceback), at most once a second for each
+    message (:class:`~tutor.app.tables._guard.OneLine`), never on the terminal."""
+    import logging  # the server only (start-up time)
+
+    from tutor.app.tables._guard import OneLine
+    handler = logging.FileHandler(path, encoding="utf-8")
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(message)s"))
+    handler.addFilter(OneLine())
+    for name, level_ in (("tutor.tables", logging.INFO), ("websockets", logging.WARNING),
+                         ("asyncio", logging.WARNING)):
+        lg = logging.getLogger(name)
+        lg.setLevel(level_)
+        lg.propagate = False
+        for h in list(lg.handlers):
+            lg.removeHandler(h)
+        lg.addHandler(handler)
