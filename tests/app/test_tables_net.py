@@ -52,6 +52,21 @@ def _wait(pred, timeout=30.0):
     return False
 
 
+def _settled(read, quiet=0.5, timeout=15.0):
+    """Wait until ``read()`` has not changed for ``quiet`` seconds (a screen done drawing,
+    however loaded the machine), at most ``timeout`` seconds; True when it settled."""
+    end = time.monotonic() + timeout
+    last, since = read(), time.monotonic()
+    while time.monotonic() < end:
+        time.sleep(0.05)
+        now = read()
+        if now != last:
+            last, since = now, time.monotonic()
+        elif time.monotonic() - since >= quiet:
+            return True
+    return False
+
+
 def test_piped_players_play_a_short_match_and_the_records_check(tmp_path):
     srv = Server(tmp_path, tmp_path / "srv", "--players", "3", "--deals", "2", "--bots", "club",
                  "--pace", "0", "--gap", "1.5", "--seed", "5", "--people", "2")
@@ -110,7 +125,9 @@ def test_a_piped_claim_goes_at_once_while_another_player_is_to_move(tmp_path):
                 and "Table · Deal 2" in ann.out and "You" in ann.out.split("Table · Deal 2")[-1] \
                 and (o.my_turn or (not o.started and o.seat == o.dealer and bool(o.free_moves())))
         assert _wait(idle_holds_the_table, 30), ann.out[-1500:]
-        time.sleep(0.3)
+        # the table's last redraw done before the claim is typed (under load, a fixed pause
+        # let a redraw land after ``before`` and the echo was not the first thing after it)
+        assert _settled(lambda: ann.out), ann.out[-1500:]
         held, mover = len(idle.obs.history), idle.obs.to_move
         before = ann.out
         ann._write("claim kings")
