@@ -1,6 +1,8 @@
 """Module sizes, longest functions and complexity hot spots of a checkout's ``tutor/``.
 
-    python benchmarks/structure.py [TREE]
+    python benchmarks/structure.py [TREE] [-v]
+
+-v lists the files whose public functions mention ``Any`` in their signature.
 
 TREE defaults to this checkout.  Complexity is radon's cyclomatic complexity (``pip install
 radon``; without it that part is left out, said in one line).  Nothing is run or timed.
@@ -13,12 +15,14 @@ import shutil
 import subprocess
 import sys
 
-tree = sys.argv[1] if len(sys.argv) > 1 else os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+args = [a for a in sys.argv[1:] if a != "-v"]
+tree = args[0] if args else os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 root = os.path.join(tree, "tutor")
 files = []
 funcs = []
 inner_imports = 0
 any_dicts = 0
+any_sigs: dict[str, int] = {}
 for dp, _dn, fn in os.walk(root):
     for f in fn:
         if not f.endswith(".py"):
@@ -42,11 +46,16 @@ for dp, _dn, fn in os.walk(root):
                     seg = ast.get_source_segment(src, node.returns) if node.returns else ""
                     if seg and re.search(r"dict\[str, Any\]", seg):
                         any_dicts += 1
+                    sig = ast.unparse(node.args) + (" -> " + ast.unparse(node.returns) if node.returns else "")
+                    if re.search(r"\bAny\b", sig):
+                        any_sigs[rel] = any_sigs.get(rel, 0) + 1
 files.sort(reverse=True)
 funcs.sort(reverse=True)
 print(f"lines in tutor/: {sum(n for n, _ in files)} in {len(files)} files; over 500 lines: "
       + ", ".join(f"{r} {n}" for n, r in files if n > 500))
 print("longest functions: " + ", ".join(f"{r} {n}" for n, r in funcs[:8]))
+print(f"public functions with Any in their signature: {sum(any_sigs.values())}"
+      + ("; by file: " + ", ".join(f"{r} {n}" for r, n in sorted(any_sigs.items(), key=lambda i: -i[1])) if "-v" in sys.argv else ""))
 print(f"public functions returning dict[str, Any]: {any_dicts}; imports of the project's own modules inside functions: {inner_imports}")
 radon = shutil.which("radon") or os.path.join(os.path.dirname(sys.executable), "radon")
 if not os.path.exists(radon):
