@@ -104,7 +104,7 @@ def term_factory(tmp_path):
         t.close()
 
 
-PROMPTS = (r"(home>|answer>|more \(Enter; s skips\)>|\[(next|finish)/back/quit\]>|"
+PROMPTS = (r"(home>|answer>|more \(Enter; s skips, q stops\)>|\[(next|finish)/back/quit\]>|"
            r"Enter to go on>|\[yes/no\]>)\s*$")
 
 

@@ -19,7 +19,7 @@ from tutor.engine.sources import default_library
 
 pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
 
-PROMPTS = (r"(more \(Enter; s skips\)>|Enter: back to the table>|Enter: the coach's next box>|"
+PROMPTS = (r"(more \(Enter; s skips, q stops\)>|Enter: back to the table>|Enter: the coach's next box>|"
            r"Before play \(Enter starts\)>|Your move>|watch>|"
            r"The coach asks: anything to claim\? \(name the cards, or Enter\)>)\s*$")
 

@@ -257,3 +257,32 @@ def test_a_piped_line_that_is_not_text_is_said_in_one_line_and_asked_again():
     said = seam.console.file.getvalue()
     assert said.count("That line is not text (bytes that are not UTF-8): type it again.") == 1
     assert echo.getvalue() == "move> \nmove> 7h\n" and seam.log == ["move> 7h"]
+
+
+def test_a_quit_word_at_the_pagers_stop_shows_no_more():
+    """``q`` (or any quit word) at ``more>`` stops the page, as in ``less``; Enter shows the next
+    screenful and ``s`` the rest of it (issue 29: quit meant "go on" there before)."""
+    lines = [f"line {i}" for i in range(40)]
+
+    def shown(replies: list[str]) -> tuple[str, list[str]]:
+        out = io.StringIO()
+        term = TerminalIO(Console(file=out, height=12, width=60, color_system=None),
+                          VirtualClock(), True)
+        asked: list[str] = []
+
+        def ask(prompt: str = "> ", words=(), cards: bool = False) -> str:
+            asked.append(prompt)
+            return replies.pop(0)
+        term.ask = ask  # type: ignore[method-assign]
+        term.page(*lines)
+        return out.getvalue(), asked
+
+    text, asked = shown(["q"])
+    assert "line 9" in text and "line 10" not in text and len(asked) == 1
+    assert asked[0] == "more (Enter; s skips, q stops)> "
+    text, asked = shown(["quit"])
+    assert "line 10" not in text
+    text, asked = shown(["", "s"])
+    assert "line 39" in text and len(asked) == 2
+    text, asked = shown(["", "", ""])
+    assert "line 39" in text and len(asked) == 3

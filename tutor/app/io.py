@@ -42,6 +42,7 @@ from tutor.app.clock import (
 from tutor.app.streams import RStripWriter, is_terminal, make_console, suit_symbols, whole_word_text
 from tutor.engine.cards import RANKS, SUITS
 from tutor.engine.safetext import printable
+from tutor.teaching.words import is_quit
 
 if TYPE_CHECKING:       # the seam's types; its module loads when a session first reads
     from prompt_toolkit import PromptSession
@@ -162,7 +163,8 @@ class TerminalIO(ConsoleIO):
 
     def page(self, *renderables) -> None:
         """A screenful at a time (``more>`` between, Enter for the next screenful, ``s`` to skip
-        the rest of it), so nothing scrolls away unread."""
+        to the end of it, ``q`` or a quit word to stop showing it, as ``less`` does), so nothing
+        scrolls away unread.  The caller goes on after a stop: its next prompt takes the quit."""
         console = self.console
         lines = console.render_lines(Group(*renderables), console.options, pad=False)
         room = max(5, console.height - 2)
@@ -172,7 +174,9 @@ class TerminalIO(ConsoleIO):
                 console.print(Segments(line + [Segment.line()]), end="")
             i += room
             if i < len(lines):
-                more = self.ask("more (Enter; s skips)> ").lower()
+                more = self.ask("more (Enter; s skips, q stops)> ").strip().lower()
+                if is_quit(more, menu=True):
+                    return
                 if more in ("s", "skip"):
                     for line in lines[i:]:
                         console.print(Segments(line + [Segment.line()]), end="")
