@@ -350,3 +350,33 @@ def test_no_text_is_read_as_rich_markup_anywhere():
             if "markup=False" not in m.group() and not m.group().startswith("Console(*"):
                 found.append(f"{path.relative_to(root)}: {m.group()[:60]}")
     assert not found, found
+
+
+def test_the_servers_folder_is_shown_with_its_control_characters_escaped(tmp_path):
+    """``laugh table serve --dir`` with an escape sequence in the folder's name: the server's
+    terminal shows it escaped (it printed the raw ESC before)."""
+    import select
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    from support import ROOT
+    from tables_net import env
+    folder = tmp_path / "a\x1b[31mred\u202e"
+    proc = subprocess.Popen([sys.executable, "-m", "tutor", "table", "serve", "--port", "0",
+                             "--dir", str(folder)], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, env=env(tmp_path), cwd=str(ROOT))
+    out = ""
+    try:
+        end = time.monotonic() + 30
+        while "Ctrl-C stops" not in out and time.monotonic() < end:
+            if select.select([proc.stdout], [], [], 0.5)[0]:
+                out += proc.stdout.readline()
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        rest, err = proc.communicate(timeout=20)
+    out += rest
+    assert "Saving in" in out and "saved in" in out, out + err
+    assert "\x1b" not in out and "\u202e" not in out, out
+    assert "a\\x1b[31mred\\u202e" in out, out

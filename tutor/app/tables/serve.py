@@ -179,9 +179,13 @@ def _command(words: list[str]) -> None:
 
 
 def _print(text: str) -> None:
+    """``text`` on the server's terminal, control characters escaped (a folder's name may hold
+    any); nothing at all when standard output is closed or full."""
     import sys
+
+    from tutor.engine.safetext import printable
     try:
-        print(text, flush=True)
+        print(printable(text), flush=True)
     except (OSError, ValueError):
         try:
             sys.stdout = open(os.devnull, "w")      # never again: the server goes on
