@@ -208,6 +208,7 @@ def table_client(run: Run) -> None:
     from tutor.app.tables.client import PlayerClient
     from tutor.engine.deal import new_deal
     from tutor.engine.observe import observe
+    from tutor.engine.records import result_to_json
 
     class Link:
         inbox: queue.Queue = queue.Queue()
@@ -238,8 +239,9 @@ def table_client(run: Run) -> None:
         {"type": "reply", "seq": 1, "ok": False, "text": ALL_IN_ONE},
         {"type": "refused", "text": ALL_IN_ONE},
         {"type": "deal_over", "game": ALL_IN_ONE, "names": names, "unit": ALL_IN_ONE,
-         "settlement": [{"seat": q, "won": 4, "net": 1 - q} for q in range(3)],
-         "totals": [1, -2, 1], "deals": 1, "of": 1,
+         "settlement": [row._asdict() for row in deal.result.settlement],
+         "result": result_to_json(deal), "dealer": 2, "pot_to": [], "set_aside": [],
+         "set_aside_to": None, "totals": [1, -2, 1], "deals": 1, "of": 1,
          "review": {"hits": [], "misses": 0, "false_claims": 0,
                     "items": [{"title": ALL_IN_ONE, "text": ALL_IN_ONE, "why": ALL_IN_ONE}]}},
         {"type": "standings", "round": 1, "rounds": 1, "final": True,

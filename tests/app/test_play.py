@@ -749,3 +749,52 @@ def test_a_finished_deal_at_40_columns_says_the_saved_path_whole_on_its_own_line
     lines = _saved_lines(out, path)
     at = lines.index(str(path))
     assert lines[at - 1] == "Deal record saved to"
+
+
+def test_a_live_tables_settlement_is_drawn_as_offline_plays(house):
+    """One drawing (issue 29): what a table client makes of the server's ``deal_over`` is the
+    sheet offline play makes of the deal itself, for every ruleset (set-aside mournivals,
+    payments, pots and leftovers among them), and draws the same lines."""
+    from tutor.app.play.sheet import SettlementSheet, settlement_renderable, settlement_table
+    from tutor.app.tables._screens import settlement_view, sheet_of_message
+    from tutor.app.tables.table import settlement_fields
+    from tutor.engine.deal import new_deal
+    seen: set[str] = set()
+    for rid, rs in sorted(house.items()):
+        n = min(rs.counts)
+        aside = rs.game(n).sets_aside_table_mournival
+        for seed in range(4 if aside else 3):
+            rng = random.Random(seed)
+            deal = new_deal(rs, n, seed % n, rng) if seed < 3 else _mournival_aside(rs, n, rng)
+            while not deal.is_terminal():
+                deal.apply(rng.choice(deal.legal_actions()))
+            msg = json.loads(json.dumps({"game": "Deal 1", "practice": False,
+                                         **settlement_fields(deal)}))
+            sheet = sheet_of_message(msg, rs)
+            assert sheet == SettlementSheet.of_deal(deal), rid
+            names = [f"P{q}" for q in range(n)]
+            offline, live = quiet(100), quiet(100)
+            offline.print(settlement_table(deal, names, True))
+            live.print(settlement_renderable(sheet, names, True))
+            assert text_of(offline) == text_of(live)
+            shown = quiet(100)
+            shown.print(settlement_view(msg, 0, names, rs))
+            assert "Settlement · Deal 1" in text_of(shown) and "▶ P0" in text_of(shown)
+            seen |= {k for k in ("payments", "set_aside", "pot_to", "leftovers")
+                     if getattr(sheet, k)}
+    assert seen == {"payments", "set_aside", "pot_to", "leftovers"}, seen
+
+
+def _mournival_aside(rs, n, rng):
+    """A deal of ``rs`` for ``n`` whose table mournival (the four 6s) is set aside at the deal
+    (RULES.md 3.1, ``table_mournival: set_aside_for_last_in``)."""
+    from tutor.engine.cards import RANKS, make_card
+    from tutor.engine.deal import Deal
+    count = rs.count(n)
+    sixes = [make_card(RANKS.index("6"), s) for s in range(4)]
+    rest = [c for c in range(52) if c not in sixes]
+    rng.shuffle(rest)
+    hands = [rest[q * count.hand:(q + 1) * count.hand] for q in range(n)]
+    table = rest[n * count.hand:n * count.hand + count.table - 4]
+    return Deal.from_position(rs, n, 0, hands=hands, table=table, set_aside=sixes)
+

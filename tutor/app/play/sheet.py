@@ -9,9 +9,9 @@ match`` prints.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from dataclasses import dataclass
 
-from rich.console import Group
+from rich.console import Group, RenderableType
 from rich.measure import Measurement
 from rich.table import Table
 from rich.text import Text
@@ -19,97 +19,184 @@ from rich.text import Text
 from tutor.app.play.mistakes import FALSE_CLAIM, HIT, MISS, Mistake, Sighting
 from tutor.app.play.review import DealReview
 from tutor.engine.analysis import LOSS_CLASSES
-from tutor.engine.deal import Deal
+from tutor.engine.deal import Deal, SeatSettlement
 from tutor.engine.errors import IllegalAction
+from tutor.engine.game import Game
 from tutor.engine.parameters import value_words
 from tutor.puzzles.board import action_text, cards_text
 
-__all__ = ["settlement_table", "review_renderable", "slips_grid", "spotting_line", "totals_table"]
+__all__ = ["SettlementSheet", "settlement_renderable", "settlement_table", "review_renderable", "slips_grid", "spotting_line", "totals_table"]
+
+
+@dataclass(frozen=True)
+class SettlementSheet:
+    """What a drawing of a finished deal's settlement shows, all read from the engine: the game
+    (ruleset x players, :class:`~tutor.engine.game.Game`), the dealer's seat, the breakdown per
+    seat (:class:`~tutor.engine.deal.SeatSettlement`, cards and stakes), the last player in,
+    the seats that took the bonus and the pot, whether lying down paid, the leftovers (cards)
+    and the seat they went to, the set-aside table mournival (cards) and its taker.  Made from a
+    finished deal (:meth:`of_deal`) or from a live table's ``deal_over`` message
+    (:func:`tutor.app.tables._screens.settlement_view`): one drawing for both."""
+
+    game: Game
+    dealer: int
+    rows: tuple[SeatSettlement, ...]
+    last_in: int | None = None
+    bonus_to: int | None = None
+    pot_to: tuple[int, ...] = ()
+    payments: bool = False
+    leftovers: tuple[int, ...] = ()
+    leftovers_to: int | None = None
+    set_aside: tuple[int, ...] = ()
+    set_aside_to: int | None = None
+
+    @classmethod
+    def of_deal(cls, deal: Deal) -> SettlementSheet:
+        """The settlement of a finished ``deal`` (RULES.md 3.5, 3.6); raises
+        :class:`~tutor.engine.errors.IllegalAction` before the deal is over."""
+        res = deal.result
+        if res is None:
+            raise IllegalAction("the deal is not over: there is no settlement yet")
+        return cls(deal.game, deal.dealer, tuple(res.settlement), res.last_in, res.bonus_to,
+                   tuple(res.pot_to or ()), bool(res.payments), tuple(res.leftovers),
+                   res.leftovers_to, tuple(res.set_aside), res.set_aside_to)
 
 
 def settlement_table(deal: Deal, names: Sequence[str], symbols: bool) -> Group:
     """The settlement of a finished deal (RULES.md 3.5, 3.6), read from the engine's breakdown
-    (:attr:`tutor.engine.deal.DealResult.settlement`): per seat the cards won in play and at the
-    end, and under stakes the ante, lie-down payments, bonus, stakes for cards, share of the pot
-    and net; under pairs the bonus and points (and the payment balance where lying down pays)."""
-    res = deal.result
-    if res is None:
-        raise IllegalAction("the deal is not over: there is no settlement yet")
-    rs, pc = deal.ruleset, deal.rules
-    rows = res.settlement
-    stakes = rs.has_stakes
-    pays = bool(res.payments)
-    end = any(r.leftovers or r.set_aside for r in rows)
+    (:attr:`tutor.engine.deal.DealResult.settlement`): see :func:`settlement_renderable`.
+    Raises :class:`~tutor.engine.errors.IllegalAction` before the deal is over."""
+    return settlement_renderable(SettlementSheet.of_deal(deal), names, symbols)
+
+
+#: A column of the settlement: its heading and a seat's entry (empty: nothing to say).
+_Column = tuple[str, Callable[[SeatSettlement], str]]
+
+
+def settlement_renderable(sheet: SettlementSheet, names: Sequence[str], symbols: bool, *,
+                          title: str = "Settlement", you: int | None = None,
+                          totals: Sequence[int] | None = None) -> Group:
+    """The one drawing of a settlement, for offline play, matches, the coach and a live table's
+    client: per seat the cards won in play and at the end, and under stakes the ante, lie-down
+    payments, bonus, stakes for cards, share of the pot and net; under pairs the bonus and
+    points (and the payment balance where lying down pays); then the working in words (the
+    engine's formula and parameter words) and the cards moved at the end.  ``you`` marks a seat
+    (``▶``); ``totals`` (stakes or points per seat) adds the match's running totals.  A table
+    where it fits the width, else a line a seat.  Names are set as plain text."""
+    stakes = sheet.game.ruleset.has_stakes
+    cols = _columns(sheet)
+    last = _last_columns(sheet)
     t = Table(box=None, pad_edge=False, header_style="bold underline")
     t.add_column("player", no_wrap=True)
-    cols: list[tuple[str, Callable[[Any], str]]] = []
-    if end:
+    for label, _ in cols + last:
+        t.add_column(label, justify="right")
+    if totals is not None:
+        t.add_column("total", justify="right")
+    stacked = []
+    for r in sheet.rows:
+        who = _who(sheet, names, r.seat, you)
+        ends = [(label, fn(r)) for label, fn in last]
+        extra = [str(totals[r.seat]) if r.seat < len(totals) else ""] if totals is not None \
+            else []
+        t.add_row(Text(who), *[fn(r) for _, fn in cols], Text(ends[0][1], style="bold"),
+                  *[v for _, v in ends[1:]], *extra)
+        line = Text(f"{who}: ", style="bold")
+        line.append(", ".join(f"{label} {fn(r)}" for label, fn in cols if fn(r)))
+        line.append(", " + ", ".join(f"{label} {v}" for label, v in ends), style="bold")
+        if extra:
+            line.append(f", total {extra[0]}")
+        stacked.append(line)
+    lines: list[RenderableType] = [Text(title, style="bold"), _Fitted(t, Group(*stacked))]
+    notes = _notes(sheet, names, stakes)
+    if notes:
+        lines.append(Text(notes))
+    lines += _end_lines(sheet, names, symbols)
+    return Group(*lines)
+
+
+def _who(sheet: SettlementSheet, names: Sequence[str], seat: int, you: int | None) -> str:
+    """A seat's name in the first column: the dealer marked ``D``, ``you`` marked ``▶``."""
+    name = names[seat] if 0 <= seat < len(names) else f"Player {seat}"
+    mark = "" if you is None else "▶ " if seat == you else "  "
+    return mark + name + (" D" if seat == sheet.dealer else "")
+
+
+def _columns(sheet: SettlementSheet) -> list[_Column]:
+    """The columns of the working that apply under the game's parameters."""
+    game = sheet.game
+    cols: list[_Column] = []
+    if any(r.leftovers or r.set_aside for r in sheet.rows):
         cols += [("in play", lambda r: str(r.won_in_play)),
                  ("end", lambda r: f"+{r.leftovers + r.set_aside}" if r.leftovers + r.set_aside
                   else "")]
     cols.append(("won", lambda r: str(r.won)))
-    if stakes:
+    if game.ruleset.has_stakes:
         cols.append(("ante", lambda r: f"-{r.ante}" if r.ante else "0"))
-    if pays:
+    if sheet.payments:
         cols.append(("paid", lambda r: f"-{r.paid}" if r.paid else ""))
         cols.append(("got", lambda r: f"+{r.received}" if r.received else ""))
-    game = deal.game
     if game.has_bonus:
         cols.append(("bonus", lambda r: f"+{r.bonus}" if r.bonus else ""))
     if game.settles_by_breakeven:
         cols.append(("cards", lambda r: f"{r.for_cards:+d}"))
     if game.pot_to_one_winner:
         cols.append(("pot", lambda r: f"+{r.pot_share}" if r.pot_share else ""))
-    for label, _ in cols:
-        t.add_column(label, justify="right")
-    if stakes:
-        t.add_column("net", justify="right")
-    else:
-        t.add_column("points", justify="right")
-        if pays:
-            t.add_column("stakes", justify="right")
-    stacked = []
-    for r in rows:
-        who = names[r.seat] + (" D" if r.seat == deal.dealer else "")
-        row: list = [who]
-        row += [fn(r) for _, fn in cols]
-        last = ([("net", f"{r.net:+d}")] if stakes else
-                [("points", str(r.points))] + ([("stakes", f"{r.net:+d}")] if pays else []))
-        row += [Text(last[0][1], style="bold")] + [v for _, v in last[1:]]
-        t.add_row(*row)
-        line = Text(f"{who}: ", style="bold")
-        line.append(", ".join(f"{label} {fn(r)}" for label, fn in cols if fn(r)))
-        line.append(", " + ", ".join(f"{label} {v}" for label, v in last), style="bold")
-        stacked.append(line)
-    lines: list = [Text("Settlement", style="bold"), _Fitted(t, Group(*stacked))]
+    return cols
+
+
+def _last_columns(sheet: SettlementSheet) -> list[_Column]:
+    """The result columns (in bold): net stakes, or points (and the stakes paid where lying
+    down pays)."""
+    if sheet.game.ruleset.has_stakes:
+        return [("net", lambda r: f"{r.net or 0:+d}")]
+    return [("points", lambda r: str(r.points))] + (
+        [("stakes", lambda r: f"{r.net or 0:+d}")] if sheet.payments else [])
+
+
+def _notes(sheet: SettlementSheet, names: Sequence[str], stakes: bool) -> str:
+    """The working in words: the engine's formula for the cards, the last player in, who took
+    the bonus and the pot and why (the parameters' words), what lying down paid."""
+    game, rs = sheet.game, sheet.game.ruleset
     notes = []
     formula = game.settlement_formula(bonus=not stakes and game.has_bonus)
     if formula is not None:
         notes.append(f"Cards: {formula} stakes." if stakes else f"Points: {formula}.")
-    if res.last_in is not None:
-        notes.append(f"Last in: {names[res.last_in]}.")
-    if res.bonus_to is not None and pc.last_in_bonus:
-        notes.append(f"Bonus {pc.last_in_bonus} to {names[res.bonus_to]}: "
+    if sheet.last_in is not None:
+        notes.append(f"Last in: {_name(names, sheet.last_in)}.")
+    bonus = game.count.last_in_bonus if game.players is not None else 0
+    if sheet.bonus_to is not None and bonus:
+        notes.append(f"Bonus {bonus} to {_name(names, sheet.bonus_to)}: "
                      f"{value_words('bonus_to', rs.bonus_to)}.")
-    if game.pot_to_one_winner and res.pot_to:
-        share = sum(r.pot_share for r in rows)
-        notes.append(f"Pot {share} to {', '.join(names[q] for q in res.pot_to)}: "
+    if game.pot_to_one_winner and sheet.pot_to:
+        share = sum(r.pot_share for r in sheet.rows)
+        notes.append(f"Pot {share} to {', '.join(_name(names, q) for q in sheet.pot_to)}: "
                      f"{value_words('pot_to', rs.pot_to)}.")
-    if pays:
+    if sheet.payments:
         notes.append(value_words("lie_down_pays", rs.value("lie_down_pays")).capitalize() + ".")
-    lines.append(Text(" ".join(notes)))
-    if res.leftovers:
+    return " ".join(notes)
+
+
+def _end_lines(sheet: SettlementSheet, names: Sequence[str], symbols: bool) -> list[Text]:
+    """The cards moved at the end: the leftovers (and to whom, in the parameter's words) and
+    the set-aside table mournival."""
+    lines = []
+    rs = sheet.game.ruleset
+    if sheet.leftovers:
         lt = Text(value_words("leftovers_to", rs.leftovers_to).capitalize()
-                  + (f" ({names[res.leftovers_to]})" if res.leftovers_to is not None else "")
-                  + ": ")
-        lt.append_text(cards_text(res.leftovers, symbols))
+                  + (f" ({_name(names, sheet.leftovers_to)})"
+                     if sheet.leftovers_to is not None else "") + ": ")
+        lt.append_text(cards_text(sheet.leftovers, symbols))
         lines.append(lt)
-    if res.set_aside:
-        st = Text(f"The set-aside mournival to {names[res.set_aside_to]}: "
-                  if res.set_aside_to is not None else "The set-aside mournival: ")
-        st.append_text(cards_text(res.set_aside, symbols))
+    if sheet.set_aside:
+        st = Text(f"The set-aside mournival to {_name(names, sheet.set_aside_to)}: "
+                  if sheet.set_aside_to is not None else "The set-aside mournival: ")
+        st.append_text(cards_text(sheet.set_aside, symbols))
         lines.append(st)
-    return Group(*lines)
+    return lines
+
+
+def _name(names: Sequence[str], seat: int) -> str:
+    return names[seat] if 0 <= seat < len(names) else f"Player {seat}"
 
 
 class _Fitted:

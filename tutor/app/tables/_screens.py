@@ -10,36 +10,88 @@ from rich.console import Group, RenderableType
 from rich.table import Table as RichTable
 from rich.text import Text
 
+from tutor.app.play.sheet import SettlementSheet, settlement_renderable
+from tutor.engine.cards import parse_cards
+from tutor.engine.deal import SeatSettlement
+from tutor.engine.errors import LaughError, RecordError
 from tutor.engine.match import Match, plan_games
 from tutor.engine.rulesets import Ruleset
 
-__all__ = ["review_text", "scored_match", "settlement_view", "standings_table", "teams_text"]
+__all__ = ["review_text", "scored_match", "settlement_view", "sheet_of_message", "standings_table", "teams_text"]
 
 
-def settlement_view(msg: dict[str, Any], seat: int | None, names: list[str]) -> Group:
-    """A deal's settlement (the server's ``deal_over``): each seat's cards won, its result in
-    the unit of the ruleset and its total, the receiving seat marked.  Names set as plain
-    text."""
-    names = list(msg.get("names") or names)
-    head = Text(f"Settlement · {msg.get('game', '')}" + (" (practice: not scored)"
-                                                         if msg.get("practice") else ""),
-                style="bold")
-    unit = str(msg.get("unit") or "")
-    t = RichTable(show_edge=False, pad_edge=False)
-    t.add_column("Player")
-    t.add_column("won", justify="right")
-    t.add_column(unit or "result", justify="right")
-    t.add_column("total", justify="right")
-    totals = msg.get("totals") or []
-    for row in msg.get("settlement") or []:
-        q = row.get("seat", 0)
-        value = row.get("net") if row.get("net") is not None else row.get("points")
-        name = names[q] if isinstance(q, int) and 0 <= q < len(names) else str(q)
-        t.add_row(Text(("▶ " if q == seat else "  ") + name), Text(str(row.get("won"))),
-                  Text("" if value is None else f"{value:+d}" if row.get("net") is not None
-                       else str(value)),
-                  Text(str(totals[q]) if isinstance(q, int) and 0 <= q < len(totals) else ""))
-    return Group(head, t)
+def settlement_view(msg: dict[str, Any], seat: int | None, names: list[str],
+                    rs: Ruleset, symbols: bool = True) -> Group:
+    """A deal's settlement (the server's ``deal_over``) drawn as offline play draws it
+    (:func:`tutor.app.play.sheet.settlement_renderable`): each seat's working in cards and in
+    the unit of the ruleset, the receiving seat marked, the match's totals.  Names set as plain
+    text.  Raises :class:`~tutor.engine.errors.RecordError` (one line) for a message that does
+    not hold a settlement."""
+    names = [str(n) for n in (msg.get("names") or names)]
+    title = f"Settlement · {msg.get('game', '')}" + (" (practice: not scored)"
+                                                    if msg.get("practice") else "")
+    totals = msg.get("totals")
+    return settlement_renderable(sheet_of_message(msg, rs), names, symbols, title=title,
+                                 you=seat, totals=[_count(v) for v in totals]
+                                 if isinstance(totals, list) else None)
+
+
+def sheet_of_message(msg: dict[str, Any], rs: Ruleset) -> SettlementSheet:
+    """The :class:`~tutor.app.play.sheet.SettlementSheet` a ``deal_over`` message carries: its
+    ``settlement`` rows (:class:`~tutor.engine.deal.SeatSettlement`'s fields), ``result``
+    (RULES.md 9), ``dealer``, ``pot_to``, ``set_aside`` and ``set_aside_to``.  Raises
+    :class:`~tutor.engine.errors.RecordError` naming the first field it cannot read."""
+    rows_in = msg.get("settlement")
+    result = msg.get("result")
+    if not isinstance(rows_in, list) or not rows_in or not isinstance(result, dict):
+        raise RecordError("the settlement has no rows or no result")
+    n = len(rows_in)
+    try:
+        game = rs.game(n)
+    except LaughError as exc:
+        raise RecordError(f"the settlement: {exc}") from None
+    rows = [_row(i, row) for i, row in enumerate(rows_in)]
+    left_in, pot_in = result.get("leftovers"), msg.get("pot_to")
+    left: dict[str, Any] = left_in if isinstance(left_in, dict) else {}
+    pot_to: list[Any] = pot_in if isinstance(pot_in, list) else []
+    return SettlementSheet(
+        game, _seat(msg.get("dealer"), n) or 0, tuple(rows), _seat(result.get("last_in"), n),
+        _seat(result.get("bonus_to"), n), tuple(q for q in (_seat(v, n) for v in pot_to)
+                                                if q is not None),
+        bool(result.get("payments")), _cards(left.get("cards")), _seat(left.get("to"), n),
+        _cards(msg.get("set_aside")), _seat(msg.get("set_aside_to"), n))
+
+
+def _row(i: int, row: object) -> SeatSettlement:
+    """Row ``i`` of a settlement: every field of a seat's settlement, each a whole number
+    (``net`` and ``points`` may be null); raises RecordError naming the row."""
+    if not isinstance(row, dict) or set(row) != set(SeatSettlement._fields):
+        raise RecordError(f"settlement row {i}: not a seat's settlement")
+    for k in SeatSettlement._fields:
+        if not (_is_int(row[k]) or (row[k] is None and k in ("net", "points"))):
+            raise RecordError(f"settlement row {i}: {k} is not a whole number")
+    return SeatSettlement(**{k: row[k] for k in SeatSettlement._fields})
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _seat(value: object, players: int) -> int | None:
+    """A seat number of a message, or None (none given, or not a seat of the table)."""
+    return value if isinstance(value, int) and _is_int(value) and 0 <= value < players else None
+
+
+def _cards(value: object) -> tuple[int, ...]:
+    """Card codes of a message as cards; raises RecordError for one it cannot read."""
+    if not value:
+        return ()
+    if not isinstance(value, list) or not all(isinstance(c, str) for c in value):
+        raise RecordError("the settlement's cards are not card codes")
+    try:
+        return tuple(parse_cards(value))
+    except LaughError as exc:
+        raise RecordError(f"the settlement's cards: {exc}") from None
 
 
 def review_text(review: dict[str, Any]) -> Group:

@@ -299,7 +299,12 @@ class PlayerClient(Rejoining):
     def _deal_over(self, msg: dict[str, Any]) -> None:
         io = self.io
         io.say()
-        io.show(settlement_view(msg, self.seat, self.names))
+        if self.rs is not None:
+            try:
+                io.show(settlement_view(msg, self.seat, self.names, self.rs, self.symbols))
+            except RecordError as exc:
+                io.say(f"The server sent a settlement this client cannot read: {exc}",
+                       style="yellow")
         review = msg.get("review")
         if review is not None:
             io.show(review_text(review))

@@ -53,7 +53,9 @@ holds every message the server sends to them):
 - ``reply``: the answer to one client's intent: ``ok``, ``text``, ``seq``, ``to`` (the
   intent's type), ``choices`` (optional: the moves an ambiguous one could be).
 - ``deal_over``: ``table``, ``game``, ``practice``, ``names``, ``result`` (RULES.md 9),
-  ``settlement`` (a row a seat), ``unit``, ``totals``, ``deals``, ``of``, and ``review`` (the
+  ``settlement`` (a row a seat), ``unit``, ``totals``, ``deals``, ``of``, ``dealer``, ``pot_to``
+  (the seats that shared the pot), ``set_aside`` (the set-aside table mournival's cards, if
+  any: they are in ``result``'s won cards too) and ``set_aside_to``, and ``review`` (the
   receiving seat's own review only, to a person).
 - ``standings``: ``round``, ``rounds``, ``final``, ``duplicate``, ``rows`` (``place``,
   ``name``, ``table``, ``seat``, ``person``, ``livery``, ``score``, ``games``, and ``dup``
@@ -174,8 +176,8 @@ SERVER_KEYS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
         "state": ("table deal game names totals away cause played games seated clock obs", ""),
         "say": ("table text", ""),
         "reply": ("ok text seq to", "choices"),
-        "deal_over": ("table game practice names result settlement unit totals deals of",
-                      "review"),
+        "deal_over": ("table game practice names result settlement unit totals deals of "
+                      "dealer pot_to set_aside set_aside_to", "review"),
         "standings": ("round rounds final duplicate rows teams", ""),
         "match_over": ("table names totals ruleset players plan deals",
                        "seat since scores livery"),

@@ -53,6 +53,7 @@ from tutor.app.tables._intents import FALSE_CLAIM_TEXT, NAME_ALL_TEXT, Intents
 from tutor.app.tables._people import Joined, Seating, SeatState, Settings, bot_name
 from tutor.app.tables._review import Notes, review
 from tutor.app.tables._shape import EVERYONE, LOG, PUBLIC, STATE, Clock, Entry, Snapshot, Target
+from tutor.engine.cards import codes
 from tutor.engine.deal import (
     DECLARATIONS,
     TURN_KINDS,
@@ -68,7 +69,7 @@ from tutor.engine.race import ClaimRace, ClaimWatch
 from tutor.engine.records import result_to_json
 
 __all__ = ["EVERYONE", "FALSE_CLAIM_TEXT", "LOG", "NAME_ALL_TEXT", "PUBLIC", "STATE", "Joined",
-           "SeatState", "Settings", "Table", "bot_name"]
+           "SeatState", "Settings", "Table", "bot_name", "settlement_fields"]
 
 
 class Table(Seating, Intents):
@@ -373,8 +374,7 @@ class Table(Seating, Intents):
         names = self.names
         public = {"type": "deal_over", "table": self.number,
                   "game": game.label if game else "", "practice": bool(game and game.practice),
-                  "names": names, "result": result_to_json(d),
-                  "settlement": [_settlement_row(row) for row in _result(d).settlement],
+                  "names": names, **settlement_fields(d),
                   "unit": d.ruleset.unit, "totals": list(self.match.totals),
                   "deals": len(self.match.deals), "of": len(self.match.games)}
         for q in range(d.n):
@@ -461,6 +461,18 @@ class Table(Seating, Intents):
         """The review of ``seat``'s play in the deal just finished, for that person alone
         (:func:`tutor.app.tables._review.review`)."""
         return review(self, seat)
+
+
+def settlement_fields(deal: Deal) -> dict[str, Any]:
+    """What a ``deal_over`` message says of a finished ``deal``'s settlement (see
+    :mod:`~tutor.app.tables.protocol`): ``result`` (RULES.md 9), ``settlement`` (a row a seat),
+    ``dealer``, ``pot_to``, ``set_aside`` (card codes) and ``set_aside_to``; everything in it
+    is public once the deal is over.  Raises AssertionError before the deal is over."""
+    r = _result(deal)
+    return {"result": result_to_json(deal),
+            "settlement": [_settlement_row(row) for row in r.settlement],
+            "dealer": deal.dealer, "pot_to": list(r.pot_to or ()),
+            "set_aside": codes(r.set_aside), "set_aside_to": r.set_aside_to}
 
 
 def _settlement_row(row: SeatSettlement) -> dict[str, Any]:
