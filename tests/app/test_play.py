@@ -778,8 +778,13 @@ def test_a_live_tables_settlement_is_drawn_as_offline_plays(house):
             live.print(settlement_renderable(sheet, names, True))
             assert text_of(offline) == text_of(live)
             shown = quiet(100)
-            shown.print(settlement_view(msg, 0, names, rs))
-            assert "Settlement · Deal 1" in text_of(shown) and "▶ P0" in text_of(shown)
+            totals = [7 - 5 * q for q in range(n)]          # a loser's running total too
+            shown.print(settlement_view({**msg, "totals": totals}, 0, names, rs))
+            seen_text = text_of(shown)
+            assert "Settlement · Deal 1" in seen_text and "▶ P0" in seen_text
+            for q in range(n):
+                row = next(line for line in seen_text.splitlines() if f" P{q}" in line)
+                assert row.split()[-1] == str(totals[q]), (row, totals)
             seen |= {k for k in ("payments", "set_aside", "pot_to", "leftovers")
                      if getattr(sheet, k)}
     assert seen == {"payments", "set_aside", "pot_to", "leftovers"}, seen

@@ -32,7 +32,7 @@ def settlement_view(msg: dict[str, Any], seat: int | None, names: list[str],
                                                     if msg.get("practice") else "")
     totals = msg.get("totals")
     return settlement_renderable(sheet_of_message(msg, rs), names, symbols, title=title,
-                                 you=seat, totals=[_count(v) for v in totals]
+                                 you=seat, totals=[v if _is_int(v) else 0 for v in totals]
                                  if isinstance(totals, list) else None)
 
 
