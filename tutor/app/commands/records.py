@@ -1,10 +1,9 @@
-"""``laugh records check``: validate deal records by replaying them."""
+"""``laugh records check``: validate deal records by replaying them (the arguments only; the
+check is :mod:`tutor.app.record_check`'s)."""
 
 from __future__ import annotations
 
-from tutor.app.streams import echo
-from tutor.engine.errors import LaughError
-from tutor.engine.records import UnfinishedRecord, check_record, load_records
+from tutor.app.record_check import check_records
 
 
 def register(sub, parent) -> None:
@@ -27,40 +26,5 @@ def register(sub, parent) -> None:
 
 
 def run_check(args) -> int:
-    """Check every record; print ``FILE:LINE: message`` for each bad or unfinished one (``FILE:
-    message`` for a file that cannot be read at all) and a summary line.  Returns 0 when every
-    record is good (and there is at least one), else 1."""
-    positions = bool(getattr(args, "positions", False))
-    good = bad = unfinished = unreadable = 0
-    for path in args.file:
-        for lineno, rec in _iter(path):
-            if lineno is None:
-                unreadable += 1
-                echo(rec)
-                continue
-            try:
-                if isinstance(rec, Exception):
-                    raise rec
-                check_record(rec, positions=positions)
-                good += 1
-            except UnfinishedRecord as exc:
-                unfinished += 1
-                echo(f"{path}:{lineno}: {exc}")
-            except LaughError as exc:
-                bad += 1
-                echo(f"{path}:{lineno}: {exc}")
-    total = good + bad + unfinished
-    tail = f", {unfinished} unfinished" if unfinished else ""
-    if unreadable:
-        tail += f"; {unreadable} file{'s' if unreadable != 1 else ''} could not be read"
-    echo(f"{total} record{'s' if total != 1 else ''} checked: {good} good, {bad} bad{tail}")
-    return 0 if bad == unfinished == unreadable == 0 and total > 0 else 1
-
-
-def _iter(path):
-    """``load_records(path)``; a file that cannot be read at all yields ``(None, error)``
-    (its message names the file)."""
-    try:
-        yield from load_records(path)
-    except LaughError as exc:
-        yield None, exc
+    """``laugh records check FILE...``: :func:`tutor.app.record_check.check_records`."""
+    return check_records(args.file, bool(getattr(args, "positions", False)))
