@@ -7,7 +7,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from rich.console import Console
 from rich.text import Text
@@ -51,7 +50,7 @@ def _unit(deal) -> str:
     return deal.ruleset.unit
 
 
-def analysis_json(deal, decisions: list, settings: Settings) -> dict[str, Any]:
+def analysis_json(deal, decisions: list, settings: Settings) -> dict[str, object]:
     """One deal's analysis for programs: the deal, the settings, every decision and a summary
     per seat (decisions, expected loss in the ruleset's unit, count of each loss class)."""
     summary = {}

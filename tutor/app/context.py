@@ -135,7 +135,8 @@ class Context:
     def clear(self) -> None:
         self.io.clear()
 
-    def ticker(self) -> AbstractContextManager[Callable[[Any], None]]:
+    def ticker(self) -> AbstractContextManager[Callable[[RenderableType], None]]:
+        """A line redrawn in place (see :meth:`tutor.app.io.TerminalIO.ticker`)."""
         return self.io.ticker()
 
     def progress(self, label: str) -> AbstractContextManager[Callable[[float, float], None]]:

@@ -12,6 +12,7 @@ from collections import Counter
 from typing import Any
 
 from rich import box
+from rich.console import RenderableType
 from rich.padding import Padding
 from rich.rule import Rule
 from rich.table import Table
@@ -64,7 +65,7 @@ def chosen_rulesets(lib: Library, ids: list[str], players: int | None = None) ->
 
 
 def rules_view(lib: Library, ids: list[str], *, compare: bool = False, named: bool = False,
-               players: int | None = None, width: int = 80) -> list[Any]:
+               players: int | None = None, width: int = 80) -> list[RenderableType]:
     """What ``laugh rules`` shows for the rulesets ``ids``, as renderables laid out for
     ``width`` columns: side by side with ``compare``, each in full when ``named`` (the rulesets
     were named on the command line), else the list; ``players`` keeps one player count."""
@@ -72,7 +73,7 @@ def rules_view(lib: Library, ids: list[str], *, compare: bool = False, named: bo
         return compare_view(lib, ids, players, width)
     if not named:
         return list_view(lib, ids, width)
-    out: list[Any] = []
+    out: list[RenderableType] = []
     for i, rid in enumerate(ids):
         if i:
             out.append(Rule())
@@ -84,7 +85,7 @@ def rules_view(lib: Library, ids: list[str], *, compare: bool = False, named: bo
 # Formatting values
 
 
-def format_value(name: str, value: Any) -> str:
+def format_value(name: str, value: object) -> str:
     """A parameter value in words: sets comma-separated, booleans yes/no, null as "none"."""
     if isinstance(value, bool):
         return "yes" if value else "no"
@@ -96,12 +97,12 @@ def format_value(name: str, value: Any) -> str:
     return "none" if value is None else str(value)
 
 
-def short_value(name: str, value: Any) -> str:
+def short_value(name: str, value: object) -> str:
     """A parameter value in the compact codes of the comparison table."""
     return value_short(name, value, codes=True)
 
 
-def gloss(name: str, value: Any) -> str | None:
+def gloss(name: str, value: object) -> str | None:
     """A few words on what a named value means (the parameter table's wording), or None."""
     spec = PARAMETERS[name]
     if spec.kind in ("set", "int"):
@@ -109,7 +110,7 @@ def gloss(name: str, value: Any) -> str | None:
     return value_words(name, value)
 
 
-def _pad(renderable: Any, pad: tuple[int, int, int, int]) -> Padding:
+def _pad(renderable: RenderableType, pad: tuple[int, int, int, int]) -> Padding:
     return Padding(renderable, pad, expand=False)
 
 
@@ -129,9 +130,9 @@ def _quote_text(lib: Library, ref: str, own_citation: str) -> Text:
 # The list
 
 
-def list_view(lib: Library, ids: list[str], width: int = 80) -> list[Any]:
+def list_view(lib: Library, ids: list[str], width: int = 80) -> list[RenderableType]:
     """The rulesets: id, source, player counts and the one-line summary (title)."""
-    out: list[Any] = []
+    out: list[RenderableType] = []
     if width >= 64:
         table = Table(box=box.SIMPLE_HEAD, safe_box=True, pad_edge=False, show_edge=False)
         table.add_column("ruleset", no_wrap=True, style="bold")
@@ -167,9 +168,9 @@ def _counts(rs: Ruleset) -> str:
 
 
 def ruleset_view(lib: Library, rid: str, players: int | None = None,
-                 width: int = 80) -> list[Any]:
+                 width: int = 80) -> list[RenderableType]:
     """Ruleset ``rid`` in full: every parameter with value, status, quotations and note."""
-    out: list[Any] = []
+    out: list[RenderableType] = []
     rs = lib.ruleset(rid)
     src = lib.source_of(rid)
     own = src.citation_text
@@ -240,8 +241,8 @@ def ruleset_view(lib: Library, rid: str, players: int | None = None,
 
 
 def _entries(lib: Library, group: list[Parameter], own: str,
-             shown_notes: set[str] | None = None) -> list[Any]:
-    out: list[Any] = []
+             shown_notes: set[str] | None = None) -> list[RenderableType]:
+    out: list[RenderableType] = []
     p0 = group[0]
     line = Text()
     for i, p in enumerate(group):
@@ -286,8 +287,8 @@ def _count_cell(lib: Library, rid: str, names: tuple[str, ...], n: int) -> str:
 _COUNT_COLUMNS = tuple((g.label, g.parameters) for g in COUNT_GROUPS)
 
 
-def _count_table(lib: Library, rs: Ruleset, counts: list[int], width: int) -> list[Any]:
-    out: list[Any] = []
+def _count_table(lib: Library, rs: Ruleset, counts: list[int], width: int) -> list[RenderableType]:
+    out: list[RenderableType] = []
     legend = Text("ante is dealer/others; ~ read, * chosen, unmarked stated; – no stakes",
                   style="dim")
     if width >= 50:
@@ -351,7 +352,7 @@ def _majority(values: list[str]) -> str:
 
 
 def compare_view(lib: Library, ids: list[str], players: int | None = None,
-                 width: int = 80) -> list[Any]:
+                 width: int = 80) -> list[RenderableType]:
     """The rulesets ``ids`` side by side, as many per table as ``width`` columns allow.
 
     Rows where the rulesets differ are marked ``≠`` and the cells that differ from the most
@@ -368,7 +369,7 @@ def compare_view(lib: Library, ids: list[str], players: int | None = None,
 
     # Columns: a 1-character difference mark, the parameter label, then the rulesets, as many
     # to a table as the width allows (at least two, so that even 40 columns compare something).
-    out: list[Any] = []
+    out: list[RenderableType] = []
     col_w, gap = 10, 3
     label_w = 16
     per_table = max(1, (width - 1 - gap - label_w) // (col_w + gap))
@@ -446,7 +447,7 @@ def _wrap_id(rid: str, width: int) -> str:
 # JSON
 
 
-def _param_json(lib: Library, p: Parameter) -> dict[str, Any]:
+def _param_json(lib: Library, p: Parameter) -> dict[str, object]:
     value = list(p.value) if isinstance(p.value, tuple) else p.value
     out: dict[str, Any] = {"value": value, "status": p.status, "note": p.note, "quotes": [
         {"ref": q.ref, "text": q.text, "where": q.where, "citation": q.citation}
@@ -457,7 +458,7 @@ def _param_json(lib: Library, p: Parameter) -> dict[str, Any]:
     return out
 
 
-def ruleset_json(lib: Library, rid: str, players: int | None = None) -> dict[str, Any]:
+def ruleset_json(lib: Library, rid: str, players: int | None = None) -> dict[str, object]:
     """Ruleset ``rid`` as a JSON-ready dict: id, source, citation, title, summary, origin,
     player_counts, parameters (name → {value, status, note, quotes, [source_value]}), counts
     (player count as a string → the same per parameter) and problems."""
@@ -480,7 +481,7 @@ def ruleset_json(lib: Library, rid: str, players: int | None = None) -> dict[str
     }
 
 
-def compare_json(lib: Library, ids: list[str], players: int | None = None) -> dict[str, Any]:
+def compare_json(lib: Library, ids: list[str], players: int | None = None) -> dict[str, object]:
     """The comparison as a JSON-ready dict: ``{"rulesets": [...], "rows": [{"parameter",
     "players", "differs", "values": {ruleset: value or null}, "statuses": {...}}]}``; a
     ruleset without that player count is left out of a row's values."""
@@ -499,7 +500,7 @@ def compare_json(lib: Library, ids: list[str], players: int | None = None) -> di
     return {"rulesets": ids, "rows": rows}
 
 
-def parameters_json() -> dict[str, Any]:
+def parameters_json() -> dict[str, object]:
     """Every ruleset parameter of the parameter table as a JSON-ready dict."""
     out = []
     for name, spec in PARAMETERS.items():
@@ -512,9 +513,9 @@ def parameters_json() -> dict[str, Any]:
     return {"parameters": out}
 
 
-def parameters_view() -> list[Any]:
+def parameters_view() -> list[RenderableType]:
     """Every ruleset parameter: its values and what it means (the parameter table)."""
-    out: list[Any] = []
+    out: list[RenderableType] = []
     out.append(Text("The ruleset parameters (RULES.md 3): each has a value, a status "
                        "(stated, read or chosen), quotations and a note in a source file.",
                        style="dim"))
@@ -557,7 +558,7 @@ def parameters_view() -> list[Any]:
     return out
 
 
-def _json_row(name: str, n: int | None, ps: dict[str, Parameter]) -> dict[str, Any]:
+def _json_row(name: str, n: int | None, ps: dict[str, Parameter]) -> dict[str, object]:
     values = {rid: (list(p.value) if isinstance(p.value, tuple) else p.value)
               for rid, p in ps.items()}
     distinct = {json.dumps(v) for v in values.values()}
