@@ -73,6 +73,26 @@ def _kernel_once():
     fast.kernel(wait=True)
 
 
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(config, items):
+    """Tests marked ``xdist_group(NAME)`` go to one worker (``--dist loadgroup``, pyproject's
+    addopts): a module whose fixture runs every case at once is then built once a run, not once
+    in each worker.  pytest-xdist 3.8 names the group by setting ``item._nodeid``, which pytest 9
+    no longer reads (a node's id is ``item._id``): the marks grouped nothing.  Here the group
+    is added to the id pytest reads, where xdist has not added it."""
+    if not os.environ.get("PYTEST_XDIST_WORKER") or not config.getvalue("loadgroup"):
+        return
+    try:
+        from _pytest.nodeid import NodeId
+    except ImportError:                 # an older pytest: xdist's own suffix works there
+        return
+    for item in items:
+        names = {str(m.args[0] if m.args else m.kwargs.get("name", "default"))
+                 for m in item.iter_markers("xdist_group")}
+        if names and "@" not in item.nodeid.rsplit("]", 1)[-1] and hasattr(item, "_id"):
+            item._id = NodeId.parse(f"{item.nodeid}@{'_'.join(sorted(names))}")
+
+
 @pytest.fixture(scope="session")
 def library():
     from tutor.engine.sources import load_library

@@ -24,6 +24,11 @@ from support import ROOT
 
 from tutor.app.cli import build_parser, main
 
+#: The whole module in one xdist worker (``--dist loadgroup``): its module-scoped fixtures run
+#: every selected case side by side, so that a second worker running any test of the module
+#: would run all of them again (about 20 s of both cores).
+pytestmark = pytest.mark.xdist_group("streams")
+
 #: One run of every subcommand (and of each action of those that have actions), with small
 #: arguments, and its exit status when nothing is wrong with the streams.
 COMMANDS = {
