@@ -357,11 +357,10 @@ def test_no_text_is_read_as_rich_markup_anywhere():
 def test_the_servers_folder_is_shown_with_its_control_characters_escaped(tmp_path):
     """``laugh table serve --dir`` with an escape sequence in the folder's name: the server's
     terminal shows it escaped (it printed the raw ESC before)."""
-    import select
     import signal
     import subprocess
     import sys
-    import time
+    import threading
 
     from support import ROOT
     from tables_net import env
@@ -369,16 +368,25 @@ def test_the_servers_folder_is_shown_with_its_control_characters_escaped(tmp_pat
     proc = subprocess.Popen([sys.executable, "-m", "tutor", "table", "serve", "--port", "0",
                              "--dir", str(folder)], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, env=env(tmp_path), cwd=str(ROOT))
-    out = ""
+    lines: list[str] = []
+    started = threading.Event()
+
+    def read() -> None:                 # every line as it comes (a pipe is read whole)
+        assert proc.stdout is not None
+        for line in proc.stdout:
+            lines.append(line)
+            if "Ctrl-C stops" in line:
+                started.set()
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
     try:
-        end = time.monotonic() + 30
-        while "Ctrl-C stops" not in out and time.monotonic() < end:
-            if select.select([proc.stdout], [], [], 0.5)[0]:
-                out += proc.stdout.readline()
+        started.wait(60)
     finally:
         proc.send_signal(signal.SIGTERM)
-        rest, err = proc.communicate(timeout=20)
-    out += rest
+        proc.wait(20)
+        reader.join(10)
+    assert proc.stderr is not None
+    out, err = "".join(lines), proc.stderr.read()
     assert "Saving in" in out and "saved in" in out, out + err
     assert "\x1b" not in out and "\u202e" not in out, out
     assert "a\\x1b[31mred\\u202e" in out, out
