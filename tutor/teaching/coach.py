@@ -181,8 +181,8 @@ def _the_end(deal: Deal, seat: int, names: Sequence[str]) -> list[Seen]:
     rule = settlement_rule(rs.scoring, breakeven=pc.breakeven, pot_to=rs.pot_to)
     facts = [f"Under {rs.id}: {rule}."]
     if rs.has_stakes:
-        working = seat_working(rs.scoring, breakeven=pc.breakeven,
-                               for_cards=f"{row.for_cards:+d}")
+        working = seat_working(rs.scoring, breakeven=pc.breakeven,      # the scoring's own
+                               for_cards=f"{row.for_cards:+d}", pot_share=row.pot_share)
         facts.append(f"You won {row.won} cards: {working}; your net {row.net:+d}.")
     else:
         working = seat_working(rs.scoring, won=row.won, points=row.points)
