@@ -329,3 +329,22 @@ def test_citations_are_source_and_section_and_the_first_capture_gives_willughbys
     assert f"“{' '.join(q.text.split())}” — {short_citation(lib, advice)}" in capture
     assert "Willughby's advice" in short_citation(lib, advice)
     assert sum("One line of advice" in b for b in boxes) == 1
+
+
+def test_the_settlement_is_said_under_every_scoring(house):
+    """The end of a deal under each house ruleset, pot scoring among them (the coach's
+    settlement asked the stakes working's figures alone, and pot scoring raised KeyError)."""
+    import random
+
+    from tutor.engine.deal import new_deal
+    scorings = set()
+    for _rid, rs in sorted(house.items()):
+        n = min(rs.counts)
+        rng = random.Random(2)
+        d = new_deal(rs, n, 0, rng)
+        while not d.is_terminal():
+            d.apply(rng.choice(d.legal_actions()))
+        seen = {s.situation: s.facts for s in situations(d, 0, [f"P{q}" for q in range(n)])}
+        assert seen["settlement"][1].startswith(f"You won {d.result.settlement[0].won} cards: ")
+        scorings.add(rs.scoring)
+    assert {"stakes", "pairs", "pot"} <= scorings

@@ -72,96 +72,143 @@ def situations(deal: Deal, seat: int, names: Sequence[str], symbols: bool = True
     history from which an action counts as just made (another player lying down).  Only what
     ``seat`` may see is used: its own hand and moves, the table, the won cards and the actions
     made (a computer player's hand is never looked at)."""
-    rs = deal.ruleset
-    out: list[Seen] = []
     over = deal.phase == "over"
-    mine = [] if over else deal.legal_actions(seat)
-    turn = deal.legal_actions() if not over and deal.to_move == seat else []
-    # a mournival dealt to the table: the dealer may take it, or it was set aside
+    now = _Now(deal, seat, names, symbols, over,
+               mine=[] if over else deal.legal_actions(seat),
+               turn=deal.legal_actions() if not over and deal.to_move == seat else [],
+               recent=[a for a in deal.history[since:] if a.player != seat])
+    caps = [a for a in now.turn if a.kind in ("capture", "play_on_capture")]
+    found = [_table_mournival(now), _declare(now), _capture(now, caps),
+             _table_prial(now, caps), _dead_pair(now), _lie_down(now), _claim(now)]
+    out = [seen for seen in found if seen is not None]
+    if over and deal.result is not None:
+        out.extend(_the_end(deal, seat, names))
+    return out
+
+
+@dataclass(frozen=True)
+class _Now:
+    """What one seat sees of a deal now: its legal moves (``mine``), the moves of its turn
+    (``turn``: empty when another is to move) and the other players' actions just made."""
+
+    deal: Deal
+    seat: int
+    names: Sequence[str]
+    symbols: bool
+    over: bool
+    mine: list[Action]
+    turn: list[Action]
+    recent: list[Action]
+
+    def under(self, name: str, value: object) -> str:
+        """The sentence "Under RULESET, <the parameter's value in the table's words>."."""
+        return f"Under {self.deal.ruleset.id}, {value_words(name, value)}."
+
+
+def _table_mournival(now: _Now) -> Seen | None:
+    """A mournival dealt to the table: the dealer may take it, or took it."""
+    deal, rs = now.deal, now.deal.ruleset
     takes = [a for a in deal.free_actions(deal.dealer) if a.kind == "take_table_mournival"] \
-        if not over else []
+        if not now.over else []
     taken = [a for a in deal.history if a.kind == "take_table_mournival"]
-    if takes or taken:
-        a = (takes or taken)[0]
-        facts = [f"{names[deal.dealer]} deal{'' if deal.dealer == seat else 's'}; on the table: "
-                 f"{pretty_cards(a.cards, symbols)}.",
-                 f"Under {rs.id}, {value_words('table_mournival', rs.table_mournival)}."]
-        if takes and deal.dealer == seat:
-            facts.append(f"Yours to do before play: {action_words(takes[0], symbols)}.")
-        out.append(Seen("table-mournival", tuple(facts)))
-    recent = [a for a in deal.history[since:] if a.player != seat]
-    # a prial or a mournival in the hand (the learner's, or one another player declared)
+    if not (takes or taken):
+        return None
+    a = (takes or taken)[0]
+    facts = [f"{now.names[deal.dealer]} deal{'' if deal.dealer == now.seat else 's'}; on the "
+             f"table: {pretty_cards(a.cards, now.symbols)}.",
+             now.under("table_mournival", rs.table_mournival)]
+    if takes and deal.dealer == now.seat:
+        facts.append(f"Yours to do before play: {action_words(takes[0], now.symbols)}.")
+    return Seen("table-mournival", tuple(facts))
+
+
+def _declare(now: _Now) -> Seen | None:
+    """A prial or a mournival in the hand: the learner's, or one another player declared."""
     kinds = ("declare_prial", "declare_mournival")
-    decls = one_declaration_per_rank([a for a in mine if a.kind in kinds])
-    facts = [f"{names[a.player]} declared {_declared(a, symbols)}." for a in recent
+    decls = one_declaration_per_rank([a for a in now.mine if a.kind in kinds])
+    facts = [f"{now.names[a.player]} declared {_declared(a, now.symbols)}." for a in now.recent
              if a.kind in kinds]
     facts += [_capital(rule_words("declarations", a.kind.removeprefix("declare_"),
                                   ranks=RANK_PLURALS[rank_of(a.cards[0])],
-                                  action=action_words(a, symbols)))
+                                  action=action_words(a, now.symbols)))
               + "." for a in decls]
-    if facts:
-        facts.append(f"Under {rs.id}, {value_words('hand_plays', rs.hand_plays)}.")
-        out.append(Seen("declare", tuple(facts)))
-    # the learner's captures
-    caps = [a for a in turn if a.kind in ("capture", "play_on_capture")]
-    if caps:
-        shown = [action_words(a, symbols) for a in caps[:6]]
-        more = f" (and {len(caps) - 6} more: type moves)" if len(caps) > 6 else ""
-        out.append(Seen("capture", (f"Your captures now: {' · '.join(shown)}{more}.",
-                                    f"Under {rs.id}, {value_words('captures', rs.captures)}.")))
-    # a prial on the table
-    prials = [] if over else [r for r in range(13) if deal.table_count(r) == 3]
-    if prials:
-        facts = []
-        for r in prials:
-            three = [a for a in caps if a.rank == r and a.form is CaptureForm.ONE_FOR_THREE]
-            line = f"Three {RANK_PLURALS[r]} lie on the table."
-            if three:
-                line += f" You hold the fourth: {action_words(three[0], symbols)}."
-            facts.append(line)
-        facts.append(f"Under {rs.id}, {value_words('captures', rs.captures)}.")
-        if deal.game.claimable(OversightKind.SPLIT_PRIAL):
-            facts.append(f"Claimable under {rs.id}: "
-                         f"{value_words('oversights', (OversightKind.SPLIT_PRIAL,))}.")
-        out.append(Seen("table-prial", tuple(facts)))
-    # a dead pair (the learner's, or one another player declared)
-    dead = one_declaration_per_rank([a for a in mine if a.kind == "declare_dead_pair"])
-    theirs = [a for a in recent if a.kind == "declare_dead_pair"]
+    if not facts:
+        return None
+    facts.append(now.under("hand_plays", now.deal.ruleset.hand_plays))
+    return Seen("declare", tuple(facts))
+
+
+def _capture(now: _Now, caps: list[Action]) -> Seen | None:
+    """The learner's captures now (at most six named)."""
+    if not caps:
+        return None
+    shown = [action_words(a, now.symbols) for a in caps[:6]]
+    more = f" (and {len(caps) - 6} more: type moves)" if len(caps) > 6 else ""
+    return Seen("capture", (f"Your captures now: {' · '.join(shown)}{more}.",
+                            now.under("captures", now.deal.ruleset.captures)))
+
+
+def _table_prial(now: _Now, caps: list[Action]) -> Seen | None:
+    """A prial on the table (and the learner's capture of it with the fourth card)."""
+    deal, rs = now.deal, now.deal.ruleset
+    prials = [] if now.over else [r for r in range(13) if deal.table_count(r) == 3]
+    if not prials:
+        return None
+    facts = []
+    for r in prials:
+        three = [a for a in caps if a.rank == r and a.form is CaptureForm.ONE_FOR_THREE]
+        line = f"Three {RANK_PLURALS[r]} lie on the table."
+        if three:
+            line += f" You hold the fourth: {action_words(three[0], now.symbols)}."
+        facts.append(line)
+    facts.append(now.under("captures", rs.captures))
+    if deal.game.claimable(OversightKind.SPLIT_PRIAL):
+        facts.append(f"Claimable under {rs.id}: "
+                     f"{value_words('oversights', (OversightKind.SPLIT_PRIAL,))}.")
+    return Seen("table-prial", tuple(facts))
+
+
+def _dead_pair(now: _Now) -> Seen | None:
+    """A dead pair: the learner's, or one another player declared."""
+    dead = one_declaration_per_rank([a for a in now.mine if a.kind == "declare_dead_pair"])
+    theirs = [a for a in now.recent if a.kind == "declare_dead_pair"]
     facts = []
     for a in theirs + dead:
         said = _capital(rule_words("declarations", Declaration.DEAD_PAIR,
                                    ranks=RANK_PLURALS[rank_of(a.cards[0])],
-                                   action=action_words(a, symbols))) + "."
-        facts.append(f"{names[a.player]} declared {_declared(a, symbols)}. {said}"
+                                   action=action_words(a, now.symbols))) + "."
+        facts.append(f"{now.names[a.player]} declared {_declared(a, now.symbols)}. {said}"
                      if a in theirs else said)
-    if facts:
-        facts.append(f"Under {rs.id}, {value_words('hand_plays', rs.hand_plays)}.")
-        out.append(Seen("dead-pair", tuple(facts)))
-    # lying down: the learner's only move, or another player just lay down
-    facts = []
-    for a in recent:
-        if a.kind == "lie_down":
-            facts.append(f"{names[a.player]} lay down: {pretty_cards(a.cards, symbols)} are on "
-                         "the table now.")
-    if turn and all(a.kind == "lie_down" for a in turn):
+    if not facts:
+        return None
+    facts.append(now.under("hand_plays", now.deal.ruleset.hand_plays))
+    return Seen("dead-pair", tuple(facts))
+
+
+def _lie_down(now: _Now) -> Seen | None:
+    """Lying down: the learner's only move, or another player just lay down."""
+    facts = [f"{now.names[a.player]} lay down: {pretty_cards(a.cards, now.symbols)} are on the "
+             "table now." for a in now.recent if a.kind == "lie_down"]
+    if now.turn and all(a.kind == "lie_down" for a in now.turn):
         facts.append("Your only move now: lie down.")
-        for ld in deal.lie_down_oversights(seat):
+        for ld in now.deal.lie_down_oversights(now.seat):
             if ld.claimable:
                 facts.append(f"Your {RANK_PLURALS[ld.rank]} would be claimable once down: "
                              f"{value_words('oversights', (ld.kind,))}.")
-    if facts:
-        out.append(Seen("lie-down", tuple(facts)))
-    # an oversight the learner may claim
-    claims = [o for o in deal.open_oversights() if o.offender != seat] if not over else []
-    if claims:
-        facts = [_capital(rule_words("oversights", o.kind, who=names[o.offender])) + "."
-                 for o in claims]
-        facts.append("A claim is typed as claim and the cards (or the rank), or the space bar "
-                     "then the cards.")
-        out.append(Seen("claim", tuple(facts)))
-    if over and deal.result is not None:
-        out.extend(_the_end(deal, seat, names))
-    return out
+    return Seen("lie-down", tuple(facts)) if facts else None
+
+
+def _claim(now: _Now) -> Seen | None:
+    """An oversight another player made that the learner may claim."""
+    claims = [] if now.over else [o for o in now.deal.open_oversights()
+                                  if o.offender != now.seat]
+    if not claims:
+        return None
+    facts = [_capital(rule_words("oversights", o.kind, who=now.names[o.offender])) + "."
+             for o in claims]
+    facts.append("A claim is typed as claim and the cards (or the rank), or the space bar "
+                 "then the cards.")
+    return Seen("claim", tuple(facts))
 
 
 def _the_end(deal: Deal, seat: int, names: Sequence[str]) -> list[Seen]:
@@ -181,8 +228,8 @@ def _the_end(deal: Deal, seat: int, names: Sequence[str]) -> list[Seen]:
     rule = settlement_rule(rs.scoring, breakeven=pc.breakeven, pot_to=rs.pot_to)
     facts = [f"Under {rs.id}: {rule}."]
     if rs.has_stakes:
-        working = seat_working(rs.scoring, breakeven=pc.breakeven,
-                               for_cards=f"{row.for_cards:+d}")
+        working = seat_working(rs.scoring, breakeven=pc.breakeven,      # the scoring's own
+                               for_cards=f"{row.for_cards:+d}", pot_share=row.pot_share)
         facts.append(f"You won {row.won} cards: {working}; your net {row.net:+d}.")
     else:
         working = seat_working(rs.scoring, won=row.won, points=row.points)
