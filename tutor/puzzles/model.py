@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any, TypedDict, TypeVar
 
-from pydantic import AfterValidator, BeforeValidator, Field, PrivateAttr
+from pydantic import AfterValidator, BeforeValidator, Discriminator, Field, PrivateAttr, Tag
 
 from tutor.engine import yamlfile
 from tutor.engine.data import data_dir
@@ -160,6 +160,17 @@ class QuoteSpec(Model):
     fallback: list[str] = []
 
 
+def _quote_tag(value: object) -> str:
+    return "spec[mapping]" if isinstance(value, dict | QuoteSpec) else "ref[text]"
+
+
+#: A definition's quotation entry: a ref (``source:id``), or a :class:`QuoteSpec` (a mapping);
+#: the tags hold brackets so that a refusal names the entry's keys alone
+#: (:func:`tutor.engine.models.problem`).
+QuoteEntry = Annotated[Annotated[QuoteSpec, Tag("spec[mapping]")] | Annotated[str, Tag("ref[text]")],
+                       Discriminator(_quote_tag)]
+
+
 #: A definition's piece of wording (``words``): text, a list of texts, or a mapping of texts.
 Wording = str | list[str] | dict[str, str]
 _W = TypeVar("_W", str, list, dict)
@@ -193,7 +204,7 @@ class Definition(Model):
     decoy_rate: Annotated[float, Field(ge=0, le=1)] = 0.0
     themes: Annotated[dict[str, LessonName | None], BeforeValidator(_none_is({}))] = {}
     difficulty: Annotated[Difficulty, BeforeValidator(_none_is({}))] = Difficulty()
-    quotes: Annotated[dict[str, list[str | QuoteSpec]],
+    quotes: Annotated[dict[str, list[QuoteEntry]],
                       BeforeValidator(_variants(list, "a list"))] = {}
     problems: Annotated[dict[str, list[str | dict[str, str]]],
                         BeforeValidator(_variants(list, "a list"))] = {}
