@@ -338,7 +338,7 @@ def test_the_settlement_is_said_under_every_scoring(house):
 
     from tutor.engine.deal import new_deal
     scorings = set()
-    for rid, rs in sorted(house.items()):
+    for _rid, rs in sorted(house.items()):
         n = min(rs.counts)
         rng = random.Random(2)
         d = new_deal(rs, n, 0, rng)

@@ -229,27 +229,36 @@ def table_client(run: Run) -> None:
     client = PlayerClient(seam, Link(), "ws://127.0.0.1:1", "CODE", "Ann")
     state = {"type": "state", "table": 1, "deal": 1, "game": ALL_IN_ONE, "names": names,
              "totals": [1, -2, 1], "away": [False, True, False], "cause": None, "played": 0,
-             "games": 1, "seated": True, "obs": observe(deal, 0).to_json()}
+             "games": 1, "seated": True, "clock": None, "obs": observe(deal, 0).to_json()}
     messages = [
         {"type": "welcome", "table": 1, "seat": 0, "token": "tok", "name": "Ann",
          "seated": True, "back": False, "names": names, "ruleset": "parlett", "players": 3,
-         "level": ALL_IN_ONE, "hint": False, "wait": 30, "games": 1, "played": 0},
+         "level": ALL_IN_ONE, "hint": False, "hints": 3, "wait": 30, "move_time": 0,
+         "reserve": 0, "games": 1, "played": 0, "duplicate": False, "livery": ALL_IN_ONE,
+         "scoring": ALL_IN_ONE},
         state,
-        {"type": "say", "text": ALL_IN_ONE},
-        {"type": "reply", "seq": 1, "ok": False, "text": ALL_IN_ONE},
+        {"type": "say", "table": 1, "text": ALL_IN_ONE},
+        {"type": "reply", "seq": 1, "ok": False, "text": ALL_IN_ONE, "to": "act"},
         {"type": "refused", "text": ALL_IN_ONE},
-        {"type": "deal_over", "game": ALL_IN_ONE, "names": names, "unit": ALL_IN_ONE,
+        {"type": "deal_over", "table": 1, "game": ALL_IN_ONE, "practice": False,
+         "names": names, "unit": ALL_IN_ONE,
          "settlement": [row._asdict() for row in deal.result.settlement],
          "result": result_to_json(deal), "dealer": 2, "pot_to": [], "set_aside": [],
          "set_aside_to": None, "totals": [1, -2, 1], "deals": 1, "of": 1,
-         "review": {"hits": [], "misses": 0, "false_claims": 0,
-                    "items": [{"title": ALL_IN_ONE, "text": ALL_IN_ONE, "why": ALL_IN_ONE}]}},
-        {"type": "standings", "round": 1, "rounds": 1, "final": True,
-         "rows": [{"place": 1, "name": n, "table": 1, "score": 3} for n in names]},
+         "review": {"hits": [], "misses": 0, "false_claims": 0, "median_hit": None,
+                    "stood_in": 0, "timed_out": 0,
+                    "items": [{"kind": ALL_IN_ONE, "title": ALL_IN_ONE, "index": 3,
+                               "text": ALL_IN_ONE, "why": ALL_IN_ONE}]}},
+        {"type": "standings", "round": 1, "rounds": 1, "final": True, "duplicate": False,
+         "rows": [{"place": 1, "name": n, "table": 1, "seat": q, "person": True,
+                   "livery": ALL_IN_ONE, "score": 3, "games": 1}
+                  for q, n in enumerate(names)],
+         "teams": [{"place": 1, "livery": ALL_IN_ONE, "score": 3, "people": 3}]},
         {"type": "bye", "text": ALL_IN_ONE},
     ]
+    from tutor.app.tables.protocol import read_server
     for m in messages:
-        client.handle(json.loads(json.dumps(m)))
+        client.handle(read_server(json.dumps({"v": 1, **m})))
     said = buf.getvalue()
     assert "Settlement" in said and "Final standings" in said
     assert_terminal(said, payloads=[p for p in CORPUS if p not in FORMULAS],

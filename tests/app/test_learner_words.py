@@ -52,9 +52,12 @@ def test_a_hold_is_said_in_words_not_in_brackets():
 
 
 def test_the_final_standings_do_not_count_rounds_and_a_round_does():
-    final = _text(standings_table({"round": 1, "rounds": 1, "final": True, "rows": []}))
+    from tutor.app.tables.messages import Standings
+    final = _text(standings_table(Standings(round=1, rounds=1, final=True, duplicate=False,
+                                            rows=[], teams=[])))
     assert final.startswith("Final standings") and "(of 1)" not in final
-    mid = _text(standings_table({"round": 1, "rounds": 3, "rows": []}))
+    mid = _text(standings_table(Standings(round=1, rounds=3, final=False, duplicate=False,
+                                          rows=[], teams=[])))
     assert mid.startswith("Standings after round 1 (of 3)")
 
 

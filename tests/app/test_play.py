@@ -757,6 +757,8 @@ def test_a_live_tables_settlement_is_drawn_as_offline_plays(house):
     payments, pots and leftovers among them), and draws the same lines."""
     from tutor.app.play.sheet import SettlementSheet, settlement_renderable, settlement_table
     from tutor.app.tables._screens import settlement_view, sheet_of_message
+    from tutor.app.tables.messages import DealOver
+    from tutor.app.tables.protocol import read_server
     from tutor.app.tables.table import settlement_fields
     from tutor.engine.deal import new_deal
     seen: set[str] = set()
@@ -768,8 +770,11 @@ def test_a_live_tables_settlement_is_drawn_as_offline_plays(house):
             deal = new_deal(rs, n, seed % n, rng) if seed < 3 else _mournival_aside(rs, n, rng)
             while not deal.is_terminal():
                 deal.apply(rng.choice(deal.legal_actions()))
-            msg = json.loads(json.dumps({"game": "Deal 1", "practice": False,
-                                         **settlement_fields(deal)}))
+            msg = read_server(json.dumps({
+                "v": 1, "type": "deal_over", "table": 1, "game": "Deal 1", "practice": False,
+                "names": [], "unit": rs.unit, "totals": [0] * n, "deals": 1, "of": 1,
+                **settlement_fields(deal)}))
+            assert isinstance(msg, DealOver)
             sheet = sheet_of_message(msg, rs)
             assert sheet == SettlementSheet.of_deal(deal), rid
             names = [f"P{q}" for q in range(n)]
@@ -779,7 +784,8 @@ def test_a_live_tables_settlement_is_drawn_as_offline_plays(house):
             assert text_of(offline) == text_of(live)
             shown = quiet(100)
             totals = [7 - 5 * q for q in range(n)]          # a loser's running total too
-            shown.print(settlement_view({**msg, "totals": totals}, 0, names, rs))
+            shown.print(settlement_view(msg.model_copy(update={"totals": totals}), 0, names,
+                                        rs))
             seen_text = text_of(shown)
             assert "Settlement · Deal 1" in seen_text and "▶ P0" in seen_text
             for q in range(n):

@@ -21,6 +21,7 @@ from tutor.app.io import ScriptedIO
 from tutor.app.play import LEVELS, DealPlayer
 from tutor.app.play.game import TURN_PROMPT, WATCH_PROMPT
 from tutor.app.play.session import PlayOptions, play_match
+from tutor.app.tables.messages import State
 from tutor.engine.bots import Bot
 from tutor.engine.cards import parse_cards, pretty_cards
 from tutor.engine.deal import new_deal
@@ -238,8 +239,9 @@ def test_a_watcher_at_a_live_table_sees_the_table_after_every_move():
     checked = 0
     while True:
         obs = observe_public(deal)
-        client.handle({"type": "state", "deal": 1, "game": "", "names": names, "totals": [],
-                       "seated": False, "clock": None, "obs": obs.to_json(sent)})
+        client.handle(State(table=1, deal=1, game="", names=names, totals=[],
+                            away=[False] * 5, cause=None, played=0, games=1, seated=False,
+                            clock=None, obs=obs.to_json(sent)))
         sent = len(obs.history)
         if deal.is_terminal():
             break

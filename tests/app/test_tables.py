@@ -404,14 +404,16 @@ def test_a_link_waits_for_the_kinds_asked_passing_over_the_others_and_gives_up_i
     """:meth:`Link.wait_for`, the one wait of a reconnect and an organiser's command: the first
     message of a kind asked, those before it passed over; None once the seconds are spent."""
     from tutor.app.tables._link import Link
+    from tutor.app.tables.messages import Log, Overview, Pong, Say
 
     link = Link("ws://127.0.0.1:1", {"type": "watch", "admin": "X"})     # never started
-    for m in ({"type": "log", "text": "a"}, {"type": "overview", "tables": []},
-              {"type": "pong", "seq": 1}):
+    for m in (Log(table=1, event="joined", text="a", game=0),
+              Overview(tables=[], published=0, rounds=1, standings=[], teams=[],
+                       duplicate=False), Pong(seq=1)):
         link.inbox.put(m)
-    assert link.wait_for(("pong", "refused"), 1.0) == {"type": "pong", "seq": 1}
+    assert link.wait_for(("pong", "refused"), 1.0) == Pong(seq=1)
     assert link.inbox.empty()
-    link.inbox.put({"type": "say", "text": "b"})
+    link.inbox.put(Say(table=1, text="b"))
     start = time.monotonic()
     assert link.wait_for(("welcome",), 0.2) is None
     assert 0.15 <= time.monotonic() - start < 2.0
@@ -445,6 +447,7 @@ def test_a_claim_typed_while_a_capture_is_chosen_is_sent_and_the_choice_asked_ag
 
     from tutor.app.io import ScriptedIO
     from tutor.app.tables.client import WHICH_PROMPT, PlayerClient
+    from tutor.app.tables.messages import Reply
 
     class Link:
         def __init__(self):
@@ -453,9 +456,9 @@ def test_a_claim_typed_while_a_capture_is_chosen_is_sent_and_the_choice_asked_ag
         def send(self, m):
             self.sent.append(m)
             ask = m["type"] == "act" and m["text"] == "7h"
-            self.inbox.put({"type": "reply", "seq": m["seq"], "ok": m["text"] == "7h 7d",
-                            "text": "" if ask else FALSE_CLAIM_TEXT if m["type"] == "claim"
-                            else "taken", "choices": ["7h 7s", "7h 7d"] if ask else None})
+            self.inbox.put(Reply(seq=m["seq"], ok=m["text"] == "7h 7d", to=m["type"],
+                                 text="" if ask else FALSE_CLAIM_TEXT if m["type"] == "claim"
+                                 else "taken", choices=["7h 7s", "7h 7d"] if ask else None))
     link = Link()
     seam = ScriptedIO(["claim kings", "2"])
     PlayerClient(seam, link, "ws://127.0.0.1:1", "CODE", "Ann")._act("7h")

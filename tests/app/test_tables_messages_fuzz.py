@@ -37,3 +37,33 @@ def test_a_hostile_message_is_read_or_refused_in_one_line(kind, body):
         assert "\n" not in str(exc) and "pydantic" not in str(exc)
         return
     assert m.type == kind and set(body) - {"v"} <= P.CLIENT_KEYS[kind]
+
+
+#: Every key a server's message may carry, and a stranger.
+SERVER_KEYS = sorted(set().union(*(a | b for a, b in P.SERVER_KEYS.values())) | {"zz"})
+
+
+@fuzz_settings(cost=0.001, short=200)
+@given(kind=st.sampled_from(P.SERVER_TYPES),
+       body=st.dictionaries(st.sampled_from(SERVER_KEYS), VALUES, max_size=8))
+def test_a_malformed_server_message_is_read_or_refused_in_one_line(kind, body):
+    """The other direction: what a client reads from a server (a hostile one, or one of
+    another version) is its type's model or one line naming the key at fault."""
+    obj = {**body, "v": 1, "type": kind}
+    try:
+        m = P.read_server(json.dumps(obj))
+    except P.Refused as exc:
+        assert "\n" not in str(exc) and "pydantic" not in str(exc)
+        assert str(exc).startswith("the server sent")
+        return
+    assert m.type == kind
+
+
+def test_a_server_message_of_the_wrong_shape_names_its_key():
+    with pytest.raises(P.Refused, match=r"^the server sent a message this client cannot read: "
+                                        r"state: clock\.left: must be a number$"):
+        P.read_server(json.dumps({
+            "v": 1, "type": "state", "table": 1, "deal": 1, "game": "", "names": [],
+            "totals": [], "away": [], "cause": None, "played": 0, "games": 1, "seated": True,
+            "clock": {"seat": 0, "kind": "move", "deadline": 1.0, "left": "soon",
+                      "move_left": None, "reserve": []}, "obs": {}}))

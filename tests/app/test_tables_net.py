@@ -204,12 +204,14 @@ def _shapes(messages):
     """Every message has the keys the protocol's one table of shapes gives its type
     (:data:`tutor.app.tables.protocol.SERVER_KEYS`): all of the first set, none but those and
     the second's."""
+    from tutor.app.tables.messages import read_server_message
     from tutor.app.tables.protocol import SERVER_KEYS
     seen = set()
     for m in messages:
         always, sometimes = SERVER_KEYS[m["type"]]
         keys = set(m) - {"v", "type"}
         assert always <= keys <= always | sometimes, (m["type"], keys ^ always)
+        read_server_message(m)          # and the shape of every value (ValueError: one line)
         seen.add(m["type"])
     return seen
 

@@ -13,6 +13,7 @@ from collections.abc import Callable, Collection
 from typing import TYPE_CHECKING, Any, Protocol
 
 from tutor.app.tables import protocol as P
+from tutor.app.tables.messages import Closed, Incoming, Refusal, Welcome
 from tutor.teaching.io import LearnerIO
 
 if TYPE_CHECKING:
@@ -27,13 +28,14 @@ RETRY_FIRST, RETRY_MOST = 0.5, 30.0
 class Link:
     """The network side: a WebSocket client in a thread of its own.  ``address`` is the
     server's (``ws://host:port``); ``first`` the message sent on connecting (a join or a
-    watch).  Messages received go to :attr:`inbox` (read at the edge); a connection that ends
-    puts ``{"type": "closed", "text": ...}``."""
+    watch).  Messages received go to :attr:`inbox` (read at the edge, as their models: a
+    message the client cannot read as a :class:`~tutor.app.tables.messages.Refusal` saying
+    why); a connection that ends puts a :class:`~tutor.app.tables.messages.Closed`."""
 
     def __init__(self, address: str, first: dict[str, Any]):
         self.address = address
         self.first = first
-        self.inbox: queue.Queue[dict[str, Any]] = queue.Queue()
+        self.inbox: queue.Queue[Incoming] = queue.Queue()
         self._loop: asyncio.AbstractEventLoop | None = None
         self._ws: ClientConnection | None = None
         self._up = threading.Event()
@@ -48,7 +50,7 @@ class Link:
         try:
             asyncio.run(self._main())
         except Exception as exc:        # whatever ends the thread is said, never a traceback
-            self.inbox.put({"type": "closed", "text": f"the connection failed: {exc}"})
+            self.inbox.put(Closed(text=f"the connection failed: {exc}"))
         finally:
             self._up.set()
 
@@ -67,18 +69,18 @@ class Link:
                         try:
                             self.inbox.put(P.read_server(data))
                         except P.Refused as exc:
-                            self.inbox.put({"type": "refused", "text": str(exc)})
+                            self.inbox.put(Refusal(text=str(exc)))
                 except ConnectionClosed:
                     pass
                 reason = ws.close_reason or ""
-                self.inbox.put({"type": "closed", "code": ws.close_code,
-                                "text": "the connection has ended" + (f": {reason}" if reason
-                                                                      else "")})
+                self.inbox.put(Closed(code=ws.close_code,
+                                      text="the connection has ended" + (f": {reason}" if reason
+                                                                         else "")))
         except (TimeoutError, OSError, InvalidHandshake, InvalidURI) as exc:
-            self.inbox.put({"type": "closed", "text": f"cannot reach {self.address}: "
-                                                      f"{exc or type(exc).__name__}"})
+            self.inbox.put(Closed(text=f"cannot reach {self.address}: "
+                                       f"{exc or type(exc).__name__}"))
 
-    def wait_for(self, kinds: Collection[str], seconds: float) -> dict[str, Any] | None:
+    def wait_for(self, kinds: Collection[str], seconds: float) -> Incoming | None:
         """The first message of the inbox whose ``type`` is one of ``kinds``, waiting at most
         ``seconds`` for it (the messages of other types before it are passed over); None when
         none came in time."""
@@ -88,7 +90,7 @@ class Link:
                 msg = self.inbox.get(timeout=left)
             except queue.Empty:
                 return None
-            if msg.get("type") in kinds:
+            if msg.type in kinds:
                 return msg
         return None
 
@@ -138,7 +140,7 @@ class Linked(Protocol):
     """What a player's client asks of its network side: a :class:`Link` (a test's stand-in has
     the same): the ``inbox`` of messages received, ``start``, ``send`` and ``close``."""
 
-    inbox: queue.Queue[dict[str, Any]]
+    inbox: queue.Queue[Incoming]
 
     def start(self, timeout: float = 15.0) -> None: ...
 
@@ -165,7 +167,7 @@ class Rejoining:
     deal: int                                   # the deal's number on the wire (-1: none)
 
     if TYPE_CHECKING:
-        def handle(self, msg: dict[str, Any]) -> None: ...     # PlayerClient
+        def handle(self, msg: Incoming) -> None: ...     # PlayerClient
 
     def rejoin_command(self) -> list[str]:
         """The command that takes this seat back, as words (the token alone does it: the seat
@@ -202,14 +204,14 @@ class Rejoining:
             link = self.connect(first)
             link.start()
             msg = link.wait_for(("welcome", "refused", "closed", "bye"), 15)
-            if msg is not None and msg["type"] == "welcome":
+            if isinstance(msg, Welcome):
                 self.link = link
                 self.deal = -1          # the state that follows is drawn whole
                 self.handle(msg)
                 return True
             link.close()
-            if msg is not None and msg["type"] == "refused":
-                io.say(f"Refused: {msg.get('text')}", style="yellow")
+            if isinstance(msg, Refusal):
+                io.say(f"Refused: {msg.text}", style="yellow")
                 return False
         io.say(f"Could not reach the table after {self.tries} tries. Your seat stays yours:",
                style="yellow")

@@ -23,6 +23,7 @@ from rich.text import Text
 from tutor.app.io import ConsoleIO
 from tutor.app.tables._link import Link
 from tutor.app.tables._screens import standings_table, teams_text
+from tutor.app.tables.messages import Bye, ClockState, Closed, Log, Overview, Refusal, Standings
 from tutor.engine.cards import parse_card, pretty_cards
 from tutor.engine.errors import LaughError
 from tutor.teaching.io import LearnerIO
@@ -41,16 +42,16 @@ def _short(name: str, width: int) -> str:
     return name if len(name) <= width else name[:width - 1] + "…"
 
 
-def _clock(c: dict[str, Any] | None, elapsed: float) -> str:
+def _clock(c: ClockState | None, elapsed: float) -> str:
     """A clock's time left now (it was ``left`` when the overview came, ``elapsed`` seconds
     ago)."""
-    if not c:
+    if c is None:
         return ""
-    left = max(0.0, float(c.get("left") or 0.0) - elapsed)
+    left = max(0.0, float(c.left) - elapsed)
     return f"{int(left // 60)}:{int(left % 60):02d}" if left >= 60 else f"{left:.0f}s"
 
 
-def overview_text(msg: dict[str, Any], symbols: bool, *, width: int = 80,
+def overview_text(msg: Overview, symbols: bool, *, width: int = 80,
                   log: list[str] | None = None, at: float | None = None,
                   now: float | None = None) -> Text:
     """Every table in two lines (its game, played of planned, the table's cards; each seat's
@@ -59,56 +60,53 @@ def overview_text(msg: dict[str, Any], symbols: bool, *, width: int = 80,
     last lines of ``log``.  Public facts only: the organiser never sees a hand."""
     elapsed = now - at if now is not None and at is not None else 0.0
     out = Text()
-    tables = msg.get("tables") or []
-    for tb in tables:
-        names = [str(n) for n in tb.get("names") or []]
-        obs = tb.get("obs") or {}
-        head = f"Table {tb.get('table')} · {tb.get('game')} · {tb.get('played')} of " \
-               f"{tb.get('games')} played"
-        if tb.get("waiting"):
-            head += f" · waiting {tb['waiting']}"
-        elif tb.get("playing") and obs:
-            cards = [parse_card(c) for c in obs.get("table") or []]
+    for tb in msg.tables:
+        names = tb.names
+        obs = tb.obs or {}
+        head = f"Table {tb.table} · {tb.game} · {tb.played} of {tb.games} played"
+        if tb.waiting:
+            head += f" · waiting {tb.waiting}"
+        elif tb.playing and obs:
+            on_table = obs.get("table")
+            cards = [parse_card(c) for c in (on_table if isinstance(on_table, list) else [])
+                     if isinstance(c, str)]
             head += f" · table {pretty_cards(cards, symbols) or 'empty'}"
         out.append(_short(head, width) + "\n", style="bold")
-        clock = tb.get("clock")
-        to_move = obs.get("to_move") if tb.get("playing") else None
+        clock = tb.clock
+        to_move = obs.get("to_move") if tb.playing else None
         per = max(8, (width - 2) // max(1, len(names)) - 4)
         line = Text("  ")
         for q, name in enumerate(names):
-            person = (tb.get("persons") or [True] * len(names))[q]
-            away = (tb.get("away") or [False] * len(names))[q]
+            person = tb.persons[q] if q < len(tb.persons) else True
+            away = tb.away[q] if q < len(tb.away) else False
             shown = _short(name.removesuffix(" (computer)") + ("" if person else "*"), per)
             mark = "▶" if q == to_move else ""
             style = "bold" if q == to_move else ("dim" if away else "")
             line.append(mark + shown, style=style)
-            if q == to_move and clock and clock.get("seat") == q:
+            if q == to_move and clock is not None and clock.seat == q:
                 line.append(" " + _clock(clock, elapsed), style="yellow")
             if away:
                 line.append("(away)", style="dim")
-            total = (tb.get("totals") or [0] * len(names))[q]
+            total = tb.totals[q] if q < len(tb.totals) else 0
             line.append(f" {total}")
             if q < len(names) - 1:
                 line.append(" · ", style="dim")
         line.truncate(width)
         out.append_text(line)
         out.append("\n")
-    rows = msg.get("standings") or []
+    rows = msg.standings
     if rows:
-        dup = msg.get("duplicate")
         out.append("Standings: ", style="bold")
         parts = []
         for r in rows[:8]:
-            who = _short(str(r.get("name", "")).removesuffix(" (computer)"), 12) + \
-                ("" if r.get("person") else "*")
-            score = f"{r.get('dup'):+g}" if dup else str(r.get("score"))
-            parts.append(f"{r.get('place')}. {who} (T{r.get('table')}) {score}")
+            who = _short(r.name.removesuffix(" (computer)"), 12) + ("" if r.person else "*")
+            score = f"{r.dup or 0:+g}" if msg.duplicate else str(r.score)
+            parts.append(f"{r.place}. {who} (T{r.table}) {score}")
         out.append(_fit("; ".join(parts), width - 11) + "\n")
-        teams = msg.get("teams") or []
-        if teams:
-            out.append_text(teams_text(teams, width))
+        if msg.teams:
+            out.append_text(teams_text(msg.teams, width))
             out.append("\n")
-    if tables:
+    if msg.tables:
         out.append("* a computer player; ▶ to move, with the time left", style="dim")
         out.append("\n")
     for entry in (log or [])[-LOG_LINES:]:
@@ -133,7 +131,7 @@ def watch_tables(io: LearnerIO, address: str, admin: str, once: bool = False) ->
     status = 0
     log: deque[str] = deque(maxlen=200)
     live = None
-    last: dict[str, Any] | None = None
+    last: Overview | None = None
     at = 0.0
     interactive = io.interactive and not once
     try:
@@ -146,8 +144,7 @@ def watch_tables(io: LearnerIO, address: str, admin: str, once: bool = False) ->
                 if live is not None and last is not None:
                     live.update(_screen(io, last, list(log), at), refresh=True)
                 continue
-            kind = msg.get("type")
-            if kind == "overview":
+            if isinstance(msg, Overview):
                 last, at = msg, time.monotonic()
                 if once:
                     io.show(overview_text(msg, io.symbols, width=io.width))
@@ -160,34 +157,34 @@ def watch_tables(io: LearnerIO, address: str, admin: str, once: bool = False) ->
                                     vertical_overflow="visible")
                         live.start()
                     live.update(_screen(io, msg, list(log), at), refresh=True)
-            elif kind == "log":
-                if msg.get("event") not in SHOWN:
+            elif isinstance(msg, Log):
+                if msg.event not in SHOWN:
                     continue
-                line = f"{time.strftime('%H:%M:%S')} T{msg.get('table')} {msg.get('text')}"
+                line = f"{time.strftime('%H:%M:%S')} T{msg.table} {msg.text}"
                 log.append(line)
                 if not interactive and not once:
                     io.say(line, wrap=False)
-            elif kind == "standings":
+            elif isinstance(msg, Standings):
                 if not interactive and not once:
                     io.show(standings_table(msg))
                 else:
                     log.append(f"{time.strftime('%H:%M:%S')} standings after round "
-                               f"{msg.get('round')} of {msg.get('rounds')}")
-            elif kind == "refused":
+                               f"{msg.round} of {msg.rounds}")
+            elif isinstance(msg, Refusal):
                 if live is not None:
                     live.stop()
                     live = None
-                io.say(f"Refused: {msg.get('text')}", style="yellow")
+                io.say(f"Refused: {msg.text}", style="yellow")
                 status = 1
-            elif kind in ("closed", "bye"):
+            elif isinstance(msg, (Closed, Bye)):
                 if live is not None:
                     live.stop()
                     live = None
                 if last is None and not status:
                     link.close()
-                    raise LaughError(str(msg.get("text")))
-                io.say(str(msg.get("text")), style="yellow")
-                if kind == "closed" and not status and not msg.get("normal"):
+                    raise LaughError(msg.text)
+                io.say(msg.text, style="yellow")
+                if isinstance(msg, Closed) and not status:
                     status = 1
                 break
     except KeyboardInterrupt:
@@ -201,7 +198,7 @@ def watch_tables(io: LearnerIO, address: str, admin: str, once: bool = False) ->
     return status
 
 
-def _screen(io: LearnerIO, msg: dict[str, Any], log: list[str], at: float) -> Group:
+def _screen(io: LearnerIO, msg: Overview, log: list[str], at: float) -> Group:
     return Group(Text(f"Laugh and Lie Down · the organiser's view · {time.strftime('%H:%M:%S')}"
                       " · Ctrl-C leaves", style="bold reverse"),
                  overview_text(msg, io.symbols, width=io.width, log=log, at=at,
@@ -216,7 +213,7 @@ def organise(io: LearnerIO, address: str, admin: str, action: str, table: int | 
     link.start()
     try:
         msg = link.wait_for(("overview", "refused", "closed", "bye"), 15)
-        if msg is not None and msg["type"] == "overview":
+        if isinstance(msg, Overview):
             out: dict[str, Any] = {"type": action}
             if table is not None:
                 out["table"] = table
@@ -227,11 +224,11 @@ def organise(io: LearnerIO, address: str, admin: str, action: str, table: int | 
             msg = link.wait_for(("pong", "refused", "closed", "bye"), 15)
         if msg is None:
             raise LaughError("the server did not answer")
-        if msg["type"] == "refused":
-            io.say(f"Refused: {msg.get('text')}", style="yellow")
+        if isinstance(msg, Refusal):
+            io.say(f"Refused: {msg.text}", style="yellow")
             return 1
-        if msg["type"] in ("closed", "bye"):
-            raise LaughError(str(msg.get("text")))
+        if isinstance(msg, (Closed, Bye)):
+            raise LaughError(msg.text)
         io.say(f"Released seat {seat} of table {table}: its person takes it back by name."
                if action == "release" else
                f"Started table {table}." if table else "Started every waiting table.")

@@ -4,73 +4,60 @@ standings across tables (with the liveries' totals), and the score sheet at the 
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Literal
 
 from rich.console import Group, RenderableType
 from rich.table import Table as RichTable
 from rich.text import Text
 
 from tutor.app.play.sheet import SettlementSheet, settlement_renderable
+from tutor.app.tables.messages import DealOver, MatchOver, Review, Standings, TeamRow
 from tutor.engine.cards import parse_cards
 from tutor.engine.deal import SeatSettlement
 from tutor.engine.errors import LaughError, RecordError
 from tutor.engine.match import Match, plan_games
 from tutor.engine.rulesets import Ruleset
 
-__all__ = ["review_text", "scored_match", "settlement_view", "sheet_of_message", "standings_table", "teams_text"]
+__all__ = ["review_text", "scored_match", "settlement_view", "sheet_of_message",
+           "standings_table", "teams_text"]
 
 
-def settlement_view(msg: dict[str, Any], seat: int | None, names: list[str],
+def settlement_view(msg: DealOver, seat: int | None, names: list[str],
                     rs: Ruleset, symbols: bool = True) -> Group:
     """A deal's settlement (the server's ``deal_over``) drawn as offline play draws it
     (:func:`tutor.app.play.sheet.settlement_renderable`): each seat's working in cards and in
     the unit of the ruleset, the receiving seat marked, the match's totals.  Names set as plain
-    text.  Raises :class:`~tutor.engine.errors.RecordError` (one line) for a message that does
-    not hold a settlement."""
-    names = [str(n) for n in (msg.get("names") or names)]
-    title = f"Settlement · {msg.get('game', '')}" + (" (practice: not scored)"
-                                                    if msg.get("practice") else "")
-    totals = msg.get("totals")
+    text.  Raises :class:`~tutor.engine.errors.RecordError` (one line) for a settlement that
+    does not fit the ruleset."""
+    names = list(msg.names or names)
+    title = f"Settlement · {msg.game}" + (" (practice: not scored)" if msg.practice else "")
     return settlement_renderable(sheet_of_message(msg, rs), names, symbols, title=title,
-                                 you=seat, totals=[v if _is_int(v) else 0 for v in totals]
-                                 if isinstance(totals, list) else None)
+                                 you=seat, totals=msg.totals)
 
 
-def sheet_of_message(msg: dict[str, Any], rs: Ruleset) -> SettlementSheet:
+def sheet_of_message(msg: DealOver, rs: Ruleset) -> SettlementSheet:
     """The :class:`~tutor.app.play.sheet.SettlementSheet` a ``deal_over`` message carries: its
     ``settlement`` rows (:class:`~tutor.engine.deal.SeatSettlement`'s fields), ``result``
-    (RULES.md 9), ``dealer``, ``pot_to``, ``set_aside`` and ``set_aside_to``.  Raises
-    :class:`~tutor.engine.errors.RecordError` naming the first field it cannot read."""
-    rows_in = msg.get("settlement")
-    result = msg.get("result")
-    if not isinstance(rows_in, list) or not rows_in or not isinstance(result, dict):
-        raise RecordError("the settlement has no rows or no result")
-    n = len(rows_in)
+    (RULES.md 9: the last player in, the bonus, the leftovers and the lie-down payments),
+    ``dealer``, ``pot_to``, ``set_aside`` and ``set_aside_to``.  Raises
+    :class:`~tutor.engine.errors.RecordError` naming what does not fit the ruleset."""
+    n = len(msg.settlement)
     try:
         game = rs.game(n)
     except LaughError as exc:
         raise RecordError(f"the settlement: {exc}") from None
-    rows = [_row(i, row) for i, row in enumerate(rows_in)]
-    left_in, pot_in = result.get("leftovers"), msg.get("pot_to")
-    left: dict[str, Any] = left_in if isinstance(left_in, dict) else {}
-    pot_to: list[Any] = pot_in if isinstance(pot_in, list) else []
+    rows = tuple(SeatSettlement(**row.model_dump()) for row in msg.settlement)
+    if [r.seat for r in rows] != list(range(n)):
+        raise RecordError("the settlement's rows are not one a seat, in order")
+    result = msg.result
+    left_in = result.get("leftovers")
+    left = left_in if isinstance(left_in, dict) else {}
     return SettlementSheet(
-        game, _seat(msg.get("dealer"), n) or 0, tuple(rows), _seat(result.get("last_in"), n),
-        _seat(result.get("bonus_to"), n), tuple(q for q in (_seat(v, n) for v in pot_to)
-                                                if q is not None),
+        game, _seat(msg.dealer, n) or 0, rows, _seat(result.get("last_in"), n),
+        _seat(result.get("bonus_to"), n),
+        tuple(q for q in (_seat(v, n) for v in msg.pot_to) if q is not None),
         bool(result.get("payments")), _cards(left.get("cards")), _seat(left.get("to"), n),
-        _cards(msg.get("set_aside")), _seat(msg.get("set_aside_to"), n))
-
-
-def _row(i: int, row: object) -> SeatSettlement:
-    """Row ``i`` of a settlement: every field of a seat's settlement, each a whole number
-    (``net`` and ``points`` may be null); raises RecordError naming the row."""
-    if not isinstance(row, dict) or set(row) != set(SeatSettlement._fields):
-        raise RecordError(f"settlement row {i}: not a seat's settlement")
-    for k in SeatSettlement._fields:
-        if not (_is_int(row[k]) or (row[k] is None and k in ("net", "points"))):
-            raise RecordError(f"settlement row {i}: {k} is not a whole number")
-    return SeatSettlement(**{k: row[k] for k in SeatSettlement._fields})
+        _cards(msg.set_aside), _seat(msg.set_aside_to, n))
 
 
 def _is_int(value: object) -> bool:
@@ -94,7 +81,7 @@ def _cards(value: object) -> tuple[int, ...]:
         raise RecordError(f"the settlement's cards: {exc}") from None
 
 
-def review_text(review: dict[str, Any]) -> Group:
+def review_text(review: Review) -> Group:
     """The review of one player's deal (the server's ``review``), for the terminal: drawn as a
     practice deal's review is (:func:`tutor.app.play.sheet.spotting_line`,
     :func:`~tutor.app.play.sheet.slips_grid`); whatever the server sent is set as plain text."""
@@ -102,59 +89,55 @@ def review_text(review: dict[str, Any]) -> Group:
     from tutor.app.play.mistakes import FALSE_CLAIM, HIT, MISS, Sighting
     from tutor.app.play.sheet import slips_grid, spotting_line
     lines: list[RenderableType] = [Text("Review of your play", style="bold")]
-    hits = review.get("hits") or []
-    sightings = ([Sighting(HIT, "", None, 0)] * len(hits)
-                 + [Sighting(MISS, "", None, 0)] * _count(review.get("misses"))
-                 + [Sighting(FALSE_CLAIM, "", None, 0)] * _count(review.get("false_claims")))
+    sightings = ([Sighting(HIT, "", None, 0)] * min(len(review.hits), _MOST)
+                 + [Sighting(MISS, "", None, 0)] * _count(review.misses)
+                 + [Sighting(FALSE_CLAIM, "", None, 0)] * _count(review.false_claims))
     said = spotting_line(sightings)
-    med = review.get("median_hit")
-    if isinstance(med, (int, float)) and not isinstance(med, bool):
-        said += f" Median time of a claim won: {med:.2f} s."
+    if review.median_hit is not None:
+        said += f" Median time of a claim won: {review.median_hit:.2f} s."
     if said:
         lines.append(Text(said.strip(), style="dim"))
-    items = [i for i in review.get("items") or [] if isinstance(i, dict)]
-    if not items:
+    if not review.items:
         lines.append(Text("No slips: every claim open to you was yours, and no declaration "
                           "was missed.", style="green"))
     else:
-        lines.append(slips_grid([(str(i.get("title", "")), _index(i.get("index")),
-                                  str(i.get("text", "")), str(i.get("why") or ""))
-                                 for i in items]))
-    timed = review.get("timed_out") or 0
+        lines.append(slips_grid([(i.title, _index(i.index), i.text, i.why)
+                                 for i in review.items]))
+    timed = _count(review.timed_out)
     if timed:
         lines.append(Text(f"Your time ran out {timed} time{'s' if timed != 1 else ''}: a "
                           "computer player moved for you.", style="yellow"))
-    away = (review.get("stood_in") or 0) - timed
+    away = _count(review.stood_in) - timed
     if away > 0:
         lines.append(Text(f"A computer player moved {away} time{'s' if away != 1 else ''} "
                           "for you while you were away.", style="dim"))
     return Group(*lines)
 
 
-def _count(value: object) -> int:
-    """A count the server sent (anything else: 0), at most a deal's worth."""
-    return min(value, 1000) if isinstance(value, int) and not isinstance(value, bool) \
-        and value > 0 else 0
+#: The most of anything a deal's review counts (a server's larger figure is cut to it).
+_MOST = 1000
 
 
-def _index(value: object) -> int | None:
+def _count(value: int) -> int:
+    """A count the server sent, from 0 to :data:`_MOST`."""
+    return min(max(value, 0), _MOST)
+
+
+def _index(value: int | None) -> int | None:
     """A history index the server sent, or None."""
-    return value if isinstance(value, int) and not isinstance(value, bool) \
-        and 0 <= value < 10_000 else None
+    return value if value is not None and 0 <= value < 10_000 else None
 
 
-def standings_table(msg: dict[str, Any]) -> Group:
+def standings_table(msg: Standings) -> Group:
     """The standings across every table after a round: place, player, table, livery, score
     (and under duplicate play the score against the same cards at the other tables), then the
     liveries' totals.  Names are set as plain text."""
-    r, rounds = msg.get("round"), msg.get("rounds")
-    dup = bool(msg.get("duplicate"))
-    head = Text(("Final standings" if msg.get("final") else
-                 f"Standings after round {r} (of {rounds})")
+    dup = msg.duplicate
+    head = Text(("Final standings" if msg.final else
+                 f"Standings after round {msg.round} (of {msg.rounds})")
                 + (" · duplicate: 'vs same cards' is the score less the average of those dealt "
                    "the same cards" if dup else ""), style="bold")
-    rows = msg.get("rows") or []
-    liveries = any(row.get("livery") for row in rows)
+    liveries = any(row.livery for row in msg.rows)
     t = RichTable(show_edge=False, pad_edge=False)
     cols: list[tuple[str, Literal["left", "right"]]] = [
         ("", "right"), ("Player", "left"), ("table", "right")]
@@ -163,29 +146,27 @@ def standings_table(msg: dict[str, Any]) -> Group:
     cols += [("score", "right")]
     for col, just in cols:
         t.add_column(col, justify=just)
-    for row in rows:
-        cells = [Text(str(row.get("place"))), Text(str(row.get("name"))),
-                 Text(str(row.get("table")))]
+    for row in msg.rows:
+        cells = [Text(str(row.place)), Text(row.name), Text(str(row.table))]
         if liveries:
-            cells.append(Text(str(row.get("livery") or "")))
+            cells.append(Text(row.livery or ""))
         if dup:
-            cells.append(Text(f"{row.get('dup', 0):+g}"))
-        cells.append(Text(str(row.get("score"))))
+            cells.append(Text(f"{row.dup or 0:+g}"))
+        cells.append(Text(str(row.score)))
         t.add_row(*cells)
     parts: list[RenderableType] = [head, t]
-    teams = msg.get("teams") or []
-    if teams:
-        parts.append(teams_text(teams, 200))
+    if msg.teams:
+        parts.append(teams_text(msg.teams, 200))
     return Group(*parts)
 
 
-def teams_text(teams: list[dict[str, Any]], width: int) -> Text:
+def teams_text(teams: list[TeamRow], width: int) -> Text:
     """The liveries' totals in one line (cut to ``width``): place, livery, score (and the
     duplicate score), people."""
     line = "; ".join(
-        f"{x.get('place')}. {x.get('livery')} {x.get('score')}"
-        + (f" ({x['dup']:+g} vs same cards)" if "dup" in x else "")
-        + f", {x.get('people')} {'person' if x.get('people') == 1 else 'people'}"
+        f"{x.place}. {x.livery} {x.score}"
+        + (f" ({x.dup:+g} vs same cards)" if x.dup is not None else "")
+        + f", {x.people} {'person' if x.people == 1 else 'people'}"
         for x in teams)
     text = Text("Liveries: ", style="bold")
     text.append(line)
@@ -193,15 +174,14 @@ def teams_text(teams: list[dict[str, Any]], width: int) -> Text:
     return text
 
 
-def scored_match(rs: Ruleset, msg: dict[str, Any]) -> tuple[Match, list[int | None]]:
+def scored_match(rs: Ruleset, msg: MatchOver) -> tuple[Match, list[int | None]]:
     """The match as the score sheet needs it, from the server's ``match_over``: the engine's
     plan (no deals: a client has none), and this seat's score in each game played (None
     before the person took the seat: :func:`tutor.app.match_sheet.sheet_renderable`'s
     ``scores``)."""
-    players = int(msg["players"])
-    plan = msg.get("plan") or {}
-    total = int(plan.get("total", len(msg["scores"])))
-    games = plan_games(rs, players, int(plan.get("first", 0)),
-                       None if rs.match_format else total)
-    m = Match(rs, players, int(plan.get("first", 0)), games=games)
-    return m, [None if s is None else int(s) for s in msg["scores"]]
+    scores = msg.scores or []
+    total = msg.plan.get("total", len(scores))
+    first = msg.plan.get("first", 0)
+    games = plan_games(rs, msg.players, first, None if rs.match_format else total)
+    m = Match(rs, msg.players, first, games=games)
+    return m, list(scores)

@@ -54,6 +54,21 @@ from tutor.app.tables._screens import (
     settlement_view,
     standings_table,
 )
+from tutor.app.tables.messages import (
+    Bye,
+    ClockState,
+    Closed,
+    DealOver,
+    Incoming,
+    LineCame,
+    MatchOver,
+    Refusal,
+    Reply,
+    Say,
+    Standings,
+    State,
+    Welcome,
+)
 from tutor.app.tables.protocol import COMPUTER
 from tutor.engine.errors import LaughError, RecordError
 from tutor.engine.observe import Observation
@@ -84,17 +99,14 @@ def _is_claim_line(text: str) -> bool:
     return classify(text).kind == "claim"
 
 
-def _clock(c: object, now: float) -> tuple[float, float, int, str] | None:
-    """The clock a state carries (:mod:`~tutor.app.tables.protocol`: ``seat``, ``kind``,
-    ``left`` seconds) as the client keeps it: (local deadline, seconds in all, seat, kind),
-    with ``now`` the local clock; None when there is none (or it cannot be read)."""
-    if not isinstance(c, dict):
+def _clock(c: ClockState | None, now: float) -> tuple[float, float, int, str] | None:
+    """The clock a state carries (:class:`~tutor.app.tables.messages.ClockState`: ``seat``,
+    ``kind``, ``left`` seconds) as the client keeps it: (local deadline, seconds in all, seat,
+    kind), with ``now`` the local clock; None when there is none."""
+    if c is None:
         return None
-    try:
-        left = float(c["left"])
-        return now + left, left, int(c["seat"]), str(c.get("kind"))
-    except (KeyError, TypeError, ValueError):
-        return None
+    left = float(c.left)
+    return now + left, left, c.seat, c.kind
 
 
 def _ruleset(rid: str) -> Ruleset:
@@ -140,14 +152,14 @@ class PlayerClient(Rejoining):
         self.done = False
         self.status = 0
         self.seq = 0
-        self.replies: dict[int, dict[str, Any]] = {}
+        self.replies: dict[int, Reply] = {}
         self.hint = False
         self._turn_shown = -1
         self._drawn: tuple[int, int] | None = None     # (deal, actions) the last screen showed
 
     # -- the queue ----------------------------------------------------------------------------
 
-    def _take(self, timeout: float | None) -> dict[str, Any] | None:
+    def _take(self, timeout: float | None) -> Incoming | None:
         try:
             return self.link.inbox.get(timeout=timeout) if timeout != 0 else \
                 self.link.inbox.get_nowait()
@@ -178,86 +190,85 @@ class PlayerClient(Rejoining):
 
     # -- messages ------------------------------------------------------------------------------
 
-    def handle(self, msg: dict[str, Any]) -> None:
-        """Act on one message from the server (print what the player should see)."""
-        kind = msg.get("type")
+    def handle(self, msg: Incoming) -> None:
+        """Act on one message from the server, or an event of the link (print what the player
+        should see)."""
         io = self.io
-        if kind == "welcome":
-            self.seat, self.token = msg.get("seat"), msg.get("token")
-            self.names = list(msg.get("names") or [])
-            self.rs = _ruleset(str(msg.get("ruleset")))
-            self.hint = bool(msg.get("hint"))
-            self.seated = bool(msg.get("seated"))
-            self.name = str(msg.get("name") or self.name)
-            self.move_time = float(msg.get("move_time") or 0)
-            self.reserve = float(msg.get("reserve") or 0)
-            back = "back " if msg.get("back") else ""
-            clock = (f"{self.move_time:g} s a move, {self.reserve:g} s reserve a deal"
-                     if self.move_time else "no move clock")
-            io.say(f"You are {back}at table {msg.get('table')}, seat {self.seat}, as "
-                   f"{msg.get('name')} ({self.rs.id}, {msg.get('players')} players; computer "
-                   f"players: {msg.get('level')}; hints {'on' if self.hint else 'off'}; "
-                   f"{clock}).", style="bold")
-            if not self.seated:
-                io.say("A computer player has this seat until the deal ends: you watch until "
-                       "then.", style="dim")
-            if not self._told:
-                self._told = True
-                io.say("To come back after leaving (your seat's token takes it back):",
-                       style="dim")
-                self.say_rejoin()
-        elif kind == "state":
+        if isinstance(msg, Welcome):
+            self._welcome(msg)
+        elif isinstance(msg, State):
             self._state(msg)
-        elif kind == "say":
-            io.say(str(msg.get("text", "")), style="dim")
-        elif kind == "reply":
-            seq = msg.get("seq")
-            if isinstance(seq, int):
-                self.replies[seq] = msg
-            text = str(msg.get("text") or "")
-            if text:
-                io.say(text, style="green" if msg.get("ok") else "yellow")
-        elif kind == "refused":
-            io.say(f"Refused: {msg.get('text')}", style="yellow")
-        elif kind == "deal_over":
+        elif isinstance(msg, Say):
+            io.say(msg.text, style="dim")
+        elif isinstance(msg, Reply):
+            if msg.seq is not None:
+                self.replies[msg.seq] = msg
+            if msg.text:
+                io.say(msg.text, style="green" if msg.ok else "yellow")
+        elif isinstance(msg, Refusal):
+            io.say(f"Refused: {msg.text}", style="yellow")
+        elif isinstance(msg, DealOver):
             self._deal_over(msg)
-        elif kind == "standings":
+        elif isinstance(msg, Standings):
             io.show(standings_table(msg))
-        elif kind == "match_over":
+        elif isinstance(msg, MatchOver):
             self._match_over(msg)
-        elif kind == "bye":
-            io.say(str(msg.get("text") or "The table has closed."), style="yellow")
-            if msg.get("reason") == "replaced":
+        elif isinstance(msg, Bye):
+            io.say(msg.text or "The table has closed.", style="yellow")
+            if msg.reason == "replaced":
                 self.done = True
-        elif kind == "closed":
+        elif isinstance(msg, Closed):
             if self.finished or self.leaving or self.done:
                 self.done = True
             elif self.token is not None and self.tries > 0:
                 self.lost = True
             else:
-                io.say(str(msg.get("text") or "The table has closed."), style="yellow")
+                io.say(msg.text or "The table has closed.", style="yellow")
                 self.done, self.status = True, 1
-        elif kind in ("pong", "input"):     # input: a piped line has come (read_ahead)
-            pass
+        # Pong, LineCame (a piped line has come: read_ahead), an organiser's message: nothing
 
-    def _state(self, msg: dict[str, Any]) -> None:
-        deal = msg.get("deal", -1)
-        obj = msg.get("obs") or {}
-        new = deal != self.deal or bool(msg.get("seated")) != self.seated
+    def _welcome(self, msg: Welcome) -> None:
+        io = self.io
+        self.seat, self.token = msg.seat, msg.token
+        self.names = list(msg.names)
+        self.rs = _ruleset(msg.ruleset)
+        self.hint = msg.hint
+        self.seated = msg.seated
+        self.name = msg.name or self.name
+        self.move_time = float(msg.move_time)
+        self.reserve = float(msg.reserve)
+        back = "back " if msg.back else ""
+        clock = (f"{self.move_time:g} s a move, {self.reserve:g} s reserve a deal"
+                 if self.move_time else "no move clock")
+        io.say(f"You are {back}at table {msg.table}, seat {self.seat}, as {msg.name} "
+               f"({self.rs.id}, {msg.players} players; computer players: {msg.level}; hints "
+               f"{'on' if self.hint else 'off'}; {clock}).", style="bold")
+        if not self.seated:
+            io.say("A computer player has this seat until the deal ends: you watch until "
+                   "then.", style="dim")
+        if not self._told:
+            self._told = True
+            io.say("To come back after leaving (your seat's token takes it back):",
+                   style="dim")
+            self.say_rejoin()
+
+    def _state(self, msg: State) -> None:
+        deal = msg.deal
+        new = deal != self.deal or msg.seated != self.seated
         earlier = () if new else (self.obs.history if self.obs else ())
         try:
-            obs = Observation.from_json(obj, earlier)
+            obs = Observation.from_json(msg.obs, earlier)
         except RecordError as exc:
             self.io.say(f"The server sent a state this client cannot read: {exc}",
                         style="yellow")
             return
-        self.names = list(msg.get("names") or self.names)
-        self.totals = list(msg.get("totals") or [])
-        self.game = str(msg.get("game") or "")
-        self.clock = _clock(msg.get("clock"), self.io.clock.now())
+        self.names = list(msg.names or self.names)
+        self.totals = list(msg.totals)
+        self.game = msg.game
+        self.clock = _clock(msg.clock, self.io.clock.now())
         if new:
             self.deal, self.shown = deal, 0
-            self.seated = bool(msg.get("seated"))
+            self.seated = msg.seated
             self._turn_shown = -1
             self.obs = obs
             self.show(title=True)
@@ -296,7 +307,7 @@ class PlayerClient(Rejoining):
                                         title=head, totals=self.totals or None))
         self._drawn = (self.deal, len(self.obs.history))
 
-    def _deal_over(self, msg: dict[str, Any]) -> None:
+    def _deal_over(self, msg: DealOver) -> None:
         io = self.io
         io.say()
         if self.rs is not None:
@@ -305,21 +316,18 @@ class PlayerClient(Rejoining):
             except RecordError as exc:
                 io.say(f"The server sent a settlement this client cannot read: {exc}",
                        style="yellow")
-        review = msg.get("review")
-        if review is not None:
-            io.show(review_text(review))
-        io.say(f"{msg.get('deals')} of {msg.get('of')} games played.", style="dim")
+        if msg.review is not None:
+            io.show(review_text(msg.review))
+        io.say(f"{msg.deals} of {msg.of} games played.", style="dim")
 
-    def _match_over(self, msg: dict[str, Any]) -> None:
+    def _match_over(self, msg: MatchOver) -> None:
         io = self.io
         io.say()
         io.say("The match is over.", style="bold")
-        scores = msg.get("scores")
-        seat = msg.get("seat")
-        if scores is not None and seat is not None and self.rs is not None:
+        if msg.scores is not None and msg.seat is not None and self.rs is not None:
             from tutor.app.match_sheet import sheet_renderable
             match, scored = scored_match(self.rs, msg)
-            io.show(sheet_renderable(match, seat, self.name, msg.get("livery"), scores=scored))
+            io.show(sheet_renderable(match, msg.seat, self.name, msg.livery, scores=scored))
         self.finished = True
         self.done = True
 
@@ -340,7 +348,7 @@ class PlayerClient(Rejoining):
         self.link.send({"type": kind, "seq": self.seq, **fields})
         return self.seq
 
-    def ask_server(self, kind: str, **fields: object) -> dict[str, Any] | None:
+    def ask_server(self, kind: str, **fields: object) -> Reply | None:
         """Send an intent and wait for its reply (handling whatever else comes meanwhile)."""
         seq = self.send(kind, **fields)
         if seq is None:
@@ -386,15 +394,15 @@ class PlayerClient(Rejoining):
             msg = self._take(20)
             if msg is None:
                 problem.append("the server did not answer the join")
-            elif msg.get("type") in ("refused", "closed", "bye"):
-                problem.append(str(msg.get("text")))
+            elif isinstance(msg, (Refusal, Closed, Bye)):
+                problem.append(msg.text)
             else:
                 self.handle(msg)
         if self.seat is None:
             self.link.close()
             raise LaughError(problem[0])
         if not self.io.clock.realtime and hasattr(self.io, "read_ahead"):
-            self.io.read_ahead(lambda: self.link.inbox.put({"type": "input"}))
+            self.io.read_ahead(lambda: self.link.inbox.put(LineCame()))
         try:
             while not self.done:
                 self.drain()
@@ -534,9 +542,9 @@ class PlayerClient(Rejoining):
 
     def _act(self, text: str) -> None:
         reply = self.ask_server("act", text=text)
-        if reply is None or reply.get("ok") or not reply.get("choices"):
+        if reply is None or reply.ok or not reply.choices:
             return
-        choices = list(reply["choices"])
+        choices = list(reply.choices)
         for i, c in enumerate(choices, 1):       # the moves as cards, what to type beside
             self.io.say(f"  {i}. {shown_cards(c, self.symbols)}   [{c}]")
         while True:

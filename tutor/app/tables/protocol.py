@@ -102,6 +102,7 @@ from pydantic import (
     model_validator,
 )
 
+from tutor.app.tables.messages import Incoming, read_server_message, server_keys
 from tutor.engine.deal import Action
 from tutor.engine.errors import LaughError, RecordError
 from tutor.engine.jsonfile import JSONError, loads
@@ -168,22 +169,9 @@ CLIENT_KEYS = {"join": {"code", "name", "token", "livery"}, "act": {"text", "act
                "leave": set(), "watch": {"admin"}, "start": {"table"},
                "release": {"table", "seat"}, "ping": {"seq"}}
 _KEYS = CLIENT_KEYS
-#: The keys of each server message besides ``v`` and ``type``: (always, sometimes).
-SERVER_KEYS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
-    k: (frozenset(a.split()), frozenset(b.split())) for k, (a, b) in {
-        "welcome": ("table seat token name seated back names ruleset players level hint hints "
-                    "wait move_time reserve games played duplicate livery", "scoring"),
-        "state": ("table deal game names totals away cause played games seated clock obs", ""),
-        "say": ("table text", ""),
-        "reply": ("ok text seq to", "choices"),
-        "deal_over": ("table game practice names result settlement unit totals deals of "
-                      "dealer pot_to set_aside set_aside_to", "review"),
-        "standings": ("round rounds final duplicate rows teams", ""),
-        "match_over": ("table names totals ruleset players plan deals",
-                       "seat since scores livery"),
-        "overview": ("tables published rounds standings teams duplicate", ""),
-        "log": ("table event text game", "seat action ms"),
-        "refused": ("text", ""), "pong": ("seq", ""), "bye": ("text", "reason")}.items()}
+#: The keys of each server message besides ``v`` and ``type``: (always, sometimes), read from
+#: its model (:mod:`tutor.app.tables.messages`: the one table of the server's shapes).
+SERVER_KEYS: dict[str, tuple[frozenset[str], frozenset[str]]] = server_keys()
 _MAX_SEQ = 2 ** 31 - 1
 
 
@@ -439,9 +427,10 @@ def _refusal(kind: str, exc: ValidationError) -> str:
     return f"{path}: {message}" if path else message
 
 
-def read_server(data: str | bytes) -> dict[str, Any]:
+def read_server(data: str | bytes) -> Incoming:
     """A server's message as the client reads it: one JSON object of a known type, within
-    :data:`MAX_SERVER_BYTES`.  Raises :class:`Refused` naming what is wrong."""
+    :data:`MAX_SERVER_BYTES`, of its type's shape (:mod:`tutor.app.tables.messages`), as its
+    model.  Raises :class:`Refused` naming what is wrong (the key at fault)."""
     if isinstance(data, (bytes, bytearray, memoryview)):
         raise Refused("the server sent a binary frame")
     if len(data) > MAX_SERVER_BYTES:
@@ -455,7 +444,10 @@ def read_server(data: str | bytes) -> dict[str, Any]:
                       f"{VERSION})")
     if obj.get("type") not in SERVER_TYPES:
         raise Refused(f"the server sent an unknown message {_short(repr(obj.get('type')))}")
-    return obj
+    try:
+        return read_server_message(obj)
+    except ValueError as exc:
+        raise Refused(f"the server sent a message this client cannot read: {exc}") from None
 
 
 class RateLimit:
