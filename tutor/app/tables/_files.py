@@ -32,7 +32,7 @@ import json
 import logging
 import os
 import stat
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, Any
@@ -221,7 +221,7 @@ class ServerFiles:
 
     # -- the server's state and its log --------------------------------------------------------
 
-    def save_state(self, state: dict[str, Any]) -> bool:
+    def save_state(self, state: dict[str, object]) -> bool:
         """Write ``server.json`` (mode 0600) now; False, said and tried again, when it cannot."""
         self._state_due = state
         return self._write_state()
@@ -241,7 +241,7 @@ class ServerFiles:
             self._problem(f"could not save the server's state: {_why(exc)}")
             return False
 
-    def event(self, message: dict[str, Any], when: str) -> None:
+    def event(self, message: Mapping[str, object], when: str) -> None:
         """Append one line of the organiser's log to ``events.jsonl`` (``when``: the wall
         clock's time, as text).  A log line that cannot be written is dropped (and said once)."""
         try:

@@ -20,7 +20,10 @@ import logging
 import os
 from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from tutor.engine.deal import Deal
 
 __all__ = ["QUEUE", "HintService"]
 
@@ -48,7 +51,7 @@ def _warm_up() -> bool:
     return compiled()
 
 
-def _work(pos: Any, seat: int, names: list[str]) -> str:
+def _work(pos: Deal, seat: int, names: list[str]) -> str:
     """The hint's words for ``seat`` at ``pos`` (in the worker), seeded from what the seat can
     see (:func:`tutor.app.play.review.view_seed`)."""
     from tutor.app.play.review import hint
@@ -86,7 +89,7 @@ class HintService:
         """True when the queue is full."""
         return len(self._pending) >= QUEUE
 
-    def ask(self, pos: Any, seat: int, names: list[str],
+    def ask(self, pos: Deal, seat: int, names: list[str],
             done: Callable[[str | None], None]) -> bool:
         """Work out a hint for ``seat`` at ``pos`` (a deal the worker may read; no open
         oversight in it); ``done(text)`` is called on the server's loop with the

@@ -10,7 +10,7 @@ are never passed on.
 from __future__ import annotations
 
 from tutor.app.play.inputs import classify
-from tutor.app.tables._shape import EVERYONE, Message, _TableState
+from tutor.app.tables._shape import EVERYONE, _TableState
 from tutor.app.tables.protocol import ClientMessage, Refused
 from tutor.engine import race as R
 from tutor.engine.cards import pretty_cards
@@ -154,8 +154,8 @@ class Intents(_TableState):
 
     def _reply(self, seat: int, msg: ClientMessage, ok: bool, text: str,
                choices: list[str] | None = None) -> None:
-        out: Message = {"type": "reply", "ok": ok, "text": text, "seq": msg.seq,
-                               "to": msg.type}
+        out: dict[str, object] = {"type": "reply", "ok": ok, "text": text, "seq": msg.seq,
+                                  "to": msg.type}
         if choices:
             out["choices"] = choices
         self.outbox.append((seat, out))

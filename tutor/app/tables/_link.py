@@ -9,7 +9,7 @@ import queue
 import shlex
 import threading
 import time
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Mapping
 from typing import TYPE_CHECKING, Any, Protocol
 
 from tutor.app.tables import protocol as P
@@ -94,7 +94,7 @@ class Link:
                 return msg
         return None
 
-    def send(self, message: dict[str, Any]) -> None:
+    def send(self, message: Mapping[str, object]) -> None:
         """Send one message (from any thread); nothing happens once the connection is gone."""
         if self._loop is None or self._ws is None or self._loop.is_closed():
             return
@@ -144,7 +144,7 @@ class Linked(Protocol):
 
     def start(self, timeout: float = 15.0) -> None: ...
 
-    def send(self, message: dict[str, Any]) -> None: ...
+    def send(self, message: Mapping[str, object]) -> None: ...
 
     def close(self) -> None: ...
 

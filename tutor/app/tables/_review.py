@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import statistics
 from dataclasses import dataclass, field
-from typing import Any
 
 from tutor.app.play.mistakes import (
     Mistake,
@@ -41,7 +40,7 @@ class Notes:
     timed_out: int = 0
 
 
-def review(table, seat: int) -> dict[str, Any]:
+def review(table, seat: int) -> dict[str, object]:
     """The review of ``seat``'s play in ``table``'s deal just finished, for that person alone:
     ``hits`` (oversight kind and seconds), ``misses``, ``false_claims``, ``median_hit``
     (seconds, or None) and ``items`` (each ``{"kind", "title", "index", "text", "why"}``, in the

@@ -21,7 +21,7 @@ connection by the server).
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, Final, Literal, TypedDict
 
 if TYPE_CHECKING:
@@ -46,8 +46,9 @@ LOG: Final = "log"
 #: An outbox entry holding the states of one moment (a :class:`Snapshot`).
 STATE: Final = "state"
 
-#: A message as the protocol sends it (:mod:`tutor.app.tables.protocol`: its keys by type).
-Message = dict[str, Any]
+#: A message as the server sends it: a JSON object of the shape its type's model gives
+#: (:mod:`tutor.app.tables.messages`; every message of the network tests is checked by it).
+Message = Mapping[str, object]
 #: Whom a message of the outbox is for: a seat (0-based), everyone, the spectators, the log.
 Target = int | Literal["everyone", "public", "log"]
 

@@ -53,7 +53,7 @@ MAX_TABLES = 64
 _SEAT = ("name", "token", "incoming", "incoming_token", "since", "livery")
 
 
-def state_json(tables: list[Table], admin: str, published: int) -> dict[str, Any]:
+def state_json(tables: list[Table], admin: str, published: int) -> dict[str, object]:
     """What ``server.json`` holds: the settings, the organiser's code, the standings rounds
     published, and each table's number, code and seats (``name``, ``token``, ``incoming``,
     ``incoming_token``, ``since``, ``livery``)."""

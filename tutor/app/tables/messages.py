@@ -13,6 +13,7 @@ an observation and a deal's result stay the engine's JSON (``obs``, ``result``),
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Annotated, Any, Literal, get_args
 
 from pydantic import BeforeValidator, Field, JsonValue, TypeAdapter, ValidationError
@@ -322,7 +323,7 @@ def server_keys() -> dict[str, tuple[frozenset[str], frozenset[str]]]:
     return out
 
 
-def read_server_message(obj: dict[str, Any]) -> Incoming:
+def read_server_message(obj: Mapping[str, object]) -> Incoming:
     """A parsed server message (a JSON object of a known type) as its model.  Raises
     :class:`ValueError` with one line naming the type and the key at fault (see
     :func:`shape_refusal`)."""

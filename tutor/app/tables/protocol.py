@@ -89,6 +89,7 @@ deal's pace (a script answering its turn at once is never refused).
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
@@ -205,7 +206,7 @@ def code_words(code: str) -> str:
     return "".join(code.replace("-", " ").split()).upper()
 
 
-def encode(message: dict[str, Any]) -> str:
+def encode(message: Mapping[str, object]) -> str:
     """One message as compact JSON text, with the protocol version."""
     return json.dumps({"v": VERSION, **message}, separators=(",", ":"), ensure_ascii=False)
 

@@ -439,7 +439,11 @@ class TableServer(Outgoing):
                 reply(False, "No hint could be worked out.")
             else:
                 reply(True, "Hint: " + text)
-        if self.hints.ask(t.hint_position(seat), seat, t.names, done):
+        pos = t.hint_position(seat)
+        if pos is None:                 # the refusal above says why; nothing to work out
+            reply(False, "No hint now: it is not your turn.")
+            return
+        if self.hints.ask(pos, seat, t.names, done):
             t.hint_taken(seat)
         else:
             reply(False, "The hints are busy: ask again in a moment.")
@@ -494,7 +498,7 @@ class TableServer(Outgoing):
                                  sheet_html(table.match, names, q, since=since,
                                             liveries=liveries, teams=totals))
 
-    def state(self) -> dict[str, Any]:
+    def state(self) -> dict[str, object]:
         """What ``server.json`` holds (:func:`~tutor.app.tables._state.state_json`)."""
         return state_json(self.tables, self.admin, self.tournament.published)
 

@@ -457,13 +457,13 @@ class Table(Seating, Intents):
                                   "text": text, "game": game.index if game else index,
                                   **data}))
 
-    def review(self, seat: int) -> dict[str, Any]:
+    def review(self, seat: int) -> dict[str, object]:
         """The review of ``seat``'s play in the deal just finished, for that person alone
         (:func:`tutor.app.tables._review.review`)."""
         return review(self, seat)
 
 
-def settlement_fields(deal: Deal) -> dict[str, Any]:
+def settlement_fields(deal: Deal) -> dict[str, object]:
     """What a ``deal_over`` message says of a finished ``deal``'s settlement (see
     :mod:`~tutor.app.tables.protocol`): ``result`` (RULES.md 9), ``settlement`` (a row a seat),
     ``dealer``, ``pot_to``, ``set_aside`` (card codes) and ``set_aside_to``; everything in it

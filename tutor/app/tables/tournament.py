@@ -28,13 +28,51 @@ same neighbours.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Literal, NotRequired, TypedDict
 
 from tutor.app.tables.table import Table
 from tutor.engine.match import Game
 
-__all__ = ["Tournament", "teams"]
+__all__ = ["StandingData", "StandingsData", "TeamData", "Tournament", "teams"]
 
+
+
+class StandingData(TypedDict):
+    """A seat in the standings as the server sends it (:class:`~tutor.app.tables.messages.
+    StandingRow`): place, name, table, seat, whether a person holds it, their livery, score,
+    games counted, and ``dup`` under duplicate play."""
+
+    name: str
+    table: int
+    seat: int
+    person: bool
+    livery: str | None
+    score: int
+    games: int
+    place: NotRequired[int]
+    dup: NotRequired[float]
+
+
+class StandingsData(TypedDict):
+    """The standings message (:class:`~tutor.app.tables.messages.Standings`)."""
+
+    type: Literal["standings"]
+    round: int
+    rounds: int
+    final: bool
+    duplicate: bool
+    rows: list[StandingData]
+    teams: list[TeamData]
+
+
+class TeamData(TypedDict):
+    """A livery's total (:class:`~tutor.app.tables.messages.TeamRow`)."""
+
+    livery: str
+    score: int
+    people: int
+    place: NotRequired[int]
+    dup: NotRequired[float]
 
 class Tournament:
     """The tables of one server, played as one tournament.  ``published`` is the last round
@@ -69,7 +107,7 @@ class Tournament:
             return False
         return not self.duplicate or all(len(t.match.deals) >= game.index for t in self.tables)
 
-    def finished(self, table: Table) -> dict[str, Any] | None:
+    def finished(self, table: Table) -> StandingsData | None:
         """After a deal of ``table`` is recorded: the standings message when that deal completed
         a round at every table (and it was not published yet), else None."""
         r = self.published + 1
@@ -84,7 +122,7 @@ class Tournament:
                     "teams": teams(rows)}
         return None
 
-    def standings(self, upto: int | None = None) -> list[dict[str, Any]]:
+    def standings(self, upto: int | None = None) -> list[StandingData]:
         """Every seat of every table, best first: ``name``, ``table``, ``seat``, ``person``,
         ``livery``, ``score`` (practice games left out; a person's from the game they first
         played, :attr:`~tutor.app.tables._people.SeatState.since`: the deals before were a
@@ -93,7 +131,7 @@ class Tournament:
         seat's result less the average result of the same seat (the same cards) at every
         table, and the order is by it (as duplicate bridge scores boards: the luck of the
         cards taken out); ties share a ``place``."""
-        rows = []
+        rows: list[StandingData] = []
         last = None if upto is None else upto * self.per_round
         average = self._averages() if self.duplicate else {}
         for t in self.tables:
@@ -112,14 +150,15 @@ class Tournament:
                         games += 1
                         if (g.index, q) in average:
                             dup += v - average[(g.index, q)]
-                row = {"name": name, "table": t.number, "seat": q, "person": t.person(q),
-                       "livery": st.livery if st.name is not None else None,
-                       "score": score, "games": games}
+                row: StandingData = {
+                    "name": name, "table": t.number, "seat": q, "person": t.person(q),
+                    "livery": st.livery if st.name is not None else None,
+                    "score": score, "games": games}
                 if self.duplicate:
                     row["dup"] = round(dup, 2)
                 rows.append(row)
-        key = (lambda r: (-r["dup"], -r["score"])) if self.duplicate else (
-            lambda r: (-r["score"],))
+        def key(r: StandingData) -> tuple[float, ...]:
+            return (-r.get("dup", 0.0), -r["score"]) if self.duplicate else (-r["score"],)
         rows.sort(key=lambda r: (*key(r), r["table"], r["seat"]))
         place = 0
         prev = None
@@ -141,15 +180,16 @@ class Tournament:
         return out
 
 
-def teams(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def teams(rows: list[StandingData]) -> list[TeamData]:
     """The liveries' totals from standings ``rows``: each livery (the people who gave it at
     join) with ``score`` (and ``dup`` under duplicate play) summed over its people, and
     ``people``; best first, ties sharing a ``place``."""
-    out: dict[str, dict[str, Any]] = {}
+    out: dict[str, TeamData] = {}
     for r in rows:
-        if not r.get("person") or not r.get("livery"):
+        livery = r["livery"]
+        if not r["person"] or not livery:
             continue
-        team = out.setdefault(r["livery"], {"livery": r["livery"], "score": 0, "people": 0})
+        team = out.setdefault(livery, {"livery": livery, "score": 0, "people": 0})
         team["score"] += r["score"]
         team["people"] += 1
         if "dup" in r:
@@ -157,8 +197,8 @@ def teams(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     ranked = sorted(out.values(), key=lambda x: (-x.get("dup", 0.0), -x["score"], x["livery"]))
     prev, place = None, 0
     for i, team in enumerate(ranked, 1):
-        key = (team.get("dup"), team["score"])
-        if key != prev:
-            place, prev = i, key
+        tie = (team.get("dup"), team["score"])
+        if tie != prev:
+            place, prev = i, tie
         team["place"] = place
     return ranked
