@@ -200,6 +200,14 @@ def test_a_hostile_name_is_text_and_axe_finds_nothing_serious(tmp_path, pages):
         assert _wait(lambda: hostile in admin.locator("#tables").inner_text(), 10)
         assert _wait(lambda: "Dee" in admin.locator("#log").inner_text(), 10)
         assert page.evaluate("typeof window.f") == "undefined"
+        # a person's seat has a Release button (a computer player's has none); released, the
+        # seat's token no longer takes it back, and the log says so
+        buttons = admin.locator("#tables button.release")
+        assert _wait(lambda: buttons.count() == 2, 10)
+        admin.once("dialog", lambda d: d.accept())
+        admin.locator("button[aria-label^='Release'][aria-label$='(Dee)']").click()
+        assert _wait(lambda: "released seat" in admin.locator("#log").inner_text(), 10), \
+            admin.locator("#log").inner_text()
         assert _axe(page) == [], "the table"
         assert _axe(admin) == [], "the organiser's page"
         assert admin.evaluate("document.documentElement.scrollWidth") <= 360

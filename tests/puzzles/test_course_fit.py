@@ -27,7 +27,7 @@ def test_explanations_quote_the_puzzles_own_ruleset_and_player_count(kind):
     ruleset cites, and none is bound to another player count; where the ruleset's source gives
     nothing, only the kind's stated fallback (Willughby's advice as Parlett sums it up)."""
     fallback = {r for s in (P.definition(kind).quote_spec("default") or [])
-                if isinstance(s, dict) for r in s.get("fallback", [])}
+                if not isinstance(s, str) for r in s.fallback}
     for r, n, s in spread(kind, 30):
         p = P.generate(kind, r, n, s)
         allowed = own_quotes(p.ruleset, p.players)

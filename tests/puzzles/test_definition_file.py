@@ -109,3 +109,24 @@ def test_the_board_table_is_read_as_a_model(tmp_path):
         with pytest.raises(DataError) as exc:
             board_features_table(path)
         assert str(exc.value).startswith(said), str(exc.value)
+
+
+def test_a_quotation_spec_and_a_word_are_read_as_their_shapes(tmp_path):
+    """A quotation spec is a model (a misspelt key is one line naming it); a piece of wording is
+    asked for in its shape, and an entry of another shape is refused, never used."""
+    text = REAL.replace("{parameter: captures, among: [], fallback:",
+                        "{parameter: captures, amongst: [], fallback:", 1)
+    assert _error(tmp_path, text) == (f"count.yaml:{_line(text, '    - {parameter')}: "
+                                      "quotes.default[3].amongst: is not a key here (keys: "
+                                      "parameter, among, limit, fallback)")
+    text = REAL.replace('    - "parlett:hold-back"\n', "    - 7\n", 1)
+    assert _error(tmp_path, text) == (f"count.yaml:{_line(text, '    - 7')}: "
+                                      "quotes.default[2]: must be text")
+    defn = load_definition(puzzles_dir() / "claim-window.yaml")
+    assert defn.word_list("wrong_until") and all(isinstance(w, str)
+                                                 for w in defn.word_list("wrong_until"))
+    with pytest.raises(DataError, match="words.wrong_until must be text"):
+        defn.word("wrong_until")
+    with pytest.raises(DataError, match="words.wrong_until must be a mapping"):
+        defn.word_map("wrong_until")
+    assert defn.word("no-such-word", "fallback") == "fallback" and defn.word_map("none") == {}

@@ -226,6 +226,11 @@ def test_export_format_fields(machine):
     assert ans["seconds"] is None and ans["difficulty"] == 2
     assert data["ratings"]["learner"]["games"] == 1
     assert parse_export(json.dumps(data)).answers[0].uid == ans["uid"]
+    assert parse_export(json.dumps(data)).ratings == data["ratings"]
+    # a rating is read as its shape: a count of games that is not a whole number is refused
+    data["ratings"]["learner"]["games"] = "1"
+    with pytest.raises(DataError, match="ratings.learner.games"):
+        parse_export(json.dumps(data))
 
 
 # -- the class report -----------------------------------------------------------------------------

@@ -14,9 +14,9 @@ from __future__ import annotations
 import hashlib
 import random
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, TypedDict
+from typing import Any, TypeAlias, TypedDict
 
 from tutor.engine.analysis import Analysis, analyse, decision_options, option_class
 from tutor.engine.bots import make_bot, play_out
@@ -27,6 +27,7 @@ from tutor.engine.seats import player_name as player_name  # the puzzle kinds na
 from tutor.engine.seats import seat_names as _seat_names
 from tutor.engine.sources import default_library
 from tutor.puzzles.model import TRIES, AnswerError, Definition, Grade, Puzzle
+from tutor.puzzles.reader import letters_answer
 
 #: Letters that label listed choices.
 LETTERS = "ABCDEFGH"
@@ -61,21 +62,30 @@ def join(items: list[str], word: str = "and") -> str:
     return ", ".join(items[:-1]) + f" {word} " + items[-1]
 
 
+#: A JSON value: what the puzzle format stores (answers, data, parameter values).
+JSONValue: TypeAlias = "str | int | float | bool | None | list[JSONValue] | dict[str, JSONValue]"
+#: A puzzle kind's answer (:meth:`PuzzleKind.solve`): a JSON object whose keys the kind names.
+Answer: TypeAlias = "dict[str, JSONValue]"
+
+
 def signed(v: int) -> str:
     """``+3``, ``−1`` or ``0`` (with a true minus sign), for explanations."""
     return f"+{v}" if v > 0 else (f"−{-v}" if v < 0 else "0")
 
 
-def jsonable(v: Any) -> Any:
+def jsonable(v: object) -> JSONValue:
     """A parameter value as JSON: tuples and sets as lists, a value of the parameter table's
-    enums (:mod:`tutor.engine.values`) as the plain name it stands for."""
+    enums (:mod:`tutor.engine.values`) as the plain name it stands for.  Raises TypeError for a
+    value no parameter holds (a programming error)."""
     if isinstance(v, (tuple, list, frozenset, set)):
         return [jsonable(x) for x in v]
     if isinstance(v, dict):
-        return {k: jsonable(x) for k, x in v.items()}
+        return {str(k): jsonable(x) for k, x in v.items()}
     if isinstance(v, str):
         return str(v)
-    return v
+    if v is None or isinstance(v, (bool, int, float)):
+        return v
+    raise TypeError(f"not a parameter value: {v!r}")
 
 
 def describe(a: Action, you: int | None, players: int) -> str:
@@ -290,9 +300,11 @@ class PuzzleKind:
         """One generation attempt: a candidate, or None to try the next attempt."""
         raise NotImplementedError
 
-    def solve(self, deal: Deal, seat: int, data: dict[str, Any], rs: Ruleset,
-              players: int) -> dict[str, Any]:
-        """The answer from a position, by engine queries."""
+    def solve(self, deal: Deal, seat: int, data: Mapping[str, object], rs: Ruleset,
+              players: int) -> Answer:
+        """The answer from a position (``seat`` the learner's, ``data`` the puzzle's
+        :attr:`Candidate.data`), by engine queries: a JSON object (:data:`Answer`), as the
+        ``laugh-and-lie-down/puzzle@1`` format stores it."""
         raise NotImplementedError
 
     def check(self, puzzle: Puzzle, text: str) -> Verdict:
@@ -322,3 +334,31 @@ class PuzzleKind:
         credit = (1.0 if v.correct else 0.0) if v.credit is None else v.credit
         retry = "" if final else (v.retry or "Not yet. Look again, and try once more.")
         return Grade(v.correct, v.message, credit, final, retry)
+
+
+class OneLetterKind(PuzzleKind):
+    """A kind answered by one choice letter: the puzzle's ``data["choices"]`` each carry their
+    ``letter``, and ``answer["right"]`` holds the right letter.  One reading of such an answer
+    (:meth:`read_letter`), its completion words and a wrong answer that reads."""
+
+    def read_letter(self, puzzle: Puzzle, text: str) -> tuple[str, str, dict]:
+        """The letter ``text`` names, the right letter, and the choice named (its dict from
+        ``data["choices"]``); raises :class:`AnswerError` unless ``text`` names exactly one
+        choice."""
+        choices = puzzle.data["choices"]
+        letters = "".join(c["letter"] for c in choices)
+        expected = f"answer with one letter ({letters[0]} to {letters[-1]})"
+        got = letters_answer(text, letters, expected=expected)
+        if len(got) != 1:
+            raise AnswerError(expected)
+        chosen = next(c for c in choices if c["letter"] == got[0])
+        return got[0], puzzle.answer["right"][0], chosen
+
+    def answer_words(self, puzzle: Puzzle) -> list[str]:
+        """The prompt's words and the choices' letters."""
+        return ["hint", "quit"] + [c["letter"] for c in puzzle.data["choices"]]
+
+    def wrong_answer(self, puzzle: Puzzle) -> str | None:
+        """The first choice's letter that is not right."""
+        return next(c["letter"] for c in puzzle.data["choices"]
+                    if c["letter"] not in puzzle.answer["right"])

@@ -251,14 +251,11 @@ def resolve_quotes(defn: Definition, keys: list[str], rs: Ruleset, extra: list[s
     for s in specs:
         if isinstance(s, str):
             refs.append(s)
-        elif isinstance(s, dict):
-            fallback.extend(s.get("fallback", []))
-            behind = [r for r in lib.parameter(rs.id, s["parameter"]).quotes if r in allowed]
-            among = s.get("among")
-            if among is None:
-                chosen = behind[: s.get("limit", 2)]
-            else:
-                chosen = [r for r in among if r in behind][: s.get("limit", 2)]
+        else:
+            fallback.extend(s.fallback)
+            behind = [r for r in lib.parameter(rs.id, s.parameter).quotes if r in allowed]
+            chosen = [r for r in (behind if s.among is None else s.among)
+                      if r in behind][: s.limit]
             refs.extend(chosen)
     refs.extend(extra)
     out = []

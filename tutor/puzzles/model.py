@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import re
 import string
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, TypedDict, TypeVar
 
-from pydantic import AfterValidator, BeforeValidator, Field, PrivateAttr
+from pydantic import AfterValidator, BeforeValidator, Discriminator, Field, PrivateAttr, Tag
 
 from tutor.engine import yamlfile
 from tutor.engine.data import data_dir
@@ -35,6 +35,28 @@ class AnswerError(NotationError):
 
     It is not graded wrong: the message explains what was expected, and the caller asks again.
     """
+
+
+class PuzzleJson(TypedDict):
+    """A puzzle in the ``laugh-and-lie-down/puzzle@1`` format (:meth:`Puzzle.to_json`): its
+    id, kind, ruleset id, player count and the learner's seat, the deal record up to the
+    position (:mod:`tutor.engine.records`), the question, the kind's answer (JSON), the accepted
+    answers as a learner types them, the explanation, quotation refs, themes and difficulty
+    (1-5 stars)."""
+    format: str
+    id: str
+    kind: str
+    ruleset: str
+    players: int
+    seat: int
+    record: dict[str, Any]
+    question: str
+    answer: dict[str, Any]
+    accepted: list[str]
+    explanation: str
+    quotes: list[str]
+    themes: list[str]
+    difficulty: int
 
 
 @dataclass(frozen=True)
@@ -99,10 +121,10 @@ LessonName = Annotated[str, AfterValidator(_lesson_name)]
 PageName = Annotated[str, AfterValidator(_page_name)]
 
 
-def _variants(shorthand: type, what: str) -> Callable[[Any], Any]:
+def _variants(shorthand: type, what: str) -> Callable[[object], object]:
     """A before-validator: null is no entry, a bare ``shorthand`` value is the ``default``
     variant's, a mapping is checked as variant -> value."""
-    def read(value: Any) -> Any:
+    def read(value: object) -> object:
         if value is None:
             return {}
         if isinstance(value, shorthand) and not isinstance(value, dict):
@@ -113,7 +135,7 @@ def _variants(shorthand: type, what: str) -> Callable[[Any], Any]:
     return read
 
 
-def _none_is(empty: Any) -> Callable[[Any], Any]:
+def _none_is(empty: object) -> Callable[[object], object]:
     return lambda value: empty if value is None else value
 
 
@@ -125,6 +147,33 @@ class Difficulty(Model):
     base: float = 1.0
     weights: Annotated[dict[str, float], BeforeValidator(_none_is({}))] = {}
     formula: str = ""
+
+
+class QuoteSpec(Model):
+    """A definition's quotation entry that picks by a parameter: up to ``limit`` of the
+    quotations behind the ruleset's ``parameter`` (refs), only those ``among`` the refs listed
+    when given; ``fallback`` refs quoted when that leaves nothing."""
+
+    parameter: str
+    among: list[str] | None = None
+    limit: Annotated[int, Field(ge=0)] = 2
+    fallback: list[str] = []
+
+
+def _quote_tag(value: object) -> str:
+    return "spec[mapping]" if isinstance(value, dict | QuoteSpec) else "ref[text]"
+
+
+#: A definition's quotation entry: a ref (``source:id``), or a :class:`QuoteSpec` (a mapping);
+#: the tags hold brackets so that a refusal names the entry's keys alone
+#: (:func:`tutor.engine.models.problem`).
+QuoteEntry = Annotated[Annotated[QuoteSpec, Tag("spec[mapping]")] | Annotated[str, Tag("ref[text]")],
+                       Discriminator(_quote_tag)]
+
+
+#: A definition's piece of wording (``words``): text, a list of texts, or a mapping of texts.
+Wording = str | list[str] | dict[str, str]
+_W = TypeVar("_W", str, list, dict)
 
 
 class Definition(Model):
@@ -155,11 +204,11 @@ class Definition(Model):
     decoy_rate: Annotated[float, Field(ge=0, le=1)] = 0.0
     themes: Annotated[dict[str, LessonName | None], BeforeValidator(_none_is({}))] = {}
     difficulty: Annotated[Difficulty, BeforeValidator(_none_is({}))] = Difficulty()
-    quotes: Annotated[dict[str, list[str | dict[str, Any]]],
+    quotes: Annotated[dict[str, list[QuoteEntry]],
                       BeforeValidator(_variants(list, "a list"))] = {}
     problems: Annotated[dict[str, list[str | dict[str, str]]],
                         BeforeValidator(_variants(list, "a list"))] = {}
-    words: Annotated[dict[str, Any], BeforeValidator(_none_is({}))] = {}
+    words: Annotated[dict[str, Wording], BeforeValidator(_none_is({}))] = {}
     options: Annotated[dict[str, Any], BeforeValidator(_none_is({}))] = {}
     items: Annotated[list[Any], BeforeValidator(_none_is([]))] = []
     pages: Annotated[dict[str, PageName], BeforeValidator(_variants(str, "a lesson page"))] = {}
@@ -186,31 +235,31 @@ class Definition(Model):
             return table["default"]
         raise DataError(f"{self.path.name}: {what} has no entry for {variant!r} and no default")
 
-    def fill(self, template: str, facts: dict[str, Any], where: str) -> str:
+    def fill(self, template: str, facts: Mapping[str, object], where: str) -> str:
         """``template`` filled with ``facts``; raises DataError naming an unknown placeholder."""
         try:
             return _Formatter(f"{self.path.name}: {where}").vformat(template, (), facts).strip()
         except (IndexError, ValueError) as exc:
             raise DataError(f"{self.path.name}: {where}: bad template: {exc}") from None
 
-    def question(self, variant: str, facts: dict[str, Any]) -> str:
+    def question(self, variant: str, facts: Mapping[str, object]) -> str:
         """The question for ``variant``, filled."""
         return self.fill(self._pick(self.questions, variant, "questions"), facts,
                          f"questions.{variant}")
 
-    def hint_list(self, variant: str, facts: dict[str, Any]) -> list[str]:
+    def hint_list(self, variant: str, facts: Mapping[str, object]) -> list[str]:
         """The hints for ``variant`` (the variant's own, else the default list), filled."""
         hints = self.hints.get(variant, self.hints.get("default", []))
         return [self.fill(h, facts, f"hints.{variant}") for h in hints]
 
-    def explanation(self, variant: str, facts: dict[str, Any]) -> str:
+    def explanation(self, variant: str, facts: Mapping[str, object]) -> str:
         """The explanation for ``variant``, filled."""
         return self.fill(self._pick(self.explanations, variant, "explanations"), facts,
                          f"explanations.{variant}")
 
-    def quote_spec(self, *keys: str) -> list[str | dict[str, Any]]:
+    def quote_spec(self, *keys: str) -> list[str | QuoteSpec]:
         """The quotations for the first of ``keys`` that has an entry (else ``default``): a list
-        of refs and ``{parameter, among, limit, fallback}`` entries."""
+        of refs and :class:`QuoteSpec` entries."""
         for k in keys:
             if k in self.quotes:
                 return self.quotes[k]
@@ -226,9 +275,26 @@ class Definition(Model):
                 break
         return [p if isinstance(p, dict) else {"id": p} for p in specs]
 
-    def word(self, key: str, default: Any = None) -> Any:
-        """A piece of wording from ``words``."""
-        return self.words.get(key, default)
+    def word(self, key: str, default: str = "") -> str:
+        """A piece of wording from ``words``: text (``default`` when there is none); raises
+        DataError when the entry is a list or a mapping."""
+        return self._word(key, str, "text", default)
+
+    def word_list(self, key: str) -> list[str]:
+        """A list of words from ``words`` (empty when there is none); raises DataError when the
+        entry is not a list."""
+        return self._word(key, list, "a list", [])
+
+    def word_map(self, key: str) -> dict[str, str]:
+        """A mapping of words from ``words`` (empty when there is none); raises DataError when
+        the entry is not a mapping."""
+        return self._word(key, dict, "a mapping", {})
+
+    def _word(self, key: str, shape: type[_W], what: str, default: _W) -> _W:
+        value = self.words.get(key, default)
+        if not isinstance(value, shape):
+            raise DataError(f"{self.path.name}: words.{key} must be {what}")
+        return value
 
     def rate_difficulty(self, features: dict[str, float]) -> int:
         """Difficulty 1-5: ``base`` plus each feature's value times its weight, rounded (halves
@@ -472,8 +538,8 @@ class Puzzle:
 
     # -- output ---------------------------------------------------------------------------
 
-    def to_json(self) -> dict[str, Any]:
-        """The puzzle in the ``laugh-and-lie-down/puzzle@1`` format."""
+    def to_json(self) -> PuzzleJson:
+        """The puzzle in the ``laugh-and-lie-down/puzzle@1`` format (:class:`PuzzleJson`)."""
         return {
             "format": FORMAT,
             "id": self.id,

@@ -7,14 +7,14 @@ source's quotation)."""
 from __future__ import annotations
 
 import re
-from typing import Annotated, Any
+from typing import Annotated, TypedDict
 
 from pydantic import AfterValidator, Field, PrivateAttr, ValidationInfo
 
 from tutor.engine.models import Listed, Model
 from tutor.teaching._class_sources import _plain_words
 
-__all__ = ["Cause", "ClassData", "GlossaryEntry", "PassageEntry", "PlanStep", "Question",
+__all__ = ["Cause", "ClassData", "Passage", "GlossaryEntry", "PassageEntry", "PlanStep", "Question",
            "QuizPick", "SECTIONS", "SOURCE_KINDS", "Task"]
 
 #: The puzzle kinds a quiz may draw on: those of source criticism.
@@ -132,6 +132,17 @@ class QuizPick(Model):
     count: _Count
 
 
+class Passage(TypedDict):
+    """A passage for a group to read, cut from its source's text (:func:`passages`)."""
+    title: str
+    source: str
+    who: str
+    citation: str
+    text: str
+    markup: list[tuple[str, str]]
+    note: str | None
+
+
 class ClassData(Model):
     """The pack's data (ours, ``lessons/class/source-criticism.yaml``): see the file's header.
     :attr:`cut_passages` are its passages cut from the source texts
@@ -147,9 +158,9 @@ class ClassData(Model):
     causes: Listed[Cause]
     questions: Listed[Question]
     tasks: Listed[Task]
-    _cut: list[dict[str, Any]] = PrivateAttr(default_factory=list)
+    _cut: list[Passage] = PrivateAttr(default_factory=list)
 
     @property
-    def cut_passages(self) -> list[dict[str, Any]]:
-        """The passages as cut: ``{title, source, who, citation, text, markup, note}``."""
+    def cut_passages(self) -> list[Passage]:
+        """The passages as cut (:class:`Passage`)."""
         return self._cut

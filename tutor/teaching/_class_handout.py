@@ -11,7 +11,7 @@ from typing import Any, TypedDict
 
 from tutor.engine.errors import DataError
 from tutor.engine.sources import source_text
-from tutor.teaching._class_data import GlossaryEntry, PassageEntry
+from tutor.teaching._class_data import GlossaryEntry, Passage, PassageEntry
 from tutor.teaching._class_sources import Contested, Shown
 
 __all__ = ["MAX_PASSAGE", "GlossaryItem", "Passage", "StudentsContested", "StudentsSource",
@@ -46,17 +46,6 @@ _MARKUP: list[tuple[re.Pattern, Any]] = [
     (re.compile(r"^(#{1,6}) (.+)$", re.M),
      lambda m: f"Markdown for a heading: the page shows “{m.group(2)}” as a heading."),
 ]
-
-
-class Passage(TypedDict):
-    """A passage for a group to read, cut from its source's text (:func:`passages`)."""
-    title: str
-    source: str
-    who: str
-    citation: str
-    text: str
-    markup: list[tuple[str, str]]
-    note: str | None
 
 
 class GlossaryItem(TypedDict):

@@ -5,10 +5,9 @@ in fences exactly as their files hold them (markup kept, and said what it is).""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Sequence
 
-from tutor.teaching._class_sources import STATUS_MARKS
+from tutor.teaching._class_sources import STATUS_MARKS, TimelineEntry
 from tutor.teaching.worksheet import (
     PAGE_BREAK,
     key_markdown,
@@ -27,7 +26,7 @@ _ROOM = ["", "__________________________________________________________________
          "______________________________________________________________________", ""]
 
 
-def _timeline(entries: list[dict[str, Any]]) -> list[str]:
+def _timeline(entries: Sequence[TimelineEntry]) -> list[str]:
     out = []
     for e in entries:
         out += [f"- **{m(e['date'])}**: *{m(e['citation'])}* ({m(e['tag'])})", ""]
@@ -75,7 +74,7 @@ def _passages(pack) -> list[str]:
 
 
 def teacher_markdown(pack, library, sections: dict[str, str],
-                     quoted: Callable[[Any], list[tuple[str, str]]]) -> str:
+                     quoted: Callable[[Sequence[str]], list[tuple[str, str]]]) -> str:
     """The teacher's notes: the plan, the timeline, the family tree, the transcriptions and
     their differences, where the passages come from and their markup, the contested rules with
     our readings, the comparison table, the causes, the questions and tasks with notes, and the
@@ -162,7 +161,7 @@ def teacher_markdown(pack, library, sections: dict[str, str],
 
 
 def students_markdown(pack, library, sections: dict[str, str],
-                      quoted: Callable[[Any], list[tuple[str, str]]]) -> str:
+                      quoted: Callable[[Sequence[str]], list[tuple[str, str]]]) -> str:
     """The students' handout: what the class does, the game's words, the timeline, the
     passages, the transcriptions, the contested rules in the sources' own words, the questions
     and tasks and the quiz, with room to write and no answers."""

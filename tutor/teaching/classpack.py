@@ -34,9 +34,10 @@ Every quotation is a library quotation, verified against its text when the libra
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, cast
+from typing import TypedDict
 
 from tutor.engine.atomic import write_atomic
 from tutor.engine.data import data_dir
@@ -101,14 +102,27 @@ def load_class_data(library, path: Path | None = None) -> ClassData:
     if total != data.minutes:
         raise refusal(doc, f"the plan's steps take {total} minutes, not {data.minutes}", "plan")
     from tutor.teaching._class_handout import passages
-    data._cut = cast("list[dict[str, Any]]", passages(   # Passage dicts, as ClassData keeps them
+    data._cut = passages(
         library, data.passages,
-        lambda i, key: f"{name}:{doc.line_of('passages', i, key)}: passages.{i}.{key}"))
+        lambda i, key: f"{name}:{doc.line_of('passages', i, key)}: passages.{i}.{key}")
     return data
 
 
 # --------------------------------------------------------------------------------------------
 # The pack
+
+
+class CauseShown(TypedDict):
+    """A cause of disagreement as the pack prints it (:meth:`ClassPack.causes`): the class
+    data's ``cause``, ``summary``, ``quotes`` (refs) and ``stored``, with ``quoted`` (each
+    quotation's words and its short citation) and ``markup`` (each markup note's text and what
+    it is, ours; empty unless ``stored``)."""
+    cause: str
+    summary: str
+    quotes: tuple[str, ...]
+    stored: bool
+    quoted: list[tuple[str, str]]
+    markup: list[tuple[str, str]]
 
 
 @dataclass
@@ -135,15 +149,17 @@ class ClassPack:
         from tutor.teaching.worksheet import page_groups
         return page_groups(self.quiz)
 
-    def causes(self, library) -> list[dict[str, Any]]:
+    def causes(self, library) -> list[CauseShown]:
         """The causes of disagreement (ours) with their quotations' words and citations, and
         for a cause marked ``stored``, each quotation's markup as its file holds it
         (:func:`tutor.teaching._class_handout.markup_notes`)."""
         from tutor.teaching._class_handout import markup_notes
-        return [dict(c.model_dump(), quoted=[(q.text, _short(library, q))
-                                             for q in library.quotations_of(c.quotes)],
-                     markup=[note for q in library.quotations_of(c.quotes)
-                             for note in markup_notes(q.text)] if c.stored else [])
+        return [CauseShown(cause=c.cause, summary=c.summary, quotes=tuple(c.quotes),
+                           stored=c.stored,
+                           quoted=[(q.text, _short(library, q))
+                                   for q in library.quotations_of(c.quotes)],
+                           markup=[note for q in library.quotations_of(c.quotes)
+                                   for note in markup_notes(q.text)] if c.stored else [])
                 for c in self.data.causes]
 
 
@@ -170,7 +186,7 @@ def build_pack(seed: int, library=None, symbols: bool = True) -> ClassPack:
     return ClassPack(seed, data.title, data, comparison(library, rulesets), disputed,
                      family_tree(library), timeline(library), transcriptions(library),
                      worksheet_puzzles(generated, library, symbols),
-                     cast("list[Passage]", data.cut_passages),
+                     data.cut_passages,
                      glossary(library, data.glossary), students_contested(disputed))
 
 
@@ -192,7 +208,7 @@ def render_html(pack: ClassPack, library=None, audience: str = "teacher") -> str
 
 
 def _quoted(library):
-    def quoted(refs) -> list[tuple[str, str]]:
+    def quoted(refs: Sequence[str]) -> list[tuple[str, str]]:
         return [(q.text, _short(library, q)) for q in library.quotations_of(refs or [])]
     return quoted
 

@@ -31,7 +31,9 @@ import json
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Annotated
+
+from pydantic import Field
 
 from tutor.engine import jsonfile
 from tutor.engine.atomic import write_atomic
@@ -197,6 +199,16 @@ def parse_export(text: str, name: str = "the export") -> Export:
         raise DataError(f"{name}: damaged, nothing taken from it ({exc})") from None
 
 
+class RatingIn(Model):
+    """A subject's rating as an export holds it (:func:`export_data`): the Glicko-2
+    ``rating`` and rating deviation ``rd`` (rating points) and the ``games`` (answers) behind
+    them."""
+
+    rating: float
+    rd: float
+    games: Annotated[int, Field(ge=0, strict=True)]
+
+
 class ExportFile(Model):
     """A progress export as it comes in (:data:`FORMAT`; see the module docstring): every key
     one this program writes, an older export's missing ``sightings`` none."""
@@ -208,7 +220,7 @@ class ExportFile(Model):
     lessons: list[LessonIn] = []
     meta: dict[str, str] = {}
     sightings: list[SightingIn] = []
-    ratings: dict[str, Any] = {}
+    ratings: dict[str, RatingIn] = {}
 
 
 def _export(data: dict) -> Export:
@@ -219,7 +231,7 @@ def _export(data: dict) -> Export:
     _once([x.lesson for x in got.lessons], "lessons", "lesson", "a lesson")
     _once([x.uid for x in got.sightings], "sightings", "uid", "a sighting's uid")
     return Export(got.learner, read, [x.record() for x in got.lessons], dict(got.meta),
-                  dict(got.ratings), got.exported_at, [x.record() for x in got.sightings])
+                  {k: v.model_dump() for k, v in got.ratings.items()}, got.exported_at, [x.record() for x in got.sightings])
 
 
 def _once(keys: list[str], group: str, key: str, what: str, same=None) -> None:

@@ -83,7 +83,6 @@ def settlement_renderable(sheet: SettlementSheet, names: Sequence[str], symbols:
     engine's formula and parameter words) and the cards moved at the end.  ``you`` marks a seat
     (``▶``); ``totals`` (stakes or points per seat) adds the match's running totals.  A table
     where it fits the width, else a line a seat.  Names are set as plain text."""
-    stakes = sheet.game.ruleset.has_stakes
     cols = _columns(sheet)
     last = _last_columns(sheet)
     t = Table(box=None, pad_edge=False, header_style="bold underline")
@@ -95,23 +94,35 @@ def settlement_renderable(sheet: SettlementSheet, names: Sequence[str], symbols:
     stacked = []
     for r in sheet.rows:
         who = _who(sheet, names, r.seat, you)
-        ends = [(label, fn(r)) for label, fn in last]
-        extra = [str(totals[r.seat]) if r.seat < len(totals) else ""] if totals is not None \
-            else []
-        t.add_row(Text(who), *[fn(r) for _, fn in cols], Text(ends[0][1], style="bold"),
-                  *[v for _, v in ends[1:]], *extra)
-        line = Text(f"{who}: ", style="bold")
-        line.append(", ".join(f"{label} {fn(r)}" for label, fn in cols if fn(r)))
-        line.append(", " + ", ".join(f"{label} {v}" for label, v in ends), style="bold")
-        if extra:
-            line.append(f", total {extra[0]}")
-        stacked.append(line)
+        extra = _total(totals, r.seat)
+        t.add_row(Text(who), *[fn(r) for _, fn in cols], Text(last[0][1](r), style="bold"),
+                  *[fn(r) for _, fn in last[1:]], *extra)
+        stacked.append(_stacked_line(who, r, cols, last, extra))
     lines: list[RenderableType] = [Text(title, style="bold"), _Fitted(t, Group(*stacked))]
-    notes = _notes(sheet, names, stakes)
+    notes = _notes(sheet, names, sheet.game.ruleset.has_stakes)
     if notes:
         lines.append(Text(notes))
     lines += _end_lines(sheet, names, symbols)
     return Group(*lines)
+
+
+def _total(totals: Sequence[int] | None, seat: int) -> list[str]:
+    """The match's running total of ``seat`` as the table's last cell (none without totals)."""
+    if totals is None:
+        return []
+    return [str(totals[seat]) if seat < len(totals) else ""]
+
+
+def _stacked_line(who: str, r: SeatSettlement, cols: list[_Column], last: list[_Column],
+                  extra: list[str]) -> Text:
+    """A seat's settlement as one line, for a width too narrow for the table: the working's
+    non-empty entries, then the result (bold) and the running total."""
+    line = Text(f"{who}: ", style="bold")
+    line.append(", ".join(f"{label} {fn(r)}" for label, fn in cols if fn(r)))
+    line.append(", " + ", ".join(f"{label} {fn(r)}" for label, fn in last), style="bold")
+    if extra:
+        line.append(f", total {extra[0]}")
+    return line
 
 
 def _who(sheet: SettlementSheet, names: Sequence[str], seat: int, you: int | None) -> str:
@@ -121,36 +132,42 @@ def _who(sheet: SettlementSheet, names: Sequence[str], seat: int, you: int | Non
     return mark + name + (" D" if seat == sheet.dealer else "")
 
 
+def _signed(sign: str, v: int) -> str:
+    """``v`` with its ``sign`` (``+`` or ``-``), or empty for nothing."""
+    return f"{sign}{v}" if v else ""
+
+
+_IN_PLAY: _Column = ("in play", lambda r: str(r.won_in_play))
+_END: _Column = ("end", lambda r: _signed("+", r.leftovers + r.set_aside))
+_WON: _Column = ("won", lambda r: str(r.won))
+_ANTE: _Column = ("ante", lambda r: _signed("-", r.ante) or "0")
+_PAID: _Column = ("paid", lambda r: _signed("-", r.paid))
+_GOT: _Column = ("got", lambda r: _signed("+", r.received))
+_BONUS: _Column = ("bonus", lambda r: _signed("+", r.bonus))
+_CARDS: _Column = ("cards", lambda r: f"{r.for_cards:+d}")
+_POT: _Column = ("pot", lambda r: _signed("+", r.pot_share))
+_NET: _Column = ("net", lambda r: f"{r.net or 0:+d}")
+_POINTS: _Column = ("points", lambda r: str(r.points))
+_STAKES: _Column = ("stakes", lambda r: f"{r.net or 0:+d}")
+
+
 def _columns(sheet: SettlementSheet) -> list[_Column]:
-    """The columns of the working that apply under the game's parameters."""
+    """The columns of the working that apply under the game's parameters: the cards moved at
+    the end only where some were."""
     game = sheet.game
-    cols: list[_Column] = []
-    if any(r.leftovers or r.set_aside for r in sheet.rows):
-        cols += [("in play", lambda r: str(r.won_in_play)),
-                 ("end", lambda r: f"+{r.leftovers + r.set_aside}" if r.leftovers + r.set_aside
-                  else "")]
-    cols.append(("won", lambda r: str(r.won)))
-    if game.ruleset.has_stakes:
-        cols.append(("ante", lambda r: f"-{r.ante}" if r.ante else "0"))
-    if sheet.payments:
-        cols.append(("paid", lambda r: f"-{r.paid}" if r.paid else ""))
-        cols.append(("got", lambda r: f"+{r.received}" if r.received else ""))
-    if game.has_bonus:
-        cols.append(("bonus", lambda r: f"+{r.bonus}" if r.bonus else ""))
-    if game.settles_by_breakeven:
-        cols.append(("cards", lambda r: f"{r.for_cards:+d}"))
-    if game.pot_to_one_winner:
-        cols.append(("pot", lambda r: f"+{r.pot_share}" if r.pot_share else ""))
-    return cols
+    moved = any(r.leftovers or r.set_aside for r in sheet.rows)
+    wanted = [(moved, _IN_PLAY), (moved, _END), (True, _WON), (game.ruleset.has_stakes, _ANTE),
+              (sheet.payments, _PAID), (sheet.payments, _GOT), (game.has_bonus, _BONUS),
+              (game.settles_by_breakeven, _CARDS), (game.pot_to_one_winner, _POT)]
+    return [col for applies, col in wanted if applies]
 
 
 def _last_columns(sheet: SettlementSheet) -> list[_Column]:
     """The result columns (in bold): net stakes, or points (and the stakes paid where lying
     down pays)."""
     if sheet.game.ruleset.has_stakes:
-        return [("net", lambda r: f"{r.net or 0:+d}")]
-    return [("points", lambda r: str(r.points))] + (
-        [("stakes", lambda r: f"{r.net or 0:+d}")] if sheet.payments else [])
+        return [_NET]
+    return [_POINTS, _STAKES] if sheet.payments else [_POINTS]
 
 
 def _notes(sheet: SettlementSheet, names: Sequence[str], stakes: bool) -> str:
@@ -163,17 +180,25 @@ def _notes(sheet: SettlementSheet, names: Sequence[str], stakes: bool) -> str:
         notes.append(f"Cards: {formula} stakes." if stakes else f"Points: {formula}.")
     if sheet.last_in is not None:
         notes.append(f"Last in: {_name(names, sheet.last_in)}.")
-    bonus = game.count.last_in_bonus if game.players is not None else 0
-    if sheet.bonus_to is not None and bonus:
-        notes.append(f"Bonus {bonus} to {_name(names, sheet.bonus_to)}: "
-                     f"{value_words('bonus_to', rs.bonus_to)}.")
-    if game.pot_to_one_winner and sheet.pot_to:
-        share = sum(r.pot_share for r in sheet.rows)
-        notes.append(f"Pot {share} to {', '.join(_name(names, q) for q in sheet.pot_to)}: "
-                     f"{value_words('pot_to', rs.pot_to)}.")
+    notes += _bonus_and_pot(sheet, names)
     if sheet.payments:
         notes.append(value_words("lie_down_pays", rs.value("lie_down_pays")).capitalize() + ".")
     return " ".join(notes)
+
+
+def _bonus_and_pot(sheet: SettlementSheet, names: Sequence[str]) -> list[str]:
+    """Who took the last-in bonus and the pot, with the parameters' words for why."""
+    game, rs = sheet.game, sheet.game.ruleset
+    out = []
+    bonus = game.count.last_in_bonus if game.players is not None else 0
+    if sheet.bonus_to is not None and bonus:
+        out.append(f"Bonus {bonus} to {_name(names, sheet.bonus_to)}: "
+                   f"{value_words('bonus_to', rs.bonus_to)}.")
+    if game.pot_to_one_winner and sheet.pot_to:
+        share = sum(r.pot_share for r in sheet.rows)
+        out.append(f"Pot {share} to {', '.join(_name(names, q) for q in sheet.pot_to)}: "
+                   f"{value_words('pot_to', rs.pot_to)}.")
+    return out
 
 
 def _end_lines(sheet: SettlementSheet, names: Sequence[str], symbols: bool) -> list[Text]:

@@ -18,9 +18,7 @@ from __future__ import annotations
 from tutor.engine.deal import Deal
 from tutor.engine.parameters import claim_window, rule_words, value_phrase
 from tutor.engine.values import OversightKind
-from tutor.puzzles.base import LETTERS, Candidate, PuzzleKind, Verdict, join, player_name
-from tutor.puzzles.model import AnswerError
-from tutor.puzzles.reader import letters_answer
+from tutor.puzzles.base import LETTERS, Candidate, OneLetterKind, Verdict, join, player_name
 
 
 def _oversight(deal: Deal, index: int):
@@ -28,7 +26,7 @@ def _oversight(deal: Deal, index: int):
     return next((o for o in deal.open_oversights() if o.index == index), None)
 
 
-class ClaimWindow(PuzzleKind):
+class ClaimWindow(OneLetterKind):
     name = "claim-window"
 
     def why_not(self, rs):
@@ -68,7 +66,7 @@ class ClaimWindow(PuzzleKind):
         everyone = list(range(n))
         right_who = sorted(deal.claimants(o))
         until = claim_window(o.kind)
-        wrong_until = ctx.defn.word("wrong_until", [])
+        wrong_until = ctx.defn.word_list("wrong_until")
         if not wrong_until:
             return None
         name = lambda q: player_name(q, seat)                               # noqa: E731
@@ -112,25 +110,12 @@ class ClaimWindow(PuzzleKind):
     # -- answers -----------------------------------------------------------------------------
 
     def check(self, p, text):
-        letters = "".join(c["letter"] for c in p.data["choices"])
-        got = letters_answer(text, letters, expected=f"answer with one letter ({letters[0]} "
-                                                      f"to {letters[-1]})")
-        if len(got) != 1:
-            raise AnswerError(f"answer with one letter ({letters[0]} to {letters[-1]})")
-        right = p.answer["right"][0]
-        if got[0] == right:
+        got, right, chosen = self.read_letter(p, text)
+        if got == right:
             return Verdict(True, f"Right: {right}.")
-        chosen = next(c for c in p.data["choices"] if c["letter"] == got[0])
         who_ok = sorted(chosen["who"]) == sorted(p.answer["claimants"])
         nudge = ("Not yet: until when is right, but not who. Who may not claim a mistake?"
                  if not who_ok and chosen["until"] == p.answer["until"] else
                  "Not yet: who is right, but not until when. What must still be on the table?"
                  if who_ok else "Not yet: neither who nor until when.")
-        return Verdict(False, f"Not quite: it is {right}, not {got[0]}.", retry=nudge)
-
-    def answer_words(self, p):
-        return ["hint", "quit"] + [c["letter"] for c in p.data["choices"]]
-
-    def wrong_answer(self, p):
-        return next(c["letter"] for c in p.data["choices"]
-                    if c["letter"] not in p.answer["right"])
+        return Verdict(False, f"Not quite: it is {right}, not {got}.", retry=nudge)

@@ -139,7 +139,7 @@ class DeadPair(PuzzleKind):
             accepted = ["no", "none", "nothing"]
         held = [pretty_cards(c for c in hand if rank_of(c) == r) for r in pairs]
         facts = {"pairs": join(held), "reasons": "\n".join(lines),
-                 "hand_plays": ctx.defn.word("hand_plays", {}).get(ctx.rs.hand_plays, ""),
+                 "hand_plays": ctx.defn.word_map("hand_plays").get(ctx.rs.hand_plays, ""),
                  "npairs": len(pairs)}
         is_tempting = any(deal.unseen(seat, r) < 2 and r not in dead for r in pairs)
         features = {"pairs": len(pairs), "live": float(not dead), "tempting": float(is_tempting),

@@ -163,7 +163,7 @@ class DealSetup(PuzzleKind):
         quotes: list[str] = []
         lines = []
         statuses = []
-        labels = ctx.defn.word("fields", {})
+        labels = ctx.defn.word_map("fields")
         if variant == "eldest":
             later = [(deal.eldest + k) % n for k in range(1, n)]
             lines.append(f"- Eldest is the dealer's left-hand neighbour: Player {dealer} deals, "
@@ -171,7 +171,7 @@ class DealSetup(PuzzleKind):
                          + ", ".join(f"Player {q}" for q in later) + ".")
             src = lib.ruleset_source[ctx.rs.id]
             if not any(lib.quotation(r).source == src
-                       for r in ctx.defn.word("eldest_named", [])):
+                       for r in ctx.defn.word_list("eldest_named")):
                 who = lib.sources[src].author or lib.sources[src].title
                 lines.append(f"- {who} does not say who plays first; the program has the "
                              "dealer's left-hand neighbour begin, as every source that says "

@@ -22,9 +22,7 @@ from tutor.engine.deal import Deal
 from tutor.engine.errors import UsageError
 from tutor.engine.keeping import lie_down_keeping
 from tutor.engine.values import Declaration
-from tutor.puzzles.base import LETTERS, Candidate, PuzzleKind, Verdict
-from tutor.puzzles.model import AnswerError
-from tutor.puzzles.reader import letters_answer
+from tutor.puzzles.base import LETTERS, Candidate, OneLetterKind, Verdict
 
 
 def _position(deal: Deal) -> bool:
@@ -105,7 +103,7 @@ def _text(kept: tuple[int, ...], table: tuple[int, ...]) -> str:
             f"{pretty_cards(table) if table else 'no card'}")
 
 
-class Keep(PuzzleKind):
+class Keep(OneLetterKind):
     name = "keep"
 
     def why_not(self, rs):
@@ -167,23 +165,10 @@ class Keep(PuzzleKind):
     # -- answers -----------------------------------------------------------------------------
 
     def check(self, p, text):
-        letters = "".join(c["letter"] for c in p.data["choices"])
-        expected = f"answer with one letter ({letters[0]} to {letters[-1]})"
-        got = letters_answer(text, letters, expected=expected)
-        if len(got) != 1:
-            raise AnswerError(expected)
-        right = p.answer["right"][0]
-        if got[0] == right:
+        got, right, chosen = self.read_letter(p, text)
+        if got == right:
             return Verdict(True, f"Right: {right}.")
-        chosen = next(c for c in p.data["choices"] if c["letter"] == got[0])
         won_ok = set(p.answer["kept"]) <= set(chosen["kept"])
         nudge = ("Not yet: lying down, does any card of your hand stay with you?" if won_ok
                  else "Not yet: what happens to the cards you have already won?")
-        return Verdict(False, f"Not quite: it is {right}, not {got[0]}.", retry=nudge)
-
-    def answer_words(self, p):
-        return ["hint", "quit"] + [c["letter"] for c in p.data["choices"]]
-
-    def wrong_answer(self, p):
-        return next(c["letter"] for c in p.data["choices"]
-                    if c["letter"] not in p.answer["right"])
+        return Verdict(False, f"Not quite: it is {right}, not {got}.", retry=nudge)

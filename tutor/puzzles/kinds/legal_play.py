@@ -310,7 +310,7 @@ class LegalPlay(PuzzleKind):
             "options": "\n".join(f"{c['letter']}) {c['text']}" for c in choices),
             "allowed": "\n".join(lines_ok), "refused": "\n".join(lines_no) or "- none listed.",
             "count": len(groups), "example": example,
-            "hand_plays": ctx.defn.word("hand_plays", {}).get(ctx.rs.hand_plays, ""),
+            "hand_plays": ctx.defn.word_map("hand_plays").get(ctx.rs.hand_plays, ""),
             "captures": join([spec("captures").words[f] for f in CaptureForm
                               if ctx.rs.game().allows(f)]),
         }

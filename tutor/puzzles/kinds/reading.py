@@ -25,6 +25,7 @@ from tutor.engine.parameters import spec, value_words
 from tutor.puzzles.base import (
     LETTERS,
     Candidate,
+    JSONValue,
     PuzzleKind,
     Verdict,
     jsonable,
@@ -106,7 +107,7 @@ SAYS, READ = "says", "read"
 VARIANTS = ("status", "status", "compare")
 
 
-def right_reading(ruleset: str, item: dict) -> tuple[str, object] | None:
+def right_reading(ruleset: str, item: dict) -> tuple[str, JSONValue] | None:
     """How ``item``'s sentence gives ``ruleset``'s value, as the ruleset's status says:
     ``(SAYS, value)`` where it is stated, ``(READ, value)`` where it is read, ``(OPEN, None)``
     where it is chosen.  None where the two disagree: a sentence that leaves it open behind a
@@ -121,7 +122,7 @@ def right_reading(ruleset: str, item: dict) -> tuple[str, object] | None:
     return (SAYS, jsonable(p.value))
 
 
-def _asked_reading(ruleset: str, item: dict) -> tuple[str, object]:
+def _asked_reading(ruleset: str, item: dict) -> tuple[str, JSONValue]:
     """:func:`right_reading` of a sentence asked for ``ruleset`` (the pools leave out those of
     none); raises :class:`DataError` for one of none."""
     reading = right_reading(ruleset, item)
@@ -243,7 +244,7 @@ class Reading(PuzzleKind):
 
         options = "\n".join(f"{LETTERS[i]}) {reading_words(r)}" for i, r in enumerate(readings))
         word_lines = "\n".join(f"{k + 1}) “{plain(w)}”" for k, w in enumerate(words))
-        right = [how, value]
+        right: list[JSONValue] = [how, value]
         letter = LETTERS[readings.index(right)]
         number = words.index(item["decides"]) + 1
         taken: dict = {}

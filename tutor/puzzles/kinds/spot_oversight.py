@@ -356,7 +356,7 @@ class SpotOversight(PuzzleKind):
     def _facts(self, ctx, deal, seat, action) -> dict[str, Any]:
         rs = ctx.rs
         lib = library()
-        names = ctx.defn.word("oversight_names", {})
+        names = ctx.defn.word_map("oversight_names")
         game = rs.game()
         claimable = [names.get(k, k) for k in OVERSIGHT_KINDS if game.claimable(k)]
         not_claimable = [names.get(k, k) for k in OVERSIGHT_KINDS if not game.claimable(k)]
@@ -588,4 +588,4 @@ def _join_claims(groups) -> str:
 
 
 #: What each oversight is called where a verdict names it (``words.oversight_names``).
-_OVERSIGHT_NAMES = dict(definition("spot-oversight").word("oversight_names", {}))
+_OVERSIGHT_NAMES = dict(definition("spot-oversight").word_map("oversight_names"))

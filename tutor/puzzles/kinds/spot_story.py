@@ -5,7 +5,8 @@ is not open to a claim."""
 
 from __future__ import annotations
 
-from typing import Any, TypedDict
+from collections.abc import Mapping
+from typing import TypedDict
 
 from tutor.engine.cards import RANK_PLURALS, rank_of
 from tutor.engine.deal import Action, Deal, LaidDown
@@ -38,7 +39,7 @@ def claim_groups(deal: Deal, seat: int) -> list[list[Action]]:
     return list(groups.values())
 
 
-def table_story(deal: Deal, seat: int, record: dict[str, Any]) -> list[TableGroup]:
+def table_story(deal: Deal, seat: int, record: Mapping[str, object]) -> list[TableGroup]:
     """The tempting groups on the table and why each is or is not open to ``seat``'s claim.
 
     A group is the cards of one rank on the table when at least two of them came from one hand
@@ -109,7 +110,7 @@ def _laid_down_why(findings: tuple[LaidDown, ...], rank: int, who: str) -> str:
             "are ordinary table cards now")
 
 
-def _lie_down_facts(deal: Deal, record: dict[str, Any]) -> dict[int, tuple[LaidDown, ...]]:
+def _lie_down_facts(deal: Deal, record: Mapping[str, object]) -> dict[int, tuple[LaidDown, ...]]:
     """For each lie-down in ``deal``'s history (by index): what the engine found it would make
     of each rank its player held two or more of, just before (:meth:`~tutor.engine.deal.Deal.
     lie_down_oversights`).  One pass over the deal's actions from its record's first position."""

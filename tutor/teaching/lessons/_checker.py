@@ -6,13 +6,28 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict
 
 from tutor.engine import yamlfile
 from tutor.engine.errors import DataError
 from tutor.teaching.lessons._blocks import BLOCK_KINDS, parse_block
 from tutor.teaching.lessons._common import _ID_RE, _display, _shown, _split_front_matter
 from tutor.teaching.lessons._model import FRONT_MATTER_KEYS, Block, Item, Lesson, Segment
+
+
+class FrontMatter(TypedDict):
+    """A lesson's front matter as read (:meth:`_Checker.front_matter`), the fields of
+    :class:`Lesson` it sets: ``id``, ``title``, the objectives' texts, ``prerequisites`` (lesson
+    ids), ``sources`` (source ids), ``minutes``, the objectives' ids and the themes that serve
+    each objective (id -> theme ids)."""
+    id: str
+    title: str
+    objectives: list[str]
+    prerequisites: list[str]
+    sources: list[str]
+    minutes: int
+    objective_ids: list[str]
+    objective_themes: dict[str, list[str]]
 
 
 class _Checker:
@@ -77,8 +92,9 @@ class _Checker:
 
     # -- front matter ----------------------------------------------------------------------
 
-    def front_matter(self, fm: str) -> dict[str, Any] | None:
-        """The front matter's values for :class:`Lesson`, or None after a problem."""
+    def front_matter(self, fm: str) -> FrontMatter | None:
+        """The front matter's values for :class:`Lesson` (:class:`FrontMatter`), or None after
+        a problem."""
         try:
             data, doc = yamlfile.load(fm, _display(self.path), 2, "front matter")
         except DataError as exc:
@@ -94,7 +110,12 @@ class _Checker:
         out, ok = self._front_values(data, line)
         self._sources_line = line("sources")
         self._objectives_line = line("objectives")
-        return out if ok else None
+        if not ok:
+            return None
+        return FrontMatter(id=out["id"], title=out["title"], objectives=out["objectives"],
+                           prerequisites=out["prerequisites"], sources=out["sources"],
+                           minutes=out["minutes"], objective_ids=out["objective_ids"],
+                           objective_themes=out["objective_themes"])
 
     def _front_keys(self, data: dict, lines: dict) -> bool:
         """Every key of :data:`FRONT_MATTER_KEYS` and no other."""
@@ -368,7 +389,7 @@ class _Checker:
             return False, None
         return True, v
 
-    def ruleset(self, kind: str, rid: Any, where: int, key: str = "ruleset"):
+    def ruleset(self, kind: str, rid: object, where: int, key: str = "ruleset"):
         """The ruleset ``rid`` of the library, or None after a problem."""
         if not isinstance(rid, str) or rid not in self.library.rulesets:
             self.fail(where, f"{kind}.{key}", f"unknown ruleset {_shown(rid)} (rulesets: "

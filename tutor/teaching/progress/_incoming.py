@@ -8,7 +8,7 @@ could have written as well.  Each check returns the value as the store keeps it,
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from tutor.engine.errors import LaughError
 from tutor.teaching.progress._records import Answer, Sighting
@@ -25,13 +25,13 @@ class Bad(LaughError):
     """A value this program could not have written (the message says where and why)."""
 
 
-def _fields(model: type[BaseModel], value: Any) -> Any:
+def _fields(model: type[BaseModel], value: object) -> object:
     """``value`` with only the keys of ``model`` (a journal line holds the change's own too)."""
     return {k: v for k, v in value.items() if k in model.model_fields} \
         if isinstance(value, dict) else value
 
 
-def answer(a: Any, where: str, kinds: frozenset[str] | None = None) -> Answer:
+def answer(a: object, where: str, kinds: frozenset[str] | None = None) -> Answer:
     """A journal line's answer as the store keeps it (other keys of the line not read);
     :class:`Bad` naming ``where`` and the first value wrong.  ``kinds``: the kinds known
     (default :func:`known_kinds`)."""
@@ -41,7 +41,7 @@ def answer(a: Any, where: str, kinds: frozenset[str] | None = None) -> Answer:
                     context={"kinds": kinds}).record()
 
 
-def sighting(x: Any, where: str) -> Sighting:
+def sighting(x: object, where: str) -> Sighting:
     """A journal line's sighting as the store keeps it (other keys of the line not read);
     :class:`Bad` naming ``where`` and the first value wrong."""
     from tutor.engine.models import validate

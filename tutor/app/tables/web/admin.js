@@ -80,6 +80,16 @@
         tr.appendChild(T("td", (o.hand_sizes || [])[q] == null ? "" : `hand ${o.hand_sizes[q]}`));
         tr.appendChild(T("td", `won ${((o.won || [])[q] || []).length}`));
         tr.appendChild(T("td", (t.totals || [])[q]));
+        const rel = document.createElement("td");
+        if ((t.persons || [])[q]) {       // a person's seat: the organiser may release it
+          const b = T("button", "Release");
+          b.type = "button";
+          b.className = "release";
+          b.setAttribute("aria-label", `Release seat ${q} of table ${t.table} (${name})`);
+          b.addEventListener("click", () => release(t.table, q, name));
+          rel.appendChild(b);
+        }
+        tr.appendChild(rel);
       });
       art.appendChild(tb);
       const cards = document.createElement("p");
@@ -95,6 +105,16 @@
       box.appendChild(art);
     }
     if ((m.standings || []).length) standings(m.standings, `After round ${m.published} of ${m.rounds}`);
+  }
+
+  function release(table, seat, name) {
+    // A lost token: after this the seat's token no longer takes it back; its person takes it
+    // back by name (laugh table release does the same).
+    if (!confirm(`Release seat ${seat} of table ${table} (${name})? Its token will no longer ` +
+                 "take it back; the name alone will.")) return;
+    if (ws && ws.readyState === WebSocket.OPEN) {
+      ws.send(JSON.stringify({ v: 1, type: "release", table: table, seat: seat }));
+    }
   }
 
   function standings(rows, title) {
