@@ -286,3 +286,18 @@ def test_a_quit_word_at_the_pagers_stop_shows_no_more():
     assert "line 39" in text and len(asked) == 2
     text, asked = shown(["", "", ""])
     assert "line 39" in text and len(asked) == 3
+
+
+def test_the_command_line_starts_without_the_puzzles_model_or_pydantic():
+    """Every command module is imported at start-up (its arguments): none may load the puzzles'
+    model and generators (~0.25 s) or pydantic; they load when a puzzle is made or a file or
+    message is checked (the start-up time: benchmarks/bench_startup.py).  Moving ``laugh
+    puzzle``'s work into app/puzzle_pages.py once loaded both at every start."""
+    heavy = ("tutor.puzzles.model", "tutor.puzzles.generators", "pydantic",
+             "tutor.app.tables.messages")
+    code = ("import sys, tutor.app.cli as c; c.build_parser(); import tutor.app.home; "
+            f"print(sorted(m for m in {heavy!r} if m in sys.modules))")
+    got = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         cwd=str(ROOT), timeout=60)
+    assert got.returncode == 0, got.stderr
+    assert got.stdout.strip() == "[]"

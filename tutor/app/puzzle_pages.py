@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 import sys
 from collections.abc import Iterator
-from typing import TypedDict
+from typing import TYPE_CHECKING, TypedDict
 
 from rich.console import RenderableType
 from rich.table import Table
@@ -21,10 +21,12 @@ from tutor.app.io import make_io
 from tutor.app.streams import echo, make_console
 from tutor.engine.errors import LaughError, UsageError
 from tutor.engine.outputs import check_output
-from tutor.puzzles.export import PuzzleSet
-from tutor.puzzles.model import Puzzle
 from tutor.puzzles.themes import kinds_with, label, resolve_theme, theme_table
 from tutor.teaching.progress import ProgressStore
+
+if TYPE_CHECKING:                       # the puzzles' model loads only when a puzzle is made
+    from tutor.puzzles.export import PuzzleSet
+    from tutor.puzzles.model import Puzzle
 
 __all__ = ["EXPORT_COUNT", "EXPORT_SEED", "PROMPT", "KindRow", "KindsAndSets", "ThemeRow",
            "export_puzzles", "kinds_and_sets", "kinds_view", "make_puzzle", "pose_one",
