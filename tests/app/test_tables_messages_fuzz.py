@@ -7,6 +7,7 @@ Short by default; ``pytest -m fuzz`` runs the long profile (see tests/conftest.p
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from fuzzing import fuzz_settings
@@ -67,3 +68,45 @@ def test_a_server_message_of_the_wrong_shape_names_its_key():
             "totals": [], "away": [], "cause": None, "played": 0, "games": 1, "seated": True,
             "clock": {"seat": 0, "kind": "move", "deadline": 1.0, "left": "soon",
                       "move_left": None, "reserve": []}, "obs": {}}))
+
+
+def _an_observation():
+    import random
+
+    from tutor.engine.deal import new_deal
+    from tutor.engine.observe import observe
+    from tutor.engine.sources import default_library
+    rs = default_library().ruleset("parlett", 4)
+    d = new_deal(rs, 4, 0, random.Random(5))
+    for _ in range(9):
+        d.apply(d.legal_actions()[0])
+    return observe(d, 1)
+
+
+@fuzz_settings(cost=0.002, short=150)
+@given(key=st.sampled_from(sorted(_an_observation().to_json())), value=VALUES)
+def test_an_observation_with_a_bad_value_is_read_or_refused_in_one_line(key, value):
+    """An observation on the wire (a state's ``obs``) with any one value replaced: read, or
+    refused as a RecordError of one line that names the key."""
+    from tutor.engine.errors import RecordError
+    from tutor.engine.observe import Observation
+    obj = {**_an_observation().to_json(), key: value}
+    try:
+        Observation.from_json(json.loads(json.dumps(obj)))
+    except RecordError as exc:
+        assert "\n" not in str(exc) and "pydantic" not in str(exc)
+        assert str(exc).split(":")[0].split(".")[0].split("[")[0] in (key, "history", "moves"), exc
+
+
+def test_an_observations_refusal_names_its_key():
+    from tutor.engine.errors import RecordError
+    from tutor.engine.observe import Observation
+    good = _an_observation().to_json()
+    assert Observation.from_json(json.loads(json.dumps(good))) == _an_observation()
+    for bad, said in (({"players": 60}, "players: must be at most 52"),
+                      ({"seat": 7}, "seat: must be a seat from 0 to 3"),
+                      ({"hand": ["7H", "ZZ"]}, "hand: "),
+                      ({"payments": [[0, "nobody", 1]]}, "payments[0][1]"),
+                      ({"zz": 1}, "zz: is not a key here")):
+        with pytest.raises(RecordError, match="^" + re.escape(said)):
+            Observation.from_json({**good, **bad})

@@ -30,7 +30,7 @@ from typing import Any
 
 from tutor.engine.cards import codes, parse_card
 from tutor.engine.deal import DECLARATIONS, OVER, PLAY, Action, Deal, RankCount
-from tutor.engine.errors import NotationError, RecordError
+from tutor.engine.errors import RecordError
 from tutor.engine.records import action_from_json, action_to_json, result_to_json
 
 __all__ = ["Observation", "hidden_cards", "observe", "observe_public"]
@@ -177,80 +177,35 @@ class Observation:
         }
 
     @classmethod
-    def from_json(cls, obj: Any, earlier: tuple[Action, ...] = ()) -> Observation:
+    def from_json(cls, obj: object, earlier: tuple[Action, ...] = ()) -> Observation:
         """Read :meth:`to_json`'s object back; ``earlier`` are the actions the receiver already
-        holds (``history_from`` of them are kept).  Raises :class:`~tutor.engine.errors.
-        RecordError` naming the first bad key."""
-        if not isinstance(obj, dict):
-            raise RecordError("an observation must be an object")
-        try:
-            players = _int(obj, "players", 1, 52)
-            seat = obj.get("seat")
-            if seat is not None:
-                seat = _int(obj, "seat", 0, players - 1)
-            start = _int(obj, "history_from", 0, 10_000)
-            if start > len(earlier):
-                raise RecordError(f"history_from: {start} actions are not held here")
-            hist = tuple(earlier[:start]) + tuple(
-                action_from_json(a, start + i) for i, a in enumerate(_list(obj, "history")))
-            to_move = obj.get("to_move")
-            if to_move is not None:
-                to_move = _int(obj, "to_move", 0, players - 1)
-            moves = tuple(action_from_json(a, i) for i, a in enumerate(_list(obj, "moves")))
-            result = obj.get("result")
-            if result is not None and not isinstance(result, dict):
-                raise RecordError("result: must be an object or null")
-            return cls(
-                ruleset=_text(obj, "ruleset"), players=players,
-                dealer=_int(obj, "dealer", 0, players - 1), seat=seat,
-                phase=_text(obj, "phase"), started=bool(obj.get("started")), to_move=to_move,
-                turn_captures=_int(obj, "turn_captures", 0, 52),
-                hand=_cards(obj, "hand"), table=_cards(obj, "table"),
-                won=tuple(_card_list(w, "won") for w in _list(obj, "won")),
-                set_aside=_cards(obj, "set_aside"),
-                hand_sizes=tuple(int(x) for x in _list(obj, "hand_sizes")),
-                out=tuple(bool(x) for x in _list(obj, "out")),
-                history=hist, pot=_int(obj, "pot", -10_000, 10_000),
-                payments=tuple((int(p), None if q == "pot" else int(q), int(s))
-                               for p, q, s in _list(obj, "payments")),
-                moves=moves, result=result,
-                turn_count=_int(obj, "turn_count", 0, len(moves)))
-        except (TypeError, ValueError) as exc:
-            raise RecordError(f"not an observation: {exc}") from None
-
-
-def _int(obj: dict, key: str, low: int, high: int) -> int:
-    v = obj.get(key)
-    if isinstance(v, bool) or not isinstance(v, int) or not low <= v <= high:
-        raise RecordError(f"{key}: must be a whole number from {low} to {high}")
-    return v
-
-
-def _text(obj: dict, key: str) -> str:
-    v = obj.get(key)
-    if not isinstance(v, str) or len(v) > 100:
-        raise RecordError(f"{key}: must be text")
-    return v
-
-
-def _list(obj: dict, key: str) -> list:
-    v = obj.get(key)
-    if not isinstance(v, list):
-        raise RecordError(f"{key}: must be a list")
-    return v
-
-
-def _card_list(v: Any, key: str) -> tuple[int, ...]:
-    if not isinstance(v, list) or len(v) > 52:
-        raise RecordError(f"{key}: must be a list of card codes")
-    try:
-        return tuple(sorted(parse_card(c) for c in v if isinstance(c, str)))
-    except NotationError as exc:
-        raise RecordError(f"{key}: {exc}") from None
-
-
-def _cards(obj: dict, key: str) -> tuple[int, ...]:
-    return _card_list(obj.get(key), key)
+        holds (``history_from`` of them are kept).  The shape is checked by a model
+        (:class:`tutor.engine._observation_json.ObservationIn`: every key, its type and range,
+        card codes), then the seats against the player count and the actions by the engine.
+        Raises :class:`~tutor.engine.errors.RecordError` naming the first bad key
+        (``players: must be at most 52``)."""
+        from tutor.engine._observation_json import ObservationIn  # pydantic: only when read
+        from tutor.engine.models import validate
+        o = validate(ObservationIn, obj, error=RecordError)
+        n = o.players
+        for key, seat in (("dealer", o.dealer), ("seat", o.seat), ("to_move", o.to_move)):
+            if seat is not None and seat >= n:
+                raise RecordError(f"{key}: must be a seat from 0 to {n - 1}")
+        if o.history_from > len(earlier):
+            raise RecordError(f"history_from: {o.history_from} actions are not held here")
+        if o.turn_count > len(o.moves):
+            raise RecordError(f"turn_count: more than the {len(o.moves)} moves given")
+        start = o.history_from
+        hist = tuple(earlier[:start]) + tuple(
+            action_from_json(a, start + i) for i, a in enumerate(o.history))
+        return cls(
+            ruleset=o.ruleset, players=n, dealer=o.dealer, seat=o.seat, phase=o.phase,
+            started=o.started, to_move=o.to_move, turn_captures=o.turn_captures,
+            hand=o.hand, table=o.table, won=tuple(o.won), set_aside=o.set_aside,
+            hand_sizes=tuple(o.hand_sizes), out=tuple(o.out), history=hist, pot=o.pot,
+            payments=tuple((p, None if q == "pot" else q, s) for p, q, s in o.payments),
+            moves=tuple(action_from_json(a, i) for i, a in enumerate(o.moves)),
+            result=o.result, turn_count=o.turn_count)
 
 
 def _moves(deal: Deal, seat: int) -> tuple[tuple[Action, ...], int]:
