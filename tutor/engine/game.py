@@ -18,7 +18,7 @@ table's (:mod:`tutor.engine.parameters`).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tutor.engine.cards import RANK_PLURALS
 from tutor.engine.errors import UsageError
@@ -35,6 +35,10 @@ from tutor.engine.values import (
     Scoring,
     TableMournival,
 )
+
+if TYPE_CHECKING:                   # names for the annotations only: no import cycle
+    from tutor.engine.deal import Action, SeatSettlement
+    from tutor.engine.rulesets import PlayerCount
 
 __all__ = ["Game", "DEFAULT_RULESET"]
 
@@ -105,7 +109,7 @@ class Game:
         return self.ruleset.id
 
     @property
-    def count(self) -> Any:
+    def count(self) -> PlayerCount:
         """The per-player-count parameters (:class:`~tutor.engine.rulesets.PlayerCount`);
         raises :class:`UsageError` for a game made without a player count."""
         if self._count is None:
@@ -241,14 +245,14 @@ class Game:
         rs = self.ruleset
         return settlement_rule(rs.scoring, breakeven=self.count.breakeven, pot_to=rs.pot_to)
 
-    def settlement_formula(self, won: Any = "won", bonus: bool = False) -> str | None:
+    def settlement_formula(self, won: int | str = "won", bonus: bool = False) -> str | None:
         """A seat's result as arithmetic on its ``won`` cards ("(won − 8) / 2", "won ÷ 2";
         ``bonus`` adds " + bonus"), or None under pot scoring
         (:func:`~tutor.engine.parameters.settlement_formula`)."""
         return settlement_formula(self.ruleset.scoring, breakeven=self.count.breakeven,
                                   won=won, bonus=bonus)
 
-    def working(self, row: Any) -> str:
+    def working(self, row: SeatSettlement) -> str:
         """One seat's settlement worked out from its :class:`~tutor.engine.deal.SeatSettlement`
         ``row`` (RULES.md 3.5, 3.6), ending at its result: "won 10 in play + 2 at the end = 12;
         -2 ante + (12 − 8) / 2 = +0" in stakes, "12 ÷ 2 + 1 bonus = 7 points" in points (with
@@ -284,13 +288,13 @@ class Game:
     # -- rules in words ------------------------------------------------------------------------
 
     @staticmethod
-    def declaration_rule(action: Any, capital: bool = False) -> str:
+    def declaration_rule(action: Action, capital: bool = False) -> str:
         """Why the declaration ``action`` (a :class:`~tutor.engine.deal.Action` that declares)
         could be made, in the parameter table's words (RULES.md 3.4, 3.6): "two of the three
         sevens could be declared, keeping the third" (``capital``: "Two of
         ...").  Raises :class:`UsageError` for an action that is no declaration."""
         kind = _DECLARED.get(action.kind)
-        if kind is None:
+        if kind is None or action.rank is None:
             raise UsageError(f"{action.kind} is not a declaration")
         return rule_words("declarations", kind, ranks=RANK_PLURALS[action.rank],
                           action=action.kind, capital=capital)

@@ -182,7 +182,7 @@ _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89abcdefABCDEF]")
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
-def lone_surrogate(value: Any, text: str | None = None) -> bool:
+def lone_surrogate(value: object, text: str | None = None) -> bool:
     """Whether a string in ``value`` (a key or a value, at any depth) holds a lone surrogate:
     text that no file, database or terminal can hold (a pair of escapes is read as one
     character, so any left is lone).  With ``text`` (the JSON ``value`` was read from), False at

@@ -260,7 +260,7 @@ class Match:
 
     # -- saving and resuming ------------------------------------------------------------------
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         """The match as a JSON-ready record: format, ruleset, players, seed, first dealer, cuts,
         the plan's length, ``meta``, and every finished deal's record (RULES.md 9)."""
         return {
@@ -302,7 +302,7 @@ class Match:
         return cache
 
     @classmethod
-    def from_json(cls, obj: Any, rulesets: dict[str, Ruleset]) -> Match:
+    def from_json(cls, obj: object, rulesets: dict[str, Ruleset]) -> Match:
         """A match read back from :meth:`to_json`, checked whole: every key present with a
         value of its type and range (a seed as :meth:`start` takes it, the first dealer and the
         cuts as the seed makes them, the plan's length as :func:`plan_games` allows, ``meta``

@@ -38,7 +38,7 @@ class Model(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True, frozen=True, defer_build=True)
 
 
-def listed(value: Any) -> Any:
+def listed(value: object) -> object:
     """A before-validator for a tuple field: a file's list taken as a tuple (strict pydantic
     takes only a tuple as a tuple); anything else left for the field to refuse."""
     return tuple(value) if isinstance(value, list) else value
@@ -116,7 +116,7 @@ def _internal(part: str) -> bool:
     return "[" in part or part in {"int", "str", "float", "bool"}
 
 
-def validate(model: type[M], value: Any, *, doc: Document | None = None, where: str = "",
+def validate(model: type[M], value: object, *, doc: Document | None = None, where: str = "",
              error: type[LaughError] = DataError, context: Any = None) -> M:
     """``value`` checked and built as ``model``.
 

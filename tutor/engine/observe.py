@@ -154,7 +154,7 @@ class Observation:
 
     # -- the wire ---------------------------------------------------------------------------
 
-    def to_json(self, since: int = 0) -> dict[str, Any]:
+    def to_json(self, since: int = 0) -> dict[str, object]:
         """A JSON-ready object: cards as record codes, actions as deal-record actions (RULES.md
         9).  ``since`` leaves out the first ``since`` actions of the history (a client that has
         them already): ``history_from`` says where ``history`` starts and ``actions`` how many

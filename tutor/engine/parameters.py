@@ -390,7 +390,7 @@ def spec(name: str) -> ParameterSpec:
                          + ", ".join(PARAMETERS)) from None
 
 
-def default_of(name: str) -> Any:
+def default_of(name: str) -> object:
     """The value a source file that leaves ``name`` out means (RULES.md 3.6 defaults)."""
     return spec(name).default
 
@@ -406,7 +406,7 @@ def _items(value: Any) -> list:
     return list(value) if isinstance(value, (tuple, list, set, frozenset)) else [value]
 
 
-def value_words(name: str, value: Any) -> str:
+def value_words(name: str, value: object) -> str:
     """``value`` of parameter ``name`` in words for learners ("the dealer takes it into their
     won cards before play"); sets are joined with commas; numbers as digits."""
     s = spec(name)
@@ -421,7 +421,7 @@ def value_words(name: str, value: Any) -> str:
         unit = "stake" if stakes == 1 else "stakes"
         return f"lying down pays {stakes} {unit} {s.words[to]}"
     if s.kind == "match":
-        if not value:
+        if not value or not isinstance(value, dict):
             return s.words[None]
         practice = value.get("practice", 0)
         return (f"{value['rounds']} round{'s' if value['rounds'] != 1 else ''} of "
@@ -434,7 +434,7 @@ def value_words(name: str, value: Any) -> str:
     return "none" if value is None else str(value).replace("_", " ")
 
 
-def value_short(name: str, value: Any, codes: bool = False) -> str:
+def value_short(name: str, value: object, codes: bool = False) -> str:
     """``value`` of parameter ``name`` in a word or two, for narrow tables ("dealer takes",
     "1 for 1, 1 for 3", "yes", "none"); with ``codes``, sets in their compact codes where the
     table gives them ("1:1 1:3", "TM SP")."""
@@ -451,7 +451,7 @@ def value_short(name: str, value: Any, codes: bool = False) -> str:
             return s.short[None]
         return f"{value['stakes']} {'to each in' if value['to'] == 'each_in_play' else 'to pot'}"
     if s.kind == "match":
-        if not value:
+        if not value or not isinstance(value, dict):
             return s.short[None]
         return f"{value['rounds']}x{value['games']}" + (f", {value['practice']} practice"
                                                          if value.get("practice") else "")
@@ -464,7 +464,7 @@ def value_short(name: str, value: Any, codes: bool = False) -> str:
 
 # -- the rules the values stand for -------------------------------------------------------------
 
-def value_who(name: str, value: Any) -> str:
+def value_who(name: str, value: object) -> str:
     """The person ``value`` of parameter ``name`` names ("the last player in", "whoever made the
     last capture", "the dealer"), for ``bonus_to``, ``pot_to`` and ``leftovers_to``.  Raises
     :class:`UsageError` for a parameter or value that names nobody."""
@@ -474,7 +474,7 @@ def value_who(name: str, value: Any) -> str:
     return s.who[value]
 
 
-def rule_words(name: str, value: Any, *, capital: bool = False, **figures: Any) -> str:
+def rule_words(name: str, value: object, *, capital: bool = False, **figures: object) -> str:
     """The rule ``value`` of parameter ``name`` stands for, stated to a learner, with
     ``figures`` filled in: ``rule_words("oversights", "split_prial", who="Anne")`` is "Anne
     captured one card of a table prial where one card may take all three; the first claim takes
@@ -488,7 +488,7 @@ def rule_words(name: str, value: Any, *, capital: bool = False, **figures: Any) 
     return text[:1].upper() + text[1:] if capital else text
 
 
-def claim_window(kind: Any) -> str:
+def claim_window(kind: object) -> str:
     """Until when an oversight of ``kind`` may be claimed (RULES.md 4, "stays claimable
     while"): "while both are still on the table".  Raises :class:`UsageError` for a kind the
     table gives no window for."""
@@ -498,7 +498,7 @@ def claim_window(kind: Any) -> str:
     return s.windows[kind]
 
 
-def value_phrase(name: str, value: Any, **figures: Any) -> str:
+def value_phrase(name: str, value: object, **figures: object) -> str:
     """``value`` of parameter ``name`` named in a phrase, with ``figures`` filled in:
     ``value_phrase("oversights", "split_prial", who="Anne")`` is "the table prial Anne split".
     Raises :class:`UsageError` where the table gives no phrase for the value."""
@@ -518,7 +518,7 @@ def settlement_rule(scoring: str, *, breakeven: int | None = None,
     return rule_words("scoring", scoring, breakeven=breakeven, pot_to=who)
 
 
-def settlement_formula(scoring: str, *, breakeven: int | None = None, won: Any = "won",
+def settlement_formula(scoring: str, *, breakeven: int | None = None, won: int | str = "won",
                        bonus: bool = False) -> str | None:
     """A seat's result under ``scoring`` as arithmetic on its won cards (RULES.md 3.5): "(won −
     8) / 2" in stakes, "won ÷ 2" in points; ``won`` a number of cards, or the word for the rule in
@@ -531,7 +531,7 @@ def settlement_formula(scoring: str, *, breakeven: int | None = None, won: Any =
     return text + " + bonus" if bonus else text
 
 
-def seat_working(scoring: str, **figures: Any) -> str:
+def seat_working(scoring: str, **figures: object) -> str:
     """One seat's part of the settlement under ``scoring`` worked out, as explanations show it
     (RULES.md 3.5, 3.6): "against a breakeven of 8: +2" (``breakeven``, ``for_cards``), "12 ÷ 2 =
     6" (``won``, ``points``: the points for cards), "the pot +12" (``pot_share``); figures as

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -38,7 +38,7 @@ _MAX_DIGITS = 30
 _UNDECODED = re.compile("[\udc80-\udcff]")
 
 
-def action_to_json(a: Action) -> dict[str, Any]:
+def action_to_json(a: Action) -> dict[str, object]:
     """One action as a record object (cards as sorted codes)."""
     d: dict[str, Any] = {"player": a.player, "action": a.kind}
     if a.kind == "end_turn":
@@ -85,7 +85,7 @@ def _cards_field(d: dict, key: str, index: int) -> tuple[int, ...]:
         raise RecordError(f"action {index}: {key!r}: {exc}", index) from None
 
 
-def action_from_json(d: Any, index: int) -> Action:
+def action_from_json(d: object, index: int) -> Action:
     """Read one record action; raises :class:`RecordError` naming ``index`` when malformed."""
     if not isinstance(d, dict):
         raise RecordError(f"action {index}: expected an object, got {type(d).__name__}", index)
@@ -120,7 +120,7 @@ def action_from_json(d: Any, index: int) -> Action:
     return act
 
 
-def result_to_json(deal: Deal) -> dict[str, Any] | None:
+def result_to_json(deal: Deal) -> dict[str, object] | None:
     """The ``result`` block of a finished deal, or None while it is in progress."""
     r = deal.result
     if r is None:
@@ -139,7 +139,7 @@ def result_to_json(deal: Deal) -> dict[str, Any] | None:
     return out
 
 
-def to_record(deal: Deal, with_result: bool = True) -> dict[str, Any]:
+def to_record(deal: Deal, with_result: bool = True) -> dict[str, object]:
     """The deal record of ``deal`` (its pack and every action so far), with its result once over."""
     rec: dict[str, Any] = {
         "format": FORMAT,
@@ -170,7 +170,7 @@ def _lookup_ruleset(rid: str, players: int, rulesets: dict[str, Ruleset] | None)
     return known[rid]
 
 
-def replay(record: Any, rulesets: dict[str, Ruleset] | None = None, *,
+def replay(record: object, rulesets: dict[str, Ruleset] | None = None, *,
            check_result: bool = True, upto: int | None = None) -> Deal:
     """Replay a record and return the deal state after its actions (the first ``upto`` only,
     if given).
@@ -246,7 +246,7 @@ class UnfinishedRecord(RecordError):
     """A record that is legal as far as it goes but is not a whole deal with its result."""
 
 
-def check_record(record: Any, rulesets: dict[str, Ruleset] | None = None, *,
+def check_record(record: object, rulesets: dict[str, Ruleset] | None = None, *,
                  positions: bool = False) -> Deal:
     """Replay ``record`` as :func:`replay` does and require a whole deal.
 
@@ -259,6 +259,8 @@ def check_record(record: Any, rulesets: dict[str, Ruleset] | None = None, *,
     deal = replay(record, rulesets)
     if positions:
         return deal
+    if not isinstance(record, dict):        # replay has read it as an object already
+        raise RecordError("a deal record must be an object")
     if deal.result is None:
         n = len(record["actions"])
         raise UnfinishedRecord(f"unfinished: the actions stop before the deal is over "
@@ -412,12 +414,12 @@ def loads(text: str) -> Any:
         raise RecordError(exc.reason) from None
 
 
-def dumps(record: dict[str, Any]) -> str:
+def dumps(record: Mapping[str, object]) -> str:
     """One record as a single JSON line."""
     return json.dumps(record, ensure_ascii=False, separators=(",", ":"))
 
 
-def write_records(path: str | Path, records: Iterable[dict[str, Any]]) -> int:
+def write_records(path: str | Path, records: Iterable[Mapping[str, object]]) -> int:
     """Write records as JSON Lines; returns how many were written."""
     n = 0
     with open(path, "w", encoding="utf-8") as fh:

@@ -153,7 +153,7 @@ class Document:
         return {k: self.line(kn) for k, (kn, _) in self.entries(node).items()} \
             if node is not None else {}
 
-    def find(self, *keys: Any) -> Node | None:
+    def find(self, *keys: int | str) -> Node | None:
         """The node at ``keys`` (mapping keys and list indexes) from the root, or None."""
         node = self.root
         for k in keys:
@@ -166,7 +166,7 @@ class Document:
                 return None
         return node
 
-    def line_of(self, *keys: Any) -> int:
+    def line_of(self, *keys: int | str) -> int:
         """The file line of the key (or list item) at ``keys``, else of the nearest enclosing
         one found, else the text's first line."""
         node = self.root

@@ -103,7 +103,7 @@ def _ordinal(n: int) -> str:
     return f"{n}{suffix}"
 
 
-def parse_date(value: Any) -> RecordDate:
+def parse_date(value: object) -> RecordDate:
     """A record's date from its file: a whole number (a year), a string in one of the forms of
     the module docstring, or None (undated).  Raises ValueError with what is wrong."""
     if value is None:

@@ -57,7 +57,9 @@ class EndOfPlay(PuzzleKind):
         if final.kind not in ("capture", "lie_down") and not final.kind.startswith("declare"):
             return None
         record = to_record(full, with_result=False)
-        record["actions"] = record["actions"][:k - 1]
+        actions = record["actions"]
+        assert isinstance(actions, list)            # a record's actions: a list
+        record["actions"] = actions[:k - 1]
         deal = replay(record)
         if deal.phase != "play":
             return None
