@@ -8,7 +8,6 @@ terminal, :func:`watch` the organiser's view (:mod:`tutor.app.tables.client`).
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 
 from tutor.app.commands._common import add_ruleset_options, seed_type, whole
 from tutor.app.sessions import resolve
@@ -175,31 +174,11 @@ def _address(text: str) -> str:
     return text
 
 
-def _folder(args) -> Path:
-    from tutor.engine.data import laugh_home
-    if args.dir:
-        return Path(args.dir)
-    base = laugh_home() / "tables"
-    if args.resume:
-        saved = sorted(p.parent for p in base.glob("*/server.json"))
-        if not saved:
-            raise UsageError(f"nothing to resume: no saved tables under {base}")
-        return saved[-1]
-    import time
-    stamp = time.strftime("%Y%m%d-%H%M%S")
-    folder = base / stamp
-    k = 1
-    while folder.exists():
-        k += 1
-        folder = base / f"{stamp}-{k}"
-    return folder
-
-
 def run_serve(args) -> int:
     """The ``laugh table serve`` handler: new tables from the options (or the saved ones with
     ``--resume``), served until stopped (:func:`tutor.app.tables.serve.serve`)."""
-    from tutor.app.tables.serve import new_tables, saved_tables, serve
-    folder = _folder(args)
+    from tutor.app.tables.serve import new_tables, saved_tables, serve, tables_folder
+    folder = tables_folder(args.dir, args.resume)
     if args.resume:
         given = _settings_given(args)
         if given:

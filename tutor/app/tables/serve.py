@@ -18,6 +18,32 @@ from tutor.app.tables.server import TableServer, load_state, new_code
 from tutor.app.tables.table import Settings, Table
 
 
+def tables_folder(given: str | None, resume: bool) -> Path:
+    """Where a server keeps its tables: ``given`` (``--dir``) as it is; else, to resume, the
+    newest folder of saved tables under ``LAUGH_HOME/tables`` (UsageError when there is
+    none); else a new folder there named by the date and time (``20261128-213000``, then
+    ``-2``, ``-3``... when it exists)."""
+    import time
+
+    from tutor.engine.data import laugh_home
+    from tutor.engine.errors import UsageError
+    if given:
+        return Path(given)
+    base = laugh_home() / "tables"
+    if resume:
+        saved = sorted(p.parent for p in base.glob("*/server.json"))
+        if not saved:
+            raise UsageError(f"nothing to resume: no saved tables under {base}")
+        return saved[-1]
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    folder = base / stamp
+    k = 1
+    while folder.exists():
+        k += 1
+        folder = base / f"{stamp}-{k}"
+    return folder
+
+
 def new_tables(settings: Settings, n_tables: int) -> tuple[list[Table], str, int]:
     """``n_tables`` new tables of ``settings``, each with its own code, the organiser's new
     code, and 0 (nothing published yet)."""
