@@ -110,3 +110,20 @@ def test_an_observations_refusal_names_its_key():
                       ({"zz": 1}, "zz: is not a key here")):
         with pytest.raises(RecordError, match="^" + re.escape(said)):
             Observation.from_json({**good, **bad})
+
+
+def test_the_settlement_row_model_has_the_engines_fields():
+    """The wire's settlement row (messages.SettlementRow) names the engine's SeatSettlement
+    fields, in order: a field added to the engine fails here, not at a client."""
+    from tutor.app.tables.messages import SettlementRow
+    from tutor.engine.deal import SeatSettlement
+    assert tuple(SettlementRow.model_fields) == SeatSettlement._fields
+
+
+def test_the_server_standings_shape_is_the_clients_model():
+    """tournament.StandingData (what the server builds) and messages.StandingRow (what a client
+    reads) hold the same keys: the two declarations cannot drift apart."""
+    from tutor.app.tables.messages import StandingRow, TeamRow
+    from tutor.app.tables.tournament import StandingData, TeamData
+    assert set(StandingData.__annotations__) == set(StandingRow.model_fields)
+    assert set(TeamData.__annotations__) == set(TeamRow.model_fields)
