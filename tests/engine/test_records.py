@@ -68,7 +68,7 @@ def test_wrong_result_and_malformed_records_refused(rulesets, example):
         replay(bad, rulesets)
     for mutate, pattern in [
         (lambda r: r.update(format="x"), "format"),
-        (lambda r: r.pop("pack"), "missing key 'pack'"),
+        (lambda r: r.pop("pack"), "pack: is missing"),
         (lambda r: r["pack"].__setitem__(3, "ZZ"), "ZZ"),
         (lambda r: r["pack"].__setitem__(3, r["pack"][4]), "52 distinct"),
         (lambda r: r.update(ruleset="nosuch"), "unknown ruleset"),
@@ -128,29 +128,38 @@ def test_a_byte_order_mark_and_a_bad_byte_in_a_pretty_printed_record(tmp_path, e
 
 
 @pytest.mark.parametrize("mutate,needle", [
-    (lambda r: r.update(ruleset=["parlett"]), "ruleset: must be a ruleset id (text), got a list"),
-    (lambda r: r.update(ruleset={"id": 1}), "ruleset: must be a ruleset id"),
-    (lambda r: r.update(players="5"), "players: must be a whole number, got '5'"),
-    (lambda r: r.update(players=True), "players: must be a whole number, got true"),
-    (lambda r: r.update(dealer=-1), "dealer: must be a seat from 0 to 4"),
-    (lambda r: r.update(dealer=[0]), "dealer: must be a whole number, got a list"),
+    (lambda r: r.update(ruleset=["parlett"]), "ruleset: must be text, got a list"),
+    (lambda r: r.update(ruleset={"id": 1}), "ruleset: must be text, got an object"),
+    (lambda r: r.update(players="5"), "players: must be a whole number from 1 to 52, got '5'"),
+    (lambda r: r.update(players=True), "players: must be a whole number from 1 to 52, got true"),
+    (lambda r: r.update(dealer=-1), "dealer: must be a whole number from 0 to 51, got -1"),
+    (lambda r: r.update(dealer=5), "dealer: must be a seat from 0 to 4, got 5"),
+    (lambda r: r.update(dealer=[0]), "dealer: must be a whole number from 0 to 51, got a list"),
     (lambda r: r.update(pack="7H 7D"), "pack: must be a list"),
     (lambda r: r["pack"].__setitem__(0, 7), "pack: 7 is not a card"),
     (lambda r: r["pack"].pop(), "pack: must be the 52 distinct cards, got 51"),
     (lambda r: r.update(actions={"0": 1}), "actions: must be a list, got an object"),
-    (lambda r: r["actions"].__setitem__(0, [1]), "action 0: expected an object, got list"),
-    (lambda r: r["actions"][0].update(action=["capture"]), "action 0: unknown action a list"),
-    (lambda r: r["actions"][0].update(player=None), "action 0: 'player' must be a seat number"),
-    (lambda r: r["actions"][0].update(player=99), "action 0 (capture by player 99) is illegal"),
-    (lambda r: r["actions"][0].update(hand="7H"), "action 0: 'hand' must be a list of card codes"),
-    (lambda r: r["actions"][0].update(hand=[None]), "action 0: 'hand' must be a list of card codes"),
-    (lambda r: r["actions"][0].update(hand=["7X"]), "action 0: 'hand': '7X' is not a card"),
-    (lambda r: r.update(result=[1]), "result: must be an object, got a list"),
-    (lambda r: r["result"].update(won=[[1]]), "result.won.0: must be a list of card codes"),
-    (lambda r: r["result"].update(won="all"), "result.won: must be a list of card lists"),
-    (lambda r: r["result"].update(leftovers=[]), "result.leftovers: must be an object"),
-    (lambda r: r["result"].update(extra=1), "result: unexpected keys ['extra']"),
-    (lambda r: r["result"].update(net=[[[[]]]]), "result.net is a list but the replay gives"),
+    (lambda r: r["actions"].__setitem__(0, [1]), "action 0: must be a mapping of keys to values, got a list"),
+    (lambda r: r["actions"][0].update(action=["capture"]), "action 0: unknown action a list; "
+                                                           "expected one of take_table_mournival"),
+    (lambda r: r["actions"][0].pop("action"), "action 0: unknown action null"),
+    (lambda r: r["actions"][0].update(cards=[]), "action 0: cards: is not a key here"),
+    (lambda r: r["actions"][0].update(player=None), "action 0: player: must be a whole number from 0 to 51, got null"),
+    (lambda r: r["actions"][0].update(player=99), "action 0: player: must be a whole number from 0 "
+                                                   "to 51, got 99"),
+    (lambda r: r["actions"][0].update(player=4), "action 0 (capture by player 4) is illegal"),
+    (lambda r: r["actions"][0].update(hand="7H"), "action 0: hand: must be a list of card codes, "
+                                                   "got '7H'"),
+    (lambda r: r["actions"][0].update(hand=[None]), "action 0: hand: must be a list of card codes, "
+                                                     "got null at [0]"),
+    (lambda r: r["actions"][0].update(hand=["7X"]), "action 0: hand: '7X' is not a card"),
+    (lambda r: r.update(result=[1]), "result: must be a mapping of keys to values, got a list"),
+    (lambda r: r["result"].update(won=[[1]]), "result.won[0]: must be a list of card codes, got 1 at [0]"),
+    (lambda r: r["result"].update(won="all"), "result.won: must be a list, got 'all'"),
+    (lambda r: r["result"].update(leftovers=[]), "result.leftovers: must be a mapping of keys to values, got a list"),
+    (lambda r: r["result"].update(extra=1), "result.extra: is not a key here"),
+    (lambda r: r["result"].update(net=[[[[]]]]), "result.net[0]: must be a whole number from -1,000,000 to "
+                                                   "1,000,000, got a list"),
 ])
 def test_wrong_types_anywhere_are_refused_naming_the_field(rulesets, example, mutate, needle):
     bad = copy.deepcopy(example)
@@ -211,3 +220,25 @@ def test_records_check_turns_every_unreadable_file_into_lines_not_tracebacks(tmp
     assert "Traceback" not in captured.out + captured.err
     assert [line.split(": ", 1)[0] for line in out[:-1]] == [f"{p}:1" for p in paths]
     assert out[-1] == "4 records checked: 0 good, 4 bad"
+
+
+def test_a_malformed_action_is_named_by_its_index_as_an_illegal_one_is(rulesets, example):
+    bad = copy.deepcopy(example)
+    bad["actions"][7]["hand"] = ["7X"]
+    with pytest.raises(RecordError) as exc:
+        replay(bad, rulesets)
+    assert exc.value.index == 7 and str(exc.value).startswith("action 7: hand: '7X' is not a card")
+    bad["actions"][7] = {"player": 1, "action": "capture", "hand": ["7H"], "table": ["7S"],
+                         "oversight": "split_prial"}
+    with pytest.raises(RecordError, match=r"^action 7: oversight: is not a key here$"):
+        replay(bad, rulesets)
+
+
+def test_the_shape_models_know_the_format_names_the_writers_write():
+    from typing import get_args
+
+    from tutor.engine._record_json import MatchIn, RecordIn
+    from tutor.engine.match import MATCH_FORMAT
+    from tutor.engine.records import FORMAT
+    assert get_args(RecordIn.model_fields["format"].annotation) == (FORMAT,)
+    assert get_args(MatchIn.model_fields["format"].annotation) == (MATCH_FORMAT,)

@@ -34,7 +34,7 @@ from tutor.engine.errors import DataError
 from tutor.engine.infile import open_input
 
 __all__ = ["MAX_BYTES", "MAX_LINE_BYTES", "MAX_DEPTH", "MAX_DIGITS", "JSONError", "read_bytes",
-           "decode", "iter_lines", "lone_surrogate", "loads", "load"]
+           "decode", "describe", "iter_lines", "lone_surrogate", "loads", "load"]
 
 #: The largest whole JSON document read, in bytes (a saved match of 1,000 deals is about 6 MB;
 #: a progress export holds about 180,000 answers in this much, at some 370 bytes an answer).
@@ -46,6 +46,23 @@ MAX_DEPTH = 32
 #: The most digits a whole number may have unless the reader says otherwise (Python refuses
 #: over 4,300 with a ValueError; no field of our formats needs more than 20).
 MAX_DIGITS = 30
+
+
+def describe(value: object) -> str:
+    """A short, safe description of a JSON value for a message, as it was given: ``null``,
+    ``true``, ``a list``, ``an object``, else its repr cut to 40 characters (never a long or
+    deep repr)."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, dict):
+        return "an object"
+    if isinstance(value, (list, tuple)):
+        return "a list"
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
 
 
 class JSONError(DataError):

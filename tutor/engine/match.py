@@ -16,7 +16,6 @@ stopped.
 from __future__ import annotations
 
 import json
-import math
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -25,18 +24,15 @@ from typing import Any
 from tutor.engine.bots import Bot, play_out
 from tutor.engine.deal import Deal, new_deal
 from tutor.engine.errors import RecordError, UsageError
-from tutor.engine.limits import MAX_MATCH_DEALS, MAX_SEED
+from tutor.engine.jsonfile import describe
+from tutor.engine.limits import MAX_MATCH_DEALS
 from tutor.engine.records import replay, to_record
 from tutor.engine.rulesets import Ruleset
 
-__all__ = ["Cut", "Game", "Match", "MATCH_FORMAT", "MATCH_KEYS", "Plan", "first_dealer",
-           "plan_games"]
+__all__ = ["Cut", "Game", "Match", "MATCH_FORMAT", "Plan", "first_dealer", "plan_games"]
 
 #: The format name of a saved match.
 MATCH_FORMAT = "laugh-and-lie-down/match@1"
-#: The keys of a saved match (:meth:`Match.to_json`), every one required.
-MATCH_KEYS = ("format", "ruleset", "players", "seed", "first_dealer", "cuts", "deals_planned",
-              "meta", "deals")
 
 
 @dataclass(frozen=True)
@@ -311,34 +307,27 @@ class Match:
 
         Raises :class:`~tutor.engine.errors.RecordError` whose message is one line naming the
         key (``deals_planned: must be a whole number from 1 to 1,000, got '6'``)."""
-        if not isinstance(obj, dict) or obj.get("format") != MATCH_FORMAT:
-            raise RecordError(f"not a saved match (format must be {MATCH_FORMAT!r})")
-        missing = [k for k in MATCH_KEYS if k not in obj]
-        if missing:
-            raise RecordError(f"{missing[0]}: missing")
-        extra = sorted(str(k) for k in obj if k not in MATCH_KEYS)
-        if extra:
-            raise RecordError(f"{_short(extra[0])}: not a key of a saved match")
-        rid = obj["ruleset"]
-        if not isinstance(rid, str) or rid not in rulesets:
-            raise RecordError(f"ruleset: unknown ruleset {_short(rid)}")
+        from tutor.engine._record_json import read_match  # pydantic: only when a match is read
+        saved = read_match(obj)
+        rid = saved.ruleset
+        if rid not in rulesets:
+            raise RecordError(f"ruleset: unknown ruleset {describe(rid)}")
         rs = rulesets[rid]
-        players = _whole(obj, "players", 1, 52)
+        players, seed, first = saved.players, saved.seed, saved.first_dealer
         if players not in rs.counts:
             raise RecordError(f"players: ruleset {rid} does not cover {players} players")
-        seed = obj["seed"]
-        if isinstance(seed, str):
-            if not 0 < len(seed) <= 100:
-                raise RecordError("seed: a seed written as text has 1 to 100 characters")
-        else:
-            seed = _whole(obj, "seed", 0, MAX_SEED)
-        first = _whole(obj, "first_dealer", 0, players - 1)
-        cuts = _cuts(obj["cuts"], players)
+        if first >= players:
+            raise RecordError(f"first_dealer: must be a seat from 0 to {players - 1}, got {first}")
+        for i, cut in enumerate(saved.cuts):
+            for seat in cut:
+                if seat >= players:
+                    raise RecordError(f"cuts[{i}]: '{seat}' is not a seat from 0 to {players - 1}")
+        cuts = [Cut(cards) for cards in saved.cuts]
         if cuts:
             expect_first, expect_cuts = first_dealer(rs, players, random.Random(f"{seed}:cut"))
             if (expect_first, expect_cuts) != (first, cuts):
                 raise RecordError("cuts: not the cuts for the deal that this match's seed makes")
-        planned = _whole(obj, "deals_planned", 1, MAX_MATCH_DEALS)
+        planned = saved.deals_planned
         try:
             games = plan_games(rs, players, first, None if rs.match_format else planned)
         except UsageError as exc:
@@ -346,17 +335,8 @@ class Match:
         if len(games) != planned:
             raise RecordError(f"deals_planned: a {rid} match plans {len(games)} deals, not "
                               f"{planned}")
-        meta = obj["meta"]
-        if not isinstance(meta, dict):
-            raise RecordError(f"meta: must be an object, got {_short(meta)}")
-        for key, value in meta.items():
-            if isinstance(value, (dict, list)) or (isinstance(value, float)
-                                                   and not math.isfinite(value)):
-                raise RecordError(f"meta.{_short(key)}: must be a plain value (text, a number, "
-                                  "true, false or null)")
-        records = obj["deals"]
-        if not isinstance(records, list):
-            raise RecordError(f"deals: must be a list, got {_short(records)}")
+        meta = dict(saved.meta)
+        records = saved.deals
         if len(records) > len(games):
             raise RecordError(f"deals: {len(records)} deals, more than the {len(games)} planned")
         m = cls(rs, players, first, games=games, seed=seed, cuts=cuts, meta=meta)
@@ -376,45 +356,3 @@ class Match:
                 raise RecordError(f"deals: deal {k + 1}: not the deal this match's seed deals")
             m.record_deal(deal)
         return m
-
-
-def _short(value: Any) -> str:
-    """A value for a message: its repr cut to 30 characters (lists and objects named)."""
-    if isinstance(value, dict):
-        return "an object"
-    if isinstance(value, list):
-        return "a list"
-    text = repr(value) if not isinstance(value, str) else value
-    return text if len(text) <= 30 else text[:27] + "..."
-
-
-def _whole(obj: dict, key: str, low: int, high: int) -> int:
-    """``obj[key]`` if it is a whole number from ``low`` to ``high`` (not a boolean, a float or
-    text); else RecordError naming the key."""
-    value = obj[key]
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise RecordError(f"{key}: must be a whole number from {low:,} to {high:,}, got "
-                          f"{_short(value) if not isinstance(value, str) else repr(_short(value))}")
-    return value
-
-
-def _cuts(value: Any, players: int) -> list[Cut]:
-    """The saved cuts: a list of objects mapping seat numbers (as text) to cards (0-51), each
-    seat of the table; RecordError naming ``cuts`` otherwise."""
-    if not isinstance(value, list) or len(value) > 52:
-        raise RecordError("cuts: must be a list of cuts (seat -> card)")
-    out = []
-    for i, cut in enumerate(value):
-        if not isinstance(cut, dict) or not cut:
-            raise RecordError(f"cuts.{i}: must be an object of seats and cards")
-        cards = {}
-        for seat, card in cut.items():
-            if not (seat.isascii() and seat.isdigit() and len(seat) <= 2
-                    and int(seat) < players):
-                raise RecordError(f"cuts.{i}: {_short(seat)!r} is not a seat from 0 to "
-                                  f"{players - 1}")
-            if isinstance(card, bool) or not isinstance(card, int) or not 0 <= card < 52:
-                raise RecordError(f"cuts.{i}.{seat}: must be a card number from 0 to 51")
-            cards[int(seat)] = card
-        out.append(Cut(cards))
-    return out

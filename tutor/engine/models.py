@@ -19,14 +19,17 @@ raised as the :class:`~tutor.engine.errors.LaughError` subclass the caller names
 from __future__ import annotations
 
 import types
+from collections.abc import Callable
 from typing import Annotated, Any, TypeVar, Union, get_args, get_origin
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, ValidationError
 
 from tutor.engine.errors import DataError, LaughError
+from tutor.engine.jsonfile import describe
 from tutor.engine.yamlfile import Document
 
-__all__ = ["Listed", "Model", "key_path", "listed", "problem", "refusal", "validate"]
+__all__ = ["Listed", "Model", "describe", "key_path", "listed", "problem", "refusal", "validate",
+           "whole_number"]
 
 M = TypeVar("M", bound=BaseModel)
 T = TypeVar("T")
@@ -46,6 +49,18 @@ def listed(value: object) -> object:
 
 #: A list in a file, a tuple of ``T`` in the model: ``Listed[Step]``.
 Listed = Annotated[tuple[T, ...], BeforeValidator(listed)]
+
+
+def whole_number(low: int, high: int) -> Callable[[object], int]:
+    """A plain validator for a whole number from ``low`` to ``high`` (not a boolean, a float or
+    text), refusing with the range and the value given: ``must be a whole number from 1 to
+    1,000, got '6'``.  Use as ``Annotated[int, PlainValidator(whole_number(1, 1_000))]``."""
+    def check(value: object) -> int:
+        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+            raise ValueError(f"must be a whole number from {low:,} to {high:,}, got "
+                             f"{describe(value)}")
+        return value
+    return check
 
 
 def key_path(loc: tuple[int | str, ...]) -> str:
@@ -74,6 +89,8 @@ _WORDS = {
     "model_type": "must be a mapping of keys to values",
     "model_attributes_type": "must be a mapping of keys to values",
 }
+#: The refusals of a value's type, after which the value given is worth saying.
+_TYPES = frozenset(_WORDS) - {"missing", "extra_forbidden"}
 
 #: Refusals of a bound, said with the bound (pydantic's context names it).
 _BOUNDS = {
@@ -85,12 +102,14 @@ _BOUNDS = {
     "too_long": "must hold at most {max_length} entries",
     "string_too_short": "must be text of at least {min_length} characters",
     "string_too_long": "must be text of at most {max_length} characters",
+    "literal_error": "must be {expected}",
 }
 
 
-def problem(exc: ValidationError) -> tuple[tuple[int | str, ...], str]:
+def problem(exc: ValidationError, *, given: bool = False) -> tuple[tuple[int | str, ...], str]:
     """The first problem of a refusal: its location (keys and list indexes, pydantic's
-    tagged-union and validator steps left out) and a short message."""
+    tagged-union and validator steps left out) and a short message; with ``given``, a value of
+    the wrong type or out of range is said too (``must be text, got a list``)."""
     err = exc.errors(include_url=False)[0]
     loc = tuple(p for p in err["loc"] if isinstance(p, int) or not _internal(p))
     kind = err["type"]
@@ -107,6 +126,8 @@ def problem(exc: ValidationError) -> tuple[tuple[int | str, ...], str]:
         for lead in ("Value error, ", "Assertion failed, "):
             if message.startswith(lead):
                 message = message[len(lead):]
+    if given and (kind in _TYPES or kind in _BOUNDS):
+        message += f", got {describe(err['input'])}"
     return loc, message
 
 
@@ -117,20 +138,21 @@ def _internal(part: str) -> bool:
 
 
 def validate(model: type[M], value: object, *, doc: Document | None = None, where: str = "",
-             error: type[LaughError] = DataError, context: Any = None) -> M:
+             error: type[LaughError] = DataError, context: Any = None, given: bool = False) -> M:
     """``value`` checked and built as ``model``.
 
     ``doc`` (a YAML text's :class:`Document`) gives the file and line of the key at fault, and
     an unknown key or a value that is not a mapping is told the keys the place takes;
     otherwise ``where`` (a file name, "message") leads the line.  ``context`` is handed to the
     model's validators (pydantic's validation context: what a rule checks against, such as the
-    library of sources).  Raises ``error`` (default :class:`DataError`) with one line naming
+    library of sources); ``given`` says the value given after a wrong type or range.  Raises
+    ``error`` (default :class:`DataError`) with one line naming
     the key path; never a pydantic error.
     """
     try:
         return model.model_validate(value, context=context)
     except ValidationError as exc:
-        loc, message = problem(exc)
+        loc, message = problem(exc, given=given)
         if doc is None:
             path = key_path(loc)
             raise error(": ".join(p for p in (where, path, message) if p)) from None

@@ -19,17 +19,14 @@ from pathlib import Path
 from typing import Any
 
 from tutor.engine import jsonfile
-from tutor.engine.cards import code, codes, parse_card
-from tutor.engine.deal import ACTION_KINDS, Action, Deal
-from tutor.engine.errors import LaughError, NotationError, RecordError
-from tutor.engine.rulesets import OVERSIGHT_KINDS, Ruleset
+from tutor.engine.cards import code, codes
+from tutor.engine.deal import Action, Deal
+from tutor.engine.errors import LaughError, RecordError
+from tutor.engine.jsonfile import describe
+from tutor.engine.rulesets import Ruleset
 from tutor.engine.sources import default_library
 
 FORMAT = "laugh-and-lie-down/deal@1"
-
-#: The top-level keys of a record, and of its ``result`` block (RULES.md 9).
-RECORD_KEYS = ("format", "ruleset", "players", "dealer", "pack", "actions", "result")
-RESULT_KEYS = ("last_in", "bonus_to", "won", "leftovers", "net", "points")
 
 #: No number in a record needs more digits than this (Python refuses over 4,300 on its own,
 #: with a ValueError; we refuse far sooner, with a RecordError).
@@ -53,71 +50,14 @@ def action_to_json(a: Action) -> dict[str, object]:
     return d
 
 
-def _describe(value: Any) -> str:
-    """A short, safe description of a JSON value for a message (never a long or deep repr)."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, dict):
-        return "an object"
-    if isinstance(value, list):
-        return "a list"
-    text = repr(value)
-    return text if len(text) <= 40 else text[:37] + "..."
-
-
-def _keys(keys) -> str:
-    """Unexpected keys for a message: the first five, each cut to 20 characters."""
-    ks = sorted(keys)
-    shown = [k if len(k) <= 20 else k[:17] + "..." for k in ks[:5]]
-    return repr(shown)[:-1] + (", ...]" if len(ks) > 5 else "]")
-
-
-def _cards_field(d: dict, key: str, index: int) -> tuple[int, ...]:
-    v = d.get(key)
-    if not isinstance(v, list) or not all(isinstance(x, str) for x in v):
-        got = "missing" if key not in d else f"got {_describe(v)}"
-        raise RecordError(f"action {index}: {key!r} must be a list of card codes ({got})", index)
-    try:
-        return tuple(parse_card(x) for x in v)
-    except NotationError as exc:
-        raise RecordError(f"action {index}: {key!r}: {exc}", index) from None
-
-
 def action_from_json(d: object, index: int) -> Action:
-    """Read one record action; raises :class:`RecordError` naming ``index`` when malformed."""
-    if not isinstance(d, dict):
-        raise RecordError(f"action {index}: expected an object, got {type(d).__name__}", index)
-    kind = d.get("action")
-    if not isinstance(kind, str) or kind not in ACTION_KINDS:
-        raise RecordError(f"action {index}: unknown action {_describe(kind)}; expected one of "
-                          f"{', '.join(ACTION_KINDS)}", index)
-    player = d.get("player")
-    if not isinstance(player, int) or isinstance(player, bool):
-        raise RecordError(f"action {index}: 'player' must be a seat number, got "
-                          f"{_describe(player)}", index)
-    if kind == "end_turn":
-        allowed = {"player", "action"}
-        act = Action(player, kind)
-    elif kind in ("capture", "play_on_capture"):
-        allowed = {"player", "action", "hand", "table"}
-        hand, table = _cards_field(d, "hand", index), _cards_field(d, "table", index)
-        act = Action.make(player, kind, hand, table)
-    else:
-        allowed = {"player", "action", "cards"} | ({"oversight"} if kind == "claim" else set())
-        cards = _cards_field(d, "cards", index)
-        ov = None
-        if kind == "claim":
-            ov = d.get("oversight")
-            if not isinstance(ov, str) or ov not in OVERSIGHT_KINDS:
-                raise RecordError(f"action {index}: unknown oversight {_describe(ov)}; expected one of "
-                                  f"{', '.join(OVERSIGHT_KINDS)}", index)
-        act = Action.make(player, kind, cards, (), ov)
-    extra = set(d) - allowed
-    if extra:
-        raise RecordError(f"action {index}: unexpected keys {_keys(extra)}", index)
-    return act
+    """Read one record action (a parsed JSON object, RULES.md 9).
+
+    Raises :class:`RecordError` naming ``index`` (``action 3: hand: '7X' is not a card``),
+    with ``.index`` set, when it is malformed; whether it is legal is the deal's to say.
+    """
+    from tutor.engine._record_json import read_action  # pydantic: only when a record is read
+    return read_action(d, index)
 
 
 def result_to_json(deal: Deal) -> dict[str, object] | None:
@@ -162,82 +102,57 @@ def _pack(deal: Deal) -> tuple[int, ...]:
     return deal.pack
 
 
-def _lookup_ruleset(rid: str, players: int, rulesets: dict[str, Ruleset] | None) -> Ruleset:
+def _lookup_ruleset(rid: str, rulesets: dict[str, Ruleset] | None) -> Ruleset:
     known = rulesets if rulesets is not None else default_library().rulesets
     if rid not in known:
-        raise RecordError(f"ruleset: unknown ruleset {_describe(rid)}; known: "
+        raise RecordError(f"ruleset: unknown ruleset {describe(rid)}; known: "
                           f"{', '.join(sorted(known))}")
     return known[rid]
 
 
 def replay(record: object, rulesets: dict[str, Ruleset] | None = None, *,
            check_result: bool = True, upto: int | None = None) -> Deal:
-    """Replay a record and return the deal state after its actions (the first ``upto`` only,
-    if given).
+    """Replay a record (parsed JSON, RULES.md 9) and return the deal state after its actions
+    (the first ``upto`` only, if given).
 
-    ``rulesets`` maps ids to rulesets (default: the loaded library).  Raises
-    :class:`RecordError` for a malformed record, an illegal action (``.index`` is the index of the
-    first bad action), or, when ``check_result`` is true and the record has a ``result``, a result
-    that differs from the replay's.
+    The record's shape is checked first, whole (:class:`tutor.engine._record_json.RecordIn`:
+    every key, its type and range, every card code and action), then every action is applied
+    through the engine.  ``rulesets`` maps ids to rulesets (default: the loaded library).
+    Raises :class:`RecordError` for a malformed record, an illegal action (``.index`` is the
+    index of the first bad action), or, when ``check_result`` is true and the record has a
+    ``result``, a result that differs from the replay's.
     """
-    if not isinstance(record, dict):
-        raise RecordError(f"a deal record is a JSON object, not {_describe(record)}")
-    if record.get("format") != FORMAT:
-        raise RecordError(f"format: must be {FORMAT!r}, got {_describe(record.get('format'))}")
-    for key in RECORD_KEYS[1:-1]:
-        if key not in record:
-            raise RecordError(f"missing key {key!r}")
-    extra = set(record) - set(RECORD_KEYS)
-    if extra:
-        raise RecordError(f"unexpected keys {_keys(extra)}")
-    rid = record["ruleset"]
-    if not isinstance(rid, str):
-        raise RecordError(f"ruleset: must be a ruleset id (text), got {_describe(rid)}")
-    players, dealer = record["players"], record["dealer"]
-    for key, value in (("players", players), ("dealer", dealer)):
-        if not isinstance(value, int) or isinstance(value, bool):
-            raise RecordError(f"{key}: must be a whole number, got {_describe(value)}")
-    ruleset = _lookup_ruleset(rid, players, rulesets)
+    from tutor.engine._record_json import read_record  # pydantic: only when a record is read
+    rec = read_record(record)
+    ruleset = _lookup_ruleset(rec.ruleset, rulesets)
+    players = rec.players
     if players not in ruleset.counts:
         raise RecordError(f"players: ruleset {ruleset.id} does not cover {players} players "
                           f"(it covers {', '.join(map(str, ruleset.player_counts))})")
-    if not 0 <= dealer < players:
-        raise RecordError(f"dealer: must be a seat from 0 to {players - 1}, got {dealer}")
-    pack_codes = record["pack"]
-    if not isinstance(pack_codes, list):
-        raise RecordError(f"pack: must be a list of 52 card codes, got {_describe(pack_codes)}")
+    if rec.dealer >= players:
+        raise RecordError(f"dealer: must be a seat from 0 to {players - 1}, got {rec.dealer}")
     try:
-        pack = [parse_card(c) for c in pack_codes]
-    except NotationError as exc:
-        raise RecordError(f"pack: {exc}") from None
-    if len(pack) != 52 or len(set(pack)) != 52:
-        raise RecordError(f"pack: must be the 52 distinct cards, got {len(pack)} cards, "
-                          f"{len(set(pack))} distinct")
-    try:
-        deal = Deal(ruleset, players, dealer, pack)
+        deal = Deal(ruleset, players, rec.dealer, list(rec.pack))
     except LaughError as exc:
         raise RecordError(str(exc)) from None
-    actions = record["actions"]
-    if not isinstance(actions, list):
-        raise RecordError(f"actions: must be a list, got {_describe(actions)}")
-    for i, d in enumerate(actions):
+    for i, a in enumerate(rec.actions):
         if upto is not None and i >= upto:
             break
-        act = action_from_json(d, i)
+        act = a.to_action()
         why = deal.why_illegal(act)
         if why is not None:
             raise RecordError(f"action {i} ({act.kind} by player {act.player}) is illegal: {why}", i)
         deal.apply_unchecked(act)
-    if check_result and upto is None and record.get("result") is not None:
-        theirs = _normalise_result(record["result"])
+    if check_result and upto is None and rec.result is not None:
+        theirs = rec.result.as_json()
         if deal.result is None:
             raise RecordError("result: the record has a result but its actions do not finish "
-                              f"the deal (it stops after {len(actions)} actions)")
+                              f"the deal (it stops after {len(rec.actions)} actions)")
         mine = result_to_json(deal)
         assert mine is not None             # the deal has a result
         for key in mine:
             if theirs.get(key) != mine[key]:
-                raise RecordError(f"result.{key} is {_describe(theirs.get(key))} but the replay "
+                raise RecordError(f"result.{key} is {describe(theirs.get(key))} but the replay "
                                   f"gives {mine[key]!r}")
     return deal
 
@@ -262,7 +177,7 @@ def check_record(record: object, rulesets: dict[str, Ruleset] | None = None, *,
     if not isinstance(record, dict):        # replay has read it as an object already
         raise RecordError("a deal record must be an object")
     if deal.result is None:
-        n = len(record["actions"])
+        n = len(deal.history)
         raise UnfinishedRecord(f"unfinished: the actions stop before the deal is over "
                                f"({n} action{'s' if n != 1 else ''}; player {deal.to_move} to "
                                "move); check positions with --positions")
@@ -270,37 +185,6 @@ def check_record(record: object, rulesets: dict[str, Ruleset] | None = None, *,
         raise UnfinishedRecord("unfinished: the record has no result block; check positions "
                                "with --positions")
     return deal
-
-
-def _normalise_result(res: Any) -> dict[str, Any]:
-    """The ``result`` block with its card lists sorted, for comparison with the replay's."""
-    if not isinstance(res, dict):
-        raise RecordError(f"result: must be an object, got {_describe(res)}")
-    extra = set(res) - set(RESULT_KEYS) - {"payments"}
-    if extra:
-        raise RecordError(f"result: unexpected keys {_keys(extra)}")
-    out = dict(res)
-    won = out.get("won")
-    if won is not None:
-        if not isinstance(won, list) or not all(isinstance(w, list) for w in won):
-            raise RecordError(f"result.won: must be a list of card lists, got {_describe(won)}")
-        out["won"] = [_result_cards(w, f"result.won.{i}") for i, w in enumerate(won)]
-    lo = out.get("leftovers")
-    if lo is not None:
-        if not isinstance(lo, dict) or set(lo) - {"to", "cards"}:
-            raise RecordError("result.leftovers: must be an object {to, cards}")
-        out["leftovers"] = {"to": lo.get("to"),
-                            "cards": _result_cards(lo.get("cards"), "result.leftovers.cards")}
-    return out
-
-
-def _result_cards(value: Any, where: str) -> list[str]:
-    if not isinstance(value, list) or not all(isinstance(c, str) for c in value):
-        raise RecordError(f"{where}: must be a list of card codes, got {_describe(value)}")
-    try:
-        return codes(parse_card(c) for c in value)
-    except NotationError as exc:
-        raise RecordError(f"{where}: {exc}") from None
 
 
 #: File name endings read as JSON Lines, one record a line, whatever the first line holds.
@@ -373,7 +257,7 @@ def load_records(path: str | Path) -> Iterator[tuple[int, Any]]:
             yield from enumerate(whole, 1)
             return
         if suffix == ".json" and whole is not _AS_LINES:
-            yield 1, RecordError(f"a deal record is a JSON object, not {_describe(whole)}")
+            yield 1, RecordError(f"a deal record is a JSON object, not {describe(whole)}")
             return
     for lineno, text_line in enumerate(text.splitlines(), 1):
         found = _line(text_line)
