@@ -14,6 +14,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from rich.console import Group, RenderableType
 from rich.padding import Padding
 from rich.table import Table
@@ -37,7 +40,17 @@ from tutor.teaching.blockdata import (
     skill_table,
 )
 from tutor.teaching.figures import skill_figures
-from tutor.teaching.lessons import ODDS_FIGURES, Block
+from tutor.teaching.lessons import (
+    ODDS_FIGURES,
+    Block,
+    CardsData,
+    OddsData,
+    QuoteData,
+    RecordsData,
+    RulesData,
+    SimulateData,
+    SkillData,
+)
 
 __all__ = ["RENDERERS", "odds_rows", "odds_sentence", "parameter_label", "parameter_value",
            "record_lines", "records_grid", "render_block", "simulate", "simulate_sentence"]
@@ -53,14 +66,14 @@ def render_block(block: Block, ctx, width: int | None = None):
     fn = RENDERERS.get(block.kind)
     if fn is None:
         raise DataError(f"a {block.kind!r} block cannot be shown (known: {', '.join(RENDERERS)})")
-    return fn(block.data, ctx, width)
+    return fn(block, ctx, width)
 
 
 # --------------------------------------------------------------------------------------------
 # quote
 
 
-def render_quote(data: dict, ctx, width: int):
+def render_quote(data: QuoteData, ctx, width: int):
     """Each quotation of ``data["refs"]`` verbatim in quotation marks, its markup rendered
     (:func:`tutor.puzzles.quoted.quote_text`), then ``— citation (where)``."""
     lib = ctx.library
@@ -80,7 +93,7 @@ def render_quote(data: dict, ctx, width: int):
 # rules
 
 
-def render_rules(data: dict, ctx, width: int):
+def render_rules(data: RulesData, ctx, width: int):
     """A table of ``data["parameters"]`` (rows) across ``data["rulesets"]`` (columns); per-count
     parameters for ``data["players"]``.  Values a source does not state are marked."""
     lib = ctx.library
@@ -119,7 +132,7 @@ def _value_text(text: str, status: str):
 # odds
 
 
-def render_odds(data: dict, ctx, width: int):
+def render_odds(data: OddsData, ctx, width: int):
     """A sentence for a single figure, else a table (rows: ruleset and players)."""
     rows = odds_rows(data, ctx.library)
     if len(rows) == 1 and len(data["figures"]) == 1:
@@ -140,7 +153,7 @@ def render_odds(data: dict, ctx, width: int):
 # simulate
 
 
-def render_simulate(data: dict, ctx, width: int):
+def render_simulate(data: SimulateData | SkillData, ctx, width: int):
     """The per-seat table and the dealer's-advantage sentence of a simulated study (with
     ``skill``: :func:`render_skill`)."""
     if "skill" in data:
@@ -166,7 +179,7 @@ def render_simulate(data: dict, ctx, width: int):
     return Group(title, t, Text(simulate_sentence(result), style="bold"))
 
 
-def render_skill(data: dict, ctx, width: int):
+def render_skill(data: SkillData, ctx, width: int):
     """The expert seat's gain per ruleset over each opponent's seat, from the precomputed
     figures (:func:`tutor.teaching.figures.skill_figures`: read, never computed, so the lesson
     opens at once), shown as ``laugh simulate --skill`` shows them."""
@@ -190,7 +203,7 @@ def skill_view(figures: dict) -> list[RenderableType]:
 # cards
 
 
-def render_cards(data: dict, ctx, width: int):
+def render_cards(data: CardsData, ctx, width: int):
     """One row per label: ``Your hand  7♥ 7♠ Q♦``, then the caption if any."""
     grid = Table.grid(padding=(0, 2))
     grid.add_column(style="bold", overflow="fold")
@@ -198,7 +211,7 @@ def render_cards(data: dict, ctx, width: int):
     for label, cards in data["rows"]:
         grid.add_row(label, cards_text(cards, ctx.symbols) if cards else Text("(none)", "dim"))
     parts = [Padding(grid, (0, 0, 0, 2))]
-    if data.get("caption"):
+    if data["caption"]:
         parts.append(Padding(Text(data["caption"], style="dim italic"), (0, 0, 0, 2)))
     return Group(*parts)
 
@@ -251,7 +264,7 @@ def records_grid(views: list[RecordView], symbols: bool = True) -> Padding:
     return Padding(grid, (0, 0, 0, 2))
 
 
-def render_records(data: dict, ctx, width: int):
+def render_records(data: RecordsData, ctx, width: int):
     """The records of the game (of ``data["kinds"]``), in date order, from the source files:
     the same list ``laugh sources`` shows and the timeline puzzles ask about."""
     views = records_view(ctx.library, data.get("kinds"))
@@ -261,5 +274,13 @@ def render_records(data: dict, ctx, width: int):
 
 
 #: The renderer of each kind of (non-puzzle) block.
-RENDERERS = {"quote": render_quote, "rules": render_rules, "odds": render_odds,
-             "simulate": render_simulate, "cards": render_cards, "records": render_records}
+#: Each kind of block (but ``puzzle`` and ``coach``) -> its drawing, given the block, the
+#: context and the width in columns.
+RENDERERS: dict[str, Callable[[Block, Any, int], object]] = {
+    "quote": lambda b, ctx, width: render_quote(b.quote(), ctx, width),
+    "rules": lambda b, ctx, width: render_rules(b.rules(), ctx, width),
+    "odds": lambda b, ctx, width: render_odds(b.odds(), ctx, width),
+    "simulate": lambda b, ctx, width: render_simulate(b.simulate(), ctx, width),
+    "cards": lambda b, ctx, width: render_cards(b.cards(), ctx, width),
+    "records": lambda b, ctx, width: render_records(b.records(), ctx, width),
+}

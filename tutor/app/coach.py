@@ -47,7 +47,7 @@ from tutor.teaching.coach import (
     stop_for,
     stop_quotes,
 )
-from tutor.teaching.lessons import Lesson, course_index, open_lesson
+from tutor.teaching.lessons import CoachData, Lesson, course_index, open_lesson
 
 __all__ = ["ASK_CLAIM", "ASK_WORDS", "Coach", "CoachedResult", "CoachedSession", "allows",
            "coached_deals", "short_citation", "survey"]
@@ -229,7 +229,8 @@ class CoachedSession:
     move on a terminal.  :attr:`coach` is the coach of the deal being played, :attr:`player`
     its play screen.  Raises :class:`UsageError` for a ruleset the block has no deal for."""
 
-    def __init__(self, ctx, data: dict, ruleset: str | None = None, *, pace: float = 1.0):
+    def __init__(self, ctx, data: CoachData, ruleset: str | None = None, *,
+                 pace: float = 1.0):
         rid = ruleset or next(iter(data["deals"]))
         if rid not in data["deals"]:
             raise UsageError(f"this coached deal has no deal under {rid} (it has: "
@@ -329,7 +330,7 @@ def short_citation(library, ref: str) -> str:
     return f"{who}, {section}"
 
 
-def coached_deals(ctx, data: dict, ruleset: str | None = None, *,
+def coached_deals(ctx, data: CoachData, ruleset: str | None = None, *,
                   pace: float = 1.0) -> CoachedResult:
     """Play a ``coach`` block's deals with the learner at ``ctx``: the first coached, then one
     with the coach silent unless asked (see :class:`CoachedSession`).  ``EOFError`` and
@@ -357,7 +358,7 @@ def _not_arisen(coach: Coach) -> Text:
     return t
 
 
-def survey(data: dict, ruleset: str | None, answer: Callable[[DealPlayer, str], str],
+def survey(data: CoachData, ruleset: str | None, answer: Callable[[DealPlayer, str], str],
            width: int = 80) -> tuple[list[str], Deal]:
     """The situations the first deal of ``data`` under ``ruleset`` shows a scripted learner,
     in order, and the deal: ``answer(player, prompt)`` gives each line the learner types (piped:
@@ -426,7 +427,7 @@ SURVEY_LEARNERS = (
 )
 
 
-def sure_situations(data: dict, ruleset: str | None) -> list[str]:
+def sure_situations(data: CoachData, ruleset: str | None) -> list[str]:
     """The situations the first deal of ``data`` under ``ruleset`` shows every learner of
     :data:`SURVEY_LEARNERS` (in :data:`SITUATIONS` order)."""
     shown = None
@@ -436,13 +437,13 @@ def sure_situations(data: dict, ruleset: str | None) -> list[str]:
     return [s for s in SITUATIONS if s in (shown or ())]
 
 
-def search_seeds(data: dict, ruleset: str, seeds: range) -> list[tuple[int, list[str]]]:
+def search_seeds(data: CoachData, ruleset: str, seeds: range) -> list[tuple[int, list[str]]]:
     """Each seed of ``seeds`` with the situations its first deal (``data``'s, with that seed
     under ``ruleset``) is sure to show (:func:`sure_situations`), the most first.  How a
     ``coach`` block's seeds are chosen."""
     out = []
     for seed in seeds:
-        trial = {**data, "deals": {**data["deals"], ruleset: seed}}
+        trial: CoachData = {**data, "deals": {**data["deals"], ruleset: seed}}
         out.append((seed, sure_situations(trial, ruleset)))
     return sorted(out, key=lambda x: -len(x[1]))
 
@@ -462,4 +463,4 @@ def home_coached_deals(ctx, ruleset: str | None = None, *, pace: float = 1.0) ->
     ``laugh coach``), under ``ruleset`` (None: the block's first)."""
     lesson, block = course_coach_block()
     ctx.say(f"From lesson {lesson.number}, {lesson.title}.", style="dim")
-    return coached_deals(ctx, block.data, ruleset, pace=pace)
+    return coached_deals(ctx, block.coach(), ruleset, pace=pace)

@@ -89,13 +89,13 @@ class LessonRunner:
 
     def slots(self, block: Block) -> list[str]:
         """The slot names (``"<block index>.<n>"``) of a puzzle block's puzzles."""
-        return [f"{block.index}.{n}" for n in range(block.data["count"])]
+        return [f"{block.index}.{n}" for n in range(block.puzzle()["count"])]
 
     def puzzle(self, block: Block, n: int) -> Puzzle:
         """Puzzle ``n`` of ``block`` for this attempt's seed (generated once, then kept)."""
         slot = f"{block.index}.{n}"
         if slot not in self._puzzles:
-            d = block.data
+            d = block.puzzle()
             self._puzzles[slot] = generate(
                 d["kind"], ruleset=d["ruleset"], players=d["players"],
                 seed=puzzle_seed(self.state.seed, self.lesson.id, block.index, n),
@@ -108,7 +108,7 @@ class LessonRunner:
         (:func:`tutor.puzzles.another`), never the missed puzzle nor the same question.  The same
         attempt (seed) gives the same fresh puzzle.  Raises GenerationError when none is found."""
         return another(self.puzzle(block, n), 1, lesson=self.lesson.path.stem,
-                       theme=block.data.get("theme"))
+                       theme=block.puzzle()["theme"])
 
     # -- the run ---------------------------------------------------------------------------
 
@@ -279,7 +279,7 @@ class LessonRunner:
         if low in COACH_SKIP:
             ctx.say("Skipped: the coached deal is also on the home screen (f).", style="dim")
             return
-        coached_deals(ctx, block.data, self.ruleset)
+        coached_deals(ctx, block.coach(), self.ruleset)
         ctx.say()
 
     def heading(self, block: Block, n: int) -> str:
@@ -325,7 +325,7 @@ class LessonRunner:
         retry at the same puzzle)."""
         ids = set()
         for block in self.lesson.blocks("puzzle"):
-            for n in range(block.data["count"]):
+            for n in range(block.puzzle()["count"]):
                 if f"{block.index}.{n}" in slots:
                     try:
                         ids.add(self.puzzle(block, n).id)
@@ -339,7 +339,7 @@ class LessonRunner:
         """Offer the missed puzzles again, mark the lesson complete and show the score."""
         ctx, lesson = self.ctx, self.lesson
         blocks = list(lesson.blocks("puzzle"))
-        slots = [(b, n, f"{b.index}.{n}") for b in blocks for n in range(b.data["count"])]
+        slots = [(b, n, f"{b.index}.{n}") for b in blocks for n in range(b.puzzle()["count"])]
         total = sum(1 for _, _, s in slots if s in self.state.answered)
         right = sum(1 for _, _, s in slots if self.state.answered.get(s))
         missed = [(b, n) for b, n, s in slots if self.state.answered.get(s) is False]

@@ -22,6 +22,7 @@ from tutor.engine.data import laugh_cache
 from tutor.engine.errors import DataError
 from tutor.engine.odds import deal_odds, percent
 from tutor.engine.parameters import COUNT_PARAMETERS, PARAMETERS, value_short
+from tutor.teaching.lessons import OddsData, SimulateData
 
 __all__ = ["RULES_CAPTION", "BlockView", "CardsView", "CoachView", "OddsView", "PuzzleView",
            "QuoteView", "RecordView", "RecordsView", "RulesView", "SimulateView", "SkillTable",
@@ -143,7 +144,7 @@ def parameter_value(library, rid: str, name: str, players: int | None) -> tuple[
 # odds
 
 
-def odds_rows(data: dict, library) -> list[dict]:
+def odds_rows(data: OddsData, library) -> list[dict]:
     """The exact odds a block asks for: one dict per ruleset and player count, with ``ruleset``,
     ``players``, ``hand``, ``table`` and each figure as a :class:`fractions.Fraction`."""
     rows = []
@@ -187,7 +188,7 @@ def odds_percent(p: Fraction) -> str:
 # simulate
 
 
-def simulate(data: dict, library, cache_dir: Path | None = None) -> dict:
+def simulate(data: SimulateData, library, cache_dir: Path | None = None) -> dict:
     """The study a ``simulate`` block asks for, as :meth:`tutor.engine.simulate.Study.to_json`,
     read from the cache in ``cache_dir`` (default :func:`tutor.engine.data.laugh_cache`) or run
     and stored there.  The cache key includes a fingerprint of the engine's code, so a changed

@@ -228,9 +228,10 @@ def build(lesson: Lesson, seed: int, library=None, symbols: bool = True) -> Work
     if library is None:
         library = default_library()
 
-    generated = [generate(b.data["kind"], ruleset=b.data["ruleset"], players=b.data["players"],
+    generated = [generate(b.puzzle()["kind"], ruleset=b.puzzle()["ruleset"],
+                          players=b.puzzle()["players"],
                           seed=puzzle_seed(seed, lesson.id, b.index, n),
-                          difficulty=b.data["difficulty"])
+                          difficulty=b.puzzle()["difficulty"])
                  for b, n in lesson.puzzle_slots()]
     puzzles = worksheet_puzzles(generated, library, symbols)
 
@@ -315,15 +316,15 @@ def blank_sheets(lesson: Lesson, library) -> list[BlankSheet]:
     out: list[BlankSheet] = []
     seen: set[str] = set()
     for block in lesson.blocks("puzzle"):
-        rid = block.data.get("ruleset")
-        if block.data["kind"].partition("/")[0].partition("@")[0] != "score-sheet":
+        rid = block.puzzle()["ruleset"]
+        if block.puzzle()["kind"].partition("/")[0].partition("@")[0] != "score-sheet":
             continue
         if not rid or rid in seen:
             continue
         seen.add(rid)
         rs = library.ruleset(rid)
         if rs.match_format:
-            players = block.data.get("players") or min(rs.player_counts)
+            players = block.puzzle()["players"] or min(rs.player_counts)
             out.append(BlankSheet(**blank_sheet(rs, players), ruleset_title=rs.title))
     return out
 

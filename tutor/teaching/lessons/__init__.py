@@ -37,16 +37,28 @@ from tutor.teaching.lessons._common import _display, _split_front_matter, resolv
 from tutor.teaching.lessons._model import (
     FRONT_MATTER_KEYS,
     Block,
+    BlockData,
+    CardsData,
+    CoachData,
     CourseEntry,
     Item,
     Lesson,
+    OddsData,
+    PuzzleData,
+    QuoteData,
+    RecordsData,
+    RulesData,
     Segment,
+    SimulateData,
+    SkillData,
+    Stop,
     page_heading,
 )
-from tutor.teaching.lessons._stops import SITUATIONS, Stop, page_quotes, page_words, stop_problems
+from tutor.teaching.lessons._stops import SITUATIONS, page_quotes, page_words, stop_problems
 
 __all__ = [
-    "BLOCK_KINDS", "Block", "CourseEntry", "FRONT_MATTER_KEYS", "Item", "Lesson", "ODDS_FIGURES",
+    "BLOCK_KINDS", "Block", "BlockData", "CardsData", "CoachData", "CourseEntry", "OddsData",
+    "PuzzleData", "QuoteData", "RecordsData", "RulesData", "SimulateData", "SkillData", "FRONT_MATTER_KEYS", "Item", "Lesson", "ODDS_FIGURES",
     "Segment", "check_lessons", "course_index", "find_lesson", "lesson_files", "lesson_keys",
     "load_course", "load_lesson", "match_lesson", "open_lesson", "page_heading", "page_quotes",
     "page_words", "puzzle_seed", "resolve_players", "SITUATIONS", "Stop", "stop_problems",

@@ -308,7 +308,7 @@ class _Checker:
         ids = lesson.objective_ids
         tested = set()
         for b in lesson.blocks("puzzle"):
-            oid = b.data.get("objective")
+            oid = b.puzzle()["objective"]
             if oid is None:
                 self.fail(b.line, "puzzle.objective", "missing: name the objective its puzzles "
                                                       f"test (objectives: {', '.join(ids)})")
@@ -332,7 +332,7 @@ class _Checker:
         serve the objective is :func:`~tutor.teaching.lessons._course_checks.serve_problems`'s
         to say."""
         serving = lesson.objective_themes.get(oid)
-        if serving is not None and b.data.get("theme") is None:
+        if serving is not None and b.puzzle()["theme"] is None:
             self.fail(b.line, "puzzle.theme", f"missing: pin what the block asks, a theme of "
                                               f"its kind (the objective '{oid}' is served by "
                                               f"{', '.join(serving)})")

@@ -4,7 +4,7 @@ puzzle set before its teaching or harder than its lesson allows."""
 from __future__ import annotations
 
 from tutor.teaching.lessons._common import _STEM_RE, _display
-from tutor.teaching.lessons._model import Lesson
+from tutor.teaching.lessons._model import Lesson, PuzzleData
 from tutor.teaching.lessons._stops import stop_problems
 
 
@@ -44,7 +44,7 @@ def _board_problems(lesson: Lesson, b, kind: str, where: str, stems: dict) -> li
     from tutor.puzzles.model import board_features_table
     from tutor.teaching.lessons import puzzle_seed, resolve_players
     stem = lesson.path.stem
-    d = b.data
+    d = b.puzzle()
     table = board_features_table()
     if d.get("ruleset"):
         rs = default_library().rulesets[d["ruleset"]]
@@ -87,17 +87,17 @@ def record_problems(lessons: list[Lesson]) -> list[str]:
         shown: set[str] = set()
         for b in lesson.blocks():
             if b.kind == "records":
-                kinds = b.data.get("kinds")
+                kinds = b.records()["kinds"]
                 shown |= {r.id for r in lib.records.values() if kinds is None or r.kind in kinds}
                 continue
-            if b.kind != "puzzle" or b.data["kind"].partition("/")[0] != "timeline":
+            if b.kind != "puzzle" or b.puzzle()["kind"].partition("/")[0] != "timeline":
                 continue
             missing: dict[str, None] = {}
             for s in range(RECORD_DRAWS):
-                p = puzzles.generate(b.data["kind"], ruleset=b.data.get("ruleset"),
-                                     players=b.data.get("players"),
+                p = puzzles.generate(b.puzzle()["kind"], ruleset=b.puzzle()["ruleset"],
+                                     players=b.puzzle()["players"],
                                      seed=puzzle_seed(s, lesson.id, b.index, 0),
-                                     difficulty=b.data.get("difficulty"))
+                                     difficulty=b.puzzle()["difficulty"])
                 for rid in records_in(p):
                     if rid not in shown:
                         missing.setdefault(rid, None)
@@ -118,7 +118,7 @@ def coach_problems(lessons: list[Lesson]) -> list[str]:
     problems = []
     for lesson in lessons:
         for b in lesson.blocks("coach"):
-            for name, stop in b.data["stops"].items():
+            for name, stop in b.coach()["stops"].items():
                 problems += [f"{_display(lesson.path)}:{b.line}: coach.stops.{name}: {why}"
                              for why in stop_problems(stop, by_id)]
     return problems
@@ -144,7 +144,7 @@ def teaching_problems(lessons: list[Lesson]) -> list[str]:
         if not _STEM_RE.match(stem):
             continue
         for b in lesson.blocks("puzzle"):
-            d = b.data
+            d = b.puzzle()
             kind = d["kind"].partition("/")[0].partition("@")[0]
             theme = d.get("theme")
             where = f"{_display(lesson.path)}:{b.line}: puzzle"
@@ -200,7 +200,7 @@ def serve_problems(lessons: list[Lesson], draws: int = SERVE_DRAWS,
                 problems.append(f"{where}:1: objectives: '{oid}' lists no themes: say which "
                                 "puzzle themes serve it (themes: [...])")
         for b in lesson.blocks("puzzle"):
-            d = b.data
+            d = b.puzzle()
             serving = lesson.objective_themes.get(d.get("objective") or "")
             if not serving or d.get("theme") is None:
                 continue            # (a missing pin is the file's own problem)
@@ -217,7 +217,7 @@ def serve_problems(lessons: list[Lesson], draws: int = SERVE_DRAWS,
 _DRAWN: dict = {"lib": None}
 
 
-def _draw(lesson_id: str, index: int, d: dict, serving: tuple[str, ...],
+def _draw(lesson_id: str, index: int, d: PuzzleData, serving: tuple[str, ...],
           draws: int) -> tuple[int, str]:
     """``(missed, first)``: how many of the ``draws`` puzzles of the block (``d`` its data,
     ``index`` its place in lesson ``lesson_id``) ask about none of ``serving``, and the first of

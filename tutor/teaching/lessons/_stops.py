@@ -8,9 +8,8 @@ themselves are found by :mod:`tutor.teaching.coach`, which re-exports these name
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
-from tutor.teaching.lessons._model import Block, Segment, page_heading
+from tutor.teaching.lessons._model import Block, Segment, Stop, page_heading
 
 #: The situations in the order a deal usually meets them: id -> the coach's heading (ours).
 SITUATIONS: dict[str, str] = {
@@ -24,22 +23,6 @@ SITUATIONS: dict[str, str] = {
     "end": "The end of play",
     "settlement": "The settlement",
 }
-
-
-@dataclass(frozen=True)
-class Stop:
-    """What the coach says at a situation: the lesson (its id) and the page (its first
-    heading) that teach it, the phrase on that page from which the coach shows the page's words
-    (to the end of that paragraph), the quotations (``source:id``, each quoted on that
-    page) it may show, and ``advice``: one quotation (quoted in some lesson) given as one line
-    of advice, or None."""
-
-    situation: str
-    lesson: str
-    page: str
-    phrase: str
-    quotes: tuple[str, ...]
-    advice: str | None = None
 
 
 def page_words(lesson, heading: str, phrase: str) -> tuple[int, str] | None:
@@ -75,7 +58,7 @@ _LIST = re.compile(r"(\d+\.|[-*+]) ")
 def page_quotes(lesson, page: int) -> set[str]:
     """The quotations (``source:id``) quoted on ``page`` of ``lesson``."""
     return {r for item in lesson.pages[page] if isinstance(item, Block) and item.kind == "quote"
-            for r in item.data["refs"]}
+            for r in item.quote()["refs"]}
 
 
 def stop_problems(stop: Stop, lessons: dict) -> list[str]:

@@ -44,7 +44,7 @@ from tutor.engine import yamlfile
 from tutor.engine.data import data_dir
 from tutor.engine.models import Model, listed, refusal, validate
 from tutor.teaching.lessons._common import _ID_RE, _display, _shown
-from tutor.teaching.lessons._model import Block, Lesson, page_heading
+from tutor.teaching.lessons._model import Block, Lesson, PuzzleData, page_heading
 
 __all__ = ["FixedLesson", "Track", "TrackStep", "MATCH", "fixed_lesson", "load_track",
            "step_key", "track_files", "track_names", "track_problems"]
@@ -176,9 +176,9 @@ def step_key(track: Track, lesson_id: str) -> str:
 
 def _left_out_by(step: TrackStep, b: Block) -> str | None:
     """The ``leave_out`` name that leaves the puzzle block ``b`` out, or None."""
-    kind = b.data["kind"].partition("@")[0]
+    kind = b.puzzle()["kind"].partition("@")[0]
     for name in step.leave_out:
-        if name == b.data.get("objective") or name == kind:
+        if name == b.puzzle()["objective"] or name == kind:
             return name
     return None
 
@@ -203,7 +203,7 @@ def fixed_lesson(track: Track, step: TrackStep, lesson: Lesson, library=None) ->
         items = []
         for item in page:
             if isinstance(item, Block) and item.kind == "puzzle":
-                d = item.data
+                d = item.puzzle()
                 kind = d["kind"].partition("/")[0].partition("@")[0]
                 why = None
                 if _left_out_by(step, item):
@@ -215,10 +215,11 @@ def fixed_lesson(track: Track, step: TrackStep, lesson: Lesson, library=None) ->
                 if why:
                     left[why] = left.get(why, 0) + d["count"]
                     continue
-                item = dataclasses.replace(item, data={**d, "ruleset": rs.id})
+                set_under: PuzzleData = {**d, "ruleset": rs.id}
+                item = dataclasses.replace(item, data=set_under)
                 tested.add(d.get("objective"))
             elif isinstance(item, Block) and item.kind == "coach" and \
-                    rs.id not in item.data["deals"]:
+                    rs.id not in item.coach()["deals"]:
                 left[f"the coached deal has no deal under {rs.id}"] = 0
                 continue
             items.append(item)
@@ -267,7 +268,7 @@ def track_problems(track: Track, lessons: dict[str, Lesson]) -> list[str]:
         fixed = fixed_lesson(track, step, lesson).lesson
         for b in fixed.blocks("puzzle"):
             seed = puzzle_seed(0, fixed.id, b.index, 0)
-            why = puzzles.probe(b.data["kind"], track.ruleset, b.data.get("players"), seed)
+            why = puzzles.probe(b.puzzle()["kind"], track.ruleset, b.puzzle()["players"], seed)
             if why:
                 problems.append(f"{where}: {key}: the puzzle block at line {b.line} of "
                                 f"{_display(lesson.path)} cannot be set under "

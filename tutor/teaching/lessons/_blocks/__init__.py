@@ -13,7 +13,7 @@ a module here, one entry in :data:`_READERS`, and its renderer in :mod:`tutor.ap
 from __future__ import annotations
 
 from types import ModuleType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from tutor.teaching.lessons._blocks import (
     cards,
@@ -25,6 +25,7 @@ from tutor.teaching.lessons._blocks import (
     rules,
     simulate,
 )
+from tutor.teaching.lessons._model import BlockData
 
 if TYPE_CHECKING:
     from tutor.teaching.lessons._checker import _Checker
@@ -39,7 +40,7 @@ _READERS: dict[str, ModuleType] = {
 BLOCK_KINDS = {word: module.DESCRIPTION for word, module in _READERS.items()}
 
 
-def parse_block(checker: _Checker, word: str, content: str, line: int) -> dict[str, Any] | None:
+def parse_block(checker: _Checker, word: str, content: str, line: int) -> BlockData | None:
     """The checked data of the block ``word`` (a key of :data:`BLOCK_KINDS`), or None after a
     problem."""
     return _READERS[word].parse(checker, content, line)

@@ -26,7 +26,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from tutor.teaching.lessons._common import _ID_RE, _REF_RE, _shown
-from tutor.teaching.lessons._stops import SITUATIONS, Stop
+from tutor.teaching.lessons._model import CoachData, Stop
+from tutor.teaching.lessons._stops import SITUATIONS
 
 if TYPE_CHECKING:
     from tutor.teaching.lessons._checker import _Checker
@@ -39,7 +40,7 @@ _STOP_KEYS = ("lesson", "page", "from", "quotes", "advice")
 _MAX_SEED = 999_999_999_999_999_999
 
 
-def parse(ck: _Checker, content: str, line: int) -> dict | None:
+def parse(ck: _Checker, content: str, line: int) -> CoachData | None:
     """``{"level", "players", "deals": {ruleset: seed}, "stops": {name: Stop}}``: a stop's
     name is its situation, or ``situation/ruleset`` for the deal under that ruleset."""
     from tutor.engine.levels import LEVELS
@@ -85,7 +86,8 @@ def parse(ck: _Checker, content: str, line: int) -> dict | None:
             ok = False
     if not ok or deals is None:
         return None
-    return {"level": level, "players": players, "deals": deals, "stops": stops}
+    assert players is not None              # a default is given
+    return CoachData(level=level, players=players, deals=deals, stops=stops)
 
 
 def _deals(ck: _Checker, raw, players: int | None, where: int) -> dict[str, int] | None:

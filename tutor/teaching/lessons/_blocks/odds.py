@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 from tutor.engine.game import DEFAULT_RULESET
 from tutor.teaching.lessons._common import _shown
+from tutor.teaching.lessons._model import OddsData
 
 if TYPE_CHECKING:
     from tutor.teaching.lessons._checker import _Checker
@@ -21,7 +22,7 @@ ODDS_FIGURES = {
 }
 
 
-def parse(ck: _Checker, content: str, line: int) -> dict | None:
+def parse(ck: _Checker, content: str, line: int) -> OddsData | None:
     """``{"figures", "rulesets", "players"}``: figures of :data:`ODDS_FIGURES`, under one
     ruleset (:data:`~tutor.engine.game.DEFAULT_RULESET` when none is named) or several."""
     got = ck.mapping("odds", content, line, ("figure", "ruleset", "rulesets", "players"),

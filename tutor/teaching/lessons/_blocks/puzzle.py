@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from tutor.teaching.lessons._common import _ID_RE, _STEM_RE, _shown
+from tutor.teaching.lessons._model import PuzzleData
 
 if TYPE_CHECKING:
     from tutor.teaching.lessons._checker import _Checker
@@ -16,7 +17,7 @@ DESCRIPTION = ("engine-graded puzzles: objective, kind, theme, count, ruleset, p
 _MAX_PUZZLES = 10
 
 
-def parse(ck: _Checker, content: str, line: int) -> dict | None:
+def parse(ck: _Checker, content: str, line: int) -> PuzzleData | None:
     """``{"kind", "theme", "count", "ruleset", "players", "difficulty", "objective"}`` (None
     where not given): ``kind`` is the puzzle spec ``KIND[/THEME]@LESSON`` (see
     :class:`tutor.teaching.lessons.Block`); ``objective`` the id of the lesson objective the
@@ -48,8 +49,9 @@ def parse(ck: _Checker, content: str, line: int) -> dict | None:
     spec = kind + (f"/{theme}" if theme else "")
     if _STEM_RE.match(ck.path.stem):
         spec += f"@{ck.path.stem}"
-    return {"kind": spec, "theme": theme, "count": count, "ruleset": rid,
-            "players": players, "difficulty": difficulty, "objective": objective}
+    assert count is not None                # a default is given
+    return PuzzleData(kind=spec, theme=theme, count=count, ruleset=rid, players=players,
+                      difficulty=difficulty, objective=objective)
 
 
 def _check_kind(ck: _Checker, kind, theme, lines: dict, line: int) -> bool:

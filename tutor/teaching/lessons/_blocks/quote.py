@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from tutor.teaching.lessons._common import _REF_RE, _shown
+from tutor.teaching.lessons._model import QuoteData
 
 if TYPE_CHECKING:
     from tutor.teaching.lessons._checker import _Checker
@@ -12,7 +13,7 @@ if TYPE_CHECKING:
 DESCRIPTION = "quotations by reference (source:id), shown verbatim with their citations"
 
 
-def parse(ck: _Checker, content: str, line: int) -> dict | None:
+def parse(ck: _Checker, content: str, line: int) -> QuoteData | None:
     """``{"refs": [source:id, ...]}``: each a quotation of the library."""
     refs = []
     ok = True

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from tutor.teaching.lessons._common import _shown
+from tutor.teaching.lessons._model import RecordsData
 
 if TYPE_CHECKING:
     from tutor.teaching.lessons._checker import _Checker
@@ -15,7 +16,7 @@ DESCRIPTION = ("the records of the game from the source files (the teacher's own
                "order, with their citations and words")
 
 
-def parse(ck: _Checker, content: str, line: int) -> dict | None:
+def parse(ck: _Checker, content: str, line: int) -> RecordsData | None:
     """``{"kinds": [...] or None}``: the kinds of record shown (every kind when not given)."""
     from tutor.engine.sources import RECORD_KINDS
     got = ck.mapping("records", content, line, ("kinds",))

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from tutor.teaching.lessons._common import _shown
+from tutor.teaching.lessons._model import RulesData
 
 if TYPE_CHECKING:
     from tutor.teaching.lessons._checker import _Checker
@@ -12,7 +13,7 @@ if TYPE_CHECKING:
 DESCRIPTION = "a side-by-side table of chosen ruleset parameters"
 
 
-def parse(ck: _Checker, content: str, line: int) -> dict | None:
+def parse(ck: _Checker, content: str, line: int) -> RulesData | None:
     """``{"rulesets", "parameters", "players"}``: every ruleset when none is named, and five
     players when a per-player-count parameter (or the pot) is shown and no count is given."""
     from tutor.engine.rulesets import COUNT_PARAMETERS, RULESET_PARAMETERS

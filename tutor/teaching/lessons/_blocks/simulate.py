@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 from tutor.engine.errors import DataError
 from tutor.teaching.lessons._common import _shown, resolve_players
+from tutor.teaching.lessons._model import SimulateData, SkillData
 
 if TYPE_CHECKING:
     from tutor.teaching.lessons._checker import _Checker
@@ -18,7 +19,7 @@ DESCRIPTION = ("the dealer's advantage measured by simulated deals, or (with ski
 _MAX_DEALS = 20000
 
 
-def parse(ck: _Checker, content: str, line: int) -> dict | None:
+def parse(ck: _Checker, content: str, line: int) -> SimulateData | SkillData | None:
     """``{"ruleset", "players", "deals", "seed", "bots"}``, or for a block with ``skill``
     what :func:`parse_skill` reads."""
     # imported here, not above: course_index must not load the engine's sources
@@ -47,11 +48,12 @@ def parse(ck: _Checker, content: str, line: int) -> dict | None:
         ok = False
     if not ok:
         return None
-    return {"ruleset": rs.id, "players": resolve_players(rs, players), "deals": deals,
-            "seed": seed, "bots": bots}
+    assert rs is not None and deals is not None and seed is not None    # defaults given
+    return SimulateData(ruleset=rs.id, players=resolve_players(rs, players), deals=deals,
+                        seed=seed, bots=bots)
 
 
-def parse_skill(ck: _Checker, content: str, line: int) -> dict | None:
+def parse_skill(ck: _Checker, content: str, line: int) -> SkillData | None:
     """``{"skill": [opponents], "rulesets", "deals", "seed", "samples"}``: the expert seat's
     gain per ruleset, from the precomputed figures (:mod:`tutor.teaching.figures`), which must
     hold these parameters."""
@@ -97,5 +99,4 @@ def parse_skill(ck: _Checker, content: str, line: int) -> dict | None:
     except DataError as exc:
         ck.fail(lines.get("skill", line), "simulate.skill", str(exc))
         return None
-    return {"skill": opps, "rulesets": rids, "deals": deals, "seed": seed,
-            "samples": samples}
+    return SkillData(skill=opps, rulesets=rids, deals=deals, seed=seed, samples=samples)
