@@ -126,10 +126,11 @@ def latest_unfinished(finished: bool = False) -> Path:
     for f in folder.glob("match-*.json") if folder.is_dir() else ():
         try:
             obj = jsonfile.load(f)
-            deals, planned = obj["deals"], obj["deals_planned"]
+            deals = obj.get("deals") if isinstance(obj, dict) else None
+            planned = obj.get("deals_planned") if isinstance(obj, dict) else None
             unfinished = not (isinstance(deals, list) and isinstance(planned, int)
                               and len(deals) >= planned)
-        except (DataError, KeyError, TypeError):
+        except DataError:
             unfinished = True           # a damaged file: load_match will say what is wrong
         try:
             (candidates if unfinished else over).append((f.stat().st_mtime, f.name, f))

@@ -221,7 +221,7 @@ def lone_surrogate(value: object, text: str | None = None) -> bool:
 
 
 def loads(text: str, *, max_digits: int = MAX_DIGITS, max_depth: int = MAX_DEPTH,
-          what: str = "a value") -> Any:
+          what: str = "a value") -> object:
     """Parse one JSON text within the limits (see the module docstring).
 
     ``max_digits`` is the most digits a whole number may have (a decimal number at most
@@ -277,7 +277,7 @@ def loads(text: str, *, max_digits: int = MAX_DIGITS, max_depth: int = MAX_DEPTH
 
 def load(path: str | Path, display: str | None = None, *, limit: int = MAX_BYTES,
          max_digits: int = MAX_DIGITS, max_depth: int = MAX_DEPTH,
-         what: str = "a value") -> Any:
+         what: str = "a value") -> object:
     """The JSON document in ``path``: :func:`read_bytes` (at most ``limit`` bytes), UTF-8
     (:func:`decode`) and :func:`loads`.  Raises :class:`JSONError` ``NAME: reason`` (one line)
     for anything that keeps it from being read whole."""

@@ -138,7 +138,7 @@ def _internal(part: str) -> bool:
 
 
 def validate(model: type[M], value: object, *, doc: Document | None = None, where: str = "",
-             error: type[LaughError] = DataError, context: Any = None, given: bool = False) -> M:
+             error: type[LaughError] = DataError, context: object = None, given: bool = False) -> M:
     """``value`` checked and built as ``model``.
 
     ``doc`` (a YAML text's :class:`Document`) gives the file and line of the key at fault, and

@@ -193,7 +193,7 @@ LINES_SUFFIXES = (".jsonl", ".ndjson")
 _AS_LINES = object()
 
 
-def load_records(path: str | Path) -> Iterator[tuple[int, Any]]:
+def load_records(path: str | Path) -> Iterator[tuple[int, object]]:
     """Yield ``(line_number, parsed_json_or_RecordError)`` for every record in a file.
 
     A ``.jsonl`` (or ``.ndjson``) file is read one line at a time (any length, in bounded
@@ -284,7 +284,7 @@ def _not_utf8(text: str, pos: int) -> RecordError:
     return RecordError(f"not UTF-8 text: byte 0x{ord(text[pos]) - 0xDC00:02X} at column {column}")
 
 
-def loads(text: str) -> Any:
+def loads(text: str) -> object:
     """Parse one JSON text of a record (a line, or a whole ``.json`` file) through
     :func:`tutor.engine.jsonfile.loads`.
 

@@ -192,8 +192,10 @@ class Ruleset:
             raise UsageError(f"ruleset {self.id} does not cover {players} players (it covers "
                              f"{', '.join(map(str, self.player_counts))})") from None
 
-    def value(self, name: str) -> Any:
-        """The value of a whole-ruleset parameter by name (sets are returned sorted as tuples)."""
+    def value(self, name: str) -> object:
+        """The value of a whole-ruleset parameter by name, as a data file writes it: text, a
+        number, a boolean or None; a set as a tuple in the parameter's order; ``lie_down_pays``
+        as ``{"stakes", "to"}``.  Raises AttributeError for a name that is not a parameter."""
         v = getattr(self, name)
         if isinstance(v, frozenset):
             return tuple(x for x in PARAMETERS[name].values if x in v)

@@ -112,7 +112,7 @@ class Document:
         """A :class:`DataError` ``FILE:LINE: PATH: message`` at ``node``."""
         return DataError(_message(self.display, self.line(node), self.path(path), message))
 
-    def value(self, node: Node | None = None) -> Any:
+    def value(self, node: Node | None = None) -> object:
         """The plain Python data of ``node`` (default the whole document; None when empty).
 
         Every scalar was already built by :func:`compose`, so this raises only for a malformed
@@ -131,7 +131,7 @@ class Document:
             raise DataError(_message(self.display, line, self.path(),
                                      _one_line(exc.problem or str(exc)))) from None
 
-    def entries(self, node: Node) -> dict[Any, tuple[Node, Node]]:
+    def entries(self, node: Node) -> dict[object, tuple[Node, Node]]:
         """A mapping node's entries as ``{key: (key node, value node)}`` (merge keys applied,
         a document's own keys winning); {} for any other node."""
         if not isinstance(node, MappingNode):
@@ -147,7 +147,7 @@ class Document:
             own.setdefault(self.loader.construct_object(knode), (knode, vnode))
         return {**merged, **own}
 
-    def key_lines(self, node: Node | None = None) -> dict[Any, int]:
+    def key_lines(self, node: Node | None = None) -> dict[object, int]:
         """Each key of a mapping node (default the root) -> the file line of that key."""
         node = self.root if node is None else node
         return {k: self.line(kn) for k, (kn, _) in self.entries(node).items()} \
@@ -224,7 +224,7 @@ def compose(text: str, display: str, first_line: int = 1, prefix: str = "") -> D
     return doc
 
 
-def load(text: str, display: str, first_line: int = 1, prefix: str = "") -> tuple[Any, Document]:
+def load(text: str, display: str, first_line: int = 1, prefix: str = "") -> tuple[object, Document]:
     """``(data, document)``: the plain data of ``text`` and its :class:`Document` (for lines).
 
     Raises :class:`DataError` as :func:`compose`.

@@ -120,7 +120,7 @@ def reachable_oversights(ruleset: Ruleset) -> tuple[str, ...]:
     when no declaration is possible (RULES.md 3.4), so such a hand is never laid down.
     """
     out = []
-    for k in ruleset.value("oversights"):
+    for k in (o.value for o in OversightKind if o in ruleset.oversights):   # the parameter's order
         if k == "split_prial" and not {"one_for_one", "one_for_three"} <= ruleset.captures:
             continue
         if k in _TAKEN_BY and (ruleset.hand_plays == "turn"

@@ -83,13 +83,13 @@ class _File:
     def error(self, node: Node | None, path: str, message: str) -> DataError:
         return self.doc.error(node, path, message)
 
-    def scalar(self, node: Node, path: str) -> Any:
+    def scalar(self, node: Node, path: str) -> object:
         """The Python value of a scalar node (mappings and lists are refused)."""
         if not isinstance(node, ScalarNode):
             raise self.error(node, path, f"expected a single value, got {_kind(node)}")
         return self.loader.construct_object(node)  # built (and cached) by yamlfile.compose
 
-    def mapping(self, node: Node, path: str) -> dict[Any, tuple[Node, Node]]:
+    def mapping(self, node: Node, path: str) -> dict[object, tuple[Node, Node]]:
         """The entries of a mapping node as ``{key: (key_node, value_node)}``.
 
         Merge keys (``<<: *anchor``) are applied; a key given twice is an error.
@@ -129,7 +129,7 @@ class _File:
         for key in required:
             if key not in entries:
                 raise self.error(at or node, _join(path, key), "missing key")
-        return entries
+        return {k: v for k, v in entries.items() if isinstance(k, str)}    # every key is valid
 
     def sequence(self, node: Node, path: str) -> list[Node]:
         if not isinstance(node, SequenceNode):

@@ -56,7 +56,8 @@ def _parse_ruleset(f: _File, raw: _RawSource, rid: Any, knode: Node, rnode: Node
     pentries = f.mapping(players_node, f"{rpath}.players")
     if not pentries:
         raise f.error(players_node, f"{rpath}.players", "needs at least one player count")
-    for n, (pknode, cnode) in pentries.items():
+    for key, (pknode, cnode) in pentries.items():
+        n = _count(f, key, pknode, f"{rpath}.players.{key}")
         counts[n] = _parse_count(f, raw, rid, n, pknode, cnode, f"{rpath}.players.{n}", params)
     return _RawRuleset(id=rid, line=knode.start_mark.line + 1,
                        title=f.string(e["title"][1], f"{rpath}.title"),
@@ -64,13 +65,18 @@ def _parse_ruleset(f: _File, raw: _RawSource, rid: Any, knode: Node, rnode: Node
                        counts=dict(sorted(counts.items())), params=params)
 
 
-def _parse_count(f: _File, raw: _RawSource, rid: str, n: Any, pknode: Node, cnode: Node,
-                 cpath: str, params: dict[str, Parameter]) -> dict[str, Parameter]:
-    """The parameters of player count ``n``: a deal of 52 cards, and stakes that fit the
-    ruleset's scoring."""
+def _count(f: _File, n: object, pknode: Node, cpath: str) -> int:
+    """A key of ``players``: a player count, a whole number from 2 to 26."""
     if isinstance(n, bool) or not isinstance(n, int) or not 2 <= n <= PACK_SIZE // 2:
         raise f.error(pknode, cpath, f"a player count must be a whole number from 2 to "
                                      f"{PACK_SIZE // 2}")
+    return n
+
+
+def _parse_count(f: _File, raw: _RawSource, rid: str, n: int, pknode: Node, cnode: Node,
+                 cpath: str, params: dict[str, Parameter]) -> dict[str, Parameter]:
+    """The parameters of player count ``n``: a deal of 52 cards, and stakes that fit the
+    ruleset's scoring."""
     ce = f.keys(cnode, cpath, COUNT_PARAMETERS, at=pknode, unknown=_no_such_rule)
     cp = {name: _parse_entry(f, raw, rid, name, n, ce[name], f"{cpath}.{name}")
           for name in COUNT_PARAMETERS}
