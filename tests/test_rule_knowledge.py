@@ -23,8 +23,11 @@ a checkout, for the before and after of the issue's note.
 from __future__ import annotations
 
 import ast
+import functools
 import sys
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -93,6 +96,13 @@ def _own_nodes(scope: ast.AST):
             todo.extend(ast.iter_child_nodes(node))
 
 
+@functools.lru_cache(maxsize=1)         # the three checks read one file after another
+def _parsed(source: str) -> tuple[ast.Module, list[tuple[ast.AST, list[ast.AST]]]]:
+    """``source`` parsed, with each scope (:func:`_scopes`) and its own nodes."""
+    tree = ast.parse(source)
+    return tree, [(scope, list(_own_nodes(scope))) for scope in _scopes(tree)]
+
+
 def _reads(node: ast.AST, names: set[str], attrs: frozenset[str], calls: frozenset[str]) -> bool:
     """``node`` reads one of ``attrs`` (``x.attr``), calls one of ``calls`` (``x.call(...)``),
     or names one of ``names``."""
@@ -120,13 +130,13 @@ def _target_names(targets) -> list[str]:
     return out
 
 
-def _bound(scope: ast.AST, attrs: frozenset[str], calls: frozenset[str],
+def _bound(nodes: list[ast.AST], attrs: frozenset[str], calls: frozenset[str],
            start: set[str]) -> set[str]:
-    """The local names of ``scope`` bound (at any depth of assignment) from an expression that
-    reads ``attrs`` or calls ``calls``, with ``start`` (and names bound from those)."""
+    """The local names of a scope (its own ``nodes``) bound (at any depth of assignment) from an
+    expression that reads ``attrs`` or calls ``calls``, with ``start`` (and names bound from
+    those)."""
     names = set(start)
     changed = True
-    nodes = list(_own_nodes(scope))
     while changed:
         changed = False
         for node in nodes:
@@ -143,18 +153,17 @@ def _bound(scope: ast.AST, attrs: frozenset[str], calls: frozenset[str],
 def value_comparisons(source: str, values: frozenset[str], distinct: frozenset[str]
                       ) -> list[tuple[int, str]]:
     """Where ``source`` compares a parameter value as a string (see the module docstring)."""
-    tree = ast.parse(source)
     out: list[tuple[int, str]] = []
     calls = frozenset({"value"})
-    for scope in _scopes(tree):
-        names = _bound(scope, _PARAMETERS, calls, set())
+    for scope, own in _parsed(source)[1]:
+        names = _bound(own, _PARAMETERS, calls, set())
         if isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
             names |= {a.arg for a in ast.walk(scope.args) if isinstance(a, ast.arg)} & _PARAMETERS
 
         def reads(node: ast.AST, names: set = names) -> bool:
             return _reads(node, names | _PARAMETERS, _PARAMETERS, calls)
 
-        for node in _own_nodes(scope):
+        for node in own:
             if isinstance(node, ast.Compare):
                 operands = [node.left, *node.comparators]
                 for k, op in enumerate(operands):
@@ -185,20 +194,19 @@ def value_comparisons(source: str, values: frozenset[str], distinct: frozenset[s
 def reason_munging(source: str) -> list[tuple[int, str]]:
     """Where ``source`` takes apart or rewrites the engine's reason text (see the module
     docstring)."""
-    tree = ast.parse(source)
     out: list[tuple[int, str]] = []
     attrs, calls = frozenset({"reason"}), frozenset({"why_illegal"})
-    for scope in _scopes(tree):
+    for scope, own in _parsed(source)[1]:
         start = set()
         if isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
             start = {a.arg for a in ast.walk(scope.args) if isinstance(a, ast.arg)
                      and a.arg in ("reason", "why")}
-        names = _bound(scope, attrs, calls, start)
+        names = _bound(own, attrs, calls, start)
 
         def reads(node: ast.AST, names: set = names) -> bool:
             return _reads(node, names, attrs, calls)
 
-        for node in _own_nodes(scope):
+        for node in own:
             if isinstance(node, ast.Subscript) and reads(node.value):
                 out.append((node.lineno, ast.unparse(node)))
             elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
@@ -218,7 +226,7 @@ def reason_munging(source: str) -> list[tuple[int, str]]:
 
 def default_ruleset_named(source: str, rid: str) -> list[tuple[int, str]]:
     """Where ``source`` spells the default ruleset's id ``rid`` (docstrings aside)."""
-    tree = ast.parse(source)
+    tree = _parsed(source)[0]
     docs = _docstrings(tree)
     return [(n.lineno, repr(n.value)) for n in ast.walk(tree)
             if isinstance(n, ast.Constant) and n.value == rid and id(n) not in docs]
@@ -231,8 +239,10 @@ def _outside_engine(root: Path):
             yield rel, path.read_text(encoding="utf-8")
 
 
+@functools.cache
 def findings(root: Path = ROOT) -> dict[str, list[str]]:
-    """Every finding of the three checks in the checkout at ``root``."""
+    """Every finding of the three checks in the checkout at ``root`` (worked out once a run: the
+    three tests below read it, on one worker)."""
     values, distinct = parameter_values()
     out: dict[str, list[str]] = {"values": [], "reasons": [], "default": []}
     for rel, text in _outside_engine(root):
@@ -246,14 +256,17 @@ def findings(root: Path = ROOT) -> dict[str, list[str]]:
 
 # -- the checks ---------------------------------------------------------------------------------
 
+@pytest.mark.xdist_group("rule_knowledge")
 def test_no_parameter_value_is_compared_as_a_string_outside_the_engine():
     assert findings()["values"] == []
 
 
+@pytest.mark.xdist_group("rule_knowledge")
 def test_no_module_outside_the_engine_takes_apart_an_engine_reason():
     assert findings()["reasons"] == []
 
 
+@pytest.mark.xdist_group("rule_knowledge")
 def test_the_default_ruleset_is_named_once_in_the_engine():
     from tutor.engine.game import DEFAULT_RULESET
     from tutor.engine.sources import default_library

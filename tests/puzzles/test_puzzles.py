@@ -392,10 +392,10 @@ def test_every_theme_a_puzzle_carries_names_its_lesson(corpus):
         assert P.taught_in(kind) is not None
 
 
-def test_no_example_in_a_question_is_its_answer(corpus):
-    """Checked over 500 puzzles of each kind that gives examples: every example a question gives
-    (`for example X`, `such as X`, `written like X`) reads, and is graded wrong.  The kinds answered
-    by listed letters or by naming a pair give none."""
+def _examples_are_wrong_answers(corpus, more: int) -> None:
+    """Every example a question gives (`for example X`, `such as X`, `written like X`) reads,
+    and is graded wrong, over the corpus of each kind that gives examples and ``more`` seeds;
+    the kinds answered by listed letters or by naming a pair give none."""
     example = re.compile(r"(?:for example|such as|written like)\s+`([^`]+)`")
     for kind in P.KINDS:
         if kind in ("legal-play", "source-quiz", "dead-pair", "best-move", "claim-window",
@@ -403,10 +403,10 @@ def test_no_example_in_a_question_is_its_answer(corpus):
             assert not any(example.search(p.question) for p in corpus(kind)), kind
             continue
         # the corpus, then more seeds (capture-now with three players, whose cases are quick)
-        more = [P.generate(kind, None, 3 if kind == "capture-now" else None, 1000 + s)
-                for s in range(300)]
+        extra = [P.generate(kind, None, 3 if kind == "capture-now" else None, 1000 + s)
+                 for s in range(more)]
         shown = 0
-        for p in corpus(kind) + more:
+        for p in corpus(kind) + extra:
             for ex in example.findall(p.question):
                 shown += 1
                 try:
@@ -415,6 +415,16 @@ def test_no_example_in_a_question_is_its_answer(corpus):
                     pytest.fail(f"{p.id}: the example {ex!r} does not read: {exc}")
                 assert not graded.correct, (p.id, ex)
         assert shown, kind
+
+
+def test_no_example_in_a_question_is_its_answer(corpus):
+    """The corpus and 60 more seeds of each kind (``-m slow``: 300 more)."""
+    _examples_are_wrong_answers(corpus, 60)
+
+
+@pytest.mark.slow
+def test_no_example_in_a_question_is_its_answer_over_300_more_seeds(corpus):
+    _examples_are_wrong_answers(corpus, 300)
 
 
 def test_curated_sets_generate():
