@@ -86,24 +86,24 @@ def test_a_teachers_file_adds_to_the_tree(tmp_path):
 
 
 @pytest.mark.parametrize("old, new, key, message, at", [
-    ("year: 2021", "year: twenty", "dated.year", "expected a whole number, got 'twenty'",
+    ("year: 2021", "year: twenty", "dated.year", "must be a whole number, got 'twenty'",
      "year: twenty"),
     ("  status: stated\n  quotes: [signed]", "  status: chosen\n  quotes: [signed]",
-     "dated.status", "'chosen' is not one of stated, read", "status: chosen"),
+     "dated.status", "must be 'stated' or 'read', got 'chosen'", "status: chosen"),
     ("  quotes: [signed]", "  quotes: []", "dated.quotes", "give at least one quotation",
      "quotes: []"),
-    ("  quotes: [signed]", "  quotes: [nowhere]", "dated.quotes.0",
+    ("  quotes: [signed]", "  quotes: [nowhere]", "dated.quotes[0]",
      "quotation 'nowhere' is not defined", "quotes: [nowhere]"),
-    ("  date: March 2021\n", "  date: March 2021\n  month: 3\n", "dated.month", "unknown key",
+    ("  date: March 2021\n", "  date: March 2021\n  month: 3\n", "dated.month", "is not a key here (keys: status, quotes, note, year, date)",
      "month: 3"),
-    ("  - source: wolffauer", "  - source: nobody", "based_on.0.source",
+    ("  - source: wolffauer", "  - source: nobody", "based_on[0].source",
      "unknown source 'nobody'", "source: nobody"),
-    ("  - source: wolffauer", "  - source: club-sheet", "based_on.0.source",
+    ("  - source: wolffauer", "  - source: club-sheet", "based_on[0].source",
      "a source is not based on itself", "source: club-sheet"),
-    ("    note: Its scoring sentence is Wolffauer's, word for word.\n", "", "based_on.0.note",
+    ("    note: Its scoring sentence is Wolffauer's, word for word.\n", "", "based_on[0].note",
      "a reading needs a note", "status: read"),
-    ("    status: read", "    status: maybe", "based_on.0.status",
-     "'maybe' is not one of stated, read", "status: maybe"),
+    ("    status: read", "    status: maybe", "based_on[0].status",
+     "must be 'stated' or 'read', got 'maybe'", "status: maybe"),
 ])
 def test_bad_lineage_is_one_line_with_file_line_and_key(tmp_path, old, new, key, message, at):
     text = SHEET.replace(old, new)
@@ -123,6 +123,6 @@ def test_no_source_is_based_on_itself_through_another(tmp_path):
     b = b.replace('"wolffauer:settle"', '"sheet-a:copied"')
     (folder / "a.yaml").write_text(a, encoding="utf-8")
     (folder / "b.yaml").write_text(b, encoding="utf-8")
-    with pytest.raises(DataError, match=r"a\.yaml:\d+: based_on\.0\.source: 'sheet-a' would be "
+    with pytest.raises(DataError, match=r"a\.yaml:\d+: based_on\[0\]\.source: 'sheet-a' would be "
                                         r"based on itself \(through 'sheet-b'\)"):
         sources.load_library([folder])

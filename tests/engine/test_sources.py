@@ -389,7 +389,7 @@ def test_missing_key(tmp_path):
 def test_missing_top_level_key(tmp_path):
     text = HOUSE.replace("kind: house\n", "")
     msg, path = _load_error(tmp_path, text)
-    assert msg == f"{path}:1: kind: missing key"
+    assert msg == f"{path}:1: kind: is missing"
 
 
 def test_wrong_type(tmp_path):
@@ -403,7 +403,8 @@ def test_wrong_type_list_for_mapping(tmp_path):
     text = HOUSE.replace("citation: {author: The Tuesday Club, title: Our house rules}",
                          "citation: [The Tuesday Club]")
     msg, path = _load_error(tmp_path, text)
-    assert msg == f"{path}:3: citation: expected a mapping, got a list"
+    assert msg == (f"{path}:3: citation: must be a mapping of keys (title, author, in, date, "
+                   "published)")
 
 
 def test_bad_enum(tmp_path):

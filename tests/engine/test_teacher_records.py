@@ -249,17 +249,17 @@ def _shipped_citations() -> dict[str, str]:
 BROKEN = {
     "syntax": ("id: x\nkind: records\ncitation: {title: [\n", "YAML syntax error"),
     "unknown-key": (FOUND.replace("    kind: name\n    date: 1702",
-                                  "    kind: name\n    year: 1702"), "records.2.year"),
-    "bad-date": (FOUND.replace("date: by 1784", "date: sometime"), "records.1.date"),
+                                  "    kind: name\n    year: 1702"), "records[2].year: is not a key here (keys: id, kind, date, citation"),
+    "bad-date": (FOUND.replace("date: by 1784", "date: sometime"), "records[1].date: 'sometime' is not"),
     "bad-kind": (FOUND.replace("    kind: name\n    date: 1702", "    kind: rumour\n    date: 1702"),
-                 "records.2.kind"),
+                 "records[2].kind: 'rumour' is not one of name (a record of the name)"),
     "shipped-id": (FOUND.replace("id: found-records", "id: parlett"), "id: duplicate source id"),
     "shipped-record": (FOUND.replace("id: sermon-1702", "id: skelton-1522"),
                        "duplicate record id 'skelton-1522'"),
     "others-words": (FOUND.replace("quote: almanac-words", "quote: willughby:skelton-1522"),
-                     "records.3.quote: 'willughby:skelton-1522' is another file's quotation"),
+                     "records[3].quote: 'willughby:skelton-1522' is another file's quotation"),
     "unknown-reporter": (FOUND.replace("    note: Known from", "    reported_by: nobody\n"
-                                       "    note: Known from"), "records.1.reported_by: unknown"),
+                                       "    note: Known from"), "records[1].reported_by: unknown"),
     "not-utf8": (b"id: x\n\xff\xfe\n", "found.yaml:"),
     "empty": ("", "found.yaml:1"),
     "not-a-mapping": ("- just\n- a list\n", "found.yaml:1"),
@@ -299,8 +299,8 @@ def test_many_bad_records_are_each_named(teacher):
                                                             "kind: gossip\n    date: 1702")
     (teacher / "sources" / "found.yaml").write_text(text, encoding="utf-8")
     lib = sources.load_library()
-    keys = {re.search(r": (records\.\d+\.\w+):", line).group(1) for line in lib.refused}
-    assert keys == {"records.0.date", "records.1.date", "records.2.kind"}
+    keys = {re.search(r": (records\[\d+\]\.\w+):", line).group(1) for line in lib.refused}
+    assert keys == {"records[0].date", "records[1].date", "records[2].kind"}
 
 
 def test_nothing_a_teacher_adds_changes_a_shipped_attribution(teacher, tmp_path):

@@ -29,7 +29,15 @@ from tutor.engine.cards import codes, parse_card
 from tutor.engine.deal import ACTION_KINDS, Action
 from tutor.engine.errors import NotationError, RecordError
 from tutor.engine.limits import MAX_MATCH_DEALS, MAX_SEED
-from tutor.engine.models import Model, describe, key_path, listed, problem, whole_number
+from tutor.engine.models import (
+    Model,
+    describe,
+    first_error,
+    key_path,
+    listed,
+    problem,
+    whole_number,
+)
 from tutor.engine.parameters import OVERSIGHT_KINDS
 
 __all__ = ["MatchIn", "RecordIn", "ResultIn", "read_action", "read_match", "read_record"]
@@ -255,7 +263,7 @@ _ACTION = TypeAdapter(ActionIn)
 
 def _refusal(exc: ValidationError, lead: tuple[int | str, ...] = ()) -> RecordError:
     """One line for the first problem of ``exc``: an action's by its index."""
-    err = exc.errors(include_url=False)[0]
+    err = first_error(exc)
     loc, message = problem(exc, given=True)
     loc = lead + loc
     if err["type"] == "unknown_action":

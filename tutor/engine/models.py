@@ -28,8 +28,8 @@ from tutor.engine.errors import DataError, LaughError
 from tutor.engine.jsonfile import describe
 from tutor.engine.yamlfile import Document
 
-__all__ = ["Listed", "Model", "describe", "key_path", "listed", "problem", "refusal", "validate",
-           "whole_number"]
+__all__ = ["Listed", "Model", "describe", "first_error", "key_path", "listed", "problem", "refusal",
+           "validate", "whole_number"]
 
 M = TypeVar("M", bound=BaseModel)
 T = TypeVar("T")
@@ -109,8 +109,10 @@ _BOUNDS = {
 def problem(exc: ValidationError, *, given: bool = False) -> tuple[tuple[int | str, ...], str]:
     """The first problem of a refusal: its location (keys and list indexes, pydantic's
     tagged-union and validator steps left out) and a short message; with ``given``, a value of
-    the wrong type or out of range is said too (``must be text, got a list``)."""
-    err = exc.errors(include_url=False)[0]
+    the wrong type or out of range is said too (``must be text, got a list``).  An unknown key
+    is said before a missing one (``year`` given for ``date``: the unknown key is the mistake,
+    and its message lists the keys the place takes)."""
+    err = first_error(exc)
     loc = tuple(p for p in err["loc"] if isinstance(p, int) or not _internal(p))
     kind = err["type"]
     if kind in _WORDS:
@@ -131,6 +133,12 @@ def problem(exc: ValidationError, *, given: bool = False) -> tuple[tuple[int | s
     return loc, message
 
 
+def first_error(exc: ValidationError) -> Any:
+    """The error of ``exc`` to say: the first unknown key, else the first error."""
+    errors = exc.errors(include_url=False)
+    return next((e for e in errors if e["type"] == "extra_forbidden"), errors[0])
+
+
 def _internal(part: str) -> bool:
     # pydantic names union members and validator steps in a location: "function-after[...]",
     # "tagged-union[...]", "list[str]", "int"; a data file's keys never hold brackets.
@@ -138,14 +146,16 @@ def _internal(part: str) -> bool:
 
 
 def validate(model: type[M], value: object, *, doc: Document | None = None, where: str = "",
-             error: type[LaughError] = DataError, context: object = None, given: bool = False) -> M:
+             error: type[LaughError] = DataError, context: object = None, given: bool = False,
+             at: tuple[int | str, ...] = ()) -> M:
     """``value`` checked and built as ``model``.
 
     ``doc`` (a YAML text's :class:`Document`) gives the file and line of the key at fault, and
     an unknown key or a value that is not a mapping is told the keys the place takes;
     otherwise ``where`` (a file name, "message") leads the line.  ``context`` is handed to the
     model's validators (pydantic's validation context: what a rule checks against, such as the
-    library of sources); ``given`` says the value given after a wrong type or range.  Raises
+    library of sources); ``given`` says the value given after a wrong type or range; ``at`` is
+    where ``value`` stands in ``doc`` (the keys from its root), when it is a part of it.  Raises
     ``error`` (default :class:`DataError`) with one line naming
     the key path; never a pydantic error.
     """
@@ -153,25 +163,27 @@ def validate(model: type[M], value: object, *, doc: Document | None = None, wher
         return model.model_validate(value, context=context)
     except ValidationError as exc:
         loc, message = problem(exc, given=given)
+        loc = at + loc
         if doc is None:
             path = key_path(loc)
             raise error(": ".join(p for p in (where, path, message) if p)) from None
-        kind = exc.errors(include_url=False)[0]["type"]
+        kind = first_error(exc)["type"]
         if kind == "extra_forbidden":
-            keys = _keys_at(model, loc[:-1])
+            keys = _keys_at(model, loc[len(at):-1])
             message += f" (keys: {', '.join(keys)})" if keys else ""
         elif kind in ("model_type", "model_attributes_type"):
-            keys = _keys_at(model, loc)
+            keys = _keys_at(model, loc[len(at):])
             message = f"must be a mapping of keys ({', '.join(keys)})" if keys else message
         raise refusal(doc, message, *loc, error=error) from None
 
 
 def refusal(doc: Document, message: str, *keys: int | str,
-            error: type[LaughError] = DataError) -> LaughError:
+            error: type[LaughError] = DataError, line: int | None = None) -> LaughError:
     """``error`` with the line ``FILE:LINE: KEY.PATH: message`` for the value at ``keys`` of
-    ``doc`` (the line of that key, else of the nearest enclosing one): the one form of a
-    refusal a model's checks cannot make, a rule across keys checked after it."""
-    place = f"{doc.display}:{doc.line_of(*keys)}"
+    ``doc`` (the line of that key, else of the nearest enclosing one, unless ``line`` is
+    given): the one form of a refusal a model's checks cannot make, a rule across keys checked
+    after it."""
+    place = f"{doc.display}:{line if line is not None else doc.line_of(*keys)}"
     return error(": ".join(p for p in (place, doc.path(key_path(keys)), message) if p))
 
 
