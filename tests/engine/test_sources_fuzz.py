@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 from tutor.app.cli import main
 from tutor.engine import data, sources
 from tutor.engine.errors import DataError
+from tutor.engine.sources._parse import _parse_file
 
 pytestmark = pytest.mark.fuzz
 
@@ -30,7 +31,7 @@ SEEDS = {name: (data.data_dir("sources") / f"{name}.yaml").read_text(encoding="u
 @pytest.fixture(scope="module")
 def own_sources():
     """The project's own source files, parsed once."""
-    return [sources._parse_file(p) for p in sorted(data.data_dir("sources").glob("*.yaml"))]
+    return [_parse_file(p) for p in sorted(data.data_dir("sources").glob("*.yaml"))]
 
 
 @fuzz_settings(cost=0.08, short=12)
@@ -49,7 +50,7 @@ def test_mutated_source_files_are_refused_in_one_line(own_sources, tmp_path, cap
         path.write_text(text, encoding="utf-8", errors="surrogatepass")
 
     try:
-        lib = sources._build(own_sources + [sources._parse_file(path)])
+        lib = sources._build(own_sources + [_parse_file(path)])
     except DataError as exc:
         msg = str(exc)
         assert "\n" not in msg and len(msg) < 600, msg

@@ -52,7 +52,6 @@ from tutor.engine.sources._library import (
     Source,
     UnknownQuotation,
 )
-from tutor.engine.sources._parse import _parse_file
 from tutor.engine.sources._records import RECORD_KINDS, Record, RecordDate, parse_date
 
 __all__ = [
@@ -103,6 +102,7 @@ def load_library(extra_dirs: Sequence[Path | str] = ()) -> Library:
     own = files_in(data_dir("sources"), False)
     home = files_in(laugh_home() / "sources", False)
     extra = [f for d in extra_dirs for f in files_in(Path(d).expanduser(), True)]
+    from tutor.engine.sources._parse import _parse_file  # with pydantic: when files are read
     raws = [_parse_file(f) for f in own]
     admitted, refused = _admit(raws, home)
     lib = _build(raws + admitted + [_parse_file(f, "extra") for f in extra])
@@ -113,6 +113,7 @@ def load_library(extra_dirs: Sequence[Path | str] = ()) -> Library:
 def _admit(own: list, home: list[Path]) -> tuple[list, list[str]]:
     """The teacher's files that load beside ``own`` (and the ones admitted before them), and a
     line for each problem of the others."""
+    from tutor.engine.sources._parse import _parse_file
     admitted: list = []
     refused: list[str] = []
     texts = source_texts_dir()
