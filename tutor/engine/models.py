@@ -23,6 +23,7 @@ from collections.abc import Callable
 from typing import Annotated, Any, TypeVar, Union, get_args, get_origin
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, ValidationError
+from pydantic_core import ErrorDetails
 
 from tutor.engine.errors import DataError, LaughError
 from tutor.engine.jsonfile import describe
@@ -133,7 +134,7 @@ def problem(exc: ValidationError, *, given: bool = False) -> tuple[tuple[int | s
     return loc, message
 
 
-def first_error(exc: ValidationError) -> Any:
+def first_error(exc: ValidationError) -> ErrorDetails:
     """The error of ``exc`` to say: the first unknown key, else the first error."""
     errors = exc.errors(include_url=False)
     return next((e for e in errors if e["type"] == "extra_forbidden"), errors[0])
