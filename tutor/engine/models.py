@@ -110,9 +110,8 @@ _BOUNDS = {
 def problem(exc: ValidationError, *, given: bool = False) -> tuple[tuple[int | str, ...], str]:
     """The first problem of a refusal: its location (keys and list indexes, pydantic's
     tagged-union and validator steps left out) and a short message; with ``given``, a value of
-    the wrong type or out of range is said too (``must be text, got a list``).  An unknown key
-    is said before a missing one (``year`` given for ``date``: the unknown key is the mistake,
-    and its message lists the keys the place takes)."""
+    the wrong type or out of range is said too (``must be text, got a list``).  Which problem:
+    :func:`first_error`."""
     err = first_error(exc)
     loc = tuple(p for p in err["loc"] if isinstance(p, int) or not _internal(p))
     kind = err["type"]
@@ -135,9 +134,13 @@ def problem(exc: ValidationError, *, given: bool = False) -> tuple[tuple[int | s
 
 
 def first_error(exc: ValidationError) -> ErrorDetails:
-    """The error of ``exc`` to say: the first unknown key, else the first error."""
+    """The error of ``exc`` to say: its first, but where a key is missing and another is not a
+    key of the place, the unknown key (most often the missing one misspelt, and its message
+    lists the keys the place takes)."""
     errors = exc.errors(include_url=False)
-    return next((e for e in errors if e["type"] == "extra_forbidden"), errors[0])
+    if any(e["type"] == "missing" for e in errors):
+        return next((e for e in errors if e["type"] == "extra_forbidden"), errors[0])
+    return errors[0]
 
 
 def _internal(part: str) -> bool:
