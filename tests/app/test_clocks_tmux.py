@@ -44,8 +44,13 @@ def wait_for(term: Term, text: str, timeout: float = 30) -> str:
 def assert_counts_down(term: Term, label: str, rate: bool = False) -> tuple[str, str]:
     """Two captures a second apart, no key pressed: the time left went down by about a second;
     with ``rate``, five captures a quarter of a second apart show (nearly) five different
-    times."""
+    times.  The countdown is waited for first: the prompt's line can show a moment before its
+    clock is drawn on a busy machine."""
+    deadline = time.time() + 10
     first = term.screen()
+    while remaining(first, label) is None and time.time() < deadline:
+        time.sleep(0.05)
+        first = term.screen()
     a = remaining(first, label)
     time.sleep(1.0)
     second = term.screen()
