@@ -9,8 +9,7 @@ from typing import Annotated, Literal
 
 from pydantic import BeforeValidator, Field, JsonValue
 
-from tutor.engine.cards import parse_card
-from tutor.engine.errors import NotationError
+from tutor.engine._record_json import sorted_cards
 from tutor.engine.models import Model, listed
 
 __all__ = ["ObservationIn"]
@@ -19,19 +18,8 @@ __all__ = ["ObservationIn"]
 MAX_ACTIONS = 10_000
 
 
-def _cards(codes: object) -> tuple[int, ...]:
-    """A list of record card codes (``7H``) as sorted cards; anything else is refused."""
-    if not isinstance(codes, list) or len(codes) > 52 \
-            or not all(isinstance(c, str) and len(c) <= 3 for c in codes):
-        raise ValueError("must be a list of at most 52 card codes")
-    try:
-        return tuple(sorted(parse_card(c) for c in codes))
-    except NotationError as exc:
-        raise ValueError(str(exc)) from None
-
-
 Seat = Annotated[int, Field(ge=0, le=51)]
-Cards = Annotated[tuple[int, ...], BeforeValidator(_cards)]
+Cards = Annotated[tuple[int, ...], BeforeValidator(sorted_cards)]
 #: A lie-down payment: payer, payee (a seat, or "pot"), stakes.
 Payment = Annotated[tuple[Seat, Seat | Literal["pot"], Annotated[int, Field(ge=0, le=10_000)]],
                     BeforeValidator(listed)]

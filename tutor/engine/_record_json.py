@@ -57,12 +57,18 @@ def _cards(value: object) -> tuple[int, ...]:
     if len(value) > 52:
         raise ValueError(f"must be a list of at most 52 card codes, got {len(value)} entries")
     for i, c in enumerate(value):
-        if not isinstance(c, str):
+        if not isinstance(c, str) or len(c) > 3:       # a code is 2 or 3 characters: 7H, 10♥
             raise ValueError(f"must be a list of card codes, got {describe(c)} at [{i}]")
     try:
         return tuple(parse_card(c) for c in value)
     except NotationError as exc:
         raise ValueError(str(exc)) from None
+
+
+def sorted_cards(value: object) -> tuple[int, ...]:
+    """A list of record card codes as sorted cards (an observation's hand, table, piles);
+    ValueError naming what is wrong."""
+    return tuple(sorted(_cards(value)))
 
 
 def _sorted_codes(value: object) -> list[str]:

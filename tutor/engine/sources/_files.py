@@ -152,13 +152,6 @@ class _File:
             raise self.error(node, path, "must not be empty")
         return value
 
-    def ident(self, node: Node, path: str) -> str:
-        value = self.scalar(node, path)
-        if not isinstance(value, str) or not _ID_RE.match(value):
-            raise self.error(node, path, f"{_describe(value)} is not an id "
-                                         "(lowercase letters and digits joined by dashes)")
-        return value
-
     @overload
     def integer(self, node: Node, path: str, nullable: Literal[False] = False,
                 minimum: int = 0) -> int: ...
