@@ -346,9 +346,14 @@ def test_nothing_is_played_after_the_stop_saves_the_tables(tmp_path):
     recs = _records(folder)
     saved = json.loads((folder / "table-1.match.json").read_text())
     assert len(saved["deals"]) == len(recs)
-    assert (folder / "table-1.journal.jsonl").exists(), srv.log()[-500:]
-    part = _journal(folder)
-    assert "result" not in part and part["pack"] not in [r["pack"] for r in recs]
+    # The stop lands in a deal (its journal is the unfinished deal, none of the recorded ones)
+    # or, rarely on a busy machine, in the moment between one deal's end and the next one's
+    # start, where no deal is in play and there is no journal: either way nothing after it.
+    if (folder / "table-1.journal.jsonl").exists():
+        part = _journal(folder)
+        assert "result" not in part and part["pack"] not in [r["pack"] for r in recs]
+    else:
+        assert "stopping" in srv.log(), srv.log()[-500:]
     assert len(recs) < 1000 and "Traceback" not in srv.log()
 
 
