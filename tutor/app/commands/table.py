@@ -76,8 +76,9 @@ def register(sub, parent) -> None:
                    help="begin the first deal SEC seconds after the server starts, people or "
                         "not (default: --gap seconds after the first person takes a seat)")
     s.add_argument("--seed", type=seed_type, default=None, metavar="S",
-                   help="seed every table's own seed is drawn from (the cut, the deals, the "
-                        "computer players); recorded in each table's match")
+                   help="a public seed every table's own seed is drawn from (the cut, the deals, "
+                        "the computer players): whoever knows it can know every deal; "
+                        "recorded in each table's match (default: a secret one, 128 bits)")
     s.add_argument("--duplicate", action="store_true", default=None,
                    help="duplicate play: every table is dealt the same cards, a deal at a "
                         "time (no table begins a deal before every table has finished the "
@@ -233,16 +234,15 @@ def _or(value, default):
 
 def _settings(args, n_tables: int):
     """The tables' :class:`~tutor.app.tables.table.Settings` from the options (defaults for
-    those left out; a random seed when none is given); UsageError for a bad option."""
-    import random
-
+    those left out; a secret seed when none is given); UsageError for a bad option."""
+    from tutor.app.tables._state import secret_seed
     from tutor.app.tables.table import Settings
     from tutor.engine.match import plan_games
     rs, players = resolve(args.ruleset or DEFAULT_RULESET, args.players)
     lv = level(args.bots or DEFAULT_LEVEL)
     deals = None if args.match or args.deals is None else args.deals
     leads = _first_dealers(args, n_tables)
-    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1, 10**6)
+    seed = args.seed if args.seed is not None else secret_seed()
     settings = Settings(rs, players, lv, deals, bool(args.hint), _or(args.wait, 20.0),
                         _or(args.pace, 1.0), _or(args.gap, 3.0), 8.0, seed, args.start,
                         move_time=_or(args.move_time, 30.0), reserve=_or(args.reserve, 120.0),

@@ -25,7 +25,8 @@ class Settings:
     ``pace`` seconds before a computer player's move; ``gap`` seconds between deals;
     ``before`` seconds a dealer who is a person has to take a table mournival before the
     computer players begin; ``seed`` the seed every table's own seed is drawn from
-    (:meth:`table_seed`); ``start`` seconds after the table opens at which its first deal
+    (:meth:`table_seed`): a whole number the organiser chose (public), or 32 hex digits drawn
+    from :mod:`secrets` (128 bits: secret); ``start`` seconds after the table opens at which its first deal
     begins (None: ``gap`` seconds after its ``people``-th person takes a seat, or, with
     ``hold``, when the organiser starts it); ``move_time`` seconds a person present has for
     each move and ``reserve`` seconds more a deal to draw on once a move's time is spent (no
@@ -42,7 +43,7 @@ class Settings:
     pace: float = 1.0
     gap: float = 3.0
     before: float = 8.0
-    seed: int = 1
+    seed: int | str = 1
     start: float | None = None
     move_time: float = 30.0
     reserve: float = 120.0

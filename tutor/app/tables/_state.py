@@ -39,7 +39,7 @@ from tutor.engine.match import Match
 from tutor.engine.models import Model, validate
 from tutor.engine.records import action_from_json, dumps, replay, to_record
 
-__all__ = ["STATE_FORMAT", "load_state", "state_json"]
+__all__ = ["SECRET_SEED_DIGITS", "STATE_FORMAT", "load_state", "secret_seed", "state_json"]
 
 log = logging.getLogger("tutor.tables")
 
@@ -50,7 +50,19 @@ STATE_FORMAT = "laugh-and-lie-down/tables@2"
 OLD_FORMAT = "laugh-and-lie-down/tables@1"
 #: The most tables a server holds.
 MAX_TABLES = 64
+#: Hex digits of a seed drawn in secret (:func:`secret_seed`): 128 bits.
+SECRET_SEED_DIGITS = 32
 _SEAT = ("name", "token", "incoming", "incoming_token", "since", "livery")
+
+
+def secret_seed() -> str:
+    """A server's seed when the organiser gives none: :data:`SECRET_SEED_DIGITS` hex digits
+    from the operating system's generator (:mod:`secrets`, 128 bits), so that no player can
+    find it from the cards they see by trying seeds (before, a number from 1 to 10**6 was
+    found from one hand in seconds: issue 41).  Every table's seed, its deals and its computer
+    players' choices and reaction times are drawn from it (:meth:`Settings.table_seed`)."""
+    import secrets
+    return secrets.token_hex(SECRET_SEED_DIGITS // 2)
 
 
 def state_json(tables: list[Table], admin: str, published: int) -> dict[str, object]:
@@ -96,6 +108,13 @@ def _token(v: str) -> str:
     return v
 
 
+def _secret(v: str) -> str:
+    if not (len(v) == SECRET_SEED_DIGITS and all(c in "0123456789abcdef" for c in v)):
+        raise ValueError(f"must be a whole number or {SECRET_SEED_DIGITS} hex digits (a seed "
+                         f"drawn in secret), got {_short(v)}")
+    return v
+
+
 def _level(v: str) -> str:
     if v not in LEVELS:
         raise ValueError(f"unknown level {_short(v)}; one of {', '.join(LEVELS)}")
@@ -109,7 +128,7 @@ _Token = Annotated[str, AfterValidator(_token)]
 
 _Players = Annotated[int, Field(ge=1, le=52)]
 _Deals = Annotated[int, Field(ge=0, le=MAX_MATCH_DEALS)]
-_Seed = Annotated[int, Field(ge=0, le=MAX_SEED)]
+_Seed = Annotated[int, Field(ge=0, le=MAX_SEED)] | Annotated[str, AfterValidator(_secret)]
 _Hints = Annotated[int, Field(ge=0, le=1000)]
 _People = Annotated[int, Field(ge=0, le=52)]
 _Hour = Annotated[float, Field(ge=0, le=3600)]

@@ -131,6 +131,9 @@ def _start_lines(host: str, address: str, tables: list[Table], admin: str,
     _pane(f"{s.ruleset.id}, {s.players} seats a table, computer players {s.level.name}, "
           f"{clock}" + ("; duplicate: the same deals at every table" if s.duplicate
                         else "") + ".")
+    if isinstance(s.seed, int):         # chosen with --seed (or an older server's): public
+        _pane(f"Seed {s.seed} chosen with --seed: the deals can be known by anyone who knows "
+              "it (leave --seed out for a secret one).")
     shared = _shared_page(host, address)
     where = "ws://" + shared.split("://", 1)[1].rstrip("/") if shared else address
     for t in tables:

@@ -1,0 +1,109 @@
+"""Live tables' secrets and files (issue 41, findings 1, 2, 4 and 12): a seed no player can
+find from the cards they see, one process per server folder and per saved match, a table that
+pauses when its journal cannot be written, files only their owner reads, no partial file
+where a write failed, and a bad ``Host`` header refused as such.
+
+Before: the server drew its seed from 1 to 10**6 (found from one hand in 10 s); two servers ran
+on one folder and left it unresumable; a full disk let the table play on with nothing saved;
+a ``--dir`` that existed left the journal (the whole pack) 0644; a duplicate ``Host`` got 500.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from tutor.app.cli import build_parser
+from tutor.app.commands.table import _settings
+from tutor.app.tables._state import SECRET_SEED_DIGITS, load_state, secret_seed, state_json
+from tutor.app.tables.serve import new_tables
+from tutor.engine.match import Match
+from tutor.engine.sources import default_library
+
+
+def _serve_args(*extra: str):
+    return build_parser().parse_args(["table", "serve", "--players", "3", *extra])
+
+
+# -- finding 1: the seed ----------------------------------------------------------------------
+
+def test_a_seed_left_out_is_128_secret_bits_from_the_system():
+    seeds = [_settings(_serve_args(), 1).seed for _ in range(64)]
+    assert all(isinstance(s, str) and len(s) == SECRET_SEED_DIGITS for s in seeds)
+    assert len(set(seeds)) == 64
+    bits = [int(s, 16) for s in seeds]
+    # every one of the 128 bits is drawn: each is 0 in some seed and 1 in another (a seed from
+    # a small space, say 1 to 10**6, leaves the high bits 0 in every draw)
+    assert all(any(b >> i & 1 for b in bits) and not all(b >> i & 1 for b in bits)
+               for i in range(128))
+
+
+def test_the_secret_seed_drives_every_table_and_its_computer_players():
+    s = _settings(_serve_args("--tables", "2"), 2)
+    tables, _, _ = new_tables(s, 2)
+    for t in tables:
+        assert s.seed in str(t.match.seed)          # the whole 128 bits, not a part
+    assert tables[0].match.new_deal().pack != tables[1].match.new_deal().pack
+    # the computer players' randomness is drawn from the secret seed, not from a public one
+    other = _settings(_serve_args(), 1)
+    a, b = new_tables(s, 1)[0][0], new_tables(other, 1)[0][0]
+    assert [a.bot_rng.random() for _ in range(4)] != [b.bot_rng.random() for _ in range(4)]
+
+
+def test_a_hand_found_by_no_seed_of_the_old_small_space():
+    """The attack of finding 1, bounded: the first 5,000 seeds of the old space (1 to 10**6)
+    tried against a served table's first hand find nothing (the full space: the slow test)."""
+    s = _settings(_serve_args("--deals", "2"), 1)
+    t = new_tables(s, 1)[0][0]
+    hand = t.match.new_deal().pack
+    rs = s.ruleset
+    assert not any(Match.start(rs, 3, f"{k}/table-1", 2).new_deal().pack == hand
+                   for k in range(1, 5_001))
+    # the same search finds the seed of a table served as before (a number from that space)
+    old = Match.start(rs, 3, f"{random.Random(5).randrange(1, 5_001)}/table-1", 2)
+    assert any(Match.start(rs, 3, f"{k}/table-1", 2).new_deal().pack == old.new_deal().pack
+               for k in range(1, 5_001))
+
+
+@pytest.mark.slow
+def test_the_whole_old_space_finds_nothing():
+    s = _settings(_serve_args("--deals", "2"), 1)
+    t = new_tables(s, 1)[0][0]
+    hand = t.match.new_deal().pack
+    assert not any(Match.start(s.ruleset, 3, f"{k}/table-1", 2).new_deal().pack == hand
+                   for k in range(1, 10 ** 6))
+
+
+def test_a_secret_seed_is_saved_and_resumed(tmp_path):
+    from tutor.app.tables._files import ServerFiles
+    s = _settings(_serve_args("--deals", "2"), 1)
+    tables, admin, _ = new_tables(s, 1)
+    files = ServerFiles(tmp_path, lambda text: None)
+    assert files.save_state(state_json(tables, admin, 0))
+    files.save_match(1, tables[0].match.dumps)
+    back, _, _ = load_state(tmp_path, default_library().rulesets)
+    assert back[0].settings.seed == s.seed and back[0].match.seed == tables[0].match.seed
+    # a seed that is neither a number nor 32 hex digits is refused in one line
+    obj = json.loads((tmp_path / "server.json").read_text())
+    obj["settings"]["seed"] = "guessable"
+    (tmp_path / "server.json").write_text(json.dumps(obj))
+    with pytest.raises(Exception, match=r"settings.seed"):
+        load_state(tmp_path, default_library().rulesets)
+
+
+def test_a_chosen_seed_is_said_to_be_public(capsys, tmp_path):
+    from tutor.app.tables.serve import _start_lines
+    tables, admin, _ = new_tables(_settings(_serve_args("--seed", "12"), 1), 1)
+    _start_lines("127.0.0.1", "ws://127.0.0.1:1", tables, admin, tmp_path)
+    said = " ".join(capsys.readouterr().out.split())
+    assert "Seed 12 chosen with --seed: the deals can be known by anyone who knows it" in said
+    tables, admin, _ = new_tables(_settings(_serve_args(), 1), 1)
+    _start_lines("127.0.0.1", "ws://127.0.0.1:1", tables, admin, tmp_path)
+    assert "can be known" not in capsys.readouterr().out
+
+
+def test_secret_seed_is_hex_of_its_length():
+    s = secret_seed()
+    assert len(s) == SECRET_SEED_DIGITS and int(s, 16) >= 0
