@@ -107,3 +107,86 @@ def test_a_chosen_seed_is_said_to_be_public(capsys, tmp_path):
 def test_secret_seed_is_hex_of_its_length():
     s = secret_seed()
     assert len(s) == SECRET_SEED_DIGITS and int(s, 16) >= 0
+
+
+# -- finding 2: one process a folder, one a saved match ------------------------------------------
+
+def _laugh(home, *args, stdin="", timeout=60):
+    import subprocess
+    import sys
+
+    from support import ROOT
+    from tables_net import env
+    return subprocess.run([sys.executable, "-m", "tutor", *args], input=stdin, text=True,
+                          capture_output=True, env=env(home), cwd=str(ROOT), timeout=timeout)
+
+
+def _wait_for(pred, timeout=30.0):
+    import time
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if pred():
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def test_a_second_server_on_a_folder_is_refused_naming_the_first(tmp_path):
+    pytest.importorskip("websockets")
+    import signal
+
+    from tables_net import Server
+    folder = tmp_path / "srv"
+    first = Server(tmp_path, folder, "--players", "3", "--deals", "2", "--seed", "3",
+                   "--hold")
+    try:
+        assert (folder / "server.pid").read_text().strip() == str(first.proc.pid)
+        for extra in (["--resume"], ["--players", "3"]):
+            second = _laugh(tmp_path, "table", "serve", "--port", "0", "--json", "--dir",
+                            str(folder), *extra)
+            assert second.returncode == 1, second.stderr
+            assert second.stderr.splitlines() == [
+                f"laugh: the tables' folder {folder} is in use by another laugh (process "
+                f"{first.proc.pid}): only one process at a time plays on it; stop that one "
+                "first"]
+            assert second.stdout == ""
+    finally:
+        first.stop(signal.SIGKILL)       # killed: the system lets the lock go with it
+    again = Server(tmp_path, folder, resume=True)
+    try:
+        assert again.info["tables"][0]["seed"] == "3/table-1"
+    finally:
+        assert again.stop() == 0
+
+
+def test_a_second_process_on_a_saved_match_is_refused_naming_the_first(tmp_path):
+    import subprocess
+    import sys
+
+    from support import ROOT
+    from tables_net import env
+
+    from tutor.app.matches import save_match
+    rs = default_library().rulesets["parlett"]
+    path = tmp_path / "m.json"
+    save_match(Match.start(rs, 3, 5, deals=3, meta={"seat": 0, "level": "beginner",
+                                                  "pace": 0.0, "started_at": 0}), path)
+    first = subprocess.Popen([sys.executable, "-m", "tutor", "match", "--resume", str(path)],
+                             stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
+                             stderr=subprocess.DEVNULL, env=env(tmp_path), cwd=str(ROOT))
+    try:
+        pid = tmp_path / ".m.json.pid"
+        assert _wait_for(lambda: pid.exists() and pid.read_text().strip() == str(first.pid))
+        second = _laugh(tmp_path, "match", "--resume", str(path))
+        assert second.returncode == 1
+        assert second.stderr.splitlines() == [
+            f"laugh: the saved match {path} is in use by another laugh (process {first.pid}): "
+            "only one process at a time plays on it; stop that one first"]
+        assert "Resumed" not in second.stdout
+    finally:
+        first.kill()
+        first.wait(10)
+        first.stdin.close()
+    third = _laugh(tmp_path, "match", "--resume", str(path), stdin="quit\n")
+    assert third.returncode == 0, third.stderr
+    assert "in use" not in third.stderr

@@ -90,7 +90,13 @@ def play_saved_match(*, ruleset: str | None = None, players: int | None = None,
             raise UsageError(f"--resume plays on the saved match as it was set up; leave out "
                              f"{', '.join(given)}")
         path = Path(resume) if resume else latest_unfinished(finished=bool(sheet))
-        match = load_match(path)
+        held = own_match(path, new=False)
+        try:
+            match = load_match(path)
+        except BaseException:
+            if held is not None:
+                held.release()
+            raise
         pace = pace if pace is not None else match.meta.get("pace", 1.0)
     else:
         rs, players = resolve(ruleset or DEFAULT_RULESET, players)
@@ -105,14 +111,36 @@ def play_saved_match(*, ruleset: str | None = None, players: int | None = None,
                                   "started_at": time.time()})
         stamp = time.strftime("%Y%m%d-%H%M%S")
         path = matches_dir() / f"match-{stamp}-{rs.id}-seed{seed}.json"
-    _, io, store = session_io(None, True, io)      # (the match keeps its own seed)
-    session = MatchSession(match, path, io=io, store=store, pace=pace, make_player=make_player,
-                           review_samples=review_samples)
+        held = own_match(path, new=True)
     try:
-        return session.run(sheet=sheet)
+        _, io, store = session_io(None, True, io)      # (the match keeps its own seed)
+        session = MatchSession(match, path, io=io, store=store, pace=pace,
+                               make_player=make_player, review_samples=review_samples)
+        try:
+            return session.run(sheet=sheet)
+        finally:
+            if store is not None:
+                store.close()
     finally:
-        if store is not None:
-            store.close()
+        if held is not None:
+            held.release()
+
+
+def own_match(path: Path, new: bool):
+    """Take the saved match at ``path`` for this process alone while it is played (a lock
+    beside it, ``.NAME.lock``, and this process's id in ``.NAME.pid``:
+    :func:`tutor.app.owner.hold`); None where no lock can be made there (a missing or
+    read-only folder: the match is said not to be saved there anyway); its folder is made
+    for a ``new`` match only.  Raises
+    :class:`~tutor.app.owner.InUse` in one line naming the process playing it already (two
+    processes on one match each overwrote the other's deals: issue 41)."""
+    from tutor.app.owner import hold
+    try:
+        if new:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        return hold(path.parent / f".{path.name}.lock", f"the saved match {path}")
+    except OSError:
+        return None
 
 
 def latest_unfinished(finished: bool = False) -> Path:

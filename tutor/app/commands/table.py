@@ -178,8 +178,18 @@ def _address(text: str) -> str:
 def run_serve(args) -> int:
     """The ``laugh table serve`` handler: new tables from the options (or the saved ones with
     ``--resume``), served until stopped (:func:`tutor.app.tables.serve.serve`)."""
-    from tutor.app.tables.serve import new_tables, saved_tables, serve, tables_folder
+    from tutor.app.tables.serve import own_folder, tables_folder
     folder = tables_folder(args.dir, args.resume)
+    held = own_folder(folder, args.resume)      # one process a folder (issue 41)
+    try:
+        return _serve(args, folder)
+    finally:
+        if held is not None:
+            held.release()
+
+
+def _serve(args, folder) -> int:
+    from tutor.app.tables.serve import new_tables, saved_tables, serve
     if args.resume:
         given = _settings_given(args)
         if given:

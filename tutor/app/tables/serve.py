@@ -44,6 +44,23 @@ def tables_folder(given: str | None, resume: bool) -> Path:
     return folder
 
 
+def own_folder(folder: Path, resume: bool):
+    """Take ``folder`` for this process alone (a lock, ``server.lock``, with this process's id
+    beside it in ``server.pid``: :func:`tutor.app.owner.hold`), made 0700 when new; None with
+    ``resume`` when there is no such folder (the resume says there is nothing to resume).
+    Raises :class:`~tutor.app.owner.InUse` in one line naming the process that serves it
+    already, and the LaughError of a folder that cannot be written."""
+    from tutor.app.owner import hold
+    from tutor.engine.outputs import cannot_write
+    if resume and not folder.is_dir():
+        return None
+    try:
+        folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+        return hold(folder / "server.lock", f"the tables' folder {folder}")
+    except OSError as exc:
+        raise cannot_write(folder, exc) from None
+
+
 def new_tables(settings: Settings, n_tables: int) -> tuple[list[Table], str, int]:
     """``n_tables`` new tables of ``settings``, each with its own code, the organiser's new
     code, and 0 (nothing published yet)."""
