@@ -190,3 +190,100 @@ def test_a_second_process_on_a_saved_match_is_refused_naming_the_first(tmp_path)
     third = _laugh(tmp_path, "match", "--resume", str(path), stdin="quit\n")
     assert third.returncode == 0, third.stderr
     assert "in use" not in third.stderr
+
+
+# -- finding 4: a full disk pauses the table; a kill then resumes --------------------------------
+
+@pytest.fixture
+def small_disk(tmp_path):
+    """A real tmpfs of 2 MB at ``tmp_path/disk`` (root: as CI runs), unmounted after; the test
+    is skipped where it cannot be mounted (a size limit cannot be set on a running server)."""
+    import os
+    import shutil
+    import subprocess
+    if os.geteuid() != 0 or shutil.which("mount") is None:
+        pytest.skip("a tmpfs needs root")
+    root = tmp_path / "disk"
+    root.mkdir()
+    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=2m,mode=0755", "tmpfs", str(root)],
+                      capture_output=True).returncode != 0:
+        pytest.skip("tmpfs could not be mounted")
+    try:
+        yield root
+    finally:
+        subprocess.run(["umount", "-l", str(root)], capture_output=True)
+
+
+def _fill(root) -> None:
+    import os
+    for name, size in (("filler", 65536), ("filler2", 512), ("filler3", 1)):
+        fd = os.open(root / name, os.O_WRONLY | os.O_CREAT, 0o644)
+        try:
+            while True:
+                os.write(fd, b"\0" * size)
+        except OSError:
+            pass
+        finally:
+            os.close(fd)
+
+
+def _free(root) -> None:
+    for name in ("filler", "filler2", "filler3"):
+        (root / name).unlink(missing_ok=True)
+
+
+def _said(c, words: str) -> int:
+    return sum(1 for m in c.messages if m["type"] == "say" and words in m["text"])
+
+
+def test_a_full_disk_pauses_the_table_until_space_returns_and_a_kill_then_resumes(
+        tmp_path, small_disk):
+    pytest.importorskip("websockets")
+    import signal
+    import time
+
+    from tables_net import RawClient, Server
+
+    from tutor.app.tables._state import load_state
+    folder = small_disk / "srv"
+    srv = Server(tmp_path, folder, "--players", "3", "--deals", "1000", "--bots", "beginner",
+                 "--pace", "0.01", "--gap", "0", "--wait", "0.1", "--seed", "7",
+                 "--move-time", "0")
+    c = RawClient(srv.address, {"type": "join", "code": srv.code, "name": "Ann"})
+    try:
+        assert _wait_for(lambda: len(c.of("state")) > 5, 20)
+        _fill(small_disk)
+        assert _wait_for(lambda: _said(c, "is paused"), 30), c.messages[-3:]
+        time.sleep(1.5)                 # paused: nothing more is shown ...
+        shown = len(c.of("state"))
+        time.sleep(1.0)
+        assert len(c.of("state")) == shown
+        _free(small_disk)               # ... until the disk has room again
+        assert _wait_for(lambda: _said(c, "saved again: play goes on"), 30)
+        assert _wait_for(lambda: len(c.of("state")) > shown + 3, 20)
+        _fill(small_disk)               # full again, then killed while paused
+        assert _wait_for(lambda: _said(c, "is paused") >= 2, 30)
+        time.sleep(0.5)
+    finally:
+        srv.stop(signal.SIGKILL)
+        c.close()
+    _free(small_disk)
+    obs, last = c.obs, c.of("state")[-1]
+    tables, _, _ = load_state(folder, default_library().rulesets)   # as --resume reads it
+    t = tables[0]
+    m = t.match
+    game = last["played"] if not obs.over else last["played"] - 1
+    seen = list(obs.history)
+    if game < len(m.deals):
+        assert list(m.deals[game].history[:len(seen)]) == seen
+    else:
+        assert game == len(m.deals) and t._partial is not None
+        assert list(t._partial.history[:len(seen)]) == seen     # every action shown is kept
+    again = Server(tmp_path, folder, resume=True)
+    c2 = RawClient(again.address, {"type": "join", "code": again.code, "token": c.token})
+    try:
+        assert _wait_for(lambda: len(c2.of("state")) > 3, 20)   # it plays on
+        assert again.proc.poll() is None
+    finally:
+        assert again.stop() == 0
+        c2.close()

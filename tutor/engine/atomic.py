@@ -20,11 +20,15 @@ from pathlib import Path
 __all__ = ["write_atomic"]
 
 
-def write_atomic(path: str | Path, data: str | bytes, encoding: str = "utf-8") -> None:
+def write_atomic(path: str | Path, data: str | bytes, encoding: str = "utf-8",
+                 mode: int | None = None) -> None:
     """Write ``data`` (text, encoded with ``encoding``, or bytes) to ``path`` whole or not at
-    all (see the module).  Raises OSError when it cannot be written (its ``strerror`` says why:
-    a missing or read-only folder, a full disk, a directory at the path); nothing at the path
-    is changed then, and no temporary file is left."""
+    all (see the module).  With ``mode`` (``0o600``: a file only its owner reads) the file
+    written has that mode, from its first byte, whatever the file it replaces had; else the
+    mode of the file it replaces, or the umask's for a new one.  Raises OSError when it cannot
+    be written (its ``strerror`` says why: a missing or read-only folder, a full disk, a
+    directory at the path); nothing at the path is changed then, and no temporary file is
+    left."""
     raw = data.encode(encoding) if isinstance(data, str) else bytes(data)
     target = Path(os.path.realpath(path))           # every link followed (one that leads
     try:                                            # nowhere: the file it names is made)
@@ -39,11 +43,15 @@ def write_atomic(path: str | Path, data: str | bytes, encoding: str = "utf-8") -
         return
     tmp = target.with_name(f".{target.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
     try:
-        with open(tmp, "xb") as fh:                 # the umask's permissions for a new file
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL,
+                     0o666 if mode is None else mode)   # (the umask applies to 0o666)
+        with open(fd, "wb") as fh:
             fh.write(raw)
             fh.flush()
             os.fsync(fh.fileno())
-        if st is not None:
+        if mode is not None:
+            os.chmod(tmp, mode)                     # whatever the umask took away
+        elif st is not None:
             os.chmod(tmp, stat.S_IMODE(st.st_mode))
         os.replace(tmp, target)
     except BaseException:

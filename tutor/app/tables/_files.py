@@ -19,6 +19,12 @@ and every seat's token):
   index);
 - ``sheets/``: each person's score sheet as HTML at the end of a match; ``server.log``.
 
+Every file is written 0600 (made so, or tightened when it exists: a ``--dir`` given may be an
+older folder's).  A table whose journal, or whose last deal's record or match, cannot be
+written is :meth:`ServerFiles.blocked`: the server pauses it, shows nothing new of it and
+plays nothing there until the retry has written it (issue 41: the table played on, and a
+``--resume`` after a kill refused the folder).
+
 A write that fails (a full disk, a folder made read-only) is said at once (``on_problem``),
 kept, and tried again after 1, 2, 4 ... 30 seconds until it is done; then that is said too.  A
 few descriptors are held open in reserve (:class:`Reserve`) and let go for the moment of each
@@ -128,6 +134,8 @@ class ServerFiles:
         self._records: dict[int, list[str]] = {}
         self._match_due: dict[int, Any] = {}
         self._state_due: dict[str, Any] | None = None
+        #: Per table: the deal whose journal could not be written (its game index, the deal).
+        self._journal_due: dict[int, tuple[int, Deal]] = {}
         self._ended: set[int] = set()
         self._failures = 0
         self._retry_pending = False
@@ -135,9 +143,15 @@ class ServerFiles:
 
     # -- the deal in play ----------------------------------------------------------------------
 
-    def journal(self, number: int, game: int, deal: Deal, new: bool) -> None:
+    def journal(self, number: int, game: int, deal: Deal, new: bool) -> bool:
         """Journal the actions of ``deal`` (table ``number``'s, game index ``game``) not yet
-        written: with ``new``, the deal's first line and every action so far (a new file)."""
+        written: with ``new``, the deal's first line and every action so far (a new file).
+        Returns True when the system has them all; False (said, and tried again: the journal
+        then written whole, :meth:`_rewrite_journal`) when they could not be written: the
+        table must show none of them until :meth:`blocked` says it is saved."""
+        if number in self._journal_due:         # behind already: the retry writes it whole
+            self._journal_due[number] = (game, deal)
+            return False
         try:
             f = self._journals.get(number)
             if new or f is None:
@@ -145,21 +159,51 @@ class ServerFiles:
                 if f is not None:
                     f.close()
                 with self.reserve.released():   # a descriptor only to open it
-                    f = open(journal_path(self.folder, number), "w", encoding="utf-8")
+                    f = _open_private(journal_path(self.folder, number), "w")
                 self._journals[number] = f
-                head = {"format": JOURNAL_FORMAT, "game": game,
-                        "record": dict(to_record(deal, with_result=False), actions=[])}
-                f.write(json.dumps(head, ensure_ascii=False) + "\n")
+                f.write(_journal_head(game, deal))
                 self._written[number] = 0
             done = self._written.get(number, 0)
             f.write("".join(json.dumps(action_to_json(a), ensure_ascii=False) + "\n"
                             for a in deal.history[done:]))
             f.flush()                   # the system has it: a kill -9 loses nothing
             self._written[number] = len(deal.history)
+            return True
         except OSError as exc:
-            self._journals.pop(number, None)
-            self._problem(f"could not journal table {number}'s deal: {_why(exc)} (the deal "
-                          "plays on; its record is saved when it ends)")
+            _close_quietly(self._journals.pop(number, None))
+            self._journal_due[number] = (game, deal)
+            self._problem(f"could not journal table {number}'s deal: {_why(exc)} (the table "
+                          "is paused until it is saved)")
+            return False
+
+    def _rewrite_journal(self, number: int) -> bool:
+        """Write table ``number``'s journal whole again (after a failed write: the file may
+        end in part of a line), in one go (:func:`~tutor.engine.atomic.write_atomic`), and
+        go on appending to it; False, said, when it still cannot be written."""
+        game, deal = self._journal_due[number]
+        path = journal_path(self.folder, number)
+        try:
+            with self.reserve.released():
+                write_atomic(path, _journal_head(game, deal) + "".join(
+                    json.dumps(action_to_json(a), ensure_ascii=False) + "\n"
+                    for a in deal.history), mode=0o600)
+                f = _open_private(path, "a")
+        except OSError as exc:
+            self._problem(f"could not journal table {number}'s deal: {_why(exc)} (the table "
+                          "is paused until it is saved)")
+            return False
+        self._journals[number] = f
+        self._written[number] = len(deal.history)
+        del self._journal_due[number]
+        return True
+
+    def blocked(self, number: int) -> bool:
+        """True while table ``number`` has something not yet on disk that it must not go on
+        without: actions of the deal in play not journaled, or a finished deal's record or
+        match not written (a new deal's journal would stand where the last one's is still
+        needed).  The server shows nothing new of the table, and plays nothing, until then."""
+        return number in self._journal_due or bool(self._records.get(number)) \
+            or number in self._match_due
 
     def _end_journal(self, number: int) -> None:
         f = self._journals.pop(number, None)
@@ -193,13 +237,15 @@ class ServerFiles:
                     lines.clear()
                 text = self._match_due.get(number)
                 if text is not None:
-                    write_atomic(match_path(self.folder, number), text() + "\n")
+                    write_atomic(match_path(self.folder, number), text() + "\n",
+                                 mode=0o600)
                     self._match_due.pop(number, None)
         except OSError as exc:
             self._problem(f"could not save table {number}: {_why(exc)}")
             return False
         if number in self._ended:       # its record is out: the journal has done its work
             self._ended.discard(number)
+            self._journal_due.pop(number, None)
             self._end_journal(number)
         return True
 
@@ -212,8 +258,8 @@ class ServerFiles:
         """Write one file whole now (a score sheet); False, said, when it cannot."""
         try:
             with self.reserve.released():
-                path.parent.mkdir(exist_ok=True)
-                write_atomic(path, text)
+                path.parent.mkdir(exist_ok=True, mode=0o700)
+                write_atomic(path, text, mode=0o600)
             return True
         except OSError as exc:
             self._problem(f"could not write {path.name}: {_why(exc)}")
@@ -233,8 +279,8 @@ class ServerFiles:
         path = self.folder / "server.json"
         try:
             with self.reserve.released():
-                _private(path)
-                write_atomic(path, json.dumps(state, ensure_ascii=False, indent=1) + "\n")
+                write_atomic(path, json.dumps(state, ensure_ascii=False, indent=1) + "\n",
+                             mode=0o600)
             self._state_due = None
             return True
         except OSError as exc:
@@ -247,7 +293,7 @@ class ServerFiles:
         try:
             if self._events is None:
                 with self.reserve.released():
-                    self._events = open(self.folder / "events.jsonl", "a", encoding="utf-8")
+                    self._events = _open_private(self.folder / "events.jsonl", "a")
             line = {"at": when, **{k: v for k, v in message.items() if k != "type"}}
             self._events.write(json.dumps(line, ensure_ascii=False) + "\n")
             self._events.flush()
@@ -266,7 +312,7 @@ class ServerFiles:
     def pending(self) -> bool:
         """True while a save waits to be tried again."""
         return bool(self._state_due is not None or any(self._records.values())
-                    or self._match_due)
+                    or self._match_due or self._journal_due)
 
     def _problem(self, text: str) -> None:
         self._failures += 1
@@ -283,6 +329,8 @@ class ServerFiles:
             return True
         tries = self._failures
         ok = self._write_state()
+        for number in sorted(self._journal_due):
+            ok = self._rewrite_journal(number) and ok
         for number in sorted(set(self._records) | set(self._match_due)):
             if self._records.get(number) or number in self._match_due:
                 ok = self._write_table(number) and ok
@@ -308,8 +356,9 @@ class ServerFiles:
 def _append(path: Path, text: str) -> None:
     """Append ``text`` to ``path`` whole, or leave the file as it was (cut back to its length
     before, where a write stopped half way)."""
-    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
     try:
+        _tighten(fd)
         size = os.fstat(fd).st_size
         data = text.encode("utf-8")
         try:
@@ -327,18 +376,41 @@ def _append(path: Path, text: str) -> None:
         os.close(fd)
 
 
-def _private(path: Path) -> None:
-    """Make ``path`` a file only its owner reads (0600) before it is written: made so when
-    it is new (a rename keeps the mode), and tightened when an older server left it open."""
-    try:
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        os.close(fd)
-        return
-    except FileExistsError:
-        pass
-    st = os.stat(path)
+def _tighten(fd: int) -> None:
+    """Make the regular file open at ``fd`` one only its owner reads and writes (0600), as an
+    older server, or a folder given with ``--dir`` that existed, may have left it."""
+    st = os.fstat(fd)
     if stat.S_ISREG(st.st_mode) and stat.S_IMODE(st.st_mode) & 0o077:
-        os.chmod(path, 0o600)
+        os.fchmod(fd, 0o600)
+
+
+def _open_private(path: Path, mode: str) -> IO[str]:
+    """``path`` opened as UTF-8 text for writing (``"w"``) or appending (``"a"``), made 0600
+    when new and tightened to 0600 when not (issue 41: the journal holds the whole pack)."""
+    flags = os.O_WRONLY | os.O_CREAT | (os.O_TRUNC if mode == "w" else os.O_APPEND)
+    fd = os.open(path, flags, 0o600)
+    try:
+        _tighten(fd)
+        return open(fd, mode, encoding="utf-8")
+    except BaseException:
+        os.close(fd)
+        raise
+
+
+def _journal_head(game: int, deal: Deal) -> str:
+    """A journal's first line: its format, the game's index and the deal with no actions."""
+    return json.dumps({"format": JOURNAL_FORMAT, "game": game,
+                       "record": dict(to_record(deal, with_result=False), actions=[])},
+                      ensure_ascii=False) + "\n"
+
+
+def _close_quietly(f: IO[str] | None) -> None:
+    if f is None:
+        return
+    try:
+        f.close()
+    except OSError:             # its buffer could not be written: the journal is rewritten
+        pass
 
 
 def _why(exc: OSError) -> str:

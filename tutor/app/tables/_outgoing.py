@@ -82,6 +82,7 @@ class Outgoing:
     _wake_at: float | None
     _overview_at: float
     _overview_timer: asyncio.TimerHandle | None
+    _paused_at: dict[int, float]                # a paused table's number: when it paused
 
     @property
     def _running(self) -> asyncio.AbstractEventLoop:
@@ -108,10 +109,14 @@ class Outgoing:
         if self._stopping:
             return
         for t in self.tables:
+            if t.paused and self.files is not None and not self.files.blocked(t.number):
+                self._go_on(t, now)         # saved again: what it held goes out
             t.tick(now)
         admins = [c for c in self.conns if c.admin and not c.closing]
         any_change = False
         for t in self.tables:
+            if t.paused:                    # nothing shown before it is on disk
+                continue
             at = [c for c in self.conns if c.table is t and not c.admin and not c.closing]
             out, t.outbox = t.outbox, []
             for entry in out:
@@ -140,6 +145,17 @@ class Outgoing:
         self._schedule()
         if self.exit_when_done and self._stop is not None and all(t.over for t in self.tables):
             self._running.call_later(0.2, self._stop.set)
+
+    def _go_on(self, table: Table, now: float) -> None:
+        """A paused table's files are written: it goes on, its clocks put back by the pause,
+        and what it held goes out."""
+        since = self._paused_at.pop(table.number, now)
+        table.go_on(max(0.0, now - since))
+        table.changed = True
+        text = f"Table {table.number} is saved again: play goes on."
+        table.outbox.insert(0, (EVERYONE, {"type": "say", "table": table.number,
+                                           "text": text}))
+        table._log("resumed", text + f" (paused {now - since:.0f} s)")
 
     def _overview_soon(self, now: float) -> None:
         """Send the organiser the overview now, or (at most four times a second) soon."""

@@ -109,6 +109,8 @@ class TableServer(Outgoing):
         self.files = ServerFiles(folder, self._problem, self._later) if folder else None
         self._wake: asyncio.TimerHandle | None = None
         self._wake_at: float | None = None
+        #: The clock time each paused table paused at (:meth:`_pause`).
+        self._paused_at: dict[int, float] = {}
         self._stop: asyncio.Event | None = None
         self._stopping = False
         self._overview_at = 0.0
@@ -340,6 +342,9 @@ class TableServer(Outgoing):
             log.info("%s: %s leaves table %d", conn.peer, name, t.number)
             asyncio.ensure_future(conn.ws.close(1000, "left"))
             return False
+        if t.paused:
+            raise P.Refused(f"table {t.number} is paused until the server can save its play: "
+                            "nothing of yours was taken; send it again when it goes on")
         if not t.seated(seat, name):
             raise P.Refused("you take your seat at the next deal: until then you watch")
         if kind == "hint":
@@ -457,16 +462,42 @@ class TableServer(Outgoing):
             self.pane(f"{time.strftime('%H:%M:%S')} {text}")
 
     def _later(self, seconds: float, fn: Callable[[], Any]) -> None:
-        if self.loop is not None and not self.loop.is_closed():
-            self.loop.call_later(seconds, fn)
+        """Run ``fn`` (a retry of the saves) after ``seconds``, then play on: a paused table
+        whose files are written now goes on (:meth:`_flush`)."""
+        loop = self.loop
+        if loop is not None and not loop.is_closed():
+            def run() -> None:
+                fn()
+                self._flush(loop.time())
+            loop.call_later(seconds, run)
 
     def _progress(self, table: Table, deal: Deal, new: bool) -> None:
-        if self.files is not None:
-            self.files.journal(table.number, len(table.match.deals), deal, new)
+        if self.files is not None and not self.files.journal(
+                table.number, len(table.match.deals), deal, new):
+            self._pause(table)
+
+    def _pause(self, table: Table) -> None:
+        """Table ``table``'s files cannot be written: it plays nothing and shows nothing new
+        (what it has done stays in its outbox) until they are; its players and the organiser
+        are told at once (issue 41: no action shown to a player before it is on disk)."""
+        if table.paused:
+            return
+        table.paused = True
+        self._paused_at[table.number] = self._running.time() if self.loop else 0.0
+        text = (f"Table {table.number} is paused: the server cannot save its play (its disk "
+                "may be full). Nothing is lost; it goes on by itself once it can save.")
+        for c in self.conns:
+            if not c.closing and (c.admin or c.table is table):
+                self._send(c, {"type": "say", "table": table.number, "text": text})
+        for c in self.conns:
+            if c.admin and not c.closing:
+                self._send(c, {"type": "log", "table": table.number, "event": "paused",
+                               "text": text, "game": len(table.match.deals)})
 
     def _finished(self, table: Table, deal: Deal, t: float) -> None:
         if self.files is not None:
-            self.files.finished(table.number, deal, table.match.dumps)
+            if not self.files.finished(table.number, deal, table.match.dumps):
+                self._pause(table)
             if table.match.is_over:
                 self._sheets(table)
         standings = self.tournament.finished(table)

@@ -112,6 +112,9 @@ class Table(Seating, Intents):
         #: actions applied (the journal), ``(table, deal, new)``.
         self.on_progress: Callable[[Table, Deal, bool], None] | None = None
         self.outbox: list[Entry] = []
+        #: Set by the server while what the table has done cannot be saved (a full disk):
+        #: nothing is played (no event of :meth:`tick` runs) until :meth:`go_on`.
+        self.paused = False
         #: True when the deal or the seats changed since the server last sent states.
         self.changed = True
         #: ``[seat, seq]`` of the intent that caused the latest change (None: the table's own).
@@ -190,7 +193,9 @@ class Table(Seating, Intents):
 
     def next_wake(self) -> float | None:
         """The clock time of the table's next event (a computer player's move or claim, an
-        absent person's turn, the next deal), or None."""
+        absent person's turn, the next deal), or None (and None while :attr:`paused`)."""
+        if self.paused:
+            return None
         times = [t for t in (self._due_deal(), self._due_move(),
                              self._watch.next_due() if self.playing else None)
                  if t is not None]
@@ -202,6 +207,8 @@ class Table(Seating, Intents):
         with no pace would otherwise play a whole match in one call, and hold up the server's
         loop: those left are due still, and :meth:`next_wake` says so)."""
         for _ in range(most):
+            if self.paused:             # (set by the server as an action fails to be saved)
+                return
             t = self.next_wake()
             if t is None or t > now or (before and t >= now):
                 return
@@ -211,6 +218,20 @@ class Table(Seating, Intents):
                 self._bot_claims(t)
             else:
                 self._stand_in(t)
+
+    def go_on(self, seconds: float) -> None:
+        """The table goes on after a pause of ``seconds`` (its files could not be written):
+        every clock of the table (the turn's, the reserve's, a computer player's move or
+        claim, the next deal) is put back by the pause, so that nobody's time ran while nobody
+        could move."""
+        self.paused = False
+        self.turn_since += seconds
+        self.before_until += seconds
+        if self.next_deal_at is not None:
+            self.next_deal_at += seconds
+        if self.watch is not None:
+            for w in self.watch.open.values():
+                w.opened_at += seconds
 
     def start(self, now: float) -> bool:
         """The organiser starts the table: its first deal begins now, whoever has come (True),
