@@ -287,3 +287,79 @@ def test_a_full_disk_pauses_the_table_until_space_returns_and_a_kill_then_resume
     finally:
         assert again.stop() == 0
         c2.close()
+
+
+def test_a_journal_that_cannot_be_written_blocks_its_table_until_written_whole(tmp_path):
+    """In-process: a folder standing at the journal's path makes every write of it fail; the
+    table is blocked (the server pauses it) and stays so across more actions; once the path is
+    free the retry writes the journal whole, with every action, and the table goes on."""
+    import os
+
+    from test_tables import _joined
+
+    from tutor.app.tables._files import ServerFiles
+    from tutor.app.tables._state import _journal
+    said, later = [], []
+    files = ServerFiles(tmp_path, said.append, lambda s, fn: later.append((s, fn)))
+    t, drv = _joined(default_library().rulesets, people=("Ann",), deals=2, lv="beginner")
+    oks = []
+    t.on_progress = lambda tb, d, new: oks.append(files.journal(1, len(tb.match.deals), d, new))
+    path = tmp_path / "table-1.journal.jsonl"
+    path.mkdir()
+    drv.run(lambda: len(oks) >= 3)
+    assert oks[0] is False and files.blocked(1) and files.pending
+    assert said[0].startswith("could not journal table 1's deal: ") and \
+        "(the table is paused until it is saved); trying again in 1 s" in said[0]
+    assert later and later[0][1]() is False and files.blocked(1)      # still a folder there
+    os.rmdir(path)
+    assert files.retry() is True and not files.blocked(1)
+    deal, game = _journal(path, default_library().rulesets)
+    assert game == 0 and list(deal.history) == list(t.deal.history)
+    assert oct(path.stat().st_mode & 0o777) == "0o600"
+    oks.clear()
+    drv.run(lambda: len(oks) >= 2)
+    assert all(oks)                     # appended to again, line by line
+    deal, _ = _journal(path, default_library().rulesets)
+    assert list(deal.history) == list(t.deal.history)
+    files.close()
+
+
+def test_every_file_of_a_server_folder_that_existed_is_its_owners_alone(tmp_path):
+    """Finding 12: a ``--dir`` that exists (0755, files an older server left 0644) and a umask
+    of 022: every file the server writes there is 0600, each folder it makes 0700."""
+    import os
+    import stat
+
+    from test_tables import _joined
+
+    from tutor.app.tables._files import ServerFiles
+    from tutor.app.tables.serve import _log_to
+    folder = tmp_path / "old"
+    folder.mkdir(mode=0o755)
+    for name in ("table-1.jsonl", "events.jsonl", "server.log", "server.json"):
+        (folder / name).write_text("" if name != "server.json" else "{}")
+        os.chmod(folder / name, 0o644)
+    old = os.umask(0o022)
+    try:
+        files = ServerFiles(folder, lambda text: None)
+        t, drv = _joined(default_library().rulesets, people=("Ann",), deals=1, lv="beginner")
+        t.on_progress = lambda tb, d, new: files.journal(1, len(tb.match.deals), d, new)
+        t.on_finished = lambda tb, d, at: files.finished(1, d, tb.match.dumps)
+        (folder / "table-1.jsonl").write_text("")
+        drv.run(lambda: t.deal is not None and len(t.deal.history) > 3)
+        journal = folder / "table-1.journal.jsonl"
+        assert stat.S_IMODE(journal.stat().st_mode) == 0o600
+        drv.run(lambda: t.over)
+        files.save_state({"format": "x"})
+        files.event({"type": "log", "text": "x"}, "now")
+        assert files.write(folder / "sheets" / "s.html", "<p>x</p>")
+        files.close()
+        _log_to(folder / "server.log")
+    finally:
+        os.umask(old)
+    modes = {p.relative_to(folder).as_posix(): stat.S_IMODE(p.stat().st_mode)
+             for p in folder.rglob("*")}
+    assert {"table-1.jsonl", "table-1.match.json", "server.json", "events.jsonl",
+            "sheets/s.html", "server.log", "sheets"} <= set(modes)
+    assert {k: oct(v) for k, v in modes.items() if v != (0o700 if k == "sheets" else 0o600)} \
+        == {}

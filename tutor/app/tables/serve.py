@@ -246,6 +246,11 @@ def _log_to(path: Path) -> None:
     import logging  # the server only (start-up time)
 
     from tutor.app.tables._guard import OneLine
+    try:                                # only its owner reads it, as every file of the folder
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600))
+        os.chmod(path, 0o600)
+    except OSError:
+        pass                            # (the handler below says why it cannot be opened)
     handler = logging.FileHandler(path, encoding="utf-8")
     handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(message)s"))
     handler.addFilter(OneLine())
