@@ -10,7 +10,7 @@ import threading
 
 import pytest
 
-from tutor.engine.atomic import write_atomic
+from tutor.engine.atomic import open_atomic, write_atomic
 
 
 def test_a_new_file_and_a_file_replaced_whole(tmp_path):
@@ -69,3 +69,42 @@ def test_a_directory_or_a_missing_folder_is_an_oserror_and_leaves_nothing(tmp_pa
     with pytest.raises(FileNotFoundError):
         write_atomic(tmp_path / "no" / "such" / "x.json", "x")
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_mode_given_is_the_files_whatever_the_umask_and_the_file_replaced(tmp_path):
+    """Issue 41: a file only its owner reads is 0600 from its first byte, also where an older
+    file of the same name was 0644."""
+    path = tmp_path / "secret.json"
+    path.write_text("old")
+    path.chmod(0o644)
+    old = os.umask(0o022)
+    try:
+        write_atomic(path, "new", mode=0o600)
+        assert stat.S_IMODE(path.stat().st_mode) == 0o600 and path.read_text() == "new"
+        with open_atomic(tmp_path / "lines.jsonl", mode=0o600) as fh:
+            fh.write("a\n")
+        assert stat.S_IMODE((tmp_path / "lines.jsonl").stat().st_mode) == 0o600
+    finally:
+        os.umask(old)
+
+
+def test_lines_written_a_part_at_a_time_are_there_whole_or_not_at_all(tmp_path):
+    path = tmp_path / "out.jsonl"
+    path.write_text("old\n")
+
+    class Stop(Exception):
+        pass
+    with pytest.raises(Stop):
+        with open_atomic(path) as fh:
+            fh.write("one\n")
+            raise Stop                  # a line that could not be made: nothing is replaced
+    assert path.read_text() == "old\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out.jsonl"]
+    with open_atomic(path) as fh:
+        for k in range(3):
+            fh.write(f"{k}\n")
+            assert path.read_text() == "old\n"      # not there before the end
+    assert path.read_text() == "0\n1\n2\n"
+    with pytest.raises(IsADirectoryError):
+        with open_atomic(tmp_path) as fh:
+            fh.write("x")

@@ -304,9 +304,12 @@ def dumps(record: Mapping[str, object]) -> str:
 
 
 def write_records(path: str | Path, records: Iterable[Mapping[str, object]]) -> int:
-    """Write records as JSON Lines; returns how many were written."""
+    """Write records as JSON Lines, whole or not at all (:func:`~tutor.engine.atomic.
+    open_atomic`: a write that fails leaves no part of a file); returns how many were
+    written.  Raises OSError when the file cannot be written."""
+    from tutor.engine.atomic import open_atomic
     n = 0
-    with open(path, "w", encoding="utf-8") as fh:
+    with open_atomic(path) as fh:
         for rec in records:
             fh.write(dumps(rec) + "\n")
             n += 1

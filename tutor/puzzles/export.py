@@ -29,10 +29,13 @@ def export_series(kind: str, count: int, seed: int, ruleset: str | None = None,
 
 
 def write_puzzles(path: str | Path, puzzles: Iterable[Puzzle]) -> int:
-    """Write puzzles to ``path`` as JSON Lines; returns how many were written."""
+    """Write puzzles to ``path`` as JSON Lines, whole or not at all (:func:`~tutor.engine.
+    atomic.open_atomic`: a write that fails, or a puzzle that cannot be made, leaves no part
+    of a file); returns how many were written.  Raises LaughError when it cannot be written."""
+    from tutor.engine.atomic import open_atomic
     n = 0
     try:
-        with open(path, "w", encoding="utf-8") as fh:
+        with open_atomic(path) as fh:
             for p in puzzles:
                 fh.write(dumps(p) + "\n")
                 n += 1
