@@ -363,3 +363,43 @@ def test_every_file_of_a_server_folder_that_existed_is_its_owners_alone(tmp_path
             "sheets/s.html", "server.log", "sheets"} <= set(modes)
     assert {k: oct(v) for k, v in modes.items() if v != (0o700 if k == "sheets" else 0o600)} \
         == {}
+
+
+# -- finding 12: a bad Host header ----------------------------------------------------------------
+
+def _raw_http(address: str, head: str) -> int:
+    import socket
+    from urllib.parse import urlsplit
+    u = urlsplit(address)
+    with socket.create_connection((u.hostname, u.port), timeout=10) as s:
+        s.sendall(head.encode("latin-1") + b"\r\n\r\n")
+        data = b""
+        while b"\r\n" not in data:
+            chunk = s.recv(4096)
+            if not chunk:
+                break
+            data += chunk
+    return int(data.split(b" ", 2)[1])
+
+
+def test_a_missing_duplicate_or_bad_host_header_is_400_not_500(tmp_path):
+    pytest.importorskip("websockets")
+    from tables_net import Server
+    srv = Server(tmp_path, tmp_path / "srv", "--players", "3", "--deals", "1", "--hold")
+    host = srv.address.split("//", 1)[1]
+    upgrade = ("Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\n"
+               "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==")
+    try:
+        assert _raw_http(srv.address, f"GET / HTTP/1.1\r\nHost: {host}") == 200
+        for head in (f"GET / HTTP/1.1\r\nHost: {host}\r\nHost: {host}",
+                     "GET / HTTP/1.1\r\nHost: a\r\nHost: b",
+                     "GET /admin HTTP/1.1\r\nUser-Agent: x",
+                     "GET / HTTP/1.1\r\nHost: a b",
+                     f"GET /ws HTTP/1.1\r\nHost: {host}\r\nHost: evil.example\r\n{upgrade}",
+                     f"GET /ws HTTP/1.1\r\nHost: {host}\r\nOrigin: http://{host}\r\n"
+                     f"Origin: http://evil.example\r\n{upgrade}",
+                     f"GET /ws HTTP/1.1\r\nHost: {host}\r\n{upgrade}\r\nUpgrade: websocket"):
+            assert _raw_http(srv.address, head) == 400, head
+    finally:
+        srv.stop()
+    assert "Traceback" not in srv.log() and "500" not in srv.log()

@@ -12,6 +12,7 @@ organiser allowed (``--origin``, behind a TLS proxy that rewrites the host), and
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -63,6 +64,33 @@ def origin_ok(origin: str | None, host: str | None, allowed: tuple[str, ...] = (
     return parts.netloc == host.strip().lower()
 
 
+#: A ``Host`` header's value: a name or an IPv4 address, or an IPv6 one in brackets, and
+#: an optional port.
+_HOST = re.compile(r"(?:[A-Za-z0-9](?:[A-Za-z0-9.-]{0,252})|\[[0-9A-Fa-f:.]{2,45}\])"
+                   r"(?::[0-9]{1,5})?")
+#: The headers the server reads, each of which a request may give once at most.
+_ONCE = ("Host", "Origin", "Upgrade")
+
+
+def _bad_headers(headers) -> str | None:
+    """Why a request's headers cannot be answered (HTTP 400), or None: exactly one ``Host``,
+    a host and port as :data:`_HOST` reads them (RFC 9112 3.2: "A server MUST respond with a
+    400 (Bad Request) status code to any HTTP/1.1 request message that lacks a Host header
+    field and to any request message that contains more than one Host header field line or a
+    Host header field with an invalid field value"), and ``Origin`` and ``Upgrade`` once at
+    most."""
+    for name in _ONCE:
+        n = len(headers.get_all(name))
+        if n > 1:
+            return f"the {name} header is given {n} times"
+    host = headers.get_all("Host")
+    if not host:
+        return "no Host header"
+    if not _HOST.fullmatch(host[0]):
+        return "the Host header is not a host and port"
+    return None
+
+
 def page_address(ws_address: str, host: str | None = None) -> str:
     """The page's address for the server at ``ws_address`` (``ws://h:p``), with ``host`` in
     place of its host when given (the address to share on the local network)."""
@@ -89,20 +117,25 @@ class WebFiles:
 
     def process_request(self, connection, request):
         """Answer one request: None lets a WebSocket upgrade go on (on :data:`WS_PATHS`, from
-        an origin :func:`origin_ok` takes); a page is sent with :data:`CSP`; anything else is
-        404 (or 403 for an upgrade from another origin)."""
+        an origin :func:`origin_ok` takes); a page is sent with :data:`CSP`; a request whose
+        ``Host`` is missing, given twice or not a host (or whose ``Origin`` or ``Upgrade`` is
+        given twice) is 400; anything else is 404 (or 403 for an upgrade from another
+        origin)."""
         from websockets.datastructures import Headers
         from websockets.http11 import Response
         path = request.path.split("?", 1)[0].split("#", 1)[0]
-        upgrade = "websocket" in request.headers.get("Upgrade", "").lower()
+        bad = _bad_headers(request.headers)
+        if bad is not None:                 # (a header given twice was a 500 before)
+            return connection.respond(400, f"Bad request: {bad}\n")
+        upgrade = "websocket" in (request.headers.get("Upgrade") or "").lower()
         if upgrade:
             if path not in WS_PATHS:
                 return connection.respond(404, "Not found: the table is at /ws\n")
-            if not origin_ok(request.headers.get("Origin"), request.headers.get("Host"),
-                             self.origins):
+            origin = request.headers.get("Origin")
+            if not origin_ok(origin, request.headers.get("Host"), self.origins):
                 if callable(self.refused):
                     self.refused(f"a WebSocket from another page's origin refused: "
-                                 f"{request.headers.get('Origin', '')[:80]!r}")
+                                 f"{(origin or '')[:80]!r}")
                 return connection.respond(403, "Forbidden: this page's origin may not sit "
                                                "at these tables\n")
             return None
