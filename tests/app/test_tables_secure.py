@@ -250,11 +250,17 @@ def test_a_full_disk_pauses_the_table_until_space_returns_and_a_kill_then_resume
                  "--pace", "0.01", "--gap", "0", "--wait", "0.1", "--seed", "7",
                  "--move-time", "0")
     c = RawClient(srv.address, {"type": "join", "code": srv.code, "name": "Ann"})
+    org = RawClient(srv.address, {"type": "watch", "admin": srv.info["admin"]}, play=False)
     try:
         assert _wait_for(lambda: len(c.of("state")) > 5, 20)
         _fill(small_disk)
         assert _wait_for(lambda: _said(c, "is paused"), 30), c.messages[-3:]
-        time.sleep(1.5)                 # paused: nothing more is shown ...
+        assert _wait_for(lambda: _said(org, "Table 1 is paused") and any(
+            m.get("event") == "paused" for m in org.of("log")), 10)
+        c.send({"type": "ready"})       # a person's intent while paused: refused, said why
+        assert _wait_for(lambda: any("table 1 is paused" in m["text"]
+                                     for m in c.of("refused")), 10)
+        time.sleep(0.5)                 # paused: nothing more is shown ...
         shown = len(c.of("state"))
         time.sleep(1.0)
         assert len(c.of("state")) == shown
@@ -263,10 +269,11 @@ def test_a_full_disk_pauses_the_table_until_space_returns_and_a_kill_then_resume
         assert _wait_for(lambda: len(c.of("state")) > shown + 3, 20)
         _fill(small_disk)               # full again, then killed while paused
         assert _wait_for(lambda: _said(c, "is paused") >= 2, 30)
-        time.sleep(0.5)
     finally:
         srv.stop(signal.SIGKILL)
         c.close()
+        org.close()
+    assert any(m.get("event") == "resumed" for m in org.of("log"))
     _free(small_disk)
     obs, last = c.obs, c.of("state")[-1]
     tables, _, _ = load_state(folder, default_library().rulesets)   # as --resume reads it

@@ -57,6 +57,9 @@ JOURNAL_FORMAT = "laugh-and-lie-down/journal@1"
 RESERVE = 8
 #: Seconds before a failed save is tried again: doubled each time, up to the last.
 RETRY = (1.0, 2.0, 4.0, 8.0, 15.0, 30.0)
+#: Seconds at most before a failed save is tried again while a table waits for it (paused:
+#: its players wait, so it is tried often; a small write, cheap to try).
+PAUSED_RETRY = 2.0
 
 
 def records_path(folder: Path, number: int) -> Path:
@@ -317,6 +320,8 @@ class ServerFiles:
     def _problem(self, text: str) -> None:
         self._failures += 1
         delay = RETRY[min(self._failures - 1, len(RETRY) - 1)]
+        if self._journal_due or any(self._records.values()) or self._match_due:
+            delay = min(delay, PAUSED_RETRY)        # a table is paused until it is saved
         self.on_problem(f"{text}; trying again in {delay:g} s")
         if self.later is not None and not self._retry_pending and not self.closed:
             self._retry_pending = True
