@@ -410,3 +410,24 @@ def test_a_missing_duplicate_or_bad_host_header_is_400_not_500(tmp_path):
     finally:
         srv.stop()
     assert "Traceback" not in srv.log() and "500" not in srv.log()
+
+
+def test_a_paused_table_plays_nothing_and_its_clocks_are_put_back_by_the_pause():
+    """Nobody's time runs while nobody can move: a person's move clock, a computer player's
+    move and the next deal are each due as long after the pause as they were before it."""
+    from test_tables import _joined
+    t, drv = _joined(default_library().rulesets, people=("Ann",), deals=2, lv="beginner",
+                     move_time=5.0, reserve=5.0)
+    drv.run(lambda: t.playing and t.deal.to_move not in drv.people and len(t.deal.history) > 2)
+    due, played = t.next_wake(), len(t.deal.history)
+    assert due is not None
+    t.paused = True
+    assert t.next_wake() is None
+    t.tick(due + 1000.0)
+    assert len(t.deal.history) == played           # nothing played while paused
+    t.go_on(1000.0)
+    assert not t.paused and t.next_wake() == pytest.approx(due + 1000.0)
+    t.tick(due + 999.0)
+    assert len(t.deal.history) == played
+    t.tick(due + 1000.0)
+    assert len(t.deal.history) > played
