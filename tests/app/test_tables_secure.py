@@ -131,25 +131,30 @@ def _wait_for(pred, timeout=30.0):
     return False
 
 
-def test_a_second_server_on_a_folder_is_refused_naming_the_first(tmp_path):
+def test_a_second_server_on_a_folder_is_refused_naming_the_first(tmp_path, capsys):
     pytest.importorskip("websockets")
     import signal
 
     from tables_net import Server
+
+    from tutor.app.cli import main
     folder = tmp_path / "srv"
     first = Server(tmp_path, folder, "--players", "3", "--deals", "2", "--seed", "3",
                    "--hold")
+    refusal = (f"laugh: the tables' folder {folder} is in use by another laugh (process "
+               f"{first.proc.pid}): only one process at a time plays on it; stop that one "
+               "first")
     try:
         assert (folder / "server.pid").read_text().strip() == str(first.proc.pid)
-        for extra in (["--resume"], ["--players", "3"]):
-            second = _laugh(tmp_path, "table", "serve", "--port", "0", "--json", "--dir",
-                            str(folder), *extra)
-            assert second.returncode == 1, second.stderr
-            assert second.stderr.splitlines() == [
-                f"laugh: the tables' folder {folder} is in use by another laugh (process "
-                f"{first.proc.pid}): only one process at a time plays on it; stop that one "
-                "first"]
-            assert second.stdout == ""
+        second = _laugh(tmp_path, "table", "serve", "--port", "0", "--json", "--dir",
+                        str(folder), "--resume")
+        assert second.returncode == 1, second.stderr
+        assert second.stderr.splitlines() == [refusal] and second.stdout == ""
+        # a new server there (this test's process): refused the same way, before anything
+        assert main(["table", "serve", "--port", "0", "--json", "--dir", str(folder),
+                     "--players", "3"]) == 1
+        out = capsys.readouterr()
+        assert out.err.splitlines() == [refusal] and out.out == ""
     finally:
         first.stop(signal.SIGKILL)       # killed: the system lets the lock go with it
     again = Server(tmp_path, folder, resume=True)
