@@ -64,9 +64,9 @@ def origin_ok(origin: str | None, host: str | None, allowed: tuple[str, ...] = (
     return parts.netloc == host.strip().lower()
 
 
-#: A ``Host`` header's value: a name or an IPv4 address, or an IPv6 one in brackets, and
-#: an optional port.
-_HOST = re.compile(r"(?:[A-Za-z0-9](?:[A-Za-z0-9.-]{0,252})|\[[0-9A-Fa-f:.]{2,45}\])"
+#: A ``Host`` header's value: a name (an underscore allowed, as some local networks name
+#: their machines) or an IPv4 address, or an IPv6 one in brackets, and an optional port.
+_HOST = re.compile(r"(?:[A-Za-z0-9_][A-Za-z0-9._-]{0,252}|\[[0-9A-Fa-f:.]{2,45}\])"
                    r"(?::[0-9]{1,5})?")
 #: The headers the server reads, each of which a request may give once at most.
 _ONCE = ("Host", "Origin", "Upgrade")
