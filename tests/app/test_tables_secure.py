@@ -11,6 +11,7 @@ a ``--dir`` that existed left the journal (the whole pack) 0644; a duplicate ``H
 from __future__ import annotations
 
 import json
+import os
 import random
 
 import pytest
@@ -140,7 +141,7 @@ def test_a_second_server_on_a_folder_is_refused_naming_the_first(tmp_path, capsy
     from tutor.app.cli import main
     folder = tmp_path / "srv"
     first = Server(tmp_path, folder, "--players", "3", "--deals", "2", "--seed", "3",
-                   "--hold")
+                   "--hold", "--hint")         # its hint worker: a process of its own
     refusal = (f"laugh: the tables' folder {folder} is in use by another laugh (process "
                f"{first.proc.pid}): only one process at a time plays on it; stop that one "
                "first")
@@ -156,12 +157,36 @@ def test_a_second_server_on_a_folder_is_refused_naming_the_first(tmp_path, capsy
         out = capsys.readouterr()
         assert out.err.splitlines() == [refusal] and out.out == ""
     finally:
-        first.stop(signal.SIGKILL)       # killed: the system lets the lock go with it
-    again = Server(tmp_path, folder, resume=True)
-    try:
-        assert again.info["tables"][0]["seed"] == "3/table-1"
+        _wait_for(lambda: _children(first.proc.pid), 10)
+        kids = _children(first.proc.pid)
+        first.stop(signal.SIGKILL)       # killed: the system lets the lock go with it, even
+    try:                                 # while the hint worker outlives it
+        again = Server(tmp_path, folder, resume=True)
+        try:
+            assert again.info["tables"][0]["seed"] == "3/table-1"
+        finally:
+            assert again.stop() == 0
     finally:
-        assert again.stop() == 0
+        for pid in kids:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except OSError:
+                pass
+
+
+def _children(pid: int) -> list[int]:
+    """The processes ``pid`` started (from /proc), as they are now."""
+    import glob
+    out = []
+    for stat_file in glob.glob("/proc/[0-9]*/stat"):
+        try:
+            with open(stat_file) as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:
+            out.append(int(stat_file.split("/")[2]))
+    return out
 
 
 def test_a_second_process_on_a_saved_match_is_refused_naming_the_first(tmp_path):
