@@ -35,7 +35,7 @@ LOG_LINES = 6
 #: The events of the log the organiser is shown (a computer player's moves for an absent
 #: person, and each deal's beginning, are in the events file only).
 SHOWN = frozenset({"joined", "back", "left", "seated", "started", "released", "claim",
-                   "time_out", "deal_over", "match_over"})
+                   "time_out", "deal_over", "match_over", "paused", "resumed"})
 
 
 def _short(name: str, width: int) -> str:
