@@ -69,7 +69,8 @@ holds every message the server sends to them):
   never a hand), ``published``, ``rounds``, ``standings``, ``teams``, ``duplicate``.
 - ``log`` (the organiser): ``table``, ``event`` (``joined``, ``back``, ``left``, ``seated``,
   ``started``, ``released``, ``deal``, ``deal_over``, ``claim``, ``time_out``, ``stood_in``,
-  ``match_over``, ``standings``), ``text``,
+  ``match_over``, ``standings``, ``paused``: its files cannot be written and it plays
+  nothing until they are, ``resumed``), ``text``,
   ``game`` and, where they apply, ``seat``, ``action`` (the action's index in the deal),
   ``ms`` (a claim's time).
 - ``refused``: ``text`` (one line: a message the server would not take, and why).
