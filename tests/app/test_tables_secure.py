@@ -287,6 +287,14 @@ def test_a_full_disk_pauses_the_table_until_space_returns_and_a_kill_then_resume
         assert _wait_for(lambda: _said(c, "is paused"), 30), c.messages[-3:]
         assert _wait_for(lambda: _said(org, "Table 1 is paused") and any(
             m.get("event") == "paused" for m in org.of("log")), 10)
+        # an organiser who comes now sees the table as it was last shown, not what is unsaved
+        paused_at = next(k for k, m in enumerate(org.messages) if m["type"] == "say")
+        last = [m for m in org.messages[:paused_at] if m["type"] == "overview"][-1]
+        org2 = RawClient(srv.address, {"type": "watch", "admin": srv.info["admin"]},
+                         play=False)
+        assert _wait_for(lambda: org2.of("overview"), 10)
+        assert org2.of("overview")[0]["tables"] == last["tables"]
+        org2.close()
         c.send({"type": "ready"})       # a person's intent while paused: refused, said why
         assert _wait_for(lambda: any("table 1 is paused" in m["text"]
                                      for m in c.of("refused")), 10)

@@ -83,6 +83,7 @@ class Outgoing:
     _overview_at: float
     _overview_timer: asyncio.TimerHandle | None
     _paused_at: dict[int, float]                # a paused table's number: when it paused
+    _overview_shown: dict[int, dict]            # each table's entry of the last overview
 
     @property
     def _running(self) -> asyncio.AbstractEventLoop:
@@ -223,7 +224,11 @@ class Outgoing:
         being played), the clocks, and the standings so far."""
         now = self.loop.time() if self.loop is not None else 0.0
         tables = []
+        shown = self._overview_shown
         for t in self.tables:
+            if t.paused and t.number in shown:      # what it showed last: nothing shown of a
+                tables.append(shown[t.number])      # paused table before it is on disk
+                continue
             obs = t.view(None)
             m = t.match
             tables.append({
@@ -235,6 +240,7 @@ class Outgoing:
                 "playing": t.playing, "waiting": t.waiting(), "played": len(m.deals),
                 "games": len(m.games), "totals": list(m.totals), "clock": t.clock(now),
                 "obs": obs.to_json(max(0, len(obs.history) - 4)) if obs is not None else None})
+            shown[t.number] = tables[-1]
         rows = self.tournament.standings()
         return {"type": "overview", "tables": tables, "published": self.tournament.published,
                 "rounds": self.tournament.rounds, "standings": rows, "teams": teams(rows),

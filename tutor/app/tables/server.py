@@ -111,6 +111,7 @@ class TableServer(Outgoing):
         self._wake_at: float | None = None
         #: The clock time each paused table paused at (:meth:`_pause`).
         self._paused_at: dict[int, float] = {}
+        self._overview_shown: dict[int, dict] = {}
         self._stop: asyncio.Event | None = None
         self._stopping = False
         self._overview_at = 0.0
