@@ -16,30 +16,38 @@ from tutor.engine.observe import observe
 
 def test_a_seat_is_taken_back_by_its_token_alone(rulesets):
     """Victor's connection is down: his name alone never takes his seat (nor his hand, nor his
-    token); his token takes back his seat only, under his name; the organiser may release the
-    seat, after which the name takes it back with a new token."""
+    code); his seat code takes back his seat only, under his name, however it is typed; the
+    organiser may release the seat, which hands it a new code (issue 41 finding 6: never the
+    name alone)."""
     t = Table(1, "C0DE", _settings(rulesets, players=3, deals=2))
     victor = t.join("Victor", None, 0.0)
     ann = t.join("Ann", None, 0.0)
+    assert len(victor.token) == P.SEAT_CODE and set(victor.token) <= set(P.CODE_LETTERS)
     t.leave(victor.seat, 1.0)
     for name in ("Victor", "victor", "VICTOR"):
         with pytest.raises(P.Refused, match="kept for"):
             t.join(name, None, 2.0)
     assert not t.seats[victor.seat].connected
     with pytest.raises(P.Refused, match="takes back the seat of Ann: join as Ann"):
-        t.join("Victor", ann.token, 2.0)            # a token takes its own seat, by its name
+        t.join("Victor", ann.token, 2.0)            # a code takes its own seat, by its name
     with pytest.raises(P.Refused, match="takes back the seat of Victor"):
         t.join("Mallory", victor.token, 2.0)
-    back = t.join("victor", victor.token, 3.0)
+    with pytest.raises(P.WrongSeatCode):
+        t.join("Victor", "ABCDEFGHJK", 2.0)
+    typed = " " + P.spaced(victor.token).lower() + " "
+    back = t.join("victor", typed, 3.0)
     assert (back.seat, back.back, back.token) == (victor.seat, True, victor.token)
+    assert t.codes() == [None] * 3                  # no code for the organiser to give
     t.leave(victor.seat, 4.0)
-    assert t.release(victor.seat) == "Victor"
+    who, code = t.release(victor.seat)
+    assert who == "Victor" and code != victor.token and t.codes()[victor.seat] == code
     with pytest.raises(P.Refused):
-        t.join("Victor", victor.token, 5.0)        # the old token no longer works
-    again = t.join("Victor", None, 5.0)
-    assert again.seat == victor.seat and again.token != victor.token and again.back
+        t.join("Victor", victor.token, 5.0)        # the old code no longer works
     with pytest.raises(P.Refused, match="kept for"):
-        t.join("Victor", None, 6.0)                 # the new token is needed again
+        t.join("Victor", None, 5.0)                 # nor the name: the new code alone
+    again = t.join(None, code, 5.0)
+    assert again.seat == victor.seat and again.token == code and again.back
+    assert t.codes() == [None] * 3                  # used: no longer on the organiser's page
 
 
 def test_tokens_are_compared_in_constant_time_for_every_seat(rulesets, monkeypatch):
@@ -179,13 +187,41 @@ def test_a_deal_counts_for_a_person_only_from_the_deal_they_play(rulesets):
 
 
 def test_the_named_first_dealer_is_kept_the_first_dealers_seat(rulesets):
+    """Issue 41 finding 6: with ``--first-dealer Victor`` the name on the organiser's screen
+    never takes the Team Leader's seat; the seat code the organiser gives does (and it is
+    shown to the organiser alone until it is used)."""
     s = _settings(rulesets, rid="inter-livery-2018", players=5, first_dealers=("Victor",))
     t = Table(1, "C", s)
+    code = t.codes()[t.match.first]
+    assert code and [c for c in t.codes() if c] == [code]
     others = [t.join(n, None, 0.0).seat for n in ("Ann", "Bob", "Cat", "Dan")]
     assert t.match.first not in others
     with pytest.raises(P.Refused, match="full"):
         t.join("Eve", None, 0.0)
-    assert t.join("victor", None, 0.0).seat == t.match.first
+    for typed in ("victor", "Victor", "VICTOR"):        # the name alone, as anyone may type it
+        with pytest.raises(P.Refused, match="seat code the organiser gives"):
+            t.join(typed, None, 0.0)
+    with pytest.raises(P.Refused, match="join as Victor"):
+        t.join("Mallory", code, 0.0)                    # the code is Victor's, under his name
+    got = t.join(None, code.lower(), 0.0)
+    assert (got.seat, got.now, got.back) == (t.match.first, True, False)
+    assert t.names[got.seat] == "Victor" and t.codes() == [None] * 5
+    t.leave(got.seat, 1.0)
+    with pytest.raises(P.Refused, match="kept for"):
+        t.join("Victor", None, 2.0)
+    assert t.join("Victor", code, 2.0).back             # his code takes it back, as any seat's
+
+
+def test_the_named_seat_s_code_survives_a_resume(rulesets, tmp_path):
+    from tutor.app.tables._state import load_state, state_json
+    s = _settings(rulesets, rid="inter-livery-2018", players=5, first_dealers=("Victor",))
+    t = Table(1, "CXDECXDECX", s)
+    code = t.codes()[t.match.first]
+    (tmp_path / "server.json").write_text(__import__("json").dumps(
+        state_json([t], "ADMXNCXDE234", 0)))
+    (tmp_path / "table-1.match.json").write_text(t.match.dumps())
+    (back,), _, _ = load_state(tmp_path, rulesets)
+    assert back.codes() == t.codes() and back.join(None, code, 0.0).seat == t.match.first
 
 
 def test_liveries_are_kept_and_totalled(rulesets):

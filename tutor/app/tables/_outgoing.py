@@ -215,6 +215,7 @@ class Outgoing:
                 "persons": [t.person(q) for q in range(len(t.seats))],
                 "away": [s.name is not None and not s.connected for s in t.seats],
                 "liveries": [s.livery if s.name is not None else None for s in t.seats],
+                "codes": [P.spaced(c) if c else None for c in t.codes()],
                 "game": (m.next_game.label if m.next_game else "over"),
                 "playing": t.playing, "waiting": t.waiting(), "played": len(m.deals),
                 "games": len(m.games), "totals": list(m.totals), "clock": t.clock(now),

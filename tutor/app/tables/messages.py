@@ -245,6 +245,7 @@ class OverviewTable(Model):
     persons: list[bool]
     away: list[bool]
     liveries: list[str | None]
+    codes: list[str | None]
     game: str
     playing: bool
     waiting: str | None
