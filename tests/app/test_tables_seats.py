@@ -9,6 +9,7 @@ import pytest
 from test_tables import Driver, _joined, _msg, _settings  # noqa: F401
 
 from tutor.app.tables import protocol as P
+from tutor.app.tables._people import REJOIN_BURST
 from tutor.app.tables.table import LOG, Settings, Table
 from tutor.app.tables.tournament import Tournament
 from tutor.engine.observe import observe
@@ -331,3 +332,51 @@ def test_the_reserve_gives_a_save_its_descriptors_when_none_are_left(tmp_path):
             os.close(fd)
         resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
         files.close()
+
+
+def test_seats_a_guest_took_and_left_are_free_again(rulesets):
+    """Issue 41 finding 7: a guest with the code joins three names and goes; the table is not
+    "full" for ever.  A seat left on purpose between deals is free at once; one whose person
+    went without a word, once they have been gone ``wait`` seconds and played no deal there
+    (a phone that drops for a moment keeps its seat)."""
+    t = Table(1, "C", _settings(rulesets, players=3, deals=2, hold=True, wait=20.0))
+    squat = [t.join(n, None, 0.0) for n in ("Sq1", "Sq2", "Sq3")]
+    with pytest.raises(P.Refused, match="full"):
+        t.join("Ann", None, 1.0)
+    t.leave(squat[0].seat, 1.0, meant=True)                 # the leave message
+    assert t.join("Ann", None, 1.5).seat == squat[0].seat
+    with pytest.raises(P.Refused):
+        t.join("Sq1", squat[0].token, 1.6)                  # its code took nothing with it
+    for j in squat[1:]:
+        t.leave(j.seat, 2.0)                                # connections lost
+    with pytest.raises(P.Refused, match="full"):
+        t.join("Bob", None, 10.0)                           # gone 8 s: still theirs
+    assert t.join("Sq2", squat[1].token, 11.0).back         # and taken back by its code
+    assert t.join("Bob", None, 22.5).seat == squat[2].seat  # gone 20.5 s, no deal played
+    assert t.names.count("Sq3") == 0 and "that seat code takes back no seat" in str(
+        pytest.raises(P.WrongSeatCode, t.join, None, squat[2].token, 23.0).value)
+
+
+def test_the_organiser_empties_a_seat(rulesets):
+    t = Table(1, "C", _settings(rulesets, players=3, deals=2, hold=True))
+    mal = t.join("Mal", None, 0.0)
+    assert t.empty(mal.seat, 1.0) == "Mal"
+    assert t.names[mal.seat].endswith("(computer)") and t.codes() == [None] * 3
+    with pytest.raises(P.WrongSeatCode):
+        t.join(None, mal.token, 2.0)
+    with pytest.raises(P.Refused, match="nobody sits"):
+        t.empty(mal.seat, 2.0)
+    assert t.join("Ann", None, 2.0).seat in range(3)
+    said = [m["text"] for _, m in t.outbox if m.get("type") == "say"]
+    assert "The organiser gave seat %d (Mal) to a computer player." % mal.seat in said
+
+
+def test_a_seat_rejoined_in_a_loop_is_refused_for_a_while_and_a_present_one_quietly(rulesets):
+    t = Table(1, "C", _settings(rulesets, players=3, deals=2, hold=True))
+    mal = t.join("Mal", None, 0.0)
+    t.outbox.clear()
+    got = [t.join(None, mal.token, 0.01 * k) for k in range(REJOIN_BURST)]
+    assert all(j.quiet for j in got) and t.outbox == []     # connected: nothing to tell
+    with pytest.raises(P.Refused, match=r"try again in 10 s"):
+        t.join(None, mal.token, 0.1)
+    assert t.join(None, mal.token, 10.2).back               # one more each 10 s
