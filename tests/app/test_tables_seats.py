@@ -368,7 +368,7 @@ def test_the_organiser_empties_a_seat(rulesets):
         t.empty(mal.seat, 2.0)
     assert t.join("Ann", None, 2.0).seat in range(3)
     said = [m["text"] for _, m in t.outbox if m.get("type") == "say"]
-    assert "The organiser gave seat %d (Mal) to a computer player." % mal.seat in said
+    assert f"The organiser gave seat {mal.seat} (Mal) to a computer player." in said
 
 
 def test_a_seat_rejoined_in_a_loop_is_refused_for_a_while_and_a_present_one_quietly(rulesets):
