@@ -484,8 +484,9 @@ def test_the_organiser_starts_held_tables_and_sees_standings_once_a_round(tmp_pa
     admin = srv.info["admin"]
     try:
         watch = RawClient(srv.address, {"type": "watch", "admin": admin}, play=False)
+        kept = next(c for c in srv.info["tables"][0]["codes"] if c)     # given to Victor
         victor = RawClient(srv.address, {"type": "join", "code": srv.code, "name": "Victor",
-                                         "livery": "Cutlers"}, play=True)
+                                         "token": kept, "livery": "Cutlers"}, play=True)
         assert _wait(lambda: victor.seat is not None and watch.of("overview"), 10)
         ov = watch.of("overview")[-1]
         assert [x["waiting"] for x in ov["tables"]] == ["for the organiser to start it"] * 2
