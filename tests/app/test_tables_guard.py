@@ -51,7 +51,9 @@ def running(rulesets, tmp_path):
     made = []
 
     def start(**kw):
-        r = Running(rulesets, tmp_path / f"srv{len(made)}", **kw)
+        folder = tmp_path / f"srv{len(made)}"
+        folder.mkdir(mode=0o700)
+        r = Running(rulesets, folder, **kw)
         made.append(r)
         return r
     yield start

@@ -21,10 +21,11 @@ letters and digits of 31 (about 8.2 x 10^14 codes), a seat code
 code and is closed when it is wrong.  Over budget, a check waits :data:`GUESS_DELAY` (5) s, and
 an address holds at most ``per_address`` (50) connections waiting: at most 10 checks a second
 from one address, at most ``total`` / 5 (200, at the default 1,000 connections) from every
-address together once the shared budget is spent.  A whole evening (five hours) of the most
-the server takes, 200 x 18,000 = 3.6 x 10^6 checks: the chance that any is one of 64 tables'
-join codes is under 2.9 x 10^-7, one of a table's five seat codes (a guest who has the table's
-code) under 2.2 x 10^-8, the organiser's code under 4.6 x 10^-12.  Behind a proxy, every
+address together once the shared budget is spent (a connection closed while it waits is
+never checked).  A whole evening (five hours) of the most the server takes, 200 + 5 x 18,000
+checks at once and 200 x 18,000 late, under 3.7 x 10^6: the chance that any is one of 64
+tables' join codes is under 2.9 x 10^-7, one of a table's five seat codes (a guest who has the
+table's code) under 2.3 x 10^-8, the organiser's code under 4.7 x 10^-12.  Behind a proxy, every
 player has the proxy's address unless the organiser trusts its ``X-Forwarded-For``
 (``--proxy``): then each has their own.
 """

@@ -258,6 +258,7 @@ class TableServer(Outgoing):
 
     async def _handler(self, ws: ServerConnection) -> None:
         from websockets.exceptions import ConnectionClosed
+        from websockets.protocol import State
         loop = self._running
         peer = _peer(ws)
         address = self._forwarded(ws, getattr(ws, "laugh_address", peer.rsplit(":", 1)[0]))
@@ -290,8 +291,8 @@ class TableServer(Outgoing):
                         wait = self.guard.delay(conn.address)
                         if wait:
                             await asyncio.sleep(wait)
-                            if self._stopping:
-                                continue
+                            if self._stopping or ws.state is not State.OPEN:
+                                break           # closed while it waited: never checked
                             now = loop.time()
                     if self._handle(conn, msg, now):
                         conn.limit.refund()         # a move taken: the deal's pace, not a flood
