@@ -172,3 +172,44 @@ def test_two_hundred_rejoins_of_a_seat_neither_flood_the_table_nor_its_file(runn
     states = [m for m in heard if m["type"] == "state"]
     assert len(backs) <= allowed and len(states) <= 3 * allowed, (len(backs), len(states))
     assert len(saves) - before <= allowed, len(saves) - before
+
+
+def test_the_organiser_releases_and_empties_a_seat_from_the_terminal(rulesets, tmp_path):
+    """``laugh table admin release`` says the seat's new code (and ``watch`` shows it until it
+    is used); the old code and the name no longer take the seat; ``empty`` gives a squatter's
+    seat to a computer player and frees it."""
+    import io
+
+    from tutor.app.streams import make_console
+    from tutor.app.io import ScriptedIO
+    from tutor.app.tables._organiser import organise, overview_text
+    from tutor.app.tables.protocol import read_server
+    folder = tmp_path / "srv"
+    folder.mkdir(mode=0o700)
+    srv = Running(rulesets, folder)
+    try:
+        out = io.StringIO()
+        say = ScriptedIO([], make_console(file=out, width=80, plain=True))
+        ann, _ = _ask(srv.address, {"type": "join", "code": srv.code, "name": "Ann"})
+        assert organise(say, srv.address, srv.server.admin, "release", 1, ann["seat"]) == 0, \
+            out.getvalue()
+        line = out.getvalue()
+        code = line.split("the new seat code is ")[1][:11]
+        assert f"Seat {ann['seat']} of table 1 (Ann)" in line and code != ann["token"]
+        ov = read_server(json.dumps({"v": 1, **srv.server._overview()}))
+        shown = overview_text(ov, False).plain
+        assert f"seat {ann['seat']}: code {code} for Ann alone" in shown
+        old, _ = _ask(srv.address, {"type": "join", "code": srv.code, "token": ann["token"]})
+        name, _ = _ask(srv.address, {"type": "join", "code": srv.code, "name": "Ann"})
+        assert old["type"] == name["type"] == "refused"
+        back, _ = _ask(srv.address, {"type": "join", "code": srv.code, "token": code})
+        assert back["type"] == "welcome" and back["seat"] == ann["seat"]
+        assert "code" not in overview_text(read_server(json.dumps(
+            {"v": 1, **srv.server._overview()})), False).plain
+        assert organise(say, srv.address, srv.server.admin, "empty", 1, ann["seat"]) == 0
+        assert f"Emptied seat {ann['seat']} of table 1" in out.getvalue()
+        assert srv.table.names[ann["seat"]].endswith("(computer)")
+        again, _ = _ask(srv.address, {"type": "join", "code": srv.code, "token": code})
+        assert again["type"] == "refused"
+    finally:
+        srv.stop()

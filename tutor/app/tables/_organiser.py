@@ -103,10 +103,10 @@ def overview_text(msg: Overview, symbols: bool, *, width: int = 80,
         line.truncate(width)
         out.append_text(line)
         out.append("\n")
-        for q, code in enumerate(tb.codes):     # given by the organiser to that person alone
-            if code:
-                out.append(_short(f"  seat {q}'s code, for its person alone: {code}", width)
-                           + "\n", style="cyan")
+        for q, given in enumerate(tb.codes):    # given by the organiser to that person alone
+            if given:
+                out.append(_short(f"  seat {q}: code {given.code} for {given.person} alone",
+                                  width) + "\n", style="cyan")
     rows = msg.standings
     if rows:
         out.append("Standings: ", style="bold")

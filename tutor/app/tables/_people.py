@@ -306,10 +306,19 @@ class Seating(_TableState):
     def codes(self) -> list[str | None]:
         """Each seat's code that the organiser gives and nobody has used yet (the named first
         dealer's, a released seat's), else None: for the organiser's eyes only."""
-        out: list[str | None] = []
+        return [x[0] if x else None for x in self.given_codes()]
+
+    def given_codes(self) -> list[tuple[str, str] | None]:
+        """As :meth:`codes`, each with the person it is for: ``(code, name)``, or None."""
+        out: list[tuple[str, str] | None] = []
         for st in self.seats:
-            given = st.name is None and st.incoming is None and st.token is not None
-            out.append((st.incoming_token or st.token) if given or st.given else None)
+            kept = st.name is None and st.incoming is None and st.token is not None
+            code = st.incoming_token or st.token
+            if code is not None and (kept or st.given):
+                who = st.incoming or st.name or self._first_dealer_name() or "the named person"
+                out.append((code, who))
+            else:
+                out.append(None)
         return out
 
     def _first_dealer_name(self) -> str | None:

@@ -71,7 +71,8 @@ holds every message the server sends to them):
   (their result in each game, null before ``since``), ``livery``.
 - ``overview`` (the organiser): ``tables`` (each: ``table``, ``names``, ``persons``,
   ``away``, ``liveries``, ``codes`` (each seat's code the organiser gives and nobody has used
-  yet, a named first dealer's or a released seat's, else null), ``game``, ``playing``,
+  yet, a named first dealer's or a released seat's, as ``code`` and the ``person`` it is for,
+  else null), ``game``, ``playing``,
   ``waiting`` (why the first deal has not begun, or null), ``played``, ``games``, ``totals``, ``clock``, ``obs``: the public view,
   never a hand), ``published``, ``rounds``, ``standings``, ``teams``, ``duplicate``.
 - ``log`` (the organiser): ``table``, ``event`` (``joined``, ``back``, ``left``, ``seated``,

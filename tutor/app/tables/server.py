@@ -460,7 +460,7 @@ class TableServer(Outgoing):
                 who, code = t.release(seat)
                 t._log("released", f"the organiser released seat {seat} ({who}): a new seat "
                                    "code takes it back now", seat=seat)
-                self._send(conn, {"type": "reply", "ok": True, "to": "release",
+                self._send(conn, {"type": "reply", "ok": True, "to": "release", "seq": None,
                                   "text": f"Seat {seat} of table {t.number} ({who}): the new "
                                           f"seat code is {P.spaced(code)}."})
             else:

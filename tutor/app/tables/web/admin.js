@@ -87,8 +87,8 @@
         const rel = document.createElement("td");
         const given = (t.codes || [])[q];
         if (given && !projected) {        // a code the organiser hands to that person alone
-          rel.appendChild(T("span", "Seat code ", "dim"));
-          rel.appendChild(T("strong", given, "seat-code"));
+          rel.appendChild(T("span", `Seat code for ${given.person}: `, "dim"));
+          rel.appendChild(T("strong", given.code, "seat-code"));
           rel.appendChild(document.createTextNode(" "));
         }
         if ((t.persons || [])[q]) {       // a person's seat: the organiser may release or empty it
