@@ -380,3 +380,21 @@ def test_a_seat_rejoined_in_a_loop_is_refused_for_a_while_and_a_present_one_quie
     with pytest.raises(P.Refused, match=r"try again in 10 s"):
         t.join(None, mal.token, 0.1)
     assert t.join(None, mal.token, 10.2).back               # one more each 10 s
+
+
+def test_seats_taken_and_left_before_the_first_deal_are_free_from_the_next(rulesets):
+    """The squatters' table began anyway (computer players moving for them): their seats are
+    free again from the next deal, since none of them made a move."""
+    t = Table(1, "C", _settings(rulesets, players=3, deals=3, lv="beginner", pace=0.0,
+                                gap=0.5, wait=1.0, start=0.0, move_time=0.0))
+    for name in ("Sq1", "Sq2", "Sq3"):
+        t.leave(t.join(name, None, 0.0).seat, 0.0)
+    now, steps = 0.0, 0
+    while t.deal_number < 2:                            # the second deal has begun
+        assert all(n.startswith("Sq") for n in t.names) # (the first: stood in for them)
+        now = t.next_wake()
+        t.tick(now, most=1)
+        steps += 1
+        assert steps < 10_000
+    assert all(n.endswith("(computer)") for n in t.names), t.names
+    assert t.join("Ann", None, now).seat in range(3)

@@ -73,7 +73,9 @@ class SeatState:
     the person plays the seat (their scores count from it: the deals before were a computer
     player's); ``livery`` the person's club or livery company, if they gave one; ``left``
     True when they left on purpose (the seat is free once no deal is in play); ``given`` True
-    while the seat's code is one the organiser gave and nobody has used yet.  A seat with a
+    while the seat's code is one the organiser gave and nobody has used yet; ``played`` False
+    until the person who joined makes a move of their own (True for a resumed seat: not
+    known).  A seat with a
     ``token`` and no ``name`` is one kept for a named person (:meth:`Seating.keep_named`)."""
 
     name: str | None = None
@@ -87,6 +89,7 @@ class SeatState:
     livery: str | None = None
     left: bool = False
     given: bool = False
+    played: bool = True
 
 
 @dataclass(frozen=True)
@@ -179,6 +182,7 @@ class Seating(_TableState):
         st.livery = livery or st.livery
         st.left = False
         st.given = False
+        st.played = False
         how = " (the seat kept for them)" if kept else ""
         if self.playing:
             st.incoming, st.incoming_token, st.connected = name, tok, True
@@ -360,8 +364,8 @@ class Seating(_TableState):
         """The person at ``seat`` has gone: ``meant`` when they left (the ``leave`` message),
         else the connection was lost.  A seat left on purpose between deals is free again at
         once (during a deal, once it ends: :meth:`_free_left`); so is one whose person has
-        played no deal there and has been gone ``wait`` seconds (a guest who took seats and
-        went).  Otherwise the seat stays theirs: their turns wait ``wait`` seconds, then a
+        made no move of their own there and has been gone ``wait`` seconds (a guest who took
+        seats and went).  Otherwise the seat stays theirs: their turns wait ``wait`` seconds, then a
         computer player moves for them."""
         st = self.seats[seat]
         if meant:
@@ -385,14 +389,14 @@ class Seating(_TableState):
 
     def _free_left(self, now: float) -> None:
         """Between deals, the seats of people who left on purpose, and of people gone
-        ``wait`` seconds who have played no deal there, are free again."""
+        ``wait`` seconds who have made no move of their own there, are free again."""
         if self.playing or self.match.is_over:
             return
         for q, st in enumerate(self.seats):
             if st.name is None or st.connected:
                 continue
             idle = st.gone_since is not None and now - st.gone_since >= self.settings.wait \
-                and st.since >= len(self.match.deals)
+                and not st.played
             if st.left or idle:
                 self._log("left", f"{st.name}'s seat {q} is free again", seat=q)
                 self._free(q)

@@ -387,7 +387,10 @@ class TableServer(Outgoing):
         if kind == "hint":
             self._hint(conn, msg)
             return False
-        return t.intent(seat, msg, now)
+        taken = t.intent(seat, msg, now)
+        if taken:
+            t.seats[seat].played = True     # a person at the table: the seat is not squatted
+        return taken
 
     def _missed(self, conn: _Conn) -> None:
         """A wrong code: it spends a guess and ends its connection."""
