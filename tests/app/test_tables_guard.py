@@ -213,3 +213,30 @@ def test_the_organiser_releases_and_empties_a_seat_from_the_terminal(rulesets, t
         assert again["type"] == "refused"
     finally:
         srv.stop()
+
+
+def test_the_guard_makes_room_by_closing_an_address_s_oldest_waiting_connection():
+    from tutor.app.tables._guard import ALL_BURST, GUESS_DELAY, Guard
+    clock = [0.0]
+    g = Guard(Limits(per_address=3, total=100), now=lambda: clock[0])
+    closed = []
+    for k in range(5):
+        assert g.admit("a", f"c{k}", closed.append) is None
+    assert closed == ["c0", "c1"] and g.waiting["a"] == ["c2", "c3", "c4"]
+    g.settled("a", "c3")                            # joined: no longer waiting
+    assert g.admit("a", "c5", closed.append) is None and closed == ["c0", "c1"]
+    g.moved("c5", "a", "b")                         # a proxy's, under its forwarded address
+    assert g.waiting == {"a": ["c2", "c4"], "b": ["c5"]}
+    for c, at in (("c0", "a"), ("c1", "a"), ("c2", "a"), ("c3", "a"), ("c4", "a"), ("c5", "b")):
+        g.gone(at, c)
+    assert g.count == 0 and g.waiting == {}
+    # wrong codes: an address's guesses, then everyone's; a right code spends none
+    assert g.delay("x") == 0
+    for _ in range(GUESS_BURST):
+        g.missed("x")
+    assert g.delay("x") == GUESS_DELAY and g.delay("y") == 0
+    clock[0] += 2.0                                 # one guess back
+    assert g.delay("x") == 0
+    for k in range(ALL_BURST):
+        g.missed(f"10.0.{k // 250}.{k % 250}")      # many addresses, a guess or so each
+    assert g.delay("z") == GUESS_DELAY              # then every code waits, never refused

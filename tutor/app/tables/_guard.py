@@ -95,8 +95,8 @@ class Guard:
     def admit(self, address: str, conn: Any = None,
               close: Callable[[Any], None] | None = None) -> str | None:
         """A connection ``conn`` from ``address`` has been accepted: None when it may stay (it
-        is counted until :meth:`gone`, and as waiting until :meth:`settled`), else why not (it
-        is not counted).  When ``address`` has ``per_address`` connections waiting already,
+        is counted until :meth:`gone`, and as waiting until :meth:`settled`; ``conn`` None:
+        counted, not as waiting), else why not (it is not counted).  When ``address`` has ``per_address`` connections waiting already,
         the oldest of them is closed (``close(oldest)``) to make room: idle sockets never keep
         out a connection that joins."""
         if self.count >= self.total:
@@ -106,6 +106,8 @@ class Guard:
         return None
 
     def _wait(self, address: str, conn: Any, close: Callable[[Any], None] | None) -> None:
+        if conn is None:            # not yet known as waiting (a proxy's, before its request)
+            return
         waiting = self.waiting.setdefault(address, [])
         while len(waiting) >= self.limits.per_address:
             oldest = waiting.pop(0)
