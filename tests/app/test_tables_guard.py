@@ -240,3 +240,35 @@ def test_the_guard_makes_room_by_closing_an_address_s_oldest_waiting_connection(
     for k in range(ALL_BURST):
         g.missed(f"10.0.{k // 250}.{k % 250}")      # many addresses, a guess or so each
     assert g.delay("z") == GUESS_DELAY              # then every code waits, never refused
+
+
+def test_the_terminal_takes_a_seat_back_with_the_seat_code_typed(running, tmp_path):
+    """Finding 5 at the terminal: the code shown at the join (with its dash, in lower case)
+    takes the seat back with ``laugh table join --seat-code``; no name needed."""
+    import subprocess
+    import sys
+
+    from support import ROOT
+    from tables_net import env
+    srv = running()
+    ann, _ = _ask(srv.address, {"type": "join", "code": srv.code, "name": "Ann"})
+    typed = f"{ann['token'][:5]}-{ann['token'][5:]}".lower()
+    proc = subprocess.Popen([sys.executable, "-m", "tutor", "table", "join", srv.address,
+                             srv.code, "--seat-code", typed, "--tries", "0"],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, env=env(tmp_path),
+                            cwd=str(ROOT))
+    out = ""
+    try:
+        end = time.monotonic() + 30
+        while "--seat-code" not in out and time.monotonic() < end:
+            line = proc.stdout.readline()
+            if not line:
+                break
+            out += line
+    finally:
+        proc.kill()
+        _, err = proc.communicate(timeout=10)
+    assert f"You are back at table 1, seat {ann['seat']}, as Ann" in out, out + err
+    assert f"Your seat code is {ann['token'][:5]}-{ann['token'][5:]}" in out
+    assert "--seat-code" in out and "Traceback" not in err

@@ -137,7 +137,7 @@ def register(sub, parent) -> None:
     j.add_argument("address", metavar="ADDRESS", help="the server's address (ws://host:port)")
     j.add_argument("code", metavar="CODE", help="the table's join code")
     j.add_argument("--name", default=None,
-                   help="your name at the table (1-24 characters; not needed with --token)")
+                   help="your name at the table (1-24 characters; not needed with --seat-code)")
     j.add_argument("--token", "--seat-code", dest="token", default=None, metavar="CODE",
                    help="your seat code (shown when you took the seat, or given by the "
                         "organiser): it alone takes your seat back")
@@ -275,7 +275,7 @@ def run_join(args, *, io=None) -> int:
     from tutor.app.tables.client import join_table
     from tutor.app.tables.protocol import MAX_LIVERY, MAX_NAME
     if args.name is None and args.token is None:
-        raise UsageError("--name: give your name at the table (or --token, to take a seat "
+        raise UsageError("--name: give your name at the table (or --seat-code, to take a seat "
                          "back)")
     name = _name(args.name, "--name", MAX_NAME) if args.name is not None else None
     livery = _name(args.livery, "--livery", MAX_LIVERY) if args.livery is not None else None
