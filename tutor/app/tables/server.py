@@ -13,10 +13,14 @@ seat is answered with one ``refused`` line; the table goes on.  A frame over
 :data:`~tutor.app.tables.protocol.MAX_FRAME_BYTES` closes its connection (code 1009).
 
 No guest slows another (:mod:`~tutor.app.tables._guard`, :mod:`~tutor.app.tables._hints`):
-connections are counted per address and in all from the moment they are accepted, and turned
-away beyond the limits; a connection that has not joined (or watched) within
-:attr:`~tutor.app.tables._guard.Limits.join_seconds` is closed; guesses at the codes are
-limited per address; hints are worked out in a worker process, a few a deal; refusals and
+connections are counted in all from the moment they are accepted, and turned away beyond the
+limit; those of one address that have not joined are limited too, its oldest closed to make
+room for its newest; a connection that has not joined (or watched) within
+:attr:`~tutor.app.tables._guard.Limits.join_seconds` is closed; every code is compared first
+and a right one is never refused, while wrong ones, per address and over all, make the codes
+that follow wait (behind the organiser's proxy, ``proxy``, each connection has the address it
+forwards for); a seat taken back too often in a short while waits; hints are worked out in a
+worker process, a few a deal; refusals and
 errors are logged one line each, at most once a second for each kind (never a traceback);
 the organiser's overview goes out at most four times a second.  Stopping (Ctrl-C, SIGTERM)
 stops at once: queued hints are dropped, every table is saved where it stands.
