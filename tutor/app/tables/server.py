@@ -20,9 +20,9 @@ room for its newest; a connection that has not joined (or watched) within
 and a right one is never refused, while wrong ones, per address and over all, make the codes
 that follow wait (behind the organiser's proxy, ``proxy``, each connection has the address it
 forwards for); a seat taken back too often in a short while waits; hints are worked out in a
-worker process, a few a deal; refusals and
-errors are logged one line each, at most once a second for each kind (never a traceback);
-the organiser's overview goes out at most four times a second.  Stopping (Ctrl-C, SIGTERM)
+worker process, a few a deal; refusals and errors are logged one line each, at most once a
+second for each kind (never a traceback); the organiser's overview goes out at most four times
+a second.  Stopping (Ctrl-C, SIGTERM)
 stops at once: queued hints are dropped, every table is saved where it stands.
 
 Files (:mod:`~tutor.app.tables._files`): ``server.json`` (0600), each table's journal of the
