@@ -85,12 +85,6 @@
         tr.appendChild(T("td", `won ${((o.won || [])[q] || []).length}`));
         tr.appendChild(T("td", (t.totals || [])[q]));
         const rel = document.createElement("td");
-        const given = (t.codes || [])[q];
-        if (given && !projected) {        // a code the organiser hands to that person alone
-          rel.appendChild(T("span", `Seat code for ${given.person}: `, "dim"));
-          rel.appendChild(T("strong", given.code, "seat-code"));
-          rel.appendChild(document.createTextNode(" "));
-        }
         if ((t.persons || [])[q]) {       // a person's seat: the organiser may release or empty it
           const b = T("button", "Release");
           b.type = "button";
@@ -108,6 +102,14 @@
         tr.appendChild(rel);
       });
       art.appendChild(tb);
+      (t.codes || []).forEach((given, q) => {   // codes the organiser hands to one person
+        if (!given || projected) return;        // (never on a projected screen)
+        const p = T("p", `Seat ${q}, for ${given.person} alone: seat code `, "dim");
+        const code = T("strong", given.code, "seat-code");
+        code.style.whiteSpace = "nowrap";       // a code is never broken at its dash
+        p.appendChild(code);
+        art.appendChild(p);
+      });
       const cards = document.createElement("p");
       cards.appendChild(T("span", "Table: "));
       for (const c of o.table || []) cards.appendChild(Cards.element(c));

@@ -125,6 +125,7 @@
     store.set(KEY(S.code), JSON.stringify({ token: m.token, name: m.name }));
     store.set("laugh-code", S.code);
     $("seat-code").textContent = grouped(m.token);
+    $("seat-code").style.whiteSpace = "nowrap";   // a code is never broken at its dash
     $("join-view").hidden = true;
     $("table-view").hidden = false;
     $("table-title").textContent = `Table ${m.table}: ${m.name}, seat ${m.seat}`;
