@@ -108,7 +108,8 @@ def register(sub, parent) -> None:
                         "system allows fewer open files)")
     s.add_argument("--per-address", type=whole(1, 100_000, "a number of connections"),
                    default=50, metavar="N",
-                   help="connections at once from one address (default %(default)s)")
+                   help="connections from one address that have not joined yet (default "
+                        "%(default)s; beyond it its oldest is closed to make room)")
     s.add_argument("--origin", action="append", default=None, metavar="URL",
                    help="a page's origin (https://host[:port]) whose browsers may sit at the "
                         "tables besides this server's own pages: behind a TLS proxy that "
