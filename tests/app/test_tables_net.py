@@ -286,7 +286,7 @@ def test_a_dropped_player_rejoins_and_a_stopped_server_resumes_the_match(tmp_pat
         zed = RawClient(srv.address, {"type": "join", "code": srv.code, "name": "Zed",
                                       "token": token}, play=False)
         assert zed.done.wait(10)                # a token takes its seat under its name only
-        assert zed.of("refused")[0]["text"] == "that token takes back the seat of Ann: join " \
+        assert zed.of("refused")[0]["text"] == "that seat code takes back the seat of Ann: join " \
                                                "as Ann"
         thief = RawClient(srv.address, {"type": "join", "code": srv.code, "name": "ANN"},
                           play=False)

@@ -9,6 +9,7 @@ import pytest
 from test_tables import Driver, _joined, _msg, _settings  # noqa: F401
 
 from tutor.app.tables import protocol as P
+from tutor.app.tables._people import REJOIN_BURST
 from tutor.app.tables.table import LOG, Settings, Table
 from tutor.app.tables.tournament import Tournament
 from tutor.engine.observe import observe
@@ -16,30 +17,38 @@ from tutor.engine.observe import observe
 
 def test_a_seat_is_taken_back_by_its_token_alone(rulesets):
     """Victor's connection is down: his name alone never takes his seat (nor his hand, nor his
-    token); his token takes back his seat only, under his name; the organiser may release the
-    seat, after which the name takes it back with a new token."""
+    code); his seat code takes back his seat only, under his name, however it is typed; the
+    organiser may release the seat, which hands it a new code (issue 41 finding 6: never the
+    name alone)."""
     t = Table(1, "C0DE", _settings(rulesets, players=3, deals=2))
     victor = t.join("Victor", None, 0.0)
     ann = t.join("Ann", None, 0.0)
+    assert len(victor.token) == P.SEAT_CODE and set(victor.token) <= set(P.CODE_LETTERS)
     t.leave(victor.seat, 1.0)
     for name in ("Victor", "victor", "VICTOR"):
         with pytest.raises(P.Refused, match="kept for"):
             t.join(name, None, 2.0)
     assert not t.seats[victor.seat].connected
     with pytest.raises(P.Refused, match="takes back the seat of Ann: join as Ann"):
-        t.join("Victor", ann.token, 2.0)            # a token takes its own seat, by its name
+        t.join("Victor", ann.token, 2.0)            # a code takes its own seat, by its name
     with pytest.raises(P.Refused, match="takes back the seat of Victor"):
         t.join("Mallory", victor.token, 2.0)
-    back = t.join("victor", victor.token, 3.0)
+    with pytest.raises(P.WrongSeatCode):
+        t.join("Victor", "ABCDEFGHJK", 2.0)
+    typed = " " + P.spaced(victor.token).lower() + " "
+    back = t.join("victor", typed, 3.0)
     assert (back.seat, back.back, back.token) == (victor.seat, True, victor.token)
+    assert t.codes() == [None] * 3                  # no code for the organiser to give
     t.leave(victor.seat, 4.0)
-    assert t.release(victor.seat) == "Victor"
+    who, code = t.release(victor.seat)
+    assert who == "Victor" and code != victor.token and t.codes()[victor.seat] == code
     with pytest.raises(P.Refused):
-        t.join("Victor", victor.token, 5.0)        # the old token no longer works
-    again = t.join("Victor", None, 5.0)
-    assert again.seat == victor.seat and again.token != victor.token and again.back
+        t.join("Victor", victor.token, 5.0)        # the old code no longer works
     with pytest.raises(P.Refused, match="kept for"):
-        t.join("Victor", None, 6.0)                 # the new token is needed again
+        t.join("Victor", None, 5.0)                 # nor the name: the new code alone
+    again = t.join(None, code, 5.0)
+    assert again.seat == victor.seat and again.token == code and again.back
+    assert t.codes() == [None] * 3                  # used: no longer on the organiser's page
 
 
 def test_tokens_are_compared_in_constant_time_for_every_seat(rulesets, monkeypatch):
@@ -179,13 +188,41 @@ def test_a_deal_counts_for_a_person_only_from_the_deal_they_play(rulesets):
 
 
 def test_the_named_first_dealer_is_kept_the_first_dealers_seat(rulesets):
+    """Issue 41 finding 6: with ``--first-dealer Victor`` the name on the organiser's screen
+    never takes the Team Leader's seat; the seat code the organiser gives does (and it is
+    shown to the organiser alone until it is used)."""
     s = _settings(rulesets, rid="inter-livery-2018", players=5, first_dealers=("Victor",))
     t = Table(1, "C", s)
+    code = t.codes()[t.match.first]
+    assert code and [c for c in t.codes() if c] == [code]
     others = [t.join(n, None, 0.0).seat for n in ("Ann", "Bob", "Cat", "Dan")]
     assert t.match.first not in others
     with pytest.raises(P.Refused, match="full"):
         t.join("Eve", None, 0.0)
-    assert t.join("victor", None, 0.0).seat == t.match.first
+    for typed in ("victor", "Victor", "VICTOR"):        # the name alone, as anyone may type it
+        with pytest.raises(P.Refused, match="seat code the organiser gives"):
+            t.join(typed, None, 0.0)
+    with pytest.raises(P.Refused, match="join as Victor"):
+        t.join("Mallory", code, 0.0)                    # the code is Victor's, under his name
+    got = t.join(None, code.lower(), 0.0)
+    assert (got.seat, got.now, got.back) == (t.match.first, True, False)
+    assert t.names[got.seat] == "Victor" and t.codes() == [None] * 5
+    t.leave(got.seat, 1.0)
+    with pytest.raises(P.Refused, match="kept for"):
+        t.join("Victor", None, 2.0)
+    assert t.join("Victor", code, 2.0).back             # his code takes it back, as any seat's
+
+
+def test_the_named_seat_s_code_survives_a_resume(rulesets, tmp_path):
+    from tutor.app.tables._state import load_state, state_json
+    s = _settings(rulesets, rid="inter-livery-2018", players=5, first_dealers=("Victor",))
+    t = Table(1, "CXDECXDECX", s)
+    code = t.codes()[t.match.first]
+    (tmp_path / "server.json").write_text(__import__("json").dumps(
+        state_json([t], "ADMXNCXDE234", 0)))
+    (tmp_path / "table-1.match.json").write_text(t.match.dumps())
+    (back,), _, _ = load_state(tmp_path, rulesets)
+    assert back.codes() == t.codes() and back.join(None, code, 0.0).seat == t.match.first
 
 
 def test_liveries_are_kept_and_totalled(rulesets):
@@ -295,3 +332,69 @@ def test_the_reserve_gives_a_save_its_descriptors_when_none_are_left(tmp_path):
             os.close(fd)
         resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
         files.close()
+
+
+def test_seats_a_guest_took_and_left_are_free_again(rulesets):
+    """Issue 41 finding 7: a guest with the code joins three names and goes; the table is not
+    "full" for ever.  A seat left on purpose between deals is free at once; one whose person
+    went without a word, once they have been gone ``wait`` seconds and played no deal there
+    (a phone that drops for a moment keeps its seat)."""
+    t = Table(1, "C", _settings(rulesets, players=3, deals=2, hold=True, wait=20.0))
+    squat = [t.join(n, None, 0.0) for n in ("Sq1", "Sq2", "Sq3")]
+    with pytest.raises(P.Refused, match="full"):
+        t.join("Ann", None, 1.0)
+    t.leave(squat[0].seat, 1.0, meant=True)                 # the leave message
+    assert t.join("Ann", None, 1.5).seat == squat[0].seat
+    with pytest.raises(P.Refused):
+        t.join("Sq1", squat[0].token, 1.6)                  # its code took nothing with it
+    for j in squat[1:]:
+        t.leave(j.seat, 2.0)                                # connections lost
+    with pytest.raises(P.Refused, match="full"):
+        t.join("Bob", None, 10.0)                           # gone 8 s: still theirs
+    assert t.join("Sq2", squat[1].token, 11.0).back         # and taken back by its code
+    assert t.join("Bob", None, 22.5).seat == squat[2].seat  # gone 20.5 s, no deal played
+    assert t.names.count("Sq3") == 0 and "that seat code takes back no seat" in str(
+        pytest.raises(P.WrongSeatCode, t.join, None, squat[2].token, 23.0).value)
+
+
+def test_the_organiser_empties_a_seat(rulesets):
+    t = Table(1, "C", _settings(rulesets, players=3, deals=2, hold=True))
+    mal = t.join("Mal", None, 0.0)
+    assert t.empty(mal.seat, 1.0) == "Mal"
+    assert t.names[mal.seat].endswith("(computer)") and t.codes() == [None] * 3
+    with pytest.raises(P.WrongSeatCode):
+        t.join(None, mal.token, 2.0)
+    with pytest.raises(P.Refused, match="nobody sits"):
+        t.empty(mal.seat, 2.0)
+    assert t.join("Ann", None, 2.0).seat in range(3)
+    said = [m["text"] for _, m in t.outbox if m.get("type") == "say"]
+    assert f"The organiser gave seat {mal.seat} (Mal) to a computer player." in said
+
+
+def test_a_seat_rejoined_in_a_loop_is_refused_for_a_while_and_a_present_one_quietly(rulesets):
+    t = Table(1, "C", _settings(rulesets, players=3, deals=2, hold=True))
+    mal = t.join("Mal", None, 0.0)
+    t.outbox.clear()
+    got = [t.join(None, mal.token, 0.01 * k) for k in range(REJOIN_BURST)]
+    assert all(j.quiet for j in got) and t.outbox == []     # connected: nothing to tell
+    with pytest.raises(P.Refused, match=r"try again in 10 s"):
+        t.join(None, mal.token, 0.1)
+    assert t.join(None, mal.token, 10.2).back               # one more each 10 s
+
+
+def test_seats_taken_and_left_before_the_first_deal_are_free_from_the_next(rulesets):
+    """The squatters' table began anyway (computer players moving for them): their seats are
+    free again from the next deal, since none of them made a move."""
+    t = Table(1, "C", _settings(rulesets, players=3, deals=3, lv="beginner", pace=0.0,
+                                gap=0.5, wait=1.0, start=0.0, move_time=0.0))
+    for name in ("Sq1", "Sq2", "Sq3"):
+        t.leave(t.join(name, None, 0.0).seat, 0.0)
+    now, steps = 0.0, 0
+    while t.deal_number < 2:                            # the second deal has begun
+        assert all(n.startswith("Sq") for n in t.names) # (the first: stood in for them)
+        now = t.next_wake()
+        t.tick(now, most=1)
+        steps += 1
+        assert steps < 10_000
+    assert all(n.endswith("(computer)") for n in t.names), t.names
+    assert t.join("Ann", None, now).seat in range(3)

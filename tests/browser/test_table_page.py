@@ -155,6 +155,61 @@ def test_a_claim_typed_on_the_page_wins_the_race(tmp_path, pages, rulesets):
         srv.stop()
 
 
+def test_a_closed_tab_comes_back_and_a_seat_code_takes_the_seat_on_another_device(
+        tmp_path, pages):
+    """Issue 41 finding 5: a phone that discards the tab (closed, then opened again on the
+    page's address) is back at its seat; on another device the seat code shown at the join,
+    typed at the page, takes it back; "Leave the table" forgets it.  A named first dealer's
+    seat is taken by the organiser's link, not by the name."""
+    srv = Server(tmp_path, tmp_path / "srv", "--players", "3", "--deals", "2", "--pace", "0.5",
+                 "--gap", "0", "--people", "2", "--move-time", "120", "--hold",
+                 "--first-dealer", "Alice")
+    page = pages(360, 740)
+    try:
+        _join(page, srv, "Cal")
+        title = page.locator("#table-title").inner_text()
+        shown = page.locator("#seat-code").inner_text()
+        assert re.fullmatch(r"[A-Z2-9]{5}-[A-Z2-9]{5}", shown), shown
+        ctx = page.context
+        page.close()                                    # the tab is gone, and its session
+        again = ctx.new_page()
+        again.laugh_errors = []
+        again.goto(srv.info["page"])                    # the bare address, no link
+        again.wait_for_selector("#table-view:not([hidden])")
+        assert again.locator("#table-title").inner_text() == title
+        assert again.locator("#status").inner_text() == "Back at your seat."
+        # another device: nothing stored; the code typed (lower case, without the dash)
+        other = pages(1280, 800)
+        other.goto(f"{srv.info['page']}#{srv.code}")
+        other.fill("#seat", shown.replace("-", "").lower())
+        other.click("#join-button")
+        other.wait_for_selector("#table-view:not([hidden])")
+        assert other.locator("#table-title").inner_text() == title
+        assert _wait(lambda: "You joined from another connection" in _log(again), 10)
+        # the name on the organiser's screen does not take Alice's seat
+        mallory = pages(360, 740)
+        mallory.goto(f"{srv.info['page']}#{srv.code}")
+        mallory.fill("#name", "alice")
+        mallory.click("#join-button")
+        assert _wait(lambda: "seat code the organiser gives" in
+                     mallory.locator("#join-error").inner_text(), 10)
+        code = next(c for c in srv.info["tables"][0]["codes"] if c)
+        alice = pages(360, 740)
+        alice.goto(f"{srv.info['page']}#{srv.code}/{code}")     # the organiser's link
+        assert alice.input_value("#seat").replace("-", "") == code
+        alice.click("#join-button")
+        alice.wait_for_selector("#table-view:not([hidden])")
+        assert "Alice" in alice.locator("#table-title").inner_text()
+        # leaving forgets the code: a new tab shows the join form
+        other.click("#leave-button")
+        assert _wait(lambda: other.evaluate(
+            f"localStorage.getItem('laugh-seat:{srv.code}')") is None, 10)
+        assert again.laugh_errors == [] and other.laugh_errors == []
+        assert alice.laugh_errors == []
+    finally:
+        srv.stop()
+
+
 def test_a_page_that_reloads_mid_deal_takes_its_seat_back(tmp_path, pages):
     srv = Server(tmp_path, tmp_path / "srv", "--players", "3", "--deals", "2", "--pace", "0.5",
                  "--gap", "0", "--people", "1", "--move-time", "120")
@@ -208,6 +263,15 @@ def test_a_hostile_name_is_text_and_axe_finds_nothing_serious(tmp_path, pages):
         admin.locator("button[aria-label^='Release'][aria-label$='(Dee)']").click()
         assert _wait(lambda: "released seat" in admin.locator("#log").inner_text(), 10), \
             admin.locator("#log").inner_text()
+        # the new code is on the organiser's page (and said once), for Dee alone
+        shown = admin.locator("#tables .seat-code")
+        assert _wait(lambda: shown.count() == 1, 10)
+        assert re.fullmatch(r"[A-Z2-9]{5}-[A-Z2-9]{5}", shown.inner_text())
+        assert shown.inner_text() in admin.locator("#log").inner_text()
+        admin.check("#projector")
+        assert _wait(lambda: shown.count() == 0, 10)        # never on a projected screen
+        admin.uncheck("#projector")
+        assert _wait(lambda: shown.count() == 1, 10)
         assert _axe(page) == [], "the table"
         assert _axe(admin) == [], "the organiser's page"
         assert admin.evaluate("document.documentElement.scrollWidth") <= 360

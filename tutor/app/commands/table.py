@@ -109,11 +109,17 @@ def register(sub, parent) -> None:
                         "system allows fewer open files)")
     s.add_argument("--per-address", type=whole(1, 100_000, "a number of connections"),
                    default=50, metavar="N",
-                   help="connections at once from one address (default %(default)s)")
+                   help="connections from one address that have not joined yet (default "
+                        "%(default)s; beyond it its oldest is closed to make room)")
     s.add_argument("--origin", action="append", default=None, metavar="URL",
                    help="a page's origin (https://host[:port]) whose browsers may sit at the "
                         "tables besides this server's own pages: behind a TLS proxy that "
                         "changes the host; once for each")
+    s.add_argument("--proxy", action="store_true",
+                   help="the server is behind a proxy you run (a TLS proxy): each connection's "
+                        "address is the last its X-Forwarded-For header names, so the limits "
+                        "on connections and wrong codes apply to each player, not to the "
+                        "proxy (without it that header is ignored: anyone could write it)")
     s.add_argument("--dir", metavar="DIR", default=None,
                    help="where the server keeps its files (default: a new folder under "
                         "$LAUGH_HOME/tables; with --resume, the latest there)")
@@ -133,9 +139,10 @@ def register(sub, parent) -> None:
     j.add_argument("address", metavar="ADDRESS", help="the server's address (ws://host:port)")
     j.add_argument("code", metavar="CODE", help="the table's join code")
     j.add_argument("--name", default=None,
-                   help="your name at the table (1-24 characters; not needed with --token)")
-    j.add_argument("--token", default=None, help="the token a join gave: it alone takes your "
-                                                 "seat back")
+                   help="your name at the table (1-24 characters; not needed with --seat-code)")
+    j.add_argument("--token", "--seat-code", dest="token", default=None, metavar="CODE",
+                   help="your seat code (shown when you took the seat, or given by the "
+                        "organiser): it alone takes your seat back")
     j.add_argument("--livery", default=None, metavar="NAME",
                    help="your club or livery company (on the score sheets and the standings)")
     j.add_argument("--tries", type=whole(0, 1000, "a number of tries"), default=20,
@@ -151,17 +158,20 @@ def register(sub, parent) -> None:
     w.set_defaults(handler=run_watch)
     a = tsub.add_parser("admin", parents=[parent], help="the organiser's commands",
                         description="start: begin a table's first deal now (every waiting "
-                                    "table without --table); release: a seat's token no longer "
-                                    "takes it back, its person takes it back by name (a lost "
-                                    "token).")
+                                    "table without --table); release: a seat's code no longer "
+                                    "takes it back, a new one does (said here: give it to the "
+                                    "seat's person, for a lost code); empty: the seat's person "
+                                    "leaves it, a computer player takes it and it is free for "
+                                    "the next person.")
     a.add_argument("address", metavar="ADDRESS", help="the server's address (ws://host:port)")
-    a.add_argument("action", choices=("start", "release"), metavar="ACTION",
-                   help="start or release")
+    a.add_argument("action", choices=("start", "release", "empty"), metavar="ACTION",
+                   help="start, release or empty")
     a.add_argument("--admin", required=True, metavar="CODE", help="the organiser's code")
     a.add_argument("--table", type=whole(1, 64, "a table"), default=None, metavar="T",
-                   help="the table (1, 2, ...): start it alone, or release a seat at it")
+                   help="the table (1, 2, ...): start it alone, or release or empty a seat "
+                        "at it")
     a.add_argument("--seat", type=whole(0, 51, "a seat"), default=None, metavar="S",
-                   help="the seat whose token release lets go (0 is the first seat)")
+                   help="the seat to release or empty (0 is the first seat)")
     a.set_defaults(handler=run_admin)
     p.set_defaults(handler=lambda args: (p.print_help(), 2)[1])
 
@@ -205,7 +215,7 @@ def _serve(args, folder) -> int:
     return serve(tables, admin, published, folder, host=args.host, port=args.port,
                  as_json=args.json, exit_when_done=args.exit_when_done,
                  per_address=args.per_address, max_connections=args.max_connections,
-                 origins=tuple(args.origin or ()))
+                 origins=tuple(args.origin or ()), proxy=args.proxy)
 
 
 def _settings_given(args) -> list[str]:
@@ -276,7 +286,7 @@ def run_join(args, *, io=None) -> int:
     from tutor.app.tables.client import join_table
     from tutor.app.tables.protocol import MAX_LIVERY, MAX_NAME
     if args.name is None and args.token is None:
-        raise UsageError("--name: give your name at the table (or --token, to take a seat "
+        raise UsageError("--name: give your name at the table (or --seat-code, to take a seat "
                          "back)")
     name = _name(args.name, "--name", MAX_NAME) if args.name is not None else None
     livery = _name(args.livery, "--livery", MAX_LIVERY) if args.livery is not None else None
@@ -298,8 +308,8 @@ def run_admin(args, *, io=None) -> int:
     line (exit 1 when refused)."""
     from tutor.app.io import make_io
     from tutor.app.tables.client import organise
-    if args.action == "release" and (args.table is None or args.seat is None):
-        raise UsageError("release: name the seat with --table T --seat S")
+    if args.action in ("release", "empty") and (args.table is None or args.seat is None):
+        raise UsageError(f"{args.action}: name the seat with --table T --seat S")
     io = io or make_io()
     return organise(io, _address(args.address), args.admin, args.action, args.table,
                     args.seat)

@@ -1,19 +1,33 @@
 """What keeps one guest from spoiling the evening for the others (a part of
-:mod:`tutor.app.tables.server`): connections limited per address and in all, from the moment
-they are accepted; guesses at the codes limited per address; refusals and errors logged one line
-each, at most once a second for each kind, with a count of those left out.
+:mod:`tutor.app.tables.server`): connections limited in all from the moment they are accepted,
+and those that have not yet joined limited per address (the oldest of an address's waiting
+connections is closed to make room for its newest, so idle sockets never keep a right code
+out); guesses at the codes limited per address and over all addresses; refusals and errors
+logged one line each, at most once a second for each kind, with a count of those left out.
+
+A right code is never refused.  Every join code, the organiser's code and every seat code is
+compared first (in constant time); a right one is taken whatever the address did before.  A
+wrong one spends a guess of its address (:meth:`Guard.missed`: at most :data:`GUESS_BURST` at
+once, then :data:`GUESS_RATE` a second) and one of all addresses together
+(:data:`ALL_BURST`, :data:`ALL_RATE`).  Once either has none left, every code from that address
+(from every address, for the second) is compared only after :data:`GUESS_DELAY` seconds
+(:meth:`Guard.delay`): a right code then still gets in, late, and a guesser's checks are bounded
+by the connections it may hold waiting.
 
 The odds of guessing a code.  A join code has :data:`~tutor.app.tables.protocol.JOIN_CODE`
-letters and digits of 31 (about 8.2 x 10^14 codes), the organiser's
-:data:`~tutor.app.tables.protocol.ADMIN_CODE` (about 7.9 x 10^17).  An address may check
-codes only while it has guesses left (:meth:`Guard.guess`: then no code is checked at all, so a
-refusal says nothing), and each wrong code spends one (:meth:`Guard.missed`; a right one
-spends none, so a class joining at once from one address is never refused): at most
-:data:`GUESS_BURST` at once, then :data:`GUESS_RATE` a second.  An address guessing all
-evening (five hours) makes at most 20 + 0.5 x 18,000 = 9,020 guesses: against 64 tables' codes
-the chance that any guess is a join code is under 7.1 x 10^-10, that one is the organiser's code
-under 1.2 x 10^-14; a thousand addresses guessing together, under 7.1 x 10^-7.  A wrong code
-also ends its connection.
+letters and digits of 31 (about 8.2 x 10^14 codes), a seat code
+:data:`~tutor.app.tables.protocol.SEAT_CODE` (the same), the organiser's
+:data:`~tutor.app.tables.protocol.ADMIN_CODE` (about 7.9 x 10^17).  Each connection checks one
+code and is closed when it is wrong.  Over budget, a check waits :data:`GUESS_DELAY` (5) s, and
+an address holds at most ``per_address`` (50) connections waiting: at most 10 checks a second
+from one address, at most ``total`` / 5 (200, at the default 1,000 connections) from every
+address together once the shared budget is spent (a connection closed while it waits is
+never checked).  A whole evening (five hours) of the most the server takes, 200 + 5 x 18,000
+checks at once and 200 x 18,000 late, under 3.7 x 10^6: the chance that any is one of 64
+tables' join codes is under 2.9 x 10^-7, one of a table's five seat codes (a guest who has the
+table's code) under 2.3 x 10^-8, the organiser's code under 4.7 x 10^-12.  Behind a proxy, every
+player has the proxy's address unless the organiser trusts its ``X-Forwarded-For``
+(``--proxy``): then each has their own.
 """
 
 from __future__ import annotations
@@ -23,11 +37,18 @@ import resource
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
-__all__ = ["GUESS_BURST", "GUESS_RATE", "Guard", "Limits", "OneLine", "Quiet"]
+__all__ = ["ALL_BURST", "ALL_RATE", "GUESS_BURST", "GUESS_DELAY", "GUESS_RATE", "Guard",
+           "Limits", "OneLine", "Quiet"]
 
-#: Guesses at a code an address may make at once, and a second after that.
+#: Wrong codes an address may give at once, and a second after that, before its checks wait.
 GUESS_BURST, GUESS_RATE = 20, 0.5
+#: Wrong codes every address together may give at once, and a second after that.
+ALL_BURST, ALL_RATE = 200, 5.0
+#: Seconds a code waits before it is compared once its address (or every address) has no
+#: guesses left.
+GUESS_DELAY = 5.0
 #: Descriptors never given to connections: the files, the log, the hints' pipes, a margin for
 #: connections accepted in one go before they are turned away.
 SPARE_FDS = 160
@@ -35,9 +56,10 @@ SPARE_FDS = 160
 
 @dataclass
 class Limits:
-    """The server's limits: connections from one address (``per_address``) and in all
-    (``total``, lowered to what the descriptors allow), seconds a connection has to join or
-    watch (``join_seconds``)."""
+    """The server's limits: connections from one address that have not joined yet
+    (``per_address``: beyond it the oldest of them is closed) and in all (``total``, lowered to
+    what the descriptors allow), seconds a connection has to join or watch (``join_seconds``;
+    a code that must wait :data:`GUESS_DELAY` is given that much longer)."""
 
     per_address: int = 50
     total: int = 1000
@@ -52,39 +74,82 @@ class _Bucket:
 
 @dataclass
 class Guard:
-    """Counts connections by address and the guesses each address makes.  ``now()`` is the
-    clock (seconds)."""
+    """Counts connections by address (those not joined yet apart, oldest first) and the wrong
+    codes each address and every address give.  ``now()`` is the clock (seconds)."""
 
     limits: Limits = field(default_factory=Limits)
     now: Callable[[], float] = time.monotonic
     open: dict[str, int] = field(default_factory=dict)
+    waiting: dict[str, list[Any]] = field(default_factory=dict)
     guesses: dict[str, _Bucket] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.total = min(self.limits.total, _descriptor_room())
+        self.shared = _Bucket(float(ALL_BURST), self.now())
 
     @property
     def count(self) -> int:
         """Connections open now."""
         return sum(self.open.values())
 
-    def admit(self, address: str) -> str | None:
-        """A connection from ``address`` has been accepted: None when it may stay (it is
-        counted until :meth:`gone`), else why not (it is not counted)."""
+    def admit(self, address: str, conn: Any = None,
+              close: Callable[[Any], None] | None = None) -> str | None:
+        """A connection ``conn`` from ``address`` has been accepted: None when it may stay (it
+        is counted until :meth:`gone`, and as waiting until :meth:`settled`; ``conn`` None:
+        counted, not as waiting), else why not (it is not counted).  When ``address`` has ``per_address`` connections waiting already,
+        the oldest of them is closed (``close(oldest)``) to make room: idle sockets never keep
+        out a connection that joins."""
         if self.count >= self.total:
             return f"the server is full ({self.total} connections)"
-        if self.open.get(address, 0) >= self.limits.per_address:
-            return f"too many connections from {address} (at most {self.limits.per_address})"
         self.open[address] = self.open.get(address, 0) + 1
+        self._wait(address, conn, close)
         return None
 
-    def gone(self, address: str) -> None:
-        """A connection :meth:`admit` let in has closed."""
+    def _wait(self, address: str, conn: Any, close: Callable[[Any], None] | None) -> None:
+        if conn is None:            # not yet known as waiting (a proxy's, before its request)
+            return
+        waiting = self.waiting.setdefault(address, [])
+        while len(waiting) >= self.limits.per_address:
+            oldest = waiting.pop(0)
+            if close is not None:
+                close(oldest)
+        waiting.append(conn)
+
+    def moved(self, conn: Any, old: str, new: str,
+              close: Callable[[Any], None] | None = None) -> None:
+        """``conn`` (admitted from ``old``) is counted from ``new`` from now on: a trusted
+        proxy's connection, under the address it forwards for."""
+        if old == new:
+            return
+        self._drop(old, conn)
+        self.open[new] = self.open.get(new, 0) + 1
+        self._wait(new, conn, close)
+
+    def settled(self, address: str, conn: Any) -> None:
+        """``conn`` has joined (or watches): it no longer counts as waiting."""
+        waiting = self.waiting.get(address)
+        if waiting is not None and conn in waiting:
+            waiting.remove(conn)
+            if not waiting:
+                del self.waiting[address]
+
+    def _drop(self, address: str, conn: Any) -> None:
+        self.settled(address, conn)
         n = self.open.get(address, 0) - 1
         if n > 0:
             self.open[address] = n
         else:
             self.open.pop(address, None)
+
+    def gone(self, address: str, conn: Any = None) -> None:
+        """A connection :meth:`admit` let in has closed."""
+        self._drop(address, conn)
+
+    def _refill(self, b: _Bucket, burst: int, rate: float) -> _Bucket:
+        now = self.now()
+        b.tokens = min(float(burst), b.tokens + (now - b.last) * rate)
+        b.last = now
+        return b
 
     def _bucket(self, address: str) -> _Bucket:
         now = self.now()
@@ -94,22 +159,24 @@ class Guard:
                 self.guesses = {a: x for a, x in self.guesses.items()
                                 if x.tokens + (now - x.last) * GUESS_RATE < GUESS_BURST}
             b = self.guesses[address] = _Bucket(float(GUESS_BURST), now)
-        b.tokens = min(float(GUESS_BURST), b.tokens + (now - b.last) * GUESS_RATE)
-        b.last = now
-        return b
+        return self._refill(b, GUESS_BURST, GUESS_RATE)
 
-    def guess(self, address: str) -> float | None:
-        """``address`` would check a code now: None when it may, else the seconds until it may
-        again (then no code is checked at all, right or wrong: a refusal says nothing of the
-        code)."""
-        b = self._bucket(address)
-        return None if b.tokens >= 1 else (1 - b.tokens) / GUESS_RATE
+    def delay(self, address: str) -> float:
+        """Seconds a code from ``address`` waits before it is compared: 0 while the address
+        and every address together have wrong guesses left, else :data:`GUESS_DELAY`.  The
+        code is then compared, right or wrong: a right one is never refused."""
+        own = self._bucket(address)
+        shared = self._refill(self.shared, ALL_BURST, ALL_RATE)
+        return 0.0 if own.tokens >= 1 and shared.tokens >= 1 else GUESS_DELAY
 
     def missed(self, address: str) -> None:
-        """A code ``address`` gave was wrong: it spends one of the address's guesses (a right
-        code spends none, so a class joining at once from one address is never refused)."""
+        """A code ``address`` gave was wrong: it spends one of the address's guesses and one
+        of every address's (a right code spends none, so a class joining at once from one
+        address is never slowed)."""
         b = self._bucket(address)
         b.tokens = max(0.0, b.tokens - 1)
+        shared = self._refill(self.shared, ALL_BURST, ALL_RATE)
+        shared.tokens = max(0.0, shared.tokens - 1)
 
 
 def _descriptor_room() -> int:

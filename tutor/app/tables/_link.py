@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import queue
+import re
 import shlex
 import threading
 import time
@@ -170,10 +171,11 @@ class Rejoining:
         def handle(self, msg: Incoming) -> None: ...     # PlayerClient
 
     def rejoin_command(self) -> list[str]:
-        """The command that takes this seat back, as words (the token alone does it: the seat
-        keeps its name and livery)."""
+        """The command that takes this seat back, as words (the seat code alone does it: the
+        seat keeps its name and livery)."""
         if self.token:
-            return ["laugh", "table", "join", self.address, self.code, "--token", self.token]
+            return ["laugh", "table", "join", self.address, self.code, "--seat-code",
+                    P.spaced(self.token)]
         return ["laugh", "table", "join", self.address, self.code, "--name", self.name]
 
     def say_rejoin(self, style: str = "dim") -> None:
@@ -210,6 +212,11 @@ class Rejoining:
                 self.handle(msg)
                 return True
             link.close()
+            again = re.search(r"try again in (\d+) s", msg.text) \
+                if isinstance(msg, Refusal) else None
+            if again is not None:           # the seat came back too often: wait, then again
+                delay = max(delay, float(again.group(1)))
+                continue
             if isinstance(msg, Refusal):
                 io.say(f"Refused: {msg.text}", style="yellow")
                 return False

@@ -23,7 +23,16 @@ from rich.text import Text
 from tutor.app.io import ConsoleIO
 from tutor.app.tables._link import Link
 from tutor.app.tables._screens import standings_table, teams_text
-from tutor.app.tables.messages import Bye, ClockState, Closed, Log, Overview, Refusal, Standings
+from tutor.app.tables.messages import (
+    Bye,
+    ClockState,
+    Closed,
+    Log,
+    Overview,
+    Refusal,
+    Reply,
+    Standings,
+)
 from tutor.engine.cards import parse_card, pretty_cards
 from tutor.engine.errors import LaughError
 from tutor.teaching.io import LearnerIO
@@ -34,7 +43,7 @@ __all__ = ["LOG_LINES", "organise", "overview_text", "watch_tables"]
 LOG_LINES = 6
 #: The events of the log the organiser is shown (a computer player's moves for an absent
 #: person, and each deal's beginning, are in the events file only).
-SHOWN = frozenset({"joined", "back", "left", "seated", "started", "released", "claim",
+SHOWN = frozenset({"joined", "back", "left", "seated", "started", "released", "emptied", "claim",
                    "time_out", "deal_over", "match_over", "paused", "resumed"})
 
 
@@ -94,6 +103,10 @@ def overview_text(msg: Overview, symbols: bool, *, width: int = 80,
         line.truncate(width)
         out.append_text(line)
         out.append("\n")
+        for q, given in enumerate(tb.codes):    # given by the organiser to that person alone
+            if given:
+                out.append(_short(f"  seat {q}: code {given.code} for {given.person} alone",
+                                  width) + "\n", style="cyan")
     rows = msg.standings
     if rows:
         out.append("Standings: ", style="bold")
@@ -207,8 +220,8 @@ def _screen(io: LearnerIO, msg: Overview, log: list[str], at: float) -> Group:
 
 def organise(io: LearnerIO, address: str, admin: str, action: str, table: int | None,
              seat: int | None) -> int:
-    """One of the organiser's commands (``start`` a table, ``release`` a seat) sent as the
-    organiser; its outcome said in one line.  Returns 0, or 1 when it was refused."""
+    """One of the organiser's commands (``start`` a table, ``release`` or ``empty`` a seat)
+    sent as the organiser; its outcome said in one line (a release's: the seat's new code).  Returns 0, or 1 when it was refused."""
     link = Link(address, {"type": "watch", "admin": admin})
     link.start()
     try:
@@ -221,7 +234,7 @@ def organise(io: LearnerIO, address: str, admin: str, action: str, table: int | 
                 out["seat"] = seat
             link.send(out)
             link.send({"type": "ping", "seq": 1})
-            msg = link.wait_for(("pong", "refused", "closed", "bye"), 15)
+            msg = link.wait_for(("pong", "reply", "refused", "closed", "bye"), 15)
         if msg is None:
             raise LaughError("the server did not answer")
         if isinstance(msg, Refusal):
@@ -229,8 +242,11 @@ def organise(io: LearnerIO, address: str, admin: str, action: str, table: int | 
             return 1
         if isinstance(msg, (Closed, Bye)):
             raise LaughError(msg.text)
-        io.say(f"Released seat {seat} of table {table}: its person takes it back by name."
-               if action == "release" else
+        if isinstance(msg, Reply):          # a release: the new seat code, for its person
+            io.say(f"Released. {msg.text} Give it to the seat's person alone.")
+            return 0
+        io.say(f"Emptied seat {seat} of table {table}: a computer player takes it."
+               if action == "empty" else
                f"Started table {table}." if table else "Started every waiting table.")
         return 0
     finally:

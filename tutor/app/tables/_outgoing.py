@@ -236,6 +236,8 @@ class Outgoing:
                 "persons": [t.person(q) for q in range(len(t.seats))],
                 "away": [s.name is not None and not s.connected for s in t.seats],
                 "liveries": [s.livery if s.name is not None else None for s in t.seats],
+                "codes": [{"code": P.spaced(x[0]), "person": x[1]} if x else None
+                          for x in t.given_codes()],
                 "game": (m.next_game.label if m.next_game else "over"),
                 "playing": t.playing, "waiting": t.waiting(), "played": len(m.deals),
                 "games": len(m.games), "totals": list(m.totals), "clock": t.clock(now),

@@ -93,6 +93,7 @@ class _TableState:
     on_finished: Callable[[Table, Deal, float], None] | None
     on_progress: Callable[[Table, Deal, bool], None] | None
     _token: Callable[[], str]
+    rejoins: dict[int, tuple[float, float]]     # seat -> (rejoins allowed now, when counted)
     rng: random.Random              # draws free seats
     bots: list[Bot]                 # a computer player for every seat (those without a person)
     bot_rng: random.Random

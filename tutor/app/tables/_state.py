@@ -102,8 +102,8 @@ def _text(high: int, code: bool = False) -> Callable[[str], str]:
 
 
 def _token(v: str) -> str:
-    if not 16 <= len(v) <= 64 or not all(c.isascii() and (c.isalnum() or c in "-_") for c in v):
-        raise ValueError(f"must be a seat token (16 to 64 letters, digits, - and _) or null, "
+    if not 10 <= len(v) <= 64 or not all(c.isascii() and (c.isalnum() or c in "-_") for c in v):
+        raise ValueError(f"must be a seat code (10 to 64 letters, digits, - and _) or null, "
                          f"got {_short(v)}")
     return v
 
@@ -155,8 +155,8 @@ class _Seat(Model):
                 raise ValueError(f"a person's name cannot end in {COMPUTER}")
         if self.incoming is None and self.incoming_token is not None:
             raise ValueError("incoming_token: a token for nobody incoming")
-        if self.name is None and self.token is not None:
-            raise ValueError("token: a token for an empty seat")
+        if self.name is None and self.incoming is not None and self.token is not None:
+            raise ValueError("token: a token for a seat a person takes only at the next deal")
         return self
 
 

@@ -69,7 +69,7 @@ from tutor.app.tables.messages import (
     State,
     Welcome,
 )
-from tutor.app.tables.protocol import COMPUTER
+from tutor.app.tables.protocol import COMPUTER, spaced
 from tutor.engine.errors import LaughError, RecordError
 from tutor.engine.observe import Observation
 from tutor.engine.rulesets import Ruleset
@@ -248,8 +248,8 @@ class PlayerClient(Rejoining):
                    "then.", style="dim")
         if not self._told:
             self._told = True
-            io.say("To come back after leaving (your seat's token takes it back):",
-                   style="dim")
+            io.say(f"Your seat code is {spaced(msg.token)}: keep it, it takes your seat back "
+                   "(here, or at the table's page):", style="dim")
             self.say_rejoin()
 
     def _state(self, msg: State) -> None:

@@ -21,7 +21,7 @@ from pydantic import BeforeValidator, Field, JsonValue, TypeAdapter, ValidationE
 from tutor.engine.models import Model, key_path, listed, problem
 
 __all__ = ["Bye", "ClockState", "Closed", "DealOver", "Incoming", "LineCame", "Log", "MatchOver", "Overview", "OverviewTable",
-           "Pong", "Refusal", "Reply", "Review", "ReviewItem", "Say", "ServerMessage",
+           "Pong", "Refusal", "Reply", "Review", "ReviewItem", "Say", "SeatCode", "ServerMessage",
            "SettlementRow", "Standings", "StandingRow", "State", "TeamRow", "Welcome",
            "read_server_message", "server_keys", "shape_refusal"]
 
@@ -236,6 +236,13 @@ class MatchOver(_Server):
     livery: str | None = None
 
 
+class SeatCode(Model):
+    """A seat's code the organiser hands to its ``person`` alone (``ABCDE-FGHJK``)."""
+
+    code: str
+    person: str
+
+
 class OverviewTable(Model):
     """One table for the organiser: public facts only (``obs`` the public view, never a
     hand), the clock and the totals."""
@@ -245,6 +252,7 @@ class OverviewTable(Model):
     persons: list[bool]
     away: list[bool]
     liveries: list[str | None]
+    codes: list[SeatCode | None]
     game: str
     playing: bool
     waiting: str | None

@@ -7,9 +7,10 @@ may carry are :data:`CLIENT_KEYS`):
 
 ===========  ================================================================================
 ``join``     ``code`` (a table's join code), ``name`` (1-24 printable characters), ``token``
-             (optional: the token a join gave; it alone takes a seat back, under the name it
-             was given, and the name may then be left out), ``livery`` (optional: a club or
-             livery company, 1-40 characters)
+             (optional: the seat code a join gave, or the organiser gave; it alone takes a
+             seat back, under the name it was given, and the name may then be left out; case,
+             spaces and dashes do not matter), ``livery`` (optional: a club or livery company,
+             1-40 characters)
 ``act``      a turn action or a declaration: ``text`` as the learner types it (``7h 7s``,
              ``declare qc qd``, ``take``, ``lie down``, ``end turn``) or ``action`` (a
              deal-record action, RULES.md 9, whose ``player`` must be the sender's seat);
@@ -18,19 +19,24 @@ may carry are :data:`CLIENT_KEYS`):
 ``ready``    the dealer lets play begin (no table mournival to take); ``seq``
 ``hint``     the best move now (where the table allows hints: one a turn, a few a deal);
              ``seq``
-``leave``    the player leaves the table (the seat stays theirs)
+``leave``    the player leaves the table (between deals the seat is free again; during a
+             deal, once it ends)
 ``watch``    ``admin`` (the organiser's code): every table's state, the log, the standings
 ``start``    (the organiser) ``table``: begin that table's first deal now (no ``table``: every
              table waiting for its people or for the organiser)
-``release``  (the organiser) ``table``, ``seat``: that seat's token no longer takes it back;
-             its person takes it back by name (a lost token)
+``release``  (the organiser) ``table``, ``seat``: that seat's code no longer takes it back;
+             a new one does, said to the organiser (``reply``) and shown in ``overview`` until
+             it is used (a lost code)
+``empty``    (the organiser) ``table``, ``seat``: the person leaves that seat; a computer
+             player takes it and it is free for the next person
 ``ping``     nothing (the server answers ``pong``); ``seq``
 ===========  ================================================================================
 
 The server sends (:data:`SERVER_TYPES`; the keys of each are :data:`SERVER_KEYS`, a test
 holds every message the server sends to them):
 
-- ``welcome``: ``table``, ``seat``, ``token`` (to this connection only, never to another),
+- ``welcome``: ``table``, ``seat``, ``token`` (the seat code, to this connection only, never
+  to another: a person types it back to take the seat again),
   ``name``, ``seated`` (False: a computer player keeps the seat until the deal ends),
   ``back``, ``names``, ``ruleset``, ``players``, ``level``, ``hint``, ``hints`` (a deal),
   ``wait``, ``move_time`` and ``reserve`` (seconds; 0: no clock), ``games``, ``played``,
@@ -64,19 +70,21 @@ holds every message the server sends to them):
   ``deals``; to a person also ``seat``, ``since`` (the game they first played) and ``scores``
   (their result in each game, null before ``since``), ``livery``.
 - ``overview`` (the organiser): ``tables`` (each: ``table``, ``names``, ``persons``,
-  ``away``, ``liveries``, ``game``, ``playing``, ``waiting`` (why the first deal has not
-  begun, or null), ``played``, ``games``, ``totals``, ``clock``, ``obs``: the public view,
+  ``away``, ``liveries``, ``codes`` (each seat's code the organiser gives and nobody has used
+  yet, a named first dealer's or a released seat's, as ``code`` and the ``person`` it is for,
+  else null), ``game``, ``playing``,
+  ``waiting`` (why the first deal has not begun, or null), ``played``, ``games``, ``totals``, ``clock``, ``obs``: the public view,
   never a hand), ``published``, ``rounds``, ``standings``, ``teams``, ``duplicate``.
 - ``log`` (the organiser): ``table``, ``event`` (``joined``, ``back``, ``left``, ``seated``,
-  ``started``, ``released``, ``deal``, ``deal_over``, ``claim``, ``time_out``, ``stood_in``,
-  ``match_over``, ``standings``, ``paused``: its files cannot be written and it plays
-  nothing until they are, ``resumed``), ``text``,
+  ``started``, ``released``, ``emptied``, ``deal``, ``deal_over``, ``claim``, ``time_out``,
+  ``stood_in``, ``match_over``, ``standings``, ``paused``: its files cannot be written and it
+  plays nothing until they are, ``resumed``), ``text``,
   ``game`` and, where they apply, ``seat``, ``action`` (the action's index in the deal),
   ``ms`` (a claim's time).
 - ``refused``: ``text`` (one line: a message the server would not take, and why).
 - ``pong``: ``seq``; ``bye``: ``text``, ``reason`` (``stopping``: the server stops, and a
   client may come back when it is resumed; ``replaced``: the same seat joined from another
-  connection).
+  connection; ``emptied``: the organiser gave the seat to a computer player).
 
 :func:`read_client` checks a client's message whole: text (not binary), at most
 :data:`MAX_MESSAGE_BYTES`, JSON through :func:`tutor.engine.jsonfile.loads` (depth and number
@@ -90,6 +98,7 @@ deal's pace (a script answering its turn at once is never refused).
 from __future__ import annotations
 
 import json
+import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Annotated, Any, Literal
@@ -129,12 +138,16 @@ __all__ = [
     "VERSION",
     "ClientMessage",
     "ClientModel",
+    "SEAT_CODE",
     "RateLimit",
     "Refused",
+    "WrongSeatCode",
     "code_words",
     "encode",
     "read_client",
     "read_server",
+    "seat_code",
+    "spaced",
 ]
 
 #: What a computer player's name ends in (``Ralph (computer)``); no person's name may.
@@ -155,21 +168,21 @@ MAX_NAME = 24
 MAX_LIVERY = 40
 #: Letters of a code: no 0/O, 1/I/L, so a code read aloud is typed right.
 CODE_LETTERS = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
-#: Characters of a table's join code and of the organiser's code (31**10 and 31**12 codes:
-#: see :mod:`tutor.app.tables._guard` for the odds of guessing one).
-JOIN_CODE, ADMIN_CODE = 10, 12
+#: Characters of a table's join code, of a seat's code and of the organiser's code (31**10,
+#: 31**10 and 31**12 codes: see :mod:`tutor.app.tables._guard` for the odds of guessing one).
+JOIN_CODE, SEAT_CODE, ADMIN_CODE = 10, 10, 12
 #: Messages a connection may send a second, on average, and in a burst.
 RATE, BURST = 20.0, 40
 
 CLIENT_TYPES = ("join", "act", "claim", "ready", "hint", "leave", "watch", "start", "release",
-                "ping")
+                "empty", "ping")
 SERVER_TYPES = ("welcome", "state", "say", "reply", "deal_over", "standings", "match_over",
                 "overview", "log", "refused", "pong", "bye")
 #: The keys each client message may have besides ``v`` and ``type``.
 CLIENT_KEYS = {"join": {"code", "name", "token", "livery"}, "act": {"text", "action", "seq"},
                "claim": {"text", "action", "seq"}, "ready": {"seq"}, "hint": {"seq"},
                "leave": set(), "watch": {"admin"}, "start": {"table"},
-               "release": {"table", "seat"}, "ping": {"seq"}}
+               "release": {"table", "seat"}, "empty": {"table", "seat"}, "ping": {"seq"}}
 _KEYS = CLIENT_KEYS
 #: The keys of each server message besides ``v`` and ``type``: (always, sometimes), read from
 #: its model (:mod:`tutor.app.tables.messages`: the one table of the server's shapes).
@@ -180,6 +193,22 @@ _MAX_SEQ = 2 ** 31 - 1
 class Refused(LaughError):
     """A client's message the server will not take; the message is the one line said to the
     client (and logged)."""
+
+
+class WrongSeatCode(Refused):
+    """A seat code that takes back no seat at the table: a guess, counted as a wrong code
+    is (:mod:`tutor.app.tables._guard`)."""
+
+
+def seat_code() -> str:
+    """A new seat code: :data:`SEAT_CODE` letters and digits that cannot be misread
+    (:data:`CODE_LETTERS`), from :mod:`secrets` (about 8.2 x 10^14 codes)."""
+    return "".join(secrets.choice(CODE_LETTERS) for _ in range(SEAT_CODE))
+
+
+def spaced(code: str) -> str:
+    """A code in groups of five for reading aloud and typing: ``ABCDE-FGHJK``."""
+    return "-".join(code[k:k + 5] for k in range(0, len(code), 5))
 
 
 @dataclass(frozen=True)
@@ -382,10 +411,19 @@ class ReleaseMessage(_Message):
     seat: Annotated[int, _number(0, 51)]
 
 
+class EmptyMessage(_Message):
+    """``empty``: (the organiser) a seat's person leaves it; a computer player takes it."""
+
+    type: Literal["empty"]
+    table: Annotated[int, _number(1, 64)]
+    seat: Annotated[int, _number(0, 51)]
+
+
 #: Every message a client may send, told apart by its ``type``.
 ClientModel = Annotated[
     JoinMessage | ActMessage | ClaimMessage | ReadyMessage | HintMessage | LeaveMessage
-    | WatchMessage | StartMessage | ReleaseMessage | PingMessage, Field(discriminator="type")]
+    | WatchMessage | StartMessage | ReleaseMessage | EmptyMessage | PingMessage,
+    Field(discriminator="type")]
 _CLIENT: TypeAdapter[Any] = TypeAdapter(ClientModel)
 
 

@@ -84,7 +84,7 @@ def saved_tables(folder: Path) -> tuple[list[Table], str, int]:
 
 def serve(tables: list[Table], admin: str, published: int, folder: Path, *, host: str,
           port: int, as_json: bool, exit_when_done: bool, per_address: int,
-          max_connections: int, origins: tuple[str, ...]) -> int:
+          max_connections: int, origins: tuple[str, ...], proxy: bool = False) -> int:
     """Serve ``tables`` on ``host``:``port`` (saving in ``folder``, logging to its
     ``server.log``) until stopped; the start lines on standard output (one JSON object with
     ``as_json``). Returns 130 when stopped by Ctrl-C, else 0; raises LaughError when
@@ -100,7 +100,7 @@ def serve(tables: list[Table], admin: str, published: int, folder: Path, *, host
     limits = Limits(per_address=per_address, total=max_connections)
     server = TableServer(tables, admin, folder, published, exit_when_done=exit_when_done,
                          limits=limits, pane=None if as_json else _pane,
-                         origins=origins)
+                         origins=origins, proxy=proxy)
     stopped_by: list[int] = []
 
     def ready(srv: TableServer) -> None:
@@ -132,7 +132,7 @@ def _start_json(address: str, tables: list[Table], admin: str, folder: Path) -> 
                       "tables": [{"table": t.number, "code": t.code,
                                   "players": t.settings.players,
                                   "ruleset": t.settings.ruleset.id,
-                                  "seed": t.match.seed}
+                                  "seed": t.match.seed, "codes": t.codes()}
                                  for t in tables]}), flush=True)
 
 
@@ -141,6 +141,7 @@ def _start_lines(host: str, address: str, tables: list[Table], admin: str,
     """The start in words on the server's terminal: the settings, how to sit at each table,
     watch and organise, and where the tables are saved."""
     from tutor.app.tables._web import page_address
+    from tutor.app.tables.protocol import spaced
     page = page_address(address)
     s = tables[0].settings
     clock = (f"{s.move_time:g} s a move, {s.reserve:g} s reserve a deal" if s.move_time
@@ -158,6 +159,10 @@ def _start_lines(host: str, address: str, tables: list[Table], admin: str,
         _pane(f"Table {t.number}:" + (f" (first dealer {lead})" if lead else ""))
         _command(["laugh", "table", "join", where, t.code, "--name", "NAME"])
         _pane(f"In a browser: {shared or page}#{t.code}")
+        for code in t.codes():          # given by the organiser, never taken by a name
+            if code:
+                _pane(f"  {lead}'s seat (give it to them alone): seat code {spaced(code)}, "
+                      f"or {shared or page}#{t.code}/{code}")
     if shared:
         _pane(f"On the local network, scan to sit at table 1 ({shared}#{tables[0].code}):")
         _qr(f"{shared}#{tables[0].code}")

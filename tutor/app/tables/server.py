@@ -13,12 +13,16 @@ seat is answered with one ``refused`` line; the table goes on.  A frame over
 :data:`~tutor.app.tables.protocol.MAX_FRAME_BYTES` closes its connection (code 1009).
 
 No guest slows another (:mod:`~tutor.app.tables._guard`, :mod:`~tutor.app.tables._hints`):
-connections are counted per address and in all from the moment they are accepted, and turned
-away beyond the limits; a connection that has not joined (or watched) within
-:attr:`~tutor.app.tables._guard.Limits.join_seconds` is closed; guesses at the codes are
-limited per address; hints are worked out in a worker process, a few a deal; refusals and
-errors are logged one line each, at most once a second for each kind (never a traceback);
-the organiser's overview goes out at most four times a second.  Stopping (Ctrl-C, SIGTERM)
+connections are counted in all from the moment they are accepted, and turned away beyond the
+limit; those of one address that have not joined are limited too, its oldest closed to make
+room for its newest; a connection that has not joined (or watched) within
+:attr:`~tutor.app.tables._guard.Limits.join_seconds` is closed; every code is compared first
+and a right one is never refused, while wrong ones, per address and over all, make the codes
+that follow wait (behind the organiser's proxy, ``proxy``, each connection has the address it
+forwards for); a seat taken back too often in a short while waits; hints are worked out in a
+worker process, a few a deal; refusals and errors are logged one line each, at most once a
+second for each kind (never a traceback); the organiser's overview goes out at most four times
+a second.  Stopping (Ctrl-C, SIGTERM)
 stops at once: queued hints are dropped, every table is saved where it stands.
 
 Files (:mod:`~tutor.app.tables._files`): ``server.json`` (0600), each table's journal of the
@@ -89,13 +93,16 @@ class TableServer(Outgoing):
     nothing is written).  ``published``: standings rounds already out (a resumed server's);
     ``exit_when_done``: stop once every table's match is over; ``limits`` the connections'
     (:class:`~tutor.app.tables._guard.Limits`); ``pane(text)`` is told of every line of the
-    log (the server's terminal)."""
+    log (the server's terminal); ``proxy``: the server is behind a proxy the organiser trusts,
+    and each connection's address is the last its ``X-Forwarded-For`` names (else that header
+    is ignored: anyone could write it)."""
 
     def __init__(self, tables: list[Table], admin: str, folder: Path | None,
                  published: int = 0, exit_when_done: bool = False, *,
                  limits: Limits | None = None, pane: Callable[[str], None] | None = None,
-                 origins: tuple[str, ...] = ()):
+                 origins: tuple[str, ...] = (), proxy: bool = False):
         self.exit_when_done = exit_when_done
+        self.proxy = proxy
         self.tables = tables
         self.admin = admin
         self.folder = folder
@@ -149,7 +156,7 @@ class TableServer(Outgoing):
         try:
             server = await serve(self._handler, host, port, max_size=P.MAX_FRAME_BYTES,
                                  max_queue=64, compression=None, ping_interval=20,
-                                 ping_timeout=20, open_timeout=10, close_timeout=2,
+                                 ping_timeout=20, open_timeout=5, close_timeout=2,
                                  create_connection=self._gated(),
                                  process_request=self.web.process_request)
         except OSError as exc:
@@ -212,7 +219,10 @@ class TableServer(Outgoing):
                 super().connection_made(transport)
                 peer = transport.get_extra_info("peername")
                 self.laugh_address = str(peer[0]) if peer else "?"
-                why = srv.guard.admit(self.laugh_address)
+                # behind a trusted proxy, a connection waits under its own address, once its
+                # request has said it (_handler): the proxy's address is everyone's
+                why = srv.guard.admit(self.laugh_address, None if srv.proxy else self,
+                                      srv._close_waiting)
                 self.laugh_counted = why is None
                 if why is not None:
                     srv.quiet.say("turned away", logging.WARNING, f"turned away: {why}")
@@ -221,18 +231,47 @@ class TableServer(Outgoing):
             def connection_lost(self, exc: Exception | None) -> None:
                 if getattr(self, "laugh_counted", False):
                     self.laugh_counted = False
-                    srv.guard.gone(self.laugh_address)
+                    srv.guard.gone(self.laugh_address, self)
                 super().connection_lost(exc)
         return Gated
+
+    def _close_waiting(self, ws: Any) -> None:
+        """The oldest connection of an address that has not joined, closed to make room for
+        its newest (:meth:`~tutor.app.tables._guard.Guard.admit`)."""
+        if ws is None:
+            return
+        self.quiet.say("made room", logging.WARNING, f"{getattr(ws, 'laugh_address', '?')}: "
+                       "the oldest connection that had not joined closed to make room")
+        transport = getattr(ws, "transport", None)
+        if transport is not None:
+            transport.abort()
+
+    def _forwarded(self, ws: ServerConnection, address: str) -> str:
+        """The address a trusted proxy forwards for (the last of ``X-Forwarded-For``, the one
+        the proxy itself added), counted from now on; ``address`` without ``proxy``."""
+        request = getattr(ws, "request", None)
+        if not self.proxy or request is None:
+            return address
+        given = request.headers.get_all("X-Forwarded-For")
+        last = given[-1].split(",")[-1].strip() if given else ""
+        real = last[:64] if last and last.isprintable() else address
+        if getattr(ws, "laugh_counted", False):
+            self.guard.moved(ws, getattr(ws, "laugh_address", address), real,
+                             self._close_waiting)
+            ws.laugh_address = real  # type: ignore[attr-defined]  # connection_lost reads it
+        return real
 
     # -- connections ------------------------------------------------------------------------
 
     async def _handler(self, ws: ServerConnection) -> None:
         from websockets.exceptions import ConnectionClosed
+        from websockets.protocol import State
         loop = self._running
         peer = _peer(ws)
-        conn = _Conn(ws, peer, getattr(ws, "laugh_address", peer.rsplit(":", 1)[0]),
-                     P.RateLimit(now=loop.time()))
+        address = self._forwarded(ws, getattr(ws, "laugh_address", peer.rsplit(":", 1)[0]))
+        if address != peer.rsplit(":", 1)[0]:
+            peer = f"{address} (via {peer})"
+        conn = _Conn(ws, peer, address, P.RateLimit(now=loop.time()))
         self.conns.add(conn)
         writer = asyncio.create_task(self._writer(conn))
         timer = loop.call_later(self.guard.limits.join_seconds, self._no_join, conn)
@@ -254,6 +293,14 @@ class TableServer(Outgoing):
                     continue
                 try:
                     msg = P.read_client(data)
+                    if msg.type in ("join", "watch") and conn.table is None and not conn.admin:
+                        timer.cancel()          # a code given: compared, late if need be
+                        wait = self.guard.delay(conn.address)
+                        if wait:
+                            await asyncio.sleep(wait)
+                            if self._stopping or ws.state is not State.OPEN:
+                                break           # closed while it waited: never checked
+                            now = loop.time()
                     if self._handle(conn, msg, now):
                         conn.limit.refund()         # a move taken: the deal's pace, not a flood
                 except Exception as exc:            # the table goes on, whatever came
@@ -320,26 +367,25 @@ class TableServer(Outgoing):
         if kind == "watch":
             if conn.table is not None or conn.admin:
                 raise P.Refused("this connection has joined already")
-            self._guess(conn)
             if not hmac.compare_digest(code_words(msg.admin or "").encode(),
                                        self.admin.encode()):
-                conn.closing = True
-                self.guard.missed(conn.address)
+                self._missed(conn)
                 raise P.Refused("that is not the organiser's code")
             conn.admin = True
+            self.guard.settled(conn.address, conn.ws)
             log.info("%s: the organiser watches", conn.peer)
             self._send(conn, self._overview())
             return False
-        if kind in ("start", "release"):
+        if kind in ("start", "release", "empty"):
             if not conn.admin:
                 raise P.Refused(f"only the organiser may {kind} (watch with the organiser's "
                                 "code first)")
-            self._organise(msg, now)
+            self._organise(conn, msg, now)
             return False
         t, seat, name = conn.place()
         if kind == "leave":
             conn.closing = True
-            t.leave(seat, now)
+            t.leave(seat, now, meant=True)
             log.info("%s: %s leaves table %d", conn.peer, name, t.number)
             asyncio.ensure_future(conn.ws.close(1000, "left"))
             return False
@@ -351,32 +397,36 @@ class TableServer(Outgoing):
         if kind == "hint":
             self._hint(conn, msg)
             return False
-        return t.intent(seat, msg, now)
+        taken = t.intent(seat, msg, now)
+        if taken:
+            t.seats[seat].played = True     # a person at the table: the seat is not squatted
+        return taken
 
-    def _guess(self, conn: _Conn) -> None:
-        wait = self.guard.guess(conn.address)
-        if wait is not None:
-            conn.closing = True
-            raise P.Refused(f"too many tries from your address: wait {max(1, round(wait))} s")
+    def _missed(self, conn: _Conn) -> None:
+        """A wrong code: it spends a guess and ends its connection."""
+        conn.closing = True
+        self.guard.missed(conn.address)
 
     def _join(self, conn: _Conn, msg: P.ClientMessage, now: float) -> None:
         if conn.table is not None or conn.admin:
             raise P.Refused("this connection has joined already")
-        self._guess(conn)
         code = code_words(msg.code or "").encode()
         table = None
         for t in self.tables:           # every code compared, in constant time
             if hmac.compare_digest(code, t.code.encode()):
                 table = t
         if table is None:
-            conn.closing = True
-            self.guard.missed(conn.address)
+            self._missed(conn)
             raise P.Refused("no table has that code")
         try:
             joined = table.join(msg.name, msg.token, now, msg.livery)
+        except P.WrongSeatCode:
+            self._missed(conn)              # a guess at a seat code, as at a table's code
+            raise
         except P.Refused:
             conn.closing = True             # one join a connection: a refused one ends it
             raise
+        self.guard.settled(conn.address, conn.ws)
         for c in list(self.conns):
             if c is not conn and c.table is table and c.seat == joined.seat and not c.admin:
                 c.closing = True        # the same person on a new connection: the old one goes
@@ -387,8 +437,9 @@ class TableServer(Outgoing):
         conn.table, conn.seat = table, joined.seat
         st = table.seats[joined.seat]
         conn.name = st.name if joined.now else st.incoming
-        log.info("%s: %s %s table %d seat %d", conn.peer, conn.name,
-                 "is back at" if joined.back else "at", table.number, joined.seat)
+        if not joined.quiet:
+            log.info("%s: %s %s table %d seat %d", conn.peer, conn.name,
+                     "is back at" if joined.back else "at", table.number, joined.seat)
         s = table.settings
         self._send(conn, {
             "type": "welcome", "table": table.number, "seat": joined.seat,
@@ -399,22 +450,44 @@ class TableServer(Outgoing):
             "games": len(table.match.games), "played": len(table.match.deals),
             "duplicate": s.duplicate, "livery": st.livery,
             "scoring": scoring_words(s.ruleset, s.players)})
+        if joined.back:             # nothing saved has changed; a quiet one tells nobody else
+            if joined.quiet:
+                self._states(table, [conn], now)
+            else:
+                table.changed = True
+            return
         table.changed = True
         self._save_state()
 
-    def _organise(self, msg: P.ClientMessage, now: float) -> None:
-        """The organiser's ``start`` and ``release``."""
+    def _organise(self, conn: _Conn, msg: P.ClientMessage, now: float) -> None:
+        """The organiser's ``start``, ``release`` and ``empty``."""
         if msg.table is not None and msg.table > len(self.tables):
             raise P.Refused(f"table: from 1 to {len(self.tables)}")
-        if msg.type == "release":
+        if msg.type in ("release", "empty"):
             if msg.table is None or msg.seat is None:       # (read_client requires both)
-                raise P.Refused("a release names its table and seat")
+                raise P.Refused(f"{msg.type}: name the table and the seat")
             t, seat = self.tables[msg.table - 1], msg.seat
             if seat >= len(t.seats):
                 raise P.Refused(f"seat: from 0 to {len(t.seats) - 1}")
-            who = t.release(seat)
-            t._log("released", f"the organiser released seat {seat} ({who}): the name "
-                               "alone takes it back now", seat=seat)
+            if msg.type == "release":
+                who, code = t.release(seat)
+                t._log("released", f"the organiser released seat {seat} ({who}): a new seat "
+                                   "code takes it back now", seat=seat)
+                self._send(conn, {"type": "reply", "ok": True, "to": "release", "seq": None,
+                                  "text": f"Seat {seat} of table {t.number} ({who}): the new "
+                                          f"seat code is {P.spaced(code)}."})
+            else:
+                who = t.empty(seat, now)
+                t._log("emptied", f"the organiser emptied seat {seat} ({who}): a computer "
+                                  "player takes it", seat=seat)
+                for c in list(self.conns):
+                    if c.table is t and c.seat == seat and not c.admin:
+                        c.closing = True
+                        self._send(c, {"type": "bye", "reason": "emptied",
+                                       "text": "The organiser gave your seat to a computer "
+                                               "player."})
+                        asyncio.ensure_future(c.ws.close(1000, "emptied"))
+                        c.table = None
             self._save_state()
             return
         started = [t for t in (self.tables if msg.table is None else

@@ -45,7 +45,6 @@ common state, and the outbox's entries, are declared once in :mod:`~tutor.app.ta
 from __future__ import annotations
 
 import random
-import secrets
 from collections.abc import Callable
 from typing import Any, Literal
 
@@ -53,6 +52,7 @@ from tutor.app.tables._intents import FALSE_CLAIM_TEXT, NAME_ALL_TEXT, Intents
 from tutor.app.tables._people import Joined, Seating, SeatState, Settings, bot_name
 from tutor.app.tables._review import Notes, review
 from tutor.app.tables._shape import EVERYONE, LOG, PUBLIC, STATE, Clock, Entry, Snapshot, Target
+from tutor.app.tables.protocol import seat_code
 from tutor.engine.cards import codes
 from tutor.engine.deal import (
     DECLARATIONS,
@@ -95,7 +95,9 @@ class Table(Seating, Intents):
         self.seats = seats if seats is not None else [SeatState() for _ in range(s.players)]
         self.gate = gate
         self.on_finished = on_finished
-        self._token = token or (lambda: secrets.token_urlsafe(16))
+        self._token = token or seat_code
+        #: Each seat's rejoins: (allowance left, when last counted) (:meth:`_rejoin_wait`).
+        self.rejoins: dict[int, tuple[float, float]] = {}
         self.rng = random.Random(f"{s.seed}:table:{number}:seats")
         self.bots = [s.level.make() for _ in range(s.players)]
         self.bot_rng = random.Random(f"{s.seed}:table:{number}:bots")
@@ -129,6 +131,8 @@ class Table(Seating, Intents):
         self.turn_index = 0
         self._hinted: dict[int, int] = {}
         self._hints_used: dict[int, int] = {}
+        if not self.match.deals:
+            self.keep_named()           # the named first dealer's seat: a code of its own
 
     # -- time ---------------------------------------------------------------------------------
 
@@ -264,6 +268,7 @@ class Table(Seating, Intents):
 
     def _start_deal(self, t: float) -> None:
         s = self.settings
+        self._free_left(t)
         for q, st in enumerate(self.seats):
             if st.incoming is not None:
                 st.name, st.token = st.incoming, st.incoming_token

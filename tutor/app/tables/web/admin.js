@@ -42,7 +42,10 @@
       $("code-view").hidden = true;
       $("admin-view").hidden = false;
       status("Watching every table.");
+      last = m;
       overview(m);
+    } else if (m.type === "reply") {    // a release's new code: never on a projected screen
+      if (!document.documentElement.classList.contains("projector")) log(String(m.text), "secret");
     } else if (m.type === "log") {
       log(`Table ${m.table}: ${m.text}`);
     } else if (m.type === "standings") {
@@ -57,6 +60,7 @@
   }
 
   function overview(m) {
+    const projected = document.documentElement.classList.contains("projector");
     const box = $("tables");
     Cards.clear(box);
     for (const t of m.tables || []) {
@@ -81,17 +85,31 @@
         tr.appendChild(T("td", `won ${((o.won || [])[q] || []).length}`));
         tr.appendChild(T("td", (t.totals || [])[q]));
         const rel = document.createElement("td");
-        if ((t.persons || [])[q]) {       // a person's seat: the organiser may release it
+        if ((t.persons || [])[q]) {       // a person's seat: the organiser may release or empty it
           const b = T("button", "Release");
           b.type = "button";
           b.className = "release";
           b.setAttribute("aria-label", `Release seat ${q} of table ${t.table} (${name})`);
           b.addEventListener("click", () => release(t.table, q, name));
           rel.appendChild(b);
+          const e = T("button", "Empty");
+          e.type = "button";
+          e.className = "empty";
+          e.setAttribute("aria-label", `Empty seat ${q} of table ${t.table} (${name})`);
+          e.addEventListener("click", () => empty(t.table, q, name));
+          rel.appendChild(e);
         }
         tr.appendChild(rel);
       });
       art.appendChild(tb);
+      (t.codes || []).forEach((given, q) => {   // codes the organiser hands to one person
+        if (!given || projected) return;        // (never on a projected screen)
+        const p = T("p", `Seat ${q}, for ${given.person} alone: seat code `, "dim");
+        const code = T("strong", given.code, "seat-code");
+        code.style.whiteSpace = "nowrap";       // a code is never broken at its dash
+        p.appendChild(code);
+        art.appendChild(p);
+      });
       const cards = document.createElement("p");
       cards.appendChild(T("span", "Table: "));
       for (const c of o.table || []) cards.appendChild(Cards.element(c));
@@ -108,12 +126,22 @@
   }
 
   function release(table, seat, name) {
-    // A lost token: after this the seat's token no longer takes it back; its person takes it
-    // back by name (laugh table release does the same).
-    if (!confirm(`Release seat ${seat} of table ${table} (${name})? Its token will no longer ` +
-                 "take it back; the name alone will.")) return;
+    // A lost seat code: after this the seat's old code no longer takes it back; a new one
+    // does, shown here to hand to its person (laugh table admin release does the same).
+    if (!confirm(`Release seat ${seat} of table ${table} (${name})? Its code will no longer ` +
+                 "take it back; a new code, shown here, will.")) return;
     if (ws && ws.readyState === WebSocket.OPEN) {
       ws.send(JSON.stringify({ v: 1, type: "release", table: table, seat: seat }));
+    }
+  }
+
+  function empty(table, seat, name) {
+    // A seat taken by someone who should not have it: a computer player takes it, and it is
+    // free for the next person (laugh table admin empty does the same).
+    if (!confirm(`Empty seat ${seat} of table ${table} (${name})? A computer player takes ` +
+                 "it, and the next person to join may sit there.")) return;
+    if (ws && ws.readyState === WebSocket.OPEN) {
+      ws.send(JSON.stringify({ v: 1, type: "empty", table: table, seat: seat }));
     }
   }
 
@@ -146,8 +174,14 @@
 
   Cards.fourColourSwitch($("four-colour"));
   const proj = $("projector");
-  const setProjector = () => document.documentElement.classList.toggle("projector",
-    proj.checked);
+  let last = null;                    // the latest overview, drawn again when the view changes
+  const setProjector = () => {
+    document.documentElement.classList.toggle("projector", proj.checked);
+    if (proj.checked) {                 // seat codes are for the organiser's own screen
+      for (const li of Array.from($("log").querySelectorAll("li.secret"))) li.remove();
+    }
+    if (last) overview(last);
+  };
   proj.checked = /projector/.test(location.search);
   setProjector();
   proj.addEventListener("change", setProjector);

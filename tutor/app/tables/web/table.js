@@ -13,7 +13,16 @@
     clock: null, clockAt: 0, selected: new Set(), retry: 0, final: false, joined: false,
     seq: 0, sheet: [],
   };
+  // A seat's code is kept per table in localStorage: a closed tab, a phone that discarded the
+  // page, or a restarted browser takes the seat back; "Leave the table" forgets it.
   const KEY = (code) => `laugh-seat:${code}`;
+  const store = {
+    get(key) { try { return localStorage.getItem(key); } catch (e) { return null; } },
+    set(key, value) { try { localStorage.setItem(key, value); } catch (e) { /* private */ } },
+    drop(key) { try { localStorage.removeItem(key); } catch (e) { /* private */ } },
+  };
+  const squash = (text) => String(text || "").replace(/[\s-]/g, "").toUpperCase();
+  const grouped = (code) => String(code || "").replace(/(.{5})(?=.)/g, "$1-");
 
   // -- the connection ---------------------------------------------------------------------
 
@@ -30,7 +39,8 @@
     S.ws = ws;
     ws.addEventListener("open", () => {
       const join = { type: "join", code: S.code };
-      if (S.token) join.token = S.token; else join.name = S.name;
+      if (S.token) join.token = S.token;
+      if (S.name) join.name = S.name;
       if (S.livery && !S.token) join.livery = S.livery;
       send(join);
     });
@@ -78,9 +88,18 @@
         return choices(m.choices || []);
       case "refused":
         if (!S.joined) {
-          $("join-error").textContent = String(m.text);
-          if (S.token && /token/i.test(String(m.text))) forget();
+          const text = String(m.text);
+          const again = /try again in (\d+) s/.exec(text);
+          if (again && S.token) {        // the seat came back too often: wait, then again
+            status(`Taking your seat back in ${again[1]} s\u2026`);
+            S.final = true;
+            setTimeout(() => { if (!S.joined) connect(); }, Number(again[1]) * 1000);
+            return undefined;
+          }
+          $("join-error").textContent = text;
+          if (S.token && /takes back no seat/i.test(text)) forget();
           S.final = true;
+          showJoin();
         }
         return say(m.text, "error");
       case "deal_over": return dealOver(m);
@@ -89,6 +108,7 @@
         (m.rows || []).slice(0, 6).map((r) => `${r.place}. ${r.name} ${r.score}`).join("; "));
       case "bye":
         S.final = m.reason !== "stopping";
+        if (m.reason === "emptied") forget();
         say(m.text, "error");
         return status(m.reason === "stopping" ? "The server is stopping." : "Left the table.");
       default: return undefined;
@@ -102,10 +122,10 @@
     S.seat = m.seat;
     S.names = m.names || [];
     S.name = m.name;
-    try {
-      sessionStorage.setItem(KEY(S.code), JSON.stringify({ token: m.token, name: m.name }));
-      sessionStorage.setItem("laugh-code", S.code);
-    } catch (e) { /* a private window: no reconnect after a reload */ }
+    store.set(KEY(S.code), JSON.stringify({ token: m.token, name: m.name }));
+    store.set("laugh-code", S.code);
+    $("seat-code").textContent = grouped(m.token);
+    $("seat-code").style.whiteSpace = "nowrap";   // a code is never broken at its dash
     $("join-view").hidden = true;
     $("table-view").hidden = false;
     $("table-title").textContent = `Table ${m.table}: ${m.name}, seat ${m.seat}`;
@@ -403,38 +423,54 @@
   }
 
   function forget() {
-    try { sessionStorage.removeItem(KEY(S.code)); } catch (e) { /* ignore */ }
+    if (S.code) store.drop(KEY(S.code));
+    if (store.get("laugh-code") === S.code) store.drop("laugh-code");
     S.token = null;
+  }
+
+  function kept(code) {
+    try { return JSON.parse(store.get(KEY(code)) || "null"); } catch (e) { return null; }
+  }
+
+  // A link's fragment: the table's code, and a seat's code after a slash (the organiser's
+  // link for a named seat): #CODE or #CODE/SEATCODE.
+  function fromHash() {
+    let raw = location.hash.replace(/^#/, "");
+    try { raw = decodeURIComponent(raw); } catch (e) { /* shown as it came */ }
+    const [table, seat] = raw.trim().split("/");
+    return { table: squash(table), seat: squash(seat) };
   }
 
   function start() {
     Cards.fourColourSwitch($("four-colour"));
-    const fromLink = decodeURIComponent(location.hash.replace(/^#/, "")).trim();
-    let code = fromLink;
-    try { code = code || sessionStorage.getItem("laugh-code") || ""; } catch (e) { /* */ }
+    const link = fromHash();
+    const code = link.table || store.get("laugh-code") || "";
     $("code").value = code;
-    let saved = null;
-    try { saved = code && JSON.parse(sessionStorage.getItem(KEY(code.toUpperCase())) || "null"); }
-    catch (e) { saved = null; }
-    if (saved && saved.token) {            // a reload: take the seat back with its token
-      S.code = code.toUpperCase();
+    if (link.seat) $("seat").value = grouped(link.seat);
+    const saved = code && !link.seat ? kept(code) : null;
+    if (saved && saved.token) {            // back on this device: take the seat with its code
+      S.code = code;
       S.token = saved.token;
       S.name = saved.name;
+      $("name").value = saved.name || "";
       connect();
     }
     $("join-form").addEventListener("submit", (ev) => {
       ev.preventDefault();
-      const c = $("code").value.replace(/[\s-]/g, "").toUpperCase();
+      const c = squash($("code").value);
       const name = $("name").value.trim().replace(/\s+/g, " ");
+      const seat = squash($("seat").value);
       $("join-error").textContent = "";
       if (!c) { $("join-error").textContent = "Type the table's code."; $("code").focus(); return; }
-      if (!name) { $("join-error").textContent = "Type your name."; $("name").focus(); return; }
-      S.code = c; S.name = name; S.livery = $("livery").value.trim() || null;
-      S.token = null; S.joined = false;
-      try {
-        const kept = JSON.parse(sessionStorage.getItem(KEY(c)) || "null");
-        if (kept && kept.token && kept.name === name) S.token = kept.token;
-      } catch (e) { /* */ }
+      if (!name && !seat) {
+        $("join-error").textContent = "Type your name (or your seat code, to take your seat back).";
+        $("name").focus();
+        return;
+      }
+      S.code = c; S.name = name || null; S.livery = $("livery").value.trim() || null;
+      S.token = seat || null; S.joined = false;
+      const mine = kept(c);
+      if (!S.token && mine && mine.token && mine.name === name) S.token = mine.token;
       connect();
     });
     $("type-form").addEventListener("submit", (ev) => {
@@ -483,8 +519,9 @@
       }
     });
     window.addEventListener("hashchange", () => {     // a shared link opened in this tab
-      const c = decodeURIComponent(location.hash.replace(/^#/, "")).trim();
-      if (c && !S.joined) $("code").value = c;
+      const got = fromHash();
+      if (got.table && !S.joined) $("code").value = got.table;
+      if (got.seat && !S.joined) $("seat").value = grouped(got.seat);
     });
     setInterval(tick, 250);
   }
