@@ -396,7 +396,7 @@ def test_a_hint_that_comes_after_the_position_changed_is_dropped(rulesets):
         def __init__(self):
             self.asked = []
 
-        def ask(self, pos, seat, names, done):
+        def ask(self, pos, seat, names, done, current=None):
             self.asked.append((pos, seat, done))
             return True
 

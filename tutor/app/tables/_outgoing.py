@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from tutor.app.tables import protocol as P
 from tutor.app.tables._files import ServerFiles
 from tutor.app.tables._guard import Quiet
+from tutor.app.tables._hints import HintService
 from tutor.app.tables._shape import Message, Snapshot
 from tutor.app.tables.table import EVERYONE, LOG, PUBLIC, STATE, Table
 from tutor.app.tables.tournament import Tournament, teams
@@ -75,6 +76,7 @@ class Outgoing:
     files: ServerFiles | None                   # None: nothing is written
     pane: Callable[[str], None] | None
     quiet: Quiet
+    hints: HintService
     exit_when_done: bool
     _stop: asyncio.Event | None
     _stopping: bool
@@ -135,6 +137,8 @@ class Outgoing:
                 self._states(t, at, now)
                 t.changed = False
                 t.cause = None
+        if any_change:
+            self.hints.sweep()          # hints whose position moved on: dropped at once
         if any_change and admins:
             self._overview_soon(now)
         self._schedule()

@@ -18,8 +18,8 @@ away beyond the limits; a connection that has not joined (or watched) within
 :attr:`~tutor.app.tables._guard.Limits.join_seconds` is closed; guesses at the codes are
 limited per address; hints are worked out in a worker process, a few a deal; refusals and
 errors are logged one line each, at most once a second for each kind (never a traceback);
-the organiser's overview goes out at most four times a second.  Stopping (Ctrl-C, SIGTERM)
-stops at once: queued hints are dropped, every table is saved where it stands.
+the organiser's overview goes out at most four times a second.  Stopping (Ctrl-C, SIGTERM,
+SIGHUP) stops at once: queued hints are dropped, every table is saved where it stands.
 
 Files (:mod:`~tutor.app.tables._files`): ``server.json`` (0600), each table's journal of the
 deal in play, records and match, ``events.jsonl`` (the organiser's log), ``sheets/``,
@@ -131,7 +131,8 @@ class TableServer(Outgoing):
         self.loop = loop = asyncio.get_running_loop()
         loop.set_exception_handler(self._loop_error)
         self._stop = asyncio.Event()
-        for sig in (signal.SIGINT, signal.SIGTERM):
+        hup = getattr(signal, "SIGHUP", None)       # a closed terminal: stopped and saved too
+        for sig in (signal.SIGINT, signal.SIGTERM, *([hup] if hup is not None else [])):
             try:
                 loop.add_signal_handler(sig, self._stop.set)
             except (NotImplementedError, RuntimeError, ValueError):   # not the main thread
@@ -443,7 +444,8 @@ class TableServer(Outgoing):
         if pos is None:                 # the refusal above says why; nothing to work out
             reply(False, "No hint now: it is not your turn.")
             return
-        if self.hints.ask(pos, seat, t.names, done):
+        if self.hints.ask(pos, seat, t.names, done,
+                          lambda: (t.deal_number, t.turn_index) == asked and t.playing):
             t.hint_taken(seat)
         else:
             reply(False, "The hints are busy: ask again in a moment.")
