@@ -338,8 +338,12 @@ def test_a_tournament_keeps_its_rounds_together_and_publishes_standings(rulesets
         tb = tables[r["table"] - 1]
         assert r["score"] == sum(d.returns()[r["seat"]] for d in tb.match.deals[1:5])
         assert r["games"] == 4
-    scores = [r["score"] for r in rows]
-    assert scores == sorted(scores, reverse=True)
+    persons = [r["person"] for r in rows]          # the people first, ranked apart
+    assert persons == sorted(persons, reverse=True) and sum(persons) == 4
+    for group in (True, False):
+        scores = [r["score"] for r in rows if r["person"] == group]
+        assert scores == sorted(scores, reverse=True)
+        assert [r["place"] for r in rows if r["person"] == group][0] == 1
     # seats drawn once and kept through both rounds; the deal passes left across the rounds
     for (number, name), seat in people.items():
         tb = tables[number - 1]

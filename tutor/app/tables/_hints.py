@@ -183,7 +183,7 @@ class HintService:
         if not self._queue:
             return 0
         keep: deque[_Ask] = deque()
-        gone = []
+        gone: list[_Ask] = []
         for a in self._queue:
             (keep if a.current() else gone).append(a)
         self._queue = keep

@@ -34,8 +34,10 @@ import asyncio
 import hmac
 import logging
 import secrets
+import json
 import signal
 import time
+from collections import deque
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -45,12 +47,13 @@ from tutor.app.tables._files import ServerFiles
 from tutor.app.tables._guard import Guard, Limits, Quiet
 from tutor.app.tables._hints import HintService
 from tutor.app.tables._outgoing import Conn as _Conn
-from tutor.app.tables._outgoing import Outgoing
+from tutor.app.tables._outgoing import HISTORY, HISTORY_EVENTS, Outgoing
+from tutor.app.tables._shape import Message
 from tutor.app.tables._state import STATE_FORMAT, load_state, state_json
 from tutor.app.tables._web import WebFiles
 from tutor.app.tables.protocol import code_words
 from tutor.app.tables.table import EVERYONE, Table
-from tutor.app.tables.tournament import Tournament, teams
+from tutor.app.tables.tournament import StandingsData, Tournament, teams
 from tutor.engine.deal import Deal
 from tutor.engine.errors import UsageError
 from tutor.puzzles.board import ruleset_scoring_line as scoring_words
@@ -113,6 +116,12 @@ class TableServer(Outgoing):
         self._stopping = False
         self._overview_at = 0.0
         self._overview_timer: asyncio.TimerHandle | None = None
+        self.history: deque[Message] = deque(maxlen=HISTORY)
+        self.last_standings: dict[str, Any] | None = None
+        if folder is not None and any(t.match.deals for t in tables):     # resumed
+            self.history.extend(_past_events(folder / "events.jsonl"))
+            if published:
+                self.last_standings = dict(self.tournament.message(published))
         self.address: str | None = None
         self.web = WebFiles(origins, lambda text: self.quiet.say("origin", logging.WARNING,
                                                                  text))
@@ -326,6 +335,10 @@ class TableServer(Outgoing):
                 raise P.Refused("that is not the organiser's code")
             conn.admin = True
             log.info("%s: the organiser watches", conn.peer)
+            for past in self.history:       # the history since the start, then where it stands
+                self._send(conn, {**past, "past": True})
+            if self.last_standings is not None:
+                self._send(conn, self.last_standings)
             self._send(conn, self._overview())
             return False
         if kind in ("start", "release"):
@@ -473,6 +486,7 @@ class TableServer(Outgoing):
                 self._sheets(table)
         standings = self.tournament.finished(table)
         if standings is not None:
+            self.last_standings = dict(standings)
             for c in self.conns:        # the organiser: once, not once a table
                 if c.admin and not c.closing:
                     self._send(c, standings)
@@ -484,7 +498,28 @@ class TableServer(Outgoing):
                                     f"{standings['rounds']}: " + "; ".join(
                                         f"{r['place']}. {r['name']} (table {r['table']}) "
                                         f"{r['score']}" for r in standings["rows"][:6]))
+            if standings["final"]:
+                self._standings_files(table, standings)
         self._save_state()
+
+    def _standings_files(self, table: Table, standings: StandingsData) -> None:
+        """The final standings written as ``standings.csv`` and ``standings.html`` in the
+        server's folder, and said in the log (where they are)."""
+        from tutor.app.tables._standings_files import standings_csv, standings_html
+        if self.files is None or self.folder is None:
+            return
+        rows, tms, dup = standings["rows"], standings["teams"], standings["duplicate"]
+        s = self.tables[0].settings
+        head = (f"{s.ruleset.title}: {len(self.tables)} table{'s' if len(self.tables) > 1 else ''}"
+                f" of {s.players}{', duplicate play' if dup else ''}; written "
+                f"{time.strftime('%Y-%m-%d %H:%M')}.")
+        written = [p for p, text in (
+            (self.folder / "standings.csv", standings_csv(rows, tms, dup)),
+            (self.folder / "standings.html", standings_html(rows, tms, dup, head)))
+            if self.files.write(p, text)]
+        if written:
+            table._log("files", "The final standings are written: " + " and ".join(
+                str(p) for p in written))
 
     def _sheets(self, table: Table) -> None:
         from tutor.app.match_sheet import sheet_html
@@ -494,11 +529,16 @@ class TableServer(Outgoing):
         since = [st.since if st.name is not None else 0 for st in table.seats]
         liveries = [st.livery if st.name is not None else None for st in table.seats]
         totals = {r["livery"]: r["score"] for r in teams(self.tournament.standings())}
+        written = []
         for q in range(len(table.seats)):
             if table.person(q):
-                self.files.write(self.folder / "sheets" / f"table-{table.number}-seat-{q}.html",
-                                 sheet_html(table.match, names, q, since=since,
-                                            liveries=liveries, teams=totals))
+                path = self.folder / "sheets" / f"table-{table.number}-seat-{q}.html"
+                if self.files.write(path, sheet_html(table.match, names, q, since=since,
+                                                     liveries=liveries, teams=totals)):
+                    written.append(path.name)
+        if written:
+            table._log("files", f"Table {table.number}'s score sheets are written in "
+                                f"{self.folder / 'sheets'}: " + ", ".join(written))
 
     def state(self) -> dict[str, object]:
         """What ``server.json`` holds (:func:`~tutor.app.tables._state.state_json`)."""
@@ -516,6 +556,42 @@ class TableServer(Outgoing):
         for t in self.tables:
             self.files.save_match(t.number, t.match.dumps)
         self._save_state()
+
+
+#: The keys of a line of ``events.jsonl`` a ``log`` message carries.
+_LOG_KEYS = ("table", "event", "text", "game", "seat", "action", "ms", "winner", "margin", "at")
+
+
+def _past_events(path: Path, most: int = HISTORY) -> list[Message]:
+    """The last ``most`` lines of the organiser's log kept in ``events.jsonl`` (of
+    :data:`~tutor.app.tables._outgoing.HISTORY_EVENTS`) as ``log`` messages: the history a
+    resumed server sends a newly opened view.  A line that cannot be read is left out; a file
+    that cannot be read gives none (the evening goes on)."""
+    try:
+        with open(path, "rb") as f:
+            f.seek(0, 2)
+            size = f.tell()
+            f.seek(max(0, size - 4_000_000))
+            data = f.read().decode("utf-8", "replace")
+    except OSError:
+        return []
+    from tutor.app.tables.messages import Log
+    out: list[Message] = []
+    for line in data.splitlines()[-4 * most:]:
+        try:
+            raw = json.loads(line)
+        except ValueError:
+            continue
+        if not isinstance(raw, dict) or raw.get("event") not in HISTORY_EVENTS or not \
+                isinstance(raw.get("table"), int) or not isinstance(raw.get("text"), str):
+            continue
+        msg = {"type": "log", "game": None, **{k: raw[k] for k in _LOG_KEYS if k in raw}}
+        try:
+            Log.model_validate(msg)         # as the organiser's view will read it
+        except ValueError:
+            continue
+        out.append(msg)
+    return out[-most:]
 
 
 def _peer(ws: ServerConnection) -> str:
