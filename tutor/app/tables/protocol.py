@@ -69,7 +69,8 @@ holds every message the server sends to them):
   never a hand), ``published``, ``rounds``, ``standings``, ``teams``, ``duplicate``.
 - ``log`` (the organiser): ``table``, ``event`` (``joined``, ``back``, ``left``, ``seated``,
   ``started``, ``released``, ``deal``, ``deal_over``, ``claim``, ``time_out``, ``stood_in``,
-  ``match_over``, ``standings``), ``text``,
+  ``match_over``, ``standings``, ``files``: the score sheets or the final standings written,
+  and where), ``text``,
   ``game`` and, where they apply, ``seat``, ``action`` (the action's index in the deal),
   ``ms`` (a claim's time), ``winner`` and ``margin`` (a claim that came after another
   player's took the same cards: the winner's seat, the milliseconds between), ``at`` (the

@@ -137,9 +137,9 @@
     }
   }
 
-  // The standings: the people ranked among themselves, then the computer players ranked
-  // apart; under duplicate play the score against those dealt the same cards ("vs same
-  // cards"), by which they are ranked; then the liveries' totals.
+  // The standings: the liveries' totals, the people ranked among themselves, then the
+  // computer players ranked apart; under duplicate play the score against those dealt the same cards ("vs same
+  // cards"), by which they are ranked.
   function standings(rows, title, duplicate, teams) {
     const box = $("standings");
     Cards.clear(box);
@@ -150,8 +150,8 @@
     }
     const people = rows.filter((r) => r.person);
     const computers = rows.filter((r) => !r.person);
-    if (people.length) box.appendChild(standingsTable(people, duplicate, "People", "people"));
     if ((teams || []).length) box.appendChild(teamsTable(teams, duplicate));
+    if (people.length) box.appendChild(standingsTable(people, duplicate, "People", "people"));
     if (computers.length) {
       box.appendChild(standingsTable(computers, duplicate,
         "Computer players (ranked apart)", "computers"));
