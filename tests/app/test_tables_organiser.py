@@ -75,8 +75,8 @@ def test_the_organiser_sees_the_duplicate_standings_the_history_and_the_files(tm
     assert "joined" in events and "match_over" in events and "files" in events, events
     assert sum(1 for m in past if m["event"] == "joined") == 3
     said = [m["text"] for m in past if m["event"] == "files"]
-    assert any(str(folder / "standings.csv") in x and str(folder / "standings.html") in x
-               for x in said), said
+    assert f"The final standings are written in {folder}: standings.csv and standings.html" \
+        in said, said
     assert any("score sheets are written in" in x and str(folder / "sheets") in x
                for x in said), said
     final = [m for m in late.messages[:first] if m["type"] == "standings"]

@@ -169,8 +169,8 @@ def watch_tables(io: LearnerIO, address: str, admin: str, once: bool = False) ->
                     time.strftime("%H:%M:%S")
                 line = f"{when} T{msg.table} {msg.text}"
                 log.append(line)
-                if not interactive:         # piped, or once: the history since the start too
-                    io.say(line, wrap=once)     # once: to the terminal's width
+                if not interactive:         # piped, or once: the history since the start
+                    io.say(line, wrap=once)     # once: to the width (a path kept whole)
             elif isinstance(msg, Standings):
                 if not interactive:
                     io.show(standings_table(msg))

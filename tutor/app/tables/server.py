@@ -518,8 +518,8 @@ class TableServer(Outgoing):
             (self.folder / "standings.html", standings_html(rows, tms, dup, head)))
             if self.files.write(p, text)]
         if written:
-            table._log("files", "The final standings are written: " + " and ".join(
-                str(p) for p in written))
+            table._log("files", f"The final standings are written in {self.folder}: "
+                                + " and ".join(p.name for p in written))
 
     def _sheets(self, table: Table) -> None:
         from tutor.app.match_sheet import sheet_html
