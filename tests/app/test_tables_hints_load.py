@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -105,6 +106,11 @@ def test_ten_impatient_hinters_never_fill_the_queue_and_a_patient_hint_is_answer
                for m in impatient if not m["ok"]), {m["text"] for m in impatient}
     assert [m["ok"] for m in answers()] == [True, True, True], answers()
     assert all(m["text"].startswith("Hint: ") for m in answers())
+    # the worker was given hardly any of the impatient hints (each was dropped before its
+    # turn came): the patient player's three, and a few at most
+    log = (tmp_path / "srv" / "server.log").read_text()
+    worked = [int(x) for x in re.findall(r"hints: (\d+) worked out", log)]
+    assert worked and worked[-1] <= 3 + 10, log[-500:]
 
 
 def _children(pid: int) -> list[int]:

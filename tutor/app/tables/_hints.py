@@ -8,9 +8,10 @@ answer.  Each person has a budget (:meth:`tutor.app.tables.table.Table.hint_refu
 a turn, a few a deal).  The positions asked about wait in the server, not in the worker: the
 worker is given one position at a time, and a position that has moved on (the player moved, or
 their time ran out) is dropped from the queue as soon as the table moves (:meth:`HintService.
-sweep`) and answered at once as dropped, never worked out; so players who ask and then move
-without waiting never fill the queue nor keep the worker busy for nothing (issue 41, finding
-8).  The queue holds :data:`QUEUE` hints at most, then "busy"; a hint that comes back after
+sweep`) and answered at once as dropped, never worked out (a hint waits :data:`GRACE` seconds
+before a worker takes it, so that one asked with the move sent at once is never begun); so
+players who ask and then move without waiting never fill the queue nor keep the worker busy
+for nothing (issue 41, finding 8).  The queue holds :data:`QUEUE` hints at most, then "busy"; a hint that comes back after
 the position changed is dropped too (the table says so, without a card).
 
 The worker ends with the server however the server ends: stopping the server ends it at once,
@@ -42,7 +43,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from tutor.engine.deal import Deal
 
-__all__ = ["QUEUE", "WATCH_EVERY", "HintService"]
+__all__ = ["GRACE", "QUEUE", "WATCH_EVERY", "HintService"]
 
 log = logging.getLogger("tutor.tables")
 
@@ -52,6 +53,9 @@ QUEUE = 8
 NICE = 10
 #: Seconds between two looks of the worker at its parent (where no parent-death signal is).
 WATCH_EVERY = 0.5
+#: Seconds a hint waits in the queue before a worker takes it: a player who asks and moves
+#: at once has moved by then, and their hint is dropped without being worked out.
+GRACE = 0.05
 #: Linux's ``prctl`` option that sends a signal to a process when its parent ends.
 _PR_SET_PDEATHSIG = 1
 
@@ -127,6 +131,7 @@ class HintService:
         self._running: dict[Future, _Ask] = {}
         self._loop: asyncio.AbstractEventLoop | None = None
         self.stopped = False
+        self._pump_due = False
         self.worked = 0
         self.dropped = 0
 
@@ -171,10 +176,16 @@ class HintService:
         False (nothing asked) when the queue is full or the service has stopped."""
         if self.stopped or self.busy:
             return False
-        self._loop = asyncio.get_running_loop()
+        self._loop = loop = asyncio.get_running_loop()
         self._queue.append(_Ask(pos, seat, list(names), done, current))
-        self._pump()
+        if not self._pump_due:
+            self._pump_due = True
+            loop.call_later(GRACE, self._pump_later)
         return True
+
+    def _pump_later(self) -> None:
+        self._pump_due = False
+        self._pump()
 
     def sweep(self) -> int:
         """Drop every queued hint whose position has moved on, each answered at once

@@ -176,6 +176,9 @@ class TableServer(Outgoing):
             log.info("stopping")
             self._stopping = True           # the clocks stop and nothing more is taken, so
             self.hints.stop()               # what is saved now is where every table stands
+            if self.hints.worked or self.hints.dropped:
+                log.info("hints: %d worked out, %d dropped before a worker took them (their "
+                         "position had moved on)", self.hints.worked, self.hints.dropped)
             if self._wake is not None:
                 self._wake.cancel()
             self._save_all()
