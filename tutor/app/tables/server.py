@@ -32,9 +32,9 @@ from __future__ import annotations
 
 import asyncio
 import hmac
+import json
 import logging
 import secrets
-import json
 import signal
 import time
 from collections import deque
@@ -46,8 +46,8 @@ from tutor.app.tables import protocol as P
 from tutor.app.tables._files import ServerFiles
 from tutor.app.tables._guard import Guard, Limits, Quiet
 from tutor.app.tables._hints import HintService
-from tutor.app.tables._outgoing import Conn as _Conn
 from tutor.app.tables._outgoing import HISTORY, HISTORY_EVENTS, Outgoing
+from tutor.app.tables._outgoing import Conn as _Conn
 from tutor.app.tables._shape import Message
 from tutor.app.tables._state import STATE_FORMAT, load_state, state_json
 from tutor.app.tables._web import WebFiles
