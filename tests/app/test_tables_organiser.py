@@ -79,6 +79,9 @@ def test_the_organiser_sees_the_duplicate_standings_the_history_and_the_files(tm
         in said, said
     assert any("score sheets are written in" in x and str(folder / "sheets") in x
                for x in said), said
+    line = [m["text"] for m in past if m["event"] == "standings"][-1]
+    assert "vs same cards" in line and "; liveries: " in line and "Cutlers" in line, line
+    assert "(computer)" not in line, line           # the people's ranking alone
     final = [m for m in late.messages[:first] if m["type"] == "standings"]
     assert final and final[-1]["final"] and final[-1]["duplicate"]
     rows = final[-1]["rows"]

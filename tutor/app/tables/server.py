@@ -53,7 +53,13 @@ from tutor.app.tables._state import STATE_FORMAT, load_state, state_json
 from tutor.app.tables._web import WebFiles
 from tutor.app.tables.protocol import code_words
 from tutor.app.tables.table import EVERYONE, Table
-from tutor.app.tables.tournament import StandingsData, Tournament, teams
+from tutor.app.tables.tournament import (
+    StandingData,
+    StandingsData,
+    TeamData,
+    Tournament,
+    teams,
+)
 from tutor.engine.deal import Deal
 from tutor.engine.errors import UsageError
 from tutor.puzzles.board import ruleset_scoring_line as scoring_words
@@ -497,10 +503,7 @@ class TableServer(Outgoing):
                 other.outbox.append((EVERYONE, standings))
                 if other.next_deal_at is not None:
                     other.next_deal_at = max(other.next_deal_at, t + other.settings.gap)
-            table._log("standings", f"standings after round {standings['round']} of "
-                                    f"{standings['rounds']}: " + "; ".join(
-                                        f"{r['place']}. {r['name']} (table {r['table']}) "
-                                        f"{r['score']}" for r in standings["rows"][:6]))
+            table._log("standings", _standings_line(standings))
             if standings["final"]:
                 self._standings_files(table, standings)
         self._save_state()
@@ -559,6 +562,23 @@ class TableServer(Outgoing):
         for t in self.tables:
             self.files.save_match(t.number, t.match.dumps)
         self._save_state()
+
+
+def _standings_line(st: StandingsData) -> str:
+    """The log's line of a round's standings: the first six people (ranked apart from the
+    computer players; by the score against those dealt the same cards under duplicate play),
+    then the liveries' totals."""
+    dup = st["duplicate"]
+    people = [r for r in st["rows"] if r["person"]] or st["rows"]
+
+    def score(r: StandingData | TeamData) -> str:
+        return f"{r.get('dup', 0.0):+g} vs same cards ({r['score']})" if dup else str(r["score"])
+    text = (f"standings after round {st['round']} of {st['rounds']}: " + "; ".join(
+        f"{r.get('place')}. {r['name']} (table {r['table']}) {score(r)}" for r in people[:6]))
+    if st["teams"]:
+        text += "; liveries: " + "; ".join(f"{x.get('place')}. {x['livery']} {score(x)}"
+                                           for x in st["teams"])
+    return text
 
 
 #: The keys of a line of ``events.jsonl`` a ``log`` message carries.
