@@ -79,7 +79,7 @@ once.  One run after the other, 20 s each, on the two cores shared with other wo
 average 10 to 15: the timings are the machine's more than the server's):
 
                             before (main, 6d9855a)             after
-    6 tables                257 deals/min, p99 166 ms          257 deals/min, p99 157 ms
+    6 tables                258 deals/min, p99 166 ms          257 deals/min, p99 157 ms
     12 tables               214 deals/min, p99 237 ms          223 deals/min, p99 370 ms
     24 tables               214 deals/min, p99 841 ms          199 deals/min, p99 826 ms
     6 tables + 10 hinters   394 hints: 0 answered, 385 busy    314 hints: 310 dropped, 0 busy
