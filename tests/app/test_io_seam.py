@@ -43,6 +43,9 @@ ALLOWED = {
     ("tutor/app/tables/_link.py", "monotonic"): "how long a wait for the server's answer has "
                                                 "lasted (a try to reconnect, an organiser's "
                                                 "command: Link.wait_for)",
+    ("tutor/app/tables/_hints.py", "sleep"): "the hint worker's wait between two looks at its "
+                                             "parent, the server's process (not the learner's "
+                                             "time)",
     ("tutor/app/tables/_organiser.py", "monotonic"): "the organiser's screen counting a move's "
                                                      "clock down from the server's overview",
     ("tutor/app/track.py", "time"): "the date a track's practice match was started",

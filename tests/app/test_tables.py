@@ -13,7 +13,9 @@ import pytest
 
 from tutor.app.tables import protocol as P
 from tutor.app.tables.table import (
+    EVERYONE,
     FALSE_CLAIM_TEXT,
+    LOG,
     PUBLIC,
     STATE,
     Settings,
@@ -220,6 +222,38 @@ def test_claims_race_by_arrival_on_the_servers_clock(rulesets):
         assert late["text"].startswith("Too late") and "claimed it first" in late["text"]
 
 
+def test_a_claim_race_between_two_people_is_logged_with_both_names_and_the_margin(rulesets):
+    """Issue 41, finding 9: before, only the loser heard of a race between two people
+    (privately: "Too late: Bob claimed it first"); the table's line and the organiser's log
+    named computer rivals alone.  Now the table and the log hear the loser's claim too, with
+    the winner's name and the milliseconds between."""
+    t, drv, w, takers = _open_oversight(rulesets, people=("Ann", "Bob", "Cat"), lv="club")
+    assert len(takers) >= 2, takers
+    first, second = takers[:2]
+    ov = w.oversight
+    rivals = w.rivals()
+    soon = min([rivals[0][1]] if rivals else [10.0]) / 4
+    cards = " ".join(code(c) for c in ov.cards[:ov.take])
+    t.outbox.clear()
+    t.intent(first, _msg("claim", text=cards, seq=5), w.opened_at + soon)
+    t.intent(second, _msg("claim", text=cards, seq=6), w.opened_at + soon + 0.0125)
+    late = [m for s, m in t.outbox if s == second and m["type"] == "reply"][-1]
+    assert late["text"].startswith("Too late")
+    names = t.names
+    logged = [m for s, m in t.outbox if s == LOG and m["event"] == "claim"]
+    said = [m["text"] for s, m in t.outbox if s == EVERYONE and m["type"] == "say"]
+    race = [m for m in logged if m["seat"] == second]
+    assert len(race) == 1, logged
+    text = race[0]["text"]
+    assert names[second] in text and names[first] in text and "13 ms after" in text, text
+    assert race[0]["winner"] == first and race[0]["margin"] == pytest.approx(12.5)
+    assert any(names[second] in x and names[first] in x and "13 ms after" in x for x in said)
+    assert any(m["seat"] == first for m in logged)      # the winner's line, as before
+    # the organiser's view reads it as the server sends it
+    from tutor.app.tables.messages import Log
+    assert Log.model_validate({**race[0], "v": 1}).margin == pytest.approx(12.5)
+
+
 def test_a_claim_after_the_computer_players_reaction_comes_too_late(rulesets):
     t, drv, w, takers = _open_oversight(rulesets, lv="club")
     rivals = w.rivals()
@@ -339,8 +373,12 @@ def test_a_tournament_keeps_its_rounds_together_and_publishes_standings(rulesets
         tb = tables[r["table"] - 1]
         assert r["score"] == sum(d.returns()[r["seat"]] for d in tb.match.deals[1:5])
         assert r["games"] == 4
-    scores = [r["score"] for r in rows]
-    assert scores == sorted(scores, reverse=True)
+    persons = [r["person"] for r in rows]          # the people first, ranked apart
+    assert persons == sorted(persons, reverse=True) and sum(persons) == 4
+    for group in (True, False):
+        scores = [r["score"] for r in rows if r["person"] == group]
+        assert scores == sorted(scores, reverse=True)
+        assert [r["place"] for r in rows if r["person"] == group][0] == 1
     # seats drawn once and kept through both rounds; the deal passes left across the rounds
     for (number, name), seat in people.items():
         tb = tables[number - 1]

@@ -121,7 +121,10 @@ def test_duplicate_play_keeps_the_tables_a_deal_apart_and_scores_against_the_sam
                 for a, b in zip(fast.match.deals, slow.match.deals)]
         assert r["dup"] == pytest.approx(sum(m - b for m, b in zip(mine, both)))
     assert sum(r["dup"] for r in rows) == pytest.approx(0)
-    assert [r["dup"] for r in rows] == sorted((r["dup"] for r in rows), reverse=True)
+    for group in (True, False):         # the people first, ranked apart from the computers
+        dups = [r["dup"] for r in rows if r["person"] == group]
+        assert dups == sorted(dups, reverse=True)
+    assert [r["person"] for r in rows] == sorted((r["person"] for r in rows), reverse=True)
 
 
 def test_a_present_player_who_does_not_move_times_out_and_the_log_says_so(rulesets):

@@ -113,6 +113,7 @@ class Intents(_TableState):
             self._reply(seat, msg, False, FALSE_CLAIM_TEXT)
         elif last.result == R.TOO_LATE:
             self._reply(seat, msg, False, f"Too late: {explain(last.reason, seat, self.names)}.")
+            self._lost_race_line(last)
         elif last.result == R.UNREAD:
             self._reply(seat, msg, False, explain(last.reason, seat, self.names) + ".")
         else:                                   # INCOMPLETE: the same whatever is open
@@ -176,6 +177,23 @@ class Intents(_TableState):
         self._say(EVERYONE, text + ".")
         self._log("claim", text, seat=o.seat, ms=round(took * 1000),
                   action=len(self._live.history) - 1)
+
+
+    def _lost_race_line(self, o: R.Outcome) -> None:
+        """A person's claim that came after another player took the same cards: the table and
+        the organiser's log hear both names and the margin (the winner's line went out when
+        the cards were taken, before this claim came).  A race lost to a lapse (no one took
+        the cards) is the loser's alone."""
+        w = o.watched
+        if w is None or w.taken_by is None or w.taken_at is None or w.taken_by == o.seat:
+            return
+        winner, loser = self.names[w.taken_by], self.names[o.seat]
+        cards = pretty_cards(o.action.cards) if o.action is not None else ""
+        text = (f"{loser} claimed {cards + ' ' if cards else ''}too, {_ms(o.at - w.taken_at)} "
+                f"after {winner}, who took it first")
+        self._say(EVERYONE, text + ".")
+        self._log("claim", text, seat=o.seat, ms=round((o.at - w.opened_at) * 1000),
+                  winner=w.taken_by, margin=round((o.at - w.taken_at) * 1000, 1))
 
 
 def _ms(seconds: float) -> str:

@@ -7,7 +7,10 @@ move being waited for beside the player's name, the standings with table numbers
 liveries' totals, the last lines of the log); with more tables it grows past the terminal and
 scrolls.  Every name is set as plain text (never read as markup).  Piped (not a terminal), the
 log's lines and each round's standings are printed as they come, one line each, never the whole
-screen at every change.
+screen at every change.  A view opened late (or ``--once``) is sent the log since the start
+(each line at the time it happened) and the last standings first.  The standings rank the
+people among themselves, the computer players apart; under ``--duplicate`` by the score
+against those dealt the same cards, with the liveries' totals.
 """
 
 from __future__ import annotations
@@ -44,7 +47,7 @@ LOG_LINES = 6
 #: The events of the log the organiser is shown (a computer player's moves for an absent
 #: person, and each deal's beginning, are in the events file only).
 SHOWN = frozenset({"joined", "back", "left", "seated", "started", "released", "emptied", "claim",
-                   "time_out", "deal_over", "match_over", "paused", "resumed"})
+                   "time_out", "deal_over", "match_over", "paused", "resumed", "files"})
 
 
 def _short(name: str, width: int) -> str:
@@ -107,15 +110,16 @@ def overview_text(msg: Overview, symbols: bool, *, width: int = 80,
             if given:
                 out.append(_short(f"  seat {q}: code {given.code} for {given.person} alone",
                                   width) + "\n", style="cyan")
-    rows = msg.standings
+    rows = [r for r in msg.standings if r.person] or msg.standings   # people ranked apart
     if rows:
-        out.append("Standings: ", style="bold")
+        out.append("Standings (vs same cards): " if msg.duplicate else "Standings: ",
+                   style="bold")
         parts = []
         for r in rows[:8]:
             who = _short(r.name.removesuffix(" (computer)"), 12) + ("" if r.person else "*")
             score = f"{r.dup or 0:+g}" if msg.duplicate else str(r.score)
             parts.append(f"{r.place}. {who} (T{r.table}) {score}")
-        out.append(_fit("; ".join(parts), width - 11) + "\n")
+        out.append(_fit("; ".join(parts), width - (27 if msg.duplicate else 11)) + "\n")
         if msg.teams:
             out.append_text(teams_text(msg.teams, width))
             out.append("\n")
@@ -137,7 +141,8 @@ def _fit(text: str, width: int) -> str:
 
 def watch_tables(io: LearnerIO, address: str, admin: str, once: bool = False) -> int:
     """The organiser's view (see the module docstring) until Ctrl-C (or at once, with
-    ``once``: the screen as it stands, printed once).  Returns the exit status (1 when the
+    ``once``: the log since the start and the last standings, then the screen as it stands,
+    printed once).  Returns the exit status (1 when the
     server refuses the code, or the connection is lost)."""
     link = Link(address, {"type": "watch", "admin": admin})
     link.start()
@@ -173,12 +178,14 @@ def watch_tables(io: LearnerIO, address: str, admin: str, once: bool = False) ->
             elif isinstance(msg, Log):
                 if msg.event not in SHOWN:
                     continue
-                line = f"{time.strftime('%H:%M:%S')} T{msg.table} {msg.text}"
+                when = msg.at[11:19] if msg.at and len(msg.at) >= 19 else \
+                    time.strftime("%H:%M:%S")
+                line = f"{when} T{msg.table} {msg.text}"
                 log.append(line)
-                if not interactive and not once:
-                    io.say(line, wrap=False)
+                if not interactive:         # piped, or once: the history since the start
+                    io.say(line, wrap=once)     # once: to the width (a path kept whole)
             elif isinstance(msg, Standings):
-                if not interactive and not once:
+                if not interactive:
                     io.show(standings_table(msg))
                 else:
                     log.append(f"{time.strftime('%H:%M:%S')} standings after round "

@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -15,6 +16,7 @@ from typing import TYPE_CHECKING
 from tutor.app.tables import protocol as P
 from tutor.app.tables._files import ServerFiles
 from tutor.app.tables._guard import Quiet
+from tutor.app.tables._hints import HintService
 from tutor.app.tables._shape import Message, Snapshot
 from tutor.app.tables.table import EVERYONE, LOG, PUBLIC, STATE, Table
 from tutor.app.tables.tournament import Tournament, teams
@@ -23,7 +25,7 @@ from tutor.engine.observe import Observation
 if TYPE_CHECKING:
     from websockets.asyncio.server import ServerConnection
 
-__all__ = ["MAX_QUEUE", "OVERVIEW_EVERY", "Conn", "Outgoing"]
+__all__ = ["HISTORY", "HISTORY_EVENTS", "MAX_QUEUE", "OVERVIEW_EVERY", "Conn", "Outgoing"]
 
 log = logging.getLogger("tutor.tables")
 
@@ -31,6 +33,13 @@ log = logging.getLogger("tutor.tables")
 OVERVIEW_EVERY = 0.25
 #: Messages a connection may have waiting to be sent before it counts as not reading.
 MAX_QUEUE = 5000
+#: The events of the log kept for a newly opened organiser's view (the history since the
+#: start: a computer player's moves for an absent person and each deal's beginning are in
+#: the events file only).
+HISTORY_EVENTS = frozenset({"joined", "back", "left", "seated", "started", "released", "claim",
+                            "time_out", "deal_over", "match_over", "standings", "files"})
+#: Lines of that history kept (the oldest go first).
+HISTORY = 2000
 
 
 @dataclass(eq=False)
@@ -75,6 +84,7 @@ class Outgoing:
     files: ServerFiles | None                   # None: nothing is written
     pane: Callable[[str], None] | None
     quiet: Quiet
+    hints: HintService
     exit_when_done: bool
     _stop: asyncio.Event | None
     _stopping: bool
@@ -84,6 +94,10 @@ class Outgoing:
     _overview_timer: asyncio.TimerHandle | None
     _paused_at: dict[int, float]                # a paused table's number: when it paused
     _overview_shown: dict[int, dict]            # each table's entry of the last overview
+    #: The log since the start (:data:`HISTORY_EVENTS`), for a newly opened organiser's view.
+    history: deque[Message]
+    #: The last standings published (None before the first round is over).
+    last_standings: Message | None
 
     @property
     def _running(self) -> asyncio.AbstractEventLoop:
@@ -127,7 +141,7 @@ class Outgoing:
                     continue
                 target, message = entry
                 if target == LOG:
-                    self._logged(message)
+                    message = self._logged(message)
                     for c in admins:
                         self._send(c, message)
                     continue
@@ -141,6 +155,8 @@ class Outgoing:
                 self._states(t, at, now)
                 t.changed = False
                 t.cause = None
+        if any_change:
+            self.hints.sweep()          # hints whose position moved on: dropped at once
         if any_change and admins:
             self._overview_soon(now)
         self._schedule()
@@ -179,17 +195,23 @@ class Outgoing:
             for c in admins:
                 self._send(c, ov)
 
-    def _logged(self, message: Message) -> None:
-        """A line of the organiser's log: to the events file, the server's log and pane."""
+    def _logged(self, message: Message) -> Message:
+        """A line of the organiser's log: its time (``at``) set, to the events file, the
+        server's log and pane, and the history a newly opened view is sent."""
         when = time.strftime("%H:%M:%S")
+        stamp = time.strftime("%Y-%m-%dT%H:%M:%S")
+        message = {**message, "at": stamp}
+        if message["event"] in HISTORY_EVENTS:
+            self.history.append(message)
         if self.files is not None:
-            self.files.event(message, time.strftime("%Y-%m-%dT%H:%M:%S"))
+            self.files.event(message, stamp)
         text = f"table {message['table']}: {message['text']}"
         event = message["event"]
         if event not in ("deal", "deal_over", "claim", "stood_in"):
             log.info("%s", text)
         if self.pane is not None and event != "stood_in":
             self.pane(f"{when} {text}")
+        return message
 
     def _states(self, t: Table, conns: list[Conn], now: float,
                 snap: Snapshot | None = None) -> None:

@@ -31,6 +31,7 @@ PAGES: dict[str, tuple[str, str]] = {
     "/table.css": ("table.css", "text/css; charset=utf-8"),
     "/admin": ("admin.html", "text/html; charset=utf-8"),
     "/admin.js": ("admin.js", "text/javascript; charset=utf-8"),
+    "/admin.css": ("admin.css", "text/css; charset=utf-8"),
 }
 
 #: The paths where a WebSocket upgrade is taken: ``/ws`` (the page's), ``/`` (the terminal's).

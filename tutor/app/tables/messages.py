@@ -277,7 +277,10 @@ class Overview(_Server):
 
 class Log(_Server):
     """``log`` (the organiser): an event of a table in words, with the game's index and,
-    where they apply, the seat, the action's index and a claim's milliseconds."""
+    where they apply, the seat, the action's index and a claim's milliseconds; for a claim
+    that came after another player's took the same cards, the ``winner``'s seat and the
+    ``margin`` (milliseconds); ``at`` the server's wall-clock time of the event
+    (``YYYY-MM-DDTHH:MM:SS``), and ``past`` on the history a newly opened view is sent."""
 
     type: Literal["log"] = "log"
     table: int
@@ -287,6 +290,10 @@ class Log(_Server):
     seat: int | None = None
     action: int | None = None
     ms: Number | None = None
+    winner: int | None = None
+    margin: Number | None = None
+    at: str | None = None
+    past: bool | None = None
 
 
 class Refusal(_Server):

@@ -78,9 +78,13 @@ holds every message the server sends to them):
 - ``log`` (the organiser): ``table``, ``event`` (``joined``, ``back``, ``left``, ``seated``,
   ``started``, ``released``, ``emptied``, ``deal``, ``deal_over``, ``claim``, ``time_out``,
   ``stood_in``, ``match_over``, ``standings``, ``paused``: its files cannot be written and it
-  plays nothing until they are, ``resumed``), ``text``,
+  plays nothing until they are, ``resumed``, ``files``: the score sheets or the final standings
+  written, and where), ``text``,
   ``game`` and, where they apply, ``seat``, ``action`` (the action's index in the deal),
-  ``ms`` (a claim's time).
+  ``ms`` (a claim's time), ``winner`` and ``margin`` (a claim that came after another
+  player's took the same cards: the winner's seat, the milliseconds between), ``at`` (the
+  server's wall-clock time, ``YYYY-MM-DDTHH:MM:SS``), ``past`` (true on the history since the
+  start that a newly opened organiser's view is sent before its first ``overview``).
 - ``refused``: ``text`` (one line: a message the server would not take, and why).
 - ``pong``: ``seq``; ``bye``: ``text``, ``reason`` (``stopping``: the server stops, and a
   client may come back when it is resumed; ``replaced``: the same seat joined from another

@@ -22,8 +22,8 @@ that follow wait (behind the organiser's proxy, ``proxy``, each connection has t
 forwards for); a seat taken back too often in a short while waits; hints are worked out in a
 worker process, a few a deal; refusals and errors are logged one line each, at most once a
 second for each kind (never a traceback); the organiser's overview goes out at most four times
-a second.  Stopping (Ctrl-C, SIGTERM)
-stops at once: queued hints are dropped, every table is saved where it stands.
+a second.  Stopping (Ctrl-C, SIGTERM,
+SIGHUP) stops at once: queued hints are dropped, every table is saved where it stands.
 
 Files (:mod:`~tutor.app.tables._files`): ``server.json`` (0600), each table's journal of the
 deal in play, records and match, ``events.jsonl`` (the organiser's log), ``sheets/``,
@@ -36,10 +36,12 @@ from __future__ import annotations
 
 import asyncio
 import hmac
+import json
 import logging
 import secrets
 import signal
 import time
+from collections import deque
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -48,13 +50,20 @@ from tutor.app.tables import protocol as P
 from tutor.app.tables._files import ServerFiles
 from tutor.app.tables._guard import Guard, Limits, Quiet
 from tutor.app.tables._hints import HintService
+from tutor.app.tables._outgoing import HISTORY, HISTORY_EVENTS, Outgoing
 from tutor.app.tables._outgoing import Conn as _Conn
-from tutor.app.tables._outgoing import Outgoing
+from tutor.app.tables._shape import Message
 from tutor.app.tables._state import STATE_FORMAT, load_state, state_json
 from tutor.app.tables._web import WebFiles
 from tutor.app.tables.protocol import code_words
 from tutor.app.tables.table import EVERYONE, Table
-from tutor.app.tables.tournament import Tournament, teams
+from tutor.app.tables.tournament import (
+    StandingData,
+    StandingsData,
+    TeamData,
+    Tournament,
+    teams,
+)
 from tutor.engine.deal import Deal
 from tutor.engine.errors import UsageError
 from tutor.puzzles.board import ruleset_scoring_line as scoring_words
@@ -123,6 +132,12 @@ class TableServer(Outgoing):
         self._stopping = False
         self._overview_at = 0.0
         self._overview_timer: asyncio.TimerHandle | None = None
+        self.history: deque[Message] = deque(maxlen=HISTORY)
+        self.last_standings: dict[str, Any] | None = None
+        if folder is not None and any(t.match.deals for t in tables):     # resumed
+            self.history.extend(_past_events(folder / "events.jsonl"))
+            if published:
+                self.last_standings = dict(self.tournament.message(published))
         self.address: str | None = None
         self.web = WebFiles(origins, lambda text: self.quiet.say("origin", logging.WARNING,
                                                                  text))
@@ -141,7 +156,8 @@ class TableServer(Outgoing):
         self.loop = loop = asyncio.get_running_loop()
         loop.set_exception_handler(self._loop_error)
         self._stop = asyncio.Event()
-        for sig in (signal.SIGINT, signal.SIGTERM):
+        hup = getattr(signal, "SIGHUP", None)       # a closed terminal: stopped and saved too
+        for sig in (signal.SIGINT, signal.SIGTERM, *([hup] if hup is not None else [])):
             try:
                 loop.add_signal_handler(sig, self._stop.set)
             except (NotImplementedError, RuntimeError, ValueError):   # not the main thread
@@ -176,6 +192,9 @@ class TableServer(Outgoing):
             log.info("stopping")
             self._stopping = True           # the clocks stop and nothing more is taken, so
             self.hints.stop()               # what is saved now is where every table stands
+            if self.hints.worked or self.hints.dropped:
+                log.info("hints: %d worked out, %d dropped before a worker took them (their "
+                         "position had moved on)", self.hints.worked, self.hints.dropped)
             if self._wake is not None:
                 self._wake.cancel()
             self._save_all()
@@ -374,6 +393,10 @@ class TableServer(Outgoing):
             conn.admin = True
             self.guard.settled(conn.address, conn.ws)
             log.info("%s: the organiser watches", conn.peer)
+            for past in self.history:       # the history since the start, then where it stands
+                self._send(conn, {**past, "past": True})
+            if self.last_standings is not None:
+                self._send(conn, self.last_standings)
             self._send(conn, self._overview())
             return False
         if kind in ("start", "release", "empty"):
@@ -522,7 +545,8 @@ class TableServer(Outgoing):
         if pos is None:                 # the refusal above says why; nothing to work out
             reply(False, "No hint now: it is not your turn.")
             return
-        if self.hints.ask(pos, seat, t.names, done):
+        if self.hints.ask(pos, seat, t.names, done,
+                          lambda: (t.deal_number, t.turn_index) == asked and t.playing):
             t.hint_taken(seat)
         else:
             reply(False, "The hints are busy: ask again in a moment.")
@@ -576,6 +600,7 @@ class TableServer(Outgoing):
                 self._sheets(table)
         standings = self.tournament.finished(table)
         if standings is not None:
+            self.last_standings = dict(standings)
             for c in self.conns:        # the organiser: once, not once a table
                 if c.admin and not c.closing:
                     self._send(c, standings)
@@ -583,11 +608,29 @@ class TableServer(Outgoing):
                 other.outbox.append((EVERYONE, standings))
                 if other.next_deal_at is not None:
                     other.next_deal_at = max(other.next_deal_at, t + other.settings.gap)
-            table._log("standings", f"standings after round {standings['round']} of "
-                                    f"{standings['rounds']}: " + "; ".join(
-                                        f"{r['place']}. {r['name']} (table {r['table']}) "
-                                        f"{r['score']}" for r in standings["rows"][:6]))
+            table._log("standings", _standings_line(standings))
+            if standings["final"]:
+                self._standings_files(table, standings)
         self._save_state()
+
+    def _standings_files(self, table: Table, standings: StandingsData) -> None:
+        """The final standings written as ``standings.csv`` and ``standings.html`` in the
+        server's folder, and said in the log (where they are)."""
+        from tutor.app.tables._standings_files import standings_csv, standings_html
+        if self.files is None or self.folder is None:
+            return
+        rows, tms, dup = standings["rows"], standings["teams"], standings["duplicate"]
+        s = self.tables[0].settings
+        head = (f"{s.ruleset.title}: {len(self.tables)} table{'s' if len(self.tables) > 1 else ''}"
+                f" of {s.players}{', duplicate play' if dup else ''}; written "
+                f"{time.strftime('%Y-%m-%d %H:%M')}.")
+        written = [p for p, text in (
+            (self.folder / "standings.csv", standings_csv(rows, tms, dup)),
+            (self.folder / "standings.html", standings_html(rows, tms, dup, head)))
+            if self.files.write(p, text)]
+        if written:
+            table._log("files", f"The final standings are written in {self.folder}: "
+                                + " and ".join(p.name for p in written))
 
     def _sheets(self, table: Table) -> None:
         from tutor.app.match_sheet import sheet_html
@@ -597,11 +640,16 @@ class TableServer(Outgoing):
         since = [st.since if st.name is not None else 0 for st in table.seats]
         liveries = [st.livery if st.name is not None else None for st in table.seats]
         totals = {r["livery"]: r["score"] for r in teams(self.tournament.standings())}
+        written = []
         for q in range(len(table.seats)):
             if table.person(q):
-                self.files.write(self.folder / "sheets" / f"table-{table.number}-seat-{q}.html",
-                                 sheet_html(table.match, names, q, since=since,
-                                            liveries=liveries, teams=totals))
+                path = self.folder / "sheets" / f"table-{table.number}-seat-{q}.html"
+                if self.files.write(path, sheet_html(table.match, names, q, since=since,
+                                                     liveries=liveries, teams=totals)):
+                    written.append(path.name)
+        if written:
+            table._log("files", f"Table {table.number}'s score sheets are written in "
+                                f"{self.folder / 'sheets'}: " + ", ".join(written))
 
     def state(self) -> dict[str, object]:
         """What ``server.json`` holds (:func:`~tutor.app.tables._state.state_json`)."""
@@ -619,6 +667,59 @@ class TableServer(Outgoing):
         for t in self.tables:
             self.files.save_match(t.number, t.match.dumps)
         self._save_state()
+
+
+def _standings_line(st: StandingsData) -> str:
+    """The log's line of a round's standings: the first six people (ranked apart from the
+    computer players; by the score against those dealt the same cards under duplicate play),
+    then the liveries' totals."""
+    dup = st["duplicate"]
+    people = [r for r in st["rows"] if r["person"]] or st["rows"]
+
+    def score(r: StandingData | TeamData) -> str:
+        return f"{r.get('dup', 0.0):+g} vs same cards ({r['score']})" if dup else str(r["score"])
+    text = (f"standings after round {st['round']} of {st['rounds']}: " + "; ".join(
+        f"{r.get('place')}. {r['name']} (table {r['table']}) {score(r)}" for r in people[:6]))
+    if st["teams"]:
+        text += "; liveries: " + "; ".join(f"{x.get('place')}. {x['livery']} {score(x)}"
+                                           for x in st["teams"])
+    return text
+
+
+#: The keys of a line of ``events.jsonl`` a ``log`` message carries.
+_LOG_KEYS = ("table", "event", "text", "game", "seat", "action", "ms", "winner", "margin", "at")
+
+
+def _past_events(path: Path, most: int = HISTORY) -> list[Message]:
+    """The last ``most`` lines of the organiser's log kept in ``events.jsonl`` (of
+    :data:`~tutor.app.tables._outgoing.HISTORY_EVENTS`) as ``log`` messages: the history a
+    resumed server sends a newly opened view.  A line that cannot be read is left out; a file
+    that cannot be read gives none (the evening goes on)."""
+    try:
+        with open(path, "rb") as f:
+            f.seek(0, 2)
+            size = f.tell()
+            f.seek(max(0, size - 4_000_000))
+            data = f.read().decode("utf-8", "replace")
+    except OSError:
+        return []
+    from tutor.app.tables.messages import Log
+    out: list[Message] = []
+    for line in data.splitlines()[-4 * most:]:
+        try:
+            raw = json.loads(line)
+        except ValueError:
+            continue
+        if not isinstance(raw, dict) or raw.get("event") not in HISTORY_EVENTS or not \
+                isinstance(raw.get("table"), int) or not isinstance(raw.get("text"), str):
+            continue
+        msg = {"type": "log", "game": None, **{k: raw[k] for k in _LOG_KEYS if k in raw}}
+        try:
+            Log.model_validate(msg)         # as the organiser's view will read it
+        except ValueError:
+            continue
+        out.append(msg)
+    return out[-most:]
 
 
 def _peer(ws: ServerConnection) -> str:

@@ -474,8 +474,9 @@ class Table(Seating, Intents):
     def _log(self, event: str, text: str, **data: Any) -> None:
         """A line of the organiser's log (and the server's pane and events file): ``event``
         (``joined``, ``back``, ``left``, ``seated``, ``deal``, ``deal_over``, ``claim``,
-        ``time_out``, ``stood_in``, ``match_over``), ``text`` in words, ``game`` the game's
-        index, and what ``data`` adds (``seat``, ``action``: the action's index in the deal).
+        ``time_out``, ``stood_in``, ``match_over``, ``standings``, ``files``), ``text`` in
+        words, ``game`` the game's index, and what ``data`` adds (``seat``, ``action``: the
+        action's index in the deal; a lost claim race's ``winner`` and ``margin``).
         Public facts only: the organiser never sees a hand."""
         game = self.match.next_game if self.playing or not self.match.deals else None
         index = len(self.match.deals) - (0 if self.playing else 1)

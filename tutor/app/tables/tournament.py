@@ -116,11 +116,15 @@ class Tournament:
         need = min(r * self.per_round, len(table.match.games))
         if all(len(t.match.deals) >= need for t in self.tables):
             self.published = r
-            rows = self.standings(r)
-            return {"type": "standings", "round": r, "rounds": self.rounds,
-                    "final": r == self.rounds, "duplicate": self.duplicate, "rows": rows,
-                    "teams": teams(rows)}
+            return self.message(r)
         return None
+
+    def message(self, r: int) -> StandingsData:
+        """The standings message after round ``r`` (1 to :attr:`rounds`)."""
+        rows = self.standings(r)
+        return {"type": "standings", "round": r, "rounds": self.rounds,
+                "final": r == self.rounds, "duplicate": self.duplicate, "rows": rows,
+                "teams": teams(rows)}
 
     def standings(self, upto: int | None = None) -> list[StandingData]:
         """Every seat of every table, best first: ``name``, ``table``, ``seat``, ``person``,
@@ -130,7 +134,9 @@ class Tournament:
         ``games`` counted; under duplicate play ``dup``, the sum over those games of the
         seat's result less the average result of the same seat (the same cards) at every
         table, and the order is by it (as duplicate bridge scores boards: the luck of the
-        cards taken out); ties share a ``place``."""
+        cards taken out); ties share a ``place``.  The people first, ranked among themselves
+        (``place`` from 1), then the computer players, ranked apart (``place`` from 1 again):
+        a prize is a person's, and a computer player's score is no rival's."""
         rows: list[StandingData] = []
         last = None if upto is None else upto * self.per_round
         average = self._averages() if self.duplicate else {}
@@ -159,12 +165,15 @@ class Tournament:
                 rows.append(row)
         def key(r: StandingData) -> tuple[float, ...]:
             return (-r.get("dup", 0.0), -r["score"]) if self.duplicate else (-r["score"],)
-        rows.sort(key=lambda r: (*key(r), r["table"], r["seat"]))
+        rows.sort(key=lambda r: (not r["person"], *key(r), r["table"], r["seat"]))
         place = 0
-        prev = None
+        prev: tuple[object, ...] | None = None
+        first = 0
         for i, r in enumerate(rows, 1):
-            if key(r) != prev:
-                place, prev = i, key(r)
+            if prev is None or prev[0] != r["person"]:
+                first = i - 1               # the computer players ranked apart, from 1
+            if (r["person"], *key(r)) != prev:
+                place, prev = i - first, (r["person"], *key(r))
             r["place"] = place
         return rows
 

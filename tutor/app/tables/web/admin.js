@@ -41,15 +41,17 @@
       watching = true;
       $("code-view").hidden = true;
       $("admin-view").hidden = false;
+      $("log-view").hidden = false;
       status("Watching every table.");
       last = m;
       overview(m);
     } else if (m.type === "reply") {    // a release's new code: never on a projected screen
       if (!document.documentElement.classList.contains("projector")) log(String(m.text), "secret");
     } else if (m.type === "log") {
-      log(`Table ${m.table}: ${m.text}`);
+      log(logLine(m), m.past ? "past" : "");
     } else if (m.type === "standings") {
-      standings(m.rows || [], m.final ? "Final standings" : `After round ${m.round} of ${m.rounds}`);
+      standings(m.rows || [], m.final ? "Final standings" : `After round ${m.round} of ${m.rounds}`,
+        m.duplicate, m.teams || []);
     } else if (m.type === "refused") {
       if (!watching) { $("code-error").textContent = String(m.text); final = true; }
       log(m.text, "error");
@@ -122,7 +124,25 @@
       }
       box.appendChild(art);
     }
-    if ((m.standings || []).length) standings(m.standings, `After round ${m.published} of ${m.rounds}`);
+    if ((m.standings || []).length) {
+      standings(m.standings, standingsTitle(m), m.duplicate, m.teams || []);
+    }
+  }
+
+  // What the overview's standings are: every game played so far (never "after round 0").
+  function standingsTitle(m) {
+    const over = (m.tables || []).length && (m.tables || []).every((t) => t.game === "over");
+    if (over) return "Final standings";
+    if (!m.published) return `So far: round 1 of ${m.rounds} in play`;
+    if (m.published >= m.rounds) return "Final standings";
+    return `So far: round ${m.published} of ${m.rounds} finished, round ${m.published + 1} in play`;
+  }
+
+  // A line of the log with the server's time of the event (the history since the start
+  // comes first, each line at the time it happened).
+  function logLine(m) {
+    const at = typeof m.at === "string" && m.at.length >= 19 ? m.at.slice(11, 19) + " " : "";
+    return `${at}Table ${m.table}: ${m.text}`;
   }
 
   function release(table, seat, name) {
@@ -145,24 +165,69 @@
     }
   }
 
-  function standings(rows, title) {
+  // The standings: the liveries' totals, the people ranked among themselves, then the
+  // computer players ranked apart; under duplicate play the score against those dealt the same cards ("vs same
+  // cards"), by which they are ranked.
+  function standings(rows, title, duplicate, teams) {
     const box = $("standings");
     Cards.clear(box);
     box.appendChild(T("p", title, "strong"));
+    if (duplicate) {
+      box.appendChild(T("p", "Duplicate play: \u201cvs same cards\u201d is a player\u2019s score " +
+        "less the average of those dealt the same cards; the order is by it.", "dim"));
+    }
+    const people = rows.filter((r) => r.person);
+    const computers = rows.filter((r) => !r.person);
+    if ((teams || []).length) box.appendChild(teamsTable(teams, duplicate));
+    if (people.length) box.appendChild(standingsTable(people, duplicate, "People", "people"));
+    if (computers.length) {
+      box.appendChild(standingsTable(computers, duplicate,
+        "Computer players (ranked apart)", "computers"));
+    }
+  }
+
+  function standingsTable(rows, duplicate, caption, id) {
     const t = document.createElement("table");
     t.className = "sheet";
+    t.id = `standings-${id}`;
+    t.appendChild(T("caption", caption));
     const head = t.createTHead().insertRow();
-    for (const h of ["Place", "Name", "Table", "Score", "Games"]) {
+    const cols = ["Place", "Name", "Table"].concat(duplicate ? ["vs same cards"] : [], ["Score", "Games"]);
+    for (const h of cols) {
       const th = T("th", h); th.scope = "col"; head.appendChild(th);
     }
     const body = t.createTBody();
     for (const r of rows) {
       const tr = body.insertRow();
-      for (const v of [r.place, r.name + (r.livery ? ` (${r.livery})` : ""), r.table, r.score, r.games]) {
-        tr.appendChild(T("td", v));
-      }
+      const cells = [r.place, r.name + (r.livery ? ` (${r.livery})` : ""), r.table]
+        .concat(duplicate ? [signed(r.dup)] : [], [r.score, r.games]);
+      for (const v of cells) tr.appendChild(T("td", v));
     }
-    box.appendChild(t);
+    return t;
+  }
+
+  function teamsTable(teams, duplicate) {
+    const t = document.createElement("table");
+    t.className = "sheet";
+    t.id = "standings-liveries";
+    t.appendChild(T("caption", "Liveries"));
+    const head = t.createTHead().insertRow();
+    const cols = ["Place", "Livery", "People"].concat(duplicate ? ["vs same cards"] : [], ["Score"]);
+    for (const h of cols) {
+      const th = T("th", h); th.scope = "col"; head.appendChild(th);
+    }
+    const body = t.createTBody();
+    for (const x of teams) {
+      const tr = body.insertRow();
+      const cells = [x.place, x.livery, x.people].concat(duplicate ? [signed(x.dup)] : [], [x.score]);
+      for (const v of cells) tr.appendChild(T("td", v));
+    }
+    return t;
+  }
+
+  function signed(v) {
+    const n = Number(v || 0);
+    return (n > 0 ? "+" : n < 0 ? "\u2212" : "") + String(Math.round(Math.abs(n) * 100) / 100);
   }
 
   function log(text, cls) {
@@ -170,6 +235,18 @@
     el.appendChild(T("li", text, cls || ""));
     while (el.children.length > 200) el.removeChild(el.firstChild);
     el.parentElement.scrollTop = el.parentElement.scrollHeight;
+  }
+
+  // The projector view shows every table and the standings without a control (admin.css
+  // hides them): Escape leaves it, P enters it again.
+  function projectorKeys(box, apply) {
+    document.addEventListener("keydown", (ev) => {
+      if (ev.target && /^(INPUT|TEXTAREA|SELECT)$/.test(ev.target.tagName)) return;
+      if (ev.key === "Escape" && box.checked) { box.checked = false; apply(); }
+      else if ((ev.key === "p" || ev.key === "P") && !box.checked && !ev.ctrlKey && !ev.metaKey) {
+        box.checked = true; apply();
+      }
+    });
   }
 
   Cards.fourColourSwitch($("four-colour"));
@@ -185,6 +262,7 @@
   proj.checked = /projector/.test(location.search);
   setProjector();
   proj.addEventListener("change", setProjector);
+  projectorKeys(proj, setProjector);
   $("admin-code").value = decodeURIComponent(location.hash.replace(/^#/, ""));
   $("code-form").addEventListener("submit", (ev) => {
     ev.preventDefault();
