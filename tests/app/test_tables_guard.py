@@ -95,7 +95,8 @@ def test_wrong_codes_from_an_address_never_keep_out_a_right_code(running, monkey
     assert guess == {"v": 1, "type": "refused",
                      "text": "that seat code takes back no seat at this table"}
     watch, _ = _ask(srv.address, {"type": "watch", "admin": srv.server.admin})
-    assert watch["type"] == "overview"          # the organiser's code, too
+    # the organiser's code, too: its view begins with the log since the start, then the overview
+    assert watch["type"] in ("log", "overview"), watch
     # a guessed seat code spends a guess, as a guessed table code does
     assert srv.server.guard.guesses["127.0.0.1"].tokens < 1
 
