@@ -215,7 +215,7 @@ GOLDEN = {
     "deal-setup.porges.4.100": "fb90fb43c6e62f9d",
     "source-quiz.du-coeur.5.100": "acc20c3bd385bd78",
     "reading.parlett.5.100": "d0aee4db04658405",
-    "timeline.parlett.5.100": "112bf7fead860d2d",
+    "timeline.parlett.5.100": "c79f39ca6e8510d8",
     "end-of-play.du-coeur.5.100": "4d3554a0feae24ba",
     "score-sheet.inter-livery-2018.5.100": "83d37b478fc0e27d",
     "claim-window.parlett.5.100": "f8cc265b3f4a2d07",
