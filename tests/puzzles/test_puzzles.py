@@ -208,7 +208,7 @@ def test_same_id_same_puzzle():
 GOLDEN = {
     "spot-oversight.parlett.5.100": "38dca6f05b3727f7",
     "capture-now.du-coeur.5.100": "1c4cffaa821451fd",
-    "settlement.porges.5.100": "a73faee7b1ec8be0",
+    "settlement.porges.5.100": "6fbbc5191ba45d23",
     "legal-play.wolffauer.4.100": "87800ab944fad536",
     "dead-pair.wolffauer.5.101": "926e771e101f6a6c",
     "count.parlett.5.100": "6075074dfbfe718d",

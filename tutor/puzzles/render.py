@@ -324,16 +324,24 @@ def _end_of_play(puzzle: Puzzle, deal, symbols: bool) -> list:
     out.append(_line("Leftovers (last hand and table):", _cards(sorted(leftovers), symbols)))
     if aside:
         out.append(_line("Set-aside mournival:", _cards(sorted(aside), symbols)))
-    out.append(Text("Cards won during play:", style="bold"))
+    # the captures the last player in made alone, after the others lay down (RULES.md 3.4
+    # ``last_in_plays_on``), shown apart: a puzzle may ask the learner to count them in
+    alone = {c for a in deal.history if a.kind == "play_on_capture" for c in a.cards + a.table}
+    if alone:
+        out.append(_line(f"Captured alone by {last} after the others lay down:",
+                         _cards(sorted(alone), symbols)))
+        out.append(Text("Cards won during play, before that:", style="bold"))
+    else:
+        out.append(Text("Cards won during play:", style="bold"))
     width = max(len(f"Player {q}" + _marks(q == seat, q == deal.dealer))
                 for q in range(puzzle.players))
     for s in r.settlement:
         q = s.seat
-        won = [c for c in r.won[q] if c not in leftovers and c not in aside]
+        won = [c for c in r.won[q] if c not in leftovers and c not in aside and c not in alone]
         t = Text("  ")
         t.append(f"{'Player ' + str(q) + _marks(q == seat, q == deal.dealer):<{width}}",
                  style="bold cyan" if q == seat else "")
-        t.append(f"  {s.won_in_play:>2}")
+        t.append(f"  {s.won_in_play - sum(1 for c in r.won[q] if c in alone):>2}")
         if won:
             t.append(": ")
             out.append(_Hang(t, pile_text(won, symbols)))

@@ -58,8 +58,13 @@ class Settlement(PuzzleKind):
         deal = ctx.play(pack, dealer, ctx.bots(rng.uniform(0.0, 0.4)))
         seat = rng.randrange(n)
         variant = ctx.plan["variant"]
-        asked = list(range(n)) if variant == "all" else [seat]
         r = deal.result
+        if variant == "you" and r.last_in is not None and any(
+                a.kind == "play_on_capture" for a in deal.history):
+            # the last player in captured alone: the puzzle asks that player, who must count
+            # those captures (the board shows them apart from the cards won before)
+            seat = r.last_in
+        asked = list(range(n)) if variant == "all" else [seat]
         pc = ctx.pc
         scoring = ctx.rs.scoring
         stakes = ctx.rs.has_stakes
@@ -226,6 +231,10 @@ def _breakdown_line(s, deal, seat: int, value: int) -> str:
     """One seat's line of the explanation: its won cards, then its settlement worked out
     (:func:`_working`), then its result."""
     extra = []
+    alone = sum(len(a.cards) + len(a.table) for a in deal.history
+                if a.kind == "play_on_capture" and a.player == s.seat)
+    if alone:
+        extra.append(f"{alone} captured alone after the others lay down")
     if s.leftovers:
         extra.append(f"{s.leftovers} leftovers")
     if s.set_aside:
