@@ -22,7 +22,7 @@ from tutor.engine.values import CaptureForm
 from tutor.puzzles.base import player_name, seat_names
 from tutor.puzzles.board import cards_text, hanging, pile_text
 from tutor.puzzles.model import Grade, Puzzle, definition
-from tutor.puzzles.quoted import quote_text
+from tutor.puzzles.quoted import quote_plain, quote_text
 
 
 def plain_suits(text: str, symbols: bool) -> str:
@@ -418,8 +418,11 @@ def render_explanation(puzzle: Puzzle, grade: Grade | None, symbols: bool = True
     for ref in puzzle.quotes:
         q = lib.quotation(ref)
         if quoted is not None and ref in quoted:
-            again = Text(f"As quoted above: {q.citation}" + (f"; {q.where}" if q.where else ""),
-                         style="dim")
+            # shown in full earlier in this sitting: one line again, with its words (their
+            # first words where it is long), since this explanation rests on them too
+            again = Text("As quoted above: ", style="dim")
+            again.append(f"“{key_words(q.text)}”", style="dim italic")
+            again.append(f" — {q.citation}" + (f"; {q.where}" if q.where else ""), style="dim")
             parts.append(Padding(again, (0, 0, 0, 2)))
             continue
         if quoted is not None:
@@ -437,6 +440,20 @@ def render_explanation(puzzle: Puzzle, grade: Grade | None, symbols: bool = True
         parts.append(Text(taught, style="cyan"))
     parts.append(Text(f"Puzzle id: {puzzle.id}", style="dim"))
     return Group(*parts)
+
+
+#: How many words of a quotation shown again are given whole; a longer one gives its first
+#: ``KEY_WORDS - 2`` words and an ellipsis.
+KEY_WORDS = 16
+
+
+def key_words(text: str) -> str:
+    """A quotation's words as a repeat shows them: the whole of a short one (``KEY_WORDS`` words
+    or fewer), else its first words and " …" (its markup rendered as plain text)."""
+    words = quote_plain(text).split()
+    if len(words) <= KEY_WORDS:
+        return " ".join(words)
+    return " ".join(words[:KEY_WORDS - 2]) + " …"
 
 
 def taught_line(puzzle: Puzzle) -> str:
