@@ -213,7 +213,7 @@ GOLDEN = {
     "dead-pair.wolffauer.5.101": "926e771e101f6a6c",
     "count.parlett.5.100": "6075074dfbfe718d",
     "deal-setup.porges.4.100": "fb90fb43c6e62f9d",
-    "source-quiz.du-coeur.5.100": "acc20c3bd385bd78",
+    "source-quiz.du-coeur.5.100": "46e848ff458c2c16",
     "reading.parlett.5.100": "d0aee4db04658405",
     "timeline.parlett.5.100": "c79f39ca6e8510d8",
     "end-of-play.du-coeur.5.100": "4d3554a0feae24ba",
