@@ -32,3 +32,20 @@ def test_end_of_play_explanations_mark_the_leftovers_status(ruleset):
             assert "(read:" not in line and "(chosen:" not in line, line
         else:
             assert f"({status}: " in " ".join(p.explanation.split()), p.explanation
+
+
+@pytest.mark.parametrize("ruleset", ["inter-livery-2018", "parlett-tournament", "porges",
+                                     "parlett"])
+def test_settlement_explanations_mark_the_leftovers_and_bonus_status(ruleset):
+    lib = default_library()
+    for seed in range(4):
+        p = P.generate("settlement", ruleset, 5, seed)
+        first = " ".join(p.explanation.split("Player by player")[0].split())
+        for name, word in (("leftovers_to", "leftovers"), ("bonus_to", "bonus")):
+            status = lib.parameter(ruleset, name).status
+            part = first.split(f"The {word}" if word == "leftovers" else "the bonus")[1]
+            part = part.split(", and")[0] if word == "leftovers" else part
+            if status == "stated" or "goes to nobody" in part:
+                assert "(read:" not in part and "(chosen:" not in part, part
+            else:
+                assert f"({status}: " in part, part
