@@ -136,7 +136,7 @@ def voices() -> dict[str, dict]:
 #: the question shows (it shows a quotation's words as plain text, so bold type, web-page tags
 #: and emphasis are never signs here).
 _SIGNS = {
-    "pence": (lambda raw, plain: _PENCE.search(plain) is not None,
+    "pence": (lambda raw, plain: re.search(r"\b\d+p\b", plain) is not None,
               "its numbers: stakes counted in pence"),
 }
 
