@@ -49,3 +49,12 @@ def test_settlement_explanations_mark_the_leftovers_and_bonus_status(ruleset):
                 assert "(read:" not in part and "(chosen:" not in part, part
             else:
                 assert f"({status}: " in part, part
+
+
+@pytest.mark.parametrize("ruleset,players", [("parlett", 5), ("wolffauer", 4),
+                                             ("inter-livery-2018", 5)])
+def test_the_dead_pair_hint_says_the_declaration_rule_with_its_status(ruleset, players):
+    status = default_library().parameter(ruleset, "hand_plays").status
+    p = P.generate("dead-pair", ruleset, players, 1)
+    rule = next(h for h in p.hints if h.startswith("Under this ruleset"))
+    assert (f"({status}: " in rule) == (status != "stated"), rule
