@@ -199,10 +199,16 @@ def engine_answer(obj: dict) -> dict:
             return {"order": order([year_of(s) for s in ans["sources"]]),
                     "sources": ans["sources"]}
         if "record" in ans:
-            return {"letter": "ABCD"[ans["options"].index(LIB.records[ans["record"]].date.text)],
+            d = LIB.records[ans["record"]].date
+            shown = str(d.anchor) if d.form in ("year", "circa") else d.text
+            return {"letter": "ABCD"[ans["options"].index(shown)],
                     "options": ans["options"], "record": ans["record"]}
-        names = {r.quote for r in LIB.records.values() if r.kind == "name" and r.quote}
-        return {"letter": "A" if ans["quote"] in names else "B", "quote": ans["quote"]}
+        # a record of the name: its own words, a part of them, or its reporter's words
+        text = LIB.quotation(ans["quote"]).text
+        names = [r for r in LIB.records.values() if r.kind == "name"]
+        is_name = any(ans["quote"] in (r.quote, r.report)
+                      or (r.quote and text in LIB.quotation(r.quote).text) for r in names)
+        return {"letter": "A" if is_name else "B", "quote": ans["quote"]}
     if kind == "claim-window":
         from tutor.engine.parameters import claim_window
         o = next(o for o in deal.open_oversights() if o.index == len(deal.history) - 1)

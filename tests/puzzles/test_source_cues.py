@@ -78,6 +78,31 @@ def odd_form_learner(p) -> str:
                 opts[0][0])
 
 
+#: Old spellings, every one the sources print (the records of the name, Willughby's terms as the
+#: compendium keeps them): a line holding one is, to the spelling learner, a record of the name.
+_OLD_SPELLING = re.compile(r"\b(downe|lye|laughe|nothynge|cyte|borowgh|towne|doo|plaie|asse|"
+                           r"perryall|murnivall|kin)\b", re.I)
+
+
+def spelling_learner(p) -> str:
+    """A (a record of the name) when the quoted line holds an old spelling, else B (issue 42:
+    every record was in old spelling and every description modern, 21 of 21)."""
+    m = re.search(r"“(.*)”", p.question, re.S)
+    return "A" if _OLD_SPELLING.search(m.group(1) if m else p.question) else "B"
+
+
+def circa_learner(p) -> str:
+    """When the options carry "c.", the one nearest a record the lesson dates "c." (the answer
+    is then a c. record: issue 42), else the first."""
+    from tutor.engine.sources import default_library, parse_date
+    opts = _OPTION.findall(p.question)
+    if not any(t.strip().startswith("c.") for _, t in opts):
+        return opts[0][0]
+    circa = [r.date.anchor for r in default_library().records.values()
+             if r.date.form == "circa"]
+    return min(opts, key=lambda o: min(abs(parse_date(o[1]).key[1] - y) for y in circa))[0]
+
+
 #: The cue learner's table: a word of one ruleset's name or title, and the options it points to.
 CUES = [("point", ["stakes or points", "ante", "breakeven", "bonus"]),
         ("last pair", ["who takes the bonus"]), ("bonus", ["who takes the bonus", "size of"]),
@@ -149,7 +174,7 @@ def pools():
 
 @pytest.mark.parametrize("pool,learner", [
     ("record", name_learner), ("record", name_any_spelling_learner),
-    ("when", odd_form_learner),
+    ("record", spelling_learner), ("when", odd_form_learner), ("when", circa_learner),
     ("disagree", title_cue_learner), ("disagree", title_words_learner),
     ("reading", title_words_learner),
 ])
@@ -162,23 +187,34 @@ def test_a_cue_learner_scores_no_better_than_chance_allows(pools, pool, learner)
                                     f"{chance:.0%} by chance")
 
 
-def test_the_record_or_description_question_holds_the_name_on_both_sides(pools):
-    """The descriptions shown name the game too, so the name in a sentence tells nothing: both
-    answers are drawn, and most descriptions hold the word the cue learner looks for."""
+def test_the_record_or_description_question_holds_each_spelling_and_the_name_on_both_sides(
+        pools):
+    """Old and modern spelling, and the game's name, stand on both sides: both answers are
+    drawn, each with lines in old spelling and lines without it, and descriptions naming the
+    game as well as records without the name."""
     ps = pools["record"]
-    by = {"A": [], "B": []}
+    by: dict[str, list] = {"A": [], "B": []}
     for p in ps:
         by[p.answer["letter"]].append(p)
     assert len(by["A"]) > N // 3 and len(by["B"]) > N // 3
-    named = [p for p in by["B"] if name_learner(p) == "A"]
-    assert len(named) >= 0.6 * len(by["B"])
+    for side in "AB":
+        old = [p for p in by[side] if spelling_learner(p) == "A"]
+        assert 0.3 * len(by[side]) <= len(old) <= 0.7 * len(by[side]), (side, len(old))
+    assert any(name_any_spelling_learner(p) == "A" for p in by["B"])
+    assert any(name_any_spelling_learner(p) == "B" for p in by["A"])
 
 
-def test_wrong_dates_are_written_as_the_right_one(pools):
+def test_dates_are_written_alike_on_every_option(pools):
+    """A year and a c. year are both shown as the year alone, so no option carries "c." for a
+    c. record only (issue 42: an exact 1522 was shown "c. 1522" whenever the answer was c.)."""
     from tutor.engine.sources import parse_date
     for p in pools["when"]:
         forms = {parse_date(t).form for t in p.answer["options"]}
         assert len(forms) == 1, p.answer["options"]
+        assert not any(t.startswith("c.") for t in p.answer["options"]), p.answer["options"]
+    asked = {p.answer["record"] for p in pools["when"]}
+    from tutor.engine.sources import default_library
+    assert any(default_library().records[r].date.form == "circa" for r in asked)
 
 
 def test_no_source_puzzle_shows_its_id_or_a_ruleset_title_before_the_answer(pools):

@@ -324,7 +324,15 @@ def test_a_quotation_shown_in_full_is_named_in_a_line_at_the_next_puzzle():
     ask(seam, PuzzleQuestion(puzzles[1]))
     second = out.getvalue()[len(first):]
     assert first.count("\n  “") >= len(puzzles[0].quotes)
-    assert second.count("As quoted above: ") == len(shared)
+    assert second.count("As quoted above: “") == len(shared)
+    # issue 42, 9: never a bare line: the words it rests on come again (the first ones of a
+    # long quotation)
+    from tutor.engine.sources import default_library
+    from tutor.puzzles.render import key_words
+    flat = " ".join(second.split())
+    for ref in shared:
+        words = key_words(default_library().quotation(ref).text)
+        assert f"As quoted above: “{words}”" in flat, (words, flat)
     assert second.count("\n  “") == len(set(puzzles[1].quotes) - shared)
     # another terminal (another sitting) sees them in full again
     other = ScriptedIO(["show"], Console(file=_io.StringIO(), width=80, color_system=None))

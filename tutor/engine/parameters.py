@@ -41,7 +41,7 @@ from tutor.engine.values import (
 )
 
 __all__ = ["ParameterSpec", "PARAMETERS", "RULESET_PARAMETERS", "COUNT_PARAMETERS", "COUNT_GROUPS",
-           "CountGroup", "STATUSES", "STATUS_MEANINGS", "count_section", "spec", "value_words",
+           "CountGroup", "STATUSES", "STATUS_MEANINGS", "status_mark", "count_section", "spec", "value_words",
            "value_short", "value_who", "value_phrase", "default_of", "rule_words",
            "settlement_rule",
            "settlement_formula", "seat_working", "claim_window"]
@@ -53,6 +53,14 @@ STATUS_MEANINGS = {
     "read": "a close reading of the source's words",
     "chosen": "the source is silent or contradicts itself: the tutor's choice",
 }
+
+
+def status_mark(status: str) -> str:
+    """How a sentence about a rule marks its status (RULES.md 5), as the lessons mark a value:
+    nothing for ``stated`` (the source says it), `` (read: a close reading of the source's
+    words)`` or `` (chosen: the source is silent or contradicts itself: the tutor's choice)``
+    after the value, with its leading space.  Raises KeyError for an unknown status."""
+    return "" if status == "stated" else f" ({status}: {STATUS_MEANINGS[status]})"
 
 
 @dataclass(frozen=True)

@@ -22,7 +22,7 @@ from tutor.engine.values import CaptureForm
 from tutor.puzzles.base import player_name, seat_names
 from tutor.puzzles.board import cards_text, hanging, pile_text
 from tutor.puzzles.model import Grade, Puzzle, definition
-from tutor.puzzles.quoted import quote_text
+from tutor.puzzles.quoted import quote_plain, quote_text
 
 
 def plain_suits(text: str, symbols: bool) -> str:
@@ -324,16 +324,24 @@ def _end_of_play(puzzle: Puzzle, deal, symbols: bool) -> list:
     out.append(_line("Leftovers (last hand and table):", _cards(sorted(leftovers), symbols)))
     if aside:
         out.append(_line("Set-aside mournival:", _cards(sorted(aside), symbols)))
-    out.append(Text("Cards won during play:", style="bold"))
+    # the captures the last player in made alone, after the others lay down (RULES.md 3.4
+    # ``last_in_plays_on``), shown apart: a puzzle may ask the learner to count them in
+    alone = {c for a in deal.history if a.kind == "play_on_capture" for c in a.cards + a.table}
+    if alone:
+        out.append(_line(f"Captured alone by {last} after the others lay down:",
+                         _cards(sorted(alone), symbols)))
+        out.append(Text("Cards won during play, before that:", style="bold"))
+    else:
+        out.append(Text("Cards won during play:", style="bold"))
     width = max(len(f"Player {q}" + _marks(q == seat, q == deal.dealer))
                 for q in range(puzzle.players))
     for s in r.settlement:
         q = s.seat
-        won = [c for c in r.won[q] if c not in leftovers and c not in aside]
+        won = [c for c in r.won[q] if c not in leftovers and c not in aside and c not in alone]
         t = Text("  ")
         t.append(f"{'Player ' + str(q) + _marks(q == seat, q == deal.dealer):<{width}}",
                  style="bold cyan" if q == seat else "")
-        t.append(f"  {s.won_in_play:>2}")
+        t.append(f"  {s.won_in_play - sum(1 for c in r.won[q] if c in alone):>2}")
         if won:
             t.append(": ")
             out.append(_Hang(t, pile_text(won, symbols)))
@@ -410,8 +418,11 @@ def render_explanation(puzzle: Puzzle, grade: Grade | None, symbols: bool = True
     for ref in puzzle.quotes:
         q = lib.quotation(ref)
         if quoted is not None and ref in quoted:
-            again = Text(f"As quoted above: {q.citation}" + (f"; {q.where}" if q.where else ""),
-                         style="dim")
+            # shown in full earlier in this sitting: one line again, with its words (their
+            # first words where it is long), since this explanation rests on them too
+            again = Text("As quoted above: ", style="dim")
+            again.append(f"“{key_words(q.text)}”", style="dim italic")
+            again.append(f" — {q.citation}" + (f"; {q.where}" if q.where else ""), style="dim")
             parts.append(Padding(again, (0, 0, 0, 2)))
             continue
         if quoted is not None:
@@ -429,6 +440,20 @@ def render_explanation(puzzle: Puzzle, grade: Grade | None, symbols: bool = True
         parts.append(Text(taught, style="cyan"))
     parts.append(Text(f"Puzzle id: {puzzle.id}", style="dim"))
     return Group(*parts)
+
+
+#: How many words of a quotation shown again are given whole; a longer one gives its first
+#: ``KEY_WORDS - 2`` words and an ellipsis.
+KEY_WORDS = 16
+
+
+def key_words(text: str) -> str:
+    """A quotation's words as a repeat shows them: the whole of a short one (``KEY_WORDS`` words
+    or fewer), else its first words and " …" (its markup rendered as plain text)."""
+    words = quote_plain(text).split()
+    if len(words) <= KEY_WORDS:
+        return " ".join(words)
+    return " ".join(words[:KEY_WORDS - 2]) + " …"
 
 
 def taught_line(puzzle: Puzzle) -> str:

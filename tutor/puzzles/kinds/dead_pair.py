@@ -16,10 +16,11 @@ from collections import Counter
 from tutor.engine.cards import RANK_PLURALS, codes, parse_rank, pretty_cards, rank_code, rank_of
 from tutor.engine.deal import Action
 from tutor.engine.errors import AmbiguousAction, IllegalAction, InvalidAction
+from tutor.engine.parameters import status_mark
 from tutor.engine.reasons import Reason
 from tutor.engine.seats import seat_names
 from tutor.engine.values import Declaration
-from tutor.puzzles.base import Candidate, PuzzleKind, Verdict, join, player_name
+from tutor.puzzles.base import Candidate, PuzzleKind, Verdict, join, library, player_name
 from tutor.puzzles.model import AnswerError
 from tutor.puzzles.reader import NOTHING_WORDS, YES_WORDS, read
 
@@ -138,8 +139,13 @@ class DeadPair(PuzzleKind):
         else:
             accepted = ["no", "none", "nothing"]
         held = [pretty_cards(c for c in hand if rank_of(c) == r) for r in pairs]
+        # the rule said with its status, as the lessons mark it (stated, read, chosen)
+        rule = ctx.defn.word_map("hand_plays").get(ctx.rs.hand_plays, "")
+        mark = status_mark(library().parameter(ctx.rs.id, "hand_plays").status)
+        if rule and mark:
+            rule = rule.rstrip(".") + mark + "."
         facts = {"pairs": join(held), "reasons": "\n".join(lines),
-                 "hand_plays": ctx.defn.word_map("hand_plays").get(ctx.rs.hand_plays, ""),
+                 "hand_plays": rule,
                  "npairs": len(pairs)}
         is_tempting = any(deal.unseen(seat, r) < 2 and r not in dead for r in pairs)
         features = {"pairs": len(pairs), "live": float(not dead), "tempting": float(is_tempting),

@@ -12,9 +12,9 @@ for no one).  Works under every ruleset.
 from __future__ import annotations
 
 from tutor.engine.errors import LaughError
-from tutor.engine.parameters import value_who
+from tutor.engine.parameters import status_mark, value_who
 from tutor.engine.records import action_from_json, action_to_json, replay, to_record
-from tutor.puzzles.base import Candidate, PuzzleKind, Verdict, player_name
+from tutor.puzzles.base import Candidate, PuzzleKind, Verdict, library, player_name
 from tutor.puzzles.model import AnswerError
 from tutor.puzzles.reader import read
 
@@ -72,18 +72,23 @@ class EndOfPlay(PuzzleKind):
         action = final.describe(True, names)
         rs = ctx.rs
         plays_on = bool(rs.last_in_plays_on)
+        # each rule said with its status, as the lessons mark it (stated, read, chosen)
+        lib = library()
+        marks = {name: status_mark(lib.parameter(rs.id, name).status)
+                 for name in ("last_in_plays_on", "leftovers_to")}
         lines = [f"- Last in: {player_name(last, seat)}, the one player still holding cards "
                  "once that action is made: play is over."]
         if plays_on:
             lines.append("- Under this ruleset the last player in first goes on capturing "
-                         "alone, as long as a card in hand matches the table.")
+                         "alone, as long as a card in hand matches the table"
+                         f"{marks['last_in_plays_on']}.")
         where = value_who("leftovers_to", rs.leftovers_to)
         if left is None:
             lines.append("- The leftovers (the last hand and the table cards) count for no "
-                         "one: under this ruleset they go to nobody.")
+                         f"one: under this ruleset they go to nobody{marks['leftovers_to']}.")
         else:
-            lines.append(f"- The leftovers (the last hand and the table cards) go to {where}: "
-                         f"{player_name(left, seat)}.")
+            lines.append(f"- The leftovers (the last hand and the table cards) go to "
+                         f"{where}{marks['leftovers_to']}: {player_name(left, seat)}.")
         canonical = f"{last} {left if left is not None else 'nobody'}"
         accepted = [canonical, f"last in {last}, leftovers "
                                f"{left if left is not None else 'nobody'}"]

@@ -5,7 +5,9 @@ The match is played by computer players (:class:`tutor.engine.match.Match`: the 
 the ruleset's rule, the deal passing left, the games of its format, the practice games not
 scored); the learner is one seat, shown the points that seat won in each game (the practice
 game's too, as it was played) and asked for the sheet's totals: each round's, and the
-cumulative score over both.  The answer is the engine's: the match's games and their results.
+cumulative score over both.  The sheet leaves open whether its practice game is game 1 of round
+1 or a game played before it (lesson 11: "agree which before you start"); the question says
+which the match took, so one reading is asked, and said.  The answer is the engine's: the match's games and their results.
 Only for rulesets with a ``match_format``.
 """
 
@@ -83,7 +85,13 @@ class ScoreSheet(PuzzleKind):
                     f"{' + '.join(str(x) for x in rounds)} = {ans['cumulative']}.")
         deal = Deal(ctx.rs, n, match.first, ctx.new_pack())
         example = " ".join(str(x + 3) for x in rounds + [ans["cumulative"]])
+        first = next(r for r in rows if r["practice"])
+        # the sheet leaves open which game is the practice game (lesson 11): say the match's
+        practice = (f"game {first['number']} of round {first['round']}"
+                    if first["number"] == 1 and first["round"] == 1 else
+                    f"round {first['round']}, game {first['number']}")
         facts = {"games": "\n".join(lines), "told": "\n".join(told), "you": f"Player {seat}",
+                 "practice": practice,
                  "example": example, "rounds": len(rounds)}
         features = {"rounds": float(len(rounds))}
         return Candidate(deal=deal, seat=seat, variant="default", answer=ans,

@@ -14,7 +14,7 @@ import re
 from tutor.engine.cards import make_card, pretty_cards
 from tutor.engine.deal import deal_order
 from tutor.engine.errors import LaughError
-from tutor.engine.parameters import seat_working, value_words
+from tutor.engine.parameters import seat_working, status_mark, value_words
 from tutor.engine.values import Scoring
 from tutor.puzzles.base import Candidate, PuzzleKind, Verdict, join, library, player_name, signed
 from tutor.puzzles.model import AnswerError
@@ -58,8 +58,14 @@ class Settlement(PuzzleKind):
         deal = ctx.play(pack, dealer, ctx.bots(rng.uniform(0.0, 0.4)))
         seat = rng.randrange(n)
         variant = ctx.plan["variant"]
-        asked = list(range(n)) if variant == "all" else [seat]
         r = deal.result
+        lib = library()
+        if variant == "you" and r.last_in is not None and any(
+                a.kind == "play_on_capture" for a in deal.history):
+            # the last player in captured alone: the puzzle asks that player, who must count
+            # those captures (the board shows them apart from the cards won before)
+            seat = r.last_in
+        asked = list(range(n)) if variant == "all" else [seat]
         pc = ctx.pc
         scoring = ctx.rs.scoring
         stakes = ctx.rs.has_stakes
@@ -70,16 +76,19 @@ class Settlement(PuzzleKind):
         accepted = [canonical, " ".join(str(values[q]) for q in asked)]
         if len(asked) > 1:
             accepted.append(", ".join(f"{q}: {fmt(values[q])}" for q in asked))
-        lib = library()
         last_cap = r.last_capturer
         facts = {
             "you": player_name(seat), "breakdown": "\n".join(lines),
             "last_in": player_name(r.last_in, seat) if r.last_in is not None else "nobody",
-            "bonus_to": player_name(r.bonus_to, seat) if r.bonus_to is not None else "nobody",
+            "bonus_to": (player_name(r.bonus_to, seat)
+                         + status_mark(lib.parameter(ctx.rs.id, "bonus_to").status)
+                         if r.bonus_to is not None else "nobody"),
             "bonus": pc.last_in_bonus if pc.last_in_bonus is not None else 0,
             "leftovers": pretty_cards(r.leftovers) or "none",
+            # a rule the answer rests on, said with its status as the lessons mark it
             "leftovers_to": (player_name(r.leftovers_to, seat) if r.leftovers_to is not None
-                             else "nobody (they are discarded)"),
+                             else "nobody, discarded")
+            + status_mark(lib.parameter(ctx.rs.id, "leftovers_to").status),
             "last_capture": player_name(last_cap, seat) if last_cap is not None else "nobody",
             "ruleset": lib.rulesets[ctx.rs.id].title,
             "breakeven": pc.breakeven if pc.breakeven is not None else 0,
@@ -226,6 +235,10 @@ def _breakdown_line(s, deal, seat: int, value: int) -> str:
     """One seat's line of the explanation: its won cards, then its settlement worked out
     (:func:`_working`), then its result."""
     extra = []
+    alone = sum(len(a.cards) + len(a.table) for a in deal.history
+                if a.kind == "play_on_capture" and a.player == s.seat)
+    if alone:
+        extra.append(f"{alone} captured alone after the others lay down")
     if s.leftovers:
         extra.append(f"{s.leftovers} leftovers")
     if s.set_aside:

@@ -26,13 +26,13 @@ from tutor.engine.parameters import COUNT_PARAMETERS, RULESET_PARAMETERS, spec, 
 from tutor.engine.sources import normalise, source_text
 from tutor.puzzles.base import (
     LETTERS,
+    SET_STRIDE,
     Candidate,
     PuzzleKind,
     Verdict,
     join,
     jsonable,
     library,
-    set_index,
 )
 from tutor.puzzles.model import AnswerError
 from tutor.puzzles.quoted import quote_plain
@@ -105,9 +105,12 @@ def which_pool() -> list:
         for s in lib.sources.values():
             if not s.is_text_of_rules:
                 continue
+            taught = s.id in voices()
             for q in s.quotations.values():
                 if q.speaker is not None or len(_words(q.text)) < 5:
                     continue
+                if taught and not voice_tells(q, s):
+                    continue        # lesson 10 teaches nothing in it that gives its source away
                 if is_heading(q, raws.get(s.id), s):
                     continue
                 plain = _plain(q.text)
@@ -118,6 +121,44 @@ def which_pool() -> list:
                 pool.append((s, q))
         _POOL = (weakref.ref(lib), pool)
     return _POOL[1]
+
+
+def voices() -> dict[str, dict]:
+    """What lesson 10's page "Each source's voice" teaches of each source, from the definition's
+    ``options.voices``: ``{source id: {"signs": [...], "words": [...]}}``.  A sign is ``pence`` (stakes
+    counted in pence); the words are that source's own (each stands in its text and in no other
+    text of the rules: tests/puzzles/test_source_voices.py)."""
+    from tutor.puzzles.model import definition
+    return dict(definition("source-quiz").options.get("voices") or {})
+
+
+#: The signs a voice may carry, each with how a quotation shows it and how it is said: only what
+#: the question shows (it shows a quotation's words as plain text, so bold type, web-page tags
+#: and emphasis are never signs here).
+_SIGNS = {
+    "pence": (lambda raw, plain: re.search(r"\b\d+p\b", plain) is not None,
+              "its numbers: stakes counted in pence"),
+}
+
+
+def has_word(text: str, word: str) -> bool:
+    """True when ``word`` (a word or a phrase, case as written) stands whole in ``text``."""
+    return re.search(r"(?<![A-Za-z])" + re.escape(word) + r"(?![A-Za-z])", text) is not None
+
+
+def voice_tells(quote, src) -> list[str]:
+    """What in ``quote`` gives ``src`` away among the things lesson 10's voice page teaches of
+    it (:func:`voices`): its signs, then its own words, as phrases; [] when none (or when the
+    page teaches nothing of ``src``)."""
+    voice = voices().get(src.id)
+    if not voice:
+        return []
+    raw, plain = quote.text, quote_plain(quote.text)
+    out = [_SIGNS[sign][1] for sign in voice.get("signs", []) if _SIGNS[sign][0](raw, plain)]
+    own = [w for w in voice.get("words", []) if has_word(plain, w)]
+    if own:
+        out.append("its own words, as that page lists them: " + join([f"“{w}”" for w in own]))
+    return out
 
 
 def _distractors(lib, src, quote) -> tuple[set[str], list[str]]:
@@ -131,9 +172,14 @@ def _distractors(lib, src, quote) -> tuple[set[str], list[str]]:
 
 
 def quote_index(seed: int, size: int) -> int:
-    """The place in the shuffled pool of the quotation for ``seed``: seeds one apart, or
-    :data:`~tutor.puzzles.base.SET_STRIDE` apart, get neighbouring places, so a set never repeats a quotation."""
-    return set_index(seed) % size
+    """The place in the shuffled pool of the quotation for ``seed``: seeds one apart get
+    neighbouring places, across a multiple of :data:`~tutor.puzzles.base.SET_STRIDE` too (999
+    and 1000 are places 999 and 1001), and seeds ``SET_STRIDE`` apart (a lesson block's) places
+    ``SET_STRIDE + 1`` apart, so a set never repeats a quotation while the pool holds more than
+    a set and no multiple of its size below eight times ``SET_STRIDE + 1`` (1001 = 7 x 11 x 13)
+    is one of those steps.  (The places of :func:`~tutor.puzzles.base.set_index` wrap from 999
+    to 1, which repeats within a set whenever the pool's size divides about 1000.)"""
+    return (seed + seed // SET_STRIDE) % size
 
 
 def _short(src) -> str:
@@ -283,8 +329,10 @@ class SourceQuiz(PuzzleKind):
                 "hide_id": True}        # the id names a ruleset, whose source may be the answer
         wrong = [f"{LETTERS[i]}) {_who(lib.sources[o])}" for i, o in enumerate(options)
                  if o != src.id]
-        found = tells(quote, src, lib, options)
-        why = ("What gives it away: " + "; ".join(found) + "." if found else
+        taught = voice_tells(quote, src)
+        found = taught or tells(quote, src, lib, options)
+        why = (("What gives it away (lesson 10, “Each source's voice”): " if taught else
+                "What gives it away: ") + "; ".join(found) + "." if found else
                f"No word of it is found only there; its manner is {_matter(src)}.")
         facts = {"quote": quote_plain(quote.text), "options": opts_text, "letter": letter,
                  "source": _short(src), "where": quote.where, "tells": why,

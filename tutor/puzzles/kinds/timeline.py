@@ -10,11 +10,15 @@ forms, cycled by the seed:
   (:meth:`~tutor.engine.sources.RecordDate.apart`: ``by 1784`` comes before 1800, but is never
   set beside 1700);
 - ``when``: one record's citation (and its own words, where it has some): which of these dates
-  is it?  The wrong dates are written in the same form as the right one (``c. 1634`` beside
-  ``c. 1665``, ``16th century`` beside ``18th century``), so the form gives nothing away;
-- ``record``: a sentence: is it a record that only names the game, or a description of how the
-  game is played?  The descriptions are those that name the game themselves (so the name in the
-  sentence tells nothing) and the records of play, with their own words;
+  is it?  Every option is written alike: a year or a ``c.`` year as the year alone (``1665``
+  beside ``1634``: a "c." on the options only where the answer is a c. record would give it
+  away), any other form as the right one is (``16th century`` beside ``18th century``);
+- ``record``: a line: is it from a record that only names the game, or from a description of
+  how the game is played?  The lines (``options.lines`` of the definition) are drawn by
+  spelling first, then side: old spelling stands on both sides (the records' words as Parlett
+  prints them, Willughby's "perryall" in the compendium's rules) and so does modern (Forby, a
+  line of S. R., du Coeur's report of Florio's dictionary; the modern texts' rules), and the
+  game's name stands in some lines of each side, so neither tells the answer;
 - ``sources``: the descriptions of the rules that can be dated, to be put in the order they were
   written (Willughby's c. 1665 first: the only primary source).
 
@@ -67,21 +71,53 @@ def _gives_year(rec) -> bool:
                                                    rec.page or "", rec.author or "") if x)))
 
 
-def descriptions() -> list:
-    """The descriptions of play a ``record`` question may show, ``(quotation, record or None)``
-    in a fixed order: the sentences of the definition's ``options.descriptions`` (each names
-    the game) and every record of play with its own words."""
+#: The spellings a ``record`` question's lines are drawn by: each line is first given a spelling
+#: (``old``: as the 1500s and 1600s spelt, "downe", "perryall"; ``modern``), then a side
+#: (record or description), so that neither the spelling nor the name in a line tells the side.
+SPELLINGS = ("old", "modern")
+SIDES = ("record", "description")
+
+
+def record_lines() -> dict[tuple[str, str], list[str]]:
+    """The lines a ``record`` question may show, by ``(spelling, side)``: quotation refs.
+
+    The definition's ``options.lines`` names them (each records line a record's own words, a
+    part of them, or a modern writer's report of it; each description a sentence that tells
+    players what to do).  Every other record with its own words (a teacher's) joins the modern
+    lines of its side: a record of the name with the records, a record of play with the
+    descriptions."""
     from tutor.puzzles.model import definition
     lib = library()
-    out = [(lib.quotation(ref), None) for ref in definition("timeline").options.get(
-        "descriptions", [])]
-    out += [(lib.quotation(r.quote), r) for r in lib.timeline(["play"]) if r.quote]
-    return out
+    got: dict[tuple[str, str], list[str]] = {(sp, side): [] for sp in SPELLINGS for side in SIDES}
+    spec = definition("timeline").options.get("lines", {})
+    for sp in SPELLINGS:
+        for side in SIDES:
+            got[(sp, side)] += [lib.quotation(ref).ref for ref in spec.get(sp, {}).get(side, [])]
+    listed = {ref for refs in got.values() for ref in refs}
+    for r in lib.timeline(["name", "play"]):
+        if r.quote and r.quote not in listed and not _part_of_listed(r, listed):
+            got[("modern", "record" if r.kind == "name" else "description")].append(r.quote)
+    return got
 
 
-def name_records() -> list:
-    """The records that only name the game and have their own words, in date order."""
-    return [r for r in library().timeline(["name"]) if r.quote]
+def _part_of_listed(rec, listed: set[str]) -> bool:
+    """True when a listed line is a part of ``rec``'s own words (then the record is shown by
+    that part, never twice)."""
+    lib = library()
+    full = lib.quotation(rec.quote).text
+    return any(lib.quotation(ref).text in full for ref in listed)
+
+
+def record_of_line(ref: str):
+    """The record a line stands for (:class:`tutor.engine.sources.Record`): the record whose own
+    words it is, or a part of, or whose reporter's words it is; None for a description that is
+    no record (a rule text's sentence)."""
+    lib = library()
+    text = lib.quotation(ref).text
+    for r in lib.records.values():
+        if r.quote == ref or r.report == ref or (r.quote and text in lib.quotation(r.quote).text):
+            return r
+    return None
 
 
 def source_year(src) -> int | None:
@@ -110,6 +146,13 @@ def _shown_source(src) -> str:
         return f"{src.author}, {src.title}"
     where = " ".join(_YEAR.sub("", src.in_ or "").split())
     return f"{src.title} ({where})" if where else src.title
+
+
+def shown_date(date) -> str:
+    """A date as a ``when`` question's options write it: a year or a ``c.`` year as the year
+    alone (every option alike, so that "c." on the options never tells which record is asked
+    about), any other form as written."""
+    return str(date.anchor) if date.form in ("year", "circa") else date.text
 
 
 def _apart_sets(recs: list, k: int, rng) -> list | None:
@@ -168,10 +211,11 @@ class Timeline(PuzzleKind):
             return {"order": [LETTERS[i] for i in order], "sources": list(data["sources"])}
         if v == "when":
             rec = lib.records[data["record"]]
-            return {"letter": LETTERS[data["options"].index(rec.date.text)],
+            return {"letter": LETTERS[data["options"].index(shown_date(rec.date))],
                     "options": list(data["options"]), "record": rec.id}
         ref = data["quotes"][0]
-        is_record = ref in {r.quote for r in name_records()}
+        rec = record_of_line(ref)
+        is_record = rec is not None and rec.kind == "name"
         return {"letter": "A" if is_record else "B", "quote": ref}
 
     def build(self, ctx):
@@ -226,8 +270,10 @@ class Timeline(PuzzleKind):
             return None
         dates = [rec.date] + wrong
         rng.shuffle(dates)
-        options = [d.text for d in dates]
-        letter = LETTERS[options.index(rec.date.text)]
+        options = [shown_date(d) for d in dates]
+        if len(set(options)) < len(options):
+            return None
+        letter = LETTERS[options.index(shown_date(rec.date))]
         words = record_words(rec)
         data = {"options": options, "record": rec.id, "quotes": _quotes_of([rec])}
         facts = {"record": record_line(rec) if words else
@@ -237,36 +283,50 @@ class Timeline(PuzzleKind):
                  "date": rec.date.text, "author": rec.who, "work": rec.title,
                  "neighbours": _neighbours(recs, rec)}
         features = {"close": float(any(abs(d.key[1] - rec.date.key[1]) < 10 for d in wrong))}
+        facts["roughly"] = ("" if rec.date.form != "circa" else
+                            f" (about {rec.date.anchor}: the option {rec.date.anchor})")
         accepted = [letter, letter.lower()] + ([str(rec.date.anchor)] if rec.date.form in
                                                ("year", "circa") else [])
         return data, facts, accepted, features, "date-of-record"
 
     def _record(self, ctx):
         rng = ctx.rng
-        recs = name_records()
-        rules = descriptions()
-        if not recs or not rules:
+        lines = record_lines()
+        spellings = [sp for sp in SPELLINGS if all(lines[(sp, side)] for side in SIDES)]
+        if not spellings:
             return None
         lib = library()
-        is_record = rng.random() < 0.5
-        if is_record:
-            rec = rng.choice(recs)
-            q = lib.quotation(rec.quote)
+        # the spelling first, then the side: an old spelling is as often a description
+        sp = rng.choice(spellings)
+        side = rng.choice(SIDES)
+        ref = rng.choice(lines[(sp, side)])
+        q = lib.quotation(ref)
+        rec = record_of_line(ref)
+        is_record = side == "record"
+        if rec is not None and rec.kind == "name":
             who = lib.reporter(rec)
             given = f", as {who.split(',')[0]} gives it" if who else ""
-            why = (f"It is {rec.citation_text} ({rec.date.text}){given}: a line that names the "
-                   "game in passing, with nothing of how it is played.")
-        else:
-            q, rec = rng.choice(rules)
-            src = lib.sources[q.source]
-            if rec is not None:
-                why = (f"It is {rec.citation_text} ({rec.date.text}), a description of play: "
-                       "it tells the players what to do.")
+            head = f"{rec.citation_text} ({rec.date.text})"
+            if ref == rec.report:
+                why = (f"It is {lib.sources[q.source].who} reporting {head}: a record of the "
+                       "name, told in a modern writer's words, with nothing of how the game is "
+                       "played.")
+            elif ref != rec.quote and rec.quote:
+                why = (f"It is part of {head}{given}: “"
+                       f"{quote_plain(lib.quotation(rec.quote).text)}”, a line that names the "
+                       "game in passing, with nothing of how it is played.")
             else:
-                why = (f"It is from {src.who}, under {q.where}: it tells players what to do, "
-                       "and names the game while it does; naming the game does not make a "
-                       "sentence a record of the name.")
-        data = {"quotes": [q.ref]}
+                why = (f"It is {head}{given}: a line that names the game in passing, with "
+                       "nothing of how it is played.")
+        elif rec is not None:
+            why = (f"It is {rec.citation_text} ({rec.date.text}), a description of play: "
+                   "it tells the players what to do.")
+        else:
+            src = lib.sources[q.source]
+            why = (f"It is from {src.who}, under {q.where}: it tells players what to do, so it "
+                   "is a description of play, whatever its spelling and whether or not it "
+                   "names the game.")
+        data = {"quotes": [q.ref], "side": side, "spelling": sp}
         letter = "A" if is_record else "B"
         facts = {"text": quote_plain(q.text), "why": why}
         return data, facts, [letter, letter.lower(), "record" if is_record else "rules"], \
@@ -375,7 +435,7 @@ class Timeline(PuzzleKind):
 
 def records_in(p) -> list[str]:
     """The ids of the records a timeline puzzle ``p`` asks about or shows (its order, its
-    date, or the record whose words a record-or-description question quotes)."""
+    date, or the record a record-or-description question quotes, a part of or reports)."""
     if p.kind != "timeline":
         return []
     a = p.answer
@@ -383,8 +443,8 @@ def records_in(p) -> list[str]:
         return list(a["records"])
     if "record" in a:
         return [a["record"]]
-    ref = a.get("quote")
-    return [r.id for r in library().records.values() if ref and r.quote == ref]
+    rec = record_of_line(a["quote"]) if a.get("quote") else None
+    return [rec.id] if rec is not None else []
 
 
 def _quotes_of(recs: list) -> list[str]:
