@@ -438,7 +438,7 @@ def test_a_hint_over_the_network_is_worked_out_in_a_worker_and_answered(tmp_path
     extra = dict(env(tmp_path), LAUGH_PURE_PYTHON="1")
     argv = [sys.executable, "-m", "tutor", "table", "serve", "--port", "0", "--json", "--dir",
             str(folder), "--players", "3", "--deals", "1", "--seed", "2", "--hint",
-            "--pace", "0", "--gap", "0.2", "--move-time", "0"]
+            "--pace", "0", "--gap", "0.2", "--move-time", "0", "--people", "1"]
     proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             env=extra, cwd=str(ROOT))
     try:

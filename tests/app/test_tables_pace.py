@@ -1,0 +1,138 @@
+"""Waiting and pace at a live table (issue 41, finding 10): a table tells its people what it
+waits for and whom (the organiser's start, more people, the other tables); the first deal
+waits for every seat unless the organiser says otherwise; a terminal's countdown is drawn again
+when the person awaited changes or goes away; the review of a deal stays on a terminal until a
+key or the player's turn."""
+
+from __future__ import annotations
+
+import queue
+import time
+
+import pytest
+from tables_net import RawClient, Server
+
+from tutor.app.cli import build_parser
+from tutor.app.clock import FakeClock
+from tutor.app.io import ScriptedIO
+from tutor.app.commands.table import _settings
+from tutor.app.tables.client import PlayerClient
+from tutor.app.tables.table import Settings, Table
+from tutor.engine.levels import level
+
+
+def _table_settings(rulesets, players=3, **kw):
+    kw.setdefault("pace", 0.5)
+    kw.setdefault("gap", 1.0)
+    kw.setdefault("seed", 7)
+    return Settings(rulesets["parlett"], players, level("club"), **kw)
+
+
+def _wait(pred, timeout=20.0, step=0.05):
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if pred():
+            return True
+        time.sleep(step)
+    return False
+
+
+def test_the_first_deal_waits_for_every_seat_by_default():
+    """``--people`` left out: the table's player count, not 1 (with 1, the first deal began a
+    second after the first person sat, and the rest were told "from the next deal")."""
+    args = build_parser().parse_args(["table", "serve", "--players", "5", "--ruleset",
+                                      "inter-livery-2018"])
+    assert _settings(args, 3).people == 5
+    args = build_parser().parse_args(["table", "serve", "--players", "4", "--people", "2"])
+    assert _settings(args, 1).people == 2
+
+
+def test_a_table_says_what_it_waits_for_and_whom(rulesets):
+    t = Table(1, "C", _table_settings(rulesets, people=3))
+    assert t.waits(0.0) == ("The table waits for 3 more people (0 of 3 seats taken), or for "
+                            "the organiser to start it.")
+    t.join("Ann", None, 0.0)
+    t.join("Bob", None, 0.1)
+    text = t.waits(0.2)
+    assert text is not None and "1 more person" in text and "Ann" in text and "Bob" in text
+    t.tick(30.0)
+    assert t.deal is None                       # two of three: no deal begins by itself
+    t.join("Cy", None, 31.0)
+    assert t.waits(31.0) is None and t.next_wake() == pytest.approx(32.0)
+    t.tick(32.0)
+    assert t.deal is not None and t.waits(32.0) is None
+    held = Table(1, "C", _table_settings(rulesets, hold=True))
+    held.join("Ann", None, 0.0)
+    said = held.waits(0.0)
+    assert said == "The table waits for the organiser to start it (1 of 3 seats taken: Ann)."
+    assert held.start(5.0) and held.waits(5.0) is None
+    gated = Table(2, "D", _table_settings(rulesets, people=1), gate=lambda table, game: False)
+    gated.join("Ann", None, 0.0)
+    gated.tick(5.0)
+    assert gated.deal is None and "waits for the other tables" in (gated.waits(5.0) or "")
+
+
+def test_a_held_table_tells_its_players_for_whom_it_waits(tmp_path):
+    """Over the network: a player at a table started with ``--hold`` is told at once that it
+    waits for the organiser, and who sits there; the next person to sit is named to both;
+    once the organiser starts it, the waiting ends (text null) and the deal comes."""
+    srv = Server(tmp_path, tmp_path / "srv", "--players", "3", "--deals", "1", "--hold",
+                 "--pace", "0", "--gap", "0", "--seed", "8")
+    ann = bob = org = None
+    try:
+        ann = RawClient(srv.address, {"type": "join", "code": srv.code, "name": "Ann"},
+                        play=True)
+        assert _wait(lambda: ann.of("waiting"))
+        first = ann.of("waiting")[0]["text"]
+        assert first == "The table waits for the organiser to start it (1 of 3 seats taken: Ann)."
+        bob = RawClient(srv.address, {"type": "join", "code": srv.code, "name": "Bob"},
+                        play=True)
+        assert _wait(lambda: bob.of("waiting") and len(ann.of("waiting")) >= 2)
+        for c in (ann, bob):
+            assert "2 of 3 seats taken: " in c.of("waiting")[-1]["text"]
+            assert {"Ann", "Bob"} <= set(c.of("waiting")[-1]["text"].split(": ")[-1]
+                                         .rstrip(").").split(", "))
+        assert not ann.of("state")
+        org = RawClient(srv.address, {"type": "watch", "admin": srv.info["admin"]}, play=False)
+        assert _wait(lambda: org.of("overview"))
+        org.send({"type": "start"})
+        assert _wait(lambda: ann.of("state"), 20)
+        assert _wait(lambda: ann.of("waiting")[-1]["text"] is None)
+    finally:
+        for c in (ann, bob, org):
+            if c is not None:
+                c.close()
+        srv.stop()
+
+
+class _Link:
+    """A stand-in link: an inbox the test fills, what is sent kept."""
+
+    def __init__(self):
+        self.inbox: queue.Queue = queue.Queue()
+        self.sent: list[dict] = []
+
+    def send(self, m):
+        self.sent.append(m)
+
+    def close(self):
+        pass
+
+    def start(self):
+        pass
+
+
+def test_the_countdown_is_drawn_again_when_the_awaited_person_goes():
+    """The prompt's countdown closes (to be drawn again) when the person awaited leaves: the
+    same seat, now ``away`` (before, only another seat to move closed it, and the countdown
+    stayed on the move's time of someone gone)."""
+    io = ScriptedIO([], clock=FakeClock(realtime=True))
+    c = PlayerClient(io, _Link(), "ws://x", "CODE", "Ann")
+    now = io.clock.now()
+    c.clock = (now + 30.0, 30.0, 1, "move")
+    look = c._events(5.0)[0][1]
+    assert not look()
+    c.clock = (now + 30.2, 30.0, 1, "move")     # the same clock, a state later: no redraw
+    assert not look()
+    c.clock = (now + 20.0, 20.0, 1, "away")     # Bob has left: a computer moves in 20 s
+    assert look()
