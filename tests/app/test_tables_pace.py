@@ -14,8 +14,8 @@ from tables_net import RawClient, Server
 
 from tutor.app.cli import build_parser
 from tutor.app.clock import FakeClock
-from tutor.app.io import ScriptedIO
 from tutor.app.commands.table import _settings
+from tutor.app.io import ScriptedIO
 from tutor.app.tables.client import PlayerClient
 from tutor.app.tables.table import Settings, Table
 from tutor.engine.levels import level
