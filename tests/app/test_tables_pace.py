@@ -136,3 +136,42 @@ def test_the_countdown_is_drawn_again_when_the_awaited_person_goes():
     assert not look()
     c.clock = (now + 20.0, 20.0, 1, "away")     # Bob has left: a computer moves in 20 s
     assert look()
+
+
+def test_at_40_by_24_the_header_and_your_row_stay_and_no_pile_is_cut():
+    """Late in a five-player deal drawn at 40 columns: the whole table fits a 24-line screen
+    with its prompt and countdown, the scoring line first and your own row next, and every
+    won pile whole (before: each pile beside its row in four columns, a line a rank, and
+    the "Last:" moves again below the table: 30 lines and more, the header scrolled off)."""
+    import io as _io
+    import random
+
+    from rich.console import Console
+
+    from tutor.engine.deal import new_deal
+    from tutor.engine.observe import observe
+    from tutor.engine.sources import default_library
+    rs = default_library().ruleset("inter-livery-2018", 5)
+    rng = random.Random(4)
+    deal = new_deal(rs, 5, 0, rng)
+    while not deal.is_terminal() and sum(map(len, observe(deal, 0).won)) < 30:
+        deal.apply(rng.choice(deal.legal_actions()))
+    obs = observe(deal, 0)
+    console = Console(file=_io.StringIO(), width=40, height=24, color_system=None)
+    seam = ScriptedIO([], console)
+    c = PlayerClient(seam, _Link(), "ws://x", "CODE", "Ann")
+    c.rs, c.obs, c.seat, c.seated, c.deal = rs, obs, 0, True, 1
+    c.names = ["Ann", "Bess (computer)", "Anne (computer)", "Ralph (computer)",
+               "Mary (computer)"]
+    c.totals = [0, 3, -1, 2, 0]
+    c.show()
+    lines = [x.rstrip() for x in console.file.getvalue().splitlines() if x.strip()]
+    assert len(lines) <= 22, "\n".join(lines)             # and the prompt, the countdown
+    assert lines[0].startswith("1 point per pair won") and lines[1].lstrip("▶ ").startswith(
+        "You")
+    from tutor.puzzles.board import pile_text
+    text = "\n".join(lines)
+    for q, name in enumerate(["You", "Bess (bot)", "Anne (bot)", "Ralph (bot)", "Mary (bot)"]):
+        if obs.won[q]:
+            pile = pile_text(obs.won[q], True).plain
+            assert f"{name}: {pile}" in " ".join(text.split()), (name, pile, text)

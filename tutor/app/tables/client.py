@@ -74,7 +74,13 @@ from tutor.app.tables.protocol import COMPUTER
 from tutor.engine.errors import LaughError, RecordError
 from tutor.engine.observe import Observation
 from tutor.engine.rulesets import Ruleset
-from tutor.puzzles.board import action_text, grouped_text, render_observation
+from tutor.puzzles.board import (
+    action_text,
+    grouped_text,
+    hanging,
+    pile_text,
+    render_observation,
+)
 from tutor.puzzles.render import shown_cards
 from tutor.teaching.io import Event, LearnerIO
 from tutor.teaching.words import QUIT_WORDS as LOOP_QUIT_WORDS
@@ -349,9 +355,25 @@ class PlayerClient(Rejoining):
         if self.obs is None or self.rs is None:
             return
         head = f"Table · {self.game}" if title and self.game else ""
+        narrow = self.io.width < 60
+        names = self.shown_names()
+        drawn = render_observation(self.obs, self.rs, names, self.symbols, title=head,
+                                   totals=self.totals or None, recent=0 if narrow else 4,
+                                   show_piles=not narrow)
+        if narrow:
+            # A small terminal: the moves are printed above as they come (no "Last:" again),
+            # and each won pile under the seats, whole, at the full width (beside a seat's
+            # row it had four columns and took a line a rank): the header and your own row
+            # stay on a 24-line screen.
+            o = self.obs
+            at = (1 if head else 0) + 1 + o.players
+            seat = o.seat if o.seat is not None else 0
+            piles = [hanging(Text(f"  {names[q]}: ", style="dim"), pile_text(o.won[q],
+                                                                           self.symbols))
+                     for q in ((seat + k) % o.players for k in range(o.players)) if o.won[q]]
+            drawn.renderables[at:at] = piles
         self.io.say()
-        self.io.show(render_observation(self.obs, self.rs, self.shown_names(), self.symbols,
-                                        title=head, totals=self.totals or None))
+        self.io.show(drawn)
         self._drawn = (self.deal, len(self.obs.history))
 
     def _deal_over(self, msg: DealOver) -> None:
