@@ -6,11 +6,17 @@ key or the player's turn."""
 
 from __future__ import annotations
 
+import os
 import queue
+import re
+import shutil
+import sys
 import time
 
 import pytest
+from support import ROOT
 from tables_net import RawClient, Server
+from test_tables_tmux import Tmux, _free_port
 
 from tutor.app.cli import build_parser
 from tutor.app.clock import FakeClock
@@ -175,3 +181,58 @@ def test_at_40_by_24_the_header_and_your_row_stay_and_no_pile_is_cut():
         if obs.won[q]:
             pile = pile_text(obs.won[q], True).plain
             assert f"{name}: {pile}" in " ".join(text.split()), (name, pile, text)
+
+
+def _seed_not_first(rulesets):
+    """A seed whose second deal (3 players, Ann alone of the people) Ann deals: the two
+    computer players move before her, and her turn comes seconds after the deal begins."""
+    for seed in range(1, 500):
+        s = Settings(rulesets["parlett"], 3, level("beginner"), deals=2, pace=0.0, gap=0.0,
+                     seed=seed, move_time=0.5, reserve=0.0, people=1)
+        t = Table(1, "X", s)
+        ann = t.join("Ann", None, 0.0).seat
+        now = 0.0
+        while len(t.match.deals) < 1 and now < 2000:
+            now += 0.5
+            t.tick(now)
+        t.tick(now + 1.0)
+        d = t.deal
+        if d is not None and len(t.match.deals) == 1 and d.dealer == ann:
+            return seed
+    raise AssertionError("no such seed")
+
+
+@pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
+@pytest.mark.parametrize("width", [80, 40])
+def test_the_review_stays_until_enter_in_tmux(tmp_path, rulesets, width):
+    """A terminal at 80x24 and 40x24: the deal's settlement and review stay on the screen
+    after the next deal has begun (one line says so) while the computer players move; Enter
+    draws the table, its header and your own row on the screen (before: the next deal's
+    table was drawn at once, and again at each move, 14 lines each)."""
+    seed = _seed_not_first(rulesets)
+    port = _free_port()
+    tm = Tmux(f"t-pace-{os.getpid()}-{width}", tmp_path)
+    laugh = f"{sys.executable} -m tutor"
+    serve = (f"cd {ROOT} && {laugh} table serve --port {port} --ruleset parlett --players 3 "
+             f"--bots beginner --deals 2 --gap 1 --pace 3 --seed {seed} --people 1 "
+             f"--move-time 0.5 --reserve 0 --dir {tmp_path}/srv")
+    tm.run("new-session", "-d", "-s", "srv", "-x", "100", "-y", "30", serve)
+    tm.run("set-option", "-g", "remain-on-exit", "on")
+    try:
+        out = tm.wait_for("srv:0.0", r"laugh table join \S+ \w+ --name")
+        code = re.search(r"table join \S+ (\w+) --name", out).group(1)
+        tm.run("new-session", "-d", "-s", "ann", "-x", str(width), "-y", "24",
+               f"cd {ROOT} && {laugh} table join ws://127.0.0.1:{port} {code} --name Ann")
+        tm.wait_for("ann:0.0", r"The review stays until you press Enter", 120)
+        tm.wait_for("ann:0.0", r"has begun: press Enter", 20)
+        time.sleep(2.0)                     # a computer player has moved meanwhile
+        shown = tm.run("capture-pane", "-p", "-t", "ann:0.0").stdout      # the screen only
+        flat = " ".join(shown.split())
+        assert "1 of 2 games played" in flat and "Table ·" not in flat, shown
+        tm.run("send-keys", "-t", "ann:0.0", "Enter")
+        tm.wait_for("ann:0.0", r"Table · Deal 2", 10)
+        screen = tm.run("capture-pane", "-p", "-t", "ann:0.0").stdout
+        assert re.search(r"^(▶ )? *You ", screen, re.M) and "Pot 10" in screen, screen
+        tm.run("send-keys", "-t", "ann:0.0", "C-c")
+    finally:
+        tm.run("kill-server")
