@@ -155,6 +155,7 @@ class PlayerClient(Rejoining):
         #: The clock of the move waited for: (local deadline, seconds in all, seat, kind).
         self.clock: tuple[float, float, int, str] | None = None
         self.lost = False
+        self.stopping = False
         self.finished = False
         self.leaving = False
         self._told = False
@@ -243,6 +244,7 @@ class PlayerClient(Rejoining):
             self._match_over(msg)
         elif isinstance(msg, Bye):
             io.say(msg.text or "The table has closed.", style="yellow")
+            self.stopping = msg.reason == "stopping"
             if msg.reason == "replaced":
                 self.done = True
         elif isinstance(msg, Closed):
