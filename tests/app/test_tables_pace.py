@@ -236,3 +236,36 @@ def test_the_review_stays_until_enter_in_tmux(tmp_path, rulesets, width):
         tm.run("send-keys", "-t", "ann:0.0", "C-c")
     finally:
         tm.run("kill-server")
+
+
+def test_every_command_of_the_organisers_guide_is_one_the_program_takes():
+    """docs/ORGANISER.md: every ``laugh`` command in its code blocks (continued lines joined,
+    the capitals it writes for what a server prints filled in) is read by the program's own
+    parser without an error, and the options the guide names in words exist."""
+    import shlex
+
+    from support import ROOT
+    text = (ROOT / "docs" / "ORGANISER.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```sh\n(.*?)```", text, re.S)
+    commands = []
+    for block in blocks:
+        joined = block.replace("\\\n", " ")
+        commands += [line.strip() for line in joined.splitlines()
+                     if line.strip().startswith("laugh ")]
+    commands += re.findall(r"`(laugh table \w+ ws://[^`]+)`", text)
+    assert len(commands) >= 8, commands
+    parser = build_parser()
+    fill = {"ADDRESS": "127.0.0.1:7470", "ADMIN": "ABCDEFGH2345", "CODE1": "ABCDEFG234",
+            "TOKEN": "t0ken", "NAME": "Ann"}
+    for cmd in commands:
+        words = [fill.get(w, w).replace("ws://ADDRESS", "ws://127.0.0.1:7470")
+                 for w in shlex.split(cmd.replace("…", "x")) if w != "--help"]
+        try:
+            parser.parse_args(words[1:])
+        except SystemExit:
+            raise AssertionError(f"the guide's command is refused: {cmd}") from None
+    serve_help = parser.parse_args(["table", "serve"])       # the options named in words
+    for option in re.findall(r"`(--[a-z-]+)", text):
+        assert hasattr(serve_help, option[2:].replace("-", "_")) or option in (
+            "--name", "--livery", "--token", "--admin", "--once", "--table", "--seat",
+            "--help"), option

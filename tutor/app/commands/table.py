@@ -74,7 +74,7 @@ def register(sub, parent) -> None:
                    help="seconds between deals (default 3)")
     s.add_argument("--start", type=_seconds(86400), default=None, metavar="SEC",
                    help="begin the first deal SEC seconds after the server starts, people or "
-                        "not (default: --gap seconds after the first person takes a seat)")
+                        "not (default: --gap seconds after its --people-th person sits)")
     s.add_argument("--seed", type=seed_type, default=None, metavar="S",
                    help="seed every table's own seed is drawn from (the cut, the deals, the "
                         "computer players); recorded in each table's match")
