@@ -183,21 +183,23 @@ def test_at_40_by_24_the_header_and_your_row_stay_and_no_pile_is_cut():
             assert f"{name}: {pile}" in " ".join(text.split()), (name, pile, text)
 
 
-def _seed_not_first(rulesets):
-    """A seed whose second deal (3 players, Ann alone of the people) Ann deals: the two
-    computer players move before her, and her turn comes seconds after the deal begins."""
+def _seed_bob_first(rulesets):
+    """A seed whose second deal (3 players: Ann, then Bob, then a computer player) a computer
+    player deals and Bob begins: with Bob gone, the deal waits for him (``--wait``) before
+    Ann's turn comes."""
     for seed in range(1, 500):
         s = Settings(rulesets["parlett"], 3, level("beginner"), deals=2, pace=0.0, gap=0.0,
-                     seed=seed, move_time=0.5, reserve=0.0, people=1)
+                     seed=seed, move_time=0.3, reserve=0.0, people=2)
         t = Table(1, "X", s)
-        ann = t.join("Ann", None, 0.0).seat
+        ann, bob = t.join("Ann", None, 0.0).seat, t.join("Bob", None, 0.0).seat
         now = 0.0
-        while len(t.match.deals) < 1 and now < 2000:
-            now += 0.5
+        while len(t.match.deals) < 1 and now < 500:
+            now += 0.3
             t.tick(now)
-        t.tick(now + 1.0)
+        t.tick(now + 0.1)
         d = t.deal
-        if d is not None and len(t.match.deals) == 1 and d.dealer == ann:
+        if d is not None and len(t.match.deals) == 1 and d.dealer not in (ann, bob) \
+                and d.to_move == bob:
             return seed
     raise AssertionError("no such seed")
 
@@ -206,26 +208,33 @@ def _seed_not_first(rulesets):
 @pytest.mark.parametrize("width", [80, 40])
 def test_the_review_stays_until_enter_in_tmux(tmp_path, rulesets, width):
     """A terminal at 80x24 and 40x24: the deal's settlement and review stay on the screen
-    after the next deal has begun (one line says so) while the computer players move; Enter
-    draws the table, its header and your own row on the screen (before: the next deal's
-    table was drawn at once, and again at each move, 14 lines each)."""
-    seed = _seed_not_first(rulesets)
+    after the next deal has begun (one line says so); Enter draws the table, its header and
+    your own row on the screen (before: the next deal's table was drawn at once, and again
+    at each move, 14 lines each).  Bob, a script, plays the first deal and leaves: the second
+    waits for him, Ann's turn some seconds away."""
+    seed = _seed_bob_first(rulesets)
     port = _free_port()
     tm = Tmux(f"t-pace-{os.getpid()}-{width}", tmp_path)
     laugh = f"{sys.executable} -m tutor"
     serve = (f"cd {ROOT} && {laugh} table serve --port {port} --ruleset parlett --players 3 "
-             f"--bots beginner --deals 2 --gap 1 --pace 3 --seed {seed} --people 1 "
-             f"--move-time 0.5 --reserve 0 --dir {tmp_path}/srv")
+             f"--bots beginner --deals 2 --gap 2 --pace 0 --seed {seed} --people 2 "
+             f"--move-time 0.3 --reserve 0 --wait 15 --dir {tmp_path}/srv")
     tm.run("new-session", "-d", "-s", "srv", "-x", "100", "-y", "30", serve)
     tm.run("set-option", "-g", "remain-on-exit", "on")
+    bob = None
     try:
         out = tm.wait_for("srv:0.0", r"laugh table join \S+ \w+ --name")
         code = re.search(r"table join \S+ (\w+) --name", out).group(1)
         tm.run("new-session", "-d", "-s", "ann", "-x", str(width), "-y", "24",
                f"cd {ROOT} && {laugh} table join ws://127.0.0.1:{port} {code} --name Ann")
-        tm.wait_for("ann:0.0", r"The review stays until you press Enter", 120)
-        tm.wait_for("ann:0.0", r"has begun: press Enter", 20)
-        time.sleep(2.0)                     # a computer player has moved meanwhile
+        tm.wait_for("ann:0.0", r"You are at table 1")
+        bob = RawClient(f"ws://127.0.0.1:{port}", {"type": "join", "code": code,
+                                                    "name": "Bob"}, play=True)
+        assert _wait(lambda: bob.of("deal_over"), 60)
+        bob.close()                                     # gone before the second deal
+        tm.wait_for("ann:0.0", r"The review stays until you press Enter", 10)
+        tm.wait_for("ann:0.0", r"has begun: press Enter", 10)
+        time.sleep(2.0)
         shown = tm.run("capture-pane", "-p", "-t", "ann:0.0").stdout      # the screen only
         flat = " ".join(shown.split())
         assert "1 of 2 games played" in flat and "Table ·" not in flat, shown
@@ -235,6 +244,8 @@ def test_the_review_stays_until_enter_in_tmux(tmp_path, rulesets, width):
         assert re.search(r"^(▶ )? *You ", screen, re.M) and "Pot 10" in screen, screen
         tm.run("send-keys", "-t", "ann:0.0", "C-c")
     finally:
+        if bob is not None:
+            bob.close()
         tm.run("kill-server")
 
 
