@@ -158,6 +158,7 @@
     const box = $("hint-text");
     box.textContent = m.text || "";
     box.className = m.ok ? "hint" : "hint error";
+    box.scrollIntoView({ block: "nearest" });       // under the moves, on the screen
     S.hintTurn = S.history.length;
   }
 
