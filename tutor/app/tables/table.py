@@ -262,6 +262,9 @@ class Table(Seating, Intents):
             return "The first deal begins at the time the organiser set" + who + "."
         game = self.match.next_game
         if self.gate is not None and game is not None and not self.gate(self, game):
+            if s.duplicate:
+                return (f"{game.label}: the table waits for the other tables to finish the "
+                        "deal before (duplicate play: every table is dealt the same cards).")
             return (f"{game.label}: the table waits for the other tables to finish the "
                     "round (every table begins it together).")
         return None
