@@ -114,8 +114,9 @@ def test_the_page_at_360_and_1280_px(tmp_path, pages):
             if page.is_visible("#ready-button"):
                 page.click("#ready-button")
                 return False
-            if not page.locator("#turn").inner_text().startswith("Your turn"):
-                return False
+            if not page.is_visible("#moves-box") or page.is_visible("#review-done") or \
+                    not page.locator("#turn").inner_text().startswith("Your turn"):
+                return False            # no turn, or the deal has just ended (a race)
             first = page.locator("#moves button.move").first
             if not first.count():
                 return False
@@ -127,7 +128,12 @@ def test_the_page_at_360_and_1280_px(tmp_path, pages):
                 box = page.locator(sel).first.bounding_box()
                 if box is None:             # redrawn meanwhile (the turn has moved on)
                     return False
-                assert box["y"] + min(box["height"], 40) <= height, (sel, box, height)
+                if box["y"] + min(box["height"], 40) > height:
+                    _shot(page, tmp_path, f"failed-{who}")
+                assert box["y"] + min(box["height"], 40) <= height, (
+                    sel, box, height, page.evaluate("document.getElementById('review-box')"
+                                                    ".className"),
+                    page.locator("#log").inner_text()[-300:])
             if not shots[who]:
                 shots[who] = 1
                 _shot(page, tmp_path, f"turn-{who}")

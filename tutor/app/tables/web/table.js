@@ -181,7 +181,10 @@
     S.clockAt = performance.now();
     S.game = m.game;
     if (!S.waiting && $("status").textContent === "Seated.") status("Playing.");
-    if (S.reviewing != null && m.deal !== S.reviewing && (S.history.length > 0 || myTurn())) {
+    const dealing = !o.started && o.phase !== "over" && o.seat === o.dealer && S.seated &&
+      freeMoves().length > 0;           // the dealer may take the table mournival: their move
+    if (S.reviewing != null && m.deal !== S.reviewing &&
+        (S.history.length > 0 || myTurn() || dealing)) {
       reviewFront(false);         // the next deal's first move: the table comes back on top
     }
     if (S.hintTurn != null && S.history.length !== S.hintTurn) {
