@@ -29,8 +29,16 @@ itself with the token, waiting longer each time (half a second, then twice as lo
 half a minute, ``tries`` times); a client that gives up says how to come back and exits 1.
 
 The clock of the move being waited for comes in each state (the server's ``left`` seconds):
-on a terminal it counts down in the prompt's bottom line, yours or another person's; piped, a
-line says how long your move may take when your turn comes.
+on a terminal it counts down in the prompt's bottom line, yours or another person's (drawn
+again when the person awaited changes, goes away or comes back); piped, a line says how long
+your move may take when your turn comes.
+
+On a terminal, a deal's settlement and review stay on the screen until the player presses
+Enter (or the claim key) or their turn comes in the next deal: meanwhile one line says that
+the next deal has begun, and neither its table nor its moves are drawn.  Under 60 columns the
+table leaves out the moves already printed above it and sets the won piles under the seats,
+so that a 24-line screen keeps its header and the player's own row.  What the table waits for
+(the organiser, more people, the other tables) is said as the server tells it.
 
 The module's private parts: :mod:`~tutor.app.tables._link` (the network thread),
 :mod:`~tutor.app.tables._screens` (the review, the standings, the score sheet),
