@@ -34,6 +34,8 @@ class Server:
 
     def __init__(self, home: Path, folder: Path, *args: str, resume: bool = False):
         self.folder = folder
+        if not resume and not {"--people", "--hold", "--start"} & set(args):
+            args = (*args, "--people", "1")     # these tests begin once one person sits
         argv = [sys.executable, "-m", "tutor", "table", "serve", "--port", "0", "--json",
                 "--dir", str(folder), *args] + (["--resume"] if resume else [])
         self.proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE,

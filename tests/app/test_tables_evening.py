@@ -349,7 +349,7 @@ def test_a_client_whose_server_dies_tries_again_and_exits_1_when_it_gives_up(tmp
     assert rc == 1, ann.out[-1500:] + ann.err
     out = ann.out
     assert "trying again in 0.5 s (try 1 of 2)" in out and "(try 2 of 2)" in out
-    assert "Could not reach the table after 2 tries" in out
+    assert "The server has stopped, or cannot be reached: no answer after 2 tries" in out
     cmd = re.findall(r"^  laugh table join .*$", out, re.M)
     assert cmd and all("--seat-code " in x for x in cmd)      # whole, one line each
     assert "Traceback" not in ann.err
@@ -442,7 +442,7 @@ def test_a_hint_over_the_network_is_worked_out_in_a_worker_and_answered(tmp_path
     extra = dict(env(tmp_path), LAUGH_PURE_PYTHON="1")
     argv = [sys.executable, "-m", "tutor", "table", "serve", "--port", "0", "--json", "--dir",
             str(folder), "--players", "3", "--deals", "1", "--seed", "2", "--hint",
-            "--pace", "0", "--gap", "0.2", "--move-time", "0"]
+            "--pace", "0", "--gap", "0.2", "--move-time", "0", "--people", "1"]
     proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             env=extra, cwd=str(ROOT))
     try:

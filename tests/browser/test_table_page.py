@@ -74,6 +74,7 @@ def test_a_page_and_a_piped_terminal_play_a_whole_deal(tmp_path, pages):
     page = pages(360, 740)
     try:
         _join(page, srv, "Ann", "Mercers")
+        assert page.is_visible("#claim-button")            # the claim is at hand on a phone
         ted = PipedPlayer(tmp_path, srv.address, srv.code, "Ted")
         looks = iter(range(10**6))
 
@@ -89,13 +90,13 @@ def test_a_page_and_a_piped_terminal_play_a_whole_deal(tmp_path, pages):
         assert _wait(lambda: "The match is over" in _log(page), 10)
         assert "You: " in _log(page) and "Ted: " in _log(page)   # both people's moves said
         assert page.evaluate("document.documentElement.scrollWidth") <= 360
-        # every card has a text name; the claim is at hand on a phone
+        # every card has a text name
         names = page.eval_on_selector_all(".card", "cs => cs.map(c => c.getAttribute("
                                                    "'aria-label'))")
         assert names and all(re.fullmatch(r"(ace|two|three|four|five|six|seven|eight|nine|ten"
                                           r"|jack|queen|king) of (clubs|diamonds|hearts|"
                                           r"spades)", n) for n in names), names[:5]
-        assert page.is_visible("#claim-button")
+        assert page.is_hidden("#claim-button")             # after the match: nothing to claim
         assert page.laugh_errors == []
     finally:
         if ted is not None:

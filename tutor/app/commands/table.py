@@ -74,7 +74,7 @@ def register(sub, parent) -> None:
                    help="seconds between deals (default 3)")
     s.add_argument("--start", type=_seconds(86400), default=None, metavar="SEC",
                    help="begin the first deal SEC seconds after the server starts, people or "
-                        "not (default: --gap seconds after the first person takes a seat)")
+                        "not (default: --gap seconds after its --people-th person sits)")
     s.add_argument("--seed", type=seed_type, default=None, metavar="S",
                    help="a public seed every table's own seed is drawn from (the cut, the deals, "
                         "the computer players): whoever knows it can know every deal; "
@@ -95,7 +95,9 @@ def register(sub, parent) -> None:
                                      "one a turn (default 3)")
     s.add_argument("--people", type=whole(0, 52, "a number of people"), default=None,
                    metavar="N", help="a table's first deal begins --gap seconds after its N-th "
-                                     "person sits (default 1)")
+                                     "person sits (default: every seat, --players; the "
+                                     "organiser may start it sooner: laugh table admin "
+                                     "ADDRESS start)")
     s.add_argument("--hold", action="store_true", default=None,
                    help="each table waits for the organiser to start it (laugh table admin "
                         "ADDRESS start)")
@@ -266,7 +268,7 @@ def _settings(args, n_tables: int):
     settings = Settings(rs, players, lv, deals, bool(args.hint), _or(args.wait, 20.0),
                         _or(args.pace, 1.0), _or(args.gap, 3.0), 8.0, seed, args.start,
                         move_time=_or(args.move_time, 30.0), reserve=_or(args.reserve, 120.0),
-                        hints=_or(args.hints, 3), people=_or(args.people, 1),
+                        hints=_or(args.hints, 3), people=_or(args.people, players),
                         hold=bool(args.hold), duplicate=bool(args.duplicate),
                         first_dealers=leads)
     plan_games(rs, players, 0, deals)       # a number of deals the format refuses: say so

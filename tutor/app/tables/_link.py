@@ -166,6 +166,7 @@ class Rejoining:
     connect: Callable[[dict[str, Any]], Link]   # a link sending this first message
     lost: bool                                  # the connection dropped
     deal: int                                   # the deal's number on the wire (-1: none)
+    stopping: bool                              # the server said it stops (a bye)
 
     if TYPE_CHECKING:
         def handle(self, msg: Incoming) -> None: ...     # PlayerClient
@@ -197,9 +198,11 @@ class Rejoining:
         except Exception:
             pass
         delay = RETRY_FIRST
+        what = ("The server has stopped (the organiser may start it again)" if self.stopping
+                else "The connection to the table has dropped")
         for k in range(1, self.tries + 1):
-            io.say(f"The connection to the table has dropped: trying again in {delay:g} s "
-                   f"(try {k} of {self.tries}).", style="yellow")
+            io.say(f"{what}: trying again in {delay:g} s (try {k} of {self.tries}).",
+                   style="yellow")
             time.sleep(delay)
             delay = min(RETRY_MOST, delay * 2)
             first = {"type": "join", "code": self.code, "token": self.token}
@@ -208,6 +211,7 @@ class Rejoining:
             msg = link.wait_for(("welcome", "refused", "closed", "bye"), 15)
             if isinstance(msg, Welcome):
                 self.link = link
+                self.stopping = False
                 self.deal = -1          # the state that follows is drawn whole
                 self.handle(msg)
                 return True
@@ -220,7 +224,8 @@ class Rejoining:
             if isinstance(msg, Refusal):
                 io.say(f"Refused: {msg.text}", style="yellow")
                 return False
-        io.say(f"Could not reach the table after {self.tries} tries. Your seat stays yours:",
+        io.say(f"The server has stopped, or cannot be reached: no answer after {self.tries} "
+               "tries. Your seat stays yours; once it runs again, this takes it back:",
                style="yellow")
         self.say_rejoin(style="")
         return False

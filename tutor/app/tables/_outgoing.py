@@ -59,6 +59,8 @@ class Conn:
     deal: int = -1
     sent: int = 0
     seated_view: bool = False
+    #: What this person was last told their table waits for (a ``waiting`` message).
+    waiting: str | None = None
     queue: asyncio.Queue[str] = field(default_factory=asyncio.Queue)
     closing: bool = False
 
@@ -150,6 +152,11 @@ class Outgoing:
                     if target == EVERYONE or (target == PUBLIC and not seated) or (
                             target == c.seat and (seated or message["type"] == "reply")):
                         self._send(c, message)
+            waits = t.waits(now)
+            for c in at:        # the table waits, or no longer: each person told, once
+                if c.waiting != waits:
+                    c.waiting = waits
+                    self._send(c, {"type": "waiting", "table": t.number, "text": waits})
             if t.changed:
                 any_change = True
                 self._states(t, at, now)

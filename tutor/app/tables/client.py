@@ -29,8 +29,16 @@ itself with the token, waiting longer each time (half a second, then twice as lo
 half a minute, ``tries`` times); a client that gives up says how to come back and exits 1.
 
 The clock of the move being waited for comes in each state (the server's ``left`` seconds):
-on a terminal it counts down in the prompt's bottom line, yours or another person's; piped, a
-line says how long your move may take when your turn comes.
+on a terminal it counts down in the prompt's bottom line, yours or another person's (drawn
+again when the person awaited changes, goes away or comes back); piped, a line says how long
+your move may take when your turn comes.
+
+On a terminal, a deal's settlement and review stay on the screen until the player presses
+Enter (or the claim key) or their turn comes in the next deal: meanwhile one line says that
+the next deal has begun, and neither its table nor its moves are drawn.  Under 60 columns the
+table leaves out the moves already printed above it and sets the won piles under the seats,
+so that a 24-line screen keeps its header and the player's own row.  What the table waits for
+(the organiser, more people, the other tables) is said as the server tells it.
 
 The module's private parts: :mod:`~tutor.app.tables._link` (the network thread),
 :mod:`~tutor.app.tables._screens` (the review, the standings, the score sheet),
@@ -67,13 +75,20 @@ from tutor.app.tables.messages import (
     Say,
     Standings,
     State,
+    Waiting,
     Welcome,
 )
 from tutor.app.tables.protocol import COMPUTER, spaced
 from tutor.engine.errors import LaughError, RecordError
 from tutor.engine.observe import Observation
 from tutor.engine.rulesets import Ruleset
-from tutor.puzzles.board import action_text, grouped_text, render_observation
+from tutor.puzzles.board import (
+    action_text,
+    grouped_text,
+    hanging,
+    pile_text,
+    render_observation,
+)
 from tutor.puzzles.render import shown_cards
 from tutor.teaching.io import Event, LearnerIO
 from tutor.teaching.words import QUIT_WORDS as LOOP_QUIT_WORDS
@@ -109,6 +124,19 @@ def _clock(c: ClockState | None, now: float) -> tuple[float, float, int, str] | 
     return now + left, left, c.seat, c.kind
 
 
+def _awaited(c: tuple[float, float, int, str] | None) -> tuple[int, str, float] | None:
+    """Whom a clock waits for, how, and until when (seat, kind, local deadline)."""
+    return None if c is None else (c[2], c[3], c[0])
+
+
+def _moved(a: tuple[int, str, float] | None, b: tuple[int, str, float] | None) -> bool:
+    """Whether the countdown must be drawn again: another person awaited, the same one gone
+    (or back), or the deadline moved by more than a second (a state's ``left`` is rounded)."""
+    if a is None or b is None:
+        return a is not b
+    return a[:2] != b[:2] or abs(a[2] - b[2]) > 1.0
+
+
 def _ruleset(rid: str) -> Ruleset:
     from tutor.engine.sources import default_library
     lib = default_library()
@@ -135,6 +163,7 @@ class PlayerClient(Rejoining):
         #: The clock of the move waited for: (local deadline, seconds in all, seat, kind).
         self.clock: tuple[float, float, int, str] | None = None
         self.lost = False
+        self.stopping = False
         self.finished = False
         self.leaving = False
         self._told = False
@@ -156,6 +185,11 @@ class PlayerClient(Rejoining):
         self.hint = False
         self._turn_shown = -1
         self._drawn: tuple[int, int] | None = None     # (deal, actions) the last screen showed
+        #: On a terminal, after a deal's settlement and review: the next deal is not drawn
+        #: (nor its moves printed) until the player presses Enter or it is their turn, so
+        #: that the review stays on the screen.
+        self.holding = False
+        self._held_said = -1
 
     # -- the queue ----------------------------------------------------------------------------
 
@@ -200,6 +234,9 @@ class PlayerClient(Rejoining):
             self._state(msg)
         elif isinstance(msg, Say):
             io.say(msg.text, style="dim")
+        elif isinstance(msg, Waiting):
+            if msg.text:
+                io.say(msg.text, style="bold")
         elif isinstance(msg, Reply):
             if msg.seq is not None:
                 self.replies[msg.seq] = msg
@@ -215,6 +252,7 @@ class PlayerClient(Rejoining):
             self._match_over(msg)
         elif isinstance(msg, Bye):
             io.say(msg.text or "The table has closed.", style="yellow")
+            self.stopping = msg.reason == "stopping"
             if msg.reason == "replaced":
                 self.done = True
         elif isinstance(msg, Closed):
@@ -271,11 +309,18 @@ class PlayerClient(Rejoining):
             self.seated = msg.seated
             self._turn_shown = -1
             self.obs = obs
+            if self.holding:
+                self._held(msg.game)
+                self.shown = len(obs.history)
+                return
             self.show(title=True)
             self.shown = len(obs.history)
             self._turn_shown = len(obs.history)        # the screen is up already
             return
         self.obs = obs
+        if self.holding:            # the review stays: the moves are on the table when drawn
+            self.shown = len(obs.history)
+            return
         set_aside = self.rs is not None and self.rs.game().sets_aside_table_mournival
         came = obs.history[self.shown:]
         for a in came:
@@ -285,6 +330,24 @@ class PlayerClient(Rejoining):
         self.shown = len(obs.history)
         if came and not obs.over:       # whoever acted, the screen shows the table as it is
             self.show()
+
+    def _held(self, game: str) -> None:
+        """A new deal while the review is held: said in one line, once."""
+        if self._held_said == self.deal:
+            return
+        self._held_said = self.deal
+        self.io.say(f"{game or 'The next deal'} has begun: press Enter to see the table "
+                    "(it is drawn at your turn).", style="dim")
+
+    def release(self) -> None:
+        """The review held on the screen gives way to the table (a key, or the player's
+        turn)."""
+        if not self.holding:
+            return
+        self.holding = False
+        if self.obs is not None and not self.obs.over and self.deal >= 0:
+            self.show(title=True)
+            self.shown = len(self.obs.history)
 
     def shown_names(self) -> list[str]:
         """The names as this player reads them: "You" at their own seat; on a terminal under
@@ -302,9 +365,25 @@ class PlayerClient(Rejoining):
         if self.obs is None or self.rs is None:
             return
         head = f"Table · {self.game}" if title and self.game else ""
+        narrow = self.io.width < 60
+        names = self.shown_names()
+        drawn = render_observation(self.obs, self.rs, names, self.symbols, title=head,
+                                   totals=self.totals or None, recent=0 if narrow else 4,
+                                   show_piles=not narrow)
+        if narrow:
+            # A small terminal: the moves are printed above as they come (no "Last:" again),
+            # and each won pile under the seats, whole, at the full width (beside a seat's
+            # row it had four columns and took a line a rank): the header and your own row
+            # stay on a 24-line screen.
+            o = self.obs
+            at = (1 if head else 0) + 1 + o.players
+            seat = o.seat if o.seat is not None else 0
+            piles = [hanging(Text(f"  {names[q]}: ", style="dim"), pile_text(o.won[q],
+                                                                           self.symbols))
+                     for q in ((seat + k) % o.players for k in range(o.players)) if o.won[q]]
+            drawn.renderables[at:at] = piles
         self.io.say()
-        self.io.show(render_observation(self.obs, self.rs, self.shown_names(), self.symbols,
-                                        title=head, totals=self.totals or None))
+        self.io.show(drawn)
         self._drawn = (self.deal, len(self.obs.history))
 
     def _deal_over(self, msg: DealOver) -> None:
@@ -319,6 +398,9 @@ class PlayerClient(Rejoining):
         if msg.review is not None:
             io.show(review_text(msg.review))
         io.say(f"{msg.deals} of {msg.of} games played.", style="dim")
+        if io.clock.realtime and msg.deals < msg.of:
+            self.holding = True
+            io.say("The review stays until you press Enter or it is your turn.", style="dim")
 
     def _match_over(self, msg: MatchOver) -> None:
         io = self.io
@@ -374,12 +456,13 @@ class PlayerClient(Rejoining):
         clock = self.io.clock
         start = clock.now()
         turn, deal = self.my_turn, self.deal
-        mover = self.clock[2] if self.clock else None
+        holding = self.holding
+        awaited = _awaited(self.clock)
 
         def look() -> bool:
             self.drain()
             return self.done or self.lost or self.my_turn != turn or self.deal != deal or (
-                (self.clock[2] if self.clock else None) != mover)
+                self.holding != holding) or _moved(awaited, _awaited(self.clock))
         return [(start + POLL * (k + 1), look) for k in range(int(seconds / POLL))]
 
     def run(self) -> int:
@@ -414,6 +497,8 @@ class PlayerClient(Rejoining):
                 if self.done:
                     break
                 o = self.obs
+                if self.holding and (self.my_turn or self.before_play):
+                    self.release()          # their turn: the table, whatever the review
                 if self.my_turn and o is not None:
                     if self._turn_shown != len(o.history):
                         self._turn_shown = len(o.history)
@@ -492,6 +577,10 @@ class PlayerClient(Rejoining):
             reply = io.read(prompt, None, words=WORDS, keys=CLAIM_KEYS)
         if reply is None:
             return
+        if self.holding:                # a key: the table, then what the key asks
+            self.release()
+            if not reply.text and reply.key is None:
+                return
         self.line(reply.text, turn=turn, before=before, key=reply.key is not None)
 
     def line(self, text: str, turn: bool, before: bool = False, key: bool = False) -> None:

@@ -22,7 +22,7 @@ from tutor.engine.models import Model, key_path, listed, problem
 
 __all__ = ["Bye", "ClockState", "Closed", "DealOver", "Incoming", "LineCame", "Log", "MatchOver", "Overview", "OverviewTable",
            "Pong", "Refusal", "Reply", "Review", "ReviewItem", "Say", "SeatCode", "ServerMessage",
-           "SettlementRow", "Standings", "StandingRow", "State", "TeamRow", "Welcome",
+           "SettlementRow", "Standings", "StandingRow", "State", "TeamRow", "Waiting", "Welcome",
            "read_server_message", "server_keys", "shape_refusal"]
 
 #: A JSON object as the engine writes one (an observation, a deal's result).
@@ -103,6 +103,14 @@ class Say(_Server):
     type: Literal["say"] = "say"
     table: int
     text: str
+
+
+class Waiting(_Server):
+    """``waiting``: what the table waits for, and whom (null: it waits no longer)."""
+
+    type: Literal["waiting"] = "waiting"
+    table: int
+    text: str | None
 
 
 class Reply(_Server):
@@ -322,7 +330,7 @@ class Bye(_Server):
 #: Every message a server sends, told apart by its ``type``.
 ServerMessage = Annotated[
     Welcome | State | Say | Reply | DealOver | Standings | MatchOver | Overview | Log
-    | Refusal | Pong | Bye, Field(discriminator="type")]
+    | Refusal | Pong | Bye | Waiting, Field(discriminator="type")]
 _SERVER: TypeAdapter[Any] = TypeAdapter(ServerMessage)
 
 
@@ -376,4 +384,4 @@ class LineCame(Model):
 
 #: What a client's inbox holds: a server's message (read and checked) or its link's event.
 Incoming = (Welcome | State | Say | Reply | DealOver | Standings | MatchOver | Overview | Log
-            | Refusal | Pong | Bye | Closed | LineCame)
+            | Refusal | Pong | Bye | Waiting | Closed | LineCame)

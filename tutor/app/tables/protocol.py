@@ -56,6 +56,9 @@ holds every message the server sends to them):
 - ``say``: ``table``, ``text`` (a line for everyone at the table: who joined, who left, a
   computer player moving for an absent person or one whose time ran out, a claim's race in
   milliseconds).
+- ``waiting``: ``table``, ``text`` (what the table waits for, and whom: the organiser's start,
+  more people (those seated named), the other tables; null once it waits no longer), sent to
+  the table's people when it changes, and after a ``welcome`` while the table waits.
 - ``reply``: the answer to one client's intent: ``ok``, ``text``, ``seq``, ``to`` (the
   intent's type), ``choices`` (optional: the moves an ambiguous one could be).
 - ``deal_over``: ``table``, ``game``, ``practice``, ``names``, ``result`` (RULES.md 9),
@@ -181,7 +184,7 @@ RATE, BURST = 20.0, 40
 CLIENT_TYPES = ("join", "act", "claim", "ready", "hint", "leave", "watch", "start", "release",
                 "empty", "ping")
 SERVER_TYPES = ("welcome", "state", "say", "reply", "deal_over", "standings", "match_over",
-                "overview", "log", "refused", "pong", "bye")
+                "overview", "log", "refused", "pong", "bye", "waiting")
 #: The keys each client message may have besides ``v`` and ``type``.
 CLIENT_KEYS = {"join": {"code", "name", "token", "livery"}, "act": {"text", "action", "seq"},
                "claim": {"text", "action", "seq"}, "ready": {"seq"}, "hint": {"seq"},

@@ -259,6 +259,41 @@ class Table(Seating, Intents):
         more = s.people - self.people_seated()
         return f"for {more} more {'person' if more == 1 else 'people'}" if more > 0 else None
 
+    def waits(self, now: float) -> str | None:
+        """What the table's people are told while it waits, in words, and for whom: before
+        the first deal, for the organiser (``hold``) or for more people (those seated named);
+        between deals under a tournament's ``gate``, for the other tables; None while a deal
+        is being played, once the match is over, or when the next deal merely comes after its
+        ``gap`` (its time is set)."""
+        if self.playing or self.match.is_over:
+            return None
+        s = self.settings
+        seated = [st.name for st in self.seats if st.name is not None]
+        coming = [st.incoming for st in self.seats if st.incoming is not None]
+        here = seated + coming
+        who = (f" ({len(here)} of {s.players} seats taken: {', '.join(here)})" if here
+               else f" (0 of {s.players} seats taken)")
+        first = self.deal is None and not self.match.deals
+        if first and self.next_deal_at is None:
+            if s.hold:
+                return "The table waits for the organiser to start it" + who + "."
+            more = s.people - self.people_seated()
+            if more > 0:
+                return (f"The table waits for {more} more "
+                        f"{'person' if more == 1 else 'people'}{who}, or for the organiser "
+                        "to start it.")
+            return None
+        if first and self.next_deal_at is not None and self.next_deal_at > now + s.gap:
+            return "The first deal begins at the time the organiser set" + who + "."
+        game = self.match.next_game
+        if self.gate is not None and game is not None and not self.gate(self, game):
+            if s.duplicate:
+                return (f"{game.label}: the table waits for the other tables to finish the "
+                        "deal before (duplicate play: every table is dealt the same cards).")
+            return (f"{game.label}: the table waits for the other tables to finish the "
+                    "round (every table begins it together).")
+        return None
+
     # -- deals ---------------------------------------------------------------------------------
 
     def resume_deal(self, deal: Deal) -> None:

@@ -263,7 +263,9 @@
   setProjector();
   proj.addEventListener("change", setProjector);
   projectorKeys(proj, setProjector);
-  $("admin-code").value = decodeURIComponent(location.hash.replace(/^#/, ""));
+  const link = Cards.fragment();      // a malformed link: said, and the form still works
+  $("admin-code").value = link.text;
+  if (link.bad) $("code-error").textContent = "This link's code cannot be read: type the code.";
   $("code-form").addEventListener("submit", (ev) => {
     ev.preventDefault();
     code = $("admin-code").value.replace(/[\s-]/g, "").toUpperCase();

@@ -130,6 +130,17 @@ const Cards = (() => {
     return `${location.protocol === "https:" ? "wss:" : "ws:"}//${location.host}/ws`;
   }
 
+  // The link's fragment (a table's code, the organiser's), decoded: { text, bad }.  A
+  // malformed one (%ZZ, a cut UTF-8 sequence) never throws: bad is true and text empty.
+  function fragment() {
+    const raw = location.hash.replace(/^#/, "");
+    try {
+      return { text: decodeURIComponent(raw).trim(), bad: false };
+    } catch (e) {
+      return { text: "", bad: raw.length > 0 };
+    }
+  }
+
   return { name, short, list, longList, element, actionText, moveText, moveSpoken, cardsOf,
-    text, clear, fourColourSwitch, wsAddress };
+    text, clear, fourColourSwitch, wsAddress, fragment };
 })();

@@ -11,8 +11,10 @@
     ws: null, code: null, name: null, livery: null, token: null, seat: null, names: [],
     deal: null, history: [], obs: null, totals: [], away: [], seated: false, welcome: null,
     clock: null, clockAt: 0, selected: new Set(), retry: 0, final: false, joined: false,
-    seq: 0, sheet: [],
+    seq: 0, sheet: [], over: false, reviewing: null, stopping: false, waiting: null, hintSeq: null, hintTurn: null,
   };
+  // Tries to reconnect before the page says the server has stopped (about a minute).
+  const TRIES = 9;
   // A seat's code is kept per table in localStorage: a closed tab, a phone that discarded the
   // page, or a restarted browser takes the seat back; "Leave the table" forgets it.
   const KEY = (code) => `laugh-seat:${code}`;
@@ -49,6 +51,8 @@
       try { m = JSON.parse(ev.data); } catch (e) { return; }
       if (!m || typeof m !== "object" || m.v !== 1) return;
       S.retry = 0;
+      S.stopping = false;
+      $("retry-button").hidden = true;
       handle(m);
     });
     ws.addEventListener("close", () => {
@@ -58,11 +62,30 @@
         if (!S.joined) showJoin();
         return;
       }
+      S.clock = null;                 // no clock runs while the table cannot be reached
+      tick();
+      if (S.retry >= TRIES) return stopped();
       const wait = Math.min(10, 0.5 * 2 ** S.retry);
       S.retry += 1;
-      status(`Connection lost: trying again in ${wait} s\u2026`);
+      status((S.stopping ? "The server has stopped" : "Connection lost") +
+        `: trying again in ${wait} s (try ${S.retry} of ${TRIES})\u2026`);
       setTimeout(connect, wait * 1000);
     });
+  }
+
+  // Every try has failed: the server is said to have stopped, and a button tries again.
+  function stopped() {
+    status("The server has stopped (or cannot be reached). Your seat stays yours: try " +
+      "again when the organiser has started it again.");
+    $("retry-button").hidden = false;
+    say("The server has stopped: no more tries. Press \u201cTry again\u201d to come back.",
+      "error");
+  }
+
+  function retryNow() {
+    $("retry-button").hidden = true;
+    S.retry = 0;
+    if (!S.ws) connect();
   }
 
   function send(m) {
@@ -83,7 +106,9 @@
       case "welcome": return welcome(m);
       case "state": return state(m);
       case "say": return say(m.text);
+      case "waiting": return waiting(m.text);
       case "reply":
+        if (m.to === "hint") hint(m);
         if (m.to === "claim" || !m.ok || m.to === "hint") say(m.text, m.ok ? "" : "error");
         return choices(m.choices || []);
       case "refused":
@@ -109,6 +134,7 @@
       case "bye":
         S.final = m.reason !== "stopping";
         if (m.reason === "emptied") forget();
+        S.stopping = m.reason === "stopping";
         say(m.text, "error");
         return status(m.reason === "stopping" ? "The server is stopping." : "Left the table.");
       default: return undefined;
@@ -136,6 +162,26 @@
     say(m.back ? "You are back at your seat." : `You sit at table ${m.table} as ${m.name}.`);
   }
 
+  // What the table waits for, and whom (null: it waits no longer): in the status line, and
+  // in place of the empty table before the first deal.
+  function waiting(text) {
+    S.waiting = text || null;
+    const box = $("waiting");
+    box.textContent = S.waiting || "";
+    box.hidden = !S.waiting;
+    if (S.waiting) { status(S.waiting); say(S.waiting); }
+    else if (S.joined && !S.over) status(S.seated || S.obs ? "Playing." : "Seated.");
+  }
+
+  // The hint's answer, beside the moves (and in the log); gone once the turn has moved on.
+  function hint(m) {
+    const box = $("hint-text");
+    box.textContent = m.text || "";
+    box.className = m.ok ? "hint" : "hint error";
+    box.scrollIntoView({ block: "nearest" });       // under the moves, on the screen
+    S.hintTurn = S.history.length;
+  }
+
   function state(m) {
     const o = m.obs || {};
     if (m.deal !== S.deal) {
@@ -154,6 +200,17 @@
     S.clock = m.clock;
     S.clockAt = performance.now();
     S.game = m.game;
+    if (!S.waiting && $("status").textContent === "Seated.") status("Playing.");
+    const dealing = !o.started && o.phase !== "over" && o.seat === o.dealer && S.seated &&
+      freeMoves().length > 0;           // the dealer may take the table mournival: their move
+    if (S.reviewing != null && m.deal !== S.reviewing &&
+        (S.history.length > 0 || myTurn() || dealing)) {
+      reviewFront(false);         // the next deal's first move: the table comes back on top
+    }
+    if (S.hintTurn != null && S.history.length !== S.hintTurn) {
+      $("hint-text").textContent = "";
+      S.hintTurn = null;
+    }
     for (const a of S.history.slice(Math.max(before, from))) {
       say(Cards.actionText(a, S.names, o.seat), "", spoken(a, o.seat));
     }
@@ -203,6 +260,7 @@
       if (!(rv.items || []).length) list.appendChild(T("li", "Nothing to review in your play."));
     }
     $("review-box").hidden = false;
+    reviewFront(true, m.deals < m.of);
     if (!m.practice) {
       S.sheet.push(row);
       drawSheet(names, m.totals || []);
@@ -211,12 +269,30 @@
       `${names[r.seat]} ${r.net != null ? r.net : r.points}`).join(", ") + ".");
   }
 
+  // The settlement and review just come stand above the table until a key, the button, or
+  // the next deal's first move; then they go back beside it (still there to read).
+  function reviewFront(front, more) {
+    const box = $("review-box");
+    S.reviewing = front ? S.deal : null;
+    $("review-done").hidden = !front || !more;
+    box.classList.toggle("front", front);
+    if (front) {
+      $("table-view").insertBefore(box, document.querySelector("#table-view .layout"));
+      box.scrollIntoView({ block: "nearest" });
+    }
+    else $("sheet-box").parentElement.insertBefore(box, $("sheet-box"));
+  }
+
   function matchOver(m) {
     say("The match is over: " + (m.names || []).map((n, q) => `${n} ${(m.totals || [])[q]}`)
       .join(", ") + ".");
     drawSheet(m.names || S.names, m.totals || []);
     status("The match is over.");
     S.final = true;
+    S.over = true;
+    closeClaim();
+    document.body.classList.add("match-over");     // the moves, the hint, the claim: gone
+    for (const id of ["moves-box", "claim-box", "clock"]) $(id).hidden = true;
   }
 
   function drawSheet(names, totals) {
@@ -235,6 +311,19 @@
     tr.className = "total";
     tr.appendChild(T("td", "Total"));
     names.forEach((_, q) => tr.appendChild(T("td", totals[q])));
+    t.querySelectorAll("tr").forEach((row) => {       // your own column marked
+      const cell = row.cells[1 + S.seat];
+      if (cell && S.seated) cell.classList.add("mine");
+    });
+    sheetScrolls();
+  }
+
+  // A sheet wider than its box says that it scrolls (and which way).
+  function sheetScrolls() {
+    const box = $("sheet-scroll");
+    const wide = box.scrollWidth > box.clientWidth + 1;
+    $("sheet-more").hidden = !wide;
+    box.classList.toggle("wide", wide);
   }
 
   // -- drawing the table ---------------------------------------------------------------
@@ -434,16 +523,20 @@
 
   // A link's fragment: the table's code, and a seat's code after a slash (the organiser's
   // link for a named seat): #CODE or #CODE/SEATCODE.
+  // A malformed one (%ZZ) never throws: bad is true, and the form is typed instead.
   function fromHash() {
-    let raw = location.hash.replace(/^#/, "");
-    try { raw = decodeURIComponent(raw); } catch (e) { /* shown as it came */ }
-    const [table, seat] = raw.trim().split("/");
-    return { table: squash(table), seat: squash(seat) };
+    const link = Cards.fragment();
+    const [table, seat] = link.text.split("/");
+    return { table: squash(table), seat: squash(seat), bad: link.bad };
   }
 
   function start() {
     Cards.fourColourSwitch($("four-colour"));
     const link = fromHash();
+    if (link.bad) {
+      $("join-error").textContent = "This link's code cannot be read (the link is " +
+        "malformed): type the table's code.";
+    }
     const code = link.table || store.get("laugh-code") || "";
     $("code").value = code;
     if (link.seat) $("seat").value = grouped(link.seat);
@@ -509,7 +602,9 @@
     document.addEventListener("keydown", (ev) => {
       const typing = ev.target && /^(INPUT|TEXTAREA|SELECT)$/.test(ev.target.tagName);
       if (ev.key === "Escape" && !$("claim-form").hidden) { closeClaim(); return; }
-      if (typing || ev.ctrlKey || ev.metaKey || ev.altKey || $("table-view").hidden) return;
+      if (typing || ev.ctrlKey || ev.metaKey || ev.altKey || $("table-view").hidden ||
+          S.over) return;
+      if (S.reviewing != null) reviewFront(false);   // a key: the table, then what it asks
       if (ev.key === " " && !(ev.target && ev.target.tagName === "BUTTON")) {
         ev.preventDefault();
         openClaim();
@@ -523,6 +618,9 @@
       if (got.table && !S.joined) $("code").value = got.table;
       if (got.seat && !S.joined) $("seat").value = grouped(got.seat);
     });
+    $("retry-button").addEventListener("click", retryNow);
+    $("review-done").addEventListener("click", () => reviewFront(false));
+    window.addEventListener("resize", sheetScrolls);
     setInterval(tick, 250);
   }
 
