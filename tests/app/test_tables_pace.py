@@ -278,5 +278,5 @@ def test_every_command_of_the_organisers_guide_is_one_the_program_takes():
     serve_help = parser.parse_args(["table", "serve"])       # the options named in words
     for option in re.findall(r"`(--[a-z-]+)", text):
         assert hasattr(serve_help, option[2:].replace("-", "_")) or option in (
-            "--name", "--livery", "--token", "--admin", "--once", "--table", "--seat",
+            "--name", "--livery", "--token", "--seat-code", "--admin", "--once", "--table", "--seat",
             "--help"), option
