@@ -169,7 +169,11 @@
     const box = $("waiting");
     box.textContent = S.waiting || "";
     box.hidden = !S.waiting;
-    if (S.waiting) { status(S.waiting); say(S.waiting); }
+    if (S.waiting) {            // a seat just taken back keeps saying so, before the wait
+      const back = $("status").textContent.startsWith("Back at your seat.");
+      status(back ? `Back at your seat. ${S.waiting}` : S.waiting);
+      say(S.waiting);
+    }
     else if (S.joined && !S.over) status(S.seated || S.obs ? "Playing." : "Seated.");
   }
 
