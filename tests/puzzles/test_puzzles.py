@@ -218,7 +218,7 @@ GOLDEN = {
     "timeline.parlett.5.100": "112bf7fead860d2d",
     "end-of-play.du-coeur.5.100": "4d3554a0feae24ba",
     "score-sheet.inter-livery-2018.5.100": "83d37b478fc0e27d",
-    "claim-window.parlett.5.100": "f8cc265b3f4a2d07",
+    "claim-window.parlett.5.100": "be2e7711ae2674e3",
     "keep.parlett.5.100": "1ee822ace67235b8",
 }
 
