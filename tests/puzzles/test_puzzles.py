@@ -209,7 +209,7 @@ GOLDEN = {
     "spot-oversight.parlett.5.100": "38dca6f05b3727f7",
     "capture-now.du-coeur.5.100": "1c4cffaa821451fd",
     "settlement.porges.5.100": "a73faee7b1ec8be0",
-    "legal-play.wolffauer.4.100": "053aa2c58279a41c",
+    "legal-play.wolffauer.4.100": "e699ecb345b94c83",
     "dead-pair.wolffauer.5.101": "926e771e101f6a6c",
     "count.parlett.5.100": "6075074dfbfe718d",
     "deal-setup.porges.4.100": "fb90fb43c6e62f9d",
