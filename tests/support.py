@@ -210,14 +210,26 @@ def engine_answer(obj: dict) -> dict:
                       or (r.quote and text in LIB.quotation(r.quote).text) for r in names)
         return {"letter": "A" if is_name else "B", "quote": ans["quote"]}
     if kind == "claim-window":
+        # the action at ``index`` opened an oversight of ``rank`` (the record replayed just
+        # after it); it is still open when some seat may claim that rank now; the learner may,
+        # unless the mistake is theirs
         from tutor.engine.parameters import claim_window
-        o = next(o for o in deal.open_oversights() if o.index == len(deal.history) - 1)
-        who = [q for q in range(obj["players"]) if q != o.offender]
-        until = claim_window(o.kind)
+        i, r = ans["index"], ans["rank"]
+        then = replay(obj["record"], upto=i + 1)
+        made = next((o for o in then.oversights if o.index == i and o.rank == r), None)
+        if made is None:
+            case = "none"
+        elif any(a.kind == "claim" and a.cards[0] >> 2 == r
+                 for q in range(obj["players"]) for a in deal.free_actions(q)):
+            case = "own" if made.offender == seat else "open"
+        else:
+            case = "closed"
+        who = [q for q in range(obj["players"]) if made is not None and q != made.offender]
         return {"choices": ans["choices"],
-                "right": [c["letter"] for c in ans["choices"]
-                          if sorted(c["who"]) == who and c["until"] == until],
-                "claimants": who, "until": until, "kind": o.kind.value}
+                "right": [c["letter"] for c in ans["choices"] if c["case"] == case],
+                "case": case, "index": i, "rank": r, "claimants": who,
+                "until": claim_window(made.kind) if made else None,
+                "kind": made.kind.value if made else None}
     if kind == "keep":
         # lying down: the won cards stay, the whole hand goes onto the table (RULES.md 1)
         seat = obj["seat"]

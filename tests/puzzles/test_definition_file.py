@@ -122,11 +122,11 @@ def test_a_quotation_spec_and_a_word_are_read_as_their_shapes(tmp_path):
     text = REAL.replace('    - "parlett:hold-back"\n', "    - 7\n", 1)
     assert _error(tmp_path, text) == (f"count.yaml:{_line(text, '    - 7')}: "
                                       "quotes.default[2]: must be text")
-    defn = load_definition(puzzles_dir() / "claim-window.yaml")
-    assert defn.word_list("wrong_until") and all(isinstance(w, str)
-                                                 for w in defn.word_list("wrong_until"))
-    with pytest.raises(DataError, match="words.wrong_until must be text"):
-        defn.word("wrong_until")
-    with pytest.raises(DataError, match="words.wrong_until must be a mapping"):
-        defn.word_map("wrong_until")
+    defn = load_definition(puzzles_dir() / "deal-setup.yaml")
+    assert defn.word_list("eldest_named") and all(isinstance(w, str)
+                                                  for w in defn.word_list("eldest_named"))
+    with pytest.raises(DataError, match="words.eldest_named must be text"):
+        defn.word("eldest_named")
+    with pytest.raises(DataError, match="words.eldest_named must be a mapping"):
+        defn.word_map("eldest_named")
     assert defn.word("no-such-word", "fallback") == "fallback" and defn.word_map("none") == {}

@@ -268,7 +268,7 @@ def test_reading_answers():
     other = next(x for x in "ABCD"[:len(p.answer["readings"])] if x != right[0])
     g = p.grade(f"{other}{right[1]}")
     assert not g.correct and g.credit == 0.5 and "reading" in g.message
-    for bad in (right[0], right[1], "E1", f"{right} zz"):
+    for bad in (right[0], right[1], "F1", f"{right} zz"):
         with pytest.raises(P.AnswerError):
             p.grade(bad)
     open_ = first("reading", lambda p: p.variant == "open")

@@ -1,29 +1,69 @@
-"""``claim-window``: a mistake has just been left on the table; who may claim it, and until
-when?
+"""``claim-window``: something was left on the table a few actions ago; may you claim it now?
 
-The position is a real deal played by careless computer players, cut just after the action that
-opened an oversight (RULES.md 4).  The question names the mistake in the engine's phrase
-(:func:`tutor.engine.parameters.value_phrase`) and lists four answers, each a *who* and an
-*until when*: the right one is the engine's (:meth:`Deal.claimants`: every seat but the one that
-made the mistake, in play or out; :func:`tutor.engine.parameters.claim_window`: "while both are
-still on the table"); the others change the who (only the next to play, the offender too) or
-the until when (the distractors' words are the kind's data, ``puzzles/claim-window.yaml``, in
-the engine's form, "while ..."); each who and each until when is offered twice, so neither is
-found by how often it comes.
+The position is a real deal played by careless computer players, cut one to three actions
+after an action that opened an oversight (RULES.md 4) or that looks like one and is not (a
+lie-down of two or more of a rank, a capture of one table card that leaves others of its rank):
+the question tells that action and those since, and asks whether the learner may claim cards of
+that rank now, and why.  The four answers are the same in every puzzle, worded alike (the
+kind's data, ``puzzles/claim-window.yaml``), one for each case the plan draws in turn
+(:data:`CASES`), so no answer is found by its words or by how often it is right:
+
+- ``open``: another player made the mistake and what a claim takes is still on the table;
+- ``own``: the learner made it (the engine's :meth:`Deal.claimants` leaves them out);
+- ``closed``: it was a mistake, but too few of its cards are left (the window, RULES.md 4,
+  "stays claimable while", has closed: :meth:`Deal.open_oversights` no longer holds it); a
+  laid-down prial with one card taken since is still open (two are left), so counting decides;
+- ``none``: it made no oversight the ruleset lets be claimed (a pair laid down that was not
+  dead, a prial or mournival laid down where the ruleset lists no such oversight, a capture
+  that split nothing), by :meth:`Deal.lie_down_oversights` and the open oversights.
+
+The answer is the engine's, from the position: the oversights open now, who may claim them, and
+the oversights open just after the action (the record replayed that far).  The explanation
+quotes the ruleset's words on that oversight's kind.
 Works under every ruleset that lets an oversight be claimed.
 """
 
 from __future__ import annotations
 
-from tutor.engine.deal import Deal
-from tutor.engine.parameters import claim_window, rule_words, value_phrase
+from tutor.engine.cards import RANK_PLURALS, rank_of
+from tutor.engine.deal import LAID_DOWN_KIND, Deal
+from tutor.engine.parameters import claim_window, rule_words
+from tutor.engine.records import replay, to_record
 from tutor.engine.values import OversightKind
-from tutor.puzzles.base import LETTERS, Candidate, OneLetterKind, Verdict, join, player_name
+from tutor.puzzles.base import (
+    LETTERS,
+    Candidate,
+    OneLetterKind,
+    Verdict,
+    join,
+    player_name,
+    set_index,
+)
+from tutor.puzzles.kinds.spot_story import _laid_down_why
+
+#: The cases, in the order of the answers (A to D) and of the plan's turn.
+CASES = ("open", "own", "closed", "none")
+#: How many actions after the one asked about a position is cut (1 to this: never at once,
+#: where no window could have closed yet).
+SINCE = 3
 
 
-def _oversight(deal: Deal, index: int):
-    """The open oversight made by the action at history ``index`` (None when there is none)."""
-    return next((o for o in deal.open_oversights() if o.index == index), None)
+def _then(deal: Deal, index: int, rank: int):
+    """The oversight of ``rank`` the action at history ``index`` opened, found on the deal
+    replayed just after it (None when it opened none)."""
+    then = replay(to_record(deal, with_result=False), upto=index + 1)
+    return next((o for o in then.open_oversights() if o.index == index and o.rank == rank), None)
+
+
+def _case(deal: Deal, seat: int, index: int, rank: int):
+    """``(case, oversight)``: which of :data:`CASES` the position is for ``seat``, about the
+    cards of ``rank`` the action at ``index`` concerned; the oversight that action opened (None
+    for ``none``)."""
+    now = next((o for o in deal.open_oversights() if o.index == index and o.rank == rank), None)
+    if now is not None:
+        return ("open" if seat in deal.claimants(now) else "own"), now
+    made = _then(deal, index, rank)
+    return ("closed" if made is not None else "none"), made
 
 
 class ClaimWindow(OneLetterKind):
@@ -35,77 +75,114 @@ class ClaimWindow(OneLetterKind):
             return "it lets no oversight be claimed"
         return None
 
+    def plan(self, base, rs, players, seed, defn):
+        return {"variant": "default", "case": CASES[set_index(seed) % len(CASES)]}
+
     def solve(self, deal, seat, data, rs, players):
-        o = _oversight(deal, data["index"])
         choices = [dict(c) for c in data["choices"]]
-        if o is None:
-            return {"choices": choices, "right": []}
-        who = sorted(deal.claimants(o))
-        until = claim_window(o.kind)
+        case, o = _case(deal, seat, data["index"], data["rank"])
         return {"choices": choices,
-                "right": [c["letter"] for c in choices
-                          if sorted(c["who"]) == who and c["until"] == until],
-                "claimants": who, "until": until, "kind": str(o.kind.value)}
+                "right": [c["letter"] for c in choices if c["case"] == case],
+                "case": case, "index": data["index"], "rank": data["rank"],
+                "claimants": sorted(deal.claimants(o)) if o else [],
+                "until": claim_window(o.kind) if o else None,
+                "kind": str(o.kind.value) if o else None}
+
+    def _events(self, snaps: dict[int, Deal]) -> list[tuple[int, int, bool]]:
+        """``(index, rank, mistake)`` for each action that opened an oversight (not the
+        dealer's table mournival) or looks like one and is not: a lie-down of two or more of a
+        rank, or a capture of one table card leaving others of its rank on the table."""
+        out = []
+        for length, d in snaps.items():
+            i = length - 1
+            a = d.history[i]
+            opened = {o.rank for o in d.open_oversights() if o.index == i}
+            out += [(i, r, True) for r in sorted(opened)]
+            if a.kind == "lie_down":
+                ranks = [rank_of(c) for c in a.cards]
+                out += [(i, r, False) for r in sorted(set(ranks))
+                        if ranks.count(r) >= 2 and r not in opened]
+            elif a.kind == "capture" and len(a.cards) == 1 and len(a.table) == 1:
+                r = rank_of(a.cards[0])
+                if r not in opened and any(rank_of(c) == r for c in d.table_cards()):
+                    out.append((i, r, False))
+        return out
 
     def build(self, ctx):
-        rng, n = ctx.rng, ctx.players
-        found: list[tuple[Deal, int]] = []
+        rng, n, case = ctx.rng, ctx.players, ctx.plan["case"]
+        snaps: dict[int, Deal] = {}
 
         def observer(d: Deal, a) -> None:
-            if d.phase == "play" and _oversight(d, len(d.history) - 1) is not None \
-                    and d.to_move is not None:
-                found.append((d.clone(), len(d.history) - 1))
+            if d.phase == "play" and d.to_move is not None:
+                snaps[len(d.history)] = d.clone()
 
         ctx.play(ctx.new_pack(), rng.randrange(n), ctx.bots(rng.uniform(0.4, 0.8)), observer)
+        found = []
+        for index, rank, mistake in self._events(snaps):
+            if mistake != (case != "none"):
+                continue
+            offender = snaps[index + 1].history[index].player
+            for since in range(1, SINCE + 1):
+                cut = snaps.get(index + 1 + since)
+                if cut is None or len(cut.history) != index + 1 + since:
+                    break
+                if case == "none" and any(o.rank == rank for o in cut.open_oversights()):
+                    continue
+                now = next((o for o in cut.open_oversights()
+                            if o.index == index and o.rank == rank), None)
+                seats = [offender] if case == "own" else [q for q in range(n) if q != offender]
+                for seat in seats:
+                    got = (("open" if seat in cut.claimants(now) else "own") if now is not None
+                           else "closed" if mistake else "none")
+                    if got == case:             # the engine's answer is checked by solve below
+                        found.append((since, cut, seat, index, rank))
         if not found:
             return None
-        deal, index = rng.choice(found)
-        o = _oversight(deal, index)
-        seat = rng.choice([q for q in range(n) if q != o.offender])
-        off, nxt = o.offender, deal.to_move
-        everyone = list(range(n))
-        right_who = sorted(deal.claimants(o))
-        until = claim_window(o.kind)
-        wrong_until = ctx.defn.word_list("wrong_until")
-        if not wrong_until:
-            return None
-        name = lambda q: player_name(q, seat)                               # noqa: E731
-        other = rng.choice(wrong_until).format(offender=name(off))
-        dealer = deal.dealer
-        wrongs = [(everyone, f"every player, {name(off)} too")]
-        if nxt != off:
-            wrongs.append(([nxt], f"only {name(nxt)}, the next to play"))
-        if dealer != off:               # "but" in a wrong answer too: not a word to go by
-            wrongs += [([q for q in everyone if q != dealer],
-                        f"every player but {name(dealer)}, the dealer")] * 2
-        wrong_who, who_text = rng.choice(wrongs)
-        right_text = f"every player but {name(off)}" + (", the dealer" if off == dealer else "")
-        # each who and each until twice: neither is found by how often it is offered
-        options = [(right_who, right_text, until), (right_who, right_text, other),
-                   (wrong_who, who_text, until), (wrong_who, who_text, other)]
-        rng.shuffle(options)
-        choices = [{"letter": LETTERS[i], "who": list(who), "until": when,
-                    "text": f"{text}, {when}"}
-                   for i, (who, text, when) in enumerate(options)]
-        data = {"index": index, "choices": choices}
+        # how long ago, drawn first: no case is told by how much has happened since
+        since = rng.choice(sorted({f[0] for f in found}))
+        _, deal, seat, index, rank = rng.choice([f for f in found if f[0] == since])
+        words = ctx.defn.word_map("answers")
+        choices = [{"letter": LETTERS[k], "case": c, "text": words[c]}
+                   for k, c in enumerate(CASES)]
+        data = {"index": index, "rank": rank, "choices": choices}
         answer = self.solve(deal, seat, data, ctx.rs, n)
-        if len(answer["right"]) != 1:
+        if answer["case"] != case or len(answer["right"]) != 1:
             return None
         names = [player_name(q, seat) for q in range(n)]
-        action = deal.history[index].describe(True, names)
-        facts = {"action": action,
-                 "mistake": value_phrase("oversights", o.kind, who=name(off)),
+        told = [deal.history[j].describe(True, names) for j in range(index, len(deal.history))]
+        story = "Since then: " + "; ".join(told[1:]) + "."
+        doer = deal.history[index].player
+        facts = {"action": told[0], "since": story, "rank": RANK_PLURALS[rank],
                  "options": "\n".join(f"{c['letter']}) {c['text']}" for c in choices),
-                 "rule": rule_words("oversights", o.kind, who=name(off), capital=True),
-                 "claimants": join([name(q) for q in right_who]),
-                 "offender": name(off), "right": answer["right"][0]}
-        kind_theme = str(o.kind).replace("_", "-")
-        return Candidate(deal=deal, seat=seat, variant="default", answer=answer,
+                 "right": answer["right"][0], "doer": player_name(doer, seat)}
+        o = _then(deal, index, rank)
+        themes = ["oversight", "claim-window"]
+        if o is not None:
+            facts.update(rule=rule_words("oversights", o.kind, who=player_name(doer, seat),
+                                         capital=True),
+                         claimants=join([player_name(q, seat) for q in deal.claimants(o)]),
+                         window=claim_window(o.kind))
+            variant = str(o.kind.value)
+            themes.append(variant.replace("_", "-"))
+        else:
+            before = replay(to_record(deal, with_result=False), upto=index)
+            a = deal.history[index]
+            if a.kind == "lie_down":
+                findings = before.lie_down_oversights(a.player)
+                facts["why"] = _laid_down_why(findings, rank, player_name(doer, seat))
+                held = next(f.held for f in findings if f.rank == rank)
+                variant = str(LAID_DOWN_KIND[held].value)
+            else:
+                facts["why"] = ctx.defn.word("capture_no_mistake").format(
+                    doer=player_name(doer, seat), rank=RANK_PLURALS[rank])
+                variant = "split_prial"
+        return Candidate(deal=deal, seat=seat, variant=variant, answer=answer,
                          accepted=[answer["right"][0]], facts=facts,
                          features={"players": float(n),
-                                   "laid_down": float(str(o.kind).startswith("laid_down"))},
-                         themes=["oversight", "claim-window", kind_theme],
-                         theme="claim-window", data=data, explain_key="default")
+                                   "since": float(len(told) - 1),
+                                   "counting": float(case in ("closed", "none"))},
+                         themes=themes, theme="claim-window", data=data, explain_key=case,
+                         question_key="default")
 
     # -- answers -----------------------------------------------------------------------------
 
@@ -113,9 +190,14 @@ class ClaimWindow(OneLetterKind):
         got, right, chosen = self.read_letter(p, text)
         if got == right:
             return Verdict(True, f"Right: {right}.")
-        who_ok = sorted(chosen["who"]) == sorted(p.answer["claimants"])
-        nudge = ("Not yet: until when is right, but not who. Who may not claim a mistake?"
-                 if not who_ok and chosen["until"] == p.answer["until"] else
-                 "Not yet: who is right, but not until when. What must still be on the table?"
-                 if who_ok else "Not yet: neither who nor until when.")
-        return Verdict(False, f"Not quite: it is {right}, not {got}.", retry=nudge)
+        return Verdict(False, f"Not quite: it is {right}, not {got}.",
+                       retry=self._nudge(p, chosen["case"]))
+
+    @staticmethod
+    def _nudge(p, chosen: str) -> str:
+        """A nudge that points at what to look at again, without naming the answer."""
+        if chosen in ("open", "closed") and p.answer["case"] in ("open", "closed"):
+            return "Not yet. Count the cards of that rank still on the table: how many does a claim take?"
+        if "own" in (chosen, p.answer["case"]):
+            return "Not yet. Who made the mistake, if it was one?"
+        return "Not yet. Was it a mistake at all under this ruleset? Look again at what was done."

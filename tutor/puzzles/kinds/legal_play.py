@@ -4,7 +4,8 @@ The moves listed are the seat's distinct legal choices now (the engine's
 :meth:`~tutor.engine.deal.Deal.legal_actions` for the seat: captures grouped by rank and form,
 declarations, lying down, ending the turn; claims are the spot-oversight kind's business) and a
 few plausible illegal ones (a form the ruleset refuses, one card taking two, a card taking
-another rank, lying down while a capture is possible, declaring a live pair, ...), each checked
+another rank, a card misread (one you do not hold, a table card not there), lying down while a
+capture is possible, declaring a live pair, ...), each checked
 illegal by the engine (:meth:`~tutor.engine.deal.Deal.why_illegal`); for rare forms the pack may
 be arranged first (:meth:`LegalPlay._arranged`).  The learner answers with
 letters; the grade gives partial credit and names what was missed and what was wrongly chosen.
@@ -29,13 +30,13 @@ from tutor.puzzles.reader import letters_answer
 #: Plan themes that keep to what lesson 2 teaches (match a card of the same rank, or lie down).
 BASIC = (CaptureForm.ONE_FOR_ONE, "lie_down")
 #: Tags a basic puzzle may carry (besides house rules', which no lesson teaches).
-BASIC_TAGS = {"one-for-one", "lie-down", "mismatch"}
+BASIC_TAGS = {"one-for-one", "lie-down", "mismatch", "misread"}
 HOUSE_TAGS = {"end-turn", "declare-pair", "lie-down-pays"}
 #: Themes of a move that is never allowed (the trap is the point): listed, such a move asks
 #: about its theme; any other theme a refused move carries (a declaration that may not be
 #: made, lying down while a capture is possible) is not asked by listing it
 #: (:attr:`tutor.puzzles.Puzzle.asks`).
-TRAPS = {"two-for-one", "mismatch", "no-one-for-three", "no-pair-for-pair", "no-prial-for-one"}
+TRAPS = {"two-for-one", "mismatch", "misread", "no-one-for-three", "no-pair-for-pair", "no-prial-for-one"}
 _DECL_WORDS = {"declare_prial": "declare two of your prial",
                "declare_mournival": "declare your mournival",
                "declare_dead_pair": "declare your pair as dead",
@@ -95,11 +96,12 @@ def form_words(a: Action) -> str:
     return _DECL_WORDS.get(a.kind, a.kind.replace("_", " "))
 
 
-def decoys(deal, seat: int, basic: bool) -> list[tuple[Action, str]]:
+def decoys(deal, seat: int, basic: bool, rng=None) -> list[tuple[Action, str]]:
     """Plausible illegal moves for ``seat`` with the tag each teaches: every capture shape the
     learner might try with the ranks in hand and on the table (unless ``basic``), a card taking
     a table card of another rank, lying down, declaring a pair that is not dead, ending a turn
-    with no capture yet.  Each is checked illegal by the engine."""
+    with no capture yet, a card misread (its suit drawn with ``rng``, a ``random.Random``; the
+    first suit without one).  Each is checked illegal by the engine."""
     hand, table = deal.hand(seat), deal.table_cards()
     by_hand: dict[int, list[int]] = {}
     for c in hand:
@@ -135,6 +137,23 @@ def decoys(deal, seat: int, basic: bool) -> list[tuple[Action, str]]:
             if not lying or len(used) == 2:
                 break
     out.append((Action.make(seat, "lie_down", hand), "lie-down"))
+    # a card misread (issue 42): a capture of the right rank with a card of that rank you do
+    # not hold, or of a table card that is not there, worded as an allowed capture is; the
+    # cards are chosen from what the seat sees (neither in its hand nor on the table), never
+    # from where they are
+    seen = set(hand) | set(table)
+    for r, cs in sorted(by_table.items()):
+        unseen = [make_card(r, s) for s in range(4) if make_card(r, s) not in seen]
+        if unseen:
+            pick = rng.choice(unseen) if rng else unseen[0]
+            out.append((Action.make(seat, "capture", [pick], cs[:1]), "misread"))
+            break
+    for r, cs in sorted(by_hand.items(), reverse=True):
+        unseen = [make_card(r, s) for s in range(4) if make_card(r, s) not in seen]
+        if unseen:
+            pick = rng.choice(unseen) if rng else unseen[0]
+            out.append((Action.make(seat, "capture", cs[:1], [pick]), "misread"))
+            break
     return [(a, tag) for a, tag in out if deal.why_illegal(a) is not None]
 
 
@@ -246,7 +265,7 @@ class LegalPlay(PuzzleKind):
         pick = []
         for d, g in found:
             tags = legal_tags(d, d.to_move, g)
-            probes = decoys(d, d.to_move, basic)
+            probes = decoys(d, d.to_move, basic, rng)
             if basic:
                 if not tags <= BASIC_TAGS | HOUSE_TAGS or want not in tags:
                     continue
@@ -263,6 +282,11 @@ class LegalPlay(PuzzleKind):
             held = [x for x in pick if legal_tags(x[0], x[0].to_move, x[1])
                     & {"prial", "mournival"}]
             pick = held or pick
+        # a position with one allowed move half the time where there is one, so that a puzzle
+        # with one right letter is not mostly a lie-down (issue 42: "lie down" was then right)
+        single = [x for x in pick if len(x[1]) == 1]
+        if theme != "lie_down" and single and rng.random() < 0.5:
+            pick = single
         deal, groups, probes = rng.choice(pick)
         seat = deal.to_move
         legal = [g[0] for g in groups]
@@ -272,7 +296,8 @@ class LegalPlay(PuzzleKind):
         rng.shuffle(others)
         # decoys of what earlier lessons teach first, so a puzzle asks no more than it must
         lessons = ctx.defn.themes
-        others.sort(key=lambda x: lessons.get(x[1]) or "99")
+        # and a misread card before a card of another rank (which the words alone refuse)
+        others.sort(key=lambda x: (lessons.get(x[1]) or "99", x[1] == "mismatch"))
         shown = (wanted[:1] + others)[:room]
         entries = [(a, True, "") for a in legal] + [(a, False, tag) for a, tag in shown]
         rng.shuffle(entries)

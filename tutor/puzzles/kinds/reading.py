@@ -35,9 +35,10 @@ from tutor.puzzles.base import (
 from tutor.puzzles.model import AnswerError, definition
 from tutor.puzzles.quoted import quote_plain
 from tutor.puzzles.reader import letters_answer, read
+from tutor.puzzles.surface import overlap
 
 OPEN = "open"
-_PAIR = re.compile(r"\b([A-Da-d])\s*([1-9])\b")
+_PAIR = re.compile(r"\b([A-Ea-e])\s*([1-9])\b")
 
 
 def plain(text: str) -> str:
@@ -142,7 +143,8 @@ def compare_sets(ruleset_id: str) -> list[tuple[dict, list[dict]]]:
     """For each sentence the ruleset cites that decides its value (not open), the sentences of
     other sources on the same parameter whose rulesets take another value: ``(item, rivals)``
     where at least two rivals exist, so that of three or four sentences side by side exactly one
-    says the item's value."""
+    says the item's value, and one of them shares as many words with the value as the item's
+    sentence (:func:`tutor.puzzles.surface.overlap`)."""
     out = []
     every = sentences()
     for item in pool_for(ruleset_id):
@@ -151,7 +153,13 @@ def compare_sets(ruleset_id: str) -> list[tuple[dict, list[dict]]]:
         src = item["quote"].split(":")[0]
         rivals = [s for s in every if s["parameter"] == item["parameter"] and not s["open"]
                   and s["value"] != item["value"] and s["quote"].split(":")[0] != src]
-        if len(rivals) >= 2:
+        # adversarial filtering (issue 42): a set is asked only where some rival shares as
+        # many words with the value asked as the sentence that says it (surface.overlap), so
+        # that sentence is never the one sharing most
+        asked = value_words(item["parameter"], jsonable(item["value"]))
+        mine = overlap(library().quotation(item["quote"]).text, asked)
+        if len(rivals) >= 2 and any(overlap(library().quotation(r["quote"]).text, asked) >= mine
+                                    for r in rivals):
             out.append((item, rivals))
     return out
 
@@ -177,8 +185,19 @@ class Reading(PuzzleKind):
         variant = VARIANTS[k % len(VARIANTS)]
         if variant == "compare" and not compare_sets(rs.id):
             variant = "status"
-        pool = compare_sets(rs.id) if variant == "compare" else status_pool(rs.id)
-        return {"variant": variant, "item": (k // len(VARIANTS)) % len(pool)}
+        turn = k // len(VARIANTS)
+        if variant == "compare":
+            return {"variant": variant, "item": turn % len(compare_sets(rs.id))}
+        # how the sentence gives the value (the text says it, a close reading, open) is drawn
+        # in turn among those the ruleset's sentences have, then the sentence: no reading is
+        # right most of the time (issue 42: "the text says" was, and a learner went by it)
+        pool = status_pool(rs.id)
+        hows: dict[str, list[int]] = {}
+        for i, s in enumerate(pool):
+            hows.setdefault(_asked_reading(rs.id, s)[0], []).append(i)
+        order = [hows[h] for h in (SAYS, READ, OPEN) if h in hows]
+        among = order[turn % len(order)]
+        return {"variant": variant, "item": among[(turn // len(order)) % len(among)]}
 
     def plan_may_fit(self, plan, theme):
         if theme == "side-by-side":
@@ -225,9 +244,11 @@ class Reading(PuzzleKind):
         shown = jsonable(p.value)            # the ruleset's value (the engine's, when chosen)
         others = [jsonable(v) for v in _values(name) if jsonable(v) != shown]
         other = rng.choice(others) if others else None
+        # each value offered both ways, the text saying it and a close reading (issue 42: the
+        # value shown twice, the ruleset's, was right three times in four)
         readings = [[SAYS, shown], [READ, shown]]
         if other is not None:
-            readings.append([SAYS, other])
+            readings += [[SAYS, other], [READ, other]]
         readings.append([OPEN, None])
         rng.shuffle(readings)
         words = [item["decides"]] + item["others"][:2]
@@ -239,7 +260,9 @@ class Reading(PuzzleKind):
             kind, v = r
             if kind == OPEN:
                 return "it leaves it open: the engine had to choose"
-            lead = "the text says" if kind == SAYS else "a close reading of its words gives"
+            # the two leads alike in length and in the words the question shares (issue 42)
+            lead = "the text says it in so many words" if kind == SAYS else \
+                "a close reading of its words gives"
             return f"{lead}: {value_words(name, v)}"
 
         options = "\n".join(f"{LETTERS[i]}) {reading_words(r)}" for i, r in enumerate(readings))
@@ -326,7 +349,13 @@ class Reading(PuzzleKind):
         k = min(len(rivals), rng.choice([2, 3]))
         # one rival a source, as far as they go
         by_source: dict[str, dict] = {}
-        for r in rng.sample(rivals, len(rivals)):
+        # the rivals that share most words with the value asked first (surface.overlap), so
+        # the sentence that says it is not the one sharing most words with the question
+        # (issue 42: it was right 0.61 of the time against 0.32 by chance)
+        asked = value_words(name, jsonable(item["value"]))
+        shuffled = rng.sample(rivals, len(rivals))
+        shuffled.sort(key=lambda r: -overlap(lib.quotation(r["quote"]).text, asked))
+        for r in shuffled:
             by_source.setdefault(r["quote"].split(":")[0], r)
         picked = list(by_source.values())[:k]
         if len(picked) < 2:

@@ -1,0 +1,140 @@
+"""No multiple-choice puzzle is answered from its wording alone (issue 42 finding 1).
+
+A partial-input learner (:mod:`partial_input`: a logistic regression over the question's and
+options' words, positions, lengths and repeated values; no board, no rules, no sources),
+cross-validated by quotation, answers every multiple-choice kind's puzzles: its accuracy is at
+most chance + 0.10 (best-move + 0.15, where rules of thumb are real knowledge), chance worked
+out per item.  A few hundred puzzles a kind by default (fewer for best-move, whose generation
+analyses positions), 2,000 a kind under ``-m slow``.  Each kind's accuracy and chance are
+printed (``-s`` shows them).
+
+Before the generators were changed (issue 42), over 300 puzzles a kind (48 best-move, 1,000
+legal-play): claim-window 1.00 (chance 0.25), deal-setup's choice form 0.87 (0.33), reading 0.66
+(0.28) and its words 0.88 (0.40), legal-play with one right letter 0.82 (0.37), source-quiz 0.55
+(0.30), keep 0.31 (0.25), timeline 0.31 (0.33).
+"""
+
+from __future__ import annotations
+
+import pytest
+from partial_input import Item, cross_validate, items, score_puzzles
+
+import tutor.puzzles as P
+from tutor.engine.sources import default_library
+
+#: How far above chance the learner may score, and best-move's allowance.
+MARGIN = 0.10
+MARGINS = {"best-move": 0.15}
+
+#: The kinds with single-choice questions (``test_no_other_kind_asks_a_single_choice`` keeps
+#: the list whole), and the spec drawn for each (deal-setup: its choice form only).
+CHOICE_KINDS = {"best-move": "best-move", "claim-window": "claim-window",
+                "deal-setup": "deal-setup/mournival-dealt", "keep": "keep",
+                "legal-play": "legal-play", "reading": "reading",
+                "source-quiz": "source-quiz", "timeline": "timeline"}
+
+#: Puzzles drawn a kind by default (best-move analyses positions: a fifth of a second each;
+#: about a quarter of legal-play's have one right letter).
+DEFAULT = {"best-move": 40, "legal-play": 500}
+DEFAULT_OTHERS = 300
+SLOW = 2000
+
+#: Kinds another change of issue 42 (item 4) makes valid: an excess is expected, not asserted.
+OTHERS = {"timeline", "source-quiz"}
+OTHERS_REASON = "timeline/source-quiz: issue 42 item 4, another change"
+#: Kinds whose generators still give answers away (issue 42 items 1-2, not done): deal-setup's
+#: choice form (the dealer takes a table mournival under most rulesets), legal-play (the
+#: shortest option, "lie down", and one card taking two), reading (the value whose words the
+#: quotation holds, and the deciding words that share words with the readings).
+NOT_YET = {"deal-setup", "legal-play", "reading"}
+NOT_YET_REASON = "issue 42 items 1-2: the generator still gives its answer away (not done)"
+
+
+def draw(kind: str, total: int) -> list[P.Puzzle]:
+    """``total`` puzzles of ``kind`` (fewer where a themed search lands twice on one), seeds
+    round-robin over every ruleset and player count the kind applies to."""
+    lib = default_library()
+    spec = CHOICE_KINDS[kind]
+    combos = [(r, n) for r in P.applicable_rulesets(kind) for n in lib.rulesets[r].player_counts]
+    stride = 64 if "/" in spec else 1          # a themed search runs on from its seed
+    out: dict[str, P.Puzzle] = {}
+    for i in range(total):
+        r, n = combos[i % len(combos)]
+        p = P.generate(spec, r, n, (i // len(combos)) * stride)
+        out.setdefault(p.id, p)
+    return list(out.values())
+
+
+def _check(kind: str, total: int) -> None:
+    scores = score_puzzles(draw(kind, total))
+    assert scores, f"{kind}: no single-choice item found"
+    lines = [s.line() for s in scores.values()]
+    print("\n" + "\n".join(lines))
+    margin = MARGINS.get(kind, MARGIN)
+    over = [s.line() for s in scores.values() if s.accuracy > s.chance + margin]
+    assert not over, f"learner above chance + {margin:.2f}: {over}"
+
+
+def _params(kinds) -> list:
+    return [pytest.param(k, marks=pytest.mark.xfail(strict=False, reason=OTHERS_REASON))
+            if k in OTHERS else
+            pytest.param(k, marks=pytest.mark.xfail(strict=False, reason=NOT_YET_REASON))
+            if k in NOT_YET else k for k in kinds]
+
+
+@pytest.mark.parametrize("kind", _params(CHOICE_KINDS))
+def test_the_wording_alone_answers_no_better_than_chance(kind):
+    _check(kind, DEFAULT.get(kind, DEFAULT_OTHERS))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("kind", _params(CHOICE_KINDS))
+def test_the_wording_alone_answers_no_better_than_chance_over_2000(kind):
+    _check(kind, SLOW)
+
+
+@pytest.mark.parametrize("kind", [k for k in P.KINDS if k not in CHOICE_KINDS])
+def test_no_other_kind_asks_a_single_choice(kind):
+    """Every kind with lettered options is in :data:`CHOICE_KINDS` (a new one is measured)."""
+    lib = default_library()
+    combos = [(r, n) for r in P.applicable_rulesets(kind) for n in lib.rulesets[r].player_counts]
+    count = 4 if P.generators.kind_of(kind).analysed else 24
+    sample = [P.generate(kind, *combos[i % len(combos)], i // len(combos)) for i in range(count)]
+    assert [it.pid for p in sample for it in items(p)] == []
+
+
+def _planted(cue: str, count: int = 200) -> list[Item]:
+    """Items whose right option carries ``cue``; their words otherwise alike."""
+    out = []
+    for i in range(count):
+        right = (i * 7) % 4
+        opts = [f"the value {(i + j) % 5} of the rule" for j in range(4)]
+        if cue == "longest":
+            opts[right] += " as written in the source"
+        elif cue == "shown twice":
+            opts[right] = "the text says: " + opts[right]
+            opts[(right + 1) % 4] = "a close reading gives: " + opts[right].split(": ")[1]
+        out.append(Item("planted", str(i), f"Question {i}: which?", opts, right))
+    return out
+
+
+@pytest.mark.parametrize("cue", ["longest", "shown twice"])
+def test_the_learner_finds_a_planted_cue(cue):
+    """The learner is not blind: where the right option is the longest, or its value is shown
+    twice (issue 42 finding 5), it answers nearly every item."""
+    score = cross_validate("planted", _planted(cue))
+    assert score.accuracy >= 0.9, score.line()
+
+
+def test_items_are_read_from_the_question():
+    """A reading puzzle gives two items (its reading and its words), each with one right
+    option; a legal-play puzzle with several legal moves gives none."""
+    p = P.generate("reading", "porges", 4, 0)
+    its = items(p)
+    assert [it.name for it in its] == ["reading", "reading/words"]
+    assert [it.options[it.right] for it in its] == [
+        p.question.split(f"{p.accepted[0][0]}) ")[1].splitlines()[0],
+        p.question.split(f"\n{p.accepted[0][1]}) ")[1].splitlines()[0]]
+    several = next(q for s in range(40)
+                   if len((q := P.generate("legal-play", "parlett", 4, s)).answer["right"]) > 1)
+    assert items(several) == []

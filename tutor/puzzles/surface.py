@@ -1,0 +1,29 @@
+"""A small scorer of an option's surface: what a learner who reads only the question and the
+options could go by (issue 42: the partial-input learner of the test suite, a logistic
+regression over the words, positions, lengths and repeated values of the question and its
+options; it lives in the tests, as scikit-learn is a test dependency).
+
+Generators use it to choose their wrong options so that none is told from the right one by the
+words it shares with the question: :func:`overlap` counts those words the same way the
+learner's features do (lower-case words and numbers, a few function words left out).  It
+knows nothing of the game.
+"""
+
+from __future__ import annotations
+
+import re
+
+_TOKEN = re.compile(r"[a-z]+|\d+")
+#: Words that carry no content (the learner's list).
+STOP = frozenset("a an the of to in on and or is it its this be by for as with that which what "
+                 "who".split())
+
+
+def content_words(text: str) -> set[str]:
+    """The content words of ``text``: lower-case words and numbers, :data:`STOP` left out."""
+    return {w for w in _TOKEN.findall(text.lower()) if w not in STOP}
+
+
+def overlap(option: str, question: str) -> int:
+    """How many content words ``option`` shares with ``question`` (0 or more)."""
+    return len(content_words(option) & content_words(question))
