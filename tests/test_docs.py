@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import functools
+import importlib.util
 import io
 import re
 import tomllib
@@ -25,7 +27,7 @@ from pathlib import Path
 import pytest
 from support import ROOT
 
-from tutor.app.cli import build_parser
+from tutor.app.cli import build_parser as _build_parser
 
 DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 
@@ -36,6 +38,12 @@ NOT_YET_MERGED = {ROOT / "docs" / "ORGANISER.md"}
 #: A word that stands for a value to fill in: FILE, S, HOST:PORT, FILE.html, CODE/SEATCODE.
 _PLACEHOLDER = re.compile(r"(?<![A-Za-z])[A-Z][A-Z0-9_]*(?![a-z])")
 _STATUS = re.compile(r"\b(stated|read|chosen)\b")
+
+
+@functools.cache
+def build_parser() -> argparse.ArgumentParser:
+    """The real ``laugh`` parser, built once (parsing leaves it as it was)."""
+    return _build_parser()
 
 
 def _rel(path: Path) -> str:
@@ -203,6 +211,8 @@ def _check_python(command: str) -> list[str]:
     words = command.split()[1:]
     problems = []
     module = words[1] if words[:1] == ["-m"] and len(words) > 1 else None
+    if module and importlib.util.find_spec(module) is None:
+        problems.append(f"no module {module!r} (pip install '.[test]')")
     for k, word in enumerate(words):
         if k and words[k - 1] == "-m" and module == "pytest" and k > 1:
             unknown = set(re.findall(r"[a-z_]+", word)) - {"and", "or", "not"} - _markers()
@@ -256,6 +266,7 @@ def test_a_script_outside_the_clone_is_caught():
     assert _check_python("python benchmarks/bench_nothing.py") == \
         ["benchmarks/bench_nothing.py is not in the clone"]
     assert _check_python("python -m pytest -m fast") == ["no pytest marker 'fast'"]
+    assert _check_python("python -m pytests") == ["no module 'pytests' (pip install '.[test]')"]
 
 
 def _slug(heading: str) -> str:
@@ -266,7 +277,6 @@ def _slug(heading: str) -> str:
 def test_every_relative_link_points_to_a_file_of_the_clone():
     problems = []
     for doc in DOCS:
-        _, _ = _code(doc.read_text("utf-8"))
         for target in re.findall(r"\]\(([^)\s]+)\)", doc.read_text("utf-8")):
             if re.match(r"[a-z]+:", target):
                 continue
@@ -371,3 +381,16 @@ def test_the_rules_comparison_says_each_parameters_status_as_the_rulesets_do():
                 wrong.append(f"{name} of {rid} ({players}p): {said.group(1)!r} in RULES.md, "
                              f"{statuses[(rid, name, players)]!r} in sources/")
     assert not wrong, "\n".join(wrong)
+
+
+def test_ci_runs_the_readmes_test_command():
+    """CI (``.ci/run``) installs ``.[test]`` and runs the README's test command, in its own
+    environment: the two must not drift apart."""
+    readme = (ROOT / "README.md").read_text("utf-8")
+    blocks = re.findall(r"```sh\n(.*?)\n```", readme, re.S)
+    venv, install, run = re.split(r"\s*&&\s*", blocks[1])
+    assert venv == "python3 -m venv .venv"
+    ci = (ROOT / ".ci" / "run").read_text("utf-8").splitlines()
+    assert 'python -m pip install --quiet ".[test]"' in ci
+    assert install == ".venv/bin/pip install '.[test]'"
+    assert run.removeprefix(".venv/bin/") in ci
