@@ -294,6 +294,48 @@ def test_every_relative_link_points_to_a_file_of_the_clone():
     assert not problems, "\n".join(problems)
 
 
+def _sections() -> dict[str, str]:
+    """docs/COMMANDS.md's sections by the commands their heading names (``laugh lesson, laugh
+    lessons`` is both)."""
+    text = (ROOT / "docs" / "COMMANDS.md").read_text("utf-8")
+    return {name: m.group(2)
+            for m in re.finditer(r"^## (laugh[^\n]*)\n(.*?)(?=^## |\Z)", text, re.M | re.S)
+            for name in m.group(1).split(", ")}
+
+
+def _leaves(parser: argparse.ArgumentParser, path: tuple[str, ...] = ("laugh",)):
+    subs = _subparsers(parser)
+    if subs is None:
+        yield path, parser
+        return
+    for name, sub in subs.choices.items():
+        yield from _leaves(sub, (*path, name))
+
+
+def test_every_command_and_option_is_in_commands_md():
+    """Every command in full: each command of the parser has its section in docs/COMMANDS.md
+    (the nearest heading naming it or the command above it), and each of its options is named
+    there."""
+    sections = _sections()
+    missing = []
+    for path, parser in _leaves(build_parser()):
+        heading = next((" ".join(path[:k]) for k in range(len(path), 0, -1)
+                        if " ".join(path[:k]) in sections), None)
+        body = sections.get(heading or "", "")
+        if heading is None or (heading == "laugh" and len(path) > 1 and path[1] != "tutor"):
+            missing.append(f"{' '.join(path)}: no section")
+            continue
+        if len(path) > 2 and not re.search(rf"\b{path[-1]}\b", body):   # drill oversights|count
+            missing.append(f"{' '.join(path)}: not named in its section {heading!r}")
+        for action in parser._actions:
+            names = [o for o in action.option_strings if o.startswith("--")]
+            if not names or names[0] in ("--help", "--sources"):
+                continue                     # --sources: "What every command shares"
+            if not any(re.search(re.escape(o) + r"(?![\w-])", body) for o in names):
+                missing.append(f"{' '.join(path)} {names[0]}: not in section {heading!r}")
+    assert not missing, "\n".join(missing)
+
+
 def test_the_readme_links_into_docs():
     text = (ROOT / "README.md").read_text("utf-8")
     for name in ("COMMANDS", "ORGANISER", "TEACHER", "DEVELOPMENT"):
