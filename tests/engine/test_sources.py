@@ -77,6 +77,8 @@ STATUSES = {
     ("parlett", "captures", None): "stated",
     ("wolffauer", "hand_plays", None): "stated",
     ("inter-livery-2018", "last_in_plays_on", None): "stated",
+    ("parlett-13", "breakeven", 4): "read",
+    ("wolffauer", "bonus_to", None): "read",
 }
 
 

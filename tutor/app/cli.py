@@ -49,7 +49,7 @@ from tutor.engine.safetext import clip, printable
 COMMAND_MODULES = (tutor_app, lesson, coach_cmd, puzzle, play, match, drill, rules, sources_cmd,
                    simulate, records, analyse, odds, stats, progress_cmd, worksheet, table)
 
-#: Exit statuses (also listed by ``laugh --help`` and in README's command section).
+#: Exit statuses (also listed by ``laugh --help`` and in docs/COMMANDS.md, "Exit status").
 OK, FAILED, USAGE, INTERRUPTED = 0, 1, 2, 130
 
 EPILOG = ("Exit status: 0 done (also at end of input, after q, and when the reader of the "

@@ -5,7 +5,7 @@ Every command that writes a file the learner names (``--out``, ``--sheet``, ``--
 ``--records``, ``--html``, ``--csv``, ``progress export FILE``) calls :func:`check_output`
 first, so a mistyped folder is said at once, before a deal is played or a study run, and
 turns a failed write into :class:`CannotWrite` with :func:`cannot_write`.  The command line
-exits with status 1 for it, as for any output that could not be written (README, "Exit
+exits with status 1 for it, as for any output that could not be written (docs/COMMANDS.md, "Exit
 status").
 
 What the program keeps of its own accord (progress, a practice deal's record, a match) is
