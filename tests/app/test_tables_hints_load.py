@@ -36,7 +36,8 @@ def _serve(tmp_path, *args):
     folder = tmp_path / "srv"
     extra = dict(env(tmp_path), LAUGH_PURE_PYTHON="1")
     argv = [sys.executable, "-m", "tutor", "table", "serve", "--port", "0", "--json", "--dir",
-            str(folder), "--hint", "--pace", "0", "--gap", "0.1", "--move-time", "0", *args]
+            str(folder), "--hint", "--pace", "0", "--gap", "0.1", "--move-time", "0",
+            "--people", "1", *args]              # each table begins with its first person
     proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             env=extra, cwd=str(ROOT), start_new_session=True)
     return proc, json.loads(proc.stdout.readline())
