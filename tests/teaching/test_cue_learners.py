@@ -12,7 +12,7 @@ At every level: at least a third of the positions judged by counting or the rule
 levels 4 and 5); always pass at most 45 % right; the surface cues at most 60 %; cues with the
 own-action rule, and with the dealer rule too, at most 80 %, and on the judged positions no
 better than chance + 0.10 (chance: the share of the commoner answer there, claim or nothing);
-the engine 100 %.  Over 225 positions a level and a storm at each of 8 seeds under ``-m slow``;
+the engine 100 %.  Over 225 positions a level and eight storms under ``-m slow``;
 the default run asks 24 positions at level 3 and at level 5.
 (Before issue 42, per level over 225: cues + own + dealer 0.78, 0.78, 0.76, 0.72, 0.71, and in a
 storm up to 0.83, reaching difficulty 5; half at the top levels was not judged by counting.)
@@ -55,18 +55,23 @@ def test_cue_learners_over_225_positions_at_each_level(level):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("seed", range(8))
-def test_in_a_storm_the_cue_learners_stay_within_what_chance_allows(seed):
-    acc = {name: storm(LEARNERS[name], seed) for name in ("pass", "cue", "cue+own+dealer",
-                                                           "cue+own")}
-    assert acc["pass"][1] == 1
-    assert acc["cue"][0] <= 0.60 and acc["cue"][1] <= 2, acc["cue"][:2]
+def test_in_a_storm_the_cue_learners_stay_within_what_chance_allows():
+    """Eight 3-minute storms each: always pass never leaves the first difficulty; the surface
+    cues are right at most 60 % of the time over the eight (by design 7 in 12: one storm alone
+    may end on a bag's claims) and never pass the second difficulty; the cues with the
+    own-action rule, with the dealer rule too, at most 80 % in every storm, and on the positions
+    judged by counting or the ruleset no better than chance + 0.10."""
+    runs = {name: [storm(LEARNERS[name], seed) for seed in range(8)]
+            for name in ("pass", "cue", "cue+own", "cue+own+dealer")}
+    assert all(top == 1 for _, top, _ in runs["pass"])
+    assert sum(acc for acc, _, _ in runs["cue"]) / 8 <= 0.60
+    assert all(top <= 2 for _, top, _ in runs["cue"])
     for name in ("cue+own", "cue+own+dealer"):
-        accuracy, _, pairs = acc[name]
-        assert accuracy <= 0.80, (name, accuracy)
-        judged = [p for p, _ in pairs if decided(p)]
-        right = sum(ok for p, ok in pairs if decided(p))
-        assert right / len(judged) <= chance(judged) + 0.10, (name, right, len(judged))
+        for accuracy, _, pairs in runs[name]:
+            assert accuracy <= 0.80, (name, accuracy)
+        judged = [(p, ok) for r in runs[name] for p, ok in r[2] if decided(p)]
+        right = sum(ok for _, ok in judged) / len(judged)
+        assert right <= chance([p for p, _ in judged]) + 0.10, (name, right, len(judged))
 
 
 def test_a_run_rises_only_with_a_right_claim_and_a_right_pass():

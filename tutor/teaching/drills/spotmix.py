@@ -24,8 +24,8 @@ right at most 5 times in 12, and one who claims on the board's look (four of a r
 table, a one-for-one capture leaving two, a lie-down holding two or more of a rank) is wrong on
 every position with nothing to claim and on none other, at most 7 in 12; who also never claims
 their own action nor a table mournival they dealt is still wrong on the lie-downs that counting
-or the ruleset decides, at most 3 in 4.  (With a third of the positions empty, as the drill had
-before issue 42, the board's look alone was right two times in three.)
+or the ruleset decides, at most 3 in 4.  (With a third of the positions empty, as the README
+once said, the board's look alone would be right two times in three.)
 
 The position's difficulty is the level's: the nearest a puzzle of that kind and ruleset has
 (:func:`tutor.puzzles.generate` searches the seeds).  Every choice is drawn from the drill's
