@@ -67,7 +67,7 @@ def test_in_a_storm_the_cue_learners_stay_within_what_chance_allows():
     assert sum(acc for acc, _, _ in runs["cue"]) / 8 <= 0.60
     assert all(top <= 2 for _, top, _ in runs["cue"])
     for name in ("cue+own", "cue+own+dealer"):
-        for accuracy, _, pairs in runs[name]:
+        for accuracy, _, _ in runs[name]:
             assert accuracy <= 0.80, (name, accuracy)
         judged = [(p, ok) for r in runs[name] for p, ok in r[2] if decided(p)]
         right = sum(ok for _, ok in judged) / len(judged)

@@ -130,7 +130,7 @@ def _lie_down_facts(deal: Deal, record: Mapping[str, object]) -> dict[int, tuple
     return facts
 
 
-def _claimed_ranks(deal: Deal, seat: int) -> frozenset[int]:
+def _claimed_ranks(deal: Deal, seat: int) -> frozenset[int | None]:
     return frozenset(g[0].rank for g in claim_groups(deal, seat))
 
 
