@@ -390,8 +390,7 @@ def judged_line(judged: list[bool]) -> str:
     if not judged:
         return ""
     n, right = len(judged), sum(judged)
-    return (f"Judged by counting (is the pair dead? does the ruleset allow it?): {right} of "
-            f"{n} right ({100 * right / n:.0f}%)")
+    return f"Judged by counting or the ruleset: {right} of {n} right ({100 * right / n:.0f}%)"
 
 
 def _say_judged(io: LearnerIO, judged: list[bool]) -> None:
