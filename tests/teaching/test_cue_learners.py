@@ -13,7 +13,7 @@ levels 4 and 5); always pass at most 45 % right; the surface cues at most 60 %; 
 own-action rule, and with the dealer rule too, at most 80 %, and on the judged positions no
 better than chance + 0.10 (chance: the share of the commoner answer there, claim or nothing);
 the engine 100 %.  Over 225 positions a level and eight storms under ``-m slow``;
-the default run asks 24 positions at level 3 and at level 5.
+the default run asks one bag, 12 positions at level 4.
 (Before issue 42, per level over 225: cues + own + dealer 0.78, 0.78, 0.76, 0.72, 0.71, and in a
 storm up to 0.83, reaching difficulty 5; half at the top levels was not judged by counting.)
 """
@@ -43,9 +43,8 @@ def check(level: int, ps: list) -> None:
         assert on_judged[name] <= chance(judged) + 0.10, figures
 
 
-@pytest.mark.parametrize("level", [3, 5])
-def test_cue_learners_score_no_better_than_chance_allows(level):
-    check(level, positions(level, 24))
+def test_cue_learners_score_no_better_than_chance_allows():
+    check(4, positions(4, 12))          # one bag
 
 
 @pytest.mark.slow
