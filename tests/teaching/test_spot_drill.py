@@ -12,6 +12,7 @@ import sys
 
 import pytest
 from rich.console import Console
+from spot_learners import cue
 from support import ROOT
 
 from tutor.app.clock import FakeClock, VirtualClock
@@ -79,8 +80,10 @@ def test_every_level_mixes_claims_and_nothing_over_every_kind_of_the_ruleset(lev
     drill = OversightDrill(io_, "porges", 5, seed=3)
     got = [drill.next_puzzle(level) for _ in range(20)]
     nothing = sum(not p.answer["claims"] for p in got) / len(got)
-    share = BAGS[level][0] / BAGS[level][1]
+    share = BAGS[level].nothing / BAGS[level].size
     assert abs(nothing - share) <= 0.1
+    judged = sum(bool(p.data["decided_by"]) for p in got) / len(got)
+    assert judged >= (0.5 if level >= 4 else 1 / 3), judged
     kinds = {p.variant for p in got if p.answer["claims"]}
     assert kinds == set(SpotOversight.reachable(default_library().ruleset("porges", 5)))
     assert {p.data["theme"] for p in got if not p.answer["claims"]} >= {"lay_down_pair"}
@@ -169,3 +172,71 @@ def test_count_and_settle_say_what_was_saved_when_left_early(end, library, tmp_p
             with pytest.raises(end):
                 make(io_, s).session(2)
         assert "stopped: nothing saved." in out.file.getvalue()
+
+
+def test_what_decides_a_position_is_the_engines_counterfactual():
+    """A position judged by counting: the same lie-down counted otherwise gives the seat the
+    other answer; by the ruleset: the same deal under the other reading of the rules does; the
+    learner's own mistake: neither (issue 42)."""
+    from dataclasses import replace
+
+    from tutor.engine.records import replay
+    from tutor.engine.sources import default_library
+    from tutor.puzzles.kinds.spot_story import claim_groups
+    lib = default_library()
+    io_, _ = scripted(lambda prompt: "pass")
+    drill = OversightDrill(io_, seed=8)
+    seen: dict[str, int] = {}
+    for _ in range(36):
+        p = drill.next_puzzle(2)
+        deal, how = p.deal(), p.data["decided_by"]
+        claimed = bool(claim_groups(deal, p.seat))
+        assert claimed == bool(p.answer["claims"])
+        if how == "counting":
+            last = deal.history[-1]
+            assert last.kind == "lie_down" and last.player != p.seat
+            before = replay(p.record, upto=len(deal.history) - 1)
+            as_is = before.lie_down_oversights(last.player)
+            other = before.lie_down_oversights(last.player, counted_otherwise=True)
+            assert [f.claimable for f in as_is] != [f.claimable for f in other]
+            assert claimed == any(f.claimable for f in as_is)
+        elif how == "ruleset":
+            rs = deal.ruleset
+            others = [r for r in lib.rulesets.values() if r.oversights
+                      and (r.oversights, r.declarations) != (rs.oversights, rs.declarations)]
+            flips = []
+            for r in others:
+                variant = replace(rs, oversights=r.oversights, declarations=r.declarations,
+                                  captures=r.captures)
+                d = replay(p.record, {rs.id: variant}, check_result=False)
+                flips.append(bool(claim_groups(d, p.seat)) != claimed)
+            assert any(flips)
+        elif p.data.get("theme", "").startswith("own_"):
+            assert not claimed
+        seen[how] = seen.get(how, 0) + 1
+    assert seen.get("counting") and seen.get("ruleset") and seen.get(""), seen
+
+
+def test_the_drill_says_how_the_positions_judged_by_counting_went(store):
+    state: dict = {"n": 0}
+
+    def answer(prompt):         # right, but wrong on the second position judged by counting
+        p = state["drill"].asked[-1]
+        if p.data["decided_by"]:
+            state["n"] += 1
+            if state["n"] == 2:
+                return "nothing" if p.answer["claims"] else cue(p)     # the laid-down rank
+        return p.expected_answer_text() if p.answer["claims"] else "pass"
+
+    io_, out = scripted(answer, FakeClock(default=1.0))
+    drill = asked(OversightDrill(io_, "parlett", 4, seed=2, store=store))
+    state["drill"] = drill
+    res = drill.storm(minutes=10, max_positions=12)
+    judged = [p for p in drill.asked if p.data["decided_by"]]
+    assert len(judged) >= 4 and res.judged.count(False) == 1
+    text = " ".join(out.file.getvalue().split())
+    assert (f"Judged by counting or the ruleset: {len(judged) - 1} of {len(judged)} right"
+            in text)
+    themes = [t for t in store.tallies("theme") if t.name.startswith("judged-by-")]
+    assert sum(t.n for t in themes) == len(judged)
+    assert sum(t.right for t in themes) == len(judged) - 1

@@ -121,9 +121,29 @@ def drill_bests(store) -> list[tuple[str, str, str]]:
     return sorted(out)
 
 
+#: The themes of the oversight positions judged by counting or the ruleset (issue 42).
+JUDGED_THEMES = {"judged-by-counting": "by counting (is the pair laid down dead?)",
+                 "judged-by-ruleset": "by the ruleset (may it be claimed under it?)"}
+
+
+def judged_parts(store) -> list:
+    """The answers on oversight positions judged by counting or the ruleset, apart from
+    spotting (the themes :data:`JUDGED_THEMES`): a heading and a line for each, right of
+    answered; nothing when there is none."""
+    tallies = {t.name: t for t in store.tallies("theme") if t.name in JUDGED_THEMES}
+    if not tallies:
+        return []
+    out: list = [Text(""), Text("Judged by counting: spotting is not counting", style="bold")]
+    for name, words in JUDGED_THEMES.items():
+        t = tallies.get(name)
+        if t is not None:
+            out.append(Text(f"{words}: {t.right} of {t.n} right ({100 * t.right / t.n:.0f}%)"))
+    return out
+
+
 def spotting_parts(ctx, store) -> list:
-    """The spotting table and the drill's personal bests, with their headings (nothing when
-    there is neither)."""
+    """The spotting table, the answers judged by counting (:func:`judged_parts`) and the drill's
+    personal bests, with their headings (nothing when there is none of them)."""
     parts: list = []
     figures = store.spotting()
     if figures:
@@ -132,6 +152,7 @@ def spotting_parts(ctx, store) -> list:
                        "did not; false: a claim of nothing claimable; time: the median from "
                        "claimable to named, at a terminal (- none)", style="dim"),
                   spotting_table(ctx, figures)]
+    parts += judged_parts(store)
     bests = drill_bests(store)
     if bests:
         grid = Table.grid(padding=(0, 1))

@@ -294,14 +294,22 @@ class _Claims(_DealState):
                 and self._c13 and "split_prial" in self._ov
                 and _rank_count(self.table, action.table[0] >> 2) == 3)
 
-    def lie_down_oversights(self, seat: int) -> tuple[LaidDown, ...]:
+    def lie_down_oversights(self, seat: int, *,
+                            counted_otherwise: bool = False) -> tuple[LaidDown, ...]:
         """What lying down now would make of each rank ``seat`` holds two or more of, rank by
         rank (:class:`LaidDown`): the oversight kind, and whether it opens a claim or why not
         (RULES.md 4; 3.6 detail 3: only where some declaration of the ruleset could have taken
-        the cards).  The rule :meth:`apply` follows when the seat does lie down."""
+        the cards).  The rule :meth:`apply` follows when the seat does lie down.
+
+        ``counted_otherwise``: the same lie-down had the count of each pair's rank gone the
+        other way (its other two cards both among the won cards where they are not, and not
+        where they are): where a pair's finding differs, counting decides it (issue 42).
+        """
         h = self.hands[seat]
         hc = _counts(h)
         dead = _dead_bits(self.wonall)
+        if counted_otherwise:
+            dead = ~dead & NIB
         out = []
         for rank in _ranks(((hc >> 1) | (hc >> 2)) & NIB):
             held = _rank_count(h, rank)

@@ -50,7 +50,7 @@ from tutor.puzzles.base import (
     player_name,
     set_index,
 )
-from tutor.puzzles.kinds.spot_story import claim_groups, table_story
+from tutor.puzzles.kinds.spot_story import COUNTING, RULESET, claim_groups, decided_by, table_story
 from tutor.puzzles.model import AnswerError, definition
 from tutor.puzzles.reader import NOTHING_WORDS, tokens
 
@@ -74,6 +74,10 @@ DECOY_LOOKS_LIKE = {"took_three": "split_prial", "capture_from_pair": "split_pri
 #: learner's own mistake of every kind, and a lie-down of cards no claim may take.
 CUED_DECOYS = frozenset({*OWN.values(), "lay_down_pair", "lay_down_prial",
                          "lay_down_mournival"})
+#: The theme of a position that counting, or the ruleset, decides (:func:`~tutor.puzzles.kinds.
+#: spot_story.decided_by`: the engine gives the other answer had the count gone the other way,
+#: or under another reading of the rules); ``data["decided_by"]`` says which (issue 42).
+JUDGED = {COUNTING: "judged-by-counting", RULESET: "judged-by-ruleset"}
 #: The actions a decoy may follow: a capture, a lie-down, a declaration.
 _DECOY_ACTIONS = frozenset({"capture", "lie_down", "declare_prial", "declare_dead_pair",
                             "declare_mournival", "declare_pair"})
@@ -376,9 +380,17 @@ class SpotOversight(PuzzleKind):
 
     def _tell_story(self, cand: Candidate, skip: set[int]) -> None:
         """Add the table's other tempting groups to the explanation (``facts["also"]``) and the
-        actions they rest on to ``data["history"]``."""
+        actions they rest on to ``data["history"]``; and what decides the position
+        (``data["decided_by"]``: ``counting``, ``ruleset`` or ``""``, asked of the engine by
+        :func:`~tutor.puzzles.kinds.spot_story.decided_by` against every ruleset with
+        oversights), with its theme (:data:`JUDGED`)."""
         deal = cand.deal
         record = to_record(deal, with_result=False)
+        readings = [r for r in library().rulesets.values() if r.oversights]
+        decider = decided_by(deal, cand.seat, record, readings)
+        cand.data["decided_by"] = decider
+        if decider:
+            cand.themes.append(JUDGED[decider])
         lines = []
         history: list[int] = []
         for e in table_story(deal, cand.seat, record):

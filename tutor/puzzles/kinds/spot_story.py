@@ -5,17 +5,22 @@ is not open to a claim."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
+from dataclasses import replace
 from typing import TypedDict
 
 from tutor.engine.cards import RANK_PLURALS, rank_of
-from tutor.engine.deal import Action, Deal, LaidDown
+from tutor.engine.deal import Action, Deal, LaidDown, Oversight
+from tutor.engine.errors import RecordError
 from tutor.engine.parameters import spec
 from tutor.engine.records import replay
 from tutor.engine.values import OversightKind
 from tutor.puzzles.base import player_name
 
-__all__ = ["TableGroup", "claim_groups", "table_story"]
+__all__ = ["COUNTING", "RULESET", "TableGroup", "claim_groups", "decided_by", "table_story"]
+
+#: What :func:`decided_by` says decides a position: a count of the won cards, the ruleset.
+COUNTING, RULESET = "counting", "ruleset"
 
 
 class TableGroup(TypedDict):
@@ -123,3 +128,49 @@ def _lie_down_facts(deal: Deal, record: Mapping[str, object]) -> dict[int, tuple
             facts[i] = d.lie_down_oversights(a.player)
         d.apply(a)
     return facts
+
+
+def _claimed_ranks(deal: Deal, seat: int) -> frozenset[int | None]:
+    return frozenset(g[0].rank for g in claim_groups(deal, seat))
+
+
+def decided_by(deal: Deal, seat: int, record: Mapping[str, object],
+               readings: Iterable = ()) -> str:
+    """What decides the position for ``seat``, asked of the engine (issue 42): ``"counting"``
+    (:data:`COUNTING`) where the last action is a lie-down and, had the count of one of its
+    pairs gone the other way (:meth:`~tutor.engine.deal.Deal.lie_down_oversights` with
+    ``counted_otherwise``: the other two of the rank among the won cards, or not), the seat
+    would have the other answer on it (a claim where there is none, or none where there is one);
+    ``"ruleset"`` (:data:`RULESET`) where the same deal, replayed from ``record`` under another
+    reading of the rules (each of ``readings``: rulesets whose ``oversights``, ``declarations``
+    and ``captures`` are taken), gives the seat other claims; else ``""``: the answer is the
+    same whatever the count and the reading, and the board's look and who acted may tell it.
+    """
+    hist = deal.history
+    if hist and hist[-1].kind == "lie_down":
+        p = hist[-1].player
+        before = replay(record, upto=len(hist) - 1)
+        as_is = before.lie_down_oversights(p)
+        other = before.lie_down_oversights(p, counted_otherwise=True)
+        for a, b in zip(as_is, other):
+            # who may claim it depends on who lay down alone (the engine's claimants)
+            if a.claimable != b.claimable and \
+                    seat in deal.claimants(Oversight(a.kind, p, 0, 0, len(hist) - 1)):
+                return COUNTING
+    now = _claimed_ranks(deal, seat)
+    rs = deal.ruleset
+    seen = {(rs.oversights, rs.declarations, rs.captures)}
+    for reading in readings:
+        key = (reading.oversights, reading.declarations, reading.captures)
+        if key in seen:
+            continue
+        seen.add(key)
+        variant = replace(rs, oversights=reading.oversights,
+                          declarations=reading.declarations, captures=reading.captures)
+        try:
+            d = replay(record, {rs.id: variant}, check_result=False)
+        except RecordError:
+            continue            # a move of this deal that reading does not allow
+        if _claimed_ranks(d, seat) != now:
+            return RULESET
+    return ""

@@ -3,7 +3,9 @@
 Positions are ``spot-oversight`` puzzles (:mod:`tutor.puzzles`): a real deal stopped just after
 an action, with an open oversight to claim or a decoy that looks like one.  At every level the
 positions mix both, through every oversight kind the ruleset's play can make and its decoys
-(:mod:`tutor.teaching.drills.spotmix`: at level 1 a third have nothing to claim).  The learner
+(:mod:`tutor.teaching.drills.spotmix`: five of twelve have nothing to claim, and half or more
+are judged by counting or the ruleset: is the pair laid down dead, does this ruleset let a
+prial or a mournival laid down be claimed).  The learner
 answers ``claim 9s 9d`` (or ``claim 9``, ``claim aces``, ``the split prial of nines``) or
 ``pass`` (an empty line passes too); the puzzle grades it (the engine reads the claim).  A claim
 of nothing claimable (a false claim) costs what any mistake costs.
@@ -24,7 +26,8 @@ shows a live countdown (the position's time in a streak, the storm's clock in a 
 Each answer (whether it was right, and its time when it was typed at a terminal in time) goes to
 the progress store, with its figure of spotting (:meth:`~tutor.teaching.progress.ProgressStore.
 record_sighting`: a hit, a miss, a false claim).  Streak and storm keep a personal best per mode
-and ruleset (``drill.oversights.<mode>.<ruleset, or mixed>.best``) and say when it falls.
+and ruleset (``drill.oversights.<mode>.<ruleset, or mixed>.best``) and say when it falls.  At the end a line gives the answers on the positions judged by
+counting or the ruleset apart (:func:`judged_line`): spotting is not counting.
 """
 
 from __future__ import annotations
@@ -46,7 +49,7 @@ from tutor.teaching.loop import Outcome, Question, Record, ask, yes_no
 
 __all__ = ["Missed", "OversightDrill", "PositionQuestion", "Run", "StreakResult", "StormResult",
            "COMBO_BONUS", "MISTAKE_PENALTY", "STORM_RUN", "STREAK_RUN", "best_key",
-           "combo_bonus", "missed_lines", "position_screen", "run"]
+           "combo_bonus", "judged", "judged_line", "missed_lines", "position_screen", "run"]
 
 MISTAKE_PENALTY = 10.0
 #: Right answers in a row at one difficulty before the positions get harder.
@@ -108,12 +111,14 @@ class Missed(NamedTuple):
 
 @dataclass
 class StreakResult:
-    """A streak: ``streak`` right answers before the miss; every answer's timing."""
+    """A streak: ``streak`` right answers before the miss; every answer's timing; ``judged``:
+    whether each answer was right, on the positions judged by counting or the ruleset."""
 
     streak: int = 0
     answers: list[Answered] = field(default_factory=list)
     quit: bool = False
     missed: list[Missed] = field(default_factory=list)
+    judged: list[bool] = field(default_factory=list)
 
 
 @dataclass
@@ -127,6 +132,7 @@ class StormResult:
     answers: list[Answered] = field(default_factory=list)
     quit: bool = False
     missed: list[Missed] = field(default_factory=list)
+    judged: list[bool] = field(default_factory=list)
 
     @property
     def accuracy(self) -> float:
@@ -252,6 +258,8 @@ class OversightDrill(Drill):
                     res.quit = True
                     break
                 res.answers.append(Answered(out.correct, out.seconds, out.timed_out))
+                if judged(puzzle):
+                    res.judged.append(bool(out.correct))
                 if out.correct:
                     res.streak += 1
                     io.say(f"✓ {_secs(out.seconds)}streak {res.streak} · {out.grade.message if out.grade else ''}",
@@ -271,6 +279,7 @@ class OversightDrill(Drill):
         best = self.best(best_key("streak", self.ruleset), res.streak)
         io.say(f"Streak: {res.streak}" + _best_words(best) + _mean_line(res.answers),
                style="bold green" if best.new else "bold")
+        _say_judged(io, res.judged)
         return res
 
     # -- storm --------------------------------------------------------------------------------
@@ -311,6 +320,7 @@ class OversightDrill(Drill):
                f"{'s' if res.mistakes != 1 else ''}, best run {res.best_combo}, accuracy "
                f"{100 * res.accuracy:.0f}%" + _best_words(best) + _mean_line(res.answers),
                style="bold green" if best.new else "bold")
+        _say_judged(io, res.judged)
         return res
 
     def _storm_answer(self, res: StormResult, clock: _StormClock, k: int, puzzle,
@@ -321,6 +331,8 @@ class OversightDrill(Drill):
         io = self.io
         typed = out.seconds
         res.answers.append(Answered(out.correct, typed))
+        if judged(puzzle):
+            res.judged.append(bool(out.correct))
         if out.correct:
             res.score += 1
             clock.combo += 1
@@ -362,6 +374,29 @@ class _StormClock:
 
     def left(self, res: StormResult, now: float) -> float:
         return self.total + res.bonus - self.penalty - (now - self.start)
+
+
+def judged(puzzle) -> str:
+    """What decides ``puzzle`` besides spotting: ``counting`` (is the pair laid down dead?),
+    ``ruleset`` (does this ruleset let it be claimed?), or ``""`` (the engine's word, in the
+    puzzle: :func:`~tutor.puzzles.kinds.spot_story.decided_by`)."""
+    return str(puzzle.data.get("decided_by") or "")
+
+
+def judged_line(judged: list[bool]) -> str:
+    """The drill's result on the positions judged by counting or the ruleset (``judged``: right
+    or not, one per answer), so that a learner sees whether they count, not only whether they
+    spot; "" when there was none."""
+    if not judged:
+        return ""
+    n, right = len(judged), sum(judged)
+    return f"Judged by counting or the ruleset: {right} of {n} right ({100 * right / n:.0f}%)"
+
+
+def _say_judged(io: LearnerIO, judged: list[bool]) -> None:
+    line = judged_line(judged)
+    if line:
+        io.say(line, style="bold")
 
 
 def _secs(seconds: float | None) -> str:
