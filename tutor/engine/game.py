@@ -18,11 +18,12 @@ table's (:mod:`tutor.engine.parameters`).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from tutor.engine.cards import RANK_PLURALS
 from tutor.engine.errors import UsageError
 from tutor.engine.parameters import rule_words, settlement_formula, settlement_rule, value_words
+from tutor.engine.player_count import PlayerCount
 from tutor.engine.values import (
     BonusTo,
     CaptureForm,
@@ -35,10 +36,6 @@ from tutor.engine.values import (
     Scoring,
     TableMournival,
 )
-
-if TYPE_CHECKING:                   # names for the annotations only: no import cycle
-    from tutor.engine.deal import Action, SeatSettlement
-    from tutor.engine.rulesets import PlayerCount
 
 __all__ = ["Game", "DEFAULT_RULESET"]
 
@@ -57,6 +54,42 @@ _TAKEN_BY = {OversightKind.LAID_DOWN_DEAD_PAIR: frozenset({Declaration.DEAD_PAIR
              OversightKind.LAID_DOWN_PRIAL: frozenset({Declaration.PRIAL, Declaration.PAIR}),
              OversightKind.LAID_DOWN_MOURNIVAL: frozenset({Declaration.MOURNIVAL,
                                                            Declaration.PRIAL, Declaration.PAIR})}
+
+
+class SettlementRow(Protocol):
+    """What :meth:`Game.working` reads of one seat's settlement: the fields of a
+    :class:`~tutor.engine.deal.SeatSettlement` (cards won, stakes, points).  Named here by its
+    shape so that the Game imports nothing of the deal (which imports the Game)."""
+
+    @property
+    def won_in_play(self) -> int: ...
+    @property
+    def won(self) -> int: ...
+    @property
+    def ante(self) -> int: ...
+    @property
+    def bonus(self) -> int: ...
+    @property
+    def paid(self) -> int: ...
+    @property
+    def received(self) -> int: ...
+    @property
+    def pot_share(self) -> int: ...
+    @property
+    def net(self) -> int | None: ...
+    @property
+    def points(self) -> int | None: ...
+
+
+class DeclaringAction(Protocol):
+    """What :meth:`Game.declaration_rule` reads of an action: a
+    :class:`~tutor.engine.deal.Action`'s ``kind`` and ``rank`` (named by shape, as
+    :class:`SettlementRow`)."""
+
+    @property
+    def kind(self) -> str: ...
+    @property
+    def rank(self) -> int | None: ...
 
 
 class Game:
@@ -252,7 +285,7 @@ class Game:
         return settlement_formula(self.ruleset.scoring, breakeven=self.count.breakeven,
                                   won=won, bonus=bonus)
 
-    def working(self, row: SeatSettlement) -> str:
+    def working(self, row: SettlementRow) -> str:
         """One seat's settlement worked out from its :class:`~tutor.engine.deal.SeatSettlement`
         ``row`` (RULES.md 3.5, 3.6), ending at its result: "won 10 in play + 2 at the end = 12;
         -2 ante + (12 − 8) / 2 = +0" in stakes, "12 ÷ 2 + 1 bonus = 7 points" in points (with
@@ -288,7 +321,7 @@ class Game:
     # -- rules in words ------------------------------------------------------------------------
 
     @staticmethod
-    def declaration_rule(action: Action, capital: bool = False) -> str:
+    def declaration_rule(action: DeclaringAction, capital: bool = False) -> str:
         """Why the declaration ``action`` (a :class:`~tutor.engine.deal.Action` that declares)
         could be made, in the parameter table's words (RULES.md 3.4, 3.6): "two of the three
         sevens could be declared, keeping the third" (``capital``: "Two of

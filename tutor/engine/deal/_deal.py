@@ -414,8 +414,11 @@ class Deal:
 
     Raises :class:`~tutor.engine.errors.UsageError` when the pack is not the 52 distinct cards,
     the dealer is not a seat, or the player count is not covered by the ruleset.
-    """
 
+    The state is declared once, here: cards as 52-bit masks (:mod:`tutor.engine.cards`), seats
+    as ints 0..n-1, stakes as ints.  The class's sections follow it: the deal and how actions
+    change it, move generation, oversights and claims, checks, settlement, views, the parser.
+    """
 
     __slots__ = ("ruleset", "game", "rules", "n", "dealer", "pack", "hands", "table", "won",
                  "wonall", "aside", "discard", "outside", "to_move", "started", "phase",
@@ -471,14 +474,6 @@ class Deal:
     payments: list[tuple[int, int | None, int]]     # (payer, payee or None for the pot, stakes)
     _undo: list[tuple]
     _held: tuple[tuple[Action, int], ...]           # declarations held at the end, with masks
-
-    @property
-    def _mover(self) -> int:
-        """The seat to move, while the deal is not over (an error after: a bug of the caller)."""
-        p = self.to_move
-        if p is None:
-            raise AssertionError("the deal is over: nobody is to move")
-        return p
 
     @property
     def _mover(self) -> int:
