@@ -107,7 +107,8 @@ class Game:
     def __init__(self, ruleset: Any, players: int | None = None):
         self.ruleset = ruleset
         self.players = players
-        self._count = ruleset.count(players) if players is not None else None
+        self._count: PlayerCount | None = (ruleset.count(players) if players is not None
+                                           else None)
         caps = ruleset.captures
         #: The deal's switches (RULES.md 3.2, 3.6), read once here rather than at every deal.
         self.c11 = CaptureForm.ONE_FOR_ONE in caps
@@ -139,7 +140,8 @@ class Game:
     @property
     def id(self) -> str:
         """The ruleset's id."""
-        return self.ruleset.id
+        rid: str = self.ruleset.id
+        return rid
 
     @property
     def count(self) -> PlayerCount:
@@ -249,12 +251,14 @@ class Game:
     @property
     def has_stakes(self) -> bool:
         """Results are stakes from a pot (``stakes`` and ``pot`` scoring, RULES.md 3.5, 3.6)."""
-        return self.ruleset.has_stakes
+        stakes: bool = self.ruleset.has_stakes
+        return stakes
 
     @property
     def unit(self) -> str:
         """``"stakes"`` or ``"points"``."""
-        return self.ruleset.unit
+        unit: str = self.ruleset.unit
+        return unit
 
     @property
     def settles_by_breakeven(self) -> bool:

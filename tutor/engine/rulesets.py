@@ -92,11 +92,12 @@ class Ruleset:
     declarations: frozenset[str] = frozenset({"prial", "mournival", "dead_pair"})
     lie_down_pays: LieDownPayment | None = None
     pot_to: str | None = None
-    match_format: dict | None = field(default=None, compare=False)
+    match_format: dict[str, Any] | None = field(default=None, compare=False)
     provenance: dict[str, Provenance] = field(default_factory=dict, compare=False)
     problems: tuple[dict[str, Any], ...] = field(default=(), compare=False)
     origin: str = field(default="", compare=False)
-    _games: dict = field(default_factory=dict, compare=False, repr=False, init=False)
+    _games: dict[int | None, Game] = field(default_factory=dict, compare=False, repr=False,
+                                         init=False)
 
     def __post_init__(self) -> None:
         """Refuse a value the parameter table does not allow (RULES.md 3.2, 3.6), so that no

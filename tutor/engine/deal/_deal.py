@@ -14,7 +14,8 @@ their notation and the words a learner writes (``_notation``).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import random
+from collections.abc import Callable, Collection, Iterable, Sequence
 from itertools import combinations
 from typing import NamedTuple
 
@@ -130,7 +131,8 @@ class Oversight(NamedTuple):
             return False
         return all(self.mask >> c & 1 for c in action.cards)
 
-    def named_by(self, cards=(), rank: int | None = None, kinds=()) -> bool:
+    def named_by(self, cards: Sequence[int] = (), rank: int | None = None,
+                 kinds: Collection[str | None] = ()) -> bool:
         """True when a claim naming ``cards`` (card ints: some or all of what it takes) or
         ``rank`` alone, and, when ``kinds`` is not empty, one of those oversight kinds, names
         this oversight, whether or not it is still open (a claim that comes too late names the
@@ -257,8 +259,12 @@ class DealResult:
                  "last_capturer", "payments", "pot_to", "scoring", "_won_masks", "_left",
                  "_discard", "_aside", "_rows", "_won", "_rules", "held_declarations")
 
-    def __init__(self, last_in, bonus_to, won_masks, leftovers_to, left, discard, net, points,
-                 aside, set_aside_to, last_capturer, payments, pot_to, scoring, rules, held=()):
+    def __init__(self, last_in: int | None, bonus_to: int | None, won_masks: tuple[int, ...],
+                 leftovers_to: int | None, left: int, discard: int, net: tuple[int, ...] | None,
+                 points: tuple[int, ...] | None, aside: int, set_aside_to: int | None,
+                 last_capturer: int | None, payments: tuple[tuple[int, int | None, int], ...],
+                 pot_to: tuple[int, ...], scoring: str, rules: tuple[tuple[int, ...], ...],
+                 held: tuple[HeldDeclaration, ...] = ()):
         self.last_in = last_in
         self.bonus_to = bonus_to
         self._won_masks = won_masks
@@ -274,8 +280,8 @@ class DealResult:
         self.pot_to = pot_to
         self.scoring = scoring
         self._rules = rules         # (won_in_play, ante, bonus, for_cards, paid, received, shares)
-        self._won = None
-        self._rows = None
+        self._won: tuple[tuple[int, ...], ...] | None = None
+        self._rows: tuple[SeatSettlement, ...] | None = None
         self.held_declarations: tuple[HeldDeclaration, ...] = held
 
     @property
@@ -319,11 +325,11 @@ class DealResult:
 
     def returns(self) -> tuple[int, ...]:
         """Points per seat under pairs scoring, else net stakes per seat."""
-        if self.scoring == "pairs":
-            return self.points
-        return self.net
+        out = self.points if self.scoring == "pairs" else self.net
+        assert out is not None          # points under pairs scoring, net stakes otherwise
+        return out
 
-    def _key(self) -> tuple:
+    def _key(self) -> tuple[object, ...]:
         return (self.last_in, self.bonus_to, self._won_masks, self.leftovers_to, self._left,
                 self._discard, self.net, self.points, self._aside, self.set_aside_to,
                 self.last_capturer, self.payments, self.pot_to, self.scoring, self._rules,
@@ -378,7 +384,11 @@ class RankCount(NamedTuple):
 _FORMS = CAPTURE_FORMS
 
 
-#: The state a push saves so that pop restores it (lists are copied).
+#: The state a push saves so that pop restores it (lists are copied): the values of
+#: ``_UNDO_SLOTS``, the hands, the won piles, the oversights, the lengths of the history and the
+#: payments, and the table mournivals.
+_Snapshot = tuple[tuple[object, ...], list[int], list[int], list["Oversight"], int, int,
+                  tuple[int, ...]]
 _UNDO_SLOTS = ("table", "wonall", "aside", "discard", "to_move", "started", "phase",
                "last_capturer", "in_play", "result", "turn_captures", "pot", "_held")
 
@@ -472,7 +482,7 @@ class Deal:
     result: DealResult | None
     pot: int                        # stakes
     payments: list[tuple[int, int | None, int]]     # (payer, payee or None for the pot, stakes)
-    _undo: list[tuple]
+    _undo: list[_Snapshot]
     _held: tuple[tuple[Action, int], ...]           # declarations held at the end, with masks
 
     @property
@@ -484,25 +494,27 @@ class Deal:
         return p
 
     # ==== The deal: dealing, the state, how actions change it (RULES.md 3.3-3.6) ==================
-    def __init__(self, ruleset: Ruleset, players: int, dealer: int, pack):
+    def __init__(self, ruleset: Ruleset, players: int, dealer: int,
+                 pack: Iterable[int] | None):
         _check_seats(ruleset, players, dealer)
-        pack = tuple(pack)
-        if len(pack) != 52 or set(pack) != _FULL_SET:
+        cards = tuple(pack) if pack is not None else ()     # None: a hand-made deal's pack
+        if len(cards) != 52 or set(cards) != _FULL_SET:
             raise UsageError("the pack must be the 52 distinct cards")
-        self._setup(ruleset, players, dealer, pack)
+        self._setup(ruleset, players, dealer, cards)
         hand = self.rules.hand
         hands = [0] * players
         eldest = (dealer + 1) % players
         end = players * hand
         bit = _BIT.__getitem__
         for q in range(players):
-            hands[(eldest + q) % players] = sum(map(bit, pack[q:end:players]))
+            hands[(eldest + q) % players] = sum(map(bit, cards[q:end:players]))
         self.hands = hands
-        self.table = sum(map(bit, pack[end:]))
+        self.table = sum(map(bit, cards[end:]))
         self.in_play = sum(1 for h in hands if h)
         self._find_table_mournivals()
 
-    def _setup(self, ruleset: Ruleset, players: int, dealer: int, pack) -> None:
+    def _setup(self, ruleset: Ruleset, players: int, dealer: int,
+               pack: tuple[int, ...] | None) -> None:
         """The ruleset's switches and an empty state (the caller deals the cards)."""
         game = ruleset.game(players)
         self.ruleset = ruleset
@@ -543,8 +555,8 @@ class Deal:
         pc = self.rules
         self.pot = pc.pot if ruleset.has_stakes and pc.pot is not None else 0
         self.payments: list[tuple[int, int | None, int]] = []
-        self._undo: list[tuple] = []
-        self._held: tuple = ()
+        self._undo: list[_Snapshot] = []
+        self._held = ()
 
     def _find_table_mournivals(self) -> None:
         four = (_counts(self.table) >> 2) & NIB
@@ -589,7 +601,9 @@ class Deal:
             d.table_mournivals = ()
         return d
 
-    def _place(self, hands, table, won, set_aside, complete: bool) -> None:
+    def _place(self, hands: Iterable[Iterable[int]], table: Iterable[int],
+               won: Iterable[Iterable[int]] | None, set_aside: Iterable[int],
+               complete: bool) -> None:
         """Put the cards of :meth:`from_position` in their places (each card once)."""
         players = self.n
         hands = [list(h) for h in hands]
@@ -1116,7 +1130,7 @@ class Deal:
 
     # -- which oversight a claim takes ------------------------------------------------------
 
-    def claim_target(self, seat: int, cards=(), *, rank: int | None = None,
+    def claim_target(self, seat: int, cards: Collection[int] = (), *, rank: int | None = None,
                      kind: str | Iterable[str] | None = None, blind: bool = False) -> Oversight:
         """The open oversight that a claim by ``seat`` takes (RULES.md 4), or why none.
 
@@ -1194,7 +1208,7 @@ class Deal:
                     out[Action(seat, "claim", combo, (), o.kind)] = None
         return list(out)
 
-    def _no_claim(self, seat: int, cards, rank: int | None, kinds: set[str] | None,
+    def _no_claim(self, seat: int, cards: Collection[int], rank: int | None, kinds: set[str] | None,
                   own: bool) -> Reason:
         """Why a claim by ``seat`` of ``cards`` (or ``rank``, or nothing named; of one of
         ``kinds`` when given) takes nothing."""
@@ -1223,7 +1237,7 @@ class Deal:
             return Reason(f"no {what}oversight is open")
         return Reason("there is nothing to claim")
 
-    def claim_action(self, seat: int, target: Oversight, cards=()) -> Action:
+    def claim_action(self, seat: int, target: Oversight, cards: Sequence[int] = ()) -> Action:
         """The claim ``seat`` makes of ``target`` (from :meth:`claim_target`): of ``cards`` when
         they are named in full, else of the first ``take`` of its cards on the table."""
         if len(cards) == target.take:
@@ -1526,6 +1540,7 @@ class Deal:
                 raise AssertionError(f"the pot ends at {pot}, not 0")
         else:
             bonus = (pc.last_in_bonus or 0) if res.bonus_to is not None else 0
+            assert res.points is not None       # points under pairs scoring
             if sum(res.points) != sum(len(w) for w in res.won) // 2 + bonus:
                 raise AssertionError("points do not sum to won cards / 2")
         if res.net is not None and sum(res.net) != 0:
@@ -1601,9 +1616,9 @@ class Deal:
         if bonus_to is not None:
             bonus[bonus_to] = self.rules.last_in_bonus or 0
         ante, for_cards, net, points = self._scores(won_counts, bonus, paid, received, shares)
-        held = self._held and tuple(
+        held: tuple[HeldDeclaration, ...] = tuple(
             HeldDeclaration(a, max(0, len(a.cards) - (m & self.won[a.player]).bit_count()))
-            for a, m in self._held)
+            for a, m in self._held) if self._held else ()
         self.pot = 0
         self.result = DealResult(
             last, bonus_to, tuple(self.won), to, left, self.discard, net, points, aside,
@@ -1656,7 +1671,7 @@ class Deal:
             return last
         return self.last_capturer
 
-    def _payment_totals(self) -> tuple:
+    def _payment_totals(self) -> tuple[list[int], list[int]]:
         """Stakes each seat paid and received for lying down (RULES.md 3.6)."""
         n = self.n
         paid, received = [0] * n, [0] * n
@@ -1666,7 +1681,8 @@ class Deal:
                 received[payee] += stakes
         return paid, received
 
-    def _pot_shares(self, last: int | None, won_counts: list[int]) -> tuple:
+    def _pot_shares(self, last: int | None,
+                    won_counts: list[int]) -> tuple[tuple[int, ...], list[int]]:
         """Under ``pot`` scoring, who shares the pot and each seat's share (RULES.md 3.6: a tie
         splits it, the odd stakes one each to the earliest tied seats from eldest)."""
         n = self.n
@@ -1682,7 +1698,10 @@ class Deal:
             shares[q] = each + (1 if k < odd else 0)
         return pot_to, shares
 
-    def _scores(self, won_counts, bonus, paid, received, shares) -> tuple:
+    def _scores(self, won_counts: list[int], bonus: list[int], paid: Sequence[int],
+                received: Sequence[int], shares: Sequence[int]
+                ) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...] | None,
+                           tuple[int, ...] | None]:
         """(ante, for_cards, net, points) per seat under the ruleset's scoring (RULES.md 3.5,
         3.6)."""
         n = self.n
@@ -2048,7 +2067,7 @@ class Deal:
                             raw, seat)
 
 
-_CHECKS = {"end_turn": Deal._check_end_turn, "lie_down": Deal._check_lie_down,
+_CHECKS: dict[str, Callable[[Deal, Action], None]] = {"end_turn": Deal._check_end_turn, "lie_down": Deal._check_lie_down,
            "take_table_mournival": Deal._check_take,
            "claim": lambda deal, a: deal._check_claim(a)}
 
@@ -2065,7 +2084,7 @@ _SHARED_SLOTS = tuple(name for name in Deal.__slots__
                       if name not in ("hands", "won", "oversights", "history", "payments", "_undo"))
 
 
-def new_deal(ruleset: Ruleset, players: int, dealer: int, rng) -> Deal:
+def new_deal(ruleset: Ruleset, players: int, dealer: int, rng: random.Random) -> Deal:
     """A deal with a pack shuffled by ``rng`` (a ``random.Random``)."""
     pack = list(range(52))
     rng.shuffle(pack)

@@ -7,6 +7,7 @@ reasons a move is refused that the parser and the checks share (private to
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from typing import NamedTuple
 
 from tutor.engine.cards import (
@@ -57,7 +58,8 @@ class Action(NamedTuple):
     oversight: str | None = None
 
     @classmethod
-    def make(cls, player: int, kind: str, cards=(), table=(), oversight: str | None = None) -> Action:
+    def make(cls, player: int, kind: str, cards: Iterable[int] = (), table: Iterable[int] = (),
+             oversight: str | None = None) -> Action:
         """Build an action with its card tuples sorted."""
         return cls(player, kind, tuple(sorted(cards)), tuple(sorted(table)), oversight)
 
@@ -259,7 +261,7 @@ def not_your_turn(mover: int, player: int) -> Reason:
                   mover=Seat(mover), player=Seat(player))
 
 
-def not_in_hand(cards, seat: int) -> Reason:
+def not_in_hand(cards: Iterable[int], seat: int) -> Reason:
     """"7♥ not in player 2's hand" (to player 2: "7♥ not in your hand")."""
     return Reason("{cards} not in {p:@'s|your} hand", code="not_in_hand", cards=Cards(cards),
                   p=Seat(seat))
