@@ -24,7 +24,7 @@ the expert included (:func:`tutor.engine.bots.make_bot`).
 from __future__ import annotations
 
 import random as _random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from tutor.engine.deal import Action, Deal
 from tutor.engine.errors import UsageError
@@ -66,10 +66,10 @@ class RandomBot(Bot):
     name = "random"
     reaction_range = (0.4, 2.5)
 
-    def choose(self, deal, legal, rng):
+    def choose(self, deal: Deal, legal: list[Action], rng: _random.Random) -> Action:
         return legal[int(rng.random() * len(legal))] if len(legal) > 1 else legal[0]
 
-    def free_action(self, deal, seat, rng):
+    def free_action(self, deal: Deal, seat: int, rng: _random.Random) -> Action | None:
         if not deal.free_possible(seat):
             return None
         acts = deal.free_actions(seat)
@@ -86,7 +86,7 @@ class WillughbyBot(Bot):
     name = "willughby"
     reaction_range = (0.8, 1.6)
 
-    def choose(self, deal, legal, rng):
+    def choose(self, deal: Deal, legal: list[Action], rng: _random.Random) -> Action:
         if len(legal) == 1:
             return legal[0]
         decl = [a for a in legal if a.kind.startswith("declare")]
@@ -95,9 +95,11 @@ class WillughbyBot(Bot):
         return self._capture_by_table_count(deal, legal, rng)
 
     @staticmethod
-    def _capture_by_table_count(deal, legal, rng):
-        three, lone, rest = [], [], []
-        end = None
+    def _capture_by_table_count(deal: Deal, legal: list[Action], rng: _random.Random) -> Action:
+        three: list[Action] = []
+        lone: list[Action] = []
+        rest: list[Action] = []
+        end: Action | None = None
         for a in legal:
             if a.kind not in ("capture", "play_on_capture"):
                 if a.kind == "end_turn":
@@ -131,7 +133,7 @@ class CounterBot(Bot):
     name = "counter"
     reaction_range = (0.5, 1.2)
 
-    def choose(self, deal, legal, rng):
+    def choose(self, deal: Deal, legal: list[Action], rng: _random.Random) -> Action:
         if len(legal) == 1:
             return legal[0]
         seat = legal[0].player
@@ -163,8 +165,8 @@ class Careless(Bot):
         lo, hi = inner.reaction_range
         self.reaction_range = (lo * (1 + rate), hi * (1 + 2 * rate))
         self._forgotten: set[tuple[int, int]] = set()   # (seat, rank)
-        self._missed: set[tuple] = set()
-        self._decided: set[tuple] = set()
+        self._missed: set[tuple[object, ...]] = set()
+        self._decided: set[tuple[object, ...]] = set()
 
     def start(self, deal: Deal) -> None:
         self._forgotten.clear()
@@ -172,10 +174,10 @@ class Careless(Bot):
         self._decided.clear()
         self.inner.start(deal)
 
-    def _mistake(self, rng) -> bool:
+    def _mistake(self, rng: _random.Random) -> bool:
         return self.rate > 0 and rng.random() < self.rate
 
-    def _overlooks(self, key: tuple, rng) -> bool:
+    def _overlooks(self, key: tuple[object, ...], rng: _random.Random) -> bool:
         """Whether this claim (or table mournival) is overlooked: decided once, then for good."""
         if key not in self._decided:
             self._decided.add(key)
@@ -183,7 +185,7 @@ class Careless(Bot):
                 self._missed.add(key)
         return key in self._missed
 
-    def _forgets(self, seat: int, a: Action, rng) -> bool:
+    def _forgets(self, seat: int, a: Action, rng: _random.Random) -> bool:
         key = (seat, a.cards[0] >> 2)
         if key in self._forgotten:
             return True
@@ -194,7 +196,7 @@ class Careless(Bot):
                 return True
         return False
 
-    def choose(self, deal, legal, rng):
+    def choose(self, deal: Deal, legal: list[Action], rng: _random.Random) -> Action:
         if len(legal) > 1:
             splits = [a for a in legal if deal.would_split_prial(a)]
             if splits and self._mistake(rng):
@@ -205,7 +207,7 @@ class Careless(Bot):
                 legal = keep
         return self.inner.choose(deal, legal, rng)
 
-    def free_action(self, deal, seat, rng):
+    def free_action(self, deal: Deal, seat: int, rng: _random.Random) -> Action | None:
         if not deal.free_possible(seat):
             return None
         for a in deal.free_actions(seat):
@@ -228,7 +230,8 @@ def rule_bot(name: str) -> Bot:
     return classes[find_name(name, RULE_BOT_NAMES, "computer player")]()
 
 
-def play_out(deal: Deal, bots: Sequence[Bot], rng: _random.Random, observer=None) -> Deal:
+def play_out(deal: Deal, bots: Sequence[Bot], rng: _random.Random,
+             observer: Callable[[Deal, Action], object] | None = None) -> Deal:
     """Play ``deal`` to its end with one bot per seat, and return it.
 
     After every action, each seat may make free actions: every bot that wants one draws a
