@@ -30,7 +30,6 @@ expert agrees with that policy is the very game the policy would have played.
 
 from __future__ import annotations
 
-import random
 import time
 
 from tutor.engine.analysis import (
@@ -43,7 +42,7 @@ from tutor.engine.analysis import (
 )
 from tutor.engine.deal import DECLARATIONS, Action, Deal
 from tutor.engine.errors import UsageError
-from tutor.engine.rule_bots import Bot, rule_bot
+from tutor.engine.rule_bots import Bot, RandomSource, rule_bot
 
 #: The expert's sample budget per decision where one is wanted (the expert level, the skill
 #: study's default, benchmarks/bench_expert.py): with the compiled kernel its analyses take
@@ -150,7 +149,7 @@ class ExpertBot(Bot):
         self._cache[key] = pick
         return pick
 
-    def choose(self, deal: Deal, legal: list[Action], rng: random.Random) -> Action:
+    def choose(self, deal: Deal, legal: list[Action], rng: RandomSource) -> Action:
         if len(legal) == 1:
             return legal[0]
         seat = deal.to_move
@@ -162,7 +161,7 @@ class ExpertBot(Bot):
         assert pick is not None         # a turn's options are its legal actions: no hold
         return pick
 
-    def free_action(self, deal: Deal, seat: int, rng: random.Random) -> Action | None:
+    def free_action(self, deal: Deal, seat: int, rng: RandomSource) -> Action | None:
         if not deal.free_possible(seat):
             return None
         acts = deal.free_actions(seat)
