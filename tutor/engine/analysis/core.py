@@ -300,11 +300,11 @@ def analyse(d: Deal, seat: int, *, policy: str = "counter", seed: int = 0,
     group_of: list[int] = []
     reps: list[Action | None] = []
     for a in opts:
-        k = option_class(d, a)
-        if k not in keys:
-            keys[k] = len(reps)
+        key = option_class(d, a)
+        if key not in keys:
+            keys[key] = len(reps)
             reps.append(a)
-        group_of.append(keys[k])
+        group_of.append(keys[key])
     g = len(reps)
     plans = [_plan(d, seat, a, then) for a in reps]
     det = Determinizer(d, seat, undeclared=undeclared)
