@@ -1,9 +1,11 @@
 """The import rule, checked by a well-kept tool: import-linter's contracts in pyproject.toml (the
 four rooms as layers, no import cycle among the siblings of any room, and ``app.commands``
-imported by the command line alone), run on this checkout."""
+imported by the command line alone), run on this checkout; and a circle finder of our own that
+counts every import, those under ``if TYPE_CHECKING:`` too (which the contracts may ignore)."""
 
 from __future__ import annotations
 
+import ast
 import os
 import subprocess
 import sys
@@ -73,3 +75,118 @@ def test_the_puzzles_room_names_its_whole_api_and_loads_it_on_first_use():
     from tutor.puzzles import _api
     assert P.__all__ == _api.__all__
     assert all(getattr(P, name) is getattr(_api, name) for name in P.__all__)
+
+
+def _import_graph(root: Path, package: str) -> dict[str, set[str]]:
+    """Module -> the package's modules it imports, every import counted: at the top, inside a
+    function, under ``if TYPE_CHECKING:``.  ``from a import b`` counts ``a.b`` when that is a
+    module, else ``a``; a package is its ``__init__``."""
+    mods: dict[str, tuple[Path, str]] = {}
+    for path in (root / package).rglob("*.py"):
+        parts = list(path.relative_to(root).with_suffix("").parts)
+        if parts[-1] == "__init__":
+            parts.pop()
+            mods[".".join(parts)] = (path, ".".join(parts))
+        else:
+            mods[".".join(parts)] = (path, ".".join(parts[:-1]))
+
+    def known(name: str) -> str | None:
+        while name and name not in mods:
+            name = name.rpartition(".")[0]
+        return name or None
+
+    graph: dict[str, set[str]] = {m: set() for m in mods}
+    for mod, (path, pkg) in mods.items():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names: list[str] = []
+            if isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                base = node.module or ""
+                if node.level:
+                    up = pkg.split(".")[:len(pkg.split(".")) - node.level + 1]
+                    base = ".".join(up + ([base] if base else []))
+                names = [f"{base}.{a.name}" if f"{base}.{a.name}" in mods else base
+                         for a in node.names]
+            for name in names:
+                target = known(name)
+                if target is not None and target != mod:
+                    graph[mod].add(target)
+    return graph
+
+
+def _circles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The import circles of ``graph``: its strongly connected components of more than one
+    module (Tarjan's algorithm, iterative), each sorted."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    out: list[list[str]] = []
+    for start in sorted(graph):
+        if start in index:
+            continue
+        work = [(start, iter(sorted(graph[start])))]
+        index[start] = low[start] = len(index)
+        stack.append(start)
+        on_stack.add(start)
+        while work:
+            v, edges = work[-1]
+            w = next(edges, None)
+            if w is not None:
+                if w not in index:
+                    index[w] = low[w] = len(index)
+                    stack.append(w)
+                    on_stack.add(w)
+                    work.append((w, iter(sorted(graph[w]))))
+                elif w in on_stack:
+                    low[v] = min(low[v], index[w])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[v])
+            if low[v] == index[v]:
+                comp = []
+                while True:
+                    w = stack.pop()
+                    on_stack.discard(w)
+                    comp.append(w)
+                    if w == v:
+                        break
+                if len(comp) > 1:
+                    out.append(sorted(comp))
+    return out
+
+
+def test_the_engine_has_no_import_circle_counting_type_only_imports():
+    """Issue 43: no circle among the engine's modules, imports under ``TYPE_CHECKING`` counted
+    (the Deal was six mixins and a declared shape importing one another for mypy; the Game
+    named the deal's and the rulesets' types the same way)."""
+    circles = [c for c in _circles(_import_graph(ROOT, "tutor"))
+               if any(m.startswith("tutor.engine") for m in c)]
+    assert circles == []
+
+
+def test_a_type_only_circle_is_caught(tmp_path):
+    """The finder sees a circle closed only for the type checker: ``a`` imports ``b`` at the
+    top, ``b`` imports ``a`` under ``if TYPE_CHECKING:``; and a one-way import is no circle."""
+    pkg = tmp_path / "room"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "a.py").write_text("from room.b import B\n")
+    (pkg / "b.py").write_text("from typing import TYPE_CHECKING\n\nif TYPE_CHECKING:\n"
+                              "    from room.a import A\n\nclass B: ...\n")
+    (pkg / "c.py").write_text("from room import a\n")
+    assert _circles(_import_graph(tmp_path, "room")) == [["room.a", "room.b"]]
+
+
+def test_the_engine_imports_no_argparse():
+    """Issue 43: the command line's library stays in the app (``tutor.engine.names`` imported
+    argparse for a ``type=`` helper); the engine raises its own errors, the app words them."""
+    graph_roots = sorted((ROOT / "tutor" / "engine").rglob("*.py"))
+    importers = [str(p.relative_to(ROOT)) for p in graph_roots
+                 if any(isinstance(n, (ast.Import, ast.ImportFrom))
+                        and "argparse" in ([a.name for a in n.names] if isinstance(n, ast.Import)
+                                           else [n.module or ""])
+                        for n in ast.walk(ast.parse(p.read_text(encoding="utf-8"))))]
+    assert importers == []

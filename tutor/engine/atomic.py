@@ -20,7 +20,7 @@ import stat
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 __all__ = ["open_atomic", "write_atomic"]
 
@@ -53,7 +53,7 @@ def open_atomic(path: str | Path, encoding: str = "utf-8",
 
 @contextmanager
 def _opened(path: str | Path, how: str, encoding: str | None,
-            mode: int | None) -> Iterator[IO]:
+            mode: int | None) -> Iterator[IO[Any]]:
     target = Path(os.path.realpath(path))           # every link followed (one that leads
     try:                                            # nowhere: the file it names is made)
         st = os.stat(target)

@@ -54,7 +54,7 @@ def make_card(rank: int, suit: int) -> int:
     return rank * 4 + suit
 
 
-def _shown(value) -> str:
+def _shown(value: object) -> str:
     """``value`` as a message names it: a string's repr cut to about 30 characters, a number's
     repr, else its type (never a long or deep repr)."""
     if isinstance(value, str):

@@ -40,9 +40,9 @@ from tutor.engine.analysis import (
     mix_seed,
     option_class,
 )
-from tutor.engine.deal import DECLARATIONS, Deal
+from tutor.engine.deal import DECLARATIONS, Action, Deal
 from tutor.engine.errors import UsageError
-from tutor.engine.rule_bots import Bot, rule_bot
+from tutor.engine.rule_bots import Bot, RandomSource, rule_bot
 
 #: The expert's sample budget per decision where one is wanted (the expert level, the skill
 #: study's default, benchmarks/bench_expert.py): with the compiled kernel its analyses take
@@ -59,6 +59,11 @@ MIN_SAMPLES = 64
 #: take many times longer.
 PURE_SECONDS = 0.3
 
+
+#: What a seat can see that changes from one decision to the next (:meth:`ExpertBot._key`):
+#: the decision, the seat, the history's length, the seat to move, the table, the seat's hand,
+#: the won cards, the set-aside cards, and every hand's size.
+_Key = tuple[str, int, int, int, int, int, int, int, tuple[int, ...]]
 
 class ExpertBot(Bot):
     """Chooses every turn action and free action by :func:`tutor.engine.analysis.analyse`,
@@ -105,7 +110,7 @@ class ExpertBot(Bot):
         self.prune = prune
         self.z = z
         self.infer = infer
-        self._cache: dict = {}
+        self._cache: dict[_Key, Action | None] = {}
         self._base = rule_bot(policy)
         self.decisions = 0          # analyses run (for tests and benchmarks)
         self.thinking = 0.0         # CPU seconds spent in them
@@ -113,13 +118,14 @@ class ExpertBot(Bot):
     def start(self, deal: Deal) -> None:
         self._cache.clear()
 
-    def _key(self, deal: Deal, seat: int, which: str) -> tuple:
+    def _key(self, deal: Deal, seat: int, which: str) -> _Key:
         """What ``seat`` can see that changes from one decision to the next."""
         to_move = -1 if deal.to_move is None else deal.to_move
         return (which, seat, len(deal.history), to_move, deal.table, deal.hands[seat],
                 deal.wonall, deal.aside, tuple(h.bit_count() for h in deal.hands))
 
-    def _best(self, deal: Deal, seat: int, which: str, options: list, default):
+    def _best(self, deal: Deal, seat: int, which: str, options: list[Action | None],
+              default: Action | None) -> Action | None:
         """The option to play: the analysis's best if ``default`` (the rollout policy's own
         choice) is clearly worse than it, else ``default``."""
         key = self._key(deal, seat, which)
@@ -143,16 +149,19 @@ class ExpertBot(Bot):
         self._cache[key] = pick
         return pick
 
-    def choose(self, deal, legal, rng):
+    def choose(self, deal: Deal, legal: list[Action], rng: RandomSource) -> Action:
         if len(legal) == 1:
             return legal[0]
         seat = deal.to_move
+        assert seat is not None         # a turn action: someone is to move
         default = self._base.choose(deal, legal, rng)   # the game's random numbers, as the policy
         if len({option_class(deal, a) for a in legal}) == 1:
             return default
-        return self._best(deal, seat, "turn", list(legal), default)
+        pick = self._best(deal, seat, "turn", list(legal), default)
+        assert pick is not None         # a turn's options are its legal actions: no hold
+        return pick
 
-    def free_action(self, deal, seat, rng):
+    def free_action(self, deal: Deal, seat: int, rng: RandomSource) -> Action | None:
         if not deal.free_possible(seat):
             return None
         acts = deal.free_actions(seat)

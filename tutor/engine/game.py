@@ -18,11 +18,12 @@ table's (:mod:`tutor.engine.parameters`).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from tutor.engine.cards import RANK_PLURALS
 from tutor.engine.errors import UsageError
 from tutor.engine.parameters import rule_words, settlement_formula, settlement_rule, value_words
+from tutor.engine.player_count import PlayerCount
 from tutor.engine.values import (
     BonusTo,
     CaptureForm,
@@ -35,10 +36,6 @@ from tutor.engine.values import (
     Scoring,
     TableMournival,
 )
-
-if TYPE_CHECKING:                   # names for the annotations only: no import cycle
-    from tutor.engine.deal import Action, SeatSettlement
-    from tutor.engine.rulesets import PlayerCount
 
 __all__ = ["Game", "DEFAULT_RULESET"]
 
@@ -59,6 +56,42 @@ _TAKEN_BY = {OversightKind.LAID_DOWN_DEAD_PAIR: frozenset({Declaration.DEAD_PAIR
                                                            Declaration.PRIAL, Declaration.PAIR})}
 
 
+class SettlementRow(Protocol):
+    """What :meth:`Game.working` reads of one seat's settlement: the fields of a
+    :class:`~tutor.engine.deal.SeatSettlement` (cards won, stakes, points).  Named here by its
+    shape so that the Game imports nothing of the deal (which imports the Game)."""
+
+    @property
+    def won_in_play(self) -> int: ...
+    @property
+    def won(self) -> int: ...
+    @property
+    def ante(self) -> int: ...
+    @property
+    def bonus(self) -> int: ...
+    @property
+    def paid(self) -> int: ...
+    @property
+    def received(self) -> int: ...
+    @property
+    def pot_share(self) -> int: ...
+    @property
+    def net(self) -> int | None: ...
+    @property
+    def points(self) -> int | None: ...
+
+
+class DeclaringAction(Protocol):
+    """What :meth:`Game.declaration_rule` reads of an action: a
+    :class:`~tutor.engine.deal.Action`'s ``kind`` and ``rank`` (named by shape, as
+    :class:`SettlementRow`)."""
+
+    @property
+    def kind(self) -> str: ...
+    @property
+    def rank(self) -> int | None: ...
+
+
 class Game:
     """The rules of ``ruleset`` (a :class:`~tutor.engine.rulesets.Ruleset`) for ``players``
     (None: its whole-ruleset rules only).  Immutable; see the module docstring.
@@ -74,7 +107,8 @@ class Game:
     def __init__(self, ruleset: Any, players: int | None = None):
         self.ruleset = ruleset
         self.players = players
-        self._count = ruleset.count(players) if players is not None else None
+        self._count: PlayerCount | None = (ruleset.count(players) if players is not None
+                                           else None)
         caps = ruleset.captures
         #: The deal's switches (RULES.md 3.2, 3.6), read once here rather than at every deal.
         self.c11 = CaptureForm.ONE_FOR_ONE in caps
@@ -106,7 +140,8 @@ class Game:
     @property
     def id(self) -> str:
         """The ruleset's id."""
-        return self.ruleset.id
+        rid: str = self.ruleset.id
+        return rid
 
     @property
     def count(self) -> PlayerCount:
@@ -216,12 +251,14 @@ class Game:
     @property
     def has_stakes(self) -> bool:
         """Results are stakes from a pot (``stakes`` and ``pot`` scoring, RULES.md 3.5, 3.6)."""
-        return self.ruleset.has_stakes
+        stakes: bool = self.ruleset.has_stakes
+        return stakes
 
     @property
     def unit(self) -> str:
         """``"stakes"`` or ``"points"``."""
-        return self.ruleset.unit
+        unit: str = self.ruleset.unit
+        return unit
 
     @property
     def settles_by_breakeven(self) -> bool:
@@ -252,7 +289,7 @@ class Game:
         return settlement_formula(self.ruleset.scoring, breakeven=self.count.breakeven,
                                   won=won, bonus=bonus)
 
-    def working(self, row: SeatSettlement) -> str:
+    def working(self, row: SettlementRow) -> str:
         """One seat's settlement worked out from its :class:`~tutor.engine.deal.SeatSettlement`
         ``row`` (RULES.md 3.5, 3.6), ending at its result: "won 10 in play + 2 at the end = 12;
         -2 ante + (12 − 8) / 2 = +0" in stakes, "12 ÷ 2 + 1 bonus = 7 points" in points (with
@@ -288,7 +325,7 @@ class Game:
     # -- rules in words ------------------------------------------------------------------------
 
     @staticmethod
-    def declaration_rule(action: Action, capital: bool = False) -> str:
+    def declaration_rule(action: DeclaringAction, capital: bool = False) -> str:
         """Why the declaration ``action`` (a :class:`~tutor.engine.deal.Action` that declares)
         could be made, in the parameter table's words (RULES.md 3.4, 3.6): "two of the three
         sevens could be declared, keeping the third" (``capital``: "Two of

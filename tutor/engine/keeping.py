@@ -17,9 +17,10 @@ what the player finally keeps, and the deal itself works that out.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import NamedTuple
 
-from tutor.engine.deal import Deal
+from tutor.engine.deal import Deal, DealResult
 from tutor.engine.errors import UsageError
 
 __all__ = ["Keeping", "lie_down_keeping"]
@@ -61,7 +62,7 @@ def lie_down_keeping(deal: Deal, seat: int) -> Keeping:
     return Keeping(seat, outcomes.pop(), hand, True)
 
 
-def _ends(deal: Deal):
+def _ends(deal: Deal) -> Iterator[DealResult]:
     """The results of every way the last player's captures alone can end ``deal``."""
     if deal.is_terminal():
         yield deal.final_result()

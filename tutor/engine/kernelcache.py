@@ -30,6 +30,7 @@ import os
 import subprocess
 import sys
 import time
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 try:
@@ -161,7 +162,7 @@ def _listed() -> dict[str, str]:
     return out
 
 
-def ready(entries=("run_samples",)) -> bool:
+def ready(entries: Iterable[str] = ("run_samples",)) -> bool:
     """Whether the kernel's ``entries`` are compiled and in numba's cache (their index files
     still there)."""
     folder = str(_folder())
@@ -272,7 +273,7 @@ def start() -> bool:
         return False
 
 
-def on_compiling(tell) -> None:
+def on_compiling(tell: Callable[[float], None]) -> None:
     """Have ``tell(seconds)`` called, once a process, when an analysis that could run on the
     kernel runs without it (or waits for it) while it is being compiled: ``seconds`` is how
     long the compilation should take yet (:func:`compiling`).  The command line says it in one

@@ -19,7 +19,7 @@ import json
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, overload
 
 from tutor.engine.bots import Bot, play_out
 from tutor.engine.deal import Deal, new_deal
@@ -114,7 +114,12 @@ class Plan(Sequence[Game]):
     def __len__(self) -> int:
         return self.total
 
-    def __getitem__(self, k):
+    @overload
+    def __getitem__(self, k: int) -> Game: ...
+    @overload
+    def __getitem__(self, k: slice) -> list[Game]: ...
+
+    def __getitem__(self, k: int | slice) -> Game | list[Game]:
         if isinstance(k, slice):
             return [self[i] for i in range(*k.indices(self.total))]
         if k < 0:
@@ -127,7 +132,7 @@ class Plan(Sequence[Game]):
         return Game(k, dealer, k < self.practice, k // self.per_round + 1,
                     k % self.per_round + 1)
 
-    def __eq__(self, other) -> bool:
+    def __eq__(self, other: object) -> bool:
         if isinstance(other, Sequence) and not isinstance(other, (str, bytes)):
             return len(self) == len(other) and all(a == b for a, b in zip(self, other))
         return NotImplemented
@@ -195,7 +200,7 @@ class Match:
 
     @classmethod
     def start(cls, ruleset: Ruleset, players: int, seed: int | str, deals: int | None = None,
-              chosen: int | None = None, meta: dict | None = None) -> Match:
+              chosen: int | None = None, meta: dict[str, Any] | None = None) -> Match:
         """A new match: the first dealer by the ruleset's rule (the cut drawn from ``seed``),
         and its games (:func:`plan_games`)."""
         ruleset.count(players)

@@ -6,19 +6,17 @@ kind, a theme, a drill and its settings, a level, a computer player, a track) is
 underscores taken alike (``Inter-Livery-2018``, ``inter livery 2018`` and ``INTER_LIVERY_2018``
 are ``inter-livery-2018``).  A name that is none of them is :func:`unknown`: one line that says
 what was not found, the nearest names (``did you mean parlett?``) and every name there is.
-:func:`name_type` makes an argparse ``type=`` of it.
 """
 
 from __future__ import annotations
 
-import argparse
 import difflib
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 
 from tutor.engine.errors import UsageError
 
-__all__ = ["find_name", "name_key", "name_type", "nearest", "unknown"]
+__all__ = ["find_name", "name_key", "nearest", "unknown"]
 
 _SEPARATORS = re.compile(r"[\s_-]+")
 
@@ -79,17 +77,3 @@ def find_name(text: str, names: Iterable[str], what: str, listing: str | None = 
     if len(found) > 1:
         raise UsageError(f"'{_said(text)}' could be {' or '.join(found)}; type one of them")
     raise unknown(text, names, what, listing)
-
-
-def name_type(names: Callable[[], Iterable[str]] | Iterable[str], what: str,
-              listing: str | None = None):
-    """An argparse ``type=`` that reads a name of ``names`` (a list, or a function giving it
-    when the argument is read) with :func:`find_name`; an unknown name is one line (exit
-    status 2)."""
-    def parse(text: str) -> str:
-        try:
-            return find_name(text, names() if callable(names) else names, what, listing)
-        except UsageError as exc:
-            raise argparse.ArgumentTypeError(str(exc)) from None
-    parse.__name__ = what
-    return parse

@@ -403,14 +403,14 @@ def default_of(name: str) -> object:
     return spec(name).default
 
 
-def _payment(value: Any) -> dict | None:
+def _payment(value: Any) -> dict[str, Any] | None:
     """A lie-down payment as a mapping (a ruleset's ``LieDownPayment`` or the file's mapping)."""
     if value is not None and not isinstance(value, dict):
         return {"stakes": value.stakes, "to": value.to}
     return value
 
 
-def _items(value: Any) -> list:
+def _items(value: Any) -> list[Any]:
     return list(value) if isinstance(value, (tuple, list, set, frozenset)) else [value]
 
 

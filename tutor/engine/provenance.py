@@ -12,9 +12,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tutor.engine.parameters import PARAMETERS
+
+if TYPE_CHECKING:                   # the annotation only: the library is loaded by its caller
+    from tutor.engine.sources import Library
 
 __all__ = ["Unconfirmed", "unconfirmed_stated", "number_words"]
 
@@ -83,7 +86,7 @@ def _confirm(name: str, value: Any, texts: list[str]) -> str | None:
     return "; ".join(missing) or None
 
 
-def unconfirmed_stated(library) -> list[Unconfirmed]:
+def unconfirmed_stated(library: Library) -> list[Unconfirmed]:
     """Every *stated* parameter of ``library`` (a :class:`tutor.engine.sources.Library`) whose
     cited quotations do not contain its value's key words, in load order."""
     out = []

@@ -30,7 +30,7 @@ class Seat(int):
     """A seat a reason refers to (an int)."""
 
 
-class Cards(tuple):
+class Cards(tuple[int, ...]):
     """Cards a reason refers to (a tuple of card ints), written in the reader's card style."""
 
 
@@ -67,11 +67,11 @@ class Reason(str):
     code: str
     rule: str | None
     refs: dict[str, Any]
-    choices: tuple
+    choices: tuple[Any, ...]
     sep: str
 
     def __new__(cls, template: str, *, code: str = "", rule: str | None = None,
-                choices: Sequence = (), sep: str = ": ", **refs: Any) -> Reason:
+                choices: Sequence[Any] = (), sep: str = ": ", **refs: Any) -> Reason:
         text = _render(template, refs, None, None, True) if refs else template
         if choices:
             text += sep + "; ".join(a.notation() for a in choices)
@@ -84,7 +84,7 @@ class Reason(str):
         self.sep = sep
         return self
 
-    def __getnewargs_ex__(self) -> tuple:
+    def __getnewargs_ex__(self) -> tuple[tuple[str], dict[str, Any]]:
         return (self.template,), {"code": self.code, "rule": self.rule, "choices": self.choices,
                                   "sep": self.sep, **self.refs}
 

@@ -65,7 +65,7 @@ def result_to_json(deal: Deal) -> dict[str, object] | None:
     r = deal.result
     if r is None:
         return None
-    out = {
+    out: dict[str, object] = {
         "last_in": r.last_in,
         "bonus_to": r.bonus_to,
         "won": [codes(w) for w in r.won],

@@ -24,7 +24,8 @@ the expert included (:func:`tutor.engine.bots.make_bot`).
 from __future__ import annotations
 
 import random as _random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Protocol
 
 from tutor.engine.deal import Action, Deal
 from tutor.engine.errors import UsageError
@@ -33,17 +34,25 @@ from tutor.engine.race import ClaimRace
 RULE_BOT_NAMES = ("random", "willughby", "counter")
 
 
+class RandomSource(Protocol):
+    """What a computer player draws its random numbers from: a ``random.Random`` in play, a
+    stream of :mod:`tutor.engine.analysis.streams` in a rollout (all that the players use)."""
+
+    def random(self) -> float: ...
+    def uniform(self, a: float, b: float) -> float: ...
+
+
 class Bot:
     """Base class: subclasses override :meth:`choose` and may override the others."""
 
     name = "bot"
     reaction_range = (0.6, 1.8)     # seconds
 
-    def choose(self, deal: Deal, legal: list[Action], rng: _random.Random) -> Action:
+    def choose(self, deal: Deal, legal: list[Action], rng: RandomSource) -> Action:
         """Pick one of ``legal`` (the turn actions of ``deal.to_move``, never empty)."""
         raise NotImplementedError
 
-    def free_action(self, deal: Deal, seat: int, rng: _random.Random) -> Action | None:
+    def free_action(self, deal: Deal, seat: int, rng: RandomSource) -> Action | None:
         """A free action ``seat`` makes now, or None.  Default: take the dealer's table mournival,
         declare everything, claim everything."""
         if not deal.free_possible(seat):
@@ -54,7 +63,7 @@ class Bot:
     def start(self, deal: Deal) -> None:
         """Called once before each deal this bot plays (forgets per-deal memory)."""
 
-    def reaction(self, rng: _random.Random) -> float:
+    def reaction(self, rng: RandomSource) -> float:
         """Seconds this bot takes to react to a claimable oversight (seeded by ``rng``)."""
         lo, hi = self.reaction_range
         return rng.uniform(lo, hi)
@@ -66,10 +75,10 @@ class RandomBot(Bot):
     name = "random"
     reaction_range = (0.4, 2.5)
 
-    def choose(self, deal, legal, rng):
+    def choose(self, deal: Deal, legal: list[Action], rng: RandomSource) -> Action:
         return legal[int(rng.random() * len(legal))] if len(legal) > 1 else legal[0]
 
-    def free_action(self, deal, seat, rng):
+    def free_action(self, deal: Deal, seat: int, rng: RandomSource) -> Action | None:
         if not deal.free_possible(seat):
             return None
         acts = deal.free_actions(seat)
@@ -86,7 +95,7 @@ class WillughbyBot(Bot):
     name = "willughby"
     reaction_range = (0.8, 1.6)
 
-    def choose(self, deal, legal, rng):
+    def choose(self, deal: Deal, legal: list[Action], rng: RandomSource) -> Action:
         if len(legal) == 1:
             return legal[0]
         decl = [a for a in legal if a.kind.startswith("declare")]
@@ -95,9 +104,11 @@ class WillughbyBot(Bot):
         return self._capture_by_table_count(deal, legal, rng)
 
     @staticmethod
-    def _capture_by_table_count(deal, legal, rng):
-        three, lone, rest = [], [], []
-        end = None
+    def _capture_by_table_count(deal: Deal, legal: list[Action], rng: RandomSource) -> Action:
+        three: list[Action] = []
+        lone: list[Action] = []
+        rest: list[Action] = []
+        end: Action | None = None
         for a in legal:
             if a.kind not in ("capture", "play_on_capture"):
                 if a.kind == "end_turn":
@@ -131,7 +142,7 @@ class CounterBot(Bot):
     name = "counter"
     reaction_range = (0.5, 1.2)
 
-    def choose(self, deal, legal, rng):
+    def choose(self, deal: Deal, legal: list[Action], rng: RandomSource) -> Action:
         if len(legal) == 1:
             return legal[0]
         seat = legal[0].player
@@ -163,8 +174,8 @@ class Careless(Bot):
         lo, hi = inner.reaction_range
         self.reaction_range = (lo * (1 + rate), hi * (1 + 2 * rate))
         self._forgotten: set[tuple[int, int]] = set()   # (seat, rank)
-        self._missed: set[tuple] = set()
-        self._decided: set[tuple] = set()
+        self._missed: set[tuple[object, ...]] = set()
+        self._decided: set[tuple[object, ...]] = set()
 
     def start(self, deal: Deal) -> None:
         self._forgotten.clear()
@@ -172,10 +183,10 @@ class Careless(Bot):
         self._decided.clear()
         self.inner.start(deal)
 
-    def _mistake(self, rng) -> bool:
+    def _mistake(self, rng: RandomSource) -> bool:
         return self.rate > 0 and rng.random() < self.rate
 
-    def _overlooks(self, key: tuple, rng) -> bool:
+    def _overlooks(self, key: tuple[object, ...], rng: RandomSource) -> bool:
         """Whether this claim (or table mournival) is overlooked: decided once, then for good."""
         if key not in self._decided:
             self._decided.add(key)
@@ -183,7 +194,7 @@ class Careless(Bot):
                 self._missed.add(key)
         return key in self._missed
 
-    def _forgets(self, seat: int, a: Action, rng) -> bool:
+    def _forgets(self, seat: int, a: Action, rng: RandomSource) -> bool:
         key = (seat, a.cards[0] >> 2)
         if key in self._forgotten:
             return True
@@ -194,7 +205,7 @@ class Careless(Bot):
                 return True
         return False
 
-    def choose(self, deal, legal, rng):
+    def choose(self, deal: Deal, legal: list[Action], rng: RandomSource) -> Action:
         if len(legal) > 1:
             splits = [a for a in legal if deal.would_split_prial(a)]
             if splits and self._mistake(rng):
@@ -205,7 +216,7 @@ class Careless(Bot):
                 legal = keep
         return self.inner.choose(deal, legal, rng)
 
-    def free_action(self, deal, seat, rng):
+    def free_action(self, deal: Deal, seat: int, rng: RandomSource) -> Action | None:
         if not deal.free_possible(seat):
             return None
         for a in deal.free_actions(seat):
@@ -228,7 +239,8 @@ def rule_bot(name: str) -> Bot:
     return classes[find_name(name, RULE_BOT_NAMES, "computer player")]()
 
 
-def play_out(deal: Deal, bots: Sequence[Bot], rng: _random.Random, observer=None) -> Deal:
+def play_out(deal: Deal, bots: Sequence[Bot], rng: _random.Random,
+             observer: Callable[[Deal, Action], object] | None = None) -> Deal:
     """Play ``deal`` to its end with one bot per seat, and return it.
 
     After every action, each seat may make free actions: every bot that wants one draws a

@@ -22,6 +22,7 @@ from tutor.engine.parameters import (
     RULESET_PARAMETERS,
     STATUSES,
 )
+from tutor.engine.player_count import PlayerCount, Provenance
 from tutor.engine.values import ENUMS, PayTo, Scoring
 
 FIRST_DEALER = PARAMETERS["first_dealer"].values
@@ -58,53 +59,6 @@ class LieDownPayment:
 
 
 @dataclass(frozen=True)
-class Provenance:
-    """Where a parameter's value comes from.
-
-    ``status`` is ``stated`` (the source says it), ``read`` (a close reading of its words) or
-    ``chosen`` (the source is silent or contradicts itself; the engine's choice).  ``quotes`` are
-    quotation ids (``source:quote`` or a bare id of the ruleset's own source); ``note`` explains
-    any status other than ``stated``.
-    """
-
-    status: str
-    quotes: tuple[str, ...] = ()
-    note: str | None = None
-
-
-@dataclass(frozen=True)
-class PlayerCount:
-    """The per-player-count parameters of a ruleset (RULES.md 3.1).
-
-    ``hand`` and ``table`` are cards; ``ante_dealer``, ``ante_other`` and ``last_in_bonus`` are
-    stakes; ``breakeven`` is won cards.  The last four are ``None`` under pairs scoring where the
-    ruleset names no bonus.  ``provenance`` maps each parameter name to its :class:`Provenance`.
-    """
-
-    players: int
-    hand: int
-    table: int
-    ante_dealer: int | None
-    ante_other: int | None
-    last_in_bonus: int | None
-    breakeven: int | None
-    provenance: dict[str, Provenance] = field(default_factory=dict, compare=False)
-
-    @property
-    def pot(self) -> int | None:
-        """Stakes in the pot after the antes, or None without stakes."""
-        if self.ante_dealer is None or self.ante_other is None:
-            return None
-        return self.ante_dealer + (self.players - 1) * self.ante_other
-
-    def ante(self, seat: int, dealer: int) -> int:
-        """Stakes that ``seat`` puts up when ``dealer`` deals (0 without stakes)."""
-        if self.ante_dealer is None:
-            return 0
-        return self.ante_dealer if seat == dealer else (self.ante_other or 0)
-
-
-@dataclass(frozen=True)
 class Ruleset:
     """One source's reading of the game (RULES.md 3.2), with provenance for every parameter.
 
@@ -138,11 +92,12 @@ class Ruleset:
     declarations: frozenset[str] = frozenset({"prial", "mournival", "dead_pair"})
     lie_down_pays: LieDownPayment | None = None
     pot_to: str | None = None
-    match_format: dict | None = field(default=None, compare=False)
+    match_format: dict[str, Any] | None = field(default=None, compare=False)
     provenance: dict[str, Provenance] = field(default_factory=dict, compare=False)
     problems: tuple[dict[str, Any], ...] = field(default=(), compare=False)
     origin: str = field(default="", compare=False)
-    _games: dict = field(default_factory=dict, compare=False, repr=False, init=False)
+    _games: dict[int | None, Game] = field(default_factory=dict, compare=False, repr=False,
+                                         init=False)
 
     def __post_init__(self) -> None:
         """Refuse a value the parameter table does not allow (RULES.md 3.2, 3.6), so that no

@@ -45,7 +45,7 @@ _FORMULA_START = ("=", "+", "-", "@", "\uff1d", "\uff0b", "\uff0d", "\uff20")
 _PLAIN_NUMBER = re.compile(r"[+-]?[0-9]+(?:\.[0-9]+)?")
 
 
-def _escape(match: re.Match) -> str:
+def _escape(match: re.Match[str]) -> str:
     n = ord(match.group())
     return f"\\x{n:02x}" if n <= 0xFF else f"\\u{n:04x}" if n <= 0xFFFF else f"\\U{n:08x}"
 
@@ -80,7 +80,7 @@ def csv_cell(value: object) -> object:
     return text
 
 
-def _json_escape(match: re.Match) -> str:
+def _json_escape(match: re.Match[str]) -> str:
     n = ord(match.group())
     if n <= 0xFFFF:
         return f"\\u{n:04x}"

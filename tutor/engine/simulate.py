@@ -16,6 +16,7 @@ import math
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from tutor.engine.analysis import mix_seed
 from tutor.engine.bots import make_bot, play_out
@@ -90,7 +91,7 @@ class Study:
             mine.merge(theirs)
         self.advantage.merge(other.advantage)
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         """A machine-readable summary."""
         names = seat_names(self.players)
         return {
@@ -127,7 +128,7 @@ def seat_names(players: int) -> list[str]:
 
 def run_chunk(ruleset: Ruleset, players: int, bots: list[str], mistakes: float, seed: int,
               start: int, count: int, want_records: bool,
-              progress: Callable[[int], None] | None = None) -> tuple[Study, list[dict]]:
+              progress: Callable[[int], None] | None = None) -> tuple[Study, list[dict[str, Any]]]:
     """Play deals ``start`` .. ``start+count-1`` of a study; returns its partial Study and, when
     ``want_records``, the deal records in order."""
     study = Study(ruleset.id, players, count, seed, bots, mistakes, ruleset.scoring,
@@ -186,13 +187,13 @@ def _counter_chunk(study: Study, ruleset: Ruleset, players: int, seed: int, star
     return True
 
 
-def _worker(args):
+def _worker(args: tuple[Any, ...]) -> tuple[Study, list[dict[str, Any]]]:
     return run_chunk(*args)
 
 
 def run_study(ruleset: Ruleset, players: int, deals: int, seed: int, bots: list[str],
               mistakes: float = 0.0, workers: int = 1, want_records: bool = False,
-              progress: Callable[[int], None] | None = None) -> tuple[Study, list[dict]]:
+              progress: Callable[[int], None] | None = None) -> tuple[Study, list[dict[str, Any]]]:
     """Play ``deals`` seeded deals and summarise them.
 
     ``bots`` names one computer player per seat (cycled if shorter); ``mistakes`` is the careless
@@ -209,7 +210,7 @@ def run_study(ruleset: Ruleset, players: int, deals: int, seed: int, bots: list[
                        want_records))
     study = Study(ruleset.id, players, deals, seed, bots, mistakes, ruleset.scoring,
                   [SeatStats() for _ in range(players)])
-    records: list[dict] = []
+    records: list[dict[str, Any]] = []
     ctx = mp.get_context("fork") if hasattr(mp, "get_context") else mp
     with ctx.Pool(workers) as pool:
         for part, recs in pool.imap(_worker, chunks):
@@ -260,7 +261,7 @@ class SkillStudy:
     results: list[tuple[float, float]] = field(default_factory=list)
     decisions: int = 0
 
-    def _stats(self, f) -> SeatStats:
+    def _stats(self, f: Callable[[float, float], float]) -> SeatStats:
         s = SeatStats()
         for e, b in self.results:
             s.add(f(e, b), False)
@@ -304,7 +305,7 @@ class SkillStudy:
         return (f"no gain over a {self.opponent} player can be told apart from chance at this many "
                 "deals")
 
-    def to_json(self, per_deal: bool = True) -> dict:
+    def to_json(self, per_deal: bool = True) -> dict[str, Any]:
         """A machine-readable summary; with ``per_deal``, every deal's ``[expert, baseline]``
         too (so the summary can be checked and any deal replayed)."""
         out = {"ruleset": self.ruleset, "players": self.players, "opponent": self.opponent,
@@ -352,7 +353,7 @@ def skill_chunk(ruleset: Ruleset, players: int, opponent: str, samples: int, see
     return study
 
 
-def _skill_worker(args):
+def _skill_worker(args: tuple[Any, ...]) -> SkillStudy:
     return skill_chunk(*args)
 
 
@@ -394,7 +395,7 @@ def run_skill(ruleset: Ruleset, players: int, deals: int, seed: int, opponent: s
 
 
 def skill_json(studies: list[SkillStudy], deals: int, seed: int, samples: int,
-               opponents: list[str], per_deal: bool = True) -> dict:
+               opponents: list[str], per_deal: bool = True) -> dict[str, Any]:
     """The figures of several skill studies (``laugh simulate --skill --json``, and the lessons'
     precomputed table) as one JSON object: ``format`` (:data:`SKILL_FORMAT`), ``deals``,
     ``seed``, ``samples``, ``opponents`` and ``rows`` (:meth:`SkillStudy.to_json` each, with

@@ -33,7 +33,7 @@ _COUNTS = {4: {"hand": 10, "table": 12, "ante_dealer": 3, "ante_other": 2, "last
                "breakeven": 8}}
 
 
-def _yaml_value(v) -> str:
+def _yaml_value(v: object) -> str:
     if isinstance(v, list):
         return "[" + ", ".join(v) + "]"
     return str(v)

@@ -91,7 +91,7 @@ class Document:
     within a larger whole (a lesson block's kind), prepended to every path in messages.
     """
 
-    def __init__(self, loader, root: Node | None, display: str, first_line: int, prefix: str):
+    def __init__(self, loader: Any, root: Node | None, display: str, first_line: int, prefix: str):
         self.loader = loader
         self.root = root
         self.display = display
@@ -264,7 +264,7 @@ def _check_events(text: str, display: str, first_line: int, prefix: str) -> None
     open_anchors: set[str] = set()
     total = 0
 
-    def fail(event, path: str, message: str) -> DataError:
+    def fail(event: Any, path: str, message: str) -> DataError:
         return DataError(_message(display, first_line + event.start_mark.line,
                                   _join(prefix, path) if path else prefix, message))
 

@@ -13,9 +13,9 @@ A decision is one of (:func:`decision_points`):
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from tutor.engine.analysis.core import Analysis, analyse
 from tutor.engine.analysis.options import HOLD, decision_options, option_class, option_to_json
@@ -77,7 +77,7 @@ class Point(NamedTuple):
         return "free"
 
 
-def _free_keys(d: Deal, seat: int) -> set:
+def _free_keys(d: Deal, seat: int) -> set[tuple[str, str | None, tuple[int, ...]]]:
     return {(a.kind, a.oversight, a.cards) for a in d.free_actions(seat)}
 
 
@@ -92,7 +92,8 @@ def _next_turn_action(deal: Deal, k: int, seat: int, pos: Deal) -> Action | None
     return None
 
 
-def decision_points(deal: Deal, seats=None, at: int | None = None) -> list[Point]:
+def decision_points(deal: Deal, seats: Iterable[int] | None = None,
+                    at: int | None = None) -> list[Point]:
     """The decisions of a finished or partial deal worth analysing (:class:`Point`, in the order
     of the deal; forced turns are left out).  ``seats`` limits the seats (default all); ``at``
     keeps only the decisions at action ``at``."""
@@ -100,7 +101,7 @@ def decision_points(deal: Deal, seats=None, at: int | None = None) -> list[Point
         seats = range(deal.n)
     seats = sorted(set(seats))
     d = Deal(deal.ruleset, deal.n, deal.dealer, deal.pack)
-    offered: list[set] = [set() for _ in range(deal.n)]
+    offered: list[set[tuple[str, str | None, tuple[int, ...]]]] = [set() for _ in range(deal.n)]
     out: list[Point] = []
     for k, a in enumerate(deal.history):
         if at is None or k == at:
@@ -145,7 +146,7 @@ class Decision:
     loss_ci95: float
     verdict: str
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         """A machine-readable summary."""
         an = self.analysis
         out = {"index": self.index, "seat": self.seat, "played": option_to_json(self.played),
@@ -168,7 +169,8 @@ def judge(an: Analysis, played: Action | None) -> tuple[float, float, str]:
 
 def analyse_point(p: Point, *, policy: str = "counter", seed: int = 0, samples: int = 4000,
                   target: float = 0.1, seconds: float | None = None,
-                  stop_when_clear: bool = False, progress=None) -> Analysis:
+                  stop_when_clear: bool = False,
+                  progress: Callable[[int], None] | None = None) -> Analysis:
     """The analysis of decision ``p`` (:func:`analyse` with the seed mixed from ``seed``, its
     index and seat, and for a question of timing a 1): every option's difference from the best
     known to ``target``, or ``samples`` (or ``seconds``) spent; ``stop_when_clear`` stops sooner,
@@ -179,7 +181,7 @@ def analyse_point(p: Point, *, policy: str = "counter", seed: int = 0, samples: 
                    stop_when_clear=stop_when_clear, progress=progress)
 
 
-def annotate(deal: Deal, seats=None, at: int | None = None, *, policy: str = "counter",
+def annotate(deal: Deal, seats: Iterable[int] | None = None, at: int | None = None, *, policy: str = "counter",
              seed: int = 0, samples: int = 4000, target: float = 0.1,
              stop_when_clear: bool = False,
              progress: Callable[[int, int], None] | None = None) -> list[Decision]:

@@ -15,6 +15,7 @@ import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from tutor.engine import kernelcache
 from tutor.engine.analysis import fast
@@ -76,7 +77,7 @@ class OptionValue:
         difference from the best lies below zero."""
         return self.diff + self.diff_ci95 < 0
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         """A machine-readable summary."""
         return {"action": option_to_json(self.action), "mean": round(self.mean, 4),
                 "ci95": round(self.ci95, 4), "diff": round(self.diff, 4),
@@ -163,7 +164,7 @@ class Analysis:
         """The widest difference interval (half-width) among the options, 0 if forced."""
         return max((o.diff_ci95 for o in self.options if o.group != self.best.group), default=0.0)
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         """A machine-readable summary."""
         out = {"seat": self.seat, "policy": self.policy, "seed": self.seed, "unit": self.unit,
                "samples": self.samples, "rollouts": self.rollouts,
@@ -192,13 +193,19 @@ def _diff_stats(xs: list[float], ys: list[float]) -> tuple[float, float]:
     return _stats([a - b for a, b in zip(xs[:k], ys[:k])])
 
 
+#: How an option is played (:func:`_plan`): the action now, the turn action after the races,
+#: and whether the seat holds its free actions.
+Plan = tuple[Action | None, Action | None, bool]
+
+
 # --- the runs ----------------------------------------------------------------------------
 
 class PureRun:
     """One analysis on the pure engine (:func:`tutor.engine.analysis.sampling.rollout` with the
     rule-following players of ``policy``); :meth:`run` as :class:`fast.KernelRun`'s."""
 
-    def __init__(self, d: Deal, seat: int, det: Determinizer, plans, seed_base: int, policy: str):
+    def __init__(self, d: Deal, seat: int, det: Determinizer, plans: list[Plan], seed_base: int,
+                 policy: str):
         self.d = d
         self.seat = seat
         self.det = det
@@ -206,7 +213,7 @@ class PureRun:
         self.seed_base = seed_base
         self.bots = [rule_bot(policy) for _ in range(d.n)]
 
-    def play(self, keys: list[int], base: Deal, plan) -> Deal:
+    def play(self, keys: list[int], base: Deal, plan: Plan) -> Deal:
         """One option ``plan`` = (pre, then, hold) played out from ``base`` (a copy is played)."""
         pre, then, hold = plan
         x = base.clone()
@@ -229,7 +236,7 @@ class PureRun:
         return rows
 
 
-def _plan(d: Deal, seat: int, a: Action | None, then: Action | None):
+def _plan(d: Deal, seat: int, a: Action | None, then: Action | None) -> Plan:
     """How option ``a`` is played: (action now, turn action after the races, hold)."""
     if a is None:
         return (then, None, False) if then is not None else (None, None, True)
@@ -289,15 +296,15 @@ def analyse(d: Deal, seat: int, *, policy: str = "counter", seed: int = 0,
         raise NoDecision(f"player {seat} has nothing to decide now")
     t0 = time.perf_counter()
 
-    keys: dict = {}
+    keys: dict[tuple[object, ...] | None, int] = {}
     group_of: list[int] = []
     reps: list[Action | None] = []
     for a in opts:
-        k = option_class(d, a)
-        if k not in keys:
-            keys[k] = len(reps)
+        key = option_class(d, a)
+        if key not in keys:
+            keys[key] = len(reps)
             reps.append(a)
-        group_of.append(keys[k])
+        group_of.append(keys[key])
     g = len(reps)
     plans = [_plan(d, seat, a, then) for a in reps]
     det = Determinizer(d, seat, undeclared=undeclared)
@@ -368,7 +375,8 @@ def _best(values: list[list[float]], active: list[int]) -> int:
     return min(j for j in active if means[j] == top)
 
 
-def _check(values, active, target, stop_when_clear, prune) -> str | None:
+def _check(values: list[list[float]], active: list[int], target: float, stop_when_clear: bool,
+           prune: bool) -> str | None:
     """After a batch: the reason to stop, or None; drops clearly worse options from ``active``
     when ``prune``."""
     b = _best(values, active)
@@ -397,8 +405,10 @@ def _check(values, active, target, stop_when_clear, prune) -> str | None:
     return None
 
 
-def _summarise(opts, group_of, values, active, policy, seed, unit, seat, samples, rollouts,
-               seconds, stopped, target, then, engine) -> Analysis:
+def _summarise(opts: list[Action | None], group_of: list[int], values: list[list[float]],
+               active: list[int], policy: str, seed: int, unit: str, seat: int, samples: int,
+               rollouts: int, seconds: float, stopped: str, target: float,
+               then: Action | None, engine: str) -> Analysis:
     b = _best(values, active)
     per_group = []
     for j, xs in enumerate(values):

@@ -23,7 +23,7 @@ actions and the seat's results: the refutation a learner is shown after a wrong 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from tutor.engine.analysis.core import Analysis
@@ -52,6 +52,7 @@ ADVICE = {
 
 
 # --- ties --------------------------------------------------------------------------------------
+
 
 def verdict(an: Analysis) -> str:
     """``forced``, ``identical``, ``best`` or ``tie`` (see the module docstring)."""
@@ -228,7 +229,7 @@ def sample_playout(d: Deal, seat: int, worse: Action, better: Action, seed: int,
             line = [a]
             x.apply_unchecked(a)
             rollout(x, [rule_bot("counter") for _ in range(d.n)], [Stream(k) for k in keys[1:]],
-                    observer=lambda _d, act, line=line: line.append(act))
+                    observer=_recorder(line))
             got.append((tuple(line), x.returns()[seat]))
         out = Playout((worse, better), (got[0][0], got[1][0]), (got[0][1], got[1][1]),
                       {q: tuple(cards_of(m)) for q, m in hands.items()}, i)
@@ -240,3 +241,7 @@ def sample_playout(d: Deal, seat: int, worse: Action, better: Action, seed: int,
         raise ValueError("sample_playout needs at least one try")
     return first
 
+
+def _recorder(line: list[Action]) -> Callable[[Deal, Action], None]:
+    """An observer of a rollout that appends each action to ``line``."""
+    return lambda _d, act: line.append(act)

@@ -13,11 +13,20 @@ asks.
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
+from types import ModuleType
+from typing import TYPE_CHECKING, Any, Literal
 
 import tutor.engine.rule_bots as rule_bots
 from tutor.engine import kernelcache
 from tutor.engine.deal import Action, Deal
 from tutor.engine.rulesets import Ruleset
+
+if TYPE_CHECKING:                   # annotations only: numpy is imported when the kernel runs
+    import numpy as np
+    from numpy.typing import NDArray
+
+    from tutor.engine.analysis.sampling import Determinizer
 
 __all__ = ["ENV_PURE", "KernelRun", "compile_in_background", "compiled", "counter_selfplay",
            "covers", "kernel", "supported"]
@@ -26,7 +35,7 @@ __all__ = ["ENV_PURE", "KernelRun", "compile_in_background", "compiled", "counte
 #: engine, without the compiled kernel.
 ENV_PURE = kernelcache.ENV_PURE
 
-_loaded = None          # the kernel module, or False when it cannot be imported
+_loaded: ModuleType | Literal[False] | None = None   # the kernel, or False: it cannot be imported
 
 _KINDS = {"capture": 0, "play_on_capture": 1, "lie_down": 2, "claim": 3,
           "take_table_mournival": 4, "declare_prial": 5, "declare_mournival": 5,
@@ -37,7 +46,7 @@ _PHASES = {"play": 0, "play_on": 1, "over": 2}
 _DEFAULT_DECLARATIONS = frozenset({"prial", "mournival", "dead_pair"})
 
 
-def kernel(wait: bool = False, entry: str = "run_samples"):
+def kernel(wait: bool = False, entry: str = "run_samples") -> ModuleType | None:
     """The compiled kernel module, or None when it cannot run here (numba missing, or
     :data:`ENV_PURE` set) or its entry point ``entry`` (``run_samples``, ``selfplay``) is not
     compiled yet.
@@ -76,7 +85,7 @@ def compiled() -> bool:
     return kernel() is not None
 
 
-def _load():
+def _load() -> ModuleType | Literal[False]:
     """The kernel module (numba loads each entry point from its cache when first called), or
     False when it cannot be imported."""
     try:
@@ -86,7 +95,7 @@ def _load():
     return k
 
 
-def _compile(background: bool = False):
+def _compile(background: bool = False) -> ModuleType | Literal[False]:
     """Compile (or load from numba's cache) every entry point, the analysis's first, writing
     the stamp after each (with the processor seconds the first took: in the background, the
     whole process's, as :func:`tutor.engine.kernelcache.compiling` counts them); the kernel
@@ -116,7 +125,7 @@ def compile_in_background() -> None:
         kernelcache.failed(f"{type(exc).__name__}: {exc}")
 
 
-def _sample_run(k):
+def _sample_run(k: ModuleType) -> tuple[Ruleset, KernelRun]:
     import random
 
     from tutor.engine.analysis.sampling import Determinizer
@@ -127,15 +136,15 @@ def _sample_run(k):
     return rs, KernelRun(k, d, 1, Determinizer(d, 1), [(d.legal_actions()[0], None, False)], 1)
 
 
-def _warm_samples(k) -> None:
+def _warm_samples(k: ModuleType) -> None:
     _sample_run(k)[1].run(0, 1, [0])
 
 
-def _warm_selfplay(k) -> None:
+def _warm_selfplay(k: ModuleType) -> None:
     counter_selfplay(_sample_run(k)[0], 5, 0, 0, 1, k)
 
 
-def _warm_playout(k) -> None:
+def _warm_playout(k: ModuleType) -> None:
     import numpy as np
     run = _sample_run(k)[1]
     k.playout_state(run.P, run.S, np.zeros(k.RLEN, np.uint64), run.opts[0], 1,
@@ -148,7 +157,7 @@ _WARM = {"run_samples": _warm_samples, "selfplay": _warm_selfplay,
          "playout_state": _warm_playout}
 
 
-def _index_file(fn) -> str | None:
+def _index_file(fn: Any) -> str | None:
     """numba's cache index file of the entry point ``fn`` (None if numba keeps it somewhere
     this cannot tell)."""
     try:
@@ -187,7 +196,7 @@ def supported(d: Deal, policy: str) -> bool:
             and d.outside == 0 and len(d.table_mournivals) <= 13 and len(d.oversights) <= 26)
 
 
-def _params(k, rs: Ruleset, players: int, dealer: int):
+def _params(k: ModuleType, rs: Ruleset, players: int, dealer: int) -> NDArray[np.int64]:
     import numpy as np
     pc = rs.count(players)
     lo, hi = rule_bots.CounterBot.reaction_range
@@ -221,7 +230,7 @@ def _params(k, rs: Ruleset, players: int, dealer: int):
     return P
 
 
-def encode_state(k, d: Deal):
+def encode_state(k: ModuleType, d: Deal) -> NDArray[np.int64]:
     """The kernel's state array of position ``d`` (its public attributes)."""
     import numpy as np
     S = np.zeros(k.SLEN, np.int64)
@@ -264,7 +273,8 @@ class KernelRun:
     """One analysis on the kernel: the position, the options and the determinization, encoded
     once; :meth:`run` plays samples ``i0`` to ``i1 - 1`` of the active options."""
 
-    def __init__(self, k, d: Deal, seat: int, det, plans, seed_base: int):
+    def __init__(self, k: ModuleType, d: Deal, seat: int, det: Determinizer,
+                 plans: Sequence[tuple[Action | None, Action | None, bool]], seed_base: int):
         import numpy as np
         self.k = k
         self.np = np
@@ -292,7 +302,8 @@ class KernelRun:
         self.k.run_samples(self.P, self.S, self.seat, self.cards, self.opp_q, self.opp_k,
                            self.need_q, self.need_m, self.undeclared, self.past, self.opts,
                            act, self.seed_base, i0, i1, out)
-        return out.tolist()
+        rows: list[list[int]] = out.tolist()
+        return rows
 
 
 def seed_words(text: str) -> list[int]:
@@ -305,7 +316,9 @@ def seed_words(text: str) -> list[int]:
     return [(n >> (32 * i)) & 0xFFFFFFFF for i in range(max(1, (n.bit_length() + 31) // 32))]
 
 
-def counter_selfplay(rs: Ruleset, players: int, seed, start: int, count: int, k=None):
+def counter_selfplay(rs: Ruleset, players: int, seed: object, start: int, count: int,
+                    k: ModuleType | None = None
+                    ) -> tuple[list[tuple[int, ...]], list[int | None]] | None:
     """Deals ``start`` to ``start + count - 1`` of a self-play study between counter players
     (deal ``j`` shuffled by ``random.Random(f"{seed}/{j}")`` and dealt by seat ``j % players``,
     as :func:`tutor.engine.simulate.run_chunk` plays them), results only, on the kernel:

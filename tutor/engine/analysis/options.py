@@ -51,7 +51,7 @@ def decision_options(d: Deal, seat: int, which: str = "all") -> list[Action | No
     return free
 
 
-def option_class(d: Deal, a: Action | None):
+def option_class(d: Deal, a: Action | None) -> tuple[object, ...] | None:
     """A key for the option ``a`` (None: hold) at ``d``: options with equal keys are the same play
     up to suits (the same ranks from the same places, touching the same open oversights), and
     so worth exactly the same under rules that never look at suits."""
@@ -59,7 +59,7 @@ def option_class(d: Deal, a: Action | None):
         return None
     ovs = d.oversights
 
-    def where(c: int):
+    def where(c: int) -> tuple[int, tuple[int, ...]]:
         bit = 1 << c
         return (c >> 2, tuple(i for i, o in enumerate(ovs) if o.mask & bit))
 
@@ -74,6 +74,6 @@ def describe_option(a: Action | None, symbols: bool = True, names: list[str] | N
     return a.describe(symbols, names)
 
 
-def option_to_json(a: Action | None):
+def option_to_json(a: Action | None) -> str | dict[str, object]:
     """An option as a record action object, or the string ``"hold"``."""
     return "hold" if a is None else action_to_json(a)

@@ -9,11 +9,13 @@ engine's public calls only (:meth:`Deal.legal_actions`, :meth:`Deal.free_actions
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+
 from tutor.engine.cards import cards_of
 from tutor.engine.deal import CAPTURE_KINDS, DECLARATIONS, TURN_KINDS, Action, Deal
 from tutor.engine.errors import LaughError
 from tutor.engine.race import ClaimRace
-from tutor.engine.rule_bots import Bot
+from tutor.engine.rule_bots import Bot, RandomSource
 
 __all__ = ["Determinizer", "FULL", "determinize", "known_holdings", "played_from_hand", "rollout",
            "shuffle",
@@ -66,7 +68,7 @@ def played_from_hand(d: Deal) -> dict[int, int]:
     return out
 
 
-def shuffle(cards: list[int], rng) -> None:
+def shuffle(cards: list[int], rng: RandomSource) -> None:
     """Fisher-Yates in place, drawing ``int(rng.random() * (i + 1))`` for ``i`` from the top
     down (the kernel's ``shuffle``)."""
     r = rng.random
@@ -106,7 +108,7 @@ class Determinizer:
         played = played_from_hand(d) if self.undeclared else {}
         self.past = [played.get(q, 0) for q, _ in self.opponents]
 
-    def hands(self, rng) -> dict[int, int]:
+    def hands(self, rng: RandomSource) -> dict[int, int]:
         """The opponents' hands (seat -> mask) of one deal of the unseen cards by ``rng``.
 
         Uniform over the deals that fit (rejection sampling: the same list shuffled again);
@@ -131,7 +133,7 @@ class Determinizer:
         return not any(d.could_declare(masks[q]) or d.could_declare(masks[q] | p, 0)
                        for (q, _), p in zip(self.opponents, self.past))
 
-    def deal(self, rng) -> Deal:
+    def deal(self, rng: RandomSource) -> Deal:
         """A copy of the position with the opponents' hands dealt afresh by ``rng``."""
         o = self.base.clone()
         for q, m in self.hands(rng).items():
@@ -149,7 +151,7 @@ class Determinizer:
             i += k
         return out
 
-    def _forced(self, cards: list[int], rng) -> dict[int, int]:
+    def _forced(self, cards: list[int], rng: RandomSource) -> dict[int, int]:
         rest = cards[:]
         shuffle(rest, rng)
         out = {q: 0 for q, _ in self.opponents}
@@ -169,15 +171,16 @@ class Determinizer:
         return out
 
 
-def determinize(d: Deal, seat: int, rng) -> Deal:
+def determinize(d: Deal, seat: int, rng: RandomSource) -> Deal:
     """A copy of ``d`` in which the cards ``seat`` cannot see are dealt to its opponents at random
     (``rng``: anything with ``random()``), each opponent keeping its hand size, and every proven
     holding kept (:func:`known_holdings`).  Everything ``seat`` can see is unchanged."""
     return Determinizer(d, seat).deal(rng)
 
 
-def rollout(d: Deal, bots: list[Bot], rngs, hold: int | None = None,
-            then: Action | None = None, seat: int | None = None, observer=None) -> None:
+def rollout(d: Deal, bots: Sequence[Bot], rngs: Sequence[RandomSource], hold: int | None = None,
+            then: Action | None = None, seat: int | None = None,
+            observer: Callable[[Deal, Action], object] | None = None) -> None:
     """Play ``d`` to settlement in place, seat ``q`` played by ``bots[q]`` with random source
     ``rngs[q]``.
 

@@ -20,9 +20,10 @@ a 52-bit mask; four bits per rank ("nibble"), so rank counts are cheap bit arith
 The engine branches only on ruleset parameters (:class:`tutor.engine.rulesets.Ruleset`, described
 in :mod:`tutor.engine.parameters`), never on a source's name.
 
-This package is one public module: the private modules beside this file are its parts (the state
-and how actions change it, move generation, oversights and claims, checks, settlement, views and
-counting, notation and the parser); import from ``tutor.engine.deal``.
+This package is one public module; import from ``tutor.engine.deal``.  The Deal is one class in
+one private module beside this file (``_deal``: its state declared once, then its parts, and the
+values it returns); the two helpers it uses and that use nothing of it are modules of their own:
+the bit arithmetic on card masks (``_bits``) and actions with their notation (``_notation``).
 """
 
 from __future__ import annotations
@@ -38,12 +39,20 @@ from tutor.engine.deal._bits import (  # noqa: F401
                                          _rank_count,
                                          _ranks,
 )
-from tutor.engine.deal._claims import (
+from tutor.engine.deal._deal import (
                                          CLAIM_TAKES,
                                          LAID_DOWN_KIND,
+                                         CaptureOption,
+                                         Deal,
+                                         DealResult,
+                                         HeldDeclaration,
                                          LaidDown,
                                          Oversight,
+                                         RankCount,
+                                         SeatSettlement,
                                          claim_sizes,
+                                         deal_order,
+                                         new_deal,
                                          reachable_oversights,
 )
 from tutor.engine.deal._notation import (
@@ -64,9 +73,6 @@ from tutor.engine.deal._notation import (
                                          preferred_declarations,
                                          read_claim_words,
 )
-from tutor.engine.deal._settle import DealResult, HeldDeclaration, SeatSettlement
-from tutor.engine.deal._state import Deal, deal_order, new_deal
-from tutor.engine.deal._views import CaptureOption, RankCount
 
 __all__ = ["ACTION_KINDS", "CAPTURE_FORM", "CAPTURE_KINDS", "DECLARATION_ACTION", "OVER", "PLAY",
            "PLAY_ON", "CLAIM_FILLER", "CLAIM_TAKES", "DECLARATIONS", "DECLARATION_ORDER", "LAID_DOWN_KIND",

@@ -1,28 +1,23 @@
 """Actions and how a learner writes them: :class:`Action` (with its notation and a sentence for
-people) and the parser of the learner's notation, :meth:`Deal.parse_action` (private to
-:mod:`tutor.engine.deal`, which re-exports the public names)."""
+people), the words of a claim (:func:`read_claim_words`) and of the other actions, and the
+reasons a move is refused that the parser and the checks share (private to
+:mod:`tutor.engine.deal`, which re-exports the public names).  The parser itself,
+:meth:`Deal.parse_action`, is a part of the Deal (``_deal``); this module imports nothing of it."""
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from typing import NamedTuple
 
 from tutor.engine.cards import (
-    RANK_NAMES,
-    RANK_PLURALS,
-    cards_of,
     code,
     parse_card,
     parse_rank,
     pretty_cards,
 )
-from tutor.engine.deal._bits import RANK_MASK, _rank_count
-from tutor.engine.deal._shape import _DealState
 from tutor.engine.errors import (
-    ActionError,
-    AmbiguousAction,
     IllegalAction,
-    IncompleteAction,
     InvalidAction,
     NotationError,
 )
@@ -63,7 +58,8 @@ class Action(NamedTuple):
     oversight: str | None = None
 
     @classmethod
-    def make(cls, player: int, kind: str, cards=(), table=(), oversight: str | None = None) -> Action:
+    def make(cls, player: int, kind: str, cards: Iterable[int] = (), table: Iterable[int] = (),
+             oversight: str | None = None) -> Action:
         """Build an action with its card tuples sorted."""
         return cls(player, kind, tuple(sorted(cards)), tuple(sorted(table)), oversight)
 
@@ -265,233 +261,7 @@ def not_your_turn(mover: int, player: int) -> Reason:
                   mover=Seat(mover), player=Seat(player))
 
 
-def not_in_hand(cards, seat: int) -> Reason:
+def not_in_hand(cards: Iterable[int], seat: int) -> Reason:
     """"7♥ not in player 2's hand" (to player 2: "7♥ not in your hand")."""
     return Reason("{cards} not in {p:@'s|your} hand", code="not_in_hand", cards=Cards(cards),
                   p=Seat(seat))
-
-
-class _Notation(_DealState):
-    """The parser of the learner's notation (a part of :class:`~tutor.engine.deal.Deal`)."""
-
-    __slots__ = ()
-
-    def parse_action(self, text: str, seat: int) -> Action:
-        """Read ``text``, a move as a learner types it, for ``seat`` on this position.
-
-        The notation (case and commas do not matter; suits as letters or ♣♦♥♠; ten as T or 10):
-
-        - a capture: the hand card(s), then the table card(s) taken: ``7h 7s``, ``7h 7d 7c 7s``;
-          ``capture`` may come first; the hand card alone (``7h``) when only one capture plays it;
-        - ``declare`` and the cards (``declare qc qd``, all four of a mournival), or the rank
-          alone when that leaves one choice; two or four hand cards of one rank with no table card
-          also declare;
-        - ``claim`` and the cards (``claim 9s 9d``), or the rank (``claim 9``), or nothing, when
-          one oversight is open to the seat;
-        - ``take`` (the dealer takes a table mournival), ``lie down`` (or ``ld``), ``end turn``.
-
-        Returns the one legal :class:`Action` meant.  Raises :class:`~tutor.engine.errors.
-        InvalidAction` when a word is not a card, rank or move word;
-        :class:`~tutor.engine.errors.IllegalAction` with the engine's reason (not in your hand,
-        not on the table, not your turn, nothing to claim, ...);
-        :class:`~tutor.engine.errors.IncompleteAction` when a claim or declaration names some but
-        not all of its cards; :class:`~tutor.engine.errors.AmbiguousAction` when several legal
-        actions fit (``candidates`` lists them).  Every error names the input.
-        """
-        raw = " ".join(str(text).replace(",", " ").split())
-        low = raw.lower()
-        words = low.split()
-        if not words:
-            raise InvalidAction("no move: name a card, or a move word (declare, claim, take, "
-                                "lie down, end turn)", raw, seat)
-        if low in _LIE_WORDS:
-            return self._parsed([Action.make(seat, "lie_down", self.hand(seat))], raw, seat)
-        if low in _END_WORDS:
-            return self._parsed([Action(seat, "end_turn")], raw, seat)
-        head, rest = words[0], words[1:]
-        if head in ("capture", "cap"):
-            words = rest
-            head = "capture"
-            if not words:
-                raise IncompleteAction("name the cards: capture 7h 7s", raw, seat)
-        if head == "claim":
-            return self._parse_claim(rest, raw, seat)
-        if head in ("declare", "decl"):
-            return self._parse_declare(rest, raw, seat)
-        if head == "take":
-            return self._parse_take(rest, raw, seat)
-        cards = self._read_cards(words, raw, seat, ranks=False)
-        assert isinstance(cards, list)      # a rank alone is read only with ranks=True
-        return self._parse_cards(cards, raw, seat)
-
-    def _read_cards(self, words: list[str], raw: str, seat: int, ranks: bool
-                    ) -> list[int] | int:
-        """The cards named by ``words`` (or, with ``ranks``, a rank named alone: an int rank
-        returned in place of the list)."""
-        if ranks and len(words) == 1:
-            try:
-                return parse_rank(words[0])
-            except NotationError:
-                pass
-        cards: list[int] = []
-        for w in words:
-            try:
-                c = parse_card(w)
-            except NotationError as exc:
-                raise InvalidAction(str(exc), raw, seat) from None
-            if c in cards:
-                raise InvalidAction(f"{code(c)} is named twice", raw, seat)
-            cards.append(c)
-        return cards
-
-    def _parsed(self, cands: list[Action], raw: str, seat: int) -> Action:
-        legal = [a for a in cands if self.why_illegal(a) is None]
-        if len(legal) == 1:
-            return legal[0]
-        if legal:
-            raise AmbiguousAction(Reason("that fits several moves", code="ambiguous",
-                                         choices=legal), raw, seat, legal)
-        raise IllegalAction(self.why_illegal(cands[0]) or "not a move now", raw, seat)
-
-    def _parse_claim(self, words: list[str], raw: str, seat: int) -> Action:
-        """A claim as typed: :func:`read_claim_words` reads what it names, and the engine's
-        :meth:`claim_target` finds the oversight it takes."""
-        return self.parse_claim(" ".join(words), seat, raw=raw)
-
-    def parse_claim(self, text: str, seat: int, *, raw: str | None = None,
-                    named: bool = False, blind: bool = False) -> Action:
-        """Read ``text`` as a claim by ``seat`` on this position, ``claim`` before it or not
-        (:func:`read_claim_words`: cards, a rank alone, the words the lessons use), and return
-        the claim of the open oversight it names (:meth:`claim_target`, :meth:`claim_action`).
-
-        With ``named`` the claim must name cards or a rank (the claim key of play: naming is
-        the skill): a claim naming neither raises :class:`~tutor.engine.errors.IncompleteAction`
-        whatever is open.  Raises as :meth:`parse_action` does: ``InvalidAction`` (a word that
-        is not a card, a rank or a word of a claim), ``IllegalAction`` (the engine's reason
-        that nothing named is claimable), ``IncompleteAction`` (some but not all of the cards),
-        ``AmbiguousAction`` (several oversights fit; ``candidates``).  ``raw`` is the input the
-        errors name (default ``text``).  With ``blind`` the claim is judged as a live table's
-        referee judges it (:meth:`claim_target` with ``blind``): a naming of some but not all
-        of an open oversight's cards raises ``IllegalAction`` with the reason it gets when
-        nothing is open, and several oversights fitting give the first (never
-        ``AmbiguousAction``), so what is raised never depends on what is open."""
-        raw = text if raw is None else raw
-        try:
-            words = read_claim_words(text)
-        except ActionError as exc:
-            raise type(exc)(exc.reason, raw, seat) from None
-        if named and not words.names_something:
-            raise IncompleteAction("which cards? a claim names the cards it takes, or their "
-                                   "rank (claim 9s 9d, claim nines)", raw, seat)
-        try:
-            target = self.claim_target(seat, words.cards, rank=words.rank,
-                                       kind=words.kinds or None, blind=blind)
-        except ActionError as exc:
-            raise type(exc)(exc.reason, raw, seat, exc.candidates) from None
-        return self.claim_action(seat, target, words.cards)
-
-    def _one_kind(self, cands: list[Action], raw: str, seat: int) -> Action:
-        """One action among ``cands`` when they are all the same move on cards of one rank
-        (the same kind and oversight, the same number of cards: which suits does not matter),
-        else AmbiguousAction."""
-        keys = {(a.kind, a.oversight, a.cards[0] >> 2, len(a.cards), len(a.table)) for a in cands}
-        if len(keys) == 1:
-            return cands[0]
-        choices = list(dict.fromkeys(cands))
-        raise AmbiguousAction(Reason("that fits several moves", code="ambiguous", choices=choices,
-                                     sep=": name the cards: "), raw, seat, choices)
-
-    def _parse_declare(self, words: list[str], raw: str, seat: int) -> Action:
-        if not words:
-            raise IncompleteAction("name the cards to declare: declare qc qd (two of a prial, a "
-                                   "dead pair), or all four of a mournival", raw, seat)
-        named = self._read_cards(words, raw, seat, ranks=True)
-        decls = [a for a in self.legal_actions(seat) if a.kind in DECLARATIONS]
-        if isinstance(named, int):
-            mine = [a for a in decls if a.cards[0] >> 2 == named]
-            if not mine:
-                why = (f"you hold no {RANK_PLURALS[named]} to declare"
-                       if not _rank_count(self.hands[seat], named) else
-                       f"there is no declaration of {RANK_PLURALS[named]} now")
-                raise IllegalAction(why, raw, seat)
-            return self._one_kind(preferred_declarations(mine), raw, seat)
-        return self._declare_cards(tuple(sorted(named)), decls, raw, seat)
-
-    def _declare_cards(self, named: tuple[int, ...], decls: list[Action], raw: str,
-                       seat: int) -> Action:
-        exact = preferred_declarations([a for a in decls if a.cards == named])
-        if exact:
-            return exact[0]
-        wider = [a for a in decls if set(named) < set(a.cards)]
-        if wider and len(named) < 2:
-            wider = preferred_declarations(wider)
-            raise IncompleteAction(Reason("which cards?", code="which_cards", choices=wider,
-                                          sep=" a declaration names two cards (or all four of a "
-                                              "mournival): "), raw, seat, wider)
-        held = _rank_count(self.hands[seat], named[0] >> 2)
-        kind = ("declare_mournival" if len(named) == 4 else
-                "declare_prial" if held >= 3 and "prial" in self._decl else
-                "declare_dead_pair" if "dead_pair" in self._decl else "declare_pair")
-        reason = self.why_illegal(Action.make(seat, kind, named))
-        raise IllegalAction(reason or "that is not a declaration you can make now", raw, seat)
-
-    def _parse_take(self, words: list[str], raw: str, seat: int) -> Action:
-        if words and words not in (["mournival"], ["the", "mournival"], ["table", "mournival"]):
-            named = self._read_cards(words, raw, seat, ranks=True)
-            rank = named if isinstance(named, int) else named[0] >> 2
-            m = RANK_MASK[rank]
-            return self._parsed([Action.make(seat, "take_table_mournival", cards_of(m))], raw, seat)
-        acts = [Action.make(seat, "take_table_mournival", cards_of(m)) for m in RANK_MASK
-                if self.table & m == m]
-        if not acts:
-            raise IllegalAction("there is no mournival (four of a rank) on the table", raw, seat)
-        return self._parsed(acts, raw, seat)
-
-    def _parse_cards(self, cards: list[int], raw: str, seat: int) -> Action:
-        hand, table = self.hands[seat], self.table
-        loose = [c for c in cards if not (hand >> c) & 1 and not (table >> c) & 1]
-        if loose:
-            where = "not in your hand" if len(cards) == 1 else "neither in your hand nor on the table"
-            raise IllegalAction(f"{' '.join(code(c) for c in loose)}: {where}", raw, seat)
-        h = tuple(sorted(c for c in cards if (hand >> c) & 1))
-        t = tuple(sorted(c for c in cards if (table >> c) & 1))
-        if not h:
-            raise IllegalAction("name a card from your hand first (7h captures with the seven "
-                                "of hearts)", raw, seat)
-        ranks = {c >> 2 for c in cards}
-        if len(ranks) != 1:
-            raise IllegalAction("a capture takes cards of the same rank as the cards played",
-                                raw, seat)
-        rank = ranks.pop()
-        if not t and len(h) in (2, 4):
-            decls = [a for a in self.legal_actions(seat) if a.kind in DECLARATIONS]
-            exact = preferred_declarations([a for a in decls if a.cards == h])
-            if exact:
-                return exact[0]
-        if self.phase == OVER:
-            raise IllegalAction("the deal is over", raw, seat)
-        if self.to_move != seat:
-            raise IllegalAction(not_your_turn(self._mover, seat), raw, seat)
-        caps = [a for a in self.legal_actions()
-                if a.kind in CAPTURE_KINDS and a.cards == h and set(t) <= set(a.table)]
-        exact = [a for a in caps if a.table == t]
-        if len(exact) == 1:
-            return exact[0]
-        if caps and not t:
-            if len(caps) == 1:
-                return caps[0]
-            raise AmbiguousAction(Reason("which table cards?", code="which_table_cards",
-                                         choices=caps, sep=" "), raw, seat, caps)
-        if caps:
-            raise IncompleteAction(Reason("which table cards?", code="which_table_cards",
-                                          choices=caps, sep=" that capture takes "),
-                                   raw, seat, caps)
-        if not _rank_count(table, rank):
-            raise IllegalAction(f"there is no {RANK_NAMES[rank]} on the table to capture",
-                                raw, seat)
-        kind = "play_on_capture" if self.phase == PLAY_ON else "capture"
-        on_table = tuple(cards_of(table & RANK_MASK[rank]))
-        guess = Action.make(seat, kind, h, t or on_table)
-        raise IllegalAction(self.why_illegal(guess) or "that is not one of your moves now",
-                            raw, seat)
-

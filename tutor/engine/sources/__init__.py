@@ -42,7 +42,7 @@ from tutor.engine.sources._audit import (
     verify_quotations,
 )
 from tutor.engine.sources._build import _build
-from tutor.engine.sources._files import display_path
+from tutor.engine.sources._files import _RawSource, display_path
 from tutor.engine.sources._library import (
     KINDS,
     PACK_SIZE,
@@ -110,11 +110,11 @@ def load_library(extra_dirs: Sequence[Path | str] = ()) -> Library:
     return lib
 
 
-def _admit(own: list, home: list[Path]) -> tuple[list, list[str]]:
+def _admit(own: list[_RawSource], home: list[Path]) -> tuple[list[_RawSource], list[str]]:
     """The teacher's files that load beside ``own`` (and the ones admitted before them), and a
     line for each problem of the others."""
     from tutor.engine.sources._parse import _parse_file
-    admitted: list = []
+    admitted: list[_RawSource] = []
     refused: list[str] = []
     texts = source_texts_dir()
     for path in home:
@@ -140,7 +140,7 @@ def _admit(own: list, home: list[Path]) -> tuple[list, list[str]]:
 # Module-level cache
 
 _extra_dirs: tuple[Path, ...] = ()
-_cache: tuple[tuple, Library] | None = None
+_cache: tuple[tuple[object, ...], Library] | None = None
 _notice: Callable[[str], None] | None = None
 _noticed: set[str] = set()
 

@@ -193,7 +193,7 @@ def _with_citation(q: Quotation, raw: _RawSource, by_text: dict[str, _RawSource]
                      in_=q.in_, cited_in=cited_in, quoting=who, line=q.line)
 
 
-def _make_ruleset(raw: _RawSource, rr: _RawRuleset, problems: tuple[dict, ...]) -> Ruleset:
+def _make_ruleset(raw: _RawSource, rr: _RawRuleset, problems: tuple[dict[str, Any], ...]) -> Ruleset:
     counts = {}
     for n, cp in rr.counts.items():
         counts[n] = PlayerCount(

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal, overload
@@ -113,7 +113,8 @@ class _File:
 
     def keys(self, node: Node, path: str, required: Sequence[str],
              optional: Sequence[str] = (), at: Node | None = None,
-             unknown=None) -> dict[str, tuple[Node, Node]]:
+             unknown: Callable[[Any, Sequence[str]], str] | None = None
+             ) -> dict[str, tuple[Node, Node]]:
         """A mapping with exactly the ``required`` keys and some of the ``optional`` ones.
 
         A missing key is reported at ``at`` (the mapping's own key, where it has one); an

@@ -297,5 +297,5 @@ def _count_words(counts: Sequence[int]) -> str:
 
 
 def _or_list(items: Sequence[Any]) -> str:
-    items = [str(i) for i in items]
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " or " + items[-1]
+    words = [str(i) for i in items]
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
