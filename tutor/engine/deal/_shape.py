@@ -13,7 +13,7 @@ exactly one part).
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Self
 
 if TYPE_CHECKING:
     from tutor.engine.deal._claims import Oversight
@@ -97,6 +97,9 @@ class _DealState:
         def why_illegal(self, action: Action) -> Reason | None: ...            # _Checks
         def _check(self, a: Action) -> None: ...                               # _Checks
         def legal_actions(self, seat: int | None = None) -> list[Action]: ...  # _Moves
+        def free_actions(self, seat: int) -> list[Action]: ...                 # _Moves
+        def clone(self, oversights: bool = True) -> Self: ...                  # Deal
+        def apply_unchecked(self, a: Action) -> None: ...                      # Deal
         def can_capture(self, seat: int) -> bool: ...                          # _Moves
         def _can_capture_rank(self, nh: int, nt: int) -> bool: ...             # _Moves
         def _captures(self, seat: int, kind: str) -> list[Action]: ...         # _Moves
