@@ -330,3 +330,21 @@ def test_a_quotation_shown_in_full_is_named_in_a_line_at_the_next_puzzle():
     other = ScriptedIO(["show"], Console(file=_io.StringIO(), width=80, color_system=None))
     ask(other, PuzzleQuestion(puzzles[1]))
     assert "As quoted above" not in other.console.file.getvalue()
+
+
+def test_the_rating_line_is_explained_once_and_a_lessons_puzzle_moves_no_rating(store):
+    """Issue 45, finding 2: "these puzzles" was never explained, and a lesson's first wrong try
+    cost hundreds of rating points."""
+    io_, out = scripted([])
+    for n in (100, 101):
+        p = from_id(f"spot-oversight.parlett.5.{n}")
+        io_._lines.append(p.accepted[0])
+        got = ask(io_, PuzzleQuestion(p), store=store)
+        assert got.change is not None
+    text = " ".join(out.file.getvalue().split())
+    assert text.count("Rating ") == 2 and text.count('"these puzzles" is the rating') == 1
+    p = from_id("spot-oversight.parlett.5.102")
+    io_._lines.append(wrong_answer(p))
+    io_._lines.append(p.accepted[0])
+    got = ask(io_, PuzzleQuestion(p), store=store, lesson="terms", slot="3.0")
+    assert got.change is None and " ".join(out.file.getvalue().split()).count("Rating ") == 2
