@@ -21,7 +21,8 @@ from tutor.app.cli import main
 from tutor.engine.limits import MAX_SEED
 
 BIG = "9" * 5001
-BAD_SEEDS = ["9" * 40, "-9223372036854775809", "-1", "١٢", "²", BIG, "1_000", "0x10", ""]
+BAD_SEEDS = ["9" * 40, "-9223372036854775809", "-1", "١٢", "²", BIG, "1_000", "0x10", "",
+             " 5", "5 ", "\t5"]           # issue 45: a seed is digits alone
 
 
 def _one_line(err: str) -> str:
@@ -70,6 +71,7 @@ def test_a_seed_is_ascii_digits_within_range_or_refused(text):
         assert "\n" not in str(exc) and len(str(exc)) < 200
         return
     t = text.strip()
+    assert t == text                         # issue 45: " 5" is refused
     assert t.lstrip("-").isascii() and t.lstrip("-").isdigit() and 0 <= value <= MAX_SEED
     assert value == int(t)
 
@@ -315,6 +317,17 @@ def test_a_learner_name_or_theme_with_escapes_never_reaches_the_terminal(tmp_pat
         assert proc.returncode == 0, proc.stderr
         assert ESC not in proc.stdout and "\x07" not in proc.stdout, argv
         assert "th\\x1b]0;x" in proc.stdout, argv
+
+
+def test_a_learner_name_with_a_newline_keeps_the_class_reports_rows(tmp_path):
+    """Issue 45, finding 11: a newline in a learner's name broke the terminal report's rows."""
+    export = tmp_path / "e.json"
+    _report_export(export, "Ann\nBob Roberts", "spot-oversight", "counting")
+    proc = run_laugh(["class", "report", str(export)], "", tmp_path / "home",
+                     extra_env={"NO_COLOR": "1"})
+    assert proc.returncode == 0, proc.stderr
+    assert "Ann\\nBob Roberts" in proc.stdout
+    assert not any(line.strip().startswith("Bob Roberts") for line in proc.stdout.splitlines())
 
 
 def test_a_kind_with_escapes_is_refused_in_one_inert_line(tmp_path):
