@@ -419,3 +419,18 @@ def test_a_long_argument_is_never_echoed_whole(monkeypatch, capsys):
     for argv in (["rules", BIG], [BIG], ["puzzle", "--seed", BIG], ["lesson", "x" * 3000]):
         rc, out, err = run(monkeypatch, capsys, argv)
         assert rc == 2 and len(_one_line(err)) < 400, argv
+
+
+def test_a_sources_file_that_is_a_link_is_refused_without_quoting_its_target(tmp_path):
+    """Issue 45, finding 11: a teacher's sources file linked to a system file had that file's
+    first line quoted in the error."""
+    secret = tmp_path / "shadow"
+    secret.write_text("root-secret-line: hunter2\n")
+    home = tmp_path / "home"
+    (home / "sources").mkdir(parents=True)
+    (home / "sources" / "evil.yaml").symlink_to(secret)
+    for argv in (["sources"], ["sources", "check"]):
+        proc = run_laugh(argv, "", home, extra_env={"NO_COLOR": "1"})
+        both = proc.stdout + proc.stderr
+        assert "root-secret-line" not in both and "hunter2" not in both, argv
+        assert "evil.yaml" in both and "symbolic link" in both, argv
