@@ -248,7 +248,7 @@ def test_streak_and_storm_end_with_the_positions_missed_and_again(store, mode):
     assert seen.count(f"Another {mode}? [yes/no]> ") == 2          # yes once, then no
     runs = text.count("Streak:" if mode == "streak" else "Storm over:")
     assert runs == 2
-    missed = re.findall(r"^  (\d+)\. (you passed|time ran out); the answer: (.+) · "
+    missed = re.findall(r"^  (\d+)\. (passed|timed out) → (.+) · "
                         r"(spot-oversight\.\S+)$", text, re.M)
     assert missed, text[-1500:]
     for _, _, _shown, pid in missed:
@@ -348,3 +348,25 @@ def test_the_rating_line_is_explained_once_and_a_lessons_puzzle_moves_no_rating(
     io_._lines.append(p.accepted[0])
     got = ask(io_, PuzzleQuestion(p), store=store, lesson="terms", slot="3.0")
     assert got.change is None and " ".join(out.file.getvalue().split()).count("Rating ") == 2
+
+
+def test_a_storm_with_many_misses_ends_with_its_score_on_an_80_by_24_screen(store):
+    """Issue 45, finding 7: after a storm with 13 misses, "Storm over: ..." was above the screen
+    (the misses were listed after it) and each miss's id wrapped onto a line of its own.  The
+    header names the ruleset as the learner knows it, not by its id (finding 5)."""
+    from tutor.teaching.drills import oversights
+
+    def answer(prompt):
+        if prompt.startswith("Another"):
+            return "no"
+        return "pass"                # a miss at each position with something to claim
+    io_, out = scripted(answer)
+    oversights.run(io_, store, _request(mode="storm", positions=24))
+    lines = out.file.getvalue().rstrip("\n").split("\n")
+    assert sum(1 for ln in lines if re.match(r"^  \d+\. ", ln)) >= 10
+    last = lines[-24:]
+    assert any(ln.startswith("Storm over: score") for ln in last), "\n".join(last)
+    assert not any(re.match(r"^\s*spot-oversight\.", ln) for ln in lines)   # no id alone
+    assert all(len(ln) <= 80 for ln in lines)
+    assert "parlett ·" not in out.file.getvalue() and " players · spot-oversight" not in \
+        out.file.getvalue()
