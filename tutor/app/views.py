@@ -254,7 +254,7 @@ def stats_view(ctx, offer_practice: bool = True, at_home: bool = True) -> None:
     rated_kinds = {k.partition(":")[2]: v for k, v in store.ratings("kind:").items()}
     sections: list[tuple[str, Any, dict | None, dict | None, Callable[[str], str]]] = [("By theme, weakest first", themes, recent["theme"], rated_themes, theme_label),
                 ("By kind, weakest first", store.tallies("kind"), recent["kind"], rated_kinds,
-                 str)]
+                 _kind_title)]
     days = store.timeline()
     if days:
         sections.append(("Over time, by day", days[-14:], None, None, str))
