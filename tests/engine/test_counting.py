@@ -239,3 +239,11 @@ def test_two_unseen_each_held_alone_when_the_last_player_plays_on(rulesets):
     opt = {o.rank: o for o in d.capture_options(0)}[6]
     assert opt.at_risk is False and brute_at_risk(d, 0, 6) is False
     assert "lie its card down" in opt.reason
+
+
+def test_a_reason_never_says_at_most_none_unseen(rulesets):
+    """Issue 45, finding 6: "2 nines on the table and at most 0 unseen"."""
+    d = position(rulesets["parlett"], 5, hands=["9C 2C", "3C 3D", "4C 4D", "5C 5D", "6C 6D"],
+                 table="9D 9H", won=["", "9S", "", "", ""], to_move=1)
+    opt = {o.rank: o for o in d.capture_options(0)}[8]      # nines (rank 0 is the ace)
+    assert "at most 0" not in opt.reason and "none unseen" in opt.reason

@@ -122,6 +122,9 @@ class _Views(_DealState):
             return (f"a lone {RANK_NAMES[rank]} on the table with {u} unseen: an opponent may "
                     "take it before your next turn")
         if nt >= 2:
+            if u == 0:
+                return (f"{nt} {name} on the table and none unseen: nobody else holds one to "
+                        "take them with")
             return (f"{nt} {name} on the table and at most {u} unseen: no opponent can take "
                     "them all before your next turn")
         if u == 0:
