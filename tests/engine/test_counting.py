@@ -247,3 +247,13 @@ def test_a_reason_never_says_at_most_none_unseen(rulesets):
                  table="9D 9H", won=["", "9S", "", "", ""], to_move=1)
     opt = {o.rank: o for o in d.capture_options(0)}[8]      # nines (rank 0 is the ace)
     assert "at most 0" not in opt.reason and "none unseen" in opt.reason
+
+
+def test_an_action_said_of_you_agrees_with_you(rulesets):
+    """Issue 45, finding 6: "you (Player 2) captures K♦ with K♣"."""
+    d = position(rulesets["parlett"], 3, hands=["KC 2C", "3C 3D", "4C 4D"], table="KD",
+                 to_move=0)
+    a = next(a for a in d.legal_actions() if a.kind == "capture")
+    assert a.describe(names=["you (Player 0)", "P1", "P2"]) == "you (Player 0) capture K♦ with K♣"
+    assert a.describe(names=["You", "P1", "P2"]).startswith("You capture ")
+    assert a.describe().startswith("Player 0 captures ")
