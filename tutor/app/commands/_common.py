@@ -9,7 +9,7 @@ import argparse
 from tutor.app.streams import make_console
 from tutor.engine.errors import NotationError
 from tutor.engine.game import DEFAULT_RULESET
-from tutor.engine.limits import MAX_SEED, seed_number, whole_number
+from tutor.engine.limits import seed_number, whole_number
 from tutor.engine.sources import default_library
 
 
