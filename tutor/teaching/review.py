@@ -376,7 +376,7 @@ def render_weak_skills(states: list[SkillState], now: datetime | None = None, wi
               Text("due", style="dim"), *([Text("right", style="dim")] if width >= 60 else []))
     for s in states:
         style = "red" if s.tomorrow < 0.7 else "yellow" if s.tomorrow < 0.9 else "green"
-        row: list[Text | str] = [Text(skill_label(s.name, s.group)), Text(f"{100 * s.tomorrow:.0f}%", style=style),
+        row: list[Text | str] = [Text(f"{skill_label(s.name, s.group)} ({s.group})"), Text(f"{100 * s.tomorrow:.0f}%", style=style),
                _when(s.due, now)]
         if width >= 60:
             row.append(f"{s.right}/{s.reviews}")
@@ -392,8 +392,8 @@ def skill_label(name: str, group: str) -> str:
     from tutor.puzzles import definition
     try:
         return definition(name).title
-    except LaughError:              # a kind of an older version, or a broken definition file
-        return name.replace("-", " ").capitalize()
+    except LaughError:              # a kind of an older version, or from an import: as it is
+        return name
 
 
 def _when(due: datetime, now: datetime) -> str:
