@@ -434,3 +434,18 @@ def test_a_sources_file_that_is_a_link_is_refused_without_quoting_its_target(tmp
         both = proc.stdout + proc.stderr
         assert "root-secret-line" not in both and "hunter2" not in both, argv
         assert "evil.yaml" in both and "symbolic link" in both, argv
+
+
+def test_a_folder_under_one_not_writable_is_said_not_writable(tmp_path, monkeypatch):
+    """Issue 45, finding 11: a read-only home said the folder "does not exist; create it"."""
+    import os
+
+    from tutor.engine import outputs
+    ro = tmp_path / "ro"
+    ro.mkdir()
+    real = os.access
+    monkeypatch.setattr(outputs.os, "access",
+                        lambda p, mode: False if str(p) == str(ro) else real(p, mode))
+    with pytest.raises(outputs.CannotWrite) as exc:
+        outputs.check_output(ro / "home" / "x.html")
+    assert "not writable" in str(exc.value) and "create it" not in str(exc.value)
