@@ -348,3 +348,25 @@ def test_the_settlement_is_said_under_every_scoring(house):
         assert seen["settlement"][1].startswith(f"You won {d.result.settlement[0].won} cards: ")
         scorings.add(rs.scoring)
     assert {"stakes", "pairs", "pot"} <= scorings
+
+
+def test_the_coach_names_a_ruleset_by_its_title_not_its_id(rulesets):
+    """Issue 45, findings 5 and 6: "Under parlett, declarations are free actions" and "Under
+    The games.porg.es compendium" (a capital mid-sentence)."""
+    import random
+
+    from tutor.engine.deal import new_deal
+    from tutor.puzzles import from_id
+    from tutor.puzzles.render import ruleset_line
+    for rid in ("parlett", "porges"):
+        rs = rulesets[rid]
+        rng = random.Random(3)
+        d = new_deal(rs, 4, 0, rng)
+        while not d.is_terminal():
+            d.apply(rng.choice(d.legal_actions()))
+        facts = [f for s in situations(d, 0, ["You", "P1", "P2", "P3"]) for f in s.facts]
+        under = [f for f in facts if f.startswith("Under ")]
+        assert under and not any(f.startswith(f"Under {rid}") for f in under), under
+        assert not any(f.startswith("Under The ") for f in under), under
+    line = ruleset_line(from_id("spot-oversight.porges.4.81139468373579"))
+    assert line.startswith("Under the games.porg.es compendium"), line

@@ -21,7 +21,8 @@ from tutor.app.cli import main
 from tutor.engine.limits import MAX_SEED
 
 BIG = "9" * 5001
-BAD_SEEDS = ["9" * 40, "-9223372036854775809", "-1", "١٢", "²", BIG, "1_000", "0x10", ""]
+BAD_SEEDS = ["9" * 40, "-9223372036854775809", "-1", "١٢", "²", BIG, "1_000", "0x10", "",
+             " 5", "5 ", "\t5"]           # issue 45: a seed is digits alone
 
 
 def _one_line(err: str) -> str:
@@ -70,6 +71,7 @@ def test_a_seed_is_ascii_digits_within_range_or_refused(text):
         assert "\n" not in str(exc) and len(str(exc)) < 200
         return
     t = text.strip()
+    assert t == text                         # issue 45: " 5" is refused
     assert t.lstrip("-").isascii() and t.lstrip("-").isdigit() and 0 <= value <= MAX_SEED
     assert value == int(t)
 
@@ -317,6 +319,17 @@ def test_a_learner_name_or_theme_with_escapes_never_reaches_the_terminal(tmp_pat
         assert "th\\x1b]0;x" in proc.stdout, argv
 
 
+def test_a_learner_name_with_a_newline_keeps_the_class_reports_rows(tmp_path):
+    """Issue 45, finding 11: a newline in a learner's name broke the terminal report's rows."""
+    export = tmp_path / "e.json"
+    _report_export(export, "Ann\nBob Roberts", "spot-oversight", "counting")
+    proc = run_laugh(["class", "report", str(export)], "", tmp_path / "home",
+                     extra_env={"NO_COLOR": "1"})
+    assert proc.returncode == 0, proc.stderr
+    assert "Ann\\nBob Roberts" in proc.stdout
+    assert not any(line.strip().startswith("Bob Roberts") for line in proc.stdout.splitlines())
+
+
 def test_a_kind_with_escapes_is_refused_in_one_inert_line(tmp_path):
     """An unknown kind refuses the file (issue 23, item 13); the refusal shows the kind as an
     escaped literal on stderr, and nothing of the file is imported."""
@@ -406,3 +419,33 @@ def test_a_long_argument_is_never_echoed_whole(monkeypatch, capsys):
     for argv in (["rules", BIG], [BIG], ["puzzle", "--seed", BIG], ["lesson", "x" * 3000]):
         rc, out, err = run(monkeypatch, capsys, argv)
         assert rc == 2 and len(_one_line(err)) < 400, argv
+
+
+def test_a_sources_file_that_is_a_link_is_refused_without_quoting_its_target(tmp_path):
+    """Issue 45, finding 11: a teacher's sources file linked to a system file had that file's
+    first line quoted in the error."""
+    secret = tmp_path / "shadow"
+    secret.write_text("root-secret-line: hunter2\n")
+    home = tmp_path / "home"
+    (home / "sources").mkdir(parents=True)
+    (home / "sources" / "evil.yaml").symlink_to(secret)
+    for argv in (["sources"], ["sources", "check"]):
+        proc = run_laugh(argv, "", home, extra_env={"NO_COLOR": "1"})
+        both = proc.stdout + proc.stderr
+        assert "root-secret-line" not in both and "hunter2" not in both, argv
+        assert "evil.yaml" in both and "symbolic link" in both, argv
+
+
+def test_a_folder_under_one_not_writable_is_said_not_writable(tmp_path, monkeypatch):
+    """Issue 45, finding 11: a read-only home said the folder "does not exist; create it"."""
+    import os
+
+    from tutor.engine import outputs
+    ro = tmp_path / "ro"
+    ro.mkdir()
+    real = os.access
+    monkeypatch.setattr(outputs.os, "access",
+                        lambda p, mode: False if str(p) == str(ro) else real(p, mode))
+    with pytest.raises(outputs.CannotWrite) as exc:
+        outputs.check_output(ro / "home" / "x.html")
+    assert "not writable" in str(exc.value) and "create it" not in str(exc.value)

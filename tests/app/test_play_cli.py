@@ -173,3 +173,15 @@ def test_tmux_shows_the_table(tmp_path, width):
     assert "Table (12):" in screen and "Your hand:" in screen
     assert "♥" in screen or "H" in screen
     assert "Pot 11" in screen
+
+
+@pytest.mark.parametrize("argv", [["drill", "settle", "--seed", "3", "--rounds", "1"]])
+def test_a_drill_ends_with_what_next(tmp_path, argv):
+    """Issue 45, finding 4: ``drill count`` and ``drill settle`` ended at the shell prompt with
+    no word of what next (every drill ends through ``sessions.run_drill``)."""
+    from support import run_laugh
+    proc = run_laugh(argv, "0\n" * 40, tmp_path, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    flat = " ".join(proc.stdout.split())
+    assert flat.endswith(f"Next: laugh drill {argv[1]} for another set, or laugh for the home "
+                         "screen (what is due today, the next lesson, the drills)."), flat[-300:]

@@ -60,7 +60,7 @@ def test_stats_shows_a_rating_that_moves_after_answers(tmp_path):
     with store(tmp_path) as s:
         assert [a.seconds for a in s.answers()] == [None, None]
     assert "0.0 s" not in second.stdout
-    assert re.search(r"^count +░+ +0% 0/1 +- +\d+\?$", second.stdout, re.M)
+    assert re.search(r"^Count the unseen cards +░+ +0% 0/1 +- +\d+\?$", second.stdout, re.M)
     # the same puzzle again is not a first try: the rating stays
     again = run_laugh(["puzzle", "--id", ID], p.accepted[0] + "\n", tmp_path)
     assert "Rating 1" not in again.stdout.split("Puzzle id:")[-1]
@@ -193,7 +193,7 @@ def test_the_weakest_list_agrees_with_the_table_and_recall_is_not_always_full(tm
     skills = out.split("Skills by review schedule (FSRS), weakest first\n")[1]
     assert "recall tomorrow" in skills and "recall " not in skills.replace("recall tomorrow", "")
     missed = next(line for line in skills.splitlines()
-                  if line.startswith("Counting the cards (theme)"))
+                  if line.startswith("Counting the cards "))
     assert "0/2" in missed and "100%" not in missed
 
 

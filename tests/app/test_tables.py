@@ -562,3 +562,23 @@ def test_each_kind_of_message_is_checked_by_its_model(data, says):
     # a join by token alone keeps its seat's name; a livery is spaced as a name is
     m = P.read_client('{"v": 1, "type": "join", "code": "A", "token": "t", "livery": " Ye  Olde "}')
     assert (m.name, m.token, m.livery) == (None, "t", "Ye Olde")
+
+
+def test_computer_players_claim_at_pace_zero(rulesets):
+    """Issue 45, finding 10: at ``--pace 0`` the next computer move came at once, before any
+    claim was due, so no computer player ever claimed; their claim delay is scaled with the
+    pace (never longer than their level's, never infinite)."""
+    t = Table(1, "AAAA", _settings(rulesets, "parlett", 3, "beginner", pace=0.0, gap=0.0,
+                                   deals=4, start=0.0, wait=0.2, seed=11))
+    j = t.join("Ann", None, 0.0)
+    t.leave(j.seat, 0.0)
+    now, steps = 0.0, 0
+    while not t.over and steps < 20000:
+        wake = t.next_wake()
+        assert wake is not None, "the table stopped"
+        now = max(now, wake)
+        t.tick(now)
+        t.outbox.clear()
+        steps += 1
+    claims = [a for d in t.match.deals for a in d.history if a.kind == "claim"]
+    assert t.over and claims

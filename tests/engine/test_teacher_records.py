@@ -352,3 +352,18 @@ def test_laugh_sources_new_records_writes_a_template_that_loads(teacher, capsys)
     assert code == 2 and "exists" in err
     code, _, err = _run(capsys, "sources", "new", "--records", "Bad Name")
     assert code == 2 and "not an id" in err
+
+
+@pytest.mark.parametrize("text,shown,lo,hi", [
+    ("1665-70", "1665–1670", 1665, 1670),
+    ("c. 1665-70", "c. 1665–1670", 1655, 1680),
+    ("1590-1600", "1590–1600", 1590, 1600),
+    ("before 1600", "before 1600", None, 1599),
+])
+def test_the_date_forms_historians_write_are_read(text, shown, lo, hi):
+    """Issue 45, finding 9: "c. 1665-70" and "1665-70" were refused."""
+    from tutor.engine.sources._records import parse_date
+    d = parse_date(text)
+    assert (d.text, d.lo, d.hi) == (shown, lo, hi)
+    with pytest.raises(ValueError):
+        parse_date("1665-60")

@@ -440,7 +440,7 @@ def test_weak_spots_practise_the_weakest_skill_first(store, library):
         settle.SettleDrill.make_question = orig
     assert (right, asked) == (1, 1)
     text = out.file.getvalue()
-    assert "Item 1 of 1: settlement" in text
+    assert "Item 1 of 1: Settle the deal" in text         # the kind's title (issue 45)
     assert store.answers()[-1].kind == "settlement" and store.answers()[-1].correct
 
 
@@ -635,6 +635,6 @@ def test_weak_spots_on_spotting_oversights_pose_a_position_and_record_it(store, 
                                    seed=2, store=store)
     assert n == 1
     text = out.file.getvalue()
-    assert "Item 1 of 1: spot-oversight (kind)" in text and "Answer:" in text
+    assert "Item 1 of 1: Spot the oversight\n" in text and "Answer:" in text     # issue 45
     new = [a for a in store.answers() if a.kind == "spot-oversight" and a.puzzle_id[0] != "o"]
     assert new and new[0].correct == bool(right) and not new[0].retry

@@ -248,7 +248,7 @@ def test_streak_and_storm_end_with_the_positions_missed_and_again(store, mode):
     assert seen.count(f"Another {mode}? [yes/no]> ") == 2          # yes once, then no
     runs = text.count("Streak:" if mode == "streak" else "Storm over:")
     assert runs == 2
-    missed = re.findall(r"^  (\d+)\. (you passed|time ran out); the answer: (.+) · "
+    missed = re.findall(r"^  (\d+)\. (passed|timed out) → (.+) · "
                         r"(spot-oversight\.\S+)$", text, re.M)
     assert missed, text[-1500:]
     for _, _, _shown, pid in missed:
@@ -338,3 +338,43 @@ def test_a_quotation_shown_in_full_is_named_in_a_line_at_the_next_puzzle():
     other = ScriptedIO(["show"], Console(file=_io.StringIO(), width=80, color_system=None))
     ask(other, PuzzleQuestion(puzzles[1]))
     assert "As quoted above" not in other.console.file.getvalue()
+
+
+def test_the_rating_line_is_explained_once_and_a_lessons_puzzle_moves_no_rating(store):
+    """Issue 45, finding 2: "these puzzles" was never explained, and a lesson's first wrong try
+    cost hundreds of rating points."""
+    io_, out = scripted([])
+    for n in (100, 101):
+        p = from_id(f"spot-oversight.parlett.5.{n}")
+        io_._lines.append(p.accepted[0])
+        got = ask(io_, PuzzleQuestion(p), store=store)
+        assert got.change is not None
+    text = " ".join(out.file.getvalue().split())
+    assert text.count("Rating ") == 2 and text.count('"these puzzles" is the rating') == 1
+    p = from_id("spot-oversight.parlett.5.102")
+    io_._lines.append(wrong_answer(p))
+    io_._lines.append(p.accepted[0])
+    got = ask(io_, PuzzleQuestion(p), store=store, lesson="terms", slot="3.0")
+    assert got.change is None and " ".join(out.file.getvalue().split()).count("Rating ") == 2
+
+
+def test_a_storm_with_many_misses_ends_with_its_score_on_an_80_by_24_screen(store):
+    """Issue 45, finding 7: after a storm with 13 misses, "Storm over: ..." was above the screen
+    (the misses were listed after it) and each miss's id wrapped onto a line of its own.  The
+    header names the ruleset as the learner knows it, not by its id (finding 5)."""
+    from tutor.teaching.drills import oversights
+
+    def answer(prompt):
+        if prompt.startswith("Another"):
+            return "no"
+        return "pass"                # a miss at each position with something to claim
+    io_, out = scripted(answer)
+    oversights.run(io_, store, _request(mode="storm", positions=24))
+    lines = out.file.getvalue().rstrip("\n").split("\n")
+    assert sum(1 for ln in lines if re.match(r"^  \d+\. ", ln)) >= 10
+    last = lines[-24:]
+    assert any(ln.startswith("Storm over: score") for ln in last), "\n".join(last)
+    assert not any(re.match(r"^\s*spot-oversight\.", ln) for ln in lines)   # no id alone
+    assert all(len(ln) <= 80 for ln in lines)
+    assert "parlett ·" not in out.file.getvalue() and " players · spot-oversight" not in \
+        out.file.getvalue()

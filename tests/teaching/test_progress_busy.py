@@ -60,8 +60,7 @@ def test_an_answer_while_another_program_writes_is_kept_then_saved(path, how):
         store.record_answer("a", "count", ["counting"], True, 2.0, difficulty=3)
         mark = store.save_mark()
         other = _holder(path, how)
-        change = store.record_answer("b", "count", ["counting"], False, 3.0, difficulty=3,
-                                     lesson="terms", slot="1.0")
+        change = store.record_answer("b", "count", ["counting"], False, 3.0, difficulty=3)
         store.save_page("terms", 2)
         assert store.waiting and store.saving
         if how == "IMMEDIATE":      # the file can be read: the session goes on as ever
@@ -70,6 +69,8 @@ def test_an_answer_while_another_program_writes_is_kept_then_saved(path, how):
         else:                       # not even read: the session sees only what it kept
             assert change is None and store.answer_count() == 1
         assert store.saved_since(mark)[:4] == (0, 0, 1, 0)
+        assert store.record_answer("b2", "count", ["counting"], False, 3.0, difficulty=3,
+                                   lesson="terms", slot="1.0") is None    # a lesson's: not rated
         assert _pending(path).exists() and '"puzzle_id":"b"' in _pending(path).read_text()
         assert len(said) == 1 and "\n" not in said[0]
         assert said[0] == (f"Your progress file {path} is busy (another program is writing to "
@@ -79,15 +80,15 @@ def test_an_answer_while_another_program_writes_is_kept_then_saved(path, how):
         other.close()
         store.record_answer("c", "count", ["counting"], True, 1.0, difficulty=3)
         assert not store.waiting and not _pending(path).exists()
-        assert said[1] == (f"Your progress file {path} is free again: the 1 answer kept "
-                           "meanwhile is saved in it.")
-        assert store.saved_since(mark) == (2, 1, 0, 0, None)
-    assert _saved(path) == ["a", "b", "c"]
+        assert said[1] == (f"Your progress file {path} is free again: the 2 answers kept "
+                           "meanwhile are saved in it.")
+        assert store.saved_since(mark) == (3, 1, 0, 0, None)
+    assert _saved(path) == ["a", "b", "b2", "c"]
     with ProgressStore(path) as store:
         assert store.notice is None
         assert store.lesson_state("terms").page == 2
         assert store.lesson_state("terms").answered == {"1.0": False}
-        assert store.rating("learner").games == 3          # every first try rated, in order
+        assert store.rating("learner").games == 3          # every first try outside a lesson
 
 
 def test_a_file_busy_when_opened_is_worked_on_not_given_up(path):

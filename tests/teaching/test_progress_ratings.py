@@ -37,7 +37,8 @@ def test_a_first_try_moves_the_learner_kind_themes_and_band(store):
     assert store.band_rating("count", 4) == R.initial_puzzle_rating(4)     # never rated
 
 
-@pytest.mark.parametrize("how", ["retry", "revealed", "hints", "seen before", "no band"])
+@pytest.mark.parametrize("how", ["retry", "revealed", "hints", "seen before", "no band",
+                                 "in a lesson"])
 def test_retries_revealed_hinted_repeated_and_unbanded_answers_move_nothing(store, how):
     store.record_answer("count.parlett.5.9", "count", ["counting"], True, 5.0, difficulty=3,
                         at=T0)
@@ -52,11 +53,14 @@ def test_retries_revealed_hinted_repeated_and_unbanded_answers_move_nothing(stor
         kwargs["hints"] = 1
     elif how == "seen before":
         pid = "count.parlett.5.9"
+    elif how == "in a lesson":          # issue 45: a lesson's or the track's first try, not rated
+        kwargs.update(lesson="track-tournament.1", slot="3.0")
     else:
         kwargs["difficulty"] = None
     assert store.record_answer(pid, "count", ["counting"], False, 5.0, **kwargs) is None
     assert {k: v.rating for k, v in store.ratings().items()} == before
     assert store.answer_count() == 2                 # recorded all the same
+    assert store.recompute_ratings() == 1            # and a rebuild agrees
 
 
 def test_history_and_recomputing_agree_with_the_answers_as_recorded(store):

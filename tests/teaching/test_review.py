@@ -125,5 +125,7 @@ def test_render_weak_skills(store):
         c = Console(file=io.StringIO(), width=width, color_system=None)
         c.print(render_weak_skills(weak_skills(store, now=now), now, width))
         text = c.file.getvalue()
-        assert "count (kind)" in text and "Cards not yet seen" in text and "(theme)" in text
+        # issue 45: in the learner's words, no id and no group (was "count (kind)")
+        assert "Count the unseen" in text and "Cards not yet seen" in text
+        assert "\ncount " not in text
         assert all(len(x) <= width for x in text.splitlines())

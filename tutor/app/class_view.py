@@ -18,6 +18,7 @@ from rich.cells import cell_len
 from rich.table import Table
 from rich.text import Text
 
+from tutor.engine.safetext import one_line
 from tutor.teaching.ratings import shown_rating
 
 __all__ = ["Column", "paged_columns", "report_view"]
@@ -116,7 +117,7 @@ def report_view(report, width: int) -> list:
                         f"{report.total.answers} answer{'s' if report.total.answers != 1 else ''}",
                         style="bold")]
     parts += [Text(note, style="yellow") for note in report.notes]
-    names = [Text(lr.name) for lr in report.learners]
+    names = [Text(one_line(lr.name)) for lr in report.learners]
     figures = [Column("answers", [_cell(lr.total) for lr in report.learners]),
                Column("rating", [Text(_rating(lr.rating, lr.rd)) for lr in report.learners])]
     parts += _pages("Learners: share right, right/answered, rating",
@@ -140,7 +141,7 @@ def report_view(report, width: int) -> list:
     for col, lr in zip(cells, report.learners):
         col.append(_cell(lr.total))
     cells[n].append(_cell(report.total))
-    grid = [Column(lr.name, col) for lr, col in zip(report.learners, cells)]
+    grid = [Column(one_line(lr.name), col) for lr, col in zip(report.learners, cells)]
     grid.append(Column("class", cells[n]))
     parts += _pages("By theme: share right, right/answered",
                     paged_columns("theme", rows, grid, width, names_min=14))

@@ -109,6 +109,8 @@ def run_drill(opts: DrillOptions, *, io=None) -> int:
     finally:
         if store is not None:
             store.close()
+    io.say(f"Next: laugh drill {opts.kind} for another set, or laugh for the home screen "
+           "(what is due today, the next lesson, the drills).", style="dim")
     return 0
 
 
@@ -144,4 +146,6 @@ def start_play(ruleset: str = DEFAULT_RULESET, players: int | None = None, *, de
             store.close()
     if result.quit:
         io.say(f"Replay this match with --seed {seed}.")
+    io.say("Next: laugh play for another deal, laugh match for a match kept from one day to "
+           "the next, or laugh for the home screen.", style="dim")
     return 0

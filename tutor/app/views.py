@@ -22,7 +22,7 @@ from tutor.puzzles.themes import label as theme_label
 from tutor.teaching import ratings as R
 from tutor.teaching.loop import yes_no
 from tutor.teaching.ratings import PROVISIONAL_NOTE, PROVISIONAL_RD, shown_rating
-from tutor.teaching.review import render_weak_skills, weak_skills
+from tutor.teaching.review import render_weak_skills, skill_label, weak_skills
 
 SET_SIZE = 5
 
@@ -275,7 +275,7 @@ def stats_view(ctx, offer_practice: bool = True, at_home: bool = True) -> None:
     rated_kinds = {k.partition(":")[2]: v for k, v in store.ratings("kind:").items()}
     sections: list[tuple[str, Any, dict | None, dict | None, Callable[[str], str]]] = [("By theme, weakest first", themes, recent["theme"], rated_themes, theme_label),
                 ("By kind, weakest first", store.tallies("kind"), recent["kind"], rated_kinds,
-                 str)]
+                 lambda k: skill_label(k, "kind"))]
     days = store.timeline()
     if days:
         sections.append(("Over time, by day", days[-14:], None, None, str))

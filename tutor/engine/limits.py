@@ -54,5 +54,10 @@ def whole_number(text: str, low: int, high: int, what: str = "a whole number") -
 
 
 def seed_number(text: str) -> int:
-    """A seed read from ``text``: :func:`whole_number` from 0 to :data:`MAX_SEED`."""
+    """A seed read from ``text``: :func:`whole_number` from 0 to :data:`MAX_SEED`, given as
+    digits alone (a seed is copied, never typed as an answer: ``" 5"`` is refused, as a seed
+    with a space in it would name another deal to whoever copies it)."""
+    if str(text) != str(text).strip():
+        raise NotationError(f"{str(text)[:20]!r} has spaces around it; a seed is a whole number "
+                            f"from 0 to {MAX_SEED:,}, digits alone")
     return whole_number(text, 0, MAX_SEED, "a seed")

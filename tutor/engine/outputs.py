@@ -39,6 +39,10 @@ def _why(path: Path) -> str | None:
         return "it is a folder; give a file name"
     folder = path.parent if str(path.parent) else Path(".")
     if not folder.exists():
+        above = next((a for a in folder.parents if a.exists()), None)
+        if above is not None and (not above.is_dir() or not os.access(above, os.W_OK | os.X_OK)):
+            return (f"the folder {folder} does not exist and cannot be created: {above} is not "
+                    "writable (permission denied); choose another file")
         return f"the folder {folder} does not exist; create it or choose another file"
     if not folder.is_dir():
         return f"{folder} is not a folder; choose another file"

@@ -149,6 +149,15 @@ class Reaction(NamedTuple):
     high: float
     miss: float = 0.0
 
+    def paced(self, pace: float, usual: float = 1.0) -> Reaction:
+        """This reaction at a table whose computer players move ``pace`` seconds after their
+        turn begins, where ``usual`` seconds is the pace the levels' ranges are set for: the
+        range scaled by ``pace / usual``, never longer than the level's own (at pace 0 a
+        computer player claims at once, before the next move; it would otherwise never claim
+        at all, every oversight closing before its reaction came due)."""
+        f = min(1.0, max(0.0, pace) / usual) if usual > 0 else 1.0
+        return Reaction(self.low * f, self.high * f, self.miss)
+
     def draw(self, rng: _random.Random) -> float | None:
         """Seconds until this player claims an oversight, or None when it misses it.  Draws
         twice from ``rng`` whatever the outcome, so that a seed replays every race."""

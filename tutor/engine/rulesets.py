@@ -147,6 +147,13 @@ class Ruleset:
             raise UsageError(f"ruleset {self.id} does not cover {players} players (it covers "
                              f"{', '.join(map(str, self.player_counts))})") from None
 
+    @property
+    def short_title(self) -> str:
+        """The ruleset's title without its bracketed summary (``Parlett after Willughby``,
+        ``The games.porg.es compendium``): the name a learner sees in a header or a column
+        head, where the id (``parlett-13``) would be a word of ours."""
+        return self.title.split(" (")[0].strip() or self.title
+
     def value(self, name: str) -> object:
         """The value of a whole-ruleset parameter by name, as a data file writes it: text, a
         number, a boolean or None; a set as a tuple in the parameter's order; ``lie_down_pays``

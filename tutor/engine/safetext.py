@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["UNSAFE", "printable", "has_controls", "csv_cell", "json_text", "clip"]
+__all__ = ["UNSAFE", "printable", "one_line", "has_controls", "csv_cell", "json_text", "clip"]
 
 #: The characters a person never receives raw: Unicode categories Cc (but tab and newline), Cf,
 #: Zl, Zp and Cs (lone surrogates), as ranges (Unicode 15.1; ``tests`` check them against the
@@ -62,6 +62,13 @@ def printable(text: str) -> str:
     hyphen), line or paragraph separator and lone surrogate written as a visible escape
     (``\\x1b``, ``\\u202e``, ``\\U000e0001``); other text unchanged."""
     return UNSAFE.sub(_escape, text) if UNSAFE.search(text) else text
+
+
+def one_line(text: str) -> str:
+    """``text`` :func:`printable` and on one line: a newline or tab written as ``\\n``,
+    ``\\t`` too (a carriage return is already ``\\x0d``) (a name from a file in a table's cell or row, where a line
+    break would start a row of its own)."""
+    return printable(text).replace("\n", "\\n").replace("\t", "\\t")
 
 
 def csv_cell(value: object) -> object:

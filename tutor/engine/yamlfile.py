@@ -55,10 +55,13 @@ LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _MERGE_TAG = "tag:yaml.org,2002:merge"
 
 
-def read_text(path: Path | str, display: str | None = None) -> str:
+def read_text(path: Path | str, display: str | None = None, *,
+              follow_links: bool = True) -> str:
     """The text of a data file: UTF-8, a leading byte-order mark dropped.
 
-    ``display`` is the name messages use (default ``path`` as given).  Raises
+    ``display`` is the name messages use (default ``path`` as given); ``follow_links`` False
+    refuses a symbolic link (a file that is a link to another, say a system file, is never
+    read, so no line of it is ever quoted in an error).  Raises
     :class:`DataError` (``FILE:LINE: ...`` for bytes that are not UTF-8, the line of the first
     bad byte) when the file cannot be read (missing, no permission, not a regular file: a FIFO,
     a socket, a device; see :mod:`tutor.engine.infile`), is larger than :data:`MAX_BYTES`, or is
@@ -67,7 +70,7 @@ def read_text(path: Path | str, display: str | None = None) -> str:
     p = Path(path)
     name = display if display is not None else str(path)
     try:
-        with open_input(p) as fh:
+        with open_input(p, follow_links=follow_links) as fh:
             data = fh.read(MAX_BYTES + 1)
     except OSError as exc:
         raise DataError(f"{name}: cannot read: {exc.strerror or exc}") from None

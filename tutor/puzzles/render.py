@@ -85,7 +85,10 @@ def _header(puzzle: Puzzle, symbols: bool):
 def ruleset_line(puzzle: Puzzle) -> str:
     """The line that names the puzzle's ruleset and player count, shown right above the
     question of a puzzle about a position (its answer depends on them)."""
-    return f"Under {_ruleset_title(puzzle)}, with {puzzle.players} players."
+    title = _ruleset_title(puzzle)
+    if title.startswith("The "):          # "Under the games.porg.es compendium", mid-sentence
+        title = "the" + title[3:]
+    return f"Under {title}, with {puzzle.players} players."
 
 
 def _context(puzzle: Puzzle) -> str:

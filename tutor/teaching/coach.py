@@ -102,7 +102,14 @@ class _Now:
 
     def under(self, name: str, value: object) -> str:
         """The sentence "Under RULESET, <the parameter's value in the table's words>."."""
-        return f"Under {self.deal.ruleset.id}, {value_words(name, value)}."
+        return f"Under {_title(self.deal.ruleset)}, {value_words(name, value)}."
+
+
+def _title(rs) -> str:
+    """The ruleset as a sentence names it after "Under": its short title, a leading "The" in
+    lower case (``Under the games.porg.es compendium``), never its id (``parlett``)."""
+    t = rs.short_title
+    return "the" + t[3:] if t.startswith("The ") else t
 
 
 def _table_mournival(now: _Now) -> Seen | None:
@@ -219,14 +226,14 @@ def _the_end(deal: Deal, seat: int, names: Sequence[str]) -> list[Seen]:
     if res.last_in is not None:
         who = _name(names, seat, res.last_in)
         facts.append(f"{_capital(who)} {'were' if who == 'you' else 'was'} last in.")
-    facts.append(f"Under {rs.id}, {value_words('last_in_plays_on', rs.last_in_plays_on)}; "
+    facts.append(f"Under {_title(rs)}, {value_words('last_in_plays_on', rs.last_in_plays_on)}; "
                  f"{value_words('leftovers_to', rs.leftovers_to)}.")
     if pc.last_in_bonus and rs.bonus_to:
-        facts.append(f"Under {rs.id}, {value_words('bonus_to', rs.bonus_to)}.")
+        facts.append(f"Under {_title(rs)}, {value_words('bonus_to', rs.bonus_to)}.")
     end = [Seen("end", tuple(facts))]
     row = res.settlement[seat]
     rule = settlement_rule(rs.scoring, breakeven=pc.breakeven, pot_to=rs.pot_to)
-    facts = [f"Under {rs.id}: {rule}."]
+    facts = [f"Under {_title(rs)}: {rule}."]
     if rs.has_stakes:
         working = seat_working(rs.scoring, breakeven=pc.breakeven,      # the scoring's own
                                for_cards=f"{row.for_cards:+d}", pot_share=row.pot_share)

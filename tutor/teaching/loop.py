@@ -60,6 +60,14 @@ __all__ = ["QUIT_WORDS", "MENU_QUIT_WORDS", "HINT_WORDS", "SHOW_WORDS", "HELP_WO
 #: screenful of the same quotations after every puzzle).
 _QUOTED: weakref.WeakKeyDictionary[LearnerIO, set[str]] = weakref.WeakKeyDictionary()
 
+#: The learners' screens already told what the rating line's figures mean (said once a session).
+_RATING_SAID: weakref.WeakSet[LearnerIO] = weakref.WeakSet()
+
+#: What the rating line's figures mean, said under the first one of a session.
+RATING_NOTE = ("Your rating moves with each first try at a puzzle outside the lessons (a ? while "
+               "it is still provisional); \"these puzzles\" is the rating of the puzzles of this "
+               "kind and difficulty, which moves the other way.")
+
 #: The pause after an explanation on a terminal.
 GO_ON = "Enter to go on> "
 
@@ -366,3 +374,6 @@ class PuzzleQuestion(Question):
             io.page(shown)
         if outcome.change is not None:
             io.show(rating_change_text(outcome.change, io.symbols))
+            if io not in _RATING_SAID:
+                _RATING_SAID.add(io)
+                io.say(RATING_NOTE, style="dim")

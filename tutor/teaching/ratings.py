@@ -179,11 +179,12 @@ def default_rating(subject: str) -> Rating:
 
 
 def counts(first_try: bool, *, retry: bool = False, revealed: bool = False, hints: int = 0,
-           difficulty: int | None = None) -> bool:
+           difficulty: int | None = None, lesson: str | None = None) -> bool:
     """Whether an answer moves ratings: a ``first_try`` at the puzzle (no earlier answer to the
     same puzzle id), not a ``retry``, not ``revealed``, given without ``hints``, with a known
-    ``difficulty`` band (1-5)."""
-    return (first_try and not retry and not revealed and not hints
+    ``difficulty`` band (1-5), outside a lesson (``lesson`` None: a lesson's or the track's
+    puzzles teach, and are not rated, as lichess rates neither its lessons nor its practice)."""
+    return (first_try and not retry and not revealed and not hints and not lesson
             and isinstance(difficulty, int) and 1 <= difficulty <= 5)
 
 

@@ -376,13 +376,24 @@ def render_weak_skills(states: list[SkillState], now: datetime | None = None, wi
               Text("due", style="dim"), *([Text("right", style="dim")] if width >= 60 else []))
     for s in states:
         style = "red" if s.tomorrow < 0.7 else "yellow" if s.tomorrow < 0.9 else "green"
-        name = theme_label(s.name) if s.group == "theme" else s.name      # plain words
-        row: list[Text | str] = [Text(f"{name} ({s.group})"), Text(f"{100 * s.tomorrow:.0f}%", style=style),
+        row: list[Text | str] = [Text(f"{skill_label(s.name, s.group)} ({s.group})"), Text(f"{100 * s.tomorrow:.0f}%", style=style),
                _when(s.due, now)]
         if width >= 60:
             row.append(f"{s.right}/{s.reviews}")
         t.add_row(*row)
     return t
+
+
+def skill_label(name: str, group: str) -> str:
+    """A skill in the learner's words: a theme's plain words (``Spotting mistakes to claim``),
+    a kind's title, never an id with its group (``oversight (theme)``, ``settlement (kind)``)."""
+    if group == "theme":
+        return theme_label(name)
+    from tutor.puzzles import definition
+    try:
+        return definition(name).title
+    except LaughError:              # a kind of an older version, or from an import: as it is
+        return name
 
 
 def _when(due: datetime, now: datetime) -> str:

@@ -9,7 +9,7 @@ import argparse
 from tutor.app.streams import make_console
 from tutor.engine.errors import NotationError
 from tutor.engine.game import DEFAULT_RULESET
-from tutor.engine.limits import MAX_SEED, whole_number
+from tutor.engine.limits import seed_number, whole_number
 from tutor.engine.sources import default_library
 
 
@@ -76,8 +76,16 @@ def whole(low: int, high: int, what: str = "a whole number"):
     return parse
 
 
-#: argparse type of every ``--seed``: 0 to :data:`tutor.engine.limits.MAX_SEED`.
-seed_type = whole(0, MAX_SEED, "a seed")
+def seed_type(text: str) -> int:
+    """The argparse type of every ``--seed``: 0 to :data:`tutor.engine.limits.MAX_SEED`, digits
+    alone (:func:`tutor.engine.limits.seed_number`: ``" 5"`` is refused)."""
+    try:
+        return seed_number(text)
+    except NotationError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+seed_type.__name__ = "a seed"
 #: argparse type of a count (deals, samples, rounds, items): 1 to a million.
 positive_int = whole(1, 1_000_000, "a count")
 #: argparse type of ``--players``: whether the ruleset covers the count is checked later.

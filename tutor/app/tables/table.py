@@ -322,7 +322,8 @@ class Table(Seating, Intents):
         self.deal = deal
         self.deal_number += 1
         self.notes = {q: Notes() for q in range(s.players)}
-        computers = {q: s.level.claiming for q in range(s.players) if self._computer(q)}
+        computers = {q: s.level.claiming.paced(s.pace) for q in range(s.players)
+                     if self._computer(q)}
         self.watch = ClaimWatch(deal, computers, self.reaction_rng,
                                 humans=[q for q in range(s.players) if not self._computer(q)])
         for bot in self.bots:

@@ -120,7 +120,13 @@ def at_risk_to_move(S, P, seat):
     if lone == 0:
         return 0
     if P[P_PLAYS_ON] != 0:
-        return lone if S[IN_PLAY] > 1 else 0
+        if S[IN_PLAY] <= 1:
+            return 0
+        for q in range(P[P_N]):
+            m = S[H0 + q]
+            if q != seat and m & (m - 1) != 0:
+                return lone
+        return lone & ~((sc >> 1) & ~sc)     # every opponent holds one card: two unseen safe
     for q in range(P[P_N]):
         m = S[H0 + q]
         if q != seat and m & (m - 1) != 0:

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Collection, Iterable, Sequence
-from itertools import combinations
+from itertools import combinations, permutations
 from typing import NamedTuple
 
 from tutor.engine.cards import (
@@ -1799,6 +1799,9 @@ class Deal:
             return (f"a lone {RANK_NAMES[rank]} on the table with {u} unseen: an opponent may "
                     "take it before your next turn")
         if nt >= 2:
+            if u == 0:
+                return (f"{nt} {name} on the table and none unseen: nobody else holds one to "
+                        "take them with")
             return (f"{nt} {name} on the table and at most {u} unseen: no opponent can take "
                     "them all before your next turn")
         if u == 0:
@@ -1808,6 +1811,13 @@ class Deal:
             return "no one-for-one capture under this ruleset, so nobody can take it"
         if not movers:
             return "nobody else moves before you again"
+        if self.ruleset.last_in_plays_on and u == 2:
+            return (f"the other two {name} are each held alone by opponents who move first: "
+                    "the first may take it, but the second must lie its card down, and you "
+                    "capture it then")
+        if self.ruleset.last_in_plays_on:
+            return ("every opponent to move before you holds one card: if one takes it, you "
+                    "have no capture left to play on with, so play ends first")
         return ("every opponent to move before you holds one card, so play ends before your "
                 "next turn")
 
@@ -1833,9 +1843,19 @@ class Deal:
             return 0
         if self.ruleset.last_in_plays_on:
             if seat == self.to_move:
-                return lone if self.in_play > 1 else 0
-            movers, _ = self.movers_before(seat)
-            return lone if movers else 0
+                if self.in_play <= 1:
+                    return 0
+                if any(m & (m - 1) for q, m in enumerate(self.hands) if q != seat):
+                    return lone
+                # every opponent holds one card: the shorthand of RULES.md 8 (two unseen, each
+                # held alone: the second must lie its card down, and the seat captures it then)
+                return lone & ~((sc >> 1) & ~sc)     # seen 2 (table + hand): two unseen
+            movers, others = self.movers_before(seat)
+            if not movers:
+                return 0
+            if others or any(self.hands[q] & (self.hands[q] - 1) for q in movers):
+                return lone
+            return self._last_round_risk(seat, movers, lone)
         if seat == self.to_move:
             for q, m in enumerate(self.hands):
                 if q != seat and m & (m - 1):
@@ -1847,6 +1867,55 @@ class Deal:
         if others or any(self.hands[q] & (self.hands[q] - 1) for q in movers):
             return lone
         return 0
+
+    def _last_round_risk(self, seat: int, movers: list[int], lone: int) -> int:
+        """:meth:`at_risk_ranks` in the last round when the last player in plays on: every
+        opponent to move before ``seat`` holds one card and nobody else holds any, so the
+        seat's next turn is its play-on, if it can capture then (RULES.md 8).  Worked out by
+        trying each placement of the opponents' cards among them (at most a few dozen) and
+        each line of their play, claims included: bit ``4r`` of ``lone`` stays set when some
+        line leaves the seat a next turn without a capture of rank ``r``."""
+        cards = [self.hands[q] for q in movers]
+        out = 0
+        memo: dict[tuple[object, ...], int] = {}
+        for order in set(permutations(cards)):
+            d = self.clone()
+            for q, m in zip(movers, order):
+                d.hands[q] = m
+            out |= d._lines_without(seat, lone, memo)
+            if out == lone:
+                break
+        return out
+
+    def _lines_without(self, seat: int, lone: int, memo: dict[tuple[object, ...], int]) -> int:
+        """The bits of ``lone`` whose rank some line of play from here leaves ``seat`` unable
+        to capture at its next turn (none if play ends first)."""
+        key = (tuple(self.hands), self.table, tuple(self.won), self.to_move, self.phase,
+               tuple(self.oversights))
+        if key in memo:
+            return memo[key]
+        res = 0
+        if self.phase == OVER:
+            res = 0
+        elif self.to_move == seat:
+            able = 0
+            for a in self.legal_actions():
+                if a.kind in ("capture", "play_on_capture"):
+                    able |= 1 << (4 * (a.table[0] >> 2))
+            res = lone & ~able
+        else:
+            acts = list(self.legal_actions())
+            for q in range(self.n):
+                if q != seat:
+                    acts.extend(self.free_actions(q))
+            for a in acts:
+                c = self.clone()
+                c.apply_unchecked(a)
+                res |= c._lines_without(seat, lone, memo)
+                if res == lone:
+                    break
+        memo[key] = res
+        return res
 
     def rank_count(self, seat: int, rank: int) -> RankCount:
         """Where the cards of ``rank`` are as ``seat`` sees them (RULES.md 8)."""

@@ -99,20 +99,24 @@ class Action(NamedTuple):
     def describe(self, symbols: bool = True, names: list[str] | None = None) -> str:
         """A sentence for people: ``Player 2 captures 7♥ with 7♠``."""
         who = names[self.player] if names else f"Player {self.player}"
+        you = who.split(" ")[0].lower() == "you"        # "you (Player 2) capture", not captures
         cs = pretty_cards(self.cards, symbols)
+
+        def verb(third: str) -> str:
+            return {"lies": "lie", "claims": "claim"}.get(third, third[:-1]) if you else third
         if self.kind in CAPTURE_KINDS:
             tail = " (playing on)" if self.kind == "play_on_capture" else ""
-            return f"{who} captures {pretty_cards(self.table, symbols)} with {cs}{tail}"
+            return f"{who} {verb('captures')} {pretty_cards(self.table, symbols)} with {cs}{tail}"
         if self.kind == "lie_down":
-            return f"{who} lies down: {cs}"
+            return f"{who} {verb('lies')} down: {cs}"
         if self.kind == "end_turn":
-            return f"{who} ends the turn"
+            return f"{who} {verb('ends')} the turn"
         if self.kind == "claim":
             what = self.oversight.replace('_', ' ') if self.oversight else "an oversight"
-            return f"{who} claims {cs} ({what})"
+            return f"{who} {verb('claims')} {cs} ({what})"
         if self.kind == "take_table_mournival":
-            return f"{who} takes the table mournival {cs}"
-        return f"{who} declares {_DECLARE_WORDS[self.kind]}: {cs}"
+            return f"{who} {verb('takes')} the table mournival {cs}"
+        return f"{who} {verb('declares')} {_DECLARE_WORDS[self.kind]}: {cs}"
 
 
 

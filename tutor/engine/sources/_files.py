@@ -76,7 +76,8 @@ class _File:
     def __init__(self, path: Path):
         self.path = path
         self.display = display_path(path)
-        self.doc = yamlfile.compose(yamlfile.read_text(path, self.display), self.display)
+        self.doc = yamlfile.compose(yamlfile.read_text(path, self.display, follow_links=False),
+                                    self.display)
         self.loader = self.doc.loader
         self.root = self.doc.root
 

@@ -28,7 +28,7 @@ CIRCA_SPAN = 10
 _FIRST_YEAR, _LAST_YEAR = 1000, 2199
 
 _ORDINAL = re.compile(r"^(?:(early|mid|late)[- ])?(\d{1,2})(st|nd|rd|th)[- ]century$")
-_RANGE = re.compile(r"^(\d{4})\s*(?:-|–|—|to)\s*(\d{4})$")
+_RANGE = re.compile(r"^(?:(c\.|ca\.|circa|about)\s*)?(\d{4})\s*(?:-|–|—|to)\s*(\d{4}|\d{2})$")
 _CIRCA = re.compile(r"^(?:c\.|ca\.|circa|about)\s*(\d{4})$")
 _BY = re.compile(r"^(by|before|after)\s+(\d{4})$")
 _DECADE = re.compile(r"^(\d{3})0s$")
@@ -129,9 +129,14 @@ def parse_date(value: object) -> RecordDate:
         return RecordDate(f"{m.group(1)} {y}", "by", None, y if m.group(1) == "by" else y - 1, y)
     m = _RANGE.match(low)
     if m:
-        lo, hi = _year(int(m.group(1))), _year(int(m.group(2)))
+        lo = _year(int(m.group(2)))
+        end = m.group(3)            # "1665-70", as historians write it: the same century
+        hi = _year(lo // 100 * 100 + int(end) if len(end) == 2 else int(end))
         if hi <= lo:
             raise ValueError(f"the range {text!r} must run from an earlier year to a later one")
+        if m.group(1):              # "c. 1665-70": about those years
+            return RecordDate(f"c. {lo}–{hi}", "range", lo - CIRCA_SPAN, hi + CIRCA_SPAN,
+                              (lo + hi) // 2)
         return RecordDate(f"{lo}–{hi}", "range", lo, hi, (lo + hi) // 2)
     m = _DECADE.match(low)
     if m:
@@ -151,7 +156,8 @@ def parse_date(value: object) -> RecordDate:
         shown = f"{qualifier} {_ordinal(n)} century" if qualifier else f"{_ordinal(n)} century"
         return RecordDate(shown, "century", lo, hi, (lo + hi) // 2, qualifier)
     raise ValueError(f"{text!r} is not a date: write a year (1522), 'c. 1665', 'by 1784', "
-                     "'after 1700', '1590-1600', '1590s', '18th century' or 'late 16th "
+                     "'before 1600', 'after 1700', '1590-1600', '1665-70', 'c. 1665-70', "
+                     "'1590s', '18th century' or 'late 16th "
                      "century', or null for undated")
 
 

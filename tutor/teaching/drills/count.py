@@ -265,7 +265,7 @@ class CountDrill(Drill):
         d0 = Deal(rnd.deal.ruleset, rnd.deal.n, rnd.deal.dealer, rnd.deal.pack)
         names = _names(rnd.deal.n, rnd.seat)
         io.say("")
-        io.say(f"Round {number} · {rnd.deal.ruleset.id} · {rnd.deal.n} players · "
+        io.say(f"Round {number} · {rnd.deal.ruleset.short_title} · {rnd.deal.n} players · "
                f"{names[rnd.deal.dealer]} deal{'' if rnd.deal.dealer == rnd.seat else 's'} · "
                f"{rnd.speed:g} card{'' if rnd.speed == 1 else 's'} a second", style="bold")
         t = Text("Table: ")

@@ -145,7 +145,7 @@ def position_screen(puzzle, symbols: bool):
     deal = puzzle.deal()
     names = [f"Player {q}" for q in range(deal.n)]
     names[puzzle.seat] = "You"
-    title = f"{puzzle.ruleset} · {puzzle.players} players · {puzzle.id}"
+    title = f"{deal.ruleset.short_title} · {puzzle.players} players"
     return render_screen(deal, puzzle.seat, names, symbols, title=title, recent=3)
 
 
@@ -315,6 +315,8 @@ class OversightDrill(Drill):
             io.say(f"Storm stopped at score {res.score}; " + self.saved_words(mark),
                    style="yellow")
             raise
+        if not res.quit:        # the misses first: the score stays on the screen, last
+            io.show(*missed_lines(res.missed, io.symbols))
         best = self.best(best_key("storm", self.ruleset), res.score)
         io.say(f"Storm over: score {res.score}, {res.mistakes} mistake"
                f"{'s' if res.mistakes != 1 else ''}, best run {res.best_combo}, accuracy "
@@ -423,17 +425,17 @@ def _mean_line(answers: list[Answered]) -> str:
 
 
 def missed_lines(missed: list[Missed], symbols: bool) -> list[Text]:
-    """The positions a streak or a storm missed, one line each: its number, what the learner
-    said (or that the time ran out), the answer and the puzzle's id (``laugh puzzle --id ID``
+    """The positions a streak or a storm missed, one line each (at 80 columns): its number, what
+    the learner said (passed, or that the time ran out), the answer and the puzzle's id (``laugh puzzle --id ID``
     poses it again, with its explanation)."""
     if not missed:
         return []
     lines = [Text(f"Missed ({len(missed)}):", style="bold")]
     for m in missed:
-        said = "time ran out" if m.outcome.timed_out else \
-            ("you passed" if says_nothing(m.outcome.text) else
-             f"you said {shown_cards(m.outcome.text, symbols)}")
-        t = Text(f"  {m.k}. {said}; the answer: ")
+        said = "timed out" if m.outcome.timed_out else \
+            ("passed" if says_nothing(m.outcome.text) else
+             f"said {shown_cards(m.outcome.text, symbols)}")
+        t = Text(f"  {m.k}. {said} {'→' if symbols else '->'} ")   # one line at 80 columns
         t.append(shown_cards(m.puzzle.expected_answer_text(), symbols), style="bold")
         t.append(f" · {m.puzzle.id}", style="dim")
         lines.append(t)
@@ -458,6 +460,7 @@ def run(io: LearnerIO, store, request) -> None:
             res = drill.storm(s["minutes"], s["positions"])
         if res.quit:
             return
-        io.show(*missed_lines(res.missed, io.symbols))
+        if s["mode"] == "streak":           # a storm lists its misses above its score
+            io.show(*missed_lines(res.missed, io.symbols))
         if not yes_no(io, f"Another {s['mode']}? [yes/no]> "):
             return

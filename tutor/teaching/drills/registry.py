@@ -185,7 +185,7 @@ register(DrillKind(
                                      "%(default)g)", "SEC", lo=3, hi=600, off=True))))
 
 register(DrillKind(
-    "weak", "practise weak spots (FSRS)",
+    "weak", "practise weak spots, as they come due",
     "A set on your weakest skills (puzzle kinds and themes), scheduled by FSRS from your "
     "graded answers.",
     "tutor.teaching.drills.weak",

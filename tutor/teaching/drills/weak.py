@@ -19,7 +19,7 @@ from tutor.teaching.drills.count import CountDrill
 from tutor.teaching.drills.settle import SettleDrill
 from tutor.teaching.io import LearnerIO
 from tutor.teaching.loop import PuzzleQuestion, ask
-from tutor.teaching.review import ReviewBook, render_weak_skills
+from tutor.teaching.review import ReviewBook, render_weak_skills, skill_label
 
 __all__ = ["practise_weak_spots", "kind_for_skill", "run", "KIND_ALIASES"]
 
@@ -52,7 +52,8 @@ def practise_weak_spots(io: LearnerIO, rulesets: list, items: int = 5, seed: int
         io.say("No graded answers yet: play a deal, run a drill or answer some puzzles first.")
         return 0, 0
     weakest = skills[:max(1, min(items, len(skills)))]
-    io.say("Practise weak spots (weakest first, by FSRS):", style="bold")
+    io.say("Practise weak spots (weakest first, by when each is due for review):",
+           style="bold")
     io.show(render_weak_skills(weakest, width=io.width))
     rng = random.Random(f"{seed}:weak")
     right = asked = 0
@@ -62,7 +63,8 @@ def practise_weak_spots(io: LearnerIO, rulesets: list, items: int = 5, seed: int
         if kind is None:
             continue
         io.say("")
-        io.say(f"Item {i + 1} of {items}: {skill.name} ({skill.group})", style="bold")
+        io.say(f"Item {i + 1} of {items}: {skill_label(skill.name, skill.group)}",
+               style="bold")
         ok, stop = _item(io, store, kind, skill, rulesets, rng, ruleset)
         if ok is not None:
             asked += 1
@@ -110,7 +112,7 @@ def run(io: LearnerIO, store, request) -> None:
         if not skills:
             io.say("No graded answers yet.")
         else:
-            io.say("Skills, weakest first (FSRS):", style="bold")
+            io.say("Skills, weakest first:", style="bold")
             io.show(render_weak_skills(skills, width=io.width))
         return
     practise_weak_spots(io, request.rulesets, s["items"], request.seed, request.ruleset,

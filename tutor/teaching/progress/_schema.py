@@ -269,13 +269,14 @@ def _recompute(conn: sqlite3.Connection) -> int:
     history = []
     seen: set[str] = set()
     rated = 0
-    for uid, at, puzzle_id, kind, themes, correct, hints, retry, difficulty, revealed in \
-            conn.execute("SELECT uid, at, puzzle_id, kind, themes, correct, hints, retry, "
-                         "difficulty, revealed FROM answers ORDER BY at, id").fetchall():
+    for uid, at, puzzle_id, kind, themes, correct, hints, retry, difficulty, revealed, lesson \
+            in conn.execute("SELECT uid, at, puzzle_id, kind, themes, correct, hints, retry, "
+                            "difficulty, revealed, lesson FROM answers ORDER BY at, id"
+                            ).fetchall():
         first = puzzle_id not in seen
         seen.add(puzzle_id)
         if not R.counts(first, retry=bool(retry), revealed=bool(revealed), hints=hints,
-                        difficulty=difficulty):
+                        difficulty=difficulty, lesson=lesson):
             continue
         rated += 1
         after = R.rate(lambda s: state.get(s) or R.default_rating(s), kind, difficulty,

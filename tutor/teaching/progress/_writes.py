@@ -154,7 +154,7 @@ def _answer(conn: sqlite3.Connection, op: dict) -> tuple[bool, RatingChange | No
          int(op["retry"]), op["difficulty"], int(op["revealed"]))).rowcount == 1
     change = None
     if added and R.counts(first, retry=op["retry"], revealed=op["revealed"], hints=op["hints"],
-                          difficulty=op["difficulty"]):
+                          difficulty=op["difficulty"], lesson=op["lesson"]):
         change = _rate(conn, op)
     lesson, slot = op.get("lesson"), op.get("slot")
     if lesson is not None and slot is not None and not op["retry"]:
