@@ -196,7 +196,8 @@ class WebApp:
         self._lock = threading.Lock()
         self.env = _environment()
         routes = [
-            Route("/", self.home), Route("/join", self.join, methods=["POST"]),
+            Route("/", self.home),
+            Route("/favicon.ico", lambda request: Response(status_code=204)), Route("/join", self.join, methods=["POST"]),
             Route("/teacher", self.teacher, methods=["GET", "POST"]),
             Route("/s/{token}/", self.course),
             Route("/s/{token}/lesson/{lesson}", self.lesson, methods=["GET", "POST"]),

@@ -34,7 +34,7 @@ from tutor.teaching.io import Event, Reply
 __all__ = ["WIDTH", "Item", "Prompt", "WebIO"]
 
 #: Columns a rich renderable (a board, a table) is laid out in on a page.
-WIDTH = 64
+WIDTH = 60
 
 #: Style words of the runner's output, as the page's classes.
 _CLASSES = {"bold": "b", "dim": "dim", "yellow": "warn", "green": "ok", "red": "bad",
