@@ -214,3 +214,27 @@ def test_a_class_served_again_keeps_its_code_and_its_students(tmp_path):
     web2 = WebApp(room=again)
     with TestClient(web2.app) as client:
         assert "Ann" in client.get(f"/s/{tok}/").text
+
+
+def test_the_commands_print_their_addresses_codes_and_qr(tmp_path, monkeypatch, capsys):
+    from tutor.app.cli import main
+    from tutor.app.commands import web as cmd
+    served = []
+    monkeypatch.setattr(cmd, "serve", lambda web, sock: served.append(web) or sock.close())
+    real = cmd._listen
+    monkeypatch.setattr(cmd, "_listen", lambda host, port: real("127.0.0.1", port))
+    monkeypatch.setattr(cmd, "_own_ip", lambda: "192.168.1.20")
+    assert main(["web", "--no-browser"]) == 0
+    out = capsys.readouterr().out
+    assert f"/s/{served[0].token}/" in out and "http://127.0.0.1:" in out
+    assert main(["class", "serve", "--host", "0.0.0.0", "--folder", str(tmp_path / "c")]) == 0
+    out = capsys.readouterr().out
+    room = served[1].room
+    assert f"class code {room.code} " in out and room.teacher_code in out
+    assert "http://192.168.1.20:" in out
+    assert "▀" in out or "█" in out                     # the QR code (segno)
+    # one server a folder
+    import filelock
+    with filelock.FileLock(str(tmp_path / "c" / ".serve.lock")):
+        assert main(["class", "serve", "--folder", str(tmp_path / "c")]) == 2
+    assert "another server" in capsys.readouterr().err
