@@ -220,7 +220,7 @@ def test_the_commands_print_their_addresses_codes_and_qr(tmp_path, monkeypatch, 
     from tutor.app.cli import main
     from tutor.app.commands import web as cmd
     served = []
-    monkeypatch.setattr(cmd, "serve", lambda web, sock: served.append(web) or sock.close())
+    monkeypatch.setattr(cmd, "serve", lambda web, sock, stopped: served.append(web) or sock.close())
     real = cmd._listen
     monkeypatch.setattr(cmd, "_listen", lambda host, port: real("127.0.0.1", port))
     monkeypatch.setattr(cmd, "_own_ip", lambda: "192.168.1.20")

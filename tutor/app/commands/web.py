@@ -87,9 +87,10 @@ def _own_ip() -> str:
         return socket.gethostname()
 
 
-def serve(web, sock: socket.socket) -> None:
+def serve(web, sock: socket.socket, stopped: str) -> None:
     """Serve ``web`` (a :class:`tutor.app.web.server.WebApp`) on ``sock`` until Ctrl-C or
-    SIGTERM; then end every lesson in progress (what is answered is saved)."""
+    SIGTERM; then end every lesson in progress (what is answered is saved) and say
+    ``stopped``.  Ctrl-C passes on as ``KeyboardInterrupt`` (exit status 130)."""
     import uvicorn
     config = uvicorn.Config(web.app, log_level="warning", lifespan="off", access_log=False)
     try:
@@ -97,6 +98,7 @@ def serve(web, sock: socket.socket) -> None:
     finally:
         web.close()
         sock.close()
+        echo(stopped)
 
 
 def run_web(args) -> int:
@@ -114,8 +116,7 @@ def run_web(args) -> int:
             webbrowser.open(page)
         except Exception:  # noqa: BLE001 - no browser: the address is printed
             echo("No browser could be opened: open the address above.")
-    serve(web, sock)
-    echo("Stopped; everything answered is saved.")
+    serve(web, sock, "Stopped; everything answered is saved.")
     return 0
 
 
@@ -152,8 +153,7 @@ def run_class_serve(args) -> int:
              "(keep it to yourself).")
         echo(f"The class is kept in {folder}. Ctrl-C stops the server.")
         sys.stdout.flush()
-        serve(web, sock)
-        echo("Stopped; every student's answers are saved.")
+        serve(web, sock, f"Stopped; every student's answers are saved in {folder}.")
     finally:
         lock.release()
     return 0

@@ -25,7 +25,6 @@ import hashlib
 import json
 import secrets
 import threading
-import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -159,7 +158,7 @@ class ClassRoom:
         token = secrets.token_urlsafe(18)
         with self._lock:
             file = f"students/{len(self.students) + 1:03d}.sqlite3"
-            self.students[_digest(token)] = {"name": name, "file": file, "joined": time.time()}
+            self.students[_digest(token)] = {"name": name, "file": file}
             self._save()
         return token, Learner(name, self.folder / file)
 
