@@ -236,5 +236,24 @@ def test_the_commands_print_their_addresses_codes_and_qr(tmp_path, monkeypatch, 
     # one server a folder
     import filelock
     with filelock.FileLock(str(tmp_path / "c" / ".serve.lock")):
-        assert main(["class", "serve", "--folder", str(tmp_path / "c")]) == 2
+        assert main(["class", "serve", "--folder", str(tmp_path / "c")]) == 1
     assert "another server" in capsys.readouterr().err
+
+
+def test_quit_at_a_puzzle_keeps_the_place_and_the_course_says_so(solo):
+    web, client = solo
+    html, puzzle = _to_first_puzzle(client, web, TOKEN)
+    html = _send(client, html, "help")                  # the loop's words work here too
+    assert "quit" in _words(html) and _form(html) is not None
+    html = _send(client, html, "quit")
+    assert "What comes next" in html and "continue this lesson" in html
+    assert _form(html) is None
+    assert "in progress, page" in client.get(f"/s/{TOKEN}/").text
+    # going back in resumes the attempt where it was: the same puzzle asked again
+    html = client.post(f"/s/{TOKEN}/lesson/history/again").text
+    assert "Welcome back" in html
+    for _ in range(10):
+        if 'id="answer"' in html:
+            break
+        html = _send(client, html, "next")
+    assert web.learner(TOKEN).session.runner.current.id == puzzle.id

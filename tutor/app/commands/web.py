@@ -19,7 +19,7 @@ from pathlib import Path
 
 from tutor.app.commands._common import whole
 from tutor.app.streams import echo
-from tutor.engine.errors import UsageError
+from tutor.engine.errors import LaughError, UsageError
 
 __all__ = ["register", "register_class_serve", "run_class_serve", "run_web", "serve"]
 
@@ -31,6 +31,8 @@ def register(sub, parent) -> None:
                                    "progress (the same as laugh keeps). The server listens "
                                    "on this computer only; Ctrl-C stops it, with everything "
                                    "answered saved.")
+    p.add_argument("--host", default="127.0.0.1",
+                   help="address to listen on (default %(default)s: this computer only)")
     p.add_argument("--port", type=whole(0, 65535, "a port"), default=0,
                    help="port (default: a free one)")
     p.add_argument("--no-browser", action="store_true",
@@ -58,7 +60,8 @@ def register_class_serve(actions, parent) -> None:
 
 
 def _listen(host: str, port: int) -> socket.socket:
-    """A listening socket on ``host``:``port``; UsageError in one line when it cannot be."""
+    """A listening socket on ``host``:``port``; LaughError in one line when it cannot be (the
+    port taken, an address not this machine's)."""
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     sock = socket.socket(family, socket.SOCK_STREAM)
     try:
@@ -67,7 +70,7 @@ def _listen(host: str, port: int) -> socket.socket:
         sock.listen(128)
     except OSError as exc:
         sock.close()
-        raise UsageError(f"cannot listen on {host}:{port} ({exc.strerror or exc})") from None
+        raise LaughError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
     return sock
 
 
@@ -104,11 +107,13 @@ def serve(web, sock: socket.socket, stopped: str) -> None:
 def run_web(args) -> int:
     """``laugh web``: serve the learner's own course on loopback, open the browser."""
     from tutor.app.web.server import WebApp
-    sock = _listen("127.0.0.1", args.port)
+    sock = _listen(args.host, args.port)
     web = WebApp()
-    page = f"{_address('127.0.0.1', sock)}/s/{web.token}/"
+    page = f"{_address(args.host, sock)}/s/{web.token}/"
     echo(f"The course is at {page}")
     echo("It opens your own progress: keep the address to yourself. Ctrl-C stops the server.")
+    if args.host not in ("127.0.0.1", "localhost", "::1"):
+        echo(f"Listening on {args.host}: anyone on the network with the address can open it.")
     sys.stdout.flush()
     if not args.no_browser:
         import webbrowser
@@ -137,7 +142,7 @@ def run_class_serve(args) -> int:
     try:
         lock.acquire(timeout=0)
     except filelock.Timeout:
-        raise UsageError(f"another server is serving the class in {folder}") from None
+        raise LaughError(f"another server is serving the class in {folder}") from None
     try:
         room = ClassRoom(folder)
         sock = _listen(args.host, args.port)
