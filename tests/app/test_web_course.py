@@ -63,7 +63,7 @@ def solo(tmp_path):
 def test_a_puzzles_page_holds_its_question_and_nothing_of_its_answer(solo):
     web, client = solo
     html, puzzle = _to_first_puzzle(client, web, TOKEN)
-    question = plain_text(render_puzzle(puzzle, console_width=60))
+    question = plain_text(render_puzzle(puzzle, console_width=40))
     words = [w for w in question.split() if len(w) > 3]
     assert words and all(w in _words(html) for w in words)    # the question is on the page
     wrong = puzzle._the_kind().wrong_answer(puzzle)

@@ -33,8 +33,9 @@ from tutor.teaching.io import Event, Reply
 
 __all__ = ["WIDTH", "Item", "Prompt", "WebIO"]
 
-#: Columns a rich renderable (a board, a table) is laid out in on a page.
-WIDTH = 60
+#: Columns a rich renderable (a board, a table) is laid out in on a page: the narrowest
+#: terminal the program supports, so a line fits a 360-pixel phone unbroken.
+WIDTH = 40
 
 #: Style words of the runner's output, as the page's classes.
 _CLASSES = {"bold": "b", "dim": "dim", "yellow": "warn", "green": "ok", "red": "bad",
