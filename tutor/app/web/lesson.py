@@ -139,6 +139,10 @@ class LessonSession:
         except LaughError as exc:
             self.result, self.error = "failed", str(exc)
             ctx.say(str(exc), style="yellow")
+        except Exception as exc:  # noqa: BLE001 - a bug: said on the page, the server goes on
+            self.result, self.error = "failed", f"{type(exc).__name__}: {exc}"
+            ctx.say(f"The lesson stopped on an error ({self.error}); what you answered "
+                    "is saved.", style="yellow")
         finally:
             try:
                 ctx.close()
