@@ -257,3 +257,16 @@ def test_quit_at_a_puzzle_keeps_the_place_and_the_course_says_so(solo):
             break
         html = _send(client, html, "next")
     assert web.learner(TOKEN).session.runner.current.id == puzzle.id
+
+
+def test_a_full_class_takes_no_more_students(tmp_path, monkeypatch):
+    from tutor.app.web import server
+    monkeypatch.setattr(server, "MAX_STUDENTS", 2)
+    room = ClassRoom(tmp_path / "class")
+    web = WebApp(room=room)
+    with TestClient(web.app) as client:
+        _join(client, room, "Ann")
+        _join(client, room, "Bob")
+        r = client.post("/join", data={"code": room.code, "name": "Cy"}, follow_redirects=False)
+        assert r.status_code == 403 and "The class is full" in r.text
+    assert [n for n, _ in room.roster()] == ["Ann", "Bob"]

@@ -58,6 +58,10 @@ CODE_LETTERS = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 #: The longest name a student may give (characters).
 NAME_MAX = 40
 
+#: The most students a class takes (a room of thirty, many times over): whoever holds the code
+#: cannot fill the teacher's disk or threads with made-up students.
+MAX_STUDENTS = 300
+
 
 def make_code(length: int = 6) -> str:
     """A class code of ``length`` letters of :data:`CODE_LETTERS`, from :mod:`secrets`."""
@@ -153,10 +157,13 @@ class ClassRoom:
         """True when ``code`` is the teacher's code."""
         return secrets.compare_digest(code.strip().encode(), self.teacher_code.encode())
 
-    def join(self, name: str) -> tuple[str, Learner]:
-        """A new student named ``name`` (checked by the caller): their token and learner."""
+    def join(self, name: str) -> tuple[str, Learner] | None:
+        """A new student named ``name`` (checked by the caller): their token and learner; None
+        when the class has :data:`MAX_STUDENTS` already."""
         token = secrets.token_urlsafe(18)
         with self._lock:
+            if len(self.students) >= MAX_STUDENTS:
+                return None
             file = f"students/{len(self.students) + 1:03d}.sqlite3"
             self.students[_digest(token)] = {"name": name, "file": file}
             self._save()
@@ -259,7 +266,11 @@ class WebApp:
         problem = problem or name_problem(name)
         if problem:
             return self.render("join.html.j2", 400, problem=problem, name=name, code=code)
-        token, learner = self.room.join(name)
+        joined = self.room.join(name)
+        if joined is None:
+            return self.render("join.html.j2", 403, problem="The class is full: ask your "
+                               "teacher.", name=name, code=code)
+        token, learner = joined
         with self._lock:
             self.learners[token] = learner
         return RedirectResponse(f"/s/{token}/", status_code=303)
