@@ -227,6 +227,8 @@ def test_the_commands_print_their_addresses_codes_and_qr(tmp_path, monkeypatch, 
     assert main(["web", "--no-browser"]) == 0
     out = capsys.readouterr().out
     assert f"/s/{served[0].token}/" in out and "http://127.0.0.1:" in out
+    from tutor.teaching.progress._store import default_path
+    assert served[0].solo.store == default_path()       # the learner's own, as laugh keeps
     assert main(["class", "serve", "--host", "0.0.0.0", "--folder", str(tmp_path / "c")]) == 0
     out = capsys.readouterr().out
     room = served[1].room
