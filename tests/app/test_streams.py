@@ -73,12 +73,17 @@ COMMANDS = {
     "table-join": ["table", "join", "ws://127.0.0.1:9", "CODE2345", "--name", "Ann"],
     "table-watch": ["table", "watch", "ws://127.0.0.1:9", "--admin", "CODE2345", "--once"],
     "table-admin": ["table", "admin", "ws://127.0.0.1:9", "start", "--admin", "CODE2345"],
+    "web": ["web", "--no-browser", "--host", "203.0.113.9"],
+    "class-serve": ["class", "serve", "--host", "203.0.113.9", "--folder", "{home}/class"],
 }
 #: Runs that fail whatever the streams, with the one line they say (nothing listens on port 9
 #: of this machine, so a player or organiser cannot reach a server there).
 FAILING = {"table-join": "laugh: cannot reach ws://127.0.0.1:9",
            "table-watch": "laugh: cannot reach ws://127.0.0.1:9",
-           "table-admin": "laugh: cannot reach ws://127.0.0.1:9"}
+           "table-admin": "laugh: cannot reach ws://127.0.0.1:9",
+           # a documentation address (TEST-NET-3), never this machine's: a server cannot listen
+           "web": "laugh: cannot listen on 203.0.113.9:0",
+           "class-serve": "laugh: cannot listen on 203.0.113.9:0"}
 
 #: Exit statuses (README, "Commands"; ``laugh --help``).
 OK, FAILED = 0, 1

@@ -35,6 +35,7 @@ from tutor.app.commands import (
     stats,
     table,
     tutor_app,
+    web,
     worksheet,
 )
 from tutor.app.commands._common import resolve_names
@@ -47,7 +48,7 @@ from tutor.engine.safetext import clip, printable
 
 #: Command modules, in the order ``laugh --help`` lists them.
 COMMAND_MODULES = (tutor_app, lesson, coach_cmd, puzzle, play, match, drill, rules, sources_cmd,
-                   simulate, records, analyse, odds, stats, progress_cmd, worksheet, table)
+                   simulate, records, analyse, odds, stats, progress_cmd, worksheet, table, web)
 
 #: Exit statuses (also listed by ``laugh --help`` and in docs/COMMANDS.md, "Exit status").
 OK, FAILED, USAGE, INTERRUPTED = 0, 1, 2, 130

@@ -57,3 +57,9 @@ def run_pack(args) -> int:
         echo(f"The students' handout: laugh class pack --for students --seed {args.seed} "
              "--out FILE")
     return 0
+
+
+def register_serve(actions, parent) -> None:
+    """Add ``serve`` to the actions of ``laugh class`` (:mod:`tutor.app.commands.web`)."""
+    from tutor.app.commands.web import register_class_serve
+    register_class_serve(actions, parent)

@@ -4,7 +4,7 @@ teacher): the arguments only; what they do is :mod:`tutor.app.progress_files`'s.
 
 from __future__ import annotations
 
-from tutor.app.commands.class_cmd import register_pack
+from tutor.app.commands.class_cmd import register_pack, register_serve
 from tutor.app.progress_files import class_report, export_progress, import_progress
 from tutor.engine.errors import UsageError
 
@@ -45,6 +45,7 @@ def register(sub, parent) -> None:
     r.add_argument("--csv", metavar="OUT.csv", help="also write the report as CSV")
     r.set_defaults(handler=run_report)
     register_pack(cs, parent)
+    register_serve(cs, parent)
     c.set_defaults(handler=_missing("class", "report FILE.json... [--html OUT] [--csv OUT] | "
                                              "pack --seed S --out FILE.html"))
 

@@ -1,0 +1,197 @@
+"""The course's pages in Debian's Chromium (issue 44): a learner takes lesson 1 to its end by
+keyboard alone at 360 px, with a wrong answer and a second try, reloads mid-lesson and comes
+back where they were (also after the server is stopped and started again); a student joins a
+class by its code and answers, and a closed tab comes back from the join page; axe-core finds
+no serious or critical violation on any page; nothing runs wider than the window."""
+
+from __future__ import annotations
+
+import os
+import socket
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from tutor.app.web.server import ClassRoom, WebApp
+
+pytestmark = pytest.mark.browser
+
+SHOTS = os.environ.get("LAUGH_SHOTS")       # a folder to keep the screenshots in, to look at
+TOKEN = "learner-token-for-the-browser-test"
+
+
+class Served:
+    """``web`` served by uvicorn in a thread on a free loopback port (:attr:`base`)."""
+
+    def __init__(self, web: WebApp):
+        import uvicorn
+        self.web = web
+        self.sock = socket.socket()
+        self.sock.bind(("127.0.0.1", 0))
+        self.sock.listen(64)
+        self.base = f"http://127.0.0.1:{self.sock.getsockname()[1]}"
+        self.server = uvicorn.Server(uvicorn.Config(web.app, log_level="warning",
+                                                    lifespan="off"))
+        self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.sock]},
+                                       daemon=True)
+        self.thread.start()
+        end = time.monotonic() + 20
+        while not self.server.started and time.monotonic() < end:
+            time.sleep(0.02)
+        assert self.server.started
+
+    def stop(self) -> None:
+        self.server.should_exit = True
+        self.thread.join(20)
+        self.web.close()
+        self.sock.close()
+
+
+def _axe(page) -> list[str]:
+    from axe_playwright_python.sync_playwright import Axe
+    found = Axe().run(page).response["violations"]
+    return [f"{v['id']} ({v['impact']}): {v['help']}" for v in found
+            if v.get("impact") in ("serious", "critical")]
+
+
+def _fits(page) -> None:
+    wide = page.evaluate("document.documentElement.scrollWidth")
+    assert wide <= page.viewport_size["width"], f"the page is {wide} px wide"
+
+
+def _shot(page, name: str, tmp_path: Path) -> None:
+    folder = Path(SHOTS) if SHOTS else tmp_path
+    folder.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(folder / f"{name}.png"), full_page=True)
+
+
+def _enter(page) -> None:
+    with page.expect_navigation():
+        page.keyboard.press("Enter")
+
+
+def _focused(page, timeout: float = 5.0) -> str:
+    """The text of the button that has the focus (autofocus lands a moment after load)."""
+    end = time.monotonic() + timeout
+    while True:
+        tag, text = page.evaluate("[document.activeElement.tagName, "
+                                  "document.activeElement.textContent]")
+        if tag == "BUTTON" or time.monotonic() > end:
+            return text
+        time.sleep(0.05)
+
+
+def _heading(page) -> str:
+    return page.locator("p.said", has_text=" · page ").last.inner_text()
+
+
+def test_a_learner_takes_lesson_1_by_keyboard_and_comes_back(tmp_path, pages):
+    store = tmp_path / "progress.sqlite3"
+    srv = Served(WebApp(store=store, token=TOKEN))
+    page = pages(360, 740)
+    problems: list[str] = []
+    try:
+        page.goto(f"{srv.base}/s/{TOKEN}/")
+        problems += _axe(page)
+        _fits(page)
+        page.click("text=The game and its history")
+        problems += _axe(page)
+        _shot(page, "web-lesson-360", tmp_path)
+        tried_wrong = came_back = False
+        for _ in range(120):
+            if page.locator("section.next").count():
+                break
+            if page.locator("#answer").count():
+                puzzle = srv.web.learner(TOKEN).session.runner.current
+                if not tried_wrong:
+                    problems += _axe(page)
+                    _shot(page, "web-puzzle-360", tmp_path)
+                    page.fill("#answer", puzzle._the_kind().wrong_answer(puzzle))
+                    _enter(page)
+                    assert "One more try" in page.inner_text("main")
+                    assert page.evaluate("document.activeElement.id") == "answer"
+                    tried_wrong = True
+                page.fill("#answer", puzzle.expected_answer_text())
+                _enter(page)
+                continue
+            if tried_wrong and not came_back:   # mid-lesson, after a puzzle
+                where = _heading(page)
+                page.reload()
+                assert _heading(page) == where
+                srv.stop()                      # the server stopped and started again
+                srv = Served(WebApp(store=store, token=TOKEN))
+                page.goto(f"{srv.base}/s/{TOKEN}/lesson/history")
+                number = where.split(" · page ")[1].split()[0]
+                assert f"Welcome back: continuing at page {number}." in page.inner_text("main")
+                assert _heading(page) == where
+                came_back = True
+                continue
+            focused = _focused(page)
+            assert focused in ("next", "finish", "yes"), focused
+            _enter(page)                        # the first choice has the focus
+        else:
+            raise AssertionError("lesson 1 did not end")
+        text = page.inner_text("main")
+        assert tried_wrong and came_back
+        assert "Lesson complete" in text
+        assert "Lesson 2: Cards and terms" in text          # what comes next
+        problems += _axe(page)
+        _fits(page)
+        _shot(page, "web-end-360", tmp_path)
+        page.set_viewport_size({"width": 1280, "height": 800})
+        _shot(page, "web-end-1280", tmp_path)
+        page.goto(f"{srv.base}/s/{TOKEN}/")
+        assert "done," in page.inner_text("main")
+        assert not page.laugh_errors
+    finally:
+        srv.stop()
+    assert not problems, problems
+
+
+def test_a_student_joins_by_code_answers_and_comes_back(tmp_path, pages):
+    room = ClassRoom(tmp_path / "class")
+    srv = Served(WebApp(room=room))
+    page = pages(360, 740)
+    problems: list[str] = []
+    try:
+        page.goto(f"{srv.base}/")
+        problems += _axe(page)
+        _fits(page)
+        _shot(page, "class-join-360", tmp_path)
+        page.fill("#code", room.code.lower())
+        page.fill("#name", "<b>Ann</b>")
+        _enter(page)
+        assert "<b>Ann</b>" in page.inner_text("main")      # the name as text
+        page.click("text=The game and its history")
+        for _ in range(20):
+            if page.locator("#answer").count():
+                break
+            assert _focused(page) == "next"
+            _enter(page)
+        (token,) = [t for t in srv.web.learners]
+        puzzle = srv.web.learners[token].session.runner.current
+        page.fill("#answer", puzzle.expected_answer_text())
+        _enter(page)
+        assert "You answered" in page.inner_text("main")
+        ctx = page.context
+        page.close()                                        # the tab closed
+        again = ctx.new_page()
+        again.goto(f"{srv.base}/")
+        again.click("text=Continue where you were")
+        assert "in progress" in again.inner_text("main")
+        # the teacher's page, by the teacher's code
+        teacher = pages(1280, 800)
+        teacher.goto(f"{srv.base}/teacher")
+        problems += _axe(teacher)
+        teacher.fill("#tcode", room.teacher_code)
+        _enter(teacher)
+        grid = teacher.inner_text("table.grid")
+        assert "<b>Ann</b>" in grid and "1/1" in grid
+        problems += _axe(teacher)
+        _shot(teacher, "class-teacher-1280", tmp_path)
+        assert not teacher.laugh_errors
+    finally:
+        srv.stop()
+    assert not problems, problems

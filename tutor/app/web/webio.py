@@ -1,0 +1,221 @@
+"""The I/O seam (:class:`tutor.teaching.io.LearnerIO`) for a browser page.
+
+The lesson runner runs in a thread of its own and talks to a :class:`WebIO` as it would to a
+terminal: what it says (:meth:`say`, :meth:`show`, :meth:`page`) becomes an :class:`Item` of
+the current screen (a ``clear`` starts a new screen), and each question it asks
+(:meth:`read`, :meth:`ask`) becomes the screen's :class:`Prompt` and waits until the page
+answers it (:meth:`submit`, from the server's thread).  So the page only ever holds what the
+runner has already said: a puzzle's question and options before the answer, its grade and
+explanation after.
+
+Rich renderables (a puzzle's board, a table of rules) are shown as their plain text, laid out
+:data:`WIDTH` columns wide; a lesson's prose and quotations come as HTML the runner made
+(:meth:`html`, from :mod:`tutor.teaching.prose` and :mod:`tutor.teaching.html`, every word of
+a file escaped).  :meth:`close` ends the session: the waiting question raises ``EOFError``, as
+the end of a pipe does, so the runner saves and leaves.
+"""
+
+from __future__ import annotations
+
+import io as _io
+import threading
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+from markupsafe import Markup
+from rich.console import Console
+from rich.text import Text
+
+from tutor.app.clock import TerminalClock
+from tutor.app.io import ConsoleIO
+from tutor.engine.safetext import printable
+from tutor.teaching.io import Event, Reply
+
+__all__ = ["WIDTH", "Item", "Prompt", "WebIO"]
+
+#: Columns a rich renderable (a board, a table) is laid out in on a page: the narrowest
+#: terminal the program supports, so a line fits a 360-pixel phone unbroken.
+WIDTH = 40
+
+#: Style words of the runner's output, as the page's classes.
+_CLASSES = {"bold": "b", "dim": "dim", "yellow": "warn", "green": "ok", "red": "bad",
+            "cyan": "note", "italic": "i"}
+
+
+@dataclass(frozen=True)
+class Item:
+    """One thing said on a screen: ``kind`` ``"text"`` (a line or paragraph, ``text``),
+    ``"pre"`` (a renderable laid out in columns, ``text``), ``"html"`` (``html``, markup the
+    server made from escaped text) or ``"answer"`` (what the learner answered, ``text``);
+    ``classes``: the page's classes for its style."""
+
+    kind: str
+    text: str = ""
+    html: Markup | None = None
+    classes: str = ""
+
+
+@dataclass
+class Prompt:
+    """The question the runner waits on: ``prompt`` (the terminal's prompt, e.g.
+    ``answer> ``), ``words`` (what may be answered by a button), ``menu`` (True: only those
+    words, no free answer), ``number`` (counts the questions asked: a form answers only the one
+    it was made for)."""
+
+    prompt: str
+    words: list[str] = field(default_factory=list)
+    menu: bool = False
+    number: int = 0
+
+    @property
+    def label(self) -> str:
+        """The prompt without its ``> ``: ``answer``, ``[next/back/quit]``."""
+        return self.prompt.rstrip().rstrip(">").strip()
+
+
+def _classes(style: str) -> str:
+    return " ".join(dict.fromkeys(_CLASSES[w] for w in style.split() if w in _CLASSES))
+
+
+def plain_text(*renderables, width: int = WIDTH) -> str:
+    """Rich renderables as plain text, ``width`` columns wide, trailing spaces cut."""
+    buf = _io.StringIO()
+    console = Console(file=buf, width=width, no_color=True, highlight=False,
+                      force_terminal=False, color_system=None)
+    for r in renderables:
+        console.print(r)
+    return "\n".join(line.rstrip() for line in buf.getvalue().rstrip("\n").split("\n"))
+
+
+class WebIO(ConsoleIO):
+    """The seam for one learner's page (see the module docstring).  ``symbols``: suit symbols
+    (a browser shows them).  Thread-safe: the runner's thread says and reads, the server's
+    threads look (:meth:`screen`) and answer (:meth:`submit`)."""
+
+    interactive = False
+
+    def __init__(self, symbols: bool = True):
+        console = Console(file=_io.StringIO(), width=WIDTH, no_color=True)
+        super().__init__(console, TerminalClock(), symbols)
+        self._cond = threading.Condition()
+        self._items: list[Item] = []
+        self._prompt: Prompt | None = None
+        self._answer: str | None = None
+        self._asked = 0
+        self._closed = False
+        self.finished = False
+
+    # -- output ----------------------------------------------------------------------------
+
+    def _add(self, item: Item) -> None:
+        with self._cond:
+            self._items.append(item)
+
+    def say(self, text: str = "", style: str = "", *, wrap: bool = True) -> None:
+        """A paragraph of ``text`` (shown as text) in ``style``; an empty line says nothing."""
+        if text.strip():
+            self._add(Item("text", printable(text), classes=_classes(style)))
+
+    def show(self, *renderables) -> None:
+        """Each renderable: a :class:`Text` as a paragraph, anything else laid out in columns."""
+        for r in renderables:
+            if isinstance(r, Text):
+                if r.plain.strip():
+                    self._add(Item("text", printable(r.plain), classes=_classes(str(r.style))))
+            else:
+                shown = plain_text(r)
+                if shown.strip():
+                    self._add(Item("pre", shown))
+
+    def page(self, *renderables) -> None:
+        """As :meth:`show` (a page scrolls; nothing waits for Enter)."""
+        self.show(*renderables)
+
+    def html(self, markup: Markup, classes: str = "") -> None:
+        """Markup the server made (lesson prose, a quotation), every word of a file escaped."""
+        self._add(Item("html", html=markup, classes=classes))
+
+    def clear(self) -> None:
+        """A new screen: what was said goes."""
+        with self._cond:
+            self._items = []
+
+    # -- input -----------------------------------------------------------------------------
+
+    def ask(self, prompt: str = "> ", words: Sequence[str] = (), cards: bool = False) -> str:
+        """Wait for the page's answer to ``prompt``; the stripped text."""
+        reply = self.read(prompt, None, words)
+        if reply is None:           # only closing ends a read without a time limit
+            raise EOFError
+        return reply.text
+
+    def read(self, prompt: str, timeout: float | None = None, words: Sequence[str] = (), *,
+             label: str | None = None, deadline: float | None = None,
+             total: float | None = None, progress: tuple[int, int] | None = None,
+             events: Sequence[Event] = (), keys: Mapping[str, str] | None = None,
+             extend_while_typing: bool = False, erase: bool = False) -> Reply | None:
+        """Pose ``prompt`` on the page and wait for :meth:`submit`; the :class:`Reply` (its
+        time when it came), or None when ``timeout`` seconds pass first.  Raises ``EOFError``
+        once the session is closed."""
+        menu = prompt.startswith("[")
+        with self._cond:
+            if self._closed:
+                raise EOFError
+            self._asked += 1
+            self._prompt = Prompt(prompt, [w for w in dict.fromkeys(words) if w], menu,
+                                  self._asked)
+            self._answer = None
+            self._cond.notify_all()
+            end = None if timeout is None else self.clock.now() + timeout
+            while self._answer is None and not self._closed:
+                left = None if end is None else end - self.clock.now()
+                if left is not None and left <= 0:
+                    self._prompt = None
+                    self._cond.notify_all()
+                    return None
+                self._cond.wait(left)
+            if self._answer is None:
+                raise EOFError
+            text, self._answer, self._prompt = self._answer, None, None
+            if not menu:
+                self._items.append(Item("answer", printable(text)))
+            self._cond.notify_all()
+        return Reply(text, self.clock.now(), None)
+
+    def submit(self, text: str, number: int, wait: float = 30.0) -> bool:
+        """Answer question ``number`` with ``text`` (one line, stripped), then wait up to
+        ``wait`` seconds for the runner's next question (or its end).  False when that question
+        is no longer asked (a form sent twice, or from an old page): nothing is answered."""
+        text = " ".join(text.split())[:200]
+        with self._cond:
+            if self._prompt is None or self._prompt.number != number or self._closed:
+                return False
+            self._answer = text
+            self._cond.notify_all()
+            self._cond.wait_for(lambda: self._closed or self.finished or (
+                self._prompt is not None and self._prompt.number > number), wait)
+        return True
+
+    def wait_ready(self, wait: float = 30.0) -> None:
+        """Wait up to ``wait`` seconds until the runner asks something or ends."""
+        with self._cond:
+            self._cond.wait_for(lambda: self._prompt is not None or self.finished
+                                or self._closed, wait)
+
+    def screen(self) -> tuple[list[Item], Prompt | None]:
+        """What the page shows now: the screen's items and the question waiting (or None)."""
+        with self._cond:
+            return list(self._items), self._prompt
+
+    def end(self) -> None:
+        """The runner is done (called from its thread)."""
+        with self._cond:
+            self.finished = True
+            self._prompt = None
+            self._cond.notify_all()
+
+    def close(self) -> None:
+        """End the session: the waiting question raises ``EOFError`` in the runner."""
+        with self._cond:
+            self._closed = True
+            self._cond.notify_all()
