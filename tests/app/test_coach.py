@@ -333,8 +333,10 @@ def test_the_coach_asks_at_every_oversight_the_learner_may_claim(block):
 
 def test_why_gives_the_advice_for_the_position_at_hand(block):
     """``why`` at a later turn gives the advice applied to this position (the line of advice,
-    the page named, the engine's captures now), not the first capture's box replayed (issue 45
-    finding 8)."""
+    the moves it picks now by the engine's :meth:`WillughbyBot.advised`, the page named, the
+    engine's captures now), not the first capture's box replayed (issue 45 finding 8)."""
+    from tutor.engine.rule_bots import ADVICE_WORDS, WillughbyBot
+    from tutor.teaching.coach import action_words
     base = scripted_learner(seed=1)
     said = {}
     holder = {}
@@ -346,6 +348,7 @@ def test_why_gives_the_advice_for_the_position_at_hand(block):
                 and "mark" not in said and player.deal.history):
             said["mark"] = len(holder["out"].getvalue())
             said["facts"] = next(x for x in coach.current if x.situation == "capture").facts
+            said["advised"] = WillughbyBot.advised(player.deal, player.deal.legal_actions(0))
             return "why"
         if "mark" in said and "end" not in said:
             said["end"] = len(holder["out"].getvalue())
@@ -361,6 +364,9 @@ def test_why_gives_the_advice_for_the_position_at_hand(block):
     assert "One line of advice" in text and "Taught in lesson" in flat
     for f in said["facts"]:
         assert " ".join(f.split()) in flat, f
+    advice, acts = said["advised"]          # the advice applied: the engine's picks now
+    assert f"Willughby's advice, applied here: {ADVICE_WORDS[advice]}" in flat
+    assert " · ".join(action_words(a) for a in acts) in flat
 
 
 def test_citations_are_source_and_section_and_the_first_capture_gives_willughbys_advice(block):

@@ -38,12 +38,14 @@ from tutor.app.play.watching import CLAIM_WORDS
 from tutor.engine.deal import Deal, Oversight, new_deal
 from tutor.engine.errors import UsageError
 from tutor.engine.levels import claimants, level, make_opponents, seat_names
+from tutor.engine.rule_bots import ADVICE_WORDS, WillughbyBot
 from tutor.puzzles.quoted import quote_text
 from tutor.teaching.coach import (
     AT_THE_END,
     SITUATIONS,
     Seen,
     Stop,
+    action_words,
     page_words,
     situations,
     stop_for,
@@ -152,12 +154,26 @@ class Coach(DealObserver):
         if self.current:
             parts: list = []
             for s in self.current:
-                parts += self.stop_renderables(s, now=True)
+                parts += self.stop_renderables(s, now=True, applied=self.advice_here(player, s))
             self.ctx.page(*parts)
         else:
             self.ctx.say("The coach: nothing new here. At your turn, moves lists what you may "
                          "do; help lists what you can type.", style="cyan")
         return True
+
+    def advice_here(self, player: DealPlayer, s: Seen) -> list[str]:
+        """The advice of the stop of ``s`` applied to the position at hand, for ``why``: at a
+        capture on the learner's turn, the moves Willughby's advice picks now (the engine's
+        :meth:`~tutor.engine.rule_bots.WillughbyBot.advised`, from the learner's legal moves
+        and the table alone); else nothing."""
+        deal, seat = player.deal, player.seat
+        if s.situation != "capture" or deal.phase == "over" or deal.to_move != seat:
+            return []
+        advice, acts = WillughbyBot.advised(deal, deal.legal_actions(seat))
+        if not acts:
+            return [f"Willughby's advice, applied here: {ADVICE_WORDS[advice]}."]
+        moves = " · ".join(action_words(a, self.ctx.symbols) for a in acts)
+        return [f"Willughby's advice, applied here: {ADVICE_WORDS[advice]}: {moves}."]
 
     def finished(self, deal: Deal, names: Sequence[str], *, speak: bool | None = None) -> None:
         """The end of the deal: the end of play and the settlement (spoken when ``speak``,
@@ -179,13 +195,15 @@ class Coach(DealObserver):
             parts += self.stop_renderables(s)
         self.ctx.page(*parts)
 
-    def stop_renderables(self, s: Seen, *, now: bool = False) -> list:
+    def stop_renderables(self, s: Seen, *, now: bool = False,
+                         applied: Sequence[str] = ()) -> list:
         """One stop as one box (see :meth:`speak`): the heading, where the course teaches it
         and that page's words, its quotations each cited by source and section, the stop's
         line of advice where it has one, then the engine's facts.  ``now`` (the learner asked
         ``why``): the advice applied to the position at hand, the page named but not
         replayed: the heading of this position (:data:`NOW_TITLES`), where the course teaches
-        it, the line of advice and the engine's facts now."""
+        it, the line of advice, ``applied`` (that advice applied to the position, the
+        engine's: :meth:`advice_here`) and the engine's facts now."""
         ctx = self.ctx
         title = (NOW_TITLES.get(s.situation, SITUATIONS[s.situation]) if now
                  else SITUATIONS[s.situation])
@@ -200,6 +218,7 @@ class Coach(DealObserver):
                 if stop.advice:
                     out.append(Text(ADVICE, style="bold"))
                     out.append(self.quoted(stop.advice))
+                out.extend(Padding(Text(f), (0, 0, 0, 2)) for f in applied)
                 out.append(Text("The engine, now:", style="bold"))
                 out.extend(Padding(Text(f), (0, 0, 0, 2)) for f in s.facts)
                 return out
