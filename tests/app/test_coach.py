@@ -268,28 +268,29 @@ def _ask_session(block, reply_at_ask):
     return s, out.getvalue(), seen
 
 
-def test_the_coach_asks_before_it_tells(block):
-    """At the first oversight the coach asks "anything to claim?" before its page says what
-    the oversight is; the learner's right claim at the question takes the cards (a hit, by
-    the watch, as any claim), and only then does the page tell."""
+def test_the_coach_tells_before_it_asks(block):
+    """At the first oversight the coach's box about oversights comes first, then the question
+    "anything to claim?" (teach before asking, issue 45 finding 8; it asked first before); the
+    learner's right claim at the question takes the cards (a hit, by the watch, as any
+    claim)."""
     def right(player):
         acts = [a for a in player.deal.free_actions(0) if a.kind == "claim"]
         return acts[0].notation().removeprefix("claim ")      # the cards alone
 
     s, text, seen = _ask_session(block, right)
     assert seen["open"], "the coach asked with nothing open"
-    assert "An oversight to claim" not in seen["before"]
+    assert "The coach · An oversight to claim" in seen["before"]
     after = text[len(seen["before"]):]
     assert [r for r in s.player.races if r.winner == 0], \
         "the claim typed at the coach's question did not take the cards"
-    assert after.index("You claimed first") < after.index("The coach · An oversight to claim")
+    assert "You claimed first" in after and "The coach · An oversight to claim" not in after
 
 
-def test_a_claim_of_nothing_at_the_question_is_a_false_claim_then_the_coach_tells(block):
+def test_a_claim_of_nothing_at_the_question_is_a_false_claim(block):
     """A claim of nothing at the coach's question is refereed as any claim is (said, and kept
-    among the mistakes); Enter alone claims nothing; either way the coach then tells."""
+    among the mistakes); Enter alone claims nothing."""
     s, text, seen = _ask_session(block, lambda p: "")
-    assert "The coach · An oversight to claim" in text[len(seen["before"]):]
+    assert "The coach · An oversight to claim" in seen["before"]
     assert not [m for m in s.player.mistakes if m.kind == "false_claim"]
 
     def nothing(player):
@@ -298,12 +299,74 @@ def test_a_claim_of_nothing_at_the_question_is_a_false_claim_then_the_coach_tell
         return "claim " + RANK_PLURALS[rank]
 
     s2, text2, seen2 = _ask_session(block, nothing)
-    after = text2[len(seen2["before"]):]
-    assert "A false claim: nothing of that is claimable" in after
-    assert after.index("A false claim: nothing of that is claimable") < after.index(
-        "The coach · An oversight to claim")
+    assert "A false claim: nothing of that is claimable" in text2[len(seen2["before"]):]
     assert any(m.kind == "false_claim" for m in s2.player.mistakes), \
         [m.kind for m in s2.player.mistakes]
+
+
+def test_the_coach_asks_at_every_oversight_the_learner_may_claim(block):
+    """In the coached deal the coach asks "anything to claim?" at every oversight the engine
+    says the learner may claim (:meth:`Deal.claimants`), not only the first (a later dead pair
+    went unprompted, issue 45 finding 8); the second deal says once that nobody asks again."""
+    from tutor.app.coach import ASK_CLAIM, ON_YOUR_OWN
+    base = scripted_learner(seed=1, claims=False)
+    asked: set = set()
+    open_at_prompts: set = set()
+
+    def answer(player, prompt):
+        d = player.deal
+        mine = {o for o in d.open_oversights() if 0 in d.claimants(o)}
+        if prompt == ASK_CLAIM:
+            asked.update(mine)
+            return ""
+        open_at_prompts.update(mine)
+        return base(player, prompt)
+
+    data = dict(block.data, deals={"parlett": 13})     # two split prials open to the learner
+    s, out, _ = _session(data, answer)
+    assert s.first()
+    assert len(open_at_prompts) >= 2, open_at_prompts
+    assert open_at_prompts <= asked, open_at_prompts - asked
+    assert s.second()
+    assert " ".join(ON_YOUR_OWN.split()) in " ".join(out.getvalue().split())
+
+
+def test_why_gives_the_advice_for_the_position_at_hand(block):
+    """``why`` at a later turn gives the advice applied to this position (the line of advice,
+    the moves it picks now by the engine's :meth:`WillughbyBot.advised`, the page named, the
+    engine's captures now), not the first capture's box replayed (issue 45 finding 8)."""
+    from tutor.engine.rule_bots import ADVICE_WORDS, WillughbyBot
+    from tutor.teaching.coach import action_words
+    base = scripted_learner(seed=1)
+    said = {}
+    holder = {}
+
+    def answer(player, prompt):
+        coach = holder["s"].coach
+        caps = [a for a in player.deal.legal_actions(0) if a.kind == "capture"]
+        if (prompt == TURN_PROMPT and "capture" in coach.arisen and caps
+                and "mark" not in said and player.deal.history):
+            said["mark"] = len(holder["out"].getvalue())
+            said["facts"] = next(x for x in coach.current if x.situation == "capture").facts
+            said["advised"] = WillughbyBot.advised(player.deal, player.deal.legal_actions(0))
+            return "why"
+        if "mark" in said and "end" not in said:
+            said["end"] = len(holder["out"].getvalue())
+        return base(player, prompt)
+
+    s, out, _ = _session(block.data, answer)
+    holder["s"], holder["out"] = s, out
+    assert s.first()
+    text = out.getvalue()[said["mark"]:said["end"]]
+    flat = " ".join(text.split())
+    assert "Your first capture" not in text, text
+    assert "The coach · now: Your capture" in text
+    assert "One line of advice" in text and "Taught in lesson" in flat
+    for f in said["facts"]:
+        assert " ".join(f.split()) in flat, f
+    advice, acts = said["advised"]          # the advice applied: the engine's picks now
+    assert f"Willughby's advice, applied here: {ADVICE_WORDS[advice]}" in flat
+    assert " · ".join(action_words(a) for a in acts) in flat
 
 
 def test_citations_are_source_and_section_and_the_first_capture_gives_willughbys_advice(block):

@@ -11,9 +11,11 @@ each new one; it takes the lines ``why`` and ``coach``.  Nothing here knows a ru
 are the course's (the lesson page a ``coach`` block names for each situation, and the
 quotations on it) and the engine's (its moves and its parameter table's words).
 
-In the first deal the computer players leave every claim to the learner (the coach has just
-said there is one); in the second they claim as their level does.  Neither deal is recorded
-in the progress store: the coach gives answers away.  :func:`coached_deals` runs both;
+In the first deal the computer players leave every claim to the learner, and the coach asks
+"anything to claim?" at every oversight the learner may claim (its box told of oversights the
+first time); in the second nobody asks, as said once when it begins (the lesson's aim: the
+learner spots them alone), and the computer players claim as their level does.  Neither deal
+is recorded in the progress store: the coach gives answers away.  :func:`coached_deals` runs both;
 :func:`survey` plays the first with a scripted learner and says which situations arose (the
 seed search and the tests use it).
 """
@@ -33,15 +35,17 @@ from tutor.app.play.game import DealObserver, DealPlayer
 from tutor.app.play.inputs import QUIT_WORDS
 from tutor.app.play.sheet import review_renderable, settlement_table
 from tutor.app.play.watching import CLAIM_WORDS
-from tutor.engine.deal import Deal, new_deal
+from tutor.engine.deal import Deal, Oversight, new_deal
 from tutor.engine.errors import UsageError
 from tutor.engine.levels import claimants, level, make_opponents, seat_names
+from tutor.engine.rule_bots import ADVICE_WORDS, WillughbyBot
 from tutor.puzzles.quoted import quote_text
 from tutor.teaching.coach import (
     AT_THE_END,
     SITUATIONS,
     Seen,
     Stop,
+    action_words,
     page_words,
     situations,
     stop_for,
@@ -49,7 +53,7 @@ from tutor.teaching.coach import (
 )
 from tutor.teaching.lessons import CoachData, Lesson, course_index, open_lesson
 
-__all__ = ["ASK_CLAIM", "ASK_WORDS", "Coach", "CoachedResult", "CoachedSession", "allows",
+__all__ = ["ASK_CLAIM", "ASK_WORDS", "NOW_TITLES", "ON_YOUR_OWN", "Coach", "CoachedResult", "CoachedSession", "allows",
            "coached_deals", "short_citation", "survey"]
 
 #: What asks the coach at any prompt of the deal.
@@ -61,8 +65,16 @@ PAUSE = "Enter: back to the table> "
 NEXT = "Enter: the coach's next box> "
 #: The coach's words before a stop's line of advice (ours; the quotation is the source's).
 ADVICE = "One line of advice:"
-#: What the coach asks at an oversight, before it tells.
+#: What the coach asks at every oversight the learner may claim in the coached deal, once its
+#: box has told of oversights.
 ASK_CLAIM = "The coach asks: anything to claim? (name the cards, or Enter)> "
+#: The heading of a situation when the learner asks ``why`` at a later position (the first
+#: time's heading, "Your first capture", would not be this position's).
+NOW_TITLES = {"capture": "Your capture"}
+#: Said once, as the second deal begins: from then on nobody asks about claims (the lesson's
+#: aim: the learner spots mistakes alone).
+ON_YOUR_OWN = ("From now on nobody asks \u201canything to claim?\u201d: spotting a mistake "
+               "and claiming it is yours alone.")
 
 
 def allows(data: dict, ruleset: str | None) -> bool:
@@ -85,6 +97,7 @@ class Coach(DealObserver):
         self.speaking = speaking
         self.arisen: list[str] = []
         self.current: list[Seen] = []
+        self.asked: set[Oversight] = set()
         self._since = 0
         self._lessons: dict[str, Lesson] = {}
 
@@ -92,22 +105,31 @@ class Coach(DealObserver):
 
     def prompt(self, player: DealPlayer, where: str) -> bool:
         """Find the situations present; speak of the new ones (when speaking), one box at a
-        time, and at an oversight ask first (:meth:`ask_claim`).  Always False: back at the
-        table the deal goes on by itself (a watch prompt keeps its countdown)."""
-        self.current = situations(player.deal, player.seat, player.names, player.symbols,
+        time; then, at every oversight the learner may claim that is new since the coach last
+        asked (the engine's :meth:`~tutor.engine.deal.Deal.open_oversights` and
+        :meth:`~tutor.engine.deal.Deal.claimants`), ask (:meth:`ask_claim`): the box teaches
+        first, the question follows.  Always False: back at the table the deal goes on by
+        itself (a watch prompt keeps its countdown)."""
+        deal = player.deal
+        self.current = situations(deal, player.seat, player.names, player.symbols,
                                   since=self._since)
-        self._since = len(player.deal.history)
+        self._since = len(deal.history)
         new = [s for s in self.current if s.situation not in self.arisen]
         self.arisen += [s.situation for s in new]
-        if not (self.speaking and new):
+        open_ = {o for o in deal.open_oversights() if player.seat in deal.claimants(o)}
+        fresh = open_ - self.asked
+        if not self.speaking:
             return False
-        if any(s.situation == "claim" for s in new):
+        self.asked |= open_
+        if not (new or fresh):
+            return False
+        for i, s in enumerate(new):
+            self.ctx.page(*self.stop_renderables(s))
+            self.pause(NEXT if i < len(new) - 1 or fresh else PAUSE)
+        if fresh:
             self.ask_claim(player)
             if player.quit:
                 return False
-        for i, s in enumerate(new):
-            self.ctx.page(*self.stop_renderables(s))
-            self.pause(NEXT if i < len(new) - 1 else PAUSE)
         player.show()
         return False
 
@@ -130,11 +152,28 @@ class Coach(DealObserver):
         if text.strip().lower() not in ASK_WORDS:
             return False
         if self.current:
-            self.speak(self.current)
+            parts: list = []
+            for s in self.current:
+                parts += self.stop_renderables(s, now=True, applied=self.advice_here(player, s))
+            self.ctx.page(*parts)
         else:
             self.ctx.say("The coach: nothing new here. At your turn, moves lists what you may "
                          "do; help lists what you can type.", style="cyan")
         return True
+
+    def advice_here(self, player: DealPlayer, s: Seen) -> list[str]:
+        """The advice of the stop of ``s`` applied to the position at hand, for ``why``: at a
+        capture on the learner's turn, the moves Willughby's advice picks now (the engine's
+        :meth:`~tutor.engine.rule_bots.WillughbyBot.advised`, from the learner's legal moves
+        and the table alone); else nothing."""
+        deal, seat = player.deal, player.seat
+        if s.situation != "capture" or deal.phase == "over" or deal.to_move != seat:
+            return []
+        advice, acts = WillughbyBot.advised(deal, deal.legal_actions(seat))
+        if not acts:
+            return [f"Willughby's advice, applied here: {ADVICE_WORDS[advice]}."]
+        moves = " · ".join(action_words(a, self.ctx.symbols) for a in acts)
+        return [f"Willughby's advice, applied here: {ADVICE_WORDS[advice]}: {moves}."]
 
     def finished(self, deal: Deal, names: Sequence[str], *, speak: bool | None = None) -> None:
         """The end of the deal: the end of play and the settlement (spoken when ``speak``,
@@ -156,17 +195,33 @@ class Coach(DealObserver):
             parts += self.stop_renderables(s)
         self.ctx.page(*parts)
 
-    def stop_renderables(self, s: Seen) -> list:
+    def stop_renderables(self, s: Seen, *, now: bool = False,
+                         applied: Sequence[str] = ()) -> list:
         """One stop as one box (see :meth:`speak`): the heading, where the course teaches it
         and that page's words, its quotations each cited by source and section, the stop's
-        line of advice where it has one, then the engine's facts."""
+        line of advice where it has one, then the engine's facts.  ``now`` (the learner asked
+        ``why``): the advice applied to the position at hand, the page named but not
+        replayed: the heading of this position (:data:`NOW_TITLES`), where the course teaches
+        it, the line of advice, ``applied`` (that advice applied to the position, the
+        engine's: :meth:`advice_here`) and the engine's facts now."""
         ctx = self.ctx
-        out: list = [Text(""), TitledRule(f"The coach · {SITUATIONS[s.situation]}", style="cyan",
-                                          align="left")]
+        title = (NOW_TITLES.get(s.situation, SITUATIONS[s.situation]) if now
+                 else SITUATIONS[s.situation])
+        out: list = [Text(""), TitledRule(f"The coach · {'now: ' if now else ''}{title}",
+                                          style="cyan", align="left")]
         stop = stop_for(self.stops, s.situation, self.ruleset_id)
         if stop is not None:
             where, words = self.page_of(stop)
-            out.append(Text(where, style="bold"))
+            out.append(Text(("Taught in " + where[:1].lower() + where[1:]) if now else where,
+                            style="bold"))
+            if now:
+                if stop.advice:
+                    out.append(Text(ADVICE, style="bold"))
+                    out.append(self.quoted(stop.advice))
+                out.extend(Padding(Text(f), (0, 0, 0, 2)) for f in applied)
+                out.append(Text("The engine, now:", style="bold"))
+                out.extend(Padding(Text(f), (0, 0, 0, 2)) for f in s.facts)
+                return out
             if words:
                 out.append(Padding(render_markdown(words, ctx.symbols,
                                                    "•" if ctx.symbols else "-"), (0, 0, 0, 2)))
@@ -258,7 +313,8 @@ class CoachedSession:
         ctx.say(f"You play at seat {SEAT}, against {lv.summary}. The first time something new "
                 "happens, the coach stops: what the course says of it and on which page, and "
                 "what the engine says you may do now. Then you act. In this deal the computer "
-                "players leave every claim to you. Type why (or coach) at any prompt to hear "
+                "players leave every claim to you, and whenever there is something you may "
+                "claim, the coach asks (in the second deal nobody will). Type why (or coach) at any prompt to hear "
                 "the coach again, help for what you can type.")
         deal = new_deal(self.rs, self.n, self.dealer, self.deal_rng)
         return self._play(deal, Coach(self.ctx, self.data["stops"], self.rs.id), {}, "Coached deal")
@@ -271,8 +327,8 @@ class CoachedSession:
         if ctx.interactive:
             ctx.ask("Enter for the second deal> ")
         ctx.say("Now a deal on your own: the coach says nothing unless you ask (why or coach "
-                f"at any prompt), and the computer players claim as {lv.name} players do.",
-                style="bold")
+                f"at any prompt), and the computer players claim as {lv.name} players do. "
+                + ON_YOUR_OWN, style="bold")
         deal = new_deal(self.rs, self.n, (self.dealer + 1) % self.n, self.deal_rng)
         quiet = Coach(ctx, self.data["stops"], self.rs.id, speaking=False)
         if not self._play(deal, quiet, claimants(lv, self.n, SEAT), "Second deal"):

@@ -88,6 +88,14 @@ class RandomBot(Bot):
         return acts[i] if i < len(acts) else None
 
 
+#: Willughby's advice in words, by :meth:`WillughbyBot.advised`'s key (ours, after Parlett's
+#: summary and du Coeur's words: "take all three").
+ADVICE_WORDS = {"take_three": "take all three of the table's prial",
+                "take_lone": "take a lone table card before someone else does",
+                "": "none of your captures takes a lone table card or a prial's three; hold "
+                    "back where you may"}
+
+
 class WillughbyBot(Bot):
     """Willughby's advice: declare at once, take all three of a table prial, take a lone table card
     before someone else does, hold back where two or three lie on the table."""
@@ -104,7 +112,23 @@ class WillughbyBot(Bot):
         return self._capture_by_table_count(deal, legal, rng)
 
     @staticmethod
-    def _capture_by_table_count(deal: Deal, legal: list[Action], rng: RandomSource) -> Action:
+    def advised(deal: Deal, legal: list[Action]) -> tuple[str, list[Action]]:
+        """Willughby's advice applied to a turn: ``(advice, actions)``, ``advice`` a key of
+        :data:`ADVICE_WORDS` (``take_three``: all three of a table prial; ``take_lone``: a lone
+        table card before someone else does) and the actions among ``legal`` (the seat's legal
+        turn actions, what the seat may see) it picks between; ``("", [])`` where it picks none
+        of them (hold back where it may: :data:`ADVICE_WORDS` ``""``).  Source: Parlett's summary of Willughby's
+        advice, du Coeur's "be sure to take all three" (as :class:`WillughbyBot` plays)."""
+        three, lone, _rest, _end = WillughbyBot._groups(deal, legal)
+        if three:
+            return "take_three", three
+        if lone:
+            return "take_lone", lone
+        return "", []
+
+    @staticmethod
+    def _groups(deal: Deal, legal: list[Action]
+                ) -> tuple[list[Action], list[Action], list[Action], Action | None]:
         three: list[Action] = []
         lone: list[Action] = []
         rest: list[Action] = []
@@ -125,6 +149,11 @@ class WillughbyBot(Bot):
                 rest.insert(0, a)
             else:
                 rest.append(a)
+        return three, lone, rest, end
+
+    @staticmethod
+    def _capture_by_table_count(deal: Deal, legal: list[Action], rng: RandomSource) -> Action:
+        three, lone, rest, end = WillughbyBot._groups(deal, legal)
         for group in (three, lone):
             if group:
                 return group[int(rng.random() * len(group))]

@@ -208,7 +208,7 @@ def _lie_down(now: _Now) -> Seen | None:
 def _claim(now: _Now) -> Seen | None:
     """An oversight another player made that the learner may claim."""
     claims = [] if now.over else [o for o in now.deal.open_oversights()
-                                  if o.offender != now.seat]
+                                  if now.seat in now.deal.claimants(o)]
     if not claims:
         return None
     facts = [_capital(rule_words("oversights", o.kind, who=now.names[o.offender])) + "."

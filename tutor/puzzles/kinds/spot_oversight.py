@@ -532,8 +532,27 @@ class SpotOversight(PuzzleKind):
         if not groups:
             return Verdict(True, "Right: there is nothing to claim.")
         return Verdict(False, f"There was something to claim: {_join_claims(groups)}.",
-                       retry="Not yet: there is a mistake open to a claim. Look at the last "
-                             "action again, and at what lay on the table just before it.")
+                       retry=self._nudge(p))
+
+    @staticmethod
+    def _nudge(p) -> str:
+        """The nudge after a first ``nothing`` where something is open to the learner: it points
+        at the moment the engine says the open mistake arose (:attr:`~tutor.engine.deal.Oversight.
+        index`, its :attr:`~tutor.engine.deal.Oversight.kind`; the latest of those the learner
+        may claim, :meth:`~tutor.engine.deal.Deal.claimants`): the deal for a table mournival,
+        the capture that split a prial, the lie-down that left a pair, prial or mournival; never
+        at the cards (issue 45)."""
+        deal = p.deal()
+        mine = [o for o in deal.open_oversights() if p.seat in deal.claimants(o)]
+        ov = max(mine, key=lambda o: o.index)
+        hist = deal.history
+        if ov.index == len(hist) - 1:
+            moment = _LAST_ACTION
+        elif ov.index >= 0:
+            moment = f"the action \u201c{describe(hist[ov.index], p.seat, deal.n)}\u201d"
+        else:
+            moment = "the deal"
+        return _NUDGES[ov.kind].format(moment=moment, who=player_name(ov.offender, p.seat))
 
     def _claimed(self, p, named, typed: str) -> Verdict:
         deal = p.deal()
@@ -601,3 +620,6 @@ def _join_claims(groups) -> str:
 
 #: What each oversight is called where a verdict names it (``words.oversight_names``).
 _OVERSIGHT_NAMES = dict(definition("spot-oversight").word_map("oversight_names"))
+#: The nudge for each open oversight kind (``words.nudges``) and the words of the last action.
+_NUDGES = dict(definition("spot-oversight").word_map("nudges"))
+_LAST_ACTION = str(definition("spot-oversight").words.get("last_action", "the last action"))
