@@ -174,6 +174,8 @@ class Intents(_TableState):
             q, secs = rivals[0]
             text += (f"; {self.names[q]} would have claimed at {_ms(secs)} "
                      f"({_ms(secs - took)} later)")
+        if self.changed and self.playing:
+            self._snapshot()        # the state with the claim (and what opened it) goes first
         self._say(EVERYONE, text + ".")
         self._log("claim", text, seat=o.seat, ms=round(took * 1000),
                   action=len(self._live.history) - 1)

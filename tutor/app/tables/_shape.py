@@ -159,5 +159,6 @@ class _TableState:
         def _apply(self, a: Action, t: float, by_table: bool = False) -> None: ...  # Table
         def _after(self, t: float) -> None: ...                                 # Table
         def _say(self, target: Target, text: str) -> None: ...                  # Table
+        def _snapshot(self) -> None: ...                                        # Table
         def _log(self, event: str, text: str, **data: Any) -> None: ...         # Table
         def _race_line(self, o: Outcome) -> None: ...                           # Intents

@@ -81,7 +81,7 @@ def plain_text(*renderables, width: int = WIDTH) -> str:
     """Rich renderables as plain text, ``width`` columns wide, trailing spaces cut."""
     buf = _io.StringIO()
     console = Console(file=buf, width=width, no_color=True, highlight=False,
-                      force_terminal=False, color_system=None)
+                      force_terminal=False, color_system=None, markup=False, emoji=False)
     for r in renderables:
         console.print(r)
     return "\n".join(line.rstrip() for line in buf.getvalue().rstrip("\n").split("\n"))
@@ -95,7 +95,8 @@ class WebIO(ConsoleIO):
     interactive = False
 
     def __init__(self, symbols: bool = True):
-        console = Console(file=_io.StringIO(), width=WIDTH, no_color=True)
+        console = Console(file=_io.StringIO(), width=WIDTH, no_color=True, markup=False,
+                          emoji=False)
         super().__init__(console, TerminalClock(), symbols)
         self._cond = threading.Condition()
         self._items: list[Item] = []
