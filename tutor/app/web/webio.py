@@ -95,8 +95,8 @@ class WebIO(ConsoleIO):
     interactive = False
 
     def __init__(self, symbols: bool = True):
-        console = Console(file=_io.StringIO(), width=WIDTH, no_color=True, markup=False,
-                          emoji=False)
+        console = Console(markup=False, emoji=False, file=_io.StringIO(), width=WIDTH,
+                          no_color=True)
         super().__init__(console, TerminalClock(), symbols)
         self._cond = threading.Condition()
         self._items: list[Item] = []
