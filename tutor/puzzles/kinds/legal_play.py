@@ -148,8 +148,8 @@ def decoys(deal, seat: int, basic: bool, rng=None,
     # from where they are
     seen = set(hand) | set(table)
     if like is not None and like.kind == "capture" and len(like.cards) == len(like.table) == 1:
-        unseen = [make_card(like.rank, s) for s in range(4)
-                  if make_card(like.rank, s) not in seen]
+        rank = rank_of(like.cards[0])
+        unseen = [make_card(rank, s) for s in range(4) if make_card(rank, s) not in seen]
         if unseen:
             pick = rng.choice(unseen) if rng else unseen[0]
             out.append((Action.make(seat, "capture", [pick], list(like.table)), "misread"))
