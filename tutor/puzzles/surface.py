@@ -37,3 +37,10 @@ def shape(option: str) -> str:
     #``): what a learner who cannot tell cards apart still sees, so that options of one shape
     are told apart only by their cards."""
     return _CARD.sub("#", option)
+
+
+def alike_length(a: str, b: str, ratio: float = 1.25) -> bool:
+    """True when texts ``a`` and ``b`` differ in length (characters) by at most ``ratio``
+    times: shown one at a time, neither's length tells which it is."""
+    short, long_ = sorted((len(a), len(b)))
+    return long_ <= short * ratio
