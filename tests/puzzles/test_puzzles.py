@@ -215,7 +215,7 @@ GOLDEN = {
     "deal-setup.porges.4.100": "c5129c8403ccdfbc",
     "source-quiz.du-coeur.5.100": "46e848ff458c2c16",
     "reading.parlett.5.100": "ec1550595788e56b",
-    "timeline.parlett.5.100": "c79f39ca6e8510d8",
+    "timeline.parlett.5.100": "d51c0089e7ccc2ad",
     "end-of-play.du-coeur.5.100": "4d3554a0feae24ba",
     "score-sheet.inter-livery-2018.5.100": "83d37b478fc0e27d",
     "claim-window.parlett.5.100": "be2e7711ae2674e3",
