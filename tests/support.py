@@ -133,8 +133,11 @@ def engine_answer(obj: dict) -> dict:
         return {"unseen": {r: deal.unseen(seat, parse_rank(r)) for r in ans["unseen"]}}
     if kind == "deal-setup" and ans["asked"] == ["mournival"]:
         rs = default_library().rulesets[obj["ruleset"]]
-        return {"asked": ["mournival"], "options": ans["options"],
-                "letter": "ABCD"[ans["options"].index(rs.table_mournival)]}
+        own = str(rs.table_mournival)       # asked either way round: this ruleset's, or the other
+        right = [v for v in ans["options"] if (v != own) == bool(ans.get("other"))]
+        assert len(right) == 1
+        return {"asked": ["mournival"], "options": ans["options"], "other": bool(ans.get("other")),
+                "letter": "ABCD"[ans["options"].index(right[0])]}
     if kind == "deal-setup":
         LIB = default_library()
         pc = LIB.rulesets[obj["ruleset"]].count(obj["players"])

@@ -204,6 +204,20 @@ def test_the_record_or_description_question_holds_each_spelling_and_the_name_on_
     assert any(name_any_spelling_learner(p) == "B" for p in by["A"])
 
 
+def test_a_line_s_length_does_not_tell_a_record_from_a_description(pools):
+    """The record-or-description question: the learner who answers A (a record) when the line
+    is shorter than some length, with the length that does best over these very puzzles, scores
+    no better than chance allows (issue 42: old-spelling records were short fragments and
+    old-spelling descriptions whole sentences; this learner then scored 88 % of 50 %)."""
+    ps = pools["record"]
+    lengths = [(len(re.search(r"“(.*)”", p.question, re.S).group(1)), p.answer["letter"])
+               for p in ps]
+    best = max(sum((n < t) == (letter == "A") for n, letter in lengths) / len(ps)
+               for t in range(1, 250))
+    chance = sum(_chance(p) for p in ps) / len(ps)
+    assert best <= chance + MARGIN, f"a length threshold: {best:.0%} against {chance:.0%}"
+
+
 def test_dates_are_written_alike_on_every_option(pools):
     """A year and a c. year are both shown as the year alone, so no option carries "c." for a
     c. record only (issue 42: an exact 1522 was shown "c. 1522" whenever the answer was c.)."""

@@ -27,3 +27,20 @@ def content_words(text: str) -> set[str]:
 def overlap(option: str, question: str) -> int:
     """How many content words ``option`` shares with ``question`` (0 or more)."""
     return len(content_words(option) & content_words(question))
+
+
+_CARD = re.compile(r"(?:10|[2-9AJQK])[♣♦♥♠]")
+
+
+def shape(option: str) -> str:
+    """An option's wording with every card name as ``#`` (``7♥ takes 7♠ 7♦`` gives ``# takes #
+    #``): what a learner who cannot tell cards apart still sees, so that options of one shape
+    are told apart only by their cards."""
+    return _CARD.sub("#", option)
+
+
+def alike_length(a: str, b: str, ratio: float = 1.25) -> bool:
+    """True when texts ``a`` and ``b`` differ in length (characters) by at most ``ratio``
+    times: shown one at a time, neither's length tells which it is."""
+    short, long_ = sorted((len(a), len(b)))
+    return long_ <= short * ratio

@@ -31,8 +31,6 @@ _FIELD_WORDS = {"hand": "", "cards": "", "card": "", "each": "", "table": "", "a
                 "antes": "", "stakes": "", "stake": "", "bonus": "", "breakeven": "",
                 "break-even": "", "dealer": "", "others": "", "other": "", "pairs": "pairs",
                 "pair": "pairs", "player": "", "seat": "", "p": "", "eldest": "", "is": ""}
-#: The option of a mournival question that no ruleset takes: left on the table.
-STAYS = "stays"
 #: The figures as a learner reads them.
 _LABELS = {"hand": "the cards dealt to each", "table": "the table cards",
            "dealer's ante": "the dealer's ante", "others' ante": "the others' ante",
@@ -75,6 +73,29 @@ def setup_answer(rs, players: int) -> SetupFacts:
             "bonus": pc.last_in_bonus, "breakeven": pc.breakeven}
 
 
+def applicable_rulesets() -> list[str]:
+    """The rulesets deal-setup puzzles are drawn under (every ruleset of the library)."""
+    lib = library()
+    return [r for r in lib.rulesets if DealSetup().why_not(lib.rulesets[r]) is None]
+
+
+def other_source_share(value: str) -> float:
+    """How often (0 to 1) the table-mournival question asks for another ruleset's rule rather
+    than this one's, when this ruleset's ``table_mournival`` is ``value``: drawn so that over
+    every ruleset and player count (each pair equally often) each value is the right option
+    equally often.  The value fewer pairs take is always asked as this ruleset's own; the
+    other is asked the other way round often enough to even them (issue 42)."""
+    lib = library()
+    weight = {v: 0 for v in spec("table_mournival").values}
+    for r in applicable_rulesets():
+        rs = lib.rulesets[r]
+        weight[rs.table_mournival] += len(rs.player_counts)
+    more, fewer = max(weight.values()), min(weight.values())
+    if weight[value] == fewer or more == 0:
+        return 0.0
+    return 1 - (more + fewer) / (2 * more)
+
+
 class DealSetup(PuzzleKind):
     name = "deal-setup"
 
@@ -91,32 +112,45 @@ class DealSetup(PuzzleKind):
 
     def solve(self, deal, seat, data, rs, players):
         if data["asked"] == ["mournival"]:
+            right = rs.table_mournival
+            if data.get("other"):
+                right = next(v for v in data["options"] if v != rs.table_mournival)
             return {"asked": ["mournival"], "options": list(data["options"]),
-                    "letter": LETTERS[data["options"].index(rs.table_mournival)]}
+                    "other": bool(data.get("other")),
+                    "letter": LETTERS[data["options"].index(right)]}
         return {**setup_answer(rs, players), "dealer": deal.dealer, "eldest": deal.eldest,
                 "asked": list(data["asked"])}
 
     def _mournival(self, ctx, deal):
-        """What happens to a mournival dealt to the table: the ruleset's ``table_mournival``,
-        among the values the parameter table allows and the mistake of leaving it on the
-        table."""
+        """What happens to a mournival dealt to the table: the ruleset's ``table_mournival``
+        beside the other value the parameter table allows, asked either way round: which is
+        this ruleset's rule, or which is another ruleset's (issue 42: most rulesets have the
+        dealer take it, so a question always asked one way would be answered by "the dealer
+        takes it" without reading; :func:`other_source_share` draws the way round so that
+        each value is the right option equally often over the rulesets and player counts)."""
         rng = ctx.rng
         lib = library()
-        options = list(spec("table_mournival").values) + [STAYS]
+        options = list(spec("table_mournival").values)
         rng.shuffle(options)
-        words = {v: value_words("table_mournival", v) for v in spec("table_mournival").values}
-        words[STAYS] = ctx.defn.word("mournival_stays", "it stays on the table, for anyone to "
-                                                        "capture")
-        data = {"asked": ["mournival"], "options": options, "position": False}
+        words = {v: value_words("table_mournival", v) for v in options}
+        other = rng.random() < other_source_share(ctx.rs.table_mournival)
+        data = {"asked": ["mournival"], "options": options, "position": False, "other": other}
         answer = self.solve(deal, deal.dealer, data, ctx.rs, ctx.players)
         letter = answer["letter"]
+        own = ctx.rs.table_mournival
         p = lib.parameter(ctx.rs.id, "table_mournival")
         note = f" ({p.status}: {' '.join(p.note.split())})" if p.status != "stated" and p.note \
             else ""
-        lines = [f"- {letter}) {words[ctx.rs.table_mournival]}{note}."]
-        lines.append(f"- {LETTERS[options.index(STAYS)]}) {words[STAYS]}: no source leaves it "
-                     "there; if the dealer forgets it, it is a mistake another player may "
-                     "claim, where the ruleset allows it (lesson 8).")
+        holders = [lib.rulesets[r].title for r in applicable_rulesets()
+                   if lib.rulesets[r].table_mournival != own]
+        lines = []
+        for i, v in enumerate(options):
+            if v == own:
+                lines.append(f"- {LETTERS[i]}) {words[v]}{note}: the rule under "
+                             f"{lib.rulesets[ctx.rs.id].title}.")
+            else:
+                lines.append(f"- {LETTERS[i]}) {words[v]}: the rule under "
+                             + join(holders) + ", not this one.")
         facts = {"ruleset": lib.rulesets[ctx.rs.id].title, "players": ctx.players,
                  "options": "\n".join(f"{LETTERS[i]}) {words[v]}" for i, v in enumerate(options)),
                  "facts": "\n".join(lines), "field": "a table mournival", "dealer": deal.dealer,
@@ -126,7 +160,8 @@ class DealSetup(PuzzleKind):
                          features={"field_mournival": 1.0,
                                    "not_stated": float(p.status != "stated")},
                          themes=["deal-setup", "mournival-dealt"], theme="mournival-dealt",
-                         data=data, quotes=list(p.quotes[:2]), question_key="mournival")
+                         data=data, quotes=list(p.quotes[:2]),
+                         question_key="mournival_other" if other else "mournival")
 
     def build(self, ctx):
         rng = ctx.rng
@@ -225,8 +260,8 @@ class DealSetup(PuzzleKind):
                 raise AnswerError(f"answer with one letter ({', '.join(letters)})")
             if got[0] == ans["letter"]:
                 return Verdict(True, f"Right: {ans['letter']}.")
-            said = ans["options"][LETTERS.index(got[0])]
-            nudge = ("Not yet: no source leaves it on the table." if said == STAYS else
+            nudge = ("Not yet: that is this ruleset's own rule; the question asks for the "
+                     "other." if ans.get("other") else
                      "Not yet: that is another source's rule: which does this one follow?")
             return Verdict(False, f"Not quite: it is {ans['letter']}, not {got[0]}.",
                            retry=nudge)

@@ -26,6 +26,7 @@ from tutor.engine.values import CaptureForm, Declaration, OversightKind
 from tutor.puzzles.base import LETTERS, Candidate, PuzzleKind, Verdict, join
 from tutor.puzzles.model import AnswerError
 from tutor.puzzles.reader import letters_answer
+from tutor.puzzles.surface import shape
 
 #: Plan themes that keep to what lesson 2 teaches (match a card of the same rank, or lie down).
 BASIC = (CaptureForm.ONE_FOR_ONE, "lie_down")
@@ -96,12 +97,16 @@ def form_words(a: Action) -> str:
     return _DECL_WORDS.get(a.kind, a.kind.replace("_", " "))
 
 
-def decoys(deal, seat: int, basic: bool, rng=None) -> list[tuple[Action, str]]:
+def decoys(deal, seat: int, basic: bool, rng=None,
+           like: Action | None = None) -> list[tuple[Action, str]]:
     """Plausible illegal moves for ``seat`` with the tag each teaches: every capture shape the
     learner might try with the ranks in hand and on the table (unless ``basic``), a card taking
     a table card of another rank, lying down, declaring a pair that is not dead, ending a turn
     with no capture yet, a card misread (its suit drawn with ``rng``, a ``random.Random``; the
-    first suit without one).  Each is checked illegal by the engine."""
+    first suit without one), of a rank drawn with ``rng``; where ``like`` (the one allowed
+    capture) is given, the misreads are that capture with one of its cards misread (the same
+    rank, a suit the seat cannot see), so that they are worded as it is (issue 42).  Each is
+    checked illegal by the engine."""
     hand, table = deal.hand(seat), deal.table_cards()
     by_hand: dict[int, list[int]] = {}
     for c in hand:
@@ -142,13 +147,33 @@ def decoys(deal, seat: int, basic: bool, rng=None) -> list[tuple[Action, str]]:
     # cards are chosen from what the seat sees (neither in its hand nor on the table), never
     # from where they are
     seen = set(hand) | set(table)
-    for r, cs in sorted(by_table.items()):
+    if like is not None and like.kind == "capture" and len(like.cards) == len(like.table) == 1:
+        rank = rank_of(like.cards[0])
+        unseen = [make_card(rank, s) for s in range(4) if make_card(rank, s) not in seen]
+        if unseen:
+            pick = rng.choice(unseen) if rng else unseen[0]
+            out.append((Action.make(seat, "capture", [pick], list(like.table)), "misread"))
+            pick = rng.choice(unseen) if rng else unseen[-1]
+            out.append((Action.make(seat, "capture", list(like.cards), [pick]), "misread"))
+            return [(a, tag) for a, tag in out if deal.why_illegal(a) is not None]
+
+    def order(ranks: list[int]) -> list[int]:
+        """``ranks`` in a drawn order (issue 42: a misread always of the lowest or highest
+        rank would be told by its rank)."""
+        ranks = sorted(ranks)
+        if rng:
+            rng.shuffle(ranks)
+        return ranks
+
+    for r in order(list(by_table)):
+        cs = by_table[r]
         unseen = [make_card(r, s) for s in range(4) if make_card(r, s) not in seen]
         if unseen:
             pick = rng.choice(unseen) if rng else unseen[0]
             out.append((Action.make(seat, "capture", [pick], cs[:1]), "misread"))
             break
-    for r, cs in sorted(by_hand.items(), reverse=True):
+    for r in order(list(by_hand)):
+        cs = by_hand[r]
         unseen = [make_card(r, s) for s in range(4) if make_card(r, s) not in seen]
         if unseen:
             pick = rng.choice(unseen) if rng else unseen[0]
@@ -265,7 +290,12 @@ class LegalPlay(PuzzleKind):
         pick = []
         for d, g in found:
             tags = legal_tags(d, d.to_move, g)
-            probes = decoys(d, d.to_move, basic, rng)
+            # the one allowed move shown as any of its group, not the engine's first (whose
+            # cards would lean to one suit)
+            one = rng.choice(g[0]) if len(g) == 1 else None
+            if one is not None:
+                g = [[one] + [a for a in g[0] if a != one]]
+            probes = decoys(d, d.to_move, basic, rng, one)
             if basic:
                 if not tags <= BASIC_TAGS | HOUSE_TAGS or want not in tags:
                     continue
@@ -284,13 +314,27 @@ class LegalPlay(PuzzleKind):
             pick = held or pick
         # a position with one allowed move half the time where there is one, so that a puzzle
         # with one right letter is not mostly a lie-down (issue 42: "lie down" was then right)
+        # (and that allowed move a capture, a lie-down being its theme's: with one right
+        # letter a lie-down is the option unlike the others, so it is right no more often than
+        # a capture beside it)
+        if theme != "lie_down":
+            pick = [x for x in pick if len(x[1]) > 1 or x[1][0][0].kind != "lie_down"] or pick
         single = [x for x in pick if len(x[1]) == 1]
-        if theme != "lie_down" and single and rng.random() < 0.5:
+        if theme != "lie_down" and single and rng.random() < 0.75:
             pick = single
         deal, groups, probes = rng.choice(pick)
         seat = deal.to_move
         legal = [g[0] for g in groups]
         room = max(1, min(2, 6 - len(legal)))
+        if len(legal) == 1:
+            # one right letter (issue 42): every decoy worded as the allowed move is (the same
+            # shape, cards aside: a misread card, a card of another rank), beside lying down
+            # where it is not the move; a decoy of another shape (one card taking two) would be
+            # told wrong by its wording alone
+            form = shape(label(legal[0]))
+            alike = [x for x in probes
+                     if shape(label(x[0])) == form or x[0].kind == "lie_down"]
+            probes = alike or probes
         wanted = [x for x in probes if x[1] == want]
         others = [x for x in probes if x[1] != want]
         rng.shuffle(others)
@@ -298,7 +342,12 @@ class LegalPlay(PuzzleKind):
         lessons = ctx.defn.themes
         # and a misread card before a card of another rank (which the words alone refuse)
         others.sort(key=lambda x: (lessons.get(x[1]) or "99", x[1] == "mismatch"))
+        if len(legal) == 1 and legal[0].kind != "lie_down":
+            # lying down shown beside every single allowed capture (see above)
+            others.sort(key=lambda x: x[0].kind != "lie_down")
         shown = (wanted[:1] + others)[:room]
+        if len(legal) == 1 and len(shown) < 2:
+            return None         # one allowed move beside one decoy: the odd one out is right
         entries = [(a, True, "") for a in legal] + [(a, False, tag) for a, tag in shown]
         rng.shuffle(entries)
         choices = []

@@ -113,6 +113,8 @@ def which_pool() -> list:
                     continue        # lesson 10 teaches nothing in it that gives its source away
                 if is_heading(q, raws.get(s.id), s):
                     continue
+                if any(q.text in w.text for w in s.quotations.values() if w.ref != q.ref):
+                    continue        # a part of a longer quotation of it (that one is asked)
                 plain = _plain(q.text)
                 if any(plain in t for sid, t in flat.items() if sid != s.id):
                     continue        # stands in another source's text too: two right answers
@@ -313,13 +315,23 @@ class SourceQuiz(PuzzleKind):
         if not pool:
             return None
         random.Random(f"source-quiz/v{ctx.defn.generator_version}/order").shuffle(pool)
-        src, quote = pool[quote_index(ctx.seed, len(pool))]
+        # each source asked as often as any other, in turn from seed to seed, its quotations
+        # in turn (issue 42: asked by its share of the pool, a source with many quotations was
+        # the answer more often than it was offered, and one with few less)
+        by_source: dict[str, list] = {}
+        for s, q in pool:
+            by_source.setdefault(s.id, []).append((s, q))
+        ids = sorted(by_source)
+        place = quote_index(ctx.seed, len(pool))
+        mine = by_source[ids[place % len(ids)]]
+        src, quote = mine[(place // len(ids)) % len(mine)]
         alike, others = _distractors(lib, src, quote)
         k = min(int(rng.choice(ctx.defn.options.get("choices", [3, 4]))), len(others) + 1)
-        home = lib.ruleset_source.get(ctx.rs.id)
-        picked = rng.sample(others, k - 1)
-        if home and home != src.id and home not in picked and home in others:
-            picked[0] = home
+        # the sources beside it drawn alike, those asked first (issue 42: a source never asked
+        # was offered beside every other, and "never that one" answered)
+        asked = [o for o in others if o in by_source]
+        picked = rng.sample(asked, min(k - 1, len(asked)))
+        picked += rng.sample([o for o in others if o not in asked], k - 1 - len(picked))
         options = [src.id] + picked
         rng.shuffle(options)
         letter = LETTERS[options.index(src.id)]

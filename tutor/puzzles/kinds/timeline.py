@@ -37,6 +37,7 @@ from tutor.puzzles.base import LETTERS, Candidate, PuzzleKind, Verdict, join, li
 from tutor.puzzles.model import AnswerError
 from tutor.puzzles.quoted import quote_plain
 from tutor.puzzles.reader import letters_answer
+from tutor.puzzles.surface import alike_length
 
 #: The forms, in the order consecutive seeds take them.
 FORMS = ("order", "record", "when", "sources", "order", "when")
@@ -75,6 +76,13 @@ def _gives_year(rec) -> bool:
 #: (``old``: as the 1500s and 1600s spelt, "downe", "perryall"; ``modern``), then a side
 #: (record or description), so that neither the spelling nor the name in a line tells the side.
 SPELLINGS = ("old", "modern")
+#: A word of the game's name in any spelling ("laugh", "lye downe", "lay down", "lies down"):
+#: a line of the ``record`` question names the game, or does not, as the line beside it does.
+NAMED = re.compile(r"laugh|l[ai]y?e?s? ?-?downe?|lye", re.I)
+#: The word of the name most lines hold: a line holding it stands beside a line that does too.
+LAUGH = re.compile(r"laugh", re.I)
+#: How far apart (a ratio) the lengths of the two lines a record question draws from may be.
+LENGTH_RATIO = 1.3
 SIDES = ("record", "description")
 
 
@@ -296,10 +304,28 @@ class Timeline(PuzzleKind):
         if not spellings:
             return None
         lib = library()
-        # the spelling first, then the side: an old spelling is as often a description
+        # the spelling first, then the side: an old spelling is as often a description; the
+        # line is one of a record and a description of like length (issue 42: old records are
+        # short fragments, old descriptions whole sentences, and "a short line is a record"
+        # answered three in four), both naming the game or neither, so that neither its
+        # length nor the name tells its side
+        text = {ref: quote_plain(lib.quotation(ref).text) for refs in lines.values()
+                for ref in refs}
+        pairs = {sp: [(r, d) for r in lines[(sp, "record")] for d in lines[(sp, "description")]
+                      if alike_length(text[r], text[d], LENGTH_RATIO)
+                      and all(bool(x.search(text[r])) == bool(x.search(text[d]))
+                              for x in (NAMED, LAUGH))]
+                 for sp in spellings}
+        spellings = [sp for sp in spellings if pairs[sp]]
+        if not spellings:
+            return None
         sp = rng.choice(spellings)
         side = rng.choice(SIDES)
-        ref = rng.choice(lines[(sp, side)])
+        # the record the longer of the two as often as the shorter, where both are found
+        longer = [[pr for pr in pairs[sp] if (len(text[pr[0]]) > len(text[pr[1]])) == flag]
+                  for flag in (True, False)]
+        pair = rng.choice(rng.choice([c for c in longer if c]))
+        ref = pair[SIDES.index(side)]
         q = lib.quotation(ref)
         rec = record_of_line(ref)
         is_record = side == "record"
@@ -323,9 +349,19 @@ class Timeline(PuzzleKind):
                    "it tells the players what to do.")
         else:
             src = lib.sources[q.source]
-            why = (f"It is from {src.who}, under {q.where}: it tells players what to do, so it "
-                   "is a description of play, whatever its spelling and whether or not it "
-                   "names the game.")
+            whole = next((w for w in src.quotations.values()
+                          if w.ref != q.ref and q.text in w.text), None)
+            if whole is not None:
+                # a part of a longer sentence (shown beside a record of like length): the
+                # sentence it comes from is what tells players what to do
+                why = (f"It is part of a sentence from {src.who}, under {whole.where}: "
+                       f"“{quote_plain(whole.text)}”, which tells players what to do, so it is "
+                       "from a description of play, whatever its spelling and whether or not "
+                       "it names the game.")
+            else:
+                why = (f"It is from {src.who}, under {q.where}: it tells players what to do, "
+                       "so it is a description of play, whatever its spelling and whether or "
+                       "not it names the game.")
         data = {"quotes": [q.ref], "side": side, "spelling": sp}
         letter = "A" if is_record else "B"
         facts = {"text": quote_plain(q.text), "why": why}
