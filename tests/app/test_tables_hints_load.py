@@ -103,8 +103,13 @@ def test_ten_impatient_hinters_never_fill_the_queue_and_a_patient_hint_is_answer
     busy = [m for m in impatient if "busy" in m["text"]]
     assert len(impatient) >= 50, len(impatient)
     assert not busy, (len(busy), len(impatient))
-    assert all(m["text"] == "The hint came after the position changed: it is dropped."
-               for m in impatient if not m["ok"]), {m["text"] for m in impatient}
+    # refused: dropped (the position moved on), or the table's budget when this client, which
+    # asks at every state that shows its turn, was sent two states of one turn (a claim's line
+    # goes after the state that shows the claim)
+    assert all(m["text"] in ("The hint came after the position changed: it is dropped.",
+                             "One hint a turn: you have had this turn's.")
+               for m in impatient if not m["ok"]), {m["text"] for m in impatient if not m["ok"]}
+    assert any(m["text"].endswith("it is dropped.") for m in impatient)
     assert [m["ok"] for m in answers()] == [True, True, True], answers()
     assert all(m["text"].startswith("Hint: ") for m in answers())
     # the worker was given hardly any of the impatient hints (each was dropped before its
