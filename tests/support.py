@@ -296,3 +296,23 @@ def position(ruleset, players, *, hands, table, won=None, dealer=0, to_move=None
                               hands=[parse_cards(h) for h in hands], table=parse_cards(table),
                               won=[parse_cards(w) for w in (won or [""] * players)],
                               to_move=to_move, started=started, complete=False)
+
+
+def wait_until(pred, timeout: float = 30.0, step: float = 0.02) -> bool:
+    """Ask ``pred()`` every ``step`` seconds until it is true (True) or ``timeout`` seconds have
+    passed (False): the one wait of the tests that watch a server, a page or a terminal."""
+    import time
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if pred():
+            return True
+        time.sleep(step)
+    return False
+
+
+def axe_serious(page) -> list[str]:
+    """What axe-core finds serious or critical on a Playwright ``page``, a line each."""
+    from axe_playwright_python.sync_playwright import Axe
+    found = Axe().run(page).response["violations"]
+    return [f"{v['id']} ({v['impact']}): {v['help']}" for v in found
+            if v.get("impact") in ("serious", "critical")]

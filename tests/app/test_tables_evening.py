@@ -20,6 +20,7 @@ import time
 
 import pytest
 from support import ROOT
+from support import wait_until as _wait
 from tables_net import PipedPlayer, RawClient, Server, env
 
 from tutor.engine.errors import LaughError, RecordError
@@ -28,13 +29,6 @@ from tutor.engine.records import check_record, to_record
 pytest.importorskip("websockets")
 
 
-def _wait(pred, timeout=30.0):
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if pred():
-            return True
-        time.sleep(0.02)
-    return False
 
 
 def _lines(path):

@@ -16,6 +16,7 @@ import time
 
 import pytest
 from support import ROOT
+from support import wait_until as _wait
 from tables_net import RawClient, env
 
 from tutor.engine.records import action_to_json
@@ -23,13 +24,6 @@ from tutor.engine.records import action_to_json
 pytest.importorskip("websockets")
 
 
-def _wait(pred, timeout=30.0):
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if pred():
-            return True
-        time.sleep(0.02)
-    return False
 
 
 def _serve(tmp_path, *args):

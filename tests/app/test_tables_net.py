@@ -13,6 +13,7 @@ import time
 
 import pytest
 from support import ROOT
+from support import wait_until as _wait
 from tables_net import PipedPlayer, RawClient, Server, env
 
 from tutor.app.tables.table import FALSE_CLAIM_TEXT
@@ -43,13 +44,6 @@ def _journal(folder, table=1):
     return dict(head["record"], actions=[json.loads(x) for x in lines[1:]])
 
 
-def _wait(pred, timeout=30.0):
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if pred():
-            return True
-        time.sleep(0.02)
-    return False
 
 
 def _settled(read, quiet=0.5, timeout=15.0):

@@ -17,6 +17,7 @@ import time
 
 import pytest
 from support import ROOT
+from support import wait_until as _wait
 from tables_net import RawClient, Server, env
 
 pytest.importorskip("websockets")
@@ -24,13 +25,6 @@ pytest.importorskip("websockets")
 HOSTILE = "<b>Eve</b>=1+1"
 
 
-def _wait(pred, timeout=30.0):
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if pred():
-            return True
-        time.sleep(0.02)
-    return False
 
 
 def _evening(tmp_path):

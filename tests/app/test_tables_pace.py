@@ -15,6 +15,7 @@ import time
 
 import pytest
 from support import ROOT
+from support import wait_until as _wait
 from tables_net import RawClient, Server
 from test_tables_tmux import Tmux, _free_port
 
@@ -34,13 +35,6 @@ def _table_settings(rulesets, players=3, **kw):
     return Settings(rulesets["parlett"], players, level("club"), **kw)
 
 
-def _wait(pred, timeout=20.0, step=0.05):
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if pred():
-            return True
-        time.sleep(step)
-    return False
 
 
 def test_the_first_deal_waits_for_every_seat_by_default():

@@ -15,6 +15,7 @@ import os
 import random
 
 import pytest
+from support import wait_until as _wait_for
 
 from tutor.app.cli import build_parser
 from tutor.app.commands.table import _settings
@@ -122,14 +123,6 @@ def _laugh(home, *args, stdin="", timeout=60):
                           capture_output=True, env=env(home), cwd=str(ROOT), timeout=timeout)
 
 
-def _wait_for(pred, timeout=30.0):
-    import time
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if pred():
-            return True
-        time.sleep(0.05)
-    return False
 
 
 def test_a_second_server_on_a_folder_is_refused_naming_the_first(tmp_path, capsys):

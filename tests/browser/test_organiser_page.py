@@ -6,28 +6,16 @@ Screenshots are kept in the test's folder (``admin-final.png``, ``projector.png`
 
 from __future__ import annotations
 
-import time
-
 import pytest
+from support import axe_serious as _axe
+from support import wait_until as _wait
 from tables_net import RawClient, Server
 
 pytestmark = pytest.mark.browser
 
 
-def _wait(pred, timeout=30.0, step=0.05):
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if pred():
-            return True
-        time.sleep(step)
-    return False
 
 
-def _axe(page) -> list[str]:
-    from axe_playwright_python.sync_playwright import Axe
-    found = Axe().run(page).response["violations"]
-    return [f"{v['id']} ({v['impact']}): {v['help']}" for v in found
-            if v.get("impact") in ("serious", "critical")]
 
 
 def _watch(page, srv: Server, query: str = "") -> None:

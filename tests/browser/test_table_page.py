@@ -7,9 +7,10 @@ join form, the table, or the organiser's page; nothing runs wider than a 360-pix
 from __future__ import annotations
 
 import re
-import time
 
 import pytest
+from support import axe_serious as _axe
+from support import wait_until as _wait
 from tables_net import PipedPlayer, RawClient, Server
 
 from tutor.app.tables.table import Settings, Table
@@ -19,13 +20,6 @@ from tutor.engine.levels import level
 pytestmark = pytest.mark.browser
 
 
-def _wait(pred, timeout=30.0, step=0.05):
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if pred():
-            return True
-        time.sleep(step)
-    return False
 
 
 def _join(page, srv: Server, name: str, livery: str | None = None) -> None:
@@ -60,11 +54,6 @@ def _step(page, keys: bool) -> None:
                     pass
 
 
-def _axe(page) -> list[str]:
-    from axe_playwright_python.sync_playwright import Axe
-    found = Axe().run(page).response["violations"]
-    return [f"{v['id']} ({v['impact']}): {v['help']}" for v in found
-            if v.get("impact") in ("serious", "critical")]
 
 
 def test_a_page_and_a_piped_terminal_play_a_whole_deal(tmp_path, pages):

@@ -10,22 +10,15 @@ from __future__ import annotations
 
 import os
 import re
-import time
 from pathlib import Path
 
 import pytest
+from support import wait_until as _wait
 from tables_net import RawClient, Server
 
 pytestmark = pytest.mark.browser
 
 
-def _wait(pred, timeout=30.0, step=0.05):
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if pred():
-            return True
-        time.sleep(step)
-    return False
 
 
 def _shot(page, tmp_path: Path, name: str) -> None:

@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 
 import pytest
+from support import axe_serious as _axe
 
 from tutor.app.web.server import ClassRoom, WebApp
 
@@ -49,11 +50,6 @@ class Served:
         self.sock.close()
 
 
-def _axe(page) -> list[str]:
-    from axe_playwright_python.sync_playwright import Axe
-    found = Axe().run(page).response["violations"]
-    return [f"{v['id']} ({v['impact']}): {v['help']}" for v in found
-            if v.get("impact") in ("serious", "critical")]
 
 
 def _fits(page) -> None:
