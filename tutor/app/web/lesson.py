@@ -18,6 +18,9 @@ of a pipe).
 from __future__ import annotations
 
 import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 from markupsafe import Markup, escape
@@ -33,7 +36,7 @@ from tutor.teaching.lessons import Block, Lesson, Segment
 from tutor.teaching.progress import ProgressStore
 from tutor.teaching.prose import prose_html
 
-__all__ = ["LessonSession", "WebLessonRunner", "quote_html"]
+__all__ = ["LessonSession", "Try", "WebLessonRunner", "quote_html"]
 
 
 def quote_html(block: Block, ctx: Context) -> Markup:
@@ -54,8 +57,17 @@ class WebLessonRunner(LessonRunner):
     docstring); everything else (the attempt, resuming, the puzzles, the end) is the
     terminal's."""
 
-    #: The puzzle last set (the one being asked while a question waits), for tests.
+    #: The puzzle last set (the one being asked while a question waits): the dashboard's
+    #: "current puzzle".
     current: Puzzle | None = None
+
+    #: The page shown (0-based), or None before the first.
+    page_now: int | None = None
+
+    #: Teacher-led pace: a callable giving the page (0-based; the number of pages: past the
+    #: last, the lesson's end) the teacher has the class on, or None while the class is
+    #: self-paced; None here: always self-paced (``laugh web``).
+    pace: Callable[[], int | None] | None = None
 
     def puzzle(self, block: Block, n: int) -> Puzzle:
         self.current = super().puzzle(block, n)
@@ -78,8 +90,25 @@ class WebLessonRunner(LessonRunner):
                                 "help, quit. Everything you answer is saved as you go.",
                                 style="dim")]
 
+    def page_prompt(self, page: int, last: bool) -> str:
+        """Self-paced: the terminal's prompt (next, back, quit).  Teacher-led (:attr:`pace`
+        gives a page): ``"next"`` or ``"back"`` towards the teacher's page without asking;
+        on the teacher's page, wait for the teacher to move the class (``EOFError`` when
+        the session is closed meanwhile)."""
+        while True:
+            target = self.pace() if self.pace is not None else None
+            if target is None:
+                return super().page_prompt(page, last)
+            if target > page:
+                return "next"
+            if target < page:
+                return "back"
+            pace = self.pace
+            self.web.wait_for(lambda: pace() != page)
+
     def show_page(self, page: int) -> None:
         ctx, lesson = self.ctx, self.lesson
+        self.page_now = page
         ctx.clear()
         web = self.web
         intro, self._intro = self._intro, []
@@ -104,19 +133,59 @@ class WebLessonRunner(LessonRunner):
                      "(laugh, then f on the home screen).", style="dim")
 
 
+@dataclass(frozen=True)
+class Try:
+    """One graded try of a puzzle on a page: the ``puzzle_id``, the ``text`` answered (as the
+    learner typed it, one line), ``correct``, ``retry`` (a second try, or a fresh puzzle after
+    a miss), ``revealed`` (``show``), ``at`` (epoch seconds)."""
+
+    puzzle_id: str
+    text: str
+    correct: bool
+    retry: bool
+    revealed: bool
+    at: float
+
+
+class _TellingStore(ProgressStore):
+    """The learner's progress store, which also tells ``told`` of each answer recorded (the
+    graded try, as :func:`tutor.teaching.loop.ask` records it)."""
+
+    def __init__(self, path: Path | None, told: Callable[..., None]):
+        super().__init__(path)
+        self._told = told
+
+    def record_answer(self, puzzle_id, kind, themes, correct, seconds, **kw):
+        change = super().record_answer(puzzle_id, kind, themes, correct, seconds, **kw)
+        self._told(puzzle_id, bool(correct), bool(kw.get("retry")), bool(kw.get("revealed")))
+        return change
+
+
 class LessonSession:
     """One learner taking ``lesson`` on a page, their progress in the store at ``store_path``
     (None: the learner's own store, as ``laugh`` uses).  :meth:`start` runs the runner in a
     daemon thread; ``result`` is ``"completed"``, ``"quit"``, ``"closed"`` or ``"failed"`` once
-    it ends (``error``: the one line said for a failure)."""
+    it ends (``error``: the one line said for a failure).
 
-    def __init__(self, lesson: Lesson, store_path: Path | None = None):
+    ``seed``: the attempt's seed (a class's, so every student has the same puzzles; None: the
+    attempt in progress, or a fresh one); ``pace``: see :attr:`WebLessonRunner.pace`;
+    ``changed``: called (no arguments, from any thread) whenever the page or an answer
+    changes.  :attr:`tries` lists the graded tries made in this session (:class:`Try`)."""
+
+    def __init__(self, lesson: Lesson, store_path: Path | None = None, *,
+                 seed: int | None = None, pace: Callable[[], int | None] | None = None,
+                 changed: Callable[[], None] | None = None):
         self.lesson = lesson
         self.store_path = store_path
-        self.io = WebIO()
+        self.seed = seed
+        self.pace = pace
+        self.changed = changed
+        self.io = WebIO(changed=changed)
         self.result: str | None = None
         self.runner: WebLessonRunner | None = None
         self.error: str | None = None
+        self._tries: list[Try] = []
+        self._tries_lock = threading.Lock()
         self._thread = threading.Thread(target=self._run, daemon=True,
                                         name=f"lesson {lesson.id}")
 
@@ -129,10 +198,12 @@ class LessonSession:
     def _run(self) -> None:
         ctx = Context(self.io, Glyphs())
         try:
-            ctx._store = ProgressStore(self.store_path)     # opened in the runner's thread
+            # opened in the runner's thread
+            ctx._store = _TellingStore(self.store_path, self._told)
             if ctx._store.notice:
                 ctx.say(ctx._store.notice, style="yellow")
-            self.runner = WebLessonRunner(ctx, self.lesson)
+            self.runner = WebLessonRunner(ctx, self.lesson, seed=self.seed)
+            self.runner.pace = self.pace
             self.result = self.runner.run()
         except EOFError:
             self.result = "closed"
@@ -148,6 +219,19 @@ class LessonSession:
                 ctx.close()
             finally:
                 self.io.end()
+
+    def _told(self, puzzle_id: str, correct: bool, retry: bool, revealed: bool) -> None:
+        text = "show" if revealed else (self.io.last_text or "")
+        with self._tries_lock:
+            self._tries.append(Try(puzzle_id, text, correct, retry, revealed, time.time()))
+        if self.changed is not None:
+            self.changed()
+
+    @property
+    def tries(self) -> list[Try]:
+        """The graded tries of this session, in order (a copy)."""
+        with self._tries_lock:
+            return list(self._tries)
 
     @property
     def alive(self) -> bool:

@@ -3,13 +3,27 @@ serve``).
 
 Routes (``TOKEN`` is a learner's token, from :mod:`secrets`; it alone opens their pages):
 
-- ``GET /s/TOKEN/``: the course, each lesson with the learner's state of it;
+- ``GET /s/TOKEN/``: the course, each lesson with the learner's state of it (a class's
+  student: their personal code too); ``GET /s/TOKEN/progress.json`` their progress as a file
+  ``laugh progress import`` takes;
 - ``GET /s/TOKEN/lesson/ID``: the lesson, where the learner is in it (a lesson in progress
   resumes, as ``laugh lesson`` does); ``POST`` the same address answers the question the page
   shows (fields ``n``, the question's number, and ``text``); ``POST .../again`` takes a
   finished lesson again;
+- ``GET /s/TOKEN/lesson/ID/v``: ``{"v": ...}``, a count of the page's changes and the
+  class's pace (nothing of what the page shows): a page that follows the teacher, or waits
+  for them, asks it every few seconds (``static/follow.js``) and loads again when it moves;
 - a class only: ``GET /`` the join form, ``POST /join`` (``code``, ``name``) gives a token and
-  the course; ``GET|POST /teacher`` the teacher's grid (with the teacher's code);
+  the course; ``POST /continue`` (``personal``, a student's personal code) a new token for
+  that student on another device;
+- the teacher's (``POST /teacher`` with the teacher's code sets an HttpOnly, SameSite=Strict
+  cookie; without it each answers the code's form): ``GET /teacher`` the live dashboard (the
+  grid of ``laugh class report``, where each student is, who is stuck, the weakest themes),
+  ``GET /teacher/live`` ``{"v": N}`` (what the dashboard and projector wait on),
+  ``POST /teacher/pace`` (teacher-led or self-paced, the page, the projector's answers and
+  names), ``GET /projector`` (how the class answered the page led),
+  ``GET /teacher/report.csv|.html`` (the class report) and
+  ``GET /teacher/progress/N.json`` (student N's progress file);
 - ``/static/...``: the pages' own style sheet and scripts (package data, no build step).
 
 Every page is a Jinja2 template, autoescaped (a name, a lesson's words, an answer are text),
@@ -31,7 +45,7 @@ from pathlib import Path
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, RedirectResponse, Response
+from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
@@ -48,6 +62,7 @@ HERE = Path(__file__).parent
 #: The pages' Content-Security-Policy: their own scripts and styles, no inline script, no other
 #: origin, forms sent only here, never framed.
 CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; "
+       "connect-src 'self'; "
        "form-action 'self'; base-uri 'none'; frame-ancestors 'none'")
 HEADERS = {"Content-Security-Policy": CSP, "X-Content-Type-Options": "nosniff",
            "Referrer-Policy": "no-referrer", "Cache-Control": "no-store"}
@@ -66,6 +81,24 @@ MAX_STUDENTS = 300
 def make_code(length: int = 6) -> str:
     """A class code of ``length`` letters of :data:`CODE_LETTERS`, from :mod:`secrets`."""
     return "".join(secrets.choice(CODE_LETTERS) for _ in range(length))
+
+
+def make_personal_code() -> str:
+    """A student's personal code, to continue on another device: eight letters of
+    :data:`CODE_LETTERS` from :mod:`secrets` (some 40 bits), shown as ``ABCD-EFGH``."""
+    code = make_code(8)
+    return f"{code[:4]}-{code[4:]}"
+
+
+def code_key(typed: str) -> str:
+    """A typed code as it is compared: spaces and dashes out, upper case (``abcd efgh`` and
+    ``ABCD-EFGH`` are one code)."""
+    return "".join(c for c in typed.upper() if c not in " -\t\u2010\u2011\u2013")
+
+
+#: Wrong personal codes one address may type in a minute before it is asked to wait (a code
+#: is not guessed by trying, and nobody else is locked out).
+PERSONAL_TRIES = 10
 
 
 def name_problem(name: str) -> str | None:
@@ -107,20 +140,42 @@ def _digest(token: str) -> str:
 
 @dataclass
 class Learner:
-    """One learner: ``name``, ``store`` (their progress file) and the lesson they are taking
-    (``session``, or None)."""
+    """One learner: ``name``, ``store`` (their progress file), their personal ``code`` (a
+    class's student; empty for ``laugh web``) and the lesson they are taking (``session``, or
+    None)."""
 
     name: str
     store: Path
+    code: str = ""
     session: LessonSession | None = None
     lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
 
+@dataclass(frozen=True)
+class Pace:
+    """How a class is run: ``mode`` ``"self"`` (each student at their own page) or ``"led"``
+    (the teacher moves the class through ``lesson``, now on ``page``, 0-based: the number of
+    pages is the lesson's end); on the projector, ``shown``: the answers of the page shown,
+    ``names``: with the students' names."""
+
+    mode: str = "self"
+    lesson: str = ""
+    page: int = 0
+    shown: bool = False
+    names: bool = False
+
+    @property
+    def led(self) -> bool:
+        return self.mode == "led" and bool(self.lesson)
+
+
 class ClassRoom:
-    """A class served from ``folder``: its code (what students type), the teacher's code, and
-    its students, each with a progress file ``students/NNN.sqlite3`` in the folder (the class
-    kept in ``class.json``: the codes, and each student's name and file by a digest of their
-    token, never the token itself).  Serving the folder again keeps the codes and tokens."""
+    """A class served from ``folder``: its code (what students type), the teacher's code, the
+    class's seed (every student gets the same puzzles), its :class:`Pace`, and its students,
+    each with a progress file ``students/NNN.sqlite3`` in the folder and a personal code (the
+    class kept in ``class.json``, mode 0600: the codes, the pace, and each student's name, file
+    and personal code by a digest of each of their tokens, never a token itself).  Serving the
+    folder again keeps all of it."""
 
     FILE = "class.json"
 
@@ -140,13 +195,57 @@ class ClassRoom:
         self.code = str(data.get("code") or make_code())
         self.teacher_code = str(data.get("teacher") or secrets.token_urlsafe(9))
         self.students: dict[str, dict] = dict(data.get("students") or {})
+        for s in self.students.values():
+            if not isinstance(s, dict) or "name" not in s or "file" not in s:
+                raise DataError(f"{path}: a student without a name or a file")
+            s.setdefault("code", make_personal_code())
+        seed = data.get("seed")
+        self.seed = seed if isinstance(seed, int) and not isinstance(seed, bool) \
+            else secrets.randbelow(10**6)
+        pace = data.get("pace") if isinstance(data.get("pace"), dict) else {}
+        try:
+            self._pace = Pace(mode="led" if pace.get("mode") == "led" else "self",
+                              lesson=str(pace.get("lesson") or ""),
+                              page=max(0, int(pace.get("page") or 0)),
+                              shown=bool(pace.get("shown")), names=bool(pace.get("names")))
+        except (TypeError, ValueError):
+            self._pace = Pace()
         self._save()
 
     def _save(self) -> None:
+        from dataclasses import asdict
+
         from tutor.engine.atomic import write_atomic
         write_atomic(self.folder / self.FILE, json.dumps(
-            {"code": self.code, "teacher": self.teacher_code, "students": self.students},
-            indent=1), mode=0o600)
+            {"code": self.code, "teacher": self.teacher_code, "seed": self.seed,
+             "pace": asdict(self._pace), "students": self.students}, indent=1), mode=0o600)
+
+    # -- the pace --------------------------------------------------------------------------
+
+    @property
+    def pace(self) -> Pace:
+        """How the class is run now."""
+        with self._lock:
+            return self._pace
+
+    def set_pace(self, **changes) -> Pace:
+        """Change the pace (the :class:`Pace` fields given), kept in the class's file; the new
+        pace.  Moving to another page hides its answers again."""
+        from dataclasses import replace
+        with self._lock:
+            new = replace(self._pace, **changes)
+            if (new.lesson, new.page) != (self._pace.lesson, self._pace.page) \
+                    and "shown" not in changes:
+                new = replace(new, shown=False)
+            self._pace = new
+            self._save()
+            return new
+
+    def page_for(self, lesson_id: str) -> int | None:
+        """The page the teacher has the class on in ``lesson_id``, or None (self-paced, or the
+        teacher leads another lesson)."""
+        pace = self.pace
+        return pace.page if pace.led and pace.lesson == lesson_id else None
 
     def code_ok(self, code: str) -> bool:
         """True when ``code`` (spaces and case aside) is the class's code."""
@@ -162,23 +261,46 @@ class ClassRoom:
         when the class has :data:`MAX_STUDENTS` already."""
         token = secrets.token_urlsafe(18)
         with self._lock:
-            if len(self.students) >= MAX_STUDENTS:
+            files = {s["file"] for s in self.students.values()}
+            if len(files) >= MAX_STUDENTS:
                 return None
-            file = f"students/{len(self.students) + 1:03d}.sqlite3"
-            self.students[_digest(token)] = {"name": name, "file": file}
+            file = f"students/{len(files) + 1:03d}.sqlite3"
+            entry = {"name": name, "file": file, "code": make_personal_code()}
+            self.students[_digest(token)] = entry
             self._save()
-        return token, Learner(name, self.folder / file)
+        return token, self._learner(entry)
+
+    def _learner(self, s: dict) -> Learner:
+        return Learner(str(s["name"]), self.folder / str(s["file"]), str(s["code"]))
 
     def learner(self, token: str) -> Learner | None:
         """The student whose token is ``token``, or None."""
         with self._lock:
             s = self.students.get(_digest(token))
-        return None if s is None else Learner(str(s["name"]), self.folder / str(s["file"]))
+        return None if s is None else self._learner(s)
+
+    def resume(self, typed: str) -> tuple[str, Learner] | None:
+        """A new token for the student whose personal code is ``typed`` (case, spaces and
+        dashes aside), so they go on from another device; None when no student has it."""
+        key = code_key(typed).encode()
+        with self._lock:
+            found = None
+            for s in self.students.values():     # every code compared, in constant time each
+                if secrets.compare_digest(code_key(str(s["code"])).encode(), key):
+                    found = s
+            if found is None or len(key) < 8:
+                return None
+            token = secrets.token_urlsafe(18)
+            self.students[_digest(token)] = found
+            self._save()
+        return token, self._learner(found)
 
     def roster(self) -> list[tuple[str, Path]]:
-        """Every student's name and progress file, in the order they joined."""
+        """Every student's name and progress file, in the order they joined (a student
+        with a token on each of two devices once)."""
         with self._lock:
-            return [(str(s["name"]), self.folder / str(s["file"])) for s in self.students.values()]
+            files = {str(s["file"]): str(s["name"]) for s in self.students.values()}
+        return [(name, self.folder / file) for file, name in files.items()]
 
 
 def _environment() -> Environment:
@@ -199,14 +321,28 @@ class WebApp:
         self.solo = None if room is not None else Learner("", Path(store) if store else
                                                           _default_store())
         self.learners: dict[str, Learner] = {}
+        self._by_file: dict[Path, Learner] = {}
         self._lock = threading.Lock()
         self.env = _environment()
+        self.version = 0            # counts every change a teacher's page shows
+        self._cache: dict[str, tuple[int, object]] = {}
+        self._wrong_codes: dict[str, list[float]] = {}
         routes = [
             Route("/", self.home),
-            Route("/favicon.ico", lambda request: Response(status_code=204)), Route("/join", self.join, methods=["POST"]),
+            Route("/favicon.ico", lambda request: Response(status_code=204)),
+            Route("/join", self.join, methods=["POST"]),
+            Route("/continue", self.resume, methods=["POST"]),
             Route("/teacher", self.teacher, methods=["GET", "POST"]),
+            Route("/teacher/live", self.live),
+            Route("/teacher/pace", self.set_pace, methods=["POST"]),
+            Route("/teacher/report.csv", self.report_csv),
+            Route("/teacher/report.html", self.report_html),
+            Route("/teacher/progress/{n:int}.json", self.student_export),
+            Route("/projector", self.projector),
             Route("/s/{token}/", self.course),
+            Route("/s/{token}/progress.json", self.own_export),
             Route("/s/{token}/lesson/{lesson}", self.lesson, methods=["GET", "POST"]),
+            Route("/s/{token}/lesson/{lesson}/v", self.lesson_version),
             Route("/s/{token}/lesson/{lesson}/again", self.again, methods=["POST"]),
             Mount("/static", StaticFiles(directory=str(HERE / "static")), name="static"),
         ]
@@ -226,9 +362,25 @@ class WebApp:
             else:
                 assert self.room is not None
                 found = self.room.learner(token)
-            if found is not None:
+            if found is not None:       # one Learner a student, whichever device's token
+                found = self._by_file.setdefault(found.store, found)
                 self.learners[token] = found
             return found
+
+    def changed(self) -> None:
+        """Something a teacher's page shows changed (an answer, a page, a join)."""
+        with self._lock:
+            self.version += 1
+
+    def _cached(self, key: str, make):
+        """``make()``, made again only when :attr:`version` has moved since it was made."""
+        v = self.version
+        hit = self._cache.get(key)
+        if hit is not None and hit[0] == v:
+            return hit[1]
+        value = make()
+        self._cache[key] = (v, value)
+        return value
 
     def close(self) -> None:
         """End every lesson in progress."""
@@ -280,6 +432,9 @@ class WebApp:
         learner = self.learner(token)
         if learner is None:
             return self.missing("No learner has this address: join the class again.")
+        led = self._led_entry()
+        if led is not None:             # the teacher leads the class: to the lesson led
+            return RedirectResponse(f"/s/{token}/lesson/{led.id}", status_code=303)
         entries = course_index()
         with ProgressStore(learner.store) as store:
             states = store.lesson_states()
@@ -294,7 +449,9 @@ class WebApp:
                 state = "not begun"
             rows.append((e, state))
         return self.render("course.html.j2", token=token, rows=rows, name=learner.name,
-                           remember=self.room is not None)
+                           remember=self.room is not None, personal=learner.code,
+                           poll=f"/s/{token}/lesson/-/v" if self.room is not None else "",
+                           v=self._pace_version())
 
     def _entry(self, key: str) -> CourseEntry | None:
         return next((e for e in course_index() if e.id == key or str(e.number) == key), None)
@@ -309,8 +466,27 @@ class WebApp:
                 return s
             if s is not None:
                 s.close()
-            learner.session = LessonSession(open_lesson(entry.id), learner.store).start()
+            room = self.room
+            pace = None if room is None else (lambda: room.page_for(entry.id))
+            # a class's students share the class's puzzles (taken again: fresh ones)
+            seed = room.seed if room is not None and not again \
+                and not _in_progress(learner.store, entry.id) else None
+            learner.session = LessonSession(open_lesson(entry.id), learner.store, seed=seed,
+                                            pace=pace, changed=self.changed).start()
+            self.changed()
             return learner.session
+
+    def _led_entry(self) -> CourseEntry | None:
+        """The lesson the teacher leads the class through, or None (self-paced)."""
+        if self.room is None:
+            return None
+        pace = self.room.pace
+        return self._entry(pace.lesson) if pace.led else None
+
+    def _pace_version(self) -> str:
+        """What a student's page that follows no lesson waits on: the lesson led, if any."""
+        led = self._led_entry()
+        return f"led:{led.id}" if led is not None else "self"
 
     def lesson(self, request: Request) -> Response:
         token = request.path_params["token"]
@@ -318,6 +494,9 @@ class WebApp:
         entry = self._entry(request.path_params["lesson"])
         if learner is None or entry is None:
             return self.missing()
+        led = self._led_entry()
+        if led is not None and led.id != entry.id:
+            return RedirectResponse(f"/s/{token}/lesson/{led.id}", status_code=303)
         if request.method == "POST":
             return self._answer(request, learner, entry)
         try:
@@ -325,12 +504,33 @@ class WebApp:
         except LaughError as exc:
             return self.render("message.html.j2", 500, title="This lesson cannot be opened",
                                message=str(exc), join=False)
+        session.io.wait_ready(2.0)
+        version = session.io.version
         items, prompt = session.io.screen()
         entries = course_index()
         nxt = next((e for e in entries if e.number == entry.number + 1), None)
+        follow = led is not None or session.io.waiting
         return self.render("lesson.html.j2", token=token, entry=entry, items=items,
                            prompt=prompt, done=prompt is None and session.io.finished,
-                           result=session.result, next=nxt, remember=self.room is not None)
+                           result=session.result, next=nxt, remember=self.room is not None,
+                           waiting=session.io.waiting, led=led is not None,
+                           poll=f"/s/{token}/lesson/{entry.id}/v" if follow else "",
+                           v=f"{version}:{self._pace_version()}")
+
+    def lesson_version(self, request: Request) -> Response:
+        """``{"v": ...}``: what the learner's page waits on (a count of its changes and the
+        class's pace), nothing of what it shows; a page whose ``v`` moved loads again."""
+        learner = self.learner(request.path_params["token"])
+        if learner is None:
+            return JSONResponse({"v": None}, status_code=404)
+        session = learner.session
+        key = request.path_params["lesson"]
+        here = session is not None and (session.lesson.id == key or key.isdigit()
+                                        and str(session.lesson.number) == key)
+        v = f"{session.io.version}:" if here and session is not None else ""
+        if key == "-":
+            v = ""
+        return JSONResponse({"v": v + self._pace_version()})
 
     def _answer(self, request: Request, learner: Learner, entry: CourseEntry) -> Response:
         import anyio.from_thread
@@ -355,23 +555,259 @@ class WebApp:
         return RedirectResponse(f"/s/{request.path_params['token']}/lesson/{entry.id}",
                                 status_code=303)
 
+    def own_export(self, request: Request) -> Response:
+        """The learner's progress as a file ``laugh progress import`` takes."""
+        learner = self.learner(request.path_params["token"])
+        if learner is None:
+            return self.missing()
+        return self._export(learner.name, learner.store)
+
+    def _export(self, name: str, path: Path) -> Response:
+        from tutor.teaching.transfer import export_data
+        with ProgressStore(path) as store:
+            data = export_data(store, name or None)
+        return Response(json.dumps(data, indent=1), media_type="application/json",
+                        headers={"Content-Disposition": _attachment(
+                            f"progress-{name or 'laugh'}.json")})
+
+    async def resume(self, request: Request) -> Response:
+        """``POST /continue`` (``personal``): a student's personal code opens their progress
+        on this device (a new token); a wrong code is said, and an address that types
+        :data:`PERSONAL_TRIES` wrong ones in a minute waits."""
+        if self.room is None:
+            return self.missing()
+        import time
+        form = await read_form(request)
+        who = request.client.host if request.client else "?"
+        now = time.monotonic()
+        with self._lock:
+            if len(self._wrong_codes) > 10_000:
+                self._wrong_codes.clear()
+            recent = [t for t in self._wrong_codes.get(who, []) if now - t < 60]
+            self._wrong_codes[who] = recent
+        if len(recent) >= PERSONAL_TRIES:
+            return self.render("join.html.j2", 429, problem=None, name="", code="",
+                               personal_problem="Too many wrong codes: wait a minute.")
+        found = self.room.resume(str(form.get("personal") or ""))
+        if found is None:
+            with self._lock:
+                self._wrong_codes.setdefault(who, []).append(now)
+            return self.render("join.html.j2", 400, problem=None, name="", code="",
+                               personal_problem="No student has that personal code: look "
+                                                "again at your other device.")
+        token, learner = found
+        self.learner(token)
+        return RedirectResponse(f"/s/{token}/", status_code=303)
+
+    # -- the teacher's pages ---------------------------------------------------------------
+
+    def _teacher_key(self) -> str:
+        """The teacher's cookie: a digest of the teacher's code (so it outlives a restart of
+        the server, and the code itself is never sent again)."""
+        import hmac
+        assert self.room is not None
+        return hmac.new(self.room.teacher_code.encode(), b"laugh teacher's page",
+                        hashlib.sha256).hexdigest()
+
+    def is_teacher(self, request: Request) -> bool:
+        """True when the request carries the teacher's cookie."""
+        if self.room is None:
+            return False
+        got = request.cookies.get(TEACHER_COOKIE, "")
+        return secrets.compare_digest(got.encode(), self._teacher_key().encode())
+
+    def _login(self, path: str, status: int = 200, problem: str | None = None) -> Response:
+        return self.render("teacher.html.j2", status, board=None, problem=problem, path=path)
+
     async def teacher(self, request: Request) -> Response:
         if self.room is None:
             return self.missing()
-        if request.method == "GET":
-            return self.render("teacher.html.j2", grid=None, problem=None)
-        form = await read_form(request)
-        if not self.room.teacher_ok(str(form.get("code") or "")):
-            return self.render("teacher.html.j2", 403, grid=None,
-                               problem="That is not the teacher's code.")
+        if request.method == "POST":
+            form = await read_form(request)
+            path = str(form.get("to") or "/teacher")
+            path = path if path in ("/teacher", "/projector") else "/teacher"
+            if not self.room.teacher_ok(str(form.get("code") or "")):
+                return self._login(path, 403, "That is not the teacher's code.")
+            r = RedirectResponse(path, status_code=303)
+            r.set_cookie(TEACHER_COOKIE, self._teacher_key(), httponly=True, samesite="strict",
+                         path="/")
+            return r
+        if not self.is_teacher(request):
+            return self._login("/teacher")
         import anyio.to_thread
-        grid = await anyio.to_thread.run_sync(self._grid)
-        return self.render("teacher.html.j2", grid=grid, problem=None,
-                           code=str(form.get("code") or ""))
+        board = await anyio.to_thread.run_sync(self.board)
+        return self.render("teacher.html.j2", board=board, problem=None, path="/teacher",
+                           pace=self.room.pace, lessons=course_index(), v=self.version,
+                           poll="/teacher/live")
+
+    async def live(self, request: Request) -> Response:
+        """``{"v": N}``: the count of changes a teacher's page shows (the teacher's only)."""
+        if not self.is_teacher(request):
+            return JSONResponse({"v": None}, status_code=403)
+        return JSONResponse({"v": self.version})
+
+    async def set_pace(self, request: Request) -> Response:
+        """``POST /teacher/pace`` (``do``: ``lead`` with ``lesson``, ``next``, ``back``,
+        ``self``, ``show``, ``hide``, ``names``, ``nonames``; ``to``: the page to go back
+        to): the teacher changes the class's pace, and every student's page follows."""
+        if self.room is None:
+            return self.missing()
+        if not self.is_teacher(request):
+            return self._login("/teacher", 403, "Open the teacher's page with the teacher's "
+                                                "code first.")
+        form = await read_form(request)
+        do = str(form.get("do") or "")
+        pace = self.room.pace
+        led = self._entry(pace.lesson) if pace.lesson else None
+        pages = len(open_lesson(led.id).pages) if led is not None else 0
+        if do == "lead":
+            entry = self._entry(str(form.get("lesson") or ""))
+            if entry is not None:
+                self.room.set_pace(mode="led", lesson=entry.id, page=0, shown=False)
+        elif do == "next" and pace.led:
+            self.room.set_pace(page=min(pace.page + 1, pages))
+        elif do == "back" and pace.led:
+            self.room.set_pace(page=max(pace.page - 1, 0))
+        elif do == "self":
+            self.room.set_pace(mode="self")
+        elif do in ("show", "hide"):
+            self.room.set_pace(shown=do == "show")
+        elif do in ("names", "nonames"):
+            self.room.set_pace(names=do == "names")
+        self._nudge()
+        to = str(form.get("to") or "/projector")
+        return RedirectResponse(to if to in ("/teacher", "/projector") else "/projector",
+                                status_code=303)
+
+    def _nudge(self) -> None:
+        """The pace changed: every runner waiting on it looks again."""
+        self.changed()
+        with self._lock:
+            learners = list(self._by_file.values())
+        for ln in learners:
+            if ln.session is not None:
+                ln.session.io.nudge()
+
+    async def projector(self, request: Request) -> Response:
+        if self.room is None:
+            return self.missing()
+        if not self.is_teacher(request):
+            return self._login("/projector")
+        import anyio.to_thread
+        view = await anyio.to_thread.run_sync(self.projection)
+        return self.render("projector.html.j2", view=view, pace=self.room.pace,
+                           lessons=course_index(), v=self.version, poll="/teacher/live")
+
+    def projection(self) -> dict:
+        """What the projector shows: the lesson led and its page (``entry``, ``page`` 1-based,
+        ``pages``), and a :class:`tutor.app.web.live.Tally` for each puzzle of the page
+        (empty while self-paced)."""
+        return self._cached("projector", self._projection)
+
+    def _projection(self) -> dict:
+        from tutor.app.web import live
+        assert self.room is not None
+        pace = self.room.pace
+        entry = self._entry(pace.lesson) if pace.led else None
+        if entry is None:
+            return {"entry": None, "page": 0, "pages": 0, "tallies": [], "here": 0}
+        lesson = open_lesson(entry.id)
+        students = self._students()
+        tallies = [live.tally(h, p, students) for h, p in
+                   live.page_puzzles(lesson, pace.page, self.room.seed)]
+        here = sum(1 for ln in self._live_learners()
+                   if ln.session is not None and ln.session.lesson.id == entry.id
+                   and ln.session.runner is not None and ln.session.runner.page_now == pace.page)
+        return {"entry": entry, "page": pace.page + 1, "pages": len(lesson.pages),
+                "tallies": tallies, "here": here, "sources": live.source_words,
+                "students": len(students)}
+
+    def _live_learners(self) -> list[Learner]:
+        with self._lock:
+            return list(self._by_file.values())
+
+    def _students(self) -> list[tuple[str, list, list]]:
+        """Each student: name, the answers their store keeps, this server's tries."""
+        assert self.room is not None
+        live = {ln.store: ln for ln in self._live_learners()}
+        out = []
+        for name, path in self.room.roster():
+            with ProgressStore(path) as store:
+                answers = store.answers()
+            ln = live.get(path)
+            out.append((name, answers, ln.session.tries if ln and ln.session else []))
+        return out
+
+    def board(self):
+        """The dashboard: ``report`` (``laugh class report``'s over every student's progress,
+        None before anyone joined) and ``rows``: each student's name, where they are (lesson
+        and page, or None) and whether they are stuck (:func:`tutor.app.web.live.stuck`)."""
+        return self._cached("board", self._board)
+
+    def _board(self) -> dict:
+        from tutor.app.web import live
+        assert self.room is not None
+        learners = {ln.store: ln for ln in self._live_learners()}
+        rows = []
+        for name, path in self.room.roster():
+            ln = learners.get(path)
+            s = ln.session if ln is not None else None
+            where, is_stuck = None, False
+            if s is not None and s.runner is not None and s.alive:
+                page = s.runner.page_now
+                where = (s.lesson, None if page is None else page + 1, len(s.lesson.pages))
+                cur = s.runner.current
+                is_stuck = live.stuck(cur.id if cur else None, s.tries)
+            rows.append({"name": name, "where": where, "stuck": is_stuck,
+                         "done": bool(s is not None and s.io.finished)})
+        return {"report": self._grid(), "rows": rows}
+
+    async def report_csv(self, request: Request) -> Response:
+        """The class report as CSV (``laugh class report --csv``'s)."""
+        if not self.is_teacher(request):
+            return self._login("/teacher", 403)
+        import anyio.to_thread
+
+        from tutor.teaching.classreport import render_csv
+        report = await anyio.to_thread.run_sync(self._grid)
+        if report is None:
+            return self.missing("No student has joined yet.")
+        return Response(render_csv(report), media_type="text/csv; charset=utf-8",
+                        headers={"Content-Disposition": _attachment("class-report.csv")})
+
+    async def report_html(self, request: Request) -> Response:
+        """The class report as one printable HTML page (``laugh class report --html``'s)."""
+        if not self.is_teacher(request):
+            return self._login("/teacher", 403)
+        import anyio.to_thread
+
+        from tutor.teaching.classreport import render_html
+        report = await anyio.to_thread.run_sync(self._grid)
+        if report is None:
+            return self.missing("No student has joined yet.")
+        return Response(render_html(report), media_type="text/html; charset=utf-8",
+                        headers={"Content-Disposition": _attachment("class-report.html")})
+
+    async def student_export(self, request: Request) -> Response:
+        """Student ``n`` (1-based, in the order they joined)'s progress, as a file ``laugh
+        progress import`` takes."""
+        if not self.is_teacher(request):
+            return self._login("/teacher", 403)
+        assert self.room is not None
+        roster = self.room.roster()
+        n = request.path_params["n"]
+        if not 1 <= n <= len(roster):
+            return self.missing()
+        name, path = roster[n - 1]
+        import anyio.to_thread
+        return await anyio.to_thread.run_sync(self._export, name, path)
 
     def _grid(self):
         """The class report over every student's progress (as ``laugh class report`` makes it
         from their exports)."""
+        return self._cached("grid", self._make_grid)
+
+    def _make_grid(self):
         from tutor.teaching.classreport import build_report
         from tutor.teaching.transfer import export_data, parse_export
         assert self.room is not None
@@ -381,6 +817,24 @@ class WebApp:
                 data = export_data(store, name)
             exports.append((path.name, parse_export(json.dumps(data), path.name)))
         return build_report(exports) if exports else None
+
+
+#: The teacher's cookie (HttpOnly, SameSite=Strict).
+TEACHER_COOKIE = "laugh_teacher"
+
+
+def _attachment(name: str) -> str:
+    """A Content-Disposition that saves ``name`` (its unsafe characters made ``_``)."""
+    import re
+    safe = re.sub(r"[^A-Za-z0-9._-]+", "_", name)[:80] or "download"
+    return f'attachment; filename="{safe}"'
+
+
+def _in_progress(store: Path, lesson_id: str) -> bool:
+    """True when the store at ``store`` holds an attempt of ``lesson_id`` in progress."""
+    with ProgressStore(store) as s:
+        state = s.lesson_state(lesson_id)
+    return state is not None and state.in_progress
 
 
 class _Headers:

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import io as _io
 import threading
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from markupsafe import Markup
@@ -90,11 +90,13 @@ def plain_text(*renderables, width: int = WIDTH) -> str:
 class WebIO(ConsoleIO):
     """The seam for one learner's page (see the module docstring).  ``symbols``: suit symbols
     (a browser shows them).  Thread-safe: the runner's thread says and reads, the server's
-    threads look (:meth:`screen`) and answer (:meth:`submit`)."""
+    threads look (:meth:`screen`) and answer (:meth:`submit`).  ``changed``: called (no
+    arguments) whenever what the page shows changes; :attr:`version` counts those changes.
+    :attr:`waiting` is True while the runner waits for the teacher (:meth:`wait_for`)."""
 
     interactive = False
 
-    def __init__(self, symbols: bool = True):
+    def __init__(self, symbols: bool = True, changed: Callable[[], None] | None = None):
         console = Console(markup=False, emoji=False, file=_io.StringIO(), width=WIDTH,
                           no_color=True)
         super().__init__(console, TerminalClock(), symbols)
@@ -105,6 +107,17 @@ class WebIO(ConsoleIO):
         self._asked = 0
         self._closed = False
         self.finished = False
+        self.waiting = False
+        self.version = 0
+        self.last_text: str | None = None
+        self._changed = changed
+
+    def _bump(self) -> None:
+        """What the page shows changed (called holding the lock)."""
+        self.version += 1
+        self._cond.notify_all()
+        if self._changed is not None:
+            self._changed()
 
     # -- output ----------------------------------------------------------------------------
 
@@ -140,6 +153,7 @@ class WebIO(ConsoleIO):
         """A new screen: what was said goes."""
         with self._cond:
             self._items = []
+            self._bump()
 
     # -- input -----------------------------------------------------------------------------
 
@@ -166,7 +180,7 @@ class WebIO(ConsoleIO):
             self._prompt = Prompt(prompt, [w for w in dict.fromkeys(words) if w], menu,
                                   self._asked)
             self._answer = None
-            self._cond.notify_all()
+            self._bump()
             end = None if timeout is None else self.clock.now() + timeout
             while self._answer is None and not self._closed:
                 left = None if end is None else end - self.clock.now()
@@ -178,9 +192,10 @@ class WebIO(ConsoleIO):
             if self._answer is None:
                 raise EOFError
             text, self._answer, self._prompt = self._answer, None, None
+            self.last_text = text
             if not menu:
                 self._items.append(Item("answer", printable(text)))
-            self._cond.notify_all()
+            self._bump()
         return Reply(text, self.clock.now(), None)
 
     def submit(self, text: str, number: int, wait: float = 30.0) -> bool:
@@ -193,15 +208,38 @@ class WebIO(ConsoleIO):
                 return False
             self._answer = text
             self._cond.notify_all()
-            self._cond.wait_for(lambda: self._closed or self.finished or (
+            self._cond.wait_for(lambda: self._closed or self.finished or self.waiting or (
                 self._prompt is not None and self._prompt.number > number), wait)
         return True
+
+    def wait_for(self, done: Callable[[], bool]) -> None:
+        """Wait (the runner's thread) until ``done()`` is true, checked at each
+        :meth:`nudge`; meanwhile the page shows no question and :attr:`waiting` is True.
+        Raises ``EOFError`` once the session is closed."""
+        with self._cond:
+            if self._closed:
+                raise EOFError
+            self.waiting = True
+            self._bump()
+            try:
+                while not done():
+                    if self._closed:
+                        raise EOFError
+                    self._cond.wait(5.0)
+            finally:
+                self.waiting = False
+                self._bump()
+
+    def nudge(self) -> None:
+        """Something the runner waits on may have changed (the teacher moved the class)."""
+        with self._cond:
+            self._cond.notify_all()
 
     def wait_ready(self, wait: float = 30.0) -> None:
         """Wait up to ``wait`` seconds until the runner asks something or ends."""
         with self._cond:
             self._cond.wait_for(lambda: self._prompt is not None or self.finished
-                                or self._closed, wait)
+                                or self._closed or self.waiting, wait)
 
     def screen(self) -> tuple[list[Item], Prompt | None]:
         """What the page shows now: the screen's items and the question waiting (or None)."""
@@ -213,7 +251,7 @@ class WebIO(ConsoleIO):
         with self._cond:
             self.finished = True
             self._prompt = None
-            self._cond.notify_all()
+            self._bump()
 
     def close(self) -> None:
         """End the session: the waiting question raises ``EOFError`` in the runner."""

@@ -1,0 +1,140 @@
+"""What the teacher sees while a class works: the projector's count of how the class answered
+the puzzles of the page the teacher has the class on, and the dashboard's board (where each
+student is, who is stuck).
+
+Nothing here grades or counts a theme: a try's verdict is the one the learner loop recorded
+(:func:`tutor.teaching.loop.ask`, the engine's), read back from each student's progress store
+(the first try of a puzzle is the one that counts, as ``laugh stats`` counts it); the grid of
+learners × themes is ``laugh class report``'s own (:func:`tutor.teaching.classreport.build_report`
+over each student's export).  The answers' words are kept only while the server runs (the
+stores keep the verdicts, not the words).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from markupsafe import Markup, escape
+
+from tutor.app.puzzling import generate
+from tutor.app.web.lesson import Try
+from tutor.puzzles import Puzzle
+from tutor.teaching.html import quote_markup
+from tutor.teaching.lessons import Lesson, puzzle_seed
+from tutor.teaching.progress import Answer
+
+__all__ = ["STUCK_TRIES", "Tally", "page_puzzles", "source_words", "stuck", "tally"]
+
+#: Wrong tries at the current puzzle that make a student stuck (a puzzle's two tries).
+STUCK_TRIES = 2
+
+#: The most wrong answers the projector lists (the commonest first).
+COMMON_WRONG = 4
+
+
+def page_puzzles(lesson: Lesson, page: int, seed: int) -> list[tuple[str, Puzzle]]:
+    """The puzzles page ``page`` (0-based) of ``lesson`` poses under the class's ``seed``, each
+    with its heading (``Puzzle k of n``): the very puzzles each student's runner sets
+    (:func:`tutor.teaching.lessons.puzzle_seed`, as :meth:`tutor.app.runner.LessonRunner.puzzle`
+    makes them).  Empty past the last page or on a page without puzzles.  A puzzle that
+    cannot be set is left out (each runner skips it too)."""
+    from tutor.engine.errors import LaughError
+    from tutor.teaching.lessons import Segment
+    if not 0 <= page < len(lesson.pages):
+        return []
+    out = []
+    total = lesson.puzzle_count
+    for item in lesson.pages[page]:
+        if isinstance(item, Segment) or item.kind != "puzzle":
+            continue
+        d = item.puzzle()
+        for n in range(d["count"]):
+            try:
+                p = generate(d["kind"], ruleset=d["ruleset"], players=d["players"],
+                             seed=puzzle_seed(seed, lesson.id, item.index, n),
+                             difficulty=d["difficulty"])
+            except LaughError:
+                continue
+            heading = "Puzzle" if total <= 1 else \
+                f"Puzzle {lesson.puzzle_number(item, n)} of {total}"
+            out.append((heading, p))
+    return out
+
+
+def source_words(puzzle: Puzzle) -> Markup:
+    """The quotations a puzzle's answer rests on, as HTML (each escaped, its own emphasis
+    kept, with its citation): what the explanation quotes."""
+    from tutor.engine.sources import default_library
+    lib = default_library()
+    parts = []
+    for ref in puzzle.quotes:
+        q = lib.quotation(ref)
+        where = f"; {escape(q.where)}" if q.where else ""
+        parts.append(f"<figure class=\"quote\"><blockquote><p>“{quote_markup(q.text)}”</p>"
+                     f"</blockquote><figcaption>— <cite>{escape(q.citation)}</cite>{where}"
+                     f"</figcaption></figure>")
+    return Markup("".join(parts))
+
+
+@dataclass
+class Tally:
+    """How the class answered one puzzle at the first try: ``students`` in the class,
+    ``answered`` of them, ``right`` of those; ``wrong``: the commonest wrong answers, each
+    (words, how many, the names of those who gave it); ``unknown``: wrong first tries whose
+    words were not kept (answered before the server was started again)."""
+
+    heading: str
+    puzzle: Puzzle
+    students: int
+    answered: int
+    right: int
+    wrong: list[tuple[str, int, list[str]]] = field(default_factory=list)
+    unknown: int = 0
+
+    @property
+    def share(self) -> float:
+        """Share right of those who answered, 0..1 (0 when none has)."""
+        return self.right / self.answered if self.answered else 0.0
+
+
+def _first(answers: Sequence[Answer], puzzle_id: str) -> Answer | None:
+    firsts = [a for a in answers if a.puzzle_id == puzzle_id and not a.retry]
+    return min(firsts, key=lambda a: a.at) if firsts else None
+
+
+def tally(heading: str, puzzle: Puzzle, students: Sequence[tuple[str, Sequence[Answer],
+                                                                   Sequence[Try]]]) -> Tally:
+    """The :class:`Tally` of ``puzzle`` over ``students``: each (name, the answers their store
+    keeps, the tries of their sessions on this server).  A first try counts as the store kept
+    it; its words are the session's try of it."""
+    out = Tally(heading, puzzle, len(students), 0, 0)
+    words: Counter[str] = Counter()
+    who: dict[str, list[str]] = {}
+    for name, answers, tries in students:
+        first = _first(answers, puzzle.id)
+        if first is None:
+            continue
+        out.answered += 1
+        if first.correct:
+            out.right += 1
+            continue
+        said = next((t.text for t in tries if t.puzzle_id == puzzle.id and not t.retry), None)
+        if said is None:
+            out.unknown += 1
+            continue
+        key = " ".join(said.split())
+        words[key] += 1
+        who.setdefault(key, []).append(name)
+    out.wrong = [(w, n, who[w]) for w, n in words.most_common(COMMON_WRONG)]
+    return out
+
+
+def stuck(puzzle_id: str | None, tries: Sequence[Try]) -> bool:
+    """True when the tries at ``puzzle_id`` (the student's current puzzle) hold
+    :data:`STUCK_TRIES` wrong ones and none right."""
+    if puzzle_id is None:
+        return False
+    at = [t for t in tries if t.puzzle_id == puzzle_id]
+    return not any(t.correct for t in at) and sum(not t.correct for t in at) >= STUCK_TRIES
