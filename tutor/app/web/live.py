@@ -131,10 +131,13 @@ def tally(heading: str, puzzle: Puzzle, students: Sequence[tuple[str, Sequence[A
     return out
 
 
-def stuck(puzzle_id: str | None, tries: Sequence[Try]) -> bool:
-    """True when the tries at ``puzzle_id`` (the student's current puzzle) hold
-    :data:`STUCK_TRIES` wrong ones and none right."""
-    if puzzle_id is None:
+def stuck(tries: Sequence[Try]) -> bool:
+    """True when the student's latest puzzle (the one their last graded try was at) took
+    :data:`STUCK_TRIES` wrong tries and none right: they stay stuck until they answer
+    another (the runner sets the next puzzle at once, so "the current puzzle" is the one
+    just tried)."""
+    if not tries:
         return False
-    at = [t for t in tries if t.puzzle_id == puzzle_id]
+    last = tries[-1].puzzle_id
+    at = [t for t in tries if t.puzzle_id == last]
     return not any(t.correct for t in at) and sum(not t.correct for t in at) >= STUCK_TRIES

@@ -424,7 +424,8 @@ class WebApp:
                                "teacher.", name=name, code=code)
         token, learner = joined
         with self._lock:
-            self.learners[token] = learner
+            self.learners[token] = self._by_file.setdefault(learner.store, learner)
+        self.changed()
         return RedirectResponse(f"/s/{token}/", status_code=303)
 
     def course(self, request: Request) -> Response:
@@ -756,8 +757,7 @@ class WebApp:
             if s is not None and s.runner is not None and s.alive:
                 page = s.runner.page_now
                 where = (s.lesson, None if page is None else page + 1, len(s.lesson.pages))
-                cur = s.runner.current
-                is_stuck = live.stuck(cur.id if cur else None, s.tries)
+                is_stuck = live.stuck(s.tries)
             rows.append({"name": name, "where": where, "stuck": is_stuck,
                          "done": bool(s is not None and s.io.finished)})
         return {"report": self._grid(), "rows": rows}
