@@ -131,8 +131,7 @@ def test_the_teacher_leads_and_each_students_page_follows(klass):
     # the projector: answers hidden until shown, counts as they come
     proj = k.teacher.get("/projector").text
     assert "0</strong> of 3 have answered" in proj
-    assert puzzle.expected_answer_text() not in _words(proj.split("Puzzle 1 of 4")[1]
-                                                       .split("Puzzle 2")[0])
+    assert "The answer:" not in proj and "The source" not in proj
     _send(*k.students["Ann"][:1], k.page("Ann"), puzzle.expected_answer_text())
     _send(*k.students["Bob"][:1], k.page("Bob"), wrong)
     _send(*k.students["Cy"][:1], k.page("Cy"), wrong)
@@ -143,6 +142,9 @@ def test_the_teacher_leads_and_each_students_page_follows(klass):
     k.pace("show")
     proj = k.teacher.get("/projector").text
     one = proj.split('id="tally-1"')[1].split('id="tally-2"')[0]
+    two = proj.split('id="tally-2"')[1]
+    assert "The answer:" not in two and "The source" not in two   # only the puzzle shown
+    assert "Show the answers to puzzle 2 of 4" in two
     assert '<strong class="right">1</strong> right at the first try (33%)' in one
     wrong_row = re.search(r'<li><kbd>([^<]*)</kbd>: <span class="n">(\d+)</span>(.*?)</li>',
                           one)
@@ -348,3 +350,16 @@ def test_a_lesson_led_has_the_lessons_pages(klass):
         k.pace("next")
     assert k.room.pace.page == pages                          # the end, no further
     assert "The lesson's end" in k.teacher.get("/projector").text
+
+
+def test_class_serve_lead_starts_the_class_teacher_led(tmp_path, monkeypatch, capsys):
+    from tutor.app.cli import main
+    from tutor.app.commands import web as cmd
+    served = []
+    monkeypatch.setattr(cmd, "serve", lambda web, sock, stopped: served.append(web) or sock.close())
+    assert main(["class", "serve", "--folder", str(tmp_path / "c"), "--lead", "1"]) == 0
+    out = capsys.readouterr().out
+    assert served[0].room.pace.led and served[0].room.pace.lesson == "history"
+    assert "Teacher-led: lesson history, page 1" in out and "/projector" in out
+    assert main(["class", "serve", "--folder", str(tmp_path / "c"), "--lead", "nope"]) == 2
+    assert "no lesson 'nope'" in capsys.readouterr().err

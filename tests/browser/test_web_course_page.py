@@ -191,3 +191,105 @@ def test_a_student_joins_by_code_answers_and_comes_back(tmp_path, pages):
     finally:
         srv.stop()
     assert not problems, problems
+
+
+def _answer_when_asked(page, text: str, timeout: float = 30.0) -> None:
+    """Wait until the page (following the teacher by itself) asks; answer ``text``."""
+    page.wait_for_selector("#answer", timeout=timeout * 1000)
+    page.fill("#answer", text)
+    _enter(page)
+
+
+def test_a_teacher_leads_three_students_and_the_projector_counts(tmp_path, pages):
+    from support import wait_until
+
+    room = ClassRoom(tmp_path / "class")
+    srv = Served(WebApp(room=room))
+    problems: list[str] = []
+    try:
+        teacher = pages(1280, 800)
+        teacher.goto(f"{srv.base}/teacher")
+        teacher.fill("#tcode", room.teacher_code)
+        _enter(teacher)
+        problems += _axe(teacher)
+        teacher.select_option("#lead-lesson", "history")
+        with teacher.expect_navigation():
+            teacher.click("text=Lead from its first page")
+        assert "Teacher-led" in teacher.inner_text("main")
+        students = {}
+        for name in ("Ann", "<i>Bob</i>", "Cy"):
+            s = pages(360, 740)
+            s.goto(f"{srv.base}/")
+            s.fill("#code", room.code)
+            s.fill("#name", name)
+            _enter(s)
+            assert "Your teacher moves the class on" in s.inner_text("main")
+            students[name] = s
+        ann = students["Ann"]
+        problems += _axe(ann)
+        _fits(ann)
+        _shot(ann, "class-waiting-360", tmp_path)
+        projector = pages(1280, 800)
+        projector.context.add_cookies(teacher.context.cookies())
+        projector.goto(f"{srv.base}/projector")
+        for _ in range(4):                                 # to the page of the puzzles
+            with projector.expect_navigation():
+                projector.click("text=Next page")
+        assert "Page 5 of 5" in projector.inner_text("main")
+        # each student's page follows by itself (it asks the server every 1.5 s)
+        puzzle = None
+        for name, s in students.items():
+            s.wait_for_selector("#answer", timeout=20_000)
+            assert "page 5 of 5" in s.inner_text("main")
+        (token,) = [t for t, ln in srv.web.learners.items() if ln.name == "Ann"]
+        puzzle = srv.web.learners[token].session.runner.current
+        problems += _axe(ann)
+        _fits(ann)
+        _shot(ann, "class-led-puzzle-360", tmp_path)
+        wrong = puzzle._the_kind().wrong_answer(puzzle)
+        _answer_when_asked(ann, puzzle.expected_answer_text())
+        _answer_when_asked(students["<i>Bob</i>"], wrong)
+        _answer_when_asked(students["Cy"], wrong)
+        # the projector follows too: three of three answered, the answers hidden
+        first = projector.locator("section.tally").first
+        assert wait_until(lambda: first.locator(".answered").inner_text() == "3", 20)
+        assert "hidden until you show them" in first.inner_text()
+        with projector.expect_navigation():
+            projector.click("text=Show the answers to puzzle 1 of 4")
+        first = projector.locator("section.tally").first
+        assert first.locator(".right").inner_text() == "1"
+        assert "(33%)" in first.inner_text()
+        assert first.locator("ul.wrong li").first.inner_text().endswith(": 2")
+        assert "Bob" not in projector.inner_text("main")       # no names unless chosen
+        problems += _axe(projector)
+        _shot(projector, "class-projector-1280", tmp_path)
+        with projector.expect_navigation():
+            projector.click("text=Show names")
+        assert "<i>Bob</i>, Cy" in first.inner_text()          # a name as text
+        projector.set_viewport_size({"width": 360, "height": 740})
+        _fits(projector)
+        _shot(projector, "class-projector-360", tmp_path)
+        # the dashboard: where each is, the grid, as laugh class report counts it
+        teacher.goto(f"{srv.base}/teacher")
+        assert wait_until(lambda: "1/3" in teacher.inner_text("#class-total"), 20)
+        where = teacher.inner_text("table.where")
+        assert where.count("Lesson 1, page 5 of 5") == 3
+        problems += _axe(teacher)
+        _shot(teacher, "class-dashboard-1280", tmp_path)
+        teacher.set_viewport_size({"width": 360, "height": 740})
+        _fits(teacher)
+        _shot(teacher, "class-dashboard-360", tmp_path)
+        # self-paced again: a student's course, with their personal code
+        with projector.expect_navigation():
+            projector.click("text=Self-paced")
+        cy = students["Cy"]
+        cy.goto(cy.url.split("/lesson/")[0] + "/")
+        assert cy.locator("strong.code").count() == 1
+        problems += _axe(cy)
+        _fits(cy)
+        _shot(cy, "class-course-360", tmp_path)
+        for p in (teacher, projector, *students.values()):
+            assert not p.laugh_errors, p.laugh_errors
+    finally:
+        srv.stop()
+    assert not problems, problems

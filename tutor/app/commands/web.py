@@ -6,9 +6,10 @@ class serve`` (a class takes the course in its browsers, joining by a short code
 from :mod:`secrets` (another user of the machine cannot open the learner's progress); it opens
 the learner's browser unless ``--no-browser``.  ``laugh class serve`` listens on ``--host``
 (0.0.0.0 for a classroom's network) and prints the join address, the class code and a QR code
-(segno) to share, and the teacher's code for ``/teacher``; the class is kept in ``--folder``
-(default ``laugh_home()/class``), a progress file per student, and one server at a time serves
-a folder.
+(segno) to share, and the teacher's code for ``/teacher`` and ``/projector``; the class is
+kept in ``--folder`` (default ``laugh_home()/class``), a progress file per student, and one
+server at a time serves a folder.  ``--lead LESSON`` starts the class teacher-led on that
+lesson's first page (else it is as it was left, self-paced at first).
 """
 
 from __future__ import annotations
@@ -56,6 +57,10 @@ def register_class_serve(actions, parent) -> None:
                    help="port (default: a free one)")
     p.add_argument("--folder", metavar="DIR", default=None,
                    help="where the class is kept (default: the class folder of laugh's home)")
+    p.add_argument("--lead", metavar="LESSON", default=None,
+                   help="start teacher-led: you move the whole class through LESSON (a number "
+                        "or id) page by page from /projector (default: self-paced, or as the "
+                        "class was left)")
     p.set_defaults(handler=run_class_serve)
 
 
@@ -145,6 +150,13 @@ def run_class_serve(args) -> int:
         raise LaughError(f"another server is serving the class in {folder}") from None
     try:
         room = ClassRoom(folder)
+        if args.lead is not None:
+            from tutor.teaching.lessons import course_index
+            entry = next((e for e in course_index()
+                          if args.lead in (e.id, str(e.number))), None)
+            if entry is None:
+                raise UsageError(f"no lesson {args.lead!r}: laugh lessons list shows them")
+            room.set_pace(mode="led", lesson=entry.id, page=0)
         sock = _listen(args.host, args.port)
         web = WebApp(room=room)
         join = _address(args.host, sock) + "/"
@@ -155,7 +167,13 @@ def run_class_serve(args) -> int:
             echo("Or scan:")
             _qr(join)
         echo(f"Teacher's page: {join}teacher with the teacher's code {room.teacher_code} "
-             "(keep it to yourself).")
+             "(keep it to yourself); the projector: {join}projector.".replace(
+                 "{join}", join))
+        pace = room.pace
+        echo(f"Teacher-led: lesson {pace.lesson}, page {pace.page + 1}; move the class from "
+             "the projector." if pace.led else
+             "Self-paced: each student at their own page (lead the class from the teacher's "
+             "page).")
         echo(f"The class is kept in {folder}. Ctrl-C stops the server.")
         sys.stdout.flush()
         serve(web, sock, f"Stopped; every student's answers are saved in {folder}.")

@@ -25,7 +25,8 @@ from tutor.teaching.html import quote_markup
 from tutor.teaching.lessons import Lesson, puzzle_seed
 from tutor.teaching.progress import Answer
 
-__all__ = ["STUCK_TRIES", "Tally", "page_puzzles", "source_words", "stuck", "tally"]
+__all__ = ["STUCK_TRIES", "Tally", "page_puzzles", "question_text", "source_words", "stuck",
+           "tally"]
 
 #: Wrong tries at the current puzzle that make a student stuck (a puzzle's two tries).
 STUCK_TRIES = 2
@@ -76,6 +77,14 @@ def source_words(puzzle: Puzzle) -> Markup:
                      f"</blockquote><figcaption>— <cite>{escape(q.citation)}</cite>{where}"
                      f"</figcaption></figure>")
     return Markup("".join(parts))
+
+
+def question_text(puzzle: Puzzle) -> str:
+    """The puzzle as each student's page poses it (its seat's view and the question), as
+    plain text 60 columns wide: what the projector shows the class."""
+    from tutor.app.web.webio import plain_text
+    from tutor.puzzles.render import render_puzzle
+    return plain_text(render_puzzle(puzzle, console_width=60), width=60)
 
 
 @dataclass

@@ -155,13 +155,15 @@ class Learner:
 class Pace:
     """How a class is run: ``mode`` ``"self"`` (each student at their own page) or ``"led"``
     (the teacher moves the class through ``lesson``, now on ``page``, 0-based: the number of
-    pages is the lesson's end); on the projector, ``shown``: the answers of the page shown,
-    ``names``: with the students' names."""
+    pages is the lesson's end); on the projector, ``shown``: how many of the page's puzzles
+    have their answers shown, in order (the teacher shows one when the class has answered
+    it, so the projector never gives away a puzzle still being answered), ``names``: with the
+    students' names."""
 
     mode: str = "self"
     lesson: str = ""
     page: int = 0
-    shown: bool = False
+    shown: int = 0
     names: bool = False
 
     @property
@@ -207,7 +209,8 @@ class ClassRoom:
             self._pace = Pace(mode="led" if pace.get("mode") == "led" else "self",
                               lesson=str(pace.get("lesson") or ""),
                               page=max(0, int(pace.get("page") or 0)),
-                              shown=bool(pace.get("shown")), names=bool(pace.get("names")))
+                              shown=max(0, int(pace.get("shown") or 0)),
+                              names=bool(pace.get("names")))
         except (TypeError, ValueError):
             self._pace = Pace()
         self._save()
@@ -236,7 +239,7 @@ class ClassRoom:
             new = replace(self._pace, **changes)
             if (new.lesson, new.page) != (self._pace.lesson, self._pace.page) \
                     and "shown" not in changes:
-                new = replace(new, shown=False)
+                new = replace(new, shown=0)
             self._pace = new
             self._save()
             return new
@@ -638,8 +641,8 @@ class WebApp:
         import anyio.to_thread
         board = await anyio.to_thread.run_sync(self.board)
         return self.render("teacher.html.j2", board=board, problem=None, path="/teacher",
-                           pace=self.room.pace, lessons=course_index(), v=self.version,
-                           poll="/teacher/live")
+                           pace=self.room.pace, led=self._led_entry(), lessons=course_index(),
+                           v=self.version, poll="/teacher/live")
 
     async def live(self, request: Request) -> Response:
         """``{"v": N}``: the count of changes a teacher's page shows (the teacher's only)."""
@@ -649,7 +652,8 @@ class WebApp:
 
     async def set_pace(self, request: Request) -> Response:
         """``POST /teacher/pace`` (``do``: ``lead`` with ``lesson``, ``next``, ``back``,
-        ``self``, ``show``, ``hide``, ``names``, ``nonames``; ``to``: the page to go back
+        ``self``, ``show`` (the next puzzle's answers), ``hide`` (all of the page's),
+        ``names``, ``nonames``; ``to``: the page to go back
         to): the teacher changes the class's pace, and every student's page follows."""
         if self.room is None:
             return self.missing()
@@ -664,15 +668,17 @@ class WebApp:
         if do == "lead":
             entry = self._entry(str(form.get("lesson") or ""))
             if entry is not None:
-                self.room.set_pace(mode="led", lesson=entry.id, page=0, shown=False)
+                self.room.set_pace(mode="led", lesson=entry.id, page=0, shown=0)
         elif do == "next" and pace.led:
             self.room.set_pace(page=min(pace.page + 1, pages))
         elif do == "back" and pace.led:
             self.room.set_pace(page=max(pace.page - 1, 0))
         elif do == "self":
             self.room.set_pace(mode="self")
-        elif do in ("show", "hide"):
-            self.room.set_pace(shown=do == "show")
+        elif do == "show":
+            self.room.set_pace(shown=pace.shown + 1)
+        elif do == "hide":
+            self.room.set_pace(shown=0)
         elif do in ("names", "nonames"):
             self.room.set_pace(names=do == "names")
         self._nudge()
@@ -721,7 +727,7 @@ class WebApp:
                    and ln.session.runner is not None and ln.session.runner.page_now == pace.page)
         return {"entry": entry, "page": pace.page + 1, "pages": len(lesson.pages),
                 "tallies": tallies, "here": here, "sources": live.source_words,
-                "students": len(students)}
+                "question": live.question_text, "students": len(students)}
 
     def _live_learners(self) -> list[Learner]:
         with self._lock:
