@@ -337,8 +337,13 @@ def test_the_projector_and_dashboard_are_made_once_per_change(klass, monkeypatch
     for _ in range(5):
         k.teacher.get("/teacher")
     assert len(made) == 1
-    k.pace("next")
+    k.pace("next")                          # a page turned: no answer more, the same grid
     k.teacher.get("/teacher")
+    assert len(made) == 1
+    k.pace("self")
+    html = _to_puzzles(k, "Ann")
+    _send(k.students["Ann"][0], html, "show")
+    assert "0/1" in k.teacher.get("/teacher").text
     assert len(made) == 2
 
 

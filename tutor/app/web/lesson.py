@@ -17,6 +17,7 @@ of a pipe).
 
 from __future__ import annotations
 
+import itertools
 import threading
 import time
 from collections.abc import Callable
@@ -170,7 +171,10 @@ class LessonSession:
     ``seed``: the attempt's seed (a class's, so every student has the same puzzles; None: the
     attempt in progress, or a fresh one); ``pace``: see :attr:`WebLessonRunner.pace`;
     ``changed``: called (no arguments, from any thread) whenever the page or an answer
-    changes.  :attr:`tries` lists the graded tries made in this session (:class:`Try`)."""
+    changes.  :attr:`tries` lists the graded tries made in this session (:class:`Try`);
+    :attr:`serial` tells this session from every other of the process."""
+
+    _serials = itertools.count(1)
 
     def __init__(self, lesson: Lesson, store_path: Path | None = None, *,
                  seed: int | None = None, pace: Callable[[], int | None] | None = None,
@@ -186,6 +190,7 @@ class LessonSession:
         self.error: str | None = None
         self._tries: list[Try] = []
         self._tries_lock = threading.Lock()
+        self.serial = next(self._serials)
         self._thread = threading.Thread(target=self._run, daemon=True,
                                         name=f"lesson {lesson.id}")
 

@@ -328,7 +328,10 @@ class WebApp:
         self._lock = threading.Lock()
         self.env = _environment()
         self.version = 0            # counts every change a teacher's page shows
-        self._cache: dict[str, tuple[int, object]] = {}
+        self._cache: dict[str, tuple[object, object]] = {}
+        self._exports: dict[Path, tuple[tuple, object]] = {}
+        self._index: list[CourseEntry] | None = None
+        self._lessons: dict[str, object] = {}
         self._wrong_codes: dict[str, list[float]] = {}
         routes = [
             Route("/", self.home),
@@ -369,6 +372,19 @@ class WebApp:
                 found = self._by_file.setdefault(found.store, found)
                 self.learners[token] = found
             return found
+
+    def index(self) -> list[CourseEntry]:
+        """The course's lessons (read once: the files do not change while the server runs)."""
+        if self._index is None:
+            self._index = course_index()
+        return self._index
+
+    def lesson_of(self, lesson_id: str):
+        """Lesson ``lesson_id`` read once (for the teacher's pages; each learner's runner
+        reads its own)."""
+        if lesson_id not in self._lessons:
+            self._lessons[lesson_id] = open_lesson(lesson_id)
+        return self._lessons[lesson_id]
 
     def changed(self) -> None:
         """Something a teacher's page shows changed (an answer, a page, a join)."""
@@ -439,7 +455,7 @@ class WebApp:
         led = self._led_entry()
         if led is not None:             # the teacher leads the class: to the lesson led
             return RedirectResponse(f"/s/{token}/lesson/{led.id}", status_code=303)
-        entries = course_index()
+        entries = self.index()
         with ProgressStore(learner.store) as store:
             states = store.lesson_states()
         rows = []
@@ -458,7 +474,7 @@ class WebApp:
                            v=self._pace_version())
 
     def _entry(self, key: str) -> CourseEntry | None:
-        return next((e for e in course_index() if e.id == key or str(e.number) == key), None)
+        return next((e for e in self.index() if e.id == key or str(e.number) == key), None)
 
     def _session(self, learner: Learner, entry: CourseEntry, again: bool = False
                  ) -> LessonSession:
@@ -511,7 +527,7 @@ class WebApp:
         session.io.wait_ready(2.0)
         version = session.io.version
         items, prompt = session.io.screen()
-        entries = course_index()
+        entries = self.index()
         nxt = next((e for e in entries if e.number == entry.number + 1), None)
         follow = led is not None or session.io.waiting
         return self.render("lesson.html.j2", token=token, entry=entry, items=items,
@@ -641,7 +657,7 @@ class WebApp:
         import anyio.to_thread
         board = await anyio.to_thread.run_sync(self.board)
         return self.render("teacher.html.j2", board=board, problem=None, path="/teacher",
-                           pace=self.room.pace, led=self._led_entry(), lessons=course_index(),
+                           pace=self.room.pace, led=self._led_entry(), lessons=self.index(),
                            v=self.version, poll="/teacher/live")
 
     async def live(self, request: Request) -> Response:
@@ -664,7 +680,7 @@ class WebApp:
         do = str(form.get("do") or "")
         pace = self.room.pace
         led = self._entry(pace.lesson) if pace.lesson else None
-        pages = len(open_lesson(led.id).pages) if led is not None else 0
+        pages = len(self.lesson_of(led.id).pages) if led is not None else 0
         if do == "lead":
             entry = self._entry(str(form.get("lesson") or ""))
             if entry is not None:
@@ -703,7 +719,7 @@ class WebApp:
         import anyio.to_thread
         view = await anyio.to_thread.run_sync(self.projection)
         return self.render("projector.html.j2", view=view, pace=self.room.pace,
-                           lessons=course_index(), v=self.version, poll="/teacher/live")
+                           lessons=self.index(), v=self.version, poll="/teacher/live")
 
     def projection(self) -> dict:
         """What the projector shows: the lesson led and its page (``entry``, ``page`` 1-based,
@@ -718,7 +734,7 @@ class WebApp:
         entry = self._entry(pace.lesson) if pace.led else None
         if entry is None:
             return {"entry": None, "page": 0, "pages": 0, "tallies": [], "here": 0}
-        lesson = open_lesson(entry.id)
+        lesson = self.lesson_of(entry.id)
         students = self._students()
         tallies = [live.tally(h, p, students) for h, p in
                    live.page_puzzles(lesson, pace.page, self.room.seed)]
@@ -810,19 +826,45 @@ class WebApp:
 
     def _grid(self):
         """The class report over every student's progress (as ``laugh class report`` makes it
-        from their exports)."""
-        return self._cached("grid", self._make_grid)
+        from their exports), made again only when a student joined or answered since."""
+        assert self.room is not None
+        roster = self.room.roster()
+        keys = tuple((name, path, self._answers_key(name, path)) for name, path in roster)
+        hit = self._cache.get("grid")
+        if hit is not None and hit[0] == keys:
+            return hit[1]
+        report = self._make_grid()
+        self._cache["grid"] = (keys, report)
+        return report
 
     def _make_grid(self):
         from tutor.teaching.classreport import build_report
-        from tutor.teaching.transfer import export_data, parse_export
         assert self.room is not None
-        exports = []
-        for name, path in self.room.roster():
-            with ProgressStore(path) as store:
-                data = export_data(store, name)
-            exports.append((path.name, parse_export(json.dumps(data), path.name)))
+        exports = [(path.name, self._student_export(name, path))
+                   for name, path in self.room.roster()]
         return build_report(exports) if exports else None
+
+    def _answers_key(self, name: str, path: Path) -> tuple:
+        """What changes when the student's store has another answer: their lesson on this
+        server and the tries it recorded."""
+        ln = self._by_file.get(path)
+        s = ln.session if ln is not None else None
+        return (name, s.serial, len(s.tries)) if s is not None else (name, None, 0)
+
+    def _student_export(self, name: str, path: Path):
+        """The student's progress as their export reads (:func:`export_data` then
+        :func:`parse_export`, as ``laugh class report`` reads the file), made again only when
+        their lesson on this server has recorded another answer since."""
+        from tutor.teaching.transfer import export_data, parse_export
+        key = self._answers_key(name, path)
+        hit = self._exports.get(path)
+        if hit is not None and hit[0] == key:
+            return hit[1]
+        with ProgressStore(path) as store:
+            data = export_data(store, name)
+        export = parse_export(json.dumps(data), path.name)
+        self._exports[path] = (key, export)
+        return export
 
 
 #: The teacher's cookie (HttpOnly, SameSite=Strict).
