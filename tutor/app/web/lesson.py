@@ -105,7 +105,12 @@ class WebLessonRunner(LessonRunner):
             if target < page:
                 return "back"
             pace = self.pace
-            self.web.wait_for(lambda: pace() != page)
+            assert pace is not None
+
+            def moved(pace: Callable[[], int | None] = pace, page: int = page) -> bool:
+                return pace() != page
+
+            self.web.wait_for(moved)
 
     def show_page(self, page: int) -> None:
         ctx, lesson = self.ctx, self.lesson
@@ -154,11 +159,11 @@ class _TellingStore(ProgressStore):
 
     def __init__(self, path: Path | None, told: Callable[..., None]):
         super().__init__(path)
-        self._told = told
+        self._tell = told
 
     def record_answer(self, puzzle_id, kind, themes, correct, seconds, **kw):
         change = super().record_answer(puzzle_id, kind, themes, correct, seconds, **kw)
-        self._told(puzzle_id, bool(correct), bool(kw.get("retry")), bool(kw.get("revealed")))
+        self._tell(puzzle_id, bool(correct), bool(kw.get("retry")), bool(kw.get("revealed")))
         return change
 
 

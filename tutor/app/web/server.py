@@ -204,7 +204,8 @@ class ClassRoom:
         seed = data.get("seed")
         self.seed = seed if isinstance(seed, int) and not isinstance(seed, bool) \
             else secrets.randbelow(10**6)
-        pace = data.get("pace") if isinstance(data.get("pace"), dict) else {}
+        kept = data.get("pace")
+        pace: dict = kept if isinstance(kept, dict) else {}
         try:
             self._pace = Pace(mode="led" if pace.get("mode") == "led" else "self",
                               lesson=str(pace.get("lesson") or ""),
