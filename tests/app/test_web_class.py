@@ -104,6 +104,7 @@ def test_the_teacher_leads_and_each_students_page_follows(klass):
     for name in ("Ann", "Bob", "Cy"):
         html = k.page(name)
         assert "Your teacher moves the class on" in html      # no next/back of their own
+        assert "Your teacher turns the pages" in html and "Under each page" not in html
         assert _form(html) is None and 'data-poll="' in html
     # a student's course follows the lesson led; another lesson's address too
     c, tok = k.students["Ann"]
@@ -368,3 +369,22 @@ def test_class_serve_lead_starts_the_class_teacher_led(tmp_path, monkeypatch, ca
     assert "Teacher-led: lesson history, page 1" in out and "/projector" in out
     assert main(["class", "serve", "--folder", str(tmp_path / "c"), "--lead", "nope"]) == 2
     assert "no lesson 'nope'" in capsys.readouterr().err
+
+
+def test_a_student_at_their_own_page_is_taken_over_when_the_teacher_leads(klass):
+    k = klass
+    c, tok = k.join("Ann")
+    html = k.page("Ann")
+    assert "[next/back/quit]" in html or _form(html) is not None     # self-paced: her buttons
+    assert 'data-poll="' in html                                     # and it follows the pace
+    v = c.get(f"/s/{tok}/lesson/history/v").json()["v"]
+    k.pace("lead", lesson="history")
+    k.pace("next")
+    k.pace("next")
+    assert wait_until(lambda: _at_page(k, "Ann", 2), 10)             # no click of hers
+    assert c.get(f"/s/{tok}/lesson/history/v").json()["v"] != v
+    html = k.page("Ann")
+    assert "page 3 of 5" in html and "Your teacher moves the class on" in html
+    assert _form(html) is None
+    k.pace("self")                                                   # and let go again
+    assert wait_until(lambda: _form(k.page("Ann")) is not None, 10)

@@ -29,7 +29,7 @@ from rich.text import Text
 
 from tutor.app.context import Context, Glyphs
 from tutor.app.runner import LessonRunner
-from tutor.app.web.webio import WebIO
+from tutor.app.web.webio import Interrupted, WebIO
 from tutor.engine.errors import LaughError
 from tutor.puzzles import Puzzle
 from tutor.teaching.html import quote_markup
@@ -86,20 +86,34 @@ class WebLessonRunner(LessonRunner):
 
     def header(self, resumed: bool):
         out = super().header(resumed)
-        # The terminal's keys (Enter, Ctrl-D) are buttons here.
-        return out[:-1] + [Text("Under each page: next, back, quit. At an answer: hint, show, "
-                                "help, quit. Everything you answer is saved as you go.",
-                                style="dim")]
+        # The terminal's keys (Enter, Ctrl-D) are buttons here; a class led by its teacher
+        # turns its pages with the teacher.
+        led = self.pace is not None and self.pace() is not None
+        pages = "Your teacher turns the pages for the class." if led else \
+            "Under each page: next, back, quit."
+        return out[:-1] + [Text(f"{pages} At an answer: hint, show, help, quit. Everything "
+                                "you answer is saved as you go.", style="dim")]
 
     def page_prompt(self, page: int, last: bool) -> str:
-        """Self-paced: the terminal's prompt (next, back, quit).  Teacher-led (:attr:`pace`
-        gives a page): ``"next"`` or ``"back"`` towards the teacher's page without asking;
-        on the teacher's page, wait for the teacher to move the class (``EOFError`` when
-        the session is closed meanwhile)."""
+        """Self-paced: the terminal's prompt (next, back, quit), given up when the teacher
+        takes the class over meanwhile.  Teacher-led (:attr:`pace` gives a page): ``"next"``
+        or ``"back"`` towards the teacher's page without asking; on the teacher's page, wait
+        for the teacher to move the class (``EOFError`` when the session is closed
+        meanwhile)."""
         while True:
             target = self.pace() if self.pace is not None else None
             if target is None:
-                return super().page_prompt(page, last)
+                if self.pace is None:
+                    return super().page_prompt(page, last)
+                pace = self.pace
+                # the teacher may take the class over while this page's prompt waits
+                self.web.interrupt = lambda: pace() is not None
+                try:
+                    return super().page_prompt(page, last)
+                except Interrupted:
+                    continue
+                finally:
+                    self.web.interrupt = None
             if target > page:
                 return "next"
             if target < page:

@@ -530,7 +530,7 @@ class WebApp:
         items, prompt = session.io.screen()
         entries = self.index()
         nxt = next((e for e in entries if e.number == entry.number + 1), None)
-        follow = led is not None or session.io.waiting
+        follow = self.room is not None or session.io.waiting     # a class follows its pace
         return self.render("lesson.html.j2", token=token, entry=entry, items=items,
                            prompt=prompt, done=prompt is None and session.io.finished,
                            result=session.result, next=nxt, remember=self.room is not None,

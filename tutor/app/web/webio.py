@@ -31,7 +31,7 @@ from tutor.app.io import ConsoleIO
 from tutor.engine.safetext import printable
 from tutor.teaching.io import Event, Reply
 
-__all__ = ["WIDTH", "Item", "Prompt", "WebIO"]
+__all__ = ["WIDTH", "Interrupted", "Item", "Prompt", "WebIO"]
 
 #: Columns a rich renderable (a board, a table) is laid out in on a page: the narrowest
 #: terminal the program supports, so a line fits a 360-pixel phone unbroken.
@@ -40,6 +40,10 @@ WIDTH = 40
 #: Style words of the runner's output, as the page's classes.
 _CLASSES = {"bold": "b", "dim": "dim", "yellow": "warn", "green": "ok", "red": "bad",
             "cyan": "note", "italic": "i"}
+
+
+class Interrupted(Exception):
+    """A question's wait ended by :attr:`WebIO.interrupt` (nothing was answered)."""
 
 
 @dataclass(frozen=True)
@@ -110,6 +114,9 @@ class WebIO(ConsoleIO):
         self.waiting = False
         self.version = 0
         self.last_text: str | None = None
+        #: Asked at each :meth:`nudge` while a question waits: True ends the wait with
+        #: :class:`Interrupted` (the teacher took the class over at a page's prompt).
+        self.interrupt: Callable[[], bool] | None = None
         self._changed = changed
 
     def _bump(self) -> None:
@@ -171,7 +178,7 @@ class WebIO(ConsoleIO):
              extend_while_typing: bool = False, erase: bool = False) -> Reply | None:
         """Pose ``prompt`` on the page and wait for :meth:`submit`; the :class:`Reply` (its
         time when it came), or None when ``timeout`` seconds pass first.  Raises ``EOFError``
-        once the session is closed."""
+        once the session is closed, :class:`Interrupted` when :attr:`interrupt` says so."""
         menu = prompt.startswith("[")
         with self._cond:
             if self._closed:
@@ -188,6 +195,10 @@ class WebIO(ConsoleIO):
                     self._prompt = None
                     self._cond.notify_all()
                     return None
+                if self.interrupt is not None and self.interrupt():
+                    self._prompt = None
+                    self._bump()
+                    raise Interrupted
                 self._cond.wait(left)
             if self._answer is None:
                 raise EOFError
