@@ -100,14 +100,21 @@ class WebLessonRunner(LessonRunner):
         or ``"back"`` towards the teacher's page without asking; on the teacher's page, wait
         for the teacher to move the class (``EOFError`` when the session is closed
         meanwhile)."""
+        pace = self.pace
+        if pace is None:
+            return super().page_prompt(page, last)
+
+        def leads() -> bool:
+            return pace() is not None
+
+        def moved() -> bool:
+            return pace() != page
+
         while True:
-            target = self.pace() if self.pace is not None else None
+            target = pace()
             if target is None:
-                if self.pace is None:
-                    return super().page_prompt(page, last)
-                pace = self.pace
                 # the teacher may take the class over while this page's prompt waits
-                self.web.interrupt = lambda: pace() is not None
+                self.web.interrupt = leads
                 try:
                     return super().page_prompt(page, last)
                 except Interrupted:
@@ -118,12 +125,6 @@ class WebLessonRunner(LessonRunner):
                 return "next"
             if target < page:
                 return "back"
-            pace = self.pace
-            assert pace is not None
-
-            def moved(pace: Callable[[], int | None] = pace, page: int = page) -> bool:
-                return pace() != page
-
             self.web.wait_for(moved)
 
     def show_page(self, page: int) -> None:
