@@ -388,3 +388,17 @@ def test_a_student_at_their_own_page_is_taken_over_when_the_teacher_leads(klass)
     assert _form(html) is None
     k.pace("self")                                                   # and let go again
     assert wait_until(lambda: _form(k.page("Ann")) is not None, 10)
+
+
+def test_a_client_gone_before_its_form_came_answers_nothing():
+    import asyncio
+
+    from starlette.requests import Request
+
+    from tutor.app.web.server import read_form
+
+    async def gone():
+        return {"type": "http.disconnect"}
+
+    request = Request({"type": "http", "method": "POST", "headers": []}, gone)
+    assert asyncio.run(read_form(request)) == {}

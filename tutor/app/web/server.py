@@ -119,14 +119,19 @@ FORM_MAX = 4096
 
 async def read_form(request: Request) -> dict[str, str]:
     """The page's form (``application/x-www-form-urlencoded``, read by :mod:`urllib.parse`):
-    field -> its first value; empty when the body is longer than :data:`FORM_MAX` or is not
-    text."""
+    field -> its first value; empty when the body is longer than :data:`FORM_MAX`, is not
+    text, or the client left before sending it all."""
     from urllib.parse import parse_qs
+
+    from starlette.requests import ClientDisconnect
     body = b""
-    async for chunk in request.stream():
-        body += chunk
-        if len(body) > FORM_MAX:
-            return {}
+    try:
+        async for chunk in request.stream():
+            body += chunk
+            if len(body) > FORM_MAX:
+                return {}
+    except ClientDisconnect:                # gone before its form came: nothing answered
+        return {}
     try:
         fields = parse_qs(body.decode("utf-8"), max_num_fields=20)
     except (UnicodeDecodeError, ValueError):
