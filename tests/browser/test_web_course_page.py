@@ -281,6 +281,8 @@ def test_a_teacher_leads_three_students_and_the_projector_counts(tmp_path, pages
         # self-paced again: a student's course, with their personal code
         with projector.expect_navigation():
             projector.click("text=Self-paced")
+        assert "The class goes at its own pace" in projector.inner_text("main")
+        problems += _axe(projector)
         cy = students["Cy"]
         cy.goto(cy.url.split("/lesson/")[0] + "/")
         assert cy.locator("strong.code").count() == 1
