@@ -402,3 +402,33 @@ def test_a_client_gone_before_its_form_came_answers_nothing():
 
     request = Request({"type": "http", "method": "POST", "headers": []}, gone)
     assert asyncio.run(read_form(request)) == {}
+
+
+def test_the_projector_counts_first_tries_and_lists_a_give_up_apart():
+    """The tally reads each student's first try as their store keeps it (a second try or a
+    fresh puzzle after a miss is no first answer), its words from the session; ``show`` is
+    listed as giving up, not as an answer "show"."""
+    from tutor.app.puzzling import generate
+    from tutor.app.web.lesson import Try
+    from tutor.app.web.live import GAVE_UP, tally
+    from tutor.teaching.progress import Answer
+    p = generate("reading", seed=5)
+
+    def a(correct, at, retry=False):
+        return Answer(at, p.id, p.kind, tuple(p.themes), correct, None, retry=retry)
+
+    def t(text, correct, retry=False, revealed=False):
+        return Try(p.id, text, correct, retry, revealed, 0.0)
+
+    students = [
+        ("Ann", [a(True, 1)], [t("A", True)]),
+        ("Bob", [a(False, 1), a(True, 2, retry=True)], [t("b", False), t("A", True, True)]),
+        ("Cy", [a(False, 1)], [t("B ", False)]),
+        ("Di", [a(False, 1)], [t("show", False, revealed=True)]),
+        ("Ed", [a(False, 1)], []),                  # answered before a restart
+        ("Flo", [], []),                            # not yet
+    ]
+    got = tally("Puzzle", p, students)
+    assert (got.students, got.answered, got.right, got.unknown) == (6, 5, 1, 1)
+    assert got.wrong == [("b", 1, ["Bob"]), ("B", 1, ["Cy"]), (GAVE_UP, 1, ["Di"])]
+    assert abs(got.share - 0.2) < 1e-9

@@ -34,6 +34,9 @@ STUCK_TRIES = 2
 #: The most wrong answers the projector lists (the commonest first).
 COMMON_WRONG = 4
 
+#: How a first try that gave up (``show``) is listed among the wrong answers.
+GAVE_UP = "(gave up: show)"
+
 
 def page_puzzles(lesson: Lesson, page: int, seed: int) -> list[tuple[str, Puzzle]]:
     """The puzzles page ``page`` (0-based) of ``lesson`` poses under the class's ``seed``, each
@@ -91,8 +94,8 @@ def question_text(puzzle: Puzzle) -> str:
 class Tally:
     """How the class answered one puzzle at the first try: ``students`` in the class,
     ``answered`` of them, ``right`` of those; ``wrong``: the commonest wrong answers, each
-    (words, how many, the names of those who gave it); ``unknown``: wrong first tries whose
-    words were not kept (answered before the server was started again)."""
+    (words, or :data:`GAVE_UP`; how many; the names of those who gave it); ``unknown``: wrong
+    first tries whose words were not kept (answered before the server was started again)."""
 
     heading: str
     puzzle: Puzzle
@@ -129,11 +132,11 @@ def tally(heading: str, puzzle: Puzzle, students: Sequence[tuple[str, Sequence[A
         if first.correct:
             out.right += 1
             continue
-        said = next((t.text for t in tries if t.puzzle_id == puzzle.id and not t.retry), None)
-        if said is None:
+        tried = next((t for t in tries if t.puzzle_id == puzzle.id and not t.retry), None)
+        if tried is None:
             out.unknown += 1
             continue
-        key = " ".join(said.split())
+        key = GAVE_UP if tried.revealed else " ".join(tried.text.split())
         words[key] += 1
         who.setdefault(key, []).append(name)
     out.wrong = [(w, n, who[w]) for w, n in words.most_common(COMMON_WRONG)]
