@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import itertools
 import threading
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -158,7 +157,8 @@ class WebLessonRunner(LessonRunner):
 class Try:
     """One graded try of a puzzle on a page: the ``puzzle_id``, the ``text`` answered (as the
     learner typed it, one line), ``correct``, ``retry`` (a second try, or a fresh puzzle after
-    a miss), ``revealed`` (``show``), ``at`` (epoch seconds)."""
+    a miss), ``revealed`` (``show``), ``at`` (seconds on the session's clock,
+    ``io.clock``)."""
 
     puzzle_id: str
     text: str
@@ -248,7 +248,8 @@ class LessonSession:
     def _told(self, puzzle_id: str, correct: bool, retry: bool, revealed: bool) -> None:
         text = "show" if revealed else (self.io.last_text or "")
         with self._tries_lock:
-            self._tries.append(Try(puzzle_id, text, correct, retry, revealed, time.time()))
+            self._tries.append(Try(puzzle_id, text, correct, retry, revealed,
+                                   self.io.clock.now()))
         if self.changed is not None:
             self.changed()
 

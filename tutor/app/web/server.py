@@ -602,10 +602,10 @@ class WebApp:
         :data:`PERSONAL_TRIES` wrong ones in a minute waits."""
         if self.room is None:
             return self.missing()
-        import time
+        from tutor.app.clock import TerminalClock
         form = await read_form(request)
         who = request.client.host if request.client else "?"
-        now = time.monotonic()
+        now = TerminalClock().now()             # the server's time, not a learner's
         with self._lock:
             if len(self._wrong_codes) > 10_000:
                 self._wrong_codes.clear()
