@@ -38,7 +38,7 @@ def _settings(rulesets, rid="parlett", players=3, lv="club", **kw):
 
 
 def _msg(kind, **kw):
-    return P.ClientMessage(kind, **kw)
+    return P.client_message({"v": 1, "type": kind, **kw})
 
 
 _CARD = re.compile(r"\b(?:10|[2-9TJQKA])[CDHS]\b")
@@ -92,7 +92,7 @@ class Driver:
             q = d.to_move
             self.now = max(self.now, t.turn_since) + self.think
             a = observe(d, q).turn_moves()[0]
-            t.intent(q, _msg("act", text=a.notation(), seq=len(d.history)), self.now)
+            t.act(q, _msg("act", text=a.notation(), seq=len(d.history)), self.now)
             self.drain()
             return True
         w = t.next_wake()
@@ -185,7 +185,7 @@ def test_a_false_claim_reads_the_same_whatever_is_open(rulesets):
     ov = w.oversight
     wrong = next(r for r in ("kings", "queens", "twos") if
                  {"kings": 12, "queens": 11, "twos": 1}[r] != ov.rank)
-    t.intent(q, _msg("claim", text=wrong, seq=1), drv.now)
+    t.claim(q, _msg("claim", text=wrong, seq=1), drv.now)
     replies = [m for s, m in t.outbox if s == q and m["type"] == "reply"]
     assert replies[-1]["text"] == FALSE_CLAIM_TEXT and not replies[-1]["ok"]
     t.outbox.clear()
@@ -193,7 +193,7 @@ def test_a_false_claim_reads_the_same_whatever_is_open(rulesets):
     t2, drv2 = _joined(rulesets, players=5, rid="porges", deals=1, seed=3)
     drv2.run(lambda: t2.playing and t2.deal.started and not t2.watch.open)
     seat = next(iter(drv2.people))
-    t2.intent(seat, _msg("claim", text="kings", seq=1), drv2.now)
+    t2.claim(seat, _msg("claim", text="kings", seq=1), drv2.now)
     assert [m["text"] for s, m in t2.outbox if m["type"] == "reply"][-1] == FALSE_CLAIM_TEXT
     for _, m in t.outbox + t2.outbox:
         assert "oversight covers" not in json.dumps(m) and "nothing to claim" not in json.dumps(m)
@@ -208,7 +208,7 @@ def test_claims_race_by_arrival_on_the_servers_clock(rulesets):
     cards = " ".join(code(c) for c in ov.cards[:ov.take])
     # the claim arrives before any computer player's: it takes the cards
     at = w.opened_at + first / 2
-    t.intent(q, _msg("claim", text=cards, seq=5), at)
+    t.claim(q, _msg("claim", text=cards, seq=5), at)
     reply = [m for s, m in t.outbox if s == q and m["type"] == "reply"][-1]
     assert reply["ok"] and reply["text"].startswith("You claimed first")
     hit = [o for o in t.watch.outcomes if o.result == R.HIT and o.seat == q]
@@ -217,7 +217,7 @@ def test_claims_race_by_arrival_on_the_servers_clock(rulesets):
     # a second claim of it, later, is too late
     other = [p for p in takers if p != q]
     if other:
-        t.intent(other[0], _msg("claim", text=cards, seq=6), at + 0.5)
+        t.claim(other[0], _msg("claim", text=cards, seq=6), at + 0.5)
         late = [m for s, m in t.outbox if s == other[0] and m["type"] == "reply"][-1]
         assert late["text"].startswith("Too late") and "claimed it first" in late["text"]
 
@@ -235,8 +235,8 @@ def test_a_claim_race_between_two_people_is_logged_with_both_names_and_the_margi
     soon = min([rivals[0][1]] if rivals else [10.0]) / 4
     cards = " ".join(code(c) for c in ov.cards[:ov.take])
     t.outbox.clear()
-    t.intent(first, _msg("claim", text=cards, seq=5), w.opened_at + soon)
-    t.intent(second, _msg("claim", text=cards, seq=6), w.opened_at + soon + 0.0125)
+    t.claim(first, _msg("claim", text=cards, seq=5), w.opened_at + soon)
+    t.claim(second, _msg("claim", text=cards, seq=6), w.opened_at + soon + 0.0125)
     late = [m for s, m in t.outbox if s == second and m["type"] == "reply"][-1]
     assert late["text"].startswith("Too late")
     names = t.names
@@ -262,7 +262,7 @@ def test_a_claim_after_the_computer_players_reaction_comes_too_late(rulesets):
     q = takers[0]
     ov = w.oversight
     cards = " ".join(code(c) for c in ov.cards[:ov.take])
-    t.intent(q, _msg("claim", text=cards, seq=5), w.opened_at + rivals[0][1] + 0.01)
+    t.claim(q, _msg("claim", text=cards, seq=5), w.opened_at + rivals[0][1] + 0.01)
     reply = [m for s, m in t.outbox if s == q and m["type"] == "reply"][-1]
     assert reply["text"].startswith("Too late")
     assert t.deal.history[-1].player == rivals[0][0]
@@ -277,10 +277,10 @@ def test_an_action_for_another_seat_is_refused_and_changes_nothing(rulesets):
     legal = t.deal.legal_actions()
     forged = legal[0]._replace(player=other) if legal[0].player != other else legal[0]
     with pytest.raises(P.Refused, match=f"you sit at seat {me}"):
-        t.intent(me, P.read_client(json.dumps({"v": 1, "type": "act",
+        t.act(me, P.read_client(json.dumps({"v": 1, "type": "act",
                                                "action": action_to_json(forged)})), drv.now)
     with pytest.raises(P.Refused):
-        t.intent(me, P.read_client(json.dumps(
+        t.claim(me, P.read_client(json.dumps(
             {"v": 1, "type": "claim", "action": {"player": other, "action": "claim",
                                                  "oversight": "split_prial",
                                                  "cards": ["7H", "7S"]}})), drv.now)

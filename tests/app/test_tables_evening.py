@@ -413,12 +413,12 @@ def test_a_hint_that_comes_after_the_position_changed_is_dropped(rulesets):
         while not (t.playing and t.deal.to_move == seat):
             now = t.next_wake()
             t.tick(now)
-        srv._handle(conn, P.ClientMessage("hint", seq=1), now)
-        srv._handle(conn, P.ClientMessage("hint", seq=2), now)      # one a turn
+        srv._handle(conn, P.client_message({"v": 1, "type": "hint", "seq": 1}), now)
+        srv._handle(conn, P.client_message({"v": 1, "type": "hint", "seq": 2}), now)      # one a turn
         pos, _, done = held.asked[0]
         assert len(held.asked) == 1 and not pos.oversights
         move = observe(t.deal, seat).turn_moves()[0]
-        t.intent(seat, P.ClientMessage("act", action=move, seq=3), now + 0.1)
+        t.act(seat, P.client_message({"v": 1, "type": "act", "action": move, "seq": 3}), now + 0.1)
         done("Best: 7♥ takes 7♠ (a stale hint)")
         out = []
         while not conn.queue.empty():
