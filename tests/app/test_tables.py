@@ -459,6 +459,57 @@ def test_a_link_waits_for_the_kinds_asked_passing_over_the_others_and_gives_up_i
     assert link.inbox.empty()
 
 
+def test_clients_of_a_stopped_server_try_again_spread_out_not_in_step(monkeypatch):
+    """Issue 43 item 6: every client of a table retried after the same waits (0.5 s, then
+    twice as long each time), so a restarted server had them all back in the same instant, try
+    after try.  Now the first wait is drawn at random (websockets' own backoff, as its
+    ``connect`` iterator reconnects), then grows to :data:`RETRY_MOST`; the server's "try again
+    in N s" is still waited for."""
+    import queue
+
+    from tutor.app.io import ScriptedIO
+    from tutor.app.tables import _link
+    from tutor.app.tables.client import PlayerClient
+    from tutor.app.tables.messages import Refusal
+
+    class Down:                         # a server that never answers, or refuses a rejoin
+        inbox: queue.Queue = queue.Queue()
+
+        def __init__(self, answer=None):
+            self.answer = answer
+
+        def start(self, timeout=15.0):
+            pass
+
+        def wait_for(self, kinds, seconds):
+            return self.answer
+
+        def send(self, message):
+            pass
+
+        def close(self):
+            pass
+
+    def waits(tries, answer=None):
+        slept: list[float] = []
+        monkeypatch.setattr(_link.time, "sleep", slept.append)
+        c = PlayerClient(ScriptedIO([]), Down(), "ws://127.0.0.1:1", "CODE", "Ann",
+                         tries=tries, connect=lambda first: Down(answer))
+        c.token = "ABCDEFGHJK"
+        assert c.reconnect() is False
+        return slept
+    clients = [waits(12) for _ in range(40)]
+    firsts = [w[0] for w in clients]
+    assert all(0 <= x < _link.RETRY_FIRST for x in firsts)
+    assert len(set(firsts)) > 30                        # not in step: each its own
+    later = clients[0][1:]
+    assert later == sorted(later) and later[-1] == _link.RETRY_MOST
+    assert sum(clients[0]) > 60                         # twelve tries span a minute and more
+    told = waits(2, Refusal(text="seat 0 has been taken back 6 times in a short while: try "
+                                 "again in 7 s"))
+    assert told[1] == 7.0
+
+
 def test_a_piped_line_that_is_not_text_is_said_in_one_line_and_never_sent():
     import queue
 

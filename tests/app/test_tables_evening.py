@@ -342,7 +342,7 @@ def test_a_client_whose_server_dies_tries_again_and_exits_1_when_it_gives_up(tmp
         srv.proc.stdout.close(), srv.proc.stderr.close()
     assert rc == 1, ann.out[-1500:] + ann.err
     out = ann.out
-    assert "trying again in 0.5 s (try 1 of 2)" in out and "(try 2 of 2)" in out
+    assert re.search(r"trying again in [01]\.\d s \(try 1 of 2\)", out) and "(try 2 of 2)" in out
     assert "The server has stopped, or cannot be reached: no answer after 2 tries" in out
     cmd = re.findall(r"^  laugh table join .*$", out, re.M)
     assert cmd and all("--seat-code " in x for x in cmd)      # whole, one line each
