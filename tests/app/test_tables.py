@@ -435,6 +435,38 @@ def test_the_rate_limit_refuses_a_flood_and_says_so_once_a_second():
     assert lim.allow(10.0)                                       # the bucket fills again
 
 
+def test_one_bucket_is_every_limit_of_the_server():
+    """Issue 43 item 6: the connections' rate, the guesses at codes, a seat's rejoins, the
+    organiser's overview and the log's lines of one kind were two token buckets and two
+    throttles written apart; now each is a :class:`~tutor.app.tables._limits.Bucket`."""
+    import logging
+
+    from tutor.app.tables import _guard
+    from tutor.app.tables._limits import Bucket
+    b = Bucket(rate=2.0, burst=3, now=0.0)
+    assert [b.take(0.0) for _ in range(4)] == [True, True, True, False]
+    assert b.wait(0.0) == 0.5 and not b.take(0.25) and b.take(0.5)     # two a second back
+    b.spend(0.5)
+    b.spend(0.5)                                    # never below none
+    assert b.tokens == 0.0 and b.wait(0.5) == 0.5
+    b.give(5)
+    assert b.tokens == 3.0 and b.full(0.5)         # never above the burst
+    once = Bucket.every(1.0, now=0.0)               # "at most once a second"
+    assert [once.take(t) for t in (0.0, 0.5, 0.999, 1.0, 1.5, 2.0)] == [
+        True, False, False, True, False, True]
+    with pytest.raises(ValueError):
+        Bucket(rate=0.0, burst=1, now=0.0)
+    clock = [0.0]
+    g = _guard.Guard(now=lambda: clock[0])
+    q = _guard.Quiet(logging.getLogger("test.bucket"), now=lambda: clock[0])
+    lim = P.RateLimit(now=0.0)
+    assert q.say("k", logging.INFO, "a") and not q.say("k", logging.INFO, "b")
+    g.missed("x")
+    assert isinstance(g.shared, Bucket) and isinstance(g.guesses["x"], Bucket)
+    assert isinstance(lim.bucket, Bucket) and all(isinstance(x, Bucket)
+                                                  for x in q._budget.values())
+
+
 def test_the_pretty_card_pattern_reads_what_the_screens_write():
     assert _cards_in({"t": f"claimed {pretty(37)} and 7H"}) == {code(37), "7H"}
 

@@ -99,8 +99,9 @@ caps), the version, the type, every key and its value; it raises :class:`Refused
 is the one line said to the client.  What it returns is one model of the tagged union
 :data:`ClientMessage` (one a ``type``), on which the server dispatches once; a claim is told
 from a move there, once (:func:`client_message`: an ``act`` that is a claim is read as a
-``claim``, whose reply says ``"to": "claim"``).  :class:`RateLimit` is a token bucket per connection, timed
-by the caller's clock: it counts what a client sends unasked (pings, hints, claims that take
+``claim``, whose reply says ``"to": "claim"``).  :class:`RateLimit` is a token bucket per
+connection (:class:`~tutor.app.tables._limits.Bucket`, the server's one rate limiter), timed by
+the caller's clock: it counts what a client sends unasked (pings, hints, claims that take
 nothing, moves refused, anything unreadable), not the moves the table takes, which come at the
 deal's pace (a script answering its turn at once is never refused).
 """
@@ -123,6 +124,7 @@ from pydantic import (
 )
 
 from tutor.app.play.inputs import classify
+from tutor.app.tables._limits import Bucket
 from tutor.app.tables.messages import Incoming, read_server_message, server_keys
 from tutor.engine.deal import Action
 from tutor.engine.errors import LaughError, RecordError
@@ -517,26 +519,21 @@ def read_server(data: str | bytes) -> Incoming:
 
 
 class RateLimit:
-    """A token bucket: ``rate`` messages a second on average, ``burst`` at once (every message
-    spends a token; :meth:`refund` gives back that of a move the table took).  Timed by the
-    caller's clock (seconds), so a test passes its own times."""
+    """What one connection may send: ``rate`` messages a second on average, ``burst`` at once
+    (a :class:`~tutor.app.tables._limits.Bucket`: every message spends a token; :meth:`refund`
+    gives back that of a move the table took), and a notice of those refused at most once a
+    second.  Timed by the caller's clock (seconds), so a test passes its own times."""
 
     def __init__(self, rate: float = RATE, burst: int = BURST, now: float = 0.0):
-        self.rate = rate
-        self.burst = float(burst)
-        self.tokens = float(burst)
-        self.last = now
-        #: Messages refused since the last notice, and when the last notice went.
+        self.bucket = Bucket(rate, burst, now)
+        self._notices = Bucket.every(1.0, now)
+        #: Messages refused since the last notice, and since the connection opened.
         self.refused = 0
         self.total_refused = 0
-        self.noticed: float | None = None
 
     def allow(self, now: float) -> bool:
         """Whether a message arriving at ``now`` may be taken (it spends a token)."""
-        self.tokens = min(self.burst, self.tokens + (now - self.last) * self.rate)
-        self.last = now
-        if self.tokens >= 1:
-            self.tokens -= 1
+        if self.bucket.take(now):
             return True
         self.refused += 1
         self.total_refused += 1
@@ -546,12 +543,12 @@ class RateLimit:
         """Give back the token of a message just taken: one the table took as a move of the
         deal (a turn action applied, a claim that took cards, the dealer's ``ready``), which
         comes at the deal's own pace, however fast a player answers."""
-        self.tokens = min(self.burst, self.tokens + 1)
+        self.bucket.give()
 
     def notice_due(self, now: float) -> int:
         """How many messages were refused since the last notice, when a notice is due now (at
         most one a second), else 0; a notice given resets the count."""
-        if self.refused and (self.noticed is None or now - self.noticed >= 1.0):
-            n, self.refused, self.noticed = self.refused, 0, now
+        if self.refused and self._notices.take(now):
+            n, self.refused = self.refused, 0
             return n
         return 0

@@ -50,7 +50,8 @@ from tutor.app.tables import protocol as P
 from tutor.app.tables._files import ServerFiles
 from tutor.app.tables._guard import Guard, Limits, Quiet
 from tutor.app.tables._hints import HintService
-from tutor.app.tables._outgoing import HISTORY, HISTORY_EVENTS, Outgoing
+from tutor.app.tables._limits import Bucket
+from tutor.app.tables._outgoing import HISTORY, HISTORY_EVENTS, OVERVIEW_EVERY, Outgoing
 from tutor.app.tables._outgoing import Conn as _Conn
 from tutor.app.tables._state import STATE_FORMAT, load_state, state_json
 from tutor.app.tables._web import WebFiles
@@ -129,7 +130,7 @@ class TableServer(Outgoing):
         self._overview_shown: dict[int, dict] = {}
         self._stop: asyncio.Event | None = None
         self._stopping = False
-        self._overview_at = 0.0
+        self._overview_budget = Bucket.every(OVERVIEW_EVERY, 0.0)
         self._overview_timer: asyncio.TimerHandle | None = None
         self.history: deque[Message] = deque(maxlen=HISTORY)
         self.last_standings: dict[str, Any] | None = None

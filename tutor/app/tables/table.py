@@ -57,6 +57,7 @@ from dataclasses import dataclass
 from typing import Any, Final, Literal, TypedDict
 
 from tutor.app.play.mistakes import TABLE_FALSE_CLAIM, claim_words
+from tutor.app.tables._limits import Bucket
 from tutor.app.tables._review import Notes, review
 from tutor.app.tables.protocol import (
     COMPUTER,
@@ -261,8 +262,8 @@ class Table:
         self.gate = gate
         self.on_finished = on_finished
         self._token = token or seat_code
-        #: Each seat's rejoins: (allowance left, when last counted) (:meth:`_rejoin_wait`).
-        self.rejoins: dict[int, tuple[float, float]] = {}
+        #: Each seat's rejoins allowed (:meth:`_rejoin_wait`).
+        self.rejoins: dict[int, Bucket] = {}
         self.rng = random.Random(f"{s.seed}:table:{number}:seats")
         self.bots = [s.level.make() for _ in range(s.players)]
         self.bot_rng = random.Random(f"{s.seed}:table:{number}:bots")
@@ -442,13 +443,12 @@ class Table:
         """None when seat ``q`` may be taken back now (it counts), else the whole seconds to
         wait: at most :data:`REJOIN_BURST` at once, then one each :data:`REJOIN_EVERY`
         seconds."""
-        tokens, last = self.rejoins.get(q, (float(REJOIN_BURST), now))
-        tokens = min(float(REJOIN_BURST), tokens + (now - last) / REJOIN_EVERY)
-        if tokens < 1:
-            self.rejoins[q] = (tokens, now)
-            return max(1, math.ceil((1 - tokens) * REJOIN_EVERY))
-        self.rejoins[q] = (tokens - 1, now)
-        return None
+        b = self.rejoins.get(q)
+        if b is None:
+            b = self.rejoins[q] = Bucket(1.0 / REJOIN_EVERY, REJOIN_BURST, now)
+        if b.take(now):
+            return None
+        return max(1, math.ceil(b.wait(now)))
 
     def _token_seat(self, token: str) -> tuple[int | None, bool]:
         """The seat ``token`` belongs to and whether it is an incoming person's, every seat's
