@@ -427,6 +427,57 @@ def test_messages_that_are_well_formed_are_read():
     assert json.loads(P.encode({"type": "pong"})) == {"v": 1, "type": "pong"}
 
 
+def test_a_message_is_one_model_and_a_claim_is_told_from_a_move_once_where_it_is_read():
+    """Issue 43 item 3: a message was read into ten models, then a flat all-optional one
+    dispatched on strings twice, and a claim classified again by the table.  Now each message
+    is one model of a tagged union; a claim is told from a move as it is read (three ways in:
+    a claim, an act whose text is a claim line, an act whose action is a claim) and the table
+    classifies nothing."""
+    import inspect
+
+    from tutor.app.tables import table as T
+    m = P.read_client('{"v": 1, "type": "act", "text": "claim 9s 9d", "seq": 4}')
+    assert isinstance(m, P.ClaimMessage) and (m.type, m.text, m.seq) == ("claim", "9s 9d", 4)
+    m = P.read_client('{"v": 1, "type": "claim", "text": "c nines", "seq": 5}')
+    assert isinstance(m, P.ClaimMessage) and m.text == "nines"
+    m = P.read_client(json.dumps({"v": 1, "type": "act", "action": {
+        "player": 1, "action": "claim", "oversight": "split_prial", "cards": ["7H", "7S"]}}))
+    assert isinstance(m, P.ClaimMessage) and m.action.kind == "claim" and m.text is None
+    m = P.read_client('{"v": 1, "type": "act", "text": "7h 7s", "seq": 6}')
+    assert isinstance(m, P.ActMessage) and m.text == "7h 7s"
+    assert isinstance(P.read_client('{"v": 1, "type": "ready"}'), P.ReadyMessage)
+    assert not hasattr(P, "CLIENT_MESSAGE_FIELDS") and not inspect.isclass(P.ClientMessage)
+    source = inspect.getsource(T)
+    assert "classify" not in source and "Too late" not in source
+
+
+def test_one_wording_of_a_claims_outcome_for_practice_and_the_table():
+    """Issue 43 item 3: the practice watch and the table worded a claim's outcome each its
+    own way; now :func:`tutor.app.play.mistakes.claim_words` does, for both."""
+    import inspect
+
+    from tutor.app.play import mistakes, watching
+    from tutor.engine import race as R
+    from tutor.engine.reasons import Reason, false_claim_words
+    names = ["Ann", "Ralph", "Anne"]
+    why = Reason("no open oversight covers 9s 9d")
+    words = {r: mistakes.claim_words(R.Outcome(0, 1.0, r, reason=why), 0, names)
+             for r in (R.FALSE_CLAIM, R.TOO_LATE, R.UNREAD, R.INCOMPLETE)}
+    assert words[R.FALSE_CLAIM] == false_claim_words(why.words(0, names)) + "."
+    assert words[R.TOO_LATE] == f"Too late: {why.words(0, names)}."
+    assert words[R.UNREAD] == why.words(0, names) + "."
+    assert words[R.INCOMPLETE] == mistakes.NAME_ALL
+    table = mistakes.claim_words(R.Outcome(0, 1.0, R.FALSE_CLAIM, reason=why), 0, names,
+                                 table=True)
+    assert table == FALSE_CLAIM_TEXT and "9s 9d" not in table      # blind: no reason passed on
+    with pytest.raises(ValueError):
+        mistakes.claim_words(R.Outcome(0, 1.0, R.HIT), 0, names)
+    from tutor.app.tables import table as T
+    for module in (watching, T):
+        source = inspect.getsource(module)
+        assert "Too late" not in source and "false_claim_words" not in source
+
+
 def test_the_rate_limit_refuses_a_flood_and_says_so_once_a_second():
     lim = P.RateLimit(rate=20, burst=40, now=0.0)
     taken = sum(lim.allow(0.001 * k) for k in range(1000))      # a thousand in a second

@@ -463,8 +463,8 @@ def client_message(obj: Mapping[str, object]) -> ClientMessage:
     once, here: an ``act`` whose ``action`` is a claim, or whose ``text`` is a claim line
     (``claim 9s 9d``, ``c nines``, read by :func:`tutor.app.play.inputs.classify`, the one
     reading of a typed line, the terminal client's too), is a ``claim``; a claim's ``text``
-    is what it names (the words after ``claim``, read the same way).  Raises :class:`Refused` with the one line
-    that says what is wrong (the key at fault)."""
+    is what it names (the words after ``claim``, read the same way).  Raises
+    :class:`Refused` with the one line that says what is wrong (the key at fault)."""
     kind = obj.get("type")
     if not isinstance(kind, str) or kind not in _KEYS:
         raise Refused(f"unknown message type {_short(repr(kind))}; expected one of "

@@ -4,8 +4,8 @@ messages).
 
 :class:`Table` holds the one :class:`~tutor.engine.deal.Deal` of the table and the match
 (:class:`~tutor.engine.match.Match`: the plan of games, the totals).  People's intents come in
-with the clock time of their arrival (:meth:`Table.intent`); the table's own events come due at
-their times (:meth:`Table.tick`, :meth:`Table.next_wake`):
+with the clock time of their arrival (:meth:`Table.act`, :meth:`Table.claim`,
+:meth:`Table.ready`); the table's own events come due at their times (:meth:`Table.tick`, :meth:`Table.next_wake`):
 
 - a computer player's turn, ``pace`` seconds after its turn began (not before a dealer who is a
   person has had ``before`` seconds to take a table mournival, or said ``ready``);
