@@ -325,8 +325,7 @@ class Table:
             raise AssertionError("the deal is over: nobody is to move")
         return q
 
-
-    # -- seats ------------------------------------------------------------------------------------
+    # -- seats ---------------------------------------------------------------------------------
 
     @property
     def names(self) -> list[str]:
@@ -609,7 +608,7 @@ class Table:
                 self._log("left", f"{st.name}'s seat {q} is free again", seat=q)
                 self._free(q)
 
-    # -- intents ----------------------------------------------------------------------------------
+    # -- intents -------------------------------------------------------------------------------
 
     def ready(self, seat: int, msg: ReadyMessage, now: float) -> bool:
         """The dealer lets play begin without waiting further (a ``ready`` message, arriving at
