@@ -97,7 +97,7 @@ def prof(frame, event, arg):
         seg["cross"].append(f"{cr}:{cn} -> {r}:{code.co_name}")
     if seg["open"] is not None or seg.get("done"):
         return
-    if code.co_name == "apply" and r.endswith("engine/deal/_state.py"):
+    if code.co_name == "apply" and r.endswith(("engine/deal/_deal.py", "engine/deal/_state.py")):
         a = frame.f_locals.get("action")
         if a is None or (KINDS and a.kind not in KINDS) or (SEAT and a.player != int(SEAT)):
             return
@@ -144,7 +144,7 @@ def _table(tree: Path, home: Path, out: Path) -> None:
     with open(log, "w") as fh:
         server = subprocess.Popen(
             [sys.executable, "-c", HOOK, "table", "serve", "--port", str(port), "--players", "3",
-             "--deals", "1", "--seed", "3", "--pace", "0", "--gap", "0"],
+             "--deals", "1", "--seed", "3", "--pace", "0", "--gap", "0", "--people", "1"],
             env=env, cwd=tree, stdout=fh, stderr=subprocess.STDOUT)
     try:
         code = None

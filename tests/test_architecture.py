@@ -167,6 +167,16 @@ def test_the_engine_has_no_import_circle_counting_type_only_imports():
     assert circles == []
 
 
+def test_the_house_has_no_import_circle_counting_type_only_imports():
+    """Issue 43 item 2: no circle among any of ``tutor``'s modules, imports under
+    ``TYPE_CHECKING`` and inside functions counted.  Before: three, each closed by imports
+    for the type checker or a late import: the live Table's parts (``_shape``, ``_people``,
+    ``_intents``, ``_review``, ``table``: now one module), a lesson's block readers and the
+    checker that calls them (now reading a base of it, ``_blockcheck``), and the lessons'
+    package with its course and track checks (``puzzle_seed`` now in ``_common``)."""
+    assert _circles(_import_graph(ROOT, "tutor")) == []
+
+
 def test_a_type_only_circle_is_caught(tmp_path):
     """The finder sees a circle closed only for the type checker: ``a`` imports ``b`` at the
     top, ``b`` imports ``a`` under ``if TYPE_CHECKING:``; and a one-way import is no circle."""

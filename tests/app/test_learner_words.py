@@ -17,8 +17,8 @@ from tutor.app.clock import VirtualClock
 from tutor.app.io import ScriptedIO
 from tutor.app.play import DealPlayer
 from tutor.app.play.sheet import _option_text
-from tutor.app.tables._intents import FALSE_CLAIM_TEXT
 from tutor.app.tables._screens import standings_table
+from tutor.app.tables.table import FALSE_CLAIM_TEXT
 from tutor.app.views import _NO_KIND
 from tutor.engine.reasons import FALSE_CLAIM, false_claim_words
 

@@ -558,7 +558,7 @@ def test_after_the_claim_key_the_cards_are_named_and_a_wrong_claim_is_false(rule
     assert "You claim! Name the cards (or the rank)" in text
     # unreadable: asked again
     assert "could not read 'zz': not a card, a rank or a word of a claim" in text
-    assert "which cards? A claim names all the cards it takes" in text   # incomplete: again
+    assert "Which cards? A claim names all the cards it takes" in text   # incomplete: again
     assert "A false claim: nothing of that is claimable (no open oversight covers 9♥ 9♠)." in text
     assert p.races[0].winner == 2
     assert [x for x in asker.log if x.startswith(NAME_PROMPT)] == [

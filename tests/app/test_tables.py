@@ -38,7 +38,7 @@ def _settings(rulesets, rid="parlett", players=3, lv="club", **kw):
 
 
 def _msg(kind, **kw):
-    return P.ClientMessage(kind, **kw)
+    return P.client_message({"v": 1, "type": kind, **kw})
 
 
 _CARD = re.compile(r"\b(?:10|[2-9TJQKA])[CDHS]\b")
@@ -92,7 +92,7 @@ class Driver:
             q = d.to_move
             self.now = max(self.now, t.turn_since) + self.think
             a = observe(d, q).turn_moves()[0]
-            t.intent(q, _msg("act", text=a.notation(), seq=len(d.history)), self.now)
+            t.act(q, _msg("act", text=a.notation(), seq=len(d.history)), self.now)
             self.drain()
             return True
         w = t.next_wake()
@@ -185,7 +185,7 @@ def test_a_false_claim_reads_the_same_whatever_is_open(rulesets):
     ov = w.oversight
     wrong = next(r for r in ("kings", "queens", "twos") if
                  {"kings": 12, "queens": 11, "twos": 1}[r] != ov.rank)
-    t.intent(q, _msg("claim", text=wrong, seq=1), drv.now)
+    t.claim(q, _msg("claim", text=wrong, seq=1), drv.now)
     replies = [m for s, m in t.outbox if s == q and m["type"] == "reply"]
     assert replies[-1]["text"] == FALSE_CLAIM_TEXT and not replies[-1]["ok"]
     t.outbox.clear()
@@ -193,7 +193,7 @@ def test_a_false_claim_reads_the_same_whatever_is_open(rulesets):
     t2, drv2 = _joined(rulesets, players=5, rid="porges", deals=1, seed=3)
     drv2.run(lambda: t2.playing and t2.deal.started and not t2.watch.open)
     seat = next(iter(drv2.people))
-    t2.intent(seat, _msg("claim", text="kings", seq=1), drv2.now)
+    t2.claim(seat, _msg("claim", text="kings", seq=1), drv2.now)
     assert [m["text"] for s, m in t2.outbox if m["type"] == "reply"][-1] == FALSE_CLAIM_TEXT
     for _, m in t.outbox + t2.outbox:
         assert "oversight covers" not in json.dumps(m) and "nothing to claim" not in json.dumps(m)
@@ -208,7 +208,7 @@ def test_claims_race_by_arrival_on_the_servers_clock(rulesets):
     cards = " ".join(code(c) for c in ov.cards[:ov.take])
     # the claim arrives before any computer player's: it takes the cards
     at = w.opened_at + first / 2
-    t.intent(q, _msg("claim", text=cards, seq=5), at)
+    t.claim(q, _msg("claim", text=cards, seq=5), at)
     reply = [m for s, m in t.outbox if s == q and m["type"] == "reply"][-1]
     assert reply["ok"] and reply["text"].startswith("You claimed first")
     hit = [o for o in t.watch.outcomes if o.result == R.HIT and o.seat == q]
@@ -217,7 +217,7 @@ def test_claims_race_by_arrival_on_the_servers_clock(rulesets):
     # a second claim of it, later, is too late
     other = [p for p in takers if p != q]
     if other:
-        t.intent(other[0], _msg("claim", text=cards, seq=6), at + 0.5)
+        t.claim(other[0], _msg("claim", text=cards, seq=6), at + 0.5)
         late = [m for s, m in t.outbox if s == other[0] and m["type"] == "reply"][-1]
         assert late["text"].startswith("Too late") and "claimed it first" in late["text"]
 
@@ -235,8 +235,8 @@ def test_a_claim_race_between_two_people_is_logged_with_both_names_and_the_margi
     soon = min([rivals[0][1]] if rivals else [10.0]) / 4
     cards = " ".join(code(c) for c in ov.cards[:ov.take])
     t.outbox.clear()
-    t.intent(first, _msg("claim", text=cards, seq=5), w.opened_at + soon)
-    t.intent(second, _msg("claim", text=cards, seq=6), w.opened_at + soon + 0.0125)
+    t.claim(first, _msg("claim", text=cards, seq=5), w.opened_at + soon)
+    t.claim(second, _msg("claim", text=cards, seq=6), w.opened_at + soon + 0.0125)
     late = [m for s, m in t.outbox if s == second and m["type"] == "reply"][-1]
     assert late["text"].startswith("Too late")
     names = t.names
@@ -262,7 +262,7 @@ def test_a_claim_after_the_computer_players_reaction_comes_too_late(rulesets):
     q = takers[0]
     ov = w.oversight
     cards = " ".join(code(c) for c in ov.cards[:ov.take])
-    t.intent(q, _msg("claim", text=cards, seq=5), w.opened_at + rivals[0][1] + 0.01)
+    t.claim(q, _msg("claim", text=cards, seq=5), w.opened_at + rivals[0][1] + 0.01)
     reply = [m for s, m in t.outbox if s == q and m["type"] == "reply"][-1]
     assert reply["text"].startswith("Too late")
     assert t.deal.history[-1].player == rivals[0][0]
@@ -277,10 +277,10 @@ def test_an_action_for_another_seat_is_refused_and_changes_nothing(rulesets):
     legal = t.deal.legal_actions()
     forged = legal[0]._replace(player=other) if legal[0].player != other else legal[0]
     with pytest.raises(P.Refused, match=f"you sit at seat {me}"):
-        t.intent(me, P.read_client(json.dumps({"v": 1, "type": "act",
+        t.act(me, P.read_client(json.dumps({"v": 1, "type": "act",
                                                "action": action_to_json(forged)})), drv.now)
     with pytest.raises(P.Refused):
-        t.intent(me, P.read_client(json.dumps(
+        t.claim(me, P.read_client(json.dumps(
             {"v": 1, "type": "claim", "action": {"player": other, "action": "claim",
                                                  "oversight": "split_prial",
                                                  "cards": ["7H", "7S"]}})), drv.now)
@@ -427,12 +427,95 @@ def test_messages_that_are_well_formed_are_read():
     assert json.loads(P.encode({"type": "pong"})) == {"v": 1, "type": "pong"}
 
 
+def test_a_message_is_one_model_and_a_claim_is_told_from_a_move_once_where_it_is_read():
+    """Issue 43 item 3: a message was read into ten models, then a flat all-optional one
+    dispatched on strings twice, and a claim classified again by the table.  Now each message
+    is one model of a tagged union; a claim is told from a move as it is read (three ways in:
+    a claim, an act whose text is a claim line, an act whose action is a claim) and the table
+    classifies nothing."""
+    import inspect
+
+    from tutor.app.tables import table as T
+    m = P.read_client('{"v": 1, "type": "act", "text": "claim 9s 9d", "seq": 4}')
+    assert isinstance(m, P.ClaimMessage) and (m.type, m.text, m.seq) == ("claim", "9s 9d", 4)
+    m = P.read_client('{"v": 1, "type": "claim", "text": "c nines", "seq": 5}')
+    assert isinstance(m, P.ClaimMessage) and m.text == "nines"
+    m = P.read_client(json.dumps({"v": 1, "type": "act", "action": {
+        "player": 1, "action": "claim", "oversight": "split_prial", "cards": ["7H", "7S"]}}))
+    assert isinstance(m, P.ClaimMessage) and m.action.kind == "claim" and m.text is None
+    m = P.read_client('{"v": 1, "type": "act", "text": "7h 7s", "seq": 6}')
+    assert isinstance(m, P.ActMessage) and m.text == "7h 7s"
+    assert isinstance(P.read_client('{"v": 1, "type": "ready"}'), P.ReadyMessage)
+    assert not hasattr(P, "CLIENT_MESSAGE_FIELDS") and not inspect.isclass(P.ClientMessage)
+    source = inspect.getsource(T)
+    assert "classify" not in source and "Too late" not in source
+
+
+def test_one_wording_of_a_claims_outcome_for_practice_and_the_table():
+    """Issue 43 item 3: the practice watch and the table worded a claim's outcome each its
+    own way; now :func:`tutor.app.play.mistakes.claim_words` does, for both."""
+    import inspect
+
+    from tutor.app.play import mistakes, watching
+    from tutor.engine import race as R
+    from tutor.engine.reasons import Reason, false_claim_words
+    names = ["Ann", "Ralph", "Anne"]
+    why = Reason("no open oversight covers 9s 9d")
+    words = {r: mistakes.claim_words(R.Outcome(0, 1.0, r, reason=why), 0, names)
+             for r in (R.FALSE_CLAIM, R.TOO_LATE, R.UNREAD, R.INCOMPLETE)}
+    assert words[R.FALSE_CLAIM] == false_claim_words(why.words(0, names)) + "."
+    assert words[R.TOO_LATE] == f"Too late: {why.words(0, names)}."
+    assert words[R.UNREAD] == why.words(0, names) + "."
+    assert words[R.INCOMPLETE] == mistakes.NAME_ALL
+    table = mistakes.claim_words(R.Outcome(0, 1.0, R.FALSE_CLAIM, reason=why), 0, names,
+                                 table=True)
+    assert table == FALSE_CLAIM_TEXT and "9s 9d" not in table      # blind: no reason passed on
+    with pytest.raises(ValueError):
+        mistakes.claim_words(R.Outcome(0, 1.0, R.HIT), 0, names)
+    from tutor.app.tables import table as T
+    for module in (watching, T):
+        source = inspect.getsource(module)
+        assert "Too late" not in source and "false_claim_words" not in source
+
+
 def test_the_rate_limit_refuses_a_flood_and_says_so_once_a_second():
     lim = P.RateLimit(rate=20, burst=40, now=0.0)
     taken = sum(lim.allow(0.001 * k) for k in range(1000))      # a thousand in a second
     assert 40 <= taken <= 62
     assert lim.notice_due(1.0) == 1000 - taken and lim.notice_due(1.5) == 0
     assert lim.allow(10.0)                                       # the bucket fills again
+
+
+def test_one_bucket_is_every_limit_of_the_server():
+    """Issue 43 item 6: the connections' rate, the guesses at codes, a seat's rejoins, the
+    organiser's overview and the log's lines of one kind were two token buckets and two
+    throttles written apart; now each is a :class:`~tutor.app.tables._limits.Bucket`."""
+    import logging
+
+    from tutor.app.tables import _guard
+    from tutor.app.tables._limits import Bucket
+    b = Bucket(rate=2.0, burst=3, now=0.0)
+    assert [b.take(0.0) for _ in range(4)] == [True, True, True, False]
+    assert b.wait(0.0) == 0.5 and not b.take(0.25) and b.take(0.5)     # two a second back
+    b.spend(0.5)
+    b.spend(0.5)                                    # never below none
+    assert b.tokens == 0.0 and b.wait(0.5) == 0.5
+    b.give(5)
+    assert b.tokens == 3.0 and b.full(0.5)         # never above the burst
+    once = Bucket.every(1.0, now=0.0)               # "at most once a second"
+    assert [once.take(t) for t in (0.0, 0.5, 0.999, 1.0, 1.5, 2.0)] == [
+        True, False, False, True, False, True]
+    with pytest.raises(ValueError):
+        Bucket(rate=0.0, burst=1, now=0.0)
+    clock = [0.0]
+    g = _guard.Guard(now=lambda: clock[0])
+    q = _guard.Quiet(logging.getLogger("test.bucket"), now=lambda: clock[0])
+    lim = P.RateLimit(now=0.0)
+    assert q.say("k", logging.INFO, "a") and not q.say("k", logging.INFO, "b")
+    g.missed("x")
+    assert isinstance(g.shared, Bucket) and isinstance(g.guesses["x"], Bucket)
+    assert isinstance(lim.bucket, Bucket) and all(isinstance(x, Bucket)
+                                                  for x in q._budget.values())
 
 
 def test_the_pretty_card_pattern_reads_what_the_screens_write():
@@ -457,6 +540,57 @@ def test_a_link_waits_for_the_kinds_asked_passing_over_the_others_and_gives_up_i
     assert link.wait_for(("welcome",), 0.2) is None
     assert 0.15 <= time.monotonic() - start < 2.0
     assert link.inbox.empty()
+
+
+def test_clients_of_a_stopped_server_try_again_spread_out_not_in_step(monkeypatch):
+    """Issue 43 item 6: every client of a table retried after the same waits (0.5 s, then
+    twice as long each time), so a restarted server had them all back in the same instant, try
+    after try.  Now the first wait is drawn at random (websockets' own backoff, as its
+    ``connect`` iterator reconnects), then grows to :data:`RETRY_MOST`; the server's "try again
+    in N s" is still waited for."""
+    import queue
+
+    from tutor.app.io import ScriptedIO
+    from tutor.app.tables import _link
+    from tutor.app.tables.client import PlayerClient
+    from tutor.app.tables.messages import Refusal
+
+    class Down:                         # a server that never answers, or refuses a rejoin
+        inbox: queue.Queue = queue.Queue()
+
+        def __init__(self, answer=None):
+            self.answer = answer
+
+        def start(self, timeout=15.0):
+            pass
+
+        def wait_for(self, kinds, seconds):
+            return self.answer
+
+        def send(self, message):
+            pass
+
+        def close(self):
+            pass
+
+    def waits(tries, answer=None):
+        slept: list[float] = []
+        monkeypatch.setattr(_link.time, "sleep", slept.append)
+        c = PlayerClient(ScriptedIO([]), Down(), "ws://127.0.0.1:1", "CODE", "Ann",
+                         tries=tries, connect=lambda first: Down(answer))
+        c.token = "ABCDEFGHJK"
+        assert c.reconnect() is False
+        return slept
+    clients = [waits(12) for _ in range(40)]
+    firsts = [w[0] for w in clients]
+    assert all(0 <= x < _link.RETRY_FIRST for x in firsts)
+    assert len(set(firsts)) > 30                        # not in step: each its own
+    later = clients[0][1:]
+    assert later == sorted(later) and later[-1] == _link.RETRY_MOST
+    assert sum(clients[0]) > 60                         # twelve tries span a minute and more
+    told = waits(2, Refusal(text="seat 0 has been taken back 6 times in a short while: try "
+                                 "again in 7 s"))
+    assert told[1] == 7.0
 
 
 def test_a_piped_line_that_is_not_text_is_said_in_one_line_and_never_sent():

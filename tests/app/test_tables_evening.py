@@ -342,7 +342,7 @@ def test_a_client_whose_server_dies_tries_again_and_exits_1_when_it_gives_up(tmp
         srv.proc.stdout.close(), srv.proc.stderr.close()
     assert rc == 1, ann.out[-1500:] + ann.err
     out = ann.out
-    assert "trying again in 0.5 s (try 1 of 2)" in out and "(try 2 of 2)" in out
+    assert re.search(r"trying again in [01]\.\d s \(try 1 of 2\)", out) and "(try 2 of 2)" in out
     assert "The server has stopped, or cannot be reached: no answer after 2 tries" in out
     cmd = re.findall(r"^  laugh table join .*$", out, re.M)
     assert cmd and all("--seat-code " in x for x in cmd)      # whole, one line each
@@ -413,12 +413,12 @@ def test_a_hint_that_comes_after_the_position_changed_is_dropped(rulesets):
         while not (t.playing and t.deal.to_move == seat):
             now = t.next_wake()
             t.tick(now)
-        srv._handle(conn, P.ClientMessage("hint", seq=1), now)
-        srv._handle(conn, P.ClientMessage("hint", seq=2), now)      # one a turn
+        srv._handle(conn, P.client_message({"v": 1, "type": "hint", "seq": 1}), now)
+        srv._handle(conn, P.client_message({"v": 1, "type": "hint", "seq": 2}), now)      # one a turn
         pos, _, done = held.asked[0]
         assert len(held.asked) == 1 and not pos.oversights
         move = observe(t.deal, seat).turn_moves()[0]
-        t.intent(seat, P.ClientMessage("act", action=move, seq=3), now + 0.1)
+        t.act(seat, P.client_message({"v": 1, "type": "act", "action": move, "seq": 3}), now + 0.1)
         done("Best: 7♥ takes 7♠ (a stale hint)")
         out = []
         while not conn.queue.empty():

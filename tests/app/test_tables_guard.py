@@ -17,9 +17,8 @@ from test_tables import _settings
 
 from tutor.app.tables import _guard
 from tutor.app.tables._guard import GUESS_BURST, Limits
-from tutor.app.tables._people import REJOIN_BURST
 from tutor.app.tables.server import TableServer
-from tutor.app.tables.table import Table
+from tutor.app.tables.table import REJOIN_BURST, Table
 
 pytest.importorskip("websockets")
 

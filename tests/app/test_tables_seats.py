@@ -9,8 +9,7 @@ import pytest
 from test_tables import Driver, _joined, _msg, _settings  # noqa: F401
 
 from tutor.app.tables import protocol as P
-from tutor.app.tables._people import REJOIN_BURST
-from tutor.app.tables.table import LOG, Settings, Table
+from tutor.app.tables.table import LOG, REJOIN_BURST, Settings, Table
 from tutor.app.tables.tournament import Tournament
 from tutor.engine.observe import observe
 
@@ -156,7 +155,7 @@ def test_a_move_past_its_time_is_paid_from_the_reserve(rulesets):
     q = next(iter(drv.people))
     drv.run(lambda: t.playing and t.deal.to_move == q)
     a = observe(t.deal, q).turn_moves()[0]
-    t.intent(q, _msg("act", text=a.notation(), seq=1), t.turn_since + 5.5)
+    t.act(q, _msg("act", text=a.notation(), seq=1), t.turn_since + 5.5)
     assert t.reserve_left[q] == pytest.approx(6.5)
     assert not [m for target, m in t.outbox if target == LOG and m["event"] == "time_out"]
 
@@ -253,7 +252,7 @@ def test_a_hint_is_one_a_turn_and_a_few_a_deal(rulesets):
     for _ in range(2):
         drv.think = 0.1
         a = observe(t.deal, q).turn_moves()[0]
-        t.intent(q, _msg("act", text=a.notation(), seq=9), t.turn_since + 0.1)
+        t.act(q, _msg("act", text=a.notation(), seq=9), t.turn_since + 0.1)
         drv.run(lambda: t.over or (t.playing and t.deal.to_move == q))
         if t.over:
             pytest.skip("the deal ended before the third turn")

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from tutor.app.play.mistakes import NAME_ALL
 from tutor.engine.deal import Action, Deal
 from tutor.engine.errors import AmbiguousAction, IllegalAction, IncompleteAction, InvalidAction
 from tutor.engine.reasons import Reason
@@ -160,8 +161,7 @@ def read_move(line: str, deal: Deal, seat: int, names: list[str], claim: bool = 
         a = deal.parse_action(line, seat)
     except IncompleteAction as exc:
         if claim:           # never show which cards a claim needs: that is the learner's find
-            return Intent("error", message="which cards? A claim names all the cards it takes "
-                                           "(or the rank alone).", claim=True, incomplete=True)
+            return Intent("error", message=NAME_ALL, claim=True, incomplete=True)
         if not exc.candidates:
             return Intent("error", message=exc.reason.words(seat, names), incomplete=True)
         return Intent("actions", actions=list(exc.candidates),

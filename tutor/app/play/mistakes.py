@@ -7,13 +7,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from tutor.engine import race as R
 from tutor.engine.cards import RANK_PLURALS, pretty_cards, rank_of
 from tutor.engine.deal import Action
 from tutor.engine.game import Game
 from tutor.engine.parameters import rule_words, value_phrase, value_short, value_words
-from tutor.engine.race import Watched
+from tutor.engine.race import Outcome, Watched
+from tutor.engine.reasons import false_claim_words
 
-__all__ = ["MISTAKE_TITLES", "Mistake", "Opportunity", "Race", "Sighting", "HIT", "MISS",
+__all__ = ["MISTAKE_TITLES", "NAME_ALL", "TABLE_FALSE_CLAIM", "Mistake", "Opportunity", "Race",
+           "Sighting", "HIT", "MISS", "claim_words",
            "FALSE_CLAIM", "declaration_mistake", "false_claim_mistake", "held_declaration",
            "laid_down_holding", "missed_claim", "own_oversight", "too_late"]
 
@@ -110,6 +113,37 @@ _DECL_WHAT = {"declare_prial": "a prial", "declare_mournival": "a mournival",
 #: The theme a declaration is graded under.
 DECL_THEME = {"declare_dead_pair": "dead-pair", "declare_prial": "prial",
               "declare_mournival": "mournival", "declare_pair": "pair"}
+
+
+#: Said for a claim that names a number of cards no claim takes (or nothing), whatever is open:
+#: never which cards (that is the find).
+NAME_ALL = "Which cards? A claim names all the cards it takes, or their rank alone."
+#: Said at a live table for a claim that names nothing claimable, the same whatever is on the
+#: table (its referee passes on no reason that could tell what is open).
+TABLE_FALSE_CLAIM = false_claim_words("it counts in your review") + "."
+
+
+def claim_words(o: Outcome, seat: int, names: list[str], *, table: bool = False) -> str:
+    """What the person at ``seat`` is told of their claim's outcome ``o`` when it took nothing,
+    in one sentence: the one wording of a practice deal's watch and a live table's replies.
+    A false claim (:data:`~tutor.engine.race.FALSE_CLAIM`) with the engine's reason, or at a
+    live ``table`` :data:`TABLE_FALSE_CLAIM`; ``Too late:`` and the engine's reason; an unread
+    naming in the engine's words; an incomplete one :data:`NAME_ALL`; several oversights fit
+    (:data:`~tutor.engine.race.AMBIGUOUS`, practice only): the engine's question.  ``names``
+    are the seats' (the person's own is "you": :meth:`~tutor.engine.reasons.Reason.words`).
+    A claim that took cards is worded by the race it won, not here: raises ValueError."""
+    if o.result == R.HIT:
+        raise ValueError("a claim that took cards is worded by its race")
+    if o.result == R.INCOMPLETE:
+        return NAME_ALL
+    if o.result == R.FALSE_CLAIM and table:
+        return TABLE_FALSE_CLAIM
+    why = o.reason.words(seat, names)
+    if o.result == R.FALSE_CLAIM:
+        return false_claim_words(why) + "."
+    if o.result == R.TOO_LATE:
+        return f"Too late: {why}."
+    return why + "."
 
 
 def decl_words(a: Action) -> str:

@@ -32,11 +32,11 @@ from tutor.app.play.mistakes import (
     Opportunity,
     Race,
     Sighting,
+    claim_words,
     false_claim_mistake,
     missed_claim,
 )
 from tutor.engine import race as R
-from tutor.engine.reasons import false_claim_words
 from tutor.puzzles.board import action_text
 
 if TYPE_CHECKING:
@@ -49,8 +49,6 @@ __all__ = ["CLAIM_WORDS", "Watching"]
 CLAIM_WORDS = ("pass", "aces", "claim")
 #: What takes the claim key back, at the naming prompt.
 _BACK = frozenset({"", "pass", "cancel", "back", "no"})
-#: Said for a claim that names some but not all of its cards: never which (that is the find).
-_NAME_ALL = "which cards? A claim names all the cards it takes (or the rank alone)."
 
 
 class Watching:
@@ -128,10 +126,8 @@ class Watching:
             outs = self.watch.arrive(self.seat, text, at, blind=True)
             self._show(outs, typed=text)
             last = outs[-1]
-            if last.result == R.UNREAD:
-                self.io.say(last.reason.words(self.seat, self.names) + ".", style="yellow")
-            elif last.result == R.INCOMPLETE:
-                self.io.say(_NAME_ALL, style="yellow")
+            if last.result in (R.UNREAD, R.INCOMPLETE):
+                self.io.say(claim_words(last, self.seat, self.names), style="yellow")
             elif last.result == R.AMBIGUOUS:
                 self._claim_one_of(last)
                 return
@@ -158,16 +154,14 @@ class Watching:
             if o.result == R.HIT:
                 self._hit(o)
             elif o.result == R.FALSE_CLAIM:
-                reason = o.reason.words(self.seat, self.names)
-                self.io.say(false_claim_words(reason) + ".", style="yellow")
+                self.io.say(claim_words(o, self.seat, self.names), style="yellow")
                 idx = len(self.deal.history)
                 if not self.hints:          # after a hint a claim counts in no figure
                     self.sightings.append(Sighting(FALSE_CLAIM, "", None, idx))
                 self.mistakes.append(false_claim_mistake(
                     typed, o.reason.words(self.seat, self.names, capital=True), idx))
             elif o.result == R.TOO_LATE:
-                self.io.say(f"Too late: {o.reason.words(self.seat, self.names)}.",
-                            style="yellow")
+                self.io.say(claim_words(o, self.seat, self.names), style="yellow")
         if outs:
             self._sync()
 

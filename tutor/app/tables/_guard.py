@@ -4,6 +4,7 @@ and those that have not yet joined limited per address (the oldest of an address
 connections is closed to make room for its newest, so idle sockets never keep a right code
 out); guesses at the codes limited per address and over all addresses; refusals and errors
 logged one line each, at most once a second for each kind, with a count of those left out.
+Every one of these limits is a :class:`~tutor.app.tables._limits.Bucket`.
 
 A right code is never refused.  Every join code, the organiser's code and every seat code is
 compared first (in constant time); a right one is taken whatever the address did before.  A
@@ -39,6 +40,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from tutor.app.tables._limits import Bucket
+
 __all__ = ["ALL_BURST", "ALL_RATE", "GUESS_BURST", "GUESS_DELAY", "GUESS_RATE", "Guard",
            "Limits", "OneLine", "Quiet"]
 
@@ -67,12 +70,6 @@ class Limits:
 
 
 @dataclass
-class _Bucket:
-    tokens: float
-    last: float
-
-
-@dataclass
 class Guard:
     """Counts connections by address (those not joined yet apart, oldest first) and the wrong
     codes each address and every address give.  ``now()`` is the clock (seconds)."""
@@ -81,11 +78,11 @@ class Guard:
     now: Callable[[], float] = time.monotonic
     open: dict[str, int] = field(default_factory=dict)
     waiting: dict[str, list[Any]] = field(default_factory=dict)
-    guesses: dict[str, _Bucket] = field(default_factory=dict)
+    guesses: dict[str, Bucket] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.total = min(self.limits.total, _descriptor_room())
-        self.shared = _Bucket(float(ALL_BURST), self.now())
+        self.shared = Bucket(ALL_RATE, ALL_BURST, self.now())
 
     @property
     def count(self) -> int:
@@ -145,38 +142,30 @@ class Guard:
         """A connection :meth:`admit` let in has closed."""
         self._drop(address, conn)
 
-    def _refill(self, b: _Bucket, burst: int, rate: float) -> _Bucket:
-        now = self.now()
-        b.tokens = min(float(burst), b.tokens + (now - b.last) * rate)
-        b.last = now
-        return b
-
-    def _bucket(self, address: str) -> _Bucket:
-        now = self.now()
+    def _bucket(self, address: str) -> Bucket:
         b = self.guesses.get(address)
         if b is None:
+            now = self.now()
             if len(self.guesses) > 10_000:          # forget addresses with a full bucket
-                self.guesses = {a: x for a, x in self.guesses.items()
-                                if x.tokens + (now - x.last) * GUESS_RATE < GUESS_BURST}
-            b = self.guesses[address] = _Bucket(float(GUESS_BURST), now)
-        return self._refill(b, GUESS_BURST, GUESS_RATE)
+                self.guesses = {a: x for a, x in self.guesses.items() if not x.full(now)}
+            b = self.guesses[address] = Bucket(GUESS_RATE, GUESS_BURST, now)
+        return b
 
     def delay(self, address: str) -> float:
         """Seconds a code from ``address`` waits before it is compared: 0 while the address
         and every address together have wrong guesses left, else :data:`GUESS_DELAY`.  The
         code is then compared, right or wrong: a right one is never refused."""
-        own = self._bucket(address)
-        shared = self._refill(self.shared, ALL_BURST, ALL_RATE)
-        return 0.0 if own.tokens >= 1 and shared.tokens >= 1 else GUESS_DELAY
+        now = self.now()
+        return 0.0 if self._bucket(address).level(now) >= 1 and self.shared.level(now) >= 1 \
+            else GUESS_DELAY
 
     def missed(self, address: str) -> None:
         """A code ``address`` gave was wrong: it spends one of the address's guesses and one
         of every address's (a right code spends none, so a class joining at once from one
         address is never slowed)."""
-        b = self._bucket(address)
-        b.tokens = max(0.0, b.tokens - 1)
-        shared = self._refill(self.shared, ALL_BURST, ALL_RATE)
-        shared.tokens = max(0.0, shared.tokens - 1)
+        now = self.now()
+        self._bucket(address).spend(now)
+        self.shared.spend(now)
 
 
 def _descriptor_room() -> int:
@@ -207,19 +196,20 @@ class Quiet:
         self.log = log
         self.now = now
         self.every = every
-        self._last: dict[str, float] = {}
+        self._budget: dict[str, Bucket] = {}
         self._left: dict[str, int] = {}
 
     def say(self, kind: str, level: int, text: str) -> bool:
         """Log ``text`` at ``level`` unless a line of ``kind`` went less than a second ago
         (then it is counted); True when it was logged."""
         now = self.now()
-        last = self._last.get(kind)
-        if last is not None and now - last < self.every:
+        budget = self._budget.get(kind)
+        if budget is None:
+            budget = self._budget[kind] = Bucket.every(self.every, now)
+        if not budget.take(now):
             self._left[kind] = self._left.get(kind, 0) + 1
             return False
         n = self._left.pop(kind, 0)
-        self._last[kind] = now
         self.log.log(level, "%s", text + (f" (and {n} more like it)" if n else ""))
         return True
 
@@ -240,7 +230,7 @@ class OneLine(logging.Filter):
         super().__init__()
         self.every = every
         self.now = now
-        self._last: dict[tuple[str, str], float] = {}
+        self._budget: dict[tuple[str, str], Bucket] = {}
         self._left: dict[tuple[str, str], int] = {}
 
     def filter(self, record: logging.LogRecord) -> bool:
@@ -255,13 +245,14 @@ class OneLine(logging.Filter):
             return True             # the server's own lines: rate-limited where they are said
         key = (record.name, str(record.msg)[:80])
         now = self.now()
-        last = self._last.get(key)
-        if last is not None and now - last < self.every:
+        budget = self._budget.get(key)
+        if budget is None:
+            if len(self._budget) >= 1000:
+                self._budget = {}
+            budget = self._budget[key] = Bucket.every(self.every, now)
+        if not budget.take(now):
             self._left[key] = self._left.get(key, 0) + 1
             return False
-        self._last[key] = now
-        if len(self._last) > 1000:
-            self._last = {key: now}
         n = self._left.pop(key, 0)
         if n:
             record.msg = f"{record.getMessage()} (and {n} more like it)"

@@ -10,7 +10,7 @@ import re
 import shlex
 import threading
 import time
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Callable, Collection, Iterator, Mapping
 from typing import TYPE_CHECKING, Any, Protocol
 
 from tutor.app.tables import protocol as P
@@ -20,10 +20,24 @@ from tutor.teaching.io import LearnerIO
 if TYPE_CHECKING:
     from websockets.asyncio.client import ClientConnection
 
-__all__ = ["RETRY_FIRST", "RETRY_MOST", "Link", "Linked", "Rejoining", "shell_lines"]
+__all__ = ["RETRY_FACTOR", "RETRY_FIRST", "RETRY_MIN", "RETRY_MOST", "Link", "Linked",
+           "Rejoining", "retry_delays", "shell_lines"]
 
-#: Seconds before the first try to reconnect, and the most between two tries.
-RETRY_FIRST, RETRY_MOST = 0.5, 30.0
+#: The waits between tries to reconnect (:func:`retry_delays`): the first drawn at random below
+#: RETRY_FIRST seconds, then RETRY_MIN seconds growing by RETRY_FACTOR a try up to RETRY_MOST.
+RETRY_FIRST, RETRY_MIN, RETRY_FACTOR, RETRY_MOST = 1.0, 0.5, 1.618, 30.0
+
+
+def retry_delays() -> Iterator[float]:
+    """Seconds to wait before each try to reconnect: websockets' own backoff
+    (:func:`websockets.client.backoff`, which its ``connect`` iterator reconnects by), scaled
+    for a person waiting at a table: the first wait drawn at random below :data:`RETRY_FIRST`
+    (RFC 6455 7.2.3: after a server's restart its clients come back spread out, not all in
+    the same instant and again in step at every try), then :data:`RETRY_MIN` growing by
+    :data:`RETRY_FACTOR` a try, at most :data:`RETRY_MOST`."""
+    from websockets.client import backoff
+    return backoff(initial_delay=RETRY_FIRST, min_delay=RETRY_MIN, max_delay=RETRY_MOST,
+                   factor=RETRY_FACTOR)
 
 
 class Link:
@@ -187,24 +201,27 @@ class Rejoining:
             self.io.say(line, style=style, wrap=False)
 
     def reconnect(self) -> bool:
-        """The connection has dropped: try again with the token, waiting half a second, then
-        twice as long each time (at most :data:`RETRY_MOST`), ``tries`` times.  True when the
-        seat is taken back; False (said, with the command that comes back later) when the
-        server refuses it or every try fails."""
+        """The connection has dropped: try again with the token, ``tries`` times, waiting
+        before each try as :func:`retry_delays` says (a first wait drawn at random, then
+        longer each time, at most :data:`RETRY_MOST`; at least as long as the server asks
+        when the seat came back too often).  True when the seat is taken back; False (said,
+        with the command that comes back later) when the server refuses it or every try
+        fails."""
         io = self.io
         self.lost = False
         try:
             self.link.close()
         except Exception:
             pass
-        delay = RETRY_FIRST
+        delays = retry_delays()
+        floor = 0.0                     # the wait the server asked for, if it did
         what = ("The server has stopped (the organiser may start it again)" if self.stopping
                 else "The connection to the table has dropped")
         for k in range(1, self.tries + 1):
-            io.say(f"{what}: trying again in {delay:g} s (try {k} of {self.tries}).",
+            delay, floor = max(next(delays), floor), 0.0
+            io.say(f"{what}: trying again in {delay:.1f} s (try {k} of {self.tries}).",
                    style="yellow")
             time.sleep(delay)
-            delay = min(RETRY_MOST, delay * 2)
             first = {"type": "join", "code": self.code, "token": self.token}
             link = self.connect(first)
             link.start()
@@ -219,7 +236,7 @@ class Rejoining:
             again = re.search(r"try again in (\d+) s", msg.text) \
                 if isinstance(msg, Refusal) else None
             if again is not None:           # the seat came back too often: wait, then again
-                delay = max(delay, float(again.group(1)))
+                floor = float(again.group(1))
                 continue
             if isinstance(msg, Refusal):
                 io.say(f"Refused: {msg.text}", style="yellow")

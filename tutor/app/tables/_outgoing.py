@@ -17,8 +17,8 @@ from tutor.app.tables import protocol as P
 from tutor.app.tables._files import ServerFiles
 from tutor.app.tables._guard import Quiet
 from tutor.app.tables._hints import HintService
-from tutor.app.tables._shape import Message, Snapshot
-from tutor.app.tables.table import EVERYONE, LOG, PUBLIC, STATE, Table
+from tutor.app.tables._limits import Bucket
+from tutor.app.tables.table import EVERYONE, LOG, PUBLIC, STATE, Message, Snapshot, Table
 from tutor.app.tables.tournament import Tournament, teams
 from tutor.engine.observe import Observation
 
@@ -92,7 +92,7 @@ class Outgoing:
     _stopping: bool
     _wake: asyncio.TimerHandle | None
     _wake_at: float | None
-    _overview_at: float
+    _overview_budget: Bucket                    # the overview: at most four a second
     _overview_timer: asyncio.TimerHandle | None
     _paused_at: dict[int, float]                # a paused table's number: when it paused
     _overview_shown: dict[int, dict]            # each table's entry of the last overview
@@ -185,7 +185,7 @@ class Outgoing:
         """Send the organiser the overview now, or (at most four times a second) soon."""
         if self._overview_timer is not None:
             return
-        wait = self._overview_at + OVERVIEW_EVERY - now
+        wait = self._overview_budget.wait(now)
         if wait <= 0:
             self._send_overview()
         else:
@@ -195,7 +195,7 @@ class Outgoing:
         self._overview_timer = None
         if self._stopping:
             return
-        self._overview_at = self._running.time()
+        self._overview_budget.spend(self._running.time())
         admins = [c for c in self.conns if c.admin and not c.closing]
         if admins:
             ov = self._overview()

@@ -17,7 +17,6 @@ from tutor.app.play.mistakes import (
     own_oversight,
     too_late,
 )
-from tutor.app.tables._intents import explain
 from tutor.engine import race as R
 from tutor.engine.deal import Action
 
@@ -63,7 +62,7 @@ def review(table, seat: int) -> dict[str, object]:
 def _slips(table, seat: int) -> list[Mistake]:
     """``seat``'s slips in ``table``'s deal, each worded as a practice deal words it."""
     d, w, names, notes = table.deal, table.watch, table.names, table.notes[seat]
-    out = [too_late(o.watched, explain(o.reason, seat, names), True) for o in w.outcomes
+    out = [too_late(o.watched, o.reason.words(seat, names), True) for o in w.outcomes
            if o.seat == seat and o.result == R.TOO_LATE]
     out += [false_claim_mistake(typed, FALSE_CLAIM_WHY, index)
             for typed, index in notes.false_claims]

@@ -28,9 +28,8 @@ from typing import Annotated, Any, Literal
 from pydantic import AfterValidator, Field, model_validator
 
 from tutor.app.tables._files import JOURNAL_FORMAT, _append, journal_path, records_path
-from tutor.app.tables._people import SeatState, Settings
 from tutor.app.tables.protocol import CODE_LETTERS, COMPUTER, MAX_LIVERY, MAX_NAME
-from tutor.app.tables.table import Table
+from tutor.app.tables.table import SeatState, Settings, Table
 from tutor.engine.errors import LaughError, RecordError, UsageError
 from tutor.engine.jsonfile import JSONError, load, loads
 from tutor.engine.levels import LEVELS, level

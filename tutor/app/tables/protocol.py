@@ -96,8 +96,12 @@ holds every message the server sends to them):
 :func:`read_client` checks a client's message whole: text (not binary), at most
 :data:`MAX_MESSAGE_BYTES`, JSON through :func:`tutor.engine.jsonfile.loads` (depth and number
 caps), the version, the type, every key and its value; it raises :class:`Refused` whose message
-is the one line said to the client.  :class:`RateLimit` is a token bucket per connection, timed
-by the caller's clock: it counts what a client sends unasked (pings, hints, claims that take
+is the one line said to the client.  What it returns is one model of the tagged union
+:data:`ClientMessage` (one a ``type``), on which the server dispatches once; a claim is told
+from a move there, once (:func:`client_message`: an ``act`` that is a claim is read as a
+``claim``, whose reply says ``"to": "claim"``).  :class:`RateLimit` is a token bucket per
+connection (:class:`~tutor.app.tables._limits.Bucket`, the server's one rate limiter), timed by
+the caller's clock: it counts what a client sends unasked (pings, hints, claims that take
 nothing, moves refused, anything unreadable), not the moves the table takes, which come at the
 deal's pace (a script answering its turn at once is never refused).
 """
@@ -107,7 +111,6 @@ from __future__ import annotations
 import json
 import secrets
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
 from pydantic import (
@@ -120,6 +123,8 @@ from pydantic import (
     model_validator,
 )
 
+from tutor.app.play.inputs import classify
+from tutor.app.tables._limits import Bucket
 from tutor.app.tables.messages import Incoming, read_server_message, server_keys
 from tutor.engine.deal import Action
 from tutor.engine.errors import LaughError, RecordError
@@ -145,6 +150,18 @@ __all__ = [
     "VERSION",
     "ClientMessage",
     "ClientModel",
+    "ActMessage",
+    "ClaimMessage",
+    "EmptyMessage",
+    "HintMessage",
+    "JoinMessage",
+    "LeaveMessage",
+    "PingMessage",
+    "ReadyMessage",
+    "ReleaseMessage",
+    "StartMessage",
+    "WatchMessage",
+    "client_message",
     "SEAT_CODE",
     "RateLimit",
     "Refused",
@@ -218,26 +235,6 @@ def spaced(code: str) -> str:
     return "-".join(code[k:k + 5] for k in range(0, len(code), 5))
 
 
-@dataclass(frozen=True)
-class ClientMessage:
-    """One checked client message: ``type`` (one of :data:`CLIENT_TYPES`) and what it carries:
-    ``text`` (a typed move or claim), ``action`` (a deal-record action read by the engine),
-    ``seq`` (the client's number for it, echoed in replies), ``code``, ``name``, ``token``,
-    ``admin``."""
-
-    type: str
-    text: str | None = None
-    action: Action | None = None
-    seq: int | None = None
-    code: str | None = None
-    name: str | None = None
-    token: str | None = None
-    admin: str | None = None
-    livery: str | None = None
-    table: int | None = None
-    seat: int | None = None
-
-
 def code_words(code: str) -> str:
     """A code as it is typed (case, spaces and dashes do not matter)."""
     return "".join(code.replace("-", " ").split()).upper()
@@ -303,6 +300,8 @@ def _livery(v: str) -> str:
 
 
 def _action(v: object) -> Action:
+    if isinstance(v, Action):           # (a message made in-process: a test's, a bench's)
+        return v
     try:
         return action_from_json(v, 0)
     except RecordError as exc:
@@ -426,18 +425,21 @@ class EmptyMessage(_Message):
     seat: Annotated[int, _number(0, 51)]
 
 
-#: Every message a client may send, told apart by its ``type``.
-ClientModel = Annotated[
-    JoinMessage | ActMessage | ClaimMessage | ReadyMessage | HintMessage | LeaveMessage
-    | WatchMessage | StartMessage | ReleaseMessage | EmptyMessage | PingMessage,
-    Field(discriminator="type")]
-_CLIENT: TypeAdapter[Any] = TypeAdapter(ClientModel)
+#: Every message a client may send, one model a ``type``: the tagged union the server
+#: dispatches on once (a ``match`` on the model's class).
+ClientMessage = (JoinMessage | ActMessage | ClaimMessage | ReadyMessage | HintMessage
+                 | LeaveMessage | WatchMessage | StartMessage | ReleaseMessage | EmptyMessage
+                 | PingMessage)
+#: The union read from JSON, told apart by its ``type`` (pydantic's discriminated union).
+ClientModel = Annotated[ClientMessage, Field(discriminator="type")]
+_CLIENT: TypeAdapter[ClientMessage] = TypeAdapter(ClientModel)
 
 
 def read_client(data: str | bytes) -> ClientMessage:
     """Check and read one client message (see the module docstring): the size and the JSON's
-    depth and digits first, then the version, then the message's model.  Raises
-    :class:`Refused` with the one line that says why, for anything else."""
+    depth and digits first, then the version, then the message's model
+    (:func:`client_message`).  Raises :class:`Refused` with the one line that says why, for
+    anything else."""
     if isinstance(data, (bytes, bytearray, memoryview)):
         raise Refused("binary frames are not messages: send one JSON object as text")
     size = len(data.encode("utf-8", "surrogatepass"))
@@ -453,6 +455,16 @@ def read_client(data: str | bytes) -> ClientMessage:
     if type(v) is not int or v != VERSION:
         raise Refused(f"protocol version {_short(repr(v))}: this server speaks version "
                       f"{VERSION}")
+    return client_message(obj)
+
+
+def client_message(obj: Mapping[str, object]) -> ClientMessage:
+    """One client message (a JSON object, read) as its model, and a claim told from a move
+    once, here: an ``act`` whose ``action`` is a claim, or whose ``text`` is a claim line
+    (``claim 9s 9d``, ``c nines``, read by :func:`tutor.app.play.inputs.classify`, the one
+    reading of a typed line, the terminal client's too), is a ``claim``; a claim's ``text``
+    is what it names (the words after ``claim``, read the same way).  Raises
+    :class:`Refused` with the one line that says what is wrong (the key at fault)."""
     kind = obj.get("type")
     if not isinstance(kind, str) or kind not in _KEYS:
         raise Refused(f"unknown message type {_short(repr(kind))}; expected one of "
@@ -461,7 +473,16 @@ def read_client(data: str | bytes) -> ClientMessage:
         m = _CLIENT.validate_python(obj)
     except ValidationError as exc:
         raise Refused(_refusal(kind, exc)) from None
-    return ClientMessage(kind, **{k: getattr(m, k) for k in _KEYS[kind]})
+    if isinstance(m, ActMessage | ClaimMessage):
+        if m.text is not None:
+            it = classify(m.text)
+            if it.kind == "claim" or isinstance(m, ClaimMessage):
+                return ClaimMessage.model_construct(v=1, type="claim", text=it.name,
+                                                    action=None, seq=m.seq)
+        elif isinstance(m, ActMessage) and m.action is not None and m.action.kind == "claim":
+            return ClaimMessage.model_construct(v=1, type="claim", text=None, action=m.action,
+                                                seq=m.seq)
+    return m
 
 
 def _refusal(kind: str, exc: ValidationError) -> str:
@@ -498,26 +519,21 @@ def read_server(data: str | bytes) -> Incoming:
 
 
 class RateLimit:
-    """A token bucket: ``rate`` messages a second on average, ``burst`` at once (every message
-    spends a token; :meth:`refund` gives back that of a move the table took).  Timed by the
-    caller's clock (seconds), so a test passes its own times."""
+    """What one connection may send: ``rate`` messages a second on average, ``burst`` at once
+    (a :class:`~tutor.app.tables._limits.Bucket`: every message spends a token; :meth:`refund`
+    gives back that of a move the table took), and a notice of those refused at most once a
+    second.  Timed by the caller's clock (seconds), so a test passes its own times."""
 
     def __init__(self, rate: float = RATE, burst: int = BURST, now: float = 0.0):
-        self.rate = rate
-        self.burst = float(burst)
-        self.tokens = float(burst)
-        self.last = now
-        #: Messages refused since the last notice, and when the last notice went.
+        self.bucket = Bucket(rate, burst, now)
+        self._notices = Bucket.every(1.0, now)
+        #: Messages refused since the last notice, and since the connection opened.
         self.refused = 0
         self.total_refused = 0
-        self.noticed: float | None = None
 
     def allow(self, now: float) -> bool:
         """Whether a message arriving at ``now`` may be taken (it spends a token)."""
-        self.tokens = min(self.burst, self.tokens + (now - self.last) * self.rate)
-        self.last = now
-        if self.tokens >= 1:
-            self.tokens -= 1
+        if self.bucket.take(now):
             return True
         self.refused += 1
         self.total_refused += 1
@@ -527,12 +543,12 @@ class RateLimit:
         """Give back the token of a message just taken: one the table took as a move of the
         deal (a turn action applied, a claim that took cards, the dealer's ``ready``), which
         comes at the deal's own pace, however fast a player answers."""
-        self.tokens = min(self.burst, self.tokens + 1)
+        self.bucket.give()
 
     def notice_due(self, now: float) -> int:
         """How many messages were refused since the last notice, when a notice is due now (at
         most one a second), else 0; a notice given resets the count."""
-        if self.refused and (self.noticed is None or now - self.noticed >= 1.0):
-            n, self.refused, self.noticed = self.refused, 0, now
+        if self.refused and self._notices.take(now):
+            n, self.refused = self.refused, 0
             return n
         return 0

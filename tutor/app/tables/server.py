@@ -50,13 +50,13 @@ from tutor.app.tables import protocol as P
 from tutor.app.tables._files import ServerFiles
 from tutor.app.tables._guard import Guard, Limits, Quiet
 from tutor.app.tables._hints import HintService
-from tutor.app.tables._outgoing import HISTORY, HISTORY_EVENTS, Outgoing
+from tutor.app.tables._limits import Bucket
+from tutor.app.tables._outgoing import HISTORY, HISTORY_EVENTS, OVERVIEW_EVERY, Outgoing
 from tutor.app.tables._outgoing import Conn as _Conn
-from tutor.app.tables._shape import Message
 from tutor.app.tables._state import STATE_FORMAT, load_state, state_json
 from tutor.app.tables._web import WebFiles
 from tutor.app.tables.protocol import code_words
-from tutor.app.tables.table import EVERYONE, Table
+from tutor.app.tables.table import EVERYONE, Message, Table
 from tutor.app.tables.tournament import (
     StandingData,
     StandingsData,
@@ -130,7 +130,7 @@ class TableServer(Outgoing):
         self._overview_shown: dict[int, dict] = {}
         self._stop: asyncio.Event | None = None
         self._stopping = False
-        self._overview_at = 0.0
+        self._overview_budget = Bucket.every(OVERVIEW_EVERY, 0.0)
         self._overview_timer: asyncio.TimerHandle | None = None
         self.history: deque[Message] = deque(maxlen=HISTORY)
         self.last_standings: dict[str, Any] | None = None
@@ -374,55 +374,75 @@ class TableServer(Outgoing):
     # -- messages ---------------------------------------------------------------------------
 
     def _handle(self, conn: _Conn, msg: P.ClientMessage, now: float) -> bool:
-        """Act on one checked message; True when its table took it as a move of the deal (not
-        counted by the rate limit)."""
-        kind = msg.type
-        if kind == "ping":
-            self._send(conn, {"type": "pong", "seq": msg.seq})
-            return False
-        if kind == "join":
-            self._join(conn, msg, now)
-            return False
-        if kind == "watch":
-            if conn.table is not None or conn.admin:
-                raise P.Refused("this connection has joined already")
-            if not hmac.compare_digest(code_words(msg.admin or "").encode(),
-                                       self.admin.encode()):
-                self._missed(conn)
-                raise P.Refused("that is not the organiser's code")
-            conn.admin = True
-            self.guard.settled(conn.address, conn.ws)
-            log.info("%s: the organiser watches", conn.peer)
-            for past in self.history:       # the history since the start, then where it stands
-                self._send(conn, {**past, "past": True})
-            if self.last_standings is not None:
-                self._send(conn, self.last_standings)
-            self._send(conn, self._overview())
-            return False
-        if kind in ("start", "release", "empty"):
-            if not conn.admin:
-                raise P.Refused(f"only the organiser may {kind} (watch with the organiser's "
-                                "code first)")
-            self._organise(conn, msg, now)
-            return False
+        """Act on one checked message, dispatched once on its model (the tagged union
+        :data:`~tutor.app.tables.protocol.ClientMessage`); True when its table took it as a
+        move of the deal (not counted by the rate limit)."""
+        match msg:
+            case P.PingMessage():
+                self._send(conn, {"type": "pong", "seq": msg.seq})
+            case P.JoinMessage():
+                self._join(conn, msg, now)
+            case P.WatchMessage():
+                self._watch(conn, msg)
+            case P.StartMessage() | P.ReleaseMessage() | P.EmptyMessage():
+                if not conn.admin:
+                    raise P.Refused(f"only the organiser may {msg.type} (watch with the "
+                                    "organiser's code first)")
+                self._organise(conn, msg, now)
+            case P.LeaveMessage():
+                t, seat, name = conn.place()
+                conn.closing = True
+                t.leave(seat, now, meant=True)
+                log.info("%s: %s leaves table %d", conn.peer, name, t.number)
+                asyncio.ensure_future(conn.ws.close(1000, "left"))
+            case P.HintMessage():
+                self._seated(conn)
+                self._hint(conn, msg)
+            case P.ActMessage():
+                t, seat = self._seated(conn)
+                return self._took(t, seat, t.act(seat, msg, now))
+            case P.ClaimMessage():
+                t, seat = self._seated(conn)
+                return self._took(t, seat, t.claim(seat, msg, now))
+            case P.ReadyMessage():
+                t, seat = self._seated(conn)
+                return self._took(t, seat, t.ready(seat, msg, now))
+        return False
+
+    def _watch(self, conn: _Conn, msg: P.WatchMessage) -> None:
+        """The organiser's ``watch``: the history since the start, then where it stands."""
+        if conn.table is not None or conn.admin:
+            raise P.Refused("this connection has joined already")
+        if not hmac.compare_digest(code_words(msg.admin).encode(), self.admin.encode()):
+            self._missed(conn)
+            raise P.Refused("that is not the organiser's code")
+        conn.admin = True
+        self.guard.settled(conn.address, conn.ws)
+        log.info("%s: the organiser watches", conn.peer)
+        for past in self.history:
+            self._send(conn, {**past, "past": True})
+        if self.last_standings is not None:
+            self._send(conn, self.last_standings)
+        self._send(conn, self._overview())
+
+    def _seated(self, conn: _Conn) -> tuple[Table, int]:
+        """The table and seat of a person who may play now (a hint, a move, a claim,
+        ``ready``); else Refused: not joined, the table paused, or seated only from the next
+        deal."""
         t, seat, name = conn.place()
-        if kind == "leave":
-            conn.closing = True
-            t.leave(seat, now, meant=True)
-            log.info("%s: %s leaves table %d", conn.peer, name, t.number)
-            asyncio.ensure_future(conn.ws.close(1000, "left"))
-            return False
         if t.paused:
             raise P.Refused(f"table {t.number} is paused until the server can save its play: "
                             "nothing of yours was taken; send it again when it goes on")
         if not t.seated(seat, name):
             raise P.Refused("you take your seat at the next deal: until then you watch")
-        if kind == "hint":
-            self._hint(conn, msg)
-            return False
-        taken = t.intent(seat, msg, now)
+        return t, seat
+
+    @staticmethod
+    def _took(t: Table, seat: int, taken: bool) -> bool:
+        """``taken``: a move the table took, its person at the table (the seat is not
+        squatted)."""
         if taken:
-            t.seats[seat].played = True     # a person at the table: the seat is not squatted
+            t.seats[seat].played = True
         return taken
 
     def _missed(self, conn: _Conn) -> None:
@@ -430,10 +450,10 @@ class TableServer(Outgoing):
         conn.closing = True
         self.guard.missed(conn.address)
 
-    def _join(self, conn: _Conn, msg: P.ClientMessage, now: float) -> None:
+    def _join(self, conn: _Conn, msg: P.JoinMessage, now: float) -> None:
         if conn.table is not None or conn.admin:
             raise P.Refused("this connection has joined already")
-        code = code_words(msg.code or "").encode()
+        code = code_words(msg.code).encode()
         table = None
         for t in self.tables:           # every code compared, in constant time
             if hmac.compare_digest(code, t.code.encode()):
@@ -482,17 +502,16 @@ class TableServer(Outgoing):
         table.changed = True
         self._save_state()
 
-    def _organise(self, conn: _Conn, msg: P.ClientMessage, now: float) -> None:
+    def _organise(self, conn: _Conn,
+                  msg: P.StartMessage | P.ReleaseMessage | P.EmptyMessage, now: float) -> None:
         """The organiser's ``start``, ``release`` and ``empty``."""
         if msg.table is not None and msg.table > len(self.tables):
             raise P.Refused(f"table: from 1 to {len(self.tables)}")
-        if msg.type in ("release", "empty"):
-            if msg.table is None or msg.seat is None:       # (read_client requires both)
-                raise P.Refused(f"{msg.type}: name the table and the seat")
+        if not isinstance(msg, P.StartMessage):         # release, empty: a table and a seat
             t, seat = self.tables[msg.table - 1], msg.seat
             if seat >= len(t.seats):
                 raise P.Refused(f"seat: from 0 to {len(t.seats) - 1}")
-            if msg.type == "release":
+            if isinstance(msg, P.ReleaseMessage):
                 who, code = t.release(seat)
                 t._log("released", f"the organiser released seat {seat} ({who}): a new seat "
                                    "code takes it back now", seat=seat)
@@ -518,7 +537,7 @@ class TableServer(Outgoing):
         if not started and msg.table is not None:
             raise P.Refused(f"table {msg.table} has begun already")
 
-    def _hint(self, conn: _Conn, msg: P.ClientMessage) -> None:
+    def _hint(self, conn: _Conn, msg: P.HintMessage) -> None:
         t, seat, _ = conn.place()
 
         def reply(ok: bool, text: str) -> None:

@@ -20,7 +20,7 @@ will be the first dealer; the deal passes to the left for each subsequent game" 
 ``team-leader`` of ``sources/inter-livery-2018.yaml``).  It says nothing about where the
 players sit, nor about changing seats or tables between games or between the two rounds.  Our
 choice, not the sheet's: a person's seat is drawn by the server once, when they first join
-(:meth:`tutor.app.tables._people.Seating.join`), and kept for the whole tournament, both
+(:meth:`tutor.app.tables.table.Table.join`), and kept for the whole tournament, both
 rounds; the deal passes to the left from game to game across the round's end, as the engine's
 plan has it (:func:`tutor.engine.match.plan_games`), so every player deals in turn around the
 same neighbours.
@@ -129,7 +129,7 @@ class Tournament:
     def standings(self, upto: int | None = None) -> list[StandingData]:
         """Every seat of every table, best first: ``name``, ``table``, ``seat``, ``person``,
         ``livery``, ``score`` (practice games left out; a person's from the game they first
-        played, :attr:`~tutor.app.tables._people.SeatState.since`: the deals before were a
+        played, :attr:`~tutor.app.tables.table.SeatState.since`: the deals before were a
         computer player's) over the rounds up to ``upto`` (None: every game played),
         ``games`` counted; under duplicate play ``dup``, the sum over those games of the
         seat's result less the average result of the same seat (the same cards) at every

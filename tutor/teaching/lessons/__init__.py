@@ -33,7 +33,12 @@ from pathlib import Path
 from tutor.engine import yamlfile
 from tutor.engine.data import data_dir
 from tutor.engine.errors import DataError
-from tutor.teaching.lessons._common import _display, _split_front_matter, resolve_players
+from tutor.teaching.lessons._common import (
+    _display,
+    _split_front_matter,
+    puzzle_seed,
+    resolve_players,
+)
 from tutor.teaching.lessons._model import (
     FRONT_MATTER_KEYS,
     Block,
@@ -190,17 +195,6 @@ def open_lesson(key: str) -> Lesson:
     return lesson
 
 
-def puzzle_seed(lesson_seed: int, lesson_id: str, block_index: int, n: int) -> int:
-    """The seed of puzzle ``n`` (0-based) of the puzzle block ``block_index`` of a lesson taken
-    with ``lesson_seed``: the same numbers give the same puzzle on every machine.  The block's
-    first seed is a 48-bit int from SHA-256 (not Python's randomised ``hash``); its puzzles' seeds
-    lie :data:`tutor.puzzles.SET_STRIDE` apart, so their seed searches never meet and a set
-    never repeats a quotation (see :mod:`tutor.puzzles.kinds.source_quiz`)."""
-    import hashlib
-
-    from tutor.puzzles.base import SET_STRIDE  # tutor.puzzles is loaded only when puzzles are posed
-    digest = hashlib.sha256(f"{lesson_seed}/{lesson_id}/{block_index}/0".encode()).digest()
-    return int.from_bytes(digest[:6], "big") + n * SET_STRIDE
 
 
 

@@ -47,3 +47,16 @@ def _display(path: Path) -> str:
         return os.path.relpath(p) if p.resolve().is_relative_to(Path.cwd()) else str(p)
     except (ValueError, OSError):
         return str(path)
+
+
+def puzzle_seed(lesson_seed: int, lesson_id: str, block_index: int, n: int) -> int:
+    """The seed of puzzle ``n`` (0-based) of the puzzle block ``block_index`` of a lesson taken
+    with ``lesson_seed``: the same numbers give the same puzzle on every machine.  The block's
+    first seed is a 48-bit int from SHA-256 (not Python's randomised ``hash``); its puzzles' seeds
+    lie :data:`tutor.puzzles.SET_STRIDE` apart, so their seed searches never meet and a set
+    never repeats a quotation (see :mod:`tutor.puzzles.kinds.source_quiz`)."""
+    import hashlib
+
+    from tutor.puzzles.base import SET_STRIDE  # tutor.puzzles is loaded only when puzzles are posed
+    digest = hashlib.sha256(f"{lesson_seed}/{lesson_id}/{block_index}/0".encode()).digest()
+    return int.from_bytes(digest[:6], "big") + n * SET_STRIDE

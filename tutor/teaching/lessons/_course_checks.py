@@ -42,7 +42,7 @@ def _board_problems(lesson: Lesson, b, kind: str, where: str, stems: dict) -> li
     from tutor import puzzles
     from tutor.engine.sources import default_library
     from tutor.puzzles.model import board_features_table
-    from tutor.teaching.lessons import puzzle_seed, resolve_players
+    from tutor.teaching.lessons._common import puzzle_seed, resolve_players
     stem = lesson.path.stem
     d = b.puzzle()
     table = board_features_table()
@@ -80,7 +80,7 @@ def record_problems(lessons: list[Lesson]) -> list[str]:
     from tutor import puzzles
     from tutor.engine.sources import default_library
     from tutor.puzzles.kinds.timeline import records_in
-    from tutor.teaching.lessons import puzzle_seed
+    from tutor.teaching.lessons._common import puzzle_seed
     lib = default_library()
     problems = []
     for lesson in lessons:
@@ -227,7 +227,7 @@ def _draw(lesson_id: str, index: int, d: PuzzleData, serving: tuple[str, ...],
     from tutor import puzzles
     from tutor.engine.errors import LaughError
     from tutor.engine.sources import default_library
-    from tutor.teaching.lessons import puzzle_seed
+    from tutor.teaching.lessons._common import puzzle_seed
     lib = default_library()
     if _DRAWN["lib"] is None or _DRAWN["lib"]() is not lib:
         _DRAWN.clear()

@@ -245,7 +245,7 @@ def track_problems(track: Track, lessons: dict[str, Lesson]) -> list[str]:
     ``leave_out`` name that leaves nothing out, a kept puzzle block none of whose puzzles can be
     set under the track's ruleset (:func:`tutor.puzzles.probe`)."""
     from tutor import puzzles
-    from tutor.teaching.lessons import puzzle_seed
+    from tutor.teaching.lessons._common import puzzle_seed
     where = f"{_display(track.path)}:1"
     problems = []
     for i, step in enumerate(track.steps):

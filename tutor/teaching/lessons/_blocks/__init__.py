@@ -6,7 +6,7 @@ with a coach).
 A block's module has ``DESCRIPTION`` (one line) and ``parse(checker, content, line)``, which
 reads the fenced block's ``content`` (its first line is file line ``line``) and returns the
 block's checked data (see :class:`tutor.teaching.lessons.Block`), or None after reporting each
-problem through the checker (:class:`tutor.teaching.lessons._checker._Checker`).  A new block:
+problem through the checker (:class:`tutor.teaching.lessons._blockcheck.BlockChecker`).  A new block:
 a module here, one entry in :data:`_READERS`, and its renderer in :mod:`tutor.app.blocks`.
 """
 
@@ -28,7 +28,7 @@ from tutor.teaching.lessons._blocks import (
 from tutor.teaching.lessons._model import BlockData
 
 if TYPE_CHECKING:
-    from tutor.teaching.lessons._checker import _Checker
+    from tutor.teaching.lessons._blockcheck import BlockChecker
 
 #: Info word -> the module that reads the block, in the order the blocks are listed.
 _READERS: dict[str, ModuleType] = {
@@ -40,7 +40,7 @@ _READERS: dict[str, ModuleType] = {
 BLOCK_KINDS = {word: module.DESCRIPTION for word, module in _READERS.items()}
 
 
-def parse_block(checker: _Checker, word: str, content: str, line: int) -> BlockData | None:
+def parse_block(checker: BlockChecker, word: str, content: str, line: int) -> BlockData | None:
     """The checked data of the block ``word`` (a key of :data:`BLOCK_KINDS`), or None after a
     problem."""
     return _READERS[word].parse(checker, content, line)

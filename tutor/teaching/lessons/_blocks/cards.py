@@ -8,12 +8,12 @@ from tutor.teaching.lessons._common import _shown
 from tutor.teaching.lessons._model import CardsData
 
 if TYPE_CHECKING:
-    from tutor.teaching.lessons._checker import _Checker
+    from tutor.teaching.lessons._blockcheck import BlockChecker
 
 DESCRIPTION = "hands or a table of cards, one labelled row each"
 
 
-def parse(ck: _Checker, content: str, line: int) -> CardsData | None:
+def parse(ck: BlockChecker, content: str, line: int) -> CardsData | None:
     """``{"rows": [(label, [card, ...]), ...], "caption"}``: one ``label: cards`` per line
     (split at the first colon, so a caption may hold colons), no card in two rows;
     ``caption: text`` is shown under the cards."""

@@ -30,7 +30,7 @@ from tutor.teaching.lessons._model import CoachData, Stop
 from tutor.teaching.lessons._stops import SITUATIONS
 
 if TYPE_CHECKING:
-    from tutor.teaching.lessons._checker import _Checker
+    from tutor.teaching.lessons._blockcheck import BlockChecker
 
 DESCRIPTION = ("a deal against computer players with a coach who stops at each new situation "
                "(its seeded deal per ruleset, the level, the lesson page of each stop), then "
@@ -40,7 +40,7 @@ _STOP_KEYS = ("lesson", "page", "from", "quotes", "advice")
 _MAX_SEED = 999_999_999_999_999_999
 
 
-def parse(ck: _Checker, content: str, line: int) -> CoachData | None:
+def parse(ck: BlockChecker, content: str, line: int) -> CoachData | None:
     """``{"level", "players", "deals": {ruleset: seed}, "stops": {name: Stop}}``: a stop's
     name is its situation, or ``situation/ruleset`` for the deal under that ruleset."""
     from tutor.engine.levels import LEVELS
@@ -90,7 +90,7 @@ def parse(ck: _Checker, content: str, line: int) -> CoachData | None:
     return CoachData(level=level, players=players, deals=deals, stops=stops)
 
 
-def _deals(ck: _Checker, raw, players: int | None, where: int) -> dict[str, int] | None:
+def _deals(ck: BlockChecker, raw, players: int | None, where: int) -> dict[str, int] | None:
     """``{ruleset: seed}``: known rulesets covering ``players``, whole-number seeds."""
     if not isinstance(raw, dict) or not raw:
         ck.fail(where, "coach.deals", "must map a ruleset to the seed of its deal "
@@ -109,7 +109,7 @@ def _deals(ck: _Checker, raw, players: int | None, where: int) -> dict[str, int]
     return out
 
 
-def _stop(ck: _Checker, name: str, sit: str, raw, where: int):
+def _stop(ck: BlockChecker, name: str, sit: str, raw, where: int):
     """The :class:`~tutor.teaching.coach.Stop` of the stop ``name`` (a situation, or
     ``situation/ruleset``), or None after a problem."""
     from tutor.engine.errors import DataError

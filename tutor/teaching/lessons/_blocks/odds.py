@@ -9,7 +9,7 @@ from tutor.teaching.lessons._common import _shown
 from tutor.teaching.lessons._model import OddsData
 
 if TYPE_CHECKING:
-    from tutor.teaching.lessons._checker import _Checker
+    from tutor.teaching.lessons._blockcheck import BlockChecker
 
 DESCRIPTION = "exact odds of the deal from the engine"
 
@@ -22,7 +22,7 @@ ODDS_FIGURES = {
 }
 
 
-def parse(ck: _Checker, content: str, line: int) -> OddsData | None:
+def parse(ck: BlockChecker, content: str, line: int) -> OddsData | None:
     """``{"figures", "rulesets", "players"}``: figures of :data:`ODDS_FIGURES`, under one
     ruleset (:data:`~tutor.engine.game.DEFAULT_RULESET` when none is named) or several."""
     got = ck.mapping("odds", content, line, ("figure", "ruleset", "rulesets", "players"),

@@ -9,7 +9,7 @@ from tutor.teaching.lessons._common import _ID_RE, _STEM_RE, _shown
 from tutor.teaching.lessons._model import PuzzleData
 
 if TYPE_CHECKING:
-    from tutor.teaching.lessons._checker import _Checker
+    from tutor.teaching.lessons._blockcheck import BlockChecker
 
 DESCRIPTION = ("engine-graded puzzles: objective, kind, theme, count, ruleset, players, "
                "difficulty")
@@ -17,7 +17,7 @@ DESCRIPTION = ("engine-graded puzzles: objective, kind, theme, count, ruleset, p
 _MAX_PUZZLES = 10
 
 
-def parse(ck: _Checker, content: str, line: int) -> PuzzleData | None:
+def parse(ck: BlockChecker, content: str, line: int) -> PuzzleData | None:
     """``{"kind", "theme", "count", "ruleset", "players", "difficulty", "objective"}`` (None
     where not given): ``kind`` is the puzzle spec ``KIND[/THEME]@LESSON`` (see
     :class:`tutor.teaching.lessons.Block`); ``objective`` the id of the lesson objective the
@@ -54,7 +54,7 @@ def parse(ck: _Checker, content: str, line: int) -> PuzzleData | None:
                       difficulty=difficulty, objective=objective)
 
 
-def _check_kind(ck: _Checker, kind, theme, lines: dict, line: int) -> bool:
+def _check_kind(ck: BlockChecker, kind, theme, lines: dict, line: int) -> bool:
     """A puzzle kind, and a theme of it if one is given."""
     from tutor import puzzles
     kinds = tuple(puzzles.KINDS)
@@ -73,7 +73,7 @@ def _check_kind(ck: _Checker, kind, theme, lines: dict, line: int) -> bool:
     return True
 
 
-def _check_ruleset(ck: _Checker, kind, rid, players: int | None, lines: dict, line: int,
+def _check_ruleset(ck: BlockChecker, kind, rid, players: int | None, lines: dict, line: int,
                    ok: bool) -> bool:
     """``ok`` and the ruleset ``rid`` known, covering ``players``, and one puzzles of ``kind``
     can be set under (checked only when all else is right)."""

@@ -8,12 +8,12 @@ from tutor.teaching.lessons._common import _REF_RE, _shown
 from tutor.teaching.lessons._model import QuoteData
 
 if TYPE_CHECKING:
-    from tutor.teaching.lessons._checker import _Checker
+    from tutor.teaching.lessons._blockcheck import BlockChecker
 
 DESCRIPTION = "quotations by reference (source:id), shown verbatim with their citations"
 
 
-def parse(ck: _Checker, content: str, line: int) -> QuoteData | None:
+def parse(ck: BlockChecker, content: str, line: int) -> QuoteData | None:
     """``{"refs": [source:id, ...]}``: each a quotation of the library."""
     refs = []
     ok = True

@@ -10,13 +10,13 @@ from tutor.teaching.lessons._common import _shown
 from tutor.teaching.lessons._model import RecordsData
 
 if TYPE_CHECKING:
-    from tutor.teaching.lessons._checker import _Checker
+    from tutor.teaching.lessons._blockcheck import BlockChecker
 
 DESCRIPTION = ("the records of the game from the source files (the teacher's own too), in date "
                "order, with their citations and words")
 
 
-def parse(ck: _Checker, content: str, line: int) -> RecordsData | None:
+def parse(ck: BlockChecker, content: str, line: int) -> RecordsData | None:
     """``{"kinds": [...] or None}``: the kinds of record shown (every kind when not given)."""
     from tutor.engine.sources import RECORD_KINDS
     got = ck.mapping("records", content, line, ("kinds",))

@@ -8,12 +8,12 @@ from tutor.teaching.lessons._common import _shown
 from tutor.teaching.lessons._model import RulesData
 
 if TYPE_CHECKING:
-    from tutor.teaching.lessons._checker import _Checker
+    from tutor.teaching.lessons._blockcheck import BlockChecker
 
 DESCRIPTION = "a side-by-side table of chosen ruleset parameters"
 
 
-def parse(ck: _Checker, content: str, line: int) -> RulesData | None:
+def parse(ck: BlockChecker, content: str, line: int) -> RulesData | None:
     """``{"rulesets", "parameters", "players"}``: every ruleset when none is named, and five
     players when a per-player-count parameter (or the pot) is shown and no count is given."""
     from tutor.engine.rulesets import COUNT_PARAMETERS, RULESET_PARAMETERS

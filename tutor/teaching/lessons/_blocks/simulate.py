@@ -11,7 +11,7 @@ from tutor.teaching.lessons._common import _shown, resolve_players
 from tutor.teaching.lessons._model import SimulateData, SkillData
 
 if TYPE_CHECKING:
-    from tutor.teaching.lessons._checker import _Checker
+    from tutor.teaching.lessons._blockcheck import BlockChecker
 
 DESCRIPTION = ("the dealer's advantage measured by simulated deals, or (with skill) how much "
                "an expert seat gains per ruleset, from precomputed figures")
@@ -19,7 +19,7 @@ DESCRIPTION = ("the dealer's advantage measured by simulated deals, or (with ski
 _MAX_DEALS = 20000
 
 
-def parse(ck: _Checker, content: str, line: int) -> SimulateData | SkillData | None:
+def parse(ck: BlockChecker, content: str, line: int) -> SimulateData | SkillData | None:
     """``{"ruleset", "players", "deals", "seed", "bots"}``, or for a block with ``skill``
     what :func:`parse_skill` reads."""
     # imported here, not above: course_index must not load the engine's sources
@@ -53,7 +53,7 @@ def parse(ck: _Checker, content: str, line: int) -> SimulateData | SkillData | N
                         seed=seed, bots=bots)
 
 
-def parse_skill(ck: _Checker, content: str, line: int) -> SkillData | None:
+def parse_skill(ck: BlockChecker, content: str, line: int) -> SkillData | None:
     """``{"skill": [opponents], "rulesets", "deals", "seed", "samples"}``: the expert seat's
     gain per ruleset, from the precomputed figures (:mod:`tutor.teaching.figures`), which must
     hold these parameters."""
