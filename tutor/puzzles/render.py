@@ -344,7 +344,7 @@ def _end_of_play(puzzle: Puzzle, deal, symbols: bool) -> list:
         t = Text("  ")
         t.append(f"{'Player ' + str(q) + _marks(q == seat, q == deal.dealer):<{width}}",
                  style="bold cyan" if q == seat else "")
-        t.append(f"  {s.won_in_play - sum(1 for c in r.won[q] if c in alone):>2}")
+        t.append(f"  {len(won):>2}")      # (won in play, before capturing alone)
         if won:
             t.append(": ")
             out.append(_Hang(t, pile_text(won, symbols)))

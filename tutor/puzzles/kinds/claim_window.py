@@ -121,7 +121,14 @@ class ClaimWindow(OneLetterKind):
         for index, rank, mistake in self._events(snaps):
             if mistake != (case != "none"):
                 continue
-            offender = snaps[index + 1].history[index].player
+            made = snaps[index + 1]
+            opened = next((o for o in made.open_oversights()
+                           if o.index == index and o.rank == rank), None)
+            # who may claim the mistake (the engine's), and who may not; for a move that only
+            # looks like a mistake, everyone but the one who made it
+            actor = made.history[index].player
+            may = (made.claimants(opened) if opened is not None
+                   else tuple(q for q in range(n) if q != actor))
             for since in range(1, SINCE + 1):
                 cut = snaps.get(index + 1 + since)
                 if cut is None or len(cut.history) != index + 1 + since:
@@ -130,7 +137,7 @@ class ClaimWindow(OneLetterKind):
                     continue
                 now = next((o for o in cut.open_oversights()
                             if o.index == index and o.rank == rank), None)
-                seats = [offender] if case == "own" else [q for q in range(n) if q != offender]
+                seats = [q for q in range(n) if q not in may] if case == "own" else list(may)
                 for seat in seats:
                     got = (("open" if seat in cut.claimants(now) else "own") if now is not None
                            else "closed" if mistake else "none")

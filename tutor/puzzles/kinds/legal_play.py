@@ -19,7 +19,7 @@ capture under ``captures_per_turn: any``, ``declare_pair``).
 from __future__ import annotations
 
 from tutor.engine.cards import RANK_PLURALS, make_card, pretty_cards, rank_of
-from tutor.engine.deal import Action, deal_order
+from tutor.engine.deal import CAPTURE_FORM, Action, deal_order
 from tutor.engine.parameters import spec
 from tutor.engine.records import action_from_json, action_to_json
 from tutor.engine.values import CaptureForm, Declaration, OversightKind
@@ -42,6 +42,15 @@ _DECL_WORDS = {"declare_prial": "declare two of your prial",
                "declare_mournival": "declare your mournival",
                "declare_dead_pair": "declare your pair as dead",
                "declare_pair": "declare your pair"}
+
+
+#: The capture shapes (hand cards, table cards) a learner might try, with the tag each
+#: teaches: one card taking two (no capture form), then the engine's forms but one for one
+#: (:data:`~tutor.engine.deal.CAPTURE_FORM`), each a trap where the ruleset refuses it (the
+#: engine judges every decoy: :func:`decoys`).
+_TRIED_SHAPES = [((1, 2), "two-for-one")] + [
+    (shape, "no-" + form.replace("_", "-")) for shape, form in CAPTURE_FORM.items()
+    if form is not CaptureForm.ONE_FOR_ONE]
 
 
 def choices_of(deal, seat: int) -> list[Action]:
@@ -118,9 +127,8 @@ def decoys(deal, seat: int, basic: bool, rng=None,
     if not basic:
         for r in sorted(set(by_hand) & set(by_table)):
             h, t = by_hand[r], by_table[r]
-            for nh, nt, tag in ((1, 2, "two-for-one"), (1, 3, "no-one-for-three"),
-                                (2, 2, "no-pair-for-pair"), (3, 1, "no-prial-for-one")):
-                if len(h) >= nh and len(t) >= nt and (nt != 3 or len(t) == 3):
+            for (nh, nt), tag in _TRIED_SHAPES:
+                if len(h) >= nh and len(t) >= nt:
                     out.append((Action.make(seat, "capture", h[:nh], t[:nt]), tag))
         for _r, cs in sorted(by_hand.items()):
             if len(cs) == 2:
@@ -195,8 +203,8 @@ def legal_tags(deal, seat: int, groups) -> set[str]:
             tags.add("declare-pair")
         elif a.kind.startswith("declare"):
             tags.add("declaration")
-            if a.kind in ("declare_prial", "declare_mournival"):
-                tags.add(a.kind.removeprefix("declare_"))      # prial, mournival
+            if a.declared in (Declaration.PRIAL, Declaration.MOURNIVAL):
+                tags.add(str(a.declared))                       # prial, mournival
         elif a.form:
             tags.add(a.form.replace("_", "-"))
         if any(deal.would_split_prial(x) for x in g):
@@ -206,27 +214,35 @@ def legal_tags(deal, seat: int, groups) -> set[str]:
     return tags
 
 
+#: The engine's reasons a listed move is refused (:attr:`Reason.code` of
+#: :meth:`~tutor.engine.deal.Deal.why_illegal`), in a few words that name the rule without the
+#: answer (the retry's nudge); a reason not listed is said by the kind of move
+#: (:data:`_SHORT_BY_KIND`).
+_SHORT_WHY = {
+    "other_rank": "takes a card of another rank",
+    "one_takes_two": "has one card take two",
+    "capture_not_allowed": "is a capture this ruleset does not allow",
+    "must_capture": "lies down while another move is possible",
+    "must_declare": "lies down while another move is possible",
+    "captured_this_turn": "lies down while another move is possible",
+    "no_capture_yet": "ends a turn that has not captured yet",
+    "declaration_is_a_turn": "is a declaration, which takes your turn under this ruleset",
+}
+_SHORT_BY_KIND = {"capture": "is not a capture you may make now",
+                  "play_on_capture": "is not a capture you may make now",
+                  "lie_down": "lies down while another move is possible",
+                  "end_turn": "is not a move you may make now"}
+
+
 def _short_why(deal, a: Action) -> str:
     """Why a listed move may not be made, in a few words that name the rule without the
-    answer: a capture form the ruleset does not allow, one card taking two, another rank, lying
-    down while a move is possible, a declaration that is not allowed now (under a ruleset where
-    a declaration is a turn, or of a pair that is not dead)."""
-    if a.kind in ("capture", "play_on_capture"):
-        ranks = {rank_of(c) for c in a.cards + a.table}
-        if len(ranks) > 1:
-            return "takes a card of another rank"
-        if len(a.cards) == 1 and len(a.table) == 2:
-            return "has one card take two"
-        if a.form and not deal.game.allows(a.form):
-            return "is a capture this ruleset does not allow"
-        return "is not a capture you may make now"
-    if a.kind == "lie_down":
-        return "lies down while another move is possible"
-    if a.kind == "end_turn":
-        return "ends a turn that has not captured yet"
-    if deal.game.declarations_are_turns and deal.to_move != a.player:
-        return "is a declaration, which takes your turn under this ruleset"
-    return "is a declaration you may not make now"
+    answer: the engine's reason (:meth:`~tutor.engine.deal.Deal.why_illegal`) said by its code
+    (:data:`_SHORT_WHY`): a capture form the ruleset does not allow, one card taking two,
+    another rank, lying down while a move is possible, a declaration that is not allowed now."""
+    why = deal.why_illegal(a)
+    code = why.code if why is not None else ""
+    return _SHORT_WHY.get(code) or _SHORT_BY_KIND.get(
+        a.kind, "is a declaration you may not make now")
 
 
 class LegalPlay(PuzzleKind):

@@ -268,7 +268,7 @@ def _working(game, s, pays: str) -> str:
     if game.pot_to_one_winner:
         share = "; " + seat_working(scoring, pot_share=s.pot_share) if s.pot_share else ""
         return f"; ante −{s.ante}{pays}{share}"
-    working = seat_working(scoring, won=s.won, points=s.points - s.bonus)
+    working = seat_working(scoring, won=s.won, points=s.points_for_won)
     return f": {working}" + (f", bonus +{s.bonus}" if s.bonus else "")
 
 
@@ -283,33 +283,17 @@ def _table_mournival(pack: list[int], n: int, dealer: int, hand: int, rng) -> No
         pack[i], pack[j] = pack[j], pack[i]
 
 
+#: The parts of a result (:meth:`~tutor.engine.game.Game.result_parts`), as a nudge names them.
+_PART_WORDS = {"ante": "the ante", "pot_share": "the pot", "bonus": "the bonus",
+               "leftovers": "the leftovers", "set_aside": "the set-aside mournival"}
+
+
 def _parts(p, seat: int) -> dict[str, int]:
     """The parts of ``seat``'s result that a learner may leave out, each as the change it makes
-    to the result (the engine's settlement breakdown)."""
+    to the result (the engine's settlement breakdown: :meth:`Game.result_parts`)."""
     deal = p.deal()
-    r = deal.result
-    s = next(x for x in r.settlement if x.seat == seat)
-    stakes = "net" in p.answer
-    parts: dict[str, int] = {}
-    if stakes:
-        if s.ante:
-            parts["the ante"] = -s.ante
-        if s.pot_share:
-            parts["the pot"] = s.pot_share
-        if s.bonus:
-            parts["the bonus"] = s.bonus
-        if s.leftovers and deal.game.settles_by_breakeven:
-            parts["the leftovers"] = s.leftovers // 2
-        if s.set_aside and deal.game.settles_by_breakeven:
-            parts["the set-aside mournival"] = s.set_aside // 2
-    else:
-        if s.leftovers:
-            parts["the leftovers"] = s.leftovers // 2
-        if s.set_aside:
-            parts["the set-aside mournival"] = s.set_aside // 2
-        if s.bonus:
-            parts["the bonus"] = s.bonus
-    return parts
+    s = next(x for x in deal.result.settlement if x.seat == seat)
+    return {_PART_WORDS[k]: v for k, v in deal.game.result_parts(s).items()}
 
 
 def _nudge(p, wrong: list, asked: int) -> str:

@@ -71,7 +71,7 @@ def table_story(deal: Deal, seat: int, record: Mapping[str, object]) -> list[Tab
         if not laid and len(on) < 4:
             continue
         history = [i for i, _ in laid]
-        mine = [o for o in open_by_rank.get(r, []) if o.offender == seat]
+        mine = [o for o in open_by_rank.get(r, []) if seat not in deal.claimants(o)]
         if r in claims:
             why = "open to your claim"
         elif mine:
