@@ -78,7 +78,7 @@ class Grade:
     final: bool = True
     retry: str = ""
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         if self.credit < 0:
             object.__setattr__(self, "credit", 1.0 if self.correct else 0.0)
 
@@ -91,7 +91,7 @@ _PAGE = re.compile(r"^\d\d-[a-z0-9-]+#\S.*$")
 
 
 class _Formatter(string.Formatter):
-    def __init__(self, where: str):
+    def __init__(self, where: str) -> None:
         self.where = where
 
     def get_value(self, key, args, kwargs):
@@ -419,7 +419,7 @@ class Hints(Sequence):
     ``i`` if it is not yet known.
     """
 
-    def __init__(self, items: Iterable[str | Callable[[], str]] = ()):
+    def __init__(self, items: Iterable[str | Callable[[], str]] = ()) -> None:
         self._items: list[str | Callable[[], str]] = list(items)
 
     def __len__(self) -> int:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 
 from tutor.engine.cards import SUIT_SYMBOLS, SUITS, parse_card, pretty
+from tutor.engine.deal import Action, Deal
 from tutor.engine.observe import observe
 from tutor.engine.parameters import settlement_rule
 from tutor.engine.sources import default_library
@@ -139,7 +140,7 @@ class _Hang:
     next lines, indented by ``indent``; a label wider than the terminal wraps under its own
     first word.  ``body`` None: the label alone."""
 
-    def __init__(self, label, body, indent: int = 4):
+    def __init__(self, label, body, indent: int = 4) -> None:
         self.label = label
         self.body = body
         self.indent = indent
@@ -187,7 +188,7 @@ def shown_actions(puzzle: Puzzle) -> tuple[list[int], list[int]]:
     return earlier, list(range(first, n))
 
 
-def _action_features(a) -> set[str]:
+def _action_features(a: Action) -> set[str]:
     """What one action in words shows, as board features (``puzzles/board.yaml``)."""
     k = a.kind
     out = set()
@@ -229,7 +230,7 @@ def board_features(puzzle: Puzzle) -> set[str]:
     if board_options(puzzle.kind)["scoring"]:
         out |= scoring_features(puzzle.ruleset, puzzle.players)
     if deal.is_terminal():
-        r = deal.result
+        r = deal.final_result()
         if r.leftovers:
             out.add("leftovers")
         if r.set_aside:
@@ -284,7 +285,7 @@ def _position(puzzle: Puzzle, symbols: bool) -> list:
     return out
 
 
-def _history(puzzle: Puzzle, deal, symbols: bool) -> list:
+def _history(puzzle: Puzzle, deal: Deal, symbols: bool) -> list:
     """The actions the board shows in words (:func:`shown_actions`)."""
     from rich.text import Text
     hist = deal.history
@@ -313,12 +314,12 @@ def _history(puzzle: Puzzle, deal, symbols: bool) -> list:
     return out
 
 
-def _end_of_play(puzzle: Puzzle, deal, symbols: bool) -> list:
+def _end_of_play(puzzle: Puzzle, deal: Deal, symbols: bool) -> list:
     """A finished deal as it stood when play ended: the cards each player won in play, the
     leftovers (the last hand and the table), any set-aside mournival (the engine's settlement
     breakdown, :attr:`tutor.engine.deal.DealResult.settlement`)."""
     from rich.text import Text
-    r = deal.result
+    r = deal.final_result()
     seat = puzzle.seat
     aside = set(r.set_aside)
     leftovers = set(r.leftovers)

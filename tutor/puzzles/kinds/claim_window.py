@@ -25,21 +25,29 @@ Works under every ruleset that lets an oversight be claimed.
 
 from __future__ import annotations
 
+import random
+from collections.abc import Mapping
+from typing import Any
+
 from tutor.engine.cards import RANK_PLURALS, rank_of
-from tutor.engine.deal import LAID_DOWN_KIND, Deal
+from tutor.engine.deal import LAID_DOWN_KIND, Action, Deal
 from tutor.engine.parameters import claim_window, rule_words
 from tutor.engine.records import replay, to_record
+from tutor.engine.rulesets import Ruleset
 from tutor.engine.values import OversightKind
 from tutor.puzzles.base import (
     LETTERS,
     Candidate,
+    Ctx,
     OneLetterKind,
+    Plan,
     Verdict,
     join,
     player_name,
     set_index,
 )
 from tutor.puzzles.kinds.spot_story import _laid_down_why
+from tutor.puzzles.model import Definition, Puzzle
 
 #: The cases, in the order of the answers (A to D) and of the plan's turn.
 CASES = ("open", "own", "closed", "none")
@@ -69,16 +77,16 @@ def _case(deal: Deal, seat: int, index: int, rank: int):
 class ClaimWindow(OneLetterKind):
     name = "claim-window"
 
-    def why_not(self, rs):
+    def why_not(self, rs: Ruleset) -> str | None:
         game = rs.game()
         if not any(game.claimable(k) for k in OversightKind):
             return "it lets no oversight be claimed"
         return None
 
-    def plan(self, base, rs, players, seed, defn):
+    def plan(self, base: random.Random, rs: Ruleset, players: int, seed: int, defn: Definition) -> Plan:
         return {"variant": "default", "case": CASES[set_index(seed) % len(CASES)]}
 
-    def solve(self, deal, seat, data, rs, players):
+    def solve(self, deal: Deal, seat: int, data: Mapping[str, Any], rs: Ruleset, players: int) -> dict[str, Any]:
         choices = [dict(c) for c in data["choices"]]
         case, o = _case(deal, seat, data["index"], data["rank"])
         return {"choices": choices,
@@ -108,11 +116,11 @@ class ClaimWindow(OneLetterKind):
                     out.append((i, r, False))
         return out
 
-    def build(self, ctx):
+    def build(self, ctx: Ctx) -> Candidate | None:
         rng, n, case = ctx.rng, ctx.players, ctx.plan["case"]
         snaps: dict[int, Deal] = {}
 
-        def observer(d: Deal, a) -> None:
+        def observer(d: Deal, a: Action) -> None:
             if d.phase == "play" and d.to_move is not None:
                 snaps[len(d.history)] = d.clone()
 
@@ -193,7 +201,7 @@ class ClaimWindow(OneLetterKind):
 
     # -- answers -----------------------------------------------------------------------------
 
-    def check(self, p, text):
+    def check(self, p: Puzzle, text: str) -> Verdict:
         got, right, chosen = self.read_letter(p, text)
         if got == right:
             return Verdict(True, f"Right: {right}.")
@@ -201,7 +209,7 @@ class ClaimWindow(OneLetterKind):
                        retry=self._nudge(p, chosen["case"]))
 
     @staticmethod
-    def _nudge(p, chosen: str) -> str:
+    def _nudge(p: Puzzle, chosen: str) -> str:
         """A nudge that points at what to look at again, without naming the answer."""
         if chosen in ("open", "closed") and p.answer["case"] in ("open", "closed"):
             return "Not yet. Count the cards of that rank still on the table: how many does a claim take?"

@@ -18,13 +18,18 @@ capture under ``captures_per_turn: any``, ``declare_pair``).
 
 from __future__ import annotations
 
+import random
+from collections.abc import Mapping
+from typing import Any
+
 from tutor.engine.cards import RANK_PLURALS, make_card, pretty_cards, rank_of
-from tutor.engine.deal import CAPTURE_FORM, Action, deal_order
+from tutor.engine.deal import CAPTURE_FORM, Action, Deal, deal_order
 from tutor.engine.parameters import spec
 from tutor.engine.records import action_from_json, action_to_json
+from tutor.engine.rulesets import Ruleset
 from tutor.engine.values import CaptureForm, Declaration, OversightKind
-from tutor.puzzles.base import LETTERS, Candidate, PuzzleKind, Verdict, join
-from tutor.puzzles.model import AnswerError
+from tutor.puzzles.base import LETTERS, Candidate, Ctx, Plan, PuzzleKind, Verdict, join
+from tutor.puzzles.model import AnswerError, Definition, Puzzle
 from tutor.puzzles.reader import letters_answer
 from tutor.puzzles.surface import shape
 
@@ -53,7 +58,7 @@ _TRIED_SHAPES = [((1, 2), "two-for-one")] + [
     if form is not CaptureForm.ONE_FOR_ONE]
 
 
-def choices_of(deal, seat: int) -> list[Action]:
+def choices_of(deal: Deal, seat: int) -> list[Action]:
     """What ``seat`` may do now (engine), claims and the dealer's taking of a table mournival
     left out, each action once."""
     return list(dict.fromkeys(a for a in deal.legal_actions(seat)
@@ -68,7 +73,7 @@ def group_key(a: Action) -> tuple:
     return (a.kind, a.rank, len(a.cards), len(a.table))
 
 
-def choice_groups(deal, seat: int) -> list[list[Action]]:
+def choice_groups(deal: Deal, seat: int) -> list[list[Action]]:
     """:func:`choices_of` grouped by :func:`group_key`, in engine order."""
     groups: dict[tuple, list[Action]] = {}
     for a in choices_of(deal, seat):
@@ -106,7 +111,7 @@ def form_words(a: Action) -> str:
     return _DECL_WORDS.get(a.kind, a.kind.replace("_", " "))
 
 
-def decoys(deal, seat: int, basic: bool, rng=None,
+def decoys(deal: Deal, seat: int, basic: bool, rng: random.Random | None = None,
            like: Action | None = None) -> list[tuple[Action, str]]:
     """Plausible illegal moves for ``seat`` with the tag each teaches: every capture shape the
     learner might try with the ranks in hand and on the table (unless ``basic``), a card taking
@@ -190,7 +195,7 @@ def decoys(deal, seat: int, basic: bool, rng=None,
     return [(a, tag) for a, tag in out if deal.why_illegal(a) is not None]
 
 
-def legal_tags(deal, seat: int, groups) -> set[str]:
+def legal_tags(deal: Deal, seat: int, groups) -> set[str]:
     """The themes the legal choices carry."""
     tags = set()
     for g in groups:
@@ -234,7 +239,14 @@ _SHORT_BY_KIND = {"capture": "is not a capture you may make now",
                   "end_turn": "is not a move you may make now"}
 
 
-def _short_why(deal, a: Action) -> str:
+def _mover(deal: Deal) -> int:
+    """The seat to move in ``deal`` (a position a puzzle is built at always has one)."""
+    seat = deal.to_move
+    assert seat is not None
+    return seat
+
+
+def _short_why(deal: Deal, a: Action) -> str:
     """Why a listed move may not be made, in a few words that name the rule without the
     answer: the engine's reason (:meth:`~tutor.engine.deal.Deal.why_illegal`) said by its code
     (:data:`_SHORT_WHY`): a capture form the ruleset does not allow, one card taking two,
@@ -248,7 +260,7 @@ def _short_why(deal, a: Action) -> str:
 class LegalPlay(PuzzleKind):
     name = "legal-play"
 
-    def plan_themes(self, rs) -> list[str]:
+    def plan_themes(self, rs: Ruleset) -> list[str]:
         """The themes a plan may aim at under ``rs``."""
         game = rs.game()
         out = [CaptureForm.ONE_FOR_ONE, "lie_down"]
@@ -265,30 +277,30 @@ class LegalPlay(PuzzleKind):
         out.append("two_for_one")           # a decoy: one card taking two of a rank
         return out
 
-    def plan(self, base, rs, players, seed, defn):
+    def plan(self, base: random.Random, rs: Ruleset, players: int, seed: int, defn: Definition) -> Plan:
         return {"variant": "default", "theme": base.choice(self.plan_themes(rs))}
 
-    def plan_may_fit(self, plan, theme):
+    def plan_may_fit(self, plan: Plan, theme: str) -> bool:
         if theme == "mismatch":             # a decoy any plan may list
             return True
         if theme in ("prial", "mournival"):     # a declaration of one, among the moves
             return plan["theme"] == "declaration"
         return plan["theme"].replace("_", "-") == theme
 
-    def solve(self, deal, seat, data, rs, players):
+    def solve(self, deal: Deal, seat: int, data: Mapping[str, Any], rs: Ruleset, players: int) -> dict[str, Any]:
         right = [c["letter"] for c in data["choices"]
                  if deal.why_illegal(action_from_json(c["move"], 0)) is None]
         return {"actions": [action_to_json(a) for a in choices_of(deal, seat)],
                 "choices": [dict(c) for c in data["choices"]], "right": right}
 
-    def build(self, ctx):
+    def build(self, ctx: Ctx) -> Candidate | None:
         rng = ctx.rng
         max_groups = int(ctx.defn.options.get("max_choices", 5))
         theme = ctx.plan["theme"]
         basic = theme in BASIC
-        found = []
+        found: list[tuple[Deal, list[list[Action]]]] = []
 
-        def observer(d, a) -> None:
+        def observer(d: Deal, a: Action) -> None:
             p = d.to_move
             if d.phase != "play" or p is None:
                 return
@@ -303,15 +315,15 @@ class LegalPlay(PuzzleKind):
         pack, dealer, bots = self._arranged(ctx, theme)
         ctx.play(pack, dealer, bots, observer)
         want = theme.replace("_", "-")
-        pick = []
+        pick: list[tuple[Deal, list[list[Action]], list[tuple[Action, str]]]] = []
         for d, g in found:
-            tags = legal_tags(d, d.to_move, g)
+            tags = legal_tags(d, _mover(d), g)
             # the one allowed move shown as any of its group, not the engine's first (whose
             # cards would lean to one suit)
             one = rng.choice(g[0]) if len(g) == 1 else None
             if one is not None:
                 g = [[one] + [a for a in g[0] if a != one]]
-            probes = decoys(d, d.to_move, basic, rng, one)
+            probes = decoys(d, _mover(d), basic, rng, one)
             if basic:
                 if not tags <= BASIC_TAGS | HOUSE_TAGS or want not in tags:
                     continue
@@ -325,7 +337,7 @@ class LegalPlay(PuzzleKind):
         if not pick:
             return None
         if theme == "declaration":          # a prial (or mournival) that may be declared first
-            held = [x for x in pick if legal_tags(x[0], x[0].to_move, x[1])
+            held = [x for x in pick if legal_tags(x[0], _mover(x[0]), x[1])
                     & {"prial", "mournival"}]
             pick = held or pick
         # a position with one allowed move half the time where there is one, so that a puzzle
@@ -339,7 +351,7 @@ class LegalPlay(PuzzleKind):
         if theme != "lie_down" and single and rng.random() < 0.75:
             pick = single
         deal, groups, probes = rng.choice(pick)
-        seat = deal.to_move
+        seat = _mover(deal)
         legal = [g[0] for g in groups]
         room = max(1, min(2, 6 - len(legal)))
         if len(legal) == 1:
@@ -373,17 +385,20 @@ class LegalPlay(PuzzleKind):
             letter = LETTERS[i]
             choices.append({"letter": letter, "move": action_to_json(a), "text": label(a)})
             if ok:
-                g = next(g for g in groups if g[0] == a)
-                more = (f" (or any of the {len(g)} such moves)" if len(g) > 1 else "")
+                group = next(x for x in groups if x[0] == a)
+                more = (f" (or any of the {len(group)} such moves)" if len(group) > 1 else "")
                 note = ""
-                if any(deal.would_split_prial(x) for x in g):
-                    note = (f": allowed, but it splits the prial of {RANK_PLURALS[a.rank]} on the "
+                if any(deal.would_split_prial(x) for x in group):
+                    ranks = RANK_PLURALS[rank_of(a.cards[0])]
+                    note = (f": allowed, but it splits the prial of {ranks} on the "
                             "table, and the others may claim the two left (a split prial). "
                             "Take all three with one card instead")
                     split.append(letter)
                 lines_ok.append(f"- {letter}) {label(a)}: {form_words(a)}{more}{note}.")
             else:
-                lines_no.append(f"- {letter}) {label(a)}: {deal.why_illegal(a).words(seat)}.")
+                why = deal.why_illegal(a)
+                assert why is not None          # (every decoy is checked illegal)
+                lines_no.append(f"- {letter}) {label(a)}: {why.words(seat)}.")
         allowed = legal_tags(deal, seat, groups)
         decoy_tags = sorted({tag for _, ok, tag in entries if not ok} - allowed - TRAPS)
         data = {"choices": choices, "theme": theme, "decoy_tags": decoy_tags}
@@ -416,7 +431,7 @@ class LegalPlay(PuzzleKind):
                          data=data)
 
     @staticmethod
-    def _arranged(ctx, theme: str):
+    def _arranged(ctx: Ctx, theme: str):
         """A pack, dealer and computer players for ``theme``.  Moves that need three of a rank
         together are rare in play, so the shuffled pack may be arranged first (the dealing order
         from :func:`tutor.engine.deal.deal_order`): for a prial taking a single card, three of a
@@ -450,7 +465,7 @@ class LegalPlay(PuzzleKind):
 
     # -- answers ----------------------------------------------------------------------------
 
-    def check(self, p, text):
+    def check(self, p: Puzzle, text: str) -> Verdict:
         choices = p.answer["choices"]
         letters = "".join(c["letter"] for c in choices)
         picked = letters_answer(text, letters, expected=f"answer with letters from "
@@ -485,10 +500,10 @@ class LegalPlay(PuzzleKind):
         return Verdict(False, lead + ". ".join(x[0].upper() + x[1:] for x in parts) + ".",
                        credit=credit, retry="Not yet: " + "; ".join(bits) + ".")
 
-    def answer_words(self, p):
+    def answer_words(self, p: Puzzle) -> list[str]:
         return ["hint", "quit"] + [c["letter"] for c in p.answer["choices"]]
 
-    def wrong_answer(self, p):
+    def wrong_answer(self, p: Puzzle) -> str | None:
         right = p.answer["right"]
         letters = [c["letter"] for c in p.answer["choices"]]
         wrong = [x for x in letters if x not in right]

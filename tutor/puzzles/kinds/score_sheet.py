@@ -14,11 +14,14 @@ Only for rulesets with a ``match_format``.
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
+from typing import Any
 
 from tutor.engine.deal import Deal
 from tutor.engine.match import Match
-from tutor.puzzles.base import Candidate, PuzzleKind, Verdict
-from tutor.puzzles.model import AnswerError
+from tutor.engine.rulesets import Ruleset
+from tutor.puzzles.base import Candidate, Ctx, PuzzleKind, Verdict
+from tutor.puzzles.model import AnswerError, Puzzle
 from tutor.puzzles.reader import read
 
 _WORDS = {"round": "", "rounds": "", "total": "", "totals": "", "cumulative": "", "score": "",
@@ -46,16 +49,16 @@ def totals(rows: list[dict]) -> dict:
 class ScoreSheet(PuzzleKind):
     name = "score-sheet"
 
-    def why_not(self, rs):
+    def why_not(self, rs: Ruleset) -> str | None:
         if not rs.match_format:
             return "it has no tournament score sheet (no match format)"
         return None
 
-    def solve(self, deal, seat, data, rs, players):
+    def solve(self, deal: Deal | None, seat: int, data: Mapping[str, Any], rs: Ruleset, players: int) -> dict[str, Any]:
         return {**totals(data["sheet"]), "seat": data["seat"],
                 "sheet": [dict(r) for r in data["sheet"]]}
 
-    def build(self, ctx):
+    def build(self, ctx: Ctx) -> Candidate | None:
         rng = ctx.rng
         n = ctx.players
         seed = rng.randrange(1 << 30)
@@ -101,7 +104,7 @@ class ScoreSheet(PuzzleKind):
 
     # -- answers ---------------------------------------------------------------------------
 
-    def check(self, p, text):
+    def check(self, p: Puzzle, text: str) -> Verdict:
         rounds, cum = p.answer["rounds"], p.answer["cumulative"]
         need = len(rounds) + 1
         got = read(text.replace(":", " "), words=_WORDS, cards=False, ranks=False,
@@ -136,9 +139,9 @@ class ScoreSheet(PuzzleKind):
             + f": you said {nums[k]}, it is {want[k]}" for k in wrong) + ".",
             credit=1 - len(wrong) / need, retry=nudge)
 
-    def answer_words(self, p):
+    def answer_words(self, p: Puzzle) -> list[str]:
         return ["hint", "quit"]
 
-    def wrong_answer(self, p):
+    def wrong_answer(self, p: Puzzle) -> str | None:
         a = p.answer
         return " ".join(str(x + 1) for x in a["rounds"] + [a["cumulative"]])

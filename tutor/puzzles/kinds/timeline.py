@@ -30,11 +30,26 @@ is shown with them before the answer.
 
 from __future__ import annotations
 
+import random
 import re
+from collections.abc import Mapping
+from typing import Any
 
 from tutor.engine.deal import Deal
-from tutor.puzzles.base import LETTERS, Candidate, PuzzleKind, Verdict, join, library, set_index
-from tutor.puzzles.model import AnswerError
+from tutor.engine.rulesets import Ruleset
+from tutor.engine.sources import Source
+from tutor.puzzles.base import (
+    LETTERS,
+    Candidate,
+    Ctx,
+    Plan,
+    PuzzleKind,
+    Verdict,
+    join,
+    library,
+    set_index,
+)
+from tutor.puzzles.model import AnswerError, Definition, Puzzle
 from tutor.puzzles.quoted import quote_plain
 from tutor.puzzles.reader import letters_answer
 from tutor.puzzles.surface import alike_length
@@ -139,7 +154,7 @@ def source_year(src) -> int | None:
     return None
 
 
-def dated_sources() -> list[tuple[int, object]]:
+def dated_sources() -> list[tuple[int, Source]]:
     """``(year, source)`` for every text of the rules (and the primary source) whose citation
     gives a year, oldest first (a file of records is no text of the rules)."""
     lib = library()
@@ -163,7 +178,7 @@ def shown_date(date) -> str:
     return str(date.anchor) if date.form in ("year", "circa") else date.text
 
 
-def _apart_sets(recs: list, k: int, rng) -> list | None:
+def _apart_sets(recs: list, k: int, rng: random.Random) -> list | None:
     """``k`` records whose dates are certainly in one order (every two apart), drawn at random,
     or None where there are not so many."""
     for _ in range(20):
@@ -177,7 +192,7 @@ def _apart_sets(recs: list, k: int, rng) -> list | None:
     return None
 
 
-def _wrong_dates(rec, recs: list, rng) -> list:
+def _wrong_dates(rec, recs: list, rng: random.Random) -> list:
     """Three dates in ``rec``'s form that it cannot be: about the other records' years first,
     then a century or two away, each apart from the right one and from each other."""
     anchors = [r.date.anchor for r in recs if r.id != rec.id and r.date.anchor is not None]
@@ -198,15 +213,15 @@ def _wrong_dates(rec, recs: list, rng) -> list:
 class Timeline(PuzzleKind):
     name = "timeline"
 
-    def plan(self, base, rs, players, seed, defn):
+    def plan(self, base: random.Random, rs: Ruleset, players: int, seed: int, defn: Definition) -> Plan:
         return {"variant": FORMS[set_index(seed) % len(FORMS)]}
 
-    def plan_may_fit(self, plan, theme):
+    def plan_may_fit(self, plan: Plan, theme: str) -> bool:
         want = {"dates-in-order": "order", "date-of-record": "when",
                 "name-or-rules": "record", "sources-in-order": "sources"}.get(theme)
         return want is None or plan["variant"] == want
 
-    def solve(self, deal, seat, data, rs, players):
+    def solve(self, deal: Deal, seat: int, data: Mapping[str, Any], rs: Ruleset, players: int) -> dict[str, Any]:
         v = data["variant"]
         lib = library()
         if v == "order":
@@ -226,7 +241,7 @@ class Timeline(PuzzleKind):
         is_record = rec is not None and rec.kind == "name"
         return {"letter": "A" if is_record else "B", "quote": ref}
 
-    def build(self, ctx):
+    def build(self, ctx: Ctx) -> Candidate | None:
         v = ctx.plan["variant"]
         deal = Deal(ctx.rs, ctx.players, ctx.rng.randrange(ctx.players), ctx.new_pack())
         cand = getattr(self, f"_{v}")(ctx)
@@ -242,7 +257,7 @@ class Timeline(PuzzleKind):
 
     # -- the forms -----------------------------------------------------------------------
 
-    def _order(self, ctx):
+    def _order(self, ctx: Ctx):
         rng = ctx.rng
         every = records()
         recs = [r for r in every if not _gives_year(r)]
@@ -266,7 +281,7 @@ class Timeline(PuzzleKind):
         return data, facts, [right, right.replace(" ", ""), right.lower()], features, \
             "dates-in-order"
 
-    def _when(self, ctx):
+    def _when(self, ctx: Ctx):
         rng = ctx.rng
         recs = records()
         askable = [r for r in recs if r.date.form in _WHEN_FORMS and not _gives_year(r)]
@@ -297,7 +312,7 @@ class Timeline(PuzzleKind):
                                                ("year", "circa") else [])
         return data, facts, accepted, features, "date-of-record"
 
-    def _record(self, ctx):
+    def _record(self, ctx: Ctx):
         rng = ctx.rng
         lines = record_lines()
         spellings = [sp for sp in SPELLINGS if all(lines[(sp, side)] for side in SIDES)]
@@ -368,7 +383,7 @@ class Timeline(PuzzleKind):
         return data, facts, [letter, letter.lower(), "record" if is_record else "rules"], \
             {"rules": float(not is_record)}, "name-or-rules"
 
-    def _sources(self, ctx):
+    def _sources(self, ctx: Ctx):
         rng = ctx.rng
         dated = dated_sources()
         if len(dated) < 3:
@@ -395,7 +410,7 @@ class Timeline(PuzzleKind):
 
     # -- answers ---------------------------------------------------------------------------
 
-    def check(self, p, text):
+    def check(self, p: Puzzle, text: str) -> Verdict:
         v = p.variant
         if v in ("order", "sources"):
             return self._check_order(p, text)
@@ -430,7 +445,7 @@ class Timeline(PuzzleKind):
                        retry="Not yet: does the sentence tell anyone how to play, or does it "
                              "only name the game?")
 
-    def _check_order(self, p, text):
+    def _check_order(self, p: Puzzle, text: str):
         k = len(p.answer["order"])
         letters = LETTERS[:k]
         got = letters_answer(text, letters,
@@ -454,13 +469,13 @@ class Timeline(PuzzleKind):
                        credit=in_place / k,
                        retry=f"Not yet: {b} is older than {a}, so {b} comes before it.")
 
-    def answer_words(self, p):
+    def answer_words(self, p: Puzzle) -> list[str]:
         if p.variant == "record":
             return ["hint", "quit", "A", "B"]
         n = len(p.answer.get("order") or p.answer.get("options") or [])
         return ["hint", "quit"] + list(LETTERS[:n])
 
-    def wrong_answer(self, p):
+    def wrong_answer(self, p: Puzzle) -> str | None:
         if p.variant in ("order", "sources"):
             return " ".join(reversed(p.answer["order"]))
         if p.variant == "when":
@@ -469,7 +484,7 @@ class Timeline(PuzzleKind):
         return "B" if p.answer["letter"] == "A" else "A"
 
 
-def records_in(p) -> list[str]:
+def records_in(p: Puzzle) -> list[str]:
     """The ids of the records a timeline puzzle ``p`` asks about or shows (its order, its
     date, or the record a record-or-description question quotes, a part of or reports)."""
     if p.kind != "timeline":
