@@ -16,6 +16,7 @@ know (one an export from another version carries) is shown by its id, in a group
 from __future__ import annotations
 
 import difflib
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -36,7 +37,7 @@ def theme_id(name: str) -> str:
     return "-".join(words)
 
 
-def theme_ids(names) -> list[str]:
+def theme_ids(names: Iterable[str]) -> list[str]:
     """The themes ``names`` (an iterable of strings) in the one spelling (:func:`theme_id`), in
     order, each once; a name of no words at all is kept as given (it is no theme of ours, and
     dropping it would lose what was recorded)."""
@@ -79,7 +80,7 @@ def theme_table() -> dict[str, Theme]:
     name = path.name
     raw, doc = yamlfile.load(yamlfile.read_text(path, name), name)
 
-    def fail(message: str, *keys) -> DataError:
+    def fail(message: str, *keys: str | int) -> DataError:
         where = ".".join(str(k) for k in keys)
         return DataError(f"{name}:{doc.line_of(*keys)}: {where + ': ' if where else ''}{message}")
 
