@@ -25,6 +25,7 @@ from typing import Any
 from tutor.engine.cards import RANK_PLURALS, make_card, pretty_cards, rank_of
 from tutor.engine.deal import CAPTURE_FORM, Action, Deal, deal_order
 from tutor.engine.parameters import spec
+from tutor.engine.reasons import Reason
 from tutor.engine.records import action_from_json, action_to_json
 from tutor.engine.rulesets import Ruleset
 from tutor.engine.values import CaptureForm, Declaration, OversightKind
@@ -246,6 +247,13 @@ def _mover(deal: Deal) -> int:
     return seat
 
 
+def _refusal(deal: Deal, a: Action) -> Reason:
+    """Why ``a`` (a listed decoy, checked illegal when the puzzle was made) may not be made."""
+    why = deal.why_illegal(a)
+    assert why is not None
+    return why
+
+
 def _short_why(deal: Deal, a: Action) -> str:
     """Why a listed move may not be made, in a few words that name the rule without the
     answer: the engine's reason (:meth:`~tutor.engine.deal.Deal.why_illegal`) said by its code
@@ -396,9 +404,7 @@ class LegalPlay(PuzzleKind):
                     split.append(letter)
                 lines_ok.append(f"- {letter}) {label(a)}: {form_words(a)}{more}{note}.")
             else:
-                why = deal.why_illegal(a)
-                assert why is not None          # (every decoy is checked illegal)
-                lines_no.append(f"- {letter}) {label(a)}: {why.words(seat)}.")
+                lines_no.append(f"- {letter}) {label(a)}: {_refusal(deal, a).words(seat)}.")
         allowed = legal_tags(deal, seat, groups)
         decoy_tags = sorted({tag for _, ok, tag in entries if not ok} - allowed - TRAPS)
         data = {"choices": choices, "theme": theme, "decoy_tags": decoy_tags}
@@ -488,7 +494,7 @@ class LegalPlay(PuzzleKind):
         if wrong:
             parts.append("not allowed: " + "; ".join(
                 f"{c['letter']}) {c['text']}: "
-                f"{deal.why_illegal(action_from_json(c['move'], 0)).words(p.seat)}"
+                f"{_refusal(deal, action_from_json(c['move'], 0)).words(p.seat)}"
                 for c in wrong))
         bits = [f"{c['letter']} {_short_why(deal, action_from_json(c['move'], 0))}"
                 for c in wrong]

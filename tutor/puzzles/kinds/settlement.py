@@ -331,7 +331,7 @@ def _nudge(p: Puzzle, wrong: list, asked: int) -> str:
     if not why and stakes and said == -right:
         why = "the sign is turned round (what a player pays is minus, what they take plus)"
     if not why:
-        scoring = p.deal().ruleset.scoring
+        scoring = Scoring(p.deal().ruleset.scoring)
         why = {Scoring.POT: "settle the leftovers and who takes the pot first, then count "
                             "again",
                Scoring.STAKES: "settle the leftovers and the bonus first, then count the won "

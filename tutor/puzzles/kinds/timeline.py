@@ -457,6 +457,7 @@ class Timeline(PuzzleKind):
         if got == right:
             return Verdict(True, "Right: " + " ".join(right) + ".")
         lib = library()
+        ys: list[Any]           # (a record's date key, or a source's year: one kind a puzzle)
         if "records" in p.answer:
             ys = [lib.records[r].date.key for r in p.answer["records"]]
         else:
