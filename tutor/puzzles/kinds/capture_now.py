@@ -21,11 +21,11 @@ wait).
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from tutor.engine.cards import RANK_PLURALS, codes, pretty_cards, rank_code, rank_of
-from tutor.engine.deal import Action, Deal
+from tutor.engine.deal import Action, CaptureOption, Deal
 from tutor.engine.rulesets import Ruleset
 from tutor.engine.values import CaptureForm
 from tutor.puzzles.base import (
@@ -54,7 +54,7 @@ ENDGAME_ATTEMPTS = 10
 _WORDS = {w: "none" for w in NOTHING_WORDS}
 
 
-def option_theme(o) -> str:
+def option_theme(o: CaptureOption) -> str:
     """How an option is judged: ``at-risk``; safe because two or three lie on the table
     (``hold-back``), because every other card of the rank is in sight (``counting``), or
     because nobody can take it before your next turn (``endgame``)."""
@@ -67,7 +67,14 @@ def option_theme(o) -> str:
     return "endgame"
 
 
-def case_of(opts) -> str:
+def _mover(deal: Deal) -> int:
+    """The seat to move (a position collected always has one)."""
+    seat = deal.to_move
+    assert seat is not None
+    return seat
+
+
+def case_of(opts: Sequence[CaptureOption]) -> str:
     """The case of a position's capture options (see :data:`CASES`)."""
     risky = sum(o.at_risk for o in opts)
     if risky >= 2:
@@ -145,9 +152,9 @@ class CaptureNow(PuzzleKind):
         return {"at_risk": [rank_code(o.rank) for o in opts if o.at_risk],
                 "safe": [rank_code(o.rank) for o in opts if not o.at_risk]}
 
-    def _collect(self, ctx: Ctx, case: str) -> list:
+    def _collect(self, ctx: Ctx, case: str) -> list[Deal]:
         """Positions of ``case`` from one deal played by computer players."""
-        found: list = []
+        found: list[Deal] = []
         endgame = case == "endgame"
 
         def observer(d: Deal, a: Action) -> None:
@@ -177,9 +184,9 @@ class CaptureNow(PuzzleKind):
         rng = ctx.rng
         prefer = ctx.plan["prefer"]
         themed = [d for d in found
-                  if any(option_theme(o) == prefer for o in d.capture_options(d.to_move))]
+                  if any(option_theme(o) == prefer for o in d.capture_options(_mover(d)))]
         deal = rng.choice(themed or found)
-        seat = deal.to_move
+        seat = _mover(deal)
         opts = deal.capture_options(seat)
         risky = [o for o in opts if o.at_risk]
         safe = [o for o in opts if not o.at_risk]
@@ -292,6 +299,5 @@ class CaptureNow(PuzzleKind):
 
     def wrong_answer(self, p: Puzzle) -> str | None:
         a = p.answer
-        if a["at_risk"]:
-            return a["safe"][0] if a["safe"] else "none"
-        return a["safe"][0]
+        first: str = a["safe"][0] if a["safe"] else "none"
+        return first if a["at_risk"] else a["safe"][0]

@@ -30,7 +30,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from tutor.engine.cards import RANK_PLURALS, rank_of
-from tutor.engine.deal import LAID_DOWN_KIND, Action, Deal
+from tutor.engine.deal import LAID_DOWN_KIND, Action, Deal, Oversight
 from tutor.engine.parameters import claim_window, rule_words
 from tutor.engine.records import replay, to_record
 from tutor.engine.rulesets import Ruleset
@@ -56,14 +56,14 @@ CASES = ("open", "own", "closed", "none")
 SINCE = 3
 
 
-def _then(deal: Deal, index: int, rank: int):
+def _then(deal: Deal, index: int, rank: int) -> Oversight | None:
     """The oversight of ``rank`` the action at history ``index`` opened, found on the deal
     replayed just after it (None when it opened none)."""
     then = replay(to_record(deal, with_result=False), upto=index + 1)
     return next((o for o in then.open_oversights() if o.index == index and o.rank == rank), None)
 
 
-def _case(deal: Deal, seat: int, index: int, rank: int):
+def _case(deal: Deal, seat: int, index: int, rank: int) -> tuple[str, Oversight | None]:
     """``(case, oversight)``: which of :data:`CASES` the position is for ``seat``, about the
     cards of ``rank`` the action at ``index`` concerned; the oversight that action opened (None
     for ``none``)."""
@@ -94,7 +94,7 @@ class ClaimWindow(OneLetterKind):
                 "case": case, "index": data["index"], "rank": data["rank"],
                 "claimants": sorted(deal.claimants(o)) if o else [],
                 "until": claim_window(o.kind) if o else None,
-                "kind": str(o.kind.value) if o else None}
+                "kind": OversightKind(o.kind).value if o else None}
 
     def _events(self, snaps: dict[int, Deal]) -> list[tuple[int, int, bool]]:
         """``(index, rank, mistake)`` for each action that opened an oversight (not the
@@ -177,7 +177,7 @@ class ClaimWindow(OneLetterKind):
                                          capital=True),
                          claimants=join([player_name(q, seat) for q in deal.claimants(o)]),
                          window=claim_window(o.kind))
-            variant = str(o.kind.value)
+            variant = OversightKind(o.kind).value
             themes.append(variant.replace("_", "-"))
         else:
             before = replay(to_record(deal, with_result=False), upto=index)

@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from tutor.engine.cards import RANK_NAMES, RANK_PLURALS, parse_rank, rank_code, rank_of
-from tutor.engine.deal import Action, Deal
+from tutor.engine.deal import Action, Deal, RankCount
 from tutor.engine.errors import NotationError
 from tutor.engine.observe import observe
 from tutor.engine.rulesets import Ruleset
@@ -32,7 +32,7 @@ _RANK_PAIR = re.compile(r"(10|[2-9atjqk]|aces?|twos?|threes?|fours?|fives?|sixes
 _COUNT_WORDS = {"unseen": "", "cards": "", "card": "", "none": "zero", "nil": "zero"}
 
 
-def _places(c) -> int:
+def _places(c: RankCount) -> int:
     """In how many places the seen cards of a rank lie (table, each won pile, set aside, hand)."""
     return (bool(c.table) + sum(1 for w in c.won if w) + bool(c.set_aside) + bool(c.hand))
 

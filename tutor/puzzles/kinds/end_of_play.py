@@ -115,7 +115,7 @@ class EndOfPlay(PuzzleKind):
         got = read(text.replace(":", " "), words=_WORDS, cards=False, ranks=False,
                    numbers=True, expected="give two players: who is last in, and who takes "
                                           "the leftovers (or `nobody`)")
-        vals: list = []
+        vals: list[int | None] = []
         for what, v in got.items:
             if what == "number":
                 vals.append(v)

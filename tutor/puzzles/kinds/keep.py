@@ -74,7 +74,8 @@ def _whole_pairs(cards: tuple[int, ...]) -> bool:
 TIES = 2
 
 
-def _distractors(rng: random.Random, parts, right: tuple[int, ...]):
+def _distractors(rng: random.Random, parts: list[tuple[int, ...]],
+                 right: tuple[int, ...]) -> list[tuple[int, ...]] | None:
     """Three wrong answers, each the cards kept (a union of ``parts`` that is not ``right``), or
     None when the position has too few.  ``right`` (the won cards) keeps whole pairs only, so
     whole pairs are offered as wrong answers too: as many cards as ``right`` (a won pair given
@@ -145,11 +146,11 @@ class Keep(OneLetterKind):
         except UsageError:
             return None
         won, hand = deal.won_cards(seat), deal.hand(seat)
-        options = _distractors(rng, _parts(won, hand), k.kept)
-        if options is None:
+        wrong = _distractors(rng, _parts(won, hand), k.kept)
+        if wrong is None:
             return None
         options = [(kept, tuple(sorted(c for c in won + hand if c not in kept)))
-                   for kept in options] + [(k.kept, k.to_table)]
+                   for kept in wrong] + [(k.kept, k.to_table)]
         rng.shuffle(options)
         choices = [{"letter": LETTERS[i], "kept": list(kept), "to_table": list(table),
                     "text": _text(kept, table)} for i, (kept, table) in enumerate(options)]

@@ -22,6 +22,7 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
+from tutor.engine.bots import Bot
 from tutor.engine.cards import RANK_PLURALS, make_card, pretty_cards, rank_of
 from tutor.engine.deal import CAPTURE_FORM, Action, Deal, deal_order
 from tutor.engine.parameters import spec
@@ -66,7 +67,7 @@ def choices_of(deal: Deal, seat: int) -> list[Action]:
                               if a.kind not in ("claim", "take_table_mournival")))
 
 
-def group_key(a: Action) -> tuple:
+def group_key(a: Action) -> tuple[object, ...]:
     """The group of a choice: kind, rank and form (so any seven taking a lone seven is one
     choice)."""
     if a.kind in ("lie_down", "end_turn"):
@@ -76,7 +77,7 @@ def group_key(a: Action) -> tuple:
 
 def choice_groups(deal: Deal, seat: int) -> list[list[Action]]:
     """:func:`choices_of` grouped by :func:`group_key`, in engine order."""
-    groups: dict[tuple, list[Action]] = {}
+    groups: dict[tuple[object, ...], list[Action]] = {}
     for a in choices_of(deal, seat):
         groups.setdefault(group_key(a), []).append(a)
     return list(groups.values())
@@ -196,7 +197,7 @@ def decoys(deal: Deal, seat: int, basic: bool, rng: random.Random | None = None,
     return [(a, tag) for a, tag in out if deal.why_illegal(a) is not None]
 
 
-def legal_tags(deal: Deal, seat: int, groups) -> set[str]:
+def legal_tags(deal: Deal, seat: int, groups: list[list[Action]]) -> set[str]:
     """The themes the legal choices carry."""
     tags = set()
     for g in groups:
@@ -437,7 +438,7 @@ class LegalPlay(PuzzleKind):
                          data=data)
 
     @staticmethod
-    def _arranged(ctx: Ctx, theme: str):
+    def _arranged(ctx: Ctx, theme: str) -> tuple[list[int], int, list[Bot]]:
         """A pack, dealer and computer players for ``theme``.  Moves that need three of a rank
         together are rare in play, so the shuffled pack may be arranged first (the dealing order
         from :func:`tutor.engine.deal.deal_order`): for a prial taking a single card, three of a

@@ -28,13 +28,13 @@ _WORDS = {"round": "", "rounds": "", "total": "", "totals": "", "cumulative": ""
           "points": "", "point": "", "game": "", "games": "", "is": "", "both": ""}
 
 
-def sheet(match: Match, seat: int) -> list[dict]:
+def sheet(match: Match, seat: int) -> list[dict[str, Any]]:
     """``seat``'s sheet: one ``{round, number, practice, points}`` per game, in order."""
     return [{"round": g.round, "number": g.number, "practice": g.practice, "points": v}
             for g, v in match.scores(seat)]
 
 
-def totals(rows: list[dict]) -> dict:
+def totals(rows: list[dict[str, Any]]) -> dict[str, Any]:
     """The sheet's totals: ``rounds`` (each round's scored points, in order) and ``cumulative``
     (their sum); practice games are not scored."""
     by_round: dict[int, int] = {}

@@ -15,10 +15,11 @@ from collections.abc import Mapping
 from typing import Any
 
 from tutor.engine.cards import make_card, pretty_cards
-from tutor.engine.deal import Deal, deal_order
+from tutor.engine.deal import Deal, SeatSettlement, deal_order
 from tutor.engine.errors import LaughError
+from tutor.engine.game import Game
 from tutor.engine.parameters import seat_working, status_mark, value_words
-from tutor.engine.rulesets import Ruleset
+from tutor.engine.rulesets import LieDownPayment, Ruleset
 from tutor.engine.values import Scoring
 from tutor.puzzles.base import (
     Candidate,
@@ -246,7 +247,7 @@ class Settlement(PuzzleKind):
         return " ".join(str(v) for v in vals)
 
 
-def _breakdown_line(s, deal: Deal, seat: int, value: int) -> str:
+def _breakdown_line(s: SeatSettlement, deal: Deal, seat: int, value: int) -> str:
     """One seat's line of the explanation: its won cards, then its settlement worked out
     (:func:`_working`), then its result."""
     extra = []
@@ -272,7 +273,7 @@ def _breakdown_line(s, deal: Deal, seat: int, value: int) -> str:
     return f"- {who}: {got}" + _working(deal.game, s, pays) + result
 
 
-def _working(game, s, pays: str) -> str:
+def _working(game: Game, s: SeatSettlement, pays: str) -> str:
     """One seat's settlement worked out (the parameter table's working of the ``game``'s
     scoring, RULES.md 3.5, 3.6), with its ante, bonus and lie-down payments ``pays``: what
     follows its won cards in the breakdown."""
@@ -311,7 +312,7 @@ def _parts(p: Puzzle, seat: int) -> dict[str, int]:
     return {_PART_WORDS[k]: v for k, v in deal.game.result_parts(s).items()}
 
 
-def _nudge(p: Puzzle, wrong: list, asked: int) -> str:
+def _nudge(p: Puzzle, wrong: list[tuple[int, int, int]], asked: int) -> str:
     """A nudge that names what a wrong result left out or counted wrongly (the ante, the bonus,
     the leftovers, a set-aside mournival, won cards not halved, the sign), never the answer."""
     stakes = "net" in p.answer
@@ -343,7 +344,7 @@ def _nudge(p: Puzzle, wrong: list, asked: int) -> str:
             f"{why}.")
 
 
-def _pays_words(pays) -> str:
+def _pays_words(pays: LieDownPayment | None) -> str:
     """What lying down costs, in words (the parameter table's wording)."""
     if pays is None:
         return value_words("lie_down_pays", None)
