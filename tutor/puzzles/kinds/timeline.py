@@ -37,7 +37,7 @@ from typing import Any
 
 from tutor.engine.deal import Deal
 from tutor.engine.rulesets import Ruleset
-from tutor.engine.sources import Source
+from tutor.engine.sources import Record, RecordDate, Source
 from tutor.puzzles.base import (
     LETTERS,
     Candidate,
@@ -62,18 +62,18 @@ _YEAR = re.compile(r"\b(1[0-9]{3}|20[0-9]{2})\b")
 _WHEN_FORMS = ("year", "circa", "range", "decade", "century")
 
 
-def records(kinds=("name", "play")) -> list:
+def records(kinds: tuple[str, ...] = ("name", "play")) -> list[Record]:
     """The dated records of ``kinds`` in date order (:class:`tutor.engine.sources.Record`),
     every source file's."""
     return [r for r in library().timeline(kinds) if r.date.dated]
 
 
-def record_words(rec) -> str | None:
+def record_words(rec: Record) -> str | None:
     """A record's own words as the page shows them (None for one known from a citation)."""
     return quote_plain(library().quotation(rec.quote).text) if rec.quote else None
 
 
-def record_line(rec) -> str:
+def record_line(rec: Record) -> str:
     """A record named for an option: its author's work and page, then its own words in
     quotation marks, or that none of them are given."""
     words = record_words(rec)
@@ -81,7 +81,7 @@ def record_line(rec) -> str:
     return f"{head}: “{words}”" if words else f"{head} (cited; none of its words given here)"
 
 
-def _gives_year(rec) -> bool:
+def _gives_year(rec: Record) -> bool:
     """True when the record's words or citation write a year (that would give a date away)."""
     return bool(_YEAR.search(" ".join(x for x in (record_words(rec) or "", rec.title,
                                                    rec.page or "", rec.author or "") if x)))
@@ -123,15 +123,17 @@ def record_lines() -> dict[tuple[str, str], list[str]]:
     return got
 
 
-def _part_of_listed(rec, listed: set[str]) -> bool:
+def _part_of_listed(rec: Record, listed: set[str]) -> bool:
     """True when a listed line is a part of ``rec``'s own words (then the record is shown by
     that part, never twice)."""
     lib = library()
+    if rec.quote is None:           # (a record of its reporter's words only has no own words)
+        return False
     full = lib.quotation(rec.quote).text
     return any(lib.quotation(ref).text in full for ref in listed)
 
 
-def record_of_line(ref: str):
+def record_of_line(ref: str) -> Record | None:
     """The record a line stands for (:class:`tutor.engine.sources.Record`): the record whose own
     words it is, or a part of, or whose reporter's words it is; None for a description that is
     no record (a rule text's sentence)."""
@@ -143,7 +145,7 @@ def record_of_line(ref: str):
     return None
 
 
-def source_year(src) -> int | None:
+def source_year(src: Source) -> int | None:
     """The year a source was written, read from its citation: the first year in its date, else
     in the larger work it appeared in (``Inter-Livery Card Game Event 2018``); None when the
     citation gives none."""
@@ -162,7 +164,7 @@ def dated_sources() -> list[tuple[int, Source]]:
     return sorted(((y, s) for y, s in got if y is not None), key=lambda x: x[0])
 
 
-def _shown_source(src) -> str:
+def _shown_source(src: Source) -> str:
     """A source as the options name it: its author's work, or the work it appeared in (without
     a year, which would give the order away)."""
     if src.author:
@@ -171,19 +173,19 @@ def _shown_source(src) -> str:
     return f"{src.title} ({where})" if where else src.title
 
 
-def shown_date(date) -> str:
+def shown_date(date: RecordDate) -> str:
     """A date as a ``when`` question's options write it: a year or a ``c.`` year as the year
     alone (every option alike, so that "c." on the options never tells which record is asked
     about), any other form as written."""
     return str(date.anchor) if date.form in ("year", "circa") else date.text
 
 
-def _apart_sets(recs: list, k: int, rng: random.Random) -> list | None:
+def _apart_sets(recs: list[Record], k: int, rng: random.Random) -> list[Record] | None:
     """``k`` records whose dates are certainly in one order (every two apart), drawn at random,
     or None where there are not so many."""
     for _ in range(20):
         pool = rng.sample(recs, len(recs))
-        picked: list = []
+        picked: list[Record] = []
         for r in pool:
             if all(r.date.apart(p.date) for p in picked):
                 picked.append(r)
@@ -192,13 +194,14 @@ def _apart_sets(recs: list, k: int, rng: random.Random) -> list | None:
     return None
 
 
-def _wrong_dates(rec, recs: list, rng: random.Random) -> list:
+def _wrong_dates(rec: Record, recs: list[Record], rng: random.Random) -> list[RecordDate]:
     """Three dates in ``rec``'s form that it cannot be: about the other records' years first,
     then a century or two away, each apart from the right one and from each other."""
     anchors = [r.date.anchor for r in recs if r.id != rec.id and r.date.anchor is not None]
     rng.shuffle(anchors)
+    assert rec.date.anchor is not None          # (a dated record's)
     anchors += [rec.date.anchor + d for d in rng.sample([-150, -100, -60, 60, 100, 150], 6)]
-    out: list = []
+    out: list[RecordDate] = []
     for year in anchors:
         d = rec.date.like(year)
         if d is None or not d.apart(rec.date) or any(d.text == o.text or not d.apart(o)
@@ -208,6 +211,12 @@ def _wrong_dates(rec, recs: list, rng: random.Random) -> list:
         if len(out) == 3:
             return out
     return out
+
+
+#: What a form of the question makes (:meth:`Timeline._order` and the others): the puzzle's
+#: data, the facts its wording is filled with, the accepted answers, the difficulty features and
+#: the theme.
+_Form = tuple[dict[str, Any], dict[str, Any], list[str], dict[str, float], str]
 
 
 class Timeline(PuzzleKind):
@@ -237,8 +246,8 @@ class Timeline(PuzzleKind):
             return {"letter": LETTERS[data["options"].index(shown_date(rec.date))],
                     "options": list(data["options"]), "record": rec.id}
         ref = data["quotes"][0]
-        rec = record_of_line(ref)
-        is_record = rec is not None and rec.kind == "name"
+        line = record_of_line(ref)
+        is_record = line is not None and line.kind == "name"
         return {"letter": "A" if is_record else "B", "quote": ref}
 
     def build(self, ctx: Ctx) -> Candidate | None:
@@ -257,7 +266,7 @@ class Timeline(PuzzleKind):
 
     # -- the forms -----------------------------------------------------------------------
 
-    def _order(self, ctx: Ctx):
+    def _order(self, ctx: Ctx) -> _Form | None:
         rng = ctx.rng
         every = records()
         recs = [r for r in every if not _gives_year(r)]
@@ -281,7 +290,7 @@ class Timeline(PuzzleKind):
         return data, facts, [right, right.replace(" ", ""), right.lower()], features, \
             "dates-in-order"
 
-    def _when(self, ctx: Ctx):
+    def _when(self, ctx: Ctx) -> _Form | None:
         rng = ctx.rng
         recs = records()
         askable = [r for r in recs if r.date.form in _WHEN_FORMS and not _gives_year(r)]
@@ -312,7 +321,7 @@ class Timeline(PuzzleKind):
                                                ("year", "circa") else [])
         return data, facts, accepted, features, "date-of-record"
 
-    def _record(self, ctx: Ctx):
+    def _record(self, ctx: Ctx) -> _Form | None:
         rng = ctx.rng
         lines = record_lines()
         spellings = [sp for sp in SPELLINGS if all(lines[(sp, side)] for side in SIDES)]
@@ -383,7 +392,7 @@ class Timeline(PuzzleKind):
         return data, facts, [letter, letter.lower(), "record" if is_record else "rules"], \
             {"rules": float(not is_record)}, "name-or-rules"
 
-    def _sources(self, ctx: Ctx):
+    def _sources(self, ctx: Ctx) -> _Form | None:
         rng = ctx.rng
         dated = dated_sources()
         if len(dated) < 3:
@@ -397,14 +406,15 @@ class Timeline(PuzzleKind):
         right = " ".join(LETTERS[i] for i in order)
         lines = "\n".join(f"{LETTERS[i]}) {_shown_source(s)}" for i, (_, s) in enumerate(picked))
 
-        def kind(s) -> str:
+        def kind(s: Source) -> str:
             return "the primary source" if s.kind == "primary" else s.kind.replace("-", " ")
         told = "\n".join(f"- {LETTERS[i]}) {picked[i][1].date or picked[i][0]}: "
                          f"{_shown_source(picked[i][1])} ({kind(picked[i][1])})"
                          for i in order)
-        data = {"sources": [src.id for _, src in picked]}
-        facts = {"items": lines, "told": told, "k": k, "example": _example(right, k)}
-        features = {"items": k}
+        data: dict[str, Any] = {"sources": [src.id for _, src in picked]}
+        facts: dict[str, Any] = {"items": lines, "told": told, "k": k,
+                                 "example": _example(right, k)}
+        features: dict[str, float] = {"items": k}
         return data, facts, [right, right.replace(" ", ""), right.lower()], features, \
             "sources-in-order"
 
@@ -445,7 +455,7 @@ class Timeline(PuzzleKind):
                        retry="Not yet: does the sentence tell anyone how to play, or does it "
                              "only name the game?")
 
-    def _check_order(self, p: Puzzle, text: str):
+    def _check_order(self, p: Puzzle, text: str) -> Verdict:
         k = len(p.answer["order"])
         letters = LETTERS[:k]
         got = letters_answer(text, letters,
@@ -499,10 +509,10 @@ def records_in(p: Puzzle) -> list[str]:
     return [rec.id] if rec is not None else []
 
 
-def _quotes_of(recs: list) -> list[str]:
+def _quotes_of(recs: list[Record]) -> list[str]:
     """What the explanation quotes for ``recs``: each record's own words, or, for one known from
     a citation, its reporter's words about it (shown with the reporter's citation)."""
-    return [r.quote or r.report for r in recs if r.quote or r.report]
+    return [ref for r in recs for ref in [r.quote or r.report] if ref]
 
 
 def _year_names(options: list[str]) -> dict[str, str]:
@@ -525,7 +535,7 @@ def _example(right: str, k: int) -> str:
     return " ".join(LETTERS[1:k] + LETTERS[:1])
 
 
-def _neighbours(recs: list, rec) -> str:
+def _neighbours(recs: list[Record], rec: Record) -> str:
     """Where the record stands among the others, in words."""
     i = recs.index(rec)
     before = recs[i - 1] if i else None
