@@ -132,7 +132,7 @@ class DealSetup(PuzzleKind):
         return {**setup_answer(rs, players), "dealer": deal.dealer, "eldest": deal.eldest,
                 "asked": list(data["asked"])}
 
-    def _mournival(self, ctx: Ctx, deal: Deal):
+    def _mournival(self, ctx: Ctx, deal: Deal) -> Candidate | None:
         """What happens to a mournival dealt to the table: the ruleset's ``table_mournival``
         beside the other value the parameter table allows, asked either way round: which is
         this ruleset's rule, or which is another ruleset's (issue 42: most rulesets have the
@@ -189,7 +189,7 @@ class DealSetup(PuzzleKind):
 
         facts: Mapping[str, object] = ans        # a field by its name
 
-        def text(f):
+        def text(f: str) -> str:
             if f == "eldest":
                 return str(deal.eldest)
             if f == "ante":
@@ -320,7 +320,7 @@ class DealSetup(PuzzleKind):
             raise AnswerError("give one number (or `none`)")
         wrong = [(lab, v, e) for lab, v, e in zip(labels, vals, expected) if v != e]
 
-        def show(v, lab=""):
+        def show(v: Any, lab: str = "") -> str:
             if v is None:
                 return "none"
             if lab == "breakeven":
@@ -336,7 +336,7 @@ class DealSetup(PuzzleKind):
             for lab, v, e in wrong) + ".",
             credit=1 - len(wrong) / len(expected), retry=self._nudge(p, wrong))
 
-    def _nudge(self, p: Puzzle, wrong) -> str:
+    def _nudge(self, p: Puzzle, wrong: list[tuple[str, Any, Any]]) -> str:
         """A nudge that names the part of the answer that is wrong, never the answer."""
         ans = p.answer
         if p.answer["asked"] == ["eldest"]:
