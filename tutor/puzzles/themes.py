@@ -38,9 +38,9 @@ def theme_id(name: str) -> str:
 
 
 def theme_ids(names: Iterable[object]) -> list[str]:
-    """The themes ``names`` (an iterable of strings, each read as ``str``) in the one spelling (:func:`theme_id`), in
-    order, each once; a name of no words at all is kept as given (it is no theme of ours, and
-    dropping it would lose what was recorded)."""
+    """The themes ``names`` (an iterable of strings, each read as ``str``) in the one spelling
+    (:func:`theme_id`), in order, each once; a name of no words at all is kept as given (it is
+    no theme of ours, and dropping it would lose what was recorded)."""
     out: dict[str, None] = {}
     for n in names:
         out.setdefault(theme_id(str(n)) or str(n), None)

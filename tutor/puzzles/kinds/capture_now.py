@@ -139,7 +139,8 @@ class CaptureNow(PuzzleKind):
             return CASES
         return tuple(c for c in CASES if c != "endgame")
 
-    def plan(self, base: random.Random, rs: Ruleset, players: int, seed: int, defn: Definition) -> Plan:
+    def plan(self, base: random.Random, rs: Ruleset, players: int, seed: int,
+             defn: Definition) -> Plan:
         cases = self.cases(rs, players)
         return {"variant": "default", "case": cases[set_index(seed) % len(cases)],
                 "prefer": base.choice(["counting", "hold-back", "any", "any"])}
@@ -147,7 +148,8 @@ class CaptureNow(PuzzleKind):
     def plan_may_fit(self, plan: Plan, theme: str) -> bool:
         return theme not in CASES or plan["case"] == theme
 
-    def solve(self, deal: Deal, seat: int, data: Mapping[str, Any], rs: Ruleset, players: int) -> dict[str, Any]:
+    def solve(self, deal: Deal, seat: int, data: Mapping[str, Any], rs: Ruleset,
+              players: int) -> dict[str, Any]:
         opts = deal.capture_options(seat)
         return {"at_risk": [rank_code(o.rank) for o in opts if o.at_risk],
                 "safe": [rank_code(o.rank) for o in opts if not o.at_risk]}

@@ -83,10 +83,12 @@ class ClaimWindow(OneLetterKind):
             return "it lets no oversight be claimed"
         return None
 
-    def plan(self, base: random.Random, rs: Ruleset, players: int, seed: int, defn: Definition) -> Plan:
+    def plan(self, base: random.Random, rs: Ruleset, players: int, seed: int,
+             defn: Definition) -> Plan:
         return {"variant": "default", "case": CASES[set_index(seed) % len(CASES)]}
 
-    def solve(self, deal: Deal, seat: int, data: Mapping[str, Any], rs: Ruleset, players: int) -> dict[str, Any]:
+    def solve(self, deal: Deal, seat: int, data: Mapping[str, Any], rs: Ruleset,
+              players: int) -> dict[str, Any]:
         choices = [dict(c) for c in data["choices"]]
         case, o = _case(deal, seat, data["index"], data["rank"])
         return {"choices": choices,

@@ -50,14 +50,16 @@ def _one(code: str) -> str:
 class Count(PuzzleKind):
     name = "count"
 
-    def plan(self, base: random.Random, rs: Ruleset, players: int, seed: int, defn: Definition) -> Plan:
+    def plan(self, base: random.Random, rs: Ruleset, players: int, seed: int,
+             defn: Definition) -> Plan:
         return {"variant": "default", "ranks": base.choice(defn.options.get("ranks", [1, 2, 3]))}
 
     def plan_may_fit(self, plan: Plan, theme: str) -> bool:
         want = {"one-rank": 1, "two-ranks": 2, "three-ranks": 3}.get(theme)
         return want is None or plan["ranks"] == want
 
-    def solve(self, deal: Deal, seat: int, data: Mapping[str, Any], rs: Ruleset, players: int) -> dict[str, Any]:
+    def solve(self, deal: Deal, seat: int, data: Mapping[str, Any], rs: Ruleset,
+              players: int) -> dict[str, Any]:
         return {"unseen": {r: deal.unseen(seat, parse_rank(r)) for r in data["ranks"]}}
 
     def build(self, ctx: Ctx) -> Candidate | None:

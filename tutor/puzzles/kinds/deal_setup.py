@@ -110,7 +110,8 @@ def other_source_share(value: str) -> float:
 class DealSetup(PuzzleKind):
     name = "deal-setup"
 
-    def plan(self, base: random.Random, rs: Ruleset, players: int, seed: int, defn: Definition) -> Plan:
+    def plan(self, base: random.Random, rs: Ruleset, players: int, seed: int,
+             defn: Definition) -> Plan:
         choices = list(defn.options.get("fields", ["eldest", *SETUP_FIELDS, "all"]))
         return {"variant": base.choice(choices)}
 
@@ -121,7 +122,8 @@ class DealSetup(PuzzleKind):
             return plan["variant"] == "mournival"
         return True
 
-    def solve(self, deal: Deal, seat: int, data: Mapping[str, Any], rs: Ruleset, players: int) -> dict[str, Any]:
+    def solve(self, deal: Deal, seat: int, data: Mapping[str, Any], rs: Ruleset,
+              players: int) -> dict[str, Any]:
         if data["asked"] == ["mournival"]:
             right = rs.table_mournival
             if data.get("other"):

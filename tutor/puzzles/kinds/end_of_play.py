@@ -32,7 +32,8 @@ _WORDS = {"nobody": "nobody", "none": "nobody", "noone": "nobody", "no-one": "no
 class EndOfPlay(PuzzleKind):
     name = "end-of-play"
 
-    def solve(self, deal: Deal, seat: int, data: Mapping[str, Any], rs: Ruleset, players: int) -> dict[str, Any]:
+    def solve(self, deal: Deal, seat: int, data: Mapping[str, Any], rs: Ruleset,
+              players: int) -> dict[str, Any]:
         after = deal.clone()
         after.apply(action_from_json(data["final"], 0))
         if after.phase == "play":

@@ -119,7 +119,8 @@ class Keep(OneLetterKind):
                     "with")
         return None
 
-    def solve(self, deal: Deal, seat: int, data: Mapping[str, Any], rs: Ruleset, players: int) -> dict[str, Any]:
+    def solve(self, deal: Deal, seat: int, data: Mapping[str, Any], rs: Ruleset,
+              players: int) -> dict[str, Any]:
         k = lie_down_keeping(deal, seat)
         choices = [dict(c) for c in data["choices"]]
         return {"choices": choices, "kept": list(k.kept), "to_table": list(k.to_table),

@@ -286,7 +286,8 @@ class LegalPlay(PuzzleKind):
         out.append("two_for_one")           # a decoy: one card taking two of a rank
         return out
 
-    def plan(self, base: random.Random, rs: Ruleset, players: int, seed: int, defn: Definition) -> Plan:
+    def plan(self, base: random.Random, rs: Ruleset, players: int, seed: int,
+             defn: Definition) -> Plan:
         return {"variant": "default", "theme": base.choice(self.plan_themes(rs))}
 
     def plan_may_fit(self, plan: Plan, theme: str) -> bool:
@@ -296,7 +297,8 @@ class LegalPlay(PuzzleKind):
             return plan["theme"] == "declaration"
         return plan["theme"].replace("_", "-") == theme
 
-    def solve(self, deal: Deal, seat: int, data: Mapping[str, Any], rs: Ruleset, players: int) -> dict[str, Any]:
+    def solve(self, deal: Deal, seat: int, data: Mapping[str, Any], rs: Ruleset,
+              players: int) -> dict[str, Any]:
         right = [c["letter"] for c in data["choices"]
                  if deal.why_illegal(action_from_json(c["move"], 0)) is None]
         return {"actions": [action_to_json(a) for a in choices_of(deal, seat)],

@@ -54,7 +54,8 @@ class ScoreSheet(PuzzleKind):
             return "it has no tournament score sheet (no match format)"
         return None
 
-    def solve(self, deal: Deal | None, seat: int, data: Mapping[str, Any], rs: Ruleset, players: int) -> dict[str, Any]:
+    def solve(self, deal: Deal | None, seat: int, data: Mapping[str, Any], rs: Ruleset,
+              players: int) -> dict[str, Any]:
         return {**totals(data["sheet"]), "seat": data["seat"],
                 "sheet": [dict(r) for r in data["sheet"]]}
 

@@ -46,7 +46,8 @@ _UNITS = {"stakes": "", "stake": "", "points": "", "point": "", "player": "", "p
 class Settlement(PuzzleKind):
     name = "settlement"
 
-    def plan(self, base: random.Random, rs: Ruleset, players: int, seed: int, defn: Definition) -> Plan:
+    def plan(self, base: random.Random, rs: Ruleset, players: int, seed: int,
+             defn: Definition) -> Plan:
         share = float(defn.options.get("all_share", 0.5))
         mournival = float(defn.options.get("mournival_share", 0.25))
         return {"variant": "all" if base.random() < share else "you",
@@ -57,7 +58,8 @@ class Settlement(PuzzleKind):
             return plan["mournival"]
         return True
 
-    def solve(self, deal: Deal, seat: int, data: Mapping[str, Any], rs: Ruleset, players: int) -> dict[str, Any]:
+    def solve(self, deal: Deal, seat: int, data: Mapping[str, Any], rs: Ruleset,
+              players: int) -> dict[str, Any]:
         r = deal.result
         if r is None:
             raise LaughError("settlement puzzle position is not a finished deal")

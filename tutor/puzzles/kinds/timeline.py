@@ -222,7 +222,8 @@ _Form = tuple[dict[str, Any], dict[str, Any], list[str], dict[str, float], str]
 class Timeline(PuzzleKind):
     name = "timeline"
 
-    def plan(self, base: random.Random, rs: Ruleset, players: int, seed: int, defn: Definition) -> Plan:
+    def plan(self, base: random.Random, rs: Ruleset, players: int, seed: int,
+             defn: Definition) -> Plan:
         return {"variant": FORMS[set_index(seed) % len(FORMS)]}
 
     def plan_may_fit(self, plan: Plan, theme: str) -> bool:
@@ -230,7 +231,8 @@ class Timeline(PuzzleKind):
                 "name-or-rules": "record", "sources-in-order": "sources"}.get(theme)
         return want is None or plan["variant"] == want
 
-    def solve(self, deal: Deal, seat: int, data: Mapping[str, Any], rs: Ruleset, players: int) -> dict[str, Any]:
+    def solve(self, deal: Deal, seat: int, data: Mapping[str, Any], rs: Ruleset,
+              players: int) -> dict[str, Any]:
         v = data["variant"]
         lib = library()
         if v == "order":
