@@ -16,6 +16,21 @@ The checks read the source (Python's ``ast``), so they hold for code not yet run
   :meth:`~tutor.engine.reasons.Reason.words`.
 - the default ruleset's id is spelled only in the engine (:data:`tutor.engine.game.DEFAULT_RULESET`).
 
+And every rule in the engine (issue 43):
+
+- no seat is compared with an oversight's ``offender`` (``o.offender == seat``, ``q !=
+  offender``): who may claim is :meth:`~tutor.engine.deal.Deal.claimants`;
+- no rank is counted to name a set (a ``Counter`` of ranks, a rank count or an action's cards
+  compared with 2, 3 or 4): :func:`~tutor.engine.cards.sets_of` names pairs, prials and
+  mournivals, :attr:`~tutor.engine.deal.Action.form` what a capture took;
+- no settlement is worked out from a row's figures (``s.points - s.bonus``, ``s.leftovers //
+  2``): :meth:`~tutor.engine.game.Game.result_parts`, :meth:`~tutor.engine.game.Game.working`
+  and the row's own properties;
+- no engine error's text is taken apart (``str(exc).removeprefix("action 0: ")`` under ``except
+  RecordError as exc``), nor an action's kind (``a.kind.removeprefix("declare_")``): the errors
+  carry their parts (``.index``, ``.problem``, ``.detail``, ``.reason`` with its ``.code``), an
+  action its :attr:`~tutor.engine.deal.Action.declared`.
+
 Run as a script (``python tests/test_rule_knowledge.py [CHECKOUT]``) it prints what it finds in
 a checkout, for the before and after of the issue's note.
 """
@@ -232,6 +247,153 @@ def default_ruleset_named(source: str, rid: str) -> list[tuple[int, str]]:
             if isinstance(n, ast.Constant) and n.value == rid and id(n) not in docs]
 
 
+# -- rules worked out outside the engine (issue 43) ----------------------------------------------
+
+#: The fields of a settlement row (:class:`~tutor.engine.deal.SeatSettlement`) that only a
+#: settlement has, and the plainer ones it shares with other records (a drill's time ``bonus``).
+_ROW_OWN = frozenset({"ante", "for_cards", "pot_share", "leftovers", "set_aside", "won_in_play",
+                      "paid", "received"})
+_ROW_SHARED = frozenset({"bonus", "points", "net", "won"})
+#: The engine's counts of a rank, and the attributes holding an action's or a hand's cards.
+_RANK_COUNTS = frozenset({"table_count", "hand_count", "won_count"})
+_CARD_HOLDERS = frozenset({"cards", "table", "hand"})
+#: The sizes of a set (RULES.md 2: a pair, a prial, a mournival).
+_SET_SIZES = frozenset({2, 3, 4})
+
+
+def _engine_errors(root: Path = ROOT) -> frozenset[str]:
+    """The names of the engine's error classes (those of :mod:`tutor.engine.errors` and any
+    class of ``tutor/engine`` derived from one)."""
+    names = {"LaughError"}          # (the root of every error the program raises, not only
+    classes = [node for path in sorted((root / "tutor" / "engine").rglob("*.py"))
+               for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+               if isinstance(node, ast.ClassDef)]
+    changed = True
+    while changed:
+        changed = False
+        for c in classes:
+            bases = {b.id if isinstance(b, ast.Name) else getattr(b, "attr", "") for b in c.bases}
+            if c.name not in names and bases & names:
+                names.add(c.name)
+                changed = True
+    return frozenset(names - {"LaughError"})    # the engine's: the root is anyone's)
+
+
+def offender_comparisons(source: str) -> list[tuple[int, str]]:
+    """Where ``source`` compares a seat with an oversight's offender (``o.offender == seat``,
+    ``q != offender``, ``ov.offender in holders``): who may claim is the engine's
+    (:meth:`~tutor.engine.deal.Deal.claimants`)."""
+    def offender(node: ast.AST) -> bool:
+        return (isinstance(node, ast.Attribute) and node.attr == "offender"
+                or isinstance(node, ast.Name) and node.id == "offender")
+
+    return [(node.lineno, ast.unparse(node)) for node in ast.walk(_parsed(source)[0])
+            if isinstance(node, ast.Compare) and any(offender(o) for o in
+                                                     [node.left, *node.comparators])]
+
+
+def _is_size(node: ast.AST) -> bool:
+    return isinstance(node, ast.Constant) and node.value in _SET_SIZES and \
+        not isinstance(node.value, bool)
+
+
+def set_counting(source: str) -> list[tuple[int, str]]:
+    """Where ``source`` counts the cards of a rank to name a set: a ``Counter`` of ranks
+    (``Counter(rank_of(c) for c in a.cards)``), a rank count or the length of an action's or a
+    hand's cards compared with 2, 3 or 4 (``deal.table_count(r) == 3`` taken as a prial,
+    ``len(a.table) == 3`` as "took three"): what a set is, and what a capture took, are the
+    engine's (:func:`~tutor.engine.cards.sets_of`, :attr:`~tutor.engine.deal.Action.form`)."""
+    out: list[tuple[int, str]] = []
+    for node in ast.walk(_parsed(source)[0]):
+        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+                and node.func.id == "Counter" and node.args
+                and _reads(node.args[0], {"rank_of"}, frozenset(), frozenset())):
+            out.append((node.lineno, ast.unparse(node)))
+        elif isinstance(node, ast.Compare) and isinstance(node.ops[0], (ast.Eq, ast.NotEq)):
+            operands = [node.left, *node.comparators]
+            if not any(_is_size(o) for o in operands):
+                continue
+            for o in operands:
+                counted = (isinstance(o, ast.Call) and isinstance(o.func, ast.Attribute)
+                           and o.func.attr in _RANK_COUNTS)
+                length = (isinstance(o, ast.Call) and isinstance(o.func, ast.Name)
+                          and o.func.id == "len" and len(o.args) == 1
+                          and isinstance(o.args[0], ast.Attribute)
+                          and o.args[0].attr in _CARD_HOLDERS)
+                if counted or length:
+                    out.append((node.lineno, ast.unparse(node)))
+                    break
+    return out
+
+
+def settlement_arithmetic(source: str) -> list[tuple[int, str]]:
+    """Where ``source`` works out a settlement from a row's figures (``s.points - s.bonus``,
+    ``s.leftovers // 2``): arithmetic with a field only a settlement row has, or between two of
+    its fields.  The working is the engine's (:meth:`~tutor.engine.game.Game.working`,
+    :meth:`~tutor.engine.game.Game.result_parts`)."""
+    out: list[tuple[int, str]] = []
+
+    def fields(node: ast.AST) -> set[str]:
+        """The row fields ``node`` is, or adds up (text joined is no arithmetic)."""
+        if isinstance(node, ast.Attribute):
+            return {node.attr} & (_ROW_OWN | _ROW_SHARED)
+        if isinstance(node, ast.UnaryOp):
+            return fields(node.operand)
+        if isinstance(node, ast.BinOp):
+            return fields(node.left) | fields(node.right)
+        return set()
+
+    for node in ast.walk(_parsed(source)[0]):
+        if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Sub, ast.Mult,
+                                                                ast.Div, ast.FloorDiv, ast.Mod)):
+            left, right = fields(node.left), fields(node.right)
+            if (left | right) & _ROW_OWN or (left and right):
+                out.append((node.lineno, ast.unparse(node)))
+    return out
+
+
+def error_text_munging(source: str, errors: frozenset[str]) -> list[tuple[int, str]]:
+    """Where ``source`` takes apart the text of an engine error it caught (``str(exc)`` sliced,
+    split or stripped, for ``except RecordError as exc``) or an action's kind
+    (``a.kind.removeprefix("declare_")``): the errors carry their parts as fields (``.index``,
+    ``.problem``, ``.detail``, ``.reason``), an action its declaration
+    (:attr:`~tutor.engine.deal.Action.declared`)."""
+    out: list[tuple[int, str]] = []
+    tree = _parsed(source)[0]
+
+    def munged(node: ast.AST, text) -> bool:
+        if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Slice):
+            return text(node.value)
+        return (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                and text(node.func.value) and node.func.attr in _MUNGING)
+
+    def kind(node: ast.AST) -> bool:
+        return isinstance(node, ast.Attribute) and node.attr == "kind"
+
+    for node in ast.walk(tree):
+        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and kind(
+                node.func.value) and node.func.attr in ("removeprefix", "removesuffix",
+                                                        "split", "partition")
+                or isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Slice)
+                and kind(node.value)):
+            out.append((node.lineno, ast.unparse(node)))
+        if not (isinstance(node, ast.ExceptHandler) and node.name and node.type is not None):
+            continue
+        types = node.type.elts if isinstance(node.type, ast.Tuple) else [node.type]
+        if not any((t.id if isinstance(t, ast.Name) else getattr(t, "attr", "")) in errors
+                   for t in types):
+            continue
+
+        def text(n: ast.AST, name: str = node.name) -> bool:
+            return (isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
+                    and n.func.id == "str" and len(n.args) == 1
+                    and isinstance(n.args[0], ast.Name) and n.args[0].id == name)
+
+        out += [(n.lineno, ast.unparse(n)) for stmt in node.body for n in ast.walk(stmt)
+                if munged(n, text)]
+    return out
+
+
 def _outside_engine(root: Path):
     for path in sorted((root / "tutor").rglob("*.py")):
         rel = path.relative_to(root)
@@ -241,16 +403,23 @@ def _outside_engine(root: Path):
 
 @functools.cache
 def findings(root: Path = ROOT) -> dict[str, list[str]]:
-    """Every finding of the three checks in the checkout at ``root`` (worked out once a run: the
-    three tests below read it, on one worker)."""
+    """Every finding of the checks in the checkout at ``root`` (worked out once a run: the
+    tests below read it, on one worker)."""
     values, distinct = parameter_values()
-    out: dict[str, list[str]] = {"values": [], "reasons": [], "default": []}
+    out: dict[str, list[str]] = {"values": [], "reasons": [], "default": [], "offenders": [],
+                                 "sets": [], "settlement": [], "error_text": []}
+    errors = _engine_errors(root)
     for rel, text in _outside_engine(root):
         out["values"] += [f"{rel}:{ln}: {src}" for ln, src in
                           value_comparisons(text, values, distinct)]
         out["reasons"] += [f"{rel}:{ln}: {src}" for ln, src in reason_munging(text)]
         out["default"] += [f"{rel}:{ln}: {src}" for ln, src in
                            default_ruleset_named(text, "parlett")]
+        out["offenders"] += [f"{rel}:{ln}: {src}" for ln, src in offender_comparisons(text)]
+        out["sets"] += [f"{rel}:{ln}: {src}" for ln, src in set_counting(text)]
+        out["settlement"] += [f"{rel}:{ln}: {src}" for ln, src in settlement_arithmetic(text)]
+        out["error_text"] += [f"{rel}:{ln}: {src}" for ln, src in
+                              error_text_munging(text, errors)]
     return out
 
 
@@ -272,6 +441,26 @@ def test_the_default_ruleset_is_named_once_in_the_engine():
     from tutor.engine.sources import default_library
     assert DEFAULT_RULESET in default_library().rulesets
     assert findings()["default"] == []
+
+
+@pytest.mark.xdist_group("rule_knowledge")
+def test_who_may_claim_is_asked_of_the_engine_not_worked_out_from_the_offender():
+    assert findings()["offenders"] == []
+
+
+@pytest.mark.xdist_group("rule_knowledge")
+def test_no_module_outside_the_engine_counts_ranks_to_name_a_set():
+    assert findings()["sets"] == []
+
+
+@pytest.mark.xdist_group("rule_knowledge")
+def test_no_module_outside_the_engine_works_out_a_settlement_from_its_rows():
+    assert findings()["settlement"] == []
+
+
+@pytest.mark.xdist_group("rule_knowledge")
+def test_no_module_outside_the_engine_takes_apart_an_engine_error_or_an_action_kind():
+    assert findings()["error_text"] == []
 
 
 # -- the checks can fail ------------------------------------------------------------------------
@@ -316,6 +505,60 @@ def test_the_checks_catch_each_kind_of_breach_and_pass_the_engine_s_way():
     assert value_comparisons(FINE, values, distinct) == []
     assert reason_munging(FINE) == []
     assert default_ruleset_named(FINE, "parlett") == []
+
+
+#: Issue 43's breaches, one a line (each the form it was found in), then the engine's way.
+HOUSE_BREACHES = '''
+def one(deal, seat, ov, a, s, n, offender):
+    mine = [o for o in deal.open_oversights() if o.offender == seat]
+    seats = [q for q in range(n) if q != offender]
+    own = ov.offender in holders
+    held = Counter(rank_of(c) for c in a.cards).values()
+    prials = [r for r in range(13) if deal.table_count(r) == 3]
+    took_three = len(a.table) == 3
+    working = seat_working(scoring, points=s.points - s.bonus)
+    part = s.leftovers // 2
+    end = r.leftovers + r.set_aside
+    try:
+        action_from_json(v, 0)
+    except RecordError as exc:
+        raise ValueError(str(exc).removeprefix("action 0: ")) from None
+    what = a.kind.removeprefix("declare_")
+'''
+HOUSE_FINE = '''
+def two(deal, seat, ov, a, s, clock, res):
+    mine = [o for o in deal.open_oversights() if seat not in deal.claimants(o)]
+    held = set(sets_of(a.cards).values())
+    prials = [r for r, k in sets_of(deal.table_cards()).items() if k is CardSet.PRIAL]
+    took_three = a.form is CaptureForm.ONE_FOR_THREE and len(groups) == 3
+    working = seat_working(scoring, points=s.points_for_won)
+    parts = deal.game.result_parts(s)
+    line = f"ante {s.ante}" + (f"; bonus +{s.bonus}" if s.bonus else "")
+    left = clock.total + res.bonus
+    try:
+        action_from_json(v, 0)
+    except RecordError as exc:
+        raise ValueError(exc.problem) from None
+    except OSError as exc:
+        text = str(exc).split(": ")[0]
+    what = a.declared
+'''
+
+
+def test_the_house_checks_catch_each_breach_of_issue_43_and_pass_the_engine_s_way():
+    lines = {ln: text.strip() for ln, text in enumerate(HOUSE_BREACHES.splitlines(), 1)}
+    got = {name: sorted(ln for ln, _ in found) for name, found in (
+        ("offenders", offender_comparisons(HOUSE_BREACHES)),
+        ("sets", set_counting(HOUSE_BREACHES)),
+        ("settlement", settlement_arithmetic(HOUSE_BREACHES)),
+        ("error_text", error_text_munging(HOUSE_BREACHES, _engine_errors())))}
+    assert got == {"offenders": [3, 4, 5], "sets": [6, 7, 8], "settlement": [9, 10, 11],
+                   "error_text": [15, 16]}, {k: [lines[ln] for ln in v] for k, v in got.items()}
+    assert offender_comparisons(HOUSE_FINE) == []
+    assert set_counting(HOUSE_FINE) == []
+    assert settlement_arithmetic(HOUSE_FINE) == []
+    assert error_text_munging(HOUSE_FINE, _engine_errors()) == []
+    assert {"RecordError", "NotationError", "IllegalAction"} <= _engine_errors()
 
 
 if __name__ == "__main__":

@@ -279,8 +279,9 @@ def _refusal(exc: ValidationError, lead: tuple[int | str, ...] = ()) -> RecordEr
         message = f"must be {FORMAT!r}, got nothing"
     if len(loc) >= 2 and loc[0] == "actions" and isinstance(loc[1], int):
         place = key_path(loc[2:])
-        return RecordError(": ".join(p for p in (f"action {loc[1]}", place, message) if p),
-                           loc[1])
+        what = ": ".join(p for p in (place, message) if p)
+        return RecordError(": ".join(p for p in (f"action {loc[1]}", what) if p), loc[1],
+                           problem=what)
     if not loc:
         return RecordError(f"must be an object, got {describe(err['input'])}")
     return RecordError(f"{key_path(loc)}: {message}")

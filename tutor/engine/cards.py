@@ -12,6 +12,7 @@ people see ``7♥`` (or ``7H`` where the terminal cannot show suit symbols).
 from __future__ import annotations
 
 from collections.abc import Iterable
+from enum import StrEnum
 
 from tutor.engine._cardtext import RANKS, SUIT_SYMBOLS, SUITS, pretty, pretty_cards
 from tutor.engine.errors import NotationError
@@ -19,7 +20,7 @@ from tutor.engine.errors import NotationError
 __all__ = ["RANKS", "SUITS", "SUIT_SYMBOLS", "RANK_NAMES", "RANK_PLURALS", "SUIT_NAMES",
            "FULL_PACK", "EXPECTED", "rank_of", "suit_of", "make_card", "parse_rank",
            "parse_card", "parse_cards", "code", "codes", "pretty", "pretty_cards", "rank_code",
-           "mask_of", "cards_of"]
+           "mask_of", "cards_of", "CardSet", "sets_of"]
 RANK_NAMES = ("ace", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
               "jack", "queen", "king")
 RANK_PLURALS = ("aces", "twos", "threes", "fours", "fives", "sixes", "sevens", "eights", "nines",
@@ -89,18 +90,23 @@ def parse_card(text: str) -> int:
     what is expected.
     """
     if not isinstance(text, str):
-        raise NotationError(f"{_shown(text)} is not a card: expected {EXPECTED}")
+        raise _not_a_card(text, f"expected {EXPECTED}")
     t = text.strip().replace("\ufe0f", "")
     if len(t) < 2:
-        raise NotationError(f"{_shown(text)} is not a card: expected {EXPECTED}")
+        raise _not_a_card(text, f"expected {EXPECTED}")
     rank_part, suit_part = t[:-1], t[-1]
     suit = _SUIT_LOOKUP.get(suit_part.upper())
     if suit is None:
-        raise NotationError(f"{_shown(text)} is not a card: {suit_part!r} is not a suit; expected {EXPECTED}")
+        raise _not_a_card(text, f"{suit_part!r} is not a suit; expected {EXPECTED}")
     rank = _RANK_LOOKUP.get(rank_part.upper())
     if rank is None or rank_part == "1":
-        raise NotationError(f"{_shown(text)} is not a card: {_shown(rank_part)} is not a rank; expected {EXPECTED}")
+        raise _not_a_card(text, f"{_shown(rank_part)} is not a rank; expected {EXPECTED}")
     return rank * 4 + suit
+
+
+def _not_a_card(text: object, detail: str) -> NotationError:
+    """The error for ``text`` that is not a card, ``detail`` saying why."""
+    return NotationError(f"{_shown(text)} is not a card: {detail}", detail=detail)
 
 
 def parse_cards(text: str | Iterable[str]) -> list[int]:
@@ -150,3 +156,26 @@ def cards_of(mask: int) -> list[int]:
         out.append(low.bit_length() - 1)
         mask ^= low
     return out
+
+
+class CardSet(StrEnum):
+    """A set of cards of one rank, by how many (RULES.md 2): two a pair, three a prial, four a
+    mournival."""
+
+    PAIR = "pair"
+    PRIAL = "prial"
+    MOURNIVAL = "mournival"
+
+
+_SET_OF_SIZE = {2: CardSet.PAIR, 3: CardSet.PRIAL, 4: CardSet.MOURNIVAL}
+
+
+def sets_of(cards: Iterable[int]) -> dict[int, CardSet]:
+    """The sets among ``cards`` (card ints): each rank (0 ace .. 12 king) of which they hold two
+    or more, ranks ascending, with the set those cards make (:class:`CardSet`: a pair, a prial, a
+    mournival; RULES.md 2).  ``sets_of(deal.table_cards())`` names the table's prials,
+    ``sets_of(action.cards)`` what a lie-down laid down."""
+    counts: dict[int, int] = {}
+    for c in cards:
+        counts[c >> 2] = counts.get(c >> 2, 0) + 1
+    return {r: _SET_OF_SIZE[k] for r, k in sorted(counts.items()) if k >= 2}

@@ -17,7 +17,16 @@ class LaughError(Exception):
 
 
 class NotationError(LaughError, ValueError):
-    """A card or answer could not be read; the message names the input and what was expected."""
+    """A card or answer could not be read; the message names the input and what was expected.
+
+    ``detail`` is what is wrong without the input (``'X' is not a suit; expected ...`` of
+    ``'7X' is not a card: 'X' is not a suit; expected ...``), for a screen that names the input
+    itself; the whole message where there is nothing to leave off.
+    """
+
+    def __init__(self, message: str = "", *, detail: str | None = None):
+        super().__init__(message)
+        self.detail = message if detail is None else detail
 
 
 class ActionError(LaughError):
@@ -58,11 +67,18 @@ class IncompleteAction(AmbiguousAction):
 
 
 class RecordError(LaughError):
-    """A deal record that is malformed or not legal; the message gives the index of the first bad action."""
+    """A deal record that is malformed or not legal; the message gives the index of the first
+    bad action.
 
-    def __init__(self, message: str, index: int | None = None):
+    ``index`` is that action's index (None for a problem of the record as a whole), ``problem``
+    the message without the place (``hand: '7X' is not a card`` of ``action 0: hand: '7X' is not
+    a card``), for a screen that names the place itself (one action read alone).
+    """
+
+    def __init__(self, message: str, index: int | None = None, *, problem: str | None = None):
         super().__init__(message)
         self.index = index
+        self.problem = message if problem is None else problem
 
 
 class DataError(LaughError):

@@ -79,6 +79,10 @@ class SettlementRow(Protocol):
     def net(self) -> int | None: ...
     @property
     def points(self) -> int | None: ...
+    @property
+    def leftovers(self) -> int: ...
+    @property
+    def set_aside(self) -> int: ...
 
 
 class DeclaringAction(Protocol):
@@ -288,6 +292,24 @@ class Game:
         (:func:`~tutor.engine.parameters.settlement_formula`)."""
         return settlement_formula(self.ruleset.scoring, breakeven=self.count.breakeven,
                                   won=won, bonus=bonus)
+
+    def result_parts(self, row: SettlementRow) -> dict[str, int]:
+        """The parts of one seat's result (its net stakes where there are stakes, else its
+        points) a count may leave out, each as the change it makes to the result (RULES.md 3.5,
+        3.6), by the name of ``row``'s field: with stakes ``ante`` (negative), ``pot_share``,
+        ``bonus``, then, where stakes follow the breakeven, the ``leftovers`` and the
+        ``set_aside`` mournival (a stake per two cards); with points the ``leftovers`` and the
+        ``set_aside`` mournival (a point per two cards), then the ``bonus``.  A part that is
+        nothing is not listed."""
+        parts: dict[str, int] = {}
+        if self.has_stakes:
+            parts.update(ante=-row.ante, pot_share=row.pot_share, bonus=row.bonus)
+            if self.settles_by_breakeven:
+                parts.update(leftovers=row.leftovers // 2, set_aside=row.set_aside // 2)
+        else:
+            parts.update(leftovers=row.leftovers // 2, set_aside=row.set_aside // 2,
+                         bonus=row.bonus)
+        return {k: v for k, v in parts.items() if v}
 
     def working(self, row: SettlementRow) -> str:
         """One seat's settlement worked out from its :class:`~tutor.engine.deal.SeatSettlement`

@@ -57,7 +57,13 @@ class Reason(str):
 
     ``template`` is the sentence (see the module docstring); ``refs`` its fields: :class:`Seat`
     for seats, :class:`Cards` for cards, anything else as written; ``code`` names the reason
-    (``not_your_turn``, ``not_in_hand``, ...; "" for a reason of no code); ``rule`` the
+    (``not_your_turn``, ``not_in_hand``, ...; "" for a reason of no code), so that a screen that
+    says it its own way reads the code, never the sentence: a refused capture's ``other_rank``,
+    ``one_takes_two``, ``no_such_form``, ``capture_not_allowed``, ``all_three``,
+    ``not_on_table``; a refused lie-down's ``must_capture``, ``must_declare``,
+    ``captured_this_turn``, ``whole_hand``; ``no_capture_yet`` and ``one_capture_a_turn`` of an
+    end of turn; a declaration's ``declaration_is_a_turn``, ``declaration_after_capture``,
+    ``no_such_declaration``, ``declared_cards``, ``live_pair``; ``rule`` the
     ruleset parameter it rests on, where one does (``captures``); ``choices`` the legal actions
     an ambiguous input could mean, written after the sentence (``sep`` between) unless the
     screen lists them itself.  A reason of no fields (``Reason(text)``) is the text as it is.

@@ -37,6 +37,7 @@ generator versions, the lessons that teach each theme) are data in ``puzzles/*.y
 from __future__ import annotations
 
 import importlib as _importlib
+from typing import Any
 
 __all__ = ["KINDS", "FORMAT", "TRIES", "SET_STRIDE", "generate", "from_id", "another",
            "applicable_rulesets", "not_applicable", "taught_in", "themes_of", "needs", "shows",
@@ -46,7 +47,7 @@ __all__ = ["KINDS", "FORMAT", "TRIES", "SET_STRIDE", "generate", "from_id", "ano
            "curated_set"]
 
 
-def __getattr__(name: str):
+def __getattr__(name: str) -> Any:
     """A name of the public API (from :mod:`tutor.puzzles._api`, loaded on first use) or a
     submodule of the room; AttributeError otherwise."""
     if name.startswith("__") or name == "_api":

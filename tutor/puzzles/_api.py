@@ -5,13 +5,14 @@ time one of its names is asked for, so that importing a light part of the room, 
 from __future__ import annotations
 
 import random as _random
+from typing import Any
 
 from tutor.engine.errors import UsageError
 from tutor.engine.records import replay
 from tutor.engine.sources import default_library
+from tutor.puzzles.base import SET_STRIDE
 from tutor.puzzles.export import PuzzleSet, load_sets
 from tutor.puzzles.generators import (
-    SET_STRIDE,
     GenerationError,
     applicable_rulesets,
     derived_seed,
@@ -113,7 +114,7 @@ def board_needs(kind: str, ruleset: str, players: int) -> list[str]:
     return sorted(scoring_features(ruleset, players))
 
 
-def recompute_answer(puzzle: Puzzle) -> dict:
+def recompute_answer(puzzle: Puzzle) -> dict[str, Any]:
     """The puzzle's answer computed afresh by the engine from its record (replayed)."""
     rs = default_library().ruleset(puzzle.ruleset, puzzle.players)
     return kind_of(puzzle.kind).solve(replay(puzzle.record), puzzle.seat, puzzle.data, rs,

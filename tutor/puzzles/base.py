@@ -14,18 +14,19 @@ from __future__ import annotations
 import hashlib
 import random
 from collections import OrderedDict
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeAlias, TypedDict
 
 from tutor.engine.analysis import Analysis, analyse, decision_options, option_class
-from tutor.engine.bots import make_bot, play_out
+from tutor.engine.bots import Bot, make_bot, play_out
 from tutor.engine.cards import pretty_cards
 from tutor.engine.deal import Action, Deal
+from tutor.engine.player_count import PlayerCount
 from tutor.engine.rulesets import Ruleset
 from tutor.engine.seats import player_name as player_name  # the puzzle kinds name seats here
 from tutor.engine.seats import seat_names as _seat_names
-from tutor.engine.sources import default_library
+from tutor.engine.sources import Library, default_library
 from tutor.puzzles.model import TRIES, AnswerError, Definition, Grade, Puzzle
 from tutor.puzzles.reader import letters_answer
 
@@ -125,7 +126,7 @@ def turn_options(deal: Deal, seat: int) -> list[tuple[Action, int]]:
     """The seat's turn options now, one for each class of options that are the same play up to
     suits (:func:`tutor.engine.analysis.option_class`), in the engine's order: ``(the first of
     the class, how many options the class holds)``."""
-    classes: dict = {}
+    classes: dict[object, list[Any]] = {}
     for a in decision_options(deal, seat, "turn"):
         k = option_class(deal, a)
         if k in classes:
@@ -137,7 +138,7 @@ def turn_options(deal: Deal, seat: int) -> list[tuple[Action, int]]:
 
 #: Fixed-budget analyses already made in this process (the figures depend only on the seat's
 #: view, the seed and the budget, so a puzzle made twice needs its analysis once).
-_ANALYSES: OrderedDict = OrderedDict()
+_ANALYSES: OrderedDict[tuple[object, ...], tuple[Ruleset, Analysis]] = OrderedDict()
 _ANALYSES_KEPT = 128
 
 
@@ -162,7 +163,7 @@ def turn_analysis(deal: Deal, seat: int, seed: int, samples: int,
     return an
 
 
-def library():
+def library() -> Library:
     """The loaded library of sources and rulesets (:func:`tutor.engine.sources.default_library`)."""
     return default_library()
 
@@ -202,7 +203,7 @@ class Ctx:
     attempt: int = 0
 
     @property
-    def pc(self):
+    def pc(self) -> PlayerCount:
         """The ruleset's parameters for this player count."""
         return self.rs.count(self.players)
 
@@ -213,14 +214,15 @@ class Ctx:
         return pack
 
     def bots(self, rate: float, special: dict[int, float] | None = None,
-             names: tuple[str, ...] = ("willughby", "counter")):
+             names: tuple[str, ...] = ("willughby", "counter")) -> list[Bot]:
         """One computer player per seat: a seeded choice among ``names``, careless at ``rate``
         (``special`` gives some seats their own rate)."""
         special = special or {}
         return [make_bot(self.rng.choice(names), special.get(q, rate))
                 for q in range(self.players)]
 
-    def play(self, pack: list[int], dealer: int, bots, observer=None) -> Deal:
+    def play(self, pack: list[int], dealer: int, bots: Sequence[Bot],
+             observer: Callable[[Deal, Action], None] | None = None) -> Deal:
         """Deal ``pack`` and play it out with ``bots`` (``observer(deal, action)`` after every
         action)."""
         deal = Deal(self.rs, self.players, dealer, pack)
@@ -341,7 +343,7 @@ class OneLetterKind(PuzzleKind):
     ``letter``, and ``answer["right"]`` holds the right letter.  One reading of such an answer
     (:meth:`read_letter`), its completion words and a wrong answer that reads."""
 
-    def read_letter(self, puzzle: Puzzle, text: str) -> tuple[str, str, dict]:
+    def read_letter(self, puzzle: Puzzle, text: str) -> tuple[str, str, dict[str, Any]]:
         """The letter ``text`` names, the right letter, and the choice named (its dict from
         ``data["choices"]``); raises :class:`AnswerError` unless ``text`` names exactly one
         choice."""
@@ -360,5 +362,6 @@ class OneLetterKind(PuzzleKind):
 
     def wrong_answer(self, puzzle: Puzzle) -> str | None:
         """The first choice's letter that is not right."""
-        return next(c["letter"] for c in puzzle.data["choices"]
-                    if c["letter"] not in puzzle.answer["right"])
+        letter: str = next(c["letter"] for c in puzzle.data["choices"]
+                           if c["letter"] not in puzzle.answer["right"])
+        return letter

@@ -137,7 +137,7 @@ def settlement_words(deal: Deal) -> str:
     return value_who("leftovers_to", deal.ruleset.leftovers_to)
 
 
-def hanging(label: Text, body: Text):
+def hanging(label: Text, body: Text) -> Table:
     """``label`` then ``body``, the body's wrapped lines indented under its first (so a list of
     cards never wraps back to the left margin on a narrow terminal)."""
     grid = Table.grid()
@@ -165,7 +165,7 @@ def render_observation(obs: Observation, rs: Ruleset, names: Sequence[str], symb
     """The table as an observation shows it (:class:`tutor.engine.observe.Observation`: a
     seat's, or a spectator's with no hand), under the ruleset ``rs``; the other arguments as
     :func:`render_screen`'s.  Nothing is drawn that the observation does not hold."""
-    lines: list = []
+    lines: list[Text | Table] = []
     if title:
         lines.append(Text(title, style="bold"))
     n = obs.players

@@ -28,13 +28,15 @@ import hashlib
 import random
 import re
 import weakref
+from typing import Any
 
 from tutor.engine.errors import LaughError, NotationError, UsageError
 from tutor.engine.limits import MAX_ID_SEED, whole_number
 from tutor.engine.records import replay, to_record
 from tutor.engine.rulesets import Ruleset
 from tutor.engine.safetext import clip
-from tutor.puzzles.base import SET_STRIDE, Ctx, Plan, PuzzleKind, library, player_name
+from tutor.engine.sources import Library
+from tutor.puzzles.base import SET_STRIDE, Candidate, Ctx, Plan, PuzzleKind, library, player_name
 from tutor.puzzles.model import Definition, Hints, Puzzle, board_features_table, definition
 from tutor.puzzles.registry import KINDS, kind_of, taught_in
 
@@ -181,7 +183,7 @@ def build(kind: str, ruleset: str, players: int, seed: int) -> Puzzle:
                           f"in {MAX_ATTEMPTS} attempts; try another seed")
 
 
-def assemble(gen: PuzzleKind, ctx: Ctx, cand) -> Puzzle | None:
+def assemble(gen: PuzzleKind, ctx: Ctx, cand: Candidate) -> Puzzle | None:
     """Turn a candidate into a puzzle, then verify it: the record replays legally and the answer
     recomputed from the replayed position is the same.  None if verification fails."""
     lib = library()
@@ -201,7 +203,7 @@ def assemble(gen: PuzzleKind, ctx: Ctx, cand) -> Puzzle | None:
     explanation = defn.explanation(cand.explain_key or cand.variant, facts)
     keys = [k for k in (cand.explain_key, cand.variant) if k]
     quotes = resolve_quotes(defn, keys, rs, cand.quotes, ctx.players)
-    problems: list = []
+    problems: list[dict[str, Any]] = []
     for spec in defn.problem_specs(*keys):
         when = spec.get("when")
         if when and when not in cand.tags:
@@ -274,21 +276,21 @@ def resolve_quotes(defn: Definition, keys: list[str], rs: Ruleset, extra: list[s
 
 #: What :func:`own_quotes` has worked out, for the library last asked about (a weak reference
 #: to it: a library's ``id`` may be given to another once it is gone).
-_OWN: dict = {"lib": None}
+_OWN: dict[object, Any] = {"lib": None}
 
 
-def _cache(lib) -> dict:
+def _cache(lib: Library) -> dict[object, Any]:
     if _OWN["lib"] is None or _OWN["lib"]() is not lib:
         _OWN.clear()
         _OWN["lib"] = weakref.ref(lib)
     return _OWN
 
 
-def _count_bound(lib) -> dict[str, set[int]]:
+def _count_bound(lib: Library) -> dict[str, set[int]]:
     """Quotation ref -> the player counts some ruleset cites it for, per count (only refs
     cited by a per-player-count parameter)."""
     cache = _cache(lib)
-    got = cache.get("counts")
+    got: dict[str, set[int]] | None = cache.get("counts")
     if got is None:
         got = {}
         for params in lib.parameters.values():
@@ -308,7 +310,7 @@ def own_quotes(ruleset: str, players: int | None = None) -> set[str]:
     lib = library()
     cache = _cache(lib)
     key = (ruleset, players)
-    got = cache.get(key)
+    got: set[str] | None = cache.get(key)
     if got is None:
         src = lib.sources[lib.ruleset_source[ruleset]]
         refs = {q.ref for q in src.quotations.values()}

@@ -14,12 +14,13 @@ import string
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Annotated, Any, TypedDict, TypeVar
+from typing import Annotated, Any, Protocol, TypedDict, TypeVar, overload
 
 from pydantic import AfterValidator, BeforeValidator, Discriminator, Field, PrivateAttr, Tag
 
 from tutor.engine import yamlfile
 from tutor.engine.data import data_dir
+from tutor.engine.deal import Deal
 from tutor.engine.errors import DataError, LaughError, NotationError
 from tutor.engine.models import Model, refusal, validate
 from tutor.engine.records import replay
@@ -78,7 +79,7 @@ class Grade:
     final: bool = True
     retry: str = ""
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         if self.credit < 0:
             object.__setattr__(self, "credit", 1.0 if self.correct else 0.0)
 
@@ -91,10 +92,10 @@ _PAGE = re.compile(r"^\d\d-[a-z0-9-]+#\S.*$")
 
 
 class _Formatter(string.Formatter):
-    def __init__(self, where: str):
+    def __init__(self, where: str) -> None:
         self.where = where
 
-    def get_value(self, key, args, kwargs):
+    def get_value(self, key: int | str, args: Sequence[Any], kwargs: Mapping[str, Any]) -> Any:
         if isinstance(key, str) and key not in kwargs:
             raise DataError(f"{self.where}: unknown placeholder {{{key}}} (known: "
                             f"{', '.join(sorted(kwargs))})")
@@ -173,7 +174,7 @@ QuoteEntry = Annotated[Annotated[QuoteSpec, Tag("spec[mapping]")] | Annotated[st
 
 #: A definition's piece of wording (``words``): text, a list of texts, or a mapping of texts.
 Wording = str | list[str] | dict[str, str]
-_W = TypeVar("_W", str, list, dict)
+_W = TypeVar("_W", str, list[str], dict[str, str])
 
 
 class Definition(Model):
@@ -410,7 +411,7 @@ def board_features_table(path: Path | None = None) -> dict[str, BoardFeature]:
 # Hints
 
 
-class Hints(Sequence):
+class Hints(Sequence[str]):
     """A puzzle's hints, in the order they are shown: texts, and hints worked out only when first
     shown (a zero-argument callable returning the text, called once; for a hint that needs an
     analysis of the position, which would slow every puzzle's generation down if made then).
@@ -419,13 +420,18 @@ class Hints(Sequence):
     ``i`` if it is not yet known.
     """
 
-    def __init__(self, items: Iterable[str | Callable[[], str]] = ()):
+    def __init__(self, items: Iterable[str | Callable[[], str]] = ()) -> None:
         self._items: list[str | Callable[[], str]] = list(items)
 
     def __len__(self) -> int:
         return len(self._items)
 
-    def __getitem__(self, i):
+    @overload
+    def __getitem__(self, i: int) -> str: ...
+    @overload
+    def __getitem__(self, i: slice) -> list[str]: ...
+
+    def __getitem__(self, i: int | slice) -> str | list[str]:
         if isinstance(i, slice):
             return [self[k] for k in range(*i.indices(len(self._items)))]
         x = self._items[i]
@@ -437,7 +443,7 @@ class Hints(Sequence):
         """True when hint ``i`` is text already (shown, or never deferred)."""
         return not callable(self._items[i])
 
-    def __eq__(self, other) -> bool:
+    def __eq__(self, other: object) -> bool:
         if isinstance(other, (Hints, list, tuple)):
             return list(self) == list(other)
         return NotImplemented
@@ -449,6 +455,15 @@ class Hints(Sequence):
 
 # --------------------------------------------------------------------------------------------
 # The puzzle
+
+
+class _Grader(Protocol):
+    """What a puzzle asks of its kind (a :class:`tutor.puzzles.base.PuzzleKind`, named here by
+    its shape: the kinds' module imports this one)."""
+
+    def grade(self, puzzle: Puzzle, text: str, attempt: int = 1) -> Grade: ...
+
+    def answer_words(self, puzzle: Puzzle) -> list[str]: ...
 
 
 @dataclass
@@ -491,11 +506,12 @@ class Puzzle:
 
     # -- the position ---------------------------------------------------------------------
 
-    def deal(self):
+    def deal(self) -> Deal:
         """The position, replayed from :attr:`record` (a fresh :class:`~tutor.engine.Deal`)."""
         if self._deal is None:
             self._deal = replay(self.record)
-        return self._deal.clone()
+        deal: Deal = self._deal
+        return deal.clone()
 
     @property
     def asks(self) -> set[str]:
@@ -530,11 +546,12 @@ class Puzzle:
         """Words to offer as completions at the answer prompt."""
         return self._the_kind().answer_words(self)
 
-    def _the_kind(self):
+    def _the_kind(self) -> _Grader:
         if self._kind is None:
             raise LaughError(f"puzzle {self.id} was not made by tutor.puzzles.generate, so it "
                              "cannot be graded")
-        return self._kind
+        kind: _Grader = self._kind
+        return kind
 
     # -- output ---------------------------------------------------------------------------
 

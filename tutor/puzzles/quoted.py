@@ -23,6 +23,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from markdown_it import MarkdownIt
+    from rich.text import Text
 
 __all__ = ["Span", "quote_plain", "quote_spans", "quote_text", "quoted_text"]
 
@@ -37,7 +42,7 @@ _TEMPLATE_LINK_RE = re.compile(r"\{%-?\s*a\s+[^,%]*,\s*(.*?)\s*-?%\}")
 _CITATION_RE = re.compile(r"\[@([A-Za-z][A-Za-z0-9_]*)(?:[,\s]+([^\]`]*))?\]")
 
 
-def _citation(m: re.Match) -> str:
+def _citation(m: re.Match[str]) -> str:
     """A Pandoc citation kept word for word, as a code span (markup the page's file holds)."""
     return f"`{m.group(0)}`"
 
@@ -54,7 +59,7 @@ class Span:
 
 
 @lru_cache(maxsize=1)
-def _parser():
+def _parser() -> MarkdownIt:
     # markdown_it is imported lazily: it costs start-up time that most commands never need.
     from markdown_it import MarkdownIt
     return MarkdownIt("commonmark", {"html": True})
@@ -134,7 +139,7 @@ def quote_plain(text: str) -> str:
     return "".join(s.text for s in quote_spans(text))
 
 
-def quote_text(text: str, style: str = "italic"):
+def quote_text(text: str, style: str = "italic") -> Text:
     """The quotation as a rich ``Text`` in ``style``: bold runs bold, code bold, and emphasis
     set off from ``style`` (upright inside an italic quotation, italic otherwise)."""
     from rich.text import Text
@@ -150,7 +155,7 @@ def quote_text(text: str, style: str = "italic"):
     return out
 
 
-def quoted_text(text: str, style: str = "italic"):
+def quoted_text(text: str, style: str = "italic") -> Text:
     """:func:`quote_text` between curly quotation marks: a quotation as every listing shows it
     (``laugh sources``, ``laugh rules``); the stored verbatim text is for ``laugh sources
     check`` and ``--json``."""

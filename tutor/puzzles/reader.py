@@ -113,7 +113,7 @@ def unreadable(token: str, expected: str = "") -> AnswerError:
         try:
             parse_card(token)
         except NotationError as exc:
-            return AnswerError(f"could not read {token!r}: {str(exc).split(': ', 1)[-1]}")
+            return AnswerError(f"could not read {token!r}: {exc.detail}")
     tail = f"; {expected}" if expected else ""
     return AnswerError(f"could not read {clip(token, 40)!r}{tail}")
 

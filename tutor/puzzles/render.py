@@ -13,8 +13,11 @@ rich is imported inside the functions that draw, to keep start-up quick.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 from tutor.engine.cards import SUIT_SYMBOLS, SUITS, parse_card, pretty
+from tutor.engine.deal import Action, Deal
 from tutor.engine.observe import observe
 from tutor.engine.parameters import settlement_rule
 from tutor.engine.sources import default_library
@@ -23,6 +26,10 @@ from tutor.puzzles.base import player_name, seat_names
 from tutor.puzzles.board import cards_text, hanging, pile_text
 from tutor.puzzles.model import Grade, Puzzle, definition
 from tutor.puzzles.quoted import quote_plain, quote_text
+
+if TYPE_CHECKING:
+    from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
+    from rich.text import Text
 
 
 def plain_suits(text: str, symbols: bool) -> str:
@@ -41,7 +48,7 @@ def shown_cards(text: str, symbols: bool) -> str:
     """``text`` with every card code in it (``TC``, ``7H``) written as the screen shows cards
     (``10♣``, ``7♥``; ``10C`` where symbols cannot be shown): one way of writing cards on a
     screen."""
-    def one(m):
+    def one(m: re.Match[str]) -> str:
         return pretty(parse_card(m.group(0)), symbols)
     return plain_suits(_CARD_CODE.sub(one, text), symbols)
 
@@ -60,7 +67,7 @@ def _stars(d: int, symbols: bool) -> str:
 BOARD_DEFAULTS = {"recent": 3, "scoring": False}
 
 
-def board_options(kind: str) -> dict:
+def board_options(kind: str) -> dict[str, Any]:
     """The kind's board settings: ``recent`` (how many of the latest actions are shown) and
     ``scoring`` (whether the pot or points line is shown), from ``options.board`` of its
     definition."""
@@ -68,7 +75,7 @@ def board_options(kind: str) -> dict:
     return {**BOARD_DEFAULTS, **(got if isinstance(got, dict) else {})}
 
 
-def _header(puzzle: Puzzle, symbols: bool):
+def _header(puzzle: Puzzle, symbols: bool) -> Text:
     """One line: the kind's title, the stars and the puzzle's id.  A question whose answer is a
     source (``data["hide_id"]``) shows no id above it: the id names a ruleset, which may be
     the answer (the id is shown with the answer)."""
@@ -123,7 +130,7 @@ def scoring_features(ruleset: str, players: int) -> set[str]:
     return out
 
 
-def _cards(cards, symbols: bool, empty: str = "none"):
+def _cards(cards: Sequence[int], symbols: bool, empty: str = "none") -> Text:
     from rich.text import Text
     return cards_text(cards, symbols) if cards else Text(empty, style="dim")
 
@@ -139,12 +146,12 @@ class _Hang:
     next lines, indented by ``indent``; a label wider than the terminal wraps under its own
     first word.  ``body`` None: the label alone."""
 
-    def __init__(self, label, body, indent: int = 4):
+    def __init__(self, label: Text, body: Text | None, indent: int = 4) -> None:
         self.label = label
         self.body = body
         self.indent = indent
 
-    def __rich_console__(self, console, options):
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         from rich.text import Text
         if self.body is None and self.label.cell_len <= options.max_width:
             yield self.label
@@ -163,7 +170,7 @@ class _Hang:
             yield hanging(Text(" " * self.indent), self.body)
 
 
-def _line(label: str, body, style: str = "bold"):
+def _line(label: str, body: Text | None, style: str = "bold") -> _Hang:
     """``label`` then ``body`` (a card list), hanging (:class:`_Hang`)."""
     from rich.text import Text
     return _Hang(Text(label + " ", style=style),
@@ -187,7 +194,7 @@ def shown_actions(puzzle: Puzzle) -> tuple[list[int], list[int]]:
     return earlier, list(range(first, n))
 
 
-def _action_features(a) -> set[str]:
+def _action_features(a: Action) -> set[str]:
     """What one action in words shows, as board features (``puzzles/board.yaml``)."""
     k = a.kind
     out = set()
@@ -229,7 +236,7 @@ def board_features(puzzle: Puzzle) -> set[str]:
     if board_options(puzzle.kind)["scoring"]:
         out |= scoring_features(puzzle.ruleset, puzzle.players)
     if deal.is_terminal():
-        r = deal.result
+        r = deal.final_result()
         if r.leftovers:
             out.add("leftovers")
         if r.set_aside:
@@ -239,14 +246,14 @@ def board_features(puzzle: Puzzle) -> set[str]:
     return out
 
 
-def _position(puzzle: Puzzle, symbols: bool) -> list:
+def _position(puzzle: Puzzle, symbols: bool) -> list[RenderableType]:
     from rich.text import Text
 
     deal = puzzle.deal()
     seat = puzzle.seat
     n = puzzle.players
     over = deal.is_terminal()
-    out: list = []
+    out: list[RenderableType] = []
     who = Text()
     who.append(f"You are Player {seat}", style="bold cyan")
     who.append(f"; Player {deal.dealer} deals.")
@@ -284,7 +291,7 @@ def _position(puzzle: Puzzle, symbols: bool) -> list:
     return out
 
 
-def _history(puzzle: Puzzle, deal, symbols: bool) -> list:
+def _history(puzzle: Puzzle, deal: Deal, symbols: bool) -> list[RenderableType]:
     """The actions the board shows in words (:func:`shown_actions`)."""
     from rich.text import Text
     hist = deal.history
@@ -295,7 +302,7 @@ def _history(puzzle: Puzzle, deal, symbols: bool) -> list:
         return []
     names = seat_names(puzzle.players, None)
     names[puzzle.seat] = f"Player {puzzle.seat} (you)"
-    out: list = []
+    out: list[RenderableType] = []
     if earlier:
         out.append(Text("Earlier:", style="bold"))
         for i in earlier:
@@ -313,17 +320,17 @@ def _history(puzzle: Puzzle, deal, symbols: bool) -> list:
     return out
 
 
-def _end_of_play(puzzle: Puzzle, deal, symbols: bool) -> list:
+def _end_of_play(puzzle: Puzzle, deal: Deal, symbols: bool) -> list[RenderableType]:
     """A finished deal as it stood when play ended: the cards each player won in play, the
     leftovers (the last hand and the table), any set-aside mournival (the engine's settlement
     breakdown, :attr:`tutor.engine.deal.DealResult.settlement`)."""
     from rich.text import Text
-    r = deal.result
+    r = deal.final_result()
     seat = puzzle.seat
     aside = set(r.set_aside)
     leftovers = set(r.leftovers)
     last = player_name(r.last_in, seat) if r.last_in is not None else "nobody"
-    out: list[Text | _Hang] = [Text(f"Play is over. Last player in: {last}.", style="bold")]
+    out: list[RenderableType] = [Text(f"Play is over. Last player in: {last}.", style="bold")]
     out.append(_line("Leftovers (last hand and table):", _cards(sorted(leftovers), symbols)))
     if aside:
         out.append(_line("Set-aside mournival:", _cards(sorted(aside), symbols)))
@@ -344,7 +351,7 @@ def _end_of_play(puzzle: Puzzle, deal, symbols: bool) -> list:
         t = Text("  ")
         t.append(f"{'Player ' + str(q) + _marks(q == seat, q == deal.dealer):<{width}}",
                  style="bold cyan" if q == seat else "")
-        t.append(f"  {s.won_in_play - sum(1 for c in r.won[q] if c in alone):>2}")
+        t.append(f"  {len(won):>2}")      # (won in play, before capturing alone)
         if won:
             t.append(": ")
             out.append(_Hang(t, pile_text(won, symbols)))
@@ -353,13 +360,14 @@ def _end_of_play(puzzle: Puzzle, deal, symbols: bool) -> list:
     return out
 
 
-def render_puzzle(puzzle: Puzzle, console_width: int | None = None, symbols: bool = True):
+def render_puzzle(puzzle: Puzzle, console_width: int | None = None,
+                  symbols: bool = True) -> Group:
     """The puzzle as the learner's seat sees it, then the question (a rich renderable).  A
     puzzle about a position names its ruleset and player count right above the question
     (:func:`ruleset_line`), so the line the answer depends on stays in sight at the prompt."""
     from rich.console import Group
     from rich.text import Text
-    parts: list = [_header(puzzle, symbols)]
+    parts: list[RenderableType] = [_header(puzzle, symbols)]
     if puzzle.has_position:
         parts.extend(_position(puzzle, symbols))
         parts.append(Text(ruleset_line(puzzle), style="bold"))
@@ -369,7 +377,7 @@ def render_puzzle(puzzle: Puzzle, console_width: int | None = None, symbols: boo
     return Group(*parts)
 
 
-def code_text(text: str, style: str = ""):
+def code_text(text: str, style: str = "") -> Text:
     """``text`` as a rich ``Text`` (in ``style``) with its backtick spans (what the learner
     types, as in ``claim 7H 7S``) shown in cyan without the backticks; line breaks are kept.
     Used for questions, hints, explanations and the one-line refusals of unreadable answers."""
@@ -382,7 +390,7 @@ def code_text(text: str, style: str = ""):
     return out
 
 
-def render_hint(puzzle: Puzzle, index: int, symbols: bool = True):
+def render_hint(puzzle: Puzzle, index: int, symbols: bool = True) -> Text:
     """Hint number ``index`` (0-based), or a note that there are no more."""
     from rich.text import Text
     if index >= len(puzzle.hints):
@@ -393,7 +401,7 @@ def render_hint(puzzle: Puzzle, index: int, symbols: bool = True):
 
 
 def render_explanation(puzzle: Puzzle, grade: Grade | None, symbols: bool = True,
-                       quoted: set[str] | None = None):
+                       quoted: set[str] | None = None) -> Group:
     """The verdict (if graded), the answer, the explanation and each quotation with its
     citation (a rich renderable).  ``quoted``: the quotations (their refs) this learner has
     already been shown in full in this sitting; each of those is one line that names its
@@ -401,7 +409,7 @@ def render_explanation(puzzle: Puzzle, grade: Grade | None, symbols: bool = True
     from rich.console import Group
     from rich.padding import Padding
     from rich.text import Text
-    parts: list = []
+    parts: list[RenderableType] = []
     if grade is not None:
         v = Text()
         if symbols:

@@ -16,6 +16,7 @@ know (one an export from another version carries) is shown by its id, in a group
 from __future__ import annotations
 
 import difflib
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -36,13 +37,13 @@ def theme_id(name: str) -> str:
     return "-".join(words)
 
 
-def theme_ids(names) -> list[str]:
-    """The themes ``names`` (an iterable of strings) in the one spelling (:func:`theme_id`), in
-    order, each once; a name of no words at all is kept as given (it is no theme of ours, and
-    dropping it would lose what was recorded)."""
+def theme_ids(names: Iterable[object]) -> list[str]:
+    """The themes ``names`` (an iterable of strings, each read as ``str``) in the one spelling
+    (:func:`theme_id`), in order, each once; a name of no words at all is kept as given (it is
+    no theme of ours, and dropping it would lose what was recorded)."""
     out: dict[str, None] = {}
     for n in names:
-        out.setdefault(theme_id(n) or str(n), None)
+        out.setdefault(theme_id(str(n)) or str(n), None)
     return list(out)
 
 
@@ -79,7 +80,7 @@ def theme_table() -> dict[str, Theme]:
     name = path.name
     raw, doc = yamlfile.load(yamlfile.read_text(path, name), name)
 
-    def fail(message: str, *keys) -> DataError:
+    def fail(message: str, *keys: str | int) -> DataError:
         where = ".".join(str(k) for k in keys)
         return DataError(f"{name}:{doc.line_of(*keys)}: {where + ': ' if where else ''}{message}")
 

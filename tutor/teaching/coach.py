@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from tutor.engine.cards import RANK_PLURALS, pretty_cards, rank_of
+from tutor.engine.cards import RANK_PLURALS, CardSet, pretty_cards, rank_of, sets_of
 from tutor.engine.deal import Action, Deal, one_declaration_per_rank
 from tutor.engine.parameters import rule_words, seat_working, settlement_rule, value_words
 from tutor.engine.values import CaptureForm, Declaration, OversightKind
@@ -135,7 +135,7 @@ def _declare(now: _Now) -> Seen | None:
     decls = one_declaration_per_rank([a for a in now.mine if a.kind in kinds])
     facts = [f"{now.names[a.player]} declared {_declared(a, now.symbols)}." for a in now.recent
              if a.kind in kinds]
-    facts += [_capital(rule_words("declarations", a.kind.removeprefix("declare_"),
+    facts += [_capital(rule_words("declarations", a.declared,
                                   ranks=RANK_PLURALS[rank_of(a.cards[0])],
                                   action=action_words(a, now.symbols)))
               + "." for a in decls]
@@ -158,7 +158,8 @@ def _capture(now: _Now, caps: list[Action]) -> Seen | None:
 def _table_prial(now: _Now, caps: list[Action]) -> Seen | None:
     """A prial on the table (and the learner's capture of it with the fourth card)."""
     deal, rs = now.deal, now.deal.ruleset
-    prials = [] if now.over else [r for r in range(13) if deal.table_count(r) == 3]
+    prials = [] if now.over else [r for r, s in sets_of(deal.table_cards()).items()
+                                  if s is CardSet.PRIAL]
     if not prials:
         return None
     facts = []

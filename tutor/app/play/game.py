@@ -432,7 +432,8 @@ class DealPlayer(Watching):
             if a.rank in self._decision.at_risk:
                 self._decision.lost_to.setdefault(a.rank, a.player)
         if mine and a.kind == "capture" and a.rank is not None and any(
-                o.offender == self.seat and o.index == idx and o.kind is OversightKind.SPLIT_PRIAL
+                o.index == idx and o.kind is OversightKind.SPLIT_PRIAL
+                and self.seat not in d.claimants(o)
                 for o in d.oversights):
             self.mistakes.append(Mistake(
                 "split_prial", idx,

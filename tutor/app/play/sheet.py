@@ -138,7 +138,7 @@ def _signed(sign: str, v: int) -> str:
 
 
 _IN_PLAY: _Column = ("in play", lambda r: str(r.won_in_play))
-_END: _Column = ("end", lambda r: _signed("+", r.leftovers + r.set_aside))
+_END: _Column = ("end", lambda r: _signed("+", r.won_at_end))
 _WON: _Column = ("won", lambda r: str(r.won))
 _ANTE: _Column = ("ante", lambda r: _signed("-", r.ante) or "0")
 _PAID: _Column = ("paid", lambda r: _signed("-", r.paid))

@@ -69,7 +69,7 @@ def _slips(table, seat: int) -> list[Mistake]:
     for x in w.closed + list(w.open.values()):
         if x.missed_by(seat):
             out.append(missed_claim(x, names, True))
-        if x.oversight.offender == seat:
+        if seat not in d.claimants(x.oversight):       # (the engine's: its own mistake)
             out.append(own_oversight(x, names, seat, True))
     lay = next((i for i, a in enumerate(d.history) if a.kind == "lie_down" and a.player == seat),
                len(d.history) - 1)

@@ -305,7 +305,7 @@ def _action(v: object) -> Action:
     try:
         return action_from_json(v, 0)
     except RecordError as exc:
-        raise ValueError(str(exc).removeprefix("action 0: ")) from None
+        raise ValueError(exc.problem) from None
 
 
 Seq = Annotated[int | None, BeforeValidator(lambda v: v if v is None else _seq(v))]

@@ -221,6 +221,17 @@ class SeatSettlement(NamedTuple):
     net: int | None
     points: int | None
 
+    @property
+    def won_at_end(self) -> int:
+        """Cards received at the end: the leftovers and a set-aside mournival."""
+        return self.leftovers + self.set_aside
+
+    @property
+    def points_for_won(self) -> int | None:
+        """The points the won cards make (``points`` without the bonus) under pairs scoring,
+        else None."""
+        return None if self.points is None else self.points - self.bonus
+
 
 class HeldDeclaration(NamedTuple):
     """A declaration the last player in could still have made when play ended, held to the end
@@ -1371,10 +1382,13 @@ class Deal:
 
     def _check_end_turn(self, a: Action) -> None:
         if not self._any:
-            raise IllegalAction("a turn is one capture under this ruleset: there is no end_turn")
+            raise IllegalAction(Reason("a turn is one capture under this ruleset: there is no "
+                                       "end_turn", code="one_capture_a_turn",
+                                       rule="captures_per_turn"))
         self._check_turn(a)
         if not self.turn_captures:
-            raise IllegalAction("a turn ends with end_turn only after at least one capture")
+            raise IllegalAction(Reason("a turn ends with end_turn only after at least one "
+                                       "capture", code="no_capture_yet"))
 
     def _check_lie_down(self, a: Action) -> None:
         p = a.player
@@ -1416,8 +1430,9 @@ class Deal:
         if name not in self._decl:
             words = spec("declarations").words
             have = [words[d] for d in DECLARATION_KINDS if d in self._decl]
-            raise IllegalAction(f"this ruleset has no {name.replace('_', ' ')} declaration "
-                                f"(it has {', '.join(have) or 'none'})")
+            raise IllegalAction(Reason(f"this ruleset has no {name.replace('_', ' ')} "
+                                       f"declaration (it has {', '.join(have) or 'none'})",
+                                       code="no_such_declaration", rule="declarations"))
         if not self._free and p != self.to_move:
             raise IllegalAction(Reason("under this ruleset a declaration is a turn, and it is "
                                        "{mover:@'s|your} turn, not {p:@'s|yours}",
@@ -1426,7 +1441,7 @@ class Deal:
         if not self._free and self.turn_captures:
             raise IllegalAction(Reason("under this ruleset a declaration is a whole turn, and "
                                        "{p:@ has|you have} captured this turn",
-                                       code="declaration_is_a_turn", rule="hand_plays",
+                                       code="declaration_after_capture", rule="hand_plays",
                                        p=Seat(p)))
         hmask = self.hands[p]
         if not hmask:
@@ -1437,7 +1452,8 @@ class Deal:
             raise IllegalAction(not_in_hand(cards_of(m & ~hmask), p))
         ranks = {c >> 2 for c in cards}
         if len(ranks) != 1:
-            raise IllegalAction("a declaration is of cards of one rank")
+            raise IllegalAction(Reason("a declaration is of cards of one rank",
+                                       code="other_rank"))
         rank = ranks.pop()
         self._check_declared_cards(kind, len(cards), rank, _rank_count(hmask, rank))
 
@@ -1445,26 +1461,32 @@ class Deal:
         """A declaration of ``count`` cards of ``rank``, ``held`` of them in hand."""
         if kind == "declare_prial":
             if count != 2 or held < 3:
-                raise IllegalAction(f"declaring a prial lays down two cards of a rank of which "
-                                    f"the hand holds three or four (holds {held})")
+                raise IllegalAction(Reason(f"declaring a prial lays down two cards of a rank "
+                                           f"of which the hand holds three or four (holds "
+                                           f"{held})", code="declared_cards"))
         elif kind == "declare_mournival":
             if count != 4:
-                raise IllegalAction("a mournival is all four cards of a rank")
+                raise IllegalAction(Reason("a mournival is all four cards of a rank",
+                                           code="declared_cards"))
         elif kind == "declare_pair":
             if count != 2:
-                raise IllegalAction("declaring a pair lays down two cards of one rank")
+                raise IllegalAction(Reason("declaring a pair lays down two cards of one rank",
+                                           code="declared_cards"))
         else:
             if count != 2 or held != 2:
-                raise IllegalAction("a dead pair is exactly two cards of a rank held in hand")
+                raise IllegalAction(Reason("a dead pair is exactly two cards of a rank held in "
+                                           "hand", code="declared_cards"))
             if _rank_count(self.wonall, rank) != 2:
-                raise IllegalAction(f"the pair of {RANK_PLURALS[rank]} is not dead: the other "
-                                    "two are not both among the won cards")
+                raise IllegalAction(Reason(f"the pair of {RANK_PLURALS[rank]} is not dead: the "
+                                           "other two are not both among the won cards",
+                                           code="live_pair"))
 
     def _check_capture(self, a: Action, hmask: int) -> None:
         p = a.player
         cards, table = a.cards, a.table
         if not cards or not table:
-            raise IllegalAction("a capture plays cards from hand and takes cards from the table")
+            raise IllegalAction(Reason("a capture plays cards from hand and takes cards from "
+                                       "the table", code="empty_capture"))
         hm, tm = mask_of(cards), mask_of(table)
         if hm & hmask != hm:
             raise IllegalAction(not_in_hand(cards_of(hm & ~hmask), p))
@@ -1473,14 +1495,17 @@ class Deal:
                                        cards=Cards(cards_of(tm & ~self.table))))
         ranks = {c >> 2 for c in cards + table}
         if len(ranks) != 1:
-            raise IllegalAction("a capture takes cards of the same rank as the cards played")
+            raise IllegalAction(Reason("a capture takes cards of the same rank as the cards "
+                                       "played", code="other_rank"))
         rank = ranks.pop()
         nh, nt = len(cards), len(table)
         form = CAPTURE_FORM.get((nh, nt))
         if form is None:
             if (nh, nt) == (1, 2):
-                raise IllegalAction("one card cannot take two: every win is two or four cards")
-            raise IllegalAction(f"{nh} from hand for {nt} from the table is not a capture form")
+                raise IllegalAction(Reason("one card cannot take two: every win is two or four "
+                                           "cards", code="one_takes_two"))
+            raise IllegalAction(Reason(f"{nh} from hand for {nt} from the table is not a "
+                                       "capture form", code="no_such_form"))
         if form not in self.ruleset.captures:
             words = spec("captures").words
             allowed = ", ".join(words[f] for f in _FORMS if f in self.ruleset.captures)
@@ -1488,7 +1513,8 @@ class Deal:
                                        f"({words[form]} is not one of them)",
                                        code="capture_not_allowed", rule="captures"))
         if form == "one_for_three" and _rank_count(self.table, rank) != 3:
-            raise IllegalAction("one for three takes all three of a rank on the table")
+            raise IllegalAction(Reason("one for three takes all three of a rank on the table",
+                                       code="all_three"))
 
     # -- invariants -----------------------------------------------------------------------
 

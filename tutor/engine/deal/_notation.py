@@ -22,7 +22,7 @@ from tutor.engine.errors import (
     NotationError,
 )
 from tutor.engine.reasons import Cards, Reason, Seat
-from tutor.engine.values import CaptureForm
+from tutor.engine.values import CaptureForm, Declaration
 
 #: The phases of a deal: play, the last player in capturing alone (``last_in_plays_on``), over.
 PLAY, PLAY_ON, OVER = "play", "play_on", "over"
@@ -38,6 +38,9 @@ DECLARATION_ACTION = {"prial": "declare_prial", "mournival": "declare_mournival"
 #: Capture forms by (hand cards, table cards) (RULES.md 3.2 ``captures``).
 CAPTURE_FORM = {(1, 1): CaptureForm.ONE_FOR_ONE, (1, 3): CaptureForm.ONE_FOR_THREE,
                 (2, 2): CaptureForm.PAIR_FOR_PAIR, (3, 1): CaptureForm.PRIAL_FOR_ONE}
+#: The declaration each declaring action makes (RULES.md 3.4, 3.6).
+_DECLARED = {"declare_prial": Declaration.PRIAL, "declare_mournival": Declaration.MOURNIVAL,
+             "declare_dead_pair": Declaration.DEAD_PAIR, "declare_pair": Declaration.PAIR}
 _DECLARE_WORDS = {"declare_prial": "a pair of a prial", "declare_mournival": "a mournival",
                   "declare_dead_pair": "a dead pair", "declare_pair": "a pair"}
 
@@ -70,6 +73,12 @@ class Action(NamedTuple):
         if self.kind not in CAPTURE_KINDS:
             return None
         return CAPTURE_FORM.get((len(self.cards), len(self.table)))
+
+    @property
+    def declared(self) -> Declaration | None:
+        """The declaration a declaring action makes (``declare_prial``: :attr:`Declaration.PRIAL`;
+        RULES.md 3.4, 3.6), else None."""
+        return _DECLARED.get(self.kind)
 
     @property
     def rank(self) -> int | None:

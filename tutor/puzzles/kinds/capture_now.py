@@ -20,10 +20,18 @@ wait).
 
 from __future__ import annotations
 
+import random
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
 from tutor.engine.cards import RANK_PLURALS, codes, pretty_cards, rank_code, rank_of
+from tutor.engine.deal import Action, CaptureOption, Deal
+from tutor.engine.rulesets import Ruleset
 from tutor.engine.values import CaptureForm
 from tutor.puzzles.base import (
     Candidate,
+    Ctx,
+    Plan,
     PuzzleKind,
     Verdict,
     join,
@@ -32,7 +40,7 @@ from tutor.puzzles.base import (
     text_seed,
     turn_analysis,
 )
-from tutor.puzzles.model import AnswerError, definition
+from tutor.puzzles.model import AnswerError, Definition, Puzzle, definition
 from tutor.puzzles.reader import NOTHING_WORDS, read
 
 #: The cases a puzzle is aimed at, in the order the seeds cycle through them (see
@@ -46,7 +54,7 @@ ENDGAME_ATTEMPTS = 10
 _WORDS = {w: "none" for w in NOTHING_WORDS}
 
 
-def option_theme(o) -> str:
+def option_theme(o: CaptureOption) -> str:
     """How an option is judged: ``at-risk``; safe because two or three lie on the table
     (``hold-back``), because every other card of the rank is in sight (``counting``), or
     because nobody can take it before your next turn (``endgame``)."""
@@ -59,7 +67,14 @@ def option_theme(o) -> str:
     return "endgame"
 
 
-def case_of(opts) -> str:
+def _mover(deal: Deal) -> int:
+    """The seat to move (a position collected always has one)."""
+    seat = deal.to_move
+    assert seat is not None
+    return seat
+
+
+def case_of(opts: Sequence[CaptureOption]) -> str:
     """The case of a position's capture options (see :data:`CASES`)."""
     risky = sum(o.at_risk for o in opts)
     if risky >= 2:
@@ -71,7 +86,7 @@ def case_of(opts) -> str:
     return "all-safe"
 
 
-def analysis_hint(p) -> str:
+def analysis_hint(p: Puzzle) -> str:
     """The last hint of a capture-now puzzle, worked out when it is shown: which capture the
     engine's analysis (:func:`tutor.puzzles.base.turn_analysis`: ``hint_samples`` deals of the
     cards the seat cannot see, played out by ``counter`` players, seeded from the puzzle's id)
@@ -97,7 +112,7 @@ def analysis_hint(p) -> str:
     return defn.fill(defn.word(key), facts, f"words.{key}")
 
 
-def _endgame_shape(deal, p: int) -> bool:
+def _endgame_shape(deal: Deal, p: int) -> bool:
     """Cheap test before counting: ``p`` holds two cards or more and every other player one at
     most (the shape the endgame exception needs, RULES.md 8)."""
     if len(deal.hand(p)) < 2:
@@ -108,7 +123,7 @@ def _endgame_shape(deal, p: int) -> bool:
 class CaptureNow(PuzzleKind):
     name = "capture-now"
 
-    def why_not(self, rs):
+    def why_not(self, rs: Ruleset) -> str | None:
         game = rs.game()
         if not game.allows(CaptureForm.ONE_FOR_ONE):
             return "without one-for-one captures no lone table card is ever at risk"
@@ -116,7 +131,7 @@ class CaptureNow(PuzzleKind):
             return "a player may make every capture in one turn there, so none has to wait"
         return None
 
-    def cases(self, rs, players: int) -> tuple[str, ...]:
+    def cases(self, rs: Ruleset, players: int) -> tuple[str, ...]:
         """The cases the seeds cycle through under ``rs`` with ``players``: no endgame case with
         three players (it hardly ever arises) or where the last player plays on (the exception
         does not hold there, RULES.md 8)."""
@@ -124,25 +139,27 @@ class CaptureNow(PuzzleKind):
             return CASES
         return tuple(c for c in CASES if c != "endgame")
 
-    def plan(self, base, rs, players, seed, defn):
+    def plan(self, base: random.Random, rs: Ruleset, players: int, seed: int,
+             defn: Definition) -> Plan:
         cases = self.cases(rs, players)
         return {"variant": "default", "case": cases[set_index(seed) % len(cases)],
                 "prefer": base.choice(["counting", "hold-back", "any", "any"])}
 
-    def plan_may_fit(self, plan, theme):
+    def plan_may_fit(self, plan: Plan, theme: str) -> bool:
         return theme not in CASES or plan["case"] == theme
 
-    def solve(self, deal, seat, data, rs, players):
+    def solve(self, deal: Deal, seat: int, data: Mapping[str, Any], rs: Ruleset,
+              players: int) -> dict[str, Any]:
         opts = deal.capture_options(seat)
         return {"at_risk": [rank_code(o.rank) for o in opts if o.at_risk],
                 "safe": [rank_code(o.rank) for o in opts if not o.at_risk]}
 
-    def _collect(self, ctx, case: str) -> list:
+    def _collect(self, ctx: Ctx, case: str) -> list[Deal]:
         """Positions of ``case`` from one deal played by computer players."""
-        found: list = []
+        found: list[Deal] = []
         endgame = case == "endgame"
 
-        def observer(d, a) -> None:
+        def observer(d: Deal, a: Action) -> None:
             p = d.to_move
             if d.phase != "play" or p is None or a.kind == "claim":
                 return
@@ -155,7 +172,7 @@ class CaptureNow(PuzzleKind):
         ctx.play(ctx.new_pack(), ctx.rng.randrange(ctx.players), ctx.bots(0.1), observer)
         return found
 
-    def build(self, ctx):
+    def build(self, ctx: Ctx) -> Candidate | None:
         case = ctx.plan["case"]
         if case == "endgame" and ctx.attempt >= ENDGAME_ATTEMPTS:
             case = "all-safe"
@@ -169,9 +186,9 @@ class CaptureNow(PuzzleKind):
         rng = ctx.rng
         prefer = ctx.plan["prefer"]
         themed = [d for d in found
-                  if any(option_theme(o) == prefer for o in d.capture_options(d.to_move))]
+                  if any(option_theme(o) == prefer for o in d.capture_options(_mover(d)))]
         deal = rng.choice(themed or found)
-        seat = deal.to_move
+        seat = _mover(deal)
         opts = deal.capture_options(seat)
         risky = [o for o in opts if o.at_risk]
         safe = [o for o in opts if not o.at_risk]
@@ -227,7 +244,7 @@ class CaptureNow(PuzzleKind):
 
     # -- answers ----------------------------------------------------------------------------
 
-    def check(self, p, text):
+    def check(self, p: Puzzle, text: str) -> Verdict:
         r = read(text, words=_WORDS, expected="name the ranks that cannot wait (for example "
                                               "`sevens`), or answer `none`")
         deal = p.deal()
@@ -275,15 +292,14 @@ class CaptureNow(PuzzleKind):
                              "rank you can capture, ask: could an opponent take the table cards "
                              "before your next turn?")
 
-    def late_hints(self, p):
+    def late_hints(self, p: Puzzle) -> list[Callable[[], str]]:
         return [lambda: analysis_hint(p)]
 
-    def answer_words(self, p):
+    def answer_words(self, p: Puzzle) -> list[str]:
         deal = p.deal()
         return ["hint", "quit", "none"] + codes(set(deal.hand(p.seat)) | set(deal.table_cards()))
 
-    def wrong_answer(self, p):
+    def wrong_answer(self, p: Puzzle) -> str | None:
         a = p.answer
-        if a["at_risk"]:
-            return a["safe"][0] if a["safe"] else "none"
-        return a["safe"][0]
+        first: str = a["safe"][0] if a["safe"] else "none"
+        return first if a["at_risk"] else a["safe"][0]

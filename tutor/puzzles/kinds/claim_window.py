@@ -25,21 +25,29 @@ Works under every ruleset that lets an oversight be claimed.
 
 from __future__ import annotations
 
+import random
+from collections.abc import Mapping
+from typing import Any
+
 from tutor.engine.cards import RANK_PLURALS, rank_of
-from tutor.engine.deal import LAID_DOWN_KIND, Deal
+from tutor.engine.deal import LAID_DOWN_KIND, Action, Deal, Oversight
 from tutor.engine.parameters import claim_window, rule_words
 from tutor.engine.records import replay, to_record
+from tutor.engine.rulesets import Ruleset
 from tutor.engine.values import OversightKind
 from tutor.puzzles.base import (
     LETTERS,
     Candidate,
+    Ctx,
     OneLetterKind,
+    Plan,
     Verdict,
     join,
     player_name,
     set_index,
 )
 from tutor.puzzles.kinds.spot_story import _laid_down_why
+from tutor.puzzles.model import Definition, Puzzle
 
 #: The cases, in the order of the answers (A to D) and of the plan's turn.
 CASES = ("open", "own", "closed", "none")
@@ -48,14 +56,14 @@ CASES = ("open", "own", "closed", "none")
 SINCE = 3
 
 
-def _then(deal: Deal, index: int, rank: int):
+def _then(deal: Deal, index: int, rank: int) -> Oversight | None:
     """The oversight of ``rank`` the action at history ``index`` opened, found on the deal
     replayed just after it (None when it opened none)."""
     then = replay(to_record(deal, with_result=False), upto=index + 1)
     return next((o for o in then.open_oversights() if o.index == index and o.rank == rank), None)
 
 
-def _case(deal: Deal, seat: int, index: int, rank: int):
+def _case(deal: Deal, seat: int, index: int, rank: int) -> tuple[str, Oversight | None]:
     """``(case, oversight)``: which of :data:`CASES` the position is for ``seat``, about the
     cards of ``rank`` the action at ``index`` concerned; the oversight that action opened (None
     for ``none``)."""
@@ -69,16 +77,18 @@ def _case(deal: Deal, seat: int, index: int, rank: int):
 class ClaimWindow(OneLetterKind):
     name = "claim-window"
 
-    def why_not(self, rs):
+    def why_not(self, rs: Ruleset) -> str | None:
         game = rs.game()
         if not any(game.claimable(k) for k in OversightKind):
             return "it lets no oversight be claimed"
         return None
 
-    def plan(self, base, rs, players, seed, defn):
+    def plan(self, base: random.Random, rs: Ruleset, players: int, seed: int,
+             defn: Definition) -> Plan:
         return {"variant": "default", "case": CASES[set_index(seed) % len(CASES)]}
 
-    def solve(self, deal, seat, data, rs, players):
+    def solve(self, deal: Deal, seat: int, data: Mapping[str, Any], rs: Ruleset,
+              players: int) -> dict[str, Any]:
         choices = [dict(c) for c in data["choices"]]
         case, o = _case(deal, seat, data["index"], data["rank"])
         return {"choices": choices,
@@ -86,7 +96,7 @@ class ClaimWindow(OneLetterKind):
                 "case": case, "index": data["index"], "rank": data["rank"],
                 "claimants": sorted(deal.claimants(o)) if o else [],
                 "until": claim_window(o.kind) if o else None,
-                "kind": str(o.kind.value) if o else None}
+                "kind": OversightKind(o.kind).value if o else None}
 
     def _events(self, snaps: dict[int, Deal]) -> list[tuple[int, int, bool]]:
         """``(index, rank, mistake)`` for each action that opened an oversight (not the
@@ -108,11 +118,11 @@ class ClaimWindow(OneLetterKind):
                     out.append((i, r, False))
         return out
 
-    def build(self, ctx):
+    def build(self, ctx: Ctx) -> Candidate | None:
         rng, n, case = ctx.rng, ctx.players, ctx.plan["case"]
         snaps: dict[int, Deal] = {}
 
-        def observer(d: Deal, a) -> None:
+        def observer(d: Deal, a: Action) -> None:
             if d.phase == "play" and d.to_move is not None:
                 snaps[len(d.history)] = d.clone()
 
@@ -121,7 +131,14 @@ class ClaimWindow(OneLetterKind):
         for index, rank, mistake in self._events(snaps):
             if mistake != (case != "none"):
                 continue
-            offender = snaps[index + 1].history[index].player
+            made = snaps[index + 1]
+            opened = next((o for o in made.open_oversights()
+                           if o.index == index and o.rank == rank), None)
+            # who may claim the mistake (the engine's), and who may not; for a move that only
+            # looks like a mistake, everyone but the one who made it
+            actor = made.history[index].player
+            may = (made.claimants(opened) if opened is not None
+                   else tuple(q for q in range(n) if q != actor))
             for since in range(1, SINCE + 1):
                 cut = snaps.get(index + 1 + since)
                 if cut is None or len(cut.history) != index + 1 + since:
@@ -130,7 +147,7 @@ class ClaimWindow(OneLetterKind):
                     continue
                 now = next((o for o in cut.open_oversights()
                             if o.index == index and o.rank == rank), None)
-                seats = [offender] if case == "own" else [q for q in range(n) if q != offender]
+                seats = [q for q in range(n) if q not in may] if case == "own" else list(may)
                 for seat in seats:
                     got = (("open" if seat in cut.claimants(now) else "own") if now is not None
                            else "closed" if mistake else "none")
@@ -162,7 +179,7 @@ class ClaimWindow(OneLetterKind):
                                          capital=True),
                          claimants=join([player_name(q, seat) for q in deal.claimants(o)]),
                          window=claim_window(o.kind))
-            variant = str(o.kind.value)
+            variant = OversightKind(o.kind).value
             themes.append(variant.replace("_", "-"))
         else:
             before = replay(to_record(deal, with_result=False), upto=index)
@@ -186,7 +203,7 @@ class ClaimWindow(OneLetterKind):
 
     # -- answers -----------------------------------------------------------------------------
 
-    def check(self, p, text):
+    def check(self, p: Puzzle, text: str) -> Verdict:
         got, right, chosen = self.read_letter(p, text)
         if got == right:
             return Verdict(True, f"Right: {right}.")
@@ -194,7 +211,7 @@ class ClaimWindow(OneLetterKind):
                        retry=self._nudge(p, chosen["case"]))
 
     @staticmethod
-    def _nudge(p, chosen: str) -> str:
+    def _nudge(p: Puzzle, chosen: str) -> str:
         """A nudge that points at what to look at again, without naming the answer."""
         if chosen in ("open", "closed") and p.answer["case"] in ("open", "closed"):
             return "Not yet. Count the cards of that rank still on the table: how many does a claim take?"

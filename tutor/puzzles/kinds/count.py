@@ -12,13 +12,18 @@ hand laid down; so one rank is at most three stars and three ranks at least thre
 
 from __future__ import annotations
 
+import random
 import re
+from collections.abc import Mapping
+from typing import Any
 
 from tutor.engine.cards import RANK_NAMES, RANK_PLURALS, parse_rank, rank_code, rank_of
+from tutor.engine.deal import Action, Deal, RankCount
 from tutor.engine.errors import NotationError
 from tutor.engine.observe import observe
-from tutor.puzzles.base import Candidate, PuzzleKind, Verdict, join, player_name
-from tutor.puzzles.model import AnswerError
+from tutor.engine.rulesets import Ruleset
+from tutor.puzzles.base import Candidate, Ctx, Plan, PuzzleKind, Verdict, join, player_name
+from tutor.puzzles.model import AnswerError, Definition, Puzzle
 from tutor.puzzles.reader import clean, read
 
 _RANK_PAIR = re.compile(r"(10|[2-9atjqk]|aces?|twos?|threes?|fours?|fives?|sixes|six|sevens?|"
@@ -27,7 +32,7 @@ _RANK_PAIR = re.compile(r"(10|[2-9atjqk]|aces?|twos?|threes?|fours?|fives?|sixes
 _COUNT_WORDS = {"unseen": "", "cards": "", "card": "", "none": "zero", "nil": "zero"}
 
 
-def _places(c) -> int:
+def _places(c: RankCount) -> int:
     """In how many places the seen cards of a rank lie (table, each won pile, set aside, hand)."""
     return (bool(c.table) + sum(1 for w in c.won if w) + bool(c.set_aside) + bool(c.hand))
 
@@ -45,21 +50,23 @@ def _one(code: str) -> str:
 class Count(PuzzleKind):
     name = "count"
 
-    def plan(self, base, rs, players, seed, defn):
+    def plan(self, base: random.Random, rs: Ruleset, players: int, seed: int,
+             defn: Definition) -> Plan:
         return {"variant": "default", "ranks": base.choice(defn.options.get("ranks", [1, 2, 3]))}
 
-    def plan_may_fit(self, plan, theme):
+    def plan_may_fit(self, plan: Plan, theme: str) -> bool:
         want = {"one-rank": 1, "two-ranks": 2, "three-ranks": 3}.get(theme)
         return want is None or plan["ranks"] == want
 
-    def solve(self, deal, seat, data, rs, players):
+    def solve(self, deal: Deal, seat: int, data: Mapping[str, Any], rs: Ruleset,
+              players: int) -> dict[str, Any]:
         return {"unseen": {r: deal.unseen(seat, parse_rank(r)) for r in data["ranks"]}}
 
-    def build(self, ctx):
+    def build(self, ctx: Ctx) -> Candidate | None:
         rng = ctx.rng
         found = []
 
-        def observer(d, a) -> None:
+        def observer(d: Deal, a: Action) -> None:
             if d.phase == "play" and len(d.history) >= 4:
                 found.append(d.clone())
 
@@ -120,7 +127,7 @@ class Count(PuzzleKind):
 
     # -- answers ----------------------------------------------------------------------------
 
-    def check(self, p, text):
+    def check(self, p: Puzzle, text: str) -> Verdict:
         asked = list(p.answer["unseen"])
         right = p.answer["unseen"]
         t = clean(text)
@@ -169,5 +176,5 @@ class Count(PuzzleKind):
             f"{RANK_PLURALS[parse_rank(k)]}: you said {said[k]}, {right[k]} unseen"
             for k in wrong) + ".", credit=1 - len(wrong) / len(asked), retry=retry)
 
-    def wrong_answer(self, p):
+    def wrong_answer(self, p: Puzzle) -> str | None:
         return " ".join(str((v + 1) % 5) for v in p.answer["unseen"].values())

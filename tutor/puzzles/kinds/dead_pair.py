@@ -11,9 +11,16 @@ Not for a ruleset without the dead-pair declaration, nor one where any pair may 
 
 from __future__ import annotations
 
-from collections import Counter
-
-from tutor.engine.cards import RANK_PLURALS, codes, parse_rank, pretty_cards, rank_code, rank_of
+from tutor.engine.cards import (
+    RANK_PLURALS,
+    CardSet,
+    codes,
+    parse_rank,
+    pretty_cards,
+    rank_code,
+    rank_of,
+    sets_of,
+)
 from tutor.engine.deal import Action
 from tutor.engine.errors import AmbiguousAction, IllegalAction, InvalidAction
 from tutor.engine.parameters import status_mark
@@ -35,8 +42,8 @@ def declarable_dead_pairs(deal, seat: int) -> list[int]:
 
 
 def pairs_held(deal, seat: int) -> list[int]:
-    """Ranks of which ``seat`` holds exactly two cards."""
-    return sorted(r for r in range(13) if deal.hand_count(seat, r) == 2)
+    """Ranks of which ``seat`` holds a pair (exactly two cards: :func:`sets_of`)."""
+    return [r for r, s in sets_of(deal.hand(seat)).items() if s is CardSet.PAIR]
 
 
 def _why_not(deal, seat: int, rank: int, reason: Reason) -> str:
@@ -174,10 +181,11 @@ class DeadPair(PuzzleKind):
         if off:
             raise AnswerError(f"{pretty_cards(off)}: not in your hand. Name the pair you may "
                               "declare, or answer `no`.")
-        per_rank = Counter(rank_of(c) for c in r.cards)
-        for rank, k in per_rank.items():
-            if rank in pairs and k < 2:
-                both = " ".join(codes(c for c in hand if rank_of(c) == rank))
+        per_rank = dict.fromkeys(rank_of(c) for c in r.cards)      # the ranks named, in order
+        for rank in per_rank:
+            held = {c for c in hand if rank_of(c) == rank}
+            if rank in pairs and not held <= set(r.cards):      # one card of a pair named
+                both = " ".join(codes(held))
                 raise AnswerError(f"which cards? a pair is declared with both its cards "
                                   f"(`{both}`), or name the rank alone")
         named = set(per_rank) | set(r.ranks)

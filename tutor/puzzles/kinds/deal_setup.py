@@ -13,13 +13,24 @@ when a value asked is read or chosen rather than stated.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping
-from typing import TypedDict
+from typing import Any, TypedDict
 
 from tutor.engine.deal import Deal
 from tutor.engine.parameters import COUNT_GROUPS, spec, value_words
-from tutor.puzzles.base import LETTERS, Candidate, PuzzleKind, Verdict, join, library
-from tutor.puzzles.model import AnswerError
+from tutor.engine.rulesets import Ruleset
+from tutor.puzzles.base import (
+    LETTERS,
+    Candidate,
+    Ctx,
+    Plan,
+    PuzzleKind,
+    Verdict,
+    join,
+    library,
+)
+from tutor.puzzles.model import AnswerError, Definition, Puzzle
 from tutor.puzzles.reader import letters_answer, read
 
 #: The figures asked, and the parameters behind each (the parameter table's grouping).
@@ -65,7 +76,7 @@ class SetupFacts(TypedDict):
     breakeven: int | None
 
 
-def setup_answer(rs, players: int) -> SetupFacts:
+def setup_answer(rs: Ruleset, players: int) -> SetupFacts:
     """The deal-setup facts of a ruleset and player count (ruleset parameters)."""
     pc = rs.count(players)
     return {"hand": pc.hand, "table": pc.table,
@@ -99,18 +110,20 @@ def other_source_share(value: str) -> float:
 class DealSetup(PuzzleKind):
     name = "deal-setup"
 
-    def plan(self, base, rs, players, seed, defn):
+    def plan(self, base: random.Random, rs: Ruleset, players: int, seed: int,
+             defn: Definition) -> Plan:
         choices = list(defn.options.get("fields", ["eldest", *SETUP_FIELDS, "all"]))
         return {"variant": base.choice(choices)}
 
-    def plan_may_fit(self, plan, theme):
+    def plan_may_fit(self, plan: Plan, theme: str) -> bool:
         if theme in ("eldest", *SETUP_FIELDS, "all"):
             return plan["variant"] == theme
         if theme == "mournival-dealt":
             return plan["variant"] == "mournival"
         return True
 
-    def solve(self, deal, seat, data, rs, players):
+    def solve(self, deal: Deal, seat: int, data: Mapping[str, Any], rs: Ruleset,
+              players: int) -> dict[str, Any]:
         if data["asked"] == ["mournival"]:
             right = rs.table_mournival
             if data.get("other"):
@@ -121,7 +134,7 @@ class DealSetup(PuzzleKind):
         return {**setup_answer(rs, players), "dealer": deal.dealer, "eldest": deal.eldest,
                 "asked": list(data["asked"])}
 
-    def _mournival(self, ctx, deal):
+    def _mournival(self, ctx: Ctx, deal: Deal) -> Candidate | None:
         """What happens to a mournival dealt to the table: the ruleset's ``table_mournival``
         beside the other value the parameter table allows, asked either way round: which is
         this ruleset's rule, or which is another ruleset's (issue 42: most rulesets have the
@@ -163,7 +176,7 @@ class DealSetup(PuzzleKind):
                          data=data, quotes=list(p.quotes[:2]),
                          question_key="mournival_other" if other else "mournival")
 
-    def build(self, ctx):
+    def build(self, ctx: Ctx) -> Candidate | None:
         rng = ctx.rng
         n = ctx.players
         dealer = rng.randrange(n)
@@ -178,7 +191,7 @@ class DealSetup(PuzzleKind):
 
         facts: Mapping[str, object] = ans        # a field by its name
 
-        def text(f):
+        def text(f: str) -> str:
             if f == "eldest":
                 return str(deal.eldest)
             if f == "ante":
@@ -249,7 +262,7 @@ class DealSetup(PuzzleKind):
 
     # -- answers ----------------------------------------------------------------------------
 
-    def check(self, p, text):
+    def check(self, p: Puzzle, text: str) -> Verdict:
         ans = p.answer
         asked = ans["asked"]
         if asked == ["mournival"]:
@@ -309,7 +322,7 @@ class DealSetup(PuzzleKind):
             raise AnswerError("give one number (or `none`)")
         wrong = [(lab, v, e) for lab, v, e in zip(labels, vals, expected) if v != e]
 
-        def show(v, lab=""):
+        def show(v: Any, lab: str = "") -> str:
             if v is None:
                 return "none"
             if lab == "breakeven":
@@ -325,7 +338,7 @@ class DealSetup(PuzzleKind):
             for lab, v, e in wrong) + ".",
             credit=1 - len(wrong) / len(expected), retry=self._nudge(p, wrong))
 
-    def _nudge(self, p, wrong) -> str:
+    def _nudge(self, p: Puzzle, wrong: list[tuple[str, Any, Any]]) -> str:
         """A nudge that names the part of the answer that is wrong, never the answer."""
         ans = p.answer
         if p.answer["asked"] == ["eldest"]:
@@ -349,12 +362,12 @@ class DealSetup(PuzzleKind):
         return ("Not yet: " + join(names) + (" is" if len(names) == 1 else " are")
                 + " off" + (f" ({hints[0]})" if hints else "") + ".")
 
-    def answer_words(self, p):
+    def answer_words(self, p: Puzzle) -> list[str]:
         if p.answer["asked"] == ["mournival"]:
             return ["hint", "quit"] + list(LETTERS[:len(p.answer["options"])])
         return ["hint", "quit", "none"]
 
-    def wrong_answer(self, p):
+    def wrong_answer(self, p: Puzzle) -> str | None:
         a = p.answer
         if a["asked"] == ["mournival"]:
             return LETTERS[(LETTERS.index(a["letter"]) + 1) % len(a["options"])]

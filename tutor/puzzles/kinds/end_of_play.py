@@ -11,11 +11,16 @@ for no one).  Works under every ruleset.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
+from tutor.engine.deal import Action, Deal
 from tutor.engine.errors import LaughError
 from tutor.engine.parameters import status_mark, value_who
 from tutor.engine.records import action_from_json, action_to_json, replay, to_record
-from tutor.puzzles.base import Candidate, PuzzleKind, Verdict, library, player_name
-from tutor.puzzles.model import AnswerError
+from tutor.engine.rulesets import Ruleset
+from tutor.puzzles.base import Candidate, Ctx, PuzzleKind, Verdict, library, player_name
+from tutor.puzzles.model import AnswerError, Puzzle
 from tutor.puzzles.reader import read
 
 _WORDS = {"nobody": "nobody", "none": "nobody", "noone": "nobody", "no-one": "nobody",
@@ -27,7 +32,8 @@ _WORDS = {"nobody": "nobody", "none": "nobody", "noone": "nobody", "no-one": "no
 class EndOfPlay(PuzzleKind):
     name = "end-of-play"
 
-    def solve(self, deal, seat, data, rs, players):
+    def solve(self, deal: Deal, seat: int, data: Mapping[str, Any], rs: Ruleset,
+              players: int) -> dict[str, Any]:
         after = deal.clone()
         after.apply(action_from_json(data["final"], 0))
         if after.phase == "play":
@@ -35,16 +41,16 @@ class EndOfPlay(PuzzleKind):
         while not after.is_terminal():          # the last player plays on alone
             caps = after.legal_actions()
             after.apply(caps[0])
-        r = after.result
+        r = after.final_result()
         return {"final": dict(data["final"]), "last_in": r.last_in,
                 "leftovers_to": r.leftovers_to}
 
-    def build(self, ctx):
+    def build(self, ctx: Ctx) -> Candidate | None:
         rng = ctx.rng
         n = ctx.players
         ends: list[int] = []
 
-        def observer(d, a) -> None:
+        def observer(d: Deal, a: Action) -> None:
             if not ends and d.phase != "play":
                 ends.append(len(d.history))
 
@@ -106,11 +112,11 @@ class EndOfPlay(PuzzleKind):
 
     # -- answers -----------------------------------------------------------------------------
 
-    def check(self, p, text):
+    def check(self, p: Puzzle, text: str) -> Verdict:
         got = read(text.replace(":", " "), words=_WORDS, cards=False, ranks=False,
                    numbers=True, expected="give two players: who is last in, and who takes "
                                           "the leftovers (or `nobody`)")
-        vals: list = []
+        vals: list[int | None] = []
         for what, v in got.items:
             if what == "number":
                 vals.append(v)
@@ -150,9 +156,9 @@ class EndOfPlay(PuzzleKind):
         return Verdict(False, "Not quite: " + "; ".join(parts) + ".",
                        credit=0.5 if (ok_last or ok_left) else 0.0, retry=nudge)
 
-    def answer_words(self, p):
+    def answer_words(self, p: Puzzle) -> list[str]:
         return ["hint", "quit", "nobody"]
 
-    def wrong_answer(self, p):
+    def wrong_answer(self, p: Puzzle) -> str | None:
         a = p.answer
         return f"{(a['last_in'] + 1) % p.players} {a['leftovers_to'] if a['leftovers_to'] is not None else 'nobody'}"

@@ -17,12 +17,18 @@ them).  Works under every ruleset but those where any pair may be declared (hous
 
 from __future__ import annotations
 
+import random
+from collections.abc import Mapping
+from typing import Any
+
 from tutor.engine.cards import pretty_cards, rank_of
-from tutor.engine.deal import Deal
+from tutor.engine.deal import Action, Deal
 from tutor.engine.errors import UsageError
 from tutor.engine.keeping import lie_down_keeping
+from tutor.engine.rulesets import Ruleset
 from tutor.engine.values import Declaration
-from tutor.puzzles.base import LETTERS, Candidate, OneLetterKind, Verdict
+from tutor.puzzles.base import LETTERS, Candidate, Ctx, OneLetterKind, Verdict
+from tutor.puzzles.model import Puzzle
 
 
 def _position(deal: Deal) -> bool:
@@ -68,7 +74,8 @@ def _whole_pairs(cards: tuple[int, ...]) -> bool:
 TIES = 2
 
 
-def _distractors(rng, parts, right: tuple[int, ...]):
+def _distractors(rng: random.Random, parts: list[tuple[int, ...]],
+                 right: tuple[int, ...]) -> list[tuple[int, ...]] | None:
     """Three wrong answers, each the cards kept (a union of ``parts`` that is not ``right``), or
     None when the position has too few.  ``right`` (the won cards) keeps whole pairs only, so
     whole pairs are offered as wrong answers too: as many cards as ``right`` (a won pair given
@@ -106,13 +113,14 @@ def _text(kept: tuple[int, ...], table: tuple[int, ...]) -> str:
 class Keep(OneLetterKind):
     name = "keep"
 
-    def why_not(self, rs):
+    def why_not(self, rs: Ruleset) -> str | None:
         if rs.game().declares(Declaration.PAIR):
             return ("any pair may be declared under it, so no position has a pair to lie down "
                     "with")
         return None
 
-    def solve(self, deal, seat, data, rs, players):
+    def solve(self, deal: Deal, seat: int, data: Mapping[str, Any], rs: Ruleset,
+              players: int) -> dict[str, Any]:
         k = lie_down_keeping(deal, seat)
         choices = [dict(c) for c in data["choices"]]
         return {"choices": choices, "kept": list(k.kept), "to_table": list(k.to_table),
@@ -120,11 +128,11 @@ class Keep(OneLetterKind):
                           if sorted(c["kept"]) == list(k.kept)
                           and sorted(c["to_table"]) == list(k.to_table)]}
 
-    def build(self, ctx):
+    def build(self, ctx: Ctx) -> Candidate | None:
         rng, n = ctx.rng, ctx.players
         found: list[Deal] = []
 
-        def observer(d: Deal, a) -> None:
+        def observer(d: Deal, a: Action) -> None:
             if _position(d):
                 found.append(d.clone())
 
@@ -139,11 +147,11 @@ class Keep(OneLetterKind):
         except UsageError:
             return None
         won, hand = deal.won_cards(seat), deal.hand(seat)
-        options = _distractors(rng, _parts(won, hand), k.kept)
-        if options is None:
+        wrong = _distractors(rng, _parts(won, hand), k.kept)
+        if wrong is None:
             return None
         options = [(kept, tuple(sorted(c for c in won + hand if c not in kept)))
-                   for kept in options] + [(k.kept, k.to_table)]
+                   for kept in wrong] + [(k.kept, k.to_table)]
         rng.shuffle(options)
         choices = [{"letter": LETTERS[i], "kept": list(kept), "to_table": list(table),
                     "text": _text(kept, table)} for i, (kept, table) in enumerate(options)]
@@ -164,7 +172,7 @@ class Keep(OneLetterKind):
 
     # -- answers -----------------------------------------------------------------------------
 
-    def check(self, p, text):
+    def check(self, p: Puzzle, text: str) -> Verdict:
         got, right, chosen = self.read_letter(p, text)
         if got == right:
             return Verdict(True, f"Right: {right}.")

@@ -18,13 +18,20 @@ capture under ``captures_per_turn: any``, ``declare_pair``).
 
 from __future__ import annotations
 
+import random
+from collections.abc import Mapping
+from typing import Any
+
+from tutor.engine.bots import Bot
 from tutor.engine.cards import RANK_PLURALS, make_card, pretty_cards, rank_of
-from tutor.engine.deal import Action, deal_order
+from tutor.engine.deal import CAPTURE_FORM, Action, Deal, deal_order
 from tutor.engine.parameters import spec
+from tutor.engine.reasons import Reason
 from tutor.engine.records import action_from_json, action_to_json
+from tutor.engine.rulesets import Ruleset
 from tutor.engine.values import CaptureForm, Declaration, OversightKind
-from tutor.puzzles.base import LETTERS, Candidate, PuzzleKind, Verdict, join
-from tutor.puzzles.model import AnswerError
+from tutor.puzzles.base import LETTERS, Candidate, Ctx, Plan, PuzzleKind, Verdict, join
+from tutor.puzzles.model import AnswerError, Definition, Puzzle
 from tutor.puzzles.reader import letters_answer
 from tutor.puzzles.surface import shape
 
@@ -44,14 +51,23 @@ _DECL_WORDS = {"declare_prial": "declare two of your prial",
                "declare_pair": "declare your pair"}
 
 
-def choices_of(deal, seat: int) -> list[Action]:
+#: The capture shapes (hand cards, table cards) a learner might try, with the tag each
+#: teaches: one card taking two (no capture form), then the engine's forms but one for one
+#: (:data:`~tutor.engine.deal.CAPTURE_FORM`), each a trap where the ruleset refuses it (the
+#: engine judges every decoy: :func:`decoys`).
+_TRIED_SHAPES = [((1, 2), "two-for-one")] + [
+    (shape, "no-" + form.replace("_", "-")) for shape, form in CAPTURE_FORM.items()
+    if form is not CaptureForm.ONE_FOR_ONE]
+
+
+def choices_of(deal: Deal, seat: int) -> list[Action]:
     """What ``seat`` may do now (engine), claims and the dealer's taking of a table mournival
     left out, each action once."""
     return list(dict.fromkeys(a for a in deal.legal_actions(seat)
                               if a.kind not in ("claim", "take_table_mournival")))
 
 
-def group_key(a: Action) -> tuple:
+def group_key(a: Action) -> tuple[object, ...]:
     """The group of a choice: kind, rank and form (so any seven taking a lone seven is one
     choice)."""
     if a.kind in ("lie_down", "end_turn"):
@@ -59,9 +75,9 @@ def group_key(a: Action) -> tuple:
     return (a.kind, a.rank, len(a.cards), len(a.table))
 
 
-def choice_groups(deal, seat: int) -> list[list[Action]]:
+def choice_groups(deal: Deal, seat: int) -> list[list[Action]]:
     """:func:`choices_of` grouped by :func:`group_key`, in engine order."""
-    groups: dict[tuple, list[Action]] = {}
+    groups: dict[tuple[object, ...], list[Action]] = {}
     for a in choices_of(deal, seat):
         groups.setdefault(group_key(a), []).append(a)
     return list(groups.values())
@@ -97,7 +113,7 @@ def form_words(a: Action) -> str:
     return _DECL_WORDS.get(a.kind, a.kind.replace("_", " "))
 
 
-def decoys(deal, seat: int, basic: bool, rng=None,
+def decoys(deal: Deal, seat: int, basic: bool, rng: random.Random | None = None,
            like: Action | None = None) -> list[tuple[Action, str]]:
     """Plausible illegal moves for ``seat`` with the tag each teaches: every capture shape the
     learner might try with the ranks in hand and on the table (unless ``basic``), a card taking
@@ -118,9 +134,8 @@ def decoys(deal, seat: int, basic: bool, rng=None,
     if not basic:
         for r in sorted(set(by_hand) & set(by_table)):
             h, t = by_hand[r], by_table[r]
-            for nh, nt, tag in ((1, 2, "two-for-one"), (1, 3, "no-one-for-three"),
-                                (2, 2, "no-pair-for-pair"), (3, 1, "no-prial-for-one")):
-                if len(h) >= nh and len(t) >= nt and (nt != 3 or len(t) == 3):
+            for (nh, nt), tag in _TRIED_SHAPES:
+                if len(h) >= nh and len(t) >= nt:
                     out.append((Action.make(seat, "capture", h[:nh], t[:nt]), tag))
         for _r, cs in sorted(by_hand.items()):
             if len(cs) == 2:
@@ -182,7 +197,7 @@ def decoys(deal, seat: int, basic: bool, rng=None,
     return [(a, tag) for a, tag in out if deal.why_illegal(a) is not None]
 
 
-def legal_tags(deal, seat: int, groups) -> set[str]:
+def legal_tags(deal: Deal, seat: int, groups: list[list[Action]]) -> set[str]:
     """The themes the legal choices carry."""
     tags = set()
     for g in groups:
@@ -195,8 +210,8 @@ def legal_tags(deal, seat: int, groups) -> set[str]:
             tags.add("declare-pair")
         elif a.kind.startswith("declare"):
             tags.add("declaration")
-            if a.kind in ("declare_prial", "declare_mournival"):
-                tags.add(a.kind.removeprefix("declare_"))      # prial, mournival
+            if a.declared in (Declaration.PRIAL, Declaration.MOURNIVAL):
+                tags.add(str(a.declared))                       # prial, mournival
         elif a.form:
             tags.add(a.form.replace("_", "-"))
         if any(deal.would_split_prial(x) for x in g):
@@ -206,33 +221,55 @@ def legal_tags(deal, seat: int, groups) -> set[str]:
     return tags
 
 
-def _short_why(deal, a: Action) -> str:
+#: The engine's reasons a listed move is refused (:attr:`Reason.code` of
+#: :meth:`~tutor.engine.deal.Deal.why_illegal`), in a few words that name the rule without the
+#: answer (the retry's nudge); a reason not listed is said by the kind of move
+#: (:data:`_SHORT_BY_KIND`).
+_SHORT_WHY = {
+    "other_rank": "takes a card of another rank",
+    "one_takes_two": "has one card take two",
+    "capture_not_allowed": "is a capture this ruleset does not allow",
+    "must_capture": "lies down while another move is possible",
+    "must_declare": "lies down while another move is possible",
+    "captured_this_turn": "lies down while another move is possible",
+    "no_capture_yet": "ends a turn that has not captured yet",
+    "declaration_is_a_turn": "is a declaration, which takes your turn under this ruleset",
+}
+_SHORT_BY_KIND = {"capture": "is not a capture you may make now",
+                  "play_on_capture": "is not a capture you may make now",
+                  "lie_down": "lies down while another move is possible",
+                  "end_turn": "is not a move you may make now"}
+
+
+def _mover(deal: Deal) -> int:
+    """The seat to move in ``deal`` (a position a puzzle is built at always has one)."""
+    seat = deal.to_move
+    assert seat is not None
+    return seat
+
+
+def _refusal(deal: Deal, a: Action) -> Reason:
+    """Why ``a`` (a listed decoy, checked illegal when the puzzle was made) may not be made."""
+    why = deal.why_illegal(a)
+    assert why is not None
+    return why
+
+
+def _short_why(deal: Deal, a: Action) -> str:
     """Why a listed move may not be made, in a few words that name the rule without the
-    answer: a capture form the ruleset does not allow, one card taking two, another rank, lying
-    down while a move is possible, a declaration that is not allowed now (under a ruleset where
-    a declaration is a turn, or of a pair that is not dead)."""
-    if a.kind in ("capture", "play_on_capture"):
-        ranks = {rank_of(c) for c in a.cards + a.table}
-        if len(ranks) > 1:
-            return "takes a card of another rank"
-        if len(a.cards) == 1 and len(a.table) == 2:
-            return "has one card take two"
-        if a.form and not deal.game.allows(a.form):
-            return "is a capture this ruleset does not allow"
-        return "is not a capture you may make now"
-    if a.kind == "lie_down":
-        return "lies down while another move is possible"
-    if a.kind == "end_turn":
-        return "ends a turn that has not captured yet"
-    if deal.game.declarations_are_turns and deal.to_move != a.player:
-        return "is a declaration, which takes your turn under this ruleset"
-    return "is a declaration you may not make now"
+    answer: the engine's reason (:meth:`~tutor.engine.deal.Deal.why_illegal`) said by its code
+    (:data:`_SHORT_WHY`): a capture form the ruleset does not allow, one card taking two,
+    another rank, lying down while a move is possible, a declaration that is not allowed now."""
+    why = deal.why_illegal(a)
+    code = why.code if why is not None else ""
+    return _SHORT_WHY.get(code) or _SHORT_BY_KIND.get(
+        a.kind, "is a declaration you may not make now")
 
 
 class LegalPlay(PuzzleKind):
     name = "legal-play"
 
-    def plan_themes(self, rs) -> list[str]:
+    def plan_themes(self, rs: Ruleset) -> list[str]:
         """The themes a plan may aim at under ``rs``."""
         game = rs.game()
         out = [CaptureForm.ONE_FOR_ONE, "lie_down"]
@@ -249,30 +286,32 @@ class LegalPlay(PuzzleKind):
         out.append("two_for_one")           # a decoy: one card taking two of a rank
         return out
 
-    def plan(self, base, rs, players, seed, defn):
+    def plan(self, base: random.Random, rs: Ruleset, players: int, seed: int,
+             defn: Definition) -> Plan:
         return {"variant": "default", "theme": base.choice(self.plan_themes(rs))}
 
-    def plan_may_fit(self, plan, theme):
+    def plan_may_fit(self, plan: Plan, theme: str) -> bool:
         if theme == "mismatch":             # a decoy any plan may list
             return True
         if theme in ("prial", "mournival"):     # a declaration of one, among the moves
             return plan["theme"] == "declaration"
         return plan["theme"].replace("_", "-") == theme
 
-    def solve(self, deal, seat, data, rs, players):
+    def solve(self, deal: Deal, seat: int, data: Mapping[str, Any], rs: Ruleset,
+              players: int) -> dict[str, Any]:
         right = [c["letter"] for c in data["choices"]
                  if deal.why_illegal(action_from_json(c["move"], 0)) is None]
         return {"actions": [action_to_json(a) for a in choices_of(deal, seat)],
                 "choices": [dict(c) for c in data["choices"]], "right": right}
 
-    def build(self, ctx):
+    def build(self, ctx: Ctx) -> Candidate | None:
         rng = ctx.rng
         max_groups = int(ctx.defn.options.get("max_choices", 5))
         theme = ctx.plan["theme"]
         basic = theme in BASIC
-        found = []
+        found: list[tuple[Deal, list[list[Action]]]] = []
 
-        def observer(d, a) -> None:
+        def observer(d: Deal, a: Action) -> None:
             p = d.to_move
             if d.phase != "play" or p is None:
                 return
@@ -287,15 +326,15 @@ class LegalPlay(PuzzleKind):
         pack, dealer, bots = self._arranged(ctx, theme)
         ctx.play(pack, dealer, bots, observer)
         want = theme.replace("_", "-")
-        pick = []
+        pick: list[tuple[Deal, list[list[Action]], list[tuple[Action, str]]]] = []
         for d, g in found:
-            tags = legal_tags(d, d.to_move, g)
+            tags = legal_tags(d, _mover(d), g)
             # the one allowed move shown as any of its group, not the engine's first (whose
             # cards would lean to one suit)
             one = rng.choice(g[0]) if len(g) == 1 else None
             if one is not None:
                 g = [[one] + [a for a in g[0] if a != one]]
-            probes = decoys(d, d.to_move, basic, rng, one)
+            probes = decoys(d, _mover(d), basic, rng, one)
             if basic:
                 if not tags <= BASIC_TAGS | HOUSE_TAGS or want not in tags:
                     continue
@@ -309,7 +348,7 @@ class LegalPlay(PuzzleKind):
         if not pick:
             return None
         if theme == "declaration":          # a prial (or mournival) that may be declared first
-            held = [x for x in pick if legal_tags(x[0], x[0].to_move, x[1])
+            held = [x for x in pick if legal_tags(x[0], _mover(x[0]), x[1])
                     & {"prial", "mournival"}]
             pick = held or pick
         # a position with one allowed move half the time where there is one, so that a puzzle
@@ -323,7 +362,7 @@ class LegalPlay(PuzzleKind):
         if theme != "lie_down" and single and rng.random() < 0.75:
             pick = single
         deal, groups, probes = rng.choice(pick)
-        seat = deal.to_move
+        seat = _mover(deal)
         legal = [g[0] for g in groups]
         room = max(1, min(2, 6 - len(legal)))
         if len(legal) == 1:
@@ -357,17 +396,18 @@ class LegalPlay(PuzzleKind):
             letter = LETTERS[i]
             choices.append({"letter": letter, "move": action_to_json(a), "text": label(a)})
             if ok:
-                g = next(g for g in groups if g[0] == a)
-                more = (f" (or any of the {len(g)} such moves)" if len(g) > 1 else "")
+                group = next(x for x in groups if x[0] == a)
+                more = (f" (or any of the {len(group)} such moves)" if len(group) > 1 else "")
                 note = ""
-                if any(deal.would_split_prial(x) for x in g):
-                    note = (f": allowed, but it splits the prial of {RANK_PLURALS[a.rank]} on the "
+                if any(deal.would_split_prial(x) for x in group):
+                    ranks = RANK_PLURALS[rank_of(a.cards[0])]
+                    note = (f": allowed, but it splits the prial of {ranks} on the "
                             "table, and the others may claim the two left (a split prial). "
                             "Take all three with one card instead")
                     split.append(letter)
                 lines_ok.append(f"- {letter}) {label(a)}: {form_words(a)}{more}{note}.")
             else:
-                lines_no.append(f"- {letter}) {label(a)}: {deal.why_illegal(a).words(seat)}.")
+                lines_no.append(f"- {letter}) {label(a)}: {_refusal(deal, a).words(seat)}.")
         allowed = legal_tags(deal, seat, groups)
         decoy_tags = sorted({tag for _, ok, tag in entries if not ok} - allowed - TRAPS)
         data = {"choices": choices, "theme": theme, "decoy_tags": decoy_tags}
@@ -400,7 +440,7 @@ class LegalPlay(PuzzleKind):
                          data=data)
 
     @staticmethod
-    def _arranged(ctx, theme: str):
+    def _arranged(ctx: Ctx, theme: str) -> tuple[list[int], int, list[Bot]]:
         """A pack, dealer and computer players for ``theme``.  Moves that need three of a rank
         together are rare in play, so the shuffled pack may be arranged first (the dealing order
         from :func:`tutor.engine.deal.deal_order`): for a prial taking a single card, three of a
@@ -434,7 +474,7 @@ class LegalPlay(PuzzleKind):
 
     # -- answers ----------------------------------------------------------------------------
 
-    def check(self, p, text):
+    def check(self, p: Puzzle, text: str) -> Verdict:
         choices = p.answer["choices"]
         letters = "".join(c["letter"] for c in choices)
         picked = letters_answer(text, letters, expected=f"answer with letters from "
@@ -457,7 +497,7 @@ class LegalPlay(PuzzleKind):
         if wrong:
             parts.append("not allowed: " + "; ".join(
                 f"{c['letter']}) {c['text']}: "
-                f"{deal.why_illegal(action_from_json(c['move'], 0)).words(p.seat)}"
+                f"{_refusal(deal, action_from_json(c['move'], 0)).words(p.seat)}"
                 for c in wrong))
         bits = [f"{c['letter']} {_short_why(deal, action_from_json(c['move'], 0))}"
                 for c in wrong]
@@ -469,10 +509,10 @@ class LegalPlay(PuzzleKind):
         return Verdict(False, lead + ". ".join(x[0].upper() + x[1:] for x in parts) + ".",
                        credit=credit, retry="Not yet: " + "; ".join(bits) + ".")
 
-    def answer_words(self, p):
+    def answer_words(self, p: Puzzle) -> list[str]:
         return ["hint", "quit"] + [c["letter"] for c in p.answer["choices"]]
 
-    def wrong_answer(self, p):
+    def wrong_answer(self, p: Puzzle) -> str | None:
         right = p.answer["right"]
         letters = [c["letter"] for c in p.answer["choices"]]
         wrong = [x for x in letters if x not in right]

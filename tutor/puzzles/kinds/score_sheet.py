@@ -14,24 +14,27 @@ Only for rulesets with a ``match_format``.
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
+from typing import Any
 
 from tutor.engine.deal import Deal
 from tutor.engine.match import Match
-from tutor.puzzles.base import Candidate, PuzzleKind, Verdict
-from tutor.puzzles.model import AnswerError
+from tutor.engine.rulesets import Ruleset
+from tutor.puzzles.base import Candidate, Ctx, PuzzleKind, Verdict
+from tutor.puzzles.model import AnswerError, Puzzle
 from tutor.puzzles.reader import read
 
 _WORDS = {"round": "", "rounds": "", "total": "", "totals": "", "cumulative": "", "score": "",
           "points": "", "point": "", "game": "", "games": "", "is": "", "both": ""}
 
 
-def sheet(match: Match, seat: int) -> list[dict]:
+def sheet(match: Match, seat: int) -> list[dict[str, Any]]:
     """``seat``'s sheet: one ``{round, number, practice, points}`` per game, in order."""
     return [{"round": g.round, "number": g.number, "practice": g.practice, "points": v}
             for g, v in match.scores(seat)]
 
 
-def totals(rows: list[dict]) -> dict:
+def totals(rows: list[dict[str, Any]]) -> dict[str, Any]:
     """The sheet's totals: ``rounds`` (each round's scored points, in order) and ``cumulative``
     (their sum); practice games are not scored."""
     by_round: dict[int, int] = {}
@@ -46,16 +49,17 @@ def totals(rows: list[dict]) -> dict:
 class ScoreSheet(PuzzleKind):
     name = "score-sheet"
 
-    def why_not(self, rs):
+    def why_not(self, rs: Ruleset) -> str | None:
         if not rs.match_format:
             return "it has no tournament score sheet (no match format)"
         return None
 
-    def solve(self, deal, seat, data, rs, players):
+    def solve(self, deal: Deal | None, seat: int, data: Mapping[str, Any], rs: Ruleset,
+              players: int) -> dict[str, Any]:
         return {**totals(data["sheet"]), "seat": data["seat"],
                 "sheet": [dict(r) for r in data["sheet"]]}
 
-    def build(self, ctx):
+    def build(self, ctx: Ctx) -> Candidate | None:
         rng = ctx.rng
         n = ctx.players
         seed = rng.randrange(1 << 30)
@@ -101,7 +105,7 @@ class ScoreSheet(PuzzleKind):
 
     # -- answers ---------------------------------------------------------------------------
 
-    def check(self, p, text):
+    def check(self, p: Puzzle, text: str) -> Verdict:
         rounds, cum = p.answer["rounds"], p.answer["cumulative"]
         need = len(rounds) + 1
         got = read(text.replace(":", " "), words=_WORDS, cards=False, ranks=False,
@@ -136,9 +140,9 @@ class ScoreSheet(PuzzleKind):
             + f": you said {nums[k]}, it is {want[k]}" for k in wrong) + ".",
             credit=1 - len(wrong) / need, retry=nudge)
 
-    def answer_words(self, p):
+    def answer_words(self, p: Puzzle) -> list[str]:
         return ["hint", "quit"]
 
-    def wrong_answer(self, p):
+    def wrong_answer(self, p: Puzzle) -> str | None:
         a = p.answer
         return " ".join(str(x + 1) for x in a["rounds"] + [a["cumulative"]])

@@ -9,15 +9,30 @@ stakes for cards, lie-down payments, share of the pot).  Works under every scori
 
 from __future__ import annotations
 
+import random
 import re
+from collections.abc import Mapping
+from typing import Any
 
 from tutor.engine.cards import make_card, pretty_cards
-from tutor.engine.deal import deal_order
+from tutor.engine.deal import Deal, SeatSettlement, deal_order
 from tutor.engine.errors import LaughError
+from tutor.engine.game import Game
 from tutor.engine.parameters import seat_working, status_mark, value_words
+from tutor.engine.rulesets import LieDownPayment, Ruleset
 from tutor.engine.values import Scoring
-from tutor.puzzles.base import Candidate, PuzzleKind, Verdict, join, library, player_name, signed
-from tutor.puzzles.model import AnswerError
+from tutor.puzzles.base import (
+    Candidate,
+    Ctx,
+    Plan,
+    PuzzleKind,
+    Verdict,
+    join,
+    library,
+    player_name,
+    signed,
+)
+from tutor.puzzles.model import AnswerError, Definition, Puzzle
 from tutor.puzzles.reader import clean, read
 
 _PAIR = re.compile(r"\b(?:player|p|seat)?\s*(\d+)\s*[:=]\s*([+-]?\d+)", re.IGNORECASE)
@@ -31,25 +46,27 @@ _UNITS = {"stakes": "", "stake": "", "points": "", "point": "", "player": "", "p
 class Settlement(PuzzleKind):
     name = "settlement"
 
-    def plan(self, base, rs, players, seed, defn):
+    def plan(self, base: random.Random, rs: Ruleset, players: int, seed: int,
+             defn: Definition) -> Plan:
         share = float(defn.options.get("all_share", 0.5))
         mournival = float(defn.options.get("mournival_share", 0.25))
         return {"variant": "all" if base.random() < share else "you",
                 "mournival": base.random() < mournival}
 
-    def plan_may_fit(self, plan, theme):
+    def plan_may_fit(self, plan: Plan, theme: str) -> bool:
         if theme in ("set-aside", "table-mournival"):
             return plan["mournival"]
         return True
 
-    def solve(self, deal, seat, data, rs, players):
+    def solve(self, deal: Deal, seat: int, data: Mapping[str, Any], rs: Ruleset,
+              players: int) -> dict[str, Any]:
         r = deal.result
         if r is None:
             raise LaughError("settlement puzzle position is not a finished deal")
         key = "net" if rs.has_stakes else "points"
         return {key: list(r.returns()), "asked": list(data["asked"])}
 
-    def build(self, ctx):
+    def build(self, ctx: Ctx) -> Candidate | None:
         rng = ctx.rng
         n = ctx.players
         pack, dealer = ctx.new_pack(), rng.randrange(n)
@@ -58,7 +75,7 @@ class Settlement(PuzzleKind):
         deal = ctx.play(pack, dealer, ctx.bots(rng.uniform(0.0, 0.4)))
         seat = rng.randrange(n)
         variant = ctx.plan["variant"]
-        r = deal.result
+        r = deal.final_result()
         lib = library()
         if variant == "you" and r.last_in is not None and any(
                 a.kind == "play_on_capture" for a in deal.history):
@@ -122,7 +139,7 @@ class Settlement(PuzzleKind):
                     "pairs": float(not stakes), "payments": float(bool(r.payments))}
         data = {"asked": asked}
         themes = ["settlement", {Scoring.STAKES: "stakes", Scoring.PAIRS: "pairs-scoring",
-                                 Scoring.POT: "pot-scoring"}[scoring]]
+                                 Scoring.POT: "pot-scoring"}[Scoring(scoring)]]
         if r.leftovers:
             themes.append("leftovers")
         if r.bonus_to is not None:
@@ -136,8 +153,9 @@ class Settlement(PuzzleKind):
         # the rules the answer rests on, in the ruleset's own words for this player count (the
         # puzzle keeps only those: tutor.puzzles.generators.own_quotes)
         quotes = []
-        names = ([("ante_dealer", n), ("last_in_bonus", n), ("breakeven", n)] if stakes
-                 else [("scoring", None)])
+        names: list[tuple[str, int | None]] = (
+            [("ante_dealer", n), ("last_in_bonus", n), ("breakeven", n)] if stakes
+            else [("scoring", None)])
         names += [("leftovers_to", None), ("bonus_to", None), ("table_mournival", None),
                   ("last_in_plays_on", None)]
         wanted = {"last_in_bonus": r.bonus_to is not None, "bonus_to": r.bonus_to is not None,
@@ -161,7 +179,7 @@ class Settlement(PuzzleKind):
 
     # -- answers ----------------------------------------------------------------------------
 
-    def check(self, p, text):
+    def check(self, p: Puzzle, text: str) -> Verdict:
         key = "net" if "net" in p.answer else "points"
         values = p.answer[key]
         asked = p.answer["asked"]
@@ -220,10 +238,10 @@ class Settlement(PuzzleKind):
         return Verdict(False, "Not quite. " + "; ".join(parts) + ".",
                        credit=1 - len(wrong) / len(asked), retry=retry)
 
-    def answer_words(self, p):
+    def answer_words(self, p: Puzzle) -> list[str]:
         return ["hint", "quit"]
 
-    def wrong_answer(self, p):
+    def wrong_answer(self, p: Puzzle) -> str | None:
         a = p.answer
         key = "net" if "net" in a else "points"
         vals = [a[key][s] for s in a["asked"]]
@@ -231,7 +249,7 @@ class Settlement(PuzzleKind):
         return " ".join(str(v) for v in vals)
 
 
-def _breakdown_line(s, deal, seat: int, value: int) -> str:
+def _breakdown_line(s: SeatSettlement, deal: Deal, seat: int, value: int) -> str:
     """One seat's line of the explanation: its won cards, then its settlement worked out
     (:func:`_working`), then its result."""
     extra = []
@@ -257,7 +275,7 @@ def _breakdown_line(s, deal, seat: int, value: int) -> str:
     return f"- {who}: {got}" + _working(deal.game, s, pays) + result
 
 
-def _working(game, s, pays: str) -> str:
+def _working(game: Game, s: SeatSettlement, pays: str) -> str:
     """One seat's settlement worked out (the parameter table's working of the ``game``'s
     scoring, RULES.md 3.5, 3.6), with its ante, bonus and lie-down payments ``pays``: what
     follows its won cards in the breakdown."""
@@ -268,11 +286,11 @@ def _working(game, s, pays: str) -> str:
     if game.pot_to_one_winner:
         share = "; " + seat_working(scoring, pot_share=s.pot_share) if s.pot_share else ""
         return f"; ante −{s.ante}{pays}{share}"
-    working = seat_working(scoring, won=s.won, points=s.points - s.bonus)
+    working = seat_working(scoring, won=s.won, points=s.points_for_won)
     return f": {working}" + (f", bonus +{s.bonus}" if s.bonus else "")
 
 
-def _table_mournival(pack: list[int], n: int, dealer: int, hand: int, rng) -> None:
+def _table_mournival(pack: list[int], n: int, dealer: int, hand: int, rng: random.Random) -> None:
     """Arrange ``pack`` so that a mournival is dealt to the table (the dealing order of
     :func:`tutor.engine.deal.deal_order`): rare in play, so the puzzles that need it place it."""
     order = deal_order(n, dealer, hand)
@@ -283,36 +301,20 @@ def _table_mournival(pack: list[int], n: int, dealer: int, hand: int, rng) -> No
         pack[i], pack[j] = pack[j], pack[i]
 
 
-def _parts(p, seat: int) -> dict[str, int]:
+#: The parts of a result (:meth:`~tutor.engine.game.Game.result_parts`), as a nudge names them.
+_PART_WORDS = {"ante": "the ante", "pot_share": "the pot", "bonus": "the bonus",
+               "leftovers": "the leftovers", "set_aside": "the set-aside mournival"}
+
+
+def _parts(p: Puzzle, seat: int) -> dict[str, int]:
     """The parts of ``seat``'s result that a learner may leave out, each as the change it makes
-    to the result (the engine's settlement breakdown)."""
+    to the result (the engine's settlement breakdown: :meth:`Game.result_parts`)."""
     deal = p.deal()
-    r = deal.result
-    s = next(x for x in r.settlement if x.seat == seat)
-    stakes = "net" in p.answer
-    parts: dict[str, int] = {}
-    if stakes:
-        if s.ante:
-            parts["the ante"] = -s.ante
-        if s.pot_share:
-            parts["the pot"] = s.pot_share
-        if s.bonus:
-            parts["the bonus"] = s.bonus
-        if s.leftovers and deal.game.settles_by_breakeven:
-            parts["the leftovers"] = s.leftovers // 2
-        if s.set_aside and deal.game.settles_by_breakeven:
-            parts["the set-aside mournival"] = s.set_aside // 2
-    else:
-        if s.leftovers:
-            parts["the leftovers"] = s.leftovers // 2
-        if s.set_aside:
-            parts["the set-aside mournival"] = s.set_aside // 2
-        if s.bonus:
-            parts["the bonus"] = s.bonus
-    return parts
+    s = next(x for x in deal.final_result().settlement if x.seat == seat)
+    return {_PART_WORDS[k]: v for k, v in deal.game.result_parts(s).items()}
 
 
-def _nudge(p, wrong: list, asked: int) -> str:
+def _nudge(p: Puzzle, wrong: list[tuple[int, int, int]], asked: int) -> str:
     """A nudge that names what a wrong result left out or counted wrongly (the ante, the bonus,
     the leftovers, a set-aside mournival, won cards not halved, the sign), never the answer."""
     stakes = "net" in p.answer
@@ -326,13 +328,13 @@ def _nudge(p, wrong: list, asked: int) -> str:
             why = "the bonus is counted twice"
             break
     if not why and not stakes:
-        s = next(x for x in p.deal().result.settlement if x.seat == seat)
+        s = next(x for x in p.deal().final_result().settlement if x.seat == seat)
         if said == s.won:
             why = "won cards are counted, not pairs (a point is a pair)"
     if not why and stakes and said == -right:
         why = "the sign is turned round (what a player pays is minus, what they take plus)"
     if not why:
-        scoring = p.deal().ruleset.scoring
+        scoring = Scoring(p.deal().ruleset.scoring)
         why = {Scoring.POT: "settle the leftovers and who takes the pot first, then count "
                             "again",
                Scoring.STAKES: "settle the leftovers and the bonus first, then count the won "
@@ -344,7 +346,7 @@ def _nudge(p, wrong: list, asked: int) -> str:
             f"{why}.")
 
 
-def _pays_words(pays) -> str:
+def _pays_words(pays: LieDownPayment | None) -> str:
     """What lying down costs, in words (the parameter table's wording)."""
     if pays is None:
         return value_words("lie_down_pays", None)

@@ -21,11 +21,19 @@ Not for a ruleset that lists no oversights.
 
 from __future__ import annotations
 
-from collections import Counter
 from typing import Any
 
 from tutor.engine.bots import make_bot, play_out
-from tutor.engine.cards import RANK_NAMES, RANK_PLURALS, codes, make_card, pretty_cards, rank_of
+from tutor.engine.cards import (
+    RANK_NAMES,
+    RANK_PLURALS,
+    CardSet,
+    codes,
+    make_card,
+    pretty_cards,
+    rank_of,
+    sets_of,
+)
 from tutor.engine.deal import (
     CLAIM_FILLER,
     Action,
@@ -213,13 +221,14 @@ class SpotOversight(PuzzleKind):
     @staticmethod
     def _check_arrangement(deal: Deal, what: str, rank: int, seat: int | None) -> bool:
         """The engine's deal holds the arranged cards where intended."""
+        table = sets_of(deal.table_cards()).get(rank)
         if what == "table_mournival":
-            return deal.table_count(rank) == 4
+            return table is CardSet.MOURNIVAL
         if what == "table_prial":
-            return deal.table_count(rank) == 3
+            return table is CardSet.PRIAL
         if what in ("hand_prial", "hand_mournival", "declared_prial"):
-            return seat is not None and deal.hand_count(seat, rank) == (
-                4 if what == "hand_mournival" else 3)
+            return seat is not None and sets_of(deal.hand(seat)).get(rank) is (
+                CardSet.MOURNIVAL if what == "hand_mournival" else CardSet.PRIAL)
         return True
 
     def _play_collect(self, ctx, what: str, want, kinds=frozenset({"capture", "lie_down"})):
@@ -268,7 +277,7 @@ class SpotOversight(PuzzleKind):
         deal, action, ov = ctx.rng.choice(found)
         if own:
             return self._own_decoy(ctx, deal, action, ov)
-        seats = [q for q in range(ctx.players) if q != ov.offender]
+        seats = list(deal.claimants(ov))
         seat = ctx.rng.choice(seats)
         groups = claim_groups(deal, seat)
         if len(groups) != 1:
@@ -304,7 +313,7 @@ class SpotOversight(PuzzleKind):
             facts["twin_holders"] = join([player_name(q, seat) for q in holders])
             twins = [c for q in holders for c in deal.won_cards(q) if rank_of(c) == rank]
             facts["twins"] = pretty_cards(twins)
-            if ov.offender in holders:
+            if deal.won_count(rank, ov.offender):     # the offender won the twin
                 tags.add("own_twin")
                 features["own_twin"] = 1.0
         elif variant in (OversightKind.LAID_DOWN_PRIAL, OversightKind.LAID_DOWN_MOURNIVAL):
@@ -417,7 +426,7 @@ class SpotOversight(PuzzleKind):
                                            for x in d.history[:-1]) and \
                 any(x.kind == "take_table_mournival" for x in d.history)
             if a.kind == "capture":
-                if len(a.table) == 3:
+                if a.form is CaptureForm.ONE_FOR_THREE:
                     tags.append("took_three")
                 if len(a.table) == 1 and len(a.cards) == 1 and a.rank is not None \
                         and d.table_count(a.rank) == 1:
@@ -429,13 +438,10 @@ class SpotOversight(PuzzleKind):
             elif a.kind == "declare_dead_pair":
                 tags.append("dead_pair_declared")
             elif a.kind == "lie_down":
-                held = Counter(rank_of(c) for c in a.cards).values()
-                if 2 in held:
-                    tags.append("lay_down_pair")
-                if 3 in held:
-                    tags.append("lay_down_prial")
-                if 4 in held:
-                    tags.append("lay_down_mournival")
+                held = set(sets_of(a.cards).values())
+                for kind in CardSet:
+                    if kind in held:
+                        tags.append(f"lay_down_{kind}")
                 if first:
                     tags.append("mournival_taken")
             return tags or ["plain"]
@@ -462,9 +468,8 @@ class SpotOversight(PuzzleKind):
         facts = self._facts(ctx, deal, seat, action)
         rank = action.rank if action.kind == "capture" else rank_of(action.cards[0])
         if theme.startswith("lay_down"):
-            k = {"lay_down_pair": 2, "lay_down_prial": 3, "lay_down_mournival": 4}[theme]
-            held = Counter(rank_of(c) for c in action.cards)
-            rank = min(r for r, m in held.items() if m == k)
+            rank = min(r for r, kind in sets_of(action.cards).items()
+                       if f"lay_down_{kind}" == theme)
             facts["whereabouts"] = self._pair_whereabouts(deal, seat, rank, action.cards)
         if theme == "mournival_taken":
             took = next(x for x in deal.history if x.kind == "take_table_mournival")

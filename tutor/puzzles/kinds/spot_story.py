@@ -14,6 +14,7 @@ from tutor.engine.deal import Action, Deal, LaidDown, Oversight
 from tutor.engine.errors import RecordError
 from tutor.engine.parameters import spec
 from tutor.engine.records import replay
+from tutor.engine.rulesets import Ruleset
 from tutor.engine.values import OversightKind
 from tutor.puzzles.base import player_name
 
@@ -37,7 +38,7 @@ class TableGroup(TypedDict):
 def claim_groups(deal: Deal, seat: int) -> list[list[Action]]:
     """The seat's claims now (engine), grouped by oversight and rank: each group is one thing to
     claim, its actions the card choices that claim it."""
-    groups: dict[tuple, list[Action]] = {}
+    groups: dict[tuple[str | None, int | None], list[Action]] = {}
     for a in deal.legal_actions(seat):
         if a.kind == "claim":
             groups.setdefault((a.oversight, a.rank), []).append(a)
@@ -59,7 +60,7 @@ def table_story(deal: Deal, seat: int, record: Mapping[str, object]) -> list[Tab
     laid_facts = _lie_down_facts(deal, record)
     names = {q: player_name(q, seat) for q in range(deal.players)}
     claims = {g[0].rank: g for g in claim_groups(deal, seat)}
-    open_by_rank: dict[int, list] = {}
+    open_by_rank: dict[int, list[Oversight]] = {}
     for o in deal.open_oversights():
         open_by_rank.setdefault(o.rank, []).append(o)
     for r in range(13):
@@ -71,7 +72,7 @@ def table_story(deal: Deal, seat: int, record: Mapping[str, object]) -> list[Tab
         if not laid and len(on) < 4:
             continue
         history = [i for i, _ in laid]
-        mine = [o for o in open_by_rank.get(r, []) if o.offender == seat]
+        mine = [o for o in open_by_rank.get(r, []) if seat not in deal.claimants(o)]
         if r in claims:
             why = "open to your claim"
         elif mine:
@@ -135,7 +136,7 @@ def _claimed_ranks(deal: Deal, seat: int) -> frozenset[int | None]:
 
 
 def decided_by(deal: Deal, seat: int, record: Mapping[str, object],
-               readings: Iterable = ()) -> str:
+               readings: Iterable[Ruleset] = ()) -> str:
     """What decides the position for ``seat``, asked of the engine (issue 42): ``"counting"``
     (:data:`COUNTING`) where the last action is a lie-down and, had the count of one of its
     pairs gone the other way (:meth:`~tutor.engine.deal.Deal.lie_down_oversights` with

@@ -30,11 +30,26 @@ is shown with them before the answer.
 
 from __future__ import annotations
 
+import random
 import re
+from collections.abc import Mapping
+from typing import Any
 
 from tutor.engine.deal import Deal
-from tutor.puzzles.base import LETTERS, Candidate, PuzzleKind, Verdict, join, library, set_index
-from tutor.puzzles.model import AnswerError
+from tutor.engine.rulesets import Ruleset
+from tutor.engine.sources import Record, RecordDate, Source
+from tutor.puzzles.base import (
+    LETTERS,
+    Candidate,
+    Ctx,
+    Plan,
+    PuzzleKind,
+    Verdict,
+    join,
+    library,
+    set_index,
+)
+from tutor.puzzles.model import AnswerError, Definition, Puzzle
 from tutor.puzzles.quoted import quote_plain
 from tutor.puzzles.reader import letters_answer
 from tutor.puzzles.surface import alike_length
@@ -47,18 +62,18 @@ _YEAR = re.compile(r"\b(1[0-9]{3}|20[0-9]{2})\b")
 _WHEN_FORMS = ("year", "circa", "range", "decade", "century")
 
 
-def records(kinds=("name", "play")) -> list:
+def records(kinds: tuple[str, ...] = ("name", "play")) -> list[Record]:
     """The dated records of ``kinds`` in date order (:class:`tutor.engine.sources.Record`),
     every source file's."""
     return [r for r in library().timeline(kinds) if r.date.dated]
 
 
-def record_words(rec) -> str | None:
+def record_words(rec: Record) -> str | None:
     """A record's own words as the page shows them (None for one known from a citation)."""
     return quote_plain(library().quotation(rec.quote).text) if rec.quote else None
 
 
-def record_line(rec) -> str:
+def record_line(rec: Record) -> str:
     """A record named for an option: its author's work and page, then its own words in
     quotation marks, or that none of them are given."""
     words = record_words(rec)
@@ -66,7 +81,7 @@ def record_line(rec) -> str:
     return f"{head}: “{words}”" if words else f"{head} (cited; none of its words given here)"
 
 
-def _gives_year(rec) -> bool:
+def _gives_year(rec: Record) -> bool:
     """True when the record's words or citation write a year (that would give a date away)."""
     return bool(_YEAR.search(" ".join(x for x in (record_words(rec) or "", rec.title,
                                                    rec.page or "", rec.author or "") if x)))
@@ -108,15 +123,17 @@ def record_lines() -> dict[tuple[str, str], list[str]]:
     return got
 
 
-def _part_of_listed(rec, listed: set[str]) -> bool:
+def _part_of_listed(rec: Record, listed: set[str]) -> bool:
     """True when a listed line is a part of ``rec``'s own words (then the record is shown by
     that part, never twice)."""
     lib = library()
+    if rec.quote is None:           # (a record of its reporter's words only has no own words)
+        return False
     full = lib.quotation(rec.quote).text
     return any(lib.quotation(ref).text in full for ref in listed)
 
 
-def record_of_line(ref: str):
+def record_of_line(ref: str) -> Record | None:
     """The record a line stands for (:class:`tutor.engine.sources.Record`): the record whose own
     words it is, or a part of, or whose reporter's words it is; None for a description that is
     no record (a rule text's sentence)."""
@@ -128,7 +145,7 @@ def record_of_line(ref: str):
     return None
 
 
-def source_year(src) -> int | None:
+def source_year(src: Source) -> int | None:
     """The year a source was written, read from its citation: the first year in its date, else
     in the larger work it appeared in (``Inter-Livery Card Game Event 2018``); None when the
     citation gives none."""
@@ -139,7 +156,7 @@ def source_year(src) -> int | None:
     return None
 
 
-def dated_sources() -> list[tuple[int, object]]:
+def dated_sources() -> list[tuple[int, Source]]:
     """``(year, source)`` for every text of the rules (and the primary source) whose citation
     gives a year, oldest first (a file of records is no text of the rules)."""
     lib = library()
@@ -147,7 +164,7 @@ def dated_sources() -> list[tuple[int, object]]:
     return sorted(((y, s) for y, s in got if y is not None), key=lambda x: x[0])
 
 
-def _shown_source(src) -> str:
+def _shown_source(src: Source) -> str:
     """A source as the options name it: its author's work, or the work it appeared in (without
     a year, which would give the order away)."""
     if src.author:
@@ -156,19 +173,19 @@ def _shown_source(src) -> str:
     return f"{src.title} ({where})" if where else src.title
 
 
-def shown_date(date) -> str:
+def shown_date(date: RecordDate) -> str:
     """A date as a ``when`` question's options write it: a year or a ``c.`` year as the year
     alone (every option alike, so that "c." on the options never tells which record is asked
     about), any other form as written."""
     return str(date.anchor) if date.form in ("year", "circa") else date.text
 
 
-def _apart_sets(recs: list, k: int, rng) -> list | None:
+def _apart_sets(recs: list[Record], k: int, rng: random.Random) -> list[Record] | None:
     """``k`` records whose dates are certainly in one order (every two apart), drawn at random,
     or None where there are not so many."""
     for _ in range(20):
         pool = rng.sample(recs, len(recs))
-        picked: list = []
+        picked: list[Record] = []
         for r in pool:
             if all(r.date.apart(p.date) for p in picked):
                 picked.append(r)
@@ -177,13 +194,14 @@ def _apart_sets(recs: list, k: int, rng) -> list | None:
     return None
 
 
-def _wrong_dates(rec, recs: list, rng) -> list:
+def _wrong_dates(rec: Record, recs: list[Record], rng: random.Random) -> list[RecordDate]:
     """Three dates in ``rec``'s form that it cannot be: about the other records' years first,
     then a century or two away, each apart from the right one and from each other."""
     anchors = [r.date.anchor for r in recs if r.id != rec.id and r.date.anchor is not None]
     rng.shuffle(anchors)
+    assert rec.date.anchor is not None          # (a dated record's)
     anchors += [rec.date.anchor + d for d in rng.sample([-150, -100, -60, 60, 100, 150], 6)]
-    out: list = []
+    out: list[RecordDate] = []
     for year in anchors:
         d = rec.date.like(year)
         if d is None or not d.apart(rec.date) or any(d.text == o.text or not d.apart(o)
@@ -195,18 +213,26 @@ def _wrong_dates(rec, recs: list, rng) -> list:
     return out
 
 
+#: What a form of the question makes (:meth:`Timeline._order` and the others): the puzzle's
+#: data, the facts its wording is filled with, the accepted answers, the difficulty features and
+#: the theme.
+_Form = tuple[dict[str, Any], dict[str, Any], list[str], dict[str, float], str]
+
+
 class Timeline(PuzzleKind):
     name = "timeline"
 
-    def plan(self, base, rs, players, seed, defn):
+    def plan(self, base: random.Random, rs: Ruleset, players: int, seed: int,
+             defn: Definition) -> Plan:
         return {"variant": FORMS[set_index(seed) % len(FORMS)]}
 
-    def plan_may_fit(self, plan, theme):
+    def plan_may_fit(self, plan: Plan, theme: str) -> bool:
         want = {"dates-in-order": "order", "date-of-record": "when",
                 "name-or-rules": "record", "sources-in-order": "sources"}.get(theme)
         return want is None or plan["variant"] == want
 
-    def solve(self, deal, seat, data, rs, players):
+    def solve(self, deal: Deal, seat: int, data: Mapping[str, Any], rs: Ruleset,
+              players: int) -> dict[str, Any]:
         v = data["variant"]
         lib = library()
         if v == "order":
@@ -222,11 +248,11 @@ class Timeline(PuzzleKind):
             return {"letter": LETTERS[data["options"].index(shown_date(rec.date))],
                     "options": list(data["options"]), "record": rec.id}
         ref = data["quotes"][0]
-        rec = record_of_line(ref)
-        is_record = rec is not None and rec.kind == "name"
+        line = record_of_line(ref)
+        is_record = line is not None and line.kind == "name"
         return {"letter": "A" if is_record else "B", "quote": ref}
 
-    def build(self, ctx):
+    def build(self, ctx: Ctx) -> Candidate | None:
         v = ctx.plan["variant"]
         deal = Deal(ctx.rs, ctx.players, ctx.rng.randrange(ctx.players), ctx.new_pack())
         cand = getattr(self, f"_{v}")(ctx)
@@ -242,7 +268,7 @@ class Timeline(PuzzleKind):
 
     # -- the forms -----------------------------------------------------------------------
 
-    def _order(self, ctx):
+    def _order(self, ctx: Ctx) -> _Form | None:
         rng = ctx.rng
         every = records()
         recs = [r for r in every if not _gives_year(r)]
@@ -266,7 +292,7 @@ class Timeline(PuzzleKind):
         return data, facts, [right, right.replace(" ", ""), right.lower()], features, \
             "dates-in-order"
 
-    def _when(self, ctx):
+    def _when(self, ctx: Ctx) -> _Form | None:
         rng = ctx.rng
         recs = records()
         askable = [r for r in recs if r.date.form in _WHEN_FORMS and not _gives_year(r)]
@@ -297,7 +323,7 @@ class Timeline(PuzzleKind):
                                                ("year", "circa") else [])
         return data, facts, accepted, features, "date-of-record"
 
-    def _record(self, ctx):
+    def _record(self, ctx: Ctx) -> _Form | None:
         rng = ctx.rng
         lines = record_lines()
         spellings = [sp for sp in SPELLINGS if all(lines[(sp, side)] for side in SIDES)]
@@ -368,7 +394,7 @@ class Timeline(PuzzleKind):
         return data, facts, [letter, letter.lower(), "record" if is_record else "rules"], \
             {"rules": float(not is_record)}, "name-or-rules"
 
-    def _sources(self, ctx):
+    def _sources(self, ctx: Ctx) -> _Form | None:
         rng = ctx.rng
         dated = dated_sources()
         if len(dated) < 3:
@@ -382,20 +408,21 @@ class Timeline(PuzzleKind):
         right = " ".join(LETTERS[i] for i in order)
         lines = "\n".join(f"{LETTERS[i]}) {_shown_source(s)}" for i, (_, s) in enumerate(picked))
 
-        def kind(s) -> str:
+        def kind(s: Source) -> str:
             return "the primary source" if s.kind == "primary" else s.kind.replace("-", " ")
         told = "\n".join(f"- {LETTERS[i]}) {picked[i][1].date or picked[i][0]}: "
                          f"{_shown_source(picked[i][1])} ({kind(picked[i][1])})"
                          for i in order)
-        data = {"sources": [src.id for _, src in picked]}
-        facts = {"items": lines, "told": told, "k": k, "example": _example(right, k)}
-        features = {"items": k}
+        data: dict[str, Any] = {"sources": [src.id for _, src in picked]}
+        facts: dict[str, Any] = {"items": lines, "told": told, "k": k,
+                                 "example": _example(right, k)}
+        features: dict[str, float] = {"items": k}
         return data, facts, [right, right.replace(" ", ""), right.lower()], features, \
             "sources-in-order"
 
     # -- answers ---------------------------------------------------------------------------
 
-    def check(self, p, text):
+    def check(self, p: Puzzle, text: str) -> Verdict:
         v = p.variant
         if v in ("order", "sources"):
             return self._check_order(p, text)
@@ -430,7 +457,7 @@ class Timeline(PuzzleKind):
                        retry="Not yet: does the sentence tell anyone how to play, or does it "
                              "only name the game?")
 
-    def _check_order(self, p, text):
+    def _check_order(self, p: Puzzle, text: str) -> Verdict:
         k = len(p.answer["order"])
         letters = LETTERS[:k]
         got = letters_answer(text, letters,
@@ -442,6 +469,7 @@ class Timeline(PuzzleKind):
         if got == right:
             return Verdict(True, "Right: " + " ".join(right) + ".")
         lib = library()
+        ys: list[Any]           # (a record's date key, or a source's year: one kind a puzzle)
         if "records" in p.answer:
             ys = [lib.records[r].date.key for r in p.answer["records"]]
         else:
@@ -454,13 +482,13 @@ class Timeline(PuzzleKind):
                        credit=in_place / k,
                        retry=f"Not yet: {b} is older than {a}, so {b} comes before it.")
 
-    def answer_words(self, p):
+    def answer_words(self, p: Puzzle) -> list[str]:
         if p.variant == "record":
             return ["hint", "quit", "A", "B"]
         n = len(p.answer.get("order") or p.answer.get("options") or [])
         return ["hint", "quit"] + list(LETTERS[:n])
 
-    def wrong_answer(self, p):
+    def wrong_answer(self, p: Puzzle) -> str | None:
         if p.variant in ("order", "sources"):
             return " ".join(reversed(p.answer["order"]))
         if p.variant == "when":
@@ -469,7 +497,7 @@ class Timeline(PuzzleKind):
         return "B" if p.answer["letter"] == "A" else "A"
 
 
-def records_in(p) -> list[str]:
+def records_in(p: Puzzle) -> list[str]:
     """The ids of the records a timeline puzzle ``p`` asks about or shows (its order, its
     date, or the record a record-or-description question quotes, a part of or reports)."""
     if p.kind != "timeline":
@@ -483,10 +511,10 @@ def records_in(p) -> list[str]:
     return [rec.id] if rec is not None else []
 
 
-def _quotes_of(recs: list) -> list[str]:
+def _quotes_of(recs: list[Record]) -> list[str]:
     """What the explanation quotes for ``recs``: each record's own words, or, for one known from
     a citation, its reporter's words about it (shown with the reporter's citation)."""
-    return [r.quote or r.report for r in recs if r.quote or r.report]
+    return [ref for r in recs for ref in [r.quote or r.report] if ref]
 
 
 def _year_names(options: list[str]) -> dict[str, str]:
@@ -509,7 +537,7 @@ def _example(right: str, k: int) -> str:
     return " ".join(LETTERS[1:k] + LETTERS[:1])
 
 
-def _neighbours(recs: list, rec) -> str:
+def _neighbours(recs: list[Record], rec: Record) -> str:
     """Where the record stands among the others, in words."""
     i = recs.index(rec)
     before = recs[i - 1] if i else None
