@@ -164,22 +164,26 @@ def engine_answer(obj: dict) -> dict:
         LIB = default_library()
         name = ans["parameter"]
         tolist = lambda v: list(v) if isinstance(v, (tuple, list)) else v  # noqa: E731
-        if "letter" in ans:             # the same rule side by side: one sentence says it
+        if "quotes" in ans:             # the same rule side by side: one sentence says it
             values = []
             for ref in ans["quotes"]:
                 citing = [r for r in LIB.rulesets if ref in LIB.parameter(r, name).quotes]
                 values.append({repr(tolist(LIB.parameter(r, name).value)) for r in citing})
             assert obj["quotes"] == ans["quotes"]
             return {**ans}
-        q = LIB.quotation(ans["quote"])
         p = LIB.parameter(obj["ruleset"], name)
         assert obj["quotes"] == [ans["quote"]]
-        # the right reading is what the ruleset's status says: stated, read or chosen
-        right = {"stated": ["says", tolist(p.value)], "read": ["read", tolist(p.value)],
-                 "chosen": ["open", None]}[p.status]
-        words = ans["words"]
-        assert all(w in q.text for w in words)
-        return {**ans, "reading": "ABCDEFGH"[ans["readings"].index(right)]}
+        assert ans["quote"] in p.quotes
+        # the right answer is what the ruleset's status says (stated, read or chosen), or
+        # "some other value" where the value named is not the ruleset's; the options always in
+        # one order: says, a close reading, open, some other value
+        if p.status == "chosen":
+            how = "open"
+        elif tolist(ans["value"]) != tolist(p.value):
+            how = "other"
+        else:
+            how = {"stated": "says", "read": "read"}[p.status]
+        return {**ans, "how": how, "letter": "ABCD"[["says", "read", "open", "other"].index(how)]}
     if kind == "timeline":
         LIB = default_library()
         import re as _re
