@@ -227,10 +227,14 @@ def cross_validate(name: str, its: list[Item], folds: int = 5) -> Score:
     return Score(name, right / len(its), chance, len(its), len(set(groups)))
 
 
-def score_puzzles(puzzles: list[P.Puzzle]) -> dict[str, Score]:
-    """The learner's :class:`Score` for each item name found in ``puzzles``."""
+def score_puzzles(puzzles: list[P.Puzzle], form=None) -> dict[str, Score]:
+    """The learner's :class:`Score` for each item name found in ``puzzles``; with ``form`` (a
+    function of a puzzle), each form of a kind apart (``kind:form``), so that a form answered
+    from its wording is not hidden behind another that is not."""
     by_name: dict[str, list[Item]] = {}
     for p in puzzles:
         for it in items(p):
+            if form is not None:
+                it.name = f"{it.name}:{form(p)}"
             by_name.setdefault(it.name, []).append(it)
     return {name: cross_validate(name, its) for name, its in sorted(by_name.items())}

@@ -213,7 +213,7 @@ GOLDEN = {
     "dead-pair.wolffauer.5.101": "926e771e101f6a6c",
     "count.parlett.5.100": "6075074dfbfe718d",
     "deal-setup.porges.4.100": "c5129c8403ccdfbc",
-    "source-quiz.du-coeur.5.100": "7394682d348cc2a8",
+    "source-quiz.du-coeur.5.100": "b952b14b5f7acd56",
     "reading.parlett.5.100": "e97be8bf7a213540",
     "timeline.parlett.5.100": "d51c0089e7ccc2ad",
     "end-of-play.du-coeur.5.100": "4d3554a0feae24ba",
