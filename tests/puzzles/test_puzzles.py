@@ -214,7 +214,7 @@ GOLDEN = {
     "count.parlett.5.100": "6075074dfbfe718d",
     "deal-setup.porges.4.100": "c5129c8403ccdfbc",
     "source-quiz.du-coeur.5.100": "b952b14b5f7acd56",
-    "reading.parlett.5.100": "e97be8bf7a213540",
+    "reading.parlett.5.100": "64a9b833845703b7",
     "timeline.parlett.5.100": "d51c0089e7ccc2ad",
     "end-of-play.du-coeur.5.100": "4d3554a0feae24ba",
     "score-sheet.inter-livery-2018.5.100": "83d37b478fc0e27d",

@@ -179,28 +179,74 @@ def status_pool(ruleset_id: str) -> list[dict]:
     return [s for s in pool_for(ruleset_id) if right_reading(ruleset_id, s) is not None]
 
 
-def compare_sets(ruleset_id: str) -> list[tuple[dict, list[dict]]]:
-    """For each sentence the ruleset cites that decides its value (not open), the sentences of
-    other sources on the same parameter whose rulesets take another value: ``(item, rivals)``
-    where at least two rivals exist, so that of three or four sentences side by side exactly one
-    says the item's value, and one of them shares as many words with the value as the item's
-    sentence (:func:`tutor.puzzles.surface.overlap`)."""
-    out = []
+def compare_question(name: str, value: JSONValue) -> str:
+    """The words of a side-by-side question about ``value`` of parameter ``name`` (as
+    ``puzzles/reading.yaml`` words it), for :func:`tutor.puzzles.surface.overlap`."""
+    return (f"The same rule in sources' words, on {spec(name).quiz}: Which of these says: "
+            f"{value_words(name, value)}? Answer with a letter.")
+
+
+#: :func:`compare_sets` of the library last asked about, by ruleset (held weakly, as
+#: :data:`_CACHE`).
+_COMPARE: tuple[weakref.ref, dict[str, list[dict]]] | None = None
+
+
+def compare_sets(ruleset_id: str) -> list[dict]:
+    """The side-by-side puzzles the ruleset can ask: ``{"quotes": [refs], "asked": value}``,
+    sentences of different sources on one parameter, one of them one the ruleset cites, each
+    giving a different value (not open), and one of their values asked.  No two sentences side
+    by side give the same value (issue 42: the wrong ones all said one thing, and the one least
+    like the others was right), and every value of the set is asked in turn.  Adversarial
+    filtering, for the words the question shares with each sentence
+    (:func:`tutor.puzzles.surface.overlap`): of the sets where the sentence that says the value
+    shares more words with the question than every other, and those where it shares fewer,
+    only as many of each are kept, with every set where it shares as many as another; so the
+    words shared point to no answer.  Worked out once for each library, deterministic."""
+    global _COMPARE
+    lib = library()
+    if _COMPARE is None or _COMPARE[0]() is not lib:
+        _COMPARE = (weakref.ref(lib), {})
+    done = _COMPARE[1]
+    if ruleset_id in done:
+        return done[ruleset_id]
     every = sentences()
+    up: list[dict] = []
+    down: list[dict] = []
+    even: list[dict] = []
+    seen: set[tuple] = set()
     for item in pool_for(ruleset_id):
         if item["open"] or right_reading(ruleset_id, item) is None:
             continue
         src = item["quote"].split(":")[0]
-        rivals = [s for s in every if s["parameter"] == item["parameter"] and not s["open"]
-                  and s["value"] != item["value"] and s["quote"].split(":")[0] != src]
-        # adversarial filtering (issue 42): a set is asked only where some rival shares as
-        # many words with the value asked as the sentence that says it (surface.overlap), so
-        # that sentence is never the one sharing most
-        asked = value_words(item["parameter"], jsonable(item["value"]))
-        mine = overlap(library().quotation(item["quote"]).text, asked)
-        if len(rivals) >= 2 and any(overlap(library().quotation(r["quote"]).text, asked) >= mine
-                                    for r in rivals):
-            out.append((item, rivals))
+        name = item["parameter"]
+        rivals: dict[str, list[dict]] = {}
+        for s in every:
+            if s["parameter"] == name and not s["open"] and s["value"] != item["value"] \
+                    and s["quote"].split(":")[0] != src:
+                rivals.setdefault(repr(s["value"]), []).append(s)
+        groups = [rivals[k] for k in sorted(rivals)]
+        combos: list[list[dict]] = [[item]]
+        for g in groups:
+            combos = [c + [s] for c in combos for s in g
+                      if s["quote"].split(":")[0] not in {x["quote"].split(":")[0] for x in c}]
+        for shown in combos:
+            if len(shown) < 2:
+                continue
+            key = tuple(sorted(s["quote"] for s in shown))
+            for right in shown:
+                if (key, repr(right["value"])) in seen:
+                    continue
+                seen.add((key, repr(right["value"])))
+                q = compare_question(name, right["value"])
+                mine = overlap(lib.quotation(right["quote"]).text, q)
+                theirs = [overlap(lib.quotation(s["quote"]).text, q) for s in shown
+                          if s is not right]
+                case = {"quotes": [s["quote"] for s in shown], "parameter": name,
+                        "asked": right["value"]}
+                (up if mine > max(theirs) else down if mine < min(theirs) else even).append(case)
+    n = min(len(up), len(down))
+    out = even + up[:n] + down[:n]
+    done[ruleset_id] = out
     return out
 
 
@@ -226,7 +272,7 @@ class Reading(PuzzleKind):
         if variant == "compare" and not compare_sets(rs.id):
             variant = "status"
         if variant == "compare":
-            return {"variant": variant, "item": (k // len(VARIANTS)) % len(compare_sets(rs.id))}
+            return {"variant": variant, "case": (k // len(VARIANTS)) % len(compare_sets(rs.id))}
         # the status puzzles' own count: consecutive status seeds take consecutive turns
         if compare_sets(rs.id):
             turn = (k // len(VARIANTS)) * VARIANTS.count("status") + VARIANTS[:k % len(VARIANTS)].count("status")
@@ -357,29 +403,16 @@ class Reading(PuzzleKind):
     def _compare(self, ctx):
         rng = ctx.rng
         lib = library()
-        item, rivals = compare_sets(ctx.rs.id)[ctx.plan["item"]]
-        name = item["parameter"]
-        k = min(len(rivals), rng.choice([2, 3]))
-        # one rival a source, as far as they go
-        by_source: dict[str, dict] = {}
-        # the rivals that share most words with the value asked first (surface.overlap), so
-        # the sentence that says it is not the one sharing most words with the question
-        # (issue 42: it was right 0.61 of the time against 0.32 by chance)
-        asked = value_words(name, jsonable(item["value"]))
-        shuffled = rng.sample(rivals, len(rivals))
-        shuffled.sort(key=lambda r: -overlap(lib.quotation(r["quote"]).text, asked))
-        for r in shuffled:
-            by_source.setdefault(r["quote"].split(":")[0], r)
-        picked = list(by_source.values())[:k]
-        if len(picked) < 2:
-            picked = rng.sample(rivals, 2)
-        shown = [item] + picked
+        case = compare_sets(ctx.rs.id)[ctx.plan["case"]]
+        name = case["parameter"]
+        every = {s["quote"]: s for s in sentences() if s["parameter"] == name}
+        shown = [every[ref] for ref in case["quotes"]]
         rng.shuffle(shown)
-        target = jsonable(item["value"])
+        target = jsonable(case["asked"])
         data = {"variant": "compare", "parameter": name, "value": target,
                 "quotes": [s["quote"] for s in shown], "citing": [s["citing"] for s in shown],
                 "position": False, "hide_id": True}
-        letter = LETTERS[shown.index(item)]
+        letter = LETTERS[[jsonable(s["value"]) for s in shown].index(target)]
         lines = []
         for i, s in enumerate(shown):
             rid = s["citing"][0]
@@ -393,7 +426,7 @@ class Reading(PuzzleKind):
                  "value": value_words(name, target), "parameter": spec(name).quiz,
                  "k": len(shown), "lines": "\n".join(lines)}
         deal = Deal(ctx.rs, ctx.players, rng.randrange(ctx.players), ctx.new_pack())
-        features = {"readings": float(len(shown) - 3), "read": float(any(
+        features = {"readings": float(max(0, len(shown) - 3)), "read": float(any(
             lib.parameter(s["citing"][0], name).status == "read" for s in shown))}
         return Candidate(deal=deal, seat=deal.dealer, variant="compare",
                          answer=self.solve(deal, deal.dealer, data, ctx.rs, ctx.players),
