@@ -276,8 +276,11 @@ def engine_answer(obj: dict) -> dict:
         assert len(set(classes)) == len(classes)
         assert set(classes) == {option_class(deal, a) for a in decision_options(deal, seat, "turn")}
         choices = []
+        # a listed move is any option of its class (the same play up to suits): its figures are
+        # those of the option of that class the analysis holds
+        held = {option_class(deal, o.action): o.action for o in an.options}
         for c, a in zip(ans["choices"], moves):
-            v = an.value_of(a)
+            v = an.value_of(held[option_class(deal, a)])
             choices.append({"letter": c["letter"], "move": c["move"], "text": c["text"],
                             "mean": round(v.mean, 4), "ci95": round(v.ci95, 4),
                             "diff": round(v.diff, 4), "diff_ci95": round(v.diff_ci95, 4)})

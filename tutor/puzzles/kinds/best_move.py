@@ -56,7 +56,12 @@ from __future__ import annotations
 
 import random
 
-from tutor.engine.analysis import option_class, principles, sample_playout
+from tutor.engine.analysis import (
+    decision_options,
+    option_class,
+    principles,
+    sample_playout,
+)
 from tutor.engine.analysis.fast import covers
 from tutor.engine.bots import make_bot
 from tutor.engine.cards import RANK_PLURALS
@@ -261,6 +266,13 @@ class BestMove(PuzzleKind):
     def _candidate(self, ctx, deal, seat, an, found, budget, selection, policy) -> Candidate:
         entries = turn_options(deal, seat)
         ctx.rng.shuffle(entries)
+        # each option shown as one of its class drawn at random, not the engine's first: the
+        # first is the lowest suit, so a club said "another of this rank is in your hand" and
+        # a spade "none" (issue 42: the suits told the partial-input learner as much as "or
+        # the same with other suits" did)
+        members: dict = {}
+        for m in decision_options(deal, seat, "turn"):
+            members.setdefault(option_class(deal, m), []).append(m)
         best = an.best
         best_key = option_class(deal, best.action)
         second = runner_up(an)
@@ -268,8 +280,9 @@ class BestMove(PuzzleKind):
         choices = []
         best_letter = ""
         letter_of = {}
-        for i, (a, _alike) in enumerate(entries):
-            v = an.value_of(a)
+        for i, (first, _alike) in enumerate(entries):
+            v = an.value_of(first)          # every option of a class is worth the same
+            a = ctx.rng.choice(members[option_class(deal, first)])
             letter = LETTERS[i]
             letter_of[option_class(deal, a)] = letter
             if option_class(deal, a) == best_key:
