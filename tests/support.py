@@ -164,22 +164,26 @@ def engine_answer(obj: dict) -> dict:
         LIB = default_library()
         name = ans["parameter"]
         tolist = lambda v: list(v) if isinstance(v, (tuple, list)) else v  # noqa: E731
-        if "letter" in ans:             # the same rule side by side: one sentence says it
+        if "quotes" in ans:             # the same rule side by side: one sentence says it
             values = []
             for ref in ans["quotes"]:
                 citing = [r for r in LIB.rulesets if ref in LIB.parameter(r, name).quotes]
                 values.append({repr(tolist(LIB.parameter(r, name).value)) for r in citing})
             assert obj["quotes"] == ans["quotes"]
             return {**ans}
-        q = LIB.quotation(ans["quote"])
         p = LIB.parameter(obj["ruleset"], name)
         assert obj["quotes"] == [ans["quote"]]
-        # the right reading is what the ruleset's status says: stated, read or chosen
-        right = {"stated": ["says", tolist(p.value)], "read": ["read", tolist(p.value)],
-                 "chosen": ["open", None]}[p.status]
-        words = ans["words"]
-        assert all(w in q.text for w in words)
-        return {**ans, "reading": "ABCDEFGH"[ans["readings"].index(right)]}
+        assert ans["quote"] in p.quotes
+        # the right answer is what the ruleset's status says (stated, read or chosen), or
+        # "some other value" where the value named is not the ruleset's; the options always in
+        # one order: says, a close reading, open, some other value
+        if p.status == "chosen":
+            how = "open"
+        elif tolist(ans["value"]) != tolist(p.value):
+            how = "other"
+        else:
+            how = {"stated": "says", "read": "read"}[p.status]
+        return {**ans, "how": how, "letter": "ABCD"[["says", "read", "open", "other"].index(how)]}
     if kind == "timeline":
         LIB = default_library()
         import re as _re
@@ -272,8 +276,11 @@ def engine_answer(obj: dict) -> dict:
         assert len(set(classes)) == len(classes)
         assert set(classes) == {option_class(deal, a) for a in decision_options(deal, seat, "turn")}
         choices = []
+        # a listed move is any option of its class (the same play up to suits): its figures are
+        # those of the option of that class the analysis holds
+        held = {option_class(deal, o.action): o.action for o in an.options}
         for c, a in zip(ans["choices"], moves):
-            v = an.value_of(a)
+            v = an.value_of(held[option_class(deal, a)])
             choices.append({"letter": c["letter"], "move": c["move"], "text": c["text"],
                             "mean": round(v.mean, 4), "ci95": round(v.ci95, 4),
                             "diff": round(v.diff, 4), "diff_ci95": round(v.diff_ci95, 4)})

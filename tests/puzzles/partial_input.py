@@ -3,7 +3,7 @@ alone, and must do no better than chance allows.
 
 The learner reads a puzzle's question text only (what the screen shows above the prompt, without
 the board, the rules or the sources): the stem and its lettered options (``A) ...``, and the
-numbered ones of a second question, ``1) ...``, as in a reading puzzle's "which words"), or the
+numbered ones of a second question, ``1) ...``, where a puzzle asks one), or the
 inline ``A) ..., or B) ...?`` of a two-way question.  It is general rather than a list of cues:
 each option becomes a row of surface features and a logistic regression (scikit-learn, a test
 dependency) learns which rows are right:
@@ -25,9 +25,8 @@ tested on was never in its training half.
 
 Chance is worked out per item (1 / its number of options) and averaged.  An item is a puzzle's
 question with exactly one right option (a legal-play puzzle with several legal moves and a
-timeline ordering are not single choices and are left out); a reading puzzle gives two items,
-its reading (letters) and its words (numbers), each named apart (``reading`` and
-``reading/words``).
+timeline ordering are not single choices and are left out); a puzzle asking a second,
+numbered question gives two items, named apart (``kind`` and ``kind/words``).
 """
 
 from __future__ import annotations
@@ -56,7 +55,7 @@ _STOP = frozenset("a an the of to in on and or is it its this be by for as with 
 class Item:
     """One single-choice question read from a puzzle: ``stem`` (the question without its
     options), ``options`` (their texts, in order), ``right`` (the right option's index),
-    ``quotes`` (the quotations the question shows), ``name`` (the kind, or ``reading/words``)."""
+    ``quotes`` (the quotations the question shows), ``name`` (the kind, or ``kind/words``)."""
 
     name: str
     pid: str
@@ -228,10 +227,14 @@ def cross_validate(name: str, its: list[Item], folds: int = 5) -> Score:
     return Score(name, right / len(its), chance, len(its), len(set(groups)))
 
 
-def score_puzzles(puzzles: list[P.Puzzle]) -> dict[str, Score]:
-    """The learner's :class:`Score` for each item name found in ``puzzles``."""
+def score_puzzles(puzzles: list[P.Puzzle], form=None) -> dict[str, Score]:
+    """The learner's :class:`Score` for each item name found in ``puzzles``; with ``form`` (a
+    function of a puzzle), each form of a kind apart (``kind:form``), so that a form answered
+    from its wording is not hidden behind another that is not."""
     by_name: dict[str, list[Item]] = {}
     for p in puzzles:
         for it in items(p):
+            if form is not None:
+                it.name = f"{it.name}:{form(p)}"
             by_name.setdefault(it.name, []).append(it)
     return {name: cross_validate(name, its) for name, its in sorted(by_name.items())}

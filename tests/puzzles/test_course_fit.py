@@ -70,19 +70,27 @@ def test_a_which_source_header_never_names_the_answer():
 
 def test_reading_puzzles_agree_with_each_rulesets_status():
     """Where a ruleset's value is read, "a close reading gives it" is right and "the text says
-    it" wrong; where it is chosen, "it leaves it open"; where stated, "the text says it"."""
-    from tutor.puzzles.kinds.reading import OPEN, READ, SAYS
+    it" wrong; where it is chosen, "it leaves it open" (whatever the value named); where stated,
+    "the text says it"; and "some other value" where the value named is not the ruleset's."""
+    from tutor.puzzles.kinds.reading import OPEN, OTHER, READ, SAYS
     hows = set()
     for rid in P.applicable_rulesets("reading"):
         for s in range(30):
             p = P.generate("reading", rid, None, s)
             if p.variant == "compare":
                 continue
-            status = LIB.parameter(rid, p.answer["parameter"]).status
-            how = p.answer["readings"]["ABCDEFGH".index(p.answer["reading"])][0]
-            assert how == {"stated": SAYS, "read": READ, "chosen": OPEN}[status], p.id
+            par = LIB.parameter(rid, p.answer["parameter"])
+            how = p.answer["how"]
+            if par.status == "chosen":
+                assert how == OPEN, p.id
+            elif p.answer["value"] != (list(par.value) if isinstance(par.value, tuple)
+                                       else par.value):
+                assert how == OTHER, p.id
+            else:
+                assert how == {"stated": SAYS, "read": READ}[par.status], p.id
+            assert p.answer["letter"] == "ABCD"[[SAYS, READ, OPEN, OTHER].index(how)]
             hows.add(how)
-    assert hows == {SAYS, READ, OPEN}
+    assert hows == {SAYS, READ, OPEN, OTHER}
     # issue 24's cases: Parlett's tournament leftovers are read, the sheet's are chosen
     t = next(p for p in (P.generate("reading", "parlett-tournament", 5, s) for s in range(60))
              if p.variant != "compare" and p.answer["parameter"] == "leftovers_to")

@@ -36,6 +36,12 @@ CHOICE_KINDS = {"best-move": "best-move", "claim-window": "claim-window",
                 "legal-play": "legal-play", "reading": "reading",
                 "source-quiz": "source-quiz", "timeline": "timeline"}
 
+#: The kinds that ask questions of several forms, and each puzzle's form: each form is scored
+#: apart (source-quiz's "which two rulesets disagree" scored 0.59 of 0.29 beside its "which
+#: source" at 0.14 of 0.30, 0.27 of 0.30 together).
+FORMS = {"reading": lambda p: p.theme, "source-quiz": lambda p: p.variant,
+         "timeline": lambda p: p.variant}
+
 #: Puzzles drawn a kind by default (best-move analyses positions: a fifth of a second each;
 #: about a quarter of legal-play's have one right letter).
 DEFAULT = {"best-move": 40, "legal-play": 500}
@@ -45,19 +51,28 @@ SLOW = 2000
 #: Kinds another change of issue 42 (item 4) makes valid: an excess is expected, not asserted.
 OTHERS: set[str] = set()
 OTHERS_REASON = "issue 42 item 4, another change"
-#: Kinds whose generators still give answers away (issue 42 items 1-2, not done): reading (the
-#: value whose words the quotation holds, and the deciding words that share words with the
-#: readings).  Deal-setup's choice form and legal-play meet the bound by design (issue 42).
-#: Measured over 300 reading puzzles: its status form's letters 0.62 of 0.20, its side by side
-#: 0.41 of 0.32, its words 0.80 of 0.38.  The letters are not answered by overlap with the
-#: quotation alone (the wrong value chosen to share as many words changed nothing): the learner
-#: learns each parameter's majority value from the options' words (most rulesets give the
-#: leftovers and a table mournival to the dealer, and stop play), which grouping by quotation
-#: does not hide, and "the text says" is right in about 0.55 of status puzzles because most
-#: values are stated.  The words: an option holding a value's words ("dealer", "turn",
-#: "last") is right 0.57 of the time, the longest 0.32; wrong words of the same sentence that
-#: hold a value's words too (reading.yaml, version 5) took it from 0.75 to 0.68 (800 puzzles).
-NOT_YET = {"reading"}
+#: Kinds whose generators still give answers away (issue 42 items 1-2, not done): none.
+#: Reading was: its status form offered each value as an option (the learner learnt each
+#: parameter's majority value from the options' words) and asked which words decide it (an
+#: option holding a value's words was right); measured over 300 puzzles, 0.47 of 0.23 and its
+#: words 0.73 of 0.37.  Its status form now names a value in the question and offers the same
+#: four options every time, the answer drawn in turn (reading.yaml, version 6): 0.27 of 0.25.
+#: Its side by side (scored apart since) was 0.45 of 0.31: the wrong sentences all gave one
+#: value, and the one least like the others was right; now one sentence a value, every value
+#: asked in turn, and the sets where the right sentence shares most words with the question
+#: kept only as often as those where it shares fewest: 0.37 of 0.47 over 2,000 puzzles.
+#: Best-move, over 200 puzzles: 0.62 of 0.40 when some options ended "(or the same with other
+#: suits)" and each showed the class's lowest suit (a club: another of the rank in hand); both
+#: gone (best-move.yaml, version 3), 0.43 of 0.39.  The default 40 puzzles are a rough check.
+#: Not measured here: the learner crosses the stem's words with an option's only where they
+#: are the same words, so a form whose options are the same every time (reading's status form)
+#: is judged by its balance alone.  A probe adding "stem word x the option's first words"
+#: features (300 puzzles a kind) scored reading's status form 0.66 of 0.25 (the value named
+#: tells the answer: free actions are read in every source but one, most sources stop play),
+#: source-quiz's disagreement 0.75 of 0.28 and which source 0.56 of 0.30, deal-setup's
+#: choice 0.87 of 0.50, timeline's record 0.69 of 0.50: facts of the rulesets and sources
+#: learnt across quotations as much as wording; not settled (issue 42).
+NOT_YET: set[str] = set()
 NOT_YET_REASON = "issue 42 items 1-2: the generator still gives its answer away (not done)"
 
 
@@ -77,7 +92,7 @@ def draw(kind: str, total: int) -> list[P.Puzzle]:
 
 
 def _check(kind: str, total: int) -> None:
-    scores = score_puzzles(draw(kind, total))
+    scores = score_puzzles(draw(kind, total), FORMS.get(kind))
     assert scores, f"{kind}: no single-choice item found"
     lines = [s.line() for s in scores.values()]
     print("\n" + "\n".join(lines))
@@ -102,6 +117,7 @@ def test_the_wording_alone_answers_no_better_than_chance(kind):
 @pytest.mark.parametrize("kind", _params(CHOICE_KINDS))
 def test_the_wording_alone_answers_no_better_than_chance_over_2000(kind):
     _check(kind, SLOW)
+
 
 
 @pytest.mark.parametrize("kind", [k for k in P.KINDS if k not in CHOICE_KINDS])
@@ -138,14 +154,13 @@ def test_the_learner_finds_a_planted_cue(cue):
 
 
 def test_items_are_read_from_the_question():
-    """A reading puzzle gives two items (its reading and its words), each with one right
-    option; a legal-play puzzle with several legal moves gives none."""
+    """A reading puzzle gives one item, with one right option; a legal-play puzzle with several
+    legal moves gives none."""
     p = P.generate("reading", "porges", 4, 0)
     its = items(p)
-    assert [it.name for it in its] == ["reading", "reading/words"]
+    assert [it.name for it in its] == ["reading"]
     assert [it.options[it.right] for it in its] == [
-        p.question.split(f"{p.accepted[0][0]}) ")[1].splitlines()[0],
-        p.question.split(f"\n{p.accepted[0][1]}) ")[1].splitlines()[0]]
+        p.question.split(f"{p.accepted[0]}) ")[1].splitlines()[0]]
     several = next(q for s in range(40)
                    if len((q := P.generate("legal-play", "parlett", 4, s)).answer["right"]) > 1)
     assert items(several) == []

@@ -213,8 +213,8 @@ GOLDEN = {
     "dead-pair.wolffauer.5.101": "926e771e101f6a6c",
     "count.parlett.5.100": "6075074dfbfe718d",
     "deal-setup.porges.4.100": "c5129c8403ccdfbc",
-    "source-quiz.du-coeur.5.100": "7394682d348cc2a8",
-    "reading.parlett.5.100": "3d0d3ea73eee51dc",
+    "source-quiz.du-coeur.5.100": "b952b14b5f7acd56",
+    "reading.parlett.5.100": "64a9b833845703b7",
     "timeline.parlett.5.100": "d51c0089e7ccc2ad",
     "end-of-play.du-coeur.5.100": "4d3554a0feae24ba",
     "score-sheet.inter-livery-2018.5.100": "83d37b478fc0e27d",
@@ -399,7 +399,7 @@ def _examples_are_wrong_answers(corpus, more: int) -> None:
     example = re.compile(r"(?:for example|such as|written like)\s+`([^`]+)`")
     for kind in P.KINDS:
         if kind in ("legal-play", "source-quiz", "dead-pair", "best-move", "claim-window",
-                    "keep"):
+                    "keep", "reading"):
             assert not any(example.search(p.question) for p in corpus(kind)), kind
             continue
         # the corpus, then more seeds (capture-now with three players, whose cases are quick)

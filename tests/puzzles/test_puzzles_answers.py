@@ -261,18 +261,28 @@ def test_source_quiz_answers():
 
 
 def test_reading_answers():
-    p = P.generate("reading", seed=4)
-    right = f"{p.answer['reading']}{p.answer['word']}"
-    for text in (right, right.lower(), f"{right[0]} {right[1]}", f"{right[0]}, {right[1]}"):
+    p = next(p for p in (P.generate("reading", seed=s) for s in range(4, 40))
+             if p.variant != "compare")
+    right = p.answer["letter"]
+    for text in (right, right.lower(), f"({right.lower()})", f"{right})"):
         assert p.grade(text).correct, text
-    other = next(x for x in "ABCD"[:len(p.answer["readings"])] if x != right[0])
-    g = p.grade(f"{other}{right[1]}")
-    assert not g.correct and g.credit == 0.5 and "reading" in g.message
-    for bad in (right[0], right[1], "F1", f"{right} zz"):
+    other = next(x for x in "ABCD" if x != right)
+    g = p.grade(other)
+    assert not g.correct and g.retry and right.lower() not in g.retry.lower().split()
+    for bad in ("F", "E", f"{right} {other}", f"{right} zz", f"{right}1"):
         with pytest.raises(P.AnswerError):
             p.grade(bad)
     open_ = first("reading", lambda p: p.variant == "open")
     assert "leaves it open" in open_.explanation
+    # the same sentence under one ruleset: its own value as the ruleset's status says, another
+    # value "some other value", and the four options alike on every puzzle
+    seen = {}
+    for s in range(60):
+        q = P.generate("reading", "porges", 5, s)
+        if q.variant != "compare" and q.answer["quote"] == "porges:no-play-on":
+            seen[repr(q.answer["value"])] = q.answer["how"]
+            assert q.question.count(") the text ") == 3 and ") a close reading" in q.question
+    assert seen == {"False": "says", "True": "other"}
 
 
 def test_a_second_try_before_the_answer_is_shown():

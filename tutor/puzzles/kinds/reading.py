@@ -1,14 +1,19 @@
-"""``reading``: a source's sentence, the readings of it that the rulesets take, and the question
-"which reading does the text support, and which words decide it?".
+"""``reading``: a source's sentence, a value of the rule it bears on, and the question "how
+does the text give it?"; or the same rule in several sources' words side by side.
 
 Built from the quotations and the stated/read/chosen provenance in ``sources/*.yaml``: each
 sentence of ``puzzles/reading.yaml`` (``items``) names a quotation, the ruleset parameter it
-bears on, the words that decide it (or, with ``open: true``, the words that leave it open) and a
-few words of the same sentence that do not.  The readings offered are the parameter's values,
-worded as :func:`tutor.engine.parameters.value_words` words them, plus "the sentence leaves it
-open"; the right one is the value the rulesets that cite the sentence take (all must agree), or
-"open".  The explanation says which rulesets take each reading, the status (stated, read) and
-the note behind it.
+bears on, the words that decide it (or, with ``open: true``, the words that leave it open).  The
+status form names one value of the parameter (worded as
+:func:`tutor.engine.parameters.value_words` words it) and offers the same four options every
+time: the text says it in so many words, a close reading gives it, the text leaves it open, the
+text gives some other value.  The answer comes from the ruleset's own status and value
+(:func:`status_answer`): chosen gives "open" whatever the value named; otherwise stated or read
+where the value named is the ruleset's, and "some other value" where it is not.  The answers are
+drawn in turn (:func:`status_cases`), so none is right most of the time, and the value named
+says nothing of the answer by itself: every value of the parameter is named with every
+sentence.  The explanation says which words decide it, which rulesets take the value named,
+the status and the note behind it.
 
 A puzzle's ruleset is one whose parameter cites the sentence; a ruleset whose values cite none
 of the sentences (a house ruleset, say) is left out.
@@ -16,7 +21,6 @@ of the sentences (a house ruleset, say) is left out.
 
 from __future__ import annotations
 
-import re
 import weakref
 
 from tutor.engine.deal import Deal
@@ -34,11 +38,10 @@ from tutor.puzzles.base import (
 )
 from tutor.puzzles.model import AnswerError, definition
 from tutor.puzzles.quoted import quote_plain
-from tutor.puzzles.reader import letters_answer, read
+from tutor.puzzles.reader import letters_answer
 from tutor.puzzles.surface import overlap
 
 OPEN = "open"
-_PAIR = re.compile(r"\b([A-Ea-e])\s*([1-9])\b")
 
 
 def plain(text: str) -> str:
@@ -102,9 +105,21 @@ def _values(name: str) -> list:
 #: (stated), a close reading of its words gives it (read), or it leaves it open and the engine
 #: chose (chosen).
 SAYS, READ = "says", "read"
-#: The variants, in the order consecutive seeds take them: ``status`` (one sentence: which
-#: reading, as what status, and which words decide it) and ``compare`` (the same rule in
-#: several sources' words side by side: which of them says this value?).
+#: The fourth answer of the status form: the sentence, as the ruleset reads it, gives a value
+#: other than the one the question names.
+OTHER = "other"
+#: The status form's answers, in the order its options show them, and their words: the same
+#: four options on every puzzle, each what a reading of the sentence gives (issue 42: the
+#: options used to carry the values, and a learner went by the value most rulesets take).
+ANSWERS = (SAYS, READ, OPEN, OTHER)
+ANSWER_WORDS = {SAYS: "the text says it in so many words",
+                READ: "a close reading of the text gives it",
+                OPEN: "the text leaves it open",
+                OTHER: "the text gives some other value"}
+#: The variants, in the order consecutive seeds take them: ``status`` (one sentence and a
+#: value: does the text say it, does a close reading give it, does it leave it open, or does
+#: it give some other value?) and ``compare`` (the same rule in several sources' words side
+#: by side: which of them says this value?).
 VARIANTS = ("status", "status", "compare")
 
 
@@ -133,34 +148,105 @@ def _asked_reading(ruleset: str, item: dict) -> tuple[str, JSONValue]:
     return reading
 
 
+def status_answer(ruleset: str, item: dict, value: JSONValue) -> str:
+    """How ``item``'s sentence gives ``value`` (a value of its parameter) under ``ruleset``, as
+    the ruleset's status says (:func:`right_reading`): :data:`OPEN` where the ruleset chose
+    (the sentence gives no value, this one or another); :data:`SAYS` or :data:`READ` where
+    ``value`` is the ruleset's own; :data:`OTHER` where the sentence gives another.  Raises
+    :class:`DataError` for a sentence not asked of that ruleset."""
+    how, own = _asked_reading(ruleset, item)
+    if how == OPEN:
+        return OPEN
+    return how if jsonable(value) == own else OTHER
+
+
+def status_cases(ruleset_id: str) -> dict[str, list[tuple[int, JSONValue]]]:
+    """The status puzzles the ruleset can ask, by their answer: for each of :data:`ANSWERS`,
+    the ``(index in status_pool, value named)`` pairs that give it (:func:`status_answer`).
+    Every value of the parameter is named with every sentence, so each answer is drawn with
+    the values of every other."""
+    out: dict[str, list[tuple[int, JSONValue]]] = {a: [] for a in ANSWERS}
+    for i, s in enumerate(status_pool(ruleset_id)):
+        for v in _values(s["parameter"]):
+            v = jsonable(v)
+            out[status_answer(ruleset_id, s, v)].append((i, v))
+    return out
+
+
 def status_pool(ruleset_id: str) -> list[dict]:
     """The sentences the ruleset cites whose status puzzle agrees with it
     (:func:`right_reading`)."""
     return [s for s in pool_for(ruleset_id) if right_reading(ruleset_id, s) is not None]
 
 
-def compare_sets(ruleset_id: str) -> list[tuple[dict, list[dict]]]:
-    """For each sentence the ruleset cites that decides its value (not open), the sentences of
-    other sources on the same parameter whose rulesets take another value: ``(item, rivals)``
-    where at least two rivals exist, so that of three or four sentences side by side exactly one
-    says the item's value, and one of them shares as many words with the value as the item's
-    sentence (:func:`tutor.puzzles.surface.overlap`)."""
-    out = []
+def compare_question(name: str, value: JSONValue) -> str:
+    """The words of a side-by-side question about ``value`` of parameter ``name`` (as
+    ``puzzles/reading.yaml`` words it), for :func:`tutor.puzzles.surface.overlap`."""
+    return (f"The same rule in sources' words, on {spec(name).quiz}: Which of these says: "
+            f"{value_words(name, value)}? Answer with a letter.")
+
+
+#: :func:`compare_sets` of the library last asked about, by ruleset (held weakly, as
+#: :data:`_CACHE`).
+_COMPARE: tuple[weakref.ref, dict[str, list[dict]]] | None = None
+
+
+def compare_sets(ruleset_id: str) -> list[dict]:
+    """The side-by-side puzzles the ruleset can ask: ``{"quotes": [refs], "asked": value}``,
+    sentences of different sources on one parameter, one of them one the ruleset cites, each
+    giving a different value (not open), and one of their values asked.  No two sentences side
+    by side give the same value (issue 42: the wrong ones all said one thing, and the one least
+    like the others was right), and every value of the set is asked in turn.  Adversarial
+    filtering, for the words the question shares with each sentence
+    (:func:`tutor.puzzles.surface.overlap`): of the sets where the sentence that says the value
+    shares more words with the question than every other, and those where it shares fewer,
+    only as many of each are kept, with every set where it shares as many as another; so the
+    words shared point to no answer.  Worked out once for each library, deterministic."""
+    global _COMPARE
+    lib = library()
+    if _COMPARE is None or _COMPARE[0]() is not lib:
+        _COMPARE = (weakref.ref(lib), {})
+    done = _COMPARE[1]
+    if ruleset_id in done:
+        return done[ruleset_id]
     every = sentences()
+    up: list[dict] = []
+    down: list[dict] = []
+    even: list[dict] = []
+    seen: set[tuple] = set()
     for item in pool_for(ruleset_id):
         if item["open"] or right_reading(ruleset_id, item) is None:
             continue
         src = item["quote"].split(":")[0]
-        rivals = [s for s in every if s["parameter"] == item["parameter"] and not s["open"]
-                  and s["value"] != item["value"] and s["quote"].split(":")[0] != src]
-        # adversarial filtering (issue 42): a set is asked only where some rival shares as
-        # many words with the value asked as the sentence that says it (surface.overlap), so
-        # that sentence is never the one sharing most
-        asked = value_words(item["parameter"], jsonable(item["value"]))
-        mine = overlap(library().quotation(item["quote"]).text, asked)
-        if len(rivals) >= 2 and any(overlap(library().quotation(r["quote"]).text, asked) >= mine
-                                    for r in rivals):
-            out.append((item, rivals))
+        name = item["parameter"]
+        rivals: dict[str, list[dict]] = {}
+        for s in every:
+            if s["parameter"] == name and not s["open"] and s["value"] != item["value"] \
+                    and s["quote"].split(":")[0] != src:
+                rivals.setdefault(repr(s["value"]), []).append(s)
+        groups = [rivals[k] for k in sorted(rivals)]
+        combos: list[list[dict]] = [[item]]
+        for g in groups:
+            combos = [c + [s] for c in combos for s in g
+                      if s["quote"].split(":")[0] not in {x["quote"].split(":")[0] for x in c}]
+        for shown in combos:
+            if len(shown) < 2:
+                continue
+            key = tuple(sorted(s["quote"] for s in shown))
+            for right in shown:
+                if (key, repr(right["value"])) in seen:
+                    continue
+                seen.add((key, repr(right["value"])))
+                q = compare_question(name, right["value"])
+                mine = overlap(lib.quotation(right["quote"]).text, q)
+                theirs = [overlap(lib.quotation(s["quote"]).text, q) for s in shown
+                          if s is not right]
+                case = {"quotes": [s["quote"] for s in shown], "parameter": name,
+                        "asked": right["value"]}
+                (up if mine > max(theirs) else down if mine < min(theirs) else even).append(case)
+    n = min(len(up), len(down))
+    out = even + up[:n] + down[:n]
+    done[ruleset_id] = out
     return out
 
 
@@ -185,19 +271,22 @@ class Reading(PuzzleKind):
         variant = VARIANTS[k % len(VARIANTS)]
         if variant == "compare" and not compare_sets(rs.id):
             variant = "status"
-        turn = k // len(VARIANTS)
         if variant == "compare":
-            return {"variant": variant, "item": turn % len(compare_sets(rs.id))}
-        # how the sentence gives the value (the text says it, a close reading, open) is drawn
-        # in turn among those the ruleset's sentences have, then the sentence: no reading is
-        # right most of the time (issue 42: "the text says" was, and a learner went by it)
-        pool = status_pool(rs.id)
-        hows: dict[str, list[int]] = {}
-        for i, s in enumerate(pool):
-            hows.setdefault(_asked_reading(rs.id, s)[0], []).append(i)
-        order = [hows[h] for h in (SAYS, READ, OPEN) if h in hows]
+            return {"variant": variant, "case": (k // len(VARIANTS)) % len(compare_sets(rs.id))}
+        # the status puzzles' own count: consecutive status seeds take consecutive turns
+        if compare_sets(rs.id):
+            turn = (k // len(VARIANTS)) * VARIANTS.count("status") + VARIANTS[:k % len(VARIANTS)].count("status")
+        else:
+            turn = k
+        # the answer (the text says it, a close reading gives it, it leaves it open, it gives
+        # some other value) is drawn in turn among those the ruleset's sentences have, then the
+        # sentence and the value named: no option is right most of the time (issue 42: "the
+        # text says" was, and a learner went by it)
+        cases = status_cases(rs.id)
+        order = [cases[a] for a in ANSWERS if cases[a]]
         among = order[turn % len(order)]
-        return {"variant": variant, "item": among[(turn // len(order)) % len(among)]}
+        item, value = among[(turn // len(order)) % len(among)]
+        return {"variant": variant, "item": item, "value": value}
 
     def plan_may_fit(self, plan, theme):
         if theme == "side-by-side":
@@ -219,19 +308,17 @@ class Reading(PuzzleKind):
                     "letter": LETTERS[says[0]]}
         item = next(s for s in sentences() if s["quote"] == data["quote"]
                     and s["parameter"] == data["parameter"])
-        how, value = _asked_reading(rs.id, item)
-        right = [how, value]
+        how = status_answer(rs.id, item, data["value"])
         return {"quote": item["quote"], "parameter": item["parameter"],
-                "readings": [list(r) for r in data["readings"]], "words": list(data["words"]),
-                "reading": LETTERS[[list(r) for r in data["readings"]].index(right)],
-                "word": data["words"].index(item["decides"]) + 1}
+                "value": jsonable(data["value"]), "how": how,
+                "letter": LETTERS[ANSWERS.index(how)]}
 
     def build(self, ctx):
         if ctx.plan["variant"] == "compare":
             return self._compare(ctx)
         return self._status(ctx)
 
-    # -- one sentence: which reading, given how -------------------------------------------
+    # -- one sentence and a value: how does the text give it? ------------------------------
 
     def _status(self, ctx):
         rng = ctx.rng
@@ -239,37 +326,15 @@ class Reading(PuzzleKind):
         item = status_pool(ctx.rs.id)[ctx.plan["item"]]
         name = item["parameter"]
         q = lib.quotation(item["quote"])
-        how, value = _asked_reading(ctx.rs.id, item)
+        named = jsonable(ctx.plan["value"])
+        how = status_answer(ctx.rs.id, item, named)
+        status_how = _asked_reading(ctx.rs.id, item)[0]
         p = lib.parameter(ctx.rs.id, name)
-        shown = jsonable(p.value)            # the ruleset's value (the engine's, when chosen)
-        others = [jsonable(v) for v in _values(name) if jsonable(v) != shown]
-        other = rng.choice(others) if others else None
-        # each value offered both ways, the text saying it and a close reading (issue 42: the
-        # value shown twice, the ruleset's, was right three times in four)
-        readings = [[SAYS, shown], [READ, shown]]
-        if other is not None:
-            readings += [[SAYS, other], [READ, other]]
-        readings.append([OPEN, None])
-        rng.shuffle(readings)
-        words = [item["decides"]] + item["others"][:2]
-        rng.shuffle(words)
-        data = {"quote": item["quote"], "parameter": name, "readings": readings,
-                "words": words, "position": False, "variant": "status", "hide_id": True}
-
-        def reading_words(r) -> str:
-            kind, v = r
-            if kind == OPEN:
-                return "it leaves it open: the engine had to choose"
-            # the two leads alike in length and in the words the question shares (issue 42)
-            lead = "the text says it in so many words" if kind == SAYS else \
-                "a close reading of its words gives"
-            return f"{lead}: {value_words(name, v)}"
-
-        options = "\n".join(f"{LETTERS[i]}) {reading_words(r)}" for i, r in enumerate(readings))
-        word_lines = "\n".join(f"{k + 1}) “{plain(w)}”" for k, w in enumerate(words))
-        right: list[JSONValue] = [how, value]
-        letter = LETTERS[readings.index(right)]
-        number = words.index(item["decides"]) + 1
+        own = jsonable(p.value)              # the ruleset's value (the engine's, when chosen)
+        data = {"quote": item["quote"], "parameter": name, "value": named,
+                "position": False, "variant": "status", "hide_id": True}
+        options = "\n".join(f"{LETTERS[i]}) {ANSWER_WORDS[a]}" for i, a in enumerate(ANSWERS))
+        letter = LETTERS[ANSWERS.index(how)]
         taken: dict = {}
         for rid in lib.rulesets:
             pr = lib.parameter(rid, name)
@@ -279,64 +344,58 @@ class Reading(PuzzleKind):
         # rules): "tournament scoring" or "points" would tell a reading before it is read
         title = lib.ruleset_name(ctx.rs.id)
         decides = plain(item["decides"])
+        said, own_words = value_words(name, named), value_words(name, own)
         if how == OPEN:
-            verdict = (f"{letter}{number}: the sentence leaves it open, and under {title} the "
-                       f"engine chose: {value_words(name, shown)}. The words “{decides}” go no "
-                       "further.")
+            verdict = (f"{letter}: the text leaves it open, and under {title} the engine chose: "
+                       f"{own_words}. The words “{decides}” go no further.")
         elif how == READ:
-            verdict = (f"{letter}{number}: a close reading of its words gives it, as {title} "
-                       f"reads it: {value_words(name, value)}. The words “{decides}” decide it, "
-                       "though not in so many words.")
+            verdict = (f"{letter}: a close reading of its words gives it, as {title} reads it: "
+                       f"{said}. The words “{decides}” decide it, though not in so many words.")
+        elif how == SAYS:
+            verdict = (f"{letter}: the text says it in so many words: {said}. The words "
+                       f"“{decides}” decide it.")
         else:
-            verdict = (f"{letter}{number}: the text says it: {value_words(name, value)}. The "
-                       f"words “{decides}” decide it.")
-        lines = []
-        for i, r in enumerate(readings):
-            if r == right:
-                continue
-            kind, v = r
-            if kind == OPEN:
-                lines.append(f"- {LETTERS[i]}) The engine did not have to choose: the words "
-                             "give the value.")
-            elif v == shown and kind == SAYS:
-                lines.append(f"- {LETTERS[i]}) The text does not say it in so many words: the "
-                             "value is read from them (or, where it is chosen, not there at "
-                             "all).")
-            elif v == shown:
-                lines.append(f"- {LETTERS[i]}) No reading is needed: the text says it outright."
-                             if how == SAYS else
-                             f"- {LETTERS[i]}) The words do not give it, even read closely.")
-            else:
-                who = taken.get(repr(v)) or []
-                whose = "; ".join(f"{t[:1].upper()}{t[1:]} takes it, {_STATUS_WORDS[st]}"
-                                  for t, st in who)
-                lines.append(f"- {LETTERS[i]}) {value_words(name, v)}: this sentence does not "
-                             "say so" + (f". {whose}" if whose else "") + ".")
-        for k, w in enumerate(words):
-            if w != item["decides"]:
-                lines.append(f"- {k + 1}) “{plain(w)}” does not decide it: it fits every "
-                             "reading.")
+            whose = "; ".join(f"{t[:1].upper()}{t[1:]} takes it, {_STATUS_WORDS[st]}"
+                              for t, st in taken.get(repr(named)) or [])
+            verdict = (f"{letter}: the text gives some other value: {own_words}, not {said}. "
+                       f"The words “{decides}” decide it"
+                       + (", as a close reading of them gives it" if status_how == READ else "")
+                       + "." + (f" {whose}." if whose else ""))
+        why_not = {
+            SAYS: {READ: "The text does not say it in so many words: the value is read from "
+                         "them.",
+                   OPEN: "The text does not say it: the engine chose.",
+                   OTHER: "The text does not say this value."},
+            READ: {SAYS: "No reading is needed: the text says it outright.",
+                   OPEN: "The words do not give it, even read closely.",
+                   OTHER: "Read closely, the words give some other value."},
+            OPEN: {SAYS: "The words decide it: the engine did not have to choose.",
+                   READ: "Read closely, the words decide it: the engine did not have to "
+                         "choose.",
+                   OTHER: "The words decide it: the engine did not have to choose."},
+            OTHER: {SAYS: "It is the value the text gives.",
+                    READ: "It is the value the words give, read closely.",
+                    OPEN: "The sentence gives no value of it, this one or any other."},
+        }
+        lines = [f"- {LETTERS[i]}) {why_not[a][how]}" for i, a in enumerate(ANSWERS) if a != how]
         status = (f"{title[:1].upper()}{title[1:]} marks its value {_STATUS_WORDS[p.status]}"
                   + (f". {' '.join(p.note.split())}" if p.note else "."))
         facts = {"quote": quote_plain(q.text), "source": _who(lib, item["quote"]),
-                 "where": q.where, "options": options, "words": word_lines,
-                 "example": next(f"{LETTERS[i]}{k}" for i in range(len(readings))
-                                 for k in range(1, len(words) + 1)
-                                 if (LETTERS[i], k) != (letter, number)),
+                 "where": q.where, "options": options, "value": said,
                  "verdict": verdict, "others": "\n".join(lines),
                  "note": item["note"], "status": status, "ruleset": title,
                  "parameter": spec(name).quiz}
-        accepted = [f"{letter}{number}", f"{letter.lower()} {number}", f"{letter}, {number}"]
         deal = Deal(ctx.rs, ctx.players, rng.randrange(ctx.players), ctx.new_pack())
-        features = {"open": float(how == OPEN), "read": float(how == READ),
-                    "readings": float(len(readings) - 3)}
+        features = {"open": float(status_how == OPEN), "read": float(status_how == READ),
+                    "readings": 0.0}
         themes = ["sources", "reading", name.replace("_", "-"),
-                  {SAYS: "stated", READ: "read", OPEN: "open"}[how]]
-        return Candidate(deal=deal, seat=deal.dealer, variant={SAYS: "decided", READ: "read",
-                                                               OPEN: "open"}[how],
+                  {SAYS: "stated", READ: "read", OPEN: "open"}[status_how]]
+        return Candidate(deal=deal, seat=deal.dealer,
+                         variant={SAYS: "decided", READ: "read", OPEN: "open",
+                                  OTHER: "another"}[how],
                          answer=self.solve(deal, deal.dealer, data, ctx.rs, ctx.players),
-                         accepted=accepted, facts=facts, features=features, themes=themes,
-                         theme="reading", data=data, quotes=[item["quote"]],
+                         accepted=[letter, letter.lower()], facts=facts, features=features,
+                         themes=themes, theme="reading", data=data, quotes=[item["quote"]],
                          question_key="status", explain_key="status")
 
     # -- the same rule side by side --------------------------------------------------------
@@ -344,29 +403,16 @@ class Reading(PuzzleKind):
     def _compare(self, ctx):
         rng = ctx.rng
         lib = library()
-        item, rivals = compare_sets(ctx.rs.id)[ctx.plan["item"]]
-        name = item["parameter"]
-        k = min(len(rivals), rng.choice([2, 3]))
-        # one rival a source, as far as they go
-        by_source: dict[str, dict] = {}
-        # the rivals that share most words with the value asked first (surface.overlap), so
-        # the sentence that says it is not the one sharing most words with the question
-        # (issue 42: it was right 0.61 of the time against 0.32 by chance)
-        asked = value_words(name, jsonable(item["value"]))
-        shuffled = rng.sample(rivals, len(rivals))
-        shuffled.sort(key=lambda r: -overlap(lib.quotation(r["quote"]).text, asked))
-        for r in shuffled:
-            by_source.setdefault(r["quote"].split(":")[0], r)
-        picked = list(by_source.values())[:k]
-        if len(picked) < 2:
-            picked = rng.sample(rivals, 2)
-        shown = [item] + picked
+        case = compare_sets(ctx.rs.id)[ctx.plan["case"]]
+        name = case["parameter"]
+        every = {s["quote"]: s for s in sentences() if s["parameter"] == name}
+        shown = [every[ref] for ref in case["quotes"]]
         rng.shuffle(shown)
-        target = jsonable(item["value"])
+        target = jsonable(case["asked"])
         data = {"variant": "compare", "parameter": name, "value": target,
                 "quotes": [s["quote"] for s in shown], "citing": [s["citing"] for s in shown],
                 "position": False, "hide_id": True}
-        letter = LETTERS[shown.index(item)]
+        letter = LETTERS[[jsonable(s["value"]) for s in shown].index(target)]
         lines = []
         for i, s in enumerate(shown):
             rid = s["citing"][0]
@@ -380,7 +426,7 @@ class Reading(PuzzleKind):
                  "value": value_words(name, target), "parameter": spec(name).quiz,
                  "k": len(shown), "lines": "\n".join(lines)}
         deal = Deal(ctx.rs, ctx.players, rng.randrange(ctx.players), ctx.new_pack())
-        features = {"readings": float(len(shown) - 3), "read": float(any(
+        features = {"readings": float(max(0, len(shown) - 3)), "read": float(any(
             lib.parameter(s["citing"][0], name).status == "read" for s in shown))}
         return Candidate(deal=deal, seat=deal.dealer, variant="compare",
                          answer=self.solve(deal, deal.dealer, data, ctx.rs, ctx.players),
@@ -394,47 +440,27 @@ class Reading(PuzzleKind):
     def check(self, p, text):
         if p.variant == "compare":
             return self._check_compare(p, text)
-        n_read = len(p.answer["readings"])
-        n_words = len(p.answer["words"])
-        letters = LETTERS[:n_read]
-        spaced = _PAIR.sub(r"\1 \2", text)
-        got = read(spaced, words={ch.lower(): ch for ch in letters}, cards=False, ranks=False,
-                   numbers=True, expected=f"answer with a letter and a number, for example "
-                                          f"`{letters[0]}1`")
-        picked = [w for w in got.words if w]
-        if len(picked) != 1 or len(got.numbers) != 1:
-            raise AnswerError(f"answer with one letter ({', '.join(letters)}) for the reading "
-                              f"and one number (1 to {n_words}) for the words")
-        num = got.numbers[0]
-        if not 1 <= num <= n_words:
-            raise AnswerError(f"the words are numbered 1 to {n_words}")
-        ok_reading = picked[0] == p.answer["reading"]
-        ok_words = num == p.answer["word"]
-        right = f"{p.answer['reading']}{p.answer['word']}"
-        if ok_reading and ok_words:
+        letters = LETTERS[:len(ANSWERS)]
+        got = letters_answer(text, letters, expected=f"answer with a letter ({', '.join(letters)})")
+        if len(got) != 1:
+            raise AnswerError(f"answer with one letter ({', '.join(letters)})")
+        right = p.answer["letter"]
+        if got[0] == right:
             return Verdict(True, f"Right: {right}.")
-        parts = []
-        if not ok_reading:
-            parts.append(f"the reading is {p.answer['reading']}, not {picked[0]}")
-        if not ok_words:
-            parts.append(f"the deciding words are {p.answer['word']}, not {num}")
-        readings = p.answer["readings"]
-        said = readings[LETTERS.index(picked[0])]
-        want = readings[LETTERS.index(p.answer["reading"])]
-        if ok_reading:
-            nudge = "the reading is right, but not the words that decide it"
-        elif said[1] == want[1] and said[0] != want[0]:
-            nudge = ("the value is right, but not how the text gives it: does it say so in so "
-                     "many words, or do you read it from them?")
-        elif want[0] == OPEN:
-            nudge = "ask whether the sentence gives this value at all"
+        said, want = ANSWERS[LETTERS.index(got[0])], p.answer["how"]
+        if {said, want} == {SAYS, READ}:
+            nudge = ("the value is the one the sentence gives, but not how it gives it: does it "
+                     "say so in so many words, or do you read it from them?")
+        elif want == OPEN:
+            nudge = "ask whether the sentence gives any value of it at all"
+        elif said == OPEN:
+            nudge = "the sentence does decide it: which value do its words give?"
+        elif want == OTHER:
+            nudge = "read again what the sentence says happens, and to whom: is it this value?"
         else:
-            nudge = "the value you chose is not the one this ruleset takes from the sentence"
-        if not ok_reading and not ok_words:
-            nudge += "; the words are not right either"
-        return Verdict(False, "Not quite: " + "; ".join(parts) + ".",
-                       credit=0.5 if (ok_reading or ok_words) else 0.0,
-                       retry=f"Not yet: {nudge}.")
+            nudge = "read again what the sentence says happens, and to whom: which value is it?"
+        return Verdict(False, f"Not quite: it is {right}, not {got[0]}.",
+                       retry=f"Not yet: {nudge}" + ("" if nudge.endswith("?") else "."))
 
     def _check_compare(self, p, text):
         letters = LETTERS[:len(p.answer["quotes"])]
@@ -451,14 +477,13 @@ class Reading(PuzzleKind):
     def answer_words(self, p):
         if p.variant == "compare":
             return ["hint", "quit"] + list(LETTERS[:len(p.answer["quotes"])])
-        return ["hint", "quit"] + list(LETTERS[:len(p.answer["readings"])])
+        return ["hint", "quit"] + list(LETTERS[:len(ANSWERS)])
 
     def wrong_answer(self, p):
         a = p.answer
         if p.variant == "compare":
             return LETTERS[(LETTERS.index(a["letter"]) + 1) % len(a["quotes"])]
-        other = LETTERS[(LETTERS.index(a["reading"]) + 1) % len(a["readings"])]
-        return f"{other}{a['word']}"
+        return LETTERS[(LETTERS.index(a["letter"]) + 1) % len(ANSWERS)]
 
 
 #: What each status means, as the explanations say it.

@@ -275,6 +275,88 @@ def _show(name: str, v) -> str:
     return value_words(name, v)
 
 
+#: :func:`option_weights` of the library last asked about (held weakly, as :data:`_POOL`).
+_WEIGHTS: tuple[weakref.ref, dict[str, tuple[float, float]]] | None = None
+
+
+def _pairs(lib) -> list[tuple[list[str], list[str]]]:
+    """Every disagreement question the library can ask: for each ruleset and player count it
+    is played at, and each ruleset of another source, the parameters the two differ on and
+    those they agree on (as :meth:`SourceQuiz._disagree` finds them)."""
+    out = []
+    for r1 in lib.rulesets:
+        for n in lib.rulesets[r1].player_counts:
+            for r2 in lib.rulesets:
+                if lib.ruleset_source[r1] == lib.ruleset_source[r2]:
+                    continue
+                pl2 = n if n in lib.rulesets[r2].counts else None
+                diff, same = _differ(lib, r1, r2, pl2)
+                if diff and len(same) >= 2:
+                    out.append((diff, same))
+    return out
+
+
+def _differ(lib, r1: str, r2: str, n: int | None) -> tuple[list[str], list[str]]:
+    """The parameters rulesets ``r1`` and ``r2`` differ on and those they agree on (the
+    per-player-count ones at ``n`` players, when both are played at ``n``), leaving out those
+    neither file says anything about."""
+    names = list(RULESET_PARAMETERS) + (list(COUNT_PARAMETERS) if n else [])
+    diff: list[str] = []
+    same: list[str] = []
+    for name in names:
+        pl = n if name in COUNT_PARAMETERS else None
+        p1, p2 = lib.parameter(r1, name, pl), lib.parameter(r2, name, pl)
+        if p1.implicit and p2.implicit:
+            continue        # neither source file says anything about it
+        (diff if p1.value != p2.value else same).append(name)
+    return diff, same
+
+
+def option_weights(k: float = 3.5, rounds: int = 60) -> dict[str, tuple[float, float]]:
+    """For each parameter, the weight it is drawn with as the answer of a disagreement and as
+    a wrong option: ``(answer, wrong)``, fitted so that, over every question the library can
+    ask (:func:`_pairs`, each as likely), a parameter offered is the answer about one time in
+    ``k`` (the options a question offers, on average), whichever parameter it is.  Without
+    them the answer was the parameter the sources most often disagree on (issue 42).  Worked
+    out once for each library; deterministic."""
+    global _WEIGHTS
+    lib = library()
+    if _WEIGHTS is not None and _WEIGHTS[0]() is lib:
+        return _WEIGHTS[1]
+    pairs = _pairs(lib)
+    names = sorted({x for d, s in pairs for x in d + s})
+    a = dict.fromkeys(names, 1.0)
+    b = dict.fromkeys(names, 1.0)
+    for _ in range(rounds):
+        right = dict.fromkeys(names, 0.0)
+        wrong = dict.fromkeys(names, 0.0)
+        for diff, same in pairs:
+            ta = sum(a[x] for x in diff)
+            tb = sum(b[x] for x in same)
+            for x in diff:
+                right[x] += a[x] / ta
+            for x in same:
+                wrong[x] += min(1.0, (k - 1) * b[x] / tb)
+        for x in names:
+            if right[x] + wrong[x] == 0:
+                continue
+            share = right[x] / (right[x] + wrong[x])       # want 1 / k
+            step = ((1 / k) / share) ** 0.5 if share > 0 else 2.0
+            a[x] = min(max(a[x] * step, 1e-3), 1e3)
+            b[x] = min(max(b[x] / step, 1e-3), 1e3)
+    out = {x: (a[x], b[x]) for x in names}
+    _WEIGHTS = (weakref.ref(lib), out)
+    return out
+
+
+def _weighted_sample(rng: random.Random, names: list[str], weights: list[float],
+                     k: int) -> list[str]:
+    """``k`` of ``names`` without replacement, each drawn with the chance its weight gives
+    (Efraimidis and Spirakis' keys), from ``rng``."""
+    keyed = sorted(zip(names, weights), key=lambda nw: -(rng.random() ** (1.0 / nw[1])))
+    return [n for n, _ in keyed[:k]]
+
+
 class SourceQuiz(PuzzleKind):
     name = "source-quiz"
 
@@ -373,20 +455,18 @@ class SourceQuiz(PuzzleKind):
             return None
         r2 = rng.choice(others)
         n = ctx.players if ctx.players in lib.rulesets[r2].counts else None
-        names = list(RULESET_PARAMETERS) + (list(COUNT_PARAMETERS) if n else [])
-        diff: list[str] = []
-        same: list[str] = []
-        for name in names:
-            pl = n if name in COUNT_PARAMETERS else None
-            p1, p2 = lib.parameter(r1, name, pl), lib.parameter(r2, name, pl)
-            if p1.implicit and p2.implicit:
-                continue        # neither source file says anything about it
-            (diff if p1.value != p2.value else same).append(name)
+        diff, same = _differ(lib, r1, r2, n)
         if not diff or len(same) < 2:
             return None
-        answer = rng.choice(diff)
+        # each option as likely to be right as any other (issue 42: a parameter the sources
+        # often disagree on, the first dealer, was the answer wherever it was offered, and one
+        # they rarely do, the hand, never): the answer is drawn the less often the more the
+        # sources disagree on it, and the wrong options the more often (each a real point of
+        # disagreement between other sources, so a plausible one)
+        weights = option_weights()
+        answer = _weighted_sample(rng, diff, [weights[x][0] for x in diff], 1)[0]
         k = min(int(rng.choice(ctx.defn.options.get("choices", [3, 4]))), len(same) + 1)
-        options = [answer] + rng.sample(same, k - 1)
+        options = [answer] + _weighted_sample(rng, same, [weights[x][1] for x in same], k - 1)
         rng.shuffle(options)
         opts_text = "\n".join(f"{LETTERS[i]}) {spec(o).quiz}" for i, o in enumerate(options))
         pl = n if answer in COUNT_PARAMETERS else None
