@@ -137,26 +137,31 @@ def _claimed_ranks(deal: Deal, seat: int) -> frozenset[int | None]:
 def decided_by(deal: Deal, seat: int, record: Mapping[str, object],
                readings: Iterable = ()) -> str:
     """What decides the position for ``seat``, asked of the engine (issue 42): ``"counting"``
-    (:data:`COUNTING`) where the last action is a lie-down and, had the count of one of its
-    pairs gone the other way (:meth:`~tutor.engine.deal.Deal.lie_down_oversights` with
-    ``counted_otherwise``: the other two of the rank among the won cards, or not), the seat
-    would have the other answer on it (a claim where there is none, or none where there is one);
-    ``"ruleset"`` (:data:`RULESET`) where the same deal, replayed from ``record`` under another
-    reading of the rules (each of ``readings``: rulesets whose ``oversights``, ``declarations``
-    and ``captures`` are taken), gives the seat other claims; else ``""``: the answer is the
-    same whatever the count and the reading, and the board's look and who acted may tell it.
+    (:data:`COUNTING`) where some lie-down of the deal (the last action, or an earlier one whose
+    cards a later action left on the table: :meth:`~tutor.engine.deal.Deal.
+    laid_down_still_open`), had the count of one of its pairs gone the other way
+    (:meth:`~tutor.engine.deal.Deal.lie_down_oversights` with ``counted_otherwise``: the other
+    two of the rank among the won cards, or not), would give the seat the other answer on it now
+    (a claim where there is none, or none where there is one); ``"ruleset"`` (:data:`RULESET`)
+    where the same deal, replayed from ``record`` under another reading of the rules (each of
+    ``readings``: rulesets whose ``oversights``, ``declarations`` and ``captures`` are taken),
+    gives the seat other claims; else ``""``: the answer is the same whatever the count and the
+    reading, and the board's look and who acted may tell it.
     """
     hist = deal.history
-    if hist and hist[-1].kind == "lie_down":
-        p = hist[-1].player
-        before = replay(record, upto=len(hist) - 1)
-        as_is = before.lie_down_oversights(p)
-        other = before.lie_down_oversights(p, counted_otherwise=True)
-        for a, b in zip(as_is, other):
-            # who may claim it depends on who lay down alone (the engine's claimants)
-            if a.claimable != b.claimable and \
-                    seat in deal.claimants(Oversight(a.kind, p, 0, 0, len(hist) - 1)):
-                return COUNTING
+    if any(a.kind == "lie_down" for a in hist):
+        d = replay(record, upto=0)
+        for i, a in enumerate(hist):
+            if a.kind == "lie_down":
+                p = a.player
+                as_is = d.lie_down_oversights(p)
+                other = d.lie_down_oversights(p, counted_otherwise=True)
+                for x, y in zip(as_is, other):
+                    # who may claim it depends on who lay down alone (the engine's claimants)
+                    if x.claimable != y.claimable and deal.laid_down_still_open(i, x.rank) \
+                            and seat in deal.claimants(Oversight(x.kind, p, 0, 0, i)):
+                        return COUNTING
+            d.apply(a)
     now = _claimed_ranks(deal, seat)
     rs = deal.ruleset
     seen = {(rs.oversights, rs.declarations, rs.captures)}
