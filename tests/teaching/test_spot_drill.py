@@ -175,8 +175,8 @@ def test_count_and_settle_say_what_was_saved_when_left_early(end, library, tmp_p
 
 
 def test_what_decides_a_position_is_the_engines_counterfactual():
-    """A position judged by counting: the same lie-down counted otherwise gives the seat the
-    other answer; by the ruleset: the same deal under the other reading of the rules does; the
+    """A position judged by counting: the same lie-down (the last action, or one before a later
+    capture that left its pair on the table) counted otherwise gives the seat the other answer; by the ruleset: the same deal under the other reading of the rules does; the
     learner's own mistake: neither (issue 42)."""
     from dataclasses import replace
 
@@ -187,19 +187,25 @@ def test_what_decides_a_position_is_the_engines_counterfactual():
     io_, _ = scripted(lambda prompt: "pass")
     drill = OversightDrill(io_, seed=8)
     seen: dict[str, int] = {}
-    for _ in range(36):
-        p = drill.next_puzzle(2)
+    later = 0
+    for _ in range(48):
+        p = drill.next_puzzle(4)
         deal, how = p.deal(), p.data["decided_by"]
         claimed = bool(claim_groups(deal, p.seat))
         assert claimed == bool(p.answer["claims"])
-        if how == "counting":
-            last = deal.history[-1]
-            assert last.kind == "lie_down" and last.player != p.seat
-            before = replay(p.record, upto=len(deal.history) - 1)
-            as_is = before.lie_down_oversights(last.player)
-            other = before.lie_down_oversights(last.player, counted_otherwise=True)
-            assert [f.claimable for f in as_is] != [f.claimable for f in other]
-            assert claimed == any(f.claimable for f in as_is)
+        if how == "counting":       # the last action, or a lie-down whose pair is still open
+            hist = deal.history
+            flips = []
+            for i, laid in enumerate(hist):
+                if laid.kind != "lie_down" or laid.player == p.seat:
+                    continue
+                before = replay(p.record, upto=i)
+                as_is = before.lie_down_oversights(laid.player)
+                other = before.lie_down_oversights(laid.player, counted_otherwise=True)
+                flips += [(i, f) for f, g in zip(as_is, other) if f.claimable != g.claimable
+                          and deal.laid_down_still_open(i, f.rank)]
+            assert flips
+            later += all(i != len(hist) - 1 for i, _ in flips)
         elif how == "ruleset":
             rs = deal.ruleset
             others = [r for r in lib.rulesets.values() if r.oversights
@@ -215,6 +221,7 @@ def test_what_decides_a_position_is_the_engines_counterfactual():
             assert not claimed
         seen[how] = seen.get(how, 0) + 1
     assert seen.get("counting") and seen.get("ruleset") and seen.get(""), seen
+    assert later, "no pair laid down before a later capture"
 
 
 def test_the_drill_says_how_the_positions_judged_by_counting_went(store):
