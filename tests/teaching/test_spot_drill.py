@@ -139,7 +139,7 @@ def test_personal_bests_per_mode_and_ruleset_and_new_best_said(store):
 
 
 def test_a_piped_claim_of_aces_by_rank_is_read():
-    p = from_id("spot-oversight.parlett.5.11")
+    p = from_id("spot-oversight.parlett.5.26")
     assert p.answer["claims"][0]["cards"] == ["AH", "AS"]
     for text in ("a", "ace", "aces", "claim a", "claim aces", "claim the split prial of aces"):
         assert p.grade(text).correct, text

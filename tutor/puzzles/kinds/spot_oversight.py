@@ -78,10 +78,14 @@ CUED_DECOYS = frozenset({*OWN.values(), "lay_down_pair", "lay_down_prial",
 #: spot_story.decided_by`: the engine gives the other answer had the count gone the other way,
 #: or under another reading of the rules); ``data["decided_by"]`` says which (issue 42).
 JUDGED = {COUNTING: "judged-by-counting", RULESET: "judged-by-ruleset"}
-#: The share of dead pairs (and of live pairs, their decoys) shown after a later capture that
-#: left the pair laid down on the table, rather than right after the lie-down: the capture
-#: looks like nothing, and the count of the pair's rank decides (issue 42).
-LATER_SHARE = 0.5
+#: How often a dead pair (to claim) and a live pair (a decoy) are shown after a later capture
+#: that left the pair laid down on the table, rather than right after the lie-down, when the
+#: deal played has both: the capture looks like nothing, and the count of the pair's rank
+#: decides (issue 42).  Other players claim a dead pair soon, so a deal has a later one less
+#: often than a live one: every dead pair found later is taken, and a live one a tenth of the
+#: time, so that both come about as often (a learner who looks at the last action alone is
+#: right on about half of them).
+LATER_SHARE = {"claim": 1.0, "decoy": 0.1}
 #: The actions a decoy may follow: a capture, a lie-down, a declaration.
 _DECOY_ACTIONS = frozenset({"capture", "lie_down", "declare_prial", "declare_dead_pair",
                             "declare_mournival", "declare_pair"})
@@ -288,7 +292,7 @@ class SpotOversight(PuzzleKind):
         later_found: list | None = [] if variant == OversightKind.LAID_DOWN_DEAD_PAIR and \
             not own else None
         found = self._play_collect(ctx, what, want, later=later, later_found=later_found)
-        if later_found and (not found or ctx.rng.random() < LATER_SHARE):
+        if later_found and (not found or ctx.rng.random() < LATER_SHARE["claim"]):
             found = later_found
         if not found:
             return None
@@ -344,7 +348,6 @@ class SpotOversight(PuzzleKind):
         if ov.index != len(deal.history) - 1:      # laid down before the last action
             facts["actor"] = player_name(ov.offender, seat)
             tags.add("later")
-            features["later"] = 1.0
         cand = Candidate(deal=deal, seat=seat, variant=variant,
                          answer=self.solve(deal, seat, {}, ctx.rs, n), accepted=accepted,
                          facts=facts, features=features, themes=themes,
@@ -498,7 +501,7 @@ class SpotOversight(PuzzleKind):
             now = [f for f in pick if f[1].kind != "capture"]
             after = [f for f in pick if f[1].kind == "capture"]
             if now and after:
-                pick = after if ctx.rng.random() < LATER_SHARE else now
+                pick = after if ctx.rng.random() < LATER_SHARE["decoy"] else now
         deal, action, tags = ctx.rng.choice(pick)
         earlier = _recent_pair(deal) if theme == "lay_down_pair" and action.kind == "capture" \
             else None
@@ -530,8 +533,7 @@ class SpotOversight(PuzzleKind):
             facts["declared"] = pretty_cards(action.cards)
         facts.update({"rank": RANK_NAMES[rank], "ranks": RANK_PLURALS[rank]})
         features = {"decoy": 1.0, f"decoy_{theme}": 1.0, "table_cards": len(deal.table_cards())}
-        if history:
-            features["later"] = 1.0
+
         cand = Candidate(deal=deal, seat=seat, variant="decoy",
                          answer=self.solve(deal, seat, {}, rs, ctx.players),
                          accepted=["nothing", "none", "no"], facts=facts, features=features,
