@@ -601,7 +601,8 @@ class SpotOversight(PuzzleKind):
         at the moment the engine says the open mistake arose (:attr:`~tutor.engine.deal.Oversight.
         index`, its :attr:`~tutor.engine.deal.Oversight.kind`; the latest of those the learner
         may claim, :meth:`~tutor.engine.deal.Deal.claimants`): the deal for a table mournival,
-        the capture that split a prial, the lie-down that left a pair, prial or mournival; never
+        the capture that split a prial, the lie-down that left a pair, prial or mournival (an
+        earlier lie-down by its player's name alone: its cards would name the answer); never
         at the cards (issue 45)."""
         deal = p.deal()
         mine = [o for o in deal.open_oversights() if p.seat in deal.claimants(o)]
@@ -609,6 +610,8 @@ class SpotOversight(PuzzleKind):
         hist = deal.history
         if ov.index == len(hist) - 1:
             moment = _LAST_ACTION
+        elif ov.index >= 0 and hist[ov.index].kind == "lie_down":     # its cards hold the answer
+            moment = _EARLIER_LIE_DOWN.format(who=player_name(ov.offender, p.seat))
         elif ov.index >= 0:
             moment = f"the action \u201c{describe(hist[ov.index], p.seat, deal.n)}\u201d"
         else:
@@ -700,3 +703,5 @@ _OVERSIGHT_NAMES = dict(definition("spot-oversight").word_map("oversight_names")
 #: The nudge for each open oversight kind (``words.nudges``) and the words of the last action.
 _NUDGES = dict(definition("spot-oversight").word_map("nudges"))
 _LAST_ACTION = str(definition("spot-oversight").words.get("last_action", "the last action"))
+_EARLIER_LIE_DOWN = str(definition("spot-oversight").words.get("earlier_lie_down",
+                                                               "the lie-down of {who}"))
