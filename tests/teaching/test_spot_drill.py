@@ -247,3 +247,29 @@ def test_the_drill_says_how_the_positions_judged_by_counting_went(store):
     themes = [t for t in store.tallies("theme") if t.name.startswith("judged-by-")]
     assert sum(t.n for t in themes) == len(judged)
     assert sum(t.right for t in themes) == len(judged) - 1
+
+
+def test_a_pair_laid_down_before_a_capture_is_judged_by_counting():
+    """A capture that leaves a pair laid down just before it on the table (issue 42): the pair
+    is claimable when it was dead when laid down (the other two among the won cards), not when
+    it was live; the last action, a capture of another rank by another player, looks like
+    nothing, so a learner who reads the last action alone passes on both and is right on one.
+    The explanation names who lay down, with the cards' whereabouts then, and the board shows
+    that lie-down."""
+    from spot_learners import LEARNERS, right
+
+    from tutor.puzzles import from_id
+    dead, live = from_id("spot-oversight.parlett.5.17"), from_id("spot-oversight.parlett.5.63")
+    for p, claim in ((dead, True), (live, False)):
+        deal = p.deal()
+        last, (i,) = deal.history[-1], p.data["history"]
+        laid = deal.history[i]
+        assert last.kind == "capture" and laid.kind == "lie_down" and i >= len(deal.history) - 3
+        assert p.seat not in (last.player, laid.player)
+        assert p.data["decided_by"] == "counting" and "judged-by-counting" in p.themes
+        assert bool(p.answer["claims"]) == claim
+        assert p.explanation.startswith(f"Player {laid.player} lay down holding")
+        for name in ("cue", "cue+own", "cue+own+dealer"):
+            assert right(p, LEARNERS[name](p)) == (not claim), name
+        assert right(p, LEARNERS["engine"](p))
+    assert "2 unseen" in live.explanation          # the queens' whereabouts when laid down
