@@ -15,7 +15,7 @@ from support import HOUSE_SOURCES, position
 
 from tutor.engine import parameters as P
 from tutor.engine.bots import Careless, make_bot, play_out
-from tutor.engine.cards import codes, parse_cards
+from tutor.engine.cards import codes, parse_cards, rank_of
 from tutor.engine.deal import Action, Deal, new_deal, one_declaration_per_rank
 from tutor.engine.errors import (
     AmbiguousAction,
@@ -421,3 +421,29 @@ def test_the_old_homes_of_seat_names_call_the_engine():
     assert levels.seat_names(4, 2) == seat_names(4, 2, style="named")
     assert simulate.seat_names(4) == seat_names(4, style="dealer")
     assert base.seat_names(4, 0) == seat_names(4, 0)
+
+
+def test_laid_down_still_open_says_whether_a_lie_down_s_claim_would_be_open_now(rulesets):
+    """A pair laid down stays open to a claim while both its cards lie on the table (RULES.md
+    4); the engine says so of any earlier lie-down, made an oversight or not, for the drill's
+    positions where a later action leaves the pair whose count decides (issue 42)."""
+    three = rank_of(parse_cards("3C")[0])
+    d = position(rulesets["parlett"], 5, hands=["2C", "3C 3D", "9D 4C", "4D", "5C"],
+                 table="9C", won=["", "", "", "3H 3S", ""], to_move=1)
+    d.apply(act(1, "lie_down", "3c 3d"))
+    assert d.laid_down_still_open(0, three)
+    d.apply(act(2, "capture", "9d", "9c"))          # a later capture of another rank
+    assert d.laid_down_still_open(0, three)
+    assert [o.kind for o in d.open_oversights()] == ["laid_down_dead_pair"]
+    d.apply(act(3, "claim", "3c 3d", oversight="laid_down_dead_pair"))
+    assert not d.laid_down_still_open(0, three)     # claimed: no longer on the table
+    with pytest.raises(UsageError):
+        d.laid_down_still_open(1, three)            # a capture, not a lie-down
+    with pytest.raises(UsageError):
+        d.laid_down_still_open(0, rank_of(parse_cards("9C")[0]))
+    # a live pair laid down: no oversight, but its cards would still be open
+    d = position(rulesets["parlett"], 5, hands=["2C", "3C 3D", "9D 4C", "4D", "5C 3H"],
+                 table="9C", won=["", "", "", "3S", ""], to_move=1)
+    d.apply(act(1, "lie_down", "3c 3d"))
+    d.apply(act(2, "capture", "9d", "9c"))
+    assert not d.open_oversights() and d.laid_down_still_open(0, three)

@@ -11,7 +11,7 @@ from conftest import seeds_for
 import tutor.puzzles as P
 from tutor.engine.cards import RANK_PLURALS, pretty_cards
 from tutor.engine.parameters import OVERSIGHT_KINDS
-from tutor.puzzles.base import describe
+from tutor.puzzles.base import describe, player_name
 
 #: What each kind's nudge must ask about, besides its moment.
 _ASKS = {"overlooked_table_mournival": "the deal", "split_prial": "just before it",
@@ -55,6 +55,9 @@ def test_the_nudge_points_at_the_open_mistake():
             assert "last action" not in nudge, (p.id, nudge)
         elif last:
             assert "the last action" in nudge, (p.id, nudge)
+        elif deal.history[latest.index].kind == "lie_down":     # its cards hold the answer
+            said = f"the lie-down of {player_name(latest.offender, p.seat)}"
+            assert said in nudge and "last action" not in nudge, (p.id, nudge)
         else:
             said = describe(deal.history[latest.index], p.seat, deal.n)
             assert said in nudge and "last action" not in nudge, (p.id, nudge)

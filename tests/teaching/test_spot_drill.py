@@ -139,7 +139,7 @@ def test_personal_bests_per_mode_and_ruleset_and_new_best_said(store):
 
 
 def test_a_piped_claim_of_aces_by_rank_is_read():
-    p = from_id("spot-oversight.parlett.5.11")
+    p = from_id("spot-oversight.parlett.5.26")
     assert p.answer["claims"][0]["cards"] == ["AH", "AS"]
     for text in ("a", "ace", "aces", "claim a", "claim aces", "claim the split prial of aces"):
         assert p.grade(text).correct, text
@@ -175,8 +175,8 @@ def test_count_and_settle_say_what_was_saved_when_left_early(end, library, tmp_p
 
 
 def test_what_decides_a_position_is_the_engines_counterfactual():
-    """A position judged by counting: the same lie-down counted otherwise gives the seat the
-    other answer; by the ruleset: the same deal under the other reading of the rules does; the
+    """A position judged by counting: the same lie-down (the last action, or one before a later
+    capture that left its pair on the table) counted otherwise gives the seat the other answer; by the ruleset: the same deal under the other reading of the rules does; the
     learner's own mistake: neither (issue 42)."""
     from dataclasses import replace
 
@@ -187,19 +187,25 @@ def test_what_decides_a_position_is_the_engines_counterfactual():
     io_, _ = scripted(lambda prompt: "pass")
     drill = OversightDrill(io_, seed=8)
     seen: dict[str, int] = {}
-    for _ in range(36):
-        p = drill.next_puzzle(2)
+    later = 0
+    for _ in range(48):
+        p = drill.next_puzzle(4)
         deal, how = p.deal(), p.data["decided_by"]
         claimed = bool(claim_groups(deal, p.seat))
         assert claimed == bool(p.answer["claims"])
-        if how == "counting":
-            last = deal.history[-1]
-            assert last.kind == "lie_down" and last.player != p.seat
-            before = replay(p.record, upto=len(deal.history) - 1)
-            as_is = before.lie_down_oversights(last.player)
-            other = before.lie_down_oversights(last.player, counted_otherwise=True)
-            assert [f.claimable for f in as_is] != [f.claimable for f in other]
-            assert claimed == any(f.claimable for f in as_is)
+        if how == "counting":       # the last action, or a lie-down whose pair is still open
+            hist = deal.history
+            flips = []
+            for i, laid in enumerate(hist):
+                if laid.kind != "lie_down" or laid.player == p.seat:
+                    continue
+                before = replay(p.record, upto=i)
+                as_is = before.lie_down_oversights(laid.player)
+                other = before.lie_down_oversights(laid.player, counted_otherwise=True)
+                flips += [(i, f) for f, g in zip(as_is, other) if f.claimable != g.claimable
+                          and deal.laid_down_still_open(i, f.rank)]
+            assert flips
+            later += all(i != len(hist) - 1 for i, _ in flips)
         elif how == "ruleset":
             rs = deal.ruleset
             others = [r for r in lib.rulesets.values() if r.oversights
@@ -215,6 +221,7 @@ def test_what_decides_a_position_is_the_engines_counterfactual():
             assert not claimed
         seen[how] = seen.get(how, 0) + 1
     assert seen.get("counting") and seen.get("ruleset") and seen.get(""), seen
+    assert later, "no pair laid down before a later capture"
 
 
 def test_the_drill_says_how_the_positions_judged_by_counting_went(store):
@@ -240,3 +247,29 @@ def test_the_drill_says_how_the_positions_judged_by_counting_went(store):
     themes = [t for t in store.tallies("theme") if t.name.startswith("judged-by-")]
     assert sum(t.n for t in themes) == len(judged)
     assert sum(t.right for t in themes) == len(judged) - 1
+
+
+def test_a_pair_laid_down_before_a_capture_is_judged_by_counting():
+    """A capture that leaves a pair laid down just before it on the table (issue 42): the pair
+    is claimable when it was dead when laid down (the other two among the won cards), not when
+    it was live; the last action, a capture of another rank by another player, looks like
+    nothing, so a learner who reads the last action alone passes on both and is right on one.
+    The explanation names who lay down, with the cards' whereabouts then, and the board shows
+    that lie-down."""
+    from spot_learners import LEARNERS, right
+
+    from tutor.puzzles import from_id
+    dead, live = from_id("spot-oversight.parlett.5.17"), from_id("spot-oversight.parlett.5.63")
+    for p, claim in ((dead, True), (live, False)):
+        deal = p.deal()
+        last, (i,) = deal.history[-1], p.data["history"]
+        laid = deal.history[i]
+        assert last.kind == "capture" and laid.kind == "lie_down" and i >= len(deal.history) - 3
+        assert p.seat not in (last.player, laid.player)
+        assert p.data["decided_by"] == "counting" and "judged-by-counting" in p.themes
+        assert bool(p.answer["claims"]) == claim
+        assert p.explanation.startswith(f"Player {laid.player} lay down holding")
+        for name in ("cue", "cue+own", "cue+own+dealer"):
+            assert right(p, LEARNERS[name](p)) == (not claim), name
+        assert right(p, LEARNERS["engine"](p))
+    assert "2 unseen" in live.explanation          # the queens' whereabouts when laid down

@@ -1297,6 +1297,25 @@ class Deal:
             out.append(LaidDown(rank, held, kind, why == "claimable", why))
         return tuple(out)
 
+    def laid_down_still_open(self, index: int, rank: int) -> bool:
+        """Whether the cards of ``rank`` that the lie-down at ``history[index]`` put on the table
+        would be open to a claim now, had that lie-down made an oversight of them: play goes on
+        and as many of them still lie on the table as a claim of their kind takes (RULES.md 4,
+        "stays claimable while": both of a dead pair, two of a prial, all four of a mournival).
+        Whether it did make one is :meth:`lie_down_oversights`' word, asked before it; this
+        says whether the answer still matters now (issue 42: a later action leaves the pair
+        whose count decides).  Raises UsageError when ``history[index]`` is not a lie-down of
+        two or more cards of ``rank``."""
+        if not 0 <= index < len(self.history) or self.history[index].kind != "lie_down":
+            raise UsageError(f"action {index} of the deal is not a lie-down")
+        a = self.history[index]
+        mask = sum(_BIT[c] for c in a.cards) & RANK_MASK[rank]
+        held = mask.bit_count()
+        if held < 2:
+            raise UsageError(f"the lie-down at {index} holds fewer than two of rank {rank}")
+        take = CLAIM_TAKES[LAID_DOWN_KIND[held]]
+        return self.phase == PLAY and (self.table & mask).bit_count() >= take
+
     def _note_laid_down(self, p: int, h: int) -> None:
         """Record the oversights of seat ``p`` laying down hand mask ``h`` (the fast form of
         :meth:`lie_down_oversights`, on the state before the cards reach the table)."""

@@ -45,7 +45,7 @@ from tutor.engine.deal import (
 )
 from tutor.engine.errors import AmbiguousAction, IllegalAction, IncompleteAction, InvalidAction
 from tutor.engine.parameters import OVERSIGHT_KINDS
-from tutor.engine.records import to_record
+from tutor.engine.records import replay, to_record
 from tutor.engine.seats import seat_names
 from tutor.engine.values import CaptureForm, Declaration, OversightKind
 from tutor.puzzles.base import (
@@ -86,6 +86,14 @@ CUED_DECOYS = frozenset({*OWN.values(), "lay_down_pair", "lay_down_prial",
 #: spot_story.decided_by`: the engine gives the other answer had the count gone the other way,
 #: or under another reading of the rules); ``data["decided_by"]`` says which (issue 42).
 JUDGED = {COUNTING: "judged-by-counting", RULESET: "judged-by-ruleset"}
+#: How often a dead pair (to claim) and a live pair (a decoy) are shown after a later capture
+#: that left the pair laid down on the table, rather than right after the lie-down, when the
+#: deal played has both: the capture looks like nothing, and the count of the pair's rank
+#: decides (issue 42).  Other players claim a dead pair soon, so a deal has a later one less
+#: often than a live one: every dead pair found later is taken, and a live one a tenth of the
+#: time, so that both come about as often (a learner who looks at the last action alone is
+#: right on about half of them).
+LATER_SHARE = {"claim": 1.0, "decoy": 0.1}
 #: The actions a decoy may follow: a capture, a lie-down, a declaration.
 _DECOY_ACTIONS = frozenset({"capture", "lie_down", "declare_prial", "declare_dead_pair",
                             "declare_mournival", "declare_pair"})
@@ -231,20 +239,31 @@ class SpotOversight(PuzzleKind):
                 CardSet.MOURNIVAL if what == "hand_mournival" else CardSet.PRIAL)
         return True
 
-    def _play_collect(self, ctx, what: str, want, kinds=frozenset({"capture", "lie_down"})):
+    def _play_collect(self, ctx, what: str, want, kinds=frozenset({"capture", "lie_down"}),
+                      later=None, later_found: list | None = None):
+        """Play a deal arranged for ``what`` and collect ``(deal, action, hit)`` for each action
+        of ``kinds`` after which ``want(deal, action, open oversights)`` gives a hit, nothing
+        having been open before it; with ``later``, each action of ``kinds`` after which
+        ``later(deal, action, open before, open now)`` gives a hit goes to ``later_found``."""
         pack, dealer, bots, rank, seat = self._arranged(ctx, what)
         deal = Deal(ctx.rs, ctx.players, dealer, pack)
         if not self._check_arrangement(deal, what, rank, seat):
             return []
         found: list = []
-        state = {"clear": True}
+        state: dict = {"open": []}
 
         def observer(d: Deal, a: Action) -> None:
-            if a.kind in kinds and state["clear"] and d.phase == "play":
-                hit = want(d, a, d.open_oversights())
-                if hit is not None:
-                    found.append((d.clone(), a, hit))
-            state["clear"] = not d.open_oversights()
+            now = d.open_oversights()
+            if a.kind in kinds and d.phase == "play":
+                if not state["open"]:
+                    hit = want(d, a, now)
+                    if hit is not None:
+                        found.append((d.clone(), a, hit))
+                elif later is not None and later_found is not None:
+                    hit = later(d, a, state["open"], now)
+                    if hit is not None:
+                        later_found.append((d.clone(), a, hit))
+            state["open"] = now
 
         play_out(deal, bots, ctx.rng, observer)
         return found
@@ -271,13 +290,29 @@ class SpotOversight(PuzzleKind):
                 return open_[0]
             return None
 
-        found = self._play_collect(ctx, what, want)
+        def later(d, a, before, open_):
+            # the dead pair laid down at most two actions ago, still open after a capture
+            if a.kind == "capture" and len(before) == len(open_) == 1 \
+                    and before[0].index == open_[0].index >= len(d.history) - 3 \
+                    and open_[0].kind == variant:
+                return open_[0]
+            return None
+
+        later_found: list | None = [] if variant == OversightKind.LAID_DOWN_DEAD_PAIR and \
+            not own else None
+        found = self._play_collect(ctx, what, want, later=later, later_found=later_found)
+        if later_found and (not found or ctx.rng.random() < LATER_SHARE["claim"]):
+            found = later_found
         if not found:
             return None
         deal, action, ov = ctx.rng.choice(found)
         if own:
             return self._own_decoy(ctx, deal, action, ov)
-        seats = list(deal.claimants(ov))
+        # after a later capture, as a decoy's: the learner neither laid the pair down nor took
+        seats = [q for q in deal.claimants(ov)
+                 if ov.index == len(deal.history) - 1 or q != action.player]
+        if not seats:
+            return None
         seat = ctx.rng.choice(seats)
         groups = claim_groups(deal, seat)
         if len(groups) != 1:
@@ -319,11 +354,16 @@ class SpotOversight(PuzzleKind):
         elif variant in (OversightKind.LAID_DOWN_PRIAL, OversightKind.LAID_DOWN_MOURNIVAL):
             facts["held"] = pretty_cards(on_table)
         themes = ["oversight", variant.replace("_", "-")]
+        if ov.index != len(deal.history) - 1:      # laid down before the last action
+            facts["actor"] = player_name(ov.offender, seat)
+            tags.add("later")
         cand = Candidate(deal=deal, seat=seat, variant=variant,
                          answer=self.solve(deal, seat, {}, ctx.rs, n), accepted=accepted,
                          facts=facts, features=features, themes=themes,
                          theme=variant.replace("_", "-"), tags=tags)
         self._tell_story(cand, skip={rank})
+        if "later" in tags:         # the lie-down the claim rests on is shown with the position
+            cand.data["history"] = sorted({*cand.data["history"], ov.index})
         return cand
 
     def _own_decoy(self, ctx, deal, action, ov) -> Candidate | None:
@@ -426,6 +466,8 @@ class SpotOversight(PuzzleKind):
                                            for x in d.history[:-1]) and \
                 any(x.kind == "take_table_mournival" for x in d.history)
             if a.kind == "capture":
+                if _recent_pair(d) is not None:
+                    tags.append("lay_down_pair")
                 if a.form is CaptureForm.ONE_FOR_THREE:
                     tags.append("took_three")
                 if len(a.table) == 1 and len(a.cards) == 1 and a.rank is not None \
@@ -461,13 +503,29 @@ class SpotOversight(PuzzleKind):
                 if pick:
                     theme = t
                     break
+        if theme == "lay_down_pair":        # the pair laid down just now, or before a capture
+            now = [f for f in pick if f[1].kind != "capture"]
+            after = [f for f in pick if f[1].kind == "capture"]
+            if now and after:
+                pick = after if ctx.rng.random() < LATER_SHARE["decoy"] else now
         deal, action, tags = ctx.rng.choice(pick)
-        seat = ctx.rng.choice([q for q in range(ctx.players) if q != action.player])
+        earlier = _recent_pair(deal) if theme == "lay_down_pair" and action.kind == "capture" \
+            else None
+        laid = deal.history[earlier[0]] if earlier else action
+        seats = [q for q in range(ctx.players) if q not in (action.player, laid.player)]
+        seat = ctx.rng.choice(seats or [q for q in range(ctx.players) if q != action.player])
         if claim_groups(deal, seat) or deal.open_oversights():
             return None
         facts = self._facts(ctx, deal, seat, action)
         rank = action.rank if action.kind == "capture" else rank_of(action.cards[0])
-        if theme.startswith("lay_down"):
+        history: list[int] = []
+        if earlier:         # a pair laid down before the last action, still on the table
+            rank = earlier[1]
+            then = replay(to_record(deal, with_result=False), upto=earlier[0] + 1)
+            facts["whereabouts"] = self._pair_whereabouts(then, seat, rank, laid.cards)
+            facts["actor"] = player_name(laid.player, seat)
+            history = [earlier[0]]
+        elif theme.startswith("lay_down"):
             rank = min(r for r, kind in sets_of(action.cards).items()
                        if f"lay_down_{kind}" == theme)
             facts["whereabouts"] = self._pair_whereabouts(deal, seat, rank, action.cards)
@@ -480,12 +538,15 @@ class SpotOversight(PuzzleKind):
             facts["declared"] = pretty_cards(action.cards)
         facts.update({"rank": RANK_NAMES[rank], "ranks": RANK_PLURALS[rank]})
         features = {"decoy": 1.0, f"decoy_{theme}": 1.0, "table_cards": len(deal.table_cards())}
+
         cand = Candidate(deal=deal, seat=seat, variant="decoy",
                          answer=self.solve(deal, seat, {}, rs, ctx.players),
                          accepted=["nothing", "none", "no"], facts=facts, features=features,
                          themes=["oversight", "decoy", theme.replace("_", "-")], theme="decoy",
                          data={"theme": theme}, explain_key=f"decoy_{theme}")
         self._tell_story(cand, skip={rank} if theme.startswith("lay_down") else set())
+        if history:         # the lie-down the verdict rests on is shown with the position
+            cand.data["history"] = sorted({*cand.data["history"], *history})
         return cand
 
     @staticmethod
@@ -545,7 +606,8 @@ class SpotOversight(PuzzleKind):
         at the moment the engine says the open mistake arose (:attr:`~tutor.engine.deal.Oversight.
         index`, its :attr:`~tutor.engine.deal.Oversight.kind`; the latest of those the learner
         may claim, :meth:`~tutor.engine.deal.Deal.claimants`): the deal for a table mournival,
-        the capture that split a prial, the lie-down that left a pair, prial or mournival; never
+        the capture that split a prial, the lie-down that left a pair, prial or mournival (an
+        earlier lie-down by its player's name alone: its cards would name the answer); never
         at the cards (issue 45)."""
         deal = p.deal()
         mine = [o for o in deal.open_oversights() if p.seat in deal.claimants(o)]
@@ -553,6 +615,8 @@ class SpotOversight(PuzzleKind):
         hist = deal.history
         if ov.index == len(hist) - 1:
             moment = _LAST_ACTION
+        elif ov.index >= 0 and hist[ov.index].kind == "lie_down":     # its cards hold the answer
+            moment = _EARLIER_LIE_DOWN.format(who=player_name(ov.offender, p.seat))
         elif ov.index >= 0:
             moment = f"the action \u201c{describe(hist[ov.index], p.seat, deal.n)}\u201d"
         else:
@@ -617,6 +681,21 @@ class SpotOversight(PuzzleKind):
         return f"claim {RANK_PLURALS[rank_of(table[0])]}" if table else None
 
 
+def _recent_pair(deal: Deal) -> tuple[int, int] | None:
+    """(index, rank) of a pair laid down by one of the two actions before ``deal``'s last one
+    whose cards still lie on the table, as a claim on them would need (the engine's
+    :meth:`~tutor.engine.deal.Deal.laid_down_still_open`), the latest first; None if none."""
+    hist = deal.history
+    for i in range(len(hist) - 2, max(-1, len(hist) - 4), -1):
+        a = hist[i]
+        if a.kind != "lie_down":
+            continue
+        for r in sorted(r for r, kind in sets_of(a.cards).items() if kind is CardSet.PAIR):
+            if deal.laid_down_still_open(i, r):
+                return i, r
+    return None
+
+
 def _join_claims(groups) -> str:
     return " and ".join(f"{pretty_cards(g[0].cards)}, "
                         f"{_OVERSIGHT_NAMES.get(g[0].oversight, 'a mistake')}"
@@ -628,3 +707,5 @@ _OVERSIGHT_NAMES = dict(definition("spot-oversight").word_map("oversight_names")
 #: The nudge for each open oversight kind (``words.nudges``) and the words of the last action.
 _NUDGES = dict(definition("spot-oversight").word_map("nudges"))
 _LAST_ACTION = str(definition("spot-oversight").words.get("last_action", "the last action"))
+_EARLIER_LIE_DOWN = str(definition("spot-oversight").words.get("earlier_lie_down",
+                                                               "the lie-down of {who}"))

@@ -138,27 +138,39 @@ def _claimed_ranks(deal: Deal, seat: int) -> frozenset[int | None]:
 def decided_by(deal: Deal, seat: int, record: Mapping[str, object],
                readings: Iterable[Ruleset] = ()) -> str:
     """What decides the position for ``seat``, asked of the engine (issue 42): ``"counting"``
-    (:data:`COUNTING`) where the last action is a lie-down and, had the count of one of its
-    pairs gone the other way (:meth:`~tutor.engine.deal.Deal.lie_down_oversights` with
-    ``counted_otherwise``: the other two of the rank among the won cards, or not), the seat
-    would have the other answer on it (a claim where there is none, or none where there is one);
-    ``"ruleset"`` (:data:`RULESET`) where the same deal, replayed from ``record`` under another
-    reading of the rules (each of ``readings``: rulesets whose ``oversights``, ``declarations``
-    and ``captures`` are taken), gives the seat other claims; else ``""``: the answer is the
-    same whatever the count and the reading, and the board's look and who acted may tell it.
+    (:data:`COUNTING`) where a lie-down (the last action, or one of the two before a capture
+    that is the last action and left its cards open to a claim: :meth:`~tutor.engine.deal.Deal.
+    laid_down_still_open`, nothing else open to the seat then), had the count of one of its pairs gone the other way
+    (:meth:`~tutor.engine.deal.Deal.lie_down_oversights` with ``counted_otherwise``: the other
+    two of the rank among the won cards, or not), would give the seat the other answer on it now
+    (a claim where there is none, or none where there is one); ``"ruleset"`` (:data:`RULESET`)
+    where the same deal, replayed from ``record`` under another reading of the rules (each of
+    ``readings``: rulesets whose ``oversights``, ``declarations`` and ``captures`` are taken),
+    gives the seat other claims; else ``""``: the answer is the same whatever the count and the
+    reading, and the board's look and who acted may tell it.
     """
     hist = deal.history
-    if hist and hist[-1].kind == "lie_down":
-        p = hist[-1].player
-        before = replay(record, upto=len(hist) - 1)
-        as_is = before.lie_down_oversights(p)
-        other = before.lie_down_oversights(p, counted_otherwise=True)
-        for a, b in zip(as_is, other):
-            # who may claim it depends on who lay down alone (the engine's claimants)
-            if a.claimable != b.claimable and \
-                    seat in deal.claimants(Oversight(a.kind, p, 0, 0, len(hist) - 1)):
-                return COUNTING
+    last = len(hist) - 1
+    # the last action, or a lie-down of the two before a capture that is the last action
+    looked = [i for i in range(max(0, last - 2), last + 1) if hist[i].kind == "lie_down"
+              and (i == last or hist[last].kind == "capture")]
     now = _claimed_ranks(deal, seat)
+    if looked:
+        d = replay(record, upto=looked[0])
+        for i in range(looked[0], last + 1):
+            a = hist[i]
+            if i in looked:
+                p = a.player
+                as_is = d.lie_down_oversights(p)
+                other = d.lie_down_oversights(p, counted_otherwise=True)
+                for x, y in zip(as_is, other):
+                    # who may claim it depends on who lay down alone (the engine's claimants);
+                    # before a capture, the pair alone decides: nothing else open to the seat
+                    if x.claimable != y.claimable and deal.laid_down_still_open(i, x.rank) \
+                            and seat in deal.claimants(Oversight(x.kind, p, 0, 0, i)) \
+                            and (i == last or not now - {x.rank}):
+                        return COUNTING
+            d.apply(a)
     rs = deal.ruleset
     seen = {(rs.oversights, rs.declarations, rs.captures)}
     for reading in readings:

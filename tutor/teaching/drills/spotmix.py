@@ -8,8 +8,10 @@ stream tells what comes:
 
 - **judged by counting or the ruleset** (half of every bag, seven of twelve at levels 4 and 5):
   a lie-down holding a pair whose other two cards are, or are not, both among the won cards (a
-  dead pair to claim, a live one to leave), or holding a prial or a mournival that the position's
-  ruleset lets others claim, or not.  About half have something to claim.  Whether a position
+  dead pair to claim, a live one to leave), shown just after it or after a capture that left
+  the pair on the table (the last action looks like nothing; the count decides: about one in
+  eight of each, :data:`~tutor.puzzles.kinds.spot_oversight.LATER_SHARE`), or holding a
+  prial or a mournival that the position's ruleset lets others claim, or not.  About half have something to claim.  Whether a position
   is one of these is the engine's word, not the slot's (:func:`~tutor.puzzles.kinds.spot_story.
   decided_by`: the same lie-down counted otherwise, or the same deal under another ruleset's
   reading, gives the other answer); a slot whose puzzle the engine does not find so is drawn
