@@ -69,3 +69,22 @@ def test_bad_choices_and_end_of_input_leave_cleanly(tmp_path):
     proc = run_laugh(["track", "chess"], "", tmp_path)
     assert proc.returncode == 2 or proc.returncode == 1
     assert "unknown track 'chess'" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_after_a_track_step_home_offers_the_next_step_and_keeps_the_result(tmp_path):
+    """Issue 45, findings 3 and 4: after track step 1 (Cards and terms) the home screen offered
+    "Start: lesson 2, Cards and terms" (the course's, as if nothing were done) and its redraw
+    cleared "Lesson complete"; now Enter continues the track, the line says so, and the result
+    stays in view under the redrawn screen."""
+    fixed = _fixed(1)
+    script = lesson_script(fixed, 11)
+    proc = run_laugh(["tutor", "--seed", "11"], "r\n1\n" + "\n".join(script) + "\nq\nq\n", tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    home = proc.stdout.rsplit("Laugh and Lie Down · a tutor", 1)[1]
+    assert "Done: Tournament track 1/9: Cards and terms; " in home
+    assert "c  Start: tournament track step 2, The deal" in home
+    assert "Cards and terms" not in home.split("c  Start")[1].splitlines()[0]
+    # a later start: the same offer, and Enter takes step 2
+    proc = run_laugh([], "\nquit\nq\n", tmp_path)
+    assert "c  Start: tournament track step 2, The deal" in proc.stdout
+    assert "Tournament track 2/9: The deal" in proc.stdout

@@ -55,14 +55,17 @@ class LessonRunner:
     ``restart``: begin again from the first page even if an attempt is in progress.
     ``ruleset``: the ruleset the run is fixed to (None: the lesson's own choices); ``notes``:
     lines said under the header (what a track left out); ``resume``: the command that continues
-    the lesson, as the line said on leaving names it (default ``laugh lesson N``).
+    the lesson, as the line said on leaving names it (default ``laugh lesson N``);
+    ``taught``: where a puzzle's point is taught, as the run says it (a track names its step:
+    :func:`tutor.teaching.tracks.taught_in_track`; None: the course's lesson).
     """
 
     def __init__(self, ctx: Context, lesson: Lesson, seed: int | None = None,
                  restart: bool = False, *,
                  ruleset: str | None = None, notes: tuple[str, ...] = (),
-                 resume: str | None = None):
+                 resume: str | None = None, taught=None):
         self.ctx = ctx
+        self.taught = taught
         self.lesson = lesson
         self.seed_arg = seed
         self.restart = restart
@@ -252,7 +255,8 @@ class LessonRunner:
                 ctx.say(f"{heading}: this puzzle could not be set ({exc}); skipped.",
                         style="yellow")
                 continue
-            outcome = pose(ctx, puzzle, heading=heading, lesson=self.lesson.id, slot=slot)
+            outcome = pose(ctx, puzzle, heading=heading, lesson=self.lesson.id, slot=slot,
+                           taught=self.taught(puzzle) if self.taught else None)
             if outcome.answered:        # as the store keeps it: the first try
                 self.state.answered[slot] = outcome.first
             if outcome.left:
@@ -358,17 +362,19 @@ class LessonRunner:
                                 "skipped.", style="yellow")
                         continue
                     outcome = pose(ctx, fresh, heading=heading, lesson=lesson.id,
-                                   slot=f"{b.index}.{n}", retry=True)
+                                   slot=f"{b.index}.{n}", retry=True,
+                                   taught=self.taught(fresh) if self.taught else None)
                     if outcome.left:
                         raise Quit
                     ctx.say()
         ctx.store.complete_lesson(lesson.id, right, total)
         g = ctx.glyphs
-        if total:
-            ctx.say(f"{g.done} Lesson complete: {right} of {total} puzzles right first time.",
-                    style="bold green")
-        else:
-            ctx.say(f"{g.done} Lesson complete.", style="bold green")
+        said = f"{g.done} Lesson complete: {right} of {total} puzzles right first time." \
+            if total else f"{g.done} Lesson complete."
+        ctx.say(said, style="bold green")
+        which = f"lesson {lesson.number}, {lesson.title}" if lesson.number else lesson.title
+        ctx.result = f"{g.done} Done: {which}" + (
+            f"; {right} of {total} puzzles right first time." if total else ".")
 
 
 def _bullet(ctx: Context) -> str:

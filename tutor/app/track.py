@@ -35,7 +35,14 @@ from tutor.engine.errors import DataError, LaughError
 from tutor.engine.levels import level
 from tutor.engine.match import Match
 from tutor.teaching.lessons import open_lesson
-from tutor.teaching.tracks import MATCH, Track, fixed_lesson, load_track, step_key
+from tutor.teaching.tracks import (
+    MATCH,
+    Track,
+    fixed_lesson,
+    load_track,
+    step_key,
+    taught_in_track,
+)
 from tutor.teaching.words import is_quit
 
 __all__ = ["TrackScreen", "track_match_path", "DEFAULT_TRACK", "MATCH_LEVEL"]
@@ -173,7 +180,8 @@ class TrackScreen:
         notes = tuple(f"Left out here: {why}." for why in fixed.left_out)
         LessonRunner(self.ctx, fixed.lesson, seed=self.seed, restart=restart,
                      ruleset=t.ruleset, notes=notes,
-                     resume=f"r from the home screen, step {step}").run()
+                     resume=f"r from the home screen, step {step}",
+                     taught=lambda puzzle: taught_in_track(t, puzzle.teaches)).run()
 
     def match(self) -> None:
         """The practice match under the track's ruleset (its unfinished one resumes), played by
