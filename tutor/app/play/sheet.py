@@ -301,7 +301,7 @@ def costly_lines(review: DealReview, names: Sequence[str], seat: int, symbols: b
     n = review.decisions
     head = Text("Your costliest decisions", style="bold")
     head.append(f" (the engine's analysis of your {n} decision{'s' if n != 1 else ''}, up to "
-                f"{review.samples} playouts each; expected loss over the deal "
+                f"{review.samples} deals played out each; expected loss over the deal "
                 f"{review.total_loss:.2f} {unit})", style="dim")
     out: list = [head]
     if not review.costly:
