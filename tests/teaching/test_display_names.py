@@ -42,7 +42,7 @@ def test_a_lesson_table_drawn_names_the_rulesets(blocks, width):
     from tutor.app.io import ScriptedIO
     console = Console(file=io.StringIO(), width=width, color_system=None)
     ctx = Context(ScriptedIO([], console), Glyphs())
-    for lesson, b in blocks:
+    for _lesson, b in blocks:
         console.print(render_block(b, ctx, width))
     out = console.file.getvalue()
     assert not ID_WORD.search(out), ID_WORD.search(out)
