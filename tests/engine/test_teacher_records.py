@@ -367,3 +367,20 @@ def test_the_date_forms_historians_write_are_read(text, shown, lo, hi):
     assert (d.text, d.lo, d.hi) == (shown, lo, hi)
     with pytest.raises(ValueError):
         parse_date("1665-60")
+
+
+def test_a_record_without_an_author_is_named_once_in_an_explanation(teacher):
+    """Issue 45, finding 6: "It is 1603: Popish Impostures, Popish Impostures, after ..." (its
+    title stood for its author too)."""
+    from tutor import puzzles as P
+    said = []
+    for s in range(240):
+        p = P.generate("timeline", seed=s)
+        if p.variant == "when" and p.answer["record"] in ("ballad-century", "inventory-by-1784"):
+            said.append(p.explanation)
+    assert said
+    for text in said:
+        title = next(t for t in ("A broadside ballad of the fair", "A shop's inventory")
+                     if t in text)
+        assert text.count(title) == 1 or f"{title}, {title}" not in text, text
+        assert f"{title}, {title}" not in text

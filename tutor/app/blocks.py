@@ -52,6 +52,7 @@ from tutor.teaching.lessons import (
     SimulateData,
     SkillData,
 )
+from tutor.teaching.prose import cards_in_text
 
 __all__ = ["RENDERERS", "odds_rows", "odds_sentence", "parameter_label", "parameter_value",
            "record_lines", "records_grid", "render_block", "simulate", "simulate_sentence"]
@@ -217,7 +218,8 @@ def render_cards(data: CardsData, ctx, width: int):
         grid.add_row(label, cards_text(cards, ctx.symbols) if cards else Text("(none)", "dim"))
     parts = [Padding(grid, (0, 0, 0, 2))]
     if data["caption"]:
-        parts.append(Padding(Text(data["caption"], style="dim italic"), (0, 0, 0, 2)))
+        parts.append(Padding(Text(cards_in_text(data["caption"], ctx.symbols),
+                                  style="dim italic"), (0, 0, 0, 2)))
     return Group(*parts)
 
 

@@ -23,6 +23,7 @@ from tutor.engine.errors import DataError
 from tutor.engine.odds import deal_odds, percent
 from tutor.engine.parameters import COUNT_PARAMETERS, PARAMETERS, value_short
 from tutor.teaching.lessons import OddsData, SimulateData
+from tutor.teaching.prose import cards_in_text
 
 __all__ = ["RULES_CAPTION", "BlockView", "CardsView", "CoachView", "OddsView", "PuzzleView",
            "QuoteView", "RecordView", "RecordsView", "RulesView", "SimulateView", "SkillTable",
@@ -395,7 +396,8 @@ def block_view(block, library, symbols: bool = True,
         return {"kind": "cards",
                 "rows": [(label, pretty_cards(cards, symbols) if cards else "(none)")
                          for label, cards in d["rows"]],
-                "caption": d.get("caption")}
+                "caption": cards_in_text(d["caption"], symbols) if d.get("caption") else
+                d.get("caption")}
     if kind == "puzzle":
         return {"kind": "puzzle", "numbers": list(puzzle_numbers or [])}
     if kind == "records":

@@ -35,6 +35,8 @@ _FIELD_WORDS = {"hand": "", "cards": "", "card": "", "each": "", "table": "", "a
 _LABELS = {"hand": "the cards dealt to each", "table": "the table cards",
            "dealer's ante": "the dealer's ante", "others' ante": "the others' ante",
            "bonus": "the bonus", "breakeven": "the breakeven", "eldest": "eldest"}
+#: The labels that name more than one thing (a verb after them agrees).
+_PLURAL = frozenset({"hand", "table"})
 #: Example answers for the whole setup; the question shows the first that is not the answer.
 _EXAMPLES = ("10 12 3/2 3 10", "8 12 3/2 5 8")
 
@@ -336,7 +338,8 @@ class DealSetup(PuzzleKind):
                         "neighbour, the next seat.")
             if said is not None and said == (ans["dealer"] - 1) % n:
                 return ("Not yet: that seat is the dealer's right-hand neighbour. Count to the "
-                        "left from the dealer: the next number, after the last seat seat 0.")
+                        "left from the dealer: the next number up, and after the last player, "
+                        "Player 0 again.")
             return "Not yet: count one seat to the left from the dealer's seat."
         names = [_LABELS.get(lab, lab) for lab, _, _ in wrong]
         tail = {"hand": "each player's hand comes first; the rest of the 52 go to the table",
@@ -346,7 +349,8 @@ class DealSetup(PuzzleKind):
                 "bonus": "the last player's bonus is taken from the pot first",
                 "breakeven": "the breakeven is counted in won cards, or in pairs"}
         hints = [tail[lab] for lab, _, _ in wrong if lab in tail]
-        return ("Not yet: " + join(names) + (" is" if len(names) == 1 else " are")
+        plural = len(names) > 1 or wrong[0][0] in _PLURAL      # "the table cards are off"
+        return ("Not yet: " + join(names) + (" are" if plural else " is")
                 + " off" + (f" ({hints[0]})" if hints else "") + ".")
 
     def answer_words(self, p):

@@ -289,6 +289,8 @@ class Timeline(PuzzleKind):
                  + " (cited; none of its words are given here)",
                  "options": "\n".join(f"{LETTERS[i]}) {t}" for i, t in enumerate(options)),
                  "date": rec.date.text, "author": rec.who, "work": rec.title,
+                 # its author and work, the work once where it has no author (its "who")
+                 "maker": ", ".join(dict.fromkeys(p for p in (rec.author, rec.title) if p)),
                  "neighbours": _neighbours(recs, rec)}
         features = {"close": float(any(abs(d.key[1] - rec.date.key[1]) < 10 for d in wrong))}
         facts["roughly"] = ("" if rec.date.form != "circa" else
