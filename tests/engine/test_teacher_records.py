@@ -399,3 +399,51 @@ def test_a_record_without_an_author_is_named_once_in_an_explanation(teacher):
                      if t in text)
         assert text.count(title) == 1 or f"{title}, {title}" not in text, text
         assert f"{title}, {title}" not in text
+
+
+def test_lesson_ones_counts_are_worked_out_from_the_list(teacher):
+    """Issue 45, finding 9: lesson 1 said "four of them before Willughby ... one long after",
+    "two of them come from elsewhere" and "from 1522 to about 1825" of a list a teacher may
+    extend; the counts are now worked out from the list, under it, and the prose names none."""
+    from tutor.app.blocks import render_block
+    from tutor.app.context import Context, Glyphs
+    from tutor.app.io import ScriptedIO
+    from tutor.teaching.lessons import Segment, find_lesson, load_lesson
+    lesson = load_lesson(find_lesson("history").path)
+    prose = " ".join(" ".join(it.text.split()) for page in lesson.pages for it in page
+                     if isinstance(it, Segment))
+    for stale in ("Two of them come from elsewhere", "the records run from 1522",
+                  "name, four of them before Willughby"):
+        assert stale not in prose
+    block, = lesson.blocks("records")
+    con = Console(file=io.StringIO(), width=100, color_system=None)
+    con.print(render_block(block, Context(ScriptedIO([], con), Glyphs()), 100))
+    shown = " ".join(con.file.getvalue().split())
+    lib = sources.default_library()
+    assert f"{len(lib.records)} records, from 1522 to c. 1825: 5 records of the name before " \
+           "the description of play (Willughby, c. 1665) and 4 after it; 1 undated." in shown
+
+
+def test_a_record_dated_by_a_year_says_why_its_date_is_never_asked(teacher, capsys):
+    """Issue 45, finding 9: the record dated "by 1784" is put in order by the timeline
+    puzzles but never asked for its date, and nothing said why; the list says it."""
+    code, out, err = _run(capsys, "sources")
+    flat = " ".join(out.split())
+    assert code == 0, err
+    assert "dated only “by 1784”: the timeline puzzles put it in order among the others, but " \
+           "never ask its date" in flat
+
+
+def test_a_bare_word_of_a_record_is_never_a_line_that_names_the_game(teacher):
+    """Issue 45, finding 9: a teacher's record whose words were the bare "old-fashioned" was
+    shown as a line whose answer is "a record that only names the game"; a record of the name
+    joins the record question's lines only where its words name the game."""
+    text = FOUND.replace('''  almanac-words:
+    text: "Cards, and Laugh and lay downe, in every alehouse"''', '''  almanac-words:
+    text: "old-fashioned"''')
+    (teacher / "sources" / "found.yaml").write_text(text, encoding="utf-8")
+    sources.clear_cache()
+    from tutor.puzzles.kinds.timeline import record_lines
+    lines = {ref for refs in record_lines().values() for ref in refs}
+    assert "found-records:almanac-words" not in lines
+    assert "found-records:ballad-words" in lines            # it names the game: it stays

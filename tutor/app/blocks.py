@@ -34,6 +34,7 @@ from tutor.teaching.blockdata import (
     odds_sentence,
     parameter_label,
     parameter_value,
+    records_summary,
     records_view,
     ruleset_name,
     simulate,
@@ -256,6 +257,8 @@ def record_lines(view: RecordView, quotes: tuple[str, str] = ("“", "”")) -> 
                         style="dim"))
     if view["note"]:
         out.append(Text(view["note"]))
+    if view.get("dating"):
+        out.append(Text(view["dating"], style="dim"))
     return out
 
 
@@ -277,7 +280,8 @@ def render_records(data: RecordsData, ctx, width: int):
     views = records_view(ctx.library, data.get("kinds"))
     if not views:
         return Text("(no records)", style="dim")
-    return records_grid(views, ctx.symbols)
+    summary = records_summary(ctx.library, data.get("kinds"))    # counted, never written
+    return Group(records_grid(views, ctx.symbols), Text(summary, style="dim"))
 
 
 #: The renderer of each kind of (non-puzzle) block.

@@ -58,6 +58,7 @@ class RecordView(TypedDict):
     report: tuple[str, str] | None
     checked: bool
     note: str | None
+    dating: str | None
 
 
 class QuoteView(TypedDict):
@@ -104,6 +105,7 @@ class PuzzleView(TypedDict):
 class RecordsView(TypedDict):
     kind: Literal["records"]
     records: list[RecordView]
+    summary: str
 
 
 class CoachView(TypedDict):
@@ -309,8 +311,10 @@ def record_view(library, r) -> RecordView:
     kind of record it is), ``citation`` (its own: author, title, page), ``words`` (the stored
     text of its own words, or None: known from a citation only, never given words),
     ``given_by`` (the reporter's citation, or None), ``report`` (the reporter's own words about
-    it and who they are, or None), ``checked`` (False for words no text here could check) and
-    ``note`` (ours)."""
+    it and who they are, or None), ``checked`` (False for words no text here could check),
+    ``note`` (ours) and ``dating``: why the timeline puzzles never ask its date, for a record
+    dated only "by" or "after" a year (any other "by" or "after" date could be true of it
+    too, so no wrong date could be offered), else None."""
     from tutor.engine.sources import RECORD_KINDS
     q = library.quotation(r.quote) if r.quote else None
     report = None
@@ -321,13 +325,43 @@ def record_view(library, r) -> RecordView:
     return {"id": r.id, "date": r.date.text, "kind": r.kind, "kind_words": RECORD_KINDS[r.kind],
             "citation": r.citation_text, "words": q.text if q else None,
             "given_by": library.reporter(r), "report": report,
-            "checked": not (r.quote and r.quote in unchecked), "note": r.note}
+            "checked": not (r.quote and r.quote in unchecked), "note": r.note,
+            "dating": (f"dated only “{r.date.text}”: the timeline puzzles put it in order "
+                       f"among the others, but never ask its date, as any other “{r.date.form}” "
+                       "date could be true of it too" if r.date.form in ("by", "after")
+                       else None)}
 
 
 def records_view(library, kinds=None) -> list[RecordView]:
     """The records of ``kinds`` (every kind when None) in date order, each a
     :func:`record_view`."""
     return [record_view(library, r) for r in library.timeline(kinds)]
+
+
+def records_summary(library, kinds=None) -> str:
+    """The list of records (of ``kinds``) counted in one sentence, worked out from the list
+    itself, so it stays true when a teacher adds records: how many, the years they run
+    between, and how many records of the name stand before and after the description of play
+    (``8 records, from 1522 to c. 1825: 5 records of the name before the description of play
+    (Francis Willughby, c. 1665) and 1 after it; 1 undated.``); "" for no records."""
+    recs = library.timeline(kinds)
+    if not recs:
+        return ""
+    dated = [r for r in recs if r.date.form != "undated"]
+    said = f"{len(recs)} record{'s' if len(recs) != 1 else ''}"
+    if len(dated) > 1:
+        said += f", from {dated[0].date.text} to {dated[-1].date.text}"
+    play = next((r for r in dated if r.kind == "play"), None)
+    names = [r for r in dated if r.kind == "name"]
+    if play is not None and names:
+        before = sum(1 for r in names if r.date.before(play.date))
+        after = sum(1 for r in names if play.date.before(r.date))
+        said += (f": {before} record{'s' if before != 1 else ''} of the name before the "
+                 f"description of play ({play.who}, {play.date.text}) and {after} after it")
+    undated = len(recs) - len(dated)
+    if undated:
+        said += f"; {undated} undated"
+    return said + "."
 
 
 # --------------------------------------------------------------------------------------------
@@ -345,7 +379,8 @@ def block_view(block, library, symbols: bool = True,
     - ``skill``: :func:`skill_table`;
     - ``cards``: ``rows`` of (label, cards as text) and a ``caption``;
     - ``puzzle``: ``numbers``, the places of its puzzles among the worksheet's (given);
-    - ``records``: ``records``, each a :func:`record_view`.
+    - ``records``: ``records``, each a :func:`record_view`, and their ``summary``
+      (:func:`records_summary`).
 
     Raises what the engine raises for a study or figures it cannot make."""
     from tutor.engine.cards import pretty_cards
@@ -401,5 +436,6 @@ def block_view(block, library, symbols: bool = True,
     if kind == "puzzle":
         return {"kind": "puzzle", "numbers": list(puzzle_numbers or [])}
     if kind == "records":
-        return {"kind": "records", "records": records_view(library, d.get("kinds"))}
+        return {"kind": "records", "records": records_view(library, d.get("kinds")),
+                "summary": records_summary(library, d.get("kinds"))}
     return {"kind": "coach"}
