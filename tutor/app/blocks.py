@@ -257,8 +257,9 @@ def record_lines(view: RecordView, quotes: tuple[str, str] = ("“", "”")) -> 
                         style="dim"))
     if view["note"]:
         out.append(Text(view["note"]))
-    if view.get("dating"):
-        out.append(Text(view["dating"], style="dim"))
+    dating = view.get("dating")
+    if dating:
+        out.append(Text(dating, style="dim"))
     return out
 
 
