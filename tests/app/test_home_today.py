@@ -55,3 +55,12 @@ def test_a_finished_lesson_reopened_keeps_its_mark_and_the_result_stays_in_view(
     row = next(x for x in _home(proc.stdout).splitlines() if "Cards and terms" in x
                and not x.startswith("c "))
     assert "✓" in row and "▸" not in row and "p.2" in row
+
+
+def test_a_drill_from_the_home_screen_says_no_command_line_next(tmp_path):
+    """From the command line a drill ends with "Next: laugh drill ..."; from the home screen's
+    menu, which comes back by itself, that line would send the learner to the shell."""
+    proc = run_laugh([], "d\ns\n7\nquit\n\nq\n", tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert "Settlement: " in proc.stdout and "Next: laugh drill" not in proc.stdout
+    assert "Drills (another, or Enter for home)" in proc.stdout

@@ -23,8 +23,9 @@ def test_the_track_is_on_the_home_screen(tmp_path):
     proc = run_laugh([], "r\nq\nq\n", tmp_path)
     assert proc.returncode == 0 and "Traceback" not in proc.stderr
     assert "r Tournament track" in proc.stdout
-    assert "Tournament track · under inter-livery-2018" in proc.stdout
-    assert "Practice match under inter-livery-2018" in proc.stdout
+    assert "Tournament track · under Inter-Livery 2018" in proc.stdout
+    assert "Practice match under Inter-Livery 2018" in proc.stdout
+    assert "inter-livery-2018" not in proc.stdout.split("home> r", 1)[1]    # its name, no id
     assert all(len(line) <= 80 for line in proc.stdout.splitlines())
 
 
@@ -35,7 +36,7 @@ def test_a_step_taken_to_the_end_under_the_tournament_rules(tmp_path):
     script = ["2"] + lesson_script(fixed, 11) + ["q"]
     proc = run_laugh(["track", "--seed", "11"], "\n".join(script) + "\n", tmp_path)
     assert proc.returncode == 0, proc.stderr
-    assert "Every puzzle and deal here is set under inter-livery-2018." in proc.stdout
+    assert "Every puzzle and deal here is set under Inter-Livery 2018." in proc.stdout
     assert "Left out here:" in proc.stdout
     assert "Lesson complete" in proc.stdout
     with ProgressStore(tmp_path / "progress.sqlite3") as store:

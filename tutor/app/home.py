@@ -396,12 +396,12 @@ class Home:
                 return
             name, settings = item.value
             ctx.guarded(lambda name=name, settings=settings: run_drill(
-                DrillOptions(name, settings=settings), io=ctx.io))
+                DrillOptions(name, settings=settings), io=ctx.io, next_line=False))
             title = "Drills (another, or Enter for home)"
 
     def play(self) -> None:
         """Play a deal as ``laugh play`` does with its defaults, and come back here."""
-        start_play(io=self.ctx.io)
+        start_play(io=self.ctx.io, next_line=False)
 
     def coach(self) -> None:
         """The course's first deal with a coach (:func:`tutor.app.coach.home_coached_deals`)."""

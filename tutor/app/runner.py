@@ -204,7 +204,9 @@ class LessonRunner:
             out.append(Text(f"Welcome back: continuing at page {self.state.page + 1}.",
                             style="dim"))
         if self.ruleset:
-            out.append(Text(f"Every puzzle and deal here is set under {self.ruleset}.",
+            rs = ctx.library.rulesets.get(self.ruleset)          # its name, never its id
+            name = rs.name_in_text if rs is not None else self.ruleset
+            out.append(Text(f"Every puzzle and deal here is set under {name}.",
                             style="bold"))
         for note in self.notes:
             out.append(Text(note, style="dim"))

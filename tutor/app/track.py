@@ -103,7 +103,8 @@ class TrackScreen:
         """Show the track; returns the step to continue with."""
         ctx, t, g = self.ctx, self.track, self.ctx.glyphs
         states = self.states()
-        ctx.show(Text.assemble((t.title, "bold"), (f" · under {t.ruleset}", "dim")))
+        name = ctx.library.rulesets[t.ruleset].name_in_text       # its name, never its id
+        ctx.show(Text.assemble((t.title, "bold"), (f" · under {name}", "dim")))
         ctx.say(t.about)
         grid = Table.grid(padding=(0, 1))
         grid.add_column(justify="right", no_wrap=True)
@@ -113,7 +114,7 @@ class TrackScreen:
         from tutor.teaching.lessons import find_lesson
         rows = [(step_key(t, s.lesson), find_lesson(s.lesson).title) for s in t.steps]
         if t.match:
-            rows.append((step_key(t, MATCH), f"Practice match under {t.ruleset}"))
+            rows.append((step_key(t, MATCH), f"Practice match under {name}"))
         for i, (key, title) in enumerate(rows, 1):
             s = states.get(key)
             if s is not None and s.in_progress and not key.endswith("/" + MATCH):
