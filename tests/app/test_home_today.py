@@ -64,3 +64,9 @@ def test_a_drill_from_the_home_screen_says_no_command_line_next(tmp_path):
     assert proc.returncode == 0, proc.stderr
     assert "Settlement: " in proc.stdout and "Next: laugh drill" not in proc.stdout
     assert "Drills (another, or Enter for home)" in proc.stdout
+
+
+def test_a_lesson_left_says_so_under_the_redrawn_home_screen(tmp_path):
+    proc = run_laugh([], "2\nquit\nq\n", tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert "Saved: you can continue lesson 2 from this page." in _home(proc.stdout)

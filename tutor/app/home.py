@@ -189,15 +189,15 @@ class Home:
         bar.append(f" {done}/{len(course)} lessons")
         ctx.show(bar)
         if ctx.result:                       # what the screen just left said, kept in view
-            ctx.say(ctx.result, style="bold green")
+            ctx.say(ctx.result, style="bold green" if ctx.result.startswith(g.done) else "dim")
             ctx.result = None
         self.on_track = self.track_step()
         if self.on_track is not None:
             screen, step, title, page = self.on_track
             verb = "Continue" if page is not None else "Start"
             where = f", page {page + 1}" if page is not None else ""
-            cont = Text(f"c  {verb}: {screen.track.title.lower()} step {step}, {title}{where}",
-                        style="bold")
+            which = screen.track.title.lower() if ctx.width >= 60 else "track"   # narrow: short
+            cont = Text(f"c  {verb}: {which} step {step}, {title}{where}", style="bold")
             cont.truncate(ctx.width, overflow="ellipsis")
             ctx.show(cont)
         elif nxt is not None:

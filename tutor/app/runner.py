@@ -138,8 +138,10 @@ class LessonRunner:
                 if cmd == "quit":
                     which = f"lesson {lesson.number}" if lesson.number else "the lesson"
                     why = store.unsaved()
-                    ctx.say(f"Saved: you can continue {which} from this page." if not why else
-                            f"Not saved ({why}): this page is not remembered.", style="dim")
+                    said = (f"Saved: you can continue {which} from this page." if not why else
+                            f"Not saved ({why}): this page is not remembered.")
+                    ctx.say(said, style="dim")
+                    ctx.result = said           # kept in view by the home screen's redraw
                     return "quit"
                 if cmd == "back":
                     page = max(0, page - 1)
