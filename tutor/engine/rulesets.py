@@ -155,6 +155,12 @@ class Ruleset:
         return self.title.split(" (")[0].strip() or self.title
 
     @property
+    def title_in_text(self) -> str:
+        """:attr:`title` as it stands within a sentence: a leading "The" in lower case
+        (``Under the games.porg.es compendium (stakes, bonus for the last pair)``)."""
+        return "the" + self.title[3:] if self.title.startswith("The ") else self.title
+
+    @property
     def name_in_text(self) -> str:
         """:attr:`short_title` as it stands within a sentence: a leading "The" in lower case
         (``Under the games.porg.es compendium``, ``Under Parlett after Willughby``)."""

@@ -143,17 +143,17 @@ class DealSetup(PuzzleKind):
         p = lib.parameter(ctx.rs.id, "table_mournival")
         note = f" ({p.status}: {' '.join(p.note.split())})" if p.status != "stated" and p.note \
             else ""
-        holders = [lib.rulesets[r].title for r in applicable_rulesets()
+        holders = [lib.rulesets[r].title_in_text for r in applicable_rulesets()
                    if lib.rulesets[r].table_mournival != own]
         lines = []
         for i, v in enumerate(options):
             if v == own:
                 lines.append(f"- {LETTERS[i]}) {words[v]}{note}: the rule under "
-                             f"{lib.rulesets[ctx.rs.id].title}.")
+                             f"{lib.rulesets[ctx.rs.id].title_in_text}.")
             else:
                 lines.append(f"- {LETTERS[i]}) {words[v]}: the rule under "
                              + join(holders) + ", not this one.")
-        facts = {"ruleset": lib.rulesets[ctx.rs.id].title, "players": ctx.players,
+        facts = {"ruleset": lib.rulesets[ctx.rs.id].title_in_text, "players": ctx.players,
                  "options": "\n".join(f"{LETTERS[i]}) {words[v]}" for i, v in enumerate(options)),
                  "facts": "\n".join(lines), "field": "a table mournival", "dealer": deal.dealer,
                  "example": "", "unit_note": ""}
@@ -234,7 +234,7 @@ class DealSetup(PuzzleKind):
             example = ""
         unit_pairs = any(f in ("breakeven", "all") for f in [variant]) and \
             pairs_unit(ctx.rs.id, n)
-        facts = {"ruleset": lib.rulesets[ctx.rs.id].title, "players": n,
+        facts = {"ruleset": lib.rulesets[ctx.rs.id].title_in_text, "players": n,
                  "unit_note": ("; the source counts it in pairs, and a number alone is read "
                                "in its unit") if unit_pairs else "",
                  "facts": "\n".join(lines), "field": labels.get(variant, variant),
