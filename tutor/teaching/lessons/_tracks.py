@@ -19,6 +19,9 @@ match: true                       # the track ends with a practice match under t
 set under the track's ruleset where the block allows it (its kind applies to the ruleset, the
 ruleset covers its player count, and the track does not leave it out), a ``coach`` block played
 with its deal for the ruleset; the others are left out and said (:attr:`FixedLesson.left_out`).
+A course lesson its prose names ("lesson 4") is said as the track's learner finds it: "step 3
+(course lesson 4)", or "course lesson 10" outside the track (:func:`course_place`); the line
+under an explanation likewise (:func:`taught_in_track`).
 Its progress is kept apart from the course's, under the key ``TRACK/LESSON``
 (:func:`step_key`), and the match's under ``TRACK/match``.  :func:`track_problems` is what
 ``laugh lessons check`` says of a track: every lesson, page and left-out name found, and every
