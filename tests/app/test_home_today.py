@@ -49,7 +49,7 @@ def test_a_finished_lesson_reopened_keeps_its_mark_and_the_result_stays_in_view(
     proc = run_laugh(["tutor", "--seed", "5"], "2\n" + "\n".join(script) + "\nq\n", tmp_path)
     assert proc.returncode == 0, proc.stderr
     home = _home(proc.stdout)
-    assert "✓ Done: lesson 2, Cards and terms; " in home       # under the redrawn screen
+    assert " right first time: lesson 2, Cards and terms." in home     # under the redrawn screen
     # reopened and left at page 2: still done
     proc = run_laugh(["tutor", "--seed", "5"], "2\n\nquit\nq\n", tmp_path)
     row = next(x for x in _home(proc.stdout).splitlines() if "Cards and terms" in x
@@ -70,3 +70,7 @@ def test_a_lesson_left_says_so_under_the_redrawn_home_screen(tmp_path):
     proc = run_laugh([], "2\nquit\nq\n", tmp_path)
     assert proc.returncode == 0, proc.stderr
     assert "Saved: you can continue lesson 2 from this page." in _home(proc.stdout)
+    proc = run_laugh([], "2\nquit\nq\n", tmp_path, columns=40)
+    home = _home(proc.stdout).splitlines()
+    assert any(x.startswith("Saved: you can continue") for x in home)
+    assert len(home) <= 24 and all(len(x) <= 40 for x in home)

@@ -82,7 +82,7 @@ def test_after_a_track_step_home_offers_the_next_step_and_keeps_the_result(tmp_p
     proc = run_laugh(["tutor", "--seed", "11"], "r\n1\n" + "\n".join(script) + "\nq\nq\n", tmp_path)
     assert proc.returncode == 0, proc.stderr
     home = proc.stdout.rsplit("Laugh and Lie Down · a tutor", 1)[1]
-    assert "Done: Tournament track 1/9: Cards and terms; " in home
+    assert " right first time: Tournament track 1/9: Cards and terms." in home
     assert "c  Start: tournament track step 2, The deal" in home
     assert "Cards and terms" not in home.split("c  Start")[1].splitlines()[0]
     # a later start: the same offer, and Enter takes step 2

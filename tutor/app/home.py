@@ -189,7 +189,10 @@ class Home:
         bar.append(f" {done}/{len(course)} lessons")
         ctx.show(bar)
         if ctx.result:                       # what the screen just left said, kept in view
-            ctx.say(ctx.result, style="bold green" if ctx.result.startswith(g.done) else "dim")
+            said = Text(ctx.result, style="bold green" if ctx.result.startswith(g.done)
+                        else "dim")
+            said.truncate(ctx.width, overflow="ellipsis")     # one line: the screen fits 24
+            ctx.show(said)
             ctx.result = None
         self.on_track = self.track_step()
         if self.on_track is not None:

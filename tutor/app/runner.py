@@ -377,8 +377,9 @@ class LessonRunner:
             if total else f"{g.done} Lesson complete."
         ctx.say(said, style="bold green")
         which = f"lesson {lesson.number}, {lesson.title}" if lesson.number else lesson.title
-        ctx.result = f"{g.done} Done: {which}" + (
-            f"; {right} of {total} puzzles right first time." if total else ".")
+        # the score first: the home screen shows it on one line, cut at the end if need be
+        ctx.result = (f"{g.done} {right} of {total} right first time: {which}." if total
+                      else f"{g.done} Done: {which}.")
 
 
 def _bullet(ctx: Context) -> str:
