@@ -213,7 +213,7 @@ def test_the_whole_course_from_the_home_screen_then_stats(tmp_path):
     assert "11/11 lessons" in out
     assert "Statistics:" in out and "By theme, weakest first" in out
     flat = " ".join(out.split())
-    assert re.search(r"Over 2,000 deals \(parlett, 5 players, seed 1\), the dealer averaged "
+    assert re.search(r"Over 2,000 deals \(Parlett after Willughby, 5 players, seed 1\), the dealer averaged "
                      r"[+-]\d+\.\d\d ± \d+\.\d\d stakes a deal more than the mean", flat)
     with store(tmp_path) as s:
         states = s.lesson_states()

@@ -159,8 +159,8 @@ def test_the_watch_in_play_claims_at_any_moment_and_times_the_naming(term, width
     t.keys("6h 6s", "Enter")
     screen = wait_for(t, "You claimed first, in")
     flat = " ".join(screen.split())
-    m = re.search(r"You claimed first, in (\d+\.\d\d) s from the moment it could be claimed "
-                  r"to your Enter", flat)
+    m = re.search(r"You claimed first, in (\d+\.\d\d) s.*timed from the moment it could be "
+                  r"claimed until you pressed Enter", flat)
     assert m and float(m.group(1)) >= 0.6, flat
     assert all(len(line) <= width for line in screen.splitlines())
     assert bool(COLOUR.search(t.screen(escapes=True))) == colour

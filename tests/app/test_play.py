@@ -215,8 +215,8 @@ def test_the_learner_names_the_cards_first_and_the_time_includes_the_naming(rule
     assert first.kind == "split_prial" and first.offender == 1 and first.winner == 0
     assert first.learner == pytest.approx(0.8)          # claimable to named, naming included
     assert first.reactions == {2: 1.0} and first.margin == pytest.approx(0.2)
-    assert "You claimed first, in 0.80 s from the moment it could be claimed to your Enter: " \
-           "0.20 s ahead of Ralph (1.00 s)." in text
+    assert "You claimed first, in 0.80 s: 0.20 s ahead of Ralph, who took 1.00 s (timed from " \
+           "the moment it could be claimed until you pressed Enter)." in text
     assert [r[0] for r in clock.reads[:3]] == [WATCH_PROMPT, WATCH_PROMPT, NAME_PROMPT]
     assert p.deal.history[1] == Action.make(0, "claim", parse_cards("7D 7S"), (), "split_prial")
     assert [(s.outcome, s.kind, s.seconds) for s in p.sightings] == [
@@ -535,8 +535,8 @@ def four_seat_split(rulesets):
 
 @pytest.mark.parametrize("delay,line", [
     (1.5, "Ralph claimed first, in 1.00 s: 0.40 s ahead of Mary (1.40 s); you did not claim."),
-    (0.5, "You claimed first, in 0.50 s from the moment it could be claimed to your Enter: "
-          "0.50 s ahead of Ralph (1.00 s)."),
+    (0.5, "You claimed first, in 0.50 s: 0.50 s ahead of Ralph, who took 1.00 s (timed from "
+          "the moment it could be claimed until you pressed Enter)."),
 ])
 def test_the_race_result_names_who_was_first_and_by_how_much(rulesets, delay, line):
     d, bots, claiming = four_seat_split(rulesets)

@@ -104,7 +104,7 @@ def test_the_review_is_reproducible_and_gives_laugh_analyses_figures(rulesets):
         [(c.index, c.loss, c.why) for c in review.costly]
     text = " ".join(text_of(out).split())
     assert "Review of your play" in text and "Your costliest decisions (the engine's analysis " \
-        f"of your {review.decisions} decisions, up to 100 playouts each" in text
+        f"of your {review.decisions} decisions, up to 100 deals played out each" in text
     for i, c in enumerate(review.costly, 1):
         assert f"{i}. Action {c.index + 1}: {c.verdict}, −{c.loss:.2f} stakes" in text
 

@@ -23,8 +23,9 @@ def test_the_track_is_on_the_home_screen(tmp_path):
     proc = run_laugh([], "r\nq\nq\n", tmp_path)
     assert proc.returncode == 0 and "Traceback" not in proc.stderr
     assert "r Tournament track" in proc.stdout
-    assert "Tournament track · under inter-livery-2018" in proc.stdout
-    assert "Practice match under inter-livery-2018" in proc.stdout
+    assert "Tournament track · under Inter-Livery 2018" in proc.stdout
+    assert "Practice match under Inter-Livery 2018" in proc.stdout
+    assert "inter-livery-2018" not in proc.stdout.split("home> r", 1)[1]    # its name, no id
     assert all(len(line) <= 80 for line in proc.stdout.splitlines())
 
 
@@ -35,7 +36,7 @@ def test_a_step_taken_to_the_end_under_the_tournament_rules(tmp_path):
     script = ["2"] + lesson_script(fixed, 11) + ["q"]
     proc = run_laugh(["track", "--seed", "11"], "\n".join(script) + "\n", tmp_path)
     assert proc.returncode == 0, proc.stderr
-    assert "Every puzzle and deal here is set under inter-livery-2018." in proc.stdout
+    assert "Every puzzle and deal here is set under Inter-Livery 2018." in proc.stdout
     assert "Left out here:" in proc.stdout
     assert "Lesson complete" in proc.stdout
     with ProgressStore(tmp_path / "progress.sqlite3") as store:
@@ -69,3 +70,22 @@ def test_bad_choices_and_end_of_input_leave_cleanly(tmp_path):
     proc = run_laugh(["track", "chess"], "", tmp_path)
     assert proc.returncode == 2 or proc.returncode == 1
     assert "unknown track 'chess'" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_after_a_track_step_home_offers_the_next_step_and_keeps_the_result(tmp_path):
+    """Issue 45, findings 3 and 4: after track step 1 (Cards and terms) the home screen offered
+    "Start: lesson 2, Cards and terms" (the course's, as if nothing were done) and its redraw
+    cleared "Lesson complete"; now Enter continues the track, the line says so, and the result
+    stays in view under the redrawn screen."""
+    fixed = _fixed(1)
+    script = lesson_script(fixed, 11)
+    proc = run_laugh(["tutor", "--seed", "11"], "r\n1\n" + "\n".join(script) + "\nq\nq\n", tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    home = proc.stdout.rsplit("Laugh and Lie Down · a tutor", 1)[1]
+    assert " right first time: Tournament track 1/9: Cards and terms." in home
+    assert "c  Start: tournament track step 2, The deal" in home
+    assert "Cards and terms" not in home.split("c  Start")[1].splitlines()[0]
+    # a later start: the same offer, and Enter takes step 2
+    proc = run_laugh([], "\nquit\nq\n", tmp_path)
+    assert "c  Start: tournament track step 2, The deal" in proc.stdout
+    assert "Tournament track 2/9: The deal" in proc.stdout

@@ -365,7 +365,7 @@ def test_statements_the_sources_do_not_support_stay_out(library):
                         "games historian", "one-page"):
         assert unsupported not in history
     assert "du Coeur reports that Willughby himself explains the name" in history
-    assert "Two of them come from elsewhere, not from the OED list" in history
+    assert "Besides the OED's, the list holds records from elsewhere" in history
     assert "That sentence is du Coeur's, written in 1996, not Florio's" in history
     for lid in ("terms", "settlement", "strategy"):
         assert "in every ruleset" not in course[lid]

@@ -130,3 +130,45 @@ def test_a_track_naming_what_is_not_there_is_refused(tmp_path, course):
 def test_lessons_check_passes_with_the_track_and_the_coach():
     count, problems = check_lessons()
     assert problems == [] and count >= 11
+
+
+def test_a_step_names_a_lesson_by_its_step_and_its_course_number(track, course):
+    """Issue 45, finding 3: a track's steps are numbered 1-9, so its prose never says a bare
+    "lesson 4" (the course's number): a lesson of the track is "step 3 (course lesson 4)", one
+    outside it "course lesson 10"; the line under an explanation names the step too."""
+    import re
+
+    from tutor.teaching.lessons import Segment
+    from tutor.teaching.tracks import taught_in_track
+    texts = []
+    for step in track.steps:
+        fixed = fixed_lesson(track, step, course[step.lesson]).lesson
+        texts += [" ".join(it.text.split()) for page in fixed.pages for it in page
+                  if isinstance(it, Segment)]
+    prose = "\n".join(texts)
+    assert not re.search(r"(?<!course )\b[Ll]esson \d+", prose)
+    assert "(a capture: step 3 shows every way to capture)" in prose
+    assert "question course lesson 10 tests" in prose
+    assert "Inter-Livery rules of step 8 (course lesson 11)" in prose
+    assert taught_in_track(track, "06-lying-down#Lying down") == (
+        "Taught in step 5 (course lesson 6), on the page “Lying down” (r from the home "
+        "screen, step 5).")
+    assert taught_in_track(track, "10-sources-compared#Where they differ").startswith(
+        "Taught in course lesson 10, on the page")
+
+
+def test_the_introduction_says_what_the_track_leaves_out(track, course):
+    """Issue 45, finding 3: the track's introduction said the pages comparing the sources were
+    left out, while step 1's second page compares the compendium with the others.  What it
+    says is left out must be: the course lessons that are not steps are named, and it claims
+    no page comparing sources is left out while a kept page names another source."""
+    from tutor.teaching.lessons import Segment, course_index
+    steps = {s.lesson for s in track.steps}
+    for entry in course_index():
+        if entry.id not in steps:
+            assert f"course lesson {entry.number}" in track.about, entry.id
+    kept = " ".join(it.text for s in track.steps
+                    for page in fixed_lesson(track, s, course[s.lesson]).lesson.pages
+                    for it in page if isinstance(it, Segment))
+    if "compendium" in kept:
+        assert "pages and puzzles that compare the sources are left out" not in track.about

@@ -34,7 +34,9 @@ from tutor.teaching.blockdata import (
     odds_sentence,
     parameter_label,
     parameter_value,
+    records_summary,
     records_view,
+    ruleset_name,
     simulate,
     simulate_sentence,
     skill_table,
@@ -51,6 +53,7 @@ from tutor.teaching.lessons import (
     SimulateData,
     SkillData,
 )
+from tutor.teaching.prose import cards_in_text
 
 __all__ = ["RENDERERS", "odds_rows", "odds_sentence", "parameter_label", "parameter_value",
            "record_lines", "records_grid", "render_block", "simulate", "simulate_sentence"]
@@ -104,18 +107,20 @@ def render_rules(data: RulesData, ctx, width: int):
     rows = [[Text(parameter_label(p), style="bold")]
             + [_value_text(*parameter_value(lib, rid, p, players)) for rid in rids]
             for p in params]
-    table = FitTable([""] + list(rids), rows, wrap=range(len(rids) + 1), lines=True)
-    if table.laid_out(width) is not None:          # every ruleset id whole above its column
+    names = [ruleset_name(lib, rid) for rid in rids]         # never the id: a word of ours
+    table = FitTable([""] + names, rows, wrap=range(len(rids) + 1), lines=True)
+    if table.laid_out(width) is not None:          # every ruleset's name above its column
         return Group(table, Text(caption, style="dim"))
     parts: list[Text | Table] = []
     for p in params:
         parts.append(Text(parameter_label(p), style="bold"))
         grid = Table.grid(padding=(0, 1))
-        grid.add_column(no_wrap=True)
+        grid.add_column(width=1)                           # the indent, kept on every line
+        grid.add_column(max_width=max(12, width // 2))    # a long name wraps, never cut
         grid.add_column(ratio=1)
-        for rid in rids:
-            grid.add_row(Text("  " + rid, style="dim"), _value_text(*parameter_value(lib, rid, p,
-                                                                                     players)))
+        for rid, name in zip(rids, names, strict=True):
+            grid.add_row("", Text(name, style="dim"),
+                         _value_text(*parameter_value(lib, rid, p, players)))
         parts.append(grid)
     parts.append(Text(caption, style="dim"))
     return Group(*parts)
@@ -144,7 +149,7 @@ def render_odds(data: OddsData, ctx, width: int):
     for f in data["figures"]:
         t.add_column(ODDS_FIGURES[f], justify="right", overflow="fold")
     for r in rows:
-        t.add_row(r["ruleset"], str(r["players"]), f"{r['hand']} / {r['table']}",
+        t.add_row(r["name"], str(r["players"]), f"{r['hand']} / {r['table']}",
                   *[odds_percent(r[f]) for f in data["figures"]])
     return t
 
@@ -166,8 +171,9 @@ def render_simulate(data: SimulateData | SkillData, ctx, width: int):
     else:
         result = simulate(data, ctx.library)
     unit = "stakes" if result["measure"] == "net stakes" else "points"
-    title = Text(f"{result['ruleset']}, {result['players']} players: mean {unit} a deal, by "
-                 "seat", style="italic")
+    name = ruleset_name(ctx.library, result["ruleset"])
+    title = Text(f"{name}, {result['players']} players: mean {unit} a deal, by seat",
+                 style="italic")
     t = Table()
     t.add_column("seat")
     t.add_column("mean", justify="right")
@@ -176,7 +182,7 @@ def render_simulate(data: SimulateData | SkillData, ctx, width: int):
     for s in result["seats"]:
         t.add_row(s["seat"], f"{s['mean']:+.2f}", f"{s['ci95']:.2f}",
                   f"{100 * s['last_in_rate']:.0f}%")
-    return Group(title, t, Text(simulate_sentence(result), style="bold"))
+    return Group(title, t, Text(simulate_sentence(result, name), style="bold"))
 
 
 def render_skill(data: SkillData, ctx, width: int):
@@ -185,15 +191,16 @@ def render_skill(data: SkillData, ctx, width: int):
     opens at once), shown as ``laugh simulate --skill`` shows them."""
     figures = skill_figures(data["skill"], data["deals"], data["seed"], data["samples"],
                             data["rulesets"])
-    return Group(*skill_view(figures))
+    return Group(*skill_view(figures, {r["ruleset"]: ruleset_name(ctx.library, r["ruleset"])
+                                       for r in figures["rows"]}))
 
 
-def skill_view(figures: dict) -> list[RenderableType]:
+def skill_view(figures: dict, names: dict[str, str] | None = None) -> list[RenderableType]:
     """A ``--skill`` run's figures (:func:`tutor.engine.simulate.skill_json`) as renderables:
     per ruleset, the expert seat's gain per deal over each opponent's seat with its 95%
     interval; a note on the method.  Also used by the lessons' ``simulate`` block with
-    ``skill``."""
-    tab = skill_table(figures)
+    ``skill``; ``names``: ruleset id -> the name shown, there)."""
+    tab = skill_table(figures, names)
     right = [i for i, c in enumerate(tab["columns"]) if c not in ("ruleset", "unit")]
     return [FitTable(tab["columns"], tab["rows"], title=tab["title"], right=right),
             Text(tab["note"])]
@@ -212,7 +219,8 @@ def render_cards(data: CardsData, ctx, width: int):
         grid.add_row(label, cards_text(cards, ctx.symbols) if cards else Text("(none)", "dim"))
     parts = [Padding(grid, (0, 0, 0, 2))]
     if data["caption"]:
-        parts.append(Padding(Text(data["caption"], style="dim italic"), (0, 0, 0, 2)))
+        parts.append(Padding(Text(cards_in_text(data["caption"], ctx.symbols),
+                                  style="dim italic"), (0, 0, 0, 2)))
     return Group(*parts)
 
 
@@ -249,6 +257,9 @@ def record_lines(view: RecordView, quotes: tuple[str, str] = ("“", "”")) -> 
                         style="dim"))
     if view["note"]:
         out.append(Text(view["note"]))
+    dating = view.get("dating")
+    if dating:
+        out.append(Text(dating, style="dim"))
     return out
 
 
@@ -270,7 +281,8 @@ def render_records(data: RecordsData, ctx, width: int):
     views = records_view(ctx.library, data.get("kinds"))
     if not views:
         return Text("(no records)", style="dim")
-    return records_grid(views, ctx.symbols)
+    summary = records_summary(ctx.library, data.get("kinds"))    # counted, never written
+    return Group(records_grid(views, ctx.symbols), Text(summary, style="dim"))
 
 
 #: The renderer of each kind of (non-puzzle) block.

@@ -196,10 +196,13 @@ def _shorten_quoted(message: str) -> str:
 
 
 def _left_out(line: str) -> None:
-    """Say on standard error, in one line, that a file of the teacher's folder is left out."""
+    """Say on standard error, in one line, that a file of the teacher's folder is left out (or,
+    where the line says so, one record of it)."""
+    said = printable(_shorten_quoted(line))
+    tail = "laugh sources check lists every problem"
     try:
-        print(f"laugh: {printable(_shorten_quoted(line))} (the file is left out; laugh sources "
-              "check lists every problem)", file=sys.stderr)
+        print(f"laugh: {said[:-1]}; {tail})" if said.endswith("file are kept)") else
+              f"laugh: {said} (the file is left out; {tail})", file=sys.stderr)
     except OSError:
         pass
 

@@ -67,6 +67,9 @@ class Context:
 
     io: AppIO
     glyphs: Glyphs
+    #: The last result a screen said (a lesson's score), for the home screen to show again
+    #: when it redraws (it then clears it); None: nothing new.
+    result: str | None = None
     _store: ProgressStore | None = field(default=None, repr=False)
 
     @property

@@ -91,6 +91,9 @@ class Home:
         self.ctx = ctx
         self.seed = seed
         self.extras = list(EXTRAS)
+        #: The track step Enter continues with (the track's screen, the step), when the lesson
+        #: opened last was a track's step and the track is not complete; else None.
+        self.on_track: tuple | None = None
 
     # -- state -----------------------------------------------------------------------------
 
@@ -115,6 +118,55 @@ class Home:
                 return e
         return None
 
+    def track_step(self) -> tuple | None:
+        """Where Enter continues when the lesson opened last was a step of a track:
+        (:class:`tutor.app.track.TrackScreen`, the step's number, its lesson's title, the page
+        it is at or None when it is not begun); None when the last lesson is the course's, or
+        the track's lessons are all done (the match is then the track screen's to offer)."""
+        last = self.ctx.store.last_lesson()
+        if not last or "/" not in last:
+            return None
+        from tutor.app.track import TrackScreen  # lazily: only a track's learner needs it
+        from tutor.teaching.lessons import find_lesson
+        from tutor.teaching.tracks import step_key, track_names
+        name = last.partition("/")[0]
+        if name not in track_names():
+            return None
+        try:
+            screen = TrackScreen(self.ctx, name, seed=self.seed)
+        except LaughError:
+            return None
+        states = screen.states()
+        step = screen.next_step(states)
+        if step is None or step > len(screen.track.steps):
+            return None
+        lesson = screen.track.steps[step - 1].lesson
+        s = states.get(step_key(screen.track, lesson))
+        page = s.page if s is not None and s.in_progress else None
+        return screen, step, find_lesson(lesson).title, page
+
+    def due_today(self) -> list[str]:
+        """What is waiting for the learner today, each a few words with its key: the skills
+        FSRS has due for review (the weak-spots drill: d, then w) and an unfinished match
+        (m resumes it).  Nothing is read for a learner with no answers and no matches."""
+        out = []
+        store = self.ctx.store
+        if store.answer_count():
+            from tutor.teaching.review import ReviewBook  # lazily: FSRS loads only when needed
+            try:
+                n = len(ReviewBook(store).due())
+            except LaughError:
+                n = 0
+            if n:
+                out.append(f"{n} skill{'s' if n != 1 else ''} to review (d, then w)")
+        try:
+            latest_unfinished()
+        except UsageError:
+            pass
+        else:
+            out.append("a match to finish (m resumes it)")
+        return out
+
     # -- drawing ---------------------------------------------------------------------------
 
     def draw(self, clear: bool = True) -> tuple[list[CourseEntry], CourseEntry | None]:
@@ -136,7 +188,22 @@ class Home:
         bar.append(g.empty * (bar_w - filled), style="dim")
         bar.append(f" {done}/{len(course)} lessons")
         ctx.show(bar)
-        if nxt is not None:
+        if ctx.result:                       # what the screen just left said, kept in view
+            said = Text(ctx.result, style="bold green" if ctx.result.startswith(g.done)
+                        else "dim")
+            said.truncate(ctx.width, overflow="ellipsis")     # one line: the screen fits 24
+            ctx.show(said)
+            ctx.result = None
+        self.on_track = self.track_step()
+        if self.on_track is not None:
+            screen, step, title, page = self.on_track
+            verb = "Continue" if page is not None else "Start"
+            where = f", page {page + 1}" if page is not None else ""
+            which = screen.track.title.lower() if ctx.width >= 60 else "track"   # narrow: short
+            cont = Text(f"c  {verb}: {which} step {step}, {title}{where}", style="bold")
+            cont.truncate(ctx.width, overflow="ellipsis")
+            ctx.show(cont)
+        elif nxt is not None:
             s = states.get(nxt.id)
             where = f", page {s.page + 1}" if s is not None and s.in_progress else ""
             verb = "Continue" if s is not None and s.in_progress else "Start"
@@ -153,12 +220,14 @@ class Home:
         grid.add_column(justify="right", no_wrap=True, style="dim")
         for e in course:
             s = states.get(e.id)
-            if s is not None and s.in_progress:
-                mark, style = g.current, "bold"
-                note = f"p.{s.page + 1}"
-            elif s is not None and s.completed:
+            if s is not None and s.completed:      # reopened, it stays done: ✓ 3/4 p.2
                 mark, style = g.done, "green"
                 note = f"{s.right}/{s.total}" if s.total else "done"
+                if s.in_progress and s.page:
+                    note += f" p.{s.page + 1}"
+            elif s is not None and s.in_progress:
+                mark, style = g.current, "bold"
+                note = f"p.{s.page + 1}"
             else:
                 mark, style = g.todo, ""
                 note = f"{e.minutes}m" if e.minutes else ""
@@ -166,6 +235,9 @@ class Home:
             title.truncate(max(8, ctx.width - 10), overflow="ellipsis")   # one line a lesson
             grid.add_row(str(e.number), Text(mark, style=style), title, note)
         ctx.show(grid)
+        due = self.due_today()
+        if due:
+            ctx.say("Due today: " + "  ·  ".join(due))
         narrow = NARROW_LABELS if ctx.width < 60 else {}
         items = [("p", "Puzzles")] + [(k, narrow.get(label, label))
                                       for k, label, _ in self.extras] + \
@@ -207,7 +279,10 @@ class Home:
             if is_quit(low, menu=True):
                 return 0
             if low in ("", "c", "continue"):
-                if nxt is None:
+                if self.on_track is not None:
+                    screen, step = self.on_track[:2]
+                    self._screen(lambda screen=screen, step=step: screen.take(step))
+                elif nxt is None:
                     self._screen(self.practice)
                 else:
                     self._screen(lambda nxt=nxt: self.open_lesson(nxt.id))
@@ -324,12 +399,12 @@ class Home:
                 return
             name, settings = item.value
             ctx.guarded(lambda name=name, settings=settings: run_drill(
-                DrillOptions(name, settings=settings), io=ctx.io))
+                DrillOptions(name, settings=settings), io=ctx.io, next_line=False))
             title = "Drills (another, or Enter for home)"
 
     def play(self) -> None:
         """Play a deal as ``laugh play`` does with its defaults, and come back here."""
-        start_play(io=self.ctx.io)
+        start_play(io=self.ctx.io, next_line=False)
 
     def coach(self) -> None:
         """The course's first deal with a coach (:func:`tutor.app.coach.home_coached_deals`)."""

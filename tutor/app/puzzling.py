@@ -29,7 +29,7 @@ def generate(kind: str, ruleset: str | None = None, players: int | None = None,
 
 
 def pose(ctx, puzzle, *, heading: str | None = None, lesson: str | None = None,
-         slot: str | None = None, retry: bool = False) -> Outcome:
+         slot: str | None = None, retry: bool = False, taught: str | None = None) -> Outcome:
     """Pose ``puzzle`` to the learner in ``ctx`` (:class:`tutor.app.context.Context`) until it is
     over, under ``heading``: :func:`tutor.teaching.loop.ask` with the progress store, the lesson
     and slot the answer counts for (``retry``: a fresh puzzle after a miss, every try a retry),
@@ -37,6 +37,7 @@ def pose(ctx, puzzle, *, heading: str | None = None, lesson: str | None = None,
     set when the learner typed a quit word (before answering, or at the pause); its
     ``answered`` says whether the puzzle's answer was recorded first.  ``EOFError`` and
     ``KeyboardInterrupt`` pass through (a graded try is recorded and, at the end of input,
-    explained)."""
-    return ask(ctx.io, PuzzleQuestion(puzzle, heading), store=ctx.store, lesson=lesson, slot=slot,
-               retry=retry, pause=True)
+    explained).  ``taught``: where the point is taught, as this screen says it (None: the
+    course's lesson, :func:`tutor.puzzles.render.taught_line`)."""
+    return ask(ctx.io, PuzzleQuestion(puzzle, heading, taught=taught), store=ctx.store,
+               lesson=lesson, slot=slot, retry=retry, pause=True)

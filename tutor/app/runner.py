@@ -55,14 +55,17 @@ class LessonRunner:
     ``restart``: begin again from the first page even if an attempt is in progress.
     ``ruleset``: the ruleset the run is fixed to (None: the lesson's own choices); ``notes``:
     lines said under the header (what a track left out); ``resume``: the command that continues
-    the lesson, as the line said on leaving names it (default ``laugh lesson N``).
+    the lesson, as the line said on leaving names it (default ``laugh lesson N``);
+    ``taught``: where a puzzle's point is taught, as the run says it (a track names its step:
+    :func:`tutor.teaching.tracks.taught_in_track`; None: the course's lesson).
     """
 
     def __init__(self, ctx: Context, lesson: Lesson, seed: int | None = None,
                  restart: bool = False, *,
                  ruleset: str | None = None, notes: tuple[str, ...] = (),
-                 resume: str | None = None):
+                 resume: str | None = None, taught=None):
         self.ctx = ctx
+        self.taught = taught
         self.lesson = lesson
         self.seed_arg = seed
         self.restart = restart
@@ -135,8 +138,10 @@ class LessonRunner:
                 if cmd == "quit":
                     which = f"lesson {lesson.number}" if lesson.number else "the lesson"
                     why = store.unsaved()
-                    ctx.say(f"Saved: you can continue {which} from this page." if not why else
-                            f"Not saved ({why}): this page is not remembered.", style="dim")
+                    said = (f"Saved: you can continue {which} from this page." if not why else
+                            f"Not saved ({why}): this page is not remembered.")
+                    ctx.say(said, style="dim")
+                    ctx.result = said           # kept in view by the home screen's redraw
                     return "quit"
                 if cmd == "back":
                     page = max(0, page - 1)
@@ -201,7 +206,9 @@ class LessonRunner:
             out.append(Text(f"Welcome back: continuing at page {self.state.page + 1}.",
                             style="dim"))
         if self.ruleset:
-            out.append(Text(f"Every puzzle and deal here is set under {self.ruleset}.",
+            rs = ctx.library.rulesets.get(self.ruleset)          # its name, never its id
+            name = rs.name_in_text if rs is not None else self.ruleset
+            out.append(Text(f"Every puzzle and deal here is set under {name}.",
                             style="bold"))
         for note in self.notes:
             out.append(Text(note, style="dim"))
@@ -252,7 +259,8 @@ class LessonRunner:
                 ctx.say(f"{heading}: this puzzle could not be set ({exc}); skipped.",
                         style="yellow")
                 continue
-            outcome = pose(ctx, puzzle, heading=heading, lesson=self.lesson.id, slot=slot)
+            outcome = pose(ctx, puzzle, heading=heading, lesson=self.lesson.id, slot=slot,
+                           taught=self.taught(puzzle) if self.taught else None)
             if outcome.answered:        # as the store keeps it: the first try
                 self.state.answered[slot] = outcome.first
             if outcome.left:
@@ -358,17 +366,20 @@ class LessonRunner:
                                 "skipped.", style="yellow")
                         continue
                     outcome = pose(ctx, fresh, heading=heading, lesson=lesson.id,
-                                   slot=f"{b.index}.{n}", retry=True)
+                                   slot=f"{b.index}.{n}", retry=True,
+                                   taught=self.taught(fresh) if self.taught else None)
                     if outcome.left:
                         raise Quit
                     ctx.say()
         ctx.store.complete_lesson(lesson.id, right, total)
         g = ctx.glyphs
-        if total:
-            ctx.say(f"{g.done} Lesson complete: {right} of {total} puzzles right first time.",
-                    style="bold green")
-        else:
-            ctx.say(f"{g.done} Lesson complete.", style="bold green")
+        said = f"{g.done} Lesson complete: {right} of {total} puzzles right first time." \
+            if total else f"{g.done} Lesson complete."
+        ctx.say(said, style="bold green")
+        which = f"lesson {lesson.number}, {lesson.title}" if lesson.number else lesson.title
+        # the score first: the home screen shows it on one line, cut at the end if need be
+        ctx.result = (f"{g.done} {right} of {total} right first time: {which}." if total
+                      else f"{g.done} Done: {which}.")
 
 
 def _bullet(ctx: Context) -> str:

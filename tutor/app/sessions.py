@@ -79,8 +79,9 @@ class DrillOptions:
     settings: dict = field(default_factory=dict)
 
 
-def run_drill(opts: DrillOptions, *, io=None) -> int:
-    """Run the drill ``opts`` asks for; returns the exit status (0).
+def run_drill(opts: DrillOptions, *, io=None, next_line: bool = True) -> int:
+    """Run the drill ``opts`` asks for; returns the exit status (0).  ``next_line``: end with
+    the line on what next (from the command line; the home screen's menu comes back instead).
 
     ``io`` (a :class:`tutor.teaching.io.LearnerIO`) defaults to the terminal's (see
     :func:`session_io`).  Raises :class:`UsageError` for an unknown
@@ -109,20 +110,22 @@ def run_drill(opts: DrillOptions, *, io=None) -> int:
     finally:
         if store is not None:
             store.close()
-    io.say(f"Next: laugh drill {opts.kind} for another set, or laugh for the home screen "
-           "(what is due today, the next lesson, the drills).", style="dim")
+    if next_line:
+        io.say(f"Next: laugh drill {opts.kind} for another set, or laugh for the home screen "
+               "(what is due today, the next lesson, the drills).", style="dim")
     return 0
 
 
 def start_play(ruleset: str = DEFAULT_RULESET, players: int | None = None, *, deals: int = 1,
                seat: int = 0, level_name: str = DEFAULT_LEVEL, seed: int | None = None,
                pace: float = 1.0, export: str | None = None, save: bool = True,
-               io=None, review_samples: int | None = None) -> int:
+               io=None, review_samples: int | None = None, next_line: bool = True) -> int:
     """Play a match of ``deals`` deals of ``ruleset`` (``players`` None: 5 where the ruleset
     covers it) at ``seat`` against computer players of level ``level_name``; ``seed`` None draws
     a new one; ``pace`` seconds before each computer player's move on a terminal; ``export`` a
     JSON Lines file for the records; ``save`` keeps the records and progress;
-    ``review_samples`` the playouts per decision in the review after each deal (None: the
+    ``next_line`` ends with the line on what next (from the command line, not from the home
+    screen); ``review_samples`` the playouts per decision in the review after each deal (None: the
     default, :data:`tutor.app.play.review.REVIEW_SAMPLES`; 0: no analysis); ``io`` the
     learner's terminal (:class:`tutor.teaching.io.LearnerIO`; default the real one).  Returns
     the exit status (0).  Raises :class:`UsageError` for a choice that does not fit;
@@ -146,6 +149,7 @@ def start_play(ruleset: str = DEFAULT_RULESET, players: int | None = None, *, de
             store.close()
     if result.quit:
         io.say(f"Replay this match with --seed {seed}.")
-    io.say("Next: laugh play for another deal, laugh match for a match kept from one day to "
-           "the next, or laugh for the home screen.", style="dim")
+    if next_line:
+        io.say("Next: laugh play for another deal, laugh match for a match kept from one day "
+               "to the next, or laugh for the home screen.", style="dim")
     return 0

@@ -110,8 +110,8 @@ def check_quotations(lib: Library, as_json: bool = False) -> int:
                    "unchecked": list(audit.unchecked), "shared": list(audit.shared)},
                   indent=2)
         return 1 if failed else 0
-    for line in refused:
-        echo(f"{line} (the file is left out)")
+    for line in refused:                # a record left out on its own says so itself
+        echo(line if line.endswith("file are kept)") else f"{line} (the file is left out)")
     for line in audit.problems + audit.unchecked + audit.shared:
         echo(line)
     where = f" in {texts}" if texts else " (no source-texts folder: set LAUGH_SOURCE_TEXTS)"

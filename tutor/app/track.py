@@ -35,7 +35,14 @@ from tutor.engine.errors import DataError, LaughError
 from tutor.engine.levels import level
 from tutor.engine.match import Match
 from tutor.teaching.lessons import open_lesson
-from tutor.teaching.tracks import MATCH, Track, fixed_lesson, load_track, step_key
+from tutor.teaching.tracks import (
+    MATCH,
+    Track,
+    fixed_lesson,
+    load_track,
+    step_key,
+    taught_in_track,
+)
 from tutor.teaching.words import is_quit
 
 __all__ = ["TrackScreen", "track_match_path", "DEFAULT_TRACK", "MATCH_LEVEL"]
@@ -96,7 +103,8 @@ class TrackScreen:
         """Show the track; returns the step to continue with."""
         ctx, t, g = self.ctx, self.track, self.ctx.glyphs
         states = self.states()
-        ctx.show(Text.assemble((t.title, "bold"), (f" · under {t.ruleset}", "dim")))
+        name = ctx.library.rulesets[t.ruleset].name_in_text       # its name, never its id
+        ctx.show(Text.assemble((t.title, "bold"), (f" · under {name}", "dim")))
         ctx.say(t.about)
         grid = Table.grid(padding=(0, 1))
         grid.add_column(justify="right", no_wrap=True)
@@ -106,7 +114,7 @@ class TrackScreen:
         from tutor.teaching.lessons import find_lesson
         rows = [(step_key(t, s.lesson), find_lesson(s.lesson).title) for s in t.steps]
         if t.match:
-            rows.append((step_key(t, MATCH), f"Practice match under {t.ruleset}"))
+            rows.append((step_key(t, MATCH), f"Practice match under {name}"))
         for i, (key, title) in enumerate(rows, 1):
             s = states.get(key)
             if s is not None and s.in_progress and not key.endswith("/" + MATCH):
@@ -173,7 +181,8 @@ class TrackScreen:
         notes = tuple(f"Left out here: {why}." for why in fixed.left_out)
         LessonRunner(self.ctx, fixed.lesson, seed=self.seed, restart=restart,
                      ruleset=t.ruleset, notes=notes,
-                     resume=f"r from the home screen, step {step}").run()
+                     resume=f"r from the home screen, step {step}",
+                     taught=lambda puzzle: taught_in_track(t, puzzle.teaches)).run()
 
     def match(self) -> None:
         """The practice match under the track's ruleset (its unfinished one resumes), played by

@@ -154,6 +154,19 @@ class Ruleset:
         head, where the id (``parlett-13``) would be a word of ours."""
         return self.title.split(" (")[0].strip() or self.title
 
+    @property
+    def title_in_text(self) -> str:
+        """:attr:`title` as it stands within a sentence: a leading "The" in lower case
+        (``Under the games.porg.es compendium (stakes, bonus for the last pair)``)."""
+        return "the" + self.title[3:] if self.title.startswith("The ") else self.title
+
+    @property
+    def name_in_text(self) -> str:
+        """:attr:`short_title` as it stands within a sentence: a leading "The" in lower case
+        (``Under the games.porg.es compendium``, ``Under Parlett after Willughby``)."""
+        t = self.short_title
+        return "the" + t[3:] if t.startswith("The ") else t
+
     def value(self, name: str) -> object:
         """The value of a whole-ruleset parameter by name, as a data file writes it: text, a
         number, a boolean or None; a set as a tuple in the parameter's order; ``lie_down_pays``

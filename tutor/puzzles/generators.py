@@ -194,7 +194,7 @@ def assemble(gen: PuzzleKind, ctx: Ctx, cand: Candidate) -> Puzzle | None:
     if gen.solve(replayed, cand.seat, cand.data, rs, ctx.players) != cand.answer:
         return None
     facts = dict(cand.facts)
-    facts.setdefault("ruleset", lib.rulesets[rs.id].title)
+    facts.setdefault("ruleset", lib.rulesets[rs.id].title_in_text)   # always mid-sentence
     facts.setdefault("players", ctx.players)
     facts.setdefault("you", player_name(cand.seat))
     qkey = cand.question_key or cand.variant

@@ -401,11 +401,13 @@ def render_hint(puzzle: Puzzle, index: int, symbols: bool = True) -> Text:
 
 
 def render_explanation(puzzle: Puzzle, grade: Grade | None, symbols: bool = True,
-                       quoted: set[str] | None = None) -> Group:
+                       quoted: set[str] | None = None, taught: str | None = None) -> Group:
     """The verdict (if graded), the answer, the explanation and each quotation with its
     citation (a rich renderable).  ``quoted``: the quotations (their refs) this learner has
     already been shown in full in this sitting; each of those is one line that names its
-    citation, and every quotation shown here is added to it (None: all in full)."""
+    citation, and every quotation shown here is added to it (None: all in full).
+    ``taught``: the line on where the point is taught, as the screen posing it says it (a
+    track names its step); None: :func:`taught_line`."""
     from rich.console import Group
     from rich.padding import Padding
     from rich.text import Text
@@ -446,7 +448,7 @@ def render_explanation(puzzle: Puzzle, grade: Grade | None, symbols: bool = True
         if q.where:
             body.append(f"; {q.where}", style="dim")
         parts.append(Padding(body, (0, 0, 1, 2)))
-    taught = taught_line(puzzle)
+    taught = taught_line(puzzle) if taught is None else taught
     if taught:
         parts.append(Text(taught, style="cyan"))
     parts.append(Text(f"Puzzle id: {puzzle.id}", style="dim"))

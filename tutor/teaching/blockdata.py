@@ -23,6 +23,7 @@ from tutor.engine.errors import DataError
 from tutor.engine.odds import deal_odds, percent
 from tutor.engine.parameters import COUNT_PARAMETERS, PARAMETERS, value_short
 from tutor.teaching.lessons import OddsData, SimulateData
+from tutor.teaching.prose import cards_in_text
 
 __all__ = ["RULES_CAPTION", "BlockView", "CardsView", "CoachView", "OddsView", "PuzzleView",
            "QuoteView", "RecordView", "RecordsView", "RulesView", "SimulateView", "SkillTable",
@@ -57,6 +58,7 @@ class RecordView(TypedDict):
     report: tuple[str, str] | None
     checked: bool
     note: str | None
+    dating: str | None
 
 
 class QuoteView(TypedDict):
@@ -103,6 +105,7 @@ class PuzzleView(TypedDict):
 class RecordsView(TypedDict):
     kind: Literal["records"]
     records: list[RecordView]
+    summary: str
 
 
 class CoachView(TypedDict):
@@ -144,9 +147,19 @@ def parameter_value(library, rid: str, name: str, players: int | None) -> tuple[
 # odds
 
 
+def ruleset_name(library, rid: str) -> str:
+    """The name a learner sees for the ruleset ``rid`` in a lesson's table or sentence: its
+    title without the bracketed summary (:attr:`tutor.engine.rulesets.Ruleset.short_title`,
+    ``Parlett after Willughby``), never the id (``parlett``); an id the library lacks as it
+    is."""
+    rs = library.rulesets.get(rid)
+    return rs.short_title if rs is not None else rid
+
+
 def odds_rows(data: OddsData, library) -> list[dict]:
-    """The exact odds a block asks for: one dict per ruleset and player count, with ``ruleset``,
-    ``players``, ``hand``, ``table`` and each figure as a :class:`fractions.Fraction`."""
+    """The exact odds a block asks for: one dict per ruleset and player count, with ``ruleset``
+    (its id), ``name`` (:func:`ruleset_name`), ``players``, ``hand``, ``table`` and each
+    figure as a :class:`fractions.Fraction`."""
     rows = []
     for rid in data["rulesets"]:
         rs = library.ruleset(rid)
@@ -155,7 +168,8 @@ def odds_rows(data: OddsData, library) -> list[dict]:
             if n not in rs.counts:
                 continue
             o = deal_odds(rs, n)
-            row = {"ruleset": rid, "players": n, "hand": o.hand, "table": o.table}
+            row = {"ruleset": rid, "name": rs.short_title, "players": n, "hand": o.hand,
+                   "table": o.table}
             for f in data["figures"]:
                 row[f] = getattr(o, f)
             rows.append(row)
@@ -163,8 +177,8 @@ def odds_rows(data: OddsData, library) -> list[dict]:
 
 
 def odds_sentence(row: dict, figure: str) -> str:
-    """One figure in words: ``A mournival among the 12 table cards (parlett, 5 players): 0.29%,
-    about 1 deal in 342.``"""
+    """One figure in words: ``A mournival among the 12 table cards (Parlett after Willughby, 5
+    players): 0.29%, about 1 deal in 342.``"""
     from tutor.teaching.lessons import ODDS_FIGURES
     p = row[figure]
     what = ODDS_FIGURES[figure]
@@ -175,7 +189,8 @@ def odds_sentence(row: dict, figure: str) -> str:
     digits = 3 if p and p < _SMALL else 2
     one_in = f", about 1 {'deal' if figure == 'table_mournival' else 'hand'} in {round(1 / p):,}" \
         if p else ""
-    return (f"{what[0].upper()}{what[1:]} ({row['ruleset']}, {row['players']} players): "
+    return (f"{what[0].upper()}{what[1:]} ({row.get('name', row['ruleset'])}, "
+            f"{row['players']} players): "
             f"{percent(p, digits)}{one_in}.")
 
 
@@ -231,9 +246,10 @@ def _engine_fingerprint() -> str:
     return h.hexdigest()[:12]
 
 
-def simulate_sentence(result: dict) -> str:
+def simulate_sentence(result: dict, name: str | None = None) -> str:
     """The dealer's advantage in one sentence, from a study's JSON: the mean with its 95%
-    interval, and whether the interval lies clear of zero."""
+    interval, and whether the interval lies clear of zero.  ``name``: the ruleset as the
+    learner sees it (:func:`ruleset_name`; default its id, as ``laugh simulate`` names it)."""
     a = result["dealer_advantage"]
     unit = "stakes" if result["measure"] == "net stakes" else "points"
     mean, ci = a["mean"], a["ci95"]
@@ -243,16 +259,18 @@ def simulate_sentence(result: dict) -> str:
         verdict = "the dealer is at a disadvantage (the whole interval lies below zero)"
     else:
         verdict = "no advantage to the dealer can be told apart from chance at this many deals"
-    return (f"Over {result['deals']:,} deals ({result['ruleset']}, {result['players']} players, "
+    return (f"Over {result['deals']:,} deals ({name or result['ruleset']}, "
+            f"{result['players']} players, "
             f"seed {result['seed']}), the dealer averaged {mean:+.2f} ± {ci:.2f} {unit} a deal "
             f"more than the mean of the other seats: {verdict}.")
 
 
-def skill_table(figures: dict) -> SkillTable:
+def skill_table(figures: dict, names: dict[str, str] | None = None) -> SkillTable:
     """Precomputed skill figures (:func:`tutor.teaching.figures.skill_figures`) as a table:
     ``title``, ``columns`` (ruleset, players, one per opponent, unit), ``rows`` of cells (a
     gain ``+m ± ci``, ``?`` when it cannot be told from zero) and the ``note`` on the method,
-    as ``laugh simulate --skill`` words them."""
+    as ``laugh simulate --skill`` words them.  ``names``: ruleset id -> the name a lesson
+    shows (:func:`ruleset_name`; default the ids, as the command names them)."""
     opps = figures["opponents"]
     by: dict = {}
     for r in figures["rows"]:
@@ -271,7 +289,7 @@ def skill_table(figures: dict) -> SkillTable:
             if ci is not None and abs(g["mean"]) <= ci:
                 cell += " ?"
             cells.append(cell)
-        rows.append([rid, str(n), *cells, next(iter(got.values()))["unit"]])
+        rows.append([(names or {}).get(rid, rid), str(n), *cells, next(iter(got.values()))["unit"]])
     return {"title": f"An expert seat's gain a deal, {figures['deals']:,} paired deals each, "
                      f"seed {figures['seed']}",
             "columns": ["ruleset", "players", *[f"over {o}" for o in opps], "unit"],
@@ -293,8 +311,10 @@ def record_view(library, r) -> RecordView:
     kind of record it is), ``citation`` (its own: author, title, page), ``words`` (the stored
     text of its own words, or None: known from a citation only, never given words),
     ``given_by`` (the reporter's citation, or None), ``report`` (the reporter's own words about
-    it and who they are, or None), ``checked`` (False for words no text here could check) and
-    ``note`` (ours)."""
+    it and who they are, or None), ``checked`` (False for words no text here could check),
+    ``note`` (ours) and ``dating``: why the timeline puzzles never ask its date, for a record
+    dated only "by" or "after" a year (any other "by" or "after" date could be true of it
+    too, so no wrong date could be offered), else None."""
     from tutor.engine.sources import RECORD_KINDS
     q = library.quotation(r.quote) if r.quote else None
     report = None
@@ -305,13 +325,43 @@ def record_view(library, r) -> RecordView:
     return {"id": r.id, "date": r.date.text, "kind": r.kind, "kind_words": RECORD_KINDS[r.kind],
             "citation": r.citation_text, "words": q.text if q else None,
             "given_by": library.reporter(r), "report": report,
-            "checked": not (r.quote and r.quote in unchecked), "note": r.note}
+            "checked": not (r.quote and r.quote in unchecked), "note": r.note,
+            "dating": (f"dated only “{r.date.text}”: the timeline puzzles put it in order "
+                       f"among the others, but never ask its date, as any other “{r.date.form}” "
+                       "date could be true of it too" if r.date.form in ("by", "after")
+                       else None)}
 
 
 def records_view(library, kinds=None) -> list[RecordView]:
     """The records of ``kinds`` (every kind when None) in date order, each a
     :func:`record_view`."""
     return [record_view(library, r) for r in library.timeline(kinds)]
+
+
+def records_summary(library, kinds=None) -> str:
+    """The list of records (of ``kinds``) counted in one sentence, worked out from the list
+    itself, so it stays true when a teacher adds records: how many, the years they run
+    between, and how many records of the name stand before and after the description of play
+    (``8 records, from 1522 to c. 1825: 5 records of the name before the description of play
+    (Francis Willughby, c. 1665) and 1 after it; 1 undated.``); "" for no records."""
+    recs = library.timeline(kinds)
+    if not recs:
+        return ""
+    dated = [r for r in recs if r.date.form != "undated"]
+    said = f"{len(recs)} record{'s' if len(recs) != 1 else ''}"
+    if len(dated) > 1:
+        said += f", from {dated[0].date.text} to {dated[-1].date.text}"
+    play = next((r for r in dated if r.kind == "play"), None)
+    names = [r for r in dated if r.kind == "name"]
+    if play is not None and names:
+        before = sum(1 for r in names if r.date.before(play.date))
+        after = sum(1 for r in names if play.date.before(r.date))
+        said += (f": {before} record{'s' if before != 1 else ''} of the name before the "
+                 f"description of play ({play.who}, {play.date.text}) and {after} after it")
+    undated = len(recs) - len(dated)
+    if undated:
+        said += f"; {undated} undated"
+    return said + "."
 
 
 # --------------------------------------------------------------------------------------------
@@ -323,13 +373,14 @@ def block_view(block, library, symbols: bool = True,
     """A lesson block as a plain dict for a printed page, ``kind`` first:
 
     - ``quote``: ``quotes``, (stored text, citation with where it stands) pairs;
-    - ``rules``: ``columns`` (ruleset ids), ``rows`` of (label, [(value, status)]), ``caption``;
+    - ``rules``: ``columns`` (the rulesets' names: :func:`ruleset_name`), ``rows`` of (label, [(value, status)]), ``caption``;
     - ``odds``: a ``sentence``, or ``columns`` and ``rows`` of text;
     - ``simulate``: ``title``, ``seats`` (seat, mean, ±, last in) and the ``sentence``;
     - ``skill``: :func:`skill_table`;
     - ``cards``: ``rows`` of (label, cards as text) and a ``caption``;
     - ``puzzle``: ``numbers``, the places of its puzzles among the worksheet's (given);
-    - ``records``: ``records``, each a :func:`record_view`.
+    - ``records``: ``records``, each a :func:`record_view`, and their ``summary``
+      (:func:`records_summary`).
 
     Raises what the engine raises for a study or figures it cannot make."""
     from tutor.engine.cards import pretty_cards
@@ -348,7 +399,8 @@ def block_view(block, library, symbols: bool = True,
         caption = RULES_CAPTION
         if players is not None:
             caption = f"Per-player figures for {players} players. " + caption
-        return {"kind": "rules", "columns": list(d["rulesets"]), "rows": rows, "caption": caption}
+        return {"kind": "rules", "columns": [ruleset_name(library, r) for r in d["rulesets"]],
+                "rows": rows, "caption": caption}
     if kind == "odds":
         from tutor.teaching.lessons import ODDS_FIGURES
         odds = odds_rows(d, library)
@@ -357,29 +409,33 @@ def block_view(block, library, symbols: bool = True,
         return {"kind": "odds", "sentence": None,
                 "columns": ["ruleset", "players", "hand / table",
                             *[ODDS_FIGURES[f] for f in d["figures"]]],
-                "rows": [[r["ruleset"], str(r["players"]), f"{r['hand']} / {r['table']}",
+                "rows": [[r["name"], str(r["players"]), f"{r['hand']} / {r['table']}",
                           *[odds_percent(r[f]) for f in d["figures"]]] for r in odds]}
     if kind == "simulate":
         if "skill" in d:
             from tutor.teaching.figures import skill_figures
             figures = skill_figures(d["skill"], d["deals"], d["seed"], d["samples"],
                                     d["rulesets"])
-            return SkillView(kind="skill", **skill_table(figures))
+            names = {r["ruleset"]: ruleset_name(library, r["ruleset"]) for r in figures["rows"]}
+            return SkillView(kind="skill", **skill_table(figures, names))
         result = simulate(d, library)
         unit = "stakes" if result["measure"] == "net stakes" else "points"
         return {"kind": "simulate",
-                "title": f"{result['ruleset']}, {result['players']} players: mean {unit} a "
-                         "deal, by seat",
+                "title": f"{ruleset_name(library, result['ruleset'])}, {result['players']} "
+                         f"players: mean {unit} a deal, by seat",
                 "seats": [(s["seat"], f"{s['mean']:+.2f}", f"{s['ci95']:.2f}",
                            f"{100 * s['last_in_rate']:.0f}%") for s in result["seats"]],
-                "sentence": simulate_sentence(result)}
+                "sentence": simulate_sentence(result, ruleset_name(library,
+                                                                   result["ruleset"]))}
     if kind == "cards":
         return {"kind": "cards",
                 "rows": [(label, pretty_cards(cards, symbols) if cards else "(none)")
                          for label, cards in d["rows"]],
-                "caption": d.get("caption")}
+                "caption": cards_in_text(d["caption"], symbols) if d.get("caption") else
+                d.get("caption")}
     if kind == "puzzle":
         return {"kind": "puzzle", "numbers": list(puzzle_numbers or [])}
     if kind == "records":
-        return {"kind": "records", "records": records_view(library, d.get("kinds"))}
+        return {"kind": "records", "records": records_view(library, d.get("kinds")),
+                "summary": records_summary(library, d.get("kinds"))}
     return {"kind": "coach"}

@@ -171,7 +171,7 @@ def _table_prial(now: _Now, caps: list[Action]) -> Seen | None:
         facts.append(line)
     facts.append(now.under("captures", rs.captures))
     if deal.game.claimable(OversightKind.SPLIT_PRIAL):
-        facts.append(f"Claimable under {rs.id}: "
+        facts.append(f"Claimable under {_title(rs)}: "
                      f"{value_words('oversights', (OversightKind.SPLIT_PRIAL,))}.")
     return Seen("table-prial", tuple(facts))
 

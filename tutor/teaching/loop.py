@@ -339,8 +339,10 @@ class PuzzleQuestion(Question):
     and then the verdict, the answer, the explanation and its quotations (a screenful at a time
     on a terminal), and the ratings the first try moved.  ``prompt`` is the answer prompt."""
 
-    def __init__(self, puzzle, heading: str | None = None, prompt: str = "answer> "):
+    def __init__(self, puzzle, heading: str | None = None, prompt: str = "answer> ",
+                 taught: str | None = None):
         self.puzzle = puzzle
+        self.taught = taught
         self.heading = heading
         self.prompt = prompt
         self.words = [w for w in puzzle.answer_words() if said(w) not in QUIT_WORDS]
@@ -367,7 +369,7 @@ class PuzzleQuestion(Question):
             io.say(f"{'✗' if io.symbols else 'x'} Shown, and counted as not right.",
                    style="bold red")
         shown = render_explanation(self.puzzle, outcome.grade, symbols=io.symbols,
-                                   quoted=_QUOTED.setdefault(io, set()))
+                                   quoted=_QUOTED.setdefault(io, set()), taught=self.taught)
         if outcome.ended:
             io.show(shown)
         else:

@@ -20,7 +20,8 @@ from markupsafe import Markup, escape
 from tutor.engine.cards import parse_cards, pretty_cards
 from tutor.engine.errors import NotationError
 
-__all__ = ["as_cards", "md_code", "md_escape", "prose_html", "prose_markdown"]
+__all__ = ["as_cards", "cards_in_text", "md_code", "md_escape", "prose_html",
+           "prose_markdown"]
 
 _CARD_CODE = re.compile(r"^(?:[A2-9TJQK]|10)[CDHS]$")
 
@@ -35,6 +36,18 @@ def as_cards(content: str) -> list[int] | None:
         return parse_cards(words)
     except NotationError:
         return None
+
+
+#: A card code standing as a word of plain text (``3C``, ``TD``, ``10S``).
+_CODE_WORD = re.compile(r"(?<![\w-])(?:[A2-9TJQK]|10)[CDHS](?![\w-])")
+
+
+def cards_in_text(text: str, symbols: bool = True) -> str:
+    """Plain text (a figure's caption) with each card code written as the figures write cards:
+    ``3C 8D join the table`` -> ``3♣ 8♦ join the table`` (``3C 8D`` without ``symbols``, as
+    the figures then write them)."""
+    return _CODE_WORD.sub(lambda m: pretty_cards([parse_cards([m.group(0)])[0]], symbols),
+                          text)
 
 
 @lru_cache(maxsize=1)

@@ -10,16 +10,18 @@ from tutor.teaching.lessons._tracks import (
                                             FixedLesson,
                                             Track,
                                             TrackStep,
+                                            course_place,
                                             fixed_lesson,
                                             load_track,
                                             page_heading,
                                             read_track,
                                             step_key,
+                                            taught_in_track,
                                             track_files,
                                             track_names,
                                             track_problems,
 )
 
-__all__ = ["FixedLesson", "Track", "TrackStep", "MATCH", "fixed_lesson", "load_track",
-           "page_heading", "read_track", "step_key", "track_files", "track_names",
-           "track_problems"]
+__all__ = ["FixedLesson", "Track", "TrackStep", "MATCH", "course_place", "fixed_lesson",
+           "load_track", "page_heading", "read_track", "step_key", "taught_in_track",
+           "track_files", "track_names", "track_problems"]

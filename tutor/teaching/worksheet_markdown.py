@@ -134,7 +134,8 @@ def block_markdown(b: BlockView) -> list[str]:
     if b["kind"] == "cards":
         return md_table(["", "cards"], [list(r) for r in b["rows"]], b.get("caption"))
     if b["kind"] == "records":
-        return records_markdown(b["records"])
+        return records_markdown(b["records"]) + ([md_escape(b["summary"]), ""]
+                                                 if b.get("summary") else [])
     if b["kind"] == "puzzle" and b["numbers"]:
         nums = b["numbers"]
         return [f"*→ Puzzle{'s' if len(nums) > 1 else ''} {', '.join(map(str, nums))}, on the "

@@ -419,7 +419,7 @@ class DealPlayer(Watching):
                 "mournival_not_taken", len(d.history),
                 f"Play began with the mournival {pretty_cards(f.cards, self.symbols)} on the "
                 "table, and you were the dealer.",
-                f"Under {rs.id}, {value_words('table_mournival', rs.table_mournival)}: that was "
+                f"Under {rs.name_in_text}, {value_words('table_mournival', rs.table_mournival)}: that was "
                 "yours to do (take) before play; left there, it is "
                 + ("an oversight for the others to claim."
                    if d.game.claimable(OversightKind.OVERLOOKED_TABLE_MOURNIVAL)

@@ -369,7 +369,7 @@ def _verdict_words(an: Analysis, pos: Deal, names: Sequence[str], seat: int, sym
         text = (f"Best: {_option_words(best.action, symbols)}, expected "
                 f"{_signed(best.mean, unit)}; {-second.diff:.2f} ± {second.diff_ci95:.2f} {unit} "
                 f"better than the next best, {_option_words(second.action, symbols)} (by "
-                f"{an.samples} playouts from what you can see).")
+                f"{an.samples} deals played out from what you can see).")
         if (pos.to_move == seat and best.action is not None and second.action is not None
                 and an.then is None):
             p = principle(pos, seat, best.action, second.action, names, symbols)
@@ -384,14 +384,14 @@ def _verdict_words(an: Analysis, pos: Deal, names: Sequence[str], seat: int, sym
                 f"{an.samples} deals played out; the others are worse.")
     widest = max(o.diff_ci95 for o in alike[1:])
     gap = max(0.0, max(-o.diff for o in alike[1:]))
-    more = (", and more playouts could tell them apart" if more_samples_could_tell(an)
+    more = (", and more deals played out could tell them apart" if more_samples_could_tell(an)
             else f": they are worth the same to within ±{an.target:g} {unit}")
     if len(alike) == 2:
-        said = (f"The difference, {gap:.2f} ± {widest:.2f} {unit} over {an.samples} playouts "
-                "from what you can see, is within its 95% interval")
+        said = (f"The difference, {gap:.2f} ± {widest:.2f} {unit} over {an.samples} deals "
+                "played out from what you can see, is within its 95% interval")
     else:
         said = (f"The differences, up to {gap:.2f} ± {widest:.2f} {unit} over {an.samples} "
-                "playouts from what you can see, are within their 95% intervals")
+                "deals played out from what you can see, are within their 95% intervals")
     return f"No {what} is clearly best: {words} are about equal. {said}{more}."
 
 

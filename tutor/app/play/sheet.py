@@ -301,7 +301,7 @@ def costly_lines(review: DealReview, names: Sequence[str], seat: int, symbols: b
     n = review.decisions
     head = Text("Your costliest decisions", style="bold")
     head.append(f" (the engine's analysis of your {n} decision{'s' if n != 1 else ''}, up to "
-                f"{review.samples} playouts each; expected loss over the deal "
+                f"{review.samples} deals played out each; expected loss over the deal "
                 f"{review.total_loss:.2f} {unit})", style="dim")
     out: list = [head]
     if not review.costly:
@@ -325,17 +325,17 @@ def costly_lines(review: DealReview, names: Sequence[str], seat: int, symbols: b
         if c.then is not None:          # a question of timing: held through the turn action
             then = action_text(c.then, names, seat, symbols, set_aside)
             did.append(", then ")
-            did.append(then.plain[0].lower() + then.plain[1:] if then.plain else "")
+            did.append(_mid_sentence(then.plain))
         # "best" only when the analysis separates it from every other option
         did.append("; best: " if c.clear else "; better: ")
         best = _option_text(c.best, names, seat, symbols, set_aside)
-        best.plain = best.plain[0].lower() + best.plain[1:] if best.plain else best.plain
+        best.plain = _mid_sentence(best.plain)
         did.append_text(best)
         if c.then is not None and c.best is not None:
             did.append(" first")
         if not c.clear and c.alike:
             did.append(" (or about as good: " + "; ".join(
-                _option_text(a, names, seat, symbols, set_aside).plain.lower()
+                _mid_sentence(_option_text(a, names, seat, symbols, set_aside).plain)
                 for a in c.alike) + ")")
         did.append(".")
         grid.add_row(Text(f"{i}.", style="bold"), Group(top, did, Text(c.why, style="dim")))
@@ -344,6 +344,12 @@ def costly_lines(review: DealReview, names: Sequence[str], seat: int, symbols: b
 
 
 _VERDICT_STYLE = {"inaccuracy": "yellow", "mistake": "bold dark_orange", "blunder": "bold red"}
+
+
+def _mid_sentence(text: str) -> str:
+    """An action's words within a sentence: "You capture A♦ with A♣" -> "you capture A♦ with
+    A♣" (only the first letter lowered: a card's rank letter keeps its case)."""
+    return text[:1].lower() + text[1:]
 
 
 def _option_text(a, names: Sequence[str], seat: int, symbols: bool, set_aside: bool) -> Text:

@@ -210,12 +210,14 @@ class Watching:
                     head += "; " + ", ".join(f"{self.names[q]} would have claimed in {t:.2f} s"
                                              for q, t in others)
                 return head + "."
-            head = (f"You claimed first, in {r.learner or 0:.2f} s from the moment it could be "
-                    "claimed to your Enter")
+            # the timing said last, in brackets: a line wrapped before "Enter" never reads as
+            # a key to press ("Enter; no computer player ...")
+            head = f"You claimed first, in {r.learner or 0:.2f} s"
+            timed = " (timed from the moment it could be claimed until you pressed Enter)."
             if r.runner_up is not None:
-                return (head + f": {r.margin:.2f} s ahead of {name(r.runner_up)} "
-                        f"({r.reactions.get(r.runner_up, 0):.2f} s).")
-            return head + "; no computer player was going to claim it."
+                return (head + f": {r.margin:.2f} s ahead of {name(r.runner_up)}, who took "
+                        f"{r.reactions.get(r.runner_up, 0):.2f} s" + timed)
+            return head + ", and no computer player was going to claim it" + timed
         head = f"{self.names[r.winner]} claimed first, in {r.window:.2f} s"
         if r.runner_up is not None:
             behind = r.window + (r.margin or 0)

@@ -118,8 +118,9 @@ def _admit(own: list[_RawSource], home: list[Path]) -> tuple[list[_RawSource], l
     refused: list[str] = []
     texts = source_texts_dir()
     for path in home:
+        left_out: list[str] = []        # its refused records, each left out on its own
         try:
-            raw = _parse_file(path, "home")
+            raw = _parse_file(path, "home", left_out)
             lib = _build(own + admitted + [raw])
         except LaughError as exc:
             refused += [line for line in str(exc).splitlines() if line.strip()]
@@ -132,6 +133,7 @@ def _admit(own: list[_RawSource], home: list[Path]) -> tuple[list[_RawSource], l
         if bad:
             refused += bad
             continue
+        refused += left_out
         admitted.append(raw)
     return admitted, refused
 

@@ -19,12 +19,15 @@ from tutor.engine.sources._rulesets import _parse_ruleset
 if TYPE_CHECKING:
     from tutor.engine.sources._models import BasedOn, Problem, RecordEntry, _Grounds
 
-def _parse_file(path: Path, origin: str = "own") -> _RawSource:
+def _parse_file(path: Path, origin: str = "own",
+                left_out: list[str] | None = None) -> _RawSource:
     """Read and check the source file ``path`` (references to other files' quotations and
     rulesets are resolved later, when the library is built); ``origin`` says where it was found
     (``own``, ``home`` or ``extra``).  The file's shape is checked by its model
     (:class:`~tutor.engine.sources._models.SourceFile`), then what its values say.  Raises
-    DataError for the first problem, or for every refused record, one a line."""
+    DataError for the first problem, or for every refused record, one a line; with
+    ``left_out`` (a teacher's file) a refused record is left out on its own instead, its line
+    added to ``left_out``, and the file kept with its other records."""
     from tutor.engine.sources._models import SourceFile  # pydantic: once the files are read
     f = _File(path)
     if f.root is None:
@@ -52,7 +55,10 @@ def _parse_file(path: Path, origin: str = "own") -> _RawSource:
     if m.rulesets and node is not None:
         for rid, (knode, rnode) in f.mapping(node, "rulesets").items():
             raw.rulesets.append(_parse_ruleset(f, raw, rid, knode, rnode))
-    if refused:
+    if refused and left_out is not None:
+        left_out += [f"{line} (this record is left out; the other records of the file are kept)"
+                     for line in refused]
+    elif refused:
         raise DataError("\n".join(refused))
     return raw
 

@@ -46,6 +46,8 @@ _FIELD_WORDS = {"hand": "", "cards": "", "card": "", "each": "", "table": "", "a
 _LABELS = {"hand": "the cards dealt to each", "table": "the table cards",
            "dealer's ante": "the dealer's ante", "others' ante": "the others' ante",
            "bonus": "the bonus", "breakeven": "the breakeven", "eldest": "eldest"}
+#: The labels that name more than one thing (a verb after them agrees).
+_PLURAL = frozenset({"hand", "table"})
 #: Example answers for the whole setup; the question shows the first that is not the answer.
 _EXAMPLES = ("10 12 3/2 3 10", "8 12 3/2 5 8")
 
@@ -154,17 +156,17 @@ class DealSetup(PuzzleKind):
         p = lib.parameter(ctx.rs.id, "table_mournival")
         note = f" ({p.status}: {' '.join(p.note.split())})" if p.status != "stated" and p.note \
             else ""
-        holders = [lib.rulesets[r].title for r in applicable_rulesets()
+        holders = [lib.rulesets[r].title_in_text for r in applicable_rulesets()
                    if lib.rulesets[r].table_mournival != own]
         lines = []
         for i, v in enumerate(options):
             if v == own:
                 lines.append(f"- {LETTERS[i]}) {words[v]}{note}: the rule under "
-                             f"{lib.rulesets[ctx.rs.id].title}.")
+                             f"{lib.rulesets[ctx.rs.id].title_in_text}.")
             else:
                 lines.append(f"- {LETTERS[i]}) {words[v]}: the rule under "
                              + join(holders) + ", not this one.")
-        facts = {"ruleset": lib.rulesets[ctx.rs.id].title, "players": ctx.players,
+        facts = {"ruleset": lib.rulesets[ctx.rs.id].title_in_text, "players": ctx.players,
                  "options": "\n".join(f"{LETTERS[i]}) {words[v]}" for i, v in enumerate(options)),
                  "facts": "\n".join(lines), "field": "a table mournival", "dealer": deal.dealer,
                  "example": "", "unit_note": ""}
@@ -245,7 +247,7 @@ class DealSetup(PuzzleKind):
             example = ""
         unit_pairs = any(f in ("breakeven", "all") for f in [variant]) and \
             pairs_unit(ctx.rs.id, n)
-        facts = {"ruleset": lib.rulesets[ctx.rs.id].title, "players": n,
+        facts = {"ruleset": lib.rulesets[ctx.rs.id].title_in_text, "players": n,
                  "unit_note": ("; the source counts it in pairs, and a number alone is read "
                                "in its unit") if unit_pairs else "",
                  "facts": "\n".join(lines), "field": labels.get(variant, variant),
@@ -349,7 +351,8 @@ class DealSetup(PuzzleKind):
                         "neighbour, the next seat.")
             if said is not None and said == (ans["dealer"] - 1) % n:
                 return ("Not yet: that seat is the dealer's right-hand neighbour. Count to the "
-                        "left from the dealer: the next number, after the last seat seat 0.")
+                        "left from the dealer: the next number up, and after the last player, "
+                        "Player 0 again.")
             return "Not yet: count one seat to the left from the dealer's seat."
         names = [_LABELS.get(lab, lab) for lab, _, _ in wrong]
         tail = {"hand": "each player's hand comes first; the rest of the 52 go to the table",
@@ -359,7 +362,8 @@ class DealSetup(PuzzleKind):
                 "bonus": "the last player's bonus is taken from the pot first",
                 "breakeven": "the breakeven is counted in won cards, or in pairs"}
         hints = [tail[lab] for lab, _, _ in wrong if lab in tail]
-        return ("Not yet: " + join(names) + (" is" if len(names) == 1 else " are")
+        plural = len(names) > 1 or wrong[0][0] in _PLURAL      # "the table cards are off"
+        return ("Not yet: " + join(names) + (" are" if plural else " is")
                 + " off" + (f" ({hints[0]})" if hints else "") + ".")
 
     def answer_words(self, p: Puzzle) -> list[str]:

@@ -423,7 +423,7 @@ class SpotOversight(PuzzleKind):
         return {
             "example": f"claim {RANK_PLURALS[spare]}",
             "actor": player_name(action.player, seat), "action": describe(action, seat, ctx.players),
-            "ruleset": lib.rulesets[rs.id].title, "claimable": join(claimable),
+            "ruleset": lib.rulesets[rs.id].title_in_text, "claimable": join(claimable),
             "not_claimable": join(not_claimable, "or") or "nothing else",
         }
 

@@ -108,7 +108,8 @@ def record_lines() -> dict[tuple[str, str], list[str]]:
     part of them, or a modern writer's report of it; each description a sentence that tells
     players what to do).  Every other record with its own words (a teacher's) joins the modern
     lines of its side: a record of the name with the records, a record of play with the
-    descriptions."""
+    descriptions.  A record of the name joins only where its words name the game (:data:`NAMED`):
+    a bare word of it ("old-fashioned") is no line that "names the game"."""
     from tutor.puzzles.model import definition
     lib = library()
     got: dict[tuple[str, str], list[str]] = {(sp, side): [] for sp in SPELLINGS for side in SIDES}
@@ -119,6 +120,8 @@ def record_lines() -> dict[tuple[str, str], list[str]]:
     listed = {ref for refs in got.values() for ref in refs}
     for r in lib.timeline(["name", "play"]):
         if r.quote and r.quote not in listed and not _part_of_listed(r, listed):
+            if r.kind == "name" and not NAMED.search(quote_plain(lib.quotation(r.quote).text)):
+                continue
             got[("modern", "record" if r.kind == "name" else "description")].append(r.quote)
     return got
 
@@ -315,6 +318,8 @@ class Timeline(PuzzleKind):
                  + " (cited; none of its words are given here)",
                  "options": "\n".join(f"{LETTERS[i]}) {t}" for i, t in enumerate(options)),
                  "date": rec.date.text, "author": rec.who, "work": rec.title,
+                 # its author and work, the work once where it has no author (its "who")
+                 "maker": ", ".join(dict.fromkeys(p for p in (rec.author, rec.title) if p)),
                  "neighbours": _neighbours(recs, rec)}
         features = {"close": float(any(abs(d.key[1] - rec.date.key[1]) < 10 for d in wrong))}
         facts["roughly"] = ("" if rec.date.form != "circa" else

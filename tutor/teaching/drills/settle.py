@@ -112,7 +112,7 @@ class SettleDrill(Drill):
         rs, pc, res = d.ruleset, d.rules, d.final_result()
         names = [f"Player {s}" for s in range(d.n)]
         names[q.seat] = "You"
-        lines: list = [Text(f"{rs.id} · {d.n} players", style="bold")]
+        lines: list = [Text(f"{rs.short_title} · {d.n} players", style="bold")]
         rule = settlement_rule(rs.scoring, breakeven=pc.breakeven, pot_to=rs.pot_to)
         formula = settlement_formula(rs.scoring, breakeven=pc.breakeven)
         if formula is not None:

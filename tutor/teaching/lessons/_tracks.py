@@ -19,6 +19,9 @@ match: true                       # the track ends with a practice match under t
 set under the track's ruleset where the block allows it (its kind applies to the ruleset, the
 ruleset covers its player count, and the track does not leave it out), a ``coach`` block played
 with its deal for the ruleset; the others are left out and said (:attr:`FixedLesson.left_out`).
+A course lesson its prose names ("lesson 4") is said as the track's learner finds it: "step 3
+(course lesson 4)", or "course lesson 10" outside the track (:func:`course_place`); the line
+under an explanation likewise (:func:`taught_in_track`).
 Its progress is kept apart from the course's, under the key ``TRACK/LESSON``
 (:func:`step_key`), and the match's under ``TRACK/match``.  :func:`track_problems` is what
 ``laugh lessons check`` says of a track: every lesson, page and left-out name found, and every
@@ -27,6 +30,7 @@ kept puzzle block one that can be set under the ruleset (:func:`tutor.puzzles.pr
 from __future__ import annotations
 
 import dataclasses
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated
@@ -44,10 +48,11 @@ from tutor.engine import yamlfile
 from tutor.engine.data import data_dir
 from tutor.engine.models import Model, listed, refusal, validate
 from tutor.teaching.lessons._common import _ID_RE, _display, _shown
-from tutor.teaching.lessons._model import Block, Lesson, PuzzleData, page_heading
+from tutor.teaching.lessons._model import Block, Lesson, PuzzleData, Segment, page_heading
 
-__all__ = ["FixedLesson", "Track", "TrackStep", "MATCH", "fixed_lesson", "load_track",
-           "step_key", "track_files", "track_names", "track_problems"]
+__all__ = ["FixedLesson", "Track", "TrackStep", "MATCH", "course_place", "fixed_lesson",
+           "load_track", "step_key", "taught_in_track", "track_files", "track_names",
+           "track_problems"]
 
 #: The key of a track's closing match among its steps' progress.
 MATCH = "match"
@@ -174,6 +179,59 @@ def step_key(track: Track, lesson_id: str) -> str:
     return f"{track.id}/{lesson_id}"
 
 
+#: A course lesson named in a lesson's prose: "lesson 4", "Lesson 7".
+_LESSON_REF = re.compile(r"\b([Ll])esson (\d+)\b")
+
+
+def course_place(track: Track, number: int, course=None) -> str:
+    """Course lesson ``number`` as a learner of ``track`` finds it: ``step 3 (course lesson
+    4)`` when the lesson is a step of the track, else ``course lesson 10``.  ``course``: the
+    course's entries (:func:`tutor.teaching.lessons.course_index`, read when not given)."""
+    if course is None:
+        from tutor.teaching.lessons import course_index
+        course = course_index()
+    ids = [s.lesson for s in track.steps]
+    lid = next((e.id for e in course if e.number == number), None)
+    if lid in ids:
+        return f"step {ids.index(lid) + 1} (course lesson {number})"
+    return f"course lesson {number}"
+
+
+def _places(track: Track, text: str, course) -> str:
+    """``text`` with each "lesson N" said as :func:`course_place` says it (a capital kept;
+    inside brackets a step is only ``step 3``, never a bracket within a bracket)."""
+    def one(m: re.Match) -> str:
+        place = course_place(track, int(m.group(2)), course)
+        before = text[:m.start()]
+        if before.count("(") > before.count(")"):
+            place = place.partition(" (")[0]
+        return place[:1].upper() + place[1:] if m.group(1) == "L" else place
+    return _LESSON_REF.sub(one, text)
+
+
+def taught_in_track(track: Track, teaches: str, course=None) -> str:
+    """Where the course teaches a puzzle's point (``teaches``: ``STEM#HEADING``, as
+    :attr:`tutor.puzzles.Puzzle.teaches`), said to a learner of ``track``: ``Taught in step 5
+    (course lesson 6), on the page “Where the leftovers go” (r from the home screen, step 5).``
+    where the lesson is a step keeping that page, else the course lesson and ``laugh lesson
+    N``; "" when ``teaches`` is empty."""
+    if not teaches:
+        return ""
+    if course is None:
+        from tutor.teaching.lessons import course_index
+        course = course_index()
+    stem, _, heading = teaches.partition("#")
+    entry = next((e for e in course if e.path.stem == stem), None)
+    n = entry.number if entry is not None else int(stem[:2])
+    step = next((i for i, s in enumerate(track.steps, 1)
+                 if entry is not None and s.lesson == entry.id
+                 and (s.pages is None or heading in s.pages)), None)
+    if step is not None:
+        return (f"Taught in step {step} (course lesson {n}), on the page “{heading}” "
+                f"(r from the home screen, step {step}).")
+    return f"Taught in course lesson {n}, on the page “{heading}” (laugh lesson {n})."
+
+
 def _left_out_by(step: TrackStep, b: Block) -> str | None:
     """The ``leave_out`` name that leaves the puzzle block ``b`` out, or None."""
     kind = b.puzzle()["kind"].partition("@")[0]
@@ -193,6 +251,8 @@ def fixed_lesson(track: Track, step: TrackStep, lesson: Lesson, library=None) ->
         from tutor.engine.sources import default_library
         library = default_library()
     from tutor import puzzles
+    from tutor.teaching.lessons import course_index
+    course = course_index()
     rs = library.rulesets[track.ruleset]
     left: dict[str, int] = {}
     pages = [p for p in lesson.pages
@@ -222,6 +282,8 @@ def fixed_lesson(track: Track, step: TrackStep, lesson: Lesson, library=None) ->
                     rs.id not in item.coach()["deals"]:
                 left[f"the coached deal has no deal under {rs.id}"] = 0
                 continue
+            elif isinstance(item, Segment):         # "lesson 4": the step, or the course's
+                item = dataclasses.replace(item, text=_places(track, item.text, course))
             items.append(item)
         if items:
             kept_pages.append(items)
