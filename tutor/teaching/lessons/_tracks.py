@@ -188,7 +188,7 @@ def course_place(track: Track, number: int, course=None) -> str:
     4)`` when the lesson is a step of the track, else ``course lesson 10``.  ``course``: the
     course's entries (:func:`tutor.teaching.lessons.course_index`, read when not given)."""
     if course is None:
-        from tutor.teaching.lessons import course_index
+        from tutor.teaching.lessons._index import course_index
         course = course_index()
     ids = [s.lesson for s in track.steps]
     lid = next((e.id for e in course if e.number == number), None)
@@ -218,7 +218,7 @@ def taught_in_track(track: Track, teaches: str, course=None) -> str:
     if not teaches:
         return ""
     if course is None:
-        from tutor.teaching.lessons import course_index
+        from tutor.teaching.lessons._index import course_index
         course = course_index()
     stem, _, heading = teaches.partition("#")
     entry = next((e for e in course if e.path.stem == stem), None)
@@ -251,7 +251,7 @@ def fixed_lesson(track: Track, step: TrackStep, lesson: Lesson, library=None) ->
         from tutor.engine.sources import default_library
         library = default_library()
     from tutor import puzzles
-    from tutor.teaching.lessons import course_index
+    from tutor.teaching.lessons._index import course_index
     course = course_index()
     rs = library.rulesets[track.ruleset]
     left: dict[str, int] = {}
