@@ -176,14 +176,15 @@ class Plan(TypedDict, total=False):
     """The plan a puzzle id draws before a deal is played (:meth:`PuzzleKind.plan`): the
     ``variant`` (every kind but ``best-move``'s decoy-free plans), and what a kind draws besides:
     the ``theme`` (a decoy's or a rule's), the position's ``case`` and the answer the learner
-    may ``prefer``, how many ``ranks`` to count, the ``item`` of a pool, and whether the
-    settlement has a table ``mournival``."""
+    may ``prefer``, how many ``ranks`` to count, the ``item`` of a pool, the ``value`` a
+    reading names (as JSON), and whether the settlement has a table ``mournival``."""
     variant: str
     theme: str
     case: str
     prefer: str
     ranks: int
     item: int
+    value: JSONValue
     mournival: bool
 
 

@@ -55,8 +55,13 @@ engine's counting for each capture.
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
+from typing import Any
 
 from tutor.engine.analysis import (
+    Analysis,
+    OptionValue,
+    Principle,
     decision_options,
     option_class,
     principles,
@@ -65,10 +70,14 @@ from tutor.engine.analysis import (
 from tutor.engine.analysis.fast import covers
 from tutor.engine.bots import make_bot
 from tutor.engine.cards import RANK_PLURALS
+from tutor.engine.deal import Action, Deal
 from tutor.engine.records import action_from_json, action_to_json
+from tutor.engine.rulesets import Ruleset
 from tutor.puzzles.base import (
     LETTERS,
     Candidate,
+    Ctx,
+    Plan,
     PuzzleKind,
     Verdict,
     option_label,
@@ -78,7 +87,7 @@ from tutor.puzzles.base import (
     turn_options,
 )
 from tutor.puzzles.board import action_text
-from tutor.puzzles.model import AnswerError, definition
+from tutor.puzzles.model import AnswerError, Definition, Puzzle, definition
 from tutor.puzzles.reader import letters_answer
 
 #: Which positions a puzzle analyses first, in the order the seeds cycle through them (see
@@ -101,19 +110,19 @@ def number(x: float) -> str:
     return s.replace("-", "−")
 
 
-def runner_up(an):
+def runner_up(an: Analysis) -> OptionValue | None:
     """The best option of the analysis ``an`` that is not the same play as its best, or None."""
     return an.runner_up
 
 
-def lead(an) -> float:
+def lead(an: Analysis) -> float:
     """How far the analysis ``an``'s best option is ahead of the :func:`runner_up`, in the
     deal's unit (0 when every option is the same play)."""
     second = runner_up(an)
     return 0.0 if second is None else an.best.mean - second.mean
 
 
-def promising(an, margin: float) -> bool:
+def promising(an: Analysis, margin: float) -> bool:
     """Whether a short analysis ``an`` is worth following with the full one: its leader is
     ahead by at least half of ``margin``, with a 95% interval on the paired difference that
     excludes zero."""
@@ -122,7 +131,7 @@ def promising(an, margin: float) -> bool:
             and second.diff + second.diff_ci95 < 0)
 
 
-def clear_best(an, margin: float) -> bool:
+def clear_best(an: Analysis, margin: float) -> bool:
     """True when the analysis ``an`` has one clearly best option: it beats the
     :func:`runner_up` by at least ``margin`` and the two 95% intervals do not overlap."""
     best, second = an.best, runner_up(an)
@@ -130,7 +139,7 @@ def clear_best(an, margin: float) -> bool:
             and best.mean - best.ci95 > second.mean + second.ci95)
 
 
-def confirmed(deal, selection, confirmation, margin: float) -> bool:
+def confirmed(deal: Deal, selection: Analysis, confirmation: Analysis, margin: float) -> bool:
     """True when the second, independent analysis ``confirmation`` agrees with ``selection``:
     the same best play, clearly best (:attr:`Analysis.separated`: every other play's interval
     on its difference from it below zero), ahead of the next by at least ``margin``."""
@@ -139,26 +148,26 @@ def confirmed(deal, selection, confirmation, margin: float) -> bool:
             == option_class(deal, selection.best.action))
 
 
-def _mixed(deal, seat: int) -> bool:
+def _mixed(deal: Deal, seat: int) -> bool:
     """The seat can make a capture that is at risk, and something else too (engine counting)."""
     risky = sum(o.at_risk for o in deal.capture_options(seat))
     return 0 < risky < len(turn_options(deal, seat))
 
 
-def risk_tag(deal, seat: int, a) -> str:
+def risk_tag(deal: Deal, seat: int, a: Action) -> str:
     """The theme of the best move ``a``: ``capture-at-risk`` (it takes a rank that could be gone
     by the seat's next turn), ``capture-safe`` (a rank that would wait), ``declaration`` or
     ``end-turn``."""
     if a.kind in ("capture", "play_on_capture"):
         opts = {o.rank: o for o in deal.capture_options(seat)}
-        o = opts.get(a.rank)
+        o = opts.get(a.rank) if a.rank is not None else None
         return "capture-at-risk" if o is not None and o.at_risk else "capture-safe"
     if a.kind == "end_turn":
         return "end-turn"
     return "declaration"
 
 
-def advice_share(deal, seat: int, best_action) -> float:
+def advice_share(deal: Deal, seat: int, best_action: Action | None) -> float:
     """The share of :data:`ADVICE_DRAWS` choices of the ``counter`` player at this position that
     are the best move (up to suits): how far the usual advice finds it."""
     legal = deal.legal_actions()
@@ -174,7 +183,8 @@ def _result_words(x: int, unit: str) -> str:
     return f"{number(x)[:-3]} {word}"
 
 
-def playout_lines(deal, seat: int, worse, better, seed: int, labels: dict) -> list[str]:
+def playout_lines(deal: Deal, seat: int, worse: Action, better: Action, seed: int,
+                  labels: Mapping[tuple[object, ...] | None, str]) -> list[str]:
     """One sample play-out of ``worse`` against ``better`` in words: a line for each, the
     moves after it up to :data:`PLAYOUT_ACTIONS` and the seat's final result."""
     po = sample_playout(deal, seat, worse, better, seed)
@@ -194,13 +204,15 @@ class BestMove(PuzzleKind):
     name = "best-move"
     analysed = True
 
-    def plan(self, base, rs, players, seed, defn):
+    def plan(self, base: random.Random, rs: Ruleset, players: int, seed: int,
+             defn: Definition) -> Plan:
         return {"variant": "default", "prefer": CASES[set_index(seed) % len(CASES)]}
 
-    def plan_may_fit(self, plan, theme):
+    def plan_may_fit(self, plan: Plan, theme: str) -> bool:
         return theme != "capture-safe" or plan["prefer"] == "other"
 
-    def solve(self, deal, seat, data, rs, players):
+    def solve(self, deal: Deal, seat: int, data: Mapping[str, Any], rs: Ruleset,
+              players: int) -> dict[str, Any]:
         if deal.to_move != seat or deal.free_actions(seat):
             return {}
         listed = []
@@ -216,7 +228,7 @@ class BestMove(PuzzleKind):
         return {"choices": [dict(c) for c in data["choices"]], **{k: data[k] for k in keys},
                 "principles": [dict(p) for p in data["principles"]]}
 
-    def build(self, ctx):
+    def build(self, ctx: Ctx) -> Candidate | None:
         opts = ctx.defn.options
         samples = int(opts.get("samples", 400))
         confirm = int(opts.get("confirm", 2000))
@@ -229,23 +241,22 @@ class BestMove(PuzzleKind):
         screens = int(opts.get("screens", 12))
         screen = int(opts.get("screen", 32))
         policy = str(opts.get("policy", "counter"))
-        spots = []
+        spots: list[tuple[Deal, int]] = []            # (a position, the seat to move)
 
-        def observer(d, a) -> None:
+        def observer(d: Deal, a: Action) -> None:
             p = d.to_move
             if d.phase != "play" or p is None or d.free_actions(p):
                 return
             if 2 <= len(turn_options(d, p)) <= max_options:
-                spots.append(d.clone())
+                spots.append((d.clone(), p))
 
         ctx.play(ctx.new_pack(), ctx.rng.randrange(ctx.players), ctx.bots(0.1), observer)
         rng = ctx.rng
         rng.shuffle(spots)
         at_risk = ctx.plan["prefer"] == "at-risk" or ctx.attempt >= OTHER_ATTEMPTS
-        spots.sort(key=lambda d: _mixed(d, d.to_move) != at_risk)
+        spots.sort(key=lambda spot: _mixed(*spot) != at_risk)
         where = f"{ctx.kind}.{ctx.rs.id}.{ctx.players}.{ctx.seed}/v{ctx.defn.generator_version}"
-        for k, deal in enumerate(spots[:screens]):
-            seat = deal.to_move
+        for k, (deal, seat) in enumerate(spots[:screens]):
             seed = text_seed(f"{where}/{ctx.attempt}/{k}")
             if not promising(turn_analysis(deal, seat, seed, screen, policy), margin):
                 continue
@@ -263,23 +274,28 @@ class BestMove(PuzzleKind):
                 break
         return None
 
-    def _candidate(self, ctx, deal, seat, an, found, budget, selection, policy) -> Candidate:
+    def _candidate(self, ctx: Ctx, deal: Deal, seat: int, an: Analysis,
+                   found: list[tuple[Action, Principle]], budget: dict[str, int],
+                   selection: dict[str, int], policy: str) -> Candidate:
         entries = turn_options(deal, seat)
         ctx.rng.shuffle(entries)
         # each option shown as one of its class drawn at random, not the engine's first: the
         # first is the lowest suit, so a club said "another of this rank is in your hand" and
         # a spade "none" (issue 42: the suits told the partial-input learner as much as "or
         # the same with other suits" did)
-        members: dict = {}
+        members: dict[tuple[object, ...] | None, list[Action]] = {}
         for m in decision_options(deal, seat, "turn"):
+            assert m is not None                    # (a turn option is an action, never hold)
             members.setdefault(option_class(deal, m), []).append(m)
         best = an.best
+        assert best.action is not None              # (principles found: the best is an action)
         best_key = option_class(deal, best.action)
         second = runner_up(an)
+        assert second is not None                   # (clear_best: another play is listed)
         unit = an.unit
-        choices = []
+        choices: list[dict[str, Any]] = []
         best_letter = ""
-        letter_of = {}
+        letter_of: dict[tuple[object, ...] | None, str] = {}
         for i, (first, _alike) in enumerate(entries):
             v = an.value_of(first)          # every option of a class is worth the same
             a = ctx.rng.choice(members[option_class(deal, first)])
@@ -320,7 +336,7 @@ class BestMove(PuzzleKind):
             verdict = "at risk" if o.at_risk else "can wait"
             counting.append(f"- {RANK_PLURALS[o.rank].capitalize()} ({o.table} on the table, "
                             f"{o.hand} in your hand, {o.unseen} unseen): {verdict}: {o.reason}.")
-        words = ctx.defn.words
+        defn = ctx.defn
         why = [f"- Against {p['letter']}) {by_letter[p['letter']]['text']}: "
                f"{p['advice'][0].upper()}{p['advice'][1:]}. {p['text']}" for p in against]
         facts = {
@@ -329,13 +345,13 @@ class BestMove(PuzzleKind):
             "verdict": (f"{best_letter}) {b['text']} is the best move: {ahead:.2f} ± "
                         f"{data['margin_ci95']:.2f} {unit} ahead of the next best, "
                         f"{runner['letter']}) {runner['text']}."),
-            "principles": (words.get("principles_lead", "Why:") + "\n" + "\n".join(why)),
-            "counting": (words.get("counting_lead", "The counting:") + "\n"
+            "principles": (defn.word("principles_lead", "Why:") + "\n" + "\n".join(why)),
+            "counting": (defn.word("counting_lead", "The counting:") + "\n"
                          + "\n".join(counting)) if counting else "",
             "samples": budget["samples"], "unit": unit,
             "selection_samples": selection["samples"],
             "min_margin": f"{float(ctx.defn.options.get('margin', 0.5)):g}",
-            "policy": words.get("policies", {}).get(policy, policy),
+            "policy": defn.word_map("policies").get(policy, policy),
             "count": len(choices),
         }
         share = advice_share(deal, seat, best.action)
@@ -354,7 +370,7 @@ class BestMove(PuzzleKind):
 
     # -- answers ----------------------------------------------------------------------------
 
-    def check(self, p, text):
+    def check(self, p: Puzzle, text: str) -> Verdict:
         choices = p.answer["choices"]
         letters = "".join(c["letter"] for c in choices)
         span = f"{letters[0]} to {letters[-1]}"
@@ -382,7 +398,7 @@ class BestMove(PuzzleKind):
         message += "\n\n" + self.refutation(p, got, best)
         return Verdict(False, message, retry=words)
 
-    def refutation(self, p, got, best) -> str:
+    def refutation(self, p: Puzzle, got: Mapping[str, Any], best: Mapping[str, Any]) -> str:
         """One sample play-out of the learner's move ``got`` against the ``best`` (choices of
         the puzzle), in words."""
         deal = p.deal()
@@ -396,8 +412,10 @@ class BestMove(PuzzleKind):
         return "\n".join([lead] + playout_lines(deal, p.seat, worse, better,
                                                   text_seed(f"{p.id}/playout"), labels))
 
-    def answer_words(self, p):
+    def answer_words(self, p: Puzzle) -> list[str]:
         return ["hint", "quit"] + [c["letter"] for c in p.answer["choices"]]
 
-    def wrong_answer(self, p):
-        return next(c["letter"] for c in p.answer["choices"] if c["letter"] != p.answer["best"])
+    def wrong_answer(self, p: Puzzle) -> str | None:
+        letter: str = next(c["letter"] for c in p.answer["choices"]
+                           if c["letter"] != p.answer["best"])
+        return letter

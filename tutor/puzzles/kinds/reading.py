@@ -21,27 +21,42 @@ of the sentences (a house ruleset, say) is left out.
 
 from __future__ import annotations
 
+import random
 import weakref
+from collections.abc import Mapping
+from typing import Any
 
 from tutor.engine.deal import Deal
 from tutor.engine.errors import DataError
 from tutor.engine.parameters import spec, value_words
+from tutor.engine.rulesets import Ruleset
+from tutor.engine.sources import Library
 from tutor.puzzles.base import (
     LETTERS,
     Candidate,
+    Ctx,
     JSONValue,
+    Plan,
     PuzzleKind,
     Verdict,
     jsonable,
     library,
     set_index,
 )
-from tutor.puzzles.model import AnswerError, definition
+from tutor.puzzles.model import AnswerError, Definition, Puzzle, definition
 from tutor.puzzles.quoted import quote_plain
 from tutor.puzzles.reader import letters_answer
 from tutor.puzzles.surface import overlap
 
 OPEN = "open"
+
+#: A sentence of ``puzzles/reading.yaml``, checked (:func:`sentences`): ``quote`` (its id),
+#: ``parameter``, ``decides`` and ``others`` (words that stand in it), ``open``, ``citing`` (the
+#: rulesets citing it for the parameter), ``value`` (theirs, as JSON) and ``note``.
+Sentence = dict[str, Any]
+#: A side-by-side puzzle a ruleset can ask (:func:`compare_sets`): ``quotes`` (the sentences'
+#: ids), ``parameter`` and ``asked`` (the value asked, as JSON).
+CompareSet = dict[str, Any]
 
 
 def plain(text: str) -> str:
@@ -52,10 +67,10 @@ def plain(text: str) -> str:
 #: The sentences of the library last asked about, with a weak reference to that library: a
 #: library's ``id`` may be given to another once it is gone, but a reference to a library that
 #: is gone never matches one that is not.
-_CACHE: tuple[weakref.ref, list[dict]] | None = None
+_CACHE: tuple[weakref.ref[Library], list[Sentence]] | None = None
 
 
-def sentences() -> list[dict]:
+def sentences() -> list[Sentence]:
     """The sentences of ``puzzles/reading.yaml``, checked: each quotation exists, its deciding
     and other words stand in it, and every ruleset citing it for the parameter takes the same
     value.  Raises DataError naming the entry otherwise.  Worked out once for each library
@@ -64,7 +79,7 @@ def sentences() -> list[dict]:
     lib = library()
     if _CACHE is not None and _CACHE[0]() is lib:
         return _CACHE[1]
-    out = []
+    out: list[Sentence] = []
     for i, item in enumerate(definition("reading").items):
         where = f"reading.yaml: items[{i}]"
         try:
@@ -89,12 +104,12 @@ def sentences() -> list[dict]:
     return out
 
 
-def pool_for(ruleset_id: str) -> list[dict]:
+def pool_for(ruleset_id: str) -> list[Sentence]:
     """The sentences whose quotation the ruleset cites."""
     return [s for s in sentences() if ruleset_id in s["citing"]]
 
 
-def _values(name: str) -> list:
+def _values(name: str) -> list[object]:
     s = spec(name)
     if s.kind == "bool":
         return [True, False]
@@ -123,7 +138,7 @@ ANSWER_WORDS = {SAYS: "the text says it in so many words",
 VARIANTS = ("status", "status", "compare")
 
 
-def right_reading(ruleset: str, item: dict) -> tuple[str, JSONValue] | None:
+def right_reading(ruleset: str, item: Sentence) -> tuple[str, JSONValue] | None:
     """How ``item``'s sentence gives ``ruleset``'s value, as the ruleset's status says:
     ``(SAYS, value)`` where it is stated, ``(READ, value)`` where it is read, ``(OPEN, None)``
     where it is chosen.  None where the two disagree: a sentence that leaves it open behind a
@@ -138,7 +153,7 @@ def right_reading(ruleset: str, item: dict) -> tuple[str, JSONValue] | None:
     return (SAYS, jsonable(p.value))
 
 
-def _asked_reading(ruleset: str, item: dict) -> tuple[str, JSONValue]:
+def _asked_reading(ruleset: str, item: Sentence) -> tuple[str, JSONValue]:
     """:func:`right_reading` of a sentence asked for ``ruleset`` (the pools leave out those of
     none); raises :class:`DataError` for one of none."""
     reading = right_reading(ruleset, item)
@@ -148,7 +163,7 @@ def _asked_reading(ruleset: str, item: dict) -> tuple[str, JSONValue]:
     return reading
 
 
-def status_answer(ruleset: str, item: dict, value: JSONValue) -> str:
+def status_answer(ruleset: str, item: Sentence, value: JSONValue) -> str:
     """How ``item``'s sentence gives ``value`` (a value of its parameter) under ``ruleset``, as
     the ruleset's status says (:func:`right_reading`): :data:`OPEN` where the ruleset chose
     (the sentence gives no value, this one or another); :data:`SAYS` or :data:`READ` where
@@ -173,7 +188,7 @@ def status_cases(ruleset_id: str) -> dict[str, list[tuple[int, JSONValue]]]:
     return out
 
 
-def status_pool(ruleset_id: str) -> list[dict]:
+def status_pool(ruleset_id: str) -> list[Sentence]:
     """The sentences the ruleset cites whose status puzzle agrees with it
     (:func:`right_reading`)."""
     return [s for s in pool_for(ruleset_id) if right_reading(ruleset_id, s) is not None]
@@ -188,10 +203,10 @@ def compare_question(name: str, value: JSONValue) -> str:
 
 #: :func:`compare_sets` of the library last asked about, by ruleset (held weakly, as
 #: :data:`_CACHE`).
-_COMPARE: tuple[weakref.ref, dict[str, list[dict]]] | None = None
+_COMPARE: tuple[weakref.ref[Library], dict[str, list[CompareSet]]] | None = None
 
 
-def compare_sets(ruleset_id: str) -> list[dict]:
+def compare_sets(ruleset_id: str) -> list[CompareSet]:
     """The side-by-side puzzles the ruleset can ask: ``{"quotes": [refs], "asked": value}``,
     sentences of different sources on one parameter, one of them one the ruleset cites, each
     giving a different value (not open), and one of their values asked.  No two sentences side
@@ -210,22 +225,22 @@ def compare_sets(ruleset_id: str) -> list[dict]:
     if ruleset_id in done:
         return done[ruleset_id]
     every = sentences()
-    up: list[dict] = []
-    down: list[dict] = []
-    even: list[dict] = []
-    seen: set[tuple] = set()
+    up: list[CompareSet] = []
+    down: list[CompareSet] = []
+    even: list[CompareSet] = []
+    seen: set[tuple[tuple[str, ...], str]] = set()
     for item in pool_for(ruleset_id):
         if item["open"] or right_reading(ruleset_id, item) is None:
             continue
         src = item["quote"].split(":")[0]
         name = item["parameter"]
-        rivals: dict[str, list[dict]] = {}
+        rivals: dict[str, list[Sentence]] = {}
         for s in every:
             if s["parameter"] == name and not s["open"] and s["value"] != item["value"] \
                     and s["quote"].split(":")[0] != src:
                 rivals.setdefault(repr(s["value"]), []).append(s)
         groups = [rivals[k] for k in sorted(rivals)]
-        combos: list[list[dict]] = [[item]]
+        combos: list[list[Sentence]] = [[item]]
         for g in groups:
             combos = [c + [s] for c in combos for s in g
                       if s["quote"].split(":")[0] not in {x["quote"].split(":")[0] for x in c}]
@@ -250,7 +265,7 @@ def compare_sets(ruleset_id: str) -> list[dict]:
     return out
 
 
-def _who(lib, ref: str) -> str:
+def _who(lib: Library, ref: str) -> str:
     """A sentence's source in a few words: its author's surname, else where it appeared."""
     src = lib.sources[lib.quotation(ref).source]
     if src.author:
@@ -261,18 +276,19 @@ def _who(lib, ref: str) -> str:
 class Reading(PuzzleKind):
     name = "reading"
 
-    def why_not(self, rs):
+    def why_not(self, rs: Ruleset) -> str | None:
         if not status_pool(rs.id):
             return "none of its values cites a source sentence set as a reading puzzle"
         return None
 
-    def plan(self, base, rs, players, seed, defn):
+    def plan(self, base: random.Random, rs: Ruleset, players: int, seed: int,
+             defn: Definition) -> Plan:
         k = set_index(seed)
         variant = VARIANTS[k % len(VARIANTS)]
         if variant == "compare" and not compare_sets(rs.id):
             variant = "status"
         if variant == "compare":
-            return {"variant": variant, "case": (k // len(VARIANTS)) % len(compare_sets(rs.id))}
+            return {"variant": variant, "item": (k // len(VARIANTS)) % len(compare_sets(rs.id))}
         # the status puzzles' own count: consecutive status seeds take consecutive turns
         if compare_sets(rs.id):
             turn = (k // len(VARIANTS)) * VARIANTS.count("status") + VARIANTS[:k % len(VARIANTS)].count("status")
@@ -288,14 +304,15 @@ class Reading(PuzzleKind):
         item, value = among[(turn // len(order)) % len(among)]
         return {"variant": variant, "item": item, "value": value}
 
-    def plan_may_fit(self, plan, theme):
+    def plan_may_fit(self, plan: Plan, theme: str) -> bool:
         if theme == "side-by-side":
             return plan["variant"] == "compare"
         if theme == "reading":
             return plan["variant"] == "status"
         return True
 
-    def solve(self, deal, seat, data, rs, players):
+    def solve(self, deal: Deal, seat: int, data: Mapping[str, Any], rs: Ruleset,
+              players: int) -> dict[str, Any]:
         if data["variant"] == "compare":
             lib = library()
             target = jsonable(data["value"])
@@ -313,14 +330,14 @@ class Reading(PuzzleKind):
                 "value": jsonable(data["value"]), "how": how,
                 "letter": LETTERS[ANSWERS.index(how)]}
 
-    def build(self, ctx):
+    def build(self, ctx: Ctx) -> Candidate | None:
         if ctx.plan["variant"] == "compare":
             return self._compare(ctx)
         return self._status(ctx)
 
     # -- one sentence and a value: how does the text give it? ------------------------------
 
-    def _status(self, ctx):
+    def _status(self, ctx: Ctx) -> Candidate:
         rng = ctx.rng
         lib = library()
         item = status_pool(ctx.rs.id)[ctx.plan["item"]]
@@ -335,7 +352,7 @@ class Reading(PuzzleKind):
                 "position": False, "variant": "status", "hide_id": True}
         options = "\n".join(f"{LETTERS[i]}) {ANSWER_WORDS[a]}" for i, a in enumerate(ANSWERS))
         letter = LETTERS[ANSWERS.index(how)]
-        taken: dict = {}
+        taken: dict[str, list[tuple[str, str]]] = {}
         for rid in lib.rulesets:
             pr = lib.parameter(rid, name)
             taken.setdefault(repr(jsonable(pr.value)), []).append(
@@ -400,10 +417,10 @@ class Reading(PuzzleKind):
 
     # -- the same rule side by side --------------------------------------------------------
 
-    def _compare(self, ctx):
+    def _compare(self, ctx: Ctx) -> Candidate:
         rng = ctx.rng
         lib = library()
-        case = compare_sets(ctx.rs.id)[ctx.plan["case"]]
+        case = compare_sets(ctx.rs.id)[ctx.plan["item"]]
         name = case["parameter"]
         every = {s["quote"]: s for s in sentences() if s["parameter"] == name}
         shown = [every[ref] for ref in case["quotes"]]
@@ -437,7 +454,7 @@ class Reading(PuzzleKind):
 
     # -- answers ----------------------------------------------------------------------------
 
-    def check(self, p, text):
+    def check(self, p: Puzzle, text: str) -> Verdict:
         if p.variant == "compare":
             return self._check_compare(p, text)
         letters = LETTERS[:len(ANSWERS)]
@@ -462,7 +479,7 @@ class Reading(PuzzleKind):
         return Verdict(False, f"Not quite: it is {right}, not {got[0]}.",
                        retry=f"Not yet: {nudge}" + ("" if nudge.endswith("?") else "."))
 
-    def _check_compare(self, p, text):
+    def _check_compare(self, p: Puzzle, text: str) -> Verdict:
         letters = LETTERS[:len(p.answer["quotes"])]
         got = letters_answer(text, letters, expected=f"answer with a letter ({', '.join(letters)})")
         if len(got) != 1:
@@ -474,12 +491,12 @@ class Reading(PuzzleKind):
                        retry=f"Not yet: read {got[0]} again: what does it say happens, and to "
                              "whom?")
 
-    def answer_words(self, p):
+    def answer_words(self, p: Puzzle) -> list[str]:
         if p.variant == "compare":
             return ["hint", "quit"] + list(LETTERS[:len(p.answer["quotes"])])
         return ["hint", "quit"] + list(LETTERS[:len(ANSWERS)])
 
-    def wrong_answer(self, p):
+    def wrong_answer(self, p: Puzzle) -> str | None:
         a = p.answer
         if p.variant == "compare":
             return LETTERS[(LETTERS.index(a["letter"]) + 1) % len(a["quotes"])]

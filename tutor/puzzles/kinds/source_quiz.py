@@ -19,29 +19,34 @@ from __future__ import annotations
 import random
 import re
 import weakref
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 from tutor.engine.deal import Deal
 from tutor.engine.errors import LaughError
 from tutor.engine.parameters import COUNT_PARAMETERS, RULESET_PARAMETERS, spec, value_words
-from tutor.engine.sources import normalise, source_text
+from tutor.engine.rulesets import Ruleset
+from tutor.engine.sources import Library, Quotation, Source, normalise, source_text
 from tutor.puzzles.base import (
     LETTERS,
     SET_STRIDE,
     Candidate,
+    Ctx,
+    Plan,
     PuzzleKind,
     Verdict,
     join,
     jsonable,
     library,
 )
-from tutor.puzzles.model import AnswerError
+from tutor.puzzles.model import AnswerError, Definition, Puzzle
 from tutor.puzzles.quoted import quote_plain
 from tutor.puzzles.reader import letters_answer
 
 _WORDS_CACHE: dict[str, frozenset[str]] = {}
 #: The pool of :func:`which_pool` and the library it was made from (held weakly: a library made
 #: later at the same address is never taken for it).
-_POOL: tuple[weakref.ref, list] | None = None
+_POOL: tuple[weakref.ref[Library], list[tuple[Source, Quotation]]] | None = None
 _MARKUP = re.compile(r"<[^>]+>|\*\*|__|`")
 
 
@@ -67,7 +72,7 @@ def _plain(text: str) -> str:
 
 
 
-def is_heading(quote, raw: str | None, source) -> bool:
+def is_heading(quote: Quotation, raw: str | None, source: Source) -> bool:
     """True when ``quote`` is a title, a heading, a byline or a label rather than a sentence of
     the text: it stands in the source's citation, or it fills a whole line of the text that is a
     Markdown heading, wholly bold, or has no closing punctuation and is not a list item."""
@@ -91,7 +96,7 @@ def is_heading(quote, raw: str | None, source) -> bool:
     return False
 
 
-def which_pool() -> list:
+def which_pool() -> list[tuple[Source, Quotation]]:
     """The quotations a "which source" question may show, as ``(source, quotation)`` in a fixed
     order: from secondary sources, in no one's voice but the source's own, five words or more,
     not a heading (:func:`is_heading`), standing verbatim (case and markup aside) in this
@@ -101,7 +106,7 @@ def which_pool() -> list:
     if _POOL is None or _POOL[0]() is not lib:
         raws = {s.id: source_text(s) for s in lib.sources.values()}
         flat = {sid: _plain(t) for sid, t in raws.items() if t}
-        pool = []
+        pool: list[tuple[Source, Quotation]] = []
         for s in lib.sources.values():
             if not s.is_text_of_rules:
                 continue
@@ -125,7 +130,7 @@ def which_pool() -> list:
     return _POOL[1]
 
 
-def voices() -> dict[str, dict]:
+def voices() -> dict[str, dict[str, Any]]:
     """What lesson 10's page "Each source's voice" teaches of each source, from the definition's
     ``options.voices``: ``{source id: {"signs": [...], "words": [...]}}``.  A sign is ``pence`` (stakes
     counted in pence); the words are that source's own (each stands in its text and in no other
@@ -148,7 +153,7 @@ def has_word(text: str, word: str) -> bool:
     return re.search(r"(?<![A-Za-z])" + re.escape(word) + r"(?![A-Za-z])", text) is not None
 
 
-def voice_tells(quote, src) -> list[str]:
+def voice_tells(quote: Quotation, src: Source) -> list[str]:
     """What in ``quote`` gives ``src`` away among the things lesson 10's voice page teaches of
     it (:func:`voices`): its signs, then its own words, as phrases; [] when none (or when the
     page teaches nothing of ``src``)."""
@@ -163,7 +168,7 @@ def voice_tells(quote, src) -> list[str]:
     return out
 
 
-def _distractors(lib, src, quote) -> tuple[set[str], list[str]]:
+def _distractors(lib: Library, src: Source, quote: Quotation) -> tuple[set[str], list[str]]:
     """The sources that say something alike (never offered beside ``src``), and the sources
     that may be offered beside it."""
     sources = [s for s in lib.sources.values() if s.is_text_of_rules]
@@ -184,7 +189,7 @@ def quote_index(seed: int, size: int) -> int:
     return (seed + seed // SET_STRIDE) % size
 
 
-def _short(src) -> str:
+def _short(src: Source) -> str:
     who = src.author or src.title
     if src.author:
         return f"{who}, {src.title}" + (f" ({src.date})" if src.date else "")
@@ -192,7 +197,7 @@ def _short(src) -> str:
         (f", {src.published}" if src.published else "")
 
 
-def _who(src) -> str:
+def _who(src: Source) -> str:
     """A source named in a few words: its author, else where it appeared, else its title."""
     return src.author or src.in_ or src.title
 
@@ -204,7 +209,7 @@ _NUMBER = re.compile(r"\b\d+\b")
 _TEXT_WORDS: dict[str, frozenset[str]] = {}
 
 
-def _source_words(src) -> frozenset[str]:
+def _source_words(src: Source) -> frozenset[str]:
     """Every word (lower case) of a source's collected text."""
     got = _TEXT_WORDS.get(src.id)
     if got is None:
@@ -224,7 +229,7 @@ whether which while whom whose will with within without would your yours sure ne
 said says player players""".split())
 
 
-def tells(quote, src, lib, offered=()) -> list[str]:
+def tells(quote: Quotation, src: Source, lib: Library, offered: Iterable[str] = ()) -> list[str]:
     """What in a quotation gives its source away, in a few phrases drawn from the text itself:
     its markup (the handout's bold type, the compendium's web-page tags, plain-text emphasis),
     its voice (a writer speaking for himself), its numbers (stakes in pence) and its words
@@ -264,22 +269,22 @@ def tells(quote, src, lib, offered=()) -> list[str]:
     return out
 
 
-def _matter(src) -> str:
+def _matter(src: Source) -> str:
     """What kind of text the source is, in a few words (its kind in the source file)."""
     return {"reconstruction": "that of a modern writer retelling Willughby's rules",
             "rules-sheet": "that of a short sheet of rules to play by",
             "house": "that of a club's own rules"}.get(src.kind, "its own")
 
 
-def _show(name: str, v) -> str:
+def _show(name: str, v: object) -> str:
     return value_words(name, v)
 
 
 #: :func:`option_weights` of the library last asked about (held weakly, as :data:`_POOL`).
-_WEIGHTS: tuple[weakref.ref, dict[str, tuple[float, float]]] | None = None
+_WEIGHTS: tuple[weakref.ref[Library], dict[str, tuple[float, float]]] | None = None
 
 
-def _pairs(lib) -> list[tuple[list[str], list[str]]]:
+def _pairs(lib: Library) -> list[tuple[list[str], list[str]]]:
     """Every disagreement question the library can ask: for each ruleset and player count it
     is played at, and each ruleset of another source, the parameters the two differ on and
     those they agree on (as :meth:`SourceQuiz._disagree` finds them)."""
@@ -296,7 +301,7 @@ def _pairs(lib) -> list[tuple[list[str], list[str]]]:
     return out
 
 
-def _differ(lib, r1: str, r2: str, n: int | None) -> tuple[list[str], list[str]]:
+def _differ(lib: Library, r1: str, r2: str, n: int | None) -> tuple[list[str], list[str]]:
     """The parameters rulesets ``r1`` and ``r2`` differ on and those they agree on (the
     per-player-count ones at ``n`` players, when both are played at ``n``), leaving out those
     neither file says anything about."""
@@ -360,18 +365,20 @@ def _weighted_sample(rng: random.Random, names: list[str], weights: list[float],
 class SourceQuiz(PuzzleKind):
     name = "source-quiz"
 
-    def plan(self, base, rs, players, seed, defn):
+    def plan(self, base: random.Random, rs: Ruleset, players: int, seed: int,
+             defn: Definition) -> Plan:
         share = float(defn.options.get("which_share", 0.7))
         return {"variant": "which" if base.random() < share else "disagree"}
 
-    def plan_may_fit(self, plan, theme):
+    def plan_may_fit(self, plan: Plan, theme: str) -> bool:
         if theme == "which-source":
             return plan["variant"] == "which"
         if theme == "disagreement":
             return plan["variant"] == "disagree"
         return True
 
-    def solve(self, deal, seat, data, rs, players):
+    def solve(self, deal: Deal, seat: int, data: Mapping[str, Any], rs: Ruleset,
+              players: int) -> dict[str, Any]:
         lib = library()
         if data["variant"] == "which":
             q = lib.quotation(data["quote"])
@@ -385,12 +392,12 @@ class SourceQuiz(PuzzleKind):
                            data["rulesets"][1]: jsonable(p2.value)},
                 "options": list(data["options"])}
 
-    def build(self, ctx):
+    def build(self, ctx: Ctx) -> Candidate | None:
         if ctx.plan["variant"] == "which":
             return self._which(ctx)
         return self._disagree(ctx)
 
-    def _which(self, ctx):
+    def _which(self, ctx: Ctx) -> Candidate | None:
         rng = ctx.rng
         lib = library()
         pool = list(which_pool())
@@ -400,7 +407,7 @@ class SourceQuiz(PuzzleKind):
         # each source asked as often as any other, in turn from seed to seed, its quotations
         # in turn (issue 42: asked by its share of the pool, a source with many quotations was
         # the answer more often than it was offered, and one with few less)
-        by_source: dict[str, list] = {}
+        by_source: dict[str, list[tuple[Source, Quotation]]] = {}
         for s, q in pool:
             by_source.setdefault(s.id, []).append((s, q))
         ids = sorted(by_source)
@@ -445,7 +452,7 @@ class SourceQuiz(PuzzleKind):
                          themes=["sources", "which-source"], theme="which-source", data=data,
                          quotes=[quote.ref])
 
-    def _disagree(self, ctx):
+    def _disagree(self, ctx: Ctx) -> Candidate | None:
         rng = ctx.rng
         lib = library()
         r1 = ctx.rs.id
@@ -498,7 +505,7 @@ class SourceQuiz(PuzzleKind):
 
     # -- answers ----------------------------------------------------------------------------
 
-    def check(self, p, text):
+    def check(self, p: Puzzle, text: str) -> Verdict:
         lib = library()
         options = p.answer["options"]
         letters = LETTERS[:len(options)]
@@ -525,11 +532,11 @@ class SourceQuiz(PuzzleKind):
                                             "sentence." if p.variant == "which" else
                                             "Compare the two rulesets on each option."))
 
-    def answer_words(self, p):
+    def answer_words(self, p: Puzzle) -> list[str]:
         return ["hint", "quit"] + list(LETTERS[:len(p.answer["options"])]) + \
             list(p.answer["options"])
 
-    def wrong_answer(self, p):
+    def wrong_answer(self, p: Puzzle) -> str | None:
         a = p.answer
         right = a.get("source") or a.get("parameter")
         i = a["options"].index(right)
