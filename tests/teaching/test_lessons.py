@@ -297,7 +297,7 @@ def test_lessons_check_refuses_null_prerequisites_and_sources(tmp_path, capsys, 
 
 
 def test_course_checks_prerequisites_and_duplicate_ids(tmp_path, library, monkeypatch):
-    import tutor.teaching.lessons as lessons_mod
+    import tutor.teaching.lessons._index as lessons_mod
     write(tmp_path, "```quote\nparlett:deal-eight\n```\n", name="01-a.md")
     write(tmp_path, "```quote\nparlett:deal-eight\n```\n", name="02-b.md",
           front=GOOD_FRONT.replace("prerequisites: []", "prerequisites: [later, ghost]"))

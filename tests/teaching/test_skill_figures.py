@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import io
 import json
+from types import SimpleNamespace
 
 import pytest
 from rich.console import Console
@@ -15,6 +16,7 @@ from test_lessons import problems_of, write
 from tutor.app.blocks import render_simulate
 from tutor.engine.errors import DataError
 from tutor.engine.simulate import SKILL_FORMAT, SkillStudy, play_skill_deal
+from tutor.teaching.blockdata import ruleset_name
 from tutor.teaching.figures import skill_figures, skill_path
 from tutor.teaching.lessons import check_lessons, load_course
 
@@ -61,10 +63,10 @@ def test_a_deal_of_the_figures_replays(library, opponent):
 def test_lesson_10_shows_the_table_without_computing_it(library):
     block = _block()
     con = Console(width=100, record=True, color_system=None, file=io.StringIO())
-    con.print(render_simulate(block.data, None, 100))
+    con.print(render_simulate(block.data, SimpleNamespace(library=library), 100))
     text = con.export_text()
     for r in FIGURES["rows"]:
-        assert r["ruleset"] in text
+        assert ruleset_name(library, r["ruleset"]) in text      # its name, never its id (#45)
         g = r["gain"]
         assert f"{g['mean']:+.2f} ± {g['ci95']:.2f}" in text
     assert "over random" in text and "over counter" in text

@@ -435,7 +435,7 @@ class Reading(PuzzleKind):
             rid = s["citing"][0]
             pr = lib.parameter(rid, name)
             lines.append(f"- {LETTERS[i]}) {_who(lib, s['quote'])}, under "
-                         f"“{lib.quotation(s['quote']).where}”: {value_words(name, s['value'])}"
+                         f"‘{lib.quotation(s['quote']).where}’: {value_words(name, s['value'])}"
                          f"; the words “{plain(s['decides'])}” give it, "
                          f"{_STATUS_WORDS[pr.status]}.")
         facts = {"options": "\n".join(f"{LETTERS[i]}) “{quote_plain(lib.quotation(s['quote']).text)}”"
