@@ -11,6 +11,10 @@ Not for a ruleset without the dead-pair declaration, nor one where any pair may 
 
 from __future__ import annotations
 
+import random
+from collections.abc import Mapping
+from typing import Any
+
 from tutor.engine.cards import (
     RANK_PLURALS,
     CardSet,
@@ -21,32 +25,43 @@ from tutor.engine.cards import (
     rank_of,
     sets_of,
 )
-from tutor.engine.deal import Action
+from tutor.engine.deal import Action, Deal
 from tutor.engine.errors import AmbiguousAction, IllegalAction, InvalidAction
 from tutor.engine.parameters import status_mark
 from tutor.engine.reasons import Reason
+from tutor.engine.rulesets import Ruleset
 from tutor.engine.seats import seat_names
 from tutor.engine.values import Declaration
-from tutor.puzzles.base import Candidate, PuzzleKind, Verdict, join, library, player_name
-from tutor.puzzles.model import AnswerError
+from tutor.puzzles.base import (
+    Candidate,
+    Ctx,
+    Plan,
+    PuzzleKind,
+    Verdict,
+    join,
+    library,
+    player_name,
+)
+from tutor.puzzles.model import AnswerError, Definition, Puzzle
 from tutor.puzzles.reader import NOTHING_WORDS, YES_WORDS, read
 
 _WORDS = {**{w: "no" for w in NOTHING_WORDS}, **{w: "yes" for w in YES_WORDS}, "not": "no",
           "now": ""}
 
 
-def declarable_dead_pairs(deal, seat: int) -> list[int]:
+def declarable_dead_pairs(deal: Deal, seat: int) -> list[int]:
     """Ranks of the dead pairs ``seat`` may declare now (its legal ``declare_dead_pair``
     actions, engine)."""
-    return sorted({a.rank for a in deal.legal_actions(seat) if a.kind == "declare_dead_pair"})
+    return sorted({rank_of(a.cards[0]) for a in deal.legal_actions(seat)     # the pair's rank
+                   if a.kind == "declare_dead_pair"})
 
 
-def pairs_held(deal, seat: int) -> list[int]:
+def pairs_held(deal: Deal, seat: int) -> list[int]:
     """Ranks of which ``seat`` holds a pair (exactly two cards: :func:`sets_of`)."""
     return [r for r, s in sets_of(deal.hand(seat)).items() if s is CardSet.PAIR]
 
 
-def _why_not(deal, seat: int, rank: int, reason: Reason) -> str:
+def _why_not(deal: Deal, seat: int, rank: int, reason: Reason) -> str:
     """Why the pair of ``rank`` may not be declared now, in the learner's words: not dead (the
     engine names the turn first, which for a live pair is not the point), or the engine's
     reason said to the learner ("it is Player 1's turn, not yours")."""
@@ -59,7 +74,7 @@ def _why_not(deal, seat: int, rank: int, reason: Reason) -> str:
 class DeadPair(PuzzleKind):
     name = "dead-pair"
 
-    def why_not(self, rs):
+    def why_not(self, rs: Ruleset) -> str | None:
         game = rs.game()
         if game.declares(Declaration.PAIR):
             return "any pair may be declared under it, dead or not"
@@ -67,25 +82,27 @@ class DeadPair(PuzzleKind):
             return "it has no dead-pair declaration"
         return None
 
-    def plan(self, base, rs, players, seed, defn):
+    def plan(self, base: random.Random, rs: Ruleset, players: int, seed: int,
+             defn: Definition) -> Plan:
         return {"variant": "live" if base.random() < defn.decoy_rate else "dead"}
 
-    def plan_may_fit(self, plan, theme):
+    def plan_may_fit(self, plan: Plan, theme: str) -> bool:
         if theme == "decoy":
             return plan["variant"] == "live"
         if theme == "declare":
             return plan["variant"] == "dead"
         return True
 
-    def solve(self, deal, seat, data, rs, players):
+    def solve(self, deal: Deal, seat: int, data: Mapping[str, Any], rs: Ruleset,
+              players: int) -> dict[str, Any]:
         return {"dead_pairs": [rank_code(r) for r in declarable_dead_pairs(deal, seat)]}
 
-    def build(self, ctx):
+    def build(self, ctx: Ctx) -> Candidate | None:
         rng = ctx.rng
         variant = ctx.plan["variant"]
-        found = []
+        found: list[tuple[Deal, int]] = []
 
-        def observer(d, a) -> None:
+        def observer(d: Deal, a: Action) -> None:
             if d.phase != "play":
                 return
             for q in range(d.players):
@@ -104,7 +121,7 @@ class DeadPair(PuzzleKind):
             return None
         if variant == "live":
             # prefer tempting pairs: the other two visible on the table or won, or not your turn
-            def tempting(item):
+            def tempting(item: tuple[Deal, int]) -> bool:
                 d, q = item
                 for r in pairs_held(d, q):
                     if d.unseen(q, r) < 2:
@@ -115,23 +132,23 @@ class DeadPair(PuzzleKind):
         deal, seat = rng.choice(found)
         pairs = pairs_held(deal, seat)
         dead = declarable_dead_pairs(deal, seat)
-        lines = []
-        tags = set()
+        lines: list[str] = []
+        tags: set[str] = set()
         n = ctx.players
         hand = deal.hand(seat)
         for r in pairs:
             mine = [c for c in hand if rank_of(c) == r]
             holders = [q for q in range(n) if deal.won_count(r, q)]
             act = Action.make(seat, "declare_dead_pair", mine)
-            why = deal.why_illegal(act)
-            if why is None:
+            refusal = deal.why_illegal(act)
+            if refusal is None:
                 where = join([player_name(q, seat) for q in holders])
                 lines.append(f"- {pretty_cards(mine)}: the other two {RANK_PLURALS[r]} are won "
                              f"by {where}, so this pair can never be captured: declare it.")
                 if seat in holders:
                     tags.add("own_twin")
             else:
-                why = _why_not(deal, seat, r, why)
+                why = _why_not(deal, seat, r, refusal)
                 lines.append(f"- {pretty_cards(mine)}: not now: {why}. (Of the other two: "
                              f"{deal.won_count(r)} won, {deal.table_count(r)} on the table, "
                              f"{deal.unseen(seat, r)} unseen.)")
@@ -171,7 +188,7 @@ class DeadPair(PuzzleKind):
 
     # -- answers ----------------------------------------------------------------------------
 
-    def check(self, p, text):
+    def check(self, p: Puzzle, text: str) -> Verdict:
         r = read(text, words=_WORDS, expected="name the pair you may declare (its cards or "
                                               "rank), or answer `no`")
         deal = p.deal()
@@ -208,7 +225,8 @@ class DeadPair(PuzzleKind):
             raise AnswerError(f"you do not hold a pair of {RANK_PLURALS[stray[0]]}; your pairs: "
                               + ", ".join(RANK_PLURALS[x] for x in pairs))
         right = {parse_rank(x) for x in p.answer["dead_pairs"]}
-        declared, refused = set(), {}
+        declared: set[int] = set()
+        refused: dict[int, str] = {}
         for x in sorted(named):
             try:        # the engine reads each declaration on the position
                 act = deal.parse_action(f"declare {rank_code(x)}", p.seat)
@@ -236,7 +254,7 @@ class DeadPair(PuzzleKind):
                        retry=self._nudge(p, deal, refused, right - named))
 
     @staticmethod
-    def _nudge(p, deal, refused: dict, missed: set) -> str:
+    def _nudge(p: Puzzle, deal: Deal, refused: dict[int, str], missed: set[int]) -> str:
         """What was wrong, without the answer: a declaration that takes a turn under this
         ruleset when it is not the learner's, one that is free and need not wait, or a pair
         that is not dead."""
@@ -254,9 +272,9 @@ class DeadPair(PuzzleKind):
                     "its rank?")
         return "Not yet. For each pair, find where the other two cards of its rank are."
 
-    def answer_words(self, p):
+    def answer_words(self, p: Puzzle) -> list[str]:
         deal = p.deal()
         return ["hint", "quit", "yes", "no"] + codes(deal.hand(p.seat))
 
-    def wrong_answer(self, p):
+    def wrong_answer(self, p: Puzzle) -> str | None:
         return "no" if p.answer["dead_pairs"] else p.data["pairs"][0]

@@ -21,9 +21,11 @@ Not for a ruleset that lists no oversights.
 
 from __future__ import annotations
 
-from typing import Any
+import random
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any, TypeVar
 
-from tutor.engine.bots import make_bot, play_out
+from tutor.engine.bots import Bot, make_bot, play_out
 from tutor.engine.cards import (
     RANK_NAMES,
     RANK_PLURALS,
@@ -37,7 +39,9 @@ from tutor.engine.cards import (
 from tutor.engine.deal import (
     CLAIM_FILLER,
     Action,
+    ClaimWords,
     Deal,
+    Oversight,
     claim_sizes,
     deal_order,
     reachable_oversights,
@@ -46,10 +50,13 @@ from tutor.engine.deal import (
 from tutor.engine.errors import AmbiguousAction, IllegalAction, IncompleteAction, InvalidAction
 from tutor.engine.parameters import OVERSIGHT_KINDS
 from tutor.engine.records import replay, to_record
+from tutor.engine.rulesets import Ruleset
 from tutor.engine.seats import seat_names
 from tutor.engine.values import CaptureForm, Declaration, OversightKind
 from tutor.puzzles.base import (
     Candidate,
+    Ctx,
+    Plan,
     PuzzleKind,
     Verdict,
     describe,
@@ -59,7 +66,7 @@ from tutor.puzzles.base import (
     set_index,
 )
 from tutor.puzzles.kinds.spot_story import COUNTING, RULESET, claim_groups, decided_by, table_story
-from tutor.puzzles.model import AnswerError, definition
+from tutor.puzzles.model import AnswerError, Definition, Puzzle, definition
 from tutor.puzzles.reader import NOTHING_WORDS, tokens
 
 #: The learner's own mistake of each oversight kind: the very surface of the kind, and not the
@@ -101,6 +108,11 @@ _WORDS = frozenset(NOTHING_WORDS | {"pass"})
 #: Said for a claim naming a number of cards no claim of the ruleset takes (never graded),
 #: whatever is open: the words a live table's referee says.
 _NAME_ALL = "which cards? A claim names all the cards it takes (or the rank alone)"
+#: What a search of a deal finds after an action (:meth:`SpotOversight._play_collect`): the
+#: open oversight to claim, or a decoy's tags.
+_Hit = TypeVar("_Hit")
+#: A deal found, the action just made and what was found after it.
+_Found = tuple[Deal, Action, _Hit]
 
 
 def says_nothing(text: str) -> bool:
@@ -116,7 +128,7 @@ def _place(pack: list[int], targets: list[int], cards: list[int]) -> None:
         pack[i], pack[j] = pack[j], pack[i]
 
 
-def _positions(order, seat: int | None) -> list[int]:
+def _positions(order: Sequence[int | None], seat: int | None) -> list[int]:
     """Pack positions dealt to ``seat`` (None: the table), from :func:`deal_order`."""
     return [i for i, q in enumerate(order) if q == seat]
 
@@ -124,14 +136,14 @@ def _positions(order, seat: int | None) -> list[int]:
 class SpotOversight(PuzzleKind):
     name = "spot-oversight"
 
-    def why_not(self, rs):
+    def why_not(self, rs: Ruleset) -> str | None:
         if not rs.game().lists_oversights:
             return "its players cannot claim oversights"
         if not self.reachable(rs):
             return "none of the oversights it lists can arise in its play"
         return None
 
-    def decoy_themes(self, rs) -> list[str]:
+    def decoy_themes(self, rs: Ruleset) -> list[str]:
         """The decoys that are tempting under ``rs`` (an action that looks like a claimable
         mistake there but is not)."""
         game = rs.game()
@@ -150,19 +162,20 @@ class SpotOversight(PuzzleKind):
         return sorted(themes, key=_DECOY_THEMES.index)
 
     @staticmethod
-    def reachable(rs) -> list[str]:
+    def reachable(rs: Ruleset) -> list[str]:
         """The oversight kinds ``rs`` lists that play can make (the engine's
         :func:`~tutor.engine.deal.reachable_oversights`)."""
         return list(reachable_oversights(rs))
 
-    def cycle(self, rs, rate: float) -> list[str]:
+    def cycle(self, rs: Ruleset, rate: float) -> list[str]:
         """The variants the seeds of ``rs`` cycle through: each oversight kind it lists that play
         can make (:meth:`reachable`) once, then ``decoy`` slots, about ``rate`` of the cycle."""
         kinds = self.reachable(rs)
         decoys = max(1, round(len(kinds) * rate / (1 - rate))) if rate < 1 else len(kinds)
         return kinds + ["decoy"] * decoys
 
-    def plan(self, base, rs, players, seed, defn):
+    def plan(self, base: random.Random, rs: Ruleset, players: int, seed: int,
+             defn: Definition) -> Plan:
         slots = self.cycle(rs, defn.decoy_rate)
         place = set_index(seed)
         variant = slots[place % len(slots)]
@@ -171,7 +184,7 @@ class SpotOversight(PuzzleKind):
             return {"variant": "decoy", "theme": decoys[(place // len(slots)) % len(decoys)]}
         return {"variant": variant}
 
-    def plan_may_fit(self, plan, theme):
+    def plan_may_fit(self, plan: Plan, theme: str) -> bool:
         if theme == "decoy":
             return plan["variant"] == "decoy"
         if theme.replace("-", "_") in _DECOY_THEMES:
@@ -180,13 +193,15 @@ class SpotOversight(PuzzleKind):
             return plan["variant"] == theme.replace("-", "_")
         return True
 
-    def solve(self, deal, seat, data, rs, players):
+    def solve(self, deal: Deal, seat: int, data: Mapping[str, Any], rs: Ruleset,
+              players: int) -> dict[str, Any]:
         return {"claims": [{"oversight": g[0].oversight, "cards": codes(g[0].cards)}
                            for g in claim_groups(deal, seat)]}
 
     # -- arranging the pack -------------------------------------------------------------
 
-    def _arranged(self, ctx, what: str):
+    def _arranged(self, ctx: Ctx, what: str
+                  ) -> tuple[list[int], int, list[Bot], int, int | None]:
         """A pack, dealer and bots for ``what``: ``table_mournival``, ``table_prial``,
         ``hand_prial``, ``hand_mournival``, ``declared_prial`` (a prial in one hand, declared
         in time) or ``natural``.  Returns (pack, dealer, bots, rank,
@@ -198,7 +213,7 @@ class SpotOversight(PuzzleKind):
         rank_cards = [make_card(rank, s) for s in range(4)]
         order = deal_order(n, dealer, pc.hand)
         table_pos = _positions(order, None)
-        seat = None
+        seat: int | None = None
         if what == "table_mournival":
             _place(pack, rng.sample(table_pos, 4), rank_cards)
             # the dealer misses it, unless the plan wants it taken
@@ -239,8 +254,12 @@ class SpotOversight(PuzzleKind):
                 CardSet.MOURNIVAL if what == "hand_mournival" else CardSet.PRIAL)
         return True
 
-    def _play_collect(self, ctx, what: str, want, kinds=frozenset({"capture", "lie_down"}),
-                      later=None, later_found: list | None = None):
+    def _play_collect(self, ctx: Ctx, what: str,
+                      want: Callable[[Deal, Action, list[Oversight]], _Hit | None],
+                      kinds: frozenset[str] = frozenset({"capture", "lie_down"}),
+                      later: Callable[[Deal, Action, list[Oversight], list[Oversight]],
+                                      _Hit | None] | None = None,
+                      later_found: list[_Found[_Hit]] | None = None) -> list[_Found[_Hit]]:
         """Play a deal arranged for ``what`` and collect ``(deal, action, hit)`` for each action
         of ``kinds`` after which ``want(deal, action, open oversights)`` gives a hit, nothing
         having been open before it; with ``later``, each action of ``kinds`` after which
@@ -249,8 +268,8 @@ class SpotOversight(PuzzleKind):
         deal = Deal(ctx.rs, ctx.players, dealer, pack)
         if not self._check_arrangement(deal, what, rank, seat):
             return []
-        found: list = []
-        state: dict = {"open": []}
+        found: list[_Found[_Hit]] = []
+        state: dict[str, list[Oversight]] = {"open": []}
 
         def observer(d: Deal, a: Action) -> None:
             now = d.open_oversights()
@@ -270,27 +289,29 @@ class SpotOversight(PuzzleKind):
 
     # -- building -------------------------------------------------------------------------
 
-    def build(self, ctx):
+    def build(self, ctx: Ctx) -> Candidate | None:
         variant = ctx.plan["variant"]
         own = variant == "decoy" and ctx.plan["theme"].startswith("own_")
         if own:
             variant = DECOY_LOOKS_LIKE[ctx.plan["theme"]]
         elif variant == "decoy":
             return self._build_decoy(ctx)
-        what = {OversightKind.OVERLOOKED_TABLE_MOURNIVAL: "table_mournival",
-                OversightKind.SPLIT_PRIAL: "table_prial",
-                OversightKind.LAID_DOWN_PRIAL: "hand_prial",
-                OversightKind.LAID_DOWN_MOURNIVAL: "hand_mournival"}.get(variant, "natural")
+        arranged: dict[str, str] = {OversightKind.OVERLOOKED_TABLE_MOURNIVAL: "table_mournival",
+                                    OversightKind.SPLIT_PRIAL: "table_prial",
+                                    OversightKind.LAID_DOWN_PRIAL: "hand_prial",
+                                    OversightKind.LAID_DOWN_MOURNIVAL: "hand_mournival"}
+        what = arranged.get(variant, "natural")
         # half the split prials come from natural play, for variety
         if what == "table_prial" and ctx.rng.random() < 0.5:
             what = "natural"
 
-        def want(d, a, open_):
+        def want(d: Deal, a: Action, open_: list[Oversight]) -> Oversight | None:
             if len(open_) == 1 and open_[0].kind == variant:
                 return open_[0]
             return None
 
-        def later(d, a, before, open_):
+        def later(d: Deal, a: Action, before: list[Oversight],
+                  open_: list[Oversight]) -> Oversight | None:
             # the dead pair laid down at most two actions ago, still open after a capture
             if a.kind == "capture" and len(before) == len(open_) == 1 \
                     and before[0].index == open_[0].index >= len(d.history) - 3 \
@@ -298,8 +319,8 @@ class SpotOversight(PuzzleKind):
                 return open_[0]
             return None
 
-        later_found: list | None = [] if variant == OversightKind.LAID_DOWN_DEAD_PAIR and \
-            not own else None
+        later_found: list[_Found[Oversight]] | None = (
+            [] if variant == OversightKind.LAID_DOWN_DEAD_PAIR and not own else None)
         found = self._play_collect(ctx, what, want, later=later, later_found=later_found)
         if later_found and (not found or ctx.rng.random() < LATER_SHARE["claim"]):
             found = later_found
@@ -319,12 +340,13 @@ class SpotOversight(PuzzleKind):
             return None
         return self._candidate(ctx, deal, seat, variant, action, ov, groups[0])
 
-    def _candidate(self, ctx, deal, seat, variant, action, ov, group) -> Candidate:
+    def _candidate(self, ctx: Ctx, deal: Deal, seat: int, variant: str, action: Action,
+                   ov: Oversight, group: list[Action]) -> Candidate:
         n = ctx.players
         cards = group[0].cards
-        rank = group[0].rank
+        rank = rank_of(cards[0])        # a claim's rank (Action.rank): of the cards it takes
         on_table = [c for c in deal.table_cards() if rank_of(c) == rank]
-        accepted = []
+        accepted: list[str] = []
         for a in group:
             accepted.append("claim " + " ".join(codes(a.cards)))
         accepted.append(" ".join(c.lower() for c in reversed(codes(group[0].cards))))
@@ -366,7 +388,8 @@ class SpotOversight(PuzzleKind):
             cand.data["history"] = sorted({*cand.data["history"], ov.index})
         return cand
 
-    def _own_decoy(self, ctx, deal, action, ov) -> Candidate | None:
+    def _own_decoy(self, ctx: Ctx, deal: Deal, action: Action,
+                   ov: Oversight) -> Candidate | None:
         """A decoy with the very look of oversight ``ov``: the learner is the seat that made the
         mistake, which the engine leaves out of those who may claim it
         (:meth:`~tutor.engine.deal.Deal.claimants`), and nothing else is open to them."""
@@ -406,7 +429,7 @@ class SpotOversight(PuzzleKind):
         self._tell_story(cand, skip={ov.rank})
         return cand
 
-    def _facts(self, ctx, deal, seat, action) -> dict[str, Any]:
+    def _facts(self, ctx: Ctx, deal: Deal, seat: int, action: Action) -> dict[str, Any]:
         rs = ctx.rs
         lib = library()
         names = ctx.defn.word_map("oversight_names")
@@ -422,7 +445,8 @@ class SpotOversight(PuzzleKind):
             spare = next(r for r in order if r not in claimed)
         return {
             "example": f"claim {RANK_PLURALS[spare]}",
-            "actor": player_name(action.player, seat), "action": describe(action, seat, ctx.players),
+            "actor": player_name(action.player, seat),
+            "action": describe(action, seat, ctx.players),
             "ruleset": lib.rulesets[rs.id].title_in_text, "claimable": join(claimable),
             "not_claimable": join(not_claimable, "or") or "nothing else",
         }
@@ -453,7 +477,7 @@ class SpotOversight(PuzzleKind):
         if lines:
             cand.features["story"] = float(len(lines))
 
-    def _build_decoy(self, ctx):
+    def _build_decoy(self, ctx: Ctx) -> Candidate | None:
         theme = ctx.plan["theme"]
         what = {"lay_down_prial": "hand_prial", "lay_down_mournival": "hand_mournival",
                 "mournival_taken": "table_mournival", "prial_declared": "declared_prial"
@@ -461,7 +485,7 @@ class SpotOversight(PuzzleKind):
         rs = ctx.rs
 
         def tag_of(d: Deal, a: Action) -> list[str]:
-            tags = []
+            tags: list[str] = []
             first = len(d.history) and all(x.kind not in ("capture", "lie_down")
                                            for x in d.history[:-1]) and \
                 any(x.kind == "take_table_mournival" for x in d.history)
@@ -488,7 +512,7 @@ class SpotOversight(PuzzleKind):
                     tags.append("mournival_taken")
             return tags or ["plain"]
 
-        def want(d, a, open_):
+        def want(d: Deal, a: Action, open_: list[Oversight]) -> list[str] | None:
             return None if open_ else tag_of(d, a)
 
         found = self._play_collect(ctx, what, want, _DECOY_ACTIONS)
@@ -517,7 +541,7 @@ class SpotOversight(PuzzleKind):
         if claim_groups(deal, seat) or deal.open_oversights():
             return None
         facts = self._facts(ctx, deal, seat, action)
-        rank = action.rank if action.kind == "capture" else rank_of(action.cards[0])
+        rank = rank_of(action.cards[0])     # a capture's rank (Action.rank) is its hand card's
         history: list[int] = []
         if earlier:         # a pair laid down before the last action, still on the table
             rank = earlier[1]
@@ -531,7 +555,7 @@ class SpotOversight(PuzzleKind):
             facts["whereabouts"] = self._pair_whereabouts(deal, seat, rank, action.cards)
         if theme == "mournival_taken":
             took = next(x for x in deal.history if x.kind == "take_table_mournival")
-            rank = took.rank
+            rank = rank_of(took.cards[0])       # the mournival taken (Action.rank)
             facts["mournival"] = pretty_cards(took.cards)
             facts["dealer"] = player_name(deal.dealer, seat)
         if theme in ("prial_declared", "dead_pair_declared"):
@@ -550,12 +574,12 @@ class SpotOversight(PuzzleKind):
         return cand
 
     @staticmethod
-    def _pair_whereabouts(deal: Deal, seat: int, rank: int, laid) -> str:
+    def _pair_whereabouts(deal: Deal, seat: int, rank: int, laid: Iterable[int]) -> str:
         """Where the other cards of ``rank`` are, as the learner can see (or not)."""
         laid_r = [c for c in laid if rank_of(c) == rank]
         won = [c for q in range(deal.players) for c in deal.won_cards(q) if rank_of(c) == rank]
         table_other = [c for c in deal.table_cards() if rank_of(c) == rank and c not in laid_r]
-        parts = []
+        parts: list[str] = []
         if won:
             parts.append(f"{pretty_cards(won)} won")
         if table_other:
@@ -570,7 +594,7 @@ class SpotOversight(PuzzleKind):
 
     # -- answers ----------------------------------------------------------------------------
 
-    def check(self, p, text):
+    def check(self, p: Puzzle, text: str) -> Verdict:
         """Grade a claim (read by the engine: :func:`~tutor.engine.deal.read_claim_words`, by
         cards, by rank for every rank, in the words the lessons use) or ``nothing``; a claim of
         cards that are not open to a claim is a false claim, graded wrong; a word that is not
@@ -593,7 +617,7 @@ class SpotOversight(PuzzleKind):
                               "answer `nothing`")
         return self._claimed(p, named, " ".join(rest))
 
-    def _nothing(self, p) -> Verdict:
+    def _nothing(self, p: Puzzle) -> Verdict:
         groups = claim_groups(p.deal(), p.seat)
         if not groups:
             return Verdict(True, "Right: there is nothing to claim.")
@@ -601,7 +625,7 @@ class SpotOversight(PuzzleKind):
                        retry=self._nudge(p))
 
     @staticmethod
-    def _nudge(p) -> str:
+    def _nudge(p: Puzzle) -> str:
         """The nudge after a first ``nothing`` where something is open to the learner: it points
         at the moment the engine says the open mistake arose (:attr:`~tutor.engine.deal.Oversight.
         index`, its :attr:`~tutor.engine.deal.Oversight.kind`; the latest of those the learner
@@ -623,7 +647,7 @@ class SpotOversight(PuzzleKind):
             moment = "the deal"
         return _NUDGES[ov.kind].format(moment=moment, who=player_name(ov.offender, p.seat))
 
-    def _claimed(self, p, named, typed: str) -> Verdict:
+    def _claimed(self, p: Puzzle, named: ClaimWords, typed: str) -> Verdict:
         deal = p.deal()
         groups = claim_groups(deal, p.seat)
         if named.cards and len(named.cards) not in claim_sizes(deal.ruleset, named.kinds):
@@ -649,9 +673,10 @@ class SpotOversight(PuzzleKind):
                                      exc.reason.words(p.seat, seat_names(deal.n)))
         shown = named.cards or act.cards
         return Verdict(True, f"Right: you claim {pretty_cards(shown)}, "
-                             f"{_OVERSIGHT_NAMES.get(act.oversight, 'a mistake')}.")
+                             f"{_OVERSIGHT_NAMES.get(act.oversight or '', 'a mistake')}.")
 
-    def _false_claim(self, p, deal, groups, rank: int, count: int, reason: str) -> Verdict:
+    def _false_claim(self, p: Puzzle, deal: Deal, groups: list[list[Action]], rank: int,
+                     count: int, reason: str) -> Verdict:
         """A claim that takes nothing.  The nudge (said before a second try) is the same
         whatever is open, so that a probe learns nothing from it (issue 30); the verdict, said
         once the puzzle is over, names what could be claimed."""
@@ -670,11 +695,11 @@ class SpotOversight(PuzzleKind):
         return Verdict(False, f"Those cards are not open to a claim ({reason}); what can be "
                               f"claimed is {_join_claims(groups)}.", retry=retry)
 
-    def answer_words(self, p):
+    def answer_words(self, p: Puzzle) -> list[str]:
         deal = p.deal()
         return ["hint", "quit", "claim", "nothing"] + codes(deal.table_cards())
 
-    def wrong_answer(self, p):
+    def wrong_answer(self, p: Puzzle) -> str | None:
         if p.answer["claims"]:
             return "nothing"
         table = p.deal().table_cards()
@@ -696,9 +721,9 @@ def _recent_pair(deal: Deal) -> tuple[int, int] | None:
     return None
 
 
-def _join_claims(groups) -> str:
+def _join_claims(groups: list[list[Action]]) -> str:
     return " and ".join(f"{pretty_cards(g[0].cards)}, "
-                        f"{_OVERSIGHT_NAMES.get(g[0].oversight, 'a mistake')}"
+                        f"{_OVERSIGHT_NAMES.get(g[0].oversight or '', 'a mistake')}"
                         for g in groups)
 
 
