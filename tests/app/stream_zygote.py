@@ -10,36 +10,73 @@ and exits with the status.
 
 Protocol: one JSON request a line on standard input (``id``, ``argv``, ``condition``, ``home``,
 ``env``, ``typed``), until end of input; then one JSON result a line on standard output (``id``,
-``status``, ``seconds`` of wall time and ``cpu`` seconds), each as its child ends.  The child's output is in ``home/stdout`` and
-``home/stderr``.  Used by ``test_streams.py``; run as ``python stream_zygote.py``.
+``status``, ``seconds`` of wall time and ``cpu`` seconds), each as its child ends.  The child's output is
+in ``home/stdout`` and ``home/stderr``.  Used by ``test_streams.py``; run as ``python
+stream_zygote.py [--serve-draws N]`` (N: the lesson seeds ``laugh lessons check`` draws each
+puzzle block at, as the suite's own in-process runs do; default the program's 50).
 """
 
 from __future__ import annotations
 
+import gc
+import importlib
 import io
 import json
 import os
+import pkgutil
 import signal
 import sys
 import time
 import traceback
 
-# Everything a command may need, imported once here (the children share it).
+# Everything a command may need, imported once here (the children share it): every module of
+# the tutor (a command's own imports, websockets, Starlette, Jinja2, numba among them), as a
+# long-running interpreter would have them.
+import tutor
 import tutor.app.cli as cli
-import tutor.app.commands.lesson  # noqa: F401
-import tutor.app.play.session  # noqa: F401
-import tutor.app.runner  # noqa: F401
-import tutor.app.views  # noqa: F401
-import tutor.teaching.drills.count  # noqa: F401
-import tutor.teaching.drills.oversights  # noqa: F401
-import tutor.teaching.drills.settle  # noqa: F401
-import tutor.teaching.drills.weak  # noqa: F401
-import tutor.teaching.worksheet  # noqa: F401
-from tutor.puzzles.model import definition
-from tutor.puzzles.registry import KINDS
+from tutor.engine import sources
+from tutor.engine.data import laugh_home
 
-for _kind in KINDS:      # the puzzle definitions (read once, whatever LAUGH_HOME is)
-    definition(_kind)
+for _mod in pkgutil.walk_packages(tutor.__path__, "tutor."):
+    if not _mod.name.endswith("__main__"):
+        importlib.import_module(_mod.name)
+
+from tutor.app.markdown import parser as _markdown  # noqa: E402
+from tutor.engine.analysis import fast  # noqa: E402
+from tutor.puzzles.model import definition  # noqa: E402
+from tutor.puzzles.registry import KINDS  # noqa: E402
+from tutor.puzzles.themes import theme_table  # noqa: E402
+from tutor.teaching import html  # noqa: E402
+from tutor.teaching.prose import _parser as _prose  # noqa: E402
+
+
+def _warm() -> None:
+    """What every command would load again otherwise and that depends on nothing a run sets
+    (neither its folder nor its streams): the puzzle definitions, the themes, the Markdown
+    parsers, the page templates compiled, numba's kernel loaded from its cache (each entry
+    point called once), and the library of sources of a learner's folder without sources of
+    its own (what :func:`child` hands a run whose folder has none, see there)."""
+    for kind in KINDS:
+        definition(kind)
+    theme_table()
+    _markdown()
+    _prose()
+    env = html.environment()
+    for name in env.list_templates():
+        env.get_template(name)
+    k = fast.kernel(wait=True)
+    if k is not None:
+        for warm in getattr(fast, "_WARM", {}).values():
+            warm(k)
+    sources.default_library()
+
+
+_warm()
+gc.freeze()      # the warm objects out of the collector's reach: a child copies fewer pages
+#: The library of sources as :func:`tutor.engine.sources.default_library` read it here, with a
+#: learner's folder that has no ``sources`` folder, and the source texts it was checked against.
+LIBRARY = sources.default_library()
+LIBRARY_TEXTS = os.environ.get("LAUGH_SOURCE_TEXTS")
 
 CHILD_SECONDS = 60       # a child still running after this is killed (SIGALRM)
 
@@ -70,6 +107,11 @@ def child(req: dict) -> None:
         os.environ.clear()
         os.environ.update(req["env"])
         home, cond = req["home"], req["condition"]
+        # The library is keyed on the learner's folder: one without sources of its own (every
+        # run's here) has the same library as this process's, read and checked above.
+        if (not (laugh_home() / "sources").exists()
+                and os.environ.get("LAUGH_SOURCE_TEXTS") == LIBRARY_TEXTS):
+            sources._cache = ((sources._extra_dirs, str(laugh_home())), LIBRARY)
         if cond == "stdin-closed":
             os.close(0)
         elif req.get("typed") is not None:
@@ -124,6 +166,9 @@ def child(req: dict) -> None:
 
 
 def main() -> int:
+    if sys.argv[1:2] == ["--serve-draws"]:    # the suite's draws (tests/conftest.py), not 50
+        from tutor.teaching.lessons import _course_checks
+        _course_checks.SERVE_DRAWS = int(sys.argv[2])
     requests = [json.loads(line) for line in sys.stdin if line.strip()]
     limit = max(2, (os.cpu_count() or 2) + 1)
     running: dict[int, int] = {}
