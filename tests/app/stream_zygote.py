@@ -9,11 +9,14 @@ does, flushes as the interpreter does at exit (status 120 if standard output can
 and exits with the status.
 
 Protocol: one JSON request a line on standard input (``id``, ``argv``, ``condition``, ``home``,
-``env``, ``typed``), until end of input; then one JSON result a line on standard output (``id``,
-``status``, ``seconds`` of wall time and ``cpu`` seconds), each as its child ends.  The child's output is
-in ``home/stdout`` and ``home/stderr``.  Used by ``test_streams.py``; run as ``python
-stream_zygote.py [--serve-draws N]`` (N: the lesson seeds ``laugh lessons check`` draws each
-puzzle block at, as the suite's own in-process runs do; default the program's 50).
+``env``, ``typed``; optionally ``cwd``, ``timeout`` in seconds, and ``out``, the folder of its
+output, default ``home``), until end of input; then one JSON result a line on standard output
+(``id``, ``status``, ``seconds`` of wall time and ``cpu`` seconds), each as its child ends.  The
+child's output is in ``out/stdout`` and ``out/stderr``.  Used by ``test_streams.py``, run as
+``python stream_zygote.py [--serve-draws N]`` (N: the lesson seeds ``laugh lessons check`` draws
+each puzzle block at, as the suite's own in-process runs do; default the program's 50), every
+request at once, run side by side; and by ``tests/support.py``'s :func:`run_laugh`, as ``python
+stream_zygote.py --serve``: one run at a time, each answered as it ends.
 """
 
 from __future__ import annotations
@@ -103,10 +106,13 @@ def child(req: dict) -> None:
     """Become the command of ``req`` (never returns)."""
     status = 1
     try:
-        signal.alarm(CHILD_SECONDS)
+        signal.alarm(int(req.get("timeout") or CHILD_SECONDS))
         os.environ.clear()
         os.environ.update(req["env"])
+        if req.get("cwd"):
+            os.chdir(req["cwd"])
         home, cond = req["home"], req["condition"]
+        out = req.get("out") or home            # where its standard output and error go
         # The library is keyed on the learner's folder: one without sources of its own (every
         # run's here) has the same library as this process's, read and checked above.
         if (not (laugh_home() / "sources").exists()
@@ -116,8 +122,20 @@ def child(req: dict) -> None:
             os.close(0)
         elif req.get("typed") is not None:
             r, w = os.pipe()
-            os.write(w, req["typed"].encode("utf-8"))
-            os.close(w)
+            data = req["typed"].encode("utf-8")
+            if len(data) < 60_000:              # within the pipe's buffer
+                os.write(w, data)
+                os.close(w)
+            else:                               # a writer of its own, as a shell's would be
+                import threading
+
+                def feed(w=w, data=data):
+                    try:
+                        with open(w, "wb") as pipe:
+                            pipe.write(data)
+                    except OSError:             # the command stopped reading
+                        pass
+                threading.Thread(target=feed, daemon=True).start()
             os.dup2(r, 0)
             os.close(r)
         else:
@@ -132,17 +150,22 @@ def child(req: dict) -> None:
             os.dup2(w, 1)
             os.close(w)
         else:
-            _redirect(1, os.path.join(home, "stdout"), os.O_WRONLY | os.O_CREAT | os.O_TRUNC)
-        _redirect(2, os.path.join(home, "stderr"), os.O_WRONLY | os.O_CREAT | os.O_TRUNC)
+            _redirect(1, os.path.join(out, "stdout"), os.O_WRONLY | os.O_CREAT | os.O_TRUNC)
+        _redirect(2, os.path.join(out, "stderr"), os.O_WRONLY | os.O_CREAT | os.O_TRUNC)
         encoding = os.environ.get("PYTHONIOENCODING", "utf-8").split(":")[0] or "utf-8"
         sys.stdin = sys.__stdin__ = _std(0, "r", encoding, "strict")
         sys.stdout = sys.__stdout__ = _std(1, "w", encoding, "strict")
         sys.stderr = sys.__stderr__ = _std(2, "w", encoding, "backslashreplace")
-        sys.argv = ["laugh", *req["argv"]]
+        sys.argv = [os.path.join(os.path.dirname(tutor.__file__), "__main__.py"), *req["argv"]]
         try:
             status = cli.main(req["argv"])
-        except SystemExit as exc:
-            status = exc.code if isinstance(exc.code, int) else 1
+        except SystemExit as exc:             # as the interpreter ends on one
+            status = exc.code
+            if status is None:
+                status = 0
+            elif not isinstance(status, int):
+                print(status, file=sys.stderr)
+                status = 1
         except BaseException:                 # noqa: BLE001 - as the interpreter would
             traceback.print_exc()
             status = 1
@@ -165,7 +188,29 @@ def child(req: dict) -> None:
         os._exit(status if isinstance(status, int) else 1)
 
 
+def serve() -> int:
+    """One request a line on standard input, one run at a time, its result line as it ends
+    (``tests/support.py``'s :func:`run_laugh`); until end of input."""
+    for line in sys.stdin:
+        if not line.strip():
+            continue
+        req = json.loads(line)
+        sys.stdout.flush()
+        started = time.monotonic()
+        pid = os.fork()
+        if pid == 0:
+            child(req)
+        _, wait_status, usage = os.wait4(pid, 0)
+        sys.stdout.write(json.dumps({"id": req["id"], "status": os.waitstatus_to_exitcode(wait_status),
+                                     "seconds": round(time.monotonic() - started, 3),
+                                     "cpu": round(usage.ru_utime + usage.ru_stime, 3)}) + "\n")
+        sys.stdout.flush()
+    return 0
+
+
 def main() -> int:
+    if sys.argv[1:2] == ["--serve"]:
+        return serve()
     if sys.argv[1:2] == ["--serve-draws"]:    # the suite's draws (tests/conftest.py), not 50
         from tutor.teaching.lessons import _course_checks
         _course_checks.SERVE_DRAWS = int(sys.argv[2])
