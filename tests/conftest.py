@@ -73,13 +73,27 @@ def _kernel_once():
     fast.kernel(wait=True)
 
 
+#: The files whose tests take longest (servers, terminals, clocks that must run out: from
+#: ``pytest --durations``), started first: the two workers then end together on short tests,
+#: instead of one of them running a 20-second test alone at the end.  Longest first.
+LONG_FIRST = ("test_coach_tmux.py", "test_tables_evening.py", "test_tables_pace.py",
+              "test_progress_busy.py", "test_tables_net.py", "test_match_cli.py",
+              "test_clocks_tmux.py", "test_tables_tmux.py", "test_tables_hints_load.py",
+              "test_tables_secure.py", "test_app_tmux.py", "test_tables_guard.py",
+              "test_hostile_text.py", "test_app_pipe.py", "test_kernelcache.py")
+
+
 @pytest.hookimpl(trylast=True)
 def pytest_collection_modifyitems(config, items):
-    """Tests marked ``xdist_group(NAME)`` go to one worker (``--dist loadgroup``, pyproject's
+    """The files of :data:`LONG_FIRST` first, in that order (the others as collected).
+
+    Tests marked ``xdist_group(NAME)`` go to one worker (``--dist loadgroup``, pyproject's
     addopts): a module whose fixture runs every case at once is then built once a run, not once
     in each worker.  pytest-xdist 3.8 names the group by setting ``item._nodeid``, which pytest 9
     no longer reads (a node's id is ``item._id``): the marks grouped nothing.  Here the group
     is added to the id pytest reads, where xdist has not added it."""
+    rank = {name: n for n, name in enumerate(LONG_FIRST)}
+    items.sort(key=lambda item: rank.get(item.path.name, len(rank)))     # stable: else as found
     if not os.environ.get("PYTEST_XDIST_WORKER") or not config.getvalue("loadgroup"):
         return
     try:

@@ -3,8 +3,8 @@ and the tutor's imports every time: this process imports the tutor once, then fo
 per command.  Each child sets up its file descriptors 0, 1 and 2 as a shell would (closed, the
 null device, a pipe with typed input, ``/dev/full``, a pipe whose reader has gone, or a file),
 builds ``sys.stdin``, ``sys.stdout`` and ``sys.stderr`` on them as CPython does at start-up
-(``None`` for a closed descriptor; the encoding of ``PYTHONIOENCODING``, strict, and
-``backslashreplace`` on standard error), runs :func:`tutor.app.cli.main` as ``python -m tutor``
+(``None`` for a closed descriptor; the encoding and error handler CPython chooses under the
+run's environment, ``backslashreplace`` on standard error), runs :func:`tutor.app.cli.main` as ``python -m tutor``
 does, flushes as the interpreter does at exit (status 120 if standard output cannot be flushed),
 and exits with the status.
 
@@ -102,6 +102,25 @@ def _redirect(fd: int, path: str, flags: int) -> None:
     os.close(new)
 
 
+_LOCALE = ("PYTHONIOENCODING", "PYTHONUTF8", "LC_ALL", "LC_CTYPE", "LANG")
+_stdio_seen: dict[tuple, tuple[str, str]] = {}
+
+
+def _stdio(env: dict[str, str]) -> tuple[str, str]:
+    """The encoding and error handler CPython gives standard input and output under ``env``
+    (PYTHONIOENCODING, else the locale's: ``surrogateescape`` under a C locale), asked of a
+    Python started with the variables that decide it, once for each set of them."""
+    key = tuple(env.get(k) for k in _LOCALE)
+    if key not in _stdio_seen:
+        import subprocess
+        probe = subprocess.run([sys.executable, "-c", "import sys; print(sys.stdout.encoding, "
+                                "sys.stdout.errors)"], capture_output=True, text=True, check=True,
+                               env={k: v for k, v in zip(_LOCALE, key) if v is not None})
+        encoding, errors = probe.stdout.split()
+        _stdio_seen[key] = (encoding, errors)
+    return _stdio_seen[key]
+
+
 def child(req: dict) -> None:
     """Become the command of ``req`` (never returns)."""
     status = 1
@@ -152,9 +171,9 @@ def child(req: dict) -> None:
         else:
             _redirect(1, os.path.join(out, "stdout"), os.O_WRONLY | os.O_CREAT | os.O_TRUNC)
         _redirect(2, os.path.join(out, "stderr"), os.O_WRONLY | os.O_CREAT | os.O_TRUNC)
-        encoding = os.environ.get("PYTHONIOENCODING", "utf-8").split(":")[0] or "utf-8"
-        sys.stdin = sys.__stdin__ = _std(0, "r", encoding, "strict")
-        sys.stdout = sys.__stdout__ = _std(1, "w", encoding, "strict")
+        encoding, errors = req.get("stdio") or _stdio(req["env"])
+        sys.stdin = sys.__stdin__ = _std(0, "r", encoding, errors)
+        sys.stdout = sys.__stdout__ = _std(1, "w", encoding, errors)
         sys.stderr = sys.__stderr__ = _std(2, "w", encoding, "backslashreplace")
         sys.argv = [os.path.join(os.path.dirname(tutor.__file__), "__main__.py"), *req["argv"]]
         try:
@@ -196,6 +215,7 @@ def serve() -> int:
             continue
         req = json.loads(line)
         sys.stdout.flush()
+        req["stdio"] = _stdio(req["env"])
         started = time.monotonic()
         pid = os.fork()
         if pid == 0:
@@ -222,6 +242,7 @@ def main() -> int:
     while queue or running:
         while queue and len(running) < limit:
             req = queue.pop(0)
+            req["stdio"] = _stdio(req["env"])
             sys.stdout.flush()
             pid = os.fork()
             if pid == 0:
