@@ -89,9 +89,11 @@ def _kernel_once():
 #: The files whose tests take longest (servers, terminals, clocks that must run out: from
 #: ``pytest --durations``), started first: the two workers then end together on short tests,
 #: instead of one of them running a 20-second test alone at the end.  Longest first.
-LONG_FIRST = ("test_coach_tmux.py", "test_tables_evening.py", "test_tables_pace.py",
-              "test_progress_busy.py", "test_tables_net.py", "test_match_cli.py",
-              "test_clocks_tmux.py", "test_tables_tmux.py", "test_tables_hints_load.py",
+LONG_FIRST = ("test_coach_tmux.py", "test_tables_evening.py", "test_partial_input.py",
+              "test_puzzles_house_rules.py", "test_spot_drill.py", "test_puzzles.py",
+              "test_loop.py", "test_skill_figures.py", "test_tables_hints_load.py",
+              "test_tables_pace.py", "test_progress_busy.py", "test_tables_net.py",
+              "test_match_cli.py", "test_clocks_tmux.py", "test_tables_tmux.py",
               "test_tables_secure.py", "test_app_tmux.py", "test_tables_guard.py",
               "test_hostile_text.py", "test_app_pipe.py", "test_kernelcache.py")
 
