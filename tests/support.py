@@ -92,6 +92,107 @@ def laugh_process(args: list[str], stdin: str | None, env: dict[str, str], cwd: 
     return subprocess.CompletedProcess(argv, status, stdout, stderr)
 
 
+_spawner = None
+
+
+class LaughProcess:
+    """``python -m tutor ARGS`` left running, as :class:`subprocess.Popen` starts it with
+    ``env``, ``cwd`` and pipes (``stdin``, ``stdout``, ``stderr``: ``subprocess.PIPE``, or None
+    for the null device; ``text`` as Popen's): forked from a warm interpreter
+    (``tests/app/stream_zygote.py --spawn``, one a test process), so without Python's start-up
+    and the imports.  What the tests ask of a Popen: ``pid``, ``returncode``, ``stdin``,
+    ``stdout``, ``stderr``, ``poll``, ``wait`` (raising :class:`subprocess.TimeoutExpired`),
+    ``send_signal``, ``terminate``, ``kill``."""
+
+    def __init__(self, args: list[str], env: dict[str, str], cwd: Path = ROOT,
+                 stdin=None, stdout=None, stderr=None, text: bool = False):
+        import io
+        import json
+        import socket
+        self.args = [sys.executable, "-m", "tutor", *args]
+        self.returncode: int | None = None
+        ends, theirs = [], []
+        for n, want in enumerate((stdin, stdout, stderr)):
+            if want == subprocess.PIPE:
+                r, w = os.pipe()
+                ours, child = (w, r) if n == 0 else (r, w)
+            else:
+                ours, child = None, os.open(os.devnull, os.O_RDONLY if n == 0 else os.O_WRONLY)
+            ends.append(ours)
+            theirs.append(child)
+        try:
+            sock = _spawn_socket()
+            socket.send_fds(sock, [json.dumps({"argv": list(args), "env": dict(env),
+                                               "cwd": str(cwd)}).encode()], theirs)
+            self.pid = json.loads(sock.recv(1 << 16))["pid"]
+        finally:
+            for fd in theirs:
+                os.close(fd)
+
+        def wrap(fd, n):
+            if fd is None:
+                return None
+            if n == 0:
+                raw = open(fd, "wb")
+                return io.TextIOWrapper(raw, write_through=True, line_buffering=False,
+                                        encoding="utf-8") if text else raw
+            raw = open(fd, "rb")
+            return io.TextIOWrapper(raw, encoding="utf-8") if text else raw
+        self.stdin, self.stdout, self.stderr = (wrap(fd, n) for n, fd in enumerate(ends))
+
+    def poll(self) -> int | None:
+        import json
+        if self.returncode is None:
+            sock = _spawn_socket()
+            sock.send(json.dumps({"status": self.pid}).encode())
+            self.returncode = json.loads(sock.recv(1 << 16))["status"]
+        return self.returncode
+
+    def wait(self, timeout: float | None = None) -> int:
+        import time
+        end = None if timeout is None else time.monotonic() + timeout
+        while self.poll() is None:
+            if end is not None and time.monotonic() > end:
+                raise subprocess.TimeoutExpired(self.args, timeout)
+            time.sleep(0.01)
+        return self.returncode
+
+    def send_signal(self, sig: int) -> None:
+        if self.poll() is None:
+            os.kill(self.pid, sig)
+
+    def terminate(self) -> None:
+        import signal
+        self.send_signal(signal.SIGTERM)
+
+    def kill(self) -> None:
+        import signal
+        self.send_signal(signal.SIGKILL)
+
+
+def _spawn_socket():
+    """The socket to this test process's ``stream_zygote.py --spawn`` (started at first)."""
+    import socket
+    import tempfile
+    global _spawner
+    if _spawner is None or _spawner[0].poll() is not None:
+        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        own = tempfile.mkdtemp(prefix="laugh-zygote-")
+        zenv = {k: v for k, v in os.environ.items() if k not in ("LAUGH_HOME", "COLUMNS", "LINES")}
+        zenv.update(LAUGH_HOME=os.path.join(own, "home"), PYTHONIOENCODING="utf-8",
+                    PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+        with open(os.path.join(own, "stderr"), "wb") as err:
+            proc = subprocess.Popen(
+                [sys.executable, str(ROOT / "tests" / "app" / "stream_zygote.py"), "--spawn",
+                 str(theirs.fileno())], pass_fds=[theirs.fileno()], stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL, stderr=err, env=zenv, cwd=str(ROOT))
+        theirs.close()
+        _spawner = (proc, ours)
+        import atexit
+        atexit.register(lambda: (ours.close(), proc.wait(30)))   # it ends at the socket's end
+    return _spawner[1]
+
+
 def lesson_puzzles(lesson, seed: int):
     """Every puzzle of ``lesson`` for ``seed``, in the order the lesson poses them, with its page:
     a list of (page index, puzzle)."""

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import gc
 import importlib
+import importlib.util
 import io
 import json
 import os
@@ -31,6 +32,7 @@ import signal
 import sys
 import time
 import traceback
+import types
 
 # Everything a command may need, imported once here (the children share it): every module of
 # the tutor (a command's own imports, websockets, Starlette, Jinja2, numba among them), as a
@@ -125,7 +127,9 @@ def child(req: dict) -> None:
     """Become the command of ``req`` (never returns)."""
     status = 1
     try:
-        signal.alarm(int(req.get("timeout") or CHILD_SECONDS))
+        seconds = req.get("timeout", CHILD_SECONDS)      # 0: none (a process left running)
+        if seconds:
+            signal.alarm(max(1, int(seconds)))
         os.environ.clear()
         os.environ.update(req["env"])
         if req.get("cwd"):
@@ -137,7 +141,9 @@ def child(req: dict) -> None:
         if (not (laugh_home() / "sources").exists()
                 and os.environ.get("LAUGH_SOURCE_TEXTS") == LIBRARY_TEXTS):
             sources._cache = ((sources._extra_dirs, str(laugh_home())), LIBRARY)
-        if cond == "stdin-closed":
+        if cond == "fds":                       # given: 0, 1 and 2 are set up already
+            pass
+        elif cond == "stdin-closed":
             os.close(0)
         elif req.get("typed") is not None:
             r, w = os.pipe()
@@ -159,7 +165,9 @@ def child(req: dict) -> None:
             os.close(r)
         else:
             _redirect(0, os.devnull, os.O_RDONLY)
-        if cond == "stdout-closed":
+        if cond == "fds":
+            pass
+        elif cond == "stdout-closed":
             os.close(1)
         elif cond == "stdout-full":
             _redirect(1, "/dev/full", os.O_WRONLY)
@@ -170,12 +178,19 @@ def child(req: dict) -> None:
             os.close(w)
         else:
             _redirect(1, os.path.join(out, "stdout"), os.O_WRONLY | os.O_CREAT | os.O_TRUNC)
-        _redirect(2, os.path.join(out, "stderr"), os.O_WRONLY | os.O_CREAT | os.O_TRUNC)
+        if cond != "fds":
+            _redirect(2, os.path.join(out, "stderr"), os.O_WRONLY | os.O_CREAT | os.O_TRUNC)
         encoding, errors = req.get("stdio") or _stdio(req["env"])
         sys.stdin = sys.__stdin__ = _std(0, "r", encoding, errors)
         sys.stdout = sys.__stdout__ = _std(1, "w", encoding, errors)
         sys.stderr = sys.__stderr__ = _std(2, "w", encoding, "backslashreplace")
         sys.argv = [os.path.join(os.path.dirname(tutor.__file__), "__main__.py"), *req["argv"]]
+        # ``__main__`` as ``python -m tutor`` has it (multiprocessing's spawned helpers, the
+        # table's hint workers, read it: they start from it, never from this file)
+        main = types.ModuleType("__main__")
+        main.__spec__ = importlib.util.find_spec("tutor.__main__")
+        main.__file__, main.__package__ = sys.argv[0], "tutor"
+        sys.modules["__main__"] = main
         try:
             status = cli.main(req["argv"])
         except SystemExit as exc:             # as the interpreter ends on one
@@ -228,9 +243,70 @@ def serve() -> int:
     return 0
 
 
+def spawn(fd: int) -> int:
+    """Processes started and left running (``tests/support.py``'s :class:`LaughProcess`): on
+    the SOCK_SEQPACKET socket ``fd``, a request (JSON, with ``env``, ``argv``, ``cwd``) carrying
+    the descriptors of the new process's standard input, output and error is answered with its
+    ``pid``; ``{"status": PID}`` with its exit status (None while it runs).  At the end of the
+    socket (the test process gone), every process it started still running is killed."""
+    import select
+    import socket
+    sock = socket.socket(fileno=fd)
+    ended: dict[int, int] = {}
+    living: set[int] = set()
+    while True:
+        ready, _, _ = select.select([sock], [], [], 0.05)
+        while living:
+            try:
+                pid, wait_status = os.waitpid(-1, os.WNOHANG)
+            except ChildProcessError:
+                break
+            if pid == 0:
+                break
+            living.discard(pid)
+            ended[pid] = os.waitstatus_to_exitcode(wait_status)
+        if not ready:
+            continue
+        data, fds, _, _ = socket.recv_fds(sock, 1 << 20, 3)
+        if not data:
+            for pid in living:
+                try:
+                    os.kill(pid, signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
+            return 0
+        req = json.loads(data)
+        if "status" in req:
+            pid = req["status"]
+            if pid in living:            # not yet reaped: ask once more now
+                got, wait_status = os.waitpid(pid, os.WNOHANG)
+                if got:
+                    living.discard(pid)
+                    ended[pid] = os.waitstatus_to_exitcode(wait_status)
+            sock.send(json.dumps({"status": ended.get(pid)}).encode())
+            continue
+        sys.stdout.flush()
+        pid = os.fork()
+        if pid == 0:
+            sock.close()
+            for n, given in enumerate(fds):
+                os.dup2(given, n)
+            for given in fds:
+                if given > 2:
+                    os.close(given)
+            child({**req, "condition": "fds", "home": "", "stdio": _stdio(req["env"]),
+                   "timeout": req.get("timeout") or 0})
+        for given in fds:
+            os.close(given)
+        living.add(pid)
+        sock.send(json.dumps({"pid": pid}).encode())
+
+
 def main() -> int:
     if sys.argv[1:2] == ["--serve"]:
         return serve()
+    if sys.argv[1:2] == ["--spawn"]:
+        return spawn(int(sys.argv[2]))
     if sys.argv[1:2] == ["--serve-draws"]:    # the suite's draws (tests/conftest.py), not 50
         from tutor.teaching.lessons import _course_checks
         _course_checks.SERVE_DRAWS = int(sys.argv[2])
