@@ -44,15 +44,28 @@ def pytest_configure(config):
 
 
 def _compile_once():
-    """Compiled bytecode, shared by the whole run, in a folder of its own (nothing is written in
-    the checkout).  Where PYTHONDONTWRITEBYTECODE is set (it is on the machines CI runs on),
-    each xdist worker and each of the ~150 ``laugh`` processes the tests start would otherwise
-    compile the tutor (and pytest its rewritten tests) from source again: 0.3 s of CPU a
-    process.  Set once, in the first process, before the workers start; they inherit it."""
-    if os.environ.get("PYTEST_XDIST_WORKER") or os.environ.get("LAUGH_TESTS_PYCACHE"):
+    """Compiled bytecode in a folder of its own outside the checkout (nothing is written in
+    the checkout), kept from run to run: the user's cache folder (``pycache`` beside numba's
+    cache), or LAUGH_TESTS_PYCACHE.  Where PYTHONDONTWRITEBYTECODE is set (it is on the machines
+    CI runs on), each xdist worker and each ``laugh`` process the tests start would otherwise
+    compile the tutor (and pytest rewrite its tests) from source again: 0.3 s of CPU a process.
+    A folder made afresh for each run did not do: with a prefix Python reads no ``__pycache__``
+    at all, so each worker compiled the installed packages too (numpy, scikit-learn, numba,
+    rich, ...: ``pytest --co`` 11 s of CPU against 3 s with the folder kept).  A compiled file
+    is used only while its source's time and size are the ones it was compiled from, and
+    written whole (a rename), so runs of several checkouts may share the folder.  Set once, in
+    the first process, before the workers start; they inherit it."""
+    if os.environ.get("PYTEST_XDIST_WORKER"):
         return
-    folder = tempfile.mkdtemp(prefix="laugh-tests-pycache-")
-    atexit.register(shutil.rmtree, folder, True)
+    folder = os.environ.get("LAUGH_TESTS_PYCACHE")
+    if not folder:
+        from platformdirs import user_cache_dir
+        folder = os.path.join(user_cache_dir("laugh-and-lie-down"), "pycache")
+    try:
+        os.makedirs(folder, exist_ok=True)
+    except OSError:                     # no cache folder to be had: one for this run only
+        folder = tempfile.mkdtemp(prefix="laugh-tests-pycache-")
+        atexit.register(shutil.rmtree, folder, True)
     os.environ["LAUGH_TESTS_PYCACHE"] = folder
     os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
     os.environ["PYTHONPYCACHEPREFIX"] = folder
@@ -73,13 +86,29 @@ def _kernel_once():
     fast.kernel(wait=True)
 
 
+#: The files whose tests take longest (servers, terminals, clocks that must run out: from
+#: ``pytest --durations``), started first: the two workers then end together on short tests,
+#: instead of one of them running a 20-second test alone at the end.  Longest first.
+LONG_FIRST = ("test_coach_tmux.py", "test_tables_evening.py", "test_partial_input.py",
+              "test_puzzles_house_rules.py", "test_spot_drill.py", "test_puzzles.py",
+              "test_loop.py", "test_skill_figures.py", "test_tables_hints_load.py",
+              "test_tables_pace.py", "test_progress_busy.py", "test_tables_net.py",
+              "test_match_cli.py", "test_clocks_tmux.py", "test_tables_tmux.py",
+              "test_tables_secure.py", "test_app_tmux.py", "test_tables_guard.py",
+              "test_hostile_text.py", "test_app_pipe.py", "test_kernelcache.py")
+
+
 @pytest.hookimpl(trylast=True)
 def pytest_collection_modifyitems(config, items):
-    """Tests marked ``xdist_group(NAME)`` go to one worker (``--dist loadgroup``, pyproject's
+    """The files of :data:`LONG_FIRST` first, in that order (the others as collected).
+
+    Tests marked ``xdist_group(NAME)`` go to one worker (``--dist loadgroup``, pyproject's
     addopts): a module whose fixture runs every case at once is then built once a run, not once
     in each worker.  pytest-xdist 3.8 names the group by setting ``item._nodeid``, which pytest 9
     no longer reads (a node's id is ``item._id``): the marks grouped nothing.  Here the group
     is added to the id pytest reads, where xdist has not added it."""
+    rank = {name: n for n, name in enumerate(LONG_FIRST)}
+    items.sort(key=lambda item: rank.get(item.path.name, len(rank)))     # stable: else as found
     if not os.environ.get("PYTEST_XDIST_WORKER") or not config.getvalue("loadgroup"):
         return
     try:

@@ -23,7 +23,12 @@ HOUSE_SOURCES = Path(__file__).resolve().parent / "data" / "sources"
 
 def run_laugh(args: list[str], stdin: str, home: Path, columns: int = 80, timeout: float = 120,
               extra_env: dict | None = None) -> subprocess.CompletedProcess:
-    """Run ``python -m tutor ARGS`` with ``stdin`` piped in and ``LAUGH_HOME=home``."""
+    """Run ``python -m tutor ARGS`` with ``stdin`` piped in and ``LAUGH_HOME=home``: a process of
+    its own, forked from one that has imported the tutor already (:func:`laugh_process`), so
+    without Python's start-up and the imports (about 0.5 s of processor time a run).  Its
+    standard streams are a pipe in and files out, built as CPython builds them; the result is
+    what :func:`subprocess.run` gives (text, universal newlines), and it raises
+    :class:`subprocess.TimeoutExpired` after ``timeout`` seconds."""
     env = dict(os.environ)
     env.update({"LAUGH_HOME": str(home), "COLUMNS": str(columns), "LINES": "24",
                 "PYTHONPATH": str(ROOT) + os.pathsep + env.get("PYTHONPATH", ""),
@@ -31,9 +36,161 @@ def run_laugh(args: list[str], stdin: str, home: Path, columns: int = 80, timeou
     env.pop("NO_COLOR", None)
     if extra_env:
         env.update(extra_env)
-    return subprocess.run([sys.executable, "-m", "tutor", *args], input=stdin, text=True,
-                          capture_output=True, env=env, cwd=str(ROOT), timeout=timeout,
-                          encoding="utf-8")
+    return laugh_process(args, stdin, env, timeout=timeout)
+
+
+_zygote: subprocess.Popen | None = None
+_zygote_runs = 0
+
+
+def laugh_process(args: list[str], stdin: str | None, env: dict[str, str], cwd: Path = ROOT,
+                  timeout: float = 120) -> subprocess.CompletedProcess:
+    """``python -m tutor ARGS`` as :func:`subprocess.run` runs it with ``input=stdin`` (None: the
+    null device), ``env``, ``cwd``, ``capture_output=True``, ``text=True`` and UTF-8, in a child
+    of ``tests/app/stream_zygote.py --serve`` (one a test process, started at its first run: a
+    fresh interpreter that has imported every module of the tutor and run nothing).  Raises
+    :class:`subprocess.TimeoutExpired` as that does."""
+    import atexit
+    import io
+    import json
+    import select
+    import tempfile
+    global _zygote, _zygote_runs
+    if _zygote is None or _zygote.poll() is not None:
+        own = tempfile.mkdtemp(prefix="laugh-zygote-")
+        zenv = {k: v for k, v in os.environ.items() if k not in ("LAUGH_HOME", "COLUMNS", "LINES")}
+        zenv.update(LAUGH_HOME=os.path.join(own, "home"), PYTHONIOENCODING="utf-8",
+                    PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+        with open(os.path.join(own, "stderr"), "wb") as err:
+            _zygote = subprocess.Popen(
+                [sys.executable, str(ROOT / "tests" / "app" / "stream_zygote.py"), "--serve"],
+                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=err, env=zenv,
+                cwd=str(ROOT), text=True, encoding="utf-8")
+        zygote = _zygote
+        atexit.register(lambda: (zygote.stdin.close(), zygote.wait(30)))
+    _zygote_runs += 1
+    with tempfile.TemporaryDirectory(prefix="laugh-run-") as out:
+        req = {"id": _zygote_runs, "argv": list(args), "condition": "", "home": out, "out": out,
+               "env": dict(env), "typed": stdin, "cwd": str(cwd),
+               "timeout": max(1, round(timeout))}
+        _zygote.stdin.write(json.dumps(req) + "\n")
+        _zygote.stdin.flush()
+        # the child is killed at ``timeout`` (SIGALRM); the zygote answers as soon as it ends
+        ready, _, _ = select.select([_zygote.stdout], [], [], timeout + 60)
+        line = _zygote.stdout.readline() if ready else ""
+        if not line:
+            raise RuntimeError(f"the laugh zygote stopped answering; see {out}")
+        status = json.loads(line)["status"]
+
+        def read(name: str) -> str:
+            with open(os.path.join(out, name), "rb") as f:
+                return io.TextIOWrapper(io.BytesIO(f.read()), encoding="utf-8").read()
+        stdout, stderr = read("stdout"), read("stderr")
+    argv = [sys.executable, "-m", "tutor", *args]
+    if status == -14:                           # SIGALRM: its time was up
+        raise subprocess.TimeoutExpired(argv, timeout, stdout, stderr)
+    return subprocess.CompletedProcess(argv, status, stdout, stderr)
+
+
+_spawner = None
+
+
+class LaughProcess:
+    """``python -m tutor ARGS`` left running, as :class:`subprocess.Popen` starts it with
+    ``env``, ``cwd`` and pipes (``stdin``, ``stdout``, ``stderr``: ``subprocess.PIPE``, or None
+    for the null device; ``text`` as Popen's): forked from a warm interpreter
+    (``tests/app/stream_zygote.py --spawn``, one a test process), so without Python's start-up
+    and the imports.  What the tests ask of a Popen: ``pid``, ``returncode``, ``stdin``,
+    ``stdout``, ``stderr``, ``poll``, ``wait`` (raising :class:`subprocess.TimeoutExpired`),
+    ``send_signal``, ``terminate``, ``kill``."""
+
+    def __init__(self, args: list[str], env: dict[str, str], cwd: Path = ROOT,
+                 stdin=None, stdout=None, stderr=None, text: bool = False):
+        import io
+        import json
+        import socket
+        self.args = [sys.executable, "-m", "tutor", *args]
+        self.returncode: int | None = None
+        ends, theirs = [], []
+        for n, want in enumerate((stdin, stdout, stderr)):
+            if want == subprocess.PIPE:
+                r, w = os.pipe()
+                ours, child = (w, r) if n == 0 else (r, w)
+            else:
+                ours, child = None, os.open(os.devnull, os.O_RDONLY if n == 0 else os.O_WRONLY)
+            ends.append(ours)
+            theirs.append(child)
+        try:
+            sock = _spawn_socket()
+            socket.send_fds(sock, [json.dumps({"argv": list(args), "env": dict(env),
+                                               "cwd": str(cwd)}).encode()], theirs)
+            self.pid = json.loads(sock.recv(1 << 16))["pid"]
+        finally:
+            for fd in theirs:
+                os.close(fd)
+
+        def wrap(fd, n):
+            if fd is None:
+                return None
+            if n == 0:
+                raw = open(fd, "wb")
+                return io.TextIOWrapper(raw, write_through=True, line_buffering=False,
+                                        encoding="utf-8") if text else raw
+            raw = open(fd, "rb")
+            return io.TextIOWrapper(raw, encoding="utf-8") if text else raw
+        self.stdin, self.stdout, self.stderr = (wrap(fd, n) for n, fd in enumerate(ends))
+
+    def poll(self) -> int | None:
+        import json
+        if self.returncode is None:
+            sock = _spawn_socket()
+            sock.send(json.dumps({"status": self.pid}).encode())
+            self.returncode = json.loads(sock.recv(1 << 16))["status"]
+        return self.returncode
+
+    def wait(self, timeout: float | None = None) -> int:
+        import time
+        end = None if timeout is None else time.monotonic() + timeout
+        while self.poll() is None:
+            if end is not None and time.monotonic() > end:
+                raise subprocess.TimeoutExpired(self.args, timeout)
+            time.sleep(0.01)
+        return self.returncode
+
+    def send_signal(self, sig: int) -> None:
+        if self.poll() is None:
+            os.kill(self.pid, sig)
+
+    def terminate(self) -> None:
+        import signal
+        self.send_signal(signal.SIGTERM)
+
+    def kill(self) -> None:
+        import signal
+        self.send_signal(signal.SIGKILL)
+
+
+def _spawn_socket():
+    """The socket to this test process's ``stream_zygote.py --spawn`` (started at first)."""
+    import socket
+    import tempfile
+    global _spawner
+    if _spawner is None or _spawner[0].poll() is not None:
+        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        own = tempfile.mkdtemp(prefix="laugh-zygote-")
+        zenv = {k: v for k, v in os.environ.items() if k not in ("LAUGH_HOME", "COLUMNS", "LINES")}
+        zenv.update(LAUGH_HOME=os.path.join(own, "home"), PYTHONIOENCODING="utf-8",
+                    PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+        with open(os.path.join(own, "stderr"), "wb") as err:
+            proc = subprocess.Popen(
+                [sys.executable, str(ROOT / "tests" / "app" / "stream_zygote.py"), "--spawn",
+                 str(theirs.fileno())], pass_fds=[theirs.fileno()], stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL, stderr=err, env=zenv, cwd=str(ROOT))
+        theirs.close()
+        _spawner = (proc, ours)
+        import atexit
+        atexit.register(lambda: (ours.close(), proc.wait(30)))   # it ends at the socket's end
+    return _spawner[1]
 
 
 def lesson_puzzles(lesson, seed: int):

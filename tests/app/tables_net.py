@@ -10,12 +10,11 @@ import re
 import select
 import signal
 import subprocess
-import sys
 import threading
 import time
 from pathlib import Path
 
-from support import ROOT
+from support import ROOT, LaughProcess
 
 from tutor.engine.observe import Observation
 
@@ -36,10 +35,10 @@ class Server:
         self.folder = folder
         if not resume and not {"--people", "--hold", "--start"} & set(args):
             args = (*args, "--people", "1")     # these tests begin once one person sits
-        argv = [sys.executable, "-m", "tutor", "table", "serve", "--port", "0", "--json",
-                "--dir", str(folder), *args] + (["--resume"] if resume else [])
-        self.proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                     text=True, env=env(home), cwd=str(ROOT))
+        argv = ["table", "serve", "--port", "0", "--json", "--dir", str(folder), *args] + (
+            ["--resume"] if resume else [])
+        self.proc = LaughProcess(argv, env(home), stdout=subprocess.PIPE,
+                                 stderr=subprocess.PIPE, text=True)
         ready, _, _ = select.select([self.proc.stdout], [], [], 30)
         assert ready, "the server did not start"
         line = self.proc.stdout.readline()
@@ -156,10 +155,9 @@ class PipedPlayer:
 
     def __init__(self, home: Path, address: str, code: str, name: str,
                  extra: list[str] | None = None, args: list[str] | None = None):
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "tutor", "table", "join", address, code, "--name", name,
-             *(args or [])], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE, env=env(home), cwd=str(ROOT))
+        self.proc = LaughProcess(
+            ["table", "join", address, code, "--name", name, *(args or [])], env(home),
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         self.out = ""
         self.extra = list(extra or [])
         self.lines_sent: list[str] = []

@@ -9,12 +9,10 @@ import io
 import json
 import os
 import re
-import subprocess
-import sys
 
 import pytest
 from rich.console import Console
-from support import ROOT
+from support import ROOT, laugh_process
 from test_play import EngineLearner
 
 from tutor.app.commands import match as M
@@ -31,9 +29,7 @@ def laugh(args, home, stdin="", timeout=120):
     env = dict(os.environ, LAUGH_HOME=str(home), PYTHONIOENCODING="utf-8", COLUMNS="80",
                PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
     env.pop("NO_COLOR", None)
-    return subprocess.run([sys.executable, "-m", "tutor", *args], input=stdin, text=True,
-                          capture_output=True, env=env, cwd=str(ROOT), timeout=timeout,
-                          encoding="utf-8")
+    return laugh_process(list(args), stdin, env, timeout=timeout)
 
 
 def scripted(home, monkeypatch, **options):

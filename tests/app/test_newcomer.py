@@ -5,11 +5,9 @@ storm's minutes, and the counting drill's questions."""
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
 
 import pytest
-from support import ROOT, run_laugh
+from support import ROOT, laugh_process, run_laugh
 
 from tutor.engine.sources import default_library
 
@@ -59,8 +57,7 @@ def test_a_sources_file_is_named_where_the_project_keeps_it(tmp_path):
     # program's own install, but the project's sources/ name
     env = dict(os.environ, LAUGH_HOME=str(tmp_path / "home"), COLUMNS="100",
                PYTHONPATH=str(ROOT), PYTHONIOENCODING="utf-8")
-    proc = subprocess.run([sys.executable, "-m", "tutor", "sources", "willughby"], text=True,
-                          capture_output=True, env=env, cwd=str(tmp_path), timeout=60)
+    proc = laugh_process(["sources", "willughby"], None, env, cwd=tmp_path, timeout=60)
     assert proc.returncode == 0, proc.stderr
     assert "File: sources/willughby.yaml (one of the program's own)" in flat(proc.stdout)
     assert str(ROOT) not in proc.stdout and "site-packages" not in proc.stdout

@@ -13,8 +13,10 @@ import subprocess
 import sys
 import threading
 import time
+from pathlib import Path
 
 import pytest
+from support import laugh_process
 from test_play import run_match
 
 from tutor.app.clock import TerminalClock
@@ -24,8 +26,7 @@ from tutor.app.play import LEVELS
 
 def laugh(args, home, stdin="", timeout=60):
     env = dict(os.environ, LAUGH_HOME=str(home), PYTHONIOENCODING="utf-8")
-    return subprocess.run([sys.executable, "-m", "tutor", *args], input=stdin, text=True,
-                          capture_output=True, env=env, timeout=timeout)
+    return laugh_process(list(args), stdin, env, cwd=Path.cwd(), timeout=timeout)
 
 
 def test_piped_laugh_play_reaches_settlement(tmp_path, rulesets):

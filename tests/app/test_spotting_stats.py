@@ -5,11 +5,9 @@ the oversight drill's personal bests (issue 19), at 80 and 40 columns."""
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
 
 import pytest
-from support import ROOT
+from support import ROOT, laugh_process
 
 from tutor.teaching.progress import ProgressStore
 
@@ -34,8 +32,7 @@ def test_stats_show_spotting_and_bests(tmp_path, width):
         store.set_meta("drill.oversights.streak.mixed.best", "6")
     env = dict(os.environ, LAUGH_HOME=str(tmp_path), PYTHONIOENCODING="utf-8",
                COLUMNS=str(width), PYTHONPATH=str(ROOT))
-    proc = subprocess.run([sys.executable, "-m", "tutor", "stats"], text=True,
-                          capture_output=True, env=env, cwd=str(ROOT), timeout=60)
+    proc = laugh_process(["stats"], None, env, timeout=60)
     assert proc.returncode == 0, proc.stderr
     out = proc.stdout
     assert all(len(line) <= width for line in out.splitlines())

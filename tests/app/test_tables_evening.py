@@ -19,7 +19,7 @@ import sys
 import time
 
 import pytest
-from support import ROOT
+from support import ROOT, laugh_process
 from support import wait_until as _wait
 from tables_net import PipedPlayer, RawClient, Server, env
 
@@ -469,9 +469,7 @@ def test_a_hint_over_the_network_is_worked_out_in_a_worker_and_answered(tmp_path
 
 def test_the_organiser_starts_held_tables_and_sees_standings_once_a_round(tmp_path):
     def laugh(*args):
-        return subprocess.run([sys.executable, "-m", "tutor", "table", *args],
-                              capture_output=True, text=True, env=env(tmp_path), cwd=str(ROOT),
-                              timeout=60)
+        return laugh_process(["table", *args], None, env(tmp_path), timeout=60)
     srv = Server(tmp_path, tmp_path / "srv", "--players", "3", "--deals", "1", "--tables", "2",
                  "--hold", "--pace", "0", "--gap", "0", "--seed", "8", "--first-dealer",
                  "Victor")

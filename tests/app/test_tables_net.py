@@ -7,12 +7,10 @@ from __future__ import annotations
 
 import json
 import re
-import subprocess
-import sys
 import time
 
 import pytest
-from support import ROOT
+from support import laugh_process
 from support import wait_until as _wait
 from tables_net import PipedPlayer, RawClient, Server, env
 
@@ -28,8 +26,7 @@ _PRETTY = re.compile(r"(?:10|[2-9JQKA])[♣♦♥♠]")
 
 
 def laugh(home, *args, timeout=60):
-    return subprocess.run([sys.executable, "-m", "tutor", *args], capture_output=True,
-                          text=True, env=env(home), cwd=str(ROOT), timeout=timeout)
+    return laugh_process(list(args), None, env(home), timeout=timeout)
 
 
 def _records(folder, table=1):

@@ -11,12 +11,10 @@ from __future__ import annotations
 import csv
 import io
 import json
-import subprocess
-import sys
 import time
 
 import pytest
-from support import ROOT
+from support import laugh_process
 from support import wait_until as _wait
 from tables_net import RawClient, Server, env
 
@@ -54,9 +52,8 @@ def test_the_organiser_sees_the_duplicate_standings_the_history_and_the_files(tm
         time.sleep(0.5)
         late = RawClient(srv.address, {"type": "watch", "admin": admin}, play=False)
         assert _wait(lambda: late.of("overview"), 10)
-        once = subprocess.run([sys.executable, "-m", "tutor", "table", "watch", srv.address,
-                               "--admin", admin, "--once"], capture_output=True, text=True,
-                              env=env(tmp_path), cwd=str(ROOT), timeout=60)
+        once = laugh_process(["table", "watch", srv.address, "--admin", admin, "--once"], None,
+                             env(tmp_path), timeout=60)
     finally:
         for c in people + ([late] if "late" in locals() else []):
             c.close()

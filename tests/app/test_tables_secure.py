@@ -114,13 +114,9 @@ def test_secret_seed_is_hex_of_its_length():
 # -- finding 2: one process a folder, one a saved match ------------------------------------------
 
 def _laugh(home, *args, stdin="", timeout=60):
-    import subprocess
-    import sys
-
-    from support import ROOT
+    from support import laugh_process
     from tables_net import env
-    return subprocess.run([sys.executable, "-m", "tutor", *args], input=stdin, text=True,
-                          capture_output=True, env=env(home), cwd=str(ROOT), timeout=timeout)
+    return laugh_process(list(args), stdin, env(home), timeout=timeout)
 
 
 

@@ -449,13 +449,13 @@ def test_weak_spots_practise_the_weakest_skill_first(store, library):
 def test_laugh_drill_from_the_command_line(tmp_path):
     import os
     import sqlite3
-    import subprocess
-    import sys
+    from pathlib import Path
+
+    from support import laugh_process
     env = dict(os.environ, LAUGH_HOME=str(tmp_path), PYTHONIOENCODING="utf-8")
 
     def laugh(*args, stdin=""):
-        return subprocess.run([sys.executable, "-m", "tutor", "drill", *args], input=stdin,
-                              text=True, capture_output=True, env=env, timeout=60)
+        return laugh_process(["drill", *args], stdin, env, cwd=Path.cwd(), timeout=60)
 
     p = laugh("oversights", "--seed", "3", "--positions", "2", "--mode", "storm",
               stdin="pass\nnothing\n")

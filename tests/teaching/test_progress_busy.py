@@ -13,7 +13,7 @@ import subprocess
 import sys
 
 import pytest
-from support import ROOT
+from support import ROOT, laugh_process
 
 import tutor.teaching.progress._keeping as K
 from tutor.teaching.progress import FILE_NAME, ProgressStore
@@ -239,8 +239,7 @@ def test_laugh_puzzle_while_an_import_holds_the_lock_keeps_the_answer(tmp_path):
                PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
 
     def laugh(*args, stdin=""):
-        return subprocess.run([sys.executable, "-m", "tutor", *args], input=stdin, text=True,
-                              capture_output=True, env=env, cwd=str(ROOT), timeout=120)
+        return laugh_process(list(args), stdin, env, timeout=120)
 
     assert laugh("puzzle", "count", "--seed", "3", stdin="answer\n").returncode == 0
     other = _holder(path)

@@ -7,13 +7,11 @@ from __future__ import annotations
 
 import math
 import os
-import subprocess
-import sys
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from support import ROOT
+from support import ROOT, laugh_process
 
 from tutor.teaching.progress import FILE_NAME, ProgressStore, StoreValueError
 
@@ -94,9 +92,7 @@ def test_laugh_lesson_with_a_40_digit_seed_is_one_line(tmp_path):
     from tutor.engine.limits import MAX_SEED
     assert MAX_SEED <= 2 ** 63 - 1
     env = dict(os.environ, LAUGH_HOME=str(tmp_path), PYTHONPATH=str(ROOT))
-    proc = subprocess.run([sys.executable, "-m", "tutor", "lesson", "1", "--seed", str(HUGE - 1)],
-                          input="q\n", text=True, capture_output=True, env=env, cwd=str(ROOT),
-                          timeout=120)
+    proc = laugh_process(["lesson", "1", "--seed", str(HUGE - 1)], "q\n", env, timeout=120)
     assert proc.returncode == 2 and "Traceback" not in proc.stderr
     assert proc.stderr.startswith("laugh: argument --seed: '999999999999") and \
         "is too large" in proc.stderr and len(proc.stderr.splitlines()) == 1, proc.stderr

@@ -7,13 +7,11 @@ from __future__ import annotations
 
 import io
 import os
-import subprocess
-import sys
 
 import pytest
 from rich.console import Console
 from spot_learners import cue
-from support import ROOT
+from support import ROOT, laugh_process
 
 from tutor.app.clock import FakeClock, VirtualClock
 from tutor.app.io import ScriptedIO
@@ -145,9 +143,7 @@ def test_a_piped_claim_of_aces_by_rank_is_read():
         assert p.grade(text).correct, text
     env = dict(os.environ, PYTHONIOENCODING="utf-8", LAUGH_HOME=os.devnull + "-no-home",
                PYTHONPATH=str(ROOT))
-    proc = subprocess.run([sys.executable, "-m", "tutor", "puzzle", "--id", p.id],
-                          input="claim a\n", text=True, capture_output=True, env=env,
-                          cwd=str(ROOT), timeout=60)
+    proc = laugh_process(["puzzle", "--id", p.id], "claim a\n", env, timeout=60)
     assert proc.returncode == 0, proc.stderr
     assert "Right: you claim" in proc.stdout and "could not read" not in proc.stdout
 
