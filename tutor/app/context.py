@@ -67,10 +67,11 @@ class Context:
 
     io: AppIO
     glyphs: Glyphs
-    #: The last result a screen said (a lesson's score), for the home screen to show again
-    #: when it redraws (it then clears it); None: nothing new.
-    result: str | None = None
     _store: ProgressStore | None = field(default=None, repr=False)
+    #: The last result a screen said (a lesson's score), for the home screen to show again
+    #: when it redraws (it then clears it); None: nothing new.  After ``_store``, so that a
+    #: context made with a store given third keeps it there.
+    result: str | None = None
 
     @property
     def store(self) -> ProgressStore:
