@@ -99,7 +99,10 @@ OTHERS_REASON = "issue 42 item 4, another change"
 NOT_YET: dict[str, str] = {
     "claim-window": "0.60 of 0.25: 'you capture ...' is always answered 'you made it yourself' "
                     "(the generator never shows your own move that was no mistake), and "
-                    "'... claims ...' mostly 'too few of them are still on the table'",
+                    "'... claims ...' mostly 'too few of them are still on the table'; asking "
+                    "your own move that was no mistake half the time it can be left it at "
+                    "0.59: who acted is in the question, and 'you made it yourself' is read "
+                    "from it, as a player would (the rule, not a cue)",
     "deal-setup": "0.87 of 0.50: 14 of the 16 ruleset and player-count pairs have the dealer "
                   "take a mournival dealt to the table; asked 'which is the other ruleset's?' "
                   "only of those, so 'other' means 'set aside', and 'this ruleset' mostly 'the "
