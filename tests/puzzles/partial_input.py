@@ -15,13 +15,29 @@ dependency) learns which rows are right:
 - repeated values: how many other options carry the same part (the text between commas, colons
   and semicolons), the same value (the text after its last colon), and how alike it is to the
   others (word overlap), each as is and as a rank within the item;
-- how many words it shares with the stem, as is and against the item's best.
+- how many words it shares with the stem, as is and against the item's best;
+- every pair of a stem word and one of the option's words (``x=stem|option``), so that it can
+  learn "a question that says X is answered Y" where X and Y are not the same words: the value
+  a question names and the status it is given, a ruleset's name and its rule.  Quotations are
+  left out of the pairs: a quotation is the evidence the puzzle asks to read, and a learner
+  pairing its words with the options (a sentence's words with the source whose voice it is,
+  with the value it gives, with "a description of play") would be doing the puzzle, not
+  guessing it.  This is a hypothesis-only baseline, as in NLP: the premise (the quoted text)
+  is hidden from the pairs, the claim (what the question names, what the options name) is
+  not.
 
-The option with the highest score is its answer.  It is cross-validated by quotation
-(:class:`~sklearn.model_selection.GroupKFold`): items that show the same quotation (any text
-between “ and ”) or asking the same question about no position (the same stem, as a setup
-question asked again of the same ruleset) are in one group, joined transitively, so a quotation or question it is
-tested on was never in its training half.
+The option with the highest score is its answer.  It is cross-validated by quotation and by
+fact (:class:`~sklearn.model_selection.GroupKFold`): items that show the same quotation (any text
+between “ and ”), ask the same question about no position (the same stem, as a setup question
+asked again of the same ruleset), or test the same fact (:func:`facts`: a source's rule for one
+parameter, a quoted sentence, a dated record) are in one group, joined transitively, so a
+quotation, question or fact it is tested on was never in its training half.  A learner that
+answers "what does Parlett do with a mournival dealt to the table?" from other puzzles asking
+the same has learnt the rule, as a flash card teaches it, not read the answer off the wording;
+what it must not do is answer a fact it never saw from how the question is put.
+
+Two switches, for measuring only (the test runs with neither): ``PARTIAL_INPUT_PAIRS=0`` drops
+the stem x option pairs, ``PARTIAL_INPUT_BY_FACT=0`` groups by quotation and question alone.
 
 Chance is worked out per item (1 / its number of options) and averaged.  An item is a puzzle's
 question with exactly one right option (a legal-play puzzle with several legal moves and a
@@ -31,6 +47,7 @@ numbered question gives two items, named apart (``kind`` and ``kind/words``).
 
 from __future__ import annotations
 
+import os
 import re
 from collections import Counter
 from dataclasses import dataclass, field
@@ -41,12 +58,15 @@ from sklearn.linear_model import LogisticRegression
 from sklearn.model_selection import GroupKFold
 
 import tutor.puzzles as P
+from tutor.engine.sources import default_library
 
 _LETTER_OPT = re.compile(r"^([A-H])\) (.*)$", re.M)
 _NUMBER_OPT = re.compile(r"^([1-9])\) (.*)$", re.M)
 _INLINE = re.compile(r"\bA\) (.+?),? or B\) (.+?)\?")
 _QUOTED = re.compile(r"“([^”]+)”")
 _TOKEN = re.compile(r"[a-z]+|\d+|[♣♦♥♠]")
+PAIRS = os.environ.get("PARTIAL_INPUT_PAIRS", "1") != "0"
+BY_FACT = os.environ.get("PARTIAL_INPUT_BY_FACT", "1") != "0"
 _STOP = frozenset("a an the of to in on and or is it its this be by for as with that which "
                   "what who".split())
 
@@ -64,6 +84,34 @@ class Item:
     right: int
     quotes: list[str] = field(default_factory=list)
     position: bool = True
+    facts: list[str] = field(default_factory=list)
+
+
+def facts(p: P.Puzzle) -> list[str]:
+    """The facts puzzle ``p`` tests, as keys: ``source|parameter`` for a source's rule (the
+    ruleset's source, and each quoted source, for a reading, a disagreement between two
+    rulesets or a setup question), ``quote|ref`` for a quoted sentence whose source is asked,
+    ``record|ref`` for a dated record; none for a puzzle about a position."""
+    d = p.data
+    if d.get("position", True):
+        return []
+    src = default_library().ruleset_source
+    keys: list[str] = []
+    quoted = [d["quote"]] if isinstance(d.get("quote"), str) else list(d.get("quotes", []))
+    if p.kind == "reading":
+        keys += [f"{s}|{d['parameter']}" for s in
+                 [src[p.ruleset]] + [q.split(":")[0] for q in quoted]]
+    elif p.kind == "source-quiz":
+        if d.get("variant") == "which":
+            keys += [f"quote|{d['quote']}"]
+        else:
+            keys += [f"{src[r]}|{d['parameter']}" for r in d["rulesets"]]
+    elif p.kind == "deal-setup":
+        keys += [f"{src[p.ruleset]}|{f}" for f in d.get("asked", [])]
+    elif p.kind == "timeline":
+        keys += [f"record|{r}" for r in ([d["record"]] if "record" in d else d.get("records", []))]
+        keys += [f"quote|{q}" for q in quoted]
+    return keys
 
 
 def items(p: P.Puzzle) -> list[Item]:
@@ -94,6 +142,7 @@ def items(p: P.Puzzle) -> list[Item]:
                             "AB".index(right[0]), quotes))
     for it in out:
         it.position = p.has_position
+        it.facts = facts(p)
     return out
 
 
@@ -121,6 +170,7 @@ def features(item: Item) -> list[dict[str, float]]:
     opts = item.options
     n = len(opts)
     stem = _content(item.stem)
+    claim = _content(_QUOTED.sub(" ", item.stem))
     words = [_words(o) for o in opts]
     content = [_content(o) for o in opts]
     parts = [_parts(o) for o in opts]
@@ -155,6 +205,10 @@ def features(item: Item) -> list[dict[str, float]]:
             f[f"ww={a} {b}"] = 1.0
         for w in content[i] & stem:
             f[f"stem={w}"] = 1.0
+        if PAIRS:
+            for s in claim:
+                for w in _content(_QUOTED.sub(" ", opts[i])):
+                    f[f"x={s}|{w}"] = 1.0
         rows.append(f)
     return rows
 
@@ -166,8 +220,9 @@ def _same_question(item: Item) -> str:
 
 
 def _groups(its: list[Item]) -> list[int]:
-    """A group per item: items showing a quotation in common, or asking the same question (the
-    same stem) about no position, share one (transitively)."""
+    """A group per item: items showing a quotation in common, asking the same question (the
+    same stem) about no position, or testing a fact in common (:func:`facts`) share one
+    (transitively)."""
     parent = list(range(len(its)))
 
     def root(i: int) -> int:
@@ -179,6 +234,7 @@ def _groups(its: list[Item]) -> list[int]:
     first: dict[str, int] = {}
     for i, it in enumerate(its):
         keys = [" ".join(q.lower().split()) for q in it.quotes]
+        keys += [f"fact: {k}" for k in it.facts] if BY_FACT else []
         for key in keys if it.position else keys + [_same_question(it)]:
             if key in first:
                 parent[root(i)] = root(first[key])

@@ -214,7 +214,7 @@ GOLDEN = {
     "count.parlett.5.100": "6075074dfbfe718d",
     "deal-setup.porges.4.100": "c5129c8403ccdfbc",
     "source-quiz.du-coeur.5.100": "b952b14b5f7acd56",
-    "reading.parlett.5.100": "64a9b833845703b7",
+    "reading.parlett.5.100": "1a9b224fe94f3ff4",
     "timeline.parlett.5.100": "d51c0089e7ccc2ad",
     "end-of-play.du-coeur.5.100": "4d3554a0feae24ba",
     "score-sheet.inter-livery-2018.5.100": "83d37b478fc0e27d",

@@ -188,6 +188,31 @@ def status_cases(ruleset_id: str) -> dict[str, list[tuple[int, JSONValue]]]:
     return out
 
 
+def status_guess(ruleset_id: str) -> dict[tuple[str, str], str]:
+    """What a learner who knows only the other sources' status puzzles would answer, by
+    ``(parameter, repr of the value named)``: the answer those of every ruleset of another
+    source give most often (none where two tie).  Issue 42: a value named told its answer
+    across sources (free actions are read in every source but one), so the plan draws the
+    puzzles this guess answers no more often than chance."""
+    lib = library()
+    counts: dict[tuple[str, str], dict[str, int]] = {}
+    for rid in lib.rulesets:
+        if lib.ruleset_source[rid] == lib.ruleset_source[ruleset_id]:
+            continue
+        pool = status_pool(rid)
+        for answer, cases in status_cases(rid).items():
+            for i, v in cases:
+                key = (pool[i]["parameter"], repr(v))
+                counts.setdefault(key, {}).setdefault(answer, 0)
+                counts[key][answer] += 1
+    out = {}
+    for key, by in counts.items():
+        tops = [a for a in by if by[a] == max(by.values())]
+        if len(tops) == 1:
+            out[key] = tops[0]
+    return out
+
+
 def status_pool(ruleset_id: str) -> list[Sentence]:
     """The sentences the ruleset cites whose status puzzle agrees with it
     (:func:`right_reading`)."""
@@ -299,9 +324,20 @@ class Reading(PuzzleKind):
         # sentence and the value named: no option is right most of the time (issue 42: "the
         # text says" was, and a learner went by it)
         cases = status_cases(rs.id)
-        order = [cases[a] for a in ANSWERS if cases[a]]
-        among = order[turn % len(order)]
-        item, value = among[(turn // len(order)) % len(among)]
+        order = [a for a in ANSWERS if cases[a]]
+        answer = order[turn % len(order)]
+        among = cases[answer]
+        # of the cases of that answer, those the other sources' answers would guess
+        # (status_guess) one time in len(ANSWERS), the others the rest (issue 42)
+        j = turn // len(order)
+        pool, guess = status_pool(rs.id), status_guess(rs.id)
+        guessed = [c for c in among
+                   if guess.get((pool[c[0]]["parameter"], repr(c[1]))) == answer]
+        rest = [c for c in among if c not in guessed]
+        if guessed and rest:
+            among = guessed if j % len(ANSWERS) == 0 else rest
+            j = j // len(ANSWERS) if among is guessed else j - j // len(ANSWERS) - 1
+        item, value = among[j % len(among)]
         return {"variant": variant, "item": item, "value": value}
 
     def plan_may_fit(self, plan: Plan, theme: str) -> bool:
